@@ -1,0 +1,5 @@
+.PHONY: test build
+build:
+	cargo build --release
+test:
+	cargo test --workspace

@@ -1,0 +1,158 @@
+//! Diagnostics: what every stage reports instead of failing.
+//!
+//! A stage never stops at the first problem: it pushes a [`Diagnostic`] into
+//! a [`Diagnostics`] list and carries on where it can. Positions are resolved
+//! to original files ([`SrcLoc`]) when the diagnostic is made, so rendering
+//! needs only the [`SourceMap`].
+
+use crate::source::{SourceMap, SrcLoc};
+use std::fmt::Write;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One message, at one place, with optional notes pointing elsewhere.
+#[derive(Clone, Debug)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Where the problem is; `None` only for problems with no place in the
+    /// program (e.g. the main file cannot be read).
+    pub loc: Option<SrcLoc>,
+    pub message: String,
+    pub notes: Vec<Note>,
+}
+
+/// Extra context: "previous declaration is here", "search path was ...".
+#[derive(Clone, Debug)]
+pub struct Note {
+    pub loc: Option<SrcLoc>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn error(loc: Option<SrcLoc>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Error, loc, message: message.into(), notes: Vec::new() }
+    }
+
+    pub fn warning(loc: Option<SrcLoc>, message: impl Into<String>) -> Diagnostic {
+        Diagnostic { severity: Severity::Warning, loc, message: message.into(), notes: Vec::new() }
+    }
+
+    pub fn with_note(mut self, loc: Option<SrcLoc>, message: impl Into<String>) -> Diagnostic {
+        self.notes.push(Note { loc, message: message.into() });
+        self
+    }
+
+    /// `file:line:col` of the primary location, if it has one.
+    pub fn position(&self, sources: &SourceMap) -> Option<String> {
+        self.loc.map(|loc| position(sources, loc))
+    }
+
+    /// The full text: header line, source excerpt with carets, then notes.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let mut out = String::new();
+        let kind = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match self.loc {
+            Some(loc) => {
+                let _ = writeln!(out, "{}: {kind}: {}", position(sources, loc), self.message);
+                excerpt(&mut out, sources, loc);
+            }
+            None => {
+                let _ = writeln!(out, "{kind}: {}", self.message);
+            }
+        }
+        for note in &self.notes {
+            match note.loc {
+                Some(loc) => {
+                    let _ = writeln!(out, "{}: note: {}", position(sources, loc), note.message);
+                    excerpt(&mut out, sources, loc);
+                }
+                None => {
+                    let _ = writeln!(out, "note: {}", note.message);
+                }
+            }
+        }
+        out
+    }
+}
+
+fn position(sources: &SourceMap, loc: SrcLoc) -> String {
+    let file = sources.file(loc.file);
+    let (line, col) = file.line_col(loc.lo);
+    format!("{}:{line}:{col}", file.path.display())
+}
+
+/// Appends the source line of `loc` and a caret line under its range (cut at
+/// the end of the first line for ranges spanning several lines).
+fn excerpt(out: &mut String, sources: &SourceMap, loc: SrcLoc) {
+    let file = sources.file(loc.file);
+    let (line, col) = file.line_col(loc.lo);
+    let text = file.line_text(line);
+    let line_end = file.line_start(line) + text.len() as u32;
+    let width = file
+        .text
+        .get(loc.lo as usize..loc.hi.min(line_end).max(loc.lo) as usize)
+        .map_or(1, |s| s.chars().count().max(1));
+    let gutter = line.to_string();
+    let pad = " ".repeat(gutter.len());
+    let indent: String = text
+        .chars()
+        .take(col as usize - 1)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    let _ = writeln!(out, "{pad} |");
+    let _ = writeln!(out, "{gutter} | {text}");
+    let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
+}
+
+/// The diagnostics of one run, in the order they were found.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    pub list: Vec<Diagnostic>,
+}
+
+impl Diagnostics {
+    pub fn push(&mut self, d: Diagnostic) {
+        self.list.push(d);
+    }
+
+    pub fn error(&mut self, loc: Option<SrcLoc>, message: impl Into<String>) {
+        self.push(Diagnostic::error(loc, message));
+    }
+
+    pub fn warning(&mut self, loc: Option<SrcLoc>, message: impl Into<String>) {
+        self.push(Diagnostic::warning(loc, message));
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.list.iter().any(|d| d.severity == Severity::Error)
+    }
+
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.list.iter().filter(|d| d.severity == Severity::Error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{FileId, SourceFile};
+
+    #[test]
+    fn renders_position_excerpt_and_caret() {
+        let mut sources = SourceMap::new();
+        let id = sources.add(SourceFile::new("x.p4".into(), "a;\nbit<8> y = z;\n".into(), false));
+        assert_eq!(id, FileId(0));
+        let d = Diagnostic::error(Some(SrcLoc { file: id, lo: 15, hi: 16 }), "unknown name `z`");
+        assert_eq!(
+            d.render(&sources),
+            "x.p4:2:13: error: unknown name `z`\n  |\n2 | bit<8> y = z;\n  |             ^\n"
+        );
+    }
+}
