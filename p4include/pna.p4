@@ -1,0 +1,1 @@
+// placeholder: written by the p4include work
