@@ -1,6 +1,8 @@
 //! Name resolution, type checking, constant evaluation and instantiation of
 //! `main`. (Stub.)
 
+mod rules;
+
 use crate::ast::Program;
 use crate::diag::Diagnostics;
 use crate::source::TranslationUnit;
@@ -9,6 +11,7 @@ use crate::source::TranslationUnit;
 #[derive(Debug, Default)]
 pub struct CheckedProgram {}
 
-pub fn check(_program: &Program, _unit: &TranslationUnit, _diags: &mut Diagnostics) -> CheckedProgram {
+pub fn check(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics) -> CheckedProgram {
+    rules::check_rules(program, unit, diags);
     CheckedProgram::default()
 }
