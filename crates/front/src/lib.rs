@@ -45,12 +45,32 @@ impl Frontend {
     }
 }
 
-/// Runs the whole front end on one file. Type checking runs only when
-/// parsing produced no errors, so one mistake is not reported twice.
+/// Runs the whole front end on one file.
 pub fn check_file(path: &Path, options: &Options) -> Frontend {
+    match std::fs::read(path) {
+        Ok(bytes) => check_source(path, &String::from_utf8_lossy(&bytes), options),
+        Err(e) => {
+            let mut diagnostics = Diagnostics::default();
+            diagnostics.error(None, format!("cannot read {}: {e}", path.display()));
+            Frontend {
+                sources: SourceMap::new(),
+                unit: TranslationUnit::default(),
+                program: ast::Program::default(),
+                checked: None,
+                diagnostics,
+            }
+        }
+    }
+}
+
+/// Runs the whole front end on `text`, the contents of the main file at
+/// `path` (whose folder is searched first by quoted includes). Type checking
+/// runs only when parsing produced no errors, so one mistake is not
+/// reported twice.
+pub fn check_source(path: &Path, text: &str, options: &Options) -> Frontend {
     let mut sources = SourceMap::new();
     let mut diagnostics = Diagnostics::default();
-    let unit = preprocess::preprocess(path, options, &mut sources, &mut diagnostics);
+    let unit = preprocess::preprocess(path, text, options, &mut sources, &mut diagnostics);
     let tokens = lexer::tokenize(&unit, &mut diagnostics);
     let program = parser::parse(&unit, &tokens, &mut diagnostics);
     let checked = if diagnostics.has_errors() {

@@ -5,23 +5,18 @@ use crate::source::{Segment, SegmentKind, SourceFile, SourceMap, TranslationUnit
 use crate::Options;
 use std::path::Path;
 
-/// Preprocesses `path` into one translation unit.
+/// Preprocesses the main file `path`, whose contents are `text`, into one
+/// translation unit.
 pub fn preprocess(
     path: &Path,
+    text: &str,
     _options: &Options,
     sources: &mut SourceMap,
-    diags: &mut Diagnostics,
+    _diags: &mut Diagnostics,
 ) -> TranslationUnit {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) => {
-            diags.error(None, format!("cannot read {}: {e}", path.display()));
-            return TranslationUnit::default();
-        }
-    };
-    let file = sources.add(SourceFile::new(path.to_path_buf(), text.clone(), false));
+    let file = sources.add(SourceFile::new(path.to_path_buf(), text.to_string(), false));
     TranslationUnit {
         segments: vec![Segment { out_start: 0, file, src_start: 0, kind: SegmentKind::Copied }],
-        text,
+        text: text.to_string(),
     }
 }
