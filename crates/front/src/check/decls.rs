@@ -1,0 +1,498 @@
+//! Declarations: types as written become [`Type`]s, and each declaration
+//! enters the scope with its type or signature.
+//!
+//! Widths, stack sizes and enum values must be compile-time known; they are
+//! evaluated here through the expression checker. Bodies of functions,
+//! actions, parsers and controls are checked where they are declared, so
+//! every name they use must be declared before (as P4_16 requires).
+
+use super::consteval::{fits, Value};
+use super::env::{Callable, CallableKind, Symbol, ValueRole, ValueSym};
+use super::types::{ParamSig, Type, TypeDef, TypeDefKind};
+use super::{Checker, Context};
+use crate::ast::{self, DeclKind, Direction, TypeRef, TypeRefKind, TypedefTarget};
+use num_traits::{Signed, ToPrimitive};
+use std::rc::Rc;
+
+/// Widths above this are refused (no target has them; keeps values small).
+const MAX_WIDTH: u32 = 1 << 16;
+
+impl Checker<'_> {
+    pub(super) fn top_level_decl(&mut self, decl: &ast::Decl) {
+        self.decl(decl);
+    }
+
+    /// Declares one declaration in the current scope, checking its body.
+    pub(super) fn decl(&mut self, decl: &ast::Decl) {
+        match &decl.kind {
+            DeclKind::Constant { ty, name, value } => self.constant_decl(ty, name, value),
+            DeclKind::Variable { ty, name, init } => self.variable_decl(ty, name, init.as_ref()),
+            DeclKind::Instance { ty, args, name, initializer } => {
+                self.instance_decl(ty, args, name, initializer.as_deref(), decl.span)
+            }
+            DeclKind::Header { name, type_params, fields } => {
+                self.structured_decl(name, type_params, fields, StructKind::Header)
+            }
+            DeclKind::HeaderUnion { name, type_params, fields } => {
+                self.structured_decl(name, type_params, fields, StructKind::Union)
+            }
+            DeclKind::Struct { name, type_params, fields } => {
+                self.structured_decl(name, type_params, fields, StructKind::Struct)
+            }
+            DeclKind::Enum { name, underlying, members } => self.enum_decl(name, underlying.as_ref(), members),
+            DeclKind::Error { members } => {
+                for m in members {
+                    if !self.errors.contains(&m.name) {
+                        self.errors.push(m.name.clone());
+                    }
+                }
+            }
+            DeclKind::MatchKind { members } => {
+                for m in members {
+                    if !self.match_kinds.contains(&m.name) {
+                        self.match_kinds.push(m.name.clone());
+                    }
+                }
+            }
+            DeclKind::Typedef { target, name } => {
+                let ty = self.typedef_target(target);
+                self.scopes.declare(&name.name, Symbol::Type(ty));
+            }
+            DeclKind::NewType { target, name } => {
+                let base = self.typedef_target(target);
+                if !matches!(
+                    base,
+                    Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Unknown | Type::Named { .. }
+                ) {
+                    let shown = self.show(&base);
+                    self.error(name.span, format!("type `{}` cannot be based on `{shown}`", name.name));
+                }
+                self.new_type_def(name, Vec::new(), TypeDefKind::NewType(base));
+            }
+            DeclKind::ExternType { name, type_params, methods } => self.extern_decl(name, type_params, methods),
+            DeclKind::ExternFunction { return_type, sig } => {
+                self.callable_decl(sig, Some(return_type), CallableKind::ExternFunction, None)
+            }
+            DeclKind::Function { return_type, sig, body } => {
+                self.callable_decl(sig, Some(return_type), CallableKind::Function, Some(body))
+            }
+            DeclKind::Action { sig, body } => self.callable_decl(sig, None, CallableKind::Action, Some(body)),
+            DeclKind::ParserType { sig } => self.block_type_decl(sig, super::BlockKind::Parser),
+            DeclKind::ControlType { sig } => self.block_type_decl(sig, super::BlockKind::Control),
+            DeclKind::PackageType { sig } => self.block_type_decl(sig, super::BlockKind::Package),
+            DeclKind::Parser { sig, ctor_params, locals, states } => {
+                self.parser_decl(sig, ctor_params, locals, states)
+            }
+            DeclKind::Control { sig, ctor_params, locals, apply } => {
+                self.control_decl(sig, ctor_params, locals, apply)
+            }
+            DeclKind::Table { name, properties } => self.table_decl(name, properties),
+            DeclKind::ValueSet { elem, size, name } => {
+                let elem_ty = self.resolve_type(elem);
+                self.const_int(size, "value set size");
+                let ty = Type::ValueSet(Box::new(elem_ty));
+                self.declare_value(name, ty, false, None, ValueRole::ValueSet);
+            }
+        }
+    }
+
+    pub(super) fn declare_value(
+        &mut self,
+        name: &ast::Ident,
+        ty: Type,
+        writable: bool,
+        value: Option<Value>,
+        role: ValueRole,
+    ) {
+        self.decl_types.insert(name.span, ty.clone());
+        let sym = ValueSym { ty, writable, value, decl: name.span, role };
+        self.scopes.declare(&name.name, Symbol::Value(sym));
+    }
+
+    fn constant_decl(&mut self, ty: &TypeRef, name: &ast::Ident, value: &ast::Expr) {
+        let ty = self.resolve_type(ty);
+        self.expr(value);
+        self.coerce(value, &ty, "constant initializer");
+        let known = self.values.get(&value.id).cloned();
+        if known.is_none() && self.depends_on_runtime(value) {
+            self.error(value.span, format!("initializer of constant `{}` is not compile-time known", name.name));
+        }
+        self.declare_value(name, ty, false, known, ValueRole::Constant);
+    }
+
+    fn variable_decl(&mut self, ty: &TypeRef, name: &ast::Ident, init: Option<&ast::Expr>) {
+        let ty = self.resolve_type(ty);
+        if let Some(init) = init {
+            self.expr(init);
+            self.coerce(init, &ty, "initializer");
+        }
+        self.declare_value(name, ty, true, None, ValueRole::Variable);
+    }
+
+    fn typedef_target(&mut self, target: &TypedefTarget) -> Type {
+        match target {
+            TypedefTarget::Type(t) => self.resolve_type(t),
+            TypedefTarget::Decl(d) => {
+                self.decl(d);
+                match d.name() {
+                    Some(n) => self.scopes.lookup_type(&n.name, false).cloned().unwrap_or(Type::Unknown),
+                    None => Type::Unknown,
+                }
+            }
+        }
+    }
+
+    /// Adds a nominal type and declares its name.
+    pub(super) fn new_type_def(&mut self, name: &ast::Ident, type_params: Vec<String>, kind: TypeDefKind) -> Type {
+        let id = self.types.add(TypeDef {
+            name: name.name.clone(),
+            kind,
+            type_params,
+            params: Vec::new(),
+            ctor_params: Vec::new(),
+            span: name.span,
+        });
+        let ty = Type::Named { id, args: Vec::new() };
+        self.scopes.declare(&name.name, Symbol::Type(ty.clone()));
+        ty
+    }
+
+    fn structured_decl(&mut self, name: &ast::Ident, type_params: &[ast::Ident], fields: &[ast::Field], kind: StructKind) {
+        let params: Vec<String> = type_params.iter().map(|p| p.name.clone()).collect();
+        // Declared first so a self-reference resolves to it (and is refused).
+        let placeholder = match kind {
+            StructKind::Header => TypeDefKind::Header { fields: Vec::new() },
+            StructKind::Union => TypeDefKind::HeaderUnion { fields: Vec::new() },
+            StructKind::Struct => TypeDefKind::Struct { fields: Vec::new() },
+        };
+        let me = self.new_type_def(name, params.clone(), placeholder);
+        let resolved: Vec<(String, super::Type)> = self.with_type_params(&params, |c| {
+            fields
+                .iter()
+                .map(|f| {
+                    let ty = c.resolve_type(&f.ty);
+                    c.check_field_type(kind, &f.name, &ty, &me);
+                    (f.name.name.clone(), ty)
+                })
+                .collect()
+        });
+        let Type::Named { id, .. } = me else { return };
+        if let Some(def) = self.types.get_mut(id) {
+            def.kind = match kind {
+                StructKind::Header => TypeDefKind::Header { fields: resolved },
+                StructKind::Union => TypeDefKind::HeaderUnion { fields: resolved },
+                StructKind::Struct => TypeDefKind::Struct { fields: resolved },
+            };
+        }
+    }
+
+    fn check_field_type(&mut self, kind: StructKind, field: &ast::Ident, ty: &Type, owner: &Type) {
+        if let (Type::Named { id: a, .. }, Type::Named { id: b, .. }) = (ty, owner) {
+            if a == b {
+                self.error(field.span, format!("field `{}` has the type being declared", field.name));
+                return;
+            }
+        }
+        let ok = match kind {
+            StructKind::Header => self.header_field_ok(ty),
+            StructKind::Union => matches!(ty, Type::Unknown | Type::Var(_)) || self.types.is_header(ty),
+            StructKind::Struct => !matches!(
+                ty,
+                Type::Void | Type::Table(_) | Type::State | Type::Callable | Type::ValueSet(_)
+            ),
+        };
+        if !ok {
+            let shown = self.show(ty);
+            let what = match kind {
+                StructKind::Header => "a header",
+                StructKind::Union => "a header union",
+                StructKind::Struct => "a struct",
+            };
+            self.error(field.span, format!("field `{}` of {what} cannot have type `{shown}`", field.name));
+        }
+    }
+
+    fn header_field_ok(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Bit(_) | Type::Int(_) | Type::Varbit(_) | Type::Bool | Type::Unknown | Type::Var(_) => true,
+            Type::Named { .. } => match self.types.kind(ty) {
+                Some(TypeDefKind::NewType(t)) => self.header_field_ok(t),
+                Some(TypeDefKind::Enum { underlying, .. }) => underlying.is_some(),
+                Some(TypeDefKind::Struct { .. }) => self
+                    .types
+                    .fields(ty)
+                    .is_some_and(|fs| fs.iter().all(|(_, t)| self.header_field_ok(t))),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    fn enum_decl(&mut self, name: &ast::Ident, underlying: Option<&TypeRef>, members: &[ast::EnumMember]) {
+        let under = underlying.map(|t| self.resolve_type(t));
+        if let Some(u) = &under {
+            if !matches!(u, Type::Bit(_) | Type::Int(_) | Type::Unknown) {
+                let shown = self.show(u);
+                self.error(name.span, format!("serializable enum `{}` must be based on `bit<W>` or `int<W>`, not `{shown}`", name.name));
+            }
+        }
+        let names = members.iter().map(|m| m.name.name.clone()).collect();
+        let ty = self.new_type_def(name, Vec::new(), TypeDefKind::Enum { underlying: under.clone(), members: names });
+        for m in members {
+            match (&m.value, &under) {
+                (Some(v), Some(u)) => {
+                    self.expr(v);
+                    self.coerce(v, u, "enum member value");
+                    if !self.values.contains_key(&v.id) {
+                        self.error(v.span, format!("value of enum member `{}` is not compile-time known", m.name.name));
+                    }
+                }
+                (Some(v), None) => self.error(v.span, format!("member `{}` of a plain enum cannot have a value", m.name.name)),
+                (None, Some(_)) => self.error(m.name.span, format!("member `{}` of a serializable enum needs a value", m.name.name)),
+                (None, None) => {}
+            }
+        }
+        let _ = ty;
+    }
+
+    fn extern_decl(&mut self, name: &ast::Ident, type_params: &[ast::Ident], methods: &[ast::Method]) {
+        let params: Vec<String> = type_params.iter().map(|p| p.name.clone()).collect();
+        let ty = self.new_type_def(name, params.clone(), TypeDefKind::Extern);
+        let Type::Named { id, .. } = ty else { return };
+        let sigs: Vec<Rc<Callable>> = self.with_type_params(&params, |c| {
+            methods
+                .iter()
+                .map(|m| {
+                    let kind = match m.kind {
+                        ast::MethodKind::Constructor => CallableKind::Constructor,
+                        ast::MethodKind::Method => CallableKind::Method,
+                        ast::MethodKind::Abstract => CallableKind::AbstractMethod,
+                    };
+                    if kind != CallableKind::Constructor && m.sig.name.name == name.name {
+                        c.error(m.sig.name.span, format!("method `{}` has the name of its extern type", m.sig.name.name));
+                    }
+                    Rc::new(c.signature(&m.sig, m.return_type.as_ref(), kind))
+                })
+                .collect()
+        });
+        self.methods.insert(id, sigs);
+    }
+
+    /// Builds a signature; the caller has the enclosing type parameters in
+    /// scope already.
+    pub(super) fn signature(&mut self, sig: &ast::Signature, ret: Option<&TypeRef>, kind: CallableKind) -> Callable {
+        let tparams: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
+        let (params, ret) = self.with_type_params(&tparams, |c| {
+            let params = c.param_sigs(&sig.params);
+            let ret = ret.map_or(Type::Void, |r| c.resolve_type(r));
+            (params, ret)
+        });
+        Callable { name: sig.name.name.clone(), kind, type_params: tparams, params, ret, decl: sig.name.span }
+    }
+
+    pub(super) fn param_sigs(&mut self, params: &[ast::Param]) -> Vec<ParamSig> {
+        params
+            .iter()
+            .map(|p| {
+                let ty = self.resolve_type(&p.ty);
+                if let Some(d) = &p.default {
+                    self.expr(d);
+                    self.coerce(d, &ty, "default value");
+                }
+                let optional = p.default.is_some() || p.annotations.iter().any(|a| a.name.name == "optional");
+                ParamSig { name: p.name.name.clone(), direction: p.direction, ty, optional, span: p.name.span }
+            })
+            .collect()
+    }
+
+    /// Declares parameters as values in the current scope.
+    pub(super) fn declare_params(&mut self, params: &[ParamSig], bound: bool) {
+        for p in params {
+            let writable = matches!(p.direction, Some(Direction::Out | Direction::InOut));
+            let role = if bound || p.direction.is_none() { ValueRole::BoundParameter } else { ValueRole::Parameter };
+            let ident = ast::Ident { name: p.name.clone(), span: p.span };
+            self.declare_value(&ident, p.ty.clone(), writable, None, role);
+        }
+    }
+
+    fn callable_decl(&mut self, sig: &ast::Signature, ret: Option<&TypeRef>, kind: CallableKind, body: Option<&ast::Block>) {
+        let callable = Rc::new(self.signature(sig, ret, kind));
+        self.scopes.declare(&sig.name.name, Symbol::Callables(vec![callable.clone()]));
+        let Some(body) = body else { return };
+        let ctx = Context {
+            return_type: Some(callable.ret.clone()),
+            in_control: self.ctx.in_control,
+            in_parser: self.ctx.in_parser,
+            this_type: self.ctx.this_type.clone(),
+        };
+        self.scoped(ctx, |c| {
+            for t in &callable.type_params {
+                c.scopes.declare(t, Symbol::Type(Type::Var(t.clone())));
+            }
+            c.declare_params(&callable.params, false);
+            c.block(body);
+        });
+        if kind == CallableKind::Function && callable.ret != Type::Void && !super::stmt::always_returns_block(body) {
+            self.error(sig.name.span, format!("function `{}` may end without returning a value", sig.name.name));
+        }
+    }
+
+    fn block_type_decl(&mut self, sig: &ast::Signature, block: super::BlockKind) {
+        let tparams: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
+        let params = self.with_type_params(&tparams, |c| c.param_sigs(&sig.params));
+        let ty = self.new_type_def(&sig.name, tparams, TypeDefKind::Block { block, is_decl: false });
+        if let Type::Named { id, .. } = ty {
+            if let Some(def) = self.types.get_mut(id) {
+                def.params = params;
+            }
+        }
+    }
+
+    /// Runs `f` with type variables in scope.
+    pub(super) fn with_type_params<R>(&mut self, params: &[String], f: impl FnOnce(&mut Self) -> R) -> R {
+        if params.is_empty() {
+            return f(self);
+        }
+        self.scopes.push();
+        for p in params {
+            self.scopes.declare(p, Symbol::Type(Type::Var(p.clone())));
+        }
+        let r = f(self);
+        self.scopes.pop();
+        r
+    }
+
+    /// Evaluates a compile-time-known non-negative integer (a width, a
+    /// size); reports and returns `None` when it is not one.
+    pub(super) fn const_int(&mut self, e: &ast::Expr, what: &str) -> Option<u32> {
+        self.expr(e);
+        let value = self.values.get(&e.id).and_then(|v| v.int().cloned());
+        match value {
+            Some(v) if v.is_negative() => {
+                self.error(e.span, format!("{what} must not be negative, found {v}"));
+                None
+            }
+            Some(v) => match v.to_u32() {
+                Some(n) => Some(n),
+                None => {
+                    self.error(e.span, format!("{what} {v} is too large"));
+                    None
+                }
+            },
+            None => {
+                self.error(e.span, format!("{what} must be a compile-time known integer"));
+                None
+            }
+        }
+    }
+
+    /// The semantic type of a type as written; reports unknown names.
+    pub(super) fn resolve_type(&mut self, t: &TypeRef) -> Type {
+        match &t.kind {
+            TypeRefKind::Bool => Type::Bool,
+            TypeRefKind::Error => Type::Error,
+            TypeRefKind::MatchKind => Type::MatchKind,
+            TypeRefKind::String => Type::String,
+            TypeRefKind::Void => Type::Void,
+            TypeRefKind::InfInt => Type::InfInt,
+            TypeRefKind::Bit(w) => self.width(w, "bit").map_or(Type::Unknown, Type::Bit),
+            TypeRefKind::Int(w) => match self.width(w, "int") {
+                Some(0) => {
+                    self.error(w.span, "width of `int<W>` must be positive");
+                    Type::Unknown
+                }
+                Some(n) => Type::Int(n),
+                None => Type::Unknown,
+            },
+            TypeRefKind::Varbit(w) => self.width(w, "varbit").map_or(Type::Unknown, Type::Varbit),
+            TypeRefKind::Named { path, args } => self.named_type(path, args, t),
+            TypeRefKind::Stack { elem, size } => {
+                let elem = self.resolve_type(elem);
+                match self.const_int(size, "stack size") {
+                    Some(n) => Type::Stack(Box::new(elem), n),
+                    None => Type::Unknown,
+                }
+            }
+            TypeRefKind::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve_type(t)).collect()),
+            TypeRefKind::List(e) => Type::List(Box::new(self.resolve_type(e))),
+            TypeRefKind::DontCare => Type::Unknown,
+        }
+    }
+
+    fn width(&mut self, w: &ast::Expr, what: &str) -> Option<u32> {
+        let n = self.const_int(w, &format!("width of `{what}<W>`"))?;
+        if n > MAX_WIDTH {
+            self.error(w.span, format!("width {n} is too large"));
+            return None;
+        }
+        Some(n)
+    }
+
+    fn named_type(&mut self, path: &ast::Path, args: &[TypeRef], t: &TypeRef) -> Type {
+        let Some(found) = self.scopes.lookup_type(&path.name.name, path.top_level).cloned() else {
+            let what = match self.scopes.lookup(&path.name.name, path.top_level) {
+                Some(_) => "is not a type",
+                None => "is not declared",
+            };
+            self.error(path.span, format!("type `{}` {what}", path.name.name));
+            return Type::Unknown;
+        };
+        let arg_types: Vec<Type> = args.iter().map(|a| self.resolve_type(a)).collect();
+        let Type::Named { id, args: existing } = &found else {
+            if !arg_types.is_empty() {
+                self.error(t.span, format!("type `{}` takes no type arguments", path.name.name));
+            }
+            return found;
+        };
+        if arg_types.is_empty() || !existing.is_empty() {
+            return found;
+        }
+        let expected = self.types.get(*id).map_or(0, |d| d.type_params.len());
+        if expected != arg_types.len() {
+            self.error(
+                t.span,
+                format!("type `{}` takes {expected} type arguments, {} given", path.name.name, arg_types.len()),
+            );
+            return Type::Unknown;
+        }
+        Type::Named { id: *id, args: arg_types }
+    }
+
+    /// Whether an expression reads something only known at run time.
+    fn depends_on_runtime(&self, e: &ast::Expr) -> bool {
+        use ast::ExprKind as K;
+        match &e.kind {
+            K::Path(_) => matches!(
+                self.refs.get(&e.id).map(|r| r.kind),
+                Some(super::RefKind::Variable | super::RefKind::Parameter)
+            ),
+            K::Member { base, .. } => self.depends_on_runtime(base),
+            K::Index { base, index } => self.depends_on_runtime(base) || self.depends_on_runtime(index),
+            K::Slice { base, .. } => self.depends_on_runtime(base),
+            K::Unary { operand, .. } => self.depends_on_runtime(operand),
+            K::Binary { lhs, rhs, .. } => self.depends_on_runtime(lhs) || self.depends_on_runtime(rhs),
+            K::Cast { expr, .. } => self.depends_on_runtime(expr),
+            K::Ternary { cond, then, other } => {
+                self.depends_on_runtime(cond) || self.depends_on_runtime(then) || self.depends_on_runtime(other)
+            }
+            _ => false,
+        }
+    }
+
+    /// Checks that a compile-time value fits the type it is converted to.
+    pub(super) fn check_fits(&mut self, e: &ast::Expr, ty: &Type) {
+        if let Some(Value::Int { value, ty: Type::InfInt }) = self.values.get(&e.id).cloned() {
+            if !fits(&value, ty) {
+                let shown = self.show(ty);
+                self.warning(e.span, format!("value {value} does not fit in `{shown}` and is truncated"));
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum StructKind {
+    Header,
+    Union,
+    Struct,
+}
