@@ -76,11 +76,6 @@ enum MeterType {
     bytes
 }
 
-// Meter results, as written by execute_meter / direct_meter.read.
-#define V1MODEL_METER_COLOR_GREEN  0
-#define V1MODEL_METER_COLOR_YELLOW 1
-#define V1MODEL_METER_COLOR_RED    2
-
 // An array of `size` counters indexed by the program.
 #if V1MODEL_VERSION >= 20200408
 extern counter<I> {
@@ -99,6 +94,11 @@ extern direct_counter {
     direct_counter(CounterType type);
     void count();
 }
+
+// Meter colours as execute_meter / direct_meter.read write them.
+#define V1MODEL_METER_COLOR_GREEN  0
+#define V1MODEL_METER_COLOR_YELLOW 1
+#define V1MODEL_METER_COLOR_RED    2
 
 // An array of `size` two-rate three-colour meters.
 #if V1MODEL_VERSION >= 20200408
