@@ -147,7 +147,12 @@ impl Checker<'_> {
                     self.retype_keyset(e, ty);
                 }
             }
-            _ => self.coerce(e, ty, "keyset"),
+            _ => {
+                self.coerce(e, ty, "keyset");
+                if !self.values.contains_key(&e.id) && self.runtime_value(e) {
+                    self.error(e.span, "a keyset must be compile-time known");
+                }
+            }
         }
     }
 

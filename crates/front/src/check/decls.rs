@@ -114,7 +114,7 @@ impl Checker<'_> {
         self.expr(value);
         self.coerce(value, &ty, "constant initializer");
         let known = self.values.get(&value.id).cloned();
-        if known.is_none() && self.depends_on_runtime(value) {
+        if known.is_none() && self.runtime_value(value) {
             self.error(value.span, format!("initializer of constant `{}` is not compile-time known", name.name));
         }
         self.declare_value(name, ty, false, known, ValueRole::Constant);
@@ -122,6 +122,10 @@ impl Checker<'_> {
 
     fn variable_decl(&mut self, ty: &TypeRef, name: &ast::Ident, init: Option<&ast::Expr>) {
         let ty = self.resolve_type(ty);
+        if matches!(ty, Type::InfInt | Type::String) {
+            let shown = self.show(&ty);
+            self.error(name.span, format!("variable `{}` cannot have type `{shown}` (only constants can)", name.name));
+        }
         if let Some(init) = init {
             self.expr(init);
             self.coerce(init, &ty, "initializer");
@@ -458,22 +462,28 @@ impl Checker<'_> {
         Type::Named { id: *id, args: arg_types }
     }
 
-    /// Whether an expression reads something only known at run time.
-    fn depends_on_runtime(&self, e: &ast::Expr) -> bool {
+    /// Whether an expression reads something only known at run time
+    /// (a variable, a parameter, a call other than a size method).
+    pub(super) fn runtime_value(&self, e: &ast::Expr) -> bool {
         use ast::ExprKind as K;
         match &e.kind {
+            K::Call { callee, .. } => match &callee.kind {
+                K::Member { member, .. } => !super::expr::is_size_method(&member.name),
+                K::Path(p) => p.name.name != "static_assert",
+                _ => true,
+            },
             K::Path(_) => matches!(
                 self.refs.get(&e.id).map(|r| r.kind),
                 Some(super::RefKind::Variable | super::RefKind::Parameter)
             ),
-            K::Member { base, .. } => self.depends_on_runtime(base),
-            K::Index { base, index } => self.depends_on_runtime(base) || self.depends_on_runtime(index),
-            K::Slice { base, .. } => self.depends_on_runtime(base),
-            K::Unary { operand, .. } => self.depends_on_runtime(operand),
-            K::Binary { lhs, rhs, .. } => self.depends_on_runtime(lhs) || self.depends_on_runtime(rhs),
-            K::Cast { expr, .. } => self.depends_on_runtime(expr),
+            K::Member { base, .. } => self.runtime_value(base),
+            K::Index { base, index } => self.runtime_value(base) || self.runtime_value(index),
+            K::Slice { base, .. } => self.runtime_value(base),
+            K::Unary { operand, .. } => self.runtime_value(operand),
+            K::Binary { lhs, rhs, .. } => self.runtime_value(lhs) || self.runtime_value(rhs),
+            K::Cast { expr, .. } => self.runtime_value(expr),
             K::Ternary { cond, then, other } => {
-                self.depends_on_runtime(cond) || self.depends_on_runtime(then) || self.depends_on_runtime(other)
+                self.runtime_value(cond) || self.runtime_value(then) || self.runtime_value(other)
             }
             _ => false,
         }

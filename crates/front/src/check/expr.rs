@@ -396,7 +396,7 @@ impl Checker<'_> {
             return Type::Unknown;
         }
         if let Some(v) = self.values.get(&inner.id).cloned() {
-            let target = self.types.numeric(&to);
+            let target = self.types.representation(&to);
             if let Some(cast) = consteval::cast(&v, &target) {
                 self.values.insert(e.id, cast);
             } else if !matches!(v, Value::Int { .. }) {
@@ -408,13 +408,12 @@ impl Checker<'_> {
 
     /// Explicit casts of spec 8.11.1 beyond the implicit ones.
     fn explicit_cast_ok(&self, from: &Type, to: &Type) -> bool {
-        let f = self.types.numeric(from);
-        let t = self.types.numeric(to);
-        let new_type_involved = !matches!(self.types.kind(from), None | Some(TypeDefKind::Enum { .. }))
-            || !matches!(self.types.kind(to), None | Some(TypeDefKind::Enum { .. }));
-        if new_type_involved {
-            // A new type converts only to and from its representation.
-            return self.types.same(&f, &t);
+        let f = self.types.representation(from);
+        let t = self.types.representation(to);
+        let is_new = |t: &Type| matches!(self.types.kind(t), Some(TypeDefKind::NewType(_)));
+        if is_new(from) || is_new(to) {
+            // A new type casts like its representation.
+            return self.types.same(&f, &t) || self.explicit_cast_ok(&f, &t);
         }
         match (&f, &t) {
             (Type::Bit(_), Type::Bit(_)) | (Type::Int(_), Type::Int(_)) => true,

@@ -90,6 +90,14 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
             if matches!(op, Div | Mod) && matches!(common, Type::Int(_)) {
                 return mismatch(c, " (division and modulo need unsigned operands)");
             }
+            if matches!(op, Div | Mod) {
+                for operand in [lhs, rhs] {
+                    if c.const_of(operand).is_some_and(|v| v.is_negative()) {
+                        c.error(operand.span, "division and modulo are not defined for negative values");
+                        return Type::Unknown;
+                    }
+                }
+            }
             c.coerce(lhs, &common, "operand");
             c.coerce(rhs, &common, "operand");
             let comparison = matches!(op, Lt | Le | Gt | Ge);

@@ -274,11 +274,20 @@ impl TypeTable {
         }
     }
 
-    /// The integer type behind a type usable in arithmetic (new types and
-    /// serializable enums count as their representation).
+    /// The type a value takes part in arithmetic as: a serializable enum
+    /// counts as its representation (a new type does not: it needs a cast).
     pub fn numeric(&self, ty: &Type) -> Type {
         match self.kind(ty) {
-            Some(TypeDefKind::NewType(t)) => self.numeric(t),
+            Some(TypeDefKind::Enum { underlying: Some(u), .. }) => u.clone(),
+            _ => ty.clone(),
+        }
+    }
+
+    /// The representation of a new type (through nested new types) or of
+    /// a serializable enum; other types are their own representation.
+    pub fn representation(&self, ty: &Type) -> Type {
+        match self.kind(ty) {
+            Some(TypeDefKind::NewType(t)) => self.representation(t),
             Some(TypeDefKind::Enum { underlying: Some(u), .. }) => u.clone(),
             _ => ty.clone(),
         }
