@@ -40,6 +40,26 @@ impl Checker<'_> {
                 }
                 self.coerce(rhs, &lt, "assignment");
             }
+            StmtKind::CompoundAssign { op, lhs, rhs } => {
+                let lt = self.expr(lhs);
+                let rt = self.expr(rhs);
+                if !self.is_lvalue(lhs) {
+                    let text = self.unit.slice(lhs.span).to_string();
+                    self.error(lhs.span, format!("cannot assign to `{text}`: it is not a variable, field or `out`/`inout` parameter"));
+                    return;
+                }
+                if matches!(lt, Type::Unknown) || matches!(rt, Type::Unknown) {
+                    return;
+                }
+                let result = super::ops::binary(self, lhs, *op, lhs, rhs, lt.clone(), rt);
+                if !matches!(result, Type::Unknown) && !self.types.convertible(&result, &lt) {
+                    let (sr, sl) = (self.show(&result), self.show(&lt));
+                    self.error(s.span, format!("cannot assign `{sr}` to `{sl}`"));
+                }
+                // The operator's folding must not make the target look constant.
+                self.values.remove(&lhs.id);
+                self.set_type(lhs.id, &lt);
+            }
             StmtKind::Call(e) => {
                 self.expr(e);
                 if !matches!(e.kind, ExprKind::Call { .. }) {
