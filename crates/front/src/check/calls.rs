@@ -357,7 +357,7 @@ impl Checker<'_> {
                 let (Some(p), Some(t)) = (callable.params.get(*param_index), arg_types.get(*arg_index)) else {
                     continue;
                 };
-                if !unify(&p.ty, t, vars, &mut bound) {
+                if !unify(&self.types, &p.ty, t, vars, &mut bound) {
                     let shown = self.show(t);
                     self.error(
                         args.get(*arg_index).map_or(span, |a| a.span),

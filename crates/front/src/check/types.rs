@@ -190,9 +190,10 @@ impl TypeTable {
             (InfInt, Named { .. }) => {
                 matches!(self.kind(to), Some(TypeDefKind::NewType(t)) if self.convertible(from, t))
             }
-            (Named { id: a, args: aa }, Named { id: b, args: ba }) => {
-                a == b && aa.len() == ba.len() && aa.iter().zip(ba).all(|(x, y)| self.same(x, y))
+            (Named { id: a, args: aa }, Named { id: b, args: ba }) if a == b => {
+                aa.len() == ba.len() && aa.iter().zip(ba).all(|(x, y)| self.same(x, y))
             }
+            (Named { .. }, Named { .. }) if self.block_params(from).is_some() => self.block_matches(from, to),
             (Named { .. }, _) => self.enum_underlying(from).is_some_and(|u| self.same(&u, to)),
             (InvalidExpr, _) => self.is_header(to) || self.is_union(to),
             (ListExpr(items), _) => self.list_convertible(items, to),
@@ -208,6 +209,30 @@ impl TypeTable {
             (TypeName(a), TypeName(b)) => self.same(a, b),
             _ => false,
         }
+    }
+
+    /// The apply parameters of a parser, control or package type, with
+    /// its type arguments substituted.
+    pub fn block_params(&self, ty: &Type) -> Option<Vec<ParamSig>> {
+        let Type::Named { id, args } = ty else { return None };
+        let def = self.get(*id)?;
+        let TypeDefKind::Block { .. } = def.kind else { return None };
+        Some(def.params.iter().map(|p| ParamSig { ty: subst(&p.ty, &def.type_params, args), ..p.clone() }).collect())
+    }
+
+    /// Whether a declared parser or control fits a parser or control type:
+    /// same kind, parameters of the same directions and types.
+    fn block_matches(&self, from: &Type, to: &Type) -> bool {
+        let kind = |t: &Type| match self.kind(t) {
+            Some(TypeDefKind::Block { block, .. }) => Some(*block),
+            _ => None,
+        };
+        if kind(from).is_none() || kind(from) != kind(to) {
+            return false;
+        }
+        let (Some(fp), Some(tp)) = (self.block_params(from), self.block_params(to)) else { return false };
+        fp.len() == tp.len()
+            && fp.iter().zip(&tp).all(|(a, b)| a.direction == b.direction && self.same(&a.ty, &b.ty))
     }
 
     /// Type equality where Unknown and variables match anything.
@@ -323,7 +348,8 @@ pub fn subst(ty: &Type, params: &[String], args: &[Type]) -> Type {
 /// Binds type variables of `pattern` so that it matches `actual`; the
 /// bindings are pushed to `bound` (first binding wins). Returns false on a
 /// conflict between two bindings of one variable.
-pub fn unify(pattern: &Type, actual: &Type, vars: &[String], bound: &mut Vec<Option<Type>>) -> bool {
+pub fn unify(table: &TypeTable, pattern: &Type, actual: &Type, vars: &[String], bound: &mut Vec<Option<Type>>) -> bool {
+    let go = |p: &Type, a: &Type, bound: &mut Vec<Option<Type>>| unify(table, p, a, vars, bound);
     match (pattern, actual) {
         (Type::Var(name), _) => {
             let Some(i) = vars.iter().position(|v| v == name) else { return true };
@@ -346,12 +372,19 @@ pub fn unify(pattern: &Type, actual: &Type, vars: &[String], bound: &mut Vec<Opt
             }
         }
         (Type::Named { id: a, args: pa }, Type::Named { id: b, args: aa }) if a == b => {
-            pa.iter().zip(aa).all(|(p, x)| unify(p, x, vars, bound))
+            pa.iter().zip(aa).all(|(p, x)| go(p, x, bound))
         }
-        (Type::Stack(p, _), Type::Stack(a, _)) | (Type::List(p), Type::List(a)) => unify(p, a, vars, bound),
-        (Type::Tuple(ps), Type::Tuple(xs)) => ps.iter().zip(xs).all(|(p, x)| unify(p, x, vars, bound)),
-        (Type::Tuple(ps), Type::ListExpr(xs)) => ps.iter().zip(xs).all(|(p, x)| unify(p, x, vars, bound)),
-        (Type::List(p), Type::ListExpr(xs)) => xs.iter().all(|x| unify(p, x, vars, bound)),
+        (Type::Named { .. }, Type::Named { .. }) => {
+            // A declared parser/control against a generic block type.
+            match (table.block_params(pattern), table.block_params(actual)) {
+                (Some(ps), Some(xs)) => ps.iter().zip(&xs).all(|(p, x)| go(&p.ty, &x.ty, bound)),
+                _ => true,
+            }
+        }
+        (Type::Stack(p, _), Type::Stack(a, _)) | (Type::List(p), Type::List(a)) => go(p, a, bound),
+        (Type::Tuple(ps), Type::Tuple(xs)) => ps.iter().zip(xs).all(|(p, x)| go(p, x, bound)),
+        (Type::Tuple(ps), Type::ListExpr(xs)) => ps.iter().zip(xs).all(|(p, x)| go(p, x, bound)),
+        (Type::List(p), Type::ListExpr(xs)) => xs.iter().all(|x| go(p, x, bound)),
         _ => true,
     }
 }
@@ -474,8 +507,9 @@ mod tests {
     fn unify_binds_variables_and_detects_conflicts() {
         let vars = vec!["T".to_string()];
         let mut bound = vec![None];
-        assert!(unify(&Type::Var("T".into()), &Type::Bit(8), &vars, &mut bound));
-        assert!(!unify(&Type::Var("T".into()), &Type::Bool, &vars, &mut bound));
+        let table = TypeTable::default();
+        assert!(unify(&table, &Type::Var("T".into()), &Type::Bit(8), &vars, &mut bound));
+        assert!(!unify(&table, &Type::Var("T".into()), &Type::Bool, &vars, &mut bound));
         assert_eq!(subst(&Type::Var("T".into()), &vars, &[Type::Bit(8)]), Type::Bit(8));
     }
 }
