@@ -38,6 +38,7 @@ impl Checker<'_> {
         let (params, ctor_params) = self.block_decl_type(sig, ctor, BlockKind::Parser);
         let ctx = Context { in_parser: true, ..Context::default() };
         self.scoped(ctx, |c| {
+            c.declare_type_params(sig);
             c.declare_params(&ctor_params, true);
             c.declare_params(&params, false);
             for l in locals {
@@ -66,7 +67,11 @@ impl Checker<'_> {
             match &state.transition {
                 Some(Transition::Direct(path)) => c.state_target(path),
                 Some(Transition::Select { exprs, cases, .. }) => {
-                    let types: Vec<Type> = exprs.iter().map(|e| c.expr(e)).collect();
+                    let mut types: Vec<Type> = exprs.iter().map(|e| c.expr(e)).collect();
+                    // `select({a, b})` selects on a and b.
+                    if let [Type::ListExpr(items) | Type::Tuple(items)] = types.as_slice() {
+                        types = items.clone();
+                    }
                     for e in exprs {
                         let t = c.type_of(e.id);
                         if matches!(c.types.kind(&t), Some(TypeDefKind::Struct { .. } | TypeDefKind::Header { .. })) {
@@ -82,6 +87,12 @@ impl Checker<'_> {
                 None => {}
             }
         });
+    }
+
+    fn declare_type_params(&mut self, sig: &ast::Signature) {
+        for p in &sig.type_params {
+            self.scopes.declare(&p.name, Symbol::Type(Type::Var(p.name.clone())));
+        }
     }
 
     fn state_target(&mut self, path: &ast::Path) {
@@ -139,8 +150,10 @@ impl Checker<'_> {
         let t = self.expr(e);
         match &t {
             Type::DontCare | Type::Unknown => {}
+            Type::ValueSet(inner) if self.types.is_struct(inner) => {}
             Type::Keyset(inner) | Type::ValueSet(inner) => {
-                if !self.types.convertible(inner, ty) && !self.types.convertible(ty, inner) {
+                let (a, b) = (self.types.representation(inner), self.types.representation(ty));
+                if !self.types.convertible(&a, &b) && !self.types.convertible(&b, &a) {
                     let (si, st) = (self.show(inner), self.show(ty));
                     self.error(e.span, format!("keyset of type `{si}` does not match key of type `{st}`"));
                 } else if matches!(**inner, Type::InfInt) {
@@ -169,6 +182,7 @@ impl Checker<'_> {
         let (params, ctor_params) = self.block_decl_type(sig, ctor, BlockKind::Control);
         let ctx = Context { in_control: true, ..Context::default() };
         self.scoped(ctx, |c| {
+            c.declare_type_params(sig);
             c.declare_params(&ctor_params, true);
             c.declare_params(&params, false);
             for l in locals {
@@ -231,7 +245,11 @@ impl Checker<'_> {
         self.scoped(ctx, |c| {
             for d in methods {
                 let DeclKind::Function { return_type, sig, .. } = &d.kind else {
-                    c.error(d.span, "an instance initializer may only contain method implementations");
+                    if matches!(d.kind, DeclKind::Instance { .. }) {
+                        c.decl(d);
+                    } else {
+                        c.error(d.span, "an instance initializer may only contain instances and method implementations");
+                    }
                     continue;
                 };
                 let own = c.signature(sig, Some(return_type), CallableKind::Function);
@@ -257,7 +275,8 @@ impl Checker<'_> {
             let (a, b) = (self.show(&own.ret), self.show(&ret));
             self.error(sig.name.span, format!("`{name}` returns `{a}` but the abstract method returns `{b}`"));
         }
-        if own.params.len() != abs.params.len() {
+        let required = abs.params.iter().filter(|p| !p.optional).count();
+        if own.params.len() > abs.params.len() || own.params.len() < required {
             self.error(sig.name.span, format!("`{name}` has {} parameters but the abstract method has {}", own.params.len(), abs.params.len()));
             return;
         }
@@ -295,7 +314,7 @@ impl Checker<'_> {
                 TablePropertyKind::DefaultAction(e) => self.table_action_call(index, e, "default action"),
                 TablePropertyKind::Entries(entries) => {
                     let keys = key_types.clone().unwrap_or_default();
-                    if keys.is_empty() {
+                    if keys.is_empty() && !entries.is_empty() {
                         self.error(p.span, format!("table `{}` has entries but no key", name.name));
                     }
                     for entry in entries {
@@ -318,7 +337,7 @@ impl Checker<'_> {
         if !self.match_kinds.contains(kind) {
             self.error(k.match_kind.span, format!("`{kind}` is not a declared match kind"));
         }
-        let numeric = self.types.numeric(&t);
+        let numeric = self.types.representation(&t);
         let ok = matches!(
             numeric,
             Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Error | Type::Unknown | Type::Var(_) | Type::Varbit(_)
@@ -383,7 +402,8 @@ impl Checker<'_> {
         let t = self.expr(value);
         match prop.name.as_str() {
             "size" => {
-                if !self.values.contains_key(&value.id) || !matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_)) {
+                let integer = matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown);
+                if !integer || self.runtime_value(value) {
                     self.error(value.span, "table `size` must be a compile-time known integer");
                 }
             }

@@ -91,7 +91,7 @@ impl Checker<'_> {
         args: &[Argument],
     ) -> Type {
         let name = member.name.as_str();
-        if is_size_method(name) {
+        if is_size_method(name) && !self.extern_has_method(base_ty, name) {
             self.no_args(e.span, name, args);
             let ty = match base_ty {
                 Type::TypeName(t) => (**t).clone(),
@@ -105,6 +105,15 @@ impl Checker<'_> {
             }
             return Type::InfInt;
         }
+        // `C.apply(...)` on a declared parser or control: a direct call.
+        let direct;
+        let base_ty = match base_ty {
+            Type::TypeName(t) if name == "apply" => {
+                direct = (**t).clone();
+                &direct
+            }
+            _ => base_ty,
+        };
         match base_ty {
             Type::Table(i) => {
                 self.no_args(e.span, name, args);
@@ -190,6 +199,11 @@ impl Checker<'_> {
                 Type::Unknown
             }
         }
+    }
+
+    fn extern_has_method(&self, ty: &Type, name: &str) -> bool {
+        let Type::Named { id, .. } = ty else { return false };
+        self.methods.get(id).is_some_and(|ms| ms.iter().any(|m| m.name == name))
     }
 
     fn has_varbit(&self, ty: &Type) -> bool {

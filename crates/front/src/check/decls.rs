@@ -52,6 +52,8 @@ impl Checker<'_> {
                     if !self.match_kinds.contains(&m.name) {
                         self.match_kinds.push(m.name.clone());
                     }
+                    let value = Value::Member { ty: "match_kind".into(), member: m.name.clone() };
+                    self.declare_value(m, Type::MatchKind, false, Some(value), ValueRole::Constant);
                 }
             }
             DeclKind::Typedef { target, name } => {
@@ -218,6 +220,7 @@ impl Checker<'_> {
 
     fn header_field_ok(&self, ty: &Type) -> bool {
         match ty {
+            Type::Stack(elem, _) => self.header_field_ok(elem),
             Type::Bit(_) | Type::Int(_) | Type::Varbit(_) | Type::Bool | Type::Unknown | Type::Var(_) => true,
             Type::Named { .. } => match self.types.kind(ty) {
                 Some(TypeDefKind::NewType(t)) => self.header_field_ok(t),
@@ -240,23 +243,43 @@ impl Checker<'_> {
                 self.error(name.span, format!("serializable enum `{}` must be based on `bit<W>` or `int<W>`, not `{shown}`", name.name));
             }
         }
-        let names = members.iter().map(|m| m.name.name.clone()).collect();
+        let names = members.iter().map(|m| (m.name.name.clone(), None)).collect();
         let ty = self.new_type_def(name, Vec::new(), TypeDefKind::Enum { underlying: under.clone(), members: names });
-        for m in members {
-            match (&m.value, &under) {
+        let Type::Named { id, .. } = ty else { return };
+        // Values may refer to the members declared before them by name.
+        self.scopes.push();
+        for (i, m) in members.iter().enumerate() {
+            let value = match (&m.value, &under) {
                 (Some(v), Some(u)) => {
                     self.expr(v);
                     self.coerce(v, u, "enum member value");
-                    if !self.values.contains_key(&v.id) {
+                    let known = self.const_of(v);
+                    if known.is_none() {
                         self.error(v.span, format!("value of enum member `{}` is not compile-time known", m.name.name));
                     }
+                    known
                 }
-                (Some(v), None) => self.error(v.span, format!("member `{}` of a plain enum cannot have a value", m.name.name)),
-                (None, Some(_)) => self.error(m.name.span, format!("member `{}` of a serializable enum needs a value", m.name.name)),
-                (None, None) => {}
+                (Some(v), None) => {
+                    self.error(v.span, format!("member `{}` of a plain enum cannot have a value", m.name.name));
+                    None
+                }
+                (None, Some(_)) => {
+                    self.error(m.name.span, format!("member `{}` of a serializable enum needs a value", m.name.name));
+                    None
+                }
+                (None, None) => None,
+            };
+            if let (Some(v), Some(u)) = (&value, &under) {
+                let as_value = Value::Int { value: v.clone(), ty: u.clone() };
+                self.declare_value(&m.name, ty.clone(), false, Some(as_value), ValueRole::Constant);
+            }
+            if let Some(TypeDefKind::Enum { members, .. }) = self.types.get_mut(id).map(|d| &mut d.kind) {
+                if let Some(slot) = members.get_mut(i) {
+                    slot.1 = value;
+                }
             }
         }
-        let _ = ty;
+        self.scopes.pop();
     }
 
     fn extern_decl(&mut self, name: &ast::Ident, type_params: &[ast::Ident], methods: &[ast::Method]) {

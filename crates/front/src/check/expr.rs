@@ -194,14 +194,20 @@ impl Checker<'_> {
                 Type::Error
             }
             Type::Named { id, .. } => match self.types.get(*id).map(|d| (d.name.clone(), d.kind.clone())) {
-                Some((type_name, TypeDefKind::Enum { members, .. })) => {
-                    if !members.contains(name) {
+                Some((type_name, TypeDefKind::Enum { members, underlying })) => {
+                    let Some((_, value)) = members.iter().find(|(m, _)| m == name) else {
                         self.error(member.span, format!("enum `{type_name}` has no member `{name}`"));
                         return Type::Unknown;
-                    }
-                    self.values.insert(e.id, Value::Member { ty: type_name, member: name.clone() });
+                    };
+                    // Serializable members are their value; others are names.
+                    let known = match (value, underlying) {
+                        (Some(v), Some(u)) => Value::Int { value: v.clone(), ty: u },
+                        _ => Value::Member { ty: type_name, member: name.clone() },
+                    };
+                    self.values.insert(e.id, known);
                     ty.clone()
                 }
+                Some((_, TypeDefKind::Block { is_decl: true, .. })) if name == "apply" => Type::Callable,
                 _ if is_size_method(name) => Type::Callable,
                 _ => self.no_member(member, &Type::TypeName(Box::new(ty.clone()))),
             },
@@ -228,7 +234,8 @@ impl Checker<'_> {
         match &base_ty {
             Type::Stack(elem, n) => {
                 if let Some(i) = constant.and_then(|i| i.to_u64()) {
-                    if i >= u64::from(*n) {
+                    // A zero-size stack is still a type to measure.
+                    if i >= u64::from(*n) && *n > 0 {
                         self.error(index.span, format!("index {i} is out of bounds of a stack of size {n}"));
                     }
                 }
@@ -421,6 +428,7 @@ impl Checker<'_> {
             (Type::Bit(1), Type::Bool) | (Type::Bool, Type::Bit(1)) => true,
             (Type::InfInt, Type::Bool) => true,
             (Type::InfInt, Type::Bit(_) | Type::Int(_)) => true,
+            (Type::Bit(_) | Type::Int(_), Type::InfInt) => true,
             _ => {
                 // A serializable enum from its representation (or int).
                 self.types.enum_underlying(to).is_some_and(|u| {
@@ -481,7 +489,11 @@ impl Checker<'_> {
     fn keyset_pair(&mut self, e: &Expr, a: &Expr, b: &Expr, op: &str) -> Type {
         let ta = self.expr(a);
         let tb = self.expr(b);
-        let Some(ty) = self.meet(&ta, &tb) else {
+        let met = self.meet(&ta, &tb).or_else(|| {
+            let (na, nb) = (self.types.numeric(&ta), self.types.numeric(&tb));
+            self.meet(&na, &nb)
+        });
+        let Some(ty) = met else {
             let (sa, sb) = (self.show(&ta), self.show(&tb));
             self.error(e.span, format!("operands of `{op}` have different types `{sa}` and `{sb}`"));
             return Type::Unknown;

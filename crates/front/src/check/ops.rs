@@ -106,6 +106,14 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
         }
         Shl | Shr => shift(c, e, op, lhs, rhs, &ln, &rn, mismatch),
         Concat => {
+            if ln == Type::String && rn == Type::String {
+                if let (Some(Value::String(a)), Some(Value::String(b))) =
+                    (c.values.get(&lhs.id).cloned(), c.values.get(&rhs.id).cloned())
+                {
+                    c.values.insert(e.id, Value::String(a + &b));
+                }
+                return Type::String;
+            }
             let (lw, rw) = match (&ln, &rn) {
                 (Type::Bit(a) | Type::Int(a), Type::Bit(b) | Type::Int(b)) => (*a, *b),
                 _ => return mismatch(c, " (both operands need a fixed width)"),
@@ -136,10 +144,10 @@ fn shift(
     if !is_int(ln) || !is_int(rn) {
         return mismatch(c, "");
     }
-    if matches!(rn, Type::Int(_)) {
+    let amount = c.const_of(rhs);
+    if matches!(rn, Type::Int(_)) && amount.is_none() {
         return mismatch(c, " (the shift amount must be unsigned)");
     }
-    let amount = c.const_of(rhs);
     if amount.as_ref().is_some_and(|a| a.is_negative()) {
         c.error(rhs.span, "shift amount must not be negative");
         return Type::Unknown;

@@ -10,6 +10,7 @@
 
 use crate::ast::Direction;
 use crate::source::Span;
+use num_bigint::BigInt;
 use std::fmt;
 
 /// Index of a user-declared type in [`TypeTable::defs`].
@@ -74,8 +75,9 @@ pub enum TypeDefKind {
     Header { fields: Vec<(String, Type)> },
     HeaderUnion { fields: Vec<(String, Type)> },
     Struct { fields: Vec<(String, Type)> },
-    /// `underlying` is set for serializable enums; `members` with values.
-    Enum { underlying: Option<Type>, members: Vec<String> },
+    /// `underlying` is set for serializable enums, and then each member
+    /// has its value (reduced to the underlying width) unless it was wrong.
+    Enum { underlying: Option<Type>, members: Vec<(String, Option<BigInt>)> },
     /// `type T N;`: a new type with T's representation.
     NewType(Type),
     Extern,
@@ -187,6 +189,9 @@ impl TypeTable {
             (DontCare, _) | (_, DontCare) => true,
             (a, b) if a == b => true,
             (InfInt, Bit(_) | Int(_) | InfInt) => true,
+            // A fixed-width value where an `int` is expected (a compile-time
+            // parameter of type `int`): the reference compiler accepts it.
+            (Bit(_) | Int(_), InfInt) => true,
             (InfInt, Named { .. }) => {
                 matches!(self.kind(to), Some(TypeDefKind::NewType(t)) if self.convertible(from, t))
             }
@@ -231,7 +236,8 @@ impl TypeTable {
             return false;
         }
         let (Some(fp), Some(tp)) = (self.block_params(from), self.block_params(to)) else { return false };
-        fp.len() == tp.len()
+        fp.len() <= tp.len()
+            && tp.iter().skip(fp.len()).all(|p| p.optional)
             && fp.iter().zip(&tp).all(|(a, b)| a.direction == b.direction && self.same(&a.ty, &b.ty))
     }
 
