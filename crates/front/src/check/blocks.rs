@@ -147,6 +147,10 @@ impl Checker<'_> {
     }
 
     fn keyset_element(&mut self, e: &Expr, ty: &Type) {
+        if let (ExprKind::List(_), Type::ListExpr(items) | Type::Tuple(items)) = (&e.kind, ty) {
+            self.keyset(e, &items.clone(), "nested");
+            return;
+        }
         let t = self.expr(e);
         match &t {
             Type::DontCare | Type::Unknown => {}
@@ -171,6 +175,7 @@ impl Checker<'_> {
 
     /// Gives the operands of `a &&& b` / `a .. b` the key's type.
     fn retype_keyset(&mut self, e: &Expr, ty: &Type) {
+        let ty = &self.types.representation(ty);
         if let ExprKind::Mask { value: a, mask: b } | ExprKind::Range { lo: a, hi: b } = &e.kind {
             self.coerce(a, ty, "keyset");
             self.coerce(b, ty, "keyset");
@@ -218,7 +223,12 @@ impl Checker<'_> {
             let missing: Vec<String> = self
                 .methods
                 .get(id)
-                .map(|ms| ms.iter().filter(|m| m.kind == CallableKind::AbstractMethod).map(|m| m.name.clone()).collect())
+                .map(|ms| {
+                    ms.iter()
+                        .filter(|m| m.kind == CallableKind::AbstractMethod && !m.optional)
+                        .map(|m| m.name.clone())
+                        .collect()
+                })
                 .unwrap_or_default();
             for m in missing {
                 self.error(name.span, format!("instance `{}` must implement abstract method `{m}`", name.name));
@@ -260,7 +270,7 @@ impl Checker<'_> {
                 c.decl(d);
             }
         });
-        for a in &abstracts {
+        for a in abstracts.iter().filter(|a| !a.optional) {
             let done = methods.iter().any(|d| d.name().is_some_and(|n| n.name == a.name));
             if !done {
                 self.error(name.span, format!("instance `{}` must implement abstract method `{}`", name.name, a.name));

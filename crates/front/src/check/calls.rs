@@ -180,6 +180,7 @@ impl Checker<'_> {
                         type_params: Vec::new(),
                         params,
                         ret: Type::Void,
+                        optional: false,
                         decl: def.span,
                     };
                     let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();
@@ -298,6 +299,7 @@ impl Checker<'_> {
                     type_args.clone()
                 },
             },
+            optional: false,
             decl: def.span,
         };
         let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();

@@ -298,7 +298,9 @@ impl Checker<'_> {
                     if kind != CallableKind::Constructor && m.sig.name.name == name.name {
                         c.error(m.sig.name.span, format!("method `{}` has the name of its extern type", m.sig.name.name));
                     }
-                    Rc::new(c.signature(&m.sig, m.return_type.as_ref(), kind))
+                    let mut sig = c.signature(&m.sig, m.return_type.as_ref(), kind);
+                    sig.optional = m.annotations.iter().any(|a| a.name.name == "optional");
+                    Rc::new(sig)
                 })
                 .collect()
         });
@@ -314,7 +316,15 @@ impl Checker<'_> {
             let ret = ret.map_or(Type::Void, |r| c.resolve_type(r));
             (params, ret)
         });
-        Callable { name: sig.name.name.clone(), kind, type_params: tparams, params, ret, decl: sig.name.span }
+        Callable {
+            name: sig.name.name.clone(),
+            kind,
+            type_params: tparams,
+            params,
+            ret,
+            optional: false,
+            decl: sig.name.span,
+        }
     }
 
     pub(super) fn param_sigs(&mut self, params: &[ast::Param]) -> Vec<ParamSig> {

@@ -31,6 +31,8 @@ pub struct Callable {
     pub type_params: Vec<String>,
     pub params: Vec<ParamSig>,
     pub ret: Type,
+    /// An `@optional` abstract method: instances need not implement it.
+    pub optional: bool,
     /// Where the name is declared.
     pub decl: Span,
 }
@@ -166,6 +168,7 @@ mod tests {
                 type_params: vec![],
                 params: vec![],
                 ret: Type::Void,
+                optional: false,
                 decl: Span::new(n as u32, n as u32),
             })
         };

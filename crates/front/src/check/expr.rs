@@ -356,9 +356,6 @@ impl Checker<'_> {
                 return Type::Unknown;
             }
         };
-        if ty == Type::InfInt && !self.values.contains_key(&cond.id) {
-            self.error(e.span, "`?:` with a run-time condition needs branches of a fixed width, not `int`");
-        }
         self.coerce(then, &ty, "branch of `?:`");
         self.coerce(other, &ty, "branch of `?:`");
         if let Some(Value::Bool(c)) = self.values.get(&cond.id) {
