@@ -426,15 +426,11 @@ impl Checker<'_> {
         let mut pairs = Vec::new();
         if named {
             for (ai, a) in args.iter().enumerate() {
-                let Some(n) = &a.name else {
-                    self.error(a.span, "cannot mix named and positional arguments");
-                    return None;
-                };
+                // Mixed and repeated names are structural errors reported
+                // elsewhere; such a call just has no type.
+                let Some(n) = &a.name else { return None };
                 match callable.params.iter().position(|p| p.name == n.name) {
-                    Some(pi) if pairs.iter().any(|(q, _)| *q == pi) => {
-                        self.error(n.span, format!("argument `{}` given twice", n.name));
-                        return None;
-                    }
+                    Some(pi) if pairs.iter().any(|(q, _)| *q == pi) => return None,
                     Some(pi) => pairs.push((pi, ai)),
                     None => {
                         self.error(n.span, format!("`{}` has no parameter `{}`", callable.name, n.name));

@@ -124,7 +124,7 @@ impl Checker<'_> {
 
     fn variable_decl(&mut self, ty: &TypeRef, name: &ast::Ident, init: Option<&ast::Expr>) {
         let ty = self.resolve_type(ty);
-        if matches!(ty, Type::InfInt | Type::String) {
+        if matches!(ty, Type::String) {
             let shown = self.show(&ty);
             self.error(name.span, format!("variable `{}` cannot have type `{shown}` (only constants can)", name.name));
         }
@@ -369,9 +369,6 @@ impl Checker<'_> {
             c.declare_params(&callable.params, false);
             c.block(body);
         });
-        if kind == CallableKind::Function && callable.ret != Type::Void && !super::stmt::always_returns_block(body) {
-            self.error(sig.name.span, format!("function `{}` may end without returning a value", sig.name.name));
-        }
     }
 
     fn block_type_decl(&mut self, sig: &ast::Signature, block: super::BlockKind) {

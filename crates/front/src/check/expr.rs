@@ -48,13 +48,8 @@ impl Checker<'_> {
                 Type::String
             }
             ExprKind::Path(path) => self.path_expr(e, path),
-            ExprKind::This => match self.ctx.this_type.clone() {
-                Some(t) => t,
-                None => {
-                    self.error(e.span, "`this` is only allowed in the methods of an instance initializer");
-                    Type::Unknown
-                }
-            },
+            // `this` outside an initializer is a structural error.
+            ExprKind::This => self.ctx.this_type.clone().unwrap_or(Type::Unknown),
             ExprKind::Member { base, member } => self.member_expr(e, base, member),
             ExprKind::Index { base, index } => self.index_expr(base, index),
             ExprKind::Slice { base, hi, lo } => self.slice_expr(e, base, hi, lo),

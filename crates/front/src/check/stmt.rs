@@ -5,7 +5,7 @@
 use super::env::Symbol;
 use super::types::{Type, TypeDefKind};
 use super::{Checker, TableInfo};
-use crate::ast::{Block, DeclKind, ExprKind, Stmt, StmtKind, SwitchLabel};
+use crate::ast::{Block, ExprKind, Stmt, StmtKind, SwitchLabel};
 
 impl Checker<'_> {
     pub(super) fn block(&mut self, block: &Block) {
@@ -106,21 +106,9 @@ impl Checker<'_> {
                     c.branch(body);
                 });
             }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
-            StmtKind::Exit => {
-                if self.ctx.in_parser && !self.ctx.in_control {
-                    self.error(s.span, "`exit` is not allowed in a parser");
-                }
-            }
-            StmtKind::Return(value) => self.return_stmt(s, value.as_ref()),
-            StmtKind::Decl(d) => {
-                if let DeclKind::Instance { .. } = d.kind {
-                    if self.ctx.return_type.is_some() {
-                        self.error(d.span, "instantiations are not allowed inside functions, actions or apply blocks");
-                    }
-                }
-                self.decl(d)
-            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Empty | StmtKind::Exit => {}
+            StmtKind::Return(value) => self.return_stmt(value.as_ref()),
+            StmtKind::Decl(d) => self.decl(d),
         }
     }
 
@@ -137,25 +125,15 @@ impl Checker<'_> {
         }
     }
 
-    fn return_stmt(&mut self, s: &Stmt, value: Option<&crate::ast::Expr>) {
-        let expected = self.ctx.return_type.clone();
-        match (expected, value) {
-            (None, _) if !self.ctx.in_control => {
-                self.error(s.span, "`return` is only allowed in functions, actions and control blocks");
-            }
-            (None | Some(Type::Void), Some(v)) => {
-                self.expr(v);
-                self.error(v.span, "this `return` cannot have a value");
-            }
-            (Some(t), None) if t != Type::Void => {
-                let shown = self.show(&t);
-                self.error(s.span, format!("`return` needs a value of type `{shown}`"));
-            }
-            (Some(t), Some(v)) => {
-                self.expr(v);
+    /// Where `return` may stand and whether it needs a value are
+    /// structural rules; here the value's type is checked.
+    fn return_stmt(&mut self, value: Option<&crate::ast::Expr>) {
+        let Some(v) = value else { return };
+        self.expr(v);
+        if let Some(t) = self.ctx.return_type.clone() {
+            if t != Type::Void {
                 self.coerce(v, &t, "returned value");
             }
-            _ => {}
         }
     }
 
@@ -208,20 +186,3 @@ impl Checker<'_> {
     }
 }
 
-/// Whether every path through the block ends in `return` or `exit`.
-pub(super) fn always_returns_block(block: &Block) -> bool {
-    block.stmts.iter().any(always_returns)
-}
-
-fn always_returns(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Return(_) | StmtKind::Exit => true,
-        StmtKind::Block(b) => always_returns_block(b),
-        StmtKind::If { then, other: Some(o), .. } => always_returns(then) && always_returns(o),
-        StmtKind::Switch { cases, .. } => {
-            cases.iter().any(|c| matches!(c.label, SwitchLabel::Default(_)))
-                && cases.iter().all(|c| c.body.as_ref().is_none_or(always_returns_block))
-        }
-        _ => false,
-    }
-}
