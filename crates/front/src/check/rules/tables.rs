@@ -1,0 +1,237 @@
+//! Tables: declared only in controls, with an `actions` list naming each
+//! action once, a `default_action` and entries naming listed actions, keys
+//! whose expressions can name themselves (or carry `@name`), and `entries`
+//! that follow the key, match its arity and its match kinds (`&&&` and
+//! `..` only where the match kind allows them), use priorities only when
+//! some key needs them and consistently, and never repeat an exact key.
+//! `@tableonly` actions cannot be defaults, `@defaultonly` ones cannot be
+//! entries.
+//!
+//! Match kinds are recognised by their standard names (`exact`, `lpm`,
+//! `ternary`, `range`, `optional`); other match kinds are not checked here.
+
+use super::Reporter;
+use crate::ast::{
+    ActionRef, Decl, DeclKind, Entry, Expr, ExprKind, KeyElement, Path, Program, TableProperty,
+    TablePropertyKind,
+};
+use crate::source::Span;
+use std::collections::{HashMap, HashSet};
+
+pub(super) fn check(program: &Program, r: &mut Reporter) {
+    for decl in &program.decls {
+        match &decl.kind {
+            DeclKind::Control { locals, .. } => {
+                let local_actions: HashSet<&str> = locals
+                    .iter()
+                    .filter_map(|d| match &d.kind {
+                        DeclKind::Action { sig, .. } => Some(sig.name.name.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                for local in locals {
+                    if let DeclKind::Table { name, properties } = &local.kind {
+                        Table { name: &name.name, span: name.span, properties, local_actions: &local_actions }
+                            .check(r);
+                    }
+                }
+            }
+            DeclKind::Parser { locals, .. } => locals.iter().for_each(|d| misplaced(d, r)),
+            _ => misplaced(decl, r),
+        }
+    }
+}
+
+fn misplaced(decl: &Decl, r: &mut Reporter) {
+    if let DeclKind::Table { name, .. } = &decl.kind {
+        r.error(name.span, format!("table `{}` can only be declared in a control", name.name));
+    }
+}
+
+struct Table<'a> {
+    name: &'a str,
+    span: Span,
+    properties: &'a [TableProperty],
+    /// Actions declared in the enclosing control (they hide top-level ones).
+    local_actions: &'a HashSet<&'a str>,
+}
+
+impl<'a> Table<'a> {
+    fn check(&self, r: &mut Reporter) {
+        let mut keys: Option<&[KeyElement]> = None;
+        let mut actions: Option<&[ActionRef]> = None;
+        for p in self.properties {
+            match &p.kind {
+                TablePropertyKind::Key(k) => {
+                    keys = Some(k);
+                    k.iter().for_each(|k| key_name(k, r));
+                }
+                TablePropertyKind::Actions(a) => {
+                    actions = Some(a);
+                    self.action_list(a, r);
+                }
+                TablePropertyKind::Entries(entries) => {
+                    match keys {
+                        Some(k) => self.entries(p, entries, k, r),
+                        None if self.has_key() => {
+                            r.error(p.span, format!("entries of table `{}` must come after its key", self.name))
+                        }
+                        None => r.error(p.span, format!("table `{}` has entries but no key", self.name)),
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(actions) = actions else {
+            r.error(self.span, format!("table `{}` has no `actions` property", self.name));
+            return;
+        };
+        for p in self.properties {
+            match &p.kind {
+                TablePropertyKind::DefaultAction(e) => self.action_use(e, actions, "default action", "tableonly", r),
+                TablePropertyKind::Entries(entries) => {
+                    entries.iter().for_each(|en| self.action_use(&en.action, actions, "entry", "defaultonly", r))
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn has_key(&self) -> bool {
+        self.properties.iter().any(|p| matches!(p.kind, TablePropertyKind::Key(_)))
+    }
+
+    fn action_list(&self, list: &[ActionRef], r: &mut Reporter) {
+        let mut seen: HashMap<(&str, bool), Span> = HashMap::new();
+        for a in list {
+            let key = (a.name.name.name.as_str(), a.name.top_level);
+            match seen.get(&key) {
+                Some(&first) => r.error_with_note(
+                    a.name.span,
+                    format!("action `{}` is listed twice in table `{}`", a.name.name.name, self.name),
+                    first,
+                    "first listed here",
+                ),
+                None => {
+                    seen.insert(key, a.name.span);
+                }
+            }
+        }
+    }
+
+    /// Two spellings denote the same action unless one is `.a` and a local
+    /// action `a` exists.
+    fn same_action(&self, a: &Path, b: &Path) -> bool {
+        a.name.name == b.name.name
+            && (a.top_level == b.top_level || !self.local_actions.contains(a.name.name.as_str()))
+    }
+
+    /// A default action or entry action: an action name or call, listed in
+    /// `actions` and not annotated as unusable here.
+    fn action_use(&self, e: &Expr, list: &[ActionRef], what: &str, forbidden: &str, r: &mut Reporter) {
+        let path = match &e.kind {
+            ExprKind::Path(p) => p,
+            ExprKind::Call { callee, .. } => match &callee.kind {
+                ExprKind::Path(p) => p,
+                _ => return r.error(e.span, format!("the {what} of table `{}` must be an action", self.name)),
+            },
+            _ => return r.error(e.span, format!("the {what} of table `{}` must be an action", self.name)),
+        };
+        match list.iter().find(|a| self.same_action(&a.name, path)) {
+            None => r.error(
+                path.span,
+                format!("{what} `{}` is not in the actions of table `{}`", path.name.name, self.name),
+            ),
+            Some(a) if a.annotations.iter().any(|an| an.name.name == forbidden) => r.error(
+                path.span,
+                format!("action `{}` is marked `@{forbidden}` and cannot be used as {what}", path.name.name),
+            ),
+            Some(_) => {}
+        }
+    }
+
+    fn entries(&self, prop: &TableProperty, entries: &[Entry], keys: &[KeyElement], r: &mut Reporter) {
+        let kinds: Vec<&str> = keys.iter().map(|k| k.match_kind.name.name.as_str()).collect();
+        for entry in entries {
+            if entry.is_const && prop.is_const {
+                r.error(entry.span, "entries of a `const entries` list cannot be marked `const` again");
+            }
+            entry_keyset(&entry.keyset, &kinds, r);
+        }
+        self.priorities(entries, &kinds, r);
+        if !kinds.is_empty() && kinds.iter().all(|k| *k == "exact") {
+            let mut seen: HashMap<String, Span> = HashMap::new();
+            for entry in entries {
+                let text: String = r.text(entry.keyset.span).chars().filter(|c| !c.is_whitespace()).collect();
+                match seen.get(&text) {
+                    Some(&first) => r.error_with_note(entry.keyset.span, "duplicate entry key", first, "first entry is here"),
+                    None => {
+                        seen.insert(text, entry.keyset.span);
+                    }
+                }
+            }
+        }
+    }
+
+    fn priorities(&self, entries: &[Entry], kinds: &[&str], r: &mut Reporter) {
+        let Some(with) = entries.iter().find(|e| e.priority.is_some()) else { return };
+        if kinds.iter().all(|k| *k == "exact" || *k == "lpm") {
+            r.error(
+                with.span,
+                format!("entries of table `{}` cannot have priorities: it has no ternary, range or optional key", self.name),
+            );
+        } else if let Some(first) = entries.first().filter(|e| e.priority.is_none()) {
+            r.error(first.span, "the first entry must have a priority when later entries have one");
+        }
+    }
+}
+
+/// The keyset of one entry against the key's match kinds.
+fn entry_keyset(keyset: &Expr, kinds: &[&str], r: &mut Reporter) {
+    let elements: Vec<&Expr> = match &keyset.kind {
+        ExprKind::List(items) => items.iter().collect(),
+        ExprKind::Default | ExprKind::DontCare if kinds.len() > 1 => return,
+        _ => vec![keyset],
+    };
+    if elements.len() != kinds.len() {
+        r.error(
+            keyset.span,
+            format!("entry has {} key values but the table key has {} fields", elements.len(), kinds.len()),
+        );
+        return;
+    }
+    for (element, kind) in elements.iter().zip(kinds) {
+        let bad = match (&element.kind, *kind) {
+            (ExprKind::Mask { .. }, "exact" | "range" | "optional") => Some("a mask"),
+            (ExprKind::Range { .. }, "exact" | "lpm" | "ternary" | "optional") => Some("a range"),
+            _ => None,
+        };
+        if let Some(what) = bad {
+            r.error(element.span, format!("{what} cannot match a key with match kind `{kind}`"));
+        }
+    }
+}
+
+/// A key expression needs `@name` unless a control-plane name can be made
+/// from it: names, fields, constant indices and slices, `&` and `isValid()`.
+fn key_name(key: &KeyElement, r: &mut Reporter) {
+    if key.annotations.iter().any(|a| a.name.name == "name") || nameable(&key.expr) {
+        return;
+    }
+    r.error(key.expr.span, "complex key expression requires a `@name` annotation");
+}
+
+fn nameable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Path(_) | ExprKind::Int(_) => true,
+        ExprKind::Member { base, .. } => nameable(base),
+        ExprKind::Index { base, index } => nameable(base) && nameable(index),
+        ExprKind::Slice { base, hi, lo } => nameable(base) && nameable(hi) && nameable(lo),
+        ExprKind::Binary { op: crate::ast::BinaryOp::BitAnd, lhs, rhs } => nameable(lhs) && nameable(rhs),
+        ExprKind::Call { callee, args, .. } => {
+            args.is_empty()
+                && matches!(&callee.kind, ExprKind::Member { base, member } if member.name == "isValid" && nameable(base))
+        }
+        _ => false,
+    }
+}
