@@ -66,3 +66,6 @@ impl Reporter<'_> {
     }
 }
 
+
+#[cfg(test)]
+mod tests;

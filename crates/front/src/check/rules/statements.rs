@@ -4,13 +4,13 @@
 //! instantiations inside bodies, `switch` in actions, variables of type
 //! `int`, table `apply` outside a control's `apply` block, `action_run`
 //! outside a `switch`, `this` outside an instance initializer, `verify`
-//! outside parsers, actions called from functions, and functions that can
-//! end without returning their value.
+//! outside parsers, actions called from functions, `_` as an operand, and
+//! functions that can end without returning their value.
 //!
 //! Only names declared in the same control (its tables) or at the top level
 //! (actions, a user `verify`) are looked at, and only by their spelling.
 
-use super::walk::{applied_name, for_each_expr};
+use super::walk::{applied_name, for_each_child, for_each_expr};
 use super::{switches, Reporter};
 use crate::ast::{
     ActionRef, Block, Decl, DeclKind, Expr, ExprKind, Param, Program, Stmt, StmtKind, SwitchLabel,
@@ -243,6 +243,17 @@ fn expr<'p>(e: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
                 r.error(e.span, "`action_run` can only be used as the expression of a `switch`")
             }
             ExprKind::Call { callee, .. } => call(e, callee, ctx, r),
+            ExprKind::Unary { .. }
+            | ExprKind::Binary { .. }
+            | ExprKind::Ternary { .. }
+            | ExprKind::Cast { .. }
+            | ExprKind::Member { .. }
+            | ExprKind::Index { .. }
+            | ExprKind::Slice { .. } => for_each_child(e, &mut |c| {
+                if matches!(c.kind, ExprKind::DontCare) {
+                    r.error(c.span, "`_` cannot be used as a value")
+                }
+            }),
             _ => {}
         }
     });

@@ -4,35 +4,31 @@
 //! that follow the key, match its arity and its match kinds (`&&&` and
 //! `..` only where the match kind allows them), use priorities only when
 //! some key needs them and consistently, and never repeat an exact key.
-//! `@tableonly` actions cannot be defaults, `@defaultonly` ones cannot be
-//! entries.
+//! A default action or entry gives every argument of its action, repeating
+//! those the `actions` list binds. `@tableonly` actions cannot be defaults,
+//! `@defaultonly` ones cannot be entries.
 //!
 //! Match kinds are recognised by their standard names (`exact`, `lpm`,
 //! `ternary`, `range`, `optional`); other match kinds are not checked here.
 
 use super::Reporter;
 use crate::ast::{
-    ActionRef, Decl, DeclKind, Entry, Expr, ExprKind, KeyElement, Path, Program, TableProperty,
-    TablePropertyKind,
+    ActionRef, Argument, Decl, DeclKind, Entry, Expr, ExprKind, KeyElement, Param, Path, Program,
+    TableProperty, TablePropertyKind,
 };
 use crate::source::Span;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
+    let top_actions = actions_of(&program.decls);
     for decl in &program.decls {
         match &decl.kind {
             DeclKind::Control { locals, .. } => {
-                let local_actions: HashSet<&str> = locals
-                    .iter()
-                    .filter_map(|d| match &d.kind {
-                        DeclKind::Action { sig, .. } => Some(sig.name.name.as_str()),
-                        _ => None,
-                    })
-                    .collect();
+                let local_actions = actions_of(locals);
                 for local in locals {
                     if let DeclKind::Table { name, properties } = &local.kind {
-                        Table { name: &name.name, span: name.span, properties, local_actions: &local_actions }
-                            .check(r);
+                        let actions = Actions { local: &local_actions, top: &top_actions };
+                        Table { name: &name.name, span: name.span, properties, actions }.check(r);
                     }
                 }
             }
@@ -48,12 +44,43 @@ fn misplaced(decl: &Decl, r: &mut Reporter) {
     }
 }
 
+/// Actions by name with their parameters: in one scope, or, when a name is
+/// overloaded (an error reported elsewhere), without parameters.
+type ActionScope<'a> = HashMap<&'a str, Option<&'a [Param]>>;
+
+fn actions_of(decls: &[Decl]) -> ActionScope<'_> {
+    let mut out: ActionScope = HashMap::new();
+    for d in decls {
+        if let DeclKind::Action { sig, .. } = &d.kind {
+            out.entry(&sig.name.name).and_modify(|p| *p = None).or_insert(Some(&sig.params));
+        }
+    }
+    out
+}
+
+/// The actions a table can see: its control's, then the top level's.
+#[derive(Clone, Copy)]
+struct Actions<'a> {
+    local: &'a ActionScope<'a>,
+    top: &'a ActionScope<'a>,
+}
+
+impl<'a> Actions<'a> {
+    /// The parameters of the action `path` denotes, when known.
+    fn params(&self, path: &Path) -> Option<&'a [Param]> {
+        let name = path.name.name.as_str();
+        match self.local.get(name) {
+            Some(local) if !path.top_level => *local,
+            _ => self.top.get(name).copied().flatten(),
+        }
+    }
+}
+
 struct Table<'a> {
     name: &'a str,
     span: Span,
     properties: &'a [TableProperty],
-    /// Actions declared in the enclosing control (they hide top-level ones).
-    local_actions: &'a HashSet<&'a str>,
+    actions: Actions<'a>,
 }
 
 impl<'a> Table<'a> {
@@ -116,6 +143,13 @@ impl<'a> Table<'a> {
                     seen.insert(key, a.name.span);
                 }
             }
+            let bound = a.args.as_ref().map_or(0, Vec::len);
+            if let Some(params) = self.actions.params(&a.name).filter(|p| p.len() < bound) {
+                r.error(
+                    a.span,
+                    format!("action `{}` takes {} arguments but {bound} are bound", a.name.name.name, params.len()),
+                );
+            }
         }
     }
 
@@ -123,16 +157,16 @@ impl<'a> Table<'a> {
     /// action `a` exists.
     fn same_action(&self, a: &Path, b: &Path) -> bool {
         a.name.name == b.name.name
-            && (a.top_level == b.top_level || !self.local_actions.contains(a.name.name.as_str()))
+            && (a.top_level == b.top_level || !self.actions.local.contains_key(a.name.name.as_str()))
     }
 
     /// A default action or entry action: an action name or call, listed in
     /// `actions` and not annotated as unusable here.
     fn action_use(&self, e: &Expr, list: &[ActionRef], what: &str, forbidden: &str, r: &mut Reporter) {
-        let path = match &e.kind {
-            ExprKind::Path(p) => p,
-            ExprKind::Call { callee, .. } => match &callee.kind {
-                ExprKind::Path(p) => p,
+        let (path, args) = match &e.kind {
+            ExprKind::Path(p) => (p, &[][..]),
+            ExprKind::Call { callee, args, .. } => match &callee.kind {
+                ExprKind::Path(p) => (p, args.as_slice()),
                 _ => return r.error(e.span, format!("the {what} of table `{}` must be an action", self.name)),
             },
             _ => return r.error(e.span, format!("the {what} of table `{}` must be an action", self.name)),
@@ -146,7 +180,25 @@ impl<'a> Table<'a> {
                 path.span,
                 format!("action `{}` is marked `@{forbidden}` and cannot be used as {what}", path.name.name),
             ),
-            Some(_) => {}
+            Some(listed) => self.arguments(path, args, listed, what, r),
+        }
+    }
+
+    /// A default action or entry gives every argument of the action, and
+    /// repeats those the `actions` list binds.
+    fn arguments(&self, path: &Path, args: &[Argument], listed: &ActionRef, what: &str, r: &mut Reporter) {
+        let name = &path.name.name;
+        if let Some(params) = self.actions.params(path).filter(|p| p.len() != args.len()) {
+            return r.error(
+                path.span,
+                format!("{what} `{name}` takes {} arguments but is given {}", params.len(), args.len()),
+            );
+        }
+        let bound = listed.args.iter().flatten();
+        for (given, bound) in args.iter().zip(bound) {
+            if squeezed(r.text(given.value.span)) != squeezed(r.text(bound.value.span)) {
+                r.error(given.span, format!("argument of `{name}` differs from the one bound in the actions list"));
+            }
         }
     }
 
@@ -162,7 +214,7 @@ impl<'a> Table<'a> {
         if !kinds.is_empty() && kinds.iter().all(|k| *k == "exact") {
             let mut seen: HashMap<String, Span> = HashMap::new();
             for entry in entries {
-                let text: String = r.text(entry.keyset.span).chars().filter(|c| !c.is_whitespace()).collect();
+                let text = squeezed(r.text(entry.keyset.span));
                 match seen.get(&text) {
                     Some(&first) => r.error_with_note(entry.keyset.span, "duplicate entry key", first, "first entry is here"),
                     None => {
@@ -184,6 +236,11 @@ impl<'a> Table<'a> {
             r.error(first.span, "the first entry must have a priority when later entries have one");
         }
     }
+}
+
+/// Program text without white space, to compare expressions as written.
+fn squeezed(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// The keyset of one entry against the key's match kinds.

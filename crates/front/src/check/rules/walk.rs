@@ -39,7 +39,7 @@ pub(super) fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             f(other);
         }
         ExprKind::Cast { expr, .. } => f(expr),
-        ExprKind::List(items) => items.iter().for_each(|i| f(i)),
+        ExprKind::List(items) => items.iter().for_each(&mut *f),
         ExprKind::StructInit { fields, .. } => fields.iter().for_each(|(_, v)| f(v)),
         ExprKind::Mask { value, mask } => {
             f(value);
