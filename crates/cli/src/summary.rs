@@ -72,7 +72,7 @@ impl Counts {
             }
         }
         if parts.is_empty() {
-            "no declarations".to_string()
+            "nothing".to_string()
         } else {
             parts.join(", ")
         }
@@ -139,6 +139,6 @@ mod tests {
     fn describes_only_kinds_present_with_plurals() {
         let counts = Counts { parsers: 1, states: 3, tables: 2, actions: 1, ..Counts::default() };
         assert_eq!(counts.describe(), "1 parser (3 states), 2 tables, 1 action");
-        assert_eq!(Counts::default().describe(), "no declarations");
+        assert_eq!(Counts::default().describe(), "nothing");
     }
 }
