@@ -23,7 +23,12 @@ test:
 conformance: build
 	$(P4BPF) conformance $(CORPUS) --out conformance/frontend.md
 
-# Needs the nightly toolchain and cargo-fuzz (installed here if missing).
+# Coverage-guided fuzzing of the front end for FUZZ_SECONDS (e.g.
+# `make fuzz FUZZ_SECONDS=1800`), seeded with our example and diagnostics
+# programs. Needs the nightly toolchain; installs cargo-fuzz if missing.
+# Inputs that crash land in fuzz/artifacts/frontend/.
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
-	cd fuzz && cargo +nightly fuzz run frontend -- -max_total_time=$(FUZZ_SECONDS) -max_len=65536
+	mkdir -p fuzz/corpus/frontend
+	cd fuzz && cargo +nightly fuzz run frontend corpus/frontend ../examples ../crates/cli/tests/diagnostics \
+		-- -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10
