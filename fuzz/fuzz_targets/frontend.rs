@@ -9,5 +9,9 @@ use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let _ = p4bpf_front::check_source(Path::new("fuzz.p4"), &text, &p4bpf_front::Options::default());
+    let _ = p4bpf_front::check_source(
+        Path::new("fuzz.p4"),
+        &text,
+        &p4bpf_front::Options::default(),
+    );
 });

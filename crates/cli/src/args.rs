@@ -16,7 +16,9 @@ pub struct UsageError {
 
 impl UsageError {
     pub fn new(message: impl Into<String>) -> UsageError {
-        UsageError { message: message.into() }
+        UsageError {
+            message: message.into(),
+        }
     }
 
     /// Prints the message and returns the usage-error exit status.
@@ -37,7 +39,9 @@ pub struct Args {
 
 impl Args {
     pub fn new(words: Vec<String>) -> Args {
-        Args { words: words.into_iter() }
+        Args {
+            words: words.into_iter(),
+        }
     }
 
     pub fn next_word(&mut self) -> Option<String> {
@@ -54,7 +58,8 @@ impl Args {
             };
         }
         let joined = if flag.starts_with("--") {
-            word.strip_prefix(flag).and_then(|rest| rest.strip_prefix('='))
+            word.strip_prefix(flag)
+                .and_then(|rest| rest.strip_prefix('='))
         } else {
             word.strip_prefix(flag)
         };
@@ -80,10 +85,15 @@ pub fn unknown_option(word: &str) -> UsageError {
 /// as in cpp.
 pub fn parse_define(text: &str) -> Result<(String, String), UsageError> {
     let (name, value) = text.split_once('=').unwrap_or((text, "1"));
-    let is_identifier = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let is_identifier = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     if !is_identifier {
-        return Err(UsageError::new(format!("`-D{text}`: `{name}` is not a macro name")));
+        return Err(UsageError::new(format!(
+            "`-D{text}`: `{name}` is not a macro name"
+        )));
     }
     Ok((name.to_string(), value.to_string()))
 }
@@ -92,7 +102,9 @@ pub fn parse_define(text: &str) -> Result<(String, String), UsageError> {
 pub fn parse_count(flag: &str, text: &str) -> Result<u64, UsageError> {
     match text.parse::<u64>() {
         Ok(n) if n > 0 => Ok(n),
-        _ => Err(UsageError::new(format!("`{flag}` needs a positive whole number, not `{text}`"))),
+        _ => Err(UsageError::new(format!(
+            "`{flag}` needs a positive whole number, not `{text}`"
+        ))),
     }
 }
 
@@ -107,9 +119,18 @@ mod tests {
     #[test]
     fn options_take_separate_or_joined_values() {
         let mut rest = args(&["dir", "tail"]);
-        assert_eq!(rest.option("-I", "-I").ok().flatten().as_deref(), Some("dir"));
-        assert_eq!(rest.option("-Iinc", "-I").ok().flatten().as_deref(), Some("inc"));
-        assert_eq!(rest.option("--out=x.md", "--out").ok().flatten().as_deref(), Some("x.md"));
+        assert_eq!(
+            rest.option("-I", "-I").ok().flatten().as_deref(),
+            Some("dir")
+        );
+        assert_eq!(
+            rest.option("-Iinc", "-I").ok().flatten().as_deref(),
+            Some("inc")
+        );
+        assert_eq!(
+            rest.option("--out=x.md", "--out").ok().flatten().as_deref(),
+            Some("x.md")
+        );
         assert_eq!(rest.option("--outx", "--out").ok().flatten(), None);
         assert_eq!(rest.option("-D", "-I").ok().flatten(), None);
         assert_eq!(rest.next_word().as_deref(), Some("tail"));
@@ -123,8 +144,14 @@ mod tests {
 
     #[test]
     fn defines_default_to_one_and_need_a_macro_name() {
-        assert_eq!(parse_define("PORT0=2").ok(), Some(("PORT0".into(), "2".into())));
-        assert_eq!(parse_define("DEBUG").ok(), Some(("DEBUG".into(), "1".into())));
+        assert_eq!(
+            parse_define("PORT0=2").ok(),
+            Some(("PORT0".into(), "2".into()))
+        );
+        assert_eq!(
+            parse_define("DEBUG").ok(),
+            Some(("DEBUG".into(), "1".into()))
+        );
         assert_eq!(parse_define("X=a=b").ok(), Some(("X".into(), "a=b".into())));
         assert!(parse_define("=3").is_err());
         assert!(parse_define("2X").is_err());

@@ -49,13 +49,19 @@ fn parse(mut words: Args) -> Result<Request, UsageError> {
         } else if word.starts_with('-') {
             return Err(args::unknown_option(&word));
         } else if file.is_some() {
-            return Err(UsageError::new(format!("more than one input file (`{word}`)")));
+            return Err(UsageError::new(format!(
+                "more than one input file (`{word}`)"
+            )));
         } else {
             file = Some(PathBuf::from(word));
         }
     }
     match file {
-        Some(file) => Ok(Request { file, options, format }),
+        Some(file) => Ok(Request {
+            file,
+            options,
+            format,
+        }),
         None => Err(UsageError::new("missing the P4 file to check")),
     }
 }
@@ -75,7 +81,10 @@ pub fn run(words: Args) -> ExitCode {
     if fe.has_errors() {
         return ExitCode::FAILURE;
     }
-    println!("{}", summary::describe(&request.file.display().to_string(), &fe));
+    println!(
+        "{}",
+        summary::describe(&request.file.display().to_string(), &fe)
+    );
     ExitCode::SUCCESS
 }
 
@@ -92,10 +101,16 @@ mod tests {
         let request = parse_words(&["-I", "a", "-Ib", "x.p4", "-D", "N=1", "-DM"])
             .expect("a valid command line");
         assert_eq!(request.file, PathBuf::from("x.p4"));
-        assert_eq!(request.options.include_dirs, vec![PathBuf::from("a"), PathBuf::from("b")]);
+        assert_eq!(
+            request.options.include_dirs,
+            vec![PathBuf::from("a"), PathBuf::from("b")]
+        );
         assert_eq!(
             request.options.defines,
-            vec![("N".to_string(), "1".to_string()), ("M".to_string(), "1".to_string())]
+            vec![
+                ("N".to_string(), "1".to_string()),
+                ("M".to_string(), "1".to_string())
+            ]
         );
         assert_eq!(request.format, Format::Human);
     }

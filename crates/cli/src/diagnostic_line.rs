@@ -51,8 +51,14 @@ pub fn write(diagnostic: &Diagnostic, sources: &SourceMap) -> String {
         Some(_) => "program",
         None => "none",
     };
-    let position = diagnostic.position(sources).unwrap_or_else(|| "-".to_string());
-    format!("{severity}\t{origin}\t{}\t{}", one_line(&position), one_line(&diagnostic.message))
+    let position = diagnostic
+        .position(sources)
+        .unwrap_or_else(|| "-".to_string());
+    format!(
+        "{severity}\t{origin}\t{}\t{}",
+        one_line(&position),
+        one_line(&diagnostic.message)
+    )
 }
 
 fn one_line(text: &str) -> String {
@@ -76,7 +82,12 @@ pub fn parse(line: &str) -> Option<DiagnosticLine> {
     };
     let position = fields.next()?.to_string();
     let message = fields.next()?.to_string();
-    Some(DiagnosticLine { is_error, origin, position, message })
+    Some(DiagnosticLine {
+        is_error,
+        origin,
+        position,
+        message,
+    })
 }
 
 #[cfg(test)]
@@ -89,16 +100,41 @@ mod tests {
         let mut sources = SourceMap::new();
         let user = sources.add(SourceFile::new("a.p4".into(), "x y\n".into(), false));
         let builtin = sources.add(SourceFile::new("core.p4".into(), "z\n".into(), true));
-        let in_user = Diagnostic::error(Some(SrcLoc { file: user, lo: 2, hi: 3 }), "bad\tname\nhere");
+        let in_user = Diagnostic::error(
+            Some(SrcLoc {
+                file: user,
+                lo: 2,
+                hi: 3,
+            }),
+            "bad\tname\nhere",
+        );
         let line = write(&in_user, &sources);
         assert_eq!(line, "error\tprogram\ta.p4:1:3\tbad name here");
         let back = parse(&line);
-        assert_eq!(back.as_ref().map(|d| d.headline()).as_deref(), Some("a.p4:1:3: error: bad name here"));
+        assert_eq!(
+            back.as_ref().map(|d| d.headline()).as_deref(),
+            Some("a.p4:1:3: error: bad name here")
+        );
 
-        let in_builtin = Diagnostic::warning(Some(SrcLoc { file: builtin, lo: 0, hi: 1 }), "w");
-        assert_eq!(parse(&write(&in_builtin, &sources)).map(|d| d.origin), Some(Origin::Builtin));
+        let in_builtin = Diagnostic::warning(
+            Some(SrcLoc {
+                file: builtin,
+                lo: 0,
+                hi: 1,
+            }),
+            "w",
+        );
+        assert_eq!(
+            parse(&write(&in_builtin, &sources)).map(|d| d.origin),
+            Some(Origin::Builtin)
+        );
         let nowhere = Diagnostic::error(None, "cannot read x");
-        assert_eq!(parse(&write(&nowhere, &sources)).map(|d| d.headline()).as_deref(), Some("error: cannot read x"));
+        assert_eq!(
+            parse(&write(&nowhere, &sources))
+                .map(|d| d.headline())
+                .as_deref(),
+            Some("error: cannot read x")
+        );
     }
 
     #[test]

@@ -77,7 +77,10 @@ pub fn run(mut words: Args) -> ExitCode {
             print!("{text}");
             ExitCode::SUCCESS
         }
-        None => UsageError::new(format!("no help for unknown command `{}`", topic.unwrap_or_default()))
-            .report(None),
+        None => UsageError::new(format!(
+            "no help for unknown command `{}`",
+            topic.unwrap_or_default()
+        ))
+        .report(None),
     }
 }

@@ -45,8 +45,14 @@ impl Counts {
             DeclKind::Header { .. } | DeclKind::HeaderUnion { .. } => self.headers += 1,
             DeclKind::Struct { .. } => self.structs += 1,
             DeclKind::PackageType { .. } => self.packages += 1,
-            DeclKind::Typedef { target: TypedefTarget::Decl(inner), .. }
-            | DeclKind::NewType { target: TypedefTarget::Decl(inner), .. } => self.add(inner),
+            DeclKind::Typedef {
+                target: TypedefTarget::Decl(inner),
+                ..
+            }
+            | DeclKind::NewType {
+                target: TypedefTarget::Decl(inner),
+                ..
+            } => self.add(inner),
             _ => {}
         }
     }
@@ -55,7 +61,11 @@ impl Counts {
     fn describe(&self) -> String {
         let mut parts = Vec::new();
         if self.parsers > 0 {
-            parts.push(format!("{} ({})", plural(self.parsers, "parser"), plural(self.states, "state")));
+            parts.push(format!(
+                "{} ({})",
+                plural(self.parsers, "parser"),
+                plural(self.states, "state")
+            ));
         }
         for (n, what) in [
             (self.controls, "control"),
@@ -125,7 +135,11 @@ fn main_instance(fe: &Frontend) -> Option<String> {
     fe.program.decls.iter().find_map(|decl| match &decl.kind {
         DeclKind::Instance { ty, args, name, .. } if name.name == "main" => {
             let args: Vec<&str> = args.iter().map(|a| fe.unit.slice(a.span).trim()).collect();
-            Some(format!("{}({})", fe.unit.slice(ty.span).trim(), args.join(", ")))
+            Some(format!(
+                "{}({})",
+                fe.unit.slice(ty.span).trim(),
+                args.join(", ")
+            ))
         }
         _ => None,
     })
@@ -137,7 +151,13 @@ mod tests {
 
     #[test]
     fn describes_only_kinds_present_with_plurals() {
-        let counts = Counts { parsers: 1, states: 3, tables: 2, actions: 1, ..Counts::default() };
+        let counts = Counts {
+            parsers: 1,
+            states: 3,
+            tables: 2,
+            actions: 1,
+            ..Counts::default()
+        };
         assert_eq!(counts.describe(), "1 parser (3 states), 2 tables, 1 action");
         assert_eq!(Counts::default().describe(), "nothing");
     }

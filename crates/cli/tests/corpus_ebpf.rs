@@ -17,7 +17,10 @@ fn every_ebpf_sample_is_accepted() {
         .flatten()
         .map(|e| e.path())
         .filter(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             name.ends_with(".p4") && name.contains("_ebpf")
         })
         .collect();
@@ -26,7 +29,11 @@ fn every_ebpf_sample_is_accepted() {
     let mut rejected = Vec::new();
     for sample in &samples {
         let fe = p4bpf_front::check_file(sample, &Options::default());
-        let first_error = fe.diagnostics.errors().next().map(|d| d.render(&fe.sources));
+        let first_error = fe
+            .diagnostics
+            .errors()
+            .next()
+            .map(|d| d.render(&fe.sources));
         if let Some(message) = first_error {
             rejected.push(message.lines().next().unwrap_or_default().to_string());
         }

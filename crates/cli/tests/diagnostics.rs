@@ -27,7 +27,10 @@ fn diagnostics_match_their_snapshots() {
     let bless = std::env::var_os("BLESS").is_some_and(|v| v != "0");
     let mut mismatches = Vec::new();
     for program in programs(&dir) {
-        let name = program.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = program
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         let out = p4bpf_in(&dir, &["check", &name]);
         let actual = stderr(&out);
         let snapshot = program.with_extension("stderr");
@@ -37,11 +40,20 @@ fn diagnostics_match_their_snapshots() {
         }
         let expected = std::fs::read_to_string(&snapshot).unwrap_or_default();
         if actual != expected {
-            mismatches.push(format!("{name}: stderr differs\n--- expected\n{expected}--- actual\n{actual}"));
+            mismatches.push(format!(
+                "{name}: stderr differs\n--- expected\n{expected}--- actual\n{actual}"
+            ));
         }
-        let expected_status = if expected.lines().any(|l| l.contains("error:")) { 1 } else { 0 };
+        let expected_status = if expected.lines().any(|l| l.contains("error:")) {
+            1
+        } else {
+            0
+        };
         if out.status.code() != Some(expected_status) {
-            mismatches.push(format!("{name}: exit status {:?}, expected {expected_status}", out.status.code()));
+            mismatches.push(format!(
+                "{name}: exit status {:?}, expected {expected_status}",
+                out.status.code()
+            ));
         }
     }
     assert!(

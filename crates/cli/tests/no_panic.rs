@@ -45,12 +45,77 @@ impl Rng {
 }
 
 const TOKENS: &[&str] = &[
-    "{", "}", "(", ")", "<", ">", ">>", ";", ",", ".", "=", "==", "&&&", "..", "++", "|+|", "?", ":", "@name(",
-    "#", "#define X(a) a a\n", "#include \"x.p4\"\n", "#if 1\n", "#endif\n", "#undef X\n", "/*", "*/", "//",
-    "\"", "'", "\\", "8w", "4s", "0x", "1_000", "99999999999999999999999999w8", "bit<", "int<", "varbit<",
-    "header", "struct", "control", "parser", "state", "transition", "select", "table", "key", "actions",
-    "extern", "package", "typedef", "type", "enum", "const", "apply", "return", "exit", "this", "_", "default",
-    "main", "error", "match_kind", "tuple<", "list<", "value_set<", "\u{0}", "\u{feff}", "é", "\r\n",
+    "{",
+    "}",
+    "(",
+    ")",
+    "<",
+    ">",
+    ">>",
+    ";",
+    ",",
+    ".",
+    "=",
+    "==",
+    "&&&",
+    "..",
+    "++",
+    "|+|",
+    "?",
+    ":",
+    "@name(",
+    "#",
+    "#define X(a) a a\n",
+    "#include \"x.p4\"\n",
+    "#if 1\n",
+    "#endif\n",
+    "#undef X\n",
+    "/*",
+    "*/",
+    "//",
+    "\"",
+    "'",
+    "\\",
+    "8w",
+    "4s",
+    "0x",
+    "1_000",
+    "99999999999999999999999999w8",
+    "bit<",
+    "int<",
+    "varbit<",
+    "header",
+    "struct",
+    "control",
+    "parser",
+    "state",
+    "transition",
+    "select",
+    "table",
+    "key",
+    "actions",
+    "extern",
+    "package",
+    "typedef",
+    "type",
+    "enum",
+    "const",
+    "apply",
+    "return",
+    "exit",
+    "this",
+    "_",
+    "default",
+    "main",
+    "error",
+    "match_kind",
+    "tuple<",
+    "list<",
+    "value_set<",
+    "\u{0}",
+    "\u{feff}",
+    "é",
+    "\r\n",
 ];
 
 /// One mutation of `input`, drawing material from `others` for splices.
@@ -71,10 +136,15 @@ fn mutate(rng: &mut Rng, input: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
             out.splice(at..at, token.bytes());
         }
         2 => {
-            let other = others.get(rng.below(others.len())).map_or(&[][..], |o| o.as_slice());
+            let other = others
+                .get(rng.below(others.len()))
+                .map_or(&[][..], |o| o.as_slice());
             let from = rng.below(other.len());
             let to = (from + rng.below(2048)).min(other.len());
-            out.splice(at..at, other.get(from..to).unwrap_or_default().iter().copied());
+            out.splice(
+                at..at,
+                other.get(from..to).unwrap_or_default().iter().copied(),
+            );
         }
         3 => out.truncate(at),
         4 => {
@@ -98,21 +168,63 @@ fn mutate(rng: &mut Rng, input: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
 fn deep_inputs() -> Vec<(String, String)> {
     let open = |s: &str| s.repeat(DEEP);
     vec![
-        ("parentheses".into(), format!("const bit<8> X = {}1{};", open("("), open(")"))),
-        ("unclosed parentheses".into(), format!("const bit<8> X = {}", open("("))),
-        ("braces".into(), format!("control c() {{ apply {} {} }}", open("{"), open("}"))),
-        ("unclosed braces".into(), format!("control c() {{ apply {}", open("{"))),
-        ("unary minus".into(), format!("const int X = {}1;", open("-"))),
-        ("if chain".into(), format!("control c() {{ apply {{ {} }} }}", open("if (true) "))),
-        ("types".into(), format!("typedef {}bit<8>{} t;", open("tuple<"), open(">"))),
-        ("header stacks".into(), format!("typedef bit<8>{} t;", open("[1]"))),
-        ("ternaries".into(), format!("const bit<8> X = {}1;", open("true ? 1 : "))),
-        ("member chain".into(), format!("const bit<8> X = a{};", open(".b"))),
-        ("preprocessor ifs".into(), format!("{}{}", open("#if 1\n"), open("#endif\n"))),
-        ("preprocessor parentheses".into(), format!("#if {}1{}\n#endif\n", open("("), open(")"))),
-        ("recursive macros".into(), "#define A B B\n#define B A A\nconst bit<8> X = A;\n".into()),
+        (
+            "parentheses".into(),
+            format!("const bit<8> X = {}1{};", open("("), open(")")),
+        ),
+        (
+            "unclosed parentheses".into(),
+            format!("const bit<8> X = {}", open("(")),
+        ),
+        (
+            "braces".into(),
+            format!("control c() {{ apply {} {} }}", open("{"), open("}")),
+        ),
+        (
+            "unclosed braces".into(),
+            format!("control c() {{ apply {}", open("{")),
+        ),
+        (
+            "unary minus".into(),
+            format!("const int X = {}1;", open("-")),
+        ),
+        (
+            "if chain".into(),
+            format!("control c() {{ apply {{ {} }} }}", open("if (true) ")),
+        ),
+        (
+            "types".into(),
+            format!("typedef {}bit<8>{} t;", open("tuple<"), open(">")),
+        ),
+        (
+            "header stacks".into(),
+            format!("typedef bit<8>{} t;", open("[1]")),
+        ),
+        (
+            "ternaries".into(),
+            format!("const bit<8> X = {}1;", open("true ? 1 : ")),
+        ),
+        (
+            "member chain".into(),
+            format!("const bit<8> X = a{};", open(".b")),
+        ),
+        (
+            "preprocessor ifs".into(),
+            format!("{}{}", open("#if 1\n"), open("#endif\n")),
+        ),
+        (
+            "preprocessor parentheses".into(),
+            format!("#if {}1{}\n#endif\n", open("("), open(")")),
+        ),
+        (
+            "recursive macros".into(),
+            "#define A B B\n#define B A A\nconst bit<8> X = A;\n".into(),
+        ),
         ("unterminated comment".into(), format!("/*{}", open("x"))),
-        ("unterminated string".into(), format!("@name(\"{}", open("x"))),
+        (
+            "unterminated string".into(),
+            format!("@name(\"{}", open("x")),
+        ),
     ]
 }
 
@@ -125,7 +237,9 @@ fn seeds() -> Vec<Vec<u8>> {
         dirs.push(corpus.join("p4_16_samples"));
     }
     for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut found: Vec<PathBuf> = entries
             .flatten()
             .map(|e| e.path())
@@ -172,17 +286,25 @@ impl Checker {
         let saved = Path::new(env!("CARGO_TARGET_TMPDIR")).join("no_panic_failure.p4");
         let _ = std::fs::write(&saved, bytes);
         let failure = |why: &str| format!("{why} on {what} (input saved to {})", saved.display());
-        self.inputs.send(bytes.to_vec()).map_err(|_| failure("the checker thread died"))?;
+        self.inputs
+            .send(bytes.to_vec())
+            .map_err(|_| failure("the checker thread died"))?;
         match self.done.recv_timeout(PER_INPUT_LIMIT) {
             Ok(true) => Ok(()),
             Ok(false) => Err(failure("the front end panicked")),
-            Err(_) => Err(failure(&format!("the front end ran over {} s", PER_INPUT_LIMIT.as_secs()))),
+            Err(_) => Err(failure(&format!(
+                "the front end ran over {} s",
+                PER_INPUT_LIMIT.as_secs()
+            ))),
         }
     }
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 #[test]
@@ -204,7 +326,9 @@ fn mutated_programs_never_panic() {
     let started = Instant::now();
     let mut tried = 0;
     while started.elapsed() < budget && tried < 20_000 {
-        let base = seeds.get(rng.below(seeds.len())).map_or(&[][..], |s| s.as_slice());
+        let base = seeds
+            .get(rng.below(seeds.len()))
+            .map_or(&[][..], |s| s.as_slice());
         let mut input = mutate(&mut rng, base, &seeds);
         for _ in 0..rng.below(3) {
             input = mutate(&mut rng, &input, &seeds);
@@ -213,6 +337,8 @@ fn mutated_programs_never_panic() {
         assert!(result.is_ok(), "{}", result.err().unwrap_or_default());
         tried += 1;
     }
-    eprintln!("{tried} mutated inputs checked in {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!(
+        "{tried} mutated inputs checked in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
 }
-

@@ -40,13 +40,20 @@ fn parse(mut words: Args) -> Result<Request, UsageError> {
         } else if word.starts_with('-') {
             return Err(args::unknown_option(&word));
         } else if corpus.is_some() {
-            return Err(UsageError::new(format!("more than one corpus folder (`{word}`)")));
+            return Err(UsageError::new(format!(
+                "more than one corpus folder (`{word}`)"
+            )));
         } else {
             corpus = Some(PathBuf::from(word));
         }
     }
     let corpus = corpus.unwrap_or_else(|| PathBuf::from(DEFAULT_CORPUS));
-    Ok(Request { corpus, out, jobs, timeout })
+    Ok(Request {
+        corpus,
+        out,
+        jobs,
+        timeout,
+    })
 }
 
 pub fn run(words: Args) -> ExitCode {
@@ -55,7 +62,10 @@ pub fn run(words: Args) -> ExitCode {
         Err(e) => return e.report(Some("conformance")),
     };
     if !request.corpus.is_dir() {
-        println!("skipping conformance: corpus folder `{}` not found", request.corpus.display());
+        println!(
+            "skipping conformance: corpus folder `{}` not found",
+            request.corpus.display()
+        );
         return ExitCode::SUCCESS;
     }
     let exe = match std::env::current_exe() {
@@ -72,11 +82,20 @@ pub fn run(words: Args) -> ExitCode {
             path: p.path.clone(),
             defines: suites::SUITES
                 .get(p.suite)
-                .map(|s| s.defines.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect())
+                .map(|s| {
+                    s.defines
+                        .iter()
+                        .map(|(n, v)| (n.to_string(), v.to_string()))
+                        .collect()
+                })
                 .unwrap_or_default(),
         })
         .collect();
-    let launcher = runner::Launcher { exe: &exe, workdir: &request.corpus, timeout: request.timeout };
+    let launcher = runner::Launcher {
+        exe: &exe,
+        workdir: &request.corpus,
+        timeout: request.timeout,
+    };
     let total = jobs.len();
     eprintln!("checking {total} programs with {} jobs", request.jobs);
     let on_terminal = std::io::stderr().is_terminal();
@@ -93,7 +112,11 @@ pub fn run(words: Args) -> ExitCode {
         eprintln!();
     }
     let corpus_label = request.corpus.display().to_string();
-    let context = report::Context { corpus: &corpus_label, missing: &missing, timeout: request.timeout };
+    let context = report::Context {
+        corpus: &corpus_label,
+        missing: &missing,
+        timeout: request.timeout,
+    };
     let text = report::render(&context, &programs, &runs);
     if let Err(e) = write_report(&request.out, &text) {
         eprintln!("p4bpf: error: cannot write {}: {e}", request.out.display());
@@ -101,7 +124,9 @@ pub fn run(words: Args) -> ExitCode {
     }
     print_summary(&text);
     println!("report written to {}", request.out.display());
-    let crashed = runs.iter().any(|r| matches!(r.outcome, runner::Outcome::Crashed(_)));
+    let crashed = runs
+        .iter()
+        .any(|r| matches!(r.outcome, runner::Outcome::Crashed(_)));
     if crashed {
         ExitCode::FAILURE
     } else {
@@ -118,6 +143,9 @@ fn write_report(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// Echoes the report's summary section to the terminal.
 fn print_summary(report: &str) {
-    let section = report.split("## ").find(|s| s.starts_with("Summary")).unwrap_or_default();
+    let section = report
+        .split("## ")
+        .find(|s| s.starts_with("Summary"))
+        .unwrap_or_default();
     print!("{}", section.trim_start_matches("Summary").trim_start());
 }

@@ -27,13 +27,16 @@ fn verdict(expect: Expect, outcome: &Outcome) -> Verdict {
         (_, Outcome::Crashed(why)) => Verdict::Crash(why.clone()),
         (Expect::Accept, Outcome::Accepted) => Verdict::Pass,
         (Expect::Accept, Outcome::Rejected(Some(first))) => Verdict::Fail(first.headline()),
-        (_, Outcome::Rejected(None)) => Verdict::Fail("rejected without an error diagnostic".into()),
+        (_, Outcome::Rejected(None)) => {
+            Verdict::Fail("rejected without an error diagnostic".into())
+        }
         (Expect::RejectInProgram, Outcome::Accepted) => Verdict::Fail("accepted".into()),
         (Expect::RejectInProgram, Outcome::Rejected(Some(first))) => match first.origin {
             Origin::Program => Verdict::Pass,
-            Origin::Builtin | Origin::None => {
-                Verdict::Fail(format!("rejected, but not in the program: {}", first.headline()))
-            }
+            Origin::Builtin | Origin::None => Verdict::Fail(format!(
+                "rejected, but not in the program: {}",
+                first.headline()
+            )),
         },
     }
 }
@@ -73,7 +76,12 @@ pub fn render(context: &Context, programs: &[Program], runs: &[Run]) -> String {
     let verdicts: Vec<Verdict> = programs
         .iter()
         .zip(runs)
-        .map(|(p, r)| verdict(SUITES.get(p.suite).map_or(Expect::Accept, |s| s.expect), &r.outcome))
+        .map(|(p, r)| {
+            verdict(
+                SUITES.get(p.suite).map_or(Expect::Accept, |s| s.expect),
+                &r.outcome,
+            )
+        })
         .collect();
     let mut out = String::new();
     let _ = writeln!(out, "# Front-end conformance\n");
@@ -113,18 +121,32 @@ fn summary(out: &mut String, programs: &[Program], runs: &[Run], verdicts: &[Ver
         let expected = match expect {
             Expect::Accept => "accepted".to_string(),
             Expect::RejectInProgram => {
-                format!("rejected, error in the program ({} rejected in all)", tally.rejected)
+                format!(
+                    "rejected, error in the program ({} rejected in all)",
+                    tally.rejected
+                )
             }
         };
-        let _ = writeln!(out, "| `{label}` | {expected} | {} | {} | {} |", tally.passed, tally.total, tally.rate());
+        let _ = writeln!(
+            out,
+            "| `{label}` | {expected} | {} | {} | {} |",
+            tally.passed,
+            tally.total,
+            tally.rate()
+        );
     };
     for (index, suite) in SUITES.iter().enumerate() {
         line(suite.folder, suite.expect, &|p| p.suite == index);
         for subset in SUBSETS.iter().filter(|s| s.suite == suite.folder) {
-            line(subset.label, suite.expect, &|p| p.suite == index && (subset.contains)(p.path_in_suite()));
+            line(subset.label, suite.expect, &|p| {
+                p.suite == index && (subset.contains)(p.path_in_suite())
+            });
         }
     }
-    let crashed = verdicts.iter().filter(|v| matches!(v, Verdict::Crash(_))).count();
+    let crashed = verdicts
+        .iter()
+        .filter(|v| matches!(v, Verdict::Crash(_)))
+        .count();
     let slow = runs.iter().filter(|r| r.elapsed > TARGET_TIME).count();
     let _ = writeln!(
         out,
@@ -174,12 +196,21 @@ fn crashes(out: &mut String, programs: &[Program], verdicts: &[Verdict]) {
 
 fn slowest(out: &mut String, programs: &[Program], runs: &[Run]) {
     let _ = writeln!(out, "## Slowest files\n");
-    let mut timed: Vec<(&Program, Duration)> = programs.iter().zip(runs).map(|(p, r)| (p, r.elapsed)).collect();
+    let mut timed: Vec<(&Program, Duration)> = programs
+        .iter()
+        .zip(runs)
+        .map(|(p, r)| (p, r.elapsed))
+        .collect();
     timed.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.path.cmp(&b.0.path)));
     let _ = writeln!(out, "| file | seconds |");
     let _ = writeln!(out, "| --- | ---: |");
     for (program, elapsed) in timed.into_iter().take(SLOWEST_SHOWN) {
-        let _ = writeln!(out, "| `{}` | {:.3} |", program.path.display(), elapsed.as_secs_f64());
+        let _ = writeln!(
+            out,
+            "| `{}` | {:.3} |",
+            program.path.display(),
+            elapsed.as_secs_f64()
+        );
     }
 }
 
@@ -194,36 +225,74 @@ mod tests {
     use crate::diagnostic_line;
 
     fn run(outcome: Outcome) -> Run {
-        Run { outcome, elapsed: Duration::from_millis(10) }
+        Run {
+            outcome,
+            elapsed: Duration::from_millis(10),
+        }
     }
 
     #[test]
     fn errors_must_be_rejected_inside_the_program() {
         let in_program = diagnostic_line::parse("error\tprogram\tx.p4:1:1\tbad");
         let in_builtin = diagnostic_line::parse("error\tbuiltin\tcore.p4:1:1\tbad");
-        assert!(matches!(verdict(Expect::RejectInProgram, &Outcome::Rejected(in_program)), Verdict::Pass));
-        assert!(matches!(verdict(Expect::RejectInProgram, &Outcome::Rejected(in_builtin)), Verdict::Fail(_)));
-        assert!(matches!(verdict(Expect::RejectInProgram, &Outcome::Accepted), Verdict::Fail(_)));
-        assert!(matches!(verdict(Expect::Accept, &Outcome::Crashed("x".into())), Verdict::Crash(_)));
+        assert!(matches!(
+            verdict(Expect::RejectInProgram, &Outcome::Rejected(in_program)),
+            Verdict::Pass
+        ));
+        assert!(matches!(
+            verdict(Expect::RejectInProgram, &Outcome::Rejected(in_builtin)),
+            Verdict::Fail(_)
+        ));
+        assert!(matches!(
+            verdict(Expect::RejectInProgram, &Outcome::Accepted),
+            Verdict::Fail(_)
+        ));
+        assert!(matches!(
+            verdict(Expect::Accept, &Outcome::Crashed("x".into())),
+            Verdict::Crash(_)
+        ));
     }
 
     #[test]
     fn report_lists_rates_failures_and_crashes() {
         let programs = vec![
-            Program { suite: 0, path: "p4_16_samples/a_ebpf.p4".into() },
-            Program { suite: 0, path: "p4_16_samples/b.p4".into() },
-            Program { suite: 1, path: "p4_16_errors/c.p4".into() },
+            Program {
+                suite: 0,
+                path: "p4_16_samples/a_ebpf.p4".into(),
+            },
+            Program {
+                suite: 0,
+                path: "p4_16_samples/b.p4".into(),
+            },
+            Program {
+                suite: 1,
+                path: "p4_16_errors/c.p4".into(),
+            },
         ];
         let runs = vec![
             run(Outcome::Accepted),
             run(Outcome::Crashed("killed by signal 11".into())),
-            run(Outcome::Rejected(diagnostic_line::parse("error\tprogram\tp4_16_errors/c.p4:2:3\tunknown name `x`"))),
+            run(Outcome::Rejected(diagnostic_line::parse(
+                "error\tprogram\tp4_16_errors/c.p4:2:3\tunknown name `x`",
+            ))),
         ];
-        let context = Context { corpus: "corpus", missing: &["p4tc_samples"], timeout: Duration::from_secs(10) };
+        let context = Context {
+            corpus: "corpus",
+            missing: &["p4tc_samples"],
+            timeout: Duration::from_secs(10),
+        };
         let text = render(&context, &programs, &runs);
-        assert!(text.contains("| `p4_16_samples` | accepted | 1 | 2 | 50.0% |"), "{text}");
-        assert!(text.contains("| `p4_16_samples/*_ebpf*.p4` | accepted | 1 | 1 | 100.0% |"), "{text}");
-        assert!(text.contains("| `p4_16_errors` | rejected, error in the program (1 rejected in all) | 1 | 1 |"));
+        assert!(
+            text.contains("| `p4_16_samples` | accepted | 1 | 2 | 50.0% |"),
+            "{text}"
+        );
+        assert!(
+            text.contains("| `p4_16_samples/*_ebpf*.p4` | accepted | 1 | 1 | 100.0% |"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "| `p4_16_errors` | rejected, error in the program (1 rejected in all) | 1 | 1 |"
+        ));
         assert!(text.contains("- `p4_16_samples/b.p4`: `killed by signal 11`"));
         assert!(text.contains("Folder `p4tc_samples` is not in the corpus"));
         assert!(text.contains("Crashes: 1."));

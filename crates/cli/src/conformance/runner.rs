@@ -49,7 +49,12 @@ pub struct Launcher<'a> {
 
 /// Runs every job with `parallel` children at a time; the results are in
 /// job order. `on_done` is called after each job with the number finished.
-pub fn run_all(launcher: &Launcher, jobs: &[Job], parallel: usize, on_done: &(dyn Fn(usize) + Sync)) -> Vec<Run> {
+pub fn run_all(
+    launcher: &Launcher,
+    jobs: &[Job],
+    parallel: usize,
+    on_done: &(dyn Fn(usize) + Sync),
+) -> Vec<Run> {
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Run>>> = Mutex::new(vec![None; jobs.len()]);
@@ -71,21 +76,38 @@ pub fn run_all(launcher: &Launcher, jobs: &[Job], parallel: usize, on_done: &(dy
     let results = results.into_inner().unwrap_or_default();
     results
         .into_iter()
-        .map(|run| run.unwrap_or(Run { outcome: Outcome::Crashed("never ran".into()), elapsed: Duration::ZERO }))
+        .map(|run| {
+            run.unwrap_or(Run {
+                outcome: Outcome::Crashed("never ran".into()),
+                elapsed: Duration::ZERO,
+            })
+        })
         .collect()
 }
 
 fn run_one(launcher: &Launcher, job: &Job) -> Run {
     let mut command = Command::new(launcher.exe);
-    command.current_dir(launcher.workdir).arg("check").arg("--diagnostics-format=lines");
+    command
+        .current_dir(launcher.workdir)
+        .arg("check")
+        .arg("--diagnostics-format=lines");
     for (name, value) in &job.defines {
         command.arg(format!("-D{name}={value}"));
     }
-    command.arg(&job.path).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
+    command
+        .arg(&job.path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
     let start = Instant::now();
     let mut child = match command.spawn() {
         Ok(child) => child,
-        Err(e) => return Run { outcome: Outcome::Crashed(format!("cannot start: {e}")), elapsed: Duration::ZERO },
+        Err(e) => {
+            return Run {
+                outcome: Outcome::Crashed(format!("cannot start: {e}")),
+                elapsed: Duration::ZERO,
+            }
+        }
     };
     let stderr = child.stderr.take();
     let reader = std::thread::spawn(move || {
@@ -130,12 +152,17 @@ fn classify(status: ExitStatus, stderr: &str) -> Outcome {
     match status.code() {
         Some(0) => Outcome::Accepted,
         Some(1) => {
-            let first_error = stderr.lines().filter_map(diagnostic_line::parse).find(|d| d.is_error);
+            let first_error = stderr
+                .lines()
+                .filter_map(diagnostic_line::parse)
+                .find(|d| d.is_error);
             Outcome::Rejected(first_error)
         }
         Some(code) => Outcome::Crashed(format!("exit status {code}{}", crash_detail(stderr))),
         None => {
-            let signal = status.signal().map_or("an unknown signal".to_string(), |s| format!("signal {s}"));
+            let signal = status
+                .signal()
+                .map_or("an unknown signal".to_string(), |s| format!("signal {s}"));
             Outcome::Crashed(format!("killed by {signal}{}", crash_detail(stderr)))
         }
     }
@@ -144,7 +171,10 @@ fn classify(status: ExitStatus, stderr: &str) -> Outcome {
 /// `: <what the child said>`: the panic message or the stack overflow
 /// notice, else its last line of stderr; empty when it said nothing.
 fn crash_detail(stderr: &str) -> String {
-    let lines: Vec<&str> = stderr.lines().filter(|l| diagnostic_line::parse(l).is_none()).collect();
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| diagnostic_line::parse(l).is_none())
+        .collect();
     let panic = lines.iter().position(|l| l.contains("panicked at"));
     let said = match panic {
         Some(i) => lines.get(i..(i + 2).min(lines.len())).map(|l| l.join(" ")),
@@ -171,22 +201,40 @@ mod tests {
     #[test]
     fn exit_codes_mean_accepted_rejected_or_crashed() {
         assert_eq!(classify(status(0), ""), Outcome::Accepted);
-        let rejected = classify(status(1 << 8), "warning\tprogram\ta.p4:1:1\tw\nerror\tprogram\ta.p4:2:1\tbad\n");
-        assert_eq!(rejected, Outcome::Rejected(diagnostic_line::parse("error\tprogram\ta.p4:2:1\tbad")));
-        assert_eq!(classify(status(1 << 8), "garbage"), Outcome::Rejected(None));
-        assert_eq!(
-            classify(status(101 << 8), "thread 'main' panicked at src/x.rs:3:4:\nindex out of bounds\nnote: x"),
-            Outcome::Crashed("exit status 101: thread 'main' panicked at src/x.rs:3:4: index out of bounds".into())
+        let rejected = classify(
+            status(1 << 8),
+            "warning\tprogram\ta.p4:1:1\tw\nerror\tprogram\ta.p4:2:1\tbad\n",
         );
         assert_eq!(
-            classify(status(6), "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n"),
+            rejected,
+            Outcome::Rejected(diagnostic_line::parse("error\tprogram\ta.p4:2:1\tbad"))
+        );
+        assert_eq!(classify(status(1 << 8), "garbage"), Outcome::Rejected(None));
+        assert_eq!(
+            classify(
+                status(101 << 8),
+                "thread 'main' panicked at src/x.rs:3:4:\nindex out of bounds\nnote: x"
+            ),
+            Outcome::Crashed(
+                "exit status 101: thread 'main' panicked at src/x.rs:3:4: index out of bounds"
+                    .into()
+            )
+        );
+        assert_eq!(
+            classify(
+                status(6),
+                "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n"
+            ),
             Outcome::Crashed("killed by signal 6: thread 'main' has overflowed its stack".into())
         );
     }
 
     #[test]
     fn hung_children_are_killed_at_the_time_limit() {
-        let mut child = Command::new("sleep").arg("5").spawn().expect("`sleep` runs");
+        let mut child = Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .expect("`sleep` runs");
         let started = Instant::now();
         assert!(wait_with_timeout(&mut child, Duration::from_millis(100)).is_err());
         assert!(started.elapsed() < Duration::from_secs(4));

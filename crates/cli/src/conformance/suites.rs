@@ -27,10 +27,20 @@ pub struct Suite {
     pub quoted_includes_are_fragments: bool,
 }
 
-const PSA_PORTS: &[(&str, &str)] = &[("PORT0", "2"), ("PORT1", "3"), ("PORT2", "4"), ("PSA_RECIRC", "8")];
+const PSA_PORTS: &[(&str, &str)] = &[
+    ("PORT0", "2"),
+    ("PORT1", "3"),
+    ("PORT2", "4"),
+    ("PSA_RECIRC", "8"),
+];
 
 pub const SUITES: &[Suite] = &[
-    Suite { folder: "p4_16_samples", expect: Expect::Accept, defines: &[], quoted_includes_are_fragments: false },
+    Suite {
+        folder: "p4_16_samples",
+        expect: Expect::Accept,
+        defines: &[],
+        quoted_includes_are_fragments: false,
+    },
     Suite {
         folder: "p4_16_errors",
         expect: Expect::RejectInProgram,
@@ -43,14 +53,24 @@ pub const SUITES: &[Suite] = &[
         defines: &[],
         quoted_includes_are_fragments: false,
     },
-    Suite { folder: "psa-ebpf", expect: Expect::Accept, defines: PSA_PORTS, quoted_includes_are_fragments: true },
+    Suite {
+        folder: "psa-ebpf",
+        expect: Expect::Accept,
+        defines: PSA_PORTS,
+        quoted_includes_are_fragments: true,
+    },
     Suite {
         folder: "psa-ebpf-examples",
         expect: Expect::Accept,
         defines: PSA_PORTS,
         quoted_includes_are_fragments: true,
     },
-    Suite { folder: "p4tc_samples", expect: Expect::Accept, defines: &[], quoted_includes_are_fragments: false },
+    Suite {
+        folder: "p4tc_samples",
+        expect: Expect::Accept,
+        defines: &[],
+        quoted_includes_are_fragments: false,
+    },
     Suite {
         folder: "p4tc_samples_stf",
         expect: Expect::Accept,
@@ -108,13 +128,20 @@ pub fn discover(corpus: &Path) -> (Vec<Program>, Vec<&'static str>) {
         let mut files = Vec::new();
         collect_p4_files(&folder, &mut files);
         files.sort();
-        let fragments = if suite.quoted_includes_are_fragments { quoted_includes(&files) } else { BTreeSet::new() };
+        let fragments = if suite.quoted_includes_are_fragments {
+            quoted_includes(&files)
+        } else {
+            BTreeSet::new()
+        };
         for file in files {
             if in_include_folder(&file, &folder) || fragments.contains(&canonical(&file)) {
                 continue;
             }
             if let Ok(relative) = file.strip_prefix(corpus) {
-                programs.push(Program { suite: index, path: relative.to_path_buf() });
+                programs.push(Program {
+                    suite: index,
+                    path: relative.to_path_buf(),
+                });
             }
         }
     }
@@ -124,7 +151,9 @@ pub fn discover(corpus: &Path) -> (Vec<Program>, Vec<&'static str>) {
 /// Appends every `.p4` file under `dir`, recursively (symbolic links to
 /// folders are not followed, so a cycle cannot trap the walk).
 fn collect_p4_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         match entry.file_type() {
@@ -151,7 +180,9 @@ fn canonical(path: &Path) -> PathBuf {
 fn quoted_includes(files: &[PathBuf]) -> BTreeSet<PathBuf> {
     let mut included = BTreeSet::new();
     for file in files {
-        let Ok(bytes) = std::fs::read(file) else { continue };
+        let Ok(bytes) = std::fs::read(file) else {
+            continue;
+        };
         let dir = file.parent().unwrap_or(Path::new("."));
         for line in String::from_utf8_lossy(&bytes).lines() {
             if let Some(name) = quoted_include_target(line) {
@@ -164,7 +195,11 @@ fn quoted_includes(files: &[PathBuf]) -> BTreeSet<PathBuf> {
 
 /// `name` in a line `#  include "name"`.
 fn quoted_include_target(line: &str) -> Option<&str> {
-    let directive = line.trim_start().strip_prefix('#')?.trim_start().strip_prefix("include")?;
+    let directive = line
+        .trim_start()
+        .strip_prefix('#')?
+        .trim_start()
+        .strip_prefix("include")?;
     let quoted = directive.trim_start().strip_prefix('"')?;
     quoted.split_once('"').map(|(name, _)| name)
 }
@@ -175,8 +210,14 @@ mod tests {
 
     #[test]
     fn reads_quoted_include_lines_only() {
-        assert_eq!(quoted_include_target("#include \"common.p4\""), Some("common.p4"));
-        assert_eq!(quoted_include_target("  #  include  \"a/b.p4\" // x"), Some("a/b.p4"));
+        assert_eq!(
+            quoted_include_target("#include \"common.p4\""),
+            Some("common.p4")
+        );
+        assert_eq!(
+            quoted_include_target("  #  include  \"a/b.p4\" // x"),
+            Some("a/b.p4")
+        );
         assert_eq!(quoted_include_target("#include <core.p4>"), None);
         assert_eq!(quoted_include_target("// #include \"x.p4\""), None);
     }
@@ -184,7 +225,10 @@ mod tests {
     #[test]
     fn include_folders_hold_fragments() {
         let suite = Path::new("c/samples");
-        assert!(in_include_folder(Path::new("c/samples/x/include/h.p4"), suite));
+        assert!(in_include_folder(
+            Path::new("c/samples/x/include/h.p4"),
+            suite
+        ));
         assert!(!in_include_folder(Path::new("c/samples/include.p4"), suite));
         assert!(!in_include_folder(Path::new("c/samples/x/y.p4"), suite));
     }
@@ -192,7 +236,9 @@ mod tests {
     #[test]
     fn ebpf_subset_is_top_level_only() {
         assert!(is_top_level_ebpf_sample(Path::new("action_call_ebpf.p4")));
-        assert!(!is_top_level_ebpf_sample(Path::new("sub/action_call_ebpf.p4")));
+        assert!(!is_top_level_ebpf_sample(Path::new(
+            "sub/action_call_ebpf.p4"
+        )));
         assert!(!is_top_level_ebpf_sample(Path::new("psa-basic.p4")));
     }
 
@@ -215,8 +261,14 @@ mod tests {
             std::fs::write(path, text).expect("temporary file");
         }
         let (programs, missing) = discover(&root);
-        let paths: Vec<String> = programs.iter().map(|p| p.path.display().to_string()).collect();
-        assert_eq!(paths, ["p4_16_samples/sub/z.p4", "psa-ebpf/a.p4", "psa-ebpf/b.p4"]);
+        let paths: Vec<String> = programs
+            .iter()
+            .map(|p| p.path.display().to_string())
+            .collect();
+        assert_eq!(
+            paths,
+            ["p4_16_samples/sub/z.p4", "psa-ebpf/a.p4", "psa-ebpf/b.p4"]
+        );
         assert!(missing.contains(&"p4_16_errors"));
         let _ = std::fs::remove_dir_all(&root);
     }
