@@ -253,6 +253,9 @@ pub struct SwitchCase {
 pub enum StmtKind {
     /// `lhs = rhs;`
     Assign { lhs: Expr, rhs: Expr },
+    /// `lhs op= rhs`, e.g. `x += 1;` or `x |+|= y;` (`op` is the binary
+    /// operator: `Add`, `AddSat`, `Shr`, ...).
+    CompoundAssign { op: BinaryOp, lhs: Expr, rhs: Expr },
     /// A call used as a statement: `f(x);`, `t.apply();`, `p.extract(h);`.
     Call(Expr),
     If { cond: Expr, then: Box<Stmt>, other: Option<Box<Stmt>> },
