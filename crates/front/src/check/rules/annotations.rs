@@ -1,5 +1,6 @@
 //! Annotations the specification gives a fixed shape: `@name`,
-//! `@deprecated` and `@noWarn` take one string, `@priority` one integer,
+//! `@deprecated` and `@noWarn` take one string (a literal, a constant or a
+//! `++` of those), `@priority` one integer,
 //! `@match` one match kind name, `@hidden`, `@optional`, `@tableonly`,
 //! `@defaultonly`, `@pure` and `@noSideEffects` nothing. Structured
 //! annotations (`@x[...]`) hold only int, string or bool values, name each
@@ -8,7 +9,7 @@
 
 use super::Reporter;
 use crate::ast::{
-    Annotation, AnnotationBody, Block, Decl, DeclKind, Expr, ExprKind, Stmt, StmtKind, TablePropertyKind,
+    Annotation, AnnotationBody, BinaryOp, Block, Decl, DeclKind, Expr, ExprKind, Stmt, StmtKind, TablePropertyKind,
     TypedefTarget, UnaryOp,
 };
 use std::collections::HashMap;
@@ -160,7 +161,7 @@ fn is_empty(a: &Annotation) -> bool {
 fn shape(a: &Annotation, r: &mut Reporter) {
     let name = a.name.name.as_str();
     let ok = match name {
-        "name" | "deprecated" | "noWarn" => single(a).is_some_and(|e| matches!(e.kind, ExprKind::String(_))),
+        "name" | "deprecated" | "noWarn" => single(a).is_some_and(is_string),
         "priority" => single(a).is_some_and(is_integer),
         "match" => single(a).is_some_and(|e| matches!(e.kind, ExprKind::Path(_))),
         "hidden" | "optional" | "tableonly" | "defaultonly" | "pure" | "noSideEffects" => is_empty(a),
@@ -168,12 +169,21 @@ fn shape(a: &Annotation, r: &mut Reporter) {
     };
     if !ok {
         let expected = match name {
-            "name" | "deprecated" | "noWarn" => "one string literal",
+            "name" | "deprecated" | "noWarn" => "one string",
             "priority" => "one integer literal",
             "match" => "one match kind name",
             _ => "no arguments",
         };
         r.error(a.span, format!("annotation `@{name}` takes {expected}"));
+    }
+}
+
+/// A string literal, a constant's name, or a `++` of those.
+fn is_string(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::String(_) | ExprKind::Path(_) => true,
+        ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => is_string(lhs) && is_string(rhs),
+        _ => false,
     }
 }
 

@@ -106,7 +106,7 @@ fn called_names(stmts: &[Stmt]) -> Vec<&str> {
 fn stmt_calls<'a>(s: &'a Stmt, out: &mut Vec<&'a str>) {
     let mut exprs = Vec::new();
     match &s.kind {
-        StmtKind::Assign { lhs, rhs } => exprs.extend([lhs, rhs]),
+        StmtKind::Assign { lhs, rhs } | StmtKind::CompoundAssign { lhs, rhs, .. } => exprs.extend([lhs, rhs]),
         StmtKind::Call(e) => exprs.push(e),
         StmtKind::If { cond, then, other } => {
             exprs.push(cond);

@@ -4,10 +4,11 @@
 //! parameters, extern methods, parser states, locals of parsers, controls
 //! and blocks, and table properties.
 //!
-//! Overloading: two top-level functions (or two extern functions), and two
-//! methods of one extern, may share a name when a call can tell them apart,
-//! i.e. when they differ in the number of parameters or in their names.
-//! Actions are never overloaded. Locals may shadow parameters (a warning
+//! Overloading: functions, extern functions, parsers, controls and package
+//! types may share a name with declarations of the same kind; two methods
+//! of one extern may share a name when a call can tell them apart, i.e.
+//! when they differ in the number of parameters or in their names. Actions
+//! are never overloaded. Locals may shadow parameters (a warning
 //! elsewhere, not an error here).
 
 use super::Reporter;
@@ -64,30 +65,33 @@ fn overload_key(params: &[Param]) -> Vec<&str> {
     params.iter().map(|p| p.name.name.as_str()).collect()
 }
 
-/// Functions and extern functions may be overloaded; anything else may not.
-fn overloadable(kind: &DeclKind) -> Option<(u8, &[Param])> {
+/// The kinds of declaration that may be overloaded (calls and
+/// instantiations pick one by their arguments), as a number per kind.
+fn overload_kind(kind: &DeclKind) -> Option<u8> {
     match kind {
-        DeclKind::Function { sig, .. } => Some((0, &sig.params)),
-        DeclKind::ExternFunction { sig, .. } => Some((1, &sig.params)),
+        DeclKind::Function { .. } => Some(0),
+        DeclKind::ExternFunction { .. } => Some(1),
+        DeclKind::Parser { .. } => Some(2),
+        DeclKind::Control { .. } => Some(3),
+        DeclKind::PackageType { .. } => Some(4),
         _ => None,
     }
 }
 
 /// One scope of declarations (the program, or a parser's or control's
 /// locals): two declarations with one name are duplicates unless both are
-/// overloads of the same kind with different parameter lists.
+/// overloadable and of the same kind.
 fn top_level(decls: &[Decl], r: &mut Reporter) {
-    let mut seen: HashMap<&str, Vec<&Decl>> = HashMap::new();
+    let mut seen: HashMap<&str, &Decl> = HashMap::new();
     for decl in decls {
         let Some(name) = decl.name() else { continue };
-        let earlier = seen.entry(&name.name).or_default();
-        let clash = earlier.iter().find(|e| match (overloadable(&e.kind), overloadable(&decl.kind)) {
-            (Some((k1, p1)), Some((k2, p2))) => k1 != k2 || overload_key(p1) == overload_key(p2),
-            _ => true,
-        });
-        match clash.and_then(|e| e.name()) {
-            Some(first) => duplicate(name, first.span, r),
-            None => earlier.push(decl),
+        let Some(first) = seen.get(name.name.as_str()) else {
+            seen.insert(&name.name, decl);
+            continue;
+        };
+        let overload = overload_kind(&first.kind).is_some_and(|k| Some(k) == overload_kind(&decl.kind));
+        if let (false, Some(first)) = (overload, first.name()) {
+            duplicate(name, first.span, r);
         }
     }
 }

@@ -2,7 +2,7 @@
 //! a value against the enclosing function or action, `exit` and `return`
 //! in parsers, `exit` in functions, `break`/`continue` outside loops,
 //! instantiations inside bodies, `switch` in actions, variables of type
-//! `int`, table `apply` outside a control's `apply` block, `action_run`
+//! `int`, table `apply` in actions and functions, `action_run`
 //! outside a `switch`, `this` outside an instance initializer, `verify`
 //! outside parsers, actions called from functions, `_` as an operand, and
 //! functions that can end without returning their value.
@@ -155,7 +155,7 @@ fn stmts<'p>(list: &'p [Stmt], ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
 
 fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
     match &s.kind {
-        StmtKind::Assign { lhs, rhs } => {
+        StmtKind::Assign { lhs, rhs } | StmtKind::CompoundAssign { lhs, rhs, .. } => {
             expr(lhs, ctx, r);
             expr(rhs, ctx, r);
         }
@@ -261,7 +261,7 @@ fn expr<'p>(e: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
 
 fn call<'p>(e: &'p Expr, callee: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
     if let Some(table) = applied_name(e) {
-        if ctx.tables.contains_key(table) && ctx.body != Body::Apply {
+        if ctx.tables.contains_key(table) && matches!(ctx.body, Body::Action | Body::Function { .. }) {
             r.error(e.span, format!("table `{table}` can only be applied in a control's `apply` block"));
         }
     }

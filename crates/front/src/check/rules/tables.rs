@@ -1,8 +1,7 @@
 //! Tables: declared only in controls, with an `actions` list naming each
 //! action once, a `default_action` and entries naming listed actions, keys
 //! whose expressions can name themselves (or carry `@name`), and `entries`
-//! that follow the key, match its arity and its match kinds (`&&&` and
-//! `..` only where the match kind allows them), use priorities only when
+//! that follow the key and match its arity, use priorities only when
 //! some key needs them and consistently, and never repeat an exact key.
 //! A default action or entry gives every argument of its action, repeating
 //! those the `actions` list binds. `@tableonly` actions cannot be defaults,
@@ -103,7 +102,10 @@ impl<'a> Table<'a> {
                         None if self.has_key() => {
                             r.error(p.span, format!("entries of table `{}` must come after its key", self.name))
                         }
-                        None => r.error(p.span, format!("table `{}` has entries but no key", self.name)),
+                        None if !entries.is_empty() => {
+                            r.error(p.span, format!("table `{}` has entries but no key", self.name))
+                        }
+                        None => {}
                     }
                 }
                 _ => {}
@@ -196,7 +198,8 @@ impl<'a> Table<'a> {
         }
         let bound = listed.args.iter().flatten();
         for (given, bound) in args.iter().zip(bound) {
-            if squeezed(r.text(given.value.span)) != squeezed(r.text(bound.value.span)) {
+            let differ = squeezed(r.text(given.value.span)) != squeezed(r.text(bound.value.span));
+            if differ && plain(&given.value) && plain(&bound.value) {
                 r.error(given.span, format!("argument of `{name}` differs from the one bound in the actions list"));
             }
         }
@@ -238,12 +241,21 @@ impl<'a> Table<'a> {
     }
 }
 
+/// An expression whose spelling identifies it: a name, a field, a literal.
+fn plain(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Path(_) | ExprKind::Int(_) | ExprKind::Bool(_) => true,
+        ExprKind::Member { base, .. } => plain(base),
+        _ => false,
+    }
+}
+
 /// Program text without white space, to compare expressions as written.
 fn squeezed(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
-/// The keyset of one entry against the key's match kinds.
+/// The keyset of one entry against the number of key fields.
 fn entry_keyset(keyset: &Expr, kinds: &[&str], r: &mut Reporter) {
     let elements: Vec<&Expr> = match &keyset.kind {
         ExprKind::List(items) => items.iter().collect(),
@@ -255,17 +267,6 @@ fn entry_keyset(keyset: &Expr, kinds: &[&str], r: &mut Reporter) {
             keyset.span,
             format!("entry has {} key values but the table key has {} fields", elements.len(), kinds.len()),
         );
-        return;
-    }
-    for (element, kind) in elements.iter().zip(kinds) {
-        let bad = match (&element.kind, *kind) {
-            (ExprKind::Mask { .. }, "exact" | "range" | "optional") => Some("a mask"),
-            (ExprKind::Range { .. }, "exact" | "lpm" | "ternary" | "optional") => Some("a range"),
-            _ => None,
-        };
-        if let Some(what) = bad {
-            r.error(element.span, format!("{what} cannot match a key with match kind `{kind}`"));
-        }
     }
 }
 

@@ -36,6 +36,7 @@ fn duplicate_top_level_names() {
     assert_error("const bit<4> a = 1; const bit<4> a = 2;", "duplicate declaration of `a`");
     assert_error("control foo(in bit<8> x) { apply {} } bool foo() { return true; }", "duplicate declaration of `foo`");
     assert_error("action f() {} action f(in bit<8> x) {}", "duplicate declaration of `f`");
+    assert_clean("control d()(bit<32> a) { apply {} } control d()(bit<32> b) { apply {} }");
 }
 
 #[test]
@@ -143,7 +144,6 @@ fn table_properties() {
     assert_error(&table("key = { x : exact; } actions = { a; } entries = { priority = 1 : 1 : a; }"), "cannot have priorities");
     assert_error(&table("key = { x + x : exact; } actions = { a; }"), "requires a `@name` annotation");
     assert_error(&table("key = { x : exact; } actions = { a; } const entries = { 1 : b; }"), "entry `b` is not in the actions");
-    assert_error(&table("key = { x : ternary; } actions = { a; } const entries = { 1 .. 2 : a; }"), "a range cannot match");
     assert_error(&table("key = { x : exact; } actions = { a; } const entries = { 1 : a; 1 : a; }"), "duplicate entry key");
     assert_clean(&table(
         "key = { x : ternary; x[3:0] : exact @name(\"lo\"); } actions = { a; @defaultonly b; } \
@@ -173,11 +173,12 @@ fn parameter_rules() {
 
 #[test]
 fn annotation_shapes() {
-    assert_error("@name(4) action a() {}", "`@name` takes one string literal");
-    assert_error("@deprecated(\"a\" | \"b\") action a() {}", "`@deprecated` takes one string literal");
+    assert_error("@name(4) action a() {}", "`@name` takes one string");
+    assert_error("@deprecated(\"a\" | \"b\") action a() {}", "`@deprecated` takes one string");
     assert_error("struct s { @match(1+1) bit<16> f; }", "`@match` takes one match kind name");
     assert_error("@dup[] @dup[] control c() { apply {} }", "cannot be repeated");
     assert_error("@bad[a = { 2, 3 }] control c() { apply {} }", "must be an int, string or bool");
+    assert_clean("@deprecated(\"a\" ++ \"b\") action b() {}");
     assert_clean("@name(\"x\") @hidden @my(1, 2) @Mixed[1, \"hello\", true] @kv[a = 1, b = \"x\"] action a() {}");
 }
 
@@ -185,7 +186,5 @@ fn annotation_shapes() {
 fn declarations_in_the_wrong_place() {
     assert_error("bit x;", "cannot be declared at the top level");
     assert_error("control c() { c() inst; apply {} }", "cannot instantiate itself");
-    assert_error("extern Z { m(); }", "method `m` has no return type");
     assert_error("extern X { void X(); }", "constructor `X` cannot have a return type");
-    assert_error("const bit _ = 1;", "`_` cannot be used as a name");
 }
