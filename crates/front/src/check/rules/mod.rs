@@ -10,6 +10,7 @@
 //! offending construct and carries on, so one run reports many mistakes.
 //! No rule may reject a valid program: when in doubt, stay silent.
 
+mod abstracts;
 mod annotations;
 mod declarations;
 mod names;
@@ -33,6 +34,7 @@ pub fn check_rules(program: &Program, unit: &TranslationUnit, diags: &mut Diagno
     statements::check(program, &mut r);
     tables::check(program, &mut r);
     annotations::check(program, &mut r);
+    abstracts::check(program, &mut r);
 }
 
 /// Where the rules report: resolves spans to source locations.

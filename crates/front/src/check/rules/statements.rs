@@ -4,8 +4,10 @@
 //! instantiations inside bodies, `switch` in actions, variables of type
 //! `int`, table `apply` in actions and functions, `action_run`
 //! outside a `switch`, `this` outside an instance initializer, `verify`
-//! outside parsers, actions called from functions, `_` as an operand, and
-//! functions that can end without returning their value.
+//! outside parsers, actions called from functions or with type arguments,
+//! `_` as an operand, calls of a call's result, arguments mixing names and
+//! positions, `for ... in` without a type, and functions that can end
+//! without returning their value.
 //!
 //! Only names declared in the same control (its tables) or at the top level
 //! (actions, a user `verify`) are looked at, and only by their spelling.
@@ -13,7 +15,7 @@
 use super::walk::{applied_name, for_each_child, for_each_expr};
 use super::{switches, Reporter};
 use crate::ast::{
-    ActionRef, Block, Decl, DeclKind, Expr, ExprKind, Param, Program, Stmt, StmtKind, SwitchLabel,
+    ActionRef, Argument, Block, Decl, DeclKind, Expr, ExprKind, Param, Program, Stmt, StmtKind, SwitchLabel,
     TablePropertyKind, Transition, TypeRefKind,
 };
 use std::collections::{HashMap, HashSet};
@@ -107,6 +109,7 @@ fn declaration<'p>(decl: &'p Decl, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             }
         }
         DeclKind::Instance { args, initializer, .. } => {
+            arguments(args, r);
             args.iter().for_each(|a| expr(&a.value, ctx, r));
             let inner = Ctx { this_ok: true, ..*ctx };
             initializer.iter().flatten().for_each(|m| declaration(m, &inner, r));
@@ -116,6 +119,7 @@ fn declaration<'p>(decl: &'p Decl, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
                 match &p.kind {
                     TablePropertyKind::Key(keys) => keys.iter().for_each(|k| expr(&k.expr, ctx, r)),
                     TablePropertyKind::Actions(list) => {
+                        list.iter().flat_map(|a| &a.args).for_each(|args| arguments(args, r));
                         list.iter().flat_map(|a| a.args.iter().flatten()).for_each(|a| expr(&a.value, ctx, r))
                     }
                     TablePropertyKind::Entries(entries) => entries.iter().for_each(|e| expr(&e.action, ctx, r)),
@@ -188,7 +192,10 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             stmts(update, ctx, r);
             stmt(body, &Ctx { loops: ctx.loops + 1, ..*ctx }, r);
         }
-        StmtKind::ForIn { range, body, .. } => {
+        StmtKind::ForIn { ty, var, range, body } => {
+            if ty.is_none() {
+                r.error(var.span, format!("loop variable `{}` must be declared with a type", var.name));
+            }
             expr(range, ctx, r);
             stmt(body, &Ctx { loops: ctx.loops + 1, ..*ctx }, r);
         }
@@ -259,7 +266,28 @@ fn expr<'p>(e: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
     });
 }
 
+/// Arguments are all positional or all named, and no name is given twice.
+fn arguments(args: &[Argument], r: &mut Reporter) {
+    let named = args.iter().filter(|a| a.name.is_some()).count();
+    if named != 0 && named != args.len() {
+        if let Some(first) = args.first() {
+            r.error(first.span, "arguments must be either all named or all positional");
+        }
+    }
+    let mut seen: HashSet<&str> = HashSet::new();
+    for name in args.iter().filter_map(|a| a.name.as_ref()) {
+        if !seen.insert(&name.name) {
+            r.error(name.span, format!("argument `{}` is given twice", name.name));
+        }
+    }
+}
+
 fn call<'p>(e: &'p Expr, callee: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
+    let ExprKind::Call { args, type_args, .. } = &e.kind else { return };
+    arguments(args, r);
+    if matches!(callee.kind, ExprKind::Call { .. }) {
+        r.error(e.span, "the result of a call cannot be called");
+    }
     if let Some(table) = applied_name(e) {
         if ctx.tables.contains_key(table) && matches!(ctx.body, Body::Action | Body::Function { .. }) {
             r.error(e.span, format!("table `{table}` can only be applied in a control's `apply` block"));
@@ -271,8 +299,14 @@ fn call<'p>(e: &'p Expr, callee: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) 
         r.error(e.span, "`verify` can only be called in a parser");
     }
     let shadowed = ctx.params.iter().any(|p| p.name.name == name);
-    if matches!(ctx.body, Body::Function { .. }) && !ctx.this_ok && !shadowed && ctx.top.actions.contains(name) {
+    if shadowed || !ctx.top.actions.contains(name) {
+        return;
+    }
+    if matches!(ctx.body, Body::Function { .. }) && !ctx.this_ok {
         r.error(e.span, format!("action `{name}` cannot be called from a function"));
+    }
+    if !type_args.is_empty() {
+        r.error(e.span, format!("action `{name}` takes no type arguments"));
     }
 }
 

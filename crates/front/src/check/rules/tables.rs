@@ -1,4 +1,5 @@
-//! Tables: declared only in controls, with an `actions` list naming each
+//! Tables: declared only in controls, with keys that do not name the table
+//! itself, an `actions` list naming each
 //! action once, a `default_action` and entries naming listed actions, keys
 //! whose expressions can name themselves (or carry `@name`), and `entries`
 //! that follow the key and match its arity, use priorities only when
@@ -10,6 +11,7 @@
 //! Match kinds are recognised by their standard names (`exact`, `lpm`,
 //! `ternary`, `range`, `optional`); other match kinds are not checked here.
 
+use super::walk::for_each_expr;
 use super::Reporter;
 use crate::ast::{
     ActionRef, Argument, Decl, DeclKind, Entry, Expr, ExprKind, KeyElement, Param, Path, Program,
@@ -91,6 +93,7 @@ impl<'a> Table<'a> {
                 TablePropertyKind::Key(k) => {
                     keys = Some(k);
                     k.iter().for_each(|k| key_name(k, r));
+                    k.iter().for_each(|k| self.no_self_reference(&k.expr, r));
                 }
                 TablePropertyKind::Actions(a) => {
                     actions = Some(a);
@@ -124,6 +127,17 @@ impl<'a> Table<'a> {
                 _ => {}
             }
         }
+    }
+
+    /// Inside its own declaration the table's name denotes the table.
+    fn no_self_reference(&self, e: &Expr, r: &mut Reporter) {
+        for_each_expr(e, &mut |e| {
+            if let ExprKind::Path(p) = &e.kind {
+                if !p.top_level && p.name.name == self.name {
+                    r.error(e.span, format!("table `{}` cannot refer to itself in its key", self.name));
+                }
+            }
+        });
     }
 
     fn has_key(&self) -> bool {

@@ -100,6 +100,25 @@ fn statements_in_the_wrong_place() {
 }
 
 #[test]
+fn arguments_and_calls() {
+    assert_error("extern void f(in bit<16> x, in bool y); control c() { apply { f(y = true, 1); } }", "all named or all positional");
+    assert_error("extern void f(in bool y); control c() { apply { f(y = true, y = true); } }", "given twice");
+    assert_error("action a() {} control c() { apply { a<bit>(); } }", "takes no type arguments");
+    assert_error("control c() { table t { actions = {} } apply { t.apply()(); } }", "result of a call cannot be called");
+    assert_error("control c() { bit<8> i; apply { for (i in 1 .. 6) {} } }", "must be declared with a type");
+    assert_clean("extern void f(in bit<16> x, in bool y); control c() { apply { f(y = true, x = 1); f(1, true); } }");
+}
+
+#[test]
+fn abstract_methods() {
+    let ext = "extern V { V(); abstract bit<16> f(in bit<16> ix); @optional abstract void g(); }";
+    assert_error(&format!("{ext} control c() {{ V() v = {{ bit<16> h(in bit<16> ix) {{ return ix; }} }}; apply {{}} }}"), "not an abstract method");
+    assert_error(&format!("{ext} control c() {{ V() v = {{ bit<16> f(inout bit<16> ix) {{ return ix; }} }}; apply {{}} }}"), "another direction");
+    assert_error(&format!("{ext} control c() {{ V() v; apply {{}} }}"), "must implement abstract method `f`");
+    assert_clean(&format!("{ext} control c() {{ V() v = {{ bit<16> f(in bit<16> ix) {{ return this.f(ix); }} }}; apply {{}} }}"));
+}
+
+#[test]
 fn recursion_is_rejected() {
     assert_error("void f() { f(); }", "function `f` is recursive");
     assert_clean("void g() {} void f() { g(); }");
@@ -143,6 +162,7 @@ fn table_properties() {
     assert_error(&table("key = { x : exact; } actions = { a; } const entries = { (1, 2) : a; }"), "2 key values");
     assert_error(&table("key = { x : exact; } actions = { a; } entries = { priority = 1 : 1 : a; }"), "cannot have priorities");
     assert_error(&table("key = { x + x : exact; } actions = { a; }"), "requires a `@name` annotation");
+    assert_error(&table("key = { t : exact; } actions = { a; }"), "cannot refer to itself");
     assert_error(&table("key = { x : exact; } actions = { a; } const entries = { 1 : b; }"), "entry `b` is not in the actions");
     assert_error(&table("key = { x : exact; } actions = { a; } const entries = { 1 : a; 1 : a; }"), "duplicate entry key");
     assert_clean(&table(
