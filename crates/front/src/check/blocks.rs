@@ -161,7 +161,10 @@ impl Checker<'_> {
             }
             _ => {
                 self.coerce(e, ty, "keyset");
-                if !self.values.contains_key(&e.id) && self.runtime_value(e) {
+                // Locals are accepted: the reference compiler propagates
+                // their constant values first.
+                let call = matches!(e.kind, ExprKind::Call { .. });
+                if call && !self.values.contains_key(&e.id) && self.runtime_value(e) {
                     self.error(e.span, "a keyset must be compile-time known");
                 }
             }

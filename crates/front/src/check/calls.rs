@@ -45,6 +45,10 @@ impl Checker<'_> {
                 match sym {
                     Some(Symbol::Callables(list)) => {
                         self.expr(callee);
+                        let is_action = list.iter().all(|c| c.kind == CallableKind::Action);
+                        if is_action && (self.ctx.body == Some(CallableKind::Function) || self.ctx.in_parser) {
+                            self.error(e.span, format!("action `{}` can only be called from a control or an action", path.name.name));
+                        }
                         self.overloaded_call(e.span, &path.name.name, &list, &targs, args, Binding::AllArguments)
                     }
                     Some(Symbol::Type(t)) => {
@@ -117,6 +121,9 @@ impl Checker<'_> {
         match base_ty {
             Type::Table(i) => {
                 self.no_args(e.span, name, args);
+                if self.ctx.body.is_some() {
+                    self.error(e.span, "a table cannot be applied inside an action or function");
+                }
                 Type::ApplyResult(*i)
             }
             Type::Stack(..) => {
@@ -165,7 +172,11 @@ impl Checker<'_> {
                     let outer = self.types.get(*id).map(|d| d.type_params.clone()).unwrap_or_default();
                     let specialized: Vec<Rc<Callable>> =
                         methods.iter().map(|m| Rc::new(specialize(m, &outer, type_args))).collect();
-                    self.overloaded_call(e.span, name, &specialized, targs, args, Binding::AllArguments)
+                    let ret = self.overloaded_call(e.span, name, &specialized, targs, args, Binding::AllArguments);
+                    if name == "extract" && self.types.get(*id).is_some_and(|d| d.name == "packet_in") {
+                        self.check_extract(args);
+                    }
+                    ret
                 }
                 Some(TypeDefKind::Block { block, .. }) if name == "apply" && block != super::BlockKind::Package => {
                     let Some(def) = self.types.get(*id) else { return Type::Unknown };
@@ -199,6 +210,23 @@ impl Checker<'_> {
                 self.args_only(args);
                 Type::Unknown
             }
+        }
+    }
+
+    /// `packet_in.extract` takes a header; its two-argument form a header
+    /// with a `varbit` field.
+    fn check_extract(&mut self, args: &[Argument]) {
+        let Some(first) = args.first() else { return };
+        let ty = self.type_of(first.value.id);
+        if matches!(ty, Type::Unknown | Type::Var(_) | Type::DontCare) {
+            return;
+        }
+        if !self.types.is_header(&ty) {
+            let shown = self.show(&ty);
+            self.error(first.value.span, format!("`extract` needs a header, not `{shown}`"));
+        } else if args.len() == 2 && !self.has_varbit(&ty) {
+            let shown = self.show(&ty);
+            self.error(first.value.span, format!("`extract` with a size needs a header with a `varbit` field, not `{shown}`"));
         }
     }
 
@@ -332,14 +360,20 @@ impl Checker<'_> {
                 Type::Unknown
             }
             [first, ..] => {
-                // Several fit by arity: prefer one whose types fit too.
-                let pick = fitting
+                // Several fit by arity: the one whose types fit too.
+                let typed: Vec<&&Rc<Callable>> = fitting
                     .iter()
-                    .find(|c| {
-                        c.params.iter().zip(&arg_types).all(|(p, t)| self.types.convertible(t, &p.ty))
+                    .filter(|c| {
+                        c.params.iter().zip(&arg_types).all(|(p, t)| {
+                            c.type_params.iter().any(|v| mentions(&p.ty, v)) || self.types.convertible(t, &p.ty)
+                        })
                     })
-                    .copied()
-                    .unwrap_or(first);
+                    .collect();
+                if typed.len() > 1 && typed.iter().all(|c| c.kind == typed[0].kind) && same_params(typed[0], typed[1]) {
+                    self.error(span, format!("call of `{name}` is ambiguous between overloads"));
+                    return Type::Unknown;
+                }
+                let pick = typed.first().copied().unwrap_or(first);
                 let pick = Rc::clone(pick);
                 self.checked_call(span, &pick, targs, args, &arg_types, binding)
             }
@@ -381,6 +415,13 @@ impl Checker<'_> {
                     );
                     return Type::Unknown;
                 }
+            }
+        }
+        if targs.is_empty() && !matches!(callable.kind, CallableKind::Constructor | CallableKind::Action) {
+            if let Some(i) = bound.iter().position(|b| b.as_ref() == Some(&Type::InfInt)) {
+                let var = vars.get(i).cloned().unwrap_or_default();
+                self.error(span, format!("cannot infer a width for type argument `{var}` of `{}` from an `int` value", callable.name));
+                return Type::Unknown;
             }
         }
         let actual: Vec<Type> = bound.into_iter().map(|b| b.unwrap_or(Type::Unknown)).collect();
@@ -478,6 +519,23 @@ fn arity_fits(c: &Callable, args: &[Argument], binding: Binding) -> bool {
         .filter(|p| !p.optional && !(binding == Binding::ControlPlaneTail && p.direction.is_none()))
         .count();
     args.len() <= c.params.len() && args.len() >= required
+}
+
+/// Whether type variable `var` occurs in `ty`.
+fn mentions(ty: &Type, var: &str) -> bool {
+    match ty {
+        Type::Var(v) => v == var,
+        Type::Named { args, .. } | Type::Tuple(args) => args.iter().any(|a| mentions(a, var)),
+        Type::Stack(e, _) | Type::List(e) => mentions(e, var),
+        _ => false,
+    }
+}
+
+/// Two overloads no call could tell apart: same parameter types and
+/// directions.
+fn same_params(a: &Callable, b: &Callable) -> bool {
+    a.params.len() == b.params.len()
+        && a.params.iter().zip(&b.params).all(|(p, q)| p.direction == q.direction && p.ty == q.ty)
 }
 
 /// A method signature with its extern's type arguments substituted.

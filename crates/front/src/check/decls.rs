@@ -61,6 +61,9 @@ impl Checker<'_> {
                 self.scopes.declare(&name.name, Symbol::Type(ty));
             }
             DeclKind::NewType { target, name } => {
+                if let TypedefTarget::Type(t) = target {
+                    self.reject_dont_care(t, "the definition of a type");
+                }
                 let base = self.typedef_target(target);
                 if !matches!(
                     base,
@@ -112,6 +115,7 @@ impl Checker<'_> {
     }
 
     fn constant_decl(&mut self, ty: &TypeRef, name: &ast::Ident, value: &ast::Expr) {
+        self.reject_dont_care(ty, "the type of a constant");
         let ty = self.resolve_type(ty);
         self.expr(value);
         self.coerce(value, &ty, "constant initializer");
@@ -123,6 +127,7 @@ impl Checker<'_> {
     }
 
     fn variable_decl(&mut self, ty: &TypeRef, name: &ast::Ident, init: Option<&ast::Expr>) {
+        self.reject_dont_care(ty, "the type of a variable");
         let ty = self.resolve_type(ty);
         if matches!(ty, Type::String) {
             let shown = self.show(&ty);
@@ -298,7 +303,11 @@ impl Checker<'_> {
                     if kind != CallableKind::Constructor && m.sig.name.name == name.name {
                         c.error(m.sig.name.span, format!("method `{}` has the name of its extern type", m.sig.name.name));
                     }
+                    if let Some(r) = &m.return_type {
+                        c.reject_dont_care(r, "a return type");
+                    }
                     let mut sig = c.signature(&m.sig, m.return_type.as_ref(), kind);
+                    c.check_signature_types(&sig);
                     sig.optional = m.annotations.iter().any(|a| a.name.name == "optional");
                     Rc::new(sig)
                 })
@@ -327,6 +336,28 @@ impl Checker<'_> {
         }
     }
 
+    /// Return and parameter types a method or function cannot have.
+    pub(super) fn check_signature_types(&mut self, sig: &Callable) {
+        // Extern functions and methods may return objects (factories).
+        let may_return_object = matches!(sig.kind, CallableKind::ExternFunction | CallableKind::Method);
+        if !may_return_object && self.is_object_type(&sig.ret) {
+            let shown = self.show(&sig.ret);
+            self.error(sig.decl, format!("`{}` cannot return `{shown}`", sig.name));
+        }
+        for p in &sig.params {
+            let written = matches!(p.direction, Some(Direction::Out | Direction::InOut));
+            if written && (p.ty == Type::String || self.is_object_type(&p.ty)) {
+                let shown = self.show(&p.ty);
+                self.error(p.span, format!("`out`/`inout` parameter `{}` cannot have type `{shown}`", p.name));
+            }
+        }
+    }
+
+    /// Externs, parsers, controls and packages: objects, not values.
+    pub(super) fn is_object_type(&self, ty: &Type) -> bool {
+        matches!(self.types.kind(ty), Some(TypeDefKind::Extern | TypeDefKind::Block { .. }))
+    }
+
     pub(super) fn param_sigs(&mut self, params: &[ast::Param]) -> Vec<ParamSig> {
         params
             .iter()
@@ -353,13 +384,18 @@ impl Checker<'_> {
     }
 
     fn callable_decl(&mut self, sig: &ast::Signature, ret: Option<&TypeRef>, kind: CallableKind, body: Option<&ast::Block>) {
+        if let Some(r) = ret {
+            self.reject_dont_care(r, "a return type");
+        }
         let callable = Rc::new(self.signature(sig, ret, kind));
+        self.check_signature_types(&callable);
         self.scopes.declare(&sig.name.name, Symbol::Callables(vec![callable.clone()]));
         let Some(body) = body else { return };
         let ctx = Context {
             return_type: Some(callable.ret.clone()),
             in_control: self.ctx.in_control,
             in_parser: self.ctx.in_parser,
+            body: Some(kind),
             this_type: self.ctx.this_type.clone(),
         };
         self.scoped(ctx, |c| {
@@ -394,6 +430,13 @@ impl Checker<'_> {
         let r = f(self);
         self.scopes.pop();
         r
+    }
+
+    /// Reports `_` inside a type that must be complete.
+    pub(super) fn reject_dont_care(&mut self, t: &TypeRef, what: &str) {
+        if let Some(span) = dont_care_in(t) {
+            self.error(span, format!("`_` cannot be used in {what}"));
+        }
     }
 
     /// Evaluates a compile-time-known non-negative integer (a width, a
@@ -478,7 +521,11 @@ impl Checker<'_> {
             }
             return found;
         };
-        if arg_types.is_empty() || !existing.is_empty() {
+        if !existing.is_empty() && !arg_types.is_empty() {
+            self.error(t.span, format!("`{}` is already specialized and takes no type arguments", path.name.name));
+            return Type::Unknown;
+        }
+        if arg_types.is_empty() {
             return found;
         }
         let expected = self.types.get(*id).map_or(0, |d| d.type_params.len());
@@ -527,6 +574,16 @@ impl Checker<'_> {
                 self.warning(e.span, format!("value {value} does not fit in `{shown}` and is truncated"));
             }
         }
+    }
+}
+
+/// The span of a `_` inside a type as written.
+fn dont_care_in(t: &TypeRef) -> Option<crate::source::Span> {
+    match &t.kind {
+        TypeRefKind::DontCare => Some(t.span),
+        TypeRefKind::Named { args, .. } | TypeRefKind::Tuple(args) => args.iter().find_map(dont_care_in),
+        TypeRefKind::Stack { elem, .. } | TypeRefKind::List(elem) => dont_care_in(elem),
+        _ => None,
     }
 }
 

@@ -385,6 +385,7 @@ impl Checker<'_> {
     }
 
     fn cast_expr(&mut self, e: &Expr, ty: &crate::ast::TypeRef, inner: &Expr) -> Type {
+        self.reject_dont_care(ty, "the type of a cast");
         let to = self.resolve_type(ty);
         let from = self.expr(inner);
         if self.types.convertible(&from, &to) {

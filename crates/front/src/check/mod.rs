@@ -116,6 +116,8 @@ struct Context {
     return_type: Option<Type>,
     in_parser: bool,
     in_control: bool,
+    /// The kind of the enclosing function or action body, if any.
+    body: Option<env::CallableKind>,
     /// The extern type `this` refers to in an abstract method body.
     this_type: Option<Type>,
 }

@@ -91,6 +91,10 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
                 return mismatch(c, " (division and modulo need unsigned operands)");
             }
             if matches!(op, Div | Mod) {
+                if c.const_of(rhs).is_some_and(|v| num_traits::Zero::is_zero(&v)) {
+                    c.error(rhs.span, "division by zero");
+                    return Type::Unknown;
+                }
                 for operand in [lhs, rhs] {
                     if c.const_of(operand).is_some_and(|v| v.is_negative()) {
                         c.error(operand.span, "division and modulo are not defined for negative values");

@@ -180,12 +180,15 @@ impl TypeTable {
     /// Whether a value of type `from` may be used where `to` is expected,
     /// with implicit casts (int literals to fixed widths, serializable
     /// enums to their underlying type, initializer lists to structured
-    /// types). Unknown and type variables are accepted: inference of
-    /// generics is lenient by design.
+    /// types). Unknown is accepted everywhere; a type variable of the
+    /// enclosing generic declaration is rigid (equal only to itself).
     pub fn convertible(&self, from: &Type, to: &Type) -> bool {
         use Type::*;
         match (from, to) {
-            (Unknown, _) | (_, Unknown) | (Var(_), _) | (_, Var(_)) => true,
+            (Unknown, _) | (_, Unknown) => true,
+            (Var(a), Var(b)) => a == b,
+            (Var(_), DontCare) | (DontCare, Var(_)) => true,
+            (Var(_), _) | (_, Var(_)) => false,
             (DontCare, _) | (_, DontCare) => true,
             (a, b) if a == b => true,
             (InfInt, Bit(_) | Int(_) | InfInt) => true,
@@ -238,14 +241,26 @@ impl TypeTable {
         let (Some(fp), Some(tp)) = (self.block_params(from), self.block_params(to)) else { return false };
         fp.len() <= tp.len()
             && tp.iter().skip(fp.len()).all(|p| p.optional)
-            && fp.iter().zip(&tp).all(|(a, b)| a.direction == b.direction && self.same(&a.ty, &b.ty))
+            && fp.iter().zip(&tp).all(|(a, b)| a.direction == b.direction && self.same_modulo_vars(&a.ty, &b.ty))
     }
 
-    /// Type equality where Unknown and variables match anything.
+    /// Type equality where Unknown and type variables match anything:
+    /// for comparing two generic signatures.
+    fn same_modulo_vars(&self, a: &Type, b: &Type) -> bool {
+        match (a, b) {
+            (Type::Var(_), _) | (_, Type::Var(_)) => true,
+            (Type::Named { id: x, args: xa }, Type::Named { id: y, args: ya }) => {
+                x == y && xa.iter().zip(ya).all(|(p, q)| self.same_modulo_vars(p, q))
+            }
+            _ => self.same(a, b),
+        }
+    }
+
+    /// Type equality where Unknown matches anything.
     pub fn same(&self, a: &Type, b: &Type) -> bool {
         use Type::*;
         match (a, b) {
-            (Unknown, _) | (_, Unknown) | (Var(_), _) | (_, Var(_)) => true,
+            (Unknown, _) | (_, Unknown) => true,
             (Named { id: x, args: xa }, Named { id: y, args: ya }) => {
                 x == y && xa.len() == ya.len() && xa.iter().zip(ya).all(|(p, q)| self.same(p, q))
             }
