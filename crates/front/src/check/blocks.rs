@@ -151,6 +151,13 @@ impl Checker<'_> {
             Type::DontCare | Type::Unknown => {}
             Type::ValueSet(inner) if self.types.is_struct(inner) => {}
             Type::Keyset(inner) | Type::ValueSet(inner) => {
+                if let ExprKind::Mask { value: a, mask: b } | ExprKind::Range { lo: a, hi: b } = &e.kind {
+                    for operand in [a, b] {
+                        if !self.values.contains_key(&operand.id) && self.runtime_value(operand) {
+                            self.error(operand.span, "a keyset must be compile-time known");
+                        }
+                    }
+                }
                 let (a, b) = (self.types.representation(inner), self.types.representation(ty));
                 if !self.types.convertible(&a, &b) && !self.types.convertible(&b, &a) {
                     let (si, st) = (self.show(inner), self.show(ty));
@@ -206,6 +213,13 @@ impl Checker<'_> {
     ) {
         let declared = self.resolve_type(ty);
         let inst = self.constructor_call(span, &declared, &[], args);
+        let block = matches!(
+            self.types.kind(&inst),
+            Some(TypeDefKind::Block { block: BlockKind::Parser | BlockKind::Control, .. })
+        );
+        if block && self.scopes.is_top_level() {
+            self.error(name.span, format!("parsers and controls cannot be instantiated at the top level (`{}`)", name.name));
+        }
         if let Some(methods) = initializer {
             self.abstract_impls(name, &inst, methods);
         }
@@ -346,6 +360,7 @@ impl Checker<'_> {
         };
         let args = a.args.as_deref().unwrap_or(&[]);
         self.overloaded_call(a.span, name, &actions, &[], args, Binding::ControlPlaneTail);
+
         true
     }
 
@@ -401,3 +416,4 @@ impl Checker<'_> {
         }
     }
 }
+

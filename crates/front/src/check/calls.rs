@@ -7,7 +7,7 @@
 //! an error). `out`/`inout` arguments must be l-values of exactly the
 //! parameter type; `in` and directionless arguments get implicit casts.
 
-use super::consteval::int_value;
+use super::consteval::{int_value, Value};
 use super::env::{Callable, CallableKind, Symbol};
 use super::expr::{is_header_method, is_size_method};
 use super::types::{subst, unify, ParamSig, Type, TypeDefKind};
@@ -30,6 +30,9 @@ pub(super) enum Binding {
 impl Checker<'_> {
     pub(super) fn call_expr(&mut self, e: &Expr, callee: &Expr, type_args: &[TypeRef], args: &[Argument]) -> Type {
         let targs: Vec<Type> = type_args.iter().map(|t| self.resolve_type(t)).collect();
+        if let Some(t) = type_args.iter().zip(&targs).find(|(_, ty)| matches!(ty, Type::Void)) {
+            self.error(t.0.span, "`void` cannot be a type argument");
+        }
         match &callee.kind {
             ExprKind::Member { base, member } => {
                 let callee_ty = self.expr(callee);
@@ -49,7 +52,11 @@ impl Checker<'_> {
                         if is_action && (self.ctx.body == Some(CallableKind::Function) || self.ctx.in_parser) {
                             self.error(e.span, format!("action `{}` can only be called from a control or an action", path.name.name));
                         }
-                        self.overloaded_call(e.span, &path.name.name, &list, &targs, args, Binding::AllArguments)
+                        let ret = self.overloaded_call(e.span, &path.name.name, &list, &targs, args, Binding::AllArguments);
+                        if path.name.name == "static_assert" {
+                            self.static_assert(e, args);
+                        }
+                        ret
                     }
                     Some(Symbol::Type(t)) => {
                         self.expr(callee);
@@ -173,8 +180,13 @@ impl Checker<'_> {
                     let specialized: Vec<Rc<Callable>> =
                         methods.iter().map(|m| Rc::new(specialize(m, &outer, type_args))).collect();
                     let ret = self.overloaded_call(e.span, name, &specialized, targs, args, Binding::AllArguments);
-                    if name == "extract" && self.types.get(*id).is_some_and(|d| d.name == "packet_in") {
-                        self.check_extract(args);
+                    if self.types.get(*id).is_some_and(|d| d.name == "packet_in") {
+                        if name == "extract" {
+                            self.check_extract(args);
+                        } else if name == "lookahead" && self.has_varbit(&ret) {
+                            let shown = self.show(&ret);
+                            self.error(e.span, format!("`lookahead` needs a fixed-size type, not `{shown}`"));
+                        }
                     }
                     ret
                 }
@@ -213,6 +225,21 @@ impl Checker<'_> {
         }
     }
 
+    /// `static_assert(cond[, message])` fails when `cond` is known false.
+    fn static_assert(&mut self, e: &Expr, args: &[Argument]) {
+        let Some(cond) = args.first() else { return };
+        if let Some(Value::Bool(false)) = self.values.get(&cond.value.id) {
+            let message = match args.get(1).and_then(|m| self.values.get(&m.value.id)) {
+                Some(Value::String(s)) => format!("static assertion failed: {s}"),
+                _ => "static assertion failed".to_string(),
+            };
+            self.error(e.span, message);
+        }
+        if let Some(v @ Value::Bool(_)) = self.values.get(&cond.value.id).cloned() {
+            self.values.insert(e.id, v);
+        }
+    }
+
     /// `packet_in.extract` takes a header; its two-argument form a header
     /// with a `varbit` field.
     fn check_extract(&mut self, args: &[Argument]) {
@@ -224,6 +251,9 @@ impl Checker<'_> {
         if !self.types.is_header(&ty) {
             let shown = self.show(&ty);
             self.error(first.value.span, format!("`extract` needs a header, not `{shown}`"));
+        } else if args.len() == 1 && self.has_varbit(&ty) {
+            let shown = self.show(&ty);
+            self.error(first.value.span, format!("`extract` of `{shown}`, which has a `varbit` field, needs a size"));
         } else if args.len() == 2 && !self.has_varbit(&ty) {
             let shown = self.show(&ty);
             self.error(first.value.span, format!("`extract` with a size needs a header with a `varbit` field, not `{shown}`"));
@@ -277,6 +307,12 @@ impl Checker<'_> {
                     .unwrap_or_default();
                 if ctors.is_empty() && !args.is_empty() {
                     self.error(span, format!("extern `{}` has no constructor", def.name));
+                }
+                let inferable = ctors.iter().any(|c| {
+                    c.params.iter().any(|p| def.type_params.iter().any(|v| mentions(&p.ty, v)))
+                });
+                if type_args.is_empty() && !def.type_params.is_empty() && !inferable {
+                    self.error(span, format!("extern `{}` needs type arguments", def.name));
                 }
                 if ctors.is_empty() {
                     return Type::Named { id: *id, args: type_args };
@@ -424,6 +460,19 @@ impl Checker<'_> {
                 return Type::Unknown;
             }
         }
+        if targs.is_empty() && !matches!(callable.kind, CallableKind::Constructor | CallableKind::Action) {
+            for (param_index, arg_index) in &matched {
+                let (Some(p), Some(t)) = (callable.params.get(*param_index), arg_types.get(*arg_index)) else {
+                    continue;
+                };
+                let Type::Var(v) = &p.ty else { continue };
+                let unbound = vars.iter().position(|x| x == v).is_some_and(|i| bound.get(i).is_some_and(|b| b.is_none()));
+                if unbound && matches!(t, Type::StructExpr(_) | Type::DontCare) {
+                    self.error(span, format!("cannot infer type argument `{v}` of `{}`", callable.name));
+                    return Type::Unknown;
+                }
+            }
+        }
         let actual: Vec<Type> = bound.into_iter().map(|b| b.unwrap_or(Type::Unknown)).collect();
         for (param_index, arg_index) in matched {
             let (Some(p), Some(a)) = (callable.params.get(param_index), args.get(arg_index)) else { continue };
@@ -435,6 +484,11 @@ impl Checker<'_> {
 
     fn check_argument(&mut self, callable: &Callable, p: &ParamSig, pty: &Type, arg: &Expr) {
         let what = format!("argument `{}` of `{}`", p.name, callable.name);
+        if matches!(self.type_of(arg.id), Type::Table(_) | Type::State | Type::Callable | Type::ApplyResult(_)) {
+            let text = self.unit.slice(arg.span).to_string();
+            self.error(arg.span, format!("{what}: `{text}` is not a value"));
+            return;
+        }
         match p.direction {
             Some(Direction::Out | Direction::InOut) => {
                 if matches!(arg.kind, ExprKind::DontCare) {

@@ -94,6 +94,10 @@ impl Checker<'_> {
             DeclKind::Table { name, properties } => self.table_decl(name, properties),
             DeclKind::ValueSet { elem, size, name } => {
                 let elem_ty = self.resolve_type(elem);
+                if matches!(elem_ty, Type::InfInt | Type::String | Type::Varbit(_)) || self.is_object_type(&elem_ty) {
+                    let shown = self.show(&elem_ty);
+                    self.error(elem.span, format!("a value set cannot hold `{shown}`"));
+                }
                 self.const_int(size, "value set size");
                 let ty = Type::ValueSet(Box::new(elem_ty));
                 self.declare_value(name, ty, false, None, ValueRole::ValueSet);
@@ -129,9 +133,9 @@ impl Checker<'_> {
     fn variable_decl(&mut self, ty: &TypeRef, name: &ast::Ident, init: Option<&ast::Expr>) {
         self.reject_dont_care(ty, "the type of a variable");
         let ty = self.resolve_type(ty);
-        if matches!(ty, Type::String) {
+        if matches!(ty, Type::String) || self.is_object_type(&ty) {
             let shown = self.show(&ty);
-            self.error(name.span, format!("variable `{}` cannot have type `{shown}` (only constants can)", name.name));
+            self.error(name.span, format!("variable `{}` cannot have type `{shown}`", name.name));
         }
         if let Some(init) = init {
             self.expr(init);
@@ -207,10 +211,10 @@ impl Checker<'_> {
         let ok = match kind {
             StructKind::Header => self.header_field_ok(ty),
             StructKind::Union => matches!(ty, Type::Unknown | Type::Var(_)) || self.types.is_header(ty),
-            StructKind::Struct => !matches!(
-                ty,
-                Type::Void | Type::Table(_) | Type::State | Type::Callable | Type::ValueSet(_)
-            ),
+            StructKind::Struct => {
+                !matches!(ty, Type::Void | Type::Table(_) | Type::State | Type::Callable | Type::ValueSet(_))
+                    && !self.is_object_type(ty)
+            }
         };
         if !ok {
             let shown = self.show(ty);
@@ -344,11 +348,13 @@ impl Checker<'_> {
             let shown = self.show(&sig.ret);
             self.error(sig.decl, format!("`{}` cannot return `{shown}`", sig.name));
         }
+        let body_kind = matches!(sig.kind, CallableKind::Action | CallableKind::Function);
         for p in &sig.params {
-            let written = matches!(p.direction, Some(Direction::Out | Direction::InOut));
-            if written && (p.ty == Type::String || self.is_object_type(&p.ty)) {
+            let object = self.is_object_type(&p.ty);
+            let bad = (p.direction.is_some() && (p.ty == Type::String || object)) || (body_kind && object);
+            if bad {
                 let shown = self.show(&p.ty);
-                self.error(p.span, format!("`out`/`inout` parameter `{}` cannot have type `{shown}`", p.name));
+                self.error(p.span, format!("parameter `{}` of `{}` cannot have type `{shown}`", p.name, sig.name));
             }
         }
     }
@@ -490,7 +496,15 @@ impl Checker<'_> {
                     None => Type::Unknown,
                 }
             }
-            TypeRefKind::Tuple(ts) => Type::Tuple(ts.iter().map(|t| self.resolve_type(t)).collect()),
+            TypeRefKind::Tuple(ts) => {
+                let elems: Vec<Type> = ts.iter().map(|t| self.resolve_type(t)).collect();
+                if let Some(bad) = elems.iter().find(|e| self.is_object_type(e)) {
+                    let shown = self.show(bad);
+                    self.error(t.span, format!("a tuple cannot contain `{shown}`"));
+                    return Type::Unknown;
+                }
+                Type::Tuple(elems)
+            }
             TypeRefKind::List(e) => Type::List(Box::new(self.resolve_type(e))),
             TypeRefKind::DontCare => Type::Unknown,
         }
@@ -526,6 +540,15 @@ impl Checker<'_> {
             return Type::Unknown;
         }
         if arg_types.is_empty() {
+            let generic = self.types.get(*id).is_some_and(|d| !d.type_params.is_empty());
+            let structured = matches!(
+                self.types.kind(&found),
+                Some(TypeDefKind::Header { .. } | TypeDefKind::HeaderUnion { .. } | TypeDefKind::Struct { .. })
+            );
+            if generic && structured && existing.is_empty() {
+                self.error(t.span, format!("generic type `{}` needs type arguments", path.name.name));
+                return Type::Unknown;
+            }
             return found;
         }
         let expected = self.types.get(*id).map_or(0, |d| d.type_params.len());
@@ -536,7 +559,24 @@ impl Checker<'_> {
             );
             return Type::Unknown;
         }
-        Type::Named { id: *id, args: arg_types }
+        let specialized = Type::Named { id: *id, args: arg_types };
+        self.check_specialized(path, &specialized);
+        specialized
+    }
+
+    /// Fields of a specialized generic header, union or struct must still
+    /// be allowed there (`H<int>` is not a header).
+    fn check_specialized(&mut self, path: &ast::Path, ty: &Type) {
+        let kind = match self.types.kind(ty) {
+            Some(TypeDefKind::Header { .. }) => StructKind::Header,
+            Some(TypeDefKind::HeaderUnion { .. }) => StructKind::Union,
+            Some(TypeDefKind::Struct { .. }) => StructKind::Struct,
+            _ => return,
+        };
+        for (name, fty) in self.types.fields(ty).unwrap_or_default() {
+            let field = ast::Ident { name, span: path.span };
+            self.check_field_type(kind, &field, &fty, ty);
+        }
     }
 
     /// Whether an expression reads something only known at run time

@@ -93,6 +93,10 @@ impl Scopes {
         }
     }
 
+    pub fn is_top_level(&self) -> bool {
+        self.levels.len() == 1
+    }
+
     /// Declares `name` in the innermost scope. Callables of one name
     /// accumulate; any other redeclaration replaces (duplicates are
     /// reported by the structural rules).

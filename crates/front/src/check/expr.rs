@@ -137,13 +137,12 @@ impl Checker<'_> {
                     self.values.insert(e.id, int_value(BigInt::from(*n), &Type::Bit(32)));
                     Type::Bit(32)
                 }
-                "lastIndex" => Type::Bit(32),
-                "next" | "last" => {
-                    if name == "next" && !self.ctx.in_parser {
-                        self.error(member.span, "`next` of a header stack is only allowed in parsers");
-                    }
-                    (**elem).clone()
+                "lastIndex" | "next" if !self.ctx.in_parser => {
+                    self.error(member.span, format!("`{name}` of a header stack is only allowed in parsers"));
+                    Type::Unknown
                 }
+                "lastIndex" => Type::Bit(32),
+                "next" | "last" => (**elem).clone(),
                 "push_front" | "pop_front" => Type::Callable,
                 _ => self.no_member(member, &base_ty),
             },
@@ -412,8 +411,8 @@ impl Checker<'_> {
         let t = self.types.representation(to);
         let is_new = |t: &Type| matches!(self.types.kind(t), Some(TypeDefKind::NewType(_)));
         if is_new(from) || is_new(to) {
-            // A new type casts like its representation.
-            return self.types.same(&f, &t) || self.explicit_cast_ok(&f, &t);
+            // A new type converts only to and from its representation.
+            return self.types.same(&f, &t);
         }
         match (&f, &t) {
             (Type::Bit(_), Type::Bit(_)) | (Type::Int(_), Type::Int(_)) => true,
