@@ -348,11 +348,9 @@ impl Checker<'_> {
             let shown = self.show(&sig.ret);
             self.error(sig.decl, format!("`{}` cannot return `{shown}`", sig.name));
         }
-        let body_kind = matches!(sig.kind, CallableKind::Action | CallableKind::Function);
         for p in &sig.params {
-            let object = self.is_object_type(&p.ty);
-            let bad = (p.direction.is_some() && (p.ty == Type::String || object)) || (body_kind && object);
-            if bad {
+            // Objects and strings are passed only as directionless parameters.
+            if p.direction.is_some() && (p.ty == Type::String || self.is_object_type(&p.ty)) {
                 let shown = self.show(&p.ty);
                 self.error(p.span, format!("parameter `{}` of `{}` cannot have type `{shown}`", p.name, sig.name));
             }
