@@ -254,6 +254,9 @@ impl Checker<'_> {
         } else if args.len() == 1 && self.has_varbit(&ty) {
             let shown = self.show(&ty);
             self.error(first.value.span, format!("`extract` of `{shown}`, which has a `varbit` field, needs a size"));
+        } else if self.types.fields(&ty).is_some_and(|fs| fs.iter().filter(|(_, t)| matches!(t, Type::Varbit(_))).count() > 1) {
+            let shown = self.show(&ty);
+            self.error(first.value.span, format!("`extract` of `{shown}`: a header can have only one `varbit` field"));
         } else if args.len() == 2 && !self.has_varbit(&ty) {
             let shown = self.show(&ty);
             self.error(first.value.span, format!("`extract` with a size needs a header with a `varbit` field, not `{shown}`"));
@@ -471,6 +474,13 @@ impl Checker<'_> {
                     self.error(span, format!("cannot infer type argument `{v}` of `{}`", callable.name));
                     return Type::Unknown;
                 }
+            }
+        }
+        if callable.kind == CallableKind::Function {
+            if let Some(Some(obj)) = bound.iter().find(|b| b.as_ref().is_some_and(|t| self.is_object_type(t))) {
+                let shown = self.show(obj);
+                self.error(span, format!("`{}` cannot take `{shown}` as a type argument", callable.name));
+                return Type::Unknown;
             }
         }
         let actual: Vec<Type> = bound.into_iter().map(|b| b.unwrap_or(Type::Unknown)).collect();

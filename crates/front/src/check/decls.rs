@@ -348,12 +348,8 @@ impl Checker<'_> {
             let shown = self.show(&sig.ret);
             self.error(sig.decl, format!("`{}` cannot return `{shown}`", sig.name));
         }
-        for p in &sig.params {
-            // Objects and strings are passed only as directionless parameters.
-            if p.direction.is_some() && (p.ty == Type::String || self.is_object_type(&p.ty)) {
-                let shown = self.show(&p.ty);
-                self.error(p.span, format!("parameter `{}` of `{}` cannot have type `{shown}`", p.name, sig.name));
-            }
+        if sig.ret == Type::InfInt && !may_return_object {
+            self.error(sig.decl, format!("`{}` cannot return `int`", sig.name));
         }
     }
 
@@ -367,6 +363,11 @@ impl Checker<'_> {
             .iter()
             .map(|p| {
                 let ty = self.resolve_type(&p.ty);
+                // Objects and strings are passed only as directionless parameters.
+                if p.direction.is_some() && (ty == Type::String || self.is_object_type(&ty)) {
+                    let shown = self.show(&ty);
+                    self.error(p.name.span, format!("parameter `{}` with a direction cannot have type `{shown}`", p.name.name));
+                }
                 if let Some(d) = &p.default {
                     self.expr(d);
                     self.coerce(d, &ty, "default value");

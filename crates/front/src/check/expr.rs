@@ -142,6 +142,10 @@ impl Checker<'_> {
                     Type::Unknown
                 }
                 "lastIndex" => Type::Bit(32),
+                "last" if !self.ctx.in_parser => {
+                    self.error(member.span, "`last` of a header stack is only allowed in parsers");
+                    Type::Unknown
+                }
                 "next" | "last" => (**elem).clone(),
                 "push_front" | "pop_front" => Type::Callable,
                 _ => self.no_member(member, &base_ty),
