@@ -52,11 +52,13 @@ impl Parser<'_> {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 let item_start = self.span();
                 let annotations = self.annotations();
-                if self.at(&TokenKind::Apply) && self.nth(1) == &TokenKind::LBrace {
+                if self.at(&TokenKind::Apply) && matches!(self.nth(1), TokenKind::LBrace | TokenKind::At) {
                     self.bump();
                     if apply.is_some() {
                         self.error_at(item_start, "a control has only one `apply` block".into());
                     }
+                    let mut annotations = annotations;
+                    annotations.extend(self.annotations());
                     apply = Some(self.block(annotations));
                 } else if let Some(decl) = self.local_declaration(annotations, item_start) {
                     locals.push(decl);

@@ -13,6 +13,10 @@ use crate::lexer::TokenKind;
 
 /// Binding power of the ternary operator, the loosest.
 const TERNARY_BP: u8 = 1;
+/// Binding power of `<`, `>`, `<=`, `>=`.
+const COMPARISON_BP: u8 = 5;
+/// Binding power of `+`, `-`, `++`, `|+|`, `|-|`.
+const ADDITIVE_BP: u8 = 10;
 /// Binding power of prefix operators and casts.
 const PREFIX_BP: u8 = 12;
 
@@ -20,6 +24,12 @@ impl Parser<'_> {
     /// A whole expression.
     pub(super) fn expr(&mut self) -> Expr {
         self.expr_bp(0)
+    }
+
+    /// The width in `bit<W + 1>`: only operators from `+` up, so that a
+    /// `>` (or the `>>` of `bit<bit<8>>`-like nesting) closes the list.
+    pub(super) fn width_expr(&mut self) -> Expr {
+        self.expr_bp(ADDITIVE_BP)
     }
 
     /// An expression whose operators all bind at least as tightly as `min_bp`.
@@ -66,19 +76,19 @@ impl Parser<'_> {
             TokenKind::Gt if self.nth(1) == &TokenKind::Gt && self.adjacent(0) => (Shr, 9, 2),
             // `>>=` ends the expression: the statement parser reads it.
             TokenKind::Gt if self.nth(1) == &TokenKind::Ge && self.adjacent(0) => return None,
-            TokenKind::Lt => (Lt, 5, 1),
-            TokenKind::Gt => (Gt, 5, 1),
-            TokenKind::Le => (Le, 5, 1),
-            TokenKind::Ge => (Ge, 5, 1),
+            TokenKind::Lt => (Lt, COMPARISON_BP, 1),
+            TokenKind::Gt => (Gt, COMPARISON_BP, 1),
+            TokenKind::Le => (Le, COMPARISON_BP, 1),
+            TokenKind::Ge => (Ge, COMPARISON_BP, 1),
             TokenKind::Pipe => (BitOr, 6, 1),
             TokenKind::Caret => (BitXor, 7, 1),
             TokenKind::Amp => (BitAnd, 8, 1),
             TokenKind::Shl => (Shl, 9, 1),
-            TokenKind::PlusPlus => (Concat, 10, 1),
-            TokenKind::Plus => (Add, 10, 1),
-            TokenKind::Minus => (Sub, 10, 1),
-            TokenKind::PipePlusPipe => (AddSat, 10, 1),
-            TokenKind::PipeMinusPipe => (SubSat, 10, 1),
+            TokenKind::PlusPlus => (Concat, ADDITIVE_BP, 1),
+            TokenKind::Plus => (Add, ADDITIVE_BP, 1),
+            TokenKind::Minus => (Sub, ADDITIVE_BP, 1),
+            TokenKind::PipePlusPipe => (AddSat, ADDITIVE_BP, 1),
+            TokenKind::PipeMinusPipe => (SubSat, ADDITIVE_BP, 1),
             TokenKind::Star => (Mul, 11, 1),
             TokenKind::Slash => (Div, 11, 1),
             TokenKind::Percent => (Mod, 11, 1),
@@ -130,6 +140,9 @@ impl Parser<'_> {
                     let kind = if self.eat(&TokenKind::Colon) {
                         let lo = self.expr();
                         ExprKind::Slice { base: Box::new(e), hi: Box::new(index), lo: Box::new(lo) }
+                    } else if self.eat(&TokenKind::PlusColon) {
+                        let width = self.expr();
+                        ExprKind::IndexedSlice { base: Box::new(e), lo: Box::new(index), width: Box::new(width) }
                     } else {
                         ExprKind::Index { base: Box::new(e), index: Box::new(index) }
                     };
@@ -188,6 +201,7 @@ impl Parser<'_> {
             TokenKind::This => self.bumped(ExprKind::This),
             TokenKind::Underscore => self.bumped(ExprKind::DontCare),
             TokenKind::Default => self.bumped(ExprKind::Default),
+            TokenKind::DotDotDot => self.bumped(ExprKind::DefaultValue),
             TokenKind::LParen => {
                 self.bump();
                 let inner = self.expr();
@@ -332,6 +346,7 @@ mod tests {
     fn casts_need_a_type_and_parentheses_otherwise_group() {
         assert!(matches!(parse_expr("(bit<8>) x").kind, ExprKind::Cast { .. }));
         assert!(matches!(parse_expr("(T) x").kind, ExprKind::Cast { .. }));
+        assert!(matches!(parse_expr("(list<S>){{2, 3}}").kind, ExprKind::Cast { .. }));
         assert!(matches!(parse_expr("(x) - 1").kind, ExprKind::Binary { op: BinaryOp::Sub, .. }));
         match parse_expr("-(bit<8>) x").kind {
             ExprKind::Unary { op: UnaryOp::Neg, operand } => {
@@ -356,6 +371,7 @@ mod tests {
 
     #[test]
     fn postfix_member_index_slice_call() {
+        assert!(matches!(parse_expr("h.f[i +: 8]").kind, ExprKind::IndexedSlice { .. }));
         match parse_expr("h.s[1].f[7:0]").kind {
             ExprKind::Slice { base, .. } => assert!(matches!(base.kind, ExprKind::Member { .. })),
             other => panic!("{other:?}"),
@@ -372,6 +388,11 @@ mod tests {
     #[test]
     fn initializers_lists_and_invalid() {
         assert!(matches!(parse_expr("{#}").kind, ExprKind::Invalid));
+        assert!(matches!(parse_expr("...").kind, ExprKind::DefaultValue));
+        match parse_expr("{ 2, ... }").kind {
+            ExprKind::List(items) => assert!(matches!(items[1].kind, ExprKind::DefaultValue)),
+            other => panic!("{other:?}"),
+        }
         assert!(matches!(parse_expr("{ a, b }").kind, ExprKind::List(ref v) if v.len() == 2));
         match parse_expr("{ f = 1, ... }").kind {
             ExprKind::StructInit { fields, rest, .. } => {

@@ -8,7 +8,7 @@
 use super::Parser;
 use crate::ast::{
     Annotation, Decl, DeclKind, Direction, EnumMember, Field, Ident, Method, MethodKind, Param, Signature,
-    TypeRef, TypedefTarget,
+    TypeRef, TypeRefKind, TypedefTarget,
 };
 use crate::lexer::TokenKind;
 use crate::source::Span;
@@ -99,14 +99,29 @@ impl Parser<'_> {
         if self.at(&TokenKind::LParen) {
             let args = self.args();
             let name = self.name();
+            let ty = self.array_suffix(ty);
             let initializer = if self.eat(&TokenKind::Assign) { Some(self.instance_initializer()) } else { None };
             self.expect(&TokenKind::Semi);
             return self.finish(annotations, DeclKind::Instance { ty, args, name, initializer }, start);
         }
         let name = self.name();
+        let ty = self.array_suffix(ty);
         let init = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
         self.expect(&TokenKind::Semi);
         self.finish(annotations, DeclKind::Variable { ty, name, init }, start)
+    }
+
+    /// C-style array dimensions after a declared name, `x[4]`, folded into
+    /// the type as if written `T[4] x`.
+    fn array_suffix(&mut self, mut ty: TypeRef) -> TypeRef {
+        while self.at(&TokenKind::LBracket) {
+            self.bump();
+            let size = self.expr();
+            self.expect(&TokenKind::RBracket);
+            let span = self.span_from(ty.span);
+            ty = TypeRef { kind: TypeRefKind::Stack { elem: Box::new(ty), size: Box::new(size) }, span };
+        }
+        ty
     }
 
     /// A variable in a `for` initializer: like a local, without the `;`.
@@ -294,6 +309,7 @@ impl Parser<'_> {
             let annotations = self.annotations();
             let ty = self.type_ref();
             let name = self.name();
+            let ty = self.array_suffix(ty);
             self.expect(&TokenKind::Semi);
             fields.push(Field { annotations, ty, name, span: self.span_from(start) });
             if self.error_count() > errors && !self.after_boundary() {
@@ -370,7 +386,7 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{parse_ok, parse_str};
-    use crate::ast::{DeclKind, MethodKind, TypedefTarget};
+    use crate::ast::{DeclKind, MethodKind, TypeRefKind, TypedefTarget};
 
     fn kinds(src: &str) -> Vec<DeclKind> {
         parse_ok(src).decls.into_iter().map(|d| d.kind).collect()
@@ -412,6 +428,7 @@ mod tests {
              T id<T>(in T x) { return x; }
              Checksum<bit<16>>() ck;
              Checksum<bit<16>>() ck2 = { bit<16> get() { return this.x; } };
+             Checksum<bit<16>>() cks[2];
              package Top<H>(P<H> p);",
         );
         match &decls[0] {
@@ -429,7 +446,8 @@ mod tests {
         assert!(matches!(&decls[4], DeclKind::Function { .. }));
         assert!(matches!(&decls[5], DeclKind::Instance { initializer: None, .. }));
         assert!(matches!(&decls[6], DeclKind::Instance { initializer: Some(d), .. } if d.len() == 1));
-        assert!(matches!(&decls[7], DeclKind::PackageType { .. }));
+        assert!(matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. })));
+        assert!(matches!(&decls[8], DeclKind::PackageType { .. }));
     }
 
     #[test]

@@ -125,6 +125,7 @@ impl Parser<'_> {
             | TokenKind::Bool
             | TokenKind::String
             | TokenKind::Tuple => return true,
+            TokenKind::List if self.nth(2) == &TokenKind::Lt => return true,
             TokenKind::Ident(_) => {}
             _ => return false,
         }

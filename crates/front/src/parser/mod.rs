@@ -253,7 +253,11 @@ impl<'a> Parser<'a> {
     /// "expected WHAT, found `tok`" at the current token.
     fn error_expected(&mut self, what: &str) {
         let found = self.peek().describe();
-        self.error(format!("expected {what}, found {found}"));
+        if let TokenKind::Unknown(_) = self.peek() {
+            self.error(format!("unexpected character {found}"));
+        } else {
+            self.error(format!("expected {what}, found {found}"));
+        }
     }
 
     fn error_count(&self) -> usize {
