@@ -26,10 +26,21 @@ impl Parser<'_> {
         self.expr_bp(0)
     }
 
-    /// The width in `bit<W + 1>`: only operators from `+` up, so that a
-    /// `>` (or the `>>` of `bit<bit<8>>`-like nesting) closes the list.
+    /// The width in `bit<W + 1>`: any expression, but a `>` not nested in
+    /// brackets closes the list (so does the first `>` of `>>`).
     pub(super) fn width_expr(&mut self) -> Expr {
-        self.expr_bp(ADDITIVE_BP)
+        let outer = std::mem::replace(&mut self.in_width, true);
+        let e = self.expr();
+        self.in_width = outer;
+        e
+    }
+
+    /// Runs `f` inside brackets, where `>` compares again.
+    fn bracketed<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.in_width, false);
+        let result = f(self);
+        self.in_width = outer;
+        result
     }
 
     /// An expression whose operators all bind at least as tightly as `min_bp`.
@@ -68,6 +79,9 @@ impl Parser<'_> {
     /// many tokens it takes (two for `>>`).
     fn binary_op(&self) -> Option<(BinaryOp, u8, usize)> {
         use BinaryOp::*;
+        if self.in_width && matches!(self.peek(), TokenKind::Gt | TokenKind::Ge) {
+            return None;
+        }
         Some(match self.peek() {
             TokenKind::PipePipe => (Or, 2, 1),
             TokenKind::AmpAmp => (And, 3, 1),
@@ -136,12 +150,12 @@ impl Parser<'_> {
                 }
                 TokenKind::LBracket => {
                     self.bump();
-                    let index = self.expr();
+                    let index = self.bracketed(Self::expr);
                     let kind = if self.eat(&TokenKind::Colon) {
-                        let lo = self.expr();
+                        let lo = self.bracketed(Self::expr);
                         ExprKind::Slice { base: Box::new(e), hi: Box::new(index), lo: Box::new(lo) }
                     } else if self.eat(&TokenKind::PlusColon) {
-                        let width = self.expr();
+                        let width = self.bracketed(Self::expr);
                         ExprKind::IndexedSlice { base: Box::new(e), lo: Box::new(index), width: Box::new(width) }
                     } else {
                         ExprKind::Index { base: Box::new(e), index: Box::new(index) }
@@ -204,11 +218,11 @@ impl Parser<'_> {
             TokenKind::DotDotDot => self.bumped(ExprKind::DefaultValue),
             TokenKind::LParen => {
                 self.bump();
-                let inner = self.expr();
+                let inner = self.bracketed(Self::expr);
                 self.expect(&TokenKind::RParen);
                 return inner;
             }
-            TokenKind::LBrace => return self.braced(),
+            TokenKind::LBrace => return self.bracketed(Self::braced),
             TokenKind::Dot => {
                 self.bump();
                 let name = self.name();
@@ -284,6 +298,10 @@ impl Parser<'_> {
 
     /// `(a, name = b, _)`: the arguments of a call or instantiation.
     pub(super) fn args(&mut self) -> Vec<Argument> {
+        self.bracketed(Self::args_inside)
+    }
+
+    fn args_inside(&mut self) -> Vec<Argument> {
         let mut args = Vec::new();
         self.expect(&TokenKind::LParen);
         while !self.at(&TokenKind::RParen) && !self.at_eof() {

@@ -166,9 +166,8 @@ impl Parser<'_> {
                 | TokenKind::Tuple
                 | TokenKind::Void
         );
-        match self.skip_type_args(0) {
-            Some(after) => type_keyword || self.nth(after) == &TokenKind::LParen,
-            None => false,
-        }
+        // `a < bit...` cannot be a comparison; otherwise the list must be
+        // followed by the call's `(`.
+        type_keyword || self.skip_type_args(0).is_some_and(|after| self.nth(after) == &TokenKind::LParen)
     }
 }

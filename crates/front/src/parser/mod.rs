@@ -60,6 +60,9 @@ pub(crate) struct Parser<'a> {
     depth: u32,
     /// Set when a guard tripped: the parse stops and reports nothing more.
     aborted: bool,
+    /// Inside a width `bit<...>` (and not nested in brackets), where `>`
+    /// closes the list instead of comparing.
+    in_width: bool,
     /// Token index of the last error, so one bad token gives one message.
     last_error_at: Option<usize>,
     /// Type names: the first set is the top level, later ones are type
@@ -79,6 +82,7 @@ impl<'a> Parser<'a> {
             steps: Cell::new(0),
             depth: 0,
             aborted: false,
+            in_width: false,
             last_error_at: None,
             type_scopes: vec![HashSet::new()],
         }

@@ -132,8 +132,8 @@ impl Parser<'_> {
         Path { top_level: false, name: Ident { name: String::new(), span }, span }
     }
 
-    /// `<W>` after `bit`, `int` or `varbit`: an arithmetic expression
-    /// (others need parentheses: `bit<(a > b ? 8 : 16)>`).
+    /// `<W>` after `bit`, `int` or `varbit`: an expression in which `>`
+    /// must be parenthesised (`bit<(a > b ? 8 : 16)>`).
     fn optional_width(&mut self) -> Option<crate::ast::Expr> {
         if !self.eat(&TokenKind::Lt) {
             return None;
@@ -221,6 +221,8 @@ mod tests {
         assert!(matches!(var_type("const bit<(4 + 4)> t = 1;"), TypeRefKind::Bit(_)));
         assert!(matches!(var_type("const int t = 1;"), TypeRefKind::InfInt));
         assert!(matches!(var_type("const bit<W[7:0] - 1> t = 1;"), TypeRefKind::Bit(_)));
+        assert!(matches!(var_type("const bit<a < 3 ? 5 : (4 > 1 ? 3 : 2)> t = 1;"), TypeRefKind::Bit(_)));
+        assert!(matches!(var_type("const tuple<bit<a ^ 3>, bit<8>> t = 1;"), TypeRefKind::Tuple(_)));
     }
 
     #[test]
