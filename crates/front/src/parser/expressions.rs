@@ -238,6 +238,7 @@ impl Parser<'_> {
             | TokenKind::Bool
             | TokenKind::String
             | TokenKind::Tuple
+            | TokenKind::MatchKind
             | TokenKind::Error => ExprKind::Type(self.type_ref()),
             _ if self.at_name() => {
                 let name = self.name();

@@ -20,6 +20,10 @@ impl Parser<'_> {
         let errors = self.error_count();
         let start_pos = self.pos;
         let decl = self.declaration();
+        if let Some(Decl { kind: DeclKind::Variable { name, .. }, .. }) = &decl {
+            // The grammar has no top-level variables, only constants.
+            self.error_at(name.span, format!("variable `{}` cannot be declared at the top level", name.name));
+        }
         if self.error_count() > errors && !self.after_boundary() {
             self.recover();
         }
@@ -448,6 +452,13 @@ mod tests {
         assert!(matches!(&decls[6], DeclKind::Instance { initializer: Some(d), .. } if d.len() == 1));
         assert!(matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. })));
         assert!(matches!(&decls[8], DeclKind::PackageType { .. }));
+    }
+
+    #[test]
+    fn top_level_variables_are_rejected() {
+        let (_, diags) = parse_str("bit<8> x; const bit<8> y = 1;");
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["variable `x` cannot be declared at the top level"]);
     }
 
     #[test]

@@ -124,6 +124,7 @@ impl Parser<'_> {
             | TokenKind::Varbit
             | TokenKind::Bool
             | TokenKind::String
+            | TokenKind::MatchKind
             | TokenKind::Tuple => return true,
             TokenKind::List if self.nth(2) == &TokenKind::Lt => return true,
             TokenKind::Ident(_) => {}
