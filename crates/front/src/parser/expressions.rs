@@ -50,7 +50,14 @@ impl Parser<'_> {
         }
         let start = self.span();
         let mut lhs = self.prefix();
+        // Each operator applied makes the tree one level deeper, and later
+        // stages walk (and drop) trees recursively: count it as nesting.
+        let mut levels = 1;
         loop {
+            if (self.at(&TokenKind::Question) || self.binary_op().is_some()) && !self.enter() {
+                break;
+            }
+            levels += 1;
             if self.at(&TokenKind::Question) && TERNARY_BP >= min_bp {
                 self.bump();
                 let then = self.expr();
@@ -71,7 +78,9 @@ impl Parser<'_> {
             let kind = ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) };
             lhs = self.new_expr(kind, self.span_from(start));
         }
-        self.leave();
+        for _ in 0..levels {
+            self.leave();
+        }
         lhs
     }
 
@@ -126,11 +135,12 @@ impl Parser<'_> {
             let operand = self.expr_bp(PREFIX_BP);
             return self.new_expr(ExprKind::Unary { op, operand: Box::new(operand) }, self.span_from(start));
         }
-        if self.at(&TokenKind::LParen) && self.at_cast() {
+        if self.at(&TokenKind::LParen) && self.at_cast() && self.enter() {
             self.bump();
             let ty = self.type_ref();
             self.expect(&TokenKind::RParen);
             let expr = self.expr_bp(PREFIX_BP);
+            self.leave();
             return self.new_expr(ExprKind::Cast { ty, expr: Box::new(expr) }, self.span_from(start));
         }
         self.postfix()
@@ -141,7 +151,15 @@ impl Parser<'_> {
     pub(super) fn postfix(&mut self) -> Expr {
         let start = self.span();
         let mut e = self.primary();
+        let mut levels = 0;
         loop {
+            let postfix_follows = matches!(self.peek(), TokenKind::Dot | TokenKind::LBracket | TokenKind::LParen | TokenKind::Lt);
+            if postfix_follows {
+                if !self.enter() {
+                    break;
+                }
+                levels += 1;
+            }
             match self.peek() {
                 TokenKind::Dot => {
                     self.bump();
@@ -174,6 +192,9 @@ impl Parser<'_> {
                 }
                 _ => break,
             }
+        }
+        for _ in 0..levels {
+            self.leave();
         }
         e
     }
@@ -216,13 +237,21 @@ impl Parser<'_> {
             TokenKind::Underscore => self.bumped(ExprKind::DontCare),
             TokenKind::Default => self.bumped(ExprKind::Default),
             TokenKind::DotDotDot => self.bumped(ExprKind::DefaultValue),
-            TokenKind::LParen => {
+            // Brackets count as a level of their own: parsing what is
+            // inside takes several stack frames.
+            TokenKind::LParen if self.enter() => {
                 self.bump();
                 let inner = self.bracketed(Self::expr);
                 self.expect(&TokenKind::RParen);
+                self.leave();
                 return inner;
             }
-            TokenKind::LBrace => return self.bracketed(Self::braced),
+            TokenKind::LBrace if self.enter() => {
+                let e = self.bracketed(Self::braced);
+                self.leave();
+                return e;
+            }
+            TokenKind::LParen | TokenKind::LBrace => ExprKind::Error,
             TokenKind::Dot => {
                 self.bump();
                 let name = self.name();

@@ -17,19 +17,10 @@ impl Parser<'_> {
     /// One top-level declaration; `None` after an error that left nothing
     /// to keep (the bad tokens have been skipped).
     pub(super) fn top_level_declaration(&mut self) -> Option<Decl> {
-        let errors = self.error_count();
-        let start_pos = self.pos;
-        let decl = self.declaration();
+        let decl = self.list_item(Self::declaration);
         if let Some(Decl { kind: DeclKind::Variable { name, .. }, .. }) = &decl {
             // The grammar has no top-level variables, only constants.
             self.error_at(name.span, format!("variable `{}` cannot be declared at the top level", name.name));
-        }
-        if self.error_count() > errors && !self.after_boundary() {
-            self.recover();
-        }
-        if self.pos == start_pos {
-            // Nothing could start here (a stray `}` or the like): skip it.
-            self.bump();
         }
         decl
     }
@@ -245,15 +236,7 @@ impl Parser<'_> {
         let mut methods = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let errors = self.error_count();
-                let before = self.pos;
-                methods.push(self.method(&name));
-                if self.error_count() > errors && !self.after_boundary() {
-                    self.recover();
-                }
-                if self.pos == before {
-                    self.bump();
-                }
+                methods.push(self.list_item(|p| p.method(&name)));
             }
             self.expect(&TokenKind::RBrace);
         }
@@ -308,20 +291,21 @@ impl Parser<'_> {
             return fields;
         }
         while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-            let start = self.span();
-            let errors = self.error_count();
-            let annotations = self.annotations();
-            let ty = self.type_ref();
-            let name = self.name();
-            let ty = self.array_suffix(ty);
-            self.expect(&TokenKind::Semi);
-            fields.push(Field { annotations, ty, name, span: self.span_from(start) });
-            if self.error_count() > errors && !self.after_boundary() {
-                self.recover();
-            }
+            fields.push(self.list_item(Self::field));
         }
         self.expect(&TokenKind::RBrace);
         fields
+    }
+
+    /// `@annotations T name;`
+    fn field(&mut self) -> Field {
+        let start = self.span();
+        let annotations = self.annotations();
+        let ty = self.type_ref();
+        let name = self.name();
+        let ty = self.array_suffix(ty);
+        self.expect(&TokenKind::Semi);
+        Field { annotations, ty, name, span: self.span_from(start) }
     }
 
     /// After `enum`: `E { A, B }` or `bit<8> E { A = 1, B = 2 }`.
