@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// Tokens produced by expansions in one run, over all invocations.
-pub const TOKEN_BUDGET: usize = 2_000_000;
+pub const TOKEN_BUDGET: usize = 200_000;
 /// How deeply macro invocations may nest inside arguments.
 const MAX_ARGUMENT_DEPTH: u32 = 64;
 
