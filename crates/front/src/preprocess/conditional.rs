@@ -57,7 +57,7 @@ impl Preprocessor<'_> {
                 if let Some(else_at) = open.else_at {
                     let d = crate::diag::Diagnostic::error(Some(loc), format!("`#{directive}` after `#else`"))
                         .with_note(Some(else_at), "`#else` is here");
-                    return self.diags.push(d);
+                    return self.report(d);
                 }
                 let evaluate = open.enclosing_active && !open.taken;
                 let value = evaluate && self.condition_holds(file, directive, loc, rest);
@@ -74,7 +74,7 @@ impl Preprocessor<'_> {
                 if let Some(else_at) = open.else_at {
                     let d = crate::diag::Diagnostic::error(Some(loc), "`#else` after `#else`")
                         .with_note(Some(else_at), "first `#else` is here");
-                    return self.diags.push(d);
+                    return self.report(d);
                 }
                 open.active = open.enclosing_active && !open.taken;
                 open.taken = true;

@@ -80,7 +80,7 @@ impl Preprocessor<'_> {
                     if let Some(previous) = previous {
                         d = d.with_note(Some(previous), "previous definition is here");
                     }
-                    self.diags.push(d);
+                    self.report(d);
                 }
             }
             Err(message) => {
@@ -141,11 +141,13 @@ impl Preprocessor<'_> {
             Err(searched) => {
                 let d = Diagnostic::error(Some(loc), format!("cannot find include file `{name}`"))
                     .with_note(None, format!("searched {}", searched.join(", ")));
-                return self.diags.push(d);
+                return self.report(d);
             }
         };
         if !self.once.contains(&id) {
+            self.include_stack.push(loc);
             self.process_file(id, file.depth + 1);
+            self.include_stack.pop();
         }
     }
 

@@ -21,7 +21,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics, Note};
 use crate::source::{FileId, SourceFile, SourceMap, SrcLoc, TranslationUnit};
 use crate::Options;
 use conditional::Condition;
@@ -57,6 +57,7 @@ pub fn preprocess(
         includes: 0,
         scanned: 0,
         line_remaps: 0,
+        include_stack: Vec::new(),
         halted: false,
     };
     pp.define_from_options();
@@ -79,6 +80,8 @@ struct Preprocessor<'a> {
     scanned: usize,
     /// `#line` directives applied so far.
     line_remaps: usize,
+    /// The `#include` directives of the files being read, outermost first.
+    include_stack: Vec<SrcLoc>,
     /// A global limit was hit: stop producing anything.
     halted: bool,
 }
@@ -174,10 +177,7 @@ impl Preprocessor<'_> {
             self.copy_upto(&mut file, text.len());
         }
         for condition in &file.conditions {
-            self.diags.error(
-                Some(condition.loc),
-                format!("`#{}` without matching `#endif`", condition.directive),
-            );
+            self.error(condition.loc, format!("`#{}` without matching `#endif`", condition.directive));
         }
     }
 
@@ -193,10 +193,8 @@ impl Preprocessor<'_> {
 
     fn output_too_large(&mut self, file: &FileState, at: usize) {
         if !self.halted {
-            self.diags.error(
-                Some(file.loc(at, at)),
-                format!("preprocessed program exceeds {} MiB", output::MAX_OUTPUT >> 20),
-            );
+            let message = format!("preprocessed program exceeds {} MiB", output::MAX_OUTPUT >> 20);
+            self.error(file.loc(at, at), message);
         }
         self.halted = true;
     }
@@ -213,7 +211,7 @@ impl Preprocessor<'_> {
         let end = source.end;
         let errors = std::mem::take(&mut expander.errors);
         for message in errors {
-            self.diags.error(Some(file.loc(name.lo, end)), message);
+            self.error(file.loc(name.lo, end), message);
         }
         let unchanged = end == name.hi && matches!(result.as_slice(), [t] if *t.text == text[name.lo..name.hi]);
         if unchanged {
@@ -228,11 +226,25 @@ impl Preprocessor<'_> {
     }
 
     fn error(&mut self, loc: SrcLoc, message: impl Into<String>) {
-        self.diags.error(Some(loc), message);
+        self.report(Diagnostic::error(Some(loc), message));
     }
 
     fn warning(&mut self, loc: SrcLoc, message: impl Into<String>) {
-        self.diags.warning(Some(loc), message);
+        self.report(Diagnostic::warning(Some(loc), message));
+    }
+
+    /// Reports `d`. A problem found inside a built-in file is the
+    /// program's doing (a macro it defined, an include it chose), so it is
+    /// reported at the program's `#include`, with a note pointing inside.
+    fn report(&mut self, mut d: Diagnostic) {
+        let in_builtin = d.loc.is_some_and(|loc| self.sources.file(loc.file).builtin);
+        let include_site =
+            self.include_stack.iter().rev().find(|site| !self.sources.file(site.file).builtin);
+        if let (true, Some(&site)) = (in_builtin, include_site) {
+            let inside = std::mem::replace(&mut d.loc, Some(site));
+            d.notes.insert(0, Note { loc: inside, message: "raised by this line of a built-in file".into() });
+        }
+        self.diags.push(d);
     }
 }
 

@@ -259,3 +259,16 @@ fn unterminated_invocation_is_an_error() {
     let r = run("#define F(x) x\nF(1, \n#define G\n");
     assert_eq!(r.errors(), vec!["unterminated argument list invoking macro `F`"]);
 }
+
+#[test]
+fn errors_inside_builtin_files_are_reported_at_the_include() {
+    // A macro of the program's that breaks a line of core.p4.
+    let options = Options { defines: vec![("verify()".into(), String::new())], ..Options::default() };
+    let r = run_with(Path::new("main.p4"), "\n#include <core.p4>\n", &options);
+    let core_calls_verify = crate::p4include::find("core.p4").is_some_and(|t| t.contains("verify("));
+    assert_eq!(r.diags.has_errors(), core_calls_verify);
+    for d in r.diags.errors() {
+        assert_eq!(d.position(&r.sources).as_deref(), Some("main.p4:2:1"));
+        assert!(d.notes.first().is_some_and(|n| n.loc.is_some()));
+    }
+}
