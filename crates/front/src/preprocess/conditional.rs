@@ -55,8 +55,11 @@ impl Preprocessor<'_> {
                     return self.error(loc, format!("`#{directive}` without `#if`"));
                 };
                 if let Some(else_at) = open.else_at {
-                    let d = crate::diag::Diagnostic::error(Some(loc), format!("`#{directive}` after `#else`"))
-                        .with_note(Some(else_at), "`#else` is here");
+                    let d = crate::diag::Diagnostic::error(
+                        Some(loc),
+                        format!("`#{directive}` after `#else`"),
+                    )
+                    .with_note(Some(else_at), "`#else` is here");
                     return self.report(d);
                 }
                 let evaluate = open.enclosing_active && !open.taken;
@@ -92,7 +95,10 @@ impl Preprocessor<'_> {
     fn no_extra_tokens(&mut self, directive: &str, rest: &[(Lexeme, Token)], file: &FileState) {
         if let (Some((first, _)), Some((last, _))) = (rest.first(), rest.last()) {
             if file.active() {
-                self.warning(file.loc(first.lo, last.hi), format!("extra tokens after `#{directive}`"));
+                self.warning(
+                    file.loc(first.lo, last.hi),
+                    format!("extra tokens after `#{directive}`"),
+                );
             }
         }
     }
@@ -112,7 +118,10 @@ impl Preprocessor<'_> {
                 return false;
             };
             if let (Some((extra, _)), Some((last, _))) = (rest.get(1), rest.last()) {
-                self.warning(file.loc(extra.lo, last.hi), format!("extra tokens after `#{directive} {}`", name.text));
+                self.warning(
+                    file.loc(extra.lo, last.hi),
+                    format!("extra tokens after `#{directive} {}`", name.text),
+                );
             }
             let wanted = !directive.ends_with("ndef");
             return self.macros.is_defined(&name.text) == wanted;

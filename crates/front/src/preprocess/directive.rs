@@ -76,7 +76,10 @@ impl Preprocessor<'_> {
         match macros::parse_definition(name_lexeme.hi, body, Some(name_loc)) {
             Ok(mac) => {
                 if let Some(previous) = self.macros.define(name.text.clone(), mac) {
-                    let mut d = Diagnostic::warning(Some(name_loc), format!("macro `{}` redefined", name.text));
+                    let mut d = Diagnostic::warning(
+                        Some(name_loc),
+                        format!("macro `{}` redefined", name.text),
+                    );
                     if let Some(previous) = previous {
                         d = d.with_note(Some(previous), "previous definition is here");
                     }
@@ -106,14 +109,18 @@ impl Preprocessor<'_> {
     /// `from..end` is the text after the word `include`.
     fn include(&mut self, file: &mut FileState, loc: SrcLoc, from: usize, end: usize) {
         let text = file.text.clone();
-        let Some((name, quoted, extra)) = self.header_name(text.get(from..end).unwrap_or("")) else {
+        let Some((name, quoted, extra)) = self.header_name(text.get(from..end).unwrap_or(""))
+        else {
             return self.error(loc, "`#include` expects \"FILE\" or <FILE>");
         };
         if extra {
             self.warning(loc, "extra tokens after the file name of `#include`");
         }
         if file.depth >= MAX_INCLUDE_DEPTH {
-            return self.error(loc, format!("`#include` nested more than {MAX_INCLUDE_DEPTH} levels deep"));
+            return self.error(
+                loc,
+                format!("`#include` nested more than {MAX_INCLUDE_DEPTH} levels deep"),
+            );
         }
         self.includes += 1;
         if self.includes > MAX_INCLUDES {
@@ -135,7 +142,9 @@ impl Preprocessor<'_> {
                         String::from_utf8_lossy(&bytes).into_owned(),
                         false,
                     )),
-                    Err(e) => return self.error(loc, format!("cannot read `{}`: {e}", path.display())),
+                    Err(e) => {
+                        return self.error(loc, format!("cannot read `{}`: {e}", path.display()))
+                    }
                 },
             },
             Err(searched) => {
@@ -158,8 +167,9 @@ impl Preprocessor<'_> {
             return Some(found);
         }
         let mut scanner = Scanner::new(args);
-        let tokens: Vec<Token> =
-            std::iter::from_fn(|| scanner.next_in_line()).map(|l| Token::from_lexeme(args, l)).collect();
+        let tokens: Vec<Token> = std::iter::from_fn(|| scanner.next_in_line())
+            .map(|l| Token::from_lexeme(args, l))
+            .collect();
         let mut expander = super::Expander::new(&self.macros, &mut self.budget);
         let expanded = expander.expand(tokens, &mut super::expand::NoMoreTokens);
         literal_header_name(&super::expand::spell(&expanded, None, None))
@@ -170,19 +180,27 @@ impl Preprocessor<'_> {
     /// has the same text at those line numbers.
     fn line(&mut self, file: &mut FileState, loc: SrcLoc, rest: &[(Lexeme, Token)], end: usize) {
         let number = rest.first().filter(|(_, t)| t.kind == LexKind::Number);
-        let Some(line) = number.and_then(|(_, t)| t.text.parse::<usize>().ok()).filter(|n| (1..=MAX_LINE_NUMBER).contains(n))
+        let Some(line) = number
+            .and_then(|(_, t)| t.text.parse::<usize>().ok())
+            .filter(|n| (1..=MAX_LINE_NUMBER).contains(n))
         else {
-            return self.error(loc, format!("`#line` expects a line number from 1 to {MAX_LINE_NUMBER}"));
+            return self
+                .error(loc, format!("`#line` expects a line number from 1 to {MAX_LINE_NUMBER}"));
         };
         let name = match rest.get(1) {
             None => None,
             Some((_, t)) if t.kind == LexKind::Str && rest.len() == 2 => {
                 Some(t.text.trim_start_matches('"').trim_end_matches('"').to_string())
             }
-            Some(_) => return self.error(loc, "`#line` expects a line number and an optional \"FILE\""),
+            Some(_) => {
+                return self.error(loc, "`#line` expects a line number and an optional \"FILE\"")
+            }
         };
         if self.line_remaps >= MAX_LINE_REMAPS {
-            return self.warning(loc, format!("more than {MAX_LINE_REMAPS} `#line` directives; this one is ignored"));
+            return self.warning(
+                loc,
+                format!("more than {MAX_LINE_REMAPS} `#line` directives; this one is ignored"),
+            );
         }
         self.line_remaps += 1;
         let next_line = (end + 1).min(file.text.len());
@@ -205,7 +223,8 @@ impl Preprocessor<'_> {
     }
 }
 
-const CONDITIONALS: &[&str] = &["if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"];
+const CONDITIONALS: &[&str] =
+    &["if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"];
 
 /// `"name"` or `<name>` at the start of `args`, whether it was quoted and
 /// whether other tokens follow it.

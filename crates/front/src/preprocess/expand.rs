@@ -145,7 +145,8 @@ impl<'m> Expander<'m> {
         let mut depth = 0usize;
         loop {
             let Some(token) = pending.pop_front().or_else(|| more.next_token()) else {
-                self.errors.push(format!("unterminated argument list invoking macro `{}`", name.text));
+                self.errors
+                    .push(format!("unterminated argument list invoking macro `{}`", name.text));
                 return Err(consumed);
             };
             consumed.push(token.clone());
@@ -205,7 +206,9 @@ impl<'m> Expander<'m> {
         while let Some(token) = body.next() {
             let param = mac.param_index(token).and_then(|i| args.get(i).map(|a| (i, a)));
             if token.is("#") && mac.params.is_some() {
-                if let Some(arg) = body.next().and_then(|t| mac.param_index(t)).and_then(|i| args.get(i)) {
+                if let Some(arg) =
+                    body.next().and_then(|t| mac.param_index(t)).and_then(|i| args.get(i))
+                {
                     out.push(stringize(arg, token.space_before));
                 }
                 continue;
@@ -345,7 +348,13 @@ fn stringize(arg: &[Token], space_before: bool) -> Token {
         }
     }
     text.push('"');
-    Token { kind: LexKind::Str, text: text.into(), space_before, boundary: true, hide: Rc::from([]) }
+    Token {
+        kind: LexKind::Str,
+        text: text.into(),
+        space_before,
+        boundary: true,
+        hide: Rc::from([]),
+    }
 }
 
 fn add_to_hide_set(hide: &Rc<[Rc<str>]>, name: &Rc<str>) -> Rc<[Rc<str>]> {

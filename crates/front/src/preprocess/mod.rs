@@ -130,7 +130,8 @@ impl Preprocessor<'_> {
         for (name, value) in &self.options.defines {
             let line = format!("{name} {}", value.replace(['\n', '\r'], " "));
             let mut scanner = Scanner::new(&line);
-            let Some(name_lexeme) = scanner.next_in_line().filter(|l| l.kind == LexKind::Ident) else {
+            let Some(name_lexeme) = scanner.next_in_line().filter(|l| l.kind == LexKind::Ident)
+            else {
                 self.diags.error(None, format!("invalid macro name `{name}` in -D"));
                 continue;
             };
@@ -169,7 +170,9 @@ impl Preprocessor<'_> {
                 self.directive(&mut file, &mut scanner, lexeme);
             } else if !file.active() {
                 scanner.skip_line();
-            } else if lexeme.kind == LexKind::Ident && self.macros.is_defined(&text[lexeme.lo..lexeme.hi]) {
+            } else if lexeme.kind == LexKind::Ident
+                && self.macros.is_defined(&text[lexeme.lo..lexeme.hi])
+            {
                 self.expand_in_text(&mut file, &mut scanner, lexeme);
             }
         }
@@ -177,7 +180,10 @@ impl Preprocessor<'_> {
             self.copy_upto(&mut file, text.len());
         }
         for condition in &file.conditions {
-            self.error(condition.loc, format!("`#{}` without matching `#endif`", condition.directive));
+            self.error(
+                condition.loc,
+                format!("`#{}` without matching `#endif`", condition.directive),
+            );
         }
     }
 
@@ -213,7 +219,8 @@ impl Preprocessor<'_> {
         for message in errors {
             self.error(file.loc(name.lo, end), message);
         }
-        let unchanged = end == name.hi && matches!(result.as_slice(), [t] if *t.text == text[name.lo..name.hi]);
+        let unchanged =
+            end == name.hi && matches!(result.as_slice(), [t] if *t.text == text[name.lo..name.hi]);
         if unchanged {
             return; // a function-like macro without arguments: copied as text
         }
@@ -242,7 +249,10 @@ impl Preprocessor<'_> {
             self.include_stack.iter().rev().find(|site| !self.sources.file(site.file).builtin);
         if let (true, Some(&site)) = (in_builtin, include_site) {
             let inside = std::mem::replace(&mut d.loc, Some(site));
-            d.notes.insert(0, Note { loc: inside, message: "raised by this line of a built-in file".into() });
+            d.notes.insert(
+                0,
+                Note { loc: inside, message: "raised by this line of a built-in file".into() },
+            );
         }
         self.diags.push(d);
     }
@@ -250,7 +260,9 @@ impl Preprocessor<'_> {
 
 /// A `#` that is the first token on its line.
 fn starts_directive(text: &str, lexeme: Lexeme) -> bool {
-    lexeme.line_start && lexeme.kind == LexKind::Punct && text.get(lexeme.lo..lexeme.hi) == Some("#")
+    lexeme.line_start
+        && lexeme.kind == LexKind::Punct
+        && text.get(lexeme.lo..lexeme.hi) == Some("#")
 }
 
 /// The rest of the current file as a token source for macro arguments. It
