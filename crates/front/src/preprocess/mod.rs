@@ -248,7 +248,7 @@ impl Preprocessor<'_> {
         let include_site =
             self.include_stack.iter().rev().find(|site| !self.sources.file(site.file).builtin);
         if let (true, Some(&site)) = (in_builtin, include_site) {
-            let inside = std::mem::replace(&mut d.loc, Some(site));
+            let inside = d.loc.replace(site);
             d.notes.insert(
                 0,
                 Note { loc: inside, message: "raised by this line of a built-in file".into() },
