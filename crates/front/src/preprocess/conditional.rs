@@ -139,19 +139,34 @@ impl Preprocessor<'_> {
         }
     }
 
-    /// Replaces `defined`, expands macros and evaluates.
+    /// Replaces `defined`, expands macros and evaluates. `defined` is
+    /// replaced again after expansion, for macros that expand to it.
     fn evaluate(&mut self, rest: &[(Lexeme, Token)]) -> Result<i64, String> {
-        let mut tokens = Vec::with_capacity(rest.len());
-        let mut iter = rest.iter().map(|(_, t)| t);
-        while let Some(token) = iter.next() {
+        let tokens = self.replace_defined(rest.iter().map(|(_, t)| t))?;
+        let mut expander = Expander::new(&self.macros, &mut self.budget);
+        let expanded = expander.expand(tokens, &mut NoMoreTokens);
+        if let Some(error) = expander.errors.into_iter().next() {
+            return Err(error);
+        }
+        expr::evaluate(&self.replace_defined(expanded.iter())?)
+    }
+
+    /// Replaces `defined NAME` and `defined(NAME)` by `1` or `0`.
+    fn replace_defined<'t>(
+        &self,
+        tokens: impl Iterator<Item = &'t Token>,
+    ) -> Result<Vec<Token>, String> {
+        let mut out = Vec::new();
+        let mut tokens = tokens.peekable();
+        while let Some(token) = tokens.next() {
             if token.kind != LexKind::Ident || &*token.text != "defined" {
-                tokens.push(token.clone());
+                out.push(token.clone());
                 continue;
             }
-            let name = match iter.next() {
+            let name = match tokens.next() {
                 Some(t) if t.is("(") => {
-                    let name = iter.next().filter(|t| t.kind == LexKind::Ident);
-                    if !iter.next().is_some_and(|t| t.is(")")) {
+                    let name = tokens.next().filter(|t| t.kind == LexKind::Ident);
+                    if !tokens.next().is_some_and(|t| t.is(")")) {
                         return Err("expected `)` after `defined(NAME`".into());
                     }
                     name
@@ -163,13 +178,8 @@ impl Preprocessor<'_> {
                 return Err("`defined` needs a macro name".into());
             };
             let value = if self.macros.is_defined(&name.text) { "1" } else { "0" };
-            tokens.push(Token { kind: LexKind::Number, text: value.into(), ..token.clone() });
+            out.push(Token { kind: LexKind::Number, text: value.into(), ..token.clone() });
         }
-        let mut expander = Expander::new(&self.macros, &mut self.budget);
-        let expanded = expander.expand(tokens, &mut NoMoreTokens);
-        if let Some(error) = expander.errors.into_iter().next() {
-            return Err(error);
-        }
-        expr::evaluate(&expanded)
+        Ok(out)
     }
 }

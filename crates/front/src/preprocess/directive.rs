@@ -10,17 +10,19 @@
 use super::include::{self, Found};
 use super::macros::{self, Token};
 use super::scan::{LexKind, Lexeme, Scanner};
-use super::{FileState, Preprocessor, View};
+use super::{FileState, Preprocessor, View, MAX_SCANNED};
 use crate::diag::Diagnostic;
-use crate::source::{SourceFile, SrcLoc};
+use crate::source::{FileId, SourceFile, SrcLoc};
+use std::path::Path;
 
 /// Nested `#include`s allowed (include guards stop legitimate recursion
 /// long before).
 const MAX_INCLUDE_DEPTH: u32 = 200;
 /// `#include`s followed over a whole run.
 const MAX_INCLUDES: usize = 10_000;
-/// `#line` directives honoured per run; each makes a stand-in file.
-const MAX_LINE_REMAPS: usize = 64;
+/// Bytes of stand-in files `#line` may create over a run (each copies the
+/// rest of its file).
+const MAX_STAND_IN_BYTES: usize = 64 << 20;
 /// Largest line number `#line` accepts.
 const MAX_LINE_NUMBER: usize = 1 << 20;
 
@@ -129,35 +131,44 @@ impl Preprocessor<'_> {
             return;
         }
         let includer = self.sources.file(file.id);
-        let id = match include::resolve(&name, quoted, includer, &self.options.include_dirs) {
-            Ok(Found::Builtin { path, text }) => match self.sources.find(&path) {
-                Some(id) => id,
-                None => self.sources.add(SourceFile::new(path, text.to_string(), true)),
-            },
-            Ok(Found::Disk(path)) => match self.sources.find(&path) {
-                Some(id) => id,
-                None => match std::fs::read(&path) {
-                    Ok(bytes) => self.sources.add(SourceFile::new(
-                        path,
-                        String::from_utf8_lossy(&bytes).into_owned(),
-                        false,
-                    )),
-                    Err(e) => {
-                        return self.error(loc, format!("cannot read `{}`: {e}", path.display()))
-                    }
-                },
-            },
+        let found = match include::resolve(&name, quoted, includer, &self.options.include_dirs) {
+            Ok(found) => found,
             Err(searched) => {
                 let d = Diagnostic::error(Some(loc), format!("cannot find include file `{name}`"))
                     .with_note(None, format!("searched {}", searched.join(", ")));
                 return self.report(d);
             }
         };
+        let Some(id) = self.load(found, loc) else { return };
         if !self.once.contains(&id) {
             self.include_stack.push(loc);
             self.process_file(id, file.depth + 1);
             self.include_stack.pop();
         }
+    }
+
+    /// The source-map entry of an included file, read on first use.
+    fn load(&mut self, found: Found, loc: SrcLoc) -> Option<FileId> {
+        let (path, builtin) = match &found {
+            Found::Builtin { path, .. } => (path, true),
+            Found::Disk(path) => (path, false),
+        };
+        if let Some(id) = self.sources.find(path) {
+            return Some(id);
+        }
+        let text = match found {
+            Found::Builtin { text, .. } => text.to_string(),
+            Found::Disk(ref path) => {
+                match read_limited(path, MAX_SCANNED - self.scanned.min(MAX_SCANNED)) {
+                    Ok(text) => text,
+                    Err(message) => {
+                        self.error(loc, format!("cannot read `{}`: {message}", path.display()));
+                        return None;
+                    }
+                }
+            }
+        };
+        Some(self.sources.add(SourceFile::new(path.clone(), text, builtin)))
     }
 
     /// The file name of an `#include` and whether it was quoted; `args` is
@@ -196,14 +207,12 @@ impl Preprocessor<'_> {
                 return self.error(loc, "`#line` expects a line number and an optional \"FILE\"")
             }
         };
-        if self.line_remaps >= MAX_LINE_REMAPS {
-            return self.warning(
-                loc,
-                format!("more than {MAX_LINE_REMAPS} `#line` directives; this one is ignored"),
-            );
-        }
-        self.line_remaps += 1;
         let next_line = (end + 1).min(file.text.len());
+        let stand_in_len = line - 1 + (file.text.len() - next_line);
+        if self.stand_in_bytes + stand_in_len > MAX_STAND_IN_BYTES {
+            return self.warning(loc, "too many `#line` directives; this one is ignored");
+        }
+        self.stand_in_bytes += stand_in_len;
         self.copy_upto(file, next_line);
         let current = self.sources.file(file.view.file);
         let path = name.map_or_else(|| current.path.clone(), Into::into);
@@ -221,6 +230,16 @@ impl Preprocessor<'_> {
             None => {}
         }
     }
+}
+
+/// The text of a file of at most `limit` bytes.
+fn read_limited(path: &Path, limit: usize) -> Result<String, String> {
+    let too_large = std::fs::metadata(path).is_ok_and(|m| m.len() > limit as u64);
+    if too_large {
+        return Err("the program and its includes are too large to preprocess".into());
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 const CONDITIONALS: &[&str] =

@@ -56,7 +56,7 @@ pub fn preprocess(
         once: Vec::new(),
         includes: 0,
         scanned: 0,
-        line_remaps: 0,
+        stand_in_bytes: 0,
         include_stack: Vec::new(),
         halted: false,
     };
@@ -78,8 +78,8 @@ struct Preprocessor<'a> {
     /// `#include`s followed so far.
     includes: usize,
     scanned: usize,
-    /// `#line` directives applied so far.
-    line_remaps: usize,
+    /// Bytes of the stand-in files made for `#line` so far.
+    stand_in_bytes: usize,
     /// The `#include` directives of the files being read, outermost first.
     include_stack: Vec<SrcLoc>,
     /// A global limit was hit: stop producing anything.

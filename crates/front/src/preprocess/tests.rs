@@ -285,3 +285,20 @@ fn errors_inside_builtin_files_are_reported_at_the_include() {
         assert!(d.notes.first().is_some_and(|n| n.loc.is_some()));
     }
 }
+
+#[test]
+fn defined_may_come_from_a_macro() {
+    let r = run("#define X\n#define HAS_X defined(X)\n#if HAS_X && !defined Y\nyes\n#endif\n");
+    assert_eq!(r.words(), "yes");
+    assert!(r.errors().is_empty(), "{:?}", r.errors());
+}
+
+#[test]
+fn if_expression_errors_point_at_the_expression() {
+    let r = run("#if 1 +\n#endif\n#if 8w1\n#endif\n");
+    assert_eq!(
+        r.errors(),
+        vec!["missing operand at the end of #if expression", "invalid integer `8w1` in #if expression"]
+    );
+    assert_eq!(r.first_error_at().as_deref(), Some("main.p4:1:5"));
+}
