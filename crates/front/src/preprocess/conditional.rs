@@ -143,7 +143,7 @@ impl Preprocessor<'_> {
     /// replaced again after expansion, for macros that expand to it.
     fn evaluate(&mut self, rest: &[(Lexeme, Token)]) -> Result<i64, String> {
         let tokens = self.replace_defined(rest.iter().map(|(_, t)| t))?;
-        let mut expander = Expander::new(&self.macros, &mut self.budget);
+        let mut expander = Expander::for_condition(&self.macros, &mut self.budget);
         let expanded = expander.expand(tokens, &mut NoMoreTokens);
         if let Some(error) = expander.errors.into_iter().next() {
             return Err(error);

@@ -44,13 +44,20 @@ pub struct Expander<'m> {
     macros: &'m MacroTable,
     budget: &'m mut usize,
     depth: u32,
+    /// In `#if`: the name after `defined` is not expanded.
+    keep_defined_operands: bool,
     /// Messages for the caller to report at the invocation.
     pub errors: Vec<String>,
 }
 
 impl<'m> Expander<'m> {
     pub fn new(macros: &'m MacroTable, budget: &'m mut usize) -> Expander<'m> {
-        Expander { macros, budget, depth: 0, errors: Vec::new() }
+        Expander { macros, budget, depth: 0, keep_defined_operands: false, errors: Vec::new() }
+    }
+
+    /// An expander for `#if` lines, where `defined X` may come from a macro.
+    pub fn for_condition(macros: &'m MacroTable, budget: &'m mut usize) -> Expander<'m> {
+        Expander { keep_defined_operands: true, ..Expander::new(macros, budget) }
     }
 
     /// Expands `tokens`, pulling more from `more` when a function-like
@@ -59,6 +66,10 @@ impl<'m> Expander<'m> {
         let mut pending: VecDeque<Token> = tokens.into();
         let mut out = Vec::new();
         while let Some(token) = pending.pop_front() {
+            if self.keep_defined_operands && is_defined_operand(&out) {
+                out.push(token);
+                continue;
+            }
             let Some(mac) = self.expandable(&token) else {
                 out.push(token);
                 continue;
@@ -309,6 +320,17 @@ impl<'m> Expander<'m> {
             None => out.push(first),
         }
         out.extend(right);
+    }
+}
+
+/// Whether the next token is the operand of `defined` (after `defined` or
+/// `defined (`).
+fn is_defined_operand(out: &[Token]) -> bool {
+    let is_defined = |t: &Token| t.kind == LexKind::Ident && &*t.text == "defined";
+    match out {
+        [.., last] if is_defined(last) => true,
+        [.., before, last] => last.is("(") && is_defined(before),
+        _ => false,
     }
 }
 

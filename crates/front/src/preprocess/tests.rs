@@ -298,7 +298,10 @@ fn if_expression_errors_point_at_the_expression() {
     let r = run("#if 1 +\n#endif\n#if 8w1\n#endif\n");
     assert_eq!(
         r.errors(),
-        vec!["missing operand at the end of #if expression", "invalid integer `8w1` in #if expression"]
+        vec![
+            "missing operand at the end of #if expression",
+            "invalid integer `8w1` in #if expression"
+        ]
     );
     assert_eq!(r.first_error_at().as_deref(), Some("main.p4:1:5"));
 }
