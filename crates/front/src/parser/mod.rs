@@ -1,10 +1,351 @@
-//! Recursive-descent parser for P4_16. (Stub.)
+//! Recursive-descent parser for P4_16: tokens → [`ast::Program`].
+//!
+//! Parsing never fails: it returns a tree and reports problems as
+//! diagnostics, recovering at statement and declaration boundaries so one
+//! run reports several errors. This file holds the small parser API the
+//! grammar files use (`at`, `eat`, `expect`, spans, recovery), the set of
+//! type names in scope (P4's grammar needs it to read `(T) e` and `f<T>(x)`),
+//! and the guards that keep any input from hanging or overflowing the stack:
+//! a step limit between two consumed tokens and a nesting-depth limit. Either
+//! guard reports one error and ends the parse.
+//!
+//! The grammar itself lives in one file per area: [`items`] (top-level
+//! declarations), [`blocks`] (parser and control bodies, parser states),
+//! [`tables`], [`statements`], [`expressions`], [`keysets`], [`types`] and
+//! [`annotations`].
 
-use crate::ast::Program;
+mod annotations;
+mod blocks;
+mod expressions;
+mod items;
+mod keysets;
+mod lookahead;
+mod statements;
+mod tables;
+mod types;
+
+use crate::ast::{self, Expr, ExprId, ExprKind, Ident};
 use crate::diag::Diagnostics;
-use crate::lexer::Token;
-use crate::source::TranslationUnit;
+use crate::lexer::{Token, TokenKind};
+use crate::source::{Span, TranslationUnit};
+use std::cell::Cell;
+use std::collections::HashSet;
 
-pub fn parse(_unit: &TranslationUnit, _tokens: &[Token], _diags: &mut Diagnostics) -> Program {
-    Program::default()
+/// Deeper nesting than this (of expressions, statements, types) is an error.
+/// Keeps recursion far from the stack limit, even in debug builds.
+const MAX_DEPTH: u32 = 200;
+
+/// Steps (token inspections) allowed between two consumed tokens before the
+/// parser is considered stuck in a loop.
+const MAX_STEPS_WITHOUT_PROGRESS: u32 = 100_000;
+
+/// Parses a whole translation unit.
+pub fn parse(unit: &TranslationUnit, tokens: &[Token], diags: &mut Diagnostics) -> ast::Program {
+    let mut p = Parser::new(unit, tokens, diags);
+    let decls = p.program();
+    ast::Program { decls, expr_count: p.next_expr }
 }
+
+static EOF_TOKEN: Token = Token { kind: TokenKind::Eof, span: Span { lo: 0, hi: 0 } };
+
+pub(crate) struct Parser<'a> {
+    unit: &'a TranslationUnit,
+    tokens: &'a [Token],
+    pos: usize,
+    diags: &'a mut Diagnostics,
+    next_expr: u32,
+    /// End of the last consumed token, for spans of finished nodes.
+    prev_end: u32,
+    steps: Cell<u32>,
+    depth: u32,
+    /// Set when a guard tripped: the parse stops and reports nothing more.
+    aborted: bool,
+    /// Inside a width `bit<...>` (and not nested in brackets), where `>`
+    /// closes the list instead of comparing.
+    in_width: bool,
+    /// Token index of the last error, so one bad token gives one message.
+    last_error_at: Option<usize>,
+    /// Type names: the first set is the top level, later ones are type
+    /// parameters of the generic declarations being parsed.
+    type_scopes: Vec<HashSet<String>>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(unit: &'a TranslationUnit, tokens: &'a [Token], diags: &'a mut Diagnostics) -> Parser<'a> {
+        Parser {
+            unit,
+            tokens,
+            pos: 0,
+            diags,
+            next_expr: 0,
+            prev_end: 0,
+            steps: Cell::new(0),
+            depth: 0,
+            aborted: false,
+            in_width: false,
+            last_error_at: None,
+            type_scopes: vec![HashSet::new()],
+        }
+    }
+
+    // -- Looking at tokens --------------------------------------------------
+
+    fn token(&self, n: usize) -> &'a Token {
+        self.steps.set(self.steps.get().saturating_add(1));
+        let tokens = self.tokens;
+        tokens.get(self.pos + n).or(tokens.last()).unwrap_or(&EOF_TOKEN)
+    }
+
+    /// The kind of the token `n` places ahead.
+    fn nth(&self, n: usize) -> &'a TokenKind {
+        &self.token(n).kind
+    }
+
+    fn peek(&self) -> &'a TokenKind {
+        self.nth(0)
+    }
+
+    fn at(&self, kind: &TokenKind) -> bool {
+        self.peek() == kind
+    }
+
+    fn at_eof(&self) -> bool {
+        self.at(&TokenKind::Eof) || self.stuck()
+    }
+
+    fn span(&self) -> Span {
+        self.token(0).span
+    }
+
+    /// True when the two tokens at `n` and `n + 1` touch (no space between),
+    /// as the two `>` of a shift must.
+    fn adjacent(&self, n: usize) -> bool {
+        self.token(n).span.hi == self.token(n + 1).span.lo
+    }
+
+    /// A span from `lo` to the end of the last consumed token.
+    fn span_from(&self, lo: Span) -> Span {
+        Span::new(lo.lo, self.prev_end.max(lo.lo))
+    }
+
+    // -- Consuming tokens ---------------------------------------------------
+
+    fn bump(&mut self) -> &'a Token {
+        let tok = self.token(0);
+        if self.pos < self.tokens.len().saturating_sub(1) {
+            self.pos += 1;
+            self.prev_end = tok.span.hi;
+        }
+        self.steps.set(0);
+        tok
+    }
+
+    fn eat(&mut self, kind: &TokenKind) -> bool {
+        if self.at(kind) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes `kind` or reports "expected `kind`, found ...".
+    fn expect(&mut self, kind: &TokenKind) -> bool {
+        if self.eat(kind) {
+            return true;
+        }
+        self.error_expected(&kind.describe());
+        false
+    }
+
+    // -- Names --------------------------------------------------------------
+
+    /// The spelling of a token usable as a name: an identifier or one of
+    /// the keywords the grammar also allows as names (`apply`, `key`, ...).
+    fn name_text(kind: &TokenKind) -> Option<&str> {
+        Some(match kind {
+            TokenKind::Ident(name) => name,
+            TokenKind::Apply => "apply",
+            TokenKind::Key => "key",
+            TokenKind::Actions => "actions",
+            TokenKind::State => "state",
+            TokenKind::Entries => "entries",
+            TokenKind::Type => "type",
+            TokenKind::Priority => "priority",
+            TokenKind::List => "list",
+            _ => return None,
+        })
+    }
+
+    fn at_name(&self) -> bool {
+        Self::name_text(self.peek()).is_some()
+    }
+
+    fn nth_is_name(&self, n: usize) -> bool {
+        Self::name_text(self.nth(n)).is_some()
+    }
+
+    /// Consumes a name, or reports an error and returns an empty one.
+    fn name(&mut self) -> Ident {
+        match Self::name_text(self.peek()) {
+            Some(text) => {
+                let name = text.to_string();
+                let span = self.bump().span;
+                Ident { name, span }
+            }
+            None => {
+                self.error_expected("a name");
+                Ident { name: String::new(), span: self.span() }
+            }
+        }
+    }
+
+    // -- Type names in scope -------------------------------------------------
+
+    fn is_type_name(&self, name: &str) -> bool {
+        self.type_scopes.iter().any(|scope| scope.contains(name))
+    }
+
+    /// Records a top-level type name (a header, typedef, extern, parser...).
+    fn declare_type(&mut self, name: &Ident) {
+        if let Some(top) = self.type_scopes.first_mut() {
+            top.insert(name.name.clone());
+        }
+    }
+
+    /// Opens a scope holding the type parameters of a generic declaration.
+    fn push_type_params(&mut self, params: &[Ident]) {
+        self.type_scopes.push(params.iter().map(|p| p.name.clone()).collect());
+    }
+
+    fn pop_type_params(&mut self) {
+        if self.type_scopes.len() > 1 {
+            self.type_scopes.pop();
+        }
+    }
+
+    // -- Expressions ----------------------------------------------------------
+
+    fn new_expr(&mut self, kind: ExprKind, span: Span) -> Expr {
+        let id = ExprId(self.next_expr);
+        self.next_expr += 1;
+        Expr { id, kind, span }
+    }
+
+    fn error_expr(&mut self) -> Expr {
+        let span = self.span();
+        self.new_expr(ExprKind::Error, span)
+    }
+
+    // -- Diagnostics and recovery --------------------------------------------
+
+    fn error_at(&mut self, span: Span, message: String) {
+        if self.aborted || self.last_error_at == Some(self.pos) {
+            return;
+        }
+        self.last_error_at = Some(self.pos);
+        let loc = self.unit.resolve(span);
+        self.diags.error(loc, message);
+    }
+
+    /// Reports an error at the current token.
+    fn error(&mut self, message: String) {
+        let span = self.span();
+        self.error_at(span, message);
+    }
+
+    /// "expected WHAT, found `tok`" at the current token.
+    fn error_expected(&mut self, what: &str) {
+        let found = self.peek().describe();
+        if let TokenKind::Unknown(_) = self.peek() {
+            self.error(format!("unexpected character {found}"));
+        } else {
+            self.error(format!("expected {what}, found {found}"));
+        }
+    }
+
+    fn error_count(&self) -> usize {
+        self.diags.errors().count()
+    }
+
+    /// Skips to the end of the current statement or declaration: past the
+    /// next `;` or balanced `{...}` group, or up to a `}` closing the
+    /// enclosing block, whichever comes first.
+    fn recover(&mut self) {
+        let mut depth = 0u32;
+        while !self.at_eof() {
+            match self.peek() {
+                TokenKind::Semi if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                TokenKind::LBrace | TokenKind::LParen | TokenKind::LBracket => depth += 1,
+                TokenKind::RBrace if depth == 0 => return,
+                TokenKind::RBrace => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                TokenKind::RParen | TokenKind::RBracket => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    // -- Guards ---------------------------------------------------------------
+
+    /// Enters one level of nesting; false (after reporting once and ending
+    /// the parse) when the input is nested too deeply.
+    fn enter(&mut self) -> bool {
+        if self.aborted {
+            return false;
+        }
+        if self.depth >= MAX_DEPTH {
+            self.error(format!("nesting too deep (more than {MAX_DEPTH} levels)"));
+            self.abort();
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// True when the step limit tripped; reports it once.
+    fn stuck(&self) -> bool {
+        self.aborted || self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS
+    }
+
+    /// Ends the parse: jumps to the end so every loop finishes.
+    fn abort(&mut self) {
+        if self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS && !self.aborted {
+            self.error("parser made no progress (internal error)".into());
+        }
+        self.aborted = true;
+        self.pos = self.tokens.len().saturating_sub(1);
+    }
+
+    fn program(&mut self) -> Vec<ast::Decl> {
+        let mut decls = Vec::new();
+        loop {
+            if self.stuck() {
+                self.abort();
+            }
+            if self.at(&TokenKind::Eof) || self.aborted {
+                break;
+            }
+            if let Some(decl) = self.top_level_declaration() {
+                decls.push(decl);
+            }
+        }
+        decls
+    }
+}
+
+#[cfg(test)]
+mod tests;

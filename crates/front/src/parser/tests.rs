@@ -1,0 +1,145 @@
+//! Helpers shared by the parser's unit tests, and the tests of the parser
+//! as a whole: recovery, guards against deep nesting, any-input safety.
+
+use crate::ast::{DeclKind, Expr, Program, Stmt};
+use crate::diag::Diagnostics;
+use crate::lexer::tokenize;
+use crate::source::{FileId, Segment, SegmentKind, TranslationUnit};
+
+fn unit(text: &str) -> TranslationUnit {
+    TranslationUnit {
+        text: text.into(),
+        segments: vec![Segment { out_start: 0, file: FileId(0), src_start: 0, kind: SegmentKind::Copied }],
+    }
+}
+
+/// Lexes and parses `src`.
+pub(super) fn parse_str(src: &str) -> (Program, Diagnostics) {
+    let unit = unit(src);
+    let mut diags = Diagnostics::default();
+    let tokens = tokenize(&unit, &mut diags);
+    let program = super::parse(&unit, &tokens, &mut diags);
+    (program, diags)
+}
+
+/// Parses `src`, which must have no errors.
+pub(super) fn parse_ok(src: &str) -> Program {
+    let (program, diags) = parse_str(src);
+    let messages: Vec<_> = diags.errors().map(|d| &d.message).collect();
+    assert!(messages.is_empty(), "{src}: {messages:?}");
+    program
+}
+
+/// Parses `src` as the value of a constant and returns it.
+pub(super) fn parse_expr(src: &str) -> Expr {
+    let program = parse_ok(&format!("const bit<8> x = {src};"));
+    match program.decls.into_iter().next().map(|d| d.kind) {
+        Some(DeclKind::Constant { value, .. }) => value,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Parses `stmts` as the apply block of a control and returns them.
+pub(super) fn control_body(stmts: &str) -> Vec<Stmt> {
+    let program = parse_ok(&format!("control c() {{ apply {{ {stmts} }} }}"));
+    match program.decls.into_iter().next().map(|d| d.kind) {
+        Some(DeclKind::Control { apply, .. }) => apply.stmts,
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn expression_ids_are_dense_and_counted() {
+    let program = parse_ok("const bit<8> x = 1 + 2 * 3; const bool y = !true;");
+    // 1, 2, 3, 2*3, 1+2*3 and the width 8; true, !true and the width of bool: none.
+    assert_eq!(program.expr_count, 8);
+}
+
+#[test]
+fn error_message_names_expected_and_found_tokens() {
+    let (_, diags) = parse_str("const bit<8> x = 1 }");
+    let d = diags.errors().next().expect("an error");
+    assert_eq!(d.message, "expected `;`, found `}`");
+    assert_eq!(d.loc.map(|l| (l.lo, l.hi)), Some((19, 20)));
+}
+
+fn deeply_nested(open: &str, count: usize) -> String {
+    format!("control c() {{ apply {{ x = {}; }} }}", open.repeat(count))
+}
+
+/// Runs `f` on a thread with the default test stack size, so a stack
+/// overflow fails the test rather than passing by luck of a big stack.
+fn on_small_stack(f: impl FnOnce() + Send + 'static) {
+    let handle = std::thread::Builder::new().stack_size(2 << 20).spawn(f).expect("thread");
+    assert!(handle.join().is_ok());
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    on_small_stack(|| {
+        for open in ["(", "{", "-", "a[", "(bit<8>)", "f("] {
+            let (_, diags) = parse_str(&deeply_nested(open, 100_000));
+            let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+            assert_eq!(messages, ["nesting too deep (more than 200 levels)"], "{open}");
+        }
+        let blocks = format!("control c() {{ apply {}", "{".repeat(100_000));
+        let (_, diags) = parse_str(&blocks);
+        assert!(diags.errors().any(|d| d.message.starts_with("nesting too deep")));
+        let types = format!("const {} x = 1;", "tuple<".repeat(100_000));
+        let (_, diags) = parse_str(&types);
+        assert!(diags.errors().any(|d| d.message.starts_with("nesting too deep")));
+    });
+}
+
+#[test]
+fn moderate_nesting_is_fine() {
+    on_small_stack(|| {
+        let src = format!("const bit<8> x = {}1{};", "(".repeat(150), ")".repeat(150));
+        parse_ok(&src);
+    });
+}
+
+#[test]
+fn any_prefix_of_a_program_parses_without_panic() {
+    let src = "#include <core.p4>\n@name(\"x\") header h { bit<8> a; }
+        parser p(packet_in b, out h hdr) { state start { b.extract(hdr); transition select(hdr.a) { 1 &&& 3: accept; default: reject; } } }
+        control c(inout h hdr) { table t { key = { hdr.a: exact; } actions = { NoAction; } const entries = { 1: NoAction(); } }
+        apply { if (t.apply().hit) { hdr.a = (bit<8>)(hdr.a >> 1) ++ 4w0 |+| 8s3; } } }
+        V1Switch(p(), c()) main;";
+    for end in 0..src.len() {
+        for cut in [&src[..end], &src[end..]] {
+            if cut.is_char_boundary(0) {
+                let _ = parse_str(cut);
+            }
+        }
+    }
+}
+
+#[test]
+fn error_recovery_reports_one_error_per_bad_declaration() {
+    let (program, diags) = parse_str(
+        "header h { bit<8> a }
+         control c() { apply { x = 1 y = 2; z = 3; } }
+         struct s { bit<8> b; }",
+    );
+    assert_eq!(diags.errors().count(), 2);
+    assert_eq!(program.decls.len(), 3);
+}
+
+#[test]
+fn block_bodies_are_shared_by_parsers_and_controls() {
+    let program = parse_ok(
+        "control c(inout bit<8> x)(bit<8> k) {
+             bit<8> tmp; Counter(1) cnt; const bit<8> K = 1; action a(bit<8> v) { x = v; }
+             apply { tmp = K; a(tmp); }
+         }",
+    );
+    match &program.decls[0].kind {
+        DeclKind::Control { locals, ctor_params, apply, .. } => {
+            assert_eq!(locals.len(), 4);
+            assert_eq!(ctor_params.len(), 1);
+            assert_eq!(apply.stmts.len(), 2);
+        }
+        other => panic!("{other:?}"),
+    }
+}
