@@ -1,5 +1,34 @@
-.PHONY: test build
+# The commands of the README. Every target installs what it needs first.
+
+CORPUS ?= ../shared/corpus/p4c
+FUZZ_SECONDS ?= 60
+P4BPF := target/release/p4bpf
+
+.PHONY: build demo test conformance fuzz
+
 build:
 	cargo build --release
+
+# For now the demo is the front end on our example router; it will load the
+# router into the kernel once the back end exists.
+demo:
+	scripts/install-deps.sh demo
+	cargo build --release
+	$(P4BPF) check examples/l3_router.p4
+
 test:
+	scripts/install-deps.sh test
 	cargo test --workspace
+
+conformance: build
+	$(P4BPF) conformance $(CORPUS) --out conformance/frontend.md
+
+# Coverage-guided fuzzing of the front end for FUZZ_SECONDS (e.g.
+# `make fuzz FUZZ_SECONDS=1800`), seeded with our example and diagnostics
+# programs. Needs the nightly toolchain; installs cargo-fuzz if missing.
+# Inputs that crash land in fuzz/artifacts/frontend/.
+fuzz:
+	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
+	mkdir -p fuzz/corpus/frontend
+	cd fuzz && cargo +nightly fuzz run frontend corpus/frontend ../examples ../crates/cli/tests/diagnostics \
+		-- -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10

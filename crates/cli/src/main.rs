@@ -1,21 +1,38 @@
-//! `p4bpf`: the command line. (Stub: `p4bpf check FILE`.)
+//! `p4bpf`: the command line. Picks the subcommand and hands the rest of the
+//! words to its module; each subcommand parses its own options.
 
-use std::path::Path;
+mod args;
+mod check;
+mod conformance;
+mod diagnostic_line;
+mod help;
+mod summary;
+
+use args::{Args, UsageError};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [cmd, file] if cmd == "check" => {
-            let fe = p4bpf_front::check_file(Path::new(file), &p4bpf_front::Options::default());
-            for d in &fe.diagnostics.list {
-                eprint!("{}", d.render(&fe.sources));
-            }
-            if fe.has_errors() { ExitCode::FAILURE } else { ExitCode::SUCCESS }
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    if words.is_empty() {
+        eprint!("{}", help::text(None).unwrap_or_default());
+        return ExitCode::from(2);
+    }
+    let command = words.remove(0);
+    if args::wants_help(&words) {
+        if let Some(text) = help::text(Some(&command)) {
+            print!("{text}");
+            return ExitCode::SUCCESS;
         }
-        _ => {
-            eprintln!("usage: p4bpf check FILE.p4");
-            ExitCode::from(2)
+    }
+    let rest = Args::new(words);
+    match command.as_str() {
+        "check" => check::run(rest),
+        "conformance" => conformance::run(rest),
+        "help" | "-h" | "--help" => help::run(rest),
+        "-V" | "--version" => {
+            println!("p4bpf {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
         }
+        other => UsageError::new(format!("unknown command `{other}`")).report(None),
     }
 }

@@ -1,0 +1,86 @@
+//! The help texts: `p4bpf --help`, `p4bpf help COMMAND`, `p4bpf COMMAND --help`.
+
+use crate::args::{Args, UsageError};
+use std::process::ExitCode;
+
+const MAIN: &str = "\
+p4bpf: P4_16 programs in the Linux kernel's fast path (XDP, TC)
+
+usage: p4bpf COMMAND [ARGS...]
+
+commands:
+  check FILE.p4         check a program with the front end; print what it declares
+  conformance [DIR]     run the front end over a corpus of P4 programs, write a report
+  help [COMMAND]        print this text, or the help of COMMAND
+
+options:
+  -h, --help            print help (also after a command)
+  -V, --version         print the version
+";
+
+const CHECK: &str = "\
+usage: p4bpf check FILE.p4 [-I DIR]... [-D NAME[=VALUE]]... [--diagnostics-format=human|lines]
+
+Preprocesses, parses and type-checks FILE.p4. Diagnostics go to stderr; for a
+valid program a summary of what it declares goes to stdout.
+
+options:
+  -I DIR, -IDIR          search DIR for #include files (after the including
+                         file's folder for \"quoted\" includes, before the
+                         built-in architecture files)
+  -D NAME[=VALUE], -DNAME[=VALUE]
+                         define a macro (VALUE defaults to 1)
+  --diagnostics-format=human|lines
+                         human: file:line:col, excerpt and caret (default);
+                         lines: one tab-separated line per diagnostic:
+                         severity, origin (program|builtin|none), position, message
+
+exit status: 0 valid (warnings allowed), 1 errors, 2 bad command line
+";
+
+const CONFORMANCE: &str = "\
+usage: p4bpf conformance [CORPUS_DIR] [--out FILE] [--jobs N] [--timeout SECONDS]
+
+Checks every program of the corpus (default ../shared/corpus/p4c), each in a
+child process `p4bpf check` with a time limit, and writes a Markdown report:
+accepted or rejected per folder, every failure with its first diagnostic,
+crashes, and the slowest files. Skips with a message when the corpus is absent.
+
+options:
+  --out FILE            the report (default conformance/frontend.md)
+  --jobs N              child processes at once (default: number of CPUs)
+  --timeout SECONDS     a child running longer is killed and counted as a crash
+                        (default 10)
+
+exit status: 0 when nothing crashed (failures are data), 1 on any crash,
+2 bad command line
+";
+
+/// The help text of `command`, if it is one of ours.
+pub fn text(command: Option<&str>) -> Option<&'static str> {
+    match command {
+        None | Some("help") => Some(MAIN),
+        Some("check") => Some(CHECK),
+        Some("conformance") => Some(CONFORMANCE),
+        Some(_) => None,
+    }
+}
+
+/// `p4bpf help [COMMAND]`.
+pub fn run(mut words: Args) -> ExitCode {
+    let topic = words.next_word();
+    if let Some(extra) = words.next_word() {
+        return UsageError::new(format!("unexpected `{extra}` after the help topic")).report(None);
+    }
+    match text(topic.as_deref()) {
+        Some(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        None => UsageError::new(format!(
+            "no help for unknown command `{}`",
+            topic.unwrap_or_default()
+        ))
+        .report(None),
+    }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Installs what `make test` or `make demo` needs and is missing; installs
+# nothing when everything is there.
+#   scripts/install-deps.sh test   # the test suite: a Rust toolchain
+#   scripts/install-deps.sh demo   # also what the eBPF back end and the demo use
+set -euo pipefail
+
+purpose="${1:-test}"
+
+# Debian packages and, for each, a command or file that shows it is there.
+test_packages=()
+demo_packages=(
+    "clang:command:clang"
+    "llvm:command:llvm-strip"
+    "libelf-dev:dpkg:libelf-dev"
+    "libbpf-dev:dpkg:libbpf-dev"
+    "iproute2:command:ip"
+    "bpftool:command:bpftool"
+    "iputils-ping:command:ping"
+    "ethtool:command:ethtool"
+    "pkg-config:command:pkg-config"
+)
+
+case "$purpose" in
+    test) wanted=("${test_packages[@]}") ;;
+    demo) wanted=("${test_packages[@]}" "${demo_packages[@]}") ;;
+    *) echo "usage: $0 test|demo" >&2; exit 2 ;;
+esac
+
+if ! command -v cargo >/dev/null; then
+    echo "cargo is missing: install a Rust toolchain (https://rustup.rs), then run make again" >&2
+    exit 1
+fi
+
+missing=()
+for entry in "${wanted[@]}"; do
+    IFS=: read -r package how what <<<"$entry"
+    case "$how" in
+        command) command -v "$what" >/dev/null 2>&1 || missing+=("$package") ;;
+        dpkg) dpkg -s "$what" >/dev/null 2>&1 || missing+=("$package") ;;
+    esac
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+    exit 0
+fi
+
+echo "installing missing packages: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    sudo="sudo"
+fi
+# The package lists may be empty on a fresh machine: update once, then install.
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
