@@ -74,14 +74,19 @@ impl<'m> Expander<'m> {
                 out.push(token);
                 continue;
             };
-            let args = match &mac.params {
-                None => None,
+            // Prosser: an invocation hides what both its name and its `)`
+            // hide, plus the macro itself.
+            let (args, hide) = match &mac.params {
+                None => (None, add_to_hide_set(&token.hide, &token.text)),
                 Some(_) if !next_is_lparen(&pending, more) => {
                     out.push(token);
                     continue;
                 }
                 Some(_) => match self.collect_args(&token, mac, &mut pending, more) {
-                    Ok(args) => Some(args),
+                    Ok((args, rparen_hide)) => {
+                        let common = intersection(&token.hide, &rparen_hide);
+                        (Some(args), add_to_hide_set(&common, &token.text))
+                    }
                     Err(consumed) => {
                         out.push(token);
                         out.extend(consumed);
@@ -89,7 +94,7 @@ impl<'m> Expander<'m> {
                     }
                 },
             };
-            let mut replacement = self.substitute(&token, mac, args.as_deref());
+            let mut replacement = self.substitute(mac, args.as_deref(), &hide);
             if !self.spend(replacement.len() + 1, &token.text) {
                 out.push(token);
                 out.extend(pending);
@@ -142,19 +147,20 @@ impl<'m> Expander<'m> {
         true
     }
 
-    /// Collects the arguments of an invocation whose `(` is next. On error,
-    /// gives back the tokens taken so they can be passed through.
+    /// Collects the arguments of an invocation whose `(` is next, and the
+    /// hide set of its `)`. On error, gives back the tokens taken so they
+    /// can be passed through.
     fn collect_args(
         &mut self,
         name: &Token,
         mac: &Macro,
         pending: &mut VecDeque<Token>,
         more: &mut dyn TokenSource,
-    ) -> Result<Vec<Vec<Token>>, Vec<Token>> {
+    ) -> Result<(Vec<Vec<Token>>, Rc<[Rc<str>]>), Vec<Token>> {
         let mut consumed = Vec::new();
         let mut args = vec![Vec::new()];
         let mut depth = 0usize;
-        loop {
+        let rparen_hide = loop {
             let Some(token) = pending.pop_front().or_else(|| more.next_token()) else {
                 self.errors
                     .push(format!("unterminated argument list invoking macro `{}`", name.text));
@@ -165,7 +171,7 @@ impl<'m> Expander<'m> {
                 continue; // the `(`
             }
             if token.is(")") && depth == 0 {
-                break;
+                break token.hide;
             }
             if token.is("(") {
                 depth += 1;
@@ -177,7 +183,7 @@ impl<'m> Expander<'m> {
                 Some(last) => last.push(token),
                 None => {}
             }
-        }
+        };
         let params = mac.params.as_ref().map_or(0, Vec::len);
         if mac.variadic && args.len() > params {
             let extra = args.split_off(params);
@@ -203,12 +209,17 @@ impl<'m> Expander<'m> {
             ));
             return Err(consumed);
         }
-        Ok(args)
+        Ok((args, rparen_hide))
     }
 
     /// The body of `mac` with parameters replaced, `#` and `##` applied,
-    /// and the invocation's hide set plus the macro itself added.
-    fn substitute(&mut self, name: &Token, mac: &Macro, args: Option<&[Vec<Token>]>) -> Vec<Token> {
+    /// and `hide` added to every token.
+    fn substitute(
+        &mut self,
+        mac: &Macro,
+        args: Option<&[Vec<Token>]>,
+        hide: &Rc<[Rc<str>]>,
+    ) -> Vec<Token> {
         let args = args.unwrap_or(&[]);
         let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = Vec::new();
@@ -260,9 +271,8 @@ impl<'m> Expander<'m> {
             out.extend(substituted);
         }
         out.retain(|t| !t.is_placemarker());
-        let hide = add_to_hide_set(&name.hide, &name.text);
         for token in &mut out {
-            token.hide = union(&token.hide, &hide);
+            token.hide = union(&token.hide, hide);
         }
         out
     }
@@ -383,6 +393,13 @@ fn add_to_hide_set(hide: &Rc<[Rc<str>]>, name: &Rc<str>) -> Rc<[Rc<str>]> {
     union(hide, std::slice::from_ref(name))
 }
 
+fn intersection(a: &Rc<[Rc<str>]>, b: &[Rc<str>]) -> Rc<[Rc<str>]> {
+    if a.iter().all(|n| b.contains(n)) {
+        return a.clone();
+    }
+    a.iter().filter(|n| b.contains(n)).cloned().collect()
+}
+
 fn union(a: &Rc<[Rc<str>]>, b: &[Rc<str>]) -> Rc<[Rc<str>]> {
     if b.iter().all(|n| a.contains(n)) {
         return a.clone();
@@ -461,6 +478,13 @@ mod tests {
     fn self_reference_is_not_expanded_again() {
         assert_eq!(expand(&["A A + 1"], "A").0, "A + 1");
         assert_eq!(expand(&["A B", "B A"], "A").0, "A");
+    }
+
+    #[test]
+    fn a_call_completed_after_the_expansion_is_expanded_as_in_cpp() {
+        // The C standard's example: the hide set of `)` decides.
+        let defines = ["f(a) a*g", "g(a) f(a)"];
+        assert_eq!(expand(&defines, "f(2)(9)").0, "2*9*g");
     }
 
     #[test]
