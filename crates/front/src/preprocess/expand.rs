@@ -9,7 +9,7 @@
 //! work for any input; when one is exceeded, expansion stops with an error
 //! and the remaining tokens are passed through unexpanded.
 
-use super::macros::{Macro, MacroTable, Token};
+use super::macros::{HideSet, Macro, MacroTable, Token};
 use super::scan::{is_single_lexeme, LexKind};
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -156,7 +156,7 @@ impl<'m> Expander<'m> {
         mac: &Macro,
         pending: &mut VecDeque<Token>,
         more: &mut dyn TokenSource,
-    ) -> Result<(Vec<Vec<Token>>, Rc<[Rc<str>]>), Vec<Token>> {
+    ) -> Result<(Vec<Vec<Token>>, HideSet), Vec<Token>> {
         let mut consumed = Vec::new();
         let mut args = vec![Vec::new()];
         let mut depth = 0usize;
@@ -218,7 +218,7 @@ impl<'m> Expander<'m> {
         &mut self,
         mac: &Macro,
         args: Option<&[Vec<Token>]>,
-        hide: &Rc<[Rc<str>]>,
+        hide: &HideSet,
     ) -> Vec<Token> {
         let args = args.unwrap_or(&[]);
         let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
@@ -389,18 +389,18 @@ fn stringize(arg: &[Token], space_before: bool) -> Token {
     }
 }
 
-fn add_to_hide_set(hide: &Rc<[Rc<str>]>, name: &Rc<str>) -> Rc<[Rc<str>]> {
+fn add_to_hide_set(hide: &HideSet, name: &Rc<str>) -> HideSet {
     union(hide, std::slice::from_ref(name))
 }
 
-fn intersection(a: &Rc<[Rc<str>]>, b: &[Rc<str>]) -> Rc<[Rc<str>]> {
+fn intersection(a: &HideSet, b: &[Rc<str>]) -> HideSet {
     if a.iter().all(|n| b.contains(n)) {
         return a.clone();
     }
     a.iter().filter(|n| b.contains(n)).cloned().collect()
 }
 
-fn union(a: &Rc<[Rc<str>]>, b: &[Rc<str>]) -> Rc<[Rc<str>]> {
+fn union(a: &HideSet, b: &[Rc<str>]) -> HideSet {
     if b.iter().all(|n| a.contains(n)) {
         return a.clone();
     }
