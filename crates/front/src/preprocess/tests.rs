@@ -305,3 +305,10 @@ fn if_expression_errors_point_at_the_expression() {
     );
     assert_eq!(r.first_error_at().as_deref(), Some("main.p4:1:5"));
 }
+
+#[test]
+fn gnu_line_markers_of_preprocessed_files_are_accepted() {
+    let r = run("# 1 \"prog.p4\"\n# 0 \"<built-in>\"\n# 7 \"prog.p4\" 2\nx y\n# 3 \"bad\" z\n");
+    assert_eq!(r.origin_of("y", 0).as_deref(), Some("prog.p4:7:3"));
+    assert_eq!(r.errors(), vec!["`#line` expects a line number and an optional \"FILE\""]);
+}
