@@ -18,6 +18,8 @@ use std::rc::Rc;
 pub const TOKEN_BUDGET: usize = 200_000;
 /// How deeply macro invocations may nest inside arguments.
 const MAX_ARGUMENT_DEPTH: u32 = 64;
+/// How many macros one expansion may go through (each adds to the hide set).
+const MAX_NESTED_MACROS: usize = 128;
 
 /// Where tokens come from once the pending ones run out.
 pub trait TokenSource {
@@ -94,8 +96,12 @@ impl<'m> Expander<'m> {
                     }
                 },
             };
+            if hide.len() > MAX_NESTED_MACROS {
+                self.fail(format!("macro `{}` expands through too many nested macros", token.text));
+            }
             let mut replacement = self.substitute(mac, args.as_deref(), &hide);
-            if !self.spend(replacement.len() + 1, &token.text) {
+            // Hide-set work grows with its size, so it is paid for too.
+            if !self.spend((replacement.len() + 1) * hide.len(), &token.text) {
                 out.push(token);
                 out.extend(pending);
                 break;
@@ -134,13 +140,19 @@ impl<'m> Expander<'m> {
         *self.budget == 0
     }
 
+    /// Stops all further expansion, reporting `message` unless expansion
+    /// had already stopped.
+    fn fail(&mut self, message: String) {
+        if !self.out_of_budget() {
+            self.errors.push(message);
+        }
+        *self.budget = 0;
+    }
+
     fn spend(&mut self, tokens: usize, name: &str) -> bool {
         // Never spent down to zero: zero means an error was reported.
         if *self.budget <= tokens {
-            if !self.out_of_budget() {
-                self.errors.push(format!("expansion of macro `{name}` is too large"));
-            }
-            *self.budget = 0;
+            self.fail(format!("expansion of macro `{name}` is too large"));
             return false;
         }
         *self.budget -= tokens;
@@ -288,10 +300,7 @@ impl<'m> Expander<'m> {
             return done.clone();
         }
         let done = if self.depth >= MAX_ARGUMENT_DEPTH {
-            if !self.out_of_budget() {
-                self.errors.push("macro invocations are nested too deeply".into());
-                *self.budget = 0;
-            }
+            self.fail("macro invocations are nested too deeply".into());
             arg.to_vec()
         } else {
             self.depth += 1;
@@ -529,6 +538,14 @@ mod tests {
         let (_, errors) = expand(&defines, "A39");
         assert_eq!(errors.len(), 1);
         assert!(errors.iter().all(|e| e.ends_with("is too large")));
+    }
+
+    #[test]
+    fn long_chains_of_macros_stop_with_an_error() {
+        let defines: Vec<String> = (0..5000).map(|i| format!("M{i} M{}", i + 1)).collect();
+        let defines: Vec<&str> = defines.iter().map(String::as_str).collect();
+        let (_, errors) = expand(&defines, "M0");
+        assert_eq!(errors, vec!["macro `M128` expands through too many nested macros".to_string()]);
     }
 
     #[test]
