@@ -36,6 +36,9 @@ use std::rc::Rc;
 /// must end quickly even below the depth limit).
 const MAX_SCANNED: usize = 256 << 20;
 
+/// Unterminated conditionals reported per file.
+const MAX_UNTERMINATED_REPORTS: usize = 10;
+
 /// Preprocesses the main file `path`, whose contents are `text`, into one
 /// translation unit.
 pub fn preprocess(
@@ -179,11 +182,10 @@ impl Preprocessor<'_> {
         if file.active() {
             self.copy_upto(&mut file, text.len());
         }
-        for condition in &file.conditions {
-            self.error(
-                condition.loc,
-                format!("`#{}` without matching `#endif`", condition.directive),
-            );
+        // The innermost are the likeliest culprits; a few are enough.
+        for condition in file.conditions.iter().rev().take(MAX_UNTERMINATED_REPORTS) {
+            let message = format!("`#{}` without matching `#endif`", condition.directive);
+            self.error(condition.loc, message);
         }
     }
 
