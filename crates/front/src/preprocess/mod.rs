@@ -167,6 +167,7 @@ impl Preprocessor<'_> {
             depth,
         };
         let mut scanner = Scanner::new(&text);
+        file.copied_upto = scanner.pos(); // a byte-order mark is not program text
         while !self.halted {
             let Some(lexeme) = scanner.next() else { break };
             if starts_directive(&text, lexeme) {
