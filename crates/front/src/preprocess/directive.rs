@@ -19,10 +19,12 @@ use std::path::Path;
 /// long before).
 const MAX_INCLUDE_DEPTH: u32 = 200;
 /// `#include`s followed over a whole run.
-const MAX_INCLUDES: usize = 10_000;
+const MAX_INCLUDES: usize = 2_000;
 /// Bytes of stand-in files `#line` may create over a run (each copies the
-/// rest of its file).
+/// rest of its file), counting a fixed cost per file so that their number
+/// stays small too.
 const MAX_STAND_IN_BYTES: usize = 64 << 20;
+const STAND_IN_COST: usize = 64 << 10;
 /// Largest line number `#line` accepts.
 const MAX_LINE_NUMBER: usize = 1 << 20;
 
@@ -229,7 +231,7 @@ impl Preprocessor<'_> {
         };
         let line = line.max(1);
         let next_line = (end + 1).min(file.text.len());
-        let stand_in_len = line - 1 + (file.text.len() - next_line);
+        let stand_in_len = STAND_IN_COST + line - 1 + (file.text.len() - next_line);
         if self.stand_in_bytes + stand_in_len > MAX_STAND_IN_BYTES {
             return self.warning(loc, "too many `#line` directives; this one is ignored");
         }
