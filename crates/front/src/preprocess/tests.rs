@@ -103,6 +103,9 @@ fn a_token_after_an_expansion_keeps_its_true_column() {
     assert_eq!(r.origin_of("bad", 0).as_deref(), Some("main.p4:2:19"));
     assert_eq!(r.origin_of("16", 0).as_deref(), Some("main.p4:2:5"));
     assert_eq!(r.origin_of("field", 0).as_deref(), Some("main.p4:2:12"));
+    let twice = run("#define W 8\nbit<W> a; bit<W> b;\n");
+    assert_eq!(twice.origin_of("8", 1).as_deref(), Some("main.p4:2:15"));
+    assert_eq!(twice.origin_of("b", 0).as_deref(), Some("main.p4:2:18"));
 }
 
 #[test]
