@@ -105,7 +105,7 @@ fn a_token_after_an_expansion_keeps_its_true_column() {
     assert_eq!(r.origin_of("field", 0).as_deref(), Some("main.p4:2:12"));
     let twice = run("#define W 8\nbit<W> a; bit<W> b;\n");
     assert_eq!(twice.origin_of("8", 1).as_deref(), Some("main.p4:2:15"));
-    assert_eq!(twice.origin_of("b", 0).as_deref(), Some("main.p4:2:18"));
+    assert_eq!(twice.origin_of("b;", 0).as_deref(), Some("main.p4:2:18"));
 }
 
 #[test]
