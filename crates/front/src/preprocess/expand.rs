@@ -42,19 +42,44 @@ impl TokenSource for NoMoreTokens {
     }
 }
 
+/// Where an expansion in program text happens, for `__FILE__` and
+/// `__LINE__`.
+pub struct Site {
+    pub file: String,
+    pub line: u32,
+}
+
+/// Whether `name` is one of the names cpp defines itself.
+pub fn is_builtin_macro(name: &str) -> bool {
+    name == "__FILE__" || name == "__LINE__"
+}
+
 pub struct Expander<'m> {
     macros: &'m MacroTable,
     budget: &'m mut usize,
     depth: u32,
     /// In `#if`: the name after `defined` is not expanded.
     keep_defined_operands: bool,
+    site: Option<Site>,
     /// Messages for the caller to report at the invocation.
     pub errors: Vec<String>,
 }
 
 impl<'m> Expander<'m> {
     pub fn new(macros: &'m MacroTable, budget: &'m mut usize) -> Expander<'m> {
-        Expander { macros, budget, depth: 0, keep_defined_operands: false, errors: Vec::new() }
+        Expander {
+            macros,
+            budget,
+            depth: 0,
+            keep_defined_operands: false,
+            site: None,
+            errors: Vec::new(),
+        }
+    }
+
+    /// An expander for program text at `site`.
+    pub fn at(macros: &'m MacroTable, budget: &'m mut usize, site: Site) -> Expander<'m> {
+        Expander { site: Some(site), ..Expander::new(macros, budget) }
     }
 
     /// An expander for `#if` lines, where `defined X` may come from a macro.
@@ -70,6 +95,10 @@ impl<'m> Expander<'m> {
         while let Some(token) = pending.pop_front() {
             if self.keep_defined_operands && is_defined_operand(&out) {
                 out.push(token);
+                continue;
+            }
+            if let Some(value) = self.builtin_value(&token) {
+                out.push(value);
                 continue;
             }
             let Some(mac) = self.expandable(&token) else {
@@ -134,6 +163,21 @@ impl<'m> Expander<'m> {
             return None;
         }
         self.macros.get(&token.text)
+    }
+
+    /// The value of `__FILE__` or `__LINE__`, unless the program defined
+    /// its own.
+    fn builtin_value(&self, token: &Token) -> Option<Token> {
+        let site = self.site.as_ref()?;
+        if token.kind != LexKind::Ident || self.macros.is_defined(&token.text) {
+            return None;
+        }
+        let (kind, text) = match &*token.text {
+            "__LINE__" => (LexKind::Number, site.line.to_string()),
+            "__FILE__" => (LexKind::Str, format!("{:?}", site.file)),
+            _ => return None,
+        };
+        Some(Token { kind, text: text.into(), boundary: true, ..token.clone() })
     }
 
     fn out_of_budget(&self) -> bool {

@@ -25,7 +25,7 @@ use crate::diag::{Diagnostic, Diagnostics, Note};
 use crate::source::{FileId, SourceFile, SourceMap, SrcLoc, TranslationUnit};
 use crate::Options;
 use conditional::Condition;
-use expand::{Expander, TokenSource};
+use expand::{Expander, Site, TokenSource};
 use macros::{MacroTable, Token};
 use output::{Origin, Output};
 use scan::{LexKind, Lexeme, Scanner};
@@ -175,7 +175,8 @@ impl Preprocessor<'_> {
             } else if !file.active() {
                 scanner.skip_line();
             } else if lexeme.kind == LexKind::Ident
-                && self.macros.is_defined(&text[lexeme.lo..lexeme.hi])
+                && (self.macros.is_defined(&text[lexeme.lo..lexeme.hi])
+                    || expand::is_builtin_macro(&text[lexeme.lo..lexeme.hi]))
             {
                 self.expand_in_text(&mut file, &mut scanner, lexeme);
             }
@@ -213,7 +214,10 @@ impl Preprocessor<'_> {
         self.copy_upto(file, name.lo);
         let text = file.text.clone();
         let mut source = FileTokens { scanner, end: name.hi };
-        let mut expander = Expander::new(&self.macros, &mut self.budget);
+        let reported_as = self.sources.file(file.view.file);
+        let line = reported_as.line_col(file.shifted(name.lo)).0;
+        let site = Site { file: reported_as.path.display().to_string(), line };
+        let mut expander = Expander::at(&self.macros, &mut self.budget, site);
         // The space before the name is already copied.
         let first = Token { space_before: false, ..Token::from_lexeme(&text, name) };
         let result = expander.expand(vec![first], &mut source);

@@ -315,3 +315,9 @@ fn gnu_line_markers_of_preprocessed_files_are_accepted() {
     assert_eq!(r.origin_of("y", 0).as_deref(), Some("prog.p4:7:3"));
     assert_eq!(r.errors(), vec!["`#line` expects a line number and an optional \"FILE\""]);
 }
+
+#[test]
+fn file_and_line_name_the_invocation() {
+    let r = run("#define HERE __FILE__ __LINE__\nx\nHERE\n#line 40 \"renamed.p4\"\n__LINE__\n");
+    assert_eq!(r.words(), "x \"main.p4\" 3 40");
+}
