@@ -34,14 +34,23 @@ impl Parser<'_> {
             return TypeRef { kind: TypeRefKind::Void, span: start };
         }
         let mut ty = self.type_without_stack();
+        // Each suffix nests the type one level deeper: count it like any
+        // other nesting, so later recursive walks stay bounded too.
+        let mut suffixes = 0;
         while self.at(&TokenKind::LBracket) {
+            if !self.enter() {
+                break;
+            }
+            suffixes += 1;
             self.bump();
             let size = self.expr();
             self.expect(&TokenKind::RBracket);
             let span = self.span_from(start);
             ty = TypeRef { kind: TypeRefKind::Stack { elem: Box::new(ty), size: Box::new(size) }, span };
         }
-        self.leave();
+        for _ in 0..=suffixes {
+            self.leave();
+        }
         ty
     }
 
@@ -132,26 +141,13 @@ impl Parser<'_> {
         Path { top_level: false, name: Ident { name: String::new(), span }, span }
     }
 
-    /// `<W>` after `bit`, `int` or `varbit`: a literal, a constant's name or
-    /// a parenthesised expression.
+    /// `<W>` after `bit`, `int` or `varbit`: an expression in which `>`
+    /// must be parenthesised (`bit<(a > b ? 8 : 16)>`).
     fn optional_width(&mut self) -> Option<crate::ast::Expr> {
         if !self.eat(&TokenKind::Lt) {
             return None;
         }
-        let width = match self.peek() {
-            TokenKind::LParen => {
-                self.bump();
-                let e = self.expr();
-                self.expect(&TokenKind::RParen);
-                e
-            }
-            TokenKind::Number(_) | TokenKind::Dot => self.primary(),
-            _ if self.at_name() => self.primary(),
-            _ => {
-                self.error_expected("a width");
-                self.error_expr()
-            }
-        };
+        let width = self.width_expr();
         self.expect(&TokenKind::Gt);
         Some(width)
     }
@@ -233,6 +229,9 @@ mod tests {
         }
         assert!(matches!(var_type("const bit<(4 + 4)> t = 1;"), TypeRefKind::Bit(_)));
         assert!(matches!(var_type("const int t = 1;"), TypeRefKind::InfInt));
+        assert!(matches!(var_type("const bit<W[7:0] - 1> t = 1;"), TypeRefKind::Bit(_)));
+        assert!(matches!(var_type("const bit<a < 3 ? 5 : (4 > 1 ? 3 : 2)> t = 1;"), TypeRefKind::Bit(_)));
+        assert!(matches!(var_type("const tuple<bit<a ^ 3>, bit<8>> t = 1;"), TypeRefKind::Tuple(_)));
     }
 
     #[test]

@@ -44,8 +44,10 @@ pub struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    /// A scanner at the start of `text`, past a byte-order mark if any.
     pub fn new(text: &'a str) -> Scanner<'a> {
-        Scanner { text, pos: 0, at_line_start: true }
+        let pos = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        Scanner { text, pos, at_line_start: true }
     }
 
     pub fn text(&self) -> &'a str {
@@ -93,7 +95,8 @@ impl<'a> Scanner<'a> {
                     None => break,
                 },
                 b'/' if bytes.get(self.pos + 1) == Some(&b'/') => {
-                    self.pos = self.text[self.pos..].find('\n').map_or(bytes.len(), |i| self.pos + i);
+                    self.pos =
+                        self.text[self.pos..].find('\n').map_or(bytes.len(), |i| self.pos + i);
                 }
                 b'/' if bytes.get(self.pos + 1) == Some(&b'*') => {
                     self.pos = self.text[self.pos + 2..]
@@ -130,7 +133,8 @@ impl<'a> Scanner<'a> {
                 LexKind::Ident
             }
             b'0'..=b'9' => {
-                self.pos = end_of(bytes, lo, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+                self.pos =
+                    end_of(bytes, lo, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
                 LexKind::Number
             }
             b'"' => {
@@ -139,10 +143,7 @@ impl<'a> Scanner<'a> {
             }
             _ if first.is_ascii_punctuation() => {
                 let rest = &self.text[lo..];
-                let len = PUNCTUATORS
-                    .iter()
-                    .find(|p| rest.starts_with(**p))
-                    .map_or(1, |p| p.len());
+                let len = PUNCTUATORS.iter().find(|p| rest.starts_with(**p)).map_or(1, |p| p.len());
                 self.pos = lo + len;
                 LexKind::Punct
             }
@@ -208,7 +209,8 @@ mod tests {
     #[test]
     fn line_start_survives_comments_but_not_tokens() {
         let mut scanner = Scanner::new("a # b\n  /* c */ # d");
-        let flags: Vec<bool> = std::iter::from_fn(|| scanner.next()).map(|l| l.line_start).collect();
+        let flags: Vec<bool> =
+            std::iter::from_fn(|| scanner.next()).map(|l| l.line_start).collect();
         assert_eq!(flags, vec![true, false, false, true, false]);
     }
 
@@ -226,6 +228,12 @@ mod tests {
     #[test]
     fn unterminated_string_stops_at_line_end() {
         assert_eq!(lexemes("\"abc\nx"), vec![(LexKind::Str, "\"abc"), (LexKind::Ident, "x")]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let mut scanner = Scanner::new("\u{feff}#x");
+        assert!(scanner.next().is_some_and(|l| l.lo == 3 && l.line_start));
     }
 
     #[test]
