@@ -28,8 +28,17 @@ pub(super) fn check(program: &Program, r: &mut Reporter) {
                 let local_actions = actions_of(locals);
                 for local in locals {
                     if let DeclKind::Table { name, properties } = &local.kind {
-                        let actions = Actions { local: &local_actions, top: &top_actions };
-                        Table { name: &name.name, span: name.span, properties, actions }.check(r);
+                        let actions = Actions {
+                            local: &local_actions,
+                            top: &top_actions,
+                        };
+                        Table {
+                            name: &name.name,
+                            span: name.span,
+                            properties,
+                            actions,
+                        }
+                        .check(r);
                     }
                 }
             }
@@ -41,7 +50,10 @@ pub(super) fn check(program: &Program, r: &mut Reporter) {
 
 fn misplaced(decl: &Decl, r: &mut Reporter) {
     if let DeclKind::Table { name, .. } = &decl.kind {
-        r.error(name.span, format!("table `{}` can only be declared in a control", name.name));
+        r.error(
+            name.span,
+            format!("table `{}` can only be declared in a control", name.name),
+        );
     }
 }
 
@@ -53,7 +65,9 @@ fn actions_of(decls: &[Decl]) -> ActionScope<'_> {
     let mut out: ActionScope = HashMap::new();
     for d in decls {
         if let DeclKind::Action { sig, .. } = &d.kind {
-            out.entry(&sig.name.name).and_modify(|p| *p = None).or_insert(Some(&sig.params));
+            out.entry(&sig.name.name)
+                .and_modify(|p| *p = None)
+                .or_insert(Some(&sig.params));
         }
     }
     out
@@ -99,31 +113,36 @@ impl<'a> Table<'a> {
                     actions = Some(a);
                     self.action_list(a, r);
                 }
-                TablePropertyKind::Entries(entries) => {
-                    match keys {
-                        Some(k) => self.entries(p, entries, k, r),
-                        None if self.has_key() => {
-                            r.error(p.span, format!("entries of table `{}` must come after its key", self.name))
-                        }
-                        None if !entries.is_empty() => {
-                            r.error(p.span, format!("table `{}` has entries but no key", self.name))
-                        }
-                        None => {}
-                    }
-                }
+                TablePropertyKind::Entries(entries) => match keys {
+                    Some(k) => self.entries(p, entries, k, r),
+                    None if self.has_key() => r.error(
+                        p.span,
+                        format!("entries of table `{}` must come after its key", self.name),
+                    ),
+                    None if !entries.is_empty() => r.error(
+                        p.span,
+                        format!("table `{}` has entries but no key", self.name),
+                    ),
+                    None => {}
+                },
                 _ => {}
             }
         }
         let Some(actions) = actions else {
-            r.error(self.span, format!("table `{}` has no `actions` property", self.name));
+            r.error(
+                self.span,
+                format!("table `{}` has no `actions` property", self.name),
+            );
             return;
         };
         for p in self.properties {
             match &p.kind {
-                TablePropertyKind::DefaultAction(e) => self.action_use(e, actions, "default action", "tableonly", r),
-                TablePropertyKind::Entries(entries) => {
-                    entries.iter().for_each(|en| self.action_use(&en.action, actions, "entry", "defaultonly", r))
+                TablePropertyKind::DefaultAction(e) => {
+                    self.action_use(e, actions, "default action", "tableonly", r)
                 }
+                TablePropertyKind::Entries(entries) => entries
+                    .iter()
+                    .for_each(|en| self.action_use(&en.action, actions, "entry", "defaultonly", r)),
                 _ => {}
             }
         }
@@ -134,14 +153,19 @@ impl<'a> Table<'a> {
         for_each_expr(e, &mut |e| {
             if let ExprKind::Path(p) = &e.kind {
                 if !p.top_level && p.name.name == self.name {
-                    r.error(e.span, format!("table `{}` cannot refer to itself in its key", self.name));
+                    r.error(
+                        e.span,
+                        format!("table `{}` cannot refer to itself in its key", self.name),
+                    );
                 }
             }
         });
     }
 
     fn has_key(&self) -> bool {
-        self.properties.iter().any(|p| matches!(p.kind, TablePropertyKind::Key(_)))
+        self.properties
+            .iter()
+            .any(|p| matches!(p.kind, TablePropertyKind::Key(_)))
     }
 
     fn action_list(&self, list: &[ActionRef], r: &mut Reporter) {
@@ -151,7 +175,10 @@ impl<'a> Table<'a> {
             match seen.get(&key) {
                 Some(&first) => r.error_with_note(
                     a.name.span,
-                    format!("action `{}` is listed twice in table `{}`", a.name.name.name, self.name),
+                    format!(
+                        "action `{}` is listed twice in table `{}`",
+                        a.name.name.name, self.name
+                    ),
                     first,
                     "first listed here",
                 ),
@@ -163,7 +190,11 @@ impl<'a> Table<'a> {
             if let Some(params) = self.actions.params(&a.name).filter(|p| p.len() < bound) {
                 r.error(
                     a.span,
-                    format!("action `{}` takes {} arguments but {bound} are bound", a.name.name.name, params.len()),
+                    format!(
+                        "action `{}` takes {} arguments but {bound} are bound",
+                        a.name.name.name,
+                        params.len()
+                    ),
                 );
             }
         }
@@ -173,28 +204,52 @@ impl<'a> Table<'a> {
     /// action `a` exists.
     fn same_action(&self, a: &Path, b: &Path) -> bool {
         a.name.name == b.name.name
-            && (a.top_level == b.top_level || !self.actions.local.contains_key(a.name.name.as_str()))
+            && (a.top_level == b.top_level
+                || !self.actions.local.contains_key(a.name.name.as_str()))
     }
 
     /// A default action or entry action: an action name or call, listed in
     /// `actions` and not annotated as unusable here.
-    fn action_use(&self, e: &Expr, list: &[ActionRef], what: &str, forbidden: &str, r: &mut Reporter) {
+    fn action_use(
+        &self,
+        e: &Expr,
+        list: &[ActionRef],
+        what: &str,
+        forbidden: &str,
+        r: &mut Reporter,
+    ) {
         let (path, args) = match &e.kind {
             ExprKind::Path(p) => (p, &[][..]),
             ExprKind::Call { callee, args, .. } => match &callee.kind {
                 ExprKind::Path(p) => (p, args.as_slice()),
-                _ => return r.error(e.span, format!("the {what} of table `{}` must be an action", self.name)),
+                _ => {
+                    return r.error(
+                        e.span,
+                        format!("the {what} of table `{}` must be an action", self.name),
+                    )
+                }
             },
-            _ => return r.error(e.span, format!("the {what} of table `{}` must be an action", self.name)),
+            _ => {
+                return r.error(
+                    e.span,
+                    format!("the {what} of table `{}` must be an action", self.name),
+                )
+            }
         };
         match list.iter().find(|a| self.same_action(&a.name, path)) {
             None => r.error(
                 path.span,
-                format!("{what} `{}` is not in the actions of table `{}`", path.name.name, self.name),
+                format!(
+                    "{what} `{}` is not in the actions of table `{}`",
+                    path.name.name, self.name
+                ),
             ),
             Some(a) if a.annotations.iter().any(|an| an.name.name == forbidden) => r.error(
                 path.span,
-                format!("action `{}` is marked `@{forbidden}` and cannot be used as {what}", path.name.name),
+                format!(
+                    "action `{}` is marked `@{forbidden}` and cannot be used as {what}",
+                    path.name.name
+                ),
             ),
             Some(listed) => self.arguments(path, args, listed, what, r),
         }
@@ -202,28 +257,54 @@ impl<'a> Table<'a> {
 
     /// A default action or entry gives every argument of the action, and
     /// repeats those the `actions` list binds.
-    fn arguments(&self, path: &Path, args: &[Argument], listed: &ActionRef, what: &str, r: &mut Reporter) {
+    fn arguments(
+        &self,
+        path: &Path,
+        args: &[Argument],
+        listed: &ActionRef,
+        what: &str,
+        r: &mut Reporter,
+    ) {
         let name = &path.name.name;
         if let Some(params) = self.actions.params(path).filter(|p| p.len() != args.len()) {
             return r.error(
                 path.span,
-                format!("{what} `{name}` takes {} arguments but is given {}", params.len(), args.len()),
+                format!(
+                    "{what} `{name}` takes {} arguments but is given {}",
+                    params.len(),
+                    args.len()
+                ),
             );
         }
         let bound = listed.args.iter().flatten();
         for (given, bound) in args.iter().zip(bound) {
             let differ = squeezed(r.text(given.value.span)) != squeezed(r.text(bound.value.span));
             if differ && plain(&given.value) && plain(&bound.value) {
-                r.error(given.span, format!("argument of `{name}` differs from the one bound in the actions list"));
+                r.error(
+                    given.span,
+                    format!("argument of `{name}` differs from the one bound in the actions list"),
+                );
             }
         }
     }
 
-    fn entries(&self, prop: &TableProperty, entries: &[Entry], keys: &[KeyElement], r: &mut Reporter) {
-        let kinds: Vec<&str> = keys.iter().map(|k| k.match_kind.name.name.as_str()).collect();
+    fn entries(
+        &self,
+        prop: &TableProperty,
+        entries: &[Entry],
+        keys: &[KeyElement],
+        r: &mut Reporter,
+    ) {
+        let kinds: Vec<&str> = keys
+            .iter()
+            .map(|k| k.match_kind.name.name.as_str())
+            .collect();
         for entry in entries {
             if entry.is_const && prop.is_const {
-                r.error(entry.span, "entries of a `const entries` list cannot be marked `const` again");
+                r.error(
+                    entry.span,
+                    "entries of a `const entries` list cannot be marked `const` again",
+                );
             }
             entry_keyset(&entry.keyset, &kinds, r);
         }
@@ -233,7 +314,12 @@ impl<'a> Table<'a> {
             for entry in entries {
                 let text = squeezed(r.text(entry.keyset.span));
                 match seen.get(&text) {
-                    Some(&first) => r.error_with_note(entry.keyset.span, "duplicate entry key", first, "first entry is here"),
+                    Some(&first) => r.error_with_note(
+                        entry.keyset.span,
+                        "duplicate entry key",
+                        first,
+                        "first entry is here",
+                    ),
                     None => {
                         seen.insert(text, entry.keyset.span);
                     }
@@ -243,14 +329,19 @@ impl<'a> Table<'a> {
     }
 
     fn priorities(&self, entries: &[Entry], kinds: &[&str], r: &mut Reporter) {
-        let Some(with) = entries.iter().find(|e| e.priority.is_some()) else { return };
+        let Some(with) = entries.iter().find(|e| e.priority.is_some()) else {
+            return;
+        };
         if kinds.iter().all(|k| *k == "exact" || *k == "lpm") {
             r.error(
                 with.span,
                 format!("entries of table `{}` cannot have priorities: it has no ternary, range or optional key", self.name),
             );
         } else if let Some(first) = entries.first().filter(|e| e.priority.is_none()) {
-            r.error(first.span, "the first entry must have a priority when later entries have one");
+            r.error(
+                first.span,
+                "the first entry must have a priority when later entries have one",
+            );
         }
     }
 }
@@ -279,7 +370,11 @@ fn entry_keyset(keyset: &Expr, kinds: &[&str], r: &mut Reporter) {
     if elements.len() != kinds.len() {
         r.error(
             keyset.span,
-            format!("entry has {} key values but the table key has {} fields", elements.len(), kinds.len()),
+            format!(
+                "entry has {} key values but the table key has {} fields",
+                elements.len(),
+                kinds.len()
+            ),
         );
     }
 }
@@ -290,7 +385,10 @@ fn key_name(key: &KeyElement, r: &mut Reporter) {
     if key.annotations.iter().any(|a| a.name.name == "name") || nameable(&key.expr) {
         return;
     }
-    r.error(key.expr.span, "complex key expression requires a `@name` annotation");
+    r.error(
+        key.expr.span,
+        "complex key expression requires a `@name` annotation",
+    );
 }
 
 fn nameable(e: &Expr) -> bool {
@@ -299,7 +397,11 @@ fn nameable(e: &Expr) -> bool {
         ExprKind::Member { base, .. } => nameable(base),
         ExprKind::Index { base, index } => nameable(base) && nameable(index),
         ExprKind::Slice { base, hi, lo } => nameable(base) && nameable(hi) && nameable(lo),
-        ExprKind::Binary { op: crate::ast::BinaryOp::BitAnd, lhs, rhs } => nameable(lhs) && nameable(rhs),
+        ExprKind::Binary {
+            op: crate::ast::BinaryOp::BitAnd,
+            lhs,
+            rhs,
+        } => nameable(lhs) && nameable(rhs),
         ExprKind::Call { callee, args, .. } => {
             args.is_empty()
                 && matches!(&callee.kind, ExprKind::Member { base, member } if member.name == "isValid" && nameable(base))

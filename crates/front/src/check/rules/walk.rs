@@ -64,8 +64,15 @@ pub(super) fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
 
 /// `t.apply()` where `t` is a plain name: the name, if `e` has that shape.
 pub(super) fn applied_name(e: &Expr) -> Option<&str> {
-    let ExprKind::Call { callee, args, .. } = &e.kind else { return None };
-    let ExprKind::Member { base, member } = &callee.kind else { return None };
-    let ExprKind::Path(path) = &base.kind else { return None };
-    (member.name == "apply" && args.is_empty() && !path.top_level).then_some(path.name.name.as_str())
+    let ExprKind::Call { callee, args, .. } = &e.kind else {
+        return None;
+    };
+    let ExprKind::Member { base, member } = &callee.kind else {
+        return None;
+    };
+    let ExprKind::Path(path) = &base.kind else {
+        return None;
+    };
+    (member.name == "apply" && args.is_empty() && !path.top_level)
+        .then_some(path.name.name.as_str())
 }
