@@ -1,20 +1,22 @@
-//! Tables: declared only in controls, with keys that do not name the table
-//! itself, an `actions` list naming each
-//! action once, a `default_action` and entries naming listed actions, keys
-//! whose expressions can name themselves (or carry `@name`), and `entries`
-//! that follow the key and match its arity, use priorities only when
-//! some key needs them and consistently, and never repeat an exact key.
-//! A default action or entry gives every argument of its action, repeating
-//! those the `actions` list binds. `@tableonly` actions cannot be defaults,
-//! `@defaultonly` ones cannot be entries.
+//! Tables: declared only in controls, with an `actions` list naming each
+//! action once and binding no more arguments than the action has, and a
+//! `default_action` and entries that name listed actions and give every
+//! argument, repeating those the list binds. `@tableonly` actions cannot be
+//! defaults, `@defaultonly` ones cannot be entries. Key expressions do not
+//! name the table itself and can name themselves in the control plane
+//! ([`keys`]); [`entries`] has the rules on `entries`.
 //!
-//! Match kinds are recognised by their standard names (`exact`, `lpm`,
-//! `ternary`, `range`, `optional`); other match kinds are not checked here.
+//! Actions are found by spelling: in the enclosing control, then at the top
+//! level. Match kinds are recognised by their standard names (`exact`,
+//! `lpm`).
+
+mod entries;
+mod keys;
 
 use super::walk::for_each_expr;
 use super::Reporter;
 use crate::ast::{
-    ActionRef, Argument, Decl, DeclKind, Entry, Expr, ExprKind, KeyElement, Param, Path, Program,
+    ActionRef, Argument, Decl, DeclKind, Expr, ExprKind, KeyElement, Param, Path, Program,
     TableProperty, TablePropertyKind,
 };
 use crate::source::Span;
@@ -106,7 +108,7 @@ impl<'a> Table<'a> {
             match &p.kind {
                 TablePropertyKind::Key(k) => {
                     keys = Some(k);
-                    k.iter().for_each(|k| key_name(k, r));
+                    k.iter().for_each(|k| keys::key_name(k, r));
                     k.iter().for_each(|k| self.no_self_reference(&k.expr, r));
                 }
                 TablePropertyKind::Actions(a) => {
@@ -287,63 +289,6 @@ impl<'a> Table<'a> {
             }
         }
     }
-
-    fn entries(
-        &self,
-        prop: &TableProperty,
-        entries: &[Entry],
-        keys: &[KeyElement],
-        r: &mut Reporter,
-    ) {
-        let kinds: Vec<&str> = keys
-            .iter()
-            .map(|k| k.match_kind.name.name.as_str())
-            .collect();
-        for entry in entries {
-            if entry.is_const && prop.is_const {
-                r.error(
-                    entry.span,
-                    "entries of a `const entries` list cannot be marked `const` again",
-                );
-            }
-            entry_keyset(&entry.keyset, &kinds, r);
-        }
-        self.priorities(entries, &kinds, r);
-        if !kinds.is_empty() && kinds.iter().all(|k| *k == "exact") {
-            let mut seen: HashMap<String, Span> = HashMap::new();
-            for entry in entries {
-                let text = squeezed(r.text(entry.keyset.span));
-                match seen.get(&text) {
-                    Some(&first) => r.error_with_note(
-                        entry.keyset.span,
-                        "duplicate entry key",
-                        first,
-                        "first entry is here",
-                    ),
-                    None => {
-                        seen.insert(text, entry.keyset.span);
-                    }
-                }
-            }
-        }
-    }
-
-    fn priorities(&self, entries: &[Entry], kinds: &[&str], r: &mut Reporter) {
-        let Some(with) = entries.iter().find(|e| e.priority.is_some()) else {
-            return;
-        };
-        if kinds.iter().all(|k| *k == "exact" || *k == "lpm") {
-            r.error(
-                with.span,
-                format!("entries of table `{}` cannot have priorities: it has no ternary, range or optional key", self.name),
-            );
-        } else if let Some(first) = entries.first().filter(|e| e.priority.is_none()) {
-            r.error(
-                first.span,
-                "the first entry must have a priority when later entries have one",
-            );
-        }
-    }
 }
 
 /// An expression whose spelling identifies it: a name, a field, a literal.
@@ -358,54 +303,4 @@ fn plain(e: &Expr) -> bool {
 /// Program text without white space, to compare expressions as written.
 fn squeezed(text: &str) -> String {
     text.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// The keyset of one entry against the number of key fields.
-fn entry_keyset(keyset: &Expr, kinds: &[&str], r: &mut Reporter) {
-    let elements: Vec<&Expr> = match &keyset.kind {
-        ExprKind::List(items) => items.iter().collect(),
-        ExprKind::Default | ExprKind::DontCare if kinds.len() > 1 => return,
-        _ => vec![keyset],
-    };
-    if elements.len() != kinds.len() {
-        r.error(
-            keyset.span,
-            format!(
-                "entry has {} key values but the table key has {} fields",
-                elements.len(),
-                kinds.len()
-            ),
-        );
-    }
-}
-
-/// A key expression needs `@name` unless a control-plane name can be made
-/// from it: names, fields, constant indices and slices, `&` and `isValid()`.
-fn key_name(key: &KeyElement, r: &mut Reporter) {
-    if key.annotations.iter().any(|a| a.name.name == "name") || nameable(&key.expr) {
-        return;
-    }
-    r.error(
-        key.expr.span,
-        "complex key expression requires a `@name` annotation",
-    );
-}
-
-fn nameable(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Path(_) | ExprKind::Int(_) => true,
-        ExprKind::Member { base, .. } => nameable(base),
-        ExprKind::Index { base, index } => nameable(base) && nameable(index),
-        ExprKind::Slice { base, hi, lo } => nameable(base) && nameable(hi) && nameable(lo),
-        ExprKind::Binary {
-            op: crate::ast::BinaryOp::BitAnd,
-            lhs,
-            rhs,
-        } => nameable(lhs) && nameable(rhs),
-        ExprKind::Call { callee, args, .. } => {
-            args.is_empty()
-                && matches!(&callee.kind, ExprKind::Member { base, member } if member.name == "isValid" && nameable(base))
-        }
-        _ => false,
-    }
 }
