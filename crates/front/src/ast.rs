@@ -184,6 +184,8 @@ pub enum ExprKind {
     Index { base: Box<Expr>, index: Box<Expr> },
     /// `e[hi:lo]`
     Slice { base: Box<Expr>, hi: Box<Expr>, lo: Box<Expr> },
+    /// `e[lo +: width]`: `width` (a constant) bits starting at bit `lo`.
+    IndexedSlice { base: Box<Expr>, lo: Box<Expr>, width: Box<Expr> },
     /// `f(args)`, `f<T>(args)`, `t.apply()`, `Counter(10)` (a constructor
     /// call when `callee` names a type).
     Call { callee: Box<Expr>, type_args: Vec<TypeRef>, args: Vec<Argument> },
@@ -205,6 +207,10 @@ pub enum ExprKind {
     StructInit { ty: Option<TypeRef>, fields: Vec<(Ident, Expr)>, rest: bool },
     /// `{#}`: an invalid header or union.
     Invalid,
+    /// `...`: the default value of the expected type; also the last item
+    /// of a list initializer `{ 2, ... }` (the remaining fields take their
+    /// defaults) and an argument `a(...)`.
+    DefaultValue,
     /// `_`: don't care (keysets, out arguments).
     DontCare,
     /// `default` in a keyset.
@@ -448,6 +454,8 @@ pub enum DeclKind {
     /// `T name;` / `T name = init;` (locals and parser/control members)
     Variable { ty: TypeRef, name: Ident, init: Option<Expr> },
     /// `T(args) name;` or `T(args) name = { abstract method bodies };`
+    /// An array of instances `T(args) name[4];` has `ty` `T[4]`, as does
+    /// a C-style array variable `T name[4];`.
     Instance { ty: TypeRef, args: Vec<Argument>, name: Ident, initializer: Option<Vec<Decl>> },
     Header { name: Ident, type_params: Vec<Ident>, fields: Vec<Field> },
     HeaderUnion { name: Ident, type_params: Vec<Ident>, fields: Vec<Field> },

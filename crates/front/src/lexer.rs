@@ -3,9 +3,10 @@
 //! Comments and whitespace are dropped; the list always ends with one
 //! [`TokenKind::Eof`]. `>` is never merged into `>>`: the parser joins two
 //! adjacent `>` into a shift only in expressions, so `Reg<bit<8>>` closes two
-//! type-argument lists. Bad input (an unknown character, an unterminated
-//! string or comment, a malformed number) is reported and skipped; the lexer
-//! always finishes.
+//! type-argument lists. Bad input (an unterminated string or comment, a
+//! malformed number) is reported and skipped; an unknown character becomes
+//! a [`TokenKind::Unknown`] token for the parser to judge. The lexer always
+//! finishes.
 
 use crate::ast::IntLit;
 use crate::diag::Diagnostics;
@@ -96,6 +97,8 @@ pub enum TokenKind {
     Shl,
     Plus,
     PlusPlus,
+    /// `+:` in an indexed slice `e[lo +: width]`.
+    PlusColon,
     Minus,
     Star,
     Slash,
@@ -110,6 +113,10 @@ pub enum TokenKind {
     Caret,
     Tilde,
     Bang,
+    /// A character that starts no token. Kept (not reported here) because
+    /// a free-form annotation body may hold anything; the parser reports
+    /// it anywhere else.
+    Unknown(char),
     /// A compound assignment `op=`, e.g. `+=` (carries `+`), `<<=` (`<<`).
     /// `>>=` is lexed as `>`, `>=` and joined by the parser.
     OpAssign(Box<TokenKind>),
@@ -200,6 +207,7 @@ impl TokenKind {
             TokenKind::Str(_) => "string literal".into(),
             TokenKind::Eof => "end of file".into(),
             TokenKind::OpAssign(op) => format!("`{}=`", op.spelling()),
+            TokenKind::Unknown(ch) => format!("`{}`", ch.escape_debug()),
             _ => format!("`{}`", self.spelling()),
         }
     }
@@ -230,6 +238,7 @@ const PUNCTUATION: &[(&str, TokenKind)] = &[
     ("&&", TokenKind::AmpAmp),
     ("||", TokenKind::PipePipe),
     ("++", TokenKind::PlusPlus),
+    ("+:", TokenKind::PlusColon),
     ("==", TokenKind::Eq),
     ("!=", TokenKind::Ne),
     ("<=", TokenKind::Le),
@@ -391,7 +400,7 @@ impl Lexer<'_> {
             None => {
                 let ch = self.unit.text.get(start..).and_then(|s| s.chars().next()).unwrap_or('?');
                 self.pos += ch.len_utf8().max(1);
-                self.error(start, self.pos, format!("unexpected character `{}`", ch.escape_debug()));
+                self.push(TokenKind::Unknown(ch), start);
             }
         }
     }
@@ -419,7 +428,7 @@ fn parse_int(text: &str) -> Result<IntLit, String> {
         _ => (10, digits),
     };
     let clean: std::string::String = body.chars().filter(|&c| c != '_').collect();
-    if clean.is_empty() || body.starts_with('_') {
+    if clean.is_empty() {
         return Err(bad());
     }
     let value = BigInt::parse_bytes(clean.as_bytes(), radix).ok_or_else(bad)?;
@@ -455,7 +464,7 @@ mod tests {
 
     #[test]
     fn integer_literals_with_widths_and_bases() {
-        let (toks, diags) = kinds("8w0xFF 4s3 0b101 0o17 1_000 16w0b1010_1010 0d12");
+        let (toks, diags) = kinds("8w0xFF 4s3 0b101 0o17 1_000 16w0b_1010_1010 0d12");
         assert!(!diags.has_errors());
         assert_eq!(
             toks,
@@ -526,10 +535,13 @@ mod tests {
 
     #[test]
     fn unterminated_things_are_errors_not_panics() {
-        for text in ["\"abc", "/* abc", "\"\\", "$", "é", "8w", "0x"] {
+        for text in ["\"abc", "/* abc", "\"\\", "8w", "0x"] {
             let (toks, diags) = kinds(text);
             assert!(diags.has_errors(), "{text}");
             assert_eq!(toks.last(), Some(&TokenKind::Eof));
         }
+        let (toks, diags) = kinds("$é");
+        assert!(!diags.has_errors());
+        assert_eq!(toks, vec![TokenKind::Unknown('$'), TokenKind::Unknown('é'), TokenKind::Eof]);
     }
 }

@@ -24,3 +24,68 @@ pub const FILES: &[(&str, &str)] = &[
 pub fn find(name: &str) -> Option<&'static str> {
     FILES.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{check_source, Options};
+    use std::path::Path;
+
+    /// The include guard of a built-in file: its first `#ifndef`.
+    fn guard(text: &str) -> Option<&str> {
+        text.lines().find_map(|l| l.trim().strip_prefix("#ifndef ")).map(str::trim)
+    }
+
+    #[test]
+    fn every_file_is_ours_and_guarded() {
+        for (name, text) in FILES {
+            assert!(text.starts_with("// SPDX-License-Identifier: Apache-2.0\n"), "{name}");
+            assert!(text.contains("p4bpf's own"), "{name}");
+            let g = guard(text).unwrap_or_default();
+            assert!(g.starts_with("_P4BPF_"), "{name}: guard {g:?}");
+            assert!(text.contains(&format!("#define {g}\n")), "{name}");
+        }
+    }
+
+    #[test]
+    fn distinct_files_have_distinct_guards() {
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for (name, text) in FILES {
+            let g = guard(text).unwrap_or_default();
+            if let Some((other, other_text)) = seen.iter().find(|(_, t)| guard(t) == Some(g)) {
+                assert_eq!(other_text, text, "{name} and {other} share guard {g}");
+            }
+            seen.push((name, text));
+        }
+    }
+
+    /// A program that only includes `name` (after core.p4, as programs do).
+    fn accepts_include(name: &str) -> bool {
+        let program = format!("#include <core.p4>\n#include <{name}>\n");
+        !check_source(Path::new("inc_test.p4"), &program, &Options::default()).has_errors()
+    }
+
+    #[test]
+    fn every_file_passes_the_front_end() {
+        for (name, _) in FILES {
+            assert!(accepts_include(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn including_twice_is_harmless() {
+        let program = "#include <v1model.p4>\n#include <core.p4>\n#include <v1model.p4>\n";
+        let frontend = check_source(Path::new("twice.p4"), program, &Options::default());
+        assert!(!frontend.has_errors());
+    }
+
+    #[test]
+    fn v1model_versions() {
+        let with_version = |v: &str| {
+            let program = format!("#define V1MODEL_VERSION {v}\n#include <v1model.p4>\n");
+            check_source(Path::new("version.p4"), &program, &Options::default()).has_errors()
+        };
+        assert!(!with_version("20180101"));
+        assert!(!with_version("20200408"));
+    }
+}

@@ -98,7 +98,7 @@ impl Parser<'_> {
             return AnnotationBody::Empty;
         };
         let inner = Span::new(open.hi, self.token(close).span.lo);
-        let saved = (self.pos, self.prev_end, self.next_expr, self.last_error_at, self.diags.list.len());
+        let saved = (self.pos, self.prev_end, self.next_expr, self.last_error_at, self.diags.list.len(), self.errors);
         self.last_error_at = None;
         self.bump();
         let exprs = self.expr_list(&TokenKind::RParen);
@@ -112,6 +112,7 @@ impl Parser<'_> {
         // Not an expression list: forget the attempt and skip the tokens.
         (self.pos, self.prev_end, self.next_expr, self.last_error_at) = (saved.0, saved.1, saved.2, saved.3);
         self.diags.list.truncate(saved.4);
+        self.errors = saved.5;
         for _ in 0..=close {
             self.bump();
         }
@@ -135,7 +136,7 @@ impl Parser<'_> {
                 TokenKind::Eof => return None,
                 _ => {}
             }
-            if self.stuck() {
+            if i > super::MAX_STEPS_WITHOUT_PROGRESS as usize / 2 {
                 return None;
             }
             i += 1;

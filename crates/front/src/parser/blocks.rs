@@ -52,11 +52,13 @@ impl Parser<'_> {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 let item_start = self.span();
                 let annotations = self.annotations();
-                if self.at(&TokenKind::Apply) && self.nth(1) == &TokenKind::LBrace {
+                if self.at(&TokenKind::Apply) && matches!(self.nth(1), TokenKind::LBrace | TokenKind::At) {
                     self.bump();
                     if apply.is_some() {
                         self.error_at(item_start, "a control has only one `apply` block".into());
                     }
+                    let mut annotations = annotations;
+                    annotations.extend(self.annotations());
                     apply = Some(self.block(annotations));
                 } else if let Some(decl) = self.local_declaration(annotations, item_start) {
                     locals.push(decl);
@@ -75,9 +77,11 @@ impl Parser<'_> {
     /// A declaration in a parser or control body: constant, variable,
     /// instance, action, table or value set. Recovers after errors.
     fn local_declaration(&mut self, annotations: Vec<Annotation>, start: Span) -> Option<Decl> {
-        let errors = self.error_count();
-        let start_pos = self.pos;
-        let decl = match self.peek() {
+        self.list_item(|p| p.local_declaration_inner(annotations, start))
+    }
+
+    fn local_declaration_inner(&mut self, annotations: Vec<Annotation>, start: Span) -> Option<Decl> {
+        match self.peek() {
             TokenKind::Const => Some(self.constant(annotations, start)),
             TokenKind::Action => Some(self.action(annotations, start)),
             TokenKind::Table => Some(self.table(annotations, start)),
@@ -87,14 +91,7 @@ impl Parser<'_> {
                 self.error_expected("a declaration");
                 None
             }
-        };
-        if self.error_count() > errors && !self.after_boundary() {
-            self.recover();
         }
-        if self.pos == start_pos && !self.at(&TokenKind::RBrace) {
-            self.bump();
-        }
-        decl
     }
 
     /// `value_set<T>(size) name;`
@@ -157,24 +154,21 @@ impl Parser<'_> {
         let mut cases = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let errors = self.error_count();
-                let before = self.pos;
-                let case_start = self.span();
-                let keyset = self.keyset();
-                self.expect(&TokenKind::Colon);
-                let state = self.path();
-                self.expect(&TokenKind::Semi);
-                cases.push(SelectCase { keyset, state, span: self.span_from(case_start) });
-                if self.error_count() > errors && !self.after_boundary() {
-                    self.recover();
-                }
-                if self.pos == before {
-                    self.bump();
-                }
+                cases.push(self.list_item(Self::select_case));
             }
             self.expect(&TokenKind::RBrace);
         }
         Transition::Select { exprs, cases, span: self.span_from(start) }
+    }
+
+    /// `keyset : state;`
+    fn select_case(&mut self) -> SelectCase {
+        let start = self.span();
+        let keyset = self.keyset();
+        self.expect(&TokenKind::Colon);
+        let state = self.path();
+        self.expect(&TokenKind::Semi);
+        SelectCase { keyset, state, span: self.span_from(start) }
     }
 
     /// A name, or `.name` for a top-level one.

@@ -13,6 +13,10 @@ use crate::lexer::TokenKind;
 
 /// Binding power of the ternary operator, the loosest.
 const TERNARY_BP: u8 = 1;
+/// Binding power of `<`, `>`, `<=`, `>=`.
+const COMPARISON_BP: u8 = 5;
+/// Binding power of `+`, `-`, `++`, `|+|`, `|-|`.
+const ADDITIVE_BP: u8 = 10;
 /// Binding power of prefix operators and casts.
 const PREFIX_BP: u8 = 12;
 
@@ -22,6 +26,23 @@ impl Parser<'_> {
         self.expr_bp(0)
     }
 
+    /// The width in `bit<W + 1>`: any expression, but a `>` not nested in
+    /// brackets closes the list (so does the first `>` of `>>`).
+    pub(super) fn width_expr(&mut self) -> Expr {
+        let outer = std::mem::replace(&mut self.in_width, true);
+        let e = self.expr();
+        self.in_width = outer;
+        e
+    }
+
+    /// Runs `f` inside brackets, where `>` compares again.
+    fn bracketed<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.in_width, false);
+        let result = f(self);
+        self.in_width = outer;
+        result
+    }
+
     /// An expression whose operators all bind at least as tightly as `min_bp`.
     fn expr_bp(&mut self, min_bp: u8) -> Expr {
         if !self.enter() {
@@ -29,7 +50,14 @@ impl Parser<'_> {
         }
         let start = self.span();
         let mut lhs = self.prefix();
+        // Each operator applied makes the tree one level deeper, and later
+        // stages walk (and drop) trees recursively: count it as nesting.
+        let mut levels = 1;
         loop {
+            if (self.at(&TokenKind::Question) || self.binary_op().is_some()) && !self.enter() {
+                break;
+            }
+            levels += 1;
             if self.at(&TokenKind::Question) && TERNARY_BP >= min_bp {
                 self.bump();
                 let then = self.expr();
@@ -50,7 +78,9 @@ impl Parser<'_> {
             let kind = ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) };
             lhs = self.new_expr(kind, self.span_from(start));
         }
-        self.leave();
+        for _ in 0..levels {
+            self.leave();
+        }
         lhs
     }
 
@@ -58,6 +88,9 @@ impl Parser<'_> {
     /// many tokens it takes (two for `>>`).
     fn binary_op(&self) -> Option<(BinaryOp, u8, usize)> {
         use BinaryOp::*;
+        if self.in_width && matches!(self.peek(), TokenKind::Gt | TokenKind::Ge) {
+            return None;
+        }
         Some(match self.peek() {
             TokenKind::PipePipe => (Or, 2, 1),
             TokenKind::AmpAmp => (And, 3, 1),
@@ -66,19 +99,19 @@ impl Parser<'_> {
             TokenKind::Gt if self.nth(1) == &TokenKind::Gt && self.adjacent(0) => (Shr, 9, 2),
             // `>>=` ends the expression: the statement parser reads it.
             TokenKind::Gt if self.nth(1) == &TokenKind::Ge && self.adjacent(0) => return None,
-            TokenKind::Lt => (Lt, 5, 1),
-            TokenKind::Gt => (Gt, 5, 1),
-            TokenKind::Le => (Le, 5, 1),
-            TokenKind::Ge => (Ge, 5, 1),
+            TokenKind::Lt => (Lt, COMPARISON_BP, 1),
+            TokenKind::Gt => (Gt, COMPARISON_BP, 1),
+            TokenKind::Le => (Le, COMPARISON_BP, 1),
+            TokenKind::Ge => (Ge, COMPARISON_BP, 1),
             TokenKind::Pipe => (BitOr, 6, 1),
             TokenKind::Caret => (BitXor, 7, 1),
             TokenKind::Amp => (BitAnd, 8, 1),
             TokenKind::Shl => (Shl, 9, 1),
-            TokenKind::PlusPlus => (Concat, 10, 1),
-            TokenKind::Plus => (Add, 10, 1),
-            TokenKind::Minus => (Sub, 10, 1),
-            TokenKind::PipePlusPipe => (AddSat, 10, 1),
-            TokenKind::PipeMinusPipe => (SubSat, 10, 1),
+            TokenKind::PlusPlus => (Concat, ADDITIVE_BP, 1),
+            TokenKind::Plus => (Add, ADDITIVE_BP, 1),
+            TokenKind::Minus => (Sub, ADDITIVE_BP, 1),
+            TokenKind::PipePlusPipe => (AddSat, ADDITIVE_BP, 1),
+            TokenKind::PipeMinusPipe => (SubSat, ADDITIVE_BP, 1),
             TokenKind::Star => (Mul, 11, 1),
             TokenKind::Slash => (Div, 11, 1),
             TokenKind::Percent => (Mod, 11, 1),
@@ -102,11 +135,12 @@ impl Parser<'_> {
             let operand = self.expr_bp(PREFIX_BP);
             return self.new_expr(ExprKind::Unary { op, operand: Box::new(operand) }, self.span_from(start));
         }
-        if self.at(&TokenKind::LParen) && self.at_cast() {
+        if self.at(&TokenKind::LParen) && self.at_cast() && self.enter() {
             self.bump();
             let ty = self.type_ref();
             self.expect(&TokenKind::RParen);
             let expr = self.expr_bp(PREFIX_BP);
+            self.leave();
             return self.new_expr(ExprKind::Cast { ty, expr: Box::new(expr) }, self.span_from(start));
         }
         self.postfix()
@@ -117,7 +151,15 @@ impl Parser<'_> {
     pub(super) fn postfix(&mut self) -> Expr {
         let start = self.span();
         let mut e = self.primary();
+        let mut levels = 0;
         loop {
+            let postfix_follows = matches!(self.peek(), TokenKind::Dot | TokenKind::LBracket | TokenKind::LParen | TokenKind::Lt);
+            if postfix_follows {
+                if !self.enter() {
+                    break;
+                }
+                levels += 1;
+            }
             match self.peek() {
                 TokenKind::Dot => {
                     self.bump();
@@ -126,10 +168,13 @@ impl Parser<'_> {
                 }
                 TokenKind::LBracket => {
                     self.bump();
-                    let index = self.expr();
+                    let index = self.bracketed(Self::expr);
                     let kind = if self.eat(&TokenKind::Colon) {
-                        let lo = self.expr();
+                        let lo = self.bracketed(Self::expr);
                         ExprKind::Slice { base: Box::new(e), hi: Box::new(index), lo: Box::new(lo) }
+                    } else if self.eat(&TokenKind::PlusColon) {
+                        let width = self.bracketed(Self::expr);
+                        ExprKind::IndexedSlice { base: Box::new(e), lo: Box::new(index), width: Box::new(width) }
                     } else {
                         ExprKind::Index { base: Box::new(e), index: Box::new(index) }
                     };
@@ -147,6 +192,9 @@ impl Parser<'_> {
                 }
                 _ => break,
             }
+        }
+        for _ in 0..levels {
+            self.leave();
         }
         e
     }
@@ -188,13 +236,22 @@ impl Parser<'_> {
             TokenKind::This => self.bumped(ExprKind::This),
             TokenKind::Underscore => self.bumped(ExprKind::DontCare),
             TokenKind::Default => self.bumped(ExprKind::Default),
-            TokenKind::LParen => {
+            TokenKind::DotDotDot => self.bumped(ExprKind::DefaultValue),
+            // Brackets count as a level of their own: parsing what is
+            // inside takes several stack frames.
+            TokenKind::LParen if self.enter() => {
                 self.bump();
-                let inner = self.expr();
+                let inner = self.bracketed(Self::expr);
                 self.expect(&TokenKind::RParen);
+                self.leave();
                 return inner;
             }
-            TokenKind::LBrace => return self.braced(),
+            TokenKind::LBrace if self.enter() => {
+                let e = self.bracketed(Self::braced);
+                self.leave();
+                return e;
+            }
+            TokenKind::LParen | TokenKind::LBrace => ExprKind::Error,
             TokenKind::Dot => {
                 self.bump();
                 let name = self.name();
@@ -210,6 +267,7 @@ impl Parser<'_> {
             | TokenKind::Bool
             | TokenKind::String
             | TokenKind::Tuple
+            | TokenKind::MatchKind
             | TokenKind::Error => ExprKind::Type(self.type_ref()),
             _ if self.at_name() => {
                 let name = self.name();
@@ -270,6 +328,10 @@ impl Parser<'_> {
 
     /// `(a, name = b, _)`: the arguments of a call or instantiation.
     pub(super) fn args(&mut self) -> Vec<Argument> {
+        self.bracketed(Self::args_inside)
+    }
+
+    fn args_inside(&mut self) -> Vec<Argument> {
         let mut args = Vec::new();
         self.expect(&TokenKind::LParen);
         while !self.at(&TokenKind::RParen) && !self.at_eof() {
@@ -332,6 +394,7 @@ mod tests {
     fn casts_need_a_type_and_parentheses_otherwise_group() {
         assert!(matches!(parse_expr("(bit<8>) x").kind, ExprKind::Cast { .. }));
         assert!(matches!(parse_expr("(T) x").kind, ExprKind::Cast { .. }));
+        assert!(matches!(parse_expr("(list<S>){{2, 3}}").kind, ExprKind::Cast { .. }));
         assert!(matches!(parse_expr("(x) - 1").kind, ExprKind::Binary { op: BinaryOp::Sub, .. }));
         match parse_expr("-(bit<8>) x").kind {
             ExprKind::Unary { op: UnaryOp::Neg, operand } => {
@@ -356,6 +419,7 @@ mod tests {
 
     #[test]
     fn postfix_member_index_slice_call() {
+        assert!(matches!(parse_expr("h.f[i +: 8]").kind, ExprKind::IndexedSlice { .. }));
         match parse_expr("h.s[1].f[7:0]").kind {
             ExprKind::Slice { base, .. } => assert!(matches!(base.kind, ExprKind::Member { .. })),
             other => panic!("{other:?}"),
@@ -372,6 +436,11 @@ mod tests {
     #[test]
     fn initializers_lists_and_invalid() {
         assert!(matches!(parse_expr("{#}").kind, ExprKind::Invalid));
+        assert!(matches!(parse_expr("...").kind, ExprKind::DefaultValue));
+        match parse_expr("{ 2, ... }").kind {
+            ExprKind::List(items) => assert!(matches!(items[1].kind, ExprKind::DefaultValue)),
+            other => panic!("{other:?}"),
+        }
         assert!(matches!(parse_expr("{ a, b }").kind, ExprKind::List(ref v) if v.len() == 2));
         match parse_expr("{ f = 1, ... }").kind {
             ExprKind::StructInit { fields, rest, .. } => {

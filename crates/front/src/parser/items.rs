@@ -8,7 +8,7 @@
 use super::Parser;
 use crate::ast::{
     Annotation, Decl, DeclKind, Direction, EnumMember, Field, Ident, Method, MethodKind, Param, Signature,
-    TypeRef, TypedefTarget,
+    TypeRef, TypeRefKind, TypedefTarget,
 };
 use crate::lexer::TokenKind;
 use crate::source::Span;
@@ -17,15 +17,10 @@ impl Parser<'_> {
     /// One top-level declaration; `None` after an error that left nothing
     /// to keep (the bad tokens have been skipped).
     pub(super) fn top_level_declaration(&mut self) -> Option<Decl> {
-        let errors = self.error_count();
-        let start_pos = self.pos;
-        let decl = self.declaration();
-        if self.error_count() > errors && !self.after_boundary() {
-            self.recover();
-        }
-        if self.pos == start_pos {
-            // Nothing could start here (a stray `}` or the like): skip it.
-            self.bump();
+        let decl = self.list_item(Self::declaration);
+        if let Some(Decl { kind: DeclKind::Variable { name, .. }, .. }) = &decl {
+            // The grammar has no top-level variables, only constants.
+            self.error_at(name.span, format!("variable `{}` cannot be declared at the top level", name.name));
         }
         decl
     }
@@ -99,14 +94,29 @@ impl Parser<'_> {
         if self.at(&TokenKind::LParen) {
             let args = self.args();
             let name = self.name();
+            let ty = self.array_suffix(ty);
             let initializer = if self.eat(&TokenKind::Assign) { Some(self.instance_initializer()) } else { None };
             self.expect(&TokenKind::Semi);
             return self.finish(annotations, DeclKind::Instance { ty, args, name, initializer }, start);
         }
         let name = self.name();
+        let ty = self.array_suffix(ty);
         let init = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
         self.expect(&TokenKind::Semi);
         self.finish(annotations, DeclKind::Variable { ty, name, init }, start)
+    }
+
+    /// C-style array dimensions after a declared name, `x[4]`, folded into
+    /// the type as if written `T[4] x`.
+    fn array_suffix(&mut self, mut ty: TypeRef) -> TypeRef {
+        while self.at(&TokenKind::LBracket) {
+            self.bump();
+            let size = self.expr();
+            self.expect(&TokenKind::RBracket);
+            let span = self.span_from(ty.span);
+            ty = TypeRef { kind: TypeRefKind::Stack { elem: Box::new(ty), size: Box::new(size) }, span };
+        }
+        ty
     }
 
     /// A variable in a `for` initializer: like a local, without the `;`.
@@ -226,15 +236,7 @@ impl Parser<'_> {
         let mut methods = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let errors = self.error_count();
-                let before = self.pos;
-                methods.push(self.method(&name));
-                if self.error_count() > errors && !self.after_boundary() {
-                    self.recover();
-                }
-                if self.pos == before {
-                    self.bump();
-                }
+                methods.push(self.list_item(|p| p.method(&name)));
             }
             self.expect(&TokenKind::RBrace);
         }
@@ -289,19 +291,21 @@ impl Parser<'_> {
             return fields;
         }
         while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-            let start = self.span();
-            let errors = self.error_count();
-            let annotations = self.annotations();
-            let ty = self.type_ref();
-            let name = self.name();
-            self.expect(&TokenKind::Semi);
-            fields.push(Field { annotations, ty, name, span: self.span_from(start) });
-            if self.error_count() > errors && !self.after_boundary() {
-                self.recover();
-            }
+            fields.push(self.list_item(Self::field));
         }
         self.expect(&TokenKind::RBrace);
         fields
+    }
+
+    /// `@annotations T name;`
+    fn field(&mut self) -> Field {
+        let start = self.span();
+        let annotations = self.annotations();
+        let ty = self.type_ref();
+        let name = self.name();
+        let ty = self.array_suffix(ty);
+        self.expect(&TokenKind::Semi);
+        Field { annotations, ty, name, span: self.span_from(start) }
     }
 
     /// After `enum`: `E { A, B }` or `bit<8> E { A = 1, B = 2 }`.
@@ -370,7 +374,7 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::tests::{parse_ok, parse_str};
-    use crate::ast::{DeclKind, MethodKind, TypedefTarget};
+    use crate::ast::{DeclKind, MethodKind, TypeRefKind, TypedefTarget};
 
     fn kinds(src: &str) -> Vec<DeclKind> {
         parse_ok(src).decls.into_iter().map(|d| d.kind).collect()
@@ -412,6 +416,7 @@ mod tests {
              T id<T>(in T x) { return x; }
              Checksum<bit<16>>() ck;
              Checksum<bit<16>>() ck2 = { bit<16> get() { return this.x; } };
+             Checksum<bit<16>>() cks[2];
              package Top<H>(P<H> p);",
         );
         match &decls[0] {
@@ -429,7 +434,15 @@ mod tests {
         assert!(matches!(&decls[4], DeclKind::Function { .. }));
         assert!(matches!(&decls[5], DeclKind::Instance { initializer: None, .. }));
         assert!(matches!(&decls[6], DeclKind::Instance { initializer: Some(d), .. } if d.len() == 1));
-        assert!(matches!(&decls[7], DeclKind::PackageType { .. }));
+        assert!(matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. })));
+        assert!(matches!(&decls[8], DeclKind::PackageType { .. }));
+    }
+
+    #[test]
+    fn top_level_variables_are_rejected() {
+        let (_, diags) = parse_str("bit<8> x; const bit<8> y = 1;");
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["variable `x` cannot be declared at the top level"]);
     }
 
     #[test]

@@ -67,7 +67,7 @@ impl Parser<'_> {
                 TokenKind::Semi | TokenKind::Eof => return false,
                 _ => {}
             }
-            if self.stuck() {
+            if i > super::MAX_STEPS_WITHOUT_PROGRESS as usize / 2 {
                 return false;
             }
             i += 1;

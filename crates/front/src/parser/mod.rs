@@ -36,8 +36,12 @@ use std::collections::HashSet;
 const MAX_DEPTH: u32 = 200;
 
 /// Steps (token inspections) allowed between two consumed tokens before the
-/// parser is considered stuck in a loop.
-const MAX_STEPS_WITHOUT_PROGRESS: u32 = 100_000;
+/// parser is considered stuck in a loop. Well above the longest lookahead
+/// scan (see `lookahead`).
+const MAX_STEPS_WITHOUT_PROGRESS: u32 = 1_000_000;
+
+/// After this many errors the parse stops: the rest would mostly be noise.
+const MAX_ERRORS: usize = 100;
 
 /// Parses a whole translation unit.
 pub fn parse(unit: &TranslationUnit, tokens: &[Token], diags: &mut Diagnostics) -> ast::Program {
@@ -60,8 +64,13 @@ pub(crate) struct Parser<'a> {
     depth: u32,
     /// Set when a guard tripped: the parse stops and reports nothing more.
     aborted: bool,
+    /// Inside a width `bit<...>` (and not nested in brackets), where `>`
+    /// closes the list instead of comparing.
+    in_width: bool,
     /// Token index of the last error, so one bad token gives one message.
     last_error_at: Option<usize>,
+    /// Errors reported so far.
+    errors: usize,
     /// Type names: the first set is the top level, later ones are type
     /// parameters of the generic declarations being parsed.
     type_scopes: Vec<HashSet<String>>,
@@ -79,7 +88,9 @@ impl<'a> Parser<'a> {
             steps: Cell::new(0),
             depth: 0,
             aborted: false,
+            in_width: false,
             last_error_at: None,
+            errors: 0,
             type_scopes: vec![HashSet::new()],
         }
     }
@@ -240,8 +251,14 @@ impl<'a> Parser<'a> {
             return;
         }
         self.last_error_at = Some(self.pos);
+        self.errors += 1;
         let loc = self.unit.resolve(span);
         self.diags.error(loc, message);
+        if self.errors >= MAX_ERRORS {
+            let loc = self.unit.resolve(span);
+            self.diags.error(loc, format!("too many syntax errors ({MAX_ERRORS}), giving up"));
+            self.abort();
+        }
     }
 
     /// Reports an error at the current token.
@@ -253,11 +270,34 @@ impl<'a> Parser<'a> {
     /// "expected WHAT, found `tok`" at the current token.
     fn error_expected(&mut self, what: &str) {
         let found = self.peek().describe();
-        self.error(format!("expected {what}, found {found}"));
+        if let TokenKind::Unknown(_) = self.peek() {
+            self.error(format!("unexpected character {found}"));
+        } else {
+            self.error(format!("expected {what}, found {found}"));
+        }
     }
 
-    fn error_count(&self) -> usize {
-        self.diags.errors().count()
+    /// Parses one item of a list (a statement, a declaration, a table
+    /// property...) with `f`. If `f` reported an error and stopped short of
+    /// the item's end, skips to that end; and it makes sure some token is
+    /// consumed unless at the `}` closing the list, so list loops advance.
+    fn list_item<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let errors = self.errors;
+        let before = self.pos;
+        let item = f(self);
+        if self.errors > errors && !self.after_boundary() {
+            self.recover();
+        }
+        if self.pos == before && !self.at(&TokenKind::RBrace) {
+            self.bump();
+        }
+        item
+    }
+
+    /// True right after a `;` or `}`: a statement or declaration has ended.
+    fn after_boundary(&self) -> bool {
+        let prev = self.pos.checked_sub(1).and_then(|i| self.tokens.get(i));
+        prev.is_some_and(|t| matches!(t.kind, TokenKind::Semi | TokenKind::RBrace))
     }
 
     /// Skips to the end of the current statement or declaration: past the
@@ -331,8 +371,13 @@ impl<'a> Parser<'a> {
             if self.at(&TokenKind::Eof) || self.aborted {
                 break;
             }
+            let before = self.pos;
             if let Some(decl) = self.top_level_declaration() {
                 decls.push(decl);
+            }
+            if self.pos == before {
+                // A stray `}` (already reported): skip it.
+                self.bump();
             }
         }
         decls

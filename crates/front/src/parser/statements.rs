@@ -31,23 +31,9 @@ impl Parser<'_> {
         if !self.enter() {
             return None;
         }
-        let errors = self.error_count();
-        let start_pos = self.pos;
-        let stmt = self.statement_inner();
-        if self.error_count() > errors && !self.after_boundary() {
-            self.recover();
-        }
-        if self.pos == start_pos && !self.at(&TokenKind::RBrace) {
-            self.bump();
-        }
+        let stmt = self.list_item(Self::statement_inner);
         self.leave();
         Some(stmt)
-    }
-
-    /// True right after a `;` or `}`: a statement or declaration has ended.
-    pub(super) fn after_boundary(&self) -> bool {
-        let prev = self.pos.checked_sub(1).and_then(|i| self.tokens.get(i));
-        prev.is_some_and(|t| matches!(t.kind, TokenKind::Semi | TokenKind::RBrace))
     }
 
     fn statement_inner(&mut self) -> Stmt {
@@ -162,11 +148,7 @@ impl Parser<'_> {
         let mut cases = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let before = self.pos;
-                cases.push(self.switch_case());
-                if self.pos == before {
-                    self.bump();
-                }
+                cases.push(self.list_item(Self::switch_case));
             }
             self.expect(&TokenKind::RBrace);
         }

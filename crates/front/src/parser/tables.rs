@@ -17,15 +17,7 @@ impl Parser<'_> {
         let mut properties = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let errors = self.error_count();
-                let before = self.pos;
-                properties.push(self.table_property());
-                if self.error_count() > errors && !self.after_boundary() {
-                    self.recover();
-                }
-                if self.pos == before {
-                    self.bump();
-                }
+                properties.push(self.list_item(Self::table_property));
             }
             self.expect(&TokenKind::RBrace);
         }
@@ -74,15 +66,7 @@ impl Parser<'_> {
             return items;
         }
         while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-            let errors = self.error_count();
-            let before = self.pos;
-            items.push(item(self));
-            if self.error_count() > errors && !self.after_boundary() {
-                self.recover();
-            }
-            if self.pos == before {
-                self.bump();
-            }
+            items.push(self.list_item(item));
         }
         self.expect(&TokenKind::RBrace);
         items

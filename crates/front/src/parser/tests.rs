@@ -92,9 +92,28 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn errors_stop_after_a_hundred() {
+    let (_, diags) = parse_str(&"1; ".repeat(1000));
+    assert_eq!(diags.errors().count(), 101);
+    assert!(diags.errors().any(|d| d.message.starts_with("too many syntax errors")));
+}
+
+#[test]
+fn long_chains_of_less_than_stay_linear() {
+    // Each `<` asks whether type arguments follow; each scan is bounded.
+    // Such a chain also nests too deeply for later stages' recursion.
+    on_small_stack(|| {
+        let src = format!("const bool a = {}1;", "x < ".repeat(20_000));
+        let (_, diags) = parse_str(&src);
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["nesting too deep (more than 200 levels)"]);
+    });
+}
+
+#[test]
 fn moderate_nesting_is_fine() {
     on_small_stack(|| {
-        let src = format!("const bit<8> x = {}1{};", "(".repeat(150), ")".repeat(150));
+        let src = format!("const bit<8> x = {}1{};", "(".repeat(90), ")".repeat(90));
         parse_ok(&src);
     });
 }

@@ -132,26 +132,13 @@ impl Parser<'_> {
         Path { top_level: false, name: Ident { name: String::new(), span }, span }
     }
 
-    /// `<W>` after `bit`, `int` or `varbit`: a literal, a constant's name or
-    /// a parenthesised expression.
+    /// `<W>` after `bit`, `int` or `varbit`: an expression in which `>`
+    /// must be parenthesised (`bit<(a > b ? 8 : 16)>`).
     fn optional_width(&mut self) -> Option<crate::ast::Expr> {
         if !self.eat(&TokenKind::Lt) {
             return None;
         }
-        let width = match self.peek() {
-            TokenKind::LParen => {
-                self.bump();
-                let e = self.expr();
-                self.expect(&TokenKind::RParen);
-                e
-            }
-            TokenKind::Number(_) | TokenKind::Dot => self.primary(),
-            _ if self.at_name() => self.primary(),
-            _ => {
-                self.error_expected("a width");
-                self.error_expr()
-            }
-        };
+        let width = self.width_expr();
         self.expect(&TokenKind::Gt);
         Some(width)
     }
@@ -233,6 +220,9 @@ mod tests {
         }
         assert!(matches!(var_type("const bit<(4 + 4)> t = 1;"), TypeRefKind::Bit(_)));
         assert!(matches!(var_type("const int t = 1;"), TypeRefKind::InfInt));
+        assert!(matches!(var_type("const bit<W[7:0] - 1> t = 1;"), TypeRefKind::Bit(_)));
+        assert!(matches!(var_type("const bit<a < 3 ? 5 : (4 > 1 ? 3 : 2)> t = 1;"), TypeRefKind::Bit(_)));
+        assert!(matches!(var_type("const tuple<bit<a ^ 3>, bit<8>> t = 1;"), TypeRefKind::Tuple(_)));
     }
 
     #[test]

@@ -55,9 +55,12 @@ impl Preprocessor<'_> {
                     return self.error(loc, format!("`#{directive}` without `#if`"));
                 };
                 if let Some(else_at) = open.else_at {
-                    let d = crate::diag::Diagnostic::error(Some(loc), format!("`#{directive}` after `#else`"))
-                        .with_note(Some(else_at), "`#else` is here");
-                    return self.diags.push(d);
+                    let d = crate::diag::Diagnostic::error(
+                        Some(loc),
+                        format!("`#{directive}` after `#else`"),
+                    )
+                    .with_note(Some(else_at), "`#else` is here");
+                    return self.report(d);
                 }
                 let evaluate = open.enclosing_active && !open.taken;
                 let value = evaluate && self.condition_holds(file, directive, loc, rest);
@@ -74,7 +77,7 @@ impl Preprocessor<'_> {
                 if let Some(else_at) = open.else_at {
                     let d = crate::diag::Diagnostic::error(Some(loc), "`#else` after `#else`")
                         .with_note(Some(else_at), "first `#else` is here");
-                    return self.diags.push(d);
+                    return self.report(d);
                 }
                 open.active = open.enclosing_active && !open.taken;
                 open.taken = true;
@@ -92,7 +95,10 @@ impl Preprocessor<'_> {
     fn no_extra_tokens(&mut self, directive: &str, rest: &[(Lexeme, Token)], file: &FileState) {
         if let (Some((first, _)), Some((last, _))) = (rest.first(), rest.last()) {
             if file.active() {
-                self.warning(file.loc(first.lo, last.hi), format!("extra tokens after `#{directive}`"));
+                self.warning(
+                    file.loc(first.lo, last.hi),
+                    format!("extra tokens after `#{directive}`"),
+                );
             }
         }
     }
@@ -112,7 +118,10 @@ impl Preprocessor<'_> {
                 return false;
             };
             if let (Some((extra, _)), Some((last, _))) = (rest.get(1), rest.last()) {
-                self.warning(file.loc(extra.lo, last.hi), format!("extra tokens after `#{directive} {}`", name.text));
+                self.warning(
+                    file.loc(extra.lo, last.hi),
+                    format!("extra tokens after `#{directive} {}`", name.text),
+                );
             }
             let wanted = !directive.ends_with("ndef");
             return self.macros.is_defined(&name.text) == wanted;
@@ -130,19 +139,34 @@ impl Preprocessor<'_> {
         }
     }
 
-    /// Replaces `defined`, expands macros and evaluates.
+    /// Replaces `defined`, expands macros and evaluates. `defined` is
+    /// replaced again after expansion, for macros that expand to it.
     fn evaluate(&mut self, rest: &[(Lexeme, Token)]) -> Result<i64, String> {
-        let mut tokens = Vec::with_capacity(rest.len());
-        let mut iter = rest.iter().map(|(_, t)| t);
-        while let Some(token) = iter.next() {
+        let tokens = self.replace_defined(rest.iter().map(|(_, t)| t))?;
+        let mut expander = Expander::for_condition(&self.macros, &mut self.budget);
+        let expanded = expander.expand(tokens, &mut NoMoreTokens);
+        if let Some(error) = expander.errors.into_iter().next() {
+            return Err(error);
+        }
+        expr::evaluate(&self.replace_defined(expanded.iter())?)
+    }
+
+    /// Replaces `defined NAME` and `defined(NAME)` by `1` or `0`.
+    fn replace_defined<'t>(
+        &self,
+        tokens: impl Iterator<Item = &'t Token>,
+    ) -> Result<Vec<Token>, String> {
+        let mut out = Vec::new();
+        let mut tokens = tokens.peekable();
+        while let Some(token) = tokens.next() {
             if token.kind != LexKind::Ident || &*token.text != "defined" {
-                tokens.push(token.clone());
+                out.push(token.clone());
                 continue;
             }
-            let name = match iter.next() {
+            let name = match tokens.next() {
                 Some(t) if t.is("(") => {
-                    let name = iter.next().filter(|t| t.kind == LexKind::Ident);
-                    if !iter.next().is_some_and(|t| t.is(")")) {
+                    let name = tokens.next().filter(|t| t.kind == LexKind::Ident);
+                    if !tokens.next().is_some_and(|t| t.is(")")) {
                         return Err("expected `)` after `defined(NAME`".into());
                     }
                     name
@@ -154,13 +178,8 @@ impl Preprocessor<'_> {
                 return Err("`defined` needs a macro name".into());
             };
             let value = if self.macros.is_defined(&name.text) { "1" } else { "0" };
-            tokens.push(Token { kind: LexKind::Number, text: value.into(), ..token.clone() });
+            out.push(Token { kind: LexKind::Number, text: value.into(), ..token.clone() });
         }
-        let mut expander = Expander::new(&self.macros, &mut self.budget);
-        let expanded = expander.expand(tokens, &mut NoMoreTokens);
-        if let Some(error) = expander.errors.into_iter().next() {
-            return Err(error);
-        }
-        expr::evaluate(&expanded)
+        Ok(out)
     }
 }

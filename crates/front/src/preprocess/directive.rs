@@ -10,17 +10,19 @@
 use super::include::{self, Found};
 use super::macros::{self, Token};
 use super::scan::{LexKind, Lexeme, Scanner};
-use super::{FileState, Preprocessor, View};
+use super::{FileState, Preprocessor, View, MAX_SCANNED};
 use crate::diag::Diagnostic;
-use crate::source::{SourceFile, SrcLoc};
+use crate::source::{FileId, SourceFile, SrcLoc};
+use std::path::Path;
 
 /// Nested `#include`s allowed (include guards stop legitimate recursion
 /// long before).
 const MAX_INCLUDE_DEPTH: u32 = 200;
 /// `#include`s followed over a whole run.
 const MAX_INCLUDES: usize = 10_000;
-/// `#line` directives honoured per run; each makes a stand-in file.
-const MAX_LINE_REMAPS: usize = 64;
+/// Bytes of stand-in files `#line` may create over a run (each copies the
+/// rest of its file).
+const MAX_STAND_IN_BYTES: usize = 64 << 20;
 /// Largest line number `#line` accepts.
 const MAX_LINE_NUMBER: usize = 1 << 20;
 
@@ -76,11 +78,14 @@ impl Preprocessor<'_> {
         match macros::parse_definition(name_lexeme.hi, body, Some(name_loc)) {
             Ok(mac) => {
                 if let Some(previous) = self.macros.define(name.text.clone(), mac) {
-                    let mut d = Diagnostic::warning(Some(name_loc), format!("macro `{}` redefined", name.text));
+                    let mut d = Diagnostic::warning(
+                        Some(name_loc),
+                        format!("macro `{}` redefined", name.text),
+                    );
                     if let Some(previous) = previous {
                         d = d.with_note(Some(previous), "previous definition is here");
                     }
-                    self.diags.push(d);
+                    self.report(d);
                 }
             }
             Err(message) => {
@@ -106,14 +111,18 @@ impl Preprocessor<'_> {
     /// `from..end` is the text after the word `include`.
     fn include(&mut self, file: &mut FileState, loc: SrcLoc, from: usize, end: usize) {
         let text = file.text.clone();
-        let Some((name, quoted, extra)) = self.header_name(text.get(from..end).unwrap_or("")) else {
+        let Some((name, quoted, extra)) = self.header_name(text.get(from..end).unwrap_or(""))
+        else {
             return self.error(loc, "`#include` expects \"FILE\" or <FILE>");
         };
         if extra {
             self.warning(loc, "extra tokens after the file name of `#include`");
         }
         if file.depth >= MAX_INCLUDE_DEPTH {
-            return self.error(loc, format!("`#include` nested more than {MAX_INCLUDE_DEPTH} levels deep"));
+            return self.error(
+                loc,
+                format!("`#include` nested more than {MAX_INCLUDE_DEPTH} levels deep"),
+            );
         }
         self.includes += 1;
         if self.includes > MAX_INCLUDES {
@@ -122,31 +131,44 @@ impl Preprocessor<'_> {
             return;
         }
         let includer = self.sources.file(file.id);
-        let id = match include::resolve(&name, quoted, includer, &self.options.include_dirs) {
-            Ok(Found::Builtin { path, text }) => match self.sources.find(&path) {
-                Some(id) => id,
-                None => self.sources.add(SourceFile::new(path, text.to_string(), true)),
-            },
-            Ok(Found::Disk(path)) => match self.sources.find(&path) {
-                Some(id) => id,
-                None => match std::fs::read(&path) {
-                    Ok(bytes) => self.sources.add(SourceFile::new(
-                        path,
-                        String::from_utf8_lossy(&bytes).into_owned(),
-                        false,
-                    )),
-                    Err(e) => return self.error(loc, format!("cannot read `{}`: {e}", path.display())),
-                },
-            },
+        let found = match include::resolve(&name, quoted, includer, &self.options.include_dirs) {
+            Ok(found) => found,
             Err(searched) => {
                 let d = Diagnostic::error(Some(loc), format!("cannot find include file `{name}`"))
                     .with_note(None, format!("searched {}", searched.join(", ")));
-                return self.diags.push(d);
+                return self.report(d);
             }
         };
+        let Some(id) = self.load(found, loc) else { return };
         if !self.once.contains(&id) {
+            self.include_stack.push(loc);
             self.process_file(id, file.depth + 1);
+            self.include_stack.pop();
         }
+    }
+
+    /// The source-map entry of an included file, read on first use.
+    fn load(&mut self, found: Found, loc: SrcLoc) -> Option<FileId> {
+        let (path, builtin) = match &found {
+            Found::Builtin { path, .. } => (path, true),
+            Found::Disk(path) => (path, false),
+        };
+        if let Some(id) = self.sources.find(path) {
+            return Some(id);
+        }
+        let text = match found {
+            Found::Builtin { text, .. } => text.to_string(),
+            Found::Disk(ref path) => {
+                match read_limited(path, MAX_SCANNED - self.scanned.min(MAX_SCANNED)) {
+                    Ok(text) => text,
+                    Err(message) => {
+                        self.error(loc, format!("cannot read `{}`: {message}", path.display()));
+                        return None;
+                    }
+                }
+            }
+        };
+        Some(self.sources.add(SourceFile::new(path.clone(), text, builtin)))
     }
 
     /// The file name of an `#include` and whether it was quoted; `args` is
@@ -156,8 +178,9 @@ impl Preprocessor<'_> {
             return Some(found);
         }
         let mut scanner = Scanner::new(args);
-        let tokens: Vec<Token> =
-            std::iter::from_fn(|| scanner.next_in_line()).map(|l| Token::from_lexeme(args, l)).collect();
+        let tokens: Vec<Token> = std::iter::from_fn(|| scanner.next_in_line())
+            .map(|l| Token::from_lexeme(args, l))
+            .collect();
         let mut expander = super::Expander::new(&self.macros, &mut self.budget);
         let expanded = expander.expand(tokens, &mut super::expand::NoMoreTokens);
         literal_header_name(&super::expand::spell(&expanded, None, None))
@@ -168,22 +191,28 @@ impl Preprocessor<'_> {
     /// has the same text at those line numbers.
     fn line(&mut self, file: &mut FileState, loc: SrcLoc, rest: &[(Lexeme, Token)], end: usize) {
         let number = rest.first().filter(|(_, t)| t.kind == LexKind::Number);
-        let Some(line) = number.and_then(|(_, t)| t.text.parse::<usize>().ok()).filter(|n| (1..=MAX_LINE_NUMBER).contains(n))
+        let Some(line) = number
+            .and_then(|(_, t)| t.text.parse::<usize>().ok())
+            .filter(|n| (1..=MAX_LINE_NUMBER).contains(n))
         else {
-            return self.error(loc, format!("`#line` expects a line number from 1 to {MAX_LINE_NUMBER}"));
+            return self
+                .error(loc, format!("`#line` expects a line number from 1 to {MAX_LINE_NUMBER}"));
         };
         let name = match rest.get(1) {
             None => None,
             Some((_, t)) if t.kind == LexKind::Str && rest.len() == 2 => {
                 Some(t.text.trim_start_matches('"').trim_end_matches('"').to_string())
             }
-            Some(_) => return self.error(loc, "`#line` expects a line number and an optional \"FILE\""),
+            Some(_) => {
+                return self.error(loc, "`#line` expects a line number and an optional \"FILE\"")
+            }
         };
-        if self.line_remaps >= MAX_LINE_REMAPS {
-            return self.warning(loc, format!("more than {MAX_LINE_REMAPS} `#line` directives; this one is ignored"));
-        }
-        self.line_remaps += 1;
         let next_line = (end + 1).min(file.text.len());
+        let stand_in_len = line - 1 + (file.text.len() - next_line);
+        if self.stand_in_bytes + stand_in_len > MAX_STAND_IN_BYTES {
+            return self.warning(loc, "too many `#line` directives; this one is ignored");
+        }
+        self.stand_in_bytes += stand_in_len;
         self.copy_upto(file, next_line);
         let current = self.sources.file(file.view.file);
         let path = name.map_or_else(|| current.path.clone(), Into::into);
@@ -203,7 +232,18 @@ impl Preprocessor<'_> {
     }
 }
 
-const CONDITIONALS: &[&str] = &["if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"];
+/// The text of a file of at most `limit` bytes.
+fn read_limited(path: &Path, limit: usize) -> Result<String, String> {
+    let too_large = std::fs::metadata(path).is_ok_and(|m| m.len() > limit as u64);
+    if too_large {
+        return Err("the program and its includes are too large to preprocess".into());
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+const CONDITIONALS: &[&str] =
+    &["if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"];
 
 /// `"name"` or `<name>` at the start of `args`, whether it was quoted and
 /// whether other tokens follow it.

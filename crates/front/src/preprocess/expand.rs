@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// Tokens produced by expansions in one run, over all invocations.
-pub const TOKEN_BUDGET: usize = 2_000_000;
+pub const TOKEN_BUDGET: usize = 200_000;
 /// How deeply macro invocations may nest inside arguments.
 const MAX_ARGUMENT_DEPTH: u32 = 64;
 
@@ -44,13 +44,20 @@ pub struct Expander<'m> {
     macros: &'m MacroTable,
     budget: &'m mut usize,
     depth: u32,
+    /// In `#if`: the name after `defined` is not expanded.
+    keep_defined_operands: bool,
     /// Messages for the caller to report at the invocation.
     pub errors: Vec<String>,
 }
 
 impl<'m> Expander<'m> {
     pub fn new(macros: &'m MacroTable, budget: &'m mut usize) -> Expander<'m> {
-        Expander { macros, budget, depth: 0, errors: Vec::new() }
+        Expander { macros, budget, depth: 0, keep_defined_operands: false, errors: Vec::new() }
+    }
+
+    /// An expander for `#if` lines, where `defined X` may come from a macro.
+    pub fn for_condition(macros: &'m MacroTable, budget: &'m mut usize) -> Expander<'m> {
+        Expander { keep_defined_operands: true, ..Expander::new(macros, budget) }
     }
 
     /// Expands `tokens`, pulling more from `more` when a function-like
@@ -59,6 +66,10 @@ impl<'m> Expander<'m> {
         let mut pending: VecDeque<Token> = tokens.into();
         let mut out = Vec::new();
         while let Some(token) = pending.pop_front() {
+            if self.keep_defined_operands && is_defined_operand(&out) {
+                out.push(token);
+                continue;
+            }
             let Some(mac) = self.expandable(&token) else {
                 out.push(token);
                 continue;
@@ -145,7 +156,8 @@ impl<'m> Expander<'m> {
         let mut depth = 0usize;
         loop {
             let Some(token) = pending.pop_front().or_else(|| more.next_token()) else {
-                self.errors.push(format!("unterminated argument list invoking macro `{}`", name.text));
+                self.errors
+                    .push(format!("unterminated argument list invoking macro `{}`", name.text));
                 return Err(consumed);
             };
             consumed.push(token.clone());
@@ -205,7 +217,9 @@ impl<'m> Expander<'m> {
         while let Some(token) = body.next() {
             let param = mac.param_index(token).and_then(|i| args.get(i).map(|a| (i, a)));
             if token.is("#") && mac.params.is_some() {
-                if let Some(arg) = body.next().and_then(|t| mac.param_index(t)).and_then(|i| args.get(i)) {
+                if let Some(arg) =
+                    body.next().and_then(|t| mac.param_index(t)).and_then(|i| args.get(i))
+                {
                     out.push(stringize(arg, token.space_before));
                 }
                 continue;
@@ -309,6 +323,17 @@ impl<'m> Expander<'m> {
     }
 }
 
+/// Whether the next token is the operand of `defined` (after `defined` or
+/// `defined (`).
+fn is_defined_operand(out: &[Token]) -> bool {
+    let is_defined = |t: &Token| t.kind == LexKind::Ident && &*t.text == "defined";
+    match out {
+        [.., last] if is_defined(last) => true,
+        [.., before, last] => last.is("(") && is_defined(before),
+        _ => false,
+    }
+}
+
 fn next_is_lparen(pending: &VecDeque<Token>, more: &mut dyn TokenSource) -> bool {
     match pending.front() {
         Some(token) => token.is("("),
@@ -345,7 +370,13 @@ fn stringize(arg: &[Token], space_before: bool) -> Token {
         }
     }
     text.push('"');
-    Token { kind: LexKind::Str, text: text.into(), space_before, boundary: true, hide: Rc::from([]) }
+    Token {
+        kind: LexKind::Str,
+        text: text.into(),
+        space_before,
+        boundary: true,
+        hide: Rc::from([]),
+    }
 }
 
 fn add_to_hide_set(hide: &Rc<[Rc<str>]>, name: &Rc<str>) -> Rc<[Rc<str>]> {

@@ -86,7 +86,10 @@ mod tests {
         let main = file(&dir.join("main.p4").to_string_lossy(), false);
         assert!(matches!(resolve("local.p4", true, &main, &[]), Ok(Found::Disk(_))));
         assert!(resolve("local.p4", false, &main, &[]).is_err());
-        assert!(matches!(resolve("local.p4", false, &main, &[dir.clone()]), Ok(Found::Disk(_))));
+        assert!(matches!(
+            resolve("local.p4", false, &main, std::slice::from_ref(&dir)),
+            Ok(Found::Disk(_))
+        ));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -85,9 +85,12 @@ impl Macro {
         self.params == other.params
             && self.variadic == other.variadic
             && self.body.len() == other.body.len()
-            && self.body.iter().zip(&other.body).enumerate().all(|(i, (a, b))| {
-                a.text == b.text && (i == 0 || a.space_before == b.space_before)
-            })
+            && self
+                .body
+                .iter()
+                .zip(&other.body)
+                .enumerate()
+                .all(|(i, (a, b))| a.text == b.text && (i == 0 || a.space_before == b.space_before))
     }
 }
 

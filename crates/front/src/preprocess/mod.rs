@@ -21,7 +21,7 @@ mod scan;
 #[cfg(test)]
 mod tests;
 
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics, Note};
 use crate::source::{FileId, SourceFile, SourceMap, SrcLoc, TranslationUnit};
 use crate::Options;
 use conditional::Condition;
@@ -56,7 +56,8 @@ pub fn preprocess(
         once: Vec::new(),
         includes: 0,
         scanned: 0,
-        line_remaps: 0,
+        stand_in_bytes: 0,
+        include_stack: Vec::new(),
         halted: false,
     };
     pp.define_from_options();
@@ -77,8 +78,10 @@ struct Preprocessor<'a> {
     /// `#include`s followed so far.
     includes: usize,
     scanned: usize,
-    /// `#line` directives applied so far.
-    line_remaps: usize,
+    /// Bytes of the stand-in files made for `#line` so far.
+    stand_in_bytes: usize,
+    /// The `#include` directives of the files being read, outermost first.
+    include_stack: Vec<SrcLoc>,
     /// A global limit was hit: stop producing anything.
     halted: bool,
 }
@@ -127,7 +130,8 @@ impl Preprocessor<'_> {
         for (name, value) in &self.options.defines {
             let line = format!("{name} {}", value.replace(['\n', '\r'], " "));
             let mut scanner = Scanner::new(&line);
-            let Some(name_lexeme) = scanner.next_in_line().filter(|l| l.kind == LexKind::Ident) else {
+            let Some(name_lexeme) = scanner.next_in_line().filter(|l| l.kind == LexKind::Ident)
+            else {
                 self.diags.error(None, format!("invalid macro name `{name}` in -D"));
                 continue;
             };
@@ -166,7 +170,9 @@ impl Preprocessor<'_> {
                 self.directive(&mut file, &mut scanner, lexeme);
             } else if !file.active() {
                 scanner.skip_line();
-            } else if lexeme.kind == LexKind::Ident && self.macros.is_defined(&text[lexeme.lo..lexeme.hi]) {
+            } else if lexeme.kind == LexKind::Ident
+                && self.macros.is_defined(&text[lexeme.lo..lexeme.hi])
+            {
                 self.expand_in_text(&mut file, &mut scanner, lexeme);
             }
         }
@@ -174,8 +180,8 @@ impl Preprocessor<'_> {
             self.copy_upto(&mut file, text.len());
         }
         for condition in &file.conditions {
-            self.diags.error(
-                Some(condition.loc),
+            self.error(
+                condition.loc,
                 format!("`#{}` without matching `#endif`", condition.directive),
             );
         }
@@ -193,10 +199,8 @@ impl Preprocessor<'_> {
 
     fn output_too_large(&mut self, file: &FileState, at: usize) {
         if !self.halted {
-            self.diags.error(
-                Some(file.loc(at, at)),
-                format!("preprocessed program exceeds {} MiB", output::MAX_OUTPUT >> 20),
-            );
+            let message = format!("preprocessed program exceeds {} MiB", output::MAX_OUTPUT >> 20);
+            self.error(file.loc(at, at), message);
         }
         self.halted = true;
     }
@@ -213,9 +217,10 @@ impl Preprocessor<'_> {
         let end = source.end;
         let errors = std::mem::take(&mut expander.errors);
         for message in errors {
-            self.diags.error(Some(file.loc(name.lo, end)), message);
+            self.error(file.loc(name.lo, end), message);
         }
-        let unchanged = end == name.hi && matches!(result.as_slice(), [t] if *t.text == text[name.lo..name.hi]);
+        let unchanged =
+            end == name.hi && matches!(result.as_slice(), [t] if *t.text == text[name.lo..name.hi]);
         if unchanged {
             return; // a function-like macro without arguments: copied as text
         }
@@ -228,17 +233,36 @@ impl Preprocessor<'_> {
     }
 
     fn error(&mut self, loc: SrcLoc, message: impl Into<String>) {
-        self.diags.error(Some(loc), message);
+        self.report(Diagnostic::error(Some(loc), message));
     }
 
     fn warning(&mut self, loc: SrcLoc, message: impl Into<String>) {
-        self.diags.warning(Some(loc), message);
+        self.report(Diagnostic::warning(Some(loc), message));
+    }
+
+    /// Reports `d`. A problem found inside a built-in file is the
+    /// program's doing (a macro it defined, an include it chose), so it is
+    /// reported at the program's `#include`, with a note pointing inside.
+    fn report(&mut self, mut d: Diagnostic) {
+        let in_builtin = d.loc.is_some_and(|loc| self.sources.file(loc.file).builtin);
+        let include_site =
+            self.include_stack.iter().rev().find(|site| !self.sources.file(site.file).builtin);
+        if let (true, Some(&site)) = (in_builtin, include_site) {
+            let inside = d.loc.replace(site);
+            d.notes.insert(
+                0,
+                Note { loc: inside, message: "raised by this line of a built-in file".into() },
+            );
+        }
+        self.diags.push(d);
     }
 }
 
 /// A `#` that is the first token on its line.
 fn starts_directive(text: &str, lexeme: Lexeme) -> bool {
-    lexeme.line_start && lexeme.kind == LexKind::Punct && text.get(lexeme.lo..lexeme.hi) == Some("#")
+    lexeme.line_start
+        && lexeme.kind == LexKind::Punct
+        && text.get(lexeme.lo..lexeme.hi) == Some("#")
 }
 
 /// The rest of the current file as a token source for macro arguments. It

@@ -9,7 +9,7 @@
 use crate::source::{FileId, Segment, SegmentKind, TranslationUnit};
 
 /// Largest translation unit we build; P4 programs are far smaller.
-pub const MAX_OUTPUT: usize = 32 << 20;
+pub const MAX_OUTPUT: usize = 16 << 20;
 
 /// Where some source text maps to: a file and the offset of its first byte.
 #[derive(Clone, Copy, Debug)]

@@ -93,7 +93,8 @@ impl<'a> Scanner<'a> {
                     None => break,
                 },
                 b'/' if bytes.get(self.pos + 1) == Some(&b'/') => {
-                    self.pos = self.text[self.pos..].find('\n').map_or(bytes.len(), |i| self.pos + i);
+                    self.pos =
+                        self.text[self.pos..].find('\n').map_or(bytes.len(), |i| self.pos + i);
                 }
                 b'/' if bytes.get(self.pos + 1) == Some(&b'*') => {
                     self.pos = self.text[self.pos + 2..]
@@ -130,7 +131,8 @@ impl<'a> Scanner<'a> {
                 LexKind::Ident
             }
             b'0'..=b'9' => {
-                self.pos = end_of(bytes, lo, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+                self.pos =
+                    end_of(bytes, lo, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
                 LexKind::Number
             }
             b'"' => {
@@ -139,10 +141,7 @@ impl<'a> Scanner<'a> {
             }
             _ if first.is_ascii_punctuation() => {
                 let rest = &self.text[lo..];
-                let len = PUNCTUATORS
-                    .iter()
-                    .find(|p| rest.starts_with(**p))
-                    .map_or(1, |p| p.len());
+                let len = PUNCTUATORS.iter().find(|p| rest.starts_with(**p)).map_or(1, |p| p.len());
                 self.pos = lo + len;
                 LexKind::Punct
             }
@@ -208,7 +207,8 @@ mod tests {
     #[test]
     fn line_start_survives_comments_but_not_tokens() {
         let mut scanner = Scanner::new("a # b\n  /* c */ # d");
-        let flags: Vec<bool> = std::iter::from_fn(|| scanner.next()).map(|l| l.line_start).collect();
+        let flags: Vec<bool> =
+            std::iter::from_fn(|| scanner.next()).map(|l| l.line_start).collect();
         assert_eq!(flags, vec![true, false, false, true, false]);
     }
 

@@ -19,7 +19,12 @@ impl Run {
     }
 
     fn messages(&self, severity: Severity) -> Vec<String> {
-        self.diags.list.iter().filter(|d| d.severity == severity).map(|d| d.message.clone()).collect()
+        self.diags
+            .list
+            .iter()
+            .filter(|d| d.severity == severity)
+            .map(|d| d.message.clone())
+            .collect()
     }
 
     fn errors(&self) -> Vec<String> {
@@ -171,7 +176,9 @@ fn conditional_errors_are_located() {
 
 #[test]
 fn error_warning_and_unknown_directives() {
-    let r = run("#error stop here\n#warning careful\n#frobnicate\n#if 0\n#frobnicate\n#error no\n#endif\n");
+    let r = run(
+        "#error stop here\n#warning careful\n#frobnicate\n#if 0\n#frobnicate\n#error no\n#endif\n",
+    );
     assert_eq!(r.errors(), vec!["#error stop here", "unknown directive `#frobnicate`"]);
     assert_eq!(r.messages(Severity::Warning), vec!["#warning careful"]);
 }
@@ -196,7 +203,11 @@ fn includes_search_the_folder_then_dash_i_then_builtins() {
     );
     let options = Options { include_dirs: vec![dir.0.join("inc")], ..Options::default() };
     let main = dir.0.join("src/main.p4");
-    let r = run_with(&main, "#include \"local.h\"\n#include <lib.h>\n#include <core.p4>\nend\n", &options);
+    let r = run_with(
+        &main,
+        "#include \"local.h\"\n#include <lib.h>\n#include <core.p4>\nend\n",
+        &options,
+    );
     assert!(r.errors().is_empty(), "{:?}", r.errors());
     assert!(r.words().starts_with("local deeper lib"));
     assert!(r.words().ends_with("end"));
@@ -258,4 +269,39 @@ fn runaway_expansion_is_an_error_not_a_hang() {
 fn unterminated_invocation_is_an_error() {
     let r = run("#define F(x) x\nF(1, \n#define G\n");
     assert_eq!(r.errors(), vec!["unterminated argument list invoking macro `F`"]);
+}
+
+#[test]
+fn errors_inside_builtin_files_are_reported_at_the_include() {
+    // A macro of the program's that breaks a line of core.p4.
+    let options =
+        Options { defines: vec![("verify()".into(), String::new())], ..Options::default() };
+    let r = run_with(Path::new("main.p4"), "\n#include <core.p4>\n", &options);
+    let core_calls_verify =
+        crate::p4include::find("core.p4").is_some_and(|t| t.contains("verify("));
+    assert_eq!(r.diags.has_errors(), core_calls_verify);
+    for d in r.diags.errors() {
+        assert_eq!(d.position(&r.sources).as_deref(), Some("main.p4:2:1"));
+        assert!(d.notes.first().is_some_and(|n| n.loc.is_some()));
+    }
+}
+
+#[test]
+fn defined_may_come_from_a_macro() {
+    let r = run("#define X\n#define HAS_X defined(X)\n#if HAS_X && !defined Y\nyes\n#endif\n");
+    assert_eq!(r.words(), "yes");
+    assert!(r.errors().is_empty(), "{:?}", r.errors());
+}
+
+#[test]
+fn if_expression_errors_point_at_the_expression() {
+    let r = run("#if 1 +\n#endif\n#if 8w1\n#endif\n");
+    assert_eq!(
+        r.errors(),
+        vec![
+            "missing operand at the end of #if expression",
+            "invalid integer `8w1` in #if expression"
+        ]
+    );
+    assert_eq!(r.first_error_at().as_deref(), Some("main.p4:1:5"));
 }

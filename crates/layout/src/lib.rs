@@ -1,0 +1,238 @@
+//! The contract between the compiler and the runtime.
+//!
+//! The compiler describes every piece of a compiled pipeline that the runtime
+//! must address by P4 name: tables (which BPF map, how a key and an action's
+//! parameters are laid out in bytes, which code selects which action),
+//! counters, value sets, ports. The description travels *inside* the object
+//! file (an ELF section named [`SECTION`] holding the JSON of a [`Pipeline`]),
+//! so a loaded program never needs a second, hand-maintained table.
+//!
+//! Conventions, true of every layout here:
+//! - Byte offsets and sizes are those of the C structs the emitter wrote
+//!   (clang's layout for BPF, which is also x86_64's).
+//! - A field of `bit_width` W occupies `byte_len = ceil(W/8)` bytes, rounded
+//!   up to 1, 2, 4 or 8 when W <= 64 and kept as a byte array otherwise.
+//!   [`ByteOrder`] says how its value is stored there.
+//! - Names are the P4 names, dotted from the top-level instance:
+//!   `pipe.Check_src_ip`, `ingress.forward`, `hdr.ipv4.dstAddr`.
+
+use serde::{Deserialize, Serialize};
+
+/// Name of the ELF section that holds the JSON of a [`Pipeline`].
+pub const SECTION: &str = ".p4bpf.pipeline";
+
+/// Version of this format; bumped on every incompatible change.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pipeline {
+    pub format_version: u32,
+    /// The P4 program's file stem, e.g. `l3_router`.
+    pub program: String,
+    pub architecture: Architecture,
+    pub hook: Hook,
+    /// Name of the BPF program (function) in the object to attach.
+    pub entry: String,
+    pub tables: Vec<Table>,
+    pub counters: Vec<Counter>,
+    pub value_sets: Vec<ValueSet>,
+    /// The devmap that maps P4 port numbers to ifindexes, if the program
+    /// redirects.
+    pub port_map: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Architecture {
+    EbpfModel,
+    XdpModel,
+    Psa,
+    Pna,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Hook {
+    Xdp,
+    Tc,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ByteOrder {
+    /// Big-endian, as on the wire: what fields copied from packets use.
+    Network,
+    /// Little-endian on x86_64 and bpfel.
+    Host,
+}
+
+/// A field inside a key or value struct.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldLayout {
+    pub name: String,
+    pub bit_width: u32,
+    pub byte_offset: u32,
+    pub byte_len: u32,
+    pub byte_order: ByteOrder,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    Exact,
+    Lpm,
+    Ternary,
+    Range,
+    Optional,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyField {
+    /// The key expression as written, e.g. `hdr.ipv4.dstAddr`; also
+    /// addressable as `key.fieldN` (N = position, from 0) and by its
+    /// `@name` annotation when it has one.
+    pub field: FieldLayout,
+    pub match_kind: MatchKind,
+}
+
+/// How a table's entries are stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableStorage {
+    /// BPF_MAP_TYPE_HASH keyed by the key struct.
+    Hash,
+    /// BPF_MAP_TYPE_ARRAY indexed by a single exact key (u32).
+    Array,
+    /// BPF_MAP_TYPE_LPM_TRIE: the key struct is preceded by a u32 prefix
+    /// length (in bits, counted over all key bytes: exact fields first,
+    /// fully matched, then the lpm field).
+    LpmTrie,
+    /// Ternary/range/optional keys: see [`Table::ternary`].
+    Ternary,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    pub name: String,
+    /// The value stored in the entry's `action` field to select it.
+    pub code: u32,
+    /// Parameter layout inside the value struct (offsets from the start of
+    /// the value, i.e. after the action code).
+    pub params: Vec<FieldLayout>,
+    /// `@defaultonly`: may only be the default action.
+    pub default_only: bool,
+    /// `@tableonly`: may not be the default action.
+    pub table_only: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// Dotted P4 name, e.g. `pipe.Check_src_ip`.
+    pub name: String,
+    /// Name of the BPF map holding the entries (pinned under this name).
+    pub map: String,
+    pub storage: TableStorage,
+    /// Capacity in entries (the P4 `size`, or the default).
+    pub size: u32,
+    pub keys: Vec<KeyField>,
+    /// Size in bytes of the key struct (without the lpm prefix length).
+    pub key_size: u32,
+    /// Size in bytes of the value struct: a u32 action code then the
+    /// parameters of the chosen action.
+    pub value_size: u32,
+    pub actions: Vec<Action>,
+    /// One-entry array holding the default action (a value struct), or
+    /// `None` when the default is `const` and compiled into the code.
+    pub default_map: Option<String>,
+    /// Present for [`TableStorage::Ternary`].
+    pub ternary: Option<TernaryLayout>,
+}
+
+/// How ternary entries are stored: each distinct mask gets an id; entries
+/// are keyed by (mask id, masked key), values carry the priority.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TernaryLayout {
+    /// Map from mask struct (key_size bytes) to mask metadata.
+    pub masks_map: String,
+    /// Offset of the u32 priority inside the value struct (higher wins,
+    /// as in P4Runtime).
+    pub priority_offset: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterKind {
+    Packets,
+    Bytes,
+    PacketsAndBytes,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counter {
+    /// Dotted P4 name of the counter instance.
+    pub name: String,
+    pub map: String,
+    pub kind: CounterKind,
+    /// Number of cells.
+    pub size: u32,
+    /// Per-CPU array (dense) or per-CPU hash (sparse).
+    pub sparse: bool,
+    /// Layout of one cell: `packets` and/or `bytes`, each a u64 in host
+    /// byte order.
+    pub value_size: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValueSet {
+    pub name: String,
+    pub map: String,
+    pub size: u32,
+    pub fields: Vec<FieldLayout>,
+    pub key_size: u32,
+}
+
+impl Pipeline {
+    pub fn to_json(&self) -> String {
+        // Serializing plain data with string keys cannot fail.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> Result<Pipeline, String> {
+        let pipeline: Pipeline =
+            serde_json::from_str(text).map_err(|e| format!("bad pipeline description: {e}"))?;
+        if pipeline.format_version != FORMAT_VERSION {
+            return Err(format!(
+                "pipeline description has format version {}, this p4bpf reads version {FORMAT_VERSION}: recompile the program",
+                pipeline.format_version
+            ));
+        }
+        Ok(pipeline)
+    }
+
+    pub fn table(&self, name: &str) -> Option<&Table> {
+        self.tables.iter().find(|t| t.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_and_version_check() {
+        let p = Pipeline {
+            format_version: FORMAT_VERSION,
+            program: "x".into(),
+            architecture: Architecture::XdpModel,
+            hook: Hook::Xdp,
+            entry: "x_xdp".into(),
+            tables: vec![],
+            counters: vec![],
+            value_sets: vec![],
+            port_map: None,
+        };
+        assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
+        let old = p.to_json().replace("\"format_version\": 1", "\"format_version\": 0");
+        assert!(Pipeline::from_json(&old).unwrap_err().contains("recompile"));
+    }
+}
