@@ -1,5 +1,5 @@
-//! Declarations in the wrong shape or place: variables at the top level,
-//! instantiations of something that is not a named type, a parser or
+//! Declarations in the wrong shape or place: instantiations of something
+//! that is not a named type (or an array of one), a parser or
 //! control instantiating itself, extern methods without a return type that
 //! are not constructors and constructors with one, an extern named `main`
 //! (the name of the package instance the program runs), `NoAction` with
@@ -17,13 +17,6 @@ pub(super) fn check(program: &Program, r: &mut Reporter) {
     for decl in &program.decls {
         special_names(decl, r);
         match &decl.kind {
-            DeclKind::Variable { name, .. } => r.error(
-                name.span,
-                format!(
-                    "variable `{}` cannot be declared at the top level",
-                    name.name
-                ),
-            ),
             DeclKind::Instance { .. } => instance(decl, None, r),
             DeclKind::Parser { sig, locals, .. } | DeclKind::Control { sig, locals, .. } => {
                 locals.iter().for_each(|l| instance(l, Some(&sig.name), r))
@@ -68,12 +61,17 @@ fn special_names(decl: &Decl, r: &mut Reporter) {
     }
 }
 
-/// An instantiation must name a type, and not the block it is in.
+/// An instantiation must name a type (possibly as an array of instances),
+/// and not the block it is in.
 fn instance(decl: &Decl, enclosing: Option<&Ident>, r: &mut Reporter) {
     let DeclKind::Instance { ty, name, .. } = &decl.kind else {
         return;
     };
-    let type_name = match &ty.kind {
+    let named = match &ty.kind {
+        TypeRefKind::Stack { elem, .. } => elem,
+        _ => ty,
+    };
+    let type_name = match &named.kind {
         TypeRefKind::Named { path, .. } => &path.name.name,
         _ => {
             return r.error(

@@ -349,7 +349,6 @@ fn annotation_shapes() {
 
 #[test]
 fn declarations_in_the_wrong_place() {
-    assert_error("bit x;", "cannot be declared at the top level");
     assert_error("extern main {}", "`main` must be an instance");
     assert_error(
         "action NoAction(bit t) {}",

@@ -24,6 +24,11 @@ pub(super) fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             f(hi);
             f(lo);
         }
+        ExprKind::IndexedSlice { base, lo, width } => {
+            f(base);
+            f(lo);
+            f(width);
+        }
         ExprKind::Call { callee, args, .. } => {
             f(callee);
             args.iter().for_each(|a| f(&a.value));
@@ -57,6 +62,7 @@ pub(super) fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         | ExprKind::Type(_)
         | ExprKind::Invalid
         | ExprKind::DontCare
+        | ExprKind::DefaultValue
         | ExprKind::Default
         | ExprKind::Error => {}
     }
