@@ -363,3 +363,13 @@ fn declarations_in_the_wrong_place() {
         "constructor `X` cannot have a return type",
     );
 }
+
+/// Nesting as deep as the parser accepts (parentheses count twice there)
+/// must not overflow the stack of a test thread.
+#[test]
+fn deep_nesting_is_walked() {
+    let ifs = "if (true) { ".repeat(140) + &"} ".repeat(140);
+    assert_clean(&format!("control c(inout bit<8> x) {{ apply {{ {ifs} }} }}"));
+    let parens = "(".repeat(95) + "x" + &")".repeat(95);
+    assert_clean(&format!("control c(inout bit<8> x) {{ apply {{ x = {parens}; }} }}"));
+}
