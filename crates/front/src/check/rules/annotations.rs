@@ -1,6 +1,6 @@
 //! Annotations the specification gives a fixed shape: `@name`,
 //! `@deprecated` and `@noWarn` take one string (a literal, a constant or a
-//! `++` of those), `@priority` one integer,
+//! `++` of those), `@priority` one integer (or constant),
 //! `@match` one match kind name, `@hidden`, `@optional`, `@tableonly`,
 //! `@defaultonly`, `@pure` and `@noSideEffects` nothing. Structured
 //! annotations (`@x[...]`) hold only int, string or bool values, name each
@@ -228,7 +228,7 @@ fn shape(a: &Annotation, r: &mut Reporter) {
     if !ok {
         let expected = match name {
             "name" | "deprecated" | "noWarn" => "one string",
-            "priority" => "one integer literal",
+            "priority" => "one integer",
             "match" => "one match kind name",
             _ => "no arguments",
         };
@@ -251,7 +251,7 @@ fn is_string(e: &Expr) -> bool {
 
 fn is_integer(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Int(_) => true,
+        ExprKind::Int(_) | ExprKind::Path(_) => true,
         ExprKind::Unary {
             op: UnaryOp::Neg,
             operand,

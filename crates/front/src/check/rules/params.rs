@@ -3,8 +3,8 @@
 //! without a direction (set by the control plane) come after those with
 //! one and are never of type `int`; `out` and `inout` parameters have no
 //! default value; `@optional` parameters have no default value and are not
-//! allowed on functions or on constructor parameters of parsers and
-//! controls.
+//! allowed on functions (other than implementations of abstract methods)
+//! or on constructor parameters of parsers and controls.
 
 use super::Reporter;
 use crate::ast::{
@@ -58,10 +58,18 @@ fn declaration(decl: &Decl, r: &mut Reporter) {
             no_optional(ctor_params, r);
             locals.iter().for_each(|l| declaration(l, r));
         }
+        // Implementations of abstract methods repeat the extern's
+        // parameters, `@optional` ones included.
         DeclKind::Instance {
             initializer: Some(methods),
             ..
-        } => methods.iter().for_each(|m| declaration(m, r)),
+        } => {
+            for m in methods {
+                if let DeclKind::Function { sig, .. } = &m.kind {
+                    common(&sig.params, r);
+                }
+            }
+        }
         DeclKind::Typedef {
             target: TypedefTarget::Decl(inner),
             ..

@@ -268,15 +268,19 @@ impl<'a> Table<'a> {
         r: &mut Reporter,
     ) {
         let name = &path.name.name;
-        if let Some(params) = self.actions.params(path).filter(|p| p.len() != args.len()) {
-            return r.error(
-                path.span,
-                format!(
-                    "{what} `{name}` takes {} arguments but is given {}",
-                    params.len(),
-                    args.len()
-                ),
-            );
+        let defaults_all = args.iter().any(|a| matches!(a.value.kind, ExprKind::DefaultValue));
+        if let Some(params) = self.actions.params(path).filter(|_| !defaults_all) {
+            let required = params.iter().filter(|p| p.default.is_none()).count();
+            if !(required..=params.len()).contains(&args.len()) {
+                return r.error(
+                    path.span,
+                    format!(
+                        "{what} `{name}` takes {} arguments but is given {}",
+                        params.len(),
+                        args.len()
+                    ),
+                );
+            }
         }
         let bound = listed.args.iter().flatten();
         for (given, bound) in args.iter().zip(bound) {
