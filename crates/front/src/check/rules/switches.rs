@@ -1,7 +1,7 @@
-//! Labels of `switch` statements: at most one `default`, no label after
-//! it (a warning: it is never reached), no label twice, and on a table's
-//! `action_run` every label is the plain name of an action listed in that
-//! table's `actions` (when the table is declared in the same control).
+//! Labels of `switch` statements: at most one `default`, and it comes last;
+//! no label twice; and on a table's `action_run` every label is the plain
+//! name of an action listed in that table's `actions` (when the table is
+//! declared in the same control).
 
 use super::walk::applied_name;
 use super::Reporter;
@@ -31,7 +31,7 @@ pub(super) fn check(
     let mut seen: HashMap<String, Span> = HashMap::new();
     for case in cases {
         if default.is_some() {
-            r.warning(case.span, "switch label after `default` is never reached");
+            r.error(case.span, "`default` must be the last switch label");
         }
         match &case.label {
             SwitchLabel::Default(span) => match default {

@@ -237,6 +237,7 @@ fn switch_labels() {
     );
     assert_error(&program("b: {}"), "`b` is not an action of table `t`");
     assert_error(&program("1: {}"), "must be an action name");
+    assert_error(&program("default: a: {}"), "must be the last switch label");
     assert_clean(&program("a: default: {}"));
 }
 
@@ -251,6 +252,10 @@ fn table_properties() {
         "default action `b` is not in the actions",
     );
     assert_error(&table("actions = { a; a; }"), "listed twice");
+    assert_error(
+        "control c(inout bit<8> x) { action a(inout bit<8> b, bit<8> d) {} table t { actions = { a; } } apply {} }",
+        "1 parameters with a direction but 0 arguments are bound",
+    );
     assert_error(
         &table("actions = { a; } entries = { 1 : a; }"),
         "has entries but no key",
@@ -369,7 +374,11 @@ fn declarations_in_the_wrong_place() {
 #[test]
 fn deep_nesting_is_walked() {
     let ifs = "if (true) { ".repeat(140) + &"} ".repeat(140);
-    assert_clean(&format!("control c(inout bit<8> x) {{ apply {{ {ifs} }} }}"));
+    assert_clean(&format!(
+        "control c(inout bit<8> x) {{ apply {{ {ifs} }} }}"
+    ));
     let parens = "(".repeat(95) + "x" + &")".repeat(95);
-    assert_clean(&format!("control c(inout bit<8> x) {{ apply {{ x = {parens}; }} }}"));
+    assert_clean(&format!(
+        "control c(inout bit<8> x) {{ apply {{ x = {parens}; }} }}"
+    ));
 }

@@ -1,5 +1,5 @@
 //! Tables: declared only in controls, with an `actions` list naming each
-//! action once and binding no more arguments than the action has, and a
+//! action once and binding exactly its parameters with a direction, and a
 //! `default_action` and entries that name listed actions and give every
 //! argument, repeating those the list binds. `@tableonly` actions cannot be
 //! defaults, `@defaultonly` ones cannot be entries. Key expressions do not
@@ -188,17 +188,26 @@ impl<'a> Table<'a> {
                     seen.insert(key, a.name.span);
                 }
             }
-            let bound = a.args.as_ref().map_or(0, Vec::len);
-            if let Some(params) = self.actions.params(&a.name).filter(|p| p.len() < bound) {
-                r.error(
-                    a.span,
-                    format!(
-                        "action `{}` takes {} arguments but {bound} are bound",
-                        a.name.name.name,
-                        params.len()
-                    ),
-                );
-            }
+            self.bound_arguments(a, r);
+        }
+    }
+
+    /// The `actions` list binds exactly the parameters that have a
+    /// direction; the control plane supplies the others.
+    fn bound_arguments(&self, a: &ActionRef, r: &mut Reporter) {
+        let Some(params) = self.actions.params(&a.name) else {
+            return;
+        };
+        let bound = a.args.as_ref().map_or(0, Vec::len);
+        let directional = params.iter().filter(|p| p.direction.is_some()).count();
+        if bound != directional {
+            r.error(
+                a.span,
+                format!(
+                    "action `{}` has {directional} parameters with a direction but {bound} arguments are bound",
+                    a.name.name.name
+                ),
+            );
         }
     }
 
@@ -268,7 +277,9 @@ impl<'a> Table<'a> {
         r: &mut Reporter,
     ) {
         let name = &path.name.name;
-        let defaults_all = args.iter().any(|a| matches!(a.value.kind, ExprKind::DefaultValue));
+        let defaults_all = args
+            .iter()
+            .any(|a| matches!(a.value.kind, ExprKind::DefaultValue));
         if let Some(params) = self.actions.params(path).filter(|_| !defaults_all) {
             let required = params.iter().filter(|p| p.default.is_none()).count();
             if !(required..=params.len()).contains(&args.len()) {
