@@ -54,7 +54,7 @@ impl Parser<'_> {
         // stages walk (and drop) trees recursively: count it as nesting.
         let mut levels = 1;
         loop {
-            if (self.at(&TokenKind::Question) || self.binary_op().is_some()) && !self.enter() {
+            if !(self.at(&TokenKind::Question) || self.binary_op().is_some()) || !self.enter() {
                 break;
             }
             levels += 1;

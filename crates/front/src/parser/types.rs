@@ -34,14 +34,23 @@ impl Parser<'_> {
             return TypeRef { kind: TypeRefKind::Void, span: start };
         }
         let mut ty = self.type_without_stack();
+        // Each suffix nests the type one level deeper: count it like any
+        // other nesting, so later recursive walks stay bounded too.
+        let mut suffixes = 0;
         while self.at(&TokenKind::LBracket) {
+            if !self.enter() {
+                break;
+            }
+            suffixes += 1;
             self.bump();
             let size = self.expr();
             self.expect(&TokenKind::RBracket);
             let span = self.span_from(start);
             ty = TypeRef { kind: TypeRefKind::Stack { elem: Box::new(ty), size: Box::new(size) }, span };
         }
-        self.leave();
+        for _ in 0..=suffixes {
+            self.leave();
+        }
         ty
     }
 
