@@ -1,6 +1,6 @@
 //! Annotations the specification gives a fixed shape: `@name`,
 //! `@deprecated` and `@noWarn` take one string (a literal, a constant or a
-//! `++` of those), `@priority` one integer,
+//! `++` of those), `@priority` one integer (or constant),
 //! `@match` one match kind name, `@hidden`, `@optional`, `@tableonly`,
 //! `@defaultonly`, `@pure` and `@noSideEffects` nothing. Structured
 //! annotations (`@x[...]`) hold only int, string or bool values, name each
@@ -9,8 +9,8 @@
 
 use super::Reporter;
 use crate::ast::{
-    Annotation, AnnotationBody, BinaryOp, Block, Decl, DeclKind, Expr, ExprKind, Stmt, StmtKind, TablePropertyKind,
-    TypedefTarget, UnaryOp,
+    Annotation, AnnotationBody, BinaryOp, Block, Decl, DeclKind, Expr, ExprKind, Stmt, StmtKind,
+    TablePropertyKind, TypedefTarget, UnaryOp,
 };
 use std::collections::HashMap;
 
@@ -21,12 +21,18 @@ pub(super) fn check(program: &crate::ast::Program, r: &mut Reporter) {
 fn declaration(d: &Decl, r: &mut Reporter) {
     list(&d.annotations, r);
     match &d.kind {
-        DeclKind::Header { fields, .. } | DeclKind::HeaderUnion { fields, .. } | DeclKind::Struct { fields, .. } => {
-            fields.iter().for_each(|f| list(&f.annotations, r))
-        }
+        DeclKind::Header { fields, .. }
+        | DeclKind::HeaderUnion { fields, .. }
+        | DeclKind::Struct { fields, .. } => fields.iter().for_each(|f| list(&f.annotations, r)),
         DeclKind::Enum { members, .. } => members.iter().for_each(|m| list(&m.annotations, r)),
-        DeclKind::Typedef { target: TypedefTarget::Decl(inner), .. }
-        | DeclKind::NewType { target: TypedefTarget::Decl(inner), .. } => declaration(inner, r),
+        DeclKind::Typedef {
+            target: TypedefTarget::Decl(inner),
+            ..
+        }
+        | DeclKind::NewType {
+            target: TypedefTarget::Decl(inner),
+            ..
+        } => declaration(inner, r),
         DeclKind::ExternType { methods, .. } => {
             for m in methods {
                 list(&m.annotations, r);
@@ -41,16 +47,32 @@ fn declaration(d: &Decl, r: &mut Reporter) {
             sig.params.iter().for_each(|p| list(&p.annotations, r));
             block(body, r);
         }
-        DeclKind::Parser { sig, ctor_params, locals, states } => {
-            sig.params.iter().chain(ctor_params).for_each(|p| list(&p.annotations, r));
+        DeclKind::Parser {
+            sig,
+            ctor_params,
+            locals,
+            states,
+        } => {
+            sig.params
+                .iter()
+                .chain(ctor_params)
+                .for_each(|p| list(&p.annotations, r));
             locals.iter().for_each(|l| declaration(l, r));
             for s in states {
                 list(&s.annotations, r);
                 s.stmts.iter().for_each(|s| stmt(s, r));
             }
         }
-        DeclKind::Control { sig, ctor_params, locals, apply } => {
-            sig.params.iter().chain(ctor_params).for_each(|p| list(&p.annotations, r));
+        DeclKind::Control {
+            sig,
+            ctor_params,
+            locals,
+            apply,
+        } => {
+            sig.params
+                .iter()
+                .chain(ctor_params)
+                .for_each(|p| list(&p.annotations, r));
             locals.iter().for_each(|l| declaration(l, r));
             block(apply, r);
         }
@@ -58,14 +80,23 @@ fn declaration(d: &Decl, r: &mut Reporter) {
             for p in properties {
                 list(&p.annotations, r);
                 match &p.kind {
-                    TablePropertyKind::Key(keys) => keys.iter().for_each(|k| list(&k.annotations, r)),
-                    TablePropertyKind::Actions(actions) => actions.iter().for_each(|a| list(&a.annotations, r)),
-                    TablePropertyKind::Entries(entries) => entries.iter().for_each(|e| list(&e.annotations, r)),
+                    TablePropertyKind::Key(keys) => {
+                        keys.iter().for_each(|k| list(&k.annotations, r))
+                    }
+                    TablePropertyKind::Actions(actions) => {
+                        actions.iter().for_each(|a| list(&a.annotations, r))
+                    }
+                    TablePropertyKind::Entries(entries) => {
+                        entries.iter().for_each(|e| list(&e.annotations, r))
+                    }
                     _ => {}
                 }
             }
         }
-        DeclKind::Instance { initializer: Some(methods), .. } => methods.iter().for_each(|m| declaration(m, r)),
+        DeclKind::Instance {
+            initializer: Some(methods),
+            ..
+        } => methods.iter().for_each(|m| declaration(m, r)),
         _ => {}
     }
 }
@@ -82,7 +113,9 @@ fn stmt(s: &Stmt, r: &mut Reporter) {
             stmt(then, r);
             other.iter().for_each(|o| stmt(o, r));
         }
-        StmtKind::Switch { cases, .. } => cases.iter().flat_map(|c| &c.body).for_each(|b| block(b, r)),
+        StmtKind::Switch { cases, .. } => {
+            cases.iter().flat_map(|c| &c.body).for_each(|b| block(b, r))
+        }
         StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => stmt(body, r),
         StmtKind::Decl(d) => declaration(d, r),
         _ => {}
@@ -95,9 +128,13 @@ fn list(annotations: &[Annotation], r: &mut Reporter) {
     for a in annotations {
         let is_structured = is_structured(a, r);
         match structured.get(a.name.name.as_str()) {
-            Some(&earlier) if earlier || is_structured => {
-                r.error(a.span, format!("structured annotation `@{}` cannot be repeated", a.name.name))
-            }
+            Some(&earlier) if earlier || is_structured => r.error(
+                a.span,
+                format!(
+                    "structured annotation `@{}` cannot be repeated",
+                    a.name.name
+                ),
+            ),
             _ => {
                 structured.insert(&a.name.name, is_structured);
             }
@@ -113,7 +150,9 @@ fn list(annotations: &[Annotation], r: &mut Reporter) {
 /// `@x[...]` rather than `@x(...)`.
 fn is_structured(a: &Annotation, r: &Reporter) -> bool {
     let text = r.text(a.span);
-    let after_name = text.find(a.name.name.as_str()).map_or("", |i| &text[i + a.name.name.len()..]);
+    let after_name = text
+        .find(a.name.name.as_str())
+        .map_or("", |i| &text[i + a.name.name.len()..]);
     after_name.trim_start().starts_with('[')
 }
 
@@ -124,7 +163,13 @@ fn structured_values(a: &Annotation, r: &mut Reporter) {
             let mut seen: HashMap<&str, ()> = HashMap::new();
             for (key, _) in pairs {
                 if seen.insert(&key.name, ()).is_some() {
-                    r.error(key.span, format!("key `{}` appears twice in annotation `@{}`", key.name, a.name.name));
+                    r.error(
+                        key.span,
+                        format!(
+                            "key `{}` appears twice in annotation `@{}`",
+                            key.name, a.name.name
+                        ),
+                    );
                 }
             }
             pairs.iter().map(|(_, v)| v).collect()
@@ -134,10 +179,21 @@ fn structured_values(a: &Annotation, r: &mut Reporter) {
     for v in values {
         if matches!(
             v.kind,
-            ExprKind::List(_) | ExprKind::StructInit { .. } | ExprKind::Invalid | ExprKind::DontCare
-                | ExprKind::Default | ExprKind::Mask { .. } | ExprKind::Range { .. }
+            ExprKind::List(_)
+                | ExprKind::StructInit { .. }
+                | ExprKind::Invalid
+                | ExprKind::DontCare
+                | ExprKind::Default
+                | ExprKind::Mask { .. }
+                | ExprKind::Range { .. }
         ) {
-            r.error(v.span, format!("a value of structured annotation `@{}` must be an int, string or bool", a.name.name));
+            r.error(
+                v.span,
+                format!(
+                    "a value of structured annotation `@{}` must be an int, string or bool",
+                    a.name.name
+                ),
+            );
         }
     }
 }
@@ -164,13 +220,15 @@ fn shape(a: &Annotation, r: &mut Reporter) {
         "name" | "deprecated" | "noWarn" => single(a).is_some_and(is_string),
         "priority" => single(a).is_some_and(is_integer),
         "match" => single(a).is_some_and(|e| matches!(e.kind, ExprKind::Path(_))),
-        "hidden" | "optional" | "tableonly" | "defaultonly" | "pure" | "noSideEffects" => is_empty(a),
+        "hidden" | "optional" | "tableonly" | "defaultonly" | "pure" | "noSideEffects" => {
+            is_empty(a)
+        }
         _ => true,
     };
     if !ok {
         let expected = match name {
             "name" | "deprecated" | "noWarn" => "one string",
-            "priority" => "one integer literal",
+            "priority" => "one integer",
             "match" => "one match kind name",
             _ => "no arguments",
         };
@@ -182,15 +240,22 @@ fn shape(a: &Annotation, r: &mut Reporter) {
 fn is_string(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::String(_) | ExprKind::Path(_) => true,
-        ExprKind::Binary { op: BinaryOp::Concat, lhs, rhs } => is_string(lhs) && is_string(rhs),
+        ExprKind::Binary {
+            op: BinaryOp::Concat,
+            lhs,
+            rhs,
+        } => is_string(lhs) && is_string(rhs),
         _ => false,
     }
 }
 
 fn is_integer(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Int(_) => true,
-        ExprKind::Unary { op: UnaryOp::Neg, operand } => matches!(operand.kind, ExprKind::Int(_)),
+        ExprKind::Int(_) | ExprKind::Path(_) => true,
+        ExprKind::Unary {
+            op: UnaryOp::Neg,
+            operand,
+        } => matches!(operand.kind, ExprKind::Int(_)),
         _ => false,
     }
 }

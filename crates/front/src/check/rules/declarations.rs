@@ -1,20 +1,22 @@
-//! Declarations in the wrong shape or place: variables at the top level,
-//! instantiations of something that is not a named type, a parser or
+//! Declarations in the wrong shape or place: instantiations of something
+//! that is not a named type (or an array of one), a parser or
 //! control instantiating itself, extern methods without a return type that
-//! are not constructors and constructors with one, and (directly or
-//! mutually) recursive functions, which P4 does not allow.
+//! are not constructors and constructors with one, an extern named `main`
+//! (the name of the package instance the program runs), `NoAction` with
+//! parameters, and (directly or mutually) recursive functions, which P4
+//! does not allow.
 
 use super::walk::for_each_expr;
 use super::Reporter;
-use crate::ast::{Block, Decl, DeclKind, ExprKind, Ident, MethodKind, Program, Stmt, StmtKind, TypeRefKind};
+use crate::ast::{
+    Block, Decl, DeclKind, ExprKind, Ident, MethodKind, Program, Stmt, StmtKind, TypeRefKind,
+};
 use std::collections::HashMap;
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
     for decl in &program.decls {
+        special_names(decl, r);
         match &decl.kind {
-            DeclKind::Variable { name, .. } => {
-                r.error(name.span, format!("variable `{}` cannot be declared at the top level", name.name))
-            }
             DeclKind::Instance { .. } => instance(decl, None, r),
             DeclKind::Parser { sig, locals, .. } | DeclKind::Control { sig, locals, .. } => {
                 locals.iter().for_each(|l| instance(l, Some(&sig.name), r))
@@ -29,7 +31,10 @@ pub(super) fn check(program: &Program, r: &mut Reporter) {
                         ),
                         MethodKind::Method | MethodKind::Abstract if named_like_extern => r.error(
                             m.sig.name.span,
-                            format!("constructor `{}` cannot have a return type", m.sig.name.name),
+                            format!(
+                                "constructor `{}` cannot have a return type",
+                                m.sig.name.name
+                            ),
                         ),
                         _ => {}
                     }
@@ -41,17 +46,51 @@ pub(super) fn check(program: &Program, r: &mut Reporter) {
     recursion(program, r);
 }
 
-/// An instantiation must name a type, and not the block it is in.
+/// Names the language gives a meaning: `main` is the package instance the
+/// program runs, `NoAction` the action tables default to.
+fn special_names(decl: &Decl, r: &mut Reporter) {
+    match &decl.kind {
+        DeclKind::Action { sig, .. } if sig.name.name == "NoAction" && !sig.params.is_empty() => {
+            r.error(sig.name.span, "action `NoAction` cannot have parameters")
+        }
+        DeclKind::ExternType { name, .. } if name.name == "main" => r.error(
+            name.span,
+            "`main` must be an instance of a package, not an extern",
+        ),
+        _ => {}
+    }
+}
+
+/// An instantiation must name a type (possibly as an array of instances),
+/// and not the block it is in.
 fn instance(decl: &Decl, enclosing: Option<&Ident>, r: &mut Reporter) {
-    let DeclKind::Instance { ty, name, .. } = &decl.kind else { return };
-    let type_name = match &ty.kind {
+    let DeclKind::Instance { ty, name, .. } = &decl.kind else {
+        return;
+    };
+    let named = match &ty.kind {
+        TypeRefKind::Stack { elem, .. } => elem,
+        _ => ty,
+    };
+    let type_name = match &named.kind {
         TypeRefKind::Named { path, .. } => &path.name.name,
         _ => {
-            return r.error(ty.span, format!("`{}` cannot be instantiated", r.text(ty.span).trim().to_owned()))
+            return r.error(
+                ty.span,
+                format!(
+                    "`{}` cannot be instantiated",
+                    r.text(ty.span).trim().to_owned()
+                ),
+            )
         }
     };
     if let Some(block) = enclosing.filter(|b| &b.name == type_name) {
-        r.error(ty.span, format!("`{}` cannot instantiate itself in `{}`", block.name, name.name));
+        r.error(
+            ty.span,
+            format!(
+                "`{}` cannot instantiate itself in `{}`",
+                block.name, name.name
+            ),
+        );
     }
 }
 
@@ -75,7 +114,10 @@ fn recursion(program: &Program, r: &mut Reporter) {
     for (name, f) in &functions {
         let Some((ident, _)) = f else { continue };
         if reaches(name, name, &callees) {
-            r.error(ident.span, format!("function `{name}` is recursive, which P4 does not allow"));
+            r.error(
+                ident.span,
+                format!("function `{name}` is recursive, which P4 does not allow"),
+            );
         }
     }
 }
@@ -106,7 +148,9 @@ fn called_names(stmts: &[Stmt]) -> Vec<&str> {
 fn stmt_calls<'a>(s: &'a Stmt, out: &mut Vec<&'a str>) {
     let mut exprs = Vec::new();
     match &s.kind {
-        StmtKind::Assign { lhs, rhs } | StmtKind::CompoundAssign { lhs, rhs, .. } => exprs.extend([lhs, rhs]),
+        StmtKind::Assign { lhs, rhs } | StmtKind::CompoundAssign { lhs, rhs, .. } => {
+            exprs.extend([lhs, rhs])
+        }
         StmtKind::Call(e) => exprs.push(e),
         StmtKind::If { cond, then, other } => {
             exprs.push(cond);
@@ -116,9 +160,18 @@ fn stmt_calls<'a>(s: &'a Stmt, out: &mut Vec<&'a str>) {
         StmtKind::Block(b) => b.stmts.iter().for_each(|s| stmt_calls(s, out)),
         StmtKind::Switch { expr, cases } => {
             exprs.push(expr);
-            cases.iter().flat_map(|c| c.body.iter()).flat_map(|b| &b.stmts).for_each(|s| stmt_calls(s, out));
+            cases
+                .iter()
+                .flat_map(|c| c.body.iter())
+                .flat_map(|b| &b.stmts)
+                .for_each(|s| stmt_calls(s, out));
         }
-        StmtKind::For { init, cond, update, body } => {
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
             init.iter().chain(update).for_each(|s| stmt_calls(s, out));
             exprs.extend(cond);
             stmt_calls(body, out);
@@ -129,7 +182,9 @@ fn stmt_calls<'a>(s: &'a Stmt, out: &mut Vec<&'a str>) {
         }
         StmtKind::Return(Some(e)) => exprs.push(e),
         StmtKind::Decl(d) => match &d.kind {
-            DeclKind::Variable { init: Some(e), .. } | DeclKind::Constant { value: e, .. } => exprs.push(e),
+            DeclKind::Variable { init: Some(e), .. } | DeclKind::Constant { value: e, .. } => {
+                exprs.push(e)
+            }
             _ => {}
         },
         _ => {}

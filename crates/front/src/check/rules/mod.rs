@@ -68,6 +68,5 @@ impl Reporter<'_> {
     }
 }
 
-
 #[cfg(test)]
 mod tests;

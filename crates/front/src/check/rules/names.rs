@@ -89,7 +89,8 @@ fn top_level(decls: &[Decl], r: &mut Reporter) {
             seen.insert(&name.name, decl);
             continue;
         };
-        let overload = overload_kind(&first.kind).is_some_and(|k| Some(k) == overload_kind(&decl.kind));
+        let overload =
+            overload_kind(&first.kind).is_some_and(|k| Some(k) == overload_kind(&decl.kind));
         if let (false, Some(first)) = (overload, first.name()) {
             duplicate(name, first.span, r);
         }
@@ -103,9 +104,21 @@ fn declaration<'a>(decl: &'a Decl, members: &mut GlobalMembers<'a>, r: &mut Repo
         }
     }
     match &decl.kind {
-        DeclKind::Header { type_params, fields, .. }
-        | DeclKind::HeaderUnion { type_params, fields, .. }
-        | DeclKind::Struct { type_params, fields, .. } => {
+        DeclKind::Header {
+            type_params,
+            fields,
+            ..
+        }
+        | DeclKind::HeaderUnion {
+            type_params,
+            fields,
+            ..
+        }
+        | DeclKind::Struct {
+            type_params,
+            fields,
+            ..
+        } => {
             distinct(type_params.iter(), r);
             let mut scope = Scope::default();
             for f in fields {
@@ -120,11 +133,19 @@ fn declaration<'a>(decl: &'a Decl, members: &mut GlobalMembers<'a>, r: &mut Repo
         DeclKind::MatchKind { members: list } => {
             list.iter().for_each(|m| members.match_kinds.add(m, r))
         }
-        DeclKind::Typedef { target: TypedefTarget::Decl(inner), .. }
-        | DeclKind::NewType { target: TypedefTarget::Decl(inner), .. } => {
-            declaration(inner, members, r)
+        DeclKind::Typedef {
+            target: TypedefTarget::Decl(inner),
+            ..
         }
-        DeclKind::ExternType { type_params, methods, .. } => {
+        | DeclKind::NewType {
+            target: TypedefTarget::Decl(inner),
+            ..
+        } => declaration(inner, members, r),
+        DeclKind::ExternType {
+            type_params,
+            methods,
+            ..
+        } => {
             distinct(type_params.iter(), r);
             extern_methods(methods, r);
         }
@@ -136,7 +157,12 @@ fn declaration<'a>(decl: &'a Decl, members: &mut GlobalMembers<'a>, r: &mut Repo
             signature(sig, &[], r);
             block(body, r);
         }
-        DeclKind::Parser { sig, ctor_params, locals, states } => {
+        DeclKind::Parser {
+            sig,
+            ctor_params,
+            locals,
+            states,
+        } => {
             signature(sig, ctor_params, r);
             locals_scope(locals, members, r);
             let mut scope = Scope::default();
@@ -145,13 +171,21 @@ fn declaration<'a>(decl: &'a Decl, members: &mut GlobalMembers<'a>, r: &mut Repo
                 statements(&state.stmts, r);
             }
         }
-        DeclKind::Control { sig, ctor_params, locals, apply } => {
+        DeclKind::Control {
+            sig,
+            ctor_params,
+            locals,
+            apply,
+        } => {
             signature(sig, ctor_params, r);
             locals_scope(locals, members, r);
             block(apply, r);
         }
         DeclKind::Table { properties, .. } => table_properties(properties, r),
-        DeclKind::Instance { initializer: Some(methods), .. } => {
+        DeclKind::Instance {
+            initializer: Some(methods),
+            ..
+        } => {
             top_level(methods, r);
             methods.iter().for_each(|m| declaration(m, members, r));
         }
@@ -225,9 +259,10 @@ fn nested(s: &Stmt, r: &mut Reporter) {
                 nested(o, r);
             }
         }
-        StmtKind::Switch { cases, .. } => {
-            cases.iter().filter_map(|c| c.body.as_ref()).for_each(|b| block(b, r))
-        }
+        StmtKind::Switch { cases, .. } => cases
+            .iter()
+            .filter_map(|c| c.body.as_ref())
+            .for_each(|b| block(b, r)),
         StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => nested(body, r),
         _ => {}
     }

@@ -3,11 +3,13 @@
 //! without a direction (set by the control plane) come after those with
 //! one and are never of type `int`; `out` and `inout` parameters have no
 //! default value; `@optional` parameters have no default value and are not
-//! allowed on functions or on constructor parameters of parsers and
-//! controls.
+//! allowed on functions (other than implementations of abstract methods)
+//! or on constructor parameters of parsers and controls.
 
 use super::Reporter;
-use crate::ast::{Decl, DeclKind, Direction, MethodKind, Param, Program, TypeRefKind, TypedefTarget};
+use crate::ast::{
+    Decl, DeclKind, Direction, MethodKind, Param, Program, TypeRefKind, TypedefTarget,
+};
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
     program.decls.iter().for_each(|d| declaration(d, r));
@@ -38,16 +40,44 @@ fn declaration(decl: &Decl, r: &mut Reporter) {
                 }
             }
         }
-        DeclKind::Parser { sig, ctor_params, locals, .. } | DeclKind::Control { sig, ctor_params, locals, .. } => {
+        DeclKind::Parser {
+            sig,
+            ctor_params,
+            locals,
+            ..
+        }
+        | DeclKind::Control {
+            sig,
+            ctor_params,
+            locals,
+            ..
+        } => {
             common(&sig.params, r);
             common(ctor_params, r);
             directionless(ctor_params, r);
             no_optional(ctor_params, r);
             locals.iter().for_each(|l| declaration(l, r));
         }
-        DeclKind::Instance { initializer: Some(methods), .. } => methods.iter().for_each(|m| declaration(m, r)),
-        DeclKind::Typedef { target: TypedefTarget::Decl(inner), .. }
-        | DeclKind::NewType { target: TypedefTarget::Decl(inner), .. } => declaration(inner, r),
+        // Implementations of abstract methods repeat the extern's
+        // parameters, `@optional` ones included.
+        DeclKind::Instance {
+            initializer: Some(methods),
+            ..
+        } => {
+            for m in methods {
+                if let DeclKind::Function { sig, .. } = &m.kind {
+                    common(&sig.params, r);
+                }
+            }
+        }
+        DeclKind::Typedef {
+            target: TypedefTarget::Decl(inner),
+            ..
+        }
+        | DeclKind::NewType {
+            target: TypedefTarget::Decl(inner),
+            ..
+        } => declaration(inner, r),
         _ => {}
     }
 }
@@ -62,22 +92,43 @@ fn common(params: &[Param], r: &mut Reporter) {
     for p in params {
         let Some(default) = &p.default else { continue };
         if matches!(p.direction, Some(Direction::Out | Direction::InOut)) {
-            r.error(default.span, format!("`out` or `inout` parameter `{}` cannot have a default value", p.name.name));
+            r.error(
+                default.span,
+                format!(
+                    "`out` or `inout` parameter `{}` cannot have a default value",
+                    p.name.name
+                ),
+            );
         } else if is_optional(p) {
-            r.error(default.span, format!("optional parameter `{}` cannot have a default value", p.name.name));
+            r.error(
+                default.span,
+                format!(
+                    "optional parameter `{}` cannot have a default value",
+                    p.name.name
+                ),
+            );
         }
     }
 }
 
 fn directionless(params: &[Param], r: &mut Reporter) {
     for p in params.iter().filter(|p| p.direction.is_some()) {
-        r.error(p.span, format!("constructor parameter `{}` cannot have a direction", p.name.name));
+        r.error(
+            p.span,
+            format!(
+                "constructor parameter `{}` cannot have a direction",
+                p.name.name
+            ),
+        );
     }
 }
 
 fn no_optional(params: &[Param], r: &mut Reporter) {
     for p in params.iter().filter(|p| is_optional(p)) {
-        r.error(p.name.span, format!("optional parameter `{}` is not allowed here", p.name.name));
+        r.error(
+            p.name.span,
+            format!("optional parameter `{}` is not allowed here", p.name.name),
+        );
     }
 }
 
@@ -88,12 +139,18 @@ fn action_params(params: &[Param], r: &mut Reporter) {
             None => control_plane = true,
             Some(_) if control_plane => r.error(
                 p.span,
-                format!("action parameter `{}` with a direction follows a parameter without one", p.name.name),
+                format!(
+                    "action parameter `{}` with a direction follows a parameter without one",
+                    p.name.name
+                ),
             ),
             Some(_) => {}
         }
         if matches!(p.ty.kind, TypeRefKind::InfInt) {
-            r.error(p.name.span, format!("action parameter `{}` cannot have type `int`", p.name.name));
+            r.error(
+                p.name.span,
+                format!("action parameter `{}` cannot have type `int`", p.name.name),
+            );
         }
     }
 }

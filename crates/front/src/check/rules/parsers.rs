@@ -23,27 +23,41 @@ fn parser(name: &Ident, states: &[ParserState], r: &mut Reporter) {
     let mut by_name: HashMap<&str, &ParserState> = HashMap::new();
     for s in states {
         if BUILT_IN.contains(&s.name.name.as_str()) {
-            r.error(s.name.span, format!("state `{}` is built in and cannot be declared", s.name.name));
+            r.error(
+                s.name.span,
+                format!("state `{}` is built in and cannot be declared", s.name.name),
+            );
         } else {
             by_name.entry(&s.name.name).or_insert(s);
         }
     }
     for s in states {
         for target in targets(s) {
-            if !BUILT_IN.contains(&target.name.name.as_str()) && !by_name.contains_key(target.name.name.as_str()) {
+            if !BUILT_IN.contains(&target.name.name.as_str())
+                && !by_name.contains_key(target.name.name.as_str())
+            {
                 r.error(
                     target.span,
-                    format!("`{}` is not a state of parser `{}`", target.name.name, name.name),
+                    format!(
+                        "`{}` is not a state of parser `{}`",
+                        target.name.name, name.name
+                    ),
                 );
             }
         }
         unreachable_cases(s, r);
     }
     match by_name.get("start") {
-        None => r.error(name.span, format!("parser `{}` has no `start` state", name.name)),
+        None => r.error(
+            name.span,
+            format!("parser `{}` has no `start` state", name.name),
+        ),
         Some(start) => {
             if !leaves(start, &by_name) {
-                r.error(name.span, format!("parser `{}` never reaches `accept` or `reject`", name.name));
+                r.error(
+                    name.span,
+                    format!("parser `{}` never reaches `accept` or `reject`", name.name),
+                );
             }
         }
     }
@@ -84,7 +98,9 @@ fn leaves(start: &ParserState, states: &HashMap<&str, &ParserState>) -> bool {
 }
 
 fn unreachable_cases(s: &ParserState, r: &mut Reporter) {
-    let Some(Transition::Select { cases, .. }) = &s.transition else { return };
+    let Some(Transition::Select { cases, .. }) = &s.transition else {
+        return;
+    };
     let catch_all = cases
         .iter()
         .position(|c| matches!(c.keyset.kind, ExprKind::Default | ExprKind::DontCare));

@@ -1,7 +1,7 @@
-//! Labels of `switch` statements: at most one `default`, no label after
-//! it (a warning: it is never reached), no label twice, and on a table's
-//! `action_run` every label is the plain name of an action listed in that
-//! table's `actions` (when the table is declared in the same control).
+//! Labels of `switch` statements: at most one `default`, and it comes last;
+//! no label twice; and on a table's `action_run` every label is the plain
+//! name of an action listed in that table's `actions` (when the table is
+//! declared in the same control).
 
 use super::walk::applied_name;
 use super::Reporter;
@@ -12,7 +12,9 @@ use std::collections::HashMap;
 /// For `t.apply().action_run`, the `t.apply()` call.
 pub(super) fn action_run_base(subject: &Expr) -> Option<&Expr> {
     match &subject.kind {
-        ExprKind::Member { base, member } if member.name == "action_run" && applied_name(base).is_some() => {
+        ExprKind::Member { base, member }
+            if member.name == "action_run" && applied_name(base).is_some() =>
+        {
             Some(base)
         }
         _ => None,
@@ -29,15 +31,24 @@ pub(super) fn check(
     let mut seen: HashMap<String, Span> = HashMap::new();
     for case in cases {
         if default.is_some() {
-            r.warning(case.span, "switch label after `default` is never reached");
+            r.error(case.span, "`default` must be the last switch label");
         }
         match &case.label {
             SwitchLabel::Default(span) => match default {
-                Some(first) => r.error_with_note(*span, "duplicate `default` label", first, "first `default` is here"),
+                Some(first) => r.error_with_note(
+                    *span,
+                    "duplicate `default` label",
+                    first,
+                    "first `default` is here",
+                ),
                 None => default = Some(*span),
             },
             SwitchLabel::Expr(label) => {
-                let key: String = r.text(label.span).chars().filter(|c| !c.is_whitespace()).collect();
+                let key: String = r
+                    .text(label.span)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
                 match seen.get(&key) {
                     Some(&first) => r.error_with_note(
                         label.span,
@@ -59,17 +70,31 @@ pub(super) fn check(
 }
 
 /// Labels of a switch on `table.apply().action_run`.
-fn action_labels(cases: &[SwitchCase], table: &str, actions: Option<&[ActionRef]>, r: &mut Reporter) {
+fn action_labels(
+    cases: &[SwitchCase],
+    table: &str,
+    actions: Option<&[ActionRef]>,
+    r: &mut Reporter,
+) {
     for case in cases {
-        let SwitchLabel::Expr(label) = &case.label else { continue };
+        let SwitchLabel::Expr(label) = &case.label else {
+            continue;
+        };
         match &label.kind {
             ExprKind::Path(path) if !path.top_level => {
-                let listed = |list: &[ActionRef]| list.iter().any(|a| a.name.name.name == path.name.name);
+                let listed =
+                    |list: &[ActionRef]| list.iter().any(|a| a.name.name.name == path.name.name);
                 if actions.is_some_and(|list| !listed(list)) {
-                    r.error(label.span, format!("`{}` is not an action of table `{table}`", path.name.name));
+                    r.error(
+                        label.span,
+                        format!("`{}` is not an action of table `{table}`", path.name.name),
+                    );
                 }
             }
-            _ => r.error(label.span, "a switch label on `action_run` must be an action name"),
+            _ => r.error(
+                label.span,
+                "a switch label on `action_run` must be an action name",
+            ),
         }
     }
 }

@@ -24,6 +24,11 @@ pub(super) fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
             f(hi);
             f(lo);
         }
+        ExprKind::IndexedSlice { base, lo, width } => {
+            f(base);
+            f(lo);
+            f(width);
+        }
         ExprKind::Call { callee, args, .. } => {
             f(callee);
             args.iter().for_each(|a| f(&a.value));
@@ -57,6 +62,7 @@ pub(super) fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
         | ExprKind::Type(_)
         | ExprKind::Invalid
         | ExprKind::DontCare
+        | ExprKind::DefaultValue
         | ExprKind::Default
         | ExprKind::Error => {}
     }
@@ -64,8 +70,15 @@ pub(super) fn for_each_child<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
 
 /// `t.apply()` where `t` is a plain name: the name, if `e` has that shape.
 pub(super) fn applied_name(e: &Expr) -> Option<&str> {
-    let ExprKind::Call { callee, args, .. } = &e.kind else { return None };
-    let ExprKind::Member { base, member } = &callee.kind else { return None };
-    let ExprKind::Path(path) = &base.kind else { return None };
-    (member.name == "apply" && args.is_empty() && !path.top_level).then_some(path.name.name.as_str())
+    let ExprKind::Call { callee, args, .. } = &e.kind else {
+        return None;
+    };
+    let ExprKind::Member { base, member } = &callee.kind else {
+        return None;
+    };
+    let ExprKind::Path(path) = &base.kind else {
+        return None;
+    };
+    (member.name == "apply" && args.is_empty() && !path.top_level)
+        .then_some(path.name.name.as_str())
 }

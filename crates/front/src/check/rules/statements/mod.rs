@@ -1,30 +1,36 @@
-//! Statements and expressions in the wrong place: `return` with or without
-//! a value against the enclosing function or action, `exit` and `return`
-//! in parsers, `exit` in functions, `break`/`continue` outside loops,
-//! instantiations inside bodies, `switch` in actions, variables of type
-//! `int`, table `apply` in actions and functions, `action_run`
-//! outside a `switch`, `this` outside an instance initializer, `verify`
-//! outside parsers, actions called from functions or with type arguments,
-//! `_` as an operand, calls of a call's result, arguments mixing names and
-//! positions, `for ... in` without a type, and functions that can end
-//! without returning their value.
+//! Statements in the wrong place: `return` with or without a value against
+//! the enclosing function or action, `exit` and `return` in parsers, `exit`
+//! in functions, `break`/`continue` outside loops, instantiations inside
+//! bodies, `switch` in actions, variables of type `int`, `for ... in`
+//! without a type, and functions that can end without returning their
+//! value. This walker knows which body each statement is in; the rules on
+//! the expressions it meets are in [`expressions`].
 //!
 //! Only names declared in the same control (its tables) or at the top level
 //! (actions, a user `verify`) are looked at, and only by their spelling.
 
-use super::walk::{applied_name, for_each_child, for_each_expr};
+mod expressions;
+
 use super::{switches, Reporter};
 use crate::ast::{
-    ActionRef, Argument, Block, Decl, DeclKind, Expr, ExprKind, Param, Program, Stmt, StmtKind, SwitchLabel,
+    ActionRef, Block, Decl, DeclKind, Expr, Param, Program, Stmt, StmtKind, SwitchLabel,
     TablePropertyKind, Transition, TypeRefKind,
 };
+use expressions::{arguments, expr, no_table_apply};
 use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
     let top = TopLevel::new(program);
     let no_tables = HashMap::new();
     for decl in &program.decls {
-        let ctx = Ctx { body: Body::Local, loops: 0, this_ok: false, tables: &no_tables, params: &[], top: &top };
+        let ctx = Ctx {
+            body: Body::Local,
+            loops: 0,
+            this_ok: false,
+            tables: &no_tables,
+            params: &[],
+            top: &top,
+        };
         declaration(decl, &ctx, r);
     }
 }
@@ -49,7 +55,10 @@ impl<'p> TopLevel<'p> {
                 _ => {}
             }
         }
-        TopLevel { actions, user_verify }
+        TopLevel {
+            actions,
+            user_verify,
+        }
     }
 }
 
@@ -57,7 +66,9 @@ impl<'p> TopLevel<'p> {
 #[derive(Clone, Copy, PartialEq)]
 enum Body {
     Action,
-    Function { returns_value: bool },
+    Function {
+        returns_value: bool,
+    },
     /// A control's `apply` block.
     Apply,
     /// A parser state.
@@ -80,27 +91,59 @@ struct Ctx<'c, 'p> {
 
 fn declaration<'p>(decl: &'p Decl, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
     match &decl.kind {
-        DeclKind::Function { return_type, sig, body } => {
+        DeclKind::Function {
+            return_type,
+            sig,
+            body,
+        } => {
             let returns_value = !matches!(return_type.kind, TypeRefKind::Void);
-            let inner = Ctx { body: Body::Function { returns_value }, params: &sig.params, ..*ctx };
+            let inner = Ctx {
+                body: Body::Function { returns_value },
+                params: &sig.params,
+                ..*ctx
+            };
             block(body, &inner, r);
             if returns_value && !always_returns(&body.stmts) {
                 r.error(
                     sig.name.span,
-                    format!("function `{}` does not return a value on all paths", sig.name.name),
+                    format!(
+                        "function `{}` does not return a value on all paths",
+                        sig.name.name
+                    ),
                 );
             }
         }
-        DeclKind::Action { body, .. } => block(body, &Ctx { body: Body::Action, ..*ctx }, r),
+        DeclKind::Action { body, .. } => block(
+            body,
+            &Ctx {
+                body: Body::Action,
+                ..*ctx
+            },
+            r,
+        ),
         DeclKind::Control { locals, apply, .. } => {
-            let tables: HashMap<&str, &[ActionRef]> = locals.iter().filter_map(table_actions).collect();
-            let inner = Ctx { tables: &tables, ..*ctx };
+            let tables: HashMap<&str, &[ActionRef]> =
+                locals.iter().filter_map(table_actions).collect();
+            let inner = Ctx {
+                tables: &tables,
+                ..*ctx
+            };
             locals.iter().for_each(|l| declaration(l, &inner, r));
-            block(apply, &Ctx { body: Body::Apply, ..inner }, r);
+            block(
+                apply,
+                &Ctx {
+                    body: Body::Apply,
+                    ..inner
+                },
+                r,
+            );
         }
         DeclKind::Parser { locals, states, .. } => {
             locals.iter().for_each(|l| declaration(l, ctx, r));
-            let inner = Ctx { body: Body::State, ..*ctx };
+            let inner = Ctx {
+                body: Body::State,
+                ..*ctx
+            };
             for state in states {
                 stmts(&state.stmts, &inner, r);
                 if let Some(Transition::Select { exprs, .. }) = &state.transition {
@@ -108,30 +151,51 @@ fn declaration<'p>(decl: &'p Decl, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
                 }
             }
         }
-        DeclKind::Instance { args, initializer, .. } => {
+        DeclKind::Instance {
+            args, initializer, ..
+        } => {
             arguments(args, r);
             args.iter().for_each(|a| expr(&a.value, ctx, r));
-            let inner = Ctx { this_ok: true, ..*ctx };
-            initializer.iter().flatten().for_each(|m| declaration(m, &inner, r));
+            let inner = Ctx {
+                this_ok: true,
+                ..*ctx
+            };
+            initializer
+                .iter()
+                .flatten()
+                .for_each(|m| declaration(m, &inner, r));
         }
         DeclKind::Table { properties, .. } => {
             for p in properties {
                 match &p.kind {
                     TablePropertyKind::Key(keys) => keys.iter().for_each(|k| expr(&k.expr, ctx, r)),
                     TablePropertyKind::Actions(list) => {
-                        list.iter().flat_map(|a| &a.args).for_each(|args| arguments(args, r));
-                        list.iter().flat_map(|a| a.args.iter().flatten()).for_each(|a| expr(&a.value, ctx, r))
+                        list.iter()
+                            .flat_map(|a| &a.args)
+                            .for_each(|args| arguments(args, r));
+                        for arg in list.iter().flat_map(|a| a.args.iter().flatten()) {
+                            no_table_apply(&arg.value, ctx, r);
+                            expr(&arg.value, ctx, r);
+                        }
                     }
-                    TablePropertyKind::Entries(entries) => entries.iter().for_each(|e| expr(&e.action, ctx, r)),
-                    TablePropertyKind::DefaultAction(e) | TablePropertyKind::Other { value: e, .. } => {
+                    TablePropertyKind::Entries(entries) => entries.iter().for_each(|e| {
+                        no_table_apply(&e.action, ctx, r);
+                        expr(&e.action, ctx, r)
+                    }),
+                    TablePropertyKind::DefaultAction(e) => {
+                        no_table_apply(e, ctx, r);
                         expr(e, ctx, r)
                     }
+                    TablePropertyKind::Other { value: e, .. } => expr(e, ctx, r),
                 }
             }
         }
         DeclKind::Variable { ty, name, init } => {
             if matches!(ty.kind, TypeRefKind::InfInt) {
-                r.error(name.span, format!("variable `{}` cannot have type `int`", name.name));
+                r.error(
+                    name.span,
+                    format!("variable `{}` cannot have type `int`", name.name),
+                );
             }
             init.iter().for_each(|e| expr(e, ctx, r));
         }
@@ -141,7 +205,9 @@ fn declaration<'p>(decl: &'p Decl, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
 }
 
 fn table_actions(decl: &Decl) -> Option<(&str, &[ActionRef])> {
-    let DeclKind::Table { name, properties } = &decl.kind else { return None };
+    let DeclKind::Table { name, properties } = &decl.kind else {
+        return None;
+    };
     let actions = properties.iter().find_map(|p| match &p.kind {
         TablePropertyKind::Actions(list) => Some(list.as_slice()),
         _ => None,
@@ -170,7 +236,10 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             other.iter().for_each(|o| stmt(o, ctx, r));
         }
         StmtKind::Block(b) => block(b, ctx, r),
-        StmtKind::Switch { expr: subject, cases } => {
+        StmtKind::Switch {
+            expr: subject,
+            cases,
+        } => {
             if ctx.body == Body::Action {
                 r.error(s.span, "`switch` statements are not allowed in actions");
             }
@@ -186,22 +255,53 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
                 case.body.iter().for_each(|b| block(b, ctx, r));
             }
         }
-        StmtKind::For { init, cond, update, body } => {
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
             stmts(init, ctx, r);
             cond.iter().for_each(|c| expr(c, ctx, r));
             stmts(update, ctx, r);
-            stmt(body, &Ctx { loops: ctx.loops + 1, ..*ctx }, r);
+            stmt(
+                body,
+                &Ctx {
+                    loops: ctx.loops + 1,
+                    ..*ctx
+                },
+                r,
+            );
         }
-        StmtKind::ForIn { ty, var, range, body } => {
+        StmtKind::ForIn {
+            ty,
+            var,
+            range,
+            body,
+        } => {
             if ty.is_none() {
-                r.error(var.span, format!("loop variable `{}` must be declared with a type", var.name));
+                r.error(
+                    var.span,
+                    format!("loop variable `{}` must be declared with a type", var.name),
+                );
             }
             expr(range, ctx, r);
-            stmt(body, &Ctx { loops: ctx.loops + 1, ..*ctx }, r);
+            stmt(
+                body,
+                &Ctx {
+                    loops: ctx.loops + 1,
+                    ..*ctx
+                },
+                r,
+            );
         }
         StmtKind::Break | StmtKind::Continue => {
             if ctx.loops == 0 {
-                let what = if matches!(s.kind, StmtKind::Break) { "break" } else { "continue" };
+                let what = if matches!(s.kind, StmtKind::Break) {
+                    "break"
+                } else {
+                    "continue"
+                };
                 r.error(s.span, format!("`{what}` outside a loop"));
             }
         }
@@ -213,7 +313,13 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
         StmtKind::Return(value) => return_stmt(s, value.as_ref(), ctx, r),
         StmtKind::Decl(d) => {
             if let DeclKind::Instance { name, .. } = &d.kind {
-                r.error(name.span, format!("instantiation of `{}` is not allowed inside a body", name.name));
+                r.error(
+                    name.span,
+                    format!(
+                        "instantiation of `{}` is not allowed inside a body",
+                        name.name
+                    ),
+                );
             }
             declaration(d, ctx, r);
         }
@@ -224,90 +330,30 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
 fn return_stmt<'p>(s: &'p Stmt, value: Option<&'p Expr>, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
     match (ctx.body, value) {
         (Body::State, _) => r.error(s.span, "`return` is not allowed in a parser"),
-        (Body::Function { returns_value: true }, None) => {
-            r.error(s.span, "`return` without a value in a function that returns a value")
-        }
-        (Body::Function { returns_value: false }, Some(_)) => {
-            r.error(s.span, "`return` with a value in a function returning `void`")
-        }
+        (
+            Body::Function {
+                returns_value: true,
+            },
+            None,
+        ) => r.error(
+            s.span,
+            "`return` without a value in a function that returns a value",
+        ),
+        (
+            Body::Function {
+                returns_value: false,
+            },
+            Some(_),
+        ) => r.error(
+            s.span,
+            "`return` with a value in a function returning `void`",
+        ),
         (Body::Action | Body::Apply, Some(_)) => {
             r.error(s.span, "`return` with a value outside a function")
         }
         _ => {}
     }
     value.iter().for_each(|v| expr(v, ctx, r));
-}
-
-/// Rules on expressions: `this`, `action_run`, table `apply`, `verify`
-/// and actions called from functions.
-fn expr<'p>(e: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
-    for_each_expr(e, &mut |e| {
-        match &e.kind {
-            ExprKind::This if !ctx.this_ok => {
-                r.error(e.span, "`this` can only be used in the methods of an instance initializer")
-            }
-            ExprKind::Member { member, base } if member.name == "action_run" && applied_name(base).is_some() => {
-                r.error(e.span, "`action_run` can only be used as the expression of a `switch`")
-            }
-            ExprKind::Call { callee, .. } => call(e, callee, ctx, r),
-            ExprKind::Unary { .. }
-            | ExprKind::Binary { .. }
-            | ExprKind::Ternary { .. }
-            | ExprKind::Cast { .. }
-            | ExprKind::Member { .. }
-            | ExprKind::Index { .. }
-            | ExprKind::Slice { .. } => for_each_child(e, &mut |c| {
-                if matches!(c.kind, ExprKind::DontCare) {
-                    r.error(c.span, "`_` cannot be used as a value")
-                }
-            }),
-            _ => {}
-        }
-    });
-}
-
-/// Arguments are all positional or all named, and no name is given twice.
-fn arguments(args: &[Argument], r: &mut Reporter) {
-    let named = args.iter().filter(|a| a.name.is_some()).count();
-    if named != 0 && named != args.len() {
-        if let Some(first) = args.first() {
-            r.error(first.span, "arguments must be either all named or all positional");
-        }
-    }
-    let mut seen: HashSet<&str> = HashSet::new();
-    for name in args.iter().filter_map(|a| a.name.as_ref()) {
-        if !seen.insert(&name.name) {
-            r.error(name.span, format!("argument `{}` is given twice", name.name));
-        }
-    }
-}
-
-fn call<'p>(e: &'p Expr, callee: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
-    let ExprKind::Call { args, type_args, .. } = &e.kind else { return };
-    arguments(args, r);
-    if matches!(callee.kind, ExprKind::Call { .. }) {
-        r.error(e.span, "the result of a call cannot be called");
-    }
-    if let Some(table) = applied_name(e) {
-        if ctx.tables.contains_key(table) && matches!(ctx.body, Body::Action | Body::Function { .. }) {
-            r.error(e.span, format!("table `{table}` can only be applied in a control's `apply` block"));
-        }
-    }
-    let ExprKind::Path(path) = &callee.kind else { return };
-    let name = path.name.name.as_str();
-    if name == "verify" && !ctx.top.user_verify && matches!(ctx.body, Body::Action | Body::Apply | Body::Function { .. }) {
-        r.error(e.span, "`verify` can only be called in a parser");
-    }
-    let shadowed = ctx.params.iter().any(|p| p.name.name == name);
-    if shadowed || !ctx.top.actions.contains(name) {
-        return;
-    }
-    if matches!(ctx.body, Body::Function { .. }) && !ctx.this_ok {
-        r.error(e.span, format!("action `{name}` cannot be called from a function"));
-    }
-    if !type_args.is_empty() {
-        r.error(e.span, format!("action `{name}` takes no type arguments"));
-    }
 }
 
 /// Whether running `list` always ends in a `return` (or `exit`).
@@ -319,10 +365,19 @@ fn returns(s: &Stmt) -> bool {
     match &s.kind {
         StmtKind::Return(_) | StmtKind::Exit => true,
         StmtKind::Block(b) => always_returns(&b.stmts),
-        StmtKind::If { then, other: Some(other), .. } => returns(then) && returns(other),
+        StmtKind::If {
+            then,
+            other: Some(other),
+            ..
+        } => returns(then) && returns(other),
         StmtKind::Switch { cases, .. } => {
-            let has_default = cases.iter().any(|c| matches!(c.label, SwitchLabel::Default(_)));
-            let bodies_return = cases.iter().filter_map(|c| c.body.as_ref()).all(|b| always_returns(&b.stmts));
+            let has_default = cases
+                .iter()
+                .any(|c| matches!(c.label, SwitchLabel::Default(_)));
+            let bodies_return = cases
+                .iter()
+                .filter_map(|c| c.body.as_ref())
+                .all(|b| always_returns(&b.stmts));
             let ends_with_body = cases.last().is_some_and(|c| c.body.is_some());
             has_default && bodies_return && ends_with_body
         }
