@@ -53,6 +53,9 @@ impl Checker<'_> {
             ExprKind::Member { base, member } => self.member_expr(e, base, member),
             ExprKind::Index { base, index } => self.index_expr(base, index),
             ExprKind::Slice { base, hi, lo } => self.slice_expr(e, base, hi, lo),
+            ExprKind::IndexedSlice { base, lo, width } => self.indexed_slice(base, lo, width),
+            // `...`: the default value of whatever type is expected.
+            ExprKind::DefaultValue => Type::DontCare,
             ExprKind::Call { callee, type_args, args } => self.call_expr(e, callee, type_args, args),
             ExprKind::Unary { op, operand } => self.unary_expr(e, *op, operand),
             ExprKind::Binary { op, lhs, rhs } => self.binary_expr(e, *op, lhs, rhs),
@@ -291,6 +294,39 @@ impl Checker<'_> {
             self.values.insert(e.id, int_value(consteval::slice(&v, h, l), &ty));
         }
         Type::Bit(h - l + 1)
+    }
+
+    /// `e[lo +: width]`: `lo` may be known only at run time.
+    fn indexed_slice(&mut self, base: &Expr, lo: &Expr, width: &Expr) -> Type {
+        let base_ty = self.expr(base);
+        let lo_ty = self.expr(lo);
+        let numeric = self.types.numeric(&base_ty);
+        let base_width = match numeric {
+            Type::Bit(w) | Type::Int(w) => Some(w),
+            Type::Unknown | Type::Var(_) => None,
+            _ => {
+                let shown = self.show(&base_ty);
+                self.error(base.span, format!("cannot slice a value of type `{shown}`"));
+                None
+            }
+        };
+        if !matches!(self.types.numeric(&lo_ty), Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown) {
+            let shown = self.show(&lo_ty);
+            self.error(lo.span, format!("slice start must be an integer, not `{shown}`"));
+        }
+        let Some(w) = self.const_int(width, "slice width") else { return Type::Unknown };
+        if w == 0 {
+            self.error(width.span, "slice width must be positive");
+            return Type::Unknown;
+        }
+        let start = self.const_of(lo).and_then(|v| v.to_u64());
+        if let (Some(bw), Some(start)) = (base_width, start) {
+            if start + u64::from(w) > u64::from(bw) {
+                let shown = self.show(&base_ty);
+                self.error(lo.span, format!("slice [{start} +: {w}] is out of the bounds of `{shown}`"));
+            }
+        }
+        Type::Bit(w)
     }
 
     fn unary_expr(&mut self, e: &Expr, op: UnaryOp, operand: &Expr) -> Type {

@@ -272,6 +272,16 @@ impl TypeTable {
     }
 
     fn list_convertible(&self, items: &[Type], to: &Type) -> bool {
+        // `{a, ...}`: the remaining elements take their default values.
+        if let Some((Type::DontCare, given)) = items.split_last() {
+            let room = match to {
+                Type::Tuple(elems) => elems.len(),
+                Type::Stack(_, n) => *n as usize,
+                Type::List(_) => usize::MAX,
+                _ => self.fields(to).map_or(0, |f| f.len()),
+            };
+            return given.len() <= room && self.list_convertible_prefix(given, to);
+        }
         match to {
             Type::Tuple(elems) => {
                 items.len() == elems.len() && items.iter().zip(elems).all(|(a, b)| self.convertible(a, b))
@@ -287,6 +297,18 @@ impl TypeTable {
                 }
                 _ => false,
             },
+        }
+    }
+
+    /// Whether `items` convert to the first elements of `to`.
+    fn list_convertible_prefix(&self, items: &[Type], to: &Type) -> bool {
+        match to {
+            Type::Tuple(elems) => items.iter().zip(elems).all(|(a, b)| self.convertible(a, b)),
+            Type::Stack(e, _) | Type::List(e) => items.iter().all(|a| self.convertible(a, e)),
+            _ => {
+                let fields = self.fields(to).unwrap_or_default();
+                items.iter().zip(&fields).all(|(a, (_, b))| self.convertible(a, b))
+            }
         }
     }
 
