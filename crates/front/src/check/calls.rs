@@ -10,7 +10,7 @@
 use super::consteval::{int_value, Value};
 use super::env::{Callable, CallableKind, Symbol};
 use super::expr::{is_header_method, is_size_method};
-use super::types::{subst, unify, ParamSig, Type, TypeDefKind};
+use super::types::{subst, unify, ParamSig, Type, TypeDefKind, TypeId};
 use super::Checker;
 use crate::ast::{Argument, Direction, Expr, ExprKind, Ident, TypeRef};
 use crate::source::Span;
@@ -46,7 +46,13 @@ impl Checker<'_> {
             ExprKind::Path(path) => {
                 let sym = self.scopes.lookup(&path.name.name, path.top_level).cloned();
                 match sym {
-                    Some(Symbol::Callables(list)) => {
+                    Some(Symbol::Callables(inner)) => {
+                        // The innermost declarations win unless none fits.
+                        let list = if inner.iter().any(|c| arity_fits(c, args, Binding::AllArguments)) {
+                            inner
+                        } else {
+                            self.scopes.callables(&path.name.name, path.top_level)
+                        };
                         self.expr(callee);
                         let is_action = list.iter().all(|c| c.kind == CallableKind::Action);
                         if is_action && (self.ctx.body == Some(CallableKind::Function) || self.ctx.in_parser) {
@@ -285,6 +291,11 @@ impl Checker<'_> {
 
     /// `E(args)`: instantiation of an extern, parser, control or package.
     pub(super) fn constructor_call(&mut self, span: Span, ty: &Type, targs: &[Type], args: &[Argument]) -> Type {
+        if let Type::Stack(elem, n) = ty {
+            // `E[n](args) x;`: n instances built alike.
+            let inst = self.constructor_call(span, elem, targs, args);
+            return Type::Stack(Box::new(inst), *n);
+        }
         let Type::Named { id, args: given } = ty else {
             if !matches!(ty, Type::Unknown) {
                 let shown = self.show(ty);
@@ -293,6 +304,7 @@ impl Checker<'_> {
             self.args_only(args);
             return Type::Unknown;
         };
+        let id = &self.block_overload(*id, args);
         let Some(def) = self.types.get(*id).cloned() else { return Type::Unknown };
         let type_args: Vec<Type> = if !targs.is_empty() { targs.to_vec() } else { given.clone() };
         if !type_args.is_empty() && type_args.len() != def.type_params.len() {
@@ -371,6 +383,28 @@ impl Checker<'_> {
         };
         let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();
         self.checked_call(span, &callable, &[], args, &arg_types, Binding::AllArguments)
+    }
+
+    /// Among block types overloaded on one name, the one whose parameters
+    /// fit the arguments (else `id` itself).
+    fn block_overload(&self, id: TypeId, args: &[Argument]) -> TypeId {
+        let Some(def) = self.types.get(id) else { return id };
+        let Some(candidates) = self.block_overloads.get(&def.name).filter(|c| c.len() > 1) else { return id };
+        let fits = |cand: &TypeId| {
+            self.types.get(*cand).is_some_and(|d| {
+                let c = Callable {
+                    name: d.name.clone(),
+                    kind: CallableKind::Constructor,
+                    type_params: Vec::new(),
+                    params: d.params.clone(),
+                    ret: Type::Void,
+                    optional: false,
+                    decl: d.span,
+                };
+                arity_fits(&c, args, Binding::AllArguments)
+            })
+        };
+        candidates.iter().copied().find(fits).unwrap_or(id)
     }
 
     /// Picks the overload matching the arguments' number and names.

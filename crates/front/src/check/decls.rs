@@ -420,6 +420,7 @@ impl Checker<'_> {
             if let Some(def) = self.types.get_mut(id) {
                 def.params = params;
             }
+            self.block_overloads.entry(sig.name.name.clone()).or_default().push(id);
         }
     }
 

@@ -116,6 +116,22 @@ impl Scopes {
         self.levels.iter().rev().find_map(|l| l.get(name))
     }
 
+    /// Every callable of `name` visible here, innermost first: an action
+    /// named like an extern function does not hide it from calls of
+    /// another arity. Stops at a symbol that is not callable.
+    pub fn callables(&self, name: &str, top_level_only: bool) -> Vec<Rc<Callable>> {
+        let mut found = Vec::new();
+        let levels = if top_level_only { &self.levels[..self.levels.len().min(1)] } else { &self.levels[..] };
+        for level in levels.iter().rev() {
+            match level.get(name) {
+                Some(Symbol::Callables(list)) => found.extend(list.iter().cloned()),
+                Some(_) => break,
+                None => {}
+            }
+        }
+        found
+    }
+
     /// The innermost symbol of `name` that is a type.
     pub fn lookup_type(&self, name: &str, top_level_only: bool) -> Option<&Type> {
         let levels: Box<dyn Iterator<Item = &HashMap<String, Symbol>>> = if top_level_only {

@@ -135,6 +135,9 @@ struct Checker<'a> {
     tables: Vec<TableInfo>,
     /// Methods and constructors of each extern type.
     methods: HashMap<TypeId, Vec<Rc<Callable>>>,
+    /// Block types of each name, in declaration order: packages (and
+    /// parser/control types) may be overloaded by arity.
+    block_overloads: HashMap<String, Vec<TypeId>>,
     /// Declared members of `error` and `match_kind`.
     errors: Vec<String>,
     match_kinds: Vec<String>,
@@ -154,6 +157,7 @@ impl<'a> Checker<'a> {
             decl_types: HashMap::new(),
             tables: Vec::new(),
             methods: HashMap::new(),
+            block_overloads: HashMap::new(),
             errors: Vec::new(),
             match_kinds: Vec::new(),
             ctx: Context::default(),

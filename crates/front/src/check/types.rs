@@ -205,6 +205,8 @@ impl TypeTable {
             (Named { .. }, _) => self.enum_underlying(from).is_some_and(|u| self.same(&u, to)),
             (InvalidExpr, _) => self.is_header(to) || self.is_union(to),
             (ListExpr(items), _) => self.list_convertible(items, to),
+            // `{...}`: the default value of any type.
+            (StructExpr(fields), _) if fields.iter().all(|(n, _)| n == "...") => true,
             (StructExpr(fields), _) => self.struct_convertible(fields, to),
             (Stack(a, n), Stack(b, m)) => n == m && self.same(a, b),
             (Tuple(a), Tuple(b)) => {
@@ -317,10 +319,13 @@ impl TypeTable {
         if self.is_union(to) {
             return false;
         }
-        let all_known = given.iter().all(|(n, t)| {
+        // `{f = a, ...}`: fields not named take their default values.
+        let rest = given.iter().any(|(n, _)| n == "...");
+        let named: Vec<&(String, Type)> = given.iter().filter(|(n, _)| n != "...").collect();
+        let all_known = named.iter().all(|(n, t)| {
             fields.iter().any(|(f, ft)| f == n && self.convertible(t, ft))
         });
-        all_known && given.len() == fields.len()
+        all_known && (rest || named.len() == fields.len())
     }
 
     /// Width in bits of a fixed-size type (`minSizeInBits`), if it has one.
