@@ -400,17 +400,13 @@ impl Checker<'_> {
                     self.error(value.span, "table `size` must be a compile-time known integer");
                 }
             }
-            "largest_priority_wins" => {
-                if !matches!(t, Type::Bool | Type::Unknown) {
-                    let shown = self.show(&t);
-                    self.error(value.span, format!("`largest_priority_wins` must be `bool`, not `{shown}`"));
-                }
+            "largest_priority_wins" if !matches!(t, Type::Bool | Type::Unknown) => {
+                let shown = self.show(&t);
+                self.error(value.span, format!("`largest_priority_wins` must be `bool`, not `{shown}`"));
             }
-            "priority_delta" => {
-                if !matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown) {
-                    let shown = self.show(&t);
-                    self.error(value.span, format!("`priority_delta` must be an integer, not `{shown}`"));
-                }
+            "priority_delta" if !matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown) => {
+                let shown = self.show(&t);
+                self.error(value.span, format!("`priority_delta` must be an integer, not `{shown}`"));
             }
             _ => {}
         }

@@ -442,9 +442,11 @@ impl Checker<'_> {
                         })
                     })
                     .collect();
-                if typed.len() > 1 && typed.iter().all(|c| c.kind == typed[0].kind) && same_params(typed[0], typed[1]) {
-                    self.error(span, format!("call of `{name}` is ambiguous between overloads"));
-                    return Type::Unknown;
+                if let [a, b, ..] = typed.as_slice() {
+                    if a.kind == b.kind && same_params(a, b) {
+                        self.error(span, format!("call of `{name}` is ambiguous between overloads"));
+                        return Type::Unknown;
+                    }
                 }
                 let pick = typed.first().copied().unwrap_or(first);
                 let pick = Rc::clone(pick);
@@ -614,7 +616,7 @@ fn arity_fits(c: &Callable, args: &[Argument], binding: Binding) -> bool {
     let required = c
         .params
         .iter()
-        .filter(|p| !p.optional && !(binding == Binding::ControlPlaneTail && p.direction.is_none()))
+        .filter(|p| !(p.optional || binding == Binding::ControlPlaneTail && p.direction.is_none()))
         .count();
     args.len() <= c.params.len() && args.len() >= required
 }

@@ -10,6 +10,10 @@ use super::types::Type;
 use num_bigint::BigInt;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
+/// Widths above this are refused (no target has them, and values of such
+/// widths would be too big to compute with).
+pub const MAX_WIDTH: u32 = 1 << 16;
+
 /// A compile-time-known value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -142,7 +146,7 @@ pub fn cast(value: &Value, ty: &Type) -> Option<Value> {
 
 /// `a[hi:lo]` of an integer: always unsigned.
 pub fn slice(value: &BigInt, hi: u32, lo: u32) -> BigInt {
-    let width = hi.saturating_sub(lo) + 1;
+    let width = hi.saturating_sub(lo).saturating_add(1).min(MAX_WIDTH);
     wrap(value >> lo as usize, &Type::Bit(width))
 }
 

@@ -6,7 +6,7 @@
 //! actions, parsers and controls are checked where they are declared, so
 //! every name they use must be declared before (as P4_16 requires).
 
-use super::consteval::{fits, Value};
+use super::consteval::{fits, Value, MAX_WIDTH};
 use super::env::{Callable, CallableKind, Symbol, ValueRole, ValueSym};
 use super::types::{ParamSig, Type, TypeDef, TypeDefKind};
 use super::{Checker, Context};
@@ -14,8 +14,6 @@ use crate::ast::{self, DeclKind, Direction, TypeRef, TypeRefKind, TypedefTarget}
 use num_traits::{Signed, ToPrimitive};
 use std::rc::Rc;
 
-/// Widths above this are refused (no target has them; keeps values small).
-const MAX_WIDTH: u32 = 1 << 16;
 
 impl Checker<'_> {
     pub(super) fn top_level_decl(&mut self, decl: &ast::Decl) {

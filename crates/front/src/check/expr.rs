@@ -32,6 +32,10 @@ impl Checker<'_> {
             }
             ExprKind::Int(lit) => {
                 let ty = match lit.width {
+                    Some((w, _)) if w > consteval::MAX_WIDTH => {
+                        self.error(e.span, format!("width {w} is too large"));
+                        return Type::Unknown;
+                    }
                     Some((w, true)) => Type::Int(w),
                     Some((w, false)) => Type::Bit(w),
                     None => Type::InfInt,
@@ -283,6 +287,10 @@ impl Checker<'_> {
             self.error(e.span, format!("slice [{h}:{l}] has its high bound below its low bound"));
             return Type::Unknown;
         }
+        if h >= consteval::MAX_WIDTH {
+            self.error(e.span, format!("slice [{h}:{l}] is wider than any value"));
+            return Type::Unknown;
+        }
         if let Some(w) = width {
             if h >= w {
                 let shown = self.show(&base_ty);
@@ -315,8 +323,8 @@ impl Checker<'_> {
             self.error(lo.span, format!("slice start must be an integer, not `{shown}`"));
         }
         let Some(w) = self.const_int(width, "slice width") else { return Type::Unknown };
-        if w == 0 {
-            self.error(width.span, "slice width must be positive");
+        if w == 0 || w > consteval::MAX_WIDTH {
+            self.error(width.span, format!("slice width {w} is out of range"));
             return Type::Unknown;
         }
         let start = self.const_of(lo).and_then(|v| v.to_u64());

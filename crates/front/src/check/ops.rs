@@ -122,9 +122,14 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
                 (Type::Bit(a) | Type::Int(a), Type::Bit(b) | Type::Int(b)) => (*a, *b),
                 _ => return mismatch(c, " (both operands need a fixed width)"),
             };
+            let width = lw.saturating_add(rw);
+            if width > consteval::MAX_WIDTH {
+                c.error(e.span, format!("concatenation is {width} bits wide, more than any value may be"));
+                return Type::Unknown;
+            }
             let ty = match ln {
-                Type::Int(_) => Type::Int(lw + rw),
-                _ => Type::Bit(lw + rw),
+                Type::Int(_) => Type::Int(width),
+                _ => Type::Bit(width),
             };
             if let (Some(a), Some(b)) = (c.const_of(lhs), c.const_of(rhs)) {
                 c.values.insert(e.id, int_value(consteval::concat(&a, &b, rw), &ty));

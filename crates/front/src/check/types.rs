@@ -205,8 +205,10 @@ impl TypeTable {
             (Named { .. }, _) => self.enum_underlying(from).is_some_and(|u| self.same(&u, to)),
             (InvalidExpr, _) => self.is_header(to) || self.is_union(to),
             (ListExpr(items), _) => self.list_convertible(items, to),
-            // `{...}`: the default value of any type.
-            (StructExpr(fields), _) if fields.iter().all(|(n, _)| n == "...") => true,
+            // `{...}`: the default value of a structured type.
+            (StructExpr(fields), _) if fields.iter().all(|(n, _)| n == "...") => {
+                matches!(to, Stack(..) | Tuple(_)) || self.fields(to).is_some()
+            }
             (StructExpr(fields), _) => self.struct_convertible(fields, to),
             (Stack(a, n), Stack(b, m)) => n == m && self.same(a, b),
             (Tuple(a), Tuple(b)) => {
@@ -334,14 +336,14 @@ impl TypeTable {
             Type::Bool => Some(1),
             Type::Bit(w) | Type::Int(w) => Some(u64::from(*w)),
             Type::Varbit(_) => Some(0),
-            Type::Stack(e, n) => self.width_of(e).map(|w| w * u64::from(*n)),
+            Type::Stack(e, n) => self.width_of(e).map(|w| w.saturating_mul(u64::from(*n))),
             Type::Named { .. } => match self.kind(ty)? {
                 TypeDefKind::NewType(t) => self.width_of(t),
                 TypeDefKind::Enum { underlying: Some(u), .. } => self.width_of(u),
                 TypeDefKind::HeaderUnion { .. } => {
                     self.fields(ty)?.iter().map(|(_, t)| self.width_of(t)).max().flatten()
                 }
-                _ => self.fields(ty)?.iter().map(|(_, t)| self.width_of(t)).sum(),
+                _ => self.fields(ty)?.iter().try_fold(0u64, |acc, (_, t)| Some(acc.saturating_add(self.width_of(t)?))),
             },
             _ => None,
         }
