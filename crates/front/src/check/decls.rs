@@ -184,7 +184,13 @@ impl Checker<'_> {
                 .iter()
                 .map(|f| {
                     let ty = c.resolve_type(&f.ty);
-                    c.check_field_type(kind, &f.name, &ty, &me);
+                    // A type containing itself would have no size (and
+                    // would make every walk over its fields endless).
+                    if mentions_type(&ty, &me) {
+                        c.error(f.name.span, format!("field `{}` contains the type being declared", f.name.name));
+                        return (f.name.name.clone(), Type::Unknown);
+                    }
+                    c.check_field_type(kind, &f.name, &ty);
                     (f.name.name.clone(), ty)
                 })
                 .collect()
@@ -199,13 +205,7 @@ impl Checker<'_> {
         }
     }
 
-    fn check_field_type(&mut self, kind: StructKind, field: &ast::Ident, ty: &Type, owner: &Type) {
-        if let (Type::Named { id: a, .. }, Type::Named { id: b, .. }) = (ty, owner) {
-            if a == b {
-                self.error(field.span, format!("field `{}` has the type being declared", field.name));
-                return;
-            }
-        }
+    fn check_field_type(&mut self, kind: StructKind, field: &ast::Ident, ty: &Type) {
         let ok = match kind {
             StructKind::Header => self.header_field_ok(ty),
             StructKind::Union => matches!(ty, Type::Unknown | Type::Var(_)) || self.types.is_header(ty),
@@ -573,7 +573,7 @@ impl Checker<'_> {
         };
         for (name, fty) in self.types.fields(ty).unwrap_or_default() {
             let field = ast::Ident { name, span: path.span };
-            self.check_field_type(kind, &field, &fty, ty);
+            self.check_field_type(kind, &field, &fty);
         }
     }
 
@@ -612,6 +612,20 @@ impl Checker<'_> {
                 self.warning(e.span, format!("value {value} does not fit in `{shown}` and is truncated"));
             }
         }
+    }
+}
+
+/// Whether `ty` is or contains the named type `owner`.
+fn mentions_type(ty: &Type, owner: &Type) -> bool {
+    if let (Type::Named { id: a, .. }, Type::Named { id: b, .. }) = (ty, owner) {
+        if a == b {
+            return true;
+        }
+    }
+    match ty {
+        Type::Named { args, .. } | Type::Tuple(args) => args.iter().any(|t| mentions_type(t, owner)),
+        Type::Stack(e, _) | Type::List(e) => mentions_type(e, owner),
+        _ => false,
     }
 }
 
