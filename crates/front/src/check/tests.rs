@@ -130,3 +130,83 @@ fn main_is_instantiated_into_a_tree() {
     assert_eq!(main.args.len(), 1);
     assert!(matches!(&main.args[0].1, super::InstanceArg::Instance(i) if i.name == "c"));
 }
+
+#[test]
+fn type_variables_are_rigid_inside_generic_bodies() {
+    rejects("T f<T>(tuple<> x) { return x; }", "cannot convert");
+    accepts("T id<T>(in T x) { return x; }");
+}
+
+#[test]
+fn generic_calls_need_a_width_and_a_single_overload() {
+    let src = with_prelude("extern void emit<T>(in T x); control c(inout s_t s) { apply { emit(2); emit(s.x); } }");
+    rejects(&src, "cannot infer a width");
+    let ambiguous = with_prelude(
+        "extern E { E(); void m<T>(out T a); void m<T>(out T b); }
+         control c(inout s_t s) { E() e; apply { e.m(s.x); } }",
+    );
+    rejects(&ambiguous, "ambiguous");
+}
+
+#[test]
+fn static_assert_fails_on_a_false_constant() {
+    let decl = "extern bool static_assert(bool check, string message);";
+    rejects(&format!("{decl} const bool ok = static_assert(1 == 2, \"math\");"), "static assertion failed: math");
+    accepts(&format!("{decl} const bool ok = static_assert(1 == 1, \"math\");"));
+}
+
+#[test]
+fn extract_needs_a_header() {
+    let src = with_prelude(
+        "parser p(packet_in pk, out s_t s) { state start { pk.extract(s.x); transition accept; } }",
+    );
+    rejects(&src, "`extract` needs a header");
+}
+
+#[test]
+fn serializable_enum_members_are_values() {
+    accepts(&with_prelude(
+        "enum bit<8> E { A = 1, B = A }
+         control c(inout s_t s) { apply { s.h.a = E.B; bit<2> v = s.h.a[E.A:0]; } }",
+    ));
+    rejects(&with_prelude("enum bit<8> E { A = 1 } control c(inout s_t s) { apply { s.h.b = E.A; } }"), "cannot convert");
+}
+
+#[test]
+fn tables_are_applied_only_from_control_bodies() {
+    let src = with_prelude(
+        "control c(inout s_t s) {
+            table t { actions = { NoAction; } }
+            action a() { t.apply(); }
+            apply { t.apply(); }
+        }",
+    );
+    rejects(&src, "cannot be applied inside an action");
+}
+
+#[test]
+fn select_masks_must_be_compile_time_known() {
+    let src = with_prelude(
+        "parser p(packet_in pk, out s_t s) {
+            state start { bit<8> m = 3; transition select(s.h.a) { 1 &&& m: accept; default: reject; } }
+        }",
+    );
+    rejects(&src, "compile-time known");
+}
+
+#[test]
+fn self_containing_types_are_rejected_without_looping() {
+    rejects("header H { bit<8> a; H[2] inner; }", "contains the type being declared");
+}
+
+#[test]
+fn direct_apply_and_overloaded_packages() {
+    accepts(&with_prelude(
+        "control inner(inout s_t s) { apply { } }
+         control outer(inout s_t s) { apply { inner.apply(s); } }
+         control C(inout s_t s);
+         package P(C a);
+         package P(C a, C b);
+         P(outer(), outer()) main;",
+    ));
+}
