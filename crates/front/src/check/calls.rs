@@ -11,7 +11,7 @@ use super::consteval::{int_value, Value};
 use super::env::{Callable, CallableKind, Symbol};
 use super::expr::{is_header_method, is_size_method};
 use super::types::{subst, unify, ParamSig, Type, TypeDefKind, TypeId};
-use super::Checker;
+use super::{CallInfo, CallKind, Checker};
 use crate::ast::{Argument, Direction, Expr, ExprKind, Ident, TypeRef};
 use crate::source::Span;
 use num_bigint::BigInt;
@@ -29,6 +29,22 @@ pub(super) enum Binding {
 
 impl Checker<'_> {
     pub(super) fn call_expr(&mut self, e: &Expr, callee: &Expr, type_args: &[TypeRef], args: &[Argument]) -> Type {
+        let ty = self.dispatch_call(e, callee, type_args, args);
+        // `checked_call` leaves what it resolved; built-in methods do not.
+        let info = match self.last_call.take() {
+            Some((span, info)) if span == e.span => Some(info),
+            _ if matches!(callee.kind, ExprKind::Member { .. }) && !matches!(ty, Type::Unknown) => {
+                Some(CallInfo { kind: CallKind::Builtin, decl: Span::default(), type_args: Vec::new() })
+            }
+            _ => None,
+        };
+        if let Some(info) = info {
+            self.calls.insert(e.id, info);
+        }
+        ty
+    }
+
+    fn dispatch_call(&mut self, e: &Expr, callee: &Expr, type_args: &[TypeRef], args: &[Argument]) -> Type {
         let targs: Vec<Type> = type_args.iter().map(|t| self.resolve_type(t)).collect();
         if let Some(t) = type_args.iter().zip(&targs).find(|(_, ty)| matches!(ty, Type::Void)) {
             self.error(t.0.span, "`void` cannot be a type argument");
@@ -525,7 +541,16 @@ impl Checker<'_> {
             let pty = subst(&p.ty, vars, &actual);
             self.check_argument(callable, p, &pty, &a.value);
         }
-        subst(&callable.ret, vars, &actual)
+        let kind = match callable.kind {
+            CallableKind::Function => CallKind::Function,
+            CallableKind::Action => CallKind::Action,
+            CallableKind::ExternFunction => CallKind::ExternFunction,
+            CallableKind::Method | CallableKind::AbstractMethod => CallKind::Method,
+            CallableKind::Constructor => CallKind::Constructor,
+        };
+        let ret = subst(&callable.ret, vars, &actual);
+        self.last_call = Some((span, CallInfo { kind, decl: callable.decl, type_args: actual }));
+        ret
     }
 
     fn check_argument(&mut self, callable: &Callable, p: &ParamSig, pty: &Type, arg: &Expr) {

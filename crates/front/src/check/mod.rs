@@ -51,6 +51,9 @@ pub struct CheckedProgram {
     pub values: HashMap<ExprId, Value>,
     /// What each name expression (`ExprKind::Path`) refers to.
     pub refs: HashMap<ExprId, Ref>,
+    /// What each call expression (`ExprKind::Call`) resolved to: the
+    /// overload chosen and its type arguments, written or inferred.
+    pub calls: HashMap<ExprId, CallInfo>,
     /// The type of every declared variable, constant, parameter and
     /// instance, keyed by the span of its name in the declaration.
     pub decl_types: HashMap<Span, Type>,
@@ -96,9 +99,37 @@ pub fn check(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics)
         expr_types: checker.expr_types,
         values: checker.values,
         refs: checker.refs,
+        calls: checker.calls,
         decl_types: checker.decl_types,
         main,
     }
+}
+
+/// The callee of one call.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallInfo {
+    pub kind: CallKind,
+    /// The span of the callee's name in its declaration (for a method,
+    /// its prototype in the extern; for `apply` of a parser or control,
+    /// the block's name). `Span::default()` for built-ins.
+    pub decl: Span,
+    /// The callee's type arguments in declaration order; `Unknown` for one
+    /// nothing determined. Empty for non-generic callees.
+    pub type_args: Vec<Type>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallKind {
+    Function,
+    Action,
+    ExternFunction,
+    /// An extern method, or `apply` of a parser or control instance.
+    Method,
+    /// Instantiation of an extern, parser, control or package.
+    Constructor,
+    /// `isValid`, `setValid`, `push_front`, `minSizeInBits`, a table's
+    /// `apply`, ...: defined by the language, not declared.
+    Builtin,
 }
 
 /// A table as the rest of the control sees it.
@@ -133,6 +164,9 @@ struct Checker<'a> {
     refs: HashMap<ExprId, Ref>,
     decl_types: HashMap<Span, Type>,
     tables: Vec<TableInfo>,
+    /// The last signature `checked_call` resolved, with the call's span.
+    last_call: Option<(Span, CallInfo)>,
+    calls: HashMap<ExprId, CallInfo>,
     /// Methods and constructors of each extern type.
     methods: HashMap<TypeId, Vec<Rc<Callable>>>,
     /// Block types of each name, in declaration order: packages (and
@@ -156,6 +190,8 @@ impl<'a> Checker<'a> {
             refs: HashMap::new(),
             decl_types: HashMap::new(),
             tables: Vec::new(),
+            last_call: None,
+            calls: HashMap::new(),
             methods: HashMap::new(),
             block_overloads: HashMap::new(),
             errors: Vec::new(),

@@ -210,3 +210,15 @@ fn direct_apply_and_overloaded_packages() {
          P(outer(), outer()) main;",
     ));
 }
+
+#[test]
+fn calls_record_the_callee_and_inferred_type_arguments() {
+    let src = with_prelude(
+        "parser p(packet_in pk, out s_t s) { state start { pk.extract(s.h); transition accept; } }",
+    );
+    let fe = crate::check_source(Path::new("test.p4"), &src, &crate::Options::default());
+    let checked = fe.checked.expect("checked");
+    let extract = checked.calls.values().find(|c| c.kind == super::CallKind::Method).expect("a method call");
+    assert_eq!(extract.type_args.len(), 1);
+    assert!(matches!(&extract.type_args[0], super::Type::Named { .. }));
+}
