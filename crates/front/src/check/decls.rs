@@ -572,6 +572,10 @@ impl Checker<'_> {
             _ => return,
         };
         for (name, fty) in self.types.fields(ty).unwrap_or_default() {
+            if mentions_type(&fty, ty) {
+                self.error(path.span, format!("`{}` would contain itself through field `{name}`", path.name.name));
+                return;
+            }
             let field = ast::Ident { name, span: path.span };
             self.check_field_type(kind, &field, &fty);
         }
