@@ -2,10 +2,12 @@
 //! `main`.
 //!
 //! The structural rules that need no types run first ([`rules`]); then one
-//! in-order walk over the program ([`decls`] for declarations, [`blocks`]
-//! for parsers, controls and tables, [`stmt`] for statements, [`expr`] and
-//! [`calls`] for expressions) resolves every name and types every
-//! expression, evaluating constants on the way ([`consteval`]). Finally
+//! in-order walk over the program ([`decls`] for declarations with
+//! [`typeref`] for types as written, [`blocks`] for parsers, controls and
+//! tables, [`stmt`] for statements, [`expr`], [`ops`], [`convert`],
+//! [`calls`] and [`methods`] for expressions) resolves every name and types
+//! every expression, evaluating constants on the way ([`consteval`]).
+//! Semantic types and their relations are in [`types`], scopes in [`env`]. Finally
 //! [`instantiate`] evaluates `main` into a tree of instances. The result is
 //! a [`CheckedProgram`]: plain data the back end reads and never re-checks.
 //! The checker is lenient where the language is: a type it cannot infer is
@@ -15,13 +17,16 @@
 mod blocks;
 mod calls;
 mod consteval;
+mod convert;
 mod decls;
 mod env;
 mod expr;
 mod instantiate;
+mod methods;
 mod ops;
 mod rules;
 mod stmt;
+mod typeref;
 mod types;
 
 pub use consteval::Value;
