@@ -131,10 +131,19 @@ pub struct Token {
 
 /// Splits the translation unit into tokens, reporting malformed ones.
 pub fn tokenize(unit: &TranslationUnit, diags: &mut Diagnostics) -> Vec<Token> {
-    let mut lexer = Lexer { unit, bytes: unit.text.as_bytes(), pos: 0, tokens: Vec::new(), diags };
+    let mut lexer = Lexer {
+        unit,
+        bytes: unit.text.as_bytes(),
+        pos: 0,
+        tokens: Vec::new(),
+        diags,
+    };
     lexer.run();
     let end = unit.text.len() as u32;
-    lexer.tokens.push(Token { kind: TokenKind::Eof, span: Span::new(end, end) });
+    lexer.tokens.push(Token {
+        kind: TokenKind::Eof,
+        span: Span::new(end, end),
+    });
     lexer.tokens
 }
 
@@ -196,7 +205,10 @@ impl TokenKind {
     pub fn word(&self) -> Option<&str> {
         match self {
             TokenKind::Ident(name) => Some(name),
-            _ => KEYWORDS.iter().find(|(_, kind)| kind == self).map(|(text, _)| *text),
+            _ => KEYWORDS
+                .iter()
+                .find(|(_, kind)| kind == self)
+                .map(|(text, _)| *text),
         }
     }
 
@@ -215,7 +227,12 @@ impl TokenKind {
     /// The text of a keyword, identifier or punctuation token.
     fn spelling(&self) -> &str {
         self.word()
-            .or_else(|| PUNCTUATION.iter().find(|(_, kind)| kind == self).map(|(text, _)| *text))
+            .or_else(|| {
+                PUNCTUATION
+                    .iter()
+                    .find(|(_, kind)| kind == self)
+                    .map(|(text, _)| *text)
+            })
             .unwrap_or("?")
     }
 }
@@ -277,7 +294,16 @@ fn takes_assign_suffix(kind: &TokenKind) -> bool {
     use TokenKind::*;
     matches!(
         kind,
-        Plus | Minus | Star | Slash | Percent | Amp | Pipe | Caret | Shl | PipePlusPipe | PipeMinusPipe
+        Plus | Minus
+            | Star
+            | Slash
+            | Percent
+            | Amp
+            | Pipe
+            | Caret
+            | Shl
+            | PipePlusPipe
+            | PipeMinusPipe
     )
 }
 
@@ -302,7 +328,10 @@ impl Lexer<'_> {
     }
 
     fn push(&mut self, kind: TokenKind, start: usize) {
-        self.tokens.push(Token { kind, span: Span::new(start as u32, self.pos as u32) });
+        self.tokens.push(Token {
+            kind,
+            span: Span::new(start as u32, self.pos as u32),
+        });
     }
 
     fn error(&mut self, start: usize, end: usize, message: String) {
@@ -347,7 +376,12 @@ impl Lexer<'_> {
                 }
                 Some(b'\\') => self.pos += 2,
                 Some(b'"') => {
-                    let text = self.unit.text.get(start + 1..self.pos).unwrap_or("").to_string();
+                    let text = self
+                        .unit
+                        .text
+                        .get(start + 1..self.pos)
+                        .unwrap_or("")
+                        .to_string();
                     self.pos += 1;
                     self.push(TokenKind::Str(text), start);
                     return;
@@ -359,12 +393,19 @@ impl Lexer<'_> {
 
     fn word(&mut self) {
         let start = self.pos;
-        while self.bytes.get(self.pos).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
             self.pos += 1;
         }
         let text = self.unit.text.get(start..self.pos).unwrap_or("");
         let keyword = KEYWORDS.iter().find(|(word, _)| *word == text);
-        let kind = keyword.map_or_else(|| TokenKind::Ident(text.to_string()), |(_, kind)| kind.clone());
+        let kind = keyword.map_or_else(
+            || TokenKind::Ident(text.to_string()),
+            |(_, kind)| kind.clone(),
+        );
         self.push(kind, start);
     }
 
@@ -372,20 +413,29 @@ impl Lexer<'_> {
     /// `8w255`, `4s0b11`. A malformed number is reported and read as 0.
     fn number(&mut self) {
         let start = self.pos;
-        while self.bytes.get(self.pos).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
             self.pos += 1;
         }
         let text = self.unit.text.get(start..self.pos).unwrap_or("");
         let lit = parse_int(text).unwrap_or_else(|message| {
             self.error(start, self.pos, message);
-            IntLit { value: BigInt::from(0), width: None }
+            IntLit {
+                value: BigInt::from(0),
+                width: None,
+            }
         });
         self.push(TokenKind::Number(lit), start);
     }
 
     fn punctuation(&mut self, start: usize) {
         let rest = self.bytes.get(start..).unwrap_or(&[]);
-        let found = PUNCTUATION.iter().find(|(text, _)| rest.starts_with(text.as_bytes()));
+        let found = PUNCTUATION
+            .iter()
+            .find(|(text, _)| rest.starts_with(text.as_bytes()));
         match found {
             Some((text, kind)) => {
                 self.pos += text.len();
@@ -398,7 +448,12 @@ impl Lexer<'_> {
                 }
             }
             None => {
-                let ch = self.unit.text.get(start..).and_then(|s| s.chars().next()).unwrap_or('?');
+                let ch = self
+                    .unit
+                    .text
+                    .get(start..)
+                    .and_then(|s| s.chars().next())
+                    .unwrap_or('?');
                 self.pos += ch.len_utf8().max(1);
                 self.push(TokenKind::Unknown(ch), start);
             }
@@ -410,7 +465,10 @@ impl Lexer<'_> {
 fn parse_int(text: &str) -> Result<IntLit, String> {
     let bad = || format!("invalid integer literal `{text}`");
     let width_end = text.find(['w', 's']).filter(|&i| {
-        i > 0 && text.get(..i).is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+        i > 0
+            && text
+                .get(..i)
+                .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
     });
     let (width, digits) = match width_end {
         Some(i) => {
@@ -459,7 +517,10 @@ mod tests {
     }
 
     fn int(value: i64, width: Option<(u32, bool)>) -> TokenKind {
-        TokenKind::Number(IntLit { value: BigInt::from(value), width })
+        TokenKind::Number(IntLit {
+            value: BigInt::from(value),
+            width,
+        })
     }
 
     #[test]
@@ -524,7 +585,10 @@ mod tests {
         use TokenKind::*;
         let (toks, diags) = kinds("header /* x */ h_t // y\n { _ }");
         assert!(!diags.has_errors());
-        assert_eq!(toks, vec![Header, Ident("h_t".into()), LBrace, Underscore, RBrace, Eof]);
+        assert_eq!(
+            toks,
+            vec![Header, Ident("h_t".into()), LBrace, Underscore, RBrace, Eof]
+        );
     }
 
     #[test]
@@ -542,6 +606,13 @@ mod tests {
         }
         let (toks, diags) = kinds("$é");
         assert!(!diags.has_errors());
-        assert_eq!(toks, vec![TokenKind::Unknown('$'), TokenKind::Unknown('é'), TokenKind::Eof]);
+        assert_eq!(
+            toks,
+            vec![
+                TokenKind::Unknown('$'),
+                TokenKind::Unknown('é'),
+                TokenKind::Eof
+            ]
+        );
     }
 }

@@ -7,8 +7,8 @@
 
 use super::Parser;
 use crate::ast::{
-    Annotation, Decl, DeclKind, Direction, EnumMember, Field, Ident, Method, MethodKind, Param, Signature,
-    TypeRef, TypeRefKind, TypedefTarget,
+    Annotation, Decl, DeclKind, Direction, EnumMember, Field, Ident, Method, MethodKind, Param,
+    Signature, TypeRef, TypedefTarget,
 };
 use crate::lexer::TokenKind;
 use crate::source::Span;
@@ -18,9 +18,19 @@ impl Parser<'_> {
     /// to keep (the bad tokens have been skipped).
     pub(super) fn top_level_declaration(&mut self) -> Option<Decl> {
         let decl = self.list_item(Self::declaration);
-        if let Some(Decl { kind: DeclKind::Variable { name, .. }, .. }) = &decl {
+        if let Some(Decl {
+            kind: DeclKind::Variable { name, .. },
+            ..
+        }) = &decl
+        {
             // The grammar has no top-level variables, only constants.
-            self.error_at(name.span, format!("variable `{}` cannot be declared at the top level", name.name));
+            self.error_at(
+                name.span,
+                format!(
+                    "variable `{}` cannot be declared at the top level",
+                    name.name
+                ),
+            );
         }
         decl
     }
@@ -69,7 +79,11 @@ impl Parser<'_> {
     }
 
     pub(super) fn finish(&self, annotations: Vec<Annotation>, kind: DeclKind, start: Span) -> Decl {
-        Decl { annotations, kind, span: self.span_from(start) }
+        Decl {
+            annotations,
+            kind,
+            span: self.span_from(start),
+        }
     }
 
     /// `const T name = value;`
@@ -85,45 +99,62 @@ impl Parser<'_> {
 
     /// `T name;`, `T name = init;`, `T(args) name;` or
     /// `T(args) name = { abstract method implementations };`
-    pub(super) fn variable_or_instance(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
+    pub(super) fn variable_or_instance(
+        &mut self,
+        annotations: Vec<Annotation>,
+        start: Span,
+    ) -> Decl {
         let ty = self.type_ref();
         self.instance_or_variable_after_type(annotations, ty, start)
     }
 
-    fn instance_or_variable_after_type(&mut self, annotations: Vec<Annotation>, ty: TypeRef, start: Span) -> Decl {
+    fn instance_or_variable_after_type(
+        &mut self,
+        annotations: Vec<Annotation>,
+        ty: TypeRef,
+        start: Span,
+    ) -> Decl {
         if self.at(&TokenKind::LParen) {
             let args = self.args();
             let name = self.name();
-            let ty = self.array_suffix(ty);
-            let initializer = if self.eat(&TokenKind::Assign) { Some(self.instance_initializer()) } else { None };
+            let ty = self.stack_suffixes(ty);
+            let initializer = if self.eat(&TokenKind::Assign) {
+                Some(self.instance_initializer())
+            } else {
+                None
+            };
             self.expect(&TokenKind::Semi);
-            return self.finish(annotations, DeclKind::Instance { ty, args, name, initializer }, start);
+            return self.finish(
+                annotations,
+                DeclKind::Instance {
+                    ty,
+                    args,
+                    name,
+                    initializer,
+                },
+                start,
+            );
         }
         let name = self.name();
-        let ty = self.array_suffix(ty);
-        let init = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
+        let ty = self.stack_suffixes(ty);
+        let init = if self.eat(&TokenKind::Assign) {
+            Some(self.expr())
+        } else {
+            None
+        };
         self.expect(&TokenKind::Semi);
         self.finish(annotations, DeclKind::Variable { ty, name, init }, start)
-    }
-
-    /// C-style array dimensions after a declared name, `x[4]`, folded into
-    /// the type as if written `T[4] x`.
-    fn array_suffix(&mut self, mut ty: TypeRef) -> TypeRef {
-        while self.at(&TokenKind::LBracket) {
-            self.bump();
-            let size = self.expr();
-            self.expect(&TokenKind::RBracket);
-            let span = self.span_from(ty.span);
-            ty = TypeRef { kind: TypeRefKind::Stack { elem: Box::new(ty), size: Box::new(size) }, span };
-        }
-        ty
     }
 
     /// A variable in a `for` initializer: like a local, without the `;`.
     pub(super) fn for_variable(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         let ty = self.type_ref();
         let name = self.name();
-        let init = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
+        let init = if self.eat(&TokenKind::Assign) {
+            Some(self.expr())
+        } else {
+            None
+        };
         self.finish(annotations, DeclKind::Variable { ty, name, init }, start)
     }
 
@@ -145,13 +176,22 @@ impl Parser<'_> {
     /// variable.
     fn function_or_instance(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         let ty = self.type_ref();
-        if self.at(&TokenKind::LParen) || !matches!(self.nth(1), TokenKind::Lt | TokenKind::LParen) {
+        if self.at(&TokenKind::LParen) || !matches!(self.nth(1), TokenKind::Lt | TokenKind::LParen)
+        {
             return self.instance_or_variable_after_type(annotations, ty, start);
         }
         let sig = self.signature();
         let body = self.block(Vec::new());
         self.pop_type_params();
-        self.finish(annotations, DeclKind::Function { return_type: ty, sig, body }, start)
+        self.finish(
+            annotations,
+            DeclKind::Function {
+                return_type: ty,
+                sig,
+                body,
+            },
+            start,
+        )
     }
 
     /// `name<T...>(params)`: the type parameters stay in scope until the
@@ -161,7 +201,11 @@ impl Parser<'_> {
         let type_params = self.type_params();
         self.push_type_params(&type_params);
         let params = self.params();
-        Signature { name, type_params, params }
+        Signature {
+            name,
+            type_params,
+            params,
+        }
     }
 
     /// The signature of a parser, control or package (a type name).
@@ -171,7 +215,11 @@ impl Parser<'_> {
         let type_params = self.type_params();
         self.push_type_params(&type_params);
         let params = self.params();
-        Signature { name, type_params, params }
+        Signature {
+            name,
+            type_params,
+            params,
+        }
     }
 
     /// `action name(params) { body }`
@@ -203,8 +251,19 @@ impl Parser<'_> {
             }
             let ty = self.type_ref();
             let name = self.name();
-            let default = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
-            params.push(Param { annotations, direction, ty, name, default, span: self.span_from(start) });
+            let default = if self.eat(&TokenKind::Assign) {
+                Some(self.expr())
+            } else {
+                None
+            };
+            params.push(Param {
+                annotations,
+                direction,
+                ty,
+                name,
+                default,
+                span: self.span_from(start),
+            });
             if !self.eat(&TokenKind::Comma) {
                 break;
             }
@@ -219,7 +278,9 @@ impl Parser<'_> {
         let is_type = self.nth_is_name(0)
             && match self.nth(1) {
                 TokenKind::LBrace => true,
-                TokenKind::Lt => self.skip_type_args(1).is_some_and(|i| self.nth(i) == &TokenKind::LBrace),
+                TokenKind::Lt => self
+                    .skip_type_args(1)
+                    .is_some_and(|i| self.nth(i) == &TokenKind::LBrace),
                 _ => false,
             };
         if !is_type {
@@ -227,7 +288,11 @@ impl Parser<'_> {
             let sig = self.signature();
             self.expect(&TokenKind::Semi);
             self.pop_type_params();
-            return self.finish(annotations, DeclKind::ExternFunction { return_type, sig }, start);
+            return self.finish(
+                annotations,
+                DeclKind::ExternFunction { return_type, sig },
+                start,
+            );
         }
         let name = self.name();
         self.declare_type(&name);
@@ -241,7 +306,15 @@ impl Parser<'_> {
             self.expect(&TokenKind::RBrace);
         }
         self.pop_type_params();
-        self.finish(annotations, DeclKind::ExternType { name, type_params, methods }, start)
+        self.finish(
+            annotations,
+            DeclKind::ExternType {
+                name,
+                type_params,
+                methods,
+            },
+            start,
+        )
     }
 
     /// A method prototype of extern `owner`: `R m<T>(params);`,
@@ -260,8 +333,18 @@ impl Parser<'_> {
         };
         let sig = self.signature();
         self.pop_type_params();
+        if kind != MethodKind::Constructor && sig.name.name == owner.name {
+            let message = format!("constructor `{}` cannot have a return type", owner.name);
+            self.error_at(sig.name.span, message);
+        }
         self.expect(&TokenKind::Semi);
-        Method { annotations, kind, return_type, sig, span: self.span_from(start) }
+        Method {
+            annotations,
+            kind,
+            return_type,
+            sig,
+            span: self.span_from(start),
+        }
     }
 
     /// `header`, `header_union`, `struct` or `enum` declarations.
@@ -277,9 +360,21 @@ impl Parser<'_> {
         let fields = self.fields();
         self.pop_type_params();
         let kind = match keyword {
-            TokenKind::Header => DeclKind::Header { name, type_params, fields },
-            TokenKind::HeaderUnion => DeclKind::HeaderUnion { name, type_params, fields },
-            _ => DeclKind::Struct { name, type_params, fields },
+            TokenKind::Header => DeclKind::Header {
+                name,
+                type_params,
+                fields,
+            },
+            TokenKind::HeaderUnion => DeclKind::HeaderUnion {
+                name,
+                type_params,
+                fields,
+            },
+            _ => DeclKind::Struct {
+                name,
+                type_params,
+                fields,
+            },
         };
         self.finish(annotations, kind, start)
     }
@@ -303,9 +398,14 @@ impl Parser<'_> {
         let annotations = self.annotations();
         let ty = self.type_ref();
         let name = self.name();
-        let ty = self.array_suffix(ty);
+        let ty = self.stack_suffixes(ty);
         self.expect(&TokenKind::Semi);
-        Field { annotations, ty, name, span: self.span_from(start) }
+        Field {
+            annotations,
+            ty,
+            name,
+            span: self.span_from(start),
+        }
     }
 
     /// After `enum`: `E { A, B }` or `bit<8> E { A = 1, B = 2 }`.
@@ -322,15 +422,31 @@ impl Parser<'_> {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 let annotations = self.annotations();
                 let name = self.name();
-                let value = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
-                members.push(EnumMember { annotations, name, value });
+                let value = if self.eat(&TokenKind::Assign) {
+                    Some(self.expr())
+                } else {
+                    None
+                };
+                members.push(EnumMember {
+                    annotations,
+                    name,
+                    value,
+                });
                 if !self.eat(&TokenKind::Comma) {
                     break;
                 }
             }
             self.expect(&TokenKind::RBrace);
         }
-        self.finish(annotations, DeclKind::Enum { name, underlying, members }, start)
+        self.finish(
+            annotations,
+            DeclKind::Enum {
+                name,
+                underlying,
+                members,
+            },
+            start,
+        )
     }
 
     /// `{ A, B, C }` of `error` and `match_kind` declarations.
@@ -372,6 +488,7 @@ impl Parser<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::{parse_ok, parse_str};
     use crate::ast::{DeclKind, MethodKind, TypeRefKind, TypedefTarget};
@@ -396,14 +513,30 @@ mod tests {
         );
         assert!(matches!(&decls[0], DeclKind::Header { fields, .. } if fields.len() == 2));
         assert!(matches!(&decls[1], DeclKind::HeaderUnion { .. }));
-        assert!(matches!(&decls[2], DeclKind::Struct { type_params, .. } if type_params.len() == 1));
-        assert!(matches!(&decls[3], DeclKind::Enum { members, underlying: None, .. } if members.len() == 2));
-        assert!(matches!(&decls[4], DeclKind::Enum { underlying: Some(_), .. }));
+        assert!(
+            matches!(&decls[2], DeclKind::Struct { type_params, .. } if type_params.len() == 1)
+        );
+        assert!(
+            matches!(&decls[3], DeclKind::Enum { members, underlying: None, .. } if members.len() == 2)
+        );
+        assert!(matches!(
+            &decls[4],
+            DeclKind::Enum {
+                underlying: Some(_),
+                ..
+            }
+        ));
         assert!(matches!(&decls[5], DeclKind::Error { members } if members.len() == 2));
         assert!(matches!(&decls[6], DeclKind::MatchKind { .. }));
         assert!(matches!(&decls[7], DeclKind::Typedef { .. }));
         assert!(matches!(&decls[8], DeclKind::NewType { .. }));
-        assert!(matches!(&decls[9], DeclKind::Typedef { target: TypedefTarget::Decl(_), .. }));
+        assert!(matches!(
+            &decls[9],
+            DeclKind::Typedef {
+                target: TypedefTarget::Decl(_),
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -420,7 +553,11 @@ mod tests {
              package Top<H>(P<H> p);",
         );
         match &decls[0] {
-            DeclKind::ExternType { methods, type_params, .. } => {
+            DeclKind::ExternType {
+                methods,
+                type_params,
+                ..
+            } => {
                 assert_eq!(type_params.len(), 1);
                 assert_eq!(methods[0].kind, MethodKind::Constructor);
                 assert_eq!(methods[1].sig.type_params.len(), 1);
@@ -429,27 +566,55 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(&decls[1], DeclKind::ExternFunction { .. }));
-        assert!(matches!(&decls[2], DeclKind::ExternFunction { sig, .. } if sig.type_params.len() == 1));
+        assert!(
+            matches!(&decls[2], DeclKind::ExternFunction { sig, .. } if sig.type_params.len() == 1)
+        );
         assert!(matches!(&decls[3], DeclKind::Function { .. }));
         assert!(matches!(&decls[4], DeclKind::Function { .. }));
-        assert!(matches!(&decls[5], DeclKind::Instance { initializer: None, .. }));
-        assert!(matches!(&decls[6], DeclKind::Instance { initializer: Some(d), .. } if d.len() == 1));
-        assert!(matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. })));
+        assert!(matches!(
+            &decls[5],
+            DeclKind::Instance {
+                initializer: None,
+                ..
+            }
+        ));
+        assert!(
+            matches!(&decls[6], DeclKind::Instance { initializer: Some(d), .. } if d.len() == 1)
+        );
+        assert!(
+            matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. }))
+        );
         assert!(matches!(&decls[8], DeclKind::PackageType { .. }));
+    }
+
+    #[test]
+    fn constructors_have_no_return_type() {
+        let (_, diags) = parse_str("extern X { void X(); }");
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["constructor `X` cannot have a return type"]);
     }
 
     #[test]
     fn top_level_variables_are_rejected() {
         let (_, diags) = parse_str("bit<8> x; const bit<8> y = 1;");
         let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
-        assert_eq!(messages, ["variable `x` cannot be declared at the top level"]);
+        assert_eq!(
+            messages,
+            ["variable `x` cannot be declared at the top level"]
+        );
     }
 
     #[test]
     fn bad_declarations_are_reported_and_skipped() {
         let (program, diags) = parse_str("header h { bit<8> } 42; struct s { bit<8> a; }");
         let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
-        assert_eq!(messages, ["expected a name, found `}`", "expected a declaration, found integer literal"]);
+        assert_eq!(
+            messages,
+            [
+                "expected a name, found `}`",
+                "expected a declaration, found integer literal"
+            ]
+        );
         assert_eq!(program.decls.len(), 2);
     }
 }

@@ -47,10 +47,16 @@ const MAX_ERRORS: usize = 100;
 pub fn parse(unit: &TranslationUnit, tokens: &[Token], diags: &mut Diagnostics) -> ast::Program {
     let mut p = Parser::new(unit, tokens, diags);
     let decls = p.program();
-    ast::Program { decls, expr_count: p.next_expr }
+    ast::Program {
+        decls,
+        expr_count: p.next_expr,
+    }
 }
 
-static EOF_TOKEN: Token = Token { kind: TokenKind::Eof, span: Span { lo: 0, hi: 0 } };
+static EOF_TOKEN: Token = Token {
+    kind: TokenKind::Eof,
+    span: Span { lo: 0, hi: 0 },
+};
 
 pub(crate) struct Parser<'a> {
     unit: &'a TranslationUnit,
@@ -77,7 +83,11 @@ pub(crate) struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    fn new(unit: &'a TranslationUnit, tokens: &'a [Token], diags: &'a mut Diagnostics) -> Parser<'a> {
+    fn new(
+        unit: &'a TranslationUnit,
+        tokens: &'a [Token],
+        diags: &'a mut Diagnostics,
+    ) -> Parser<'a> {
         Parser {
             unit,
             tokens,
@@ -100,7 +110,10 @@ impl<'a> Parser<'a> {
     fn token(&self, n: usize) -> &'a Token {
         self.steps.set(self.steps.get().saturating_add(1));
         let tokens = self.tokens;
-        tokens.get(self.pos + n).or(tokens.last()).unwrap_or(&EOF_TOKEN)
+        tokens
+            .get(self.pos + n)
+            .or(tokens.last())
+            .unwrap_or(&EOF_TOKEN)
     }
 
     /// The kind of the token `n` places ahead.
@@ -202,7 +215,10 @@ impl<'a> Parser<'a> {
             }
             None => {
                 self.error_expected("a name");
-                Ident { name: String::new(), span: self.span() }
+                Ident {
+                    name: String::new(),
+                    span: self.span(),
+                }
             }
         }
     }
@@ -222,7 +238,8 @@ impl<'a> Parser<'a> {
 
     /// Opens a scope holding the type parameters of a generic declaration.
     fn push_type_params(&mut self, params: &[Ident]) {
-        self.type_scopes.push(params.iter().map(|p| p.name.clone()).collect());
+        self.type_scopes
+            .push(params.iter().map(|p| p.name.clone()).collect());
     }
 
     fn pop_type_params(&mut self) {
@@ -256,7 +273,10 @@ impl<'a> Parser<'a> {
         self.diags.error(loc, message);
         if self.errors >= MAX_ERRORS {
             let loc = self.unit.resolve(span);
-            self.diags.error(loc, format!("too many syntax errors ({MAX_ERRORS}), giving up"));
+            self.diags.error(
+                loc,
+                format!("too many syntax errors ({MAX_ERRORS}), giving up"),
+            );
             self.abort();
         }
     }
@@ -385,4 +405,5 @@ impl<'a> Parser<'a> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests;

@@ -22,7 +22,11 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
-        Block { annotations, stmts, span: self.span_from(start) }
+        Block {
+            annotations,
+            stmts,
+            span: self.span_from(start),
+        }
     }
 
     /// One statement, recovering to its end if it has errors. `None` when
@@ -50,7 +54,11 @@ impl Parser<'_> {
             TokenKind::Continue => self.keyword_statement(StmtKind::Continue),
             TokenKind::Return => {
                 self.bump();
-                let value = if self.at(&TokenKind::Semi) { None } else { Some(self.expr()) };
+                let value = if self.at(&TokenKind::Semi) {
+                    None
+                } else {
+                    Some(self.expr())
+                };
                 self.expect(&TokenKind::Semi);
                 StmtKind::Return(value)
             }
@@ -64,7 +72,10 @@ impl Parser<'_> {
                 kind
             }
         };
-        Stmt { kind, span: self.span_from(start) }
+        Stmt {
+            kind,
+            span: self.span_from(start),
+        }
     }
 
     fn keyword_statement(&mut self, kind: StmtKind) -> StmtKind {
@@ -105,7 +116,9 @@ impl Parser<'_> {
             self.bump();
             return Some(Shr);
         }
-        let TokenKind::OpAssign(op) = self.peek() else { return None };
+        let TokenKind::OpAssign(op) = self.peek() else {
+            return None;
+        };
         let op = match **op {
             TokenKind::Plus => Add,
             TokenKind::Minus => Sub,
@@ -130,14 +143,25 @@ impl Parser<'_> {
         let cond = self.expr();
         self.expect(&TokenKind::RParen);
         let then = self.sub_statement();
-        let other = if self.eat(&TokenKind::Else) { Some(Box::new(self.sub_statement())) } else { None };
-        StmtKind::If { cond, then: Box::new(then), other }
+        let other = if self.eat(&TokenKind::Else) {
+            Some(Box::new(self.sub_statement()))
+        } else {
+            None
+        };
+        StmtKind::If {
+            cond,
+            then: Box::new(then),
+            other,
+        }
     }
 
     /// The body of an `if`, `else` or `for`.
     fn sub_statement(&mut self) -> Stmt {
         let span = self.span();
-        self.statement().unwrap_or(Stmt { kind: StmtKind::Empty, span })
+        self.statement().unwrap_or(Stmt {
+            kind: StmtKind::Empty,
+            span,
+        })
     }
 
     fn switch_statement(&mut self) -> StmtKind {
@@ -164,8 +188,16 @@ impl Parser<'_> {
             SwitchLabel::Expr(self.expr())
         };
         self.expect(&TokenKind::Colon);
-        let body = if self.at(&TokenKind::LBrace) { Some(self.block(Vec::new())) } else { None };
-        SwitchCase { label, body, span: self.span_from(start) }
+        let body = if self.at(&TokenKind::LBrace) {
+            Some(self.block(Vec::new()))
+        } else {
+            None
+        };
+        SwitchCase {
+            label,
+            body,
+            span: self.span_from(start),
+        }
     }
 
     /// `for (init; cond; update) body` or `for (T x in e) body`.
@@ -180,16 +212,30 @@ impl Parser<'_> {
             let range = self.simple_keyset();
             self.expect(&TokenKind::RParen);
             let body = Box::new(self.sub_statement());
-            return StmtKind::ForIn { ty, var, range, body };
+            return StmtKind::ForIn {
+                ty,
+                var,
+                range,
+                body,
+            };
         }
         let init = self.for_clauses(&TokenKind::Semi);
         self.expect(&TokenKind::Semi);
-        let cond = if self.at(&TokenKind::Semi) { None } else { Some(self.expr()) };
+        let cond = if self.at(&TokenKind::Semi) {
+            None
+        } else {
+            Some(self.expr())
+        };
         self.expect(&TokenKind::Semi);
         let update = self.for_clauses(&TokenKind::RParen);
         self.expect(&TokenKind::RParen);
         let body = Box::new(self.sub_statement());
-        StmtKind::For { init, cond, update, body }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        }
     }
 
     /// After `for (`: `Some(has_type)` when a `for ... in` loop follows.
@@ -212,7 +258,10 @@ impl Parser<'_> {
             } else {
                 self.assignment_or_call()
             };
-            stmts.push(Stmt { kind, span: self.span_from(start) });
+            stmts.push(Stmt {
+                kind,
+                span: self.span_from(start),
+            });
             if !self.eat(&TokenKind::Comma) {
                 break;
             }
@@ -222,27 +271,44 @@ impl Parser<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::{control_body, parse_str};
     use crate::ast::{BinaryOp, StmtKind, SwitchLabel};
 
     #[test]
     fn declarations_assignments_and_calls() {
-        let stmts = control_body("bit<8> x = 1; h_t[2] s; Ck() ck; x = 2; f(x); t.apply(); x += 1; x >>= 2;");
+        let stmts = control_body(
+            "bit<8> x = 1; h_t[2] s; Ck() ck; x = 2; f(x); t.apply(); x += 1; x >>= 2;",
+        );
         assert!(matches!(stmts[0].kind, StmtKind::Decl(_)));
         assert!(matches!(stmts[1].kind, StmtKind::Decl(_)));
         assert!(matches!(stmts[2].kind, StmtKind::Decl(_)));
         assert!(matches!(stmts[3].kind, StmtKind::Assign { .. }));
         assert!(matches!(stmts[4].kind, StmtKind::Call(_)));
         assert!(matches!(stmts[5].kind, StmtKind::Call(_)));
-        assert!(matches!(stmts[6].kind, StmtKind::CompoundAssign { op: BinaryOp::Add, .. }));
-        assert!(matches!(stmts[7].kind, StmtKind::CompoundAssign { op: BinaryOp::Shr, .. }));
+        assert!(matches!(
+            stmts[6].kind,
+            StmtKind::CompoundAssign {
+                op: BinaryOp::Add,
+                ..
+            }
+        ));
+        assert!(matches!(
+            stmts[7].kind,
+            StmtKind::CompoundAssign {
+                op: BinaryOp::Shr,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn switch_with_fall_through_and_default() {
         let stmts = control_body("switch (t.apply().action_run) { a: b: { x = 1; } default: { } }");
-        let StmtKind::Switch { cases, .. } = &stmts[0].kind else { panic!("{:?}", stmts[0]) };
+        let StmtKind::Switch { cases, .. } = &stmts[0].kind else {
+            panic!("{:?}", stmts[0])
+        };
         assert_eq!(cases.len(), 3);
         assert!(cases[0].body.is_none());
         assert!(cases[1].body.is_some());
@@ -254,16 +320,29 @@ mod tests {
         let stmts = control_body(
             "for (bit<8> i = 0, j = 1; i < 4; i = i + 1, j = j + 1) { } for (bit<8> v in l) { } for (v in 1 .. 3) ;",
         );
-        let StmtKind::For { init, update, cond, .. } = &stmts[0].kind else { panic!("{:?}", stmts[0]) };
+        let StmtKind::For {
+            init, update, cond, ..
+        } = &stmts[0].kind
+        else {
+            panic!("{:?}", stmts[0])
+        };
         assert_eq!((init.len(), update.len(), cond.is_some()), (2, 2, true));
-        assert!(matches!(&stmts[1].kind, StmtKind::ForIn { ty: Some(_), .. }));
+        assert!(matches!(
+            &stmts[1].kind,
+            StmtKind::ForIn { ty: Some(_), .. }
+        ));
         assert!(matches!(&stmts[2].kind, StmtKind::ForIn { ty: None, .. }));
     }
 
     #[test]
     fn if_else_chain() {
         let stmts = control_body("if (a) x = 1; else if (b) { } else ;");
-        let StmtKind::If { other: Some(other), .. } = &stmts[0].kind else { panic!() };
+        let StmtKind::If {
+            other: Some(other), ..
+        } = &stmts[0].kind
+        else {
+            panic!()
+        };
         assert!(matches!(other.kind, StmtKind::If { .. }));
     }
 
