@@ -16,7 +16,7 @@ impl Parser<'_> {
         self.bump();
         let sig = self.block_signature();
         if self.eat(&TokenKind::Semi) {
-            self.pop_type_params();
+            self.names.pop();
             return self.finish(annotations, DeclKind::ParserType { sig }, start);
         }
         let ctor_params = if self.at(&TokenKind::LParen) {
@@ -38,7 +38,7 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
-        self.pop_type_params();
+        self.names.pop();
         self.finish(
             annotations,
             DeclKind::Parser {
@@ -60,7 +60,7 @@ impl Parser<'_> {
         self.bump();
         let sig = self.block_signature();
         if self.eat(&TokenKind::Semi) {
-            self.pop_type_params();
+            self.names.pop();
             return self.finish(annotations, DeclKind::ControlType { sig }, start);
         }
         let ctor_params = if self.at(&TokenKind::LParen) {
@@ -101,7 +101,7 @@ impl Parser<'_> {
                 span: sig.name.span,
             }
         });
-        self.pop_type_params();
+        self.names.pop();
         self.finish(
             annotations,
             DeclKind::Control {
@@ -150,6 +150,7 @@ impl Parser<'_> {
         let size = self.expr();
         self.expect(&TokenKind::RParen);
         let name = self.name();
+        self.names.declare_value(&name.name);
         self.expect(&TokenKind::Semi);
         self.finish(annotations, DeclKind::ValueSet { elem, size, name }, start)
     }
@@ -160,6 +161,7 @@ impl Parser<'_> {
         let name = self.name();
         let mut stmts = Vec::new();
         let mut transition = None;
+        self.names.push(&[]);
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 if self.at(&TokenKind::Transition) {
@@ -176,6 +178,7 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
+        self.names.pop();
         ParserState {
             annotations,
             name,

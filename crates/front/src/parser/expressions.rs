@@ -336,6 +336,7 @@ impl Parser<'_> {
             | TokenKind::Error => ExprKind::Type(self.type_ref()),
             _ if self.at_name() => {
                 let name = self.name();
+                self.check_type_name_use(&name);
                 ExprKind::Path(Path {
                     top_level: false,
                     span: name.span,
@@ -348,6 +349,18 @@ impl Parser<'_> {
             }
         };
         self.new_expr(kind, self.span_from(start))
+    }
+
+    /// A type name stands in an expression only as a constructor or
+    /// generic callee, or before a member (`E.A`, `T.minSizeInBits()`), as
+    /// in the grammar; `x > T` is a syntax error.
+    fn check_type_name_use(&mut self, name: &crate::ast::Ident) {
+        if self.names.is_type(&name.name)
+            && !matches!(self.peek(), TokenKind::LParen | TokenKind::Dot | TokenKind::Lt)
+        {
+            let found = self.peek().describe();
+            self.error(format!("expected `(` or `.` after type `{}`, found {found}", name.name));
+        }
     }
 
     fn bumped(&mut self, kind: ExprKind) -> ExprKind {
@@ -523,6 +536,19 @@ mod tests {
         }
         assert_eq!(binary("a < b").0, BinaryOp::Lt);
         assert_eq!(binary("a < b && c > (d)").0, BinaryOp::And);
+    }
+
+    #[test]
+    fn type_names_are_not_values_unless_hidden() {
+        let src = "control c<H>(in bit<8> x) { apply { bool b = x > H; } }";
+        let (_, diags) = super::super::tests::parse_str(src);
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["expected `(` or `.` after type `H`, found `;`"]);
+        let program = super::super::tests::parse_ok(
+            "extern counter {} typedef bit<8> T;
+             control c(in bit<8> T) { apply { bit<8> counter; counter = (T) - 1; } }",
+        );
+        assert_eq!(program.decls.len(), 3);
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl Parser<'_> {
                 self.bump();
                 let sig = self.block_signature();
                 self.expect(&TokenKind::Semi);
-                self.pop_type_params();
+                self.names.pop();
                 self.finish(annotations, DeclKind::PackageType { sig }, start)
             }
             TokenKind::Header | TokenKind::HeaderUnion | TokenKind::Struct | TokenKind::Enum => {
@@ -91,6 +91,7 @@ impl Parser<'_> {
         self.bump();
         let ty = self.type_ref();
         let name = self.name();
+        self.names.declare_value(&name.name);
         self.expect(&TokenKind::Assign);
         let value = self.expr();
         self.expect(&TokenKind::Semi);
@@ -117,6 +118,7 @@ impl Parser<'_> {
         if self.at(&TokenKind::LParen) {
             let args = self.args();
             let name = self.name();
+            self.names.declare_value(&name.name);
             let ty = self.stack_suffixes(ty);
             let initializer = if self.eat(&TokenKind::Assign) {
                 Some(self.instance_initializer())
@@ -136,6 +138,7 @@ impl Parser<'_> {
             );
         }
         let name = self.name();
+        self.names.declare_value(&name.name);
         let ty = self.stack_suffixes(ty);
         let init = if self.eat(&TokenKind::Assign) {
             Some(self.expr())
@@ -150,6 +153,7 @@ impl Parser<'_> {
     pub(super) fn for_variable(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         let ty = self.type_ref();
         let name = self.name();
+        self.names.declare_value(&name.name);
         let init = if self.eat(&TokenKind::Assign) {
             Some(self.expr())
         } else {
@@ -182,7 +186,7 @@ impl Parser<'_> {
         }
         let sig = self.signature();
         let body = self.block(Vec::new());
-        self.pop_type_params();
+        self.names.pop();
         self.finish(
             annotations,
             DeclKind::Function {
@@ -195,11 +199,12 @@ impl Parser<'_> {
     }
 
     /// `name<T...>(params)`: the type parameters stay in scope until the
-    /// caller's `pop_type_params`, as they cover the body too.
+    /// caller's `names.pop()`, as they cover the body too.
     fn signature(&mut self) -> Signature {
         let name = self.name();
+        self.names.declare_value(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let params = self.params();
         Signature {
             name,
@@ -211,9 +216,9 @@ impl Parser<'_> {
     /// The signature of a parser, control or package (a type name).
     pub(super) fn block_signature(&mut self) -> Signature {
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let params = self.params();
         Signature {
             name,
@@ -227,7 +232,7 @@ impl Parser<'_> {
         self.bump();
         let sig = self.signature();
         let body = self.block(Vec::new());
-        self.pop_type_params();
+        self.names.pop();
         self.finish(annotations, DeclKind::Action { sig, body }, start)
     }
 
@@ -251,6 +256,7 @@ impl Parser<'_> {
             }
             let ty = self.type_ref();
             let name = self.name();
+            self.names.declare_value(&name.name);
             let default = if self.eat(&TokenKind::Assign) {
                 Some(self.expr())
             } else {
@@ -287,7 +293,7 @@ impl Parser<'_> {
             let return_type = self.type_ref();
             let sig = self.signature();
             self.expect(&TokenKind::Semi);
-            self.pop_type_params();
+            self.names.pop();
             return self.finish(
                 annotations,
                 DeclKind::ExternFunction { return_type, sig },
@@ -295,9 +301,9 @@ impl Parser<'_> {
             );
         }
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let mut methods = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
@@ -305,7 +311,7 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
-        self.pop_type_params();
+        self.names.pop();
         self.finish(
             annotations,
             DeclKind::ExternType {
@@ -332,7 +338,7 @@ impl Parser<'_> {
             (MethodKind::Method, Some(self.type_ref()))
         };
         let sig = self.signature();
-        self.pop_type_params();
+        self.names.pop();
         if kind != MethodKind::Constructor && sig.name.name == owner.name {
             let message = format!("constructor `{}` cannot have a return type", owner.name);
             self.error_at(sig.name.span, message);
@@ -354,11 +360,11 @@ impl Parser<'_> {
             return self.enum_declaration(annotations, start);
         }
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let fields = self.fields();
-        self.pop_type_params();
+        self.names.pop();
         let kind = match keyword {
             TokenKind::Header => DeclKind::Header {
                 name,
@@ -416,7 +422,7 @@ impl Parser<'_> {
             Some(self.type_ref())
         };
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let mut members = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
@@ -476,7 +482,7 @@ impl Parser<'_> {
             _ => TypedefTarget::Type(self.type_ref()),
         };
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         self.expect(&TokenKind::Semi);
         let kind = if is_new_type {
             DeclKind::NewType { target, name }

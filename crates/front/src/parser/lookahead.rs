@@ -147,7 +147,7 @@ impl Parser<'_> {
             return false;
         }
         if let TokenKind::Ident(name) = self.nth(1) {
-            if self.is_type_name(name) {
+            if self.names.is_type(name) {
                 return true;
             }
         }

@@ -12,7 +12,8 @@
 //! The grammar itself lives in one file per area: [`items`] (top-level
 //! declarations), [`blocks`] (parser and control bodies, parser states),
 //! [`tables`], [`statements`], [`expressions`], [`keysets`], [`types`] and
-//! [`annotations`].
+//! [`annotations`]; [`lookahead`] settles ambiguities by scanning ahead, with
+//! the names in [`scopes`].
 
 mod annotations;
 mod blocks;
@@ -21,6 +22,7 @@ mod items;
 mod keysets;
 mod lookahead;
 mod statements;
+mod scopes;
 mod tables;
 mod types;
 
@@ -28,8 +30,8 @@ use crate::ast::{self, Expr, ExprId, ExprKind, Ident};
 use crate::diag::Diagnostics;
 use crate::lexer::{Token, TokenKind};
 use crate::source::{Span, TranslationUnit};
+use scopes::Scopes;
 use std::cell::Cell;
-use std::collections::HashSet;
 
 /// Deeper nesting than this (of expressions, statements, types) is an error.
 /// Keeps recursion far from the stack limit, even in debug builds.
@@ -77,9 +79,8 @@ pub(crate) struct Parser<'a> {
     last_error_at: Option<usize>,
     /// Errors reported so far.
     errors: usize,
-    /// Type names: the first set is the top level, later ones are type
-    /// parameters of the generic declarations being parsed.
-    type_scopes: Vec<HashSet<String>>,
+    /// Which names are types where the parser stands.
+    names: Scopes,
 }
 
 impl<'a> Parser<'a> {
@@ -101,7 +102,7 @@ impl<'a> Parser<'a> {
             in_width: false,
             last_error_at: None,
             errors: 0,
-            type_scopes: vec![HashSet::new()],
+            names: Scopes::new(),
         }
     }
 
@@ -220,31 +221,6 @@ impl<'a> Parser<'a> {
                     span: self.span(),
                 }
             }
-        }
-    }
-
-    // -- Type names in scope -------------------------------------------------
-
-    fn is_type_name(&self, name: &str) -> bool {
-        self.type_scopes.iter().any(|scope| scope.contains(name))
-    }
-
-    /// Records a top-level type name (a header, typedef, extern, parser...).
-    fn declare_type(&mut self, name: &Ident) {
-        if let Some(top) = self.type_scopes.first_mut() {
-            top.insert(name.name.clone());
-        }
-    }
-
-    /// Opens a scope holding the type parameters of a generic declaration.
-    fn push_type_params(&mut self, params: &[Ident]) {
-        self.type_scopes
-            .push(params.iter().map(|p| p.name.clone()).collect());
-    }
-
-    fn pop_type_params(&mut self) {
-        if self.type_scopes.len() > 1 {
-            self.type_scopes.pop();
         }
     }
 

@@ -14,6 +14,7 @@ impl Parser<'_> {
     pub(super) fn block(&mut self, annotations: Vec<Annotation>) -> Block {
         let start = self.span();
         let mut stmts = Vec::new();
+        self.names.push(&[]);
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 if let Some(stmt) = self.statement() {
@@ -22,6 +23,7 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
+        self.names.pop();
         Block {
             annotations,
             stmts,
@@ -202,11 +204,19 @@ impl Parser<'_> {
 
     /// `for (init; cond; update) body` or `for (T x in e) body`.
     fn for_statement(&mut self) -> StmtKind {
+        self.names.push(&[]);
+        let kind = self.for_statement_inner();
+        self.names.pop();
+        kind
+    }
+
+    fn for_statement_inner(&mut self) -> StmtKind {
         self.bump();
         self.expect(&TokenKind::LParen);
         if let Some(typed) = self.at_for_in() {
             let ty = if typed { Some(self.type_ref()) } else { None };
             let var = self.name();
+            self.names.declare_value(&var.name);
             self.expect(&TokenKind::In);
             // `lo .. hi` is read like a keyset range.
             let range = self.simple_keyset();

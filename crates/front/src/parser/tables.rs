@@ -14,6 +14,7 @@ impl Parser<'_> {
     pub(super) fn table(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         self.bump();
         let name = self.name();
+        self.names.declare_value(&name.name);
         let mut properties = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
