@@ -356,10 +356,16 @@ impl Parser<'_> {
     /// in the grammar; `x > T` is a syntax error.
     fn check_type_name_use(&mut self, name: &crate::ast::Ident) {
         if self.names.is_type(&name.name)
-            && !matches!(self.peek(), TokenKind::LParen | TokenKind::Dot | TokenKind::Lt)
+            && !matches!(
+                self.peek(),
+                TokenKind::LParen | TokenKind::Dot | TokenKind::Lt
+            )
         {
             let found = self.peek().describe();
-            self.error(format!("expected `(` or `.` after type `{}`, found {found}", name.name));
+            self.error(format!(
+                "expected `(` or `.` after type `{}`, found {found}",
+                name.name
+            ));
         }
     }
 

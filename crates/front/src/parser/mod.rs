@@ -3,17 +3,16 @@
 //! Parsing never fails: it returns a tree and reports problems as
 //! diagnostics, recovering at statement and declaration boundaries so one
 //! run reports several errors. This file holds the small parser API the
-//! grammar files use (`at`, `eat`, `expect`, spans, recovery), the set of
-//! type names in scope (P4's grammar needs it to read `(T) e` and `f<T>(x)`),
-//! and the guards that keep any input from hanging or overflowing the stack:
+//! grammar files use (`at`, `eat`, `expect`, spans, recovery) and the
+//! guards that keep any input from hanging or overflowing the stack:
 //! a step limit between two consumed tokens and a nesting-depth limit. Either
 //! guard reports one error and ends the parse.
 //!
 //! The grammar itself lives in one file per area: [`items`] (top-level
 //! declarations), [`blocks`] (parser and control bodies, parser states),
 //! [`tables`], [`statements`], [`expressions`], [`keysets`], [`types`] and
-//! [`annotations`]; [`lookahead`] settles ambiguities by scanning ahead, with
-//! the names in [`scopes`].
+//! [`annotations`]. [`lookahead`] settles P4's ambiguities (`(T) e` and
+//! `f<T>(x)`) by scanning ahead, with the type names in [`scopes`].
 
 mod annotations;
 mod blocks;
@@ -21,8 +20,8 @@ mod expressions;
 mod items;
 mod keysets;
 mod lookahead;
-mod statements;
 mod scopes;
+mod statements;
 mod tables;
 mod types;
 
@@ -60,7 +59,7 @@ static EOF_TOKEN: Token = Token {
     span: Span { lo: 0, hi: 0 },
 };
 
-pub(crate) struct Parser<'a> {
+struct Parser<'a> {
     unit: &'a TranslationUnit,
     tokens: &'a [Token],
     pos: usize,
@@ -108,8 +107,13 @@ impl<'a> Parser<'a> {
 
     // -- Looking at tokens --------------------------------------------------
 
+    /// The token `n` places ahead; the end of file past the end, or once
+    /// the step limit tripped (so that every loop ends).
     fn token(&self, n: usize) -> &'a Token {
         self.steps.set(self.steps.get().saturating_add(1));
+        if self.stuck() {
+            return &EOF_TOKEN;
+        }
         let tokens = self.tokens;
         tokens
             .get(self.pos + n)
@@ -131,7 +135,7 @@ impl<'a> Parser<'a> {
     }
 
     fn at_eof(&self) -> bool {
-        self.at(&TokenKind::Eof) || self.stuck()
+        self.at(&TokenKind::Eof)
     }
 
     fn span(&self) -> Span {
@@ -152,6 +156,9 @@ impl<'a> Parser<'a> {
     // -- Consuming tokens ---------------------------------------------------
 
     fn bump(&mut self) -> &'a Token {
+        if self.stuck() {
+            self.abort();
+        }
         let tok = self.token(0);
         if self.pos < self.tokens.len().saturating_sub(1) {
             self.pos += 1;
@@ -344,17 +351,20 @@ impl<'a> Parser<'a> {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    /// True when the step limit tripped; reports it once.
+    /// True when the step limit tripped: some loop looked at tokens for
+    /// too long without consuming one (a parser bug, reported by `abort`).
     fn stuck(&self) -> bool {
-        self.aborted || self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS
+        self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS
     }
 
     /// Ends the parse: jumps to the end so every loop finishes.
     fn abort(&mut self) {
-        if self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS && !self.aborted {
-            self.error("parser made no progress (internal error)".into());
+        if self.stuck() && !self.aborted {
+            let span = Span::new(self.prev_end, self.prev_end);
+            self.error_at(span, "parser made no progress (internal error)".into());
         }
         self.aborted = true;
+        self.steps.set(0);
         self.pos = self.tokens.len().saturating_sub(1);
     }
 
@@ -364,7 +374,7 @@ impl<'a> Parser<'a> {
             if self.stuck() {
                 self.abort();
             }
-            if self.at(&TokenKind::Eof) || self.aborted {
+            if self.at_eof() || self.aborted {
                 break;
             }
             let before = self.pos;

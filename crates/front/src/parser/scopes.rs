@@ -21,7 +21,9 @@ pub(super) struct Scopes {
 
 impl Scopes {
     pub(super) fn new() -> Scopes {
-        Scopes { scopes: vec![HashMap::new()] }
+        Scopes {
+            scopes: vec![HashMap::new()],
+        }
     }
 
     /// Does `name` denote a type here?
@@ -47,7 +49,10 @@ impl Scopes {
 
     /// Opens a scope holding `type_params` (none for a plain block).
     pub(super) fn push(&mut self, type_params: &[crate::ast::Ident]) {
-        let scope = type_params.iter().map(|p| (p.name.clone(), Binding::Type)).collect();
+        let scope = type_params
+            .iter()
+            .map(|p| (p.name.clone(), Binding::Type))
+            .collect();
         self.scopes.push(scope);
     }
 
@@ -74,7 +79,10 @@ mod tests {
         assert!(!scopes.is_type("counter"));
         scopes.pop();
         assert!(scopes.is_type("counter"));
-        scopes.push(&[Ident { name: "T".into(), span: Span::default() }]);
+        scopes.push(&[Ident {
+            name: "T".into(),
+            span: Span::default(),
+        }]);
         assert!(scopes.is_type("T"));
         scopes.pop();
         scopes.pop();

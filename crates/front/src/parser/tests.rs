@@ -198,3 +198,19 @@ fn block_bodies_are_shared_by_parsers_and_controls() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_loop_that_never_consumes_is_stopped_and_reported() {
+    let unit = unit("const bit<8> x = 1;");
+    let mut diags = Diagnostics::default();
+    let tokens = tokenize(&unit, &mut diags);
+    let mut p = super::Parser::new(&unit, &tokens, &mut diags);
+    // A buggy loop: looks at the same token forever.
+    while !p.at_eof() {
+        let _ = p.peek();
+    }
+    p.bump();
+    assert!(p.aborted);
+    let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+    assert_eq!(messages, ["parser made no progress (internal error)"]);
+}
