@@ -50,7 +50,10 @@ impl Parser<'_> {
             TokenKind::If => self.if_statement(),
             TokenKind::Switch => self.switch_statement(),
             TokenKind::For => self.for_statement(),
-            TokenKind::Semi => self.keyword_statement(StmtKind::Empty),
+            TokenKind::Semi => {
+                self.bump();
+                StmtKind::Empty
+            }
             TokenKind::Exit => self.keyword_statement(StmtKind::Exit),
             TokenKind::Break => self.keyword_statement(StmtKind::Break),
             TokenKind::Continue => self.keyword_statement(StmtKind::Continue),
@@ -80,10 +83,9 @@ impl Parser<'_> {
         }
     }
 
+    /// `exit;`, `break;` or `continue;`
     fn keyword_statement(&mut self, kind: StmtKind) -> StmtKind {
-        if !self.at(&TokenKind::Semi) {
-            self.bump();
-        }
+        self.bump();
         self.expect(&TokenKind::Semi);
         kind
     }
