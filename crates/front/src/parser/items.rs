@@ -44,6 +44,14 @@ impl Parser<'_> {
                 return None;
             }
             TokenKind::Const => self.constant(annotations, start),
+            TokenKind::Extern if self.nth_is_name(1) && self.nth(2) == &TokenKind::Semi => {
+                // `extern E;`: a forward declaration, only naming a type.
+                self.bump();
+                let name = self.name();
+                self.names.declare_type(&name.name);
+                self.bump();
+                return None;
+            }
             TokenKind::Extern => self.extern_declaration(annotations, start),
             TokenKind::Action => self.action(annotations, start),
             TokenKind::Parser => self.parser_declaration(annotations, start),
@@ -591,6 +599,12 @@ mod tests {
             matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. }))
         );
         assert!(matches!(&decls[8], DeclKind::PackageType { .. }));
+    }
+
+    #[test]
+    fn forward_declared_externs_are_type_names() {
+        let program = parse_ok("extern E; const bit<8> x = (E) y;");
+        assert_eq!(program.decls.len(), 1);
     }
 
     #[test]

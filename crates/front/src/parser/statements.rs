@@ -192,8 +192,9 @@ impl Parser<'_> {
             SwitchLabel::Expr(self.expr())
         };
         self.expect(&TokenKind::Colon);
-        let body = if self.at(&TokenKind::LBrace) {
-            Some(self.block(Vec::new()))
+        let body = if matches!(self.peek(), TokenKind::LBrace | TokenKind::At) {
+            let annotations = self.annotations();
+            Some(self.block(annotations))
         } else {
             None
         };
@@ -317,7 +318,8 @@ mod tests {
 
     #[test]
     fn switch_with_fall_through_and_default() {
-        let stmts = control_body("switch (t.apply().action_run) { a: b: { x = 1; } default: { } }");
+        let stmts =
+            control_body("switch (t.apply().action_run) { a: b: @likely { x = 1; } default: { } }");
         let StmtKind::Switch { cases, .. } = &stmts[0].kind else {
             panic!("{:?}", stmts[0])
         };
