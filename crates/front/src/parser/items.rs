@@ -173,6 +173,8 @@ impl Parser<'_> {
     /// `{ declarations }` after `T(args) name =`.
     fn instance_initializer(&mut self) -> Vec<Decl> {
         let mut decls = Vec::new();
+        // The methods declared here are visible only inside.
+        self.names.push(&[]);
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 if let Some(decl) = self.top_level_declaration() {
@@ -181,6 +183,7 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
+        self.names.pop();
         decls
     }
 

@@ -214,3 +214,16 @@ fn a_loop_that_never_consumes_is_stopped_and_reported() {
     let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
     assert_eq!(messages, ["parser made no progress (internal error)"]);
 }
+
+#[test]
+fn spans_cover_annotations_to_semicolon_and_whole_expressions() {
+    let src = "@name(\"a\") const bit<8> x = (y + 1) * 2;";
+    let program = parse_ok(src);
+    let decl = &program.decls[0];
+    assert_eq!((decl.span.lo, decl.span.hi), (0, src.len() as u32));
+    let DeclKind::Constant { value, .. } = &decl.kind else {
+        panic!("{decl:?}")
+    };
+    let text = &src[value.span.lo as usize..value.span.hi as usize];
+    assert_eq!(text, "(y + 1) * 2");
+}
