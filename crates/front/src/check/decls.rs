@@ -290,8 +290,24 @@ impl Checker<'_> {
 
     fn extern_decl(&mut self, name: &ast::Ident, type_params: &[ast::Ident], methods: &[ast::Method]) {
         let params: Vec<String> = type_params.iter().map(|p| p.name.clone()).collect();
-        let ty = self.new_type_def(name, params.clone(), TypeDefKind::Extern);
-        let Type::Named { id, .. } = ty else { return };
+        // `extern E;` declares the name first; the full declaration then
+        // completes that same type.
+        let forward = match self.scopes.lookup_type(&name.name, false) {
+            Some(Type::Named { id, .. }) if self.forward_externs.contains(id) => Some(*id),
+            _ => None,
+        };
+        let id = match forward {
+            Some(id) => id,
+            None => match self.new_type_def(name, params.clone(), TypeDefKind::Extern) {
+                Type::Named { id, .. } => id,
+                _ => return,
+            },
+        };
+        if methods.is_empty() {
+            self.forward_externs.push(id);
+        } else {
+            self.forward_externs.retain(|f| *f != id);
+        }
         let sigs: Vec<Rc<Callable>> = self.with_type_params(&params, |c| {
             methods
                 .iter()

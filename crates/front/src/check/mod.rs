@@ -177,6 +177,8 @@ struct Checker<'a> {
     /// Block types of each name, in declaration order: packages (and
     /// parser/control types) may be overloaded by arity.
     block_overloads: HashMap<String, Vec<TypeId>>,
+    /// Extern types declared without methods so far (`extern E;`).
+    forward_externs: Vec<TypeId>,
     /// Declared members of `error` and `match_kind`.
     errors: Vec<String>,
     match_kinds: Vec<String>,
@@ -199,6 +201,7 @@ impl<'a> Checker<'a> {
             calls: HashMap::new(),
             methods: HashMap::new(),
             block_overloads: HashMap::new(),
+            forward_externs: Vec::new(),
             errors: Vec::new(),
             match_kinds: Vec::new(),
             ctx: Context::default(),
