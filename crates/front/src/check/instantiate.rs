@@ -4,16 +4,21 @@
 //!
 //! Runs after the whole program is checked, reading the facts already
 //! recorded (types of declarations, constant values). Instances declared
-//! inside a parser or control become that instance's children. Depth is
+//! inside a parser or control become that instance's children; their
+//! arguments may use the block's constructor parameters, which are bound
+//! here to the values and instances the block was built with. Depth is
 //! bounded so no input can make it recurse without end.
 
-use super::consteval::Value;
+use super::consteval::{self, Value};
 use super::types::{BlockKind, Type, TypeDefKind};
-use super::Checker;
-use crate::ast::{Argument, Decl, DeclKind, Expr, ExprKind, Program};
+use super::{Checker, RefKind};
+use crate::ast::{Argument, Decl, DeclKind, Expr, ExprKind, Program, UnaryOp};
 use crate::source::Span;
 
 const MAX_DEPTH: usize = 32;
+
+/// Constructor arguments of the enclosing block, by parameter name.
+type Env = [(String, InstanceArg)];
 
 /// One concrete instance.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,7 +59,7 @@ impl Checker<'_> {
         let main = program.decls.iter().find(|d| {
             matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main")
         })?;
-        let inst = self.instance_of_decl(program, main, 0);
+        let inst = self.instance_of_decl(program, main, &[], 0);
         if let Some(i) = &inst {
             if i.kind != InstanceKind::Package {
                 self.error(i.span, "`main` must be an instance of a package");
@@ -63,17 +68,33 @@ impl Checker<'_> {
         inst
     }
 
-    fn instance_of_decl(&self, program: &Program, decl: &Decl, depth: usize) -> Option<Instance> {
+    fn instance_of_decl(&self, program: &Program, decl: &Decl, env: &Env, depth: usize) -> Option<Instance> {
         let DeclKind::Instance { args, name, .. } = &decl.kind else { return None };
         let ty = self.decl_types.get(&name.span).cloned().unwrap_or(Type::Unknown);
-        self.build(program, &name.name, ty, args, decl.span, depth)
+        self.build(program, &name.name, ty, args, decl.span, env, depth)
     }
 
-    fn build(&self, program: &Program, name: &str, ty: Type, args: &[Argument], span: Span, depth: usize) -> Option<Instance> {
+    /// One instance; `env` holds the constructor arguments of the block
+    /// the arguments are written in.
+    #[allow(clippy::too_many_arguments)]
+    fn build(
+        &self,
+        program: &Program,
+        name: &str,
+        ty: Type,
+        args: &[Argument],
+        span: Span,
+        env: &Env,
+        depth: usize,
+    ) -> Option<Instance> {
         if depth > MAX_DEPTH {
             return None;
         }
-        let Type::Named { id, .. } = &ty else { return None };
+        let elem = match &ty {
+            Type::Stack(elem, _) => (**elem).clone(),
+            _ => ty.clone(),
+        };
+        let Type::Named { id, .. } = &elem else { return None };
         let def = self.types.get(*id)?;
         let (kind, params) = match &def.kind {
             TypeDefKind::Extern => (InstanceKind::Extern, Vec::new()),
@@ -88,38 +109,74 @@ impl Checker<'_> {
                 Some(n) => n.name.clone(),
                 None => params.get(i).map_or_else(|| format!("arg{i}"), |p| p.name.clone()),
             };
-            let value = self.argument(program, &param, &a.value, depth);
+            let value = self.argument(program, &param, &a.value, env, depth);
             out.push((param, value));
         }
         let children = match kind {
-            InstanceKind::Parser | InstanceKind::Control => self.children(program, &def.name, depth),
+            InstanceKind::Parser | InstanceKind::Control => self.children(program, &def.name, &out, depth),
             _ => Vec::new(),
         };
-        Some(Instance { name: name.to_string(), ty: ty.clone(), kind, args: out, children, span })
+        Some(Instance { name: name.to_string(), ty, kind, args: out, children, span })
     }
 
-    fn argument(&self, program: &Program, param: &str, e: &Expr, depth: usize) -> InstanceArg {
+    fn argument(&self, program: &Program, param: &str, e: &Expr, env: &Env, depth: usize) -> InstanceArg {
         let ty = self.type_of(e.id);
-        let inner = match &e.kind {
+        match &e.kind {
             ExprKind::Call { args, .. } if matches!(ty, Type::Named { .. }) => {
-                self.build(program, param, ty.clone(), args, e.span, depth + 1)
+                if let Some(i) = self.build(program, param, ty.clone(), args, e.span, env, depth + 1) {
+                    return InstanceArg::Instance(Box::new(i));
+                }
             }
-            ExprKind::Path(p) => program
-                .decls
-                .iter()
-                .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == p.name.name))
-                .and_then(|d| self.instance_of_decl(program, d, depth + 1)),
+            ExprKind::Path(p) if matches!(self.refs.get(&e.id).map(|r| r.kind), Some(RefKind::BoundParameter)) => {
+                if let Some((_, bound)) = env.iter().find(|(n, _)| *n == p.name.name) {
+                    return bound.clone();
+                }
+            }
+            ExprKind::Path(p) => {
+                let decl = program
+                    .decls
+                    .iter()
+                    .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == p.name.name));
+                if let Some(i) = decl.and_then(|d| self.instance_of_decl(program, d, &[], depth + 1)) {
+                    return InstanceArg::Instance(Box::new(i));
+                }
+            }
+            _ => {}
+        }
+        self.evaluate(e, env).map_or(InstanceArg::Unknown, InstanceArg::Value)
+    }
+
+    /// The value of a constructor argument, reading the enclosing block's
+    /// constructor parameters from `env` (the checker could not know them).
+    fn evaluate(&self, e: &Expr, env: &Env) -> Option<Value> {
+        if let Some(v) = self.values.get(&e.id) {
+            return Some(v.clone());
+        }
+        let ty = self.type_of(e.id);
+        match &e.kind {
+            ExprKind::Path(p) => env.iter().find(|(n, _)| *n == p.name.name).and_then(|(_, a)| match a {
+                InstanceArg::Value(v) => Some(v.clone()),
+                _ => None,
+            }),
+            ExprKind::Binary { op, lhs, rhs } => {
+                let a = self.evaluate(lhs, env)?;
+                let b = self.evaluate(rhs, env)?;
+                let operand_ty = self.type_of(lhs.id);
+                let folded = consteval::int_binary(*op, a.int()?, b.int()?, &operand_ty).ok()?;
+                Some(consteval::int_value(folded, &ty))
+            }
+            ExprKind::Unary { op: UnaryOp::Neg, operand } => {
+                let v = self.evaluate(operand, env)?;
+                Some(consteval::int_value(-v.int()?.clone(), &ty))
+            }
+            ExprKind::Cast { expr, .. } => consteval::cast(&self.evaluate(expr, env)?, &ty),
             _ => None,
-        };
-        match (inner, self.values.get(&e.id)) {
-            (Some(i), _) => InstanceArg::Instance(Box::new(i)),
-            (None, Some(v)) => InstanceArg::Value(v.clone()),
-            (None, None) => InstanceArg::Unknown,
         }
     }
 
-    /// Instances declared among the locals of the parser or control `name`.
-    fn children(&self, program: &Program, name: &str, depth: usize) -> Vec<Instance> {
+    /// Instances declared among the locals of the parser or control `name`,
+    /// whose arguments may read its constructor arguments `env`.
+    fn children(&self, program: &Program, name: &str, env: &Env, depth: usize) -> Vec<Instance> {
         let locals = program.decls.iter().find_map(|d| match &d.kind {
             DeclKind::Parser { sig, locals, .. } | DeclKind::Control { sig, locals, .. } if sig.name.name == name => {
                 Some(locals)
@@ -129,7 +186,7 @@ impl Checker<'_> {
         locals
             .into_iter()
             .flatten()
-            .filter_map(|l| self.instance_of_decl(program, l, depth + 1))
+            .filter_map(|l| self.instance_of_decl(program, l, env, depth + 1))
             .collect()
     }
 }

@@ -222,3 +222,27 @@ fn calls_record_the_callee_and_inferred_type_arguments() {
     assert_eq!(extract.type_args.len(), 1);
     assert!(matches!(&extract.type_args[0], super::Type::Named { .. }));
 }
+
+#[test]
+fn main_tree_holds_nested_instances_with_constructor_values() {
+    let src = with_prelude(
+        "extern Counter { Counter(bit<32> size, bool sparse); void count(in bit<32> i); }
+         control C(inout s_t s);
+         package P(C c);
+         control impl(inout s_t s)(bit<32> n) {
+             Counter(n + 1, true) hits;
+             apply { hits.count(0); }
+         }
+         P(impl(7)) main;",
+    );
+    let fe = crate::check_source(Path::new("test.p4"), &src, &crate::Options::default());
+    assert!(!fe.has_errors());
+    let main = fe.checked.and_then(|c| c.main).expect("main");
+    let super::InstanceArg::Instance(control) = &main.args[0].1 else { panic!("control expected") };
+    assert_eq!(control.args[0].0, "n");
+    assert!(matches!(&control.args[0].1, super::InstanceArg::Value(super::Value::Int { value, .. }) if *value == 7.into()));
+    assert_eq!(control.children.len(), 1);
+    assert_eq!(control.children[0].name, "hits");
+    let size = &control.children[0].args[0].1;
+    assert!(matches!(size, super::InstanceArg::Value(super::Value::Int { value, .. }) if *value == 8.into()));
+}
