@@ -154,7 +154,11 @@ impl Checker<'_> {
         for case in cases {
             if let SwitchLabel::Expr(label) = &case.label {
                 match &actions {
-                    Some(table) => self.action_label(label, table),
+                    Some(table) => {
+                        // A label is a member of the table's `action_run`.
+                        self.set_type(label.id, &ty);
+                        self.action_label(label, table);
+                    }
                     None => {
                         self.expr(label);
                         self.coerce(label, &ty, "switch label");
