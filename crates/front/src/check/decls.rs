@@ -62,10 +62,8 @@ impl Checker<'_> {
                     self.reject_dont_care(t, "the definition of a type");
                 }
                 let base = self.typedef_target(target);
-                if !matches!(
-                    base,
-                    Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Unknown | Type::Named { .. }
-                ) {
+                let new_type_base = matches!(self.types.kind(&base), Some(TypeDefKind::NewType(_)));
+                if !new_type_base && !matches!(base, Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Unknown) {
                     let shown = self.show(&base);
                     self.error(name.span, format!("type `{}` cannot be based on `{shown}`", name.name));
                 }
