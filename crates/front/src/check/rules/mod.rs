@@ -16,6 +16,7 @@ mod declarations;
 mod names;
 mod params;
 mod parsers;
+mod recursion;
 mod statements;
 mod switches;
 mod tables;
@@ -35,6 +36,7 @@ pub fn check_rules(program: &Program, unit: &TranslationUnit, diags: &mut Diagno
     tables::check(program, &mut r);
     annotations::check(program, &mut r);
     abstracts::check(program, &mut r);
+    recursion::check(program, &mut r);
 }
 
 /// Where the rules report: resolves spans to source locations.

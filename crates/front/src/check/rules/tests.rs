@@ -356,6 +356,14 @@ fn annotation_shapes() {
 fn declarations_in_the_wrong_place() {
     assert_error("extern main {}", "`main` must be an instance");
     assert_error(
+        "parser p() { action a() {} state start {} }",
+        "cannot be declared in a parser",
+    );
+    assert_error(
+        "control c() { value_set<bit<8>>(4) vs; apply {} }",
+        "can only be declared in a parser",
+    );
+    assert_error(
         "action NoAction(bit t) {}",
         "`NoAction` cannot have parameters",
     );
