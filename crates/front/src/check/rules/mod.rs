@@ -4,11 +4,13 @@
 //! properties and entries, parameter directions and annotation shapes.
 //!
 //! Rules: every check here is one the language specification (or the
-//! reference compiler's front end) states without needing a type; a check
-//! that would need to know what a name denotes outside the declaration
-//! being checked belongs to the type checker. Each rule reports at the
-//! offending construct and carries on, so one run reports many mistakes.
-//! No rule may reject a valid program: when in doubt, stay silent.
+//! reference compiler's front end) states without needing a type. Names are
+//! looked up only by their spelling, in the declaration being checked or
+//! among the top-level declarations (actions, externs, functions); anything
+//! that needs real name resolution belongs to the type checker. Each rule
+//! reports at the offending construct and carries on, so one run reports
+//! many mistakes. No rule may reject a valid program: when in doubt, stay
+//! silent.
 
 mod abstracts;
 mod annotations;
