@@ -19,6 +19,7 @@ mod names;
 mod params;
 mod parsers;
 mod recursion;
+mod shadowing;
 mod statements;
 mod switches;
 mod tables;
@@ -31,6 +32,7 @@ use crate::source::{Span, TranslationUnit};
 pub fn check_rules(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics) {
     let mut r = Reporter { unit, diags };
     names::check(program, &mut r);
+    shadowing::check(program, &mut r);
     declarations::check(program, &mut r);
     params::check(program, &mut r);
     parsers::check(program, &mut r);

@@ -98,8 +98,17 @@ fn duplicate_fields_members_and_parameters() {
 }
 
 #[test]
-fn parameter_may_share_a_name_with_a_local() {
-    assert_clean("control MyC(in bit<8> t) { bit<8> x; apply { bit<8> t = 1; } }");
+fn only_variables_may_not_shadow_parameters() {
+    assert_clean("control MyC(in bit<8> t) { table t { actions = {} } apply {} }");
+    assert_clean("control MyC(inout bit<8> p) { bit<8> p = 0; apply {} }");
+    assert_error(
+        "control c(inout bit<8> h) { apply { bit<8> h = h; } }",
+        "variable `h` shadows a parameter",
+    );
+    assert_error(
+        "control c(inout bit<8> h) { action a() { bit<8> h; } apply {} }",
+        "variable `h` shadows a parameter",
+    );
 }
 
 #[test]
