@@ -197,6 +197,14 @@ fn arguments_and_calls() {
 }
 
 #[test]
+fn fields_are_initialized_once() {
+    assert_error(
+        "struct S { bit<8> a; } const S s = { a = 1, a = 2 };",
+        "field `a` is initialized twice",
+    );
+}
+
+#[test]
 fn abstract_methods() {
     let ext = "extern V { V(); abstract bit<16> f(in bit<16> ix); @optional abstract void g(); }";
     assert_error(&format!("{ext} control c() {{ V() v = {{ bit<16> h(in bit<16> ix) {{ return ix; }} }}; apply {{}} }}"), "not an abstract method");
