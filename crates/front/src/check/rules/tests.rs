@@ -290,6 +290,10 @@ fn table_properties() {
         "cannot have priorities",
     );
     assert_error(
+        &table("key = { x : ternary; } actions = { a; } const entries = { priority = 1 : 1 : a; }"),
+        "`const entries` list cannot have priorities",
+    );
+    assert_error(
         &table("key = { x + x : exact; } actions = { a; }"),
         "requires a `@name` annotation",
     );
