@@ -290,6 +290,14 @@ fn table_properties() {
         "cannot have priorities",
     );
     assert_error(
+        &table("actions = { a; } size = true;"),
+        "`size` must be a number",
+    );
+    assert_error(
+        &table("actions = { a; } largest_priority_wins = \"x\";"),
+        "must be `true` or `false`",
+    );
+    assert_error(
         &table("key = { x : ternary; } actions = { a; } const entries = { priority = 1 : 1 : a; }"),
         "`const entries` list cannot have priorities",
     );

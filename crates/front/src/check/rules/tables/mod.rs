@@ -4,7 +4,8 @@
 //! argument, repeating those the list binds. `@tableonly` actions cannot be
 //! defaults, `@defaultonly` ones cannot be entries. Key expressions do not
 //! name the table itself and can name themselves in the control plane
-//! ([`keys`]); [`entries`] has the rules on `entries`.
+//! ([`keys`]); [`entries`] has the rules on `entries`. `size` and
+//! `priority_delta` are numbers, `largest_priority_wins` a boolean.
 //!
 //! Actions are found by spelling: in the enclosing control, then at the top
 //! level. Match kinds are recognised by their standard names (`exact`,
@@ -16,7 +17,7 @@ mod keys;
 use super::walk::for_each_expr;
 use super::Reporter;
 use crate::ast::{
-    ActionRef, Argument, Decl, DeclKind, Expr, ExprKind, KeyElement, Param, Path, Program,
+    ActionRef, Argument, Decl, DeclKind, Expr, ExprKind, Ident, KeyElement, Param, Path, Program,
     TableProperty, TablePropertyKind,
 };
 use crate::source::Span;
@@ -127,7 +128,8 @@ impl<'a> Table<'a> {
                     ),
                     None => {}
                 },
-                _ => {}
+                TablePropertyKind::Other { name, value } => standard_property(name, value, r),
+                TablePropertyKind::DefaultAction(_) => {}
             }
         }
         let Some(actions) = actions else {
@@ -303,6 +305,37 @@ impl<'a> Table<'a> {
                 );
             }
         }
+    }
+}
+
+/// Standard properties with a fixed kind of value: `size` and
+/// `priority_delta` take a number, `largest_priority_wins` a boolean.
+fn standard_property(name: &Ident, value: &Expr, r: &mut Reporter) {
+    let not_a_number = matches!(
+        value.kind,
+        ExprKind::Bool(_)
+            | ExprKind::String(_)
+            | ExprKind::List(_)
+            | ExprKind::StructInit { .. }
+            | ExprKind::Invalid
+            | ExprKind::DontCare
+            | ExprKind::DefaultValue
+    );
+    let wrong = match name.name.as_str() {
+        "size" | "priority_delta" => not_a_number,
+        "largest_priority_wins" => !matches!(value.kind, ExprKind::Bool(_)),
+        _ => false,
+    };
+    if wrong {
+        let expected = if name.name == "largest_priority_wins" {
+            "`true` or `false`"
+        } else {
+            "a number"
+        };
+        r.error(
+            value.span,
+            format!("table property `{}` must be {expected}", name.name),
+        );
     }
 }
 
