@@ -6,47 +6,88 @@
 use super::walk::for_each_expr;
 use super::Reporter;
 use crate::ast::{Block, DeclKind, ExprKind, Ident, Program, Stmt, StmtKind};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
+    let mut order: Vec<&str> = Vec::new();
     let mut functions: HashMap<&str, Option<(&Ident, &Block)>> = HashMap::new();
     for d in &program.decls {
         if let DeclKind::Function { sig, body, .. } = &d.kind {
-            functions
-                .entry(sig.name.name.as_str())
-                .and_modify(|f| *f = None)
-                .or_insert(Some((&sig.name, body)));
+            let name = sig.name.name.as_str();
+            match functions.get_mut(name) {
+                Some(overloaded) => *overloaded = None,
+                None => {
+                    order.push(name);
+                    functions.insert(name, Some((&sig.name, body)));
+                }
+            }
         }
     }
-    let callees: HashMap<&str, Vec<&str>> = functions
+    let graph: HashMap<&str, (&Ident, Vec<&str>)> = functions
         .iter()
-        .filter_map(|(name, f)| f.map(|(_, body)| (*name, called_names(&body.stmts))))
+        .filter_map(|(name, f)| {
+            f.map(|(ident, body)| {
+                let mut callees = called_names(&body.stmts);
+                callees.sort_unstable();
+                callees.dedup();
+                (*name, (ident, callees))
+            })
+        })
         .collect();
-    for (name, f) in &functions {
-        let Some((ident, _)) = f else { continue };
-        if reaches(name, name, &callees) {
-            r.error(
-                ident.span,
-                format!("function `{name}` is recursive, which P4 does not allow"),
-            );
+    let mut color: HashMap<&str, Color> = HashMap::new();
+    for name in order {
+        if graph.contains_key(name) && !color.contains_key(name) {
+            visit(name, &graph, &mut color, r);
         }
     }
 }
 
-/// Whether `from` calls `target`, following the call graph.
-fn reaches(from: &str, target: &str, callees: &HashMap<&str, Vec<&str>>) -> bool {
-    let mut visited: Vec<&str> = Vec::new();
-    let mut stack: Vec<&str> = callees.get(from).cloned().unwrap_or_default();
-    while let Some(f) = stack.pop() {
-        if f == target {
-            return true;
-        }
-        if !visited.contains(&f) {
-            visited.push(f);
-            stack.extend(callees.get(f).into_iter().flatten());
+#[derive(Clone, Copy, PartialEq)]
+enum Color {
+    /// On the current call path.
+    Open,
+    Done,
+}
+
+/// Depth-first walk of the call graph from `root` (with an explicit stack,
+/// so long call chains cannot overflow); a call to a function on the
+/// current path closes a cycle, and that function is reported (once per
+/// walk).
+fn visit<'p>(
+    root: &'p str,
+    graph: &HashMap<&'p str, (&'p Ident, Vec<&'p str>)>,
+    color: &mut HashMap<&'p str, Color>,
+    r: &mut Reporter,
+) {
+    let mut reported: HashSet<&str> = HashSet::new();
+    let mut stack: Vec<(&str, usize)> = vec![(root, 0)];
+    color.insert(root, Color::Open);
+    while let Some((name, next)) = stack.pop() {
+        let callees = graph.get(name).map_or(&[][..], |(_, c)| c.as_slice());
+        let Some(&callee) = callees.get(next) else {
+            color.insert(name, Color::Done);
+            continue;
+        };
+        stack.push((name, next + 1));
+        let Some((ident, _)) = graph.get(callee) else {
+            continue;
+        };
+        match color.get(callee) {
+            Some(Color::Open) => {
+                if reported.insert(callee) {
+                    r.error(
+                        ident.span,
+                        format!("function `{callee}` is recursive, which P4 does not allow"),
+                    );
+                }
+            }
+            Some(Color::Done) => {}
+            None => {
+                color.insert(callee, Color::Open);
+                stack.push((callee, 0));
+            }
         }
     }
-    false
 }
 
 /// Plain names called anywhere in a list of statements.

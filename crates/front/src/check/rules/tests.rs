@@ -219,6 +219,11 @@ fn abstract_methods() {
 #[test]
 fn recursion_is_rejected() {
     assert_error("void f() { f(); }", "function `f` is recursive");
+    assert_error(
+        "void g() { f(); } void f() { g(); }",
+        "function `g` is recursive",
+    );
+    assert_eq!(errors("void f() { f(); f(); }").len(), 1);
     assert_clean("void g() {} void f() { g(); }");
 }
 
