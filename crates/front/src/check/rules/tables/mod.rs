@@ -5,7 +5,8 @@
 //! defaults, `@defaultonly` ones cannot be entries. Key expressions do not
 //! name the table itself and can name themselves in the control plane
 //! ([`keys`]); [`entries`] has the rules on `entries`. `size` and
-//! `priority_delta` are numbers, `largest_priority_wins` a boolean.
+//! `priority_delta` are numbers, `largest_priority_wins` a boolean; `key`
+//! and `actions` cannot be `const`.
 //!
 //! Actions are found by spelling: in the enclosing control, then at the top
 //! level. Match kinds are recognised by their standard names (`exact`,
@@ -106,6 +107,17 @@ impl<'a> Table<'a> {
         let mut keys: Option<&[KeyElement]> = None;
         let mut actions: Option<&[ActionRef]> = None;
         for p in self.properties {
+            let what = match &p.kind {
+                TablePropertyKind::Key(_) => Some("key"),
+                TablePropertyKind::Actions(_) => Some("actions"),
+                _ => None,
+            };
+            if let Some(what) = what.filter(|_| p.is_const) {
+                r.error(
+                    p.span,
+                    format!("the `{what}` of a table cannot be declared `const`"),
+                );
+            }
             match &p.kind {
                 TablePropertyKind::Key(k) => {
                     keys = Some(k);
