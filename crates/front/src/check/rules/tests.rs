@@ -298,6 +298,7 @@ fn table_properties() {
         &table("actions = { a; } size = true;"),
         "`size` must be a number",
     );
+    assert_error(&table("const actions = { a; }"), "cannot be declared `const`");
     assert_error(
         &table("actions = { a; } largest_priority_wins = \"x\";"),
         "must be `true` or `false`",
