@@ -112,7 +112,9 @@ impl Parser<'_> {
     /// At the start of a statement: does a declaration (`T x`, `T(args) x`)
     /// start here rather than an assignment or a call?
     pub(super) fn at_local_declaration(&self) -> bool {
-        let Some(mut i) = self.skip_type(0) else { return false };
+        let Some(mut i) = self.skip_type(0) else {
+            return false;
+        };
         if self.nth(i) == &TokenKind::LParen {
             match self.skip_group(i) {
                 Some(after) => i = after,
@@ -138,12 +140,14 @@ impl Parser<'_> {
             TokenKind::Ident(_) => {}
             _ => return false,
         }
-        let Some(after) = self.skip_type(1) else { return false };
+        let Some(after) = self.skip_type(1) else {
+            return false;
+        };
         if self.nth(after) != &TokenKind::RParen {
             return false;
         }
         if let TokenKind::Ident(name) = self.nth(1) {
-            if self.is_type_name(name) {
+            if self.names.is_type(name) {
                 return true;
             }
         }
@@ -177,6 +181,9 @@ impl Parser<'_> {
         );
         // `a < bit...` cannot be a comparison; otherwise the list must be
         // followed by the call's `(`.
-        type_keyword || self.skip_type_args(0).is_some_and(|after| self.nth(after) == &TokenKind::LParen)
+        type_keyword
+            || self
+                .skip_type_args(0)
+                .is_some_and(|after| self.nth(after) == &TokenKind::LParen)
     }
 }

@@ -3,16 +3,16 @@
 //! Parsing never fails: it returns a tree and reports problems as
 //! diagnostics, recovering at statement and declaration boundaries so one
 //! run reports several errors. This file holds the small parser API the
-//! grammar files use (`at`, `eat`, `expect`, spans, recovery), the set of
-//! type names in scope (P4's grammar needs it to read `(T) e` and `f<T>(x)`),
-//! and the guards that keep any input from hanging or overflowing the stack:
+//! grammar files use (`at`, `eat`, `expect`, spans, recovery) and the
+//! guards that keep any input from hanging or overflowing the stack:
 //! a step limit between two consumed tokens and a nesting-depth limit. Either
 //! guard reports one error and ends the parse.
 //!
 //! The grammar itself lives in one file per area: [`items`] (top-level
 //! declarations), [`blocks`] (parser and control bodies, parser states),
 //! [`tables`], [`statements`], [`expressions`], [`keysets`], [`types`] and
-//! [`annotations`].
+//! [`annotations`]. [`lookahead`] settles P4's ambiguities (`(T) e` and
+//! `f<T>(x)`) by scanning ahead, with the type names in [`scopes`].
 
 mod annotations;
 mod blocks;
@@ -20,6 +20,7 @@ mod expressions;
 mod items;
 mod keysets;
 mod lookahead;
+mod scopes;
 mod statements;
 mod tables;
 mod types;
@@ -28,8 +29,8 @@ use crate::ast::{self, Expr, ExprId, ExprKind, Ident};
 use crate::diag::Diagnostics;
 use crate::lexer::{Token, TokenKind};
 use crate::source::{Span, TranslationUnit};
+use scopes::Scopes;
 use std::cell::Cell;
-use std::collections::HashSet;
 
 /// Deeper nesting than this (of expressions, statements, types) is an error.
 /// Keeps recursion far from the stack limit, even in debug builds.
@@ -47,12 +48,18 @@ const MAX_ERRORS: usize = 100;
 pub fn parse(unit: &TranslationUnit, tokens: &[Token], diags: &mut Diagnostics) -> ast::Program {
     let mut p = Parser::new(unit, tokens, diags);
     let decls = p.program();
-    ast::Program { decls, expr_count: p.next_expr }
+    ast::Program {
+        decls,
+        expr_count: p.next_expr,
+    }
 }
 
-static EOF_TOKEN: Token = Token { kind: TokenKind::Eof, span: Span { lo: 0, hi: 0 } };
+static EOF_TOKEN: Token = Token {
+    kind: TokenKind::Eof,
+    span: Span { lo: 0, hi: 0 },
+};
 
-pub(crate) struct Parser<'a> {
+struct Parser<'a> {
     unit: &'a TranslationUnit,
     tokens: &'a [Token],
     pos: usize,
@@ -71,13 +78,16 @@ pub(crate) struct Parser<'a> {
     last_error_at: Option<usize>,
     /// Errors reported so far.
     errors: usize,
-    /// Type names: the first set is the top level, later ones are type
-    /// parameters of the generic declarations being parsed.
-    type_scopes: Vec<HashSet<String>>,
+    /// Which names are types where the parser stands.
+    names: Scopes,
 }
 
 impl<'a> Parser<'a> {
-    fn new(unit: &'a TranslationUnit, tokens: &'a [Token], diags: &'a mut Diagnostics) -> Parser<'a> {
+    fn new(
+        unit: &'a TranslationUnit,
+        tokens: &'a [Token],
+        diags: &'a mut Diagnostics,
+    ) -> Parser<'a> {
         Parser {
             unit,
             tokens,
@@ -91,16 +101,24 @@ impl<'a> Parser<'a> {
             in_width: false,
             last_error_at: None,
             errors: 0,
-            type_scopes: vec![HashSet::new()],
+            names: Scopes::new(),
         }
     }
 
     // -- Looking at tokens --------------------------------------------------
 
+    /// The token `n` places ahead; the end of file past the end, or once
+    /// the step limit tripped (so that every loop ends).
     fn token(&self, n: usize) -> &'a Token {
         self.steps.set(self.steps.get().saturating_add(1));
+        if self.stuck() {
+            return &EOF_TOKEN;
+        }
         let tokens = self.tokens;
-        tokens.get(self.pos + n).or(tokens.last()).unwrap_or(&EOF_TOKEN)
+        tokens
+            .get(self.pos + n)
+            .or(tokens.last())
+            .unwrap_or(&EOF_TOKEN)
     }
 
     /// The kind of the token `n` places ahead.
@@ -117,7 +135,7 @@ impl<'a> Parser<'a> {
     }
 
     fn at_eof(&self) -> bool {
-        self.at(&TokenKind::Eof) || self.stuck()
+        self.at(&TokenKind::Eof)
     }
 
     fn span(&self) -> Span {
@@ -138,6 +156,9 @@ impl<'a> Parser<'a> {
     // -- Consuming tokens ---------------------------------------------------
 
     fn bump(&mut self) -> &'a Token {
+        if self.stuck() {
+            self.abort();
+        }
         let tok = self.token(0);
         if self.pos < self.tokens.len().saturating_sub(1) {
             self.pos += 1;
@@ -202,32 +223,11 @@ impl<'a> Parser<'a> {
             }
             None => {
                 self.error_expected("a name");
-                Ident { name: String::new(), span: self.span() }
+                Ident {
+                    name: String::new(),
+                    span: self.span(),
+                }
             }
-        }
-    }
-
-    // -- Type names in scope -------------------------------------------------
-
-    fn is_type_name(&self, name: &str) -> bool {
-        self.type_scopes.iter().any(|scope| scope.contains(name))
-    }
-
-    /// Records a top-level type name (a header, typedef, extern, parser...).
-    fn declare_type(&mut self, name: &Ident) {
-        if let Some(top) = self.type_scopes.first_mut() {
-            top.insert(name.name.clone());
-        }
-    }
-
-    /// Opens a scope holding the type parameters of a generic declaration.
-    fn push_type_params(&mut self, params: &[Ident]) {
-        self.type_scopes.push(params.iter().map(|p| p.name.clone()).collect());
-    }
-
-    fn pop_type_params(&mut self) {
-        if self.type_scopes.len() > 1 {
-            self.type_scopes.pop();
         }
     }
 
@@ -256,7 +256,10 @@ impl<'a> Parser<'a> {
         self.diags.error(loc, message);
         if self.errors >= MAX_ERRORS {
             let loc = self.unit.resolve(span);
-            self.diags.error(loc, format!("too many syntax errors ({MAX_ERRORS}), giving up"));
+            self.diags.error(
+                loc,
+                format!("too many syntax errors ({MAX_ERRORS}), giving up"),
+            );
             self.abort();
         }
     }
@@ -348,17 +351,20 @@ impl<'a> Parser<'a> {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    /// True when the step limit tripped; reports it once.
+    /// True when the step limit tripped: some loop looked at tokens for
+    /// too long without consuming one (a parser bug, reported by `abort`).
     fn stuck(&self) -> bool {
-        self.aborted || self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS
+        self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS
     }
 
     /// Ends the parse: jumps to the end so every loop finishes.
     fn abort(&mut self) {
-        if self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS && !self.aborted {
-            self.error("parser made no progress (internal error)".into());
+        if self.stuck() && !self.aborted {
+            let span = Span::new(self.prev_end, self.prev_end);
+            self.error_at(span, "parser made no progress (internal error)".into());
         }
         self.aborted = true;
+        self.steps.set(0);
         self.pos = self.tokens.len().saturating_sub(1);
     }
 
@@ -368,7 +374,7 @@ impl<'a> Parser<'a> {
             if self.stuck() {
                 self.abort();
             }
-            if self.at(&TokenKind::Eof) || self.aborted {
+            if self.at_eof() || self.aborted {
                 break;
             }
             let before = self.pos;
@@ -385,4 +391,5 @@ impl<'a> Parser<'a> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests;
