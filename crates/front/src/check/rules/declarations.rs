@@ -1,12 +1,12 @@
 //! Declarations in the wrong shape or place: actions in parsers, value
 //! sets in controls, instantiations of something that is not a named type
-//! (or an array of one), a parser or control instantiating itself, extern
-//! methods without a return type that are not constructors and
-//! constructors with one, an extern named `main` (the name of the package
-//! instance the program runs), and `NoAction` with parameters.
+//! (or an array of one), a parser or control instantiating itself, an
+//! extern named `main` (the name of the package instance the program runs),
+//! and `NoAction` with parameters. (Extern methods named like their extern
+//! but with a return type are the parser's to reject.)
 
 use super::Reporter;
-use crate::ast::{Decl, DeclKind, Ident, MethodKind, Program, TypeRefKind};
+use crate::ast::{Decl, DeclKind, Ident, Program, TypeRefKind};
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
     for decl in &program.decls {
@@ -18,25 +18,6 @@ pub(super) fn check(program: &Program, r: &mut Reporter) {
                 for local in locals {
                     instance(local, Some(&sig.name), r);
                     local_kind(local, in_parser, r);
-                }
-            }
-            DeclKind::ExternType { name, methods, .. } => {
-                for m in methods {
-                    let named_like_extern = m.sig.name.name == name.name;
-                    match m.kind {
-                        MethodKind::Constructor if !named_like_extern => r.error(
-                            m.sig.name.span,
-                            format!("method `{}` has no return type", m.sig.name.name),
-                        ),
-                        MethodKind::Method | MethodKind::Abstract if named_like_extern => r.error(
-                            m.sig.name.span,
-                            format!(
-                                "constructor `{}` cannot have a return type",
-                                m.sig.name.name
-                            ),
-                        ),
-                        _ => {}
-                    }
                 }
             }
             _ => {}
