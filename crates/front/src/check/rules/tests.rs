@@ -333,6 +333,26 @@ fn table_properties() {
 }
 
 #[test]
+fn default_actions_repeat_bound_arguments() {
+    let program = |bound: &str, default: &str| {
+        format!(
+            "struct s {{ bit<1> f0; bit<1> f1; }} extern bit<1> e1(); extern bit<1> e2(); \
+             control c(inout bit<8> x, inout bit<8> y) {{ action a(inout bit<8> b, in s v) {{}} \
+             table t {{ actions = {{ a({bound}); }} default_action = a({default}); }} apply {{}} }}"
+        )
+    };
+    assert_error(&program("x, {}", "y, {}"), "differs from the one bound");
+    assert_error(
+        &program("x, { f0 = e1(), f1 = e2() }", "x, { f1 = e1(), f0 = e2() }"),
+        "differs from the one bound",
+    );
+    assert_clean(&program(
+        "x, { f0 = e1(), f1 = e1() }",
+        "x, { f1 = e1(), f0 = e1() }",
+    ));
+}
+
+#[test]
 fn top_level_action_is_not_the_local_one() {
     assert_error(
         "action b() {} control c() { action a() {} action b() {} table t { actions = { a; b; } default_action = .b(); } apply {} }",

@@ -309,8 +309,12 @@ impl<'a> Table<'a> {
         }
         let bound = listed.args.iter().flatten();
         for (given, bound) in args.iter().zip(bound) {
-            let differ = squeezed(r.text(given.value.span)) != squeezed(r.text(bound.value.span));
-            if differ && plain(&given.value) && plain(&bound.value) {
+            let (Some(given_spelling), Some(bound_spelling)) =
+                (spelling(&given.value, r), spelling(&bound.value, r))
+            else {
+                continue;
+            };
+            if given_spelling != bound_spelling {
                 r.error(
                     given.span,
                     format!("argument of `{name}` differs from the one bound in the actions list"),
@@ -351,12 +355,33 @@ fn standard_property(name: &Ident, value: &Expr, r: &mut Reporter) {
     }
 }
 
-/// An expression whose spelling identifies it: a name, a field, a literal.
-fn plain(e: &Expr) -> bool {
+/// The spelling of an expression whose spelling identifies it: names,
+/// fields, literals, calls of those, and structure initializers of those
+/// (with fields in name order, as their order does not matter).
+fn spelling(e: &Expr, r: &Reporter) -> Option<String> {
     match &e.kind {
-        ExprKind::Path(_) | ExprKind::Int(_) | ExprKind::Bool(_) => true,
-        ExprKind::Member { base, .. } => plain(base),
-        _ => false,
+        ExprKind::Path(_) | ExprKind::Int(_) | ExprKind::Bool(_) => Some(squeezed(r.text(e.span))),
+        ExprKind::Member { base, .. } => spelling(base, r).map(|_| squeezed(r.text(e.span))),
+        ExprKind::Call { callee, args, .. } => {
+            spelling(callee, r)?;
+            for a in args {
+                spelling(&a.value, r)?;
+            }
+            Some(squeezed(r.text(e.span)))
+        }
+        ExprKind::StructInit {
+            ty: None,
+            fields,
+            rest: false,
+        } => {
+            let mut parts = Vec::new();
+            for (name, value) in fields {
+                parts.push(format!("{}={}", name.name, spelling(value, r)?));
+            }
+            parts.sort();
+            Some(format!("{{{}}}", parts.join(",")))
+        }
+        _ => None,
     }
 }
 
