@@ -4,11 +4,13 @@
 //! properties and entries, parameter directions and annotation shapes.
 //!
 //! Rules: every check here is one the language specification (or the
-//! reference compiler's front end) states without needing a type; a check
-//! that would need to know what a name denotes outside the declaration
-//! being checked belongs to the type checker. Each rule reports at the
-//! offending construct and carries on, so one run reports many mistakes.
-//! No rule may reject a valid program: when in doubt, stay silent.
+//! reference compiler's front end) states without needing a type. Names are
+//! looked up only by their spelling, in the declaration being checked or
+//! among the top-level declarations (actions, externs, functions); anything
+//! that needs real name resolution belongs to the type checker. Each rule
+//! reports at the offending construct and carries on, so one run reports
+//! many mistakes. No rule may reject a valid program: when in doubt, stay
+//! silent.
 
 mod abstracts;
 mod annotations;
@@ -16,6 +18,8 @@ mod declarations;
 mod names;
 mod params;
 mod parsers;
+mod recursion;
+mod shadowing;
 mod statements;
 mod switches;
 mod tables;
@@ -28,6 +32,7 @@ use crate::source::{Span, TranslationUnit};
 pub fn check_rules(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics) {
     let mut r = Reporter { unit, diags };
     names::check(program, &mut r);
+    shadowing::check(program, &mut r);
     declarations::check(program, &mut r);
     params::check(program, &mut r);
     parsers::check(program, &mut r);
@@ -35,6 +40,7 @@ pub fn check_rules(program: &Program, unit: &TranslationUnit, diags: &mut Diagno
     tables::check(program, &mut r);
     annotations::check(program, &mut r);
     abstracts::check(program, &mut r);
+    recursion::check(program, &mut r);
 }
 
 /// Where the rules report: resolves spans to source locations.

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
     let mut members = GlobalMembers::default();
-    top_level(&program.decls, r);
+    declaration_scope(&program.decls, r);
     for decl in &program.decls {
         declaration(decl, &mut members, r);
     }
@@ -81,7 +81,7 @@ fn overload_kind(kind: &DeclKind) -> Option<u8> {
 /// One scope of declarations (the program, or a parser's or control's
 /// locals): two declarations with one name are duplicates unless both are
 /// overloadable and of the same kind.
-fn top_level(decls: &[Decl], r: &mut Reporter) {
+fn declaration_scope(decls: &[Decl], r: &mut Reporter) {
     let mut seen: HashMap<&str, &Decl> = HashMap::new();
     for decl in decls {
         let Some(name) = decl.name() else { continue };
@@ -186,7 +186,7 @@ fn declaration<'a>(decl: &'a Decl, members: &mut GlobalMembers<'a>, r: &mut Repo
             initializer: Some(methods),
             ..
         } => {
-            top_level(methods, r);
+            declaration_scope(methods, r);
             methods.iter().for_each(|m| declaration(m, members, r));
         }
         _ => {}
@@ -194,7 +194,7 @@ fn declaration<'a>(decl: &'a Decl, members: &mut GlobalMembers<'a>, r: &mut Repo
 }
 
 fn locals_scope<'a>(locals: &'a [Decl], members: &mut GlobalMembers<'a>, r: &mut Reporter) {
-    top_level(locals, r);
+    declaration_scope(locals, r);
     locals.iter().for_each(|l| declaration(l, members, r));
 }
 

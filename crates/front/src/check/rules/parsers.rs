@@ -7,7 +7,7 @@
 
 use super::Reporter;
 use crate::ast::{DeclKind, ExprKind, Ident, ParserState, Path, Program, Transition};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
     for decl in &program.decls {
@@ -76,7 +76,7 @@ fn targets(s: &ParserState) -> Vec<&Path> {
 /// (a missing transition or one to an unknown state counts: those are
 /// reported on their own or reject at run time).
 fn leaves(start: &ParserState, states: &HashMap<&str, &ParserState>) -> bool {
-    let mut visited: Vec<&str> = vec![&start.name.name];
+    let mut visited: HashSet<&str> = HashSet::from([start.name.name.as_str()]);
     let mut stack: Vec<&ParserState> = vec![start];
     while let Some(s) = stack.pop() {
         let next = targets(s);
@@ -86,8 +86,7 @@ fn leaves(start: &ParserState, states: &HashMap<&str, &ParserState>) -> bool {
         for t in next {
             match states.get(t.name.name.as_str()) {
                 None => return true,
-                Some(n) if !visited.contains(&n.name.name.as_str()) => {
-                    visited.push(&n.name.name);
+                Some(n) if visited.insert(&n.name.name) => {
                     stack.push(*n);
                 }
                 Some(_) => {}

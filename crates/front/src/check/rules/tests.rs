@@ -98,8 +98,17 @@ fn duplicate_fields_members_and_parameters() {
 }
 
 #[test]
-fn parameter_may_share_a_name_with_a_local() {
-    assert_clean("control MyC(in bit<8> t) { bit<8> x; apply { bit<8> t = 1; } }");
+fn only_variables_may_not_shadow_parameters() {
+    assert_clean("control MyC(in bit<8> t) { table t { actions = {} } apply {} }");
+    assert_clean("control MyC(inout bit<8> p) { bit<8> p = 0; apply {} }");
+    assert_error(
+        "control c(inout bit<8> h) { apply { bit<8> h = h; } }",
+        "variable `h` shadows a parameter",
+    );
+    assert_error(
+        "control c(inout bit<8> h) { action a() { bit<8> h; } apply {} }",
+        "variable `h` shadows a parameter",
+    );
 }
 
 #[test]
@@ -188,6 +197,14 @@ fn arguments_and_calls() {
 }
 
 #[test]
+fn fields_are_initialized_once() {
+    assert_error(
+        "struct S { bit<8> a; } const S s = { a = 1, a = 2 };",
+        "field `a` is initialized twice",
+    );
+}
+
+#[test]
 fn abstract_methods() {
     let ext = "extern V { V(); abstract bit<16> f(in bit<16> ix); @optional abstract void g(); }";
     assert_error(&format!("{ext} control c() {{ V() v = {{ bit<16> h(in bit<16> ix) {{ return ix; }} }}; apply {{}} }}"), "not an abstract method");
@@ -202,6 +219,11 @@ fn abstract_methods() {
 #[test]
 fn recursion_is_rejected() {
     assert_error("void f() { f(); }", "function `f` is recursive");
+    assert_error(
+        "void g() { f(); } void f() { g(); }",
+        "function `g` is recursive",
+    );
+    assert_eq!(errors("void f() { f(); f(); }").len(), 1);
     assert_clean("void g() {} void f() { g(); }");
 }
 
@@ -273,6 +295,22 @@ fn table_properties() {
         "cannot have priorities",
     );
     assert_error(
+        &table("actions = { a; } size = true;"),
+        "`size` must be a number",
+    );
+    assert_error(
+        &table("const actions = { a; }"),
+        "cannot be declared `const`",
+    );
+    assert_error(
+        &table("actions = { a; } largest_priority_wins = \"x\";"),
+        "must be `true` or `false`",
+    );
+    assert_error(
+        &table("key = { x : ternary; } actions = { a; } const entries = { priority = 1 : 1 : a; }"),
+        "`const entries` list cannot have priorities",
+    );
+    assert_error(
         &table("key = { x + x : exact; } actions = { a; }"),
         "requires a `@name` annotation",
     );
@@ -291,6 +329,26 @@ fn table_properties() {
     assert_clean(&table(
         "key = { x : ternary; x[3:0] : exact @name(\"lo\"); } actions = { a; @defaultonly b; } \
          default_action = b; const entries = { (1 &&& 3, 2) : a; (_, 3) : a(); }",
+    ));
+}
+
+#[test]
+fn default_actions_repeat_bound_arguments() {
+    let program = |bound: &str, default: &str| {
+        format!(
+            "struct s {{ bit<1> f0; bit<1> f1; }} extern bit<1> e1(); extern bit<1> e2(); \
+             control c(inout bit<8> x, inout bit<8> y) {{ action a(inout bit<8> b, in s v) {{}} \
+             table t {{ actions = {{ a({bound}); }} default_action = a({default}); }} apply {{}} }}"
+        )
+    };
+    assert_error(&program("x, {}", "y, {}"), "differs from the one bound");
+    assert_error(
+        &program("x, { f0 = e1(), f1 = e2() }", "x, { f1 = e1(), f0 = e2() }"),
+        "differs from the one bound",
+    );
+    assert_clean(&program(
+        "x, { f0 = e1(), f1 = e1() }",
+        "x, { f1 = e1(), f0 = e1() }",
     ));
 }
 
@@ -356,6 +414,14 @@ fn annotation_shapes() {
 fn declarations_in_the_wrong_place() {
     assert_error("extern main {}", "`main` must be an instance");
     assert_error(
+        "parser p() { action a() {} state start {} }",
+        "cannot be declared in a parser",
+    );
+    assert_error(
+        "control c() { value_set<bit<8>>(4) vs; apply {} }",
+        "can only be declared in a parser",
+    );
+    assert_error(
         "action NoAction(bit t) {}",
         "`NoAction` cannot have parameters",
     );
@@ -363,21 +429,17 @@ fn declarations_in_the_wrong_place() {
         "control c() { c() inst; apply {} }",
         "cannot instantiate itself",
     );
-    assert_error(
-        "extern X { void X(); }",
-        "constructor `X` cannot have a return type",
-    );
 }
 
-/// Nesting as deep as the parser accepts (parentheses count twice there)
-/// must not overflow the stack of a test thread.
+/// Nesting about as deep as the parser accepts (an `if` and its block are
+/// two levels there) must not overflow the stack of a test thread.
 #[test]
 fn deep_nesting_is_walked() {
-    let ifs = "if (true) { ".repeat(140) + &"} ".repeat(140);
+    let ifs = "if (true) { ".repeat(99) + &"} ".repeat(99);
     assert_clean(&format!(
         "control c(inout bit<8> x) {{ apply {{ {ifs} }} }}"
     ));
-    let parens = "(".repeat(95) + "x" + &")".repeat(95);
+    let parens = "(".repeat(99) + "x" + &")".repeat(99);
     assert_clean(&format!(
         "control c(inout bit<8> x) {{ apply {{ x = {parens}; }} }}"
     ));

@@ -2,7 +2,8 @@
 //! initializer, `action_run` outside a `switch`, table `apply` where tables
 //! cannot be applied, `verify` outside parsers, actions called from
 //! functions or with type arguments, `_` as an operand, calls of a call's
-//! result, and arguments mixing names and positions or naming one twice.
+//! result, arguments mixing names and positions or naming one twice, and
+//! structure initializers giving a field twice.
 
 use super::{Body, Ctx};
 use crate::ast::{Argument, Expr, ExprKind};
@@ -27,6 +28,17 @@ pub(super) fn expr<'p>(e: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             )
         }
         ExprKind::Call { callee, .. } => call(e, callee, ctx, r),
+        ExprKind::StructInit { fields, .. } => {
+            let mut seen: HashSet<&str> = HashSet::new();
+            for (name, _) in fields {
+                if !seen.insert(&name.name) {
+                    r.error(
+                        name.span,
+                        format!("field `{}` is initialized twice", name.name),
+                    );
+                }
+            }
+        }
         ExprKind::Unary { .. }
         | ExprKind::Binary { .. }
         | ExprKind::Ternary { .. }

@@ -1,6 +1,6 @@
 //! The `entries` of a table: after the key, one value per key field,
-//! priorities only when some key field is not `exact` or `lpm` and then from
-//! the first entry on, no `const` entry in a `const` list, and no exact key
+//! priorities only in a non-`const` list, when some key field is not
+//! `exact` or `lpm`, and then from the first entry on, no `const` entry in a `const` list, and no exact key
 //! given twice.
 
 use super::{squeezed, Table};
@@ -30,7 +30,7 @@ impl Table<'_> {
             }
             entry_keyset(&entry.keyset, &kinds, r);
         }
-        self.priorities(entries, &kinds, r);
+        self.priorities(prop.is_const, entries, &kinds, r);
         if !kinds.is_empty() && kinds.iter().all(|k| *k == "exact") {
             let mut seen: HashMap<String, Span> = HashMap::new();
             for entry in entries {
@@ -50,10 +50,16 @@ impl Table<'_> {
         }
     }
 
-    fn priorities(&self, entries: &[Entry], kinds: &[&str], r: &mut Reporter) {
+    fn priorities(&self, constant: bool, entries: &[Entry], kinds: &[&str], r: &mut Reporter) {
         let Some(with) = entries.iter().find(|e| e.priority.is_some()) else {
             return;
         };
+        if constant {
+            return r.error(
+                with.span,
+                "entries of a `const entries` list cannot have priorities",
+            );
+        }
         if kinds.iter().all(|k| *k == "exact" || *k == "lpm") {
             r.error(
                 with.span,

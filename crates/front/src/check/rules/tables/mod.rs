@@ -4,7 +4,9 @@
 //! argument, repeating those the list binds. `@tableonly` actions cannot be
 //! defaults, `@defaultonly` ones cannot be entries. Key expressions do not
 //! name the table itself and can name themselves in the control plane
-//! ([`keys`]); [`entries`] has the rules on `entries`.
+//! ([`keys`]); [`entries`] has the rules on `entries`. `size` and
+//! `priority_delta` are numbers, `largest_priority_wins` a boolean; `key`
+//! and `actions` cannot be `const`.
 //!
 //! Actions are found by spelling: in the enclosing control, then at the top
 //! level. Match kinds are recognised by their standard names (`exact`,
@@ -16,7 +18,7 @@ mod keys;
 use super::walk::for_each_expr;
 use super::Reporter;
 use crate::ast::{
-    ActionRef, Argument, Decl, DeclKind, Expr, ExprKind, KeyElement, Param, Path, Program,
+    ActionRef, Argument, Decl, DeclKind, Expr, ExprKind, Ident, KeyElement, Param, Path, Program,
     TableProperty, TablePropertyKind,
 };
 use crate::source::Span;
@@ -105,6 +107,17 @@ impl<'a> Table<'a> {
         let mut keys: Option<&[KeyElement]> = None;
         let mut actions: Option<&[ActionRef]> = None;
         for p in self.properties {
+            let what = match &p.kind {
+                TablePropertyKind::Key(_) => Some("key"),
+                TablePropertyKind::Actions(_) => Some("actions"),
+                _ => None,
+            };
+            if let Some(what) = what.filter(|_| p.is_const) {
+                r.error(
+                    p.span,
+                    format!("the `{what}` of a table cannot be declared `const`"),
+                );
+            }
             match &p.kind {
                 TablePropertyKind::Key(k) => {
                     keys = Some(k);
@@ -127,7 +140,8 @@ impl<'a> Table<'a> {
                     ),
                     None => {}
                 },
-                _ => {}
+                TablePropertyKind::Other { name, value } => standard_property(name, value, r),
+                TablePropertyKind::DefaultAction(_) => {}
             }
         }
         let Some(actions) = actions else {
@@ -295,8 +309,12 @@ impl<'a> Table<'a> {
         }
         let bound = listed.args.iter().flatten();
         for (given, bound) in args.iter().zip(bound) {
-            let differ = squeezed(r.text(given.value.span)) != squeezed(r.text(bound.value.span));
-            if differ && plain(&given.value) && plain(&bound.value) {
+            let (Some(given_spelling), Some(bound_spelling)) =
+                (spelling(&given.value, r), spelling(&bound.value, r))
+            else {
+                continue;
+            };
+            if given_spelling != bound_spelling {
                 r.error(
                     given.span,
                     format!("argument of `{name}` differs from the one bound in the actions list"),
@@ -306,12 +324,64 @@ impl<'a> Table<'a> {
     }
 }
 
-/// An expression whose spelling identifies it: a name, a field, a literal.
-fn plain(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Path(_) | ExprKind::Int(_) | ExprKind::Bool(_) => true,
-        ExprKind::Member { base, .. } => plain(base),
+/// Standard properties with a fixed kind of value: `size` and
+/// `priority_delta` take a number, `largest_priority_wins` a boolean.
+fn standard_property(name: &Ident, value: &Expr, r: &mut Reporter) {
+    let not_a_number = matches!(
+        value.kind,
+        ExprKind::Bool(_)
+            | ExprKind::String(_)
+            | ExprKind::List(_)
+            | ExprKind::StructInit { .. }
+            | ExprKind::Invalid
+            | ExprKind::DontCare
+            | ExprKind::DefaultValue
+    );
+    let wrong = match name.name.as_str() {
+        "size" | "priority_delta" => not_a_number,
+        "largest_priority_wins" => !matches!(value.kind, ExprKind::Bool(_)),
         _ => false,
+    };
+    if wrong {
+        let expected = if name.name == "largest_priority_wins" {
+            "`true` or `false`"
+        } else {
+            "a number"
+        };
+        r.error(
+            value.span,
+            format!("table property `{}` must be {expected}", name.name),
+        );
+    }
+}
+
+/// The spelling of an expression whose spelling identifies it: names,
+/// fields, literals, calls of those, and structure initializers of those
+/// (with fields in name order, as their order does not matter).
+fn spelling(e: &Expr, r: &Reporter) -> Option<String> {
+    match &e.kind {
+        ExprKind::Path(_) | ExprKind::Int(_) | ExprKind::Bool(_) => Some(squeezed(r.text(e.span))),
+        ExprKind::Member { base, .. } => spelling(base, r).map(|_| squeezed(r.text(e.span))),
+        ExprKind::Call { callee, args, .. } => {
+            spelling(callee, r)?;
+            for a in args {
+                spelling(&a.value, r)?;
+            }
+            Some(squeezed(r.text(e.span)))
+        }
+        ExprKind::StructInit {
+            ty: None,
+            fields,
+            rest: false,
+        } => {
+            let mut parts = Vec::new();
+            for (name, value) in fields {
+                parts.push(format!("{}={}", name.name, spelling(value, r)?));
+            }
+            parts.sort();
+            Some(format!("{{{}}}", parts.join(",")))
+        }
+        _ => None,
     }
 }
 
