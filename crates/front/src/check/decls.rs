@@ -15,10 +15,6 @@ use std::rc::Rc;
 
 
 impl Checker<'_> {
-    pub(super) fn top_level_decl(&mut self, decl: &ast::Decl) {
-        self.decl(decl);
-    }
-
     /// Declares one declaration in the current scope, checking its body.
     pub(super) fn decl(&mut self, decl: &ast::Decl) {
         match &decl.kind {
