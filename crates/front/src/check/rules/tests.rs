@@ -320,7 +320,7 @@ fn table_properties() {
     );
     assert_error(
         &table("key = { x : exact; } actions = { a; } const entries = { 1 : b; }"),
-        "entry `b` is not in the actions",
+        "entry action `b` is not in the actions",
     );
     assert_error(
         &table("key = { x : exact; } actions = { a; } const entries = { 1 : a; 1 : a; }"),
@@ -350,6 +350,21 @@ fn default_actions_repeat_bound_arguments() {
         "x, { f0 = e1(), f1 = e1() }",
         "x, { f1 = e1(), f0 = e1() }",
     ));
+}
+
+#[test]
+fn tableonly_and_defaultonly_actions() {
+    let table = |body: &str| {
+        format!("control c(in bit<8> x) {{ action a() {{}} table t {{ key = {{ x : exact; }} {body} }} apply {{}} }}")
+    };
+    assert_error(
+        &table("actions = { @tableonly a; } default_action = a;"),
+        "cannot be the default action",
+    );
+    assert_error(
+        &table("actions = { @defaultonly a; } const entries = { 1 : a; }"),
+        "cannot be the entry",
+    );
 }
 
 #[test]
