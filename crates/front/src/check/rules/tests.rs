@@ -363,7 +363,7 @@ fn tableonly_and_defaultonly_actions() {
     );
     assert_error(
         &table("actions = { @defaultonly a; } const entries = { 1 : a; }"),
-        "cannot be the entry",
+        "cannot be the entry action",
     );
 }
 
