@@ -429,6 +429,11 @@ fn annotation_shapes() {
 fn declarations_in_the_wrong_place() {
     assert_error("extern main {}", "`main` must be an instance");
     assert_error(
+        "enum bit<8> E { A = 1, B }",
+        "member `B` of serializable enum `E` needs a value",
+    );
+    assert_error("enum F { X = 1, Y }", "cannot have a value");
+    assert_error(
         "parser p() { action a() {} state start {} }",
         "cannot be declared in a parser",
     );
