@@ -93,7 +93,7 @@ fn tables_check_keys_actions_and_defaults() {
     let bad_kind = ok.replace(": exact", ": fuzzy");
     rejects(&bad_kind, "not a declared match kind");
     let bad_default = ok.replace("default_action = NoAction()", "default_action = other()");
-    rejects(&bad_default, "not in the table's actions list");
+    rejects(&bad_default, "is not in the actions of table");
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn tables_are_applied_only_from_control_bodies() {
             apply { t.apply(); }
         }",
     );
-    rejects(&src, "cannot be applied inside an action");
+    rejects(&src, "can only be applied in a control's `apply` block");
 }
 
 #[test]
