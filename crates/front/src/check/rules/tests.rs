@@ -217,6 +217,17 @@ fn abstract_methods() {
 }
 
 #[test]
+fn types_do_not_refer_to_themselves() {
+    assert_error("extern E { void method(E e); }", "`E` refers to itself");
+    assert_error("struct S { S s; }", "`S` refers to itself");
+    assert_error(
+        "header H { bit<8> a; } header_union U { U u; }",
+        "`U` refers to itself",
+    );
+    assert_clean("extern E<T> { E(); void m<E>(in E x); } struct S<T> { T t; }");
+}
+
+#[test]
 fn recursion_is_rejected() {
     assert_error("void f() { f(); }", "function `f` is recursive");
     assert_error(
