@@ -437,6 +437,15 @@ fn annotation_shapes() {
 }
 
 #[test]
+fn length_reads_earlier_fields() {
+    assert_error(
+        "header H { @length(n) varbit<256> d; bit<32> n; }",
+        "uses field `n`, which is not read before it",
+    );
+    assert_clean("header H { bit<32> n; @length(n) varbit<256> d; }");
+}
+
+#[test]
 fn declarations_in_the_wrong_place() {
     assert_error("extern main {}", "`main` must be an instance");
     assert_error(
