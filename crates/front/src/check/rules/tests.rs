@@ -410,6 +410,10 @@ fn parameter_rules() {
         "optional parameter `a` is not allowed here",
     );
     assert_error("action a(int x) {}", "cannot have type `int`");
+    assert_error(
+        "bit h(in bit a) { return a; } bit f(in bit a = h(1), in bit b) { return b; }",
+        "must be a compile-time constant",
+    );
     assert_clean("action a(in bit<8> x, bit<8> y) {} extern void g(@optional in bit<8> z);");
 }
 
