@@ -3,9 +3,9 @@
 //! without a direction (set by the control plane) come after those with
 //! one and are never of type `int`; `out` and `inout` parameters have no
 //! default value, and default values call no function or action (they are
-//! compile-time constants); `@optional` parameters have no default value and are not
-//! allowed on functions (other than implementations of abstract methods)
-//! or on constructor parameters of parsers and controls.
+//! compile-time constants); `@optional` parameters have no default value
+//! and are not allowed on functions (other than implementations of
+//! abstract methods) or on constructor parameters of parsers and controls.
 
 use super::walk::for_each_expr;
 use super::Reporter;
