@@ -45,6 +45,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Storage::Array => layout::TableStorage::Array,
             Storage::LpmTrie => layout::TableStorage::LpmTrie,
             Storage::Ternary => layout::TableStorage::Ternary,
+            Storage::DefaultOnly => layout::TableStorage::Keyless,
             _ => layout::TableStorage::Hash,
         };
         let key_size = l.key.size();

@@ -178,6 +178,8 @@ pub enum ExprKind {
     ErrorCode(u32),
     /// `p.lookahead<T>()`: bits at the current parse offset.
     Lookahead,
+    /// `p.length()`: the packet's length in bytes.
+    PacketLength,
     Builtin { func: Builtin, args: Vec<Expr> },
     /// A user extern function from `--extern-file`: called by its name.
     ExternCall { name: String, args: Vec<Expr> },
@@ -208,6 +210,9 @@ pub enum Stmt {
     Emit { header: Expr },
     /// An expression evaluated for its effect (an extern call).
     Eval(Expr),
+    /// The body of a control applied from another control (`c.apply()`):
+    /// `return` inside leaves only this body.
+    Inline { name: String, body: Vec<Stmt> },
 }
 
 #[derive(Clone, Debug)]
@@ -304,6 +309,8 @@ pub enum Storage {
     Ternary,
     /// Only const entries: compiled into code, no map.
     Code,
+    /// No key: every lookup misses and runs the default action.
+    DefaultOnly,
 }
 
 #[derive(Clone, Debug)]

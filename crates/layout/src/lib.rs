@@ -113,6 +113,9 @@ pub enum TableStorage {
     LpmTrie,
     /// Ternary/range/optional keys: see [`Table::ternary`].
     Ternary,
+    /// No key: only the default action (in [`Table::default_map`]) runs;
+    /// `map` names no map.
+    Keyless,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

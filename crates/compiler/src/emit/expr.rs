@@ -87,6 +87,10 @@ impl Emitter<'_> {
                 self.use_helper(Helper::LoadBe);
                 wrap(&e.ty, &format!("p4bpf_load_be(pkt + offset, {bytes}) >> {}", bytes * 8 - width))
             }
+            ExprKind::PacketLength => match self.hook {
+                p4bpf_layout::Hook::Xdp => "((u32)(pkt_end - pkt))".into(),
+                p4bpf_layout::Hook::Tc => "skb->len".into(),
+            },
             ExprKind::Builtin { func, args } => self.builtin(*func, args),
             ExprKind::ExternCall { name, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();

@@ -38,6 +38,8 @@ pub struct Emitter<'p> {
     helpers: RefCell<BTreeSet<Helper>>,
     writes: Writes,
     plan: Plan,
+    /// Numbers unique labels of inlined controls.
+    labels: std::cell::Cell<u32>,
 }
 
 /// What goes into the C file besides the program.
@@ -67,6 +69,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         helpers: RefCell::new(BTreeSet::new()),
         writes: deparser::writes(prog),
         plan: Plan::InPlace,
+        labels: std::cell::Cell::new(0),
     };
     e.plan = e.deparse_plan();
     // Bodies first: they decide which helpers the file needs.
@@ -123,6 +126,11 @@ fn pipeline_section(json: &str) -> String {
 }
 
 impl Emitter<'_> {
+    fn next_label(&self) -> u32 {
+        self.labels.set(self.labels.get() + 1);
+        self.labels.get()
+    }
+
     fn use_helper(&self, h: Helper) {
         self.helpers.borrow_mut().insert(h);
     }
@@ -197,7 +205,7 @@ impl Emitter<'_> {
         body.push(CStmt::Label("accept".into()));
         for (i, control) in self.prog.controls.iter().enumerate() {
             let end = format!("{}_end", control.name);
-            let cx = Ctx { in_action: false, end: end.clone() };
+            let cx = Ctx { in_action: false, end: end.clone(), exit: end.clone() };
             body.push(CStmt::Comment(format!("control {}", control.name)));
             if self.prog.arch == Arch::XdpModel && i == 1 {
                 body.extend(self.deparser_prologue());

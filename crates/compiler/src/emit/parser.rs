@@ -27,7 +27,7 @@ impl Emitter<'_> {
     }
 
     pub fn parser_code(&self) -> Vec<CStmt> {
-        let cx = Ctx { in_action: false, end: "reject".into() };
+        let cx = Ctx { in_action: false, end: "reject".into(), exit: "reject".into() };
         let start = self.prog.parser.states.iter().position(|s| s.name == "start").unwrap_or(0);
         let mut out = vec![CStmt::Goto(self.state_label(Next::State(crate::ir::StateId(start as u32))))];
         for s in &self.prog.parser.states {

@@ -12,8 +12,10 @@ use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty};
 /// Where the statements being emitted live.
 pub struct Ctx {
     pub in_action: bool,
-    /// Label ending the current control.
+    /// Label ending the current control (`return`).
     pub end: String,
+    /// Label ending the outermost control (`exit`).
+    pub exit: String,
 }
 
 fn may_exit(stmts: &[Stmt]) -> bool {
@@ -38,7 +40,7 @@ impl Emitter<'_> {
                 params.push(self.declare(&var.ty, &var.c_name));
             }
         }
-        let cx = Ctx { in_action: true, end: String::new() };
+        let cx = Ctx { in_action: true, end: String::new(), exit: String::new() };
         let mut out = format!("/* action {} */\nstatic __always_inline void {}({})\n{{\n", action.name, action.c_name, params.join(", "));
         super::c::print(&self.stmts(&action.body, &cx), 1, &mut out);
         out.push_str("}\n\n");
@@ -55,7 +57,7 @@ impl Emitter<'_> {
             out.push(if cx.in_action {
                 CStmt::If { cond: "st->p4bpf_exit".into(), then: vec![CStmt::Return(String::new())], other: vec![] }
             } else {
-                CStmt::If { cond: "st->p4bpf_exit".into(), then: vec![CStmt::Goto(cx.end.clone())], other: vec![] }
+                CStmt::If { cond: "st->p4bpf_exit".into(), then: vec![CStmt::Goto(cx.exit.clone())], other: vec![] }
             });
         }
         out
@@ -97,7 +99,15 @@ impl Emitter<'_> {
                 out.push(line("st->p4bpf_exit = 1"));
                 out.push(CStmt::Return(String::new()));
             }
-            Stmt::Return | Stmt::Exit => out.push(CStmt::Goto(cx.end.clone())),
+            Stmt::Return => out.push(CStmt::Goto(cx.end.clone())),
+            Stmt::Exit => out.push(CStmt::Goto(cx.exit.clone())),
+            Stmt::Inline { name, body } => {
+                let end = format!("{}_end_{}", name.replace('.', "_"), self.next_label());
+                let inner = Ctx { in_action: cx.in_action, end: end.clone(), exit: cx.exit.clone() };
+                out.push(CStmt::Comment(format!("apply {name}")));
+                out.push(CStmt::Block(self.stmts(body, &inner)));
+                out.push(CStmt::Label(end));
+            }
             Stmt::Extract { header } => out.extend(self.extract(header)),
             Stmt::Advance { bits } => {
                 let bytes = bits / 8;
@@ -115,6 +125,12 @@ impl Emitter<'_> {
     }
 
     fn assign(&self, lhs: &Expr, rhs: &Expr) -> Vec<CStmt> {
+        if let ExprKind::Slice { base, hi, lo } = &lhs.kind {
+            let mask = format!("((u64){} << {lo})", super::expr::mask_literal(hi - lo + 1));
+            let place = self.lvalue(base);
+            let merged = format!("({place} & ~{mask}) | (((u64){} << {lo}) & {mask})", self.expr(rhs));
+            return vec![line(format!("{place} = {}", super::expr::wrap(&base.ty, &merged)))];
+        }
         let place = self.lvalue(lhs);
         match (&lhs.ty, &rhs.kind) {
             (Ty::Bits { width, .. }, ExprKind::Int(v)) if *width > 64 => {

@@ -35,6 +35,9 @@ impl Emitter<'_> {
                 continue;
             }
             out.push_str(&self.table_structs(t, l));
+            if t.storage == Storage::DefaultOnly && t.default_is_const {
+                continue;
+            }
             let key = format!("struct {}_key", t.c_name);
             let value = format!("struct {}_value", t.c_name);
             match t.storage {
@@ -45,7 +48,7 @@ impl Emitter<'_> {
                     out.push_str(&map_def("BPF_MAP_TYPE_ARRAY", "u32", &format!("struct {}_mask", t.c_name), MAX_TERNARY_MASKS, None, &format!("{}_masks", t.c_name)));
                     out.push_str(&map_def("BPF_MAP_TYPE_HASH", &format!("struct {}_entry_key", t.c_name), &value, t.size, None, &t.c_name));
                 }
-                Storage::Code => {}
+                Storage::Code | Storage::DefaultOnly => {}
             }
             if !t.default_is_const {
                 out.push_str(&map_def("BPF_MAP_TYPE_ARRAY", "u32", &value, 1, None, &format!("{}_defaultAction", t.c_name)));
@@ -155,6 +158,7 @@ impl Emitter<'_> {
                 body.push(CStmt::If { cond: "value && value->action == 0".into(), then: vec![line("value = 0")], other: vec![] });
             }
             Storage::Ternary => body.extend(self.ternary_search(t)),
+            Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
             _ => body.push(line(format!("value = bpf_map_lookup_elem(&{}, &key)", t.c_name))),
         }
         body.push(line("u32 action = 0"));

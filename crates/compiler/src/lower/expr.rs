@@ -291,6 +291,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     }
                     Some(Expr { kind: ExprKind::IsValid(Box::new(h)), ty: Ty::Bool })
                 }
+                "length" if matches!(&base.kind, A::Path(p) if matches!(self.lookup(&p.name.name), Some(Binding::PacketIn))) => {
+                    Some(Expr { kind: ExprKind::PacketLength, ty: Ty::bits(32) })
+                }
                 "lookahead" => {
                     let ty = match &e.kind {
                         A::Call { type_args, .. } => type_args.first().and_then(|t| self.env.resolve(t, &mut self.diags)),

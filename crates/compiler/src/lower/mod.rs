@@ -49,6 +49,8 @@ enum Binding {
     Counter(ir::CounterId),
     ValueSet(ir::ValueSetId),
     State(ir::StateId),
+    /// A control instantiated inside another: index into `sub_controls`.
+    SubControl(usize),
     PacketIn,
     PacketOut,
 }
@@ -65,6 +67,16 @@ struct Lowerer<'a, 'u> {
     c_names: HashMap<String, u32>,
     /// User extern functions allowed through `--extern-file`.
     allow_user_externs: bool,
+    sub_controls: Vec<SubControl>,
+}
+
+/// A control instance inside a control, lowered once; each `apply` copies
+/// arguments in, inlines the body and copies `out`/`inout` ones back.
+#[derive(Clone, Debug)]
+struct SubControl {
+    name: String,
+    params: Vec<(VarId, Option<ast::Direction>)>,
+    body: Vec<ir::Stmt>,
 }
 
 /// Lowers a parsed program; `name` is the program's file stem.
@@ -94,6 +106,7 @@ pub fn lower(program: &ast::Program, unit: &TranslationUnit, name: &str, allow_u
         pending: vec![],
         c_names: HashMap::new(),
         allow_user_externs,
+        sub_controls: vec![],
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

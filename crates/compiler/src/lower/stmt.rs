@@ -50,6 +50,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             ast::TypeRefKind::Named { path, .. } => path.name.name.as_str(),
             _ => "",
         };
+        if let Some(control @ ast::Decl { kind: DeclKind::Control { .. }, .. }) = self.env.decl(type_name) {
+            if args.is_empty() {
+                self.sub_control(control, name);
+                return;
+            }
+        }
         if type_name != "CounterArray" {
             self.diags.error(decl.span, format!("instances of `{type_name}` are not supported by the eBPF target"));
             return;
@@ -65,6 +71,60 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let id = ir::CounterId(self.prog.counters.len() as u32);
         self.prog.counters.push(CounterArray { name: p4, c_name, size: size.max(1), sparse });
         self.bind(&name.name, Binding::Counter(id));
+    }
+
+    fn sub_control(&mut self, control: &'a ast::Decl, instance: &ast::Ident) {
+        let DeclKind::Control { sig, ctor_params, locals, apply } = &control.kind else { return };
+        if !ctor_params.is_empty() {
+            self.diags.error(instance.span, "controls with constructor parameters are not supported yet");
+            return;
+        }
+        let prefix = self.dotted(&instance.name);
+        let global = self.scopes.first().cloned().unwrap_or_default();
+        // The instance sees only the top level and its own names.
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
+        let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
+        let mut params = vec![];
+        for p in &sig.params {
+            if let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) {
+                let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
+                self.bind(&p.name.name, Binding::Var(v));
+                params.push((v, p.direction));
+            }
+        }
+        for local in locals {
+            self.local_decl(local);
+        }
+        let body = self.block(&apply.stmts);
+        self.scopes = saved_scopes;
+        self.prefix = saved_prefix;
+        self.sub_controls.push(super::SubControl { name: prefix, params, body });
+        self.bind(&instance.name, Binding::SubControl(self.sub_controls.len() - 1));
+    }
+
+    fn apply_sub_control(&mut self, index: usize, args: &'a [ast::Argument], call: &ast::Expr, out: &mut Vec<Stmt>) {
+        let Some(sc) = self.sub_controls.get(index).cloned() else { return };
+        if args.len() != sc.params.len() {
+            self.diags.error(call.span, format!("`{}` takes {} arguments", sc.name, sc.params.len()));
+            return;
+        }
+        let mut copy_out = vec![];
+        for ((v, dir), a) in sc.params.iter().zip(args) {
+            if matches!(a.value.kind, A::DontCare) {
+                continue;
+            }
+            let ty = self.prog.var(*v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
+            let Some(x) = self.expr_into(&a.value, Some(&ty), out) else { return };
+            let param = Expr { kind: ExprKind::Var(*v), ty };
+            if *dir != Some(ast::Direction::Out) {
+                out.push(Stmt::Assign { lhs: param.clone(), rhs: x.clone() });
+            }
+            if matches!(dir, Some(ast::Direction::Out | ast::Direction::InOut)) {
+                copy_out.push(Stmt::Assign { lhs: x, rhs: param });
+            }
+        }
+        out.push(Stmt::Inline { name: sc.name, body: sc.body });
+        out.extend(copy_out);
     }
 
     pub(super) fn action(&mut self, decl: &'a ast::Decl) {
@@ -316,6 +376,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     self.push_header_op(h, call, out, |header| Stmt::Emit { header });
                 }
             }
+            (Some(Binding::SubControl(index)), "apply") => self.apply_sub_control(index, args, call, out),
             (Some(Binding::Table(table)), "apply") => out.push(Stmt::Apply { table, hit: None, action_run: None }),
             (Some(Binding::Counter(counter)), "increment" | "add") => {
                 let Some(index) = arg(0).and_then(|a| self.expr_into(a, Some(&Ty::bits(32)), out)) else { return };

@@ -118,6 +118,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if has_entries {
             return Storage::Code;
         }
+        if keys.is_empty() {
+            return Storage::DefaultOnly;
+        }
         if lpm > 1 {
             self.diags.error(decl.span, "a table may have at most one `lpm` key");
         }
