@@ -22,11 +22,14 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         }
         let l = table_layout(prog, t);
         let fields = l.key.describe(0);
-        let keys = fields
+        // Listed in P4 order (`key.fieldN`); offsets say where each lives.
+        let mut keyed: Vec<(usize, layout::KeyField)> = fields
             .into_iter()
             .zip(&l.key_order)
-            .filter_map(|(field, i)| t.keys.get(*i).map(|k| layout::KeyField { field, match_kind: match_kind(k.kind) }))
+            .filter_map(|(field, i)| t.keys.get(*i).map(|k| (*i, layout::KeyField { field, match_kind: match_kind(k.kind) })))
             .collect();
+        keyed.sort_by_key(|(i, _)| *i);
+        let keys = keyed.into_iter().map(|(_, k)| k).collect();
         let actions = t
             .actions
             .iter()
