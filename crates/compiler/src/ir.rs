@@ -272,6 +272,8 @@ pub struct Action {
     pub body: Vec<Stmt>,
     pub default_only: bool,
     pub table_only: bool,
+    /// `@id(N)`: the P4Runtime id the program asks for.
+    pub p4_id: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -326,6 +328,7 @@ pub struct Table {
     pub const_entries: Vec<ConstEntry>,
     pub size: u32,
     pub storage: Storage,
+    pub p4_id: Option<u32>,
 }
 
 impl Table {
@@ -341,6 +344,7 @@ pub struct CounterArray {
     pub c_name: String,
     pub size: u32,
     pub sparse: bool,
+    pub p4_id: Option<u32>,
 }
 
 #[derive(Clone, Debug)]
@@ -349,6 +353,7 @@ pub struct ValueSet {
     pub c_name: String,
     pub size: u32,
     pub ty: Ty,
+    pub p4_id: Option<u32>,
 }
 
 /// A whole program for one architecture.

@@ -13,6 +13,7 @@ pub mod emit;
 pub mod ir;
 pub mod lower;
 pub mod map_layout;
+pub mod p4info;
 
 use p4bpf_front::diag::Diagnostics;
 use p4bpf_front::source::SourceMap;
@@ -48,12 +49,19 @@ pub enum CompileError {
     Tool(String),
 }
 
-/// The C text and pipeline description of an already parsed program.
-pub fn generate(fe: &p4bpf_front::Frontend, name: &str, hook: Hook, extern_c: Option<&str>) -> Result<(String, p4bpf_layout::Pipeline), Diagnostics> {
+/// Everything generated for one program, before clang.
+pub struct Generated {
+    pub c: String,
+    pub pipeline: p4bpf_layout::Pipeline,
+    pub p4info: String,
+}
+
+/// The C text, pipeline description and P4Info of an already parsed program.
+pub fn generate(fe: &p4bpf_front::Frontend, name: &str, hook: Hook, extern_c: Option<&str>) -> Result<Generated, Diagnostics> {
     let prog = lower::lower(&fe.program, &fe.unit, name, extern_c.is_some())?;
     let pipeline = describe::describe(&prog, hook);
     let c = emit::emit(&prog, &emit::EmitOptions { hook, pipeline_json: &pipeline.to_json(), extern_c });
-    Ok((c, pipeline))
+    Ok(Generated { c, pipeline, p4info: p4info::write(&prog) })
 }
 
 /// Compiles the P4 program at `path` into `options.out_dir`.
@@ -67,14 +75,17 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
         Some(f) => Some(std::fs::read_to_string(f).map_err(|e| CompileError::Tool(format!("cannot read extern file {}: {e}", f.display())))?),
         None => None,
     };
-    let (c, pipeline) = match generate(&fe, &name, options.hook, extern_c.as_deref()) {
+    let generated = match generate(&fe, &name, options.hook, extern_c.as_deref()) {
         Ok(x) => x,
         Err(diagnostics) => return Err(CompileError::Program { sources: fe.sources, diagnostics }),
     };
     std::fs::create_dir_all(&options.out_dir).map_err(|e| CompileError::Tool(format!("cannot create {}: {e}", options.out_dir.display())))?;
     let c_file = options.out_dir.join(format!("{name}.c"));
     let object = options.out_dir.join(format!("{name}.o"));
-    std::fs::write(&c_file, c).map_err(|e| CompileError::Tool(format!("cannot write {}: {e}", c_file.display())))?;
+    let p4info = options.out_dir.join(format!("{name}.p4info.txtpb"));
+    let write = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| CompileError::Tool(format!("cannot write {}: {e}", path.display())));
+    write(&c_file, &generated.c)?;
+    write(&p4info, &generated.p4info)?;
     clang::compile(&c_file, &object).map_err(CompileError::Tool)?;
-    Ok(Compiled { c_file, object, p4info: None, pipeline })
+    Ok(Compiled { c_file, object, p4info: Some(p4info), pipeline: generated.pipeline })
 }

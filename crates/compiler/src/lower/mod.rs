@@ -258,6 +258,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         id
     }
 
+    /// The value of `@id(N)`, for P4Runtime.
+    fn id_annotation(&mut self, annotations: &[ast::Annotation]) -> Option<u32> {
+        let a = annotations.iter().find(|a| a.name.name == "id")?;
+        match &a.body {
+            ast::AnnotationBody::Expressions(list) => list.first().and_then(|e| self.env.eval_u32(e, &mut self.diags)),
+            _ => None,
+        }
+    }
+
     /// `@name`-style annotation presence.
     fn has_annotation(annotations: &[ast::Annotation], name: &str) -> bool {
         annotations.iter().any(|a| a.name.name == name)

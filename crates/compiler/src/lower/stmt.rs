@@ -32,7 +32,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let p4 = self.dotted(&name.name);
                 let c_name = self.c_name(&p4);
                 let id = ir::ValueSetId(self.prog.value_sets.len() as u32);
-                self.prog.value_sets.push(ir::ValueSet { name: p4, c_name, size, ty });
+                let p4_id = self.id_annotation(&decl.annotations);
+                self.prog.value_sets.push(ir::ValueSet { name: p4, c_name, size, ty, p4_id });
                 self.bind(&name.name, Binding::ValueSet(id));
             }
             _ => {
@@ -69,7 +70,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let p4 = self.dotted(&name.name);
         let c_name = self.c_name(&p4);
         let id = ir::CounterId(self.prog.counters.len() as u32);
-        self.prog.counters.push(CounterArray { name: p4, c_name, size: size.max(1), sparse });
+        let p4_id = self.id_annotation(&decl.annotations);
+        self.prog.counters.push(CounterArray { name: p4, c_name, size: size.max(1), sparse, p4_id });
         self.bind(&name.name, Binding::Counter(id));
     }
 
@@ -148,6 +150,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             params.push(v);
         }
         let id = ActionId(self.prog.actions.len() as u32);
+        let p4_id = self.id_annotation(&decl.annotations);
         // Bound before the body so nothing can refer to a half-built action.
         self.prog.actions.push(ir::Action {
             name: p4,
@@ -156,6 +159,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             body: vec![],
             default_only: Self::has_annotation(&decl.annotations, "defaultonly"),
             table_only: Self::has_annotation(&decl.annotations, "tableonly"),
+            p4_id,
         });
         let stmts = self.block(&body.stmts);
         self.scopes.pop();

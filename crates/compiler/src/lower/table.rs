@@ -98,6 +98,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let storage = self.storage(&keys, array, entries.is_some(), decl);
         let id = ir::TableId(self.prog.tables.len() as u32);
         let c_name = self.c_name(&p4);
+        let p4_id = self.id_annotation(&decl.annotations);
         self.prog.tables.push(ir::Table {
             name: p4,
             c_name,
@@ -108,6 +109,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             const_entries,
             size: size.unwrap_or(DEFAULT_SIZE).max(1),
             storage,
+            p4_id,
         });
         self.bind(&name.name, Binding::Table(id));
     }
