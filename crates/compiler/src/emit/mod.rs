@@ -51,6 +51,19 @@ pub struct EmitOptions<'o> {
     pub extern_c: Option<&'o str>,
 }
 
+/// The map macros extern files written for p4c's eBPF back end use.
+const EXTERN_MACROS: &str = "\
+/* Map macros of p4c's eBPF kernel target, for extern files written against it. */
+#define REGISTER_START()
+#define REGISTER_END()
+#define REGISTER_TABLE(NAME, TYPE, KEY, VALUE, SIZE) \\
+    struct { __uint(type, TYPE); __type(key, KEY); __type(value, VALUE); __uint(max_entries, SIZE); } NAME SEC(\".maps\");
+#define BPF_MAP_LOOKUP_ELEM(map, key) bpf_map_lookup_elem(&map, key)
+#define BPF_MAP_UPDATE_ELEM(map, key, value, flags) bpf_map_update_elem(&map, key, value, flags)
+#define BPF_MAP_DELETE_ELEM(map, key) bpf_map_delete_elem(&map, key)
+
+";
+
 /// The name of the entry function (and BPF program) for `hook`.
 pub fn entry_name(prog: &Program, hook: Hook) -> String {
     let stem: String = prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
@@ -83,6 +96,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.type_definitions());
     out.push_str(&e.state_definition());
     if let Some(c) = options.extern_c {
+        out.push_str(EXTERN_MACROS);
         out.push_str("/* User extern functions (--extern-file). */\n");
         for l in c.lines() {
             // The extern file includes the compiler's generated header under some name; its types are above.
