@@ -164,6 +164,12 @@ pub enum ExprKind {
     Field { base: Box<Expr>, agg: AggId, field: usize },
     /// Element of a header stack, index already bounds-checked when constant.
     Index { base: Box<Expr>, index: Box<Expr> },
+    /// `s.next`: the element the next extract fills (extract only).
+    StackNext(Box<Expr>),
+    /// `s.last`: the element most recently filled.
+    StackLast(Box<Expr>),
+    /// `s.nextIndex` (`offset` 0) or `s.lastIndex` (`offset` 1), as bit<32>.
+    StackIndex { stack: Box<Expr>, minus: u32 },
     /// `h.isValid()`
     IsValid(Box<Expr>),
     Unary { op: UnOp, operand: Box<Expr> },

@@ -62,7 +62,9 @@ impl Emitter<'_> {
         match &e.kind {
             ExprKind::Bool(b) => if *b { "1" } else { "0" }.into(),
             ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
-            ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } => self.lvalue(e),
+            ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } | ExprKind::StackNext(_) | ExprKind::StackLast(_) => self.lvalue(e),
+            ExprKind::StackIndex { stack, minus: 0 } => format!("{}.next", self.lvalue(stack)),
+            ExprKind::StackIndex { stack, .. } => format!("({}.next - 1)", self.lvalue(stack)),
             ExprKind::IsValid(h) => format!("{}.{VALID}", self.lvalue(h)),
             ExprKind::Unary { op, operand } => {
                 let x = self.expr(operand);
@@ -111,7 +113,17 @@ impl Emitter<'_> {
                 let name = self.prog.agg(*agg).and_then(|a| a.fields.get(*field)).map(|f| f.name.as_str()).unwrap_or("");
                 format!("{}.{name}", self.lvalue(base))
             }
-            ExprKind::Index { base, index } => format!("{}[{}]", self.lvalue(base), self.expr(index)),
+            ExprKind::Index { base, index } => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
+            ExprKind::StackNext(stack) | ExprKind::StackLast(stack) => {
+                let size = match stack.ty {
+                    Ty::Stack { size, .. } => size,
+                    _ => 1,
+                };
+                let s = self.lvalue(stack);
+                let index = if matches!(e.kind, ExprKind::StackNext(_)) { format!("{s}.next") } else { format!("({s}.next - 1)") };
+                // Out of range reads element 0: the verifier needs a bounded index.
+                format!("{s}.elem[{index} < {size} ? {index} : 0]")
+            }
             _ => self.expr(e),
         }
     }

@@ -158,18 +158,20 @@ impl Emitter<'_> {
         let mut out = vec![];
         if count > 0 {
             for i in (n..size).rev() {
-                out.push(line(format!("{s}[{i}] = {s}[{}]", i - n)));
+                out.push(line(format!("{s}.elem[{i}] = {s}.elem[{}]", i - n)));
             }
             for i in 0..n {
-                out.push(line(format!("{s}[{i}].{VALID} = 0")));
+                out.push(line(format!("{s}.elem[{i}].{VALID} = 0")));
             }
+            out.push(line(format!("{s}.next = {s}.next + {n} > {size} ? {size} : {s}.next + {n}")));
         } else {
             for i in 0..size.saturating_sub(n) {
-                out.push(line(format!("{s}[{i}] = {s}[{}]", i + n)));
+                out.push(line(format!("{s}.elem[{i}] = {s}.elem[{}]", i + n)));
             }
             for i in size.saturating_sub(n)..size {
-                out.push(line(format!("{s}[{i}].{VALID} = 0")));
+                out.push(line(format!("{s}.elem[{i}].{VALID} = 0")));
             }
+            out.push(line(format!("{s}.next = {s}.next >= {n} ? {s}.next - {n} : 0")));
         }
         out
     }
@@ -184,11 +186,38 @@ impl Emitter<'_> {
         }
     }
 
+    /// `extract(s.next)`: fills the next element, or fails with StackOutOfBounds.
+    fn extract_next(&self, stack: &Expr, a: &crate::ir::Aggregate) -> Vec<CStmt> {
+        let Ty::Stack { size, .. } = stack.ty else { return vec![] };
+        let bytes = a.wire_bits / 8;
+        let s = self.lvalue(stack);
+        let full = self.prog.errors.iter().position(|e| e == "StackOutOfBounds").unwrap_or(3);
+        let place = format!("{s}.elem[stack_index]");
+        let mut body = vec![
+            line(format!("u32 stack_index = {s}.next")),
+            CStmt::If {
+                cond: format!("stack_index >= {size}"),
+                then: vec![line(format!("parser_error = {full} /* StackOutOfBounds */")), CStmt::Goto("reject".into())],
+                other: vec![],
+            },
+            self.too_short_check(&bytes.to_string()),
+            line("u8 *hdr_start = pkt + offset"),
+        ];
+        body.extend(self.read_header(a, "hdr_start", &place));
+        body.push(line(format!("{place}.{VALID} = 1")));
+        body.push(line(format!("{place}.{OFFSET} = offset")));
+        body.push(line(format!("{s}.next = stack_index + 1")));
+        vec![CStmt::Comment(format!("extract {}.next ({bytes} bytes)", a.name)), CStmt::Block(body), line(format!("offset += {bytes}"))]
+    }
+
     /// One bounds check for the header, then its fields.
     fn extract(&self, header: &Expr) -> Vec<CStmt> {
         let Ty::Header(agg) = header.ty else { return vec![] };
         let Some(a) = self.prog.agg(agg) else { return vec![] };
         let bytes = a.wire_bits / 8;
+        if let ExprKind::StackNext(stack) = &header.kind {
+            return self.extract_next(stack, a);
+        }
         let place = self.lvalue(header);
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
         body.extend(self.read_header(a, "hdr_start", &place));

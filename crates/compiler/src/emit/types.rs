@@ -11,6 +11,12 @@ use crate::ir::{AggId, AggKind, Ty, VarStorage};
 pub const VALID: &str = "p4bpf_valid";
 pub const OFFSET: &str = "p4bpf_offset";
 
+/// One struct definition to print.
+enum Item {
+    Agg(AggId),
+    Stack(AggId, u32),
+}
+
 /// Approximate C sizes, to decide between stack and per-CPU state.
 pub fn c_size(e: &Emitter, ty: &Ty) -> u32 {
     match ty {
@@ -20,7 +26,7 @@ pub fn c_size(e: &Emitter, ty: &Ty) -> u32 {
             let fields: u32 = e.prog.agg(*a).map(|g| g.fields.iter().map(|f| c_size(e, &f.ty).next_multiple_of(2)).sum()).unwrap_or(0);
             fields + 8
         }
-        Ty::Stack { elem, size } => c_size(e, &Ty::Header(*elem)) * size,
+        Ty::Stack { elem, size } => c_size(e, &Ty::Header(*elem)) * size + 4,
         Ty::Void => 0,
     }
 }
@@ -36,9 +42,14 @@ impl Emitter<'_> {
                 s => format!("s{} {name}", s.size() * 8),
             },
             Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => format!("struct {} {name}", self.agg_name(*a)),
-            Ty::Stack { elem, size } => format!("struct {} {name}[{size}]", self.agg_name(*elem)),
+            Ty::Stack { elem, size } => format!("struct {} {name}", self.stack_name(*elem, *size)),
             Ty::Void => format!("u8 {name}"),
         }
+    }
+
+    /// The C struct of a stack: its elements and the `next` index.
+    pub fn stack_name(&self, elem: AggId, size: u32) -> String {
+        format!("{}_stack{size}", self.agg_name(elem))
     }
 
     pub fn agg_name(&self, id: AggId) -> String {
@@ -53,7 +64,23 @@ impl Emitter<'_> {
             self.visit(AggId(i as u32), &mut seen, &mut order);
         }
         let mut out = String::new();
-        for id in order {
+        let mut stacks_done = vec![];
+        for item in order {
+            let id = match item {
+                Item::Agg(id) => id,
+                Item::Stack(elem, size) => {
+                    if !stacks_done.contains(&(elem, size)) {
+                        stacks_done.push((elem, size));
+                        out.push_str(&format!(
+                            "/* header stack {}[{size}] */\nstruct {} {{\n    struct {} elem[{size}];\n    u32 next; /* elements extracted or pushed */\n}};\n\n",
+                            self.agg_name(elem),
+                            self.stack_name(elem, size),
+                            self.agg_name(elem)
+                        ));
+                    }
+                    continue;
+                }
+            };
             let Some(agg) = self.prog.agg(id) else { continue };
             let what = match agg.kind {
                 AggKind::Header => format!("header {} ({} bytes on the wire)", agg.name, agg.wire_bits / 8),
@@ -79,7 +106,7 @@ impl Emitter<'_> {
         out
     }
 
-    fn visit(&self, id: AggId, seen: &mut Vec<bool>, order: &mut Vec<AggId>) {
+    fn visit(&self, id: AggId, seen: &mut Vec<bool>, order: &mut Vec<Item>) {
         match seen.get(id.index()) {
             Some(false) => {}
             _ => return,
@@ -89,12 +116,17 @@ impl Emitter<'_> {
         }
         if let Some(agg) = self.prog.agg(id) {
             for f in &agg.fields {
-                if let Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) | Ty::Stack { elem: a, .. } = f.ty {
-                    self.visit(a, seen, order);
+                match f.ty {
+                    Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => self.visit(a, seen, order),
+                    Ty::Stack { elem, size } => {
+                        self.visit(elem, seen, order);
+                        order.push(Item::Stack(elem, size));
+                    }
+                    _ => {}
                 }
             }
         }
-        order.push(id);
+        order.push(Item::Agg(id));
     }
 
     /// The per-packet state struct.

@@ -232,6 +232,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     pub(super) fn field(&mut self, base: Expr, name: &str, e: &ast::Expr) -> Option<Expr> {
+        if let Ty::Stack { elem, size } = base.ty {
+            let elem_ty = self.prog_agg_ty(elem);
+            let b = Box::new(base);
+            return match name {
+                "next" => Some(Expr { kind: ExprKind::StackNext(b), ty: elem_ty }),
+                "last" => Some(Expr { kind: ExprKind::StackLast(b), ty: elem_ty }),
+                "nextIndex" => Some(Expr { kind: ExprKind::StackIndex { stack: b, minus: 0 }, ty: Ty::bits(32) }),
+                "lastIndex" => Some(Expr { kind: ExprKind::StackIndex { stack: b, minus: 1 }, ty: Ty::bits(32) }),
+                "size" => Some(int(size.into(), Ty::bits(32))),
+                _ => {
+                    self.diags.error(e.span, format!("header stacks have no member `{name}`"));
+                    None
+                }
+            };
+        }
         let agg = match base.ty {
             Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => a,
             _ => {

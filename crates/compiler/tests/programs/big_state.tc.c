@@ -29,9 +29,15 @@ struct word_t {
     u16 p4bpf_offset; /* where it was extracted */
 };
 
+/* header stack word_t[40] */
+struct word_t_stack40 {
+    struct word_t elem[40];
+    u32 next; /* elements extracted or pushed */
+};
+
 /* struct many_t */
 struct many_t {
-    struct word_t words[40];
+    struct word_t_stack40 words;
 };
 
 /* Per-packet state: every variable of the P4 pipeline. */
@@ -77,9 +83,9 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.words[0U].value = bpf_be64_to_cpu(*(u64 *)(hdr_start + 0));
-        st->headers.words[0U].p4bpf_valid = 1;
-        st->headers.words[0U].p4bpf_offset = offset;
+        st->headers.words.elem[0U].value = bpf_be64_to_cpu(*(u64 *)(hdr_start + 0));
+        st->headers.words.elem[0U].p4bpf_valid = 1;
+        st->headers.words.elem[0U].p4bpf_offset = offset;
     }
     offset += 8;
     /* extract word_t (8 bytes) */
@@ -89,16 +95,16 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.words[1U].value = bpf_be64_to_cpu(*(u64 *)(hdr_start + 0));
-        st->headers.words[1U].p4bpf_valid = 1;
-        st->headers.words[1U].p4bpf_offset = offset;
+        st->headers.words.elem[1U].value = bpf_be64_to_cpu(*(u64 *)(hdr_start + 0));
+        st->headers.words.elem[1U].p4bpf_valid = 1;
+        st->headers.words.elem[1U].p4bpf_offset = offset;
     }
     offset += 8;
     if (pkt + offset + 1 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
         goto reject;
     }
-    if ((((u8)(st->headers.words[1U].value >> 0)) & 0xfU) == 1U && (((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) >= 0x10U && ((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) <= 0x20U)) {
+    if ((((u8)(st->headers.words.elem[1U].value >> 0)) & 0xfU) == 1U && (((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) >= 0x10U && ((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) <= 0x20U)) {
         goto accept;
     } else {
         goto reject;
@@ -108,7 +114,7 @@ reject:;
     return TC_ACT_SHOT;
 accept:;
     /* control filter */
-    st->accept = ((st->headers.words[0U].value != 0ULL) && (st->headers.words[0x27U].p4bpf_valid == 0));
+    st->accept = ((st->headers.words.elem[0U].value != 0ULL) && (st->headers.words.elem[0x27U].p4bpf_valid == 0));
 filter_end:;
     return st->accept ? TC_ACT_OK : TC_ACT_SHOT;
 }
