@@ -26,13 +26,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match &e.kind {
             A::Bool(b) => Some(Expr { kind: ExprKind::Bool(*b), ty: Ty::Bool }),
             A::Int(lit) => {
+                if lit.width.is_some_and(|(w, _)| w == 0 || w > 2048) {
+                    self.diags.error(e.span, "unsupported literal width");
+                    return None;
+                }
                 let ty = match (lit.width, expected) {
                     (Some((width, signed)), _) => Ty::Bits { width, signed },
                     (None, Some(t @ Ty::Bits { .. })) => t.clone(),
                     _ => Ty::bits(32),
                 };
                 let width = ty.width().unwrap_or(32);
-                Some(int(to_bits(&BigInt::from(lit.value.clone()), width), ty))
+                Some(int(to_bits(&lit.value, width), ty))
             }
             A::Path(p) => self.path(&p.name.name, e),
             A::Member { base, member } => self.member(base, member, e),
