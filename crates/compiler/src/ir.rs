@@ -182,8 +182,10 @@ pub enum ExprKind {
     Mux { cond: Box<Expr>, then: Box<Expr>, other: Box<Expr> },
     /// An error constant's code.
     ErrorCode(u32),
-    /// `p.lookahead<T>()`: bits at the current parse offset.
-    Lookahead,
+    /// `p.lookahead<T>()` (or a field of `p.lookahead<H>()`): the value's
+    /// bits start `bit_offset` bits after the parse offset; `check_bytes`
+    /// must be in the packet.
+    Lookahead { bit_offset: u32, check_bytes: u32 },
     /// `p.length()`: the packet's length in bytes.
     PacketLength,
     Builtin { func: Builtin, args: Vec<Expr> },

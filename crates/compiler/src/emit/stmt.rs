@@ -73,7 +73,12 @@ impl Emitter<'_> {
 
     fn stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
         match s {
-            Stmt::Assign { lhs, rhs } => out.extend(self.assign(lhs, rhs)),
+            Stmt::Assign { lhs, rhs } => {
+                if let Some(bytes) = super::parser::has_lookahead(rhs) {
+                    out.push(self.too_short_check(&bytes.to_string()));
+                }
+                out.extend(self.assign(lhs, rhs));
+            }
             Stmt::If { cond, then, other } => out.push(CStmt::If { cond: self.expr(cond), then: self.stmts(then, cx), other: self.stmts(other, cx) }),
             Stmt::Apply { table, hit, action_run } => out.extend(self.apply_table(*table, *hit, *action_run, cx)),
             Stmt::SwitchAction { table, action_run, cases, default } => {
@@ -114,11 +119,16 @@ impl Emitter<'_> {
                 out.push(self.too_short_check(&format!("{bytes}")));
                 out.push(line(format!("offset += {bytes}")));
             }
-            Stmt::Verify { cond, error } => out.push(CStmt::If {
-                cond: format!("!{}", self.expr(cond)),
-                then: vec![line(format!("parser_error = {error}")), CStmt::Goto("reject".into())],
-                other: vec![],
-            }),
+            Stmt::Verify { cond, error } => {
+                if let Some(bytes) = super::parser::has_lookahead(cond) {
+                    out.push(self.too_short_check(&bytes.to_string()));
+                }
+                out.push(CStmt::If {
+                    cond: format!("!{}", self.expr(cond)),
+                    then: vec![line(format!("parser_error = {error}")), CStmt::Goto("reject".into())],
+                    other: vec![],
+                });
+            }
             Stmt::Emit { header } => out.extend(self.emit_header(header)),
             Stmt::Eval(e) => out.push(line(format!("(void){}", self.expr(e)))),
         }
