@@ -13,15 +13,6 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
-{
-    u64 v = 0;
-    for (u32 i = 0; i < n; i++)
-        v = (v << 8) | p[i];
-    return v;
-}
-
 /* header word_t (8 bytes on the wire) */
 struct word_t {
     u64 value; /* bit<64> */
@@ -104,7 +95,7 @@ state_start:;
         parser_error = 1 /* PacketTooShort */;
         goto reject;
     }
-    if ((((u8)(st->headers.words.elem[1U].value >> 0)) & 0xfU) == 1U && (((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) >= 0x10U && ((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) <= 0x20U)) {
+    if ((((u8)(st->headers.words.elem[1U].value >> 0)) & 0xfU) == 1U && ((pkt + offset)[0] >= 0x10U && (pkt + offset)[0] <= 0x20U)) {
         goto accept;
     } else {
         goto reject;
