@@ -202,6 +202,8 @@ pub enum Stmt {
     Apply { table: TableId, hit: Option<VarId>, action_run: Option<VarId> },
     /// `switch (t.apply().action_run)`: `action_run` holds an action code.
     SwitchAction { table: TableId, action_run: VarId, cases: Vec<(Vec<ActionId>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
+    /// `switch (e) { 1: {...} 2: 3: {...} default: {...} }` over a bit value.
+    SwitchValue { value: Expr, cases: Vec<(Vec<BigUint>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
     CallAction { action: ActionId, args: Vec<Expr> },
     SetValid { header: Expr, valid: bool },
     /// `h.push_front(n)` / `h.pop_front(n)` on a stack.

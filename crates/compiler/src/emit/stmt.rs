@@ -23,6 +23,8 @@ fn may_exit(stmts: &[Stmt]) -> bool {
         Stmt::Exit => true,
         Stmt::If { then, other, .. } => may_exit(then) || may_exit(other),
         Stmt::SwitchAction { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
+        Stmt::SwitchValue { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
+        Stmt::Inline { body, .. } => may_exit(body),
         _ => false,
     })
 }
@@ -91,6 +93,12 @@ impl Emitter<'_> {
                 let default = default.as_ref().map(|d| self.stmts(d, cx)).unwrap_or_default();
                 let run = self.prog.var(*action_run).map(|v| format!("st->{}", v.c_name)).unwrap_or_default();
                 out.push(CStmt::Switch { scrutinee: run, cases: arms, default });
+            }
+            Stmt::SwitchValue { value, cases, default } => {
+                let width = value.ty.width().unwrap_or(32);
+                let arms = cases.iter().map(|(labels, body)| (labels.iter().map(|v| super::expr::literal(v, width)).collect(), self.stmts(body, cx))).collect();
+                let default = default.as_ref().map(|d| self.stmts(d, cx)).unwrap_or_default();
+                out.push(CStmt::Switch { scrutinee: self.expr(value), cases: arms, default });
             }
             Stmt::CallAction { action, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();

@@ -270,7 +270,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => None,
         };
         let Some(table) = table else {
-            self.diags.error(s.span, "only `switch (t.apply().action_run)` is supported by the eBPF target");
+            self.switch_value(scrutinee, cases, s, out);
             return;
         };
         let run = self.new_var(format!("{}_action_run", self.dotted("t")), Ty::bits(32), VarStorage::State);
@@ -304,6 +304,38 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         out.push(Stmt::SwitchAction { table, action_run: run, cases: arms, default });
+    }
+
+    /// `switch` over a bit string or enum value: labels are constants.
+    fn switch_value(&mut self, scrutinee: &'a ast::Expr, cases: &'a [ast::SwitchCase], s: &ast::Stmt, out: &mut Vec<Stmt>) {
+        let Some(value) = self.expr_into(scrutinee, None, out) else { return };
+        let Some(width) = value.ty.width().filter(|w| *w <= 64) else {
+            self.diags.error(s.span, "switch needs a bit string of at most 64 bits or `t.apply().action_run`");
+            return;
+        };
+        let mut arms = vec![];
+        let mut default = None;
+        let mut waiting = vec![];
+        for case in cases {
+            match &case.label {
+                SwitchLabel::Default(_) => default = Some(case.body.as_ref().map(|b| self.block(&b.stmts)).unwrap_or_default()),
+                SwitchLabel::Expr(e) => {
+                    match self.expr(e, Some(&value.ty)) {
+                        Some(Expr { kind: ExprKind::Int(v), .. }) => waiting.push(v),
+                        Some(Expr { kind: ExprKind::Bool(b), .. }) if width == 1 => waiting.push(u8::from(b).into()),
+                        _ => {
+                            self.diags.error(e.span, "switch labels must be compile-time constants");
+                            continue;
+                        }
+                    }
+                    if let Some(body) = &case.body {
+                        let stmts = self.block(&body.stmts);
+                        arms.push((std::mem::take(&mut waiting), stmts));
+                    }
+                }
+            }
+        }
+        out.push(Stmt::SwitchValue { value, cases: arms, default });
     }
 
     fn call_stmt(&mut self, call: &'a ast::Expr, out: &mut Vec<Stmt>) {
