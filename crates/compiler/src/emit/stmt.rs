@@ -104,7 +104,19 @@ impl Emitter<'_> {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 out.extend(self.call_action(*action, &args, cx));
             }
-            Stmt::SetValid { header, valid } => out.push(line(format!("{}.{VALID} = {}", self.lvalue(header), u8::from(*valid)))),
+            Stmt::SetValid { header, valid } => {
+                // A union holds at most one valid member.
+                if let ExprKind::Field { base, agg, field } = &header.kind {
+                    if let Some(union) = self.prog.agg(*agg).filter(|a| a.kind == crate::ir::AggKind::Union && *valid) {
+                        for (i, f) in union.fields.iter().enumerate() {
+                            if i != *field {
+                                out.push(line(format!("{}.{}.{VALID} = 0", self.lvalue(base), f.name)));
+                            }
+                        }
+                    }
+                }
+                out.push(line(format!("{}.{VALID} = {}", self.lvalue(header), u8::from(*valid))));
+            }
             Stmt::StackShift { stack, count } => out.extend(self.stack_shift(stack, *count)),
             Stmt::Count { counter, index, amount } => out.extend(self.count(*counter, index, amount.as_ref())),
             Stmt::Return if cx.in_action => out.push(CStmt::Return(String::new())),
