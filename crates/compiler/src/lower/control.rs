@@ -17,7 +17,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         for local in locals {
             self.local_decl(local);
         }
-        let body = self.block(&apply.stmts);
+        let mut body = std::mem::take(&mut self.local_inits);
+        body.extend(self.block(&apply.stmts));
         self.scopes.pop();
         self.prog.controls.push(ir::Control { name: sig.name.name.clone(), body });
     }
@@ -40,9 +41,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => {
                 let mut out = vec![];
                 self.decl_stmt(decl, &mut out);
-                if !out.is_empty() {
-                    self.diags.error(decl.span, "initializers of parser and control locals are not supported yet; assign in `apply` or `start`");
-                }
+                self.local_inits.append(&mut out);
             }
         }
     }
@@ -95,10 +94,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 params.push((v, p.direction));
             }
         }
+        let outer_inits = std::mem::take(&mut self.local_inits);
         for local in locals {
             self.local_decl(local);
         }
-        let body = self.block(&apply.stmts);
+        let mut body = std::mem::replace(&mut self.local_inits, outer_inits);
+        body.extend(self.block(&apply.stmts));
         self.scopes = saved_scopes;
         self.prefix = saved_prefix;
         self.sub_controls.push(super::SubControl { name: prefix, params, body });

@@ -69,6 +69,8 @@ struct Lowerer<'a, 'u> {
     /// User extern functions allowed through `--extern-file`.
     allow_user_externs: bool,
     sub_controls: Vec<SubControl>,
+    /// Initializers of the current block's locals, run when it starts.
+    local_inits: Vec<ir::Stmt>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -108,6 +110,7 @@ pub fn lower(program: &ast::Program, unit: &TranslationUnit, name: &str, allow_u
         c_names: HashMap::new(),
         allow_user_externs,
         sub_controls: vec![],
+        local_inits: vec![],
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();
