@@ -65,7 +65,15 @@ impl Emitter<'_> {
             ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } | ExprKind::StackNext(_) | ExprKind::StackLast(_) => self.lvalue(e),
             ExprKind::StackIndex { stack, minus: 0 } => format!("{}.next", self.lvalue(stack)),
             ExprKind::StackIndex { stack, .. } => format!("({}.next - 1)", self.lvalue(stack)),
-            ExprKind::IsValid(h) => format!("{}.{VALID}", self.lvalue(h)),
+            ExprKind::IsValid(h) => match h.ty {
+                // A union is valid when one of its members is.
+                Ty::Union(a) => {
+                    let place = self.lvalue(h);
+                    let members: Vec<String> = self.prog.agg(a).map(|u| u.fields.iter().map(|f| format!("{place}.{}.{VALID}", f.name)).collect()).unwrap_or_default();
+                    if members.is_empty() { "0".into() } else { format!("({})", members.join(" || ")) }
+                }
+                _ => format!("{}.{VALID}", self.lvalue(h)),
+            },
             ExprKind::Unary { op, operand } => {
                 let x = self.expr(operand);
                 match op {
