@@ -257,6 +257,8 @@ pub enum Transition {
 #[derive(Clone, Debug)]
 pub struct State {
     pub name: String,
+    /// `file.p4:line` of the declaration, for comments in the C.
+    pub origin: String,
     pub stmts: Vec<Stmt>,
     pub transition: Transition,
 }
@@ -270,6 +272,7 @@ pub struct Parser {
 #[derive(Clone, Debug)]
 pub struct Control {
     pub name: String,
+    pub origin: String,
     pub body: Vec<Stmt>,
 }
 
@@ -278,6 +281,7 @@ pub struct Action {
     /// Dotted P4 name (`pipe.Reject`, or `NoAction` at top level).
     pub name: String,
     pub c_name: String,
+    pub origin: String,
     pub params: Vec<VarId>,
     pub body: Vec<Stmt>,
     pub default_only: bool,
@@ -329,6 +333,7 @@ pub enum Storage {
 pub struct Table {
     pub name: String,
     pub c_name: String,
+    pub origin: String,
     pub keys: Vec<TableKey>,
     /// Actions the table may run, in declaration order; codes are 1-based
     /// positions (0 means "the compiled default").

@@ -58,7 +58,7 @@ pub struct Generated {
 
 /// The C text, pipeline description and P4Info of an already parsed program.
 pub fn generate(fe: &p4bpf_front::Frontend, name: &str, hook: Hook, extern_c: Option<&str>) -> Result<Generated, Diagnostics> {
-    let prog = lower::lower(&fe.program, &fe.unit, name, extern_c.is_some())?;
+    let prog = lower::lower(&fe.program, &fe.unit, &fe.sources, name, extern_c.is_some())?;
     let pipeline = describe::describe(&prog, hook);
     let c = emit::emit(&prog, &emit::EmitOptions { hook, pipeline_json: &pipeline.to_json(), extern_c });
     Ok(Generated { c, pipeline, p4info: p4info::write(&prog) })

@@ -221,7 +221,7 @@ impl Emitter<'_> {
         for (i, control) in self.prog.controls.iter().enumerate() {
             let end = format!("{}_end", control.name);
             let cx = Ctx { in_action: false, end: end.clone(), exit: end.clone() };
-            body.push(CStmt::Comment(format!("control {}", control.name)));
+            body.push(CStmt::Comment(format!("control {} ({})", control.name, control.origin)));
             if self.prog.arch == Arch::XdpModel && i == 1 {
                 body.extend(self.deparser_prologue());
             }

@@ -34,7 +34,7 @@ impl Emitter<'_> {
         let mut out = vec![CStmt::Goto(self.state_label(Next::State(crate::ir::StateId(start as u32))))];
         for s in &self.prog.parser.states {
             out.push(CStmt::Label(format!("state_{}", s.name)));
-            out.push(CStmt::Comment(format!("parser {} state {}", self.prog.parser.name, s.name)));
+            out.push(CStmt::Comment(format!("parser {} state {} ({})", self.prog.parser.name, s.name, s.origin)));
             out.extend(self.stmts(&s.stmts, &cx));
             match &s.transition {
                 Transition::Direct(next) => out.push(CStmt::Goto(self.state_label(*next))),

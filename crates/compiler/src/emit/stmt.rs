@@ -43,7 +43,7 @@ impl Emitter<'_> {
             }
         }
         let cx = Ctx { in_action: true, end: String::new(), exit: String::new() };
-        let mut out = format!("/* action {} */\nstatic __always_inline void {}({})\n{{\n", action.name, action.c_name, params.join(", "));
+        let mut out = format!("/* action {} ({}) */\nstatic __always_inline void {}({})\n{{\n", action.name, action.origin, action.c_name, params.join(", "));
         super::c::print(&self.stmts(&action.body, &cx), 1, &mut out);
         out.push_str("}\n\n");
         out

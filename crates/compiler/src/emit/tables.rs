@@ -68,7 +68,7 @@ impl Emitter<'_> {
     }
 
     fn table_structs(&self, t: &Table, l: &TableLayout) -> String {
-        let mut out = format!("/* table {} ({:?} match storage) */\n", t.name, t.storage);
+        let mut out = format!("/* table {} ({}): {:?} storage */\n", t.name, t.origin, t.storage);
         let packed = if l.lpm { " __attribute__((packed))" } else { "" };
         out.push_str(&format!("struct {}_key {{\n", t.c_name));
         if l.lpm {

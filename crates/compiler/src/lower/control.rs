@@ -20,7 +20,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut body = std::mem::take(&mut self.local_inits);
         body.extend(self.block(&apply.stmts));
         self.scopes.pop();
-        self.prog.controls.push(ir::Control { name: sig.name.name.clone(), body });
+        self.prog.controls.push(ir::Control { name: sig.name.name.clone(), origin: self.diags.origin(decl.span), body });
     }
 
     /// A declaration inside a parser or control (not a statement).
@@ -157,6 +157,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prog.actions.push(ir::Action {
             name: p4,
             c_name,
+            origin: self.diags.origin(decl.span),
             params,
             body: vec![],
             default_only: Self::has_annotation(&decl.annotations, "defaultonly"),

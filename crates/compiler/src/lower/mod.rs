@@ -17,19 +17,29 @@ pub mod types;
 use crate::ir::{self, Arch, Ty, Var, VarId, VarStorage};
 use p4bpf_front::ast::{self, DeclKind, ExprKind, TypeRefKind};
 use p4bpf_front::diag::{Diagnostic, Diagnostics};
-use p4bpf_front::source::{Span, TranslationUnit};
+use p4bpf_front::source::{SourceMap, Span, TranslationUnit};
 use std::collections::HashMap;
 use types::TypeEnv;
 
 /// Diagnostics located in the translation unit.
 pub struct Diags<'u> {
     unit: &'u TranslationUnit,
+    sources: &'u SourceMap,
     pub list: Diagnostics,
 }
 
 impl<'u> Diags<'u> {
-    pub fn new(unit: &'u TranslationUnit) -> Diags<'u> {
-        Diags { unit, list: Diagnostics::default() }
+    pub fn new(unit: &'u TranslationUnit, sources: &'u SourceMap) -> Diags<'u> {
+        Diags { unit, sources, list: Diagnostics::default() }
+    }
+
+    /// `file.p4:12` for the start of `span`, noted in the generated C.
+    pub fn origin(&self, span: Span) -> String {
+        let Some(loc) = self.unit.resolve(span) else { return String::new() };
+        // Every file a unit resolves to was added to this source map.
+        let file = self.sources.file(loc.file);
+        let name = file.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        format!("{name}:{}", file.line_col(loc.lo).0)
     }
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
         self.list.push(Diagnostic::error(self.unit.resolve(span), message));
@@ -83,8 +93,8 @@ struct SubControl {
 }
 
 /// Lowers a parsed program; `name` is the program's file stem.
-pub fn lower(program: &ast::Program, unit: &TranslationUnit, name: &str, allow_user_externs: bool) -> Result<ir::Program, Diagnostics> {
-    let mut diags = Diags::new(unit);
+pub fn lower(program: &ast::Program, unit: &TranslationUnit, sources: &SourceMap, name: &str, allow_user_externs: bool) -> Result<ir::Program, Diagnostics> {
+    let mut diags = Diags::new(unit, sources);
     let env = TypeEnv::new(program, &mut diags);
     let mut lw = Lowerer {
         env,

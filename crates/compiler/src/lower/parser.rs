@@ -39,7 +39,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     Transition::Direct(Next::Reject)
                 }
             };
-            lowered.push(ir::State { name: s.name.name.clone(), stmts, transition });
+            lowered.push(ir::State { name: s.name.name.clone(), origin: self.diags.origin(s.span), stmts, transition });
         }
         self.scopes.pop();
         self.prog.parser = ir::Parser { name: sig.name.name.clone(), states: lowered };

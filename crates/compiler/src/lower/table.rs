@@ -99,9 +99,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let id = ir::TableId(self.prog.tables.len() as u32);
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
+        let origin = self.diags.origin(decl.span);
         self.prog.tables.push(ir::Table {
             name: p4,
             c_name,
+            origin,
             keys,
             actions,
             default_action,

@@ -62,7 +62,7 @@ struct exact_filter_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table filter.acl (Hash match storage) */
+/* table filter.acl (exact_filter.p4:23): Hash storage */
 struct filter_acl_key {
     u32 hdr_ipv4_src; /* hdr.ipv4.src : bit<32> */
     u8 hdr_ipv4_protocol; /* hdr.ipv4.protocol : bit<8> */
@@ -92,18 +92,18 @@ struct {
     __uint(max_entries, 1);
 } filter_acl_defaultAction SEC(".maps");
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct exact_filter_state *st)
 {
 }
 
-/* action filter.allow */
+/* action filter.allow (exact_filter.p4:21) */
 static __always_inline void action_filter_allow(struct exact_filter_state *st)
 {
     st->accept = 1;
 }
 
-/* action filter.deny */
+/* action filter.deny (exact_filter.p4:22) */
 static __always_inline void action_filter_deny(struct exact_filter_state *st, u8 reason)
 {
     st->accept = (reason == 0U);
@@ -120,7 +120,7 @@ int exact_filter_xdp(struct xdp_md *ctx)
     struct exact_filter_state *st = &state;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (exact_filter.p4:7) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -141,7 +141,7 @@ state_start:;
         goto accept;
     }
 state_ipv4:;
-    /* parser prs state ipv4 */
+    /* parser prs state ipv4 (exact_filter.p4:14) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -170,7 +170,7 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control filter */
+    /* control filter (exact_filter.p4:20) */
     st->accept = 0;
     if (st->headers.ipv4.p4bpf_valid) {
         {

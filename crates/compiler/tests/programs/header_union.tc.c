@@ -46,7 +46,7 @@ struct header_union_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct header_union_state *st)
 {
 }
@@ -62,7 +62,7 @@ int header_union_tc(struct __sk_buff *skb)
     struct header_union_state *st = &state;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (header_union.p4:9) */
     /* extract a_t (1 bytes) */
     if (pkt + offset + 1 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -83,7 +83,7 @@ state_start:;
         goto accept;
     }
 state_pa:;
-    /* parser prs state pa */
+    /* parser prs state pa (header_union.p4:13) */
     /* extract a_t (1 bytes) */
     if (pkt + offset + 1 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -98,7 +98,7 @@ state_pa:;
     offset += 1;
     goto accept;
 state_pb:;
-    /* parser prs state pb */
+    /* parser prs state pb (header_union.p4:14) */
     /* extract b_t (2 bytes) */
     if (pkt + offset + 2 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -116,7 +116,7 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control f */
+    /* control f (header_union.p4:16) */
     st->accept = ((st->headers.u.a.p4bpf_valid || st->headers.u.b.p4bpf_valid) && (st->headers.u.a.p4bpf_valid || (st->headers.u.b.y == 0x1234U)));
     if (st->headers.u.b.p4bpf_valid) {
         st->headers.u.b.p4bpf_valid = 0;

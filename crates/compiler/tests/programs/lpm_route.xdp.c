@@ -82,7 +82,7 @@ struct lpm_route_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table route.fib (LpmTrie match storage) */
+/* table route.fib (lpm_route.p4:33): LpmTrie storage */
 struct route_fib_key {
     u32 prefixlen; /* bits matched, over all key bytes */
     u32 hdr_ipv4_dst; /* hdr.ipv4.dst : bit<32> */
@@ -113,12 +113,12 @@ struct {
     __uint(max_entries, 1);
 } route_fib_defaultAction SEC(".maps");
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct lpm_route_state *st)
 {
 }
 
-/* action route.forward */
+/* action route.forward (lpm_route.p4:22) */
 static __always_inline void action_route_forward(struct lpm_route_state *st, u32 port)
 {
     st->omd.output_action = 4U;
@@ -126,7 +126,7 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u32
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
 }
 
-/* action route.bounce */
+/* action route.bounce (lpm_route.p4:27) */
 static __always_inline void action_route_bounce(struct lpm_route_state *st)
 {
     st->omd.output_action = 3U;
@@ -147,7 +147,7 @@ int lpm_route_xdp(struct xdp_md *ctx)
     st->imd.input_port = ctx->ingress_ifindex;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (lpm_route.p4:7) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -168,7 +168,7 @@ state_start:;
         goto reject;
     }
 state_ipv4:;
-    /* parser prs state ipv4 */
+    /* parser prs state ipv4 (lpm_route.p4:14) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -201,7 +201,7 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control route */
+    /* control route (lpm_route.p4:21) */
     st->omd.output_action = 2U;
     st->omd.output_port = 0U;
     {
@@ -240,7 +240,7 @@ accept:;
         }
     }
 route_end:;
-    /* control dep */
+    /* control dep (lpm_route.p4:46) */
     /* deparser: headers keep their places; write back assigned fields */
     /* emit ethernet_t */
     if (st->headers.eth.p4bpf_valid) {

@@ -90,7 +90,7 @@ struct push_pop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct push_pop_state *st)
 {
 }
@@ -107,7 +107,7 @@ int push_pop_tc(struct __sk_buff *skb)
     st->imd.input_port = skb->ingress_ifindex;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (push_pop.p4:18) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -130,7 +130,7 @@ state_start:;
         goto accept;
     }
 state_tagged:;
-    /* parser prs state tagged */
+    /* parser prs state tagged (push_pop.p4:26) */
     /* extract tag_t (4 bytes) */
     if (pkt + offset + 4 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -150,7 +150,7 @@ state_tagged:;
         goto accept;
     }
 state_ipv4:;
-    /* parser prs state ipv4 */
+    /* parser prs state ipv4 (push_pop.p4:33) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -179,7 +179,7 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control sw */
+    /* control sw (push_pop.p4:39) */
     st->omd.output_port = 0U;
     st->omd.output_action = 2U;
     if (st->headers.tag.p4bpf_valid) {
@@ -192,7 +192,7 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
     }
 sw_end:;
-    /* control dep */
+    /* control dep (push_pop.p4:57) */
     /* deparser: replace the parsed headers by the emitted ones */
     u32 new_len = 0;
     if (st->headers.eth.p4bpf_valid) {

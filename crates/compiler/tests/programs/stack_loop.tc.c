@@ -60,7 +60,7 @@ struct stack_loop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct stack_loop_state *st)
 {
 }
@@ -76,7 +76,7 @@ int stack_loop_tc(struct __sk_buff *skb)
     struct stack_loop_state *st = &state;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (stack_loop.p4:24) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -97,7 +97,7 @@ state_start:;
         goto accept;
     }
 state_label:;
-    /* parser prs state label */
+    /* parser prs state label (stack_loop.p4:31) */
     /* extract label_t.next (4 bytes) */
     {
         u32 stack_index = st->headers.labels.next;
@@ -131,7 +131,7 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control filter */
+    /* control filter (stack_loop.p4:40) */
     st->accept = (((st->headers.labels.next - 1) >= 1U) && (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].label == 0x10U));
     st->headers.labels.elem[0] = st->headers.labels.elem[1];
     st->headers.labels.elem[1] = st->headers.labels.elem[2];

@@ -63,7 +63,7 @@ struct ternary_priority_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table filter.classify (Ternary match storage) */
+/* table filter.classify (ternary_priority.p4:17): Ternary storage */
 struct filter_classify_key {
     u32 hdr_ipv4_dst; /* hdr.ipv4.dst : bit<32> */
     u8 hdr_ipv4_protocol; /* hdr.ipv4.protocol : bit<8> */
@@ -112,12 +112,12 @@ struct {
     __uint(max_entries, 16);
 } filter_hits SEC(".maps");
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct ternary_priority_state *st)
 {
 }
 
-/* action filter.set */
+/* action filter.set (ternary_priority.p4:16) */
 static __always_inline void action_filter_set(struct ternary_priority_state *st, u8 v, u32 slot)
 {
     st->accept = v;
@@ -142,7 +142,7 @@ int ternary_priority_xdp(struct xdp_md *ctx)
     struct ternary_priority_state *st = &state;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (ternary_priority.p4:7) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -185,7 +185,7 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control filter */
+    /* control filter (ternary_priority.p4:14) */
     st->accept = 1;
     {
         /* apply table filter.classify */
