@@ -5,7 +5,9 @@
 //! the packet keeps its shape and only fields some control assigns are
 //! written back, at the offset each header was extracted from. Rebuild:
 //! otherwise the parsed bytes are replaced by the emitted headers,
-//! resizing the packet once (`bpf_xdp_adjust_head` / `bpf_skb_adjust_room`).
+//! resizing the packet once (`bpf_xdp_adjust_head`; at TC
+//! `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink, which
+//! the kernel allows only when the packet's protocol is IPv4 or IPv6).
 
 use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
@@ -150,7 +152,11 @@ impl Emitter<'_> {
         out.push(line("int delta = (int)offset - (int)new_len"));
         let (resize, refresh) = match self.hook {
             Hook::Xdp => ("bpf_xdp_adjust_head(ctx, delta)", ["pkt = (u8 *)(long)ctx->data", "pkt_end = (u8 *)(long)ctx->data_end"]),
-            Hook::Tc => ("bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)", ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"]),
+            // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones.
+            Hook::Tc => (
+                "(delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0))",
+                ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"],
+            ),
         };
         out.push(CStmt::If { cond: format!("delta != 0 && {resize}"), then: vec![CStmt::Goto("reject".into())], other: vec![] });
         out.push(line(refresh[0]));

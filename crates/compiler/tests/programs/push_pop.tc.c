@@ -205,7 +205,7 @@ sw_end:;
         new_len += 20;
     }
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) {
+    if (delta != 0 && (delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0))) {
         goto reject;
     }
     pkt = (u8 *)(long)skb->data;
