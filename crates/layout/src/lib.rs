@@ -39,6 +39,15 @@ pub struct Pipeline {
     /// The devmap that maps P4 port numbers to ifindexes, if the program
     /// redirects.
     pub port_map: Option<String>,
+    /// One-entry `BPF_MAP_TYPE_PERCPU_ARRAY` (key: u32 0, value: u32 in host
+    /// byte order) where the program writes the P4 output port just before
+    /// it returns a verdict that sends the packet out of a port (XDP_TX,
+    /// XDP_REDIRECT, TC_ACT_REDIRECT). `BPF_PROG_TEST_RUN` does not perform
+    /// the redirect, so this is how a test harness learns the port: it sets
+    /// every CPU's slot to `u32::MAX` before a run and reads the one that
+    /// changed. `None` when the program never sends to a chosen port.
+    #[serde(default)]
+    pub output_record: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,6 +239,7 @@ mod tests {
             counters: vec![],
             value_sets: vec![],
             port_map: None,
+            output_record: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p.to_json().replace("\"format_version\": 1", "\"format_version\": 0");
