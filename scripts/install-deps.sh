@@ -8,12 +8,15 @@ set -euo pipefail
 purpose="${1:-test}"
 
 # Debian packages and, for each, a command or file that shows it is there.
-test_packages=()
-demo_packages=(
+# libbpf-dev: p4bpf-runtime links the system libbpf (-lbpf); clang builds the
+# BPF programs the runtime's kernel tests load.
+test_packages=(
+    "libbpf-dev:dpkg:libbpf-dev"
     "clang:command:clang"
+)
+demo_packages=(
     "llvm:command:llvm-strip"
     "libelf-dev:dpkg:libelf-dev"
-    "libbpf-dev:dpkg:libbpf-dev"
     "iproute2:command:ip"
     "bpftool:command:bpftool"
     "iputils-ping:command:ping"

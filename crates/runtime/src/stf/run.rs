@@ -1,0 +1,209 @@
+//! Plays an STF script against a loaded pipeline: table commands write
+//! entries, each `packet` is one `BPF_PROG_TEST_RUN`, and the packets that
+//! leave are matched, port by port and in order, against the `expect`
+//! lines (the reference harness's rule; a packet nobody expects must be
+//! dropped). Gives one report line per packet, with a byte diff, the port
+//! and the verdict on failure.
+//!
+//! Dialect rule of the reference compiler's eBPF harness, kept here: it
+//! writes key values into host-order (little-endian) C fields and the
+//! program byte-swaps the packet field before an lpm lookup, so a numeric
+//! lpm value in STF is the field's bytes read backwards (`0x010a/16` on a
+//! 32-bit field means `10.1.0.0/16`). Dotted addresses are taken as written.
+
+use super::expect::Pattern;
+use super::parse::{ActionCall, Command, CountKind, Line};
+use crate::entry::EntrySpec;
+use crate::error::{Result, RuntimeError};
+use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use crate::{counter, names, table, value};
+use p4bpf_layout::{MatchKind, Table};
+use std::collections::{BTreeMap, VecDeque};
+use std::path::Path;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Report lines in file order (a line may span several text lines).
+    pub lines: Vec<String>,
+    pub packets: usize,
+    pub failures: usize,
+}
+
+struct Sent {
+    line: usize,
+    number: usize,
+    in_port: u32,
+    result: Result<PacketOutcome>,
+}
+
+/// Run `script` (parsed from `file`) against `pipeline`.
+pub fn run(pipeline: &LoadedPipeline, file: &Path, script: &[Line]) -> Outcome {
+    let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let mut report: Vec<(usize, String, bool)> = Vec::new();
+    let mut sent: Vec<Sent> = Vec::new();
+    let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
+    for line in script {
+        let at = line.number;
+        let problem = match &line.command {
+            Command::Add { table, priority, keys, action } => add(pipeline, table, *priority, keys, action),
+            Command::SetDefault { table, action } => set_default(pipeline, table, action),
+            Command::CheckCounter { counter, index, expected } => {
+                match check_counter(pipeline, counter, *index, *expected) {
+                    Ok(text) => {
+                        report.push((at, format!("{name}:{at}: {text}"), false));
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                }
+            }
+            Command::Packet { port, data } => {
+                let result = pipeline.run_packet(*port, data);
+                sent.push(Sent { line: at, number: sent.len() + 1, in_port: *port, result });
+                Ok(())
+            }
+            Command::Expect { port, pattern } => {
+                expects.entry(*port).or_default().push_back((at, pattern.clone()));
+                Ok(())
+            }
+            Command::Wait => Ok(()),
+        };
+        if let Err(error) = problem {
+            report.push((at, format!("{name}:{at}: error: {error}"), true));
+        }
+    }
+    for packet in &sent {
+        let (text, failed) = judge(packet, &mut expects);
+        report.push((packet.line, format!("packet {} ({name}:{}) in port {}: {text}", packet.number, packet.line, packet.in_port), failed));
+    }
+    for (port, left) in &expects {
+        for (at, _) in left {
+            report.push((*at, format!("expect ({name}:{at}) port {port}: FAIL, no packet came out on port {port} for it"), true));
+        }
+    }
+    report.sort_by_key(|(at, _, _)| *at);
+    Outcome {
+        failures: report.iter().filter(|(_, _, failed)| *failed).count(),
+        packets: sent.len(),
+        lines: report.into_iter().map(|(_, text, _)| text).collect(),
+    }
+}
+
+/// The report text of one packet and whether it failed; takes the expect
+/// it is matched against off its port's queue.
+fn judge(packet: &Sent, expects: &mut BTreeMap<u32, VecDeque<(usize, Pattern)>>) -> (String, bool) {
+    let outcome = match &packet.result {
+        Ok(outcome) => outcome,
+        Err(error) => return (format!("FAIL: {error}"), true),
+    };
+    let verdict = outcome.verdict;
+    let Some(port) = outcome.port.filter(|_| verdict.delivers()) else {
+        return (format!("{verdict}: ok (dropped)"), false);
+    };
+    match expects.get_mut(&port).and_then(VecDeque::pop_front) {
+        Some((at, pattern)) if pattern.matches(&outcome.packet) => {
+            (format!("{verdict} to port {port}: ok (expect at line {at})"), false)
+        }
+        Some((at, pattern)) => (
+            format!(
+                "{verdict} to port {port}: FAIL, differs from expect at line {at}\n{}",
+                indent(&pattern.diff(&outcome.packet))
+            ),
+            true,
+        ),
+        None => (
+            format!(
+                "{verdict} to port {port}: FAIL, no packet was expected on port {port} (retval {})\n  got ({} bytes): {}",
+                outcome.retval,
+                outcome.packet.len(),
+                hex(&outcome.packet)
+            ),
+            true,
+        ),
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|line| format!("  {line}")).collect::<Vec<_>>().join("\n")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.chunks(4).map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<String>()).collect::<Vec<_>>().join(" ")
+}
+
+fn add(
+    pipeline: &LoadedPipeline,
+    table_name: &str,
+    priority: Option<u32>,
+    keys: &[(String, String)],
+    call: &ActionCall,
+) -> Result<()> {
+    let table = names::table(&pipeline.description, table_name)?;
+    let mut spec = EntrySpec { priority, ..EntrySpec::default() };
+    for (field, text) in keys {
+        let index = names::key_field(table, field)?;
+        spec.keys.push((index, key_text(table, index, text)?));
+    }
+    (spec.action, spec.args) = action_args(table, call)?;
+    table::add_entry(pipeline, table, &spec)
+}
+
+fn set_default(pipeline: &LoadedPipeline, table_name: &str, call: &ActionCall) -> Result<()> {
+    let table = names::table(&pipeline.description, table_name)?;
+    let (action, args) = action_args(table, call)?;
+    table::set_default(pipeline, table, action, &args)
+}
+
+/// The action's index and its arguments by position; parameters the
+/// script leaves out are 0, as in the reference harness.
+fn action_args(table: &Table, call: &ActionCall) -> Result<(usize, Vec<(usize, String)>)> {
+    let action = names::action(table, &call.name)?;
+    let mut args = Vec::new();
+    for (param, text) in &call.args {
+        args.push((names::param(table, action, param)?, text.clone()));
+    }
+    let count = table.actions.get(action).map_or(0, |a| a.params.len());
+    for index in 0..count {
+        if !args.iter().any(|(i, _)| *i == index) {
+            args.push((index, "0".to_string()));
+        }
+    }
+    Ok((action, args))
+}
+
+/// Apply the harness's lpm byte order rule (see the module docs).
+fn key_text(table: &Table, index: usize, text: &str) -> Result<String> {
+    let Some(key) = table.keys.get(index).filter(|k| k.match_kind == MatchKind::Lpm) else {
+        return Ok(text.to_string());
+    };
+    let (number, prefix) = text.split_once('/').map_or((text, None), |(v, p)| (v, Some(p)));
+    if number.contains(['.', ':']) {
+        return Ok(text.to_string());
+    }
+    let width = key.field.byte_len.max(value::byte_len(key.field.bit_width) as u32) * 8;
+    let mut bytes = value::parse(number, width)
+        .map_err(|why| RuntimeError::Value(format!("table `{}`, key field `{}`: {why}", table.name, key.field.name)))?;
+    bytes.reverse();
+    let swapped: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(match prefix {
+        Some(prefix) => format!("0x{swapped}/{prefix}"),
+        None => format!("0x{swapped}"),
+    })
+}
+
+fn check_counter(pipeline: &LoadedPipeline, name: &str, index: u32, expected: Option<(CountKind, u64)>) -> Result<String> {
+    let found = names::counter(&pipeline.description, name)?;
+    let value = counter::read(pipeline, found, index)?;
+    let shown = format!("counter {}({index}): packets {:?}, bytes {:?}", found.name, value.packets, value.bytes);
+    let Some((kind, want)) = expected else {
+        return Ok(shown);
+    };
+    let have = match kind {
+        CountKind::Packets => value.packets,
+        CountKind::Bytes => value.bytes,
+    };
+    if have == Some(want) {
+        Ok(format!("{shown}: ok"))
+    } else {
+        Err(RuntimeError::Value(format!("{shown}: expected {kind:?} == {want}")))
+    }
+}

@@ -1,0 +1,42 @@
+//! Writes table entries and default actions of a loaded pipeline into its
+//! maps. Everything is encoded before anything is written, so a bad value
+//! leaves the table as it was.
+
+use crate::entry::{encode_action, encode_entry, EntrySpec};
+use crate::error::{Result, RuntimeError};
+use crate::map::Write;
+use crate::pipeline::LoadedPipeline;
+use p4bpf_layout::Table;
+
+/// Insert `spec` into `table`; an existing entry with the same key is an error.
+pub fn add_entry(pipeline: &LoadedPipeline, table: &Table, spec: &EntrySpec) -> Result<()> {
+    let entry = encode_entry(table, spec)?;
+    let map = pipeline.map(&table.map)?;
+    map.write(&entry.key, &entry.value, Write::Insert)
+        .map_err(|e| in_table(table, e))
+}
+
+/// Make action `action_index` with `args` the default of `table`.
+pub fn set_default(pipeline: &LoadedPipeline, table: &Table, action_index: usize, args: &[(usize, String)]) -> Result<()> {
+    let Some(default_map) = &table.default_map else {
+        return Err(RuntimeError::Value(format!(
+            "table `{}` has a const default action, which cannot be changed",
+            table.name
+        )));
+    };
+    if let Some(action) = table.actions.get(action_index).filter(|a| a.table_only) {
+        return Err(RuntimeError::Value(format!(
+            "table `{}`: action `{}` is @tableonly and cannot be the default",
+            table.name, action.name
+        )));
+    }
+    let value = encode_action(table, action_index, args)?;
+    pipeline.map(default_map)?.write(&0u32.to_ne_bytes(), &value, Write::Replace)
+}
+
+fn in_table(table: &Table, error: RuntimeError) -> RuntimeError {
+    match error {
+        RuntimeError::Value(why) => RuntimeError::Value(format!("table `{}`: {why}", table.name)),
+        other => other,
+    }
+}
