@@ -7,6 +7,7 @@ mod conformance;
 mod diagnostic_line;
 mod help;
 mod summary;
+mod test;
 
 use args::{Args, UsageError};
 use std::process::ExitCode;
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         "check" => check::run(rest),
         "conformance" => conformance::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "test" => test::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

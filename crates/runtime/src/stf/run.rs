@@ -193,7 +193,11 @@ fn key_text(table: &Table, index: usize, text: &str) -> Result<String> {
 fn check_counter(pipeline: &LoadedPipeline, name: &str, index: u32, expected: Option<(CountKind, u64)>) -> Result<String> {
     let found = names::counter(&pipeline.description, name)?;
     let value = counter::read(pipeline, found, index)?;
-    let shown = format!("counter {}({index}): packets {:?}, bytes {:?}", found.name, value.packets, value.bytes);
+    let counts: Vec<String> = [("packets", value.packets), ("bytes", value.bytes)]
+        .iter()
+        .filter_map(|(what, count)| count.map(|n| format!("{what} {n}")))
+        .collect();
+    let shown = format!("counter {}({index}): {}", found.name, counts.join(", "));
     let Some((kind, want)) = expected else {
         return Ok(shown);
     };
@@ -204,6 +208,10 @@ fn check_counter(pipeline: &LoadedPipeline, name: &str, index: u32, expected: Op
     if have == Some(want) {
         Ok(format!("{shown}: ok"))
     } else {
-        Err(RuntimeError::Value(format!("{shown}: expected {kind:?} == {want}")))
+        let what = match kind {
+            CountKind::Packets => "packets",
+            CountKind::Bytes => "bytes",
+        };
+        Err(RuntimeError::Value(format!("{shown}: expected {what} == {want}")))
     }
 }
