@@ -125,8 +125,10 @@ pub struct Action {
     pub name: String,
     /// The value stored in the entry's `action` field to select it.
     pub code: u32,
-    /// Parameter layout inside the value struct (offsets from the start of
-    /// the value, i.e. after the action code).
+    /// Parameter layout inside the value struct, in the action's parameter
+    /// order. `byte_offset` counts from the first byte of the value struct
+    /// (the action code is at 0, so parameters sit at 4 or later, past any
+    /// priority or union padding).
     pub params: Vec<FieldLayout>,
     /// `@defaultonly`: may only be the default action.
     pub default_only: bool,
@@ -143,6 +145,9 @@ pub struct Table {
     pub storage: TableStorage,
     /// Capacity in entries (the P4 `size`, or the default).
     pub size: u32,
+    /// In the order the P4 `key` lists them (so `key.fieldN` is `keys[N]`),
+    /// whatever order the map key struct stores them in: `byte_offset`
+    /// says where each lies (an lpm trie key puts exact fields first).
     pub keys: Vec<KeyField>,
     /// Size in bytes of the key struct (without the lpm prefix length).
     pub key_size: u32,
