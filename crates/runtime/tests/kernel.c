@@ -16,7 +16,7 @@ struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 4);
 struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 1);
          __type(key, __u32); __type(value, __u32); } out_port SEC(".maps");
 
-enum { FORWARD = 1, REJECT = 2, MARK = 3 };
+enum { FORWARD = 1, REJECT = 2, MARK = 3, BOUNCE = 4 };
 
 SEC("xdp") int pipe_prog(struct xdp_md *ctx) {
     unsigned char *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
@@ -36,6 +36,7 @@ SEC("xdp") int pipe_prog(struct xdp_md *ctx) {
     }
     case REJECT: return XDP_DROP;
     case MARK: data[0] = 0xee; return XDP_PASS;
+    case BOUNCE: return XDP_TX;
     default: return XDP_PASS;
     }
 }

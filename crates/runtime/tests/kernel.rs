@@ -78,10 +78,15 @@ fn tables_defaults_counters_and_ports() {
     let dropped = pipeline.run_packet(0, &frame(&[10, 0, 0, 3])).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((dropped.verdict, dropped.port), (Verdict::Drop, None));
     assert!(matches!(pipeline.run_packet(0, &[1]), Err(RuntimeError::NotSupported(_))));
+    let bounce = names::action(t, "pipe_bounce").unwrap_or_else(|e| panic!("{e}"));
+    let tx = EntrySpec { keys: vec![(0, "10.0.0.4".into())], action: bounce, ..EntrySpec::default() };
+    table::add_entry(&pipeline, t, &tx).unwrap_or_else(|e| panic!("{e}"));
+    let sent_back = pipeline.run_packet(5, &frame(&[10, 0, 0, 4])).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((sent_back.verdict, sent_back.port), (Verdict::Transmit, Some(5)));
 
     let c = names::counter(&pipeline.description, "pipe_c").unwrap_or_else(|e| panic!("{e}"));
     let value = counter::read(&pipeline, c, 0).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(value.packets, Some(3));
+    assert_eq!(value.packets, Some(4));
     assert!(counter::read(&pipeline, c, 4).is_err());
     let stats = pipeline.stats().unwrap_or_else(|e| panic!("{e}"));
     assert!(stats.xlated_insns > 10 && stats.verified_insns > 0, "{stats:?}");
