@@ -1,8 +1,11 @@
 //! Encodes a table entry into the bytes of its BPF map key and value, as the
 //! pipeline description lays them out: fields placed at their offsets in
 //! their byte order, an lpm key preceded by its prefix length, the value an
-//! action code followed by the action's parameters. Pure: nothing is written
-//! here, so a bad entry fails before any map changes.
+//! action code followed by the action's parameters. A ternary entry is its
+//! masked key plus the mask (each field's `&&&` mask, all ones for exact,
+//! the prefix for lpm, zero for a field left out) and its priority in the
+//! value. Pure: nothing is written here, so a bad entry fails before any map
+//! changes.
 
 use crate::error::{Result, RuntimeError};
 use crate::value;
@@ -22,9 +25,12 @@ pub struct EntrySpec {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodedEntry {
-    /// The map key (for an lpm trie, with its prefix length in front).
+    /// The map key (for an lpm trie, with its prefix length in front; for a
+    /// ternary table, the masked key struct alone).
     pub key: Vec<u8>,
     pub value: Vec<u8>,
+    /// The key struct's mask, for a ternary table.
+    pub mask: Option<Vec<u8>>,
 }
 
 /// The map key and value of `spec` in `table`.
@@ -33,19 +39,20 @@ pub fn encode_entry(table: &Table, spec: &EntrySpec) -> Result<EncodedEntry> {
     if action.default_only {
         return Err(bad(table, &format!("action `{}` is @defaultonly", action.name)));
     }
-    let key = match table.storage {
-        TableStorage::Hash => exact_key(table, spec)?,
-        TableStorage::Array => array_index(table, spec)?,
-        TableStorage::LpmTrie => lpm_key(table, spec)?,
+    let mut value = encode_action(table, spec.action, &spec.args)?;
+    let (key, mask) = match table.storage {
+        TableStorage::Hash => (exact_key(table, spec)?, None),
+        TableStorage::Array => (array_index(table, spec)?, None),
+        TableStorage::LpmTrie => (lpm_key(table, spec)?, None),
         TableStorage::Ternary => {
-            return Err(RuntimeError::NotSupported(format!(
-                "table `{}`: writing ternary entries is not implemented yet",
-                table.name
-            )))
+            let (key, mask) = ternary_key(table, spec)?;
+            let priority_offset = table.ternary.as_ref().map(|t| t.priority_offset as usize);
+            let priority_offset = priority_offset.ok_or_else(|| bad(table, "ternary table without its layout"))?;
+            put(table, &mut value, priority_offset, &spec.priority.unwrap_or(0).to_ne_bytes())?;
+            (key, Some(mask))
         }
     };
-    let value = encode_action(table, spec.action, &spec.args)?;
-    Ok(EncodedEntry { key, value })
+    Ok(EncodedEntry { key, value, mask })
 }
 
 /// The value struct selecting action `action_index` with `args`; also what
@@ -118,6 +125,38 @@ fn lpm_key(table: &Table, spec: &EntrySpec) -> Result<Vec<u8>> {
     let mut full = prefix_len.to_ne_bytes().to_vec();
     full.extend(key);
     Ok(full)
+}
+
+/// The masked key and its mask.
+fn ternary_key(table: &Table, spec: &EntrySpec) -> Result<(Vec<u8>, Vec<u8>)> {
+    let mut key = vec![0u8; table.key_size as usize];
+    let mut mask = vec![0u8; table.key_size as usize];
+    for (index, field) in table.keys.iter().enumerate() {
+        let layout = &field.field;
+        let given = spec.keys.iter().find(|(i, _)| *i == index).map(|(_, text)| text.trim());
+        let (value_text, field_mask) = match (given, field.match_kind) {
+            // A wildcard: value and mask stay zero.
+            (None, MatchKind::Ternary | MatchKind::Lpm | MatchKind::Optional) => continue,
+            (None, _) => return Err(field_error(table, layout, "is missing")),
+            (Some(text), MatchKind::Ternary) => match text.split_once("&&&") {
+                Some((v, m)) => (v, parse_field(table, layout, m)?),
+                None => (text, value::prefix_mask(layout.bit_width, layout.bit_width)),
+            },
+            (Some(text), MatchKind::Lpm) => match text.split_once('/') {
+                Some((v, p)) => {
+                    let prefix = p.trim().parse::<u32>().ok().filter(|p| *p <= layout.bit_width);
+                    let prefix = prefix.ok_or_else(|| field_error(table, layout, &format!("bad prefix length `/{p}`")))?;
+                    (v, value::prefix_mask(prefix, layout.bit_width))
+                }
+                None => (text, value::prefix_mask(layout.bit_width, layout.bit_width)),
+            },
+            (Some(text), _) => (text, value::prefix_mask(layout.bit_width, layout.bit_width)),
+        };
+        let parsed = parse_field(table, layout, value_text)?;
+        place(table, &mut key, layout, &value::and(&parsed, &field_mask))?;
+        place(table, &mut mask, layout, &field_mask)?;
+    }
+    Ok((key, mask))
 }
 
 fn key_text<'a>(table: &Table, spec: &'a EntrySpec, index: usize) -> Result<&'a str> {
@@ -219,6 +258,21 @@ mod tests {
         let entry = encode_entry(&table(TableStorage::LpmTrie, MatchKind::Lpm), &spec("10.1.255.255/16", "1"));
         let entry = entry.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(entry.key, vec![16, 0, 0, 0, 10, 1, 0, 0]);
+    }
+
+    #[test]
+    fn ternary_key_is_masked_and_priority_lands_in_the_value() {
+        let mut t = table(TableStorage::Ternary, MatchKind::Ternary);
+        t.ternary = Some(p4bpf_layout::TernaryLayout { masks_map: "m".into(), priority_offset: 4 });
+        t.actions[0].params[0].byte_offset = 8;
+        t.value_size = 12;
+        let entry = encode_entry(&t, &EntrySpec { priority: Some(9), ..spec("10.1.2.3&&&255.255.0.0", "5") });
+        let entry = entry.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(entry.key, vec![10, 1, 0, 0]);
+        assert_eq!(entry.mask, Some(vec![255, 255, 0, 0]));
+        assert_eq!(entry.value, vec![3, 0, 0, 0, 9, 0, 0, 0, 5, 0, 0, 0]);
+        let wildcard = encode_entry(&t, &EntrySpec { keys: vec![], ..spec("1", "5") });
+        assert_eq!(wildcard.map(|e| e.mask), Ok(Some(vec![0, 0, 0, 0])));
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub struct Map {
     fd: i32,
     key_size: u32,
     value_size: u32,
+    max_entries: u32,
     map_type: i32,
 }
 
@@ -33,12 +34,24 @@ pub enum Write {
 }
 
 impl Map {
-    pub(crate) fn new(name: &str, fd: i32, key_size: u32, value_size: u32, map_type: i32) -> Map {
-        Map { name: name.to_string(), fd, key_size, value_size, map_type }
+    pub(crate) fn new(name: &str, fd: i32, key_size: u32, value_size: u32, max_entries: u32, map_type: i32) -> Map {
+        Map { name: name.to_string(), fd, key_size, value_size, max_entries, map_type }
     }
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    pub fn key_size(&self) -> u32 {
+        self.key_size
+    }
+
+    pub fn value_size(&self) -> u32 {
+        self.value_size
+    }
+
+    pub fn max_entries(&self) -> u32 {
+        self.max_entries
     }
 
     fn per_cpu(&self) -> bool {

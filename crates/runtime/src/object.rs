@@ -118,6 +118,7 @@ impl LoadedObject {
                 sys::bpf_map__fd(map.as_ptr()),
                 sys::bpf_map__key_size(map.as_ptr()),
                 sys::bpf_map__value_size(map.as_ptr()),
+                sys::bpf_map__max_entries(map.as_ptr()),
                 sys::bpf_map__type(map.as_ptr()),
             ))
         }

@@ -75,6 +75,7 @@ extern "C" {
     pub fn bpf_map__fd(map: *const BpfMap) -> c_int;
     pub fn bpf_map__key_size(map: *const BpfMap) -> u32;
     pub fn bpf_map__value_size(map: *const BpfMap) -> u32;
+    pub fn bpf_map__max_entries(map: *const BpfMap) -> u32;
     pub fn bpf_map__type(map: *const BpfMap) -> c_int;
 
     pub fn bpf_map_update_elem(fd: c_int, key: *const c_void, value: *const c_void, flags: u64) -> c_int;

@@ -41,6 +41,32 @@ SEC("xdp") int pipe_prog(struct xdp_md *ctx) {
     }
 }
 
+// Ternary on the first 4 bytes by tuple-space search: every used mask is
+// probed, the highest priority wins; the verdict is the action code
+// (1 drop, 2 pass).
+struct tkey { __u32 mask_index; __u32 pad; __u32 addr; };
+struct tmask { __u32 used; __u32 pad; __u32 addr; };
+struct tvalue { __u32 action; __u32 priority; };
+struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 16);
+         __type(key, struct tkey); __type(value, struct tvalue); } tern_t SEC(".maps");
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 4);
+         __type(key, __u32); __type(value, struct tmask); } tern_t_masks SEC(".maps");
+
+SEC("xdp") int tern_prog(struct xdp_md *ctx) {
+    unsigned char *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
+    if (data + 4 > end) return XDP_ABORTED;
+    __u32 addr = *(__u32 *)data, best_priority = 0, action = XDP_PASS;
+    for (__u32 i = 0; i < 4; i++) {
+        __u32 slot = i;
+        struct tmask *mask = bpf_map_lookup_elem(&tern_t_masks, &slot);
+        if (!mask || !mask->used) continue;
+        struct tkey key = { .mask_index = i, .addr = addr & mask->addr };
+        struct tvalue *v = bpf_map_lookup_elem(&tern_t, &key);
+        if (v && v->priority >= best_priority) { best_priority = v->priority; action = v->action; }
+    }
+    return action;
+}
+
 #ifdef BREAK_VERIFIER
 SEC("xdp") int broken(struct xdp_md *ctx) {
     unsigned char *data = (void *)(long)ctx->data;

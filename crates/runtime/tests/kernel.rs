@@ -15,14 +15,14 @@ fn here() -> PathBuf {
 
 /// The object built from kernel.c with `defines`, or None (and why) when
 /// this machine cannot build or load it.
-fn build(test: &str, defines: &[&str]) -> Option<Vec<u8>> {
+fn build(test: &str, description: &str, defines: &[&str]) -> Option<Vec<u8>> {
     if let Err(why) = check_bpf_available() {
         eprintln!("skipped {test}: {why}");
         return None;
     }
     let dir = std::env::temp_dir().join(format!("p4bpf-runtime-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).ok()?;
-    let json = std::fs::read_to_string(here().join("kernel.json")).ok()?;
+    let json = std::fs::read_to_string(here().join(description)).ok()?;
     let escaped = json.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
     let header = dir.join("pipeline.h");
     std::fs::write(&header, format!("#define PIPELINE_JSON \"{escaped}\"\n")).ok()?;
@@ -58,7 +58,7 @@ fn load(image: Vec<u8>) -> LoadedPipeline {
 
 #[test]
 fn tables_defaults_counters_and_ports() {
-    let Some(image) = build("tables", &[]) else { return };
+    let Some(image) = build("tables", "kernel.json", &[]) else { return };
     let pipeline = load(image);
     let t = names::table(&pipeline.description, "pipe_t").unwrap_or_else(|e| panic!("{e}"));
     let mark = names::action(t, "pipe.mark").unwrap_or_else(|e| panic!("{e}"));
@@ -94,7 +94,7 @@ fn tables_defaults_counters_and_ports() {
 
 #[test]
 fn verifier_rejection_is_typed_with_its_log() {
-    let Some(image) = build("verifier", &["BREAK_VERIFIER"]) else { return };
+    let Some(image) = build("verifier", "kernel.json", &["BREAK_VERIFIER"]) else { return };
     match LoadedPipeline::from_image(image) {
         Err(RuntimeError::Verifier { program, log }) => {
             assert_eq!(program, "broken");
@@ -107,7 +107,7 @@ fn verifier_rejection_is_typed_with_its_log() {
 
 #[test]
 fn stf_script_passes_and_reports_failures() {
-    let Some(image) = build("stf", &[]) else { return };
+    let Some(image) = build("stf", "kernel.json", &[]) else { return };
     let pipeline = load(image);
     let script = "\
 setdefault pipe_t pipe_reject()
@@ -130,4 +130,35 @@ expect 2 0a000001 78
     let last = outcome.lines.last().map(String::as_str).unwrap_or_default();
     assert!(last.starts_with("packet 4 (inline.stf:10) in port 0: redirect to port 2: FAIL"), "{last}");
     assert!(last.contains("^"), "{last}");
+}
+
+#[test]
+fn ternary_entries_share_masks_and_priorities_decide() {
+    let Some(image) = build("ternary", "ternary.json", &[]) else { return };
+    let pipeline = load(image);
+    let script = "\
+add pipe.acl 10 hdr.h.addr:10.0.0.0&&&255.0.0.0 pipe.drop()
+add pipe.acl 20 hdr.h.addr:10.1.0.0&&&255.255.0.0 pipe.pass()
+add pipe.acl 5 hdr.h.addr:11.0.0.0&&&255.0.0.0 pipe.pass()
+add pipe.acl 30 hdr.h.addr:10.1.2.3&&&255.255.255.255 pipe.drop()
+packet 0 0a090000 00000000 00000000 00000000
+packet 0 0a010909 00000000 00000000 00000000
+expect 0 0a010909 $
+packet 0 0a010203 00000000 00000000 00000000
+packet 0 0b000001 00000000 00000000 00000000
+expect 0 0b000001
+";
+    let file = Path::new("ternary.stf");
+    let commands = stf::parse(file, script).unwrap_or_else(|e| panic!("{e:?}"));
+    let outcome = stf::run(&pipeline, file, &commands);
+    assert_eq!((outcome.packets, outcome.failures), (4, 1), "{:#?}", outcome.lines);
+    // `$`: the packet is longer than the 4 bytes expected, the only failure.
+    assert!(outcome.lines.iter().any(|l| l.starts_with("packet 2") && l.contains("FAIL")), "{:#?}", outcome.lines);
+    let acl = names::table(&pipeline.description, "pipe_acl").unwrap_or_else(|e| panic!("{e}"));
+    // Three masks are in use (/8 is shared); the fourth slot takes /24.
+    let fourth_mask = EntrySpec { keys: vec![(0, "1.2.3.0&&&255.255.255.0".into())], ..EntrySpec::default() };
+    table::add_entry(&pipeline, acl, &fourth_mask).unwrap_or_else(|e| panic!("{e}"));
+    let fifth_mask = EntrySpec { keys: vec![(0, "1.2.3.0&&&255.255.255.240".into())], ..EntrySpec::default() };
+    let full = table::add_entry(&pipeline, acl, &fifth_mask);
+    assert!(matches!(full, Err(RuntimeError::Value(ref m)) if m.contains("masks")), "{full:?}");
 }
