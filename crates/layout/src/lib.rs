@@ -125,10 +125,8 @@ pub struct Action {
     pub name: String,
     /// The value stored in the entry's `action` field to select it.
     pub code: u32,
-    /// Parameter layout inside the value struct, in the action's parameter
-    /// order. `byte_offset` counts from the first byte of the value struct
-    /// (the action code is at 0, so parameters sit at 4 or later, past any
-    /// priority or union padding).
+    /// Parameter layout inside the value struct (offsets from the start of
+    /// the value, i.e. after the action code).
     pub params: Vec<FieldLayout>,
     /// `@defaultonly`: may only be the default action.
     pub default_only: bool,
