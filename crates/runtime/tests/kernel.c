@@ -41,6 +41,22 @@ SEC("xdp") int pipe_prog(struct xdp_md *ctx) {
     }
 }
 
+// The same table at TC: redirect, shot or ok.
+SEC("tc") int tc_prog(struct __sk_buff *skb) {
+    unsigned char *data = (void *)(long)skb->data, *end = (void *)(long)skb->data_end;
+    __u32 zero = 0;
+    if (data + 4 > end) return 2;
+    struct key key = { .addr = *(__u32 *)data };
+    struct value *v = bpf_map_lookup_elem(&pipe_t, &key);
+    if (!v) return 0;
+    if (v->action == FORWARD) {
+        __u32 port = v->port;
+        bpf_map_update_elem(&out_port, &zero, &port, BPF_ANY);
+        return 7;
+    }
+    return v->action == REJECT ? 2 : 0;
+}
+
 // Ternary on the first 4 bytes by tuple-space search: every used mask is
 // probed, the highest priority wins; the verdict is the action code
 // (1 drop, 2 pass).

@@ -162,3 +162,22 @@ expect 0 0b000001
     let full = table::add_entry(&pipeline, acl, &fifth_mask);
     assert!(matches!(full, Err(RuntimeError::Value(ref m)) if m.contains("masks")), "{full:?}");
 }
+
+#[test]
+fn tc_verdicts_and_redirect_port() {
+    let Some(image) = build("tc", "tc.json", &[]) else { return };
+    let pipeline = load(image);
+    let script = "\
+add pipe_t key.field0:10.0.0.1 pipe_forward(port:9)
+add pipe_t key.field0:10.0.0.2 pipe_reject()
+packet 4 0a000001 00000000 00000000 00000000
+expect 9 0a000001
+packet 4 0a000002 00000000 00000000 00000000
+packet 4 0a000003 00000000 00000000 00000000
+expect 4 0a000003
+";
+    let file = Path::new("tc.stf");
+    let commands = stf::parse(file, script).unwrap_or_else(|e| panic!("{e:?}"));
+    let outcome = stf::run(&pipeline, file, &commands);
+    assert_eq!((outcome.packets, outcome.failures), (3, 0), "{:#?}", outcome.lines);
+}
