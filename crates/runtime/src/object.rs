@@ -35,12 +35,16 @@ pub fn check_bpf_available() -> Result<()> {
     libbpf_log::install();
     // SAFETY: plain probe call with no options.
     let answer = unsafe { sys::libbpf_probe_bpf_prog_type(sys::PROG_TYPE_XDP, std::ptr::null()) };
+    // SAFETY: geteuid has no preconditions.
+    let is_root = unsafe { sys::geteuid() } == 0;
     match answer {
         1 => Ok(()),
-        0 => Err(RuntimeError::NotSupported("the kernel does not support XDP programs".into())),
-        e if e == -EPERM => Err(RuntimeError::NotSupported(
+        // libbpf reports a refused probe as "unsupported"; without root that
+        // is almost always missing permission.
+        e if e == -EPERM || !is_root => Err(RuntimeError::NotSupported(
             "loading BPF programs needs root or CAP_BPF + CAP_NET_ADMIN".into(),
         )),
+        0 => Err(RuntimeError::NotSupported("the kernel does not support XDP programs".into())),
         e => Err(RuntimeError::NotSupported(format!(
             "cannot load BPF programs: {}",
             std::io::Error::from_raw_os_error(-e)

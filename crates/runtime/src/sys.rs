@@ -86,6 +86,8 @@ extern "C" {
 }
 
 extern "C" {
+    /// From libc: who we run as, to explain a failed BPF probe.
+    pub fn geteuid() -> u32;
     /// From libc, to format libbpf's messages.
     pub fn vsnprintf(buf: *mut c_char, size: usize, format: *const c_char, args: *mut c_void) -> c_int;
 }
