@@ -425,6 +425,9 @@ extern FlowId_t allocate_flow_id();
 // In an action of a table with idle timeouts: gives the matched entry a
 // new expire-time profile (and restarts its timer) ...
 extern void set_entry_expire_time(in ExpireTimeProfileId_t expire_time_profile_id);
+// ... only when `condition` holds ...
+extern void set_entry_expire_time_if(in bool condition,
+                                     in ExpireTimeProfileId_t expire_time_profile_id);
 // ... or only restarts its timer.
 extern void restart_expire_timer();
 // Both of the above in one call: nothing unless `update_aging_info`; then

@@ -3,6 +3,7 @@
 
 mod args;
 mod check;
+mod compile;
 mod conformance;
 mod diagnostic_line;
 mod help;
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
     let rest = Args::new(words);
     match command.as_str() {
         "check" => check::run(rest),
+        "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
         "test" => test::run(rest),

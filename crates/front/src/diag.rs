@@ -88,6 +88,10 @@ fn position(sources: &SourceMap, loc: SrcLoc) -> String {
     format!("{}:{line}:{col}", file.path.display())
 }
 
+/// Longest excerpt line shown; longer lines are cut to a window around the
+/// caret, so a minified or machine-made line does not flood the terminal.
+const EXCERPT_CHARS: usize = 120;
+
 /// Appends the source line of `loc` and a caret line under its range (cut at
 /// the end of the first line for ranges spanning several lines).
 fn excerpt(out: &mut String, sources: &SourceMap, loc: SrcLoc) {
@@ -99,16 +103,23 @@ fn excerpt(out: &mut String, sources: &SourceMap, loc: SrcLoc) {
         .text
         .get(loc.lo as usize..loc.hi.min(line_end).max(loc.lo) as usize)
         .map_or(1, |s| s.chars().count().max(1));
+    let chars: Vec<char> = text.chars().collect();
+    let caret = (col as usize - 1).min(chars.len());
+    let first = caret.saturating_sub(EXCERPT_CHARS / 2).min(chars.len().saturating_sub(EXCERPT_CHARS));
+    let last = (first + EXCERPT_CHARS).min(chars.len());
+    let lead = if first > 0 { "..." } else { "" };
+    let tail = if last < chars.len() { "..." } else { "" };
+    let shown: String = chars[first..last].iter().collect();
+    let indent: String = chars[first..caret]
+        .iter()
+        .map(|&c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
+    let width = width.min(last.saturating_sub(caret).max(1));
     let gutter = line.to_string();
     let pad = " ".repeat(gutter.len());
-    let indent: String = text
-        .chars()
-        .take(col as usize - 1)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
     let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{gutter} | {text}");
-    let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
+    let _ = writeln!(out, "{gutter} | {lead}{shown}{tail}");
+    let _ = writeln!(out, "{pad} | {}{indent}{}", " ".repeat(lead.len()), "^".repeat(width));
 }
 
 /// The diagnostics of one run, in the order they were found.
@@ -154,5 +165,19 @@ mod tests {
             d.render(&sources),
             "x.p4:2:13: error: unknown name `z`\n  |\n2 | bit<8> y = z;\n  |             ^\n"
         );
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_caret() {
+        let mut sources = SourceMap::new();
+        let line = format!("{}bad{}", "a".repeat(500), "b".repeat(500));
+        let id = sources.add(SourceFile::new("x.p4".into(), line, false));
+        let d = Diagnostic::error(Some(SrcLoc { file: id, lo: 500, hi: 503 }), "here");
+        let text = d.render(&sources);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[2].starts_with("1 | ...") && lines[2].ends_with("..."), "{text}");
+        assert!(lines[2].len() < 140, "{text}");
+        let caret_col = lines[3].find('^').unwrap_or(0);
+        assert_eq!(&lines[2][caret_col..caret_col + 3], "bad", "{text}");
     }
 }

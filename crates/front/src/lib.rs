@@ -68,6 +68,24 @@ pub fn check_file(path: &Path, options: &Options) -> Frontend {
 /// runs only when parsing produced no errors, so one mistake is not
 /// reported twice.
 pub fn check_source(path: &Path, text: &str, options: &Options) -> Frontend {
+    // The parser and checker recurse once per nesting level of the program
+    // (bounded by the parser's depth limit); debug builds use large frames.
+    // A thread of our own gives them a stack that holds whatever the limit
+    // lets through, whoever calls us.
+    const STACK_BYTES: usize = 256 << 20;
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("p4bpf-front".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, || run_stages(path, text, options));
+        match worker {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => run_stages(path, text, options),
+        }
+    })
+}
+
+fn run_stages(path: &Path, text: &str, options: &Options) -> Frontend {
     let mut sources = SourceMap::new();
     let mut diagnostics = Diagnostics::default();
     let unit = preprocess::preprocess(path, text, options, &mut sources, &mut diagnostics);

@@ -87,5 +87,16 @@ mod tests {
         };
         assert!(!with_version("20180101"));
         assert!(!with_version("20200408"));
+        assert!(with_version("20000101"));
+        assert!(with_version("-6419018"));
+    }
+
+    #[test]
+    fn a_bad_v1model_version_is_reported_at_the_programs_include() {
+        let program = "#define V1MODEL_VERSION 1\n#include <v1model.p4>\n";
+        let frontend = check_source(Path::new("version.p4"), program, &Options::default());
+        let error = frontend.diagnostics.errors().next().and_then(|d| d.loc.clone());
+        let file = error.map(|loc| frontend.sources.file(loc.file).path.clone());
+        assert_eq!(file.as_deref(), Some(Path::new("version.p4")));
     }
 }

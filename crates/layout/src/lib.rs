@@ -33,6 +33,8 @@ pub struct Pipeline {
     pub hook: Hook,
     /// Name of the BPF program (function) in the object to attach.
     pub entry: String,
+    /// Tables the control plane can fill (tables whose entries are all
+    /// `const` are compiled into code and not listed).
     pub tables: Vec<Table>,
     pub counters: Vec<Counter>,
     pub value_sets: Vec<ValueSet>,
@@ -110,23 +112,31 @@ pub struct KeyField {
 pub enum TableStorage {
     /// BPF_MAP_TYPE_HASH keyed by the key struct.
     Hash,
-    /// BPF_MAP_TYPE_ARRAY indexed by a single exact key (u32).
+    /// BPF_MAP_TYPE_ARRAY indexed by a single exact key (u32); a slot
+    /// whose action code is 0 is a miss.
     Array,
     /// BPF_MAP_TYPE_LPM_TRIE: the key struct is preceded by a u32 prefix
-    /// length (in bits, counted over all key bytes: exact fields first,
-    /// fully matched, then the lpm field).
+    /// length (host order, in bits, counted over all key bytes: exact
+    /// fields first, fully matched, then the lpm field). LPM key structs
+    /// are packed and every field is in network order, `ceil(W/8)` bytes.
     LpmTrie,
     /// Ternary/range/optional keys: see [`Table::ternary`].
     Ternary,
+    /// No key: only the default action (in [`Table::default_map`]) runs;
+    /// `map` names no map.
+    Keyless,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Action {
     pub name: String,
-    /// The value stored in the entry's `action` field to select it.
+    /// The value stored in the entry's `action` field (a u32 at offset 0
+    /// of the value) to select it. Codes start at 1: a zeroed value (code
+    /// 0) in a default-action map means "the P4 program's own default".
     pub code: u32,
     /// Parameter layout inside the value struct (offsets from the start of
-    /// the value, i.e. after the action code).
+    /// the value struct, so the first parameter is at 4 or 8, after the
+    /// action code and, for ternary tables, the priority).
     pub params: Vec<FieldLayout>,
     /// `@defaultonly`: may only be the default action.
     pub default_only: bool,
@@ -138,7 +148,9 @@ pub struct Action {
 pub struct Table {
     /// Dotted P4 name, e.g. `pipe.Check_src_ip`.
     pub name: String,
-    /// Name of the BPF map holding the entries (pinned under this name).
+    /// Name of the BPF map holding the entries (its ELF symbol name; the
+    /// kernel truncates map names to 15 characters, so find maps by this
+    /// name through libbpf).
     pub map: String,
     pub storage: TableStorage,
     /// Capacity in entries (the P4 `size`, or the default).
@@ -160,12 +172,25 @@ pub struct Table {
     pub ternary: Option<TernaryLayout>,
 }
 
-/// How ternary entries are stored: each distinct mask gets an id; entries
-/// are keyed by (mask id, masked key), values carry the priority.
+/// How ternary entries are stored (tuple-space search): each distinct mask
+/// gets a slot in `masks_map`; entries live in [`Table::map`] keyed by
+/// (mask slot, key & mask); values carry the priority.
+///
+/// - `masks_map`: BPF array of `max_masks` values, each a u32 `used` flag
+///   (1 = slot in use) followed at `mask_offset` by a key struct holding
+///   the mask (key_size bytes). The program probes slots from 0 and stops
+///   at the first unused one, so the runtime keeps used slots contiguous.
+/// - entries map key: u32 mask slot, then at `entry_key_offset` the key
+///   struct with the key already ANDed with the mask.
+/// - value: u32 action, u32 priority at `priority_offset`, parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TernaryLayout {
-    /// Map from mask struct (key_size bytes) to mask metadata.
     pub masks_map: String,
+    pub max_masks: u32,
+    pub mask_offset: u32,
+    pub mask_value_size: u32,
+    pub entry_key_offset: u32,
+    pub entry_key_size: u32,
     /// Offset of the u32 priority inside the value struct (higher wins,
     /// as in P4Runtime).
     pub priority_offset: u32,
@@ -190,7 +215,7 @@ pub struct Counter {
     /// Per-CPU array (dense) or per-CPU hash (sparse).
     pub sparse: bool,
     /// Layout of one cell: `packets` and/or `bytes`, each a u64 in host
-    /// byte order.
+    /// byte order. Keys are u32 indexes. Cells are per CPU: sum them.
     pub value_size: u32,
 }
 

@@ -51,6 +51,9 @@ pub fn encode_entry(table: &Table, spec: &EntrySpec) -> Result<EncodedEntry> {
             put(table, &mut value, priority_offset, &spec.priority.unwrap_or(0).to_ne_bytes())?;
             (key, Some(mask))
         }
+        TableStorage::Keyless => {
+            return Err(bad(table, "the table has no key: only its default action can be set"));
+        }
     };
     Ok(EncodedEntry { key, value, mask })
 }
@@ -263,7 +266,15 @@ mod tests {
     #[test]
     fn ternary_key_is_masked_and_priority_lands_in_the_value() {
         let mut t = table(TableStorage::Ternary, MatchKind::Ternary);
-        t.ternary = Some(p4bpf_layout::TernaryLayout { masks_map: "m".into(), priority_offset: 4 });
+        t.ternary = Some(p4bpf_layout::TernaryLayout {
+            masks_map: "m".into(),
+            max_masks: 4,
+            mask_offset: 4,
+            mask_value_size: 8,
+            entry_key_offset: 4,
+            entry_key_size: 8,
+            priority_offset: 4,
+        });
         t.actions[0].params[0].byte_offset = 8;
         t.value_size = 12;
         let entry = encode_entry(&t, &EntrySpec { priority: Some(9), ..spec("10.1.2.3&&&255.255.0.0", "5") });

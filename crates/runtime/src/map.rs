@@ -42,14 +42,6 @@ impl Map {
         &self.name
     }
 
-    pub fn key_size(&self) -> u32 {
-        self.key_size
-    }
-
-    pub fn value_size(&self) -> u32 {
-        self.value_size
-    }
-
     pub fn max_entries(&self) -> u32 {
         self.max_entries
     }

@@ -4,7 +4,8 @@
 
 use super::Parser;
 use crate::ast::{
-    Annotation, Block, Decl, DeclKind, ParserState, Path, SelectCase, Transition, TypeRef, TypeRefKind,
+    Annotation, Block, Decl, DeclKind, ParserState, Path, SelectCase, Transition, TypeRef,
+    TypeRefKind,
 };
 use crate::lexer::TokenKind;
 use crate::source::Span;
@@ -15,10 +16,14 @@ impl Parser<'_> {
         self.bump();
         let sig = self.block_signature();
         if self.eat(&TokenKind::Semi) {
-            self.pop_type_params();
+            self.names.pop();
             return self.finish(annotations, DeclKind::ParserType { sig }, start);
         }
-        let ctor_params = if self.at(&TokenKind::LParen) { self.params() } else { Vec::new() };
+        let ctor_params = if self.at(&TokenKind::LParen) {
+            self.params()
+        } else {
+            Vec::new()
+        };
         let mut locals = Vec::new();
         let mut states = Vec::new();
         if self.expect(&TokenKind::LBrace) {
@@ -33,26 +38,45 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
-        self.pop_type_params();
-        self.finish(annotations, DeclKind::Parser { sig, ctor_params, locals, states }, start)
+        self.names.pop();
+        self.finish(
+            annotations,
+            DeclKind::Parser {
+                sig,
+                ctor_params,
+                locals,
+                states,
+            },
+            start,
+        )
     }
 
     /// `control C<T>(params);` or `control C(params)(ctor) { locals apply {...} }`
-    pub(super) fn control_declaration(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
+    pub(super) fn control_declaration(
+        &mut self,
+        annotations: Vec<Annotation>,
+        start: Span,
+    ) -> Decl {
         self.bump();
         let sig = self.block_signature();
         if self.eat(&TokenKind::Semi) {
-            self.pop_type_params();
+            self.names.pop();
             return self.finish(annotations, DeclKind::ControlType { sig }, start);
         }
-        let ctor_params = if self.at(&TokenKind::LParen) { self.params() } else { Vec::new() };
+        let ctor_params = if self.at(&TokenKind::LParen) {
+            self.params()
+        } else {
+            Vec::new()
+        };
         let mut locals = Vec::new();
         let mut apply: Option<Block> = None;
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 let item_start = self.span();
                 let annotations = self.annotations();
-                if self.at(&TokenKind::Apply) && matches!(self.nth(1), TokenKind::LBrace | TokenKind::At) {
+                if self.at(&TokenKind::Apply)
+                    && matches!(self.nth(1), TokenKind::LBrace | TokenKind::At)
+                {
                     self.bump();
                     if apply.is_some() {
                         self.error_at(item_start, "a control has only one `apply` block".into());
@@ -67,19 +91,41 @@ impl Parser<'_> {
             self.expect(&TokenKind::RBrace);
         }
         let apply = apply.unwrap_or_else(|| {
-            self.error_at(sig.name.span, format!("control `{}` has no `apply` block", sig.name.name));
-            Block { annotations: Vec::new(), stmts: Vec::new(), span: sig.name.span }
+            self.error_at(
+                sig.name.span,
+                format!("control `{}` has no `apply` block", sig.name.name),
+            );
+            Block {
+                annotations: Vec::new(),
+                stmts: Vec::new(),
+                span: sig.name.span,
+            }
         });
-        self.pop_type_params();
-        self.finish(annotations, DeclKind::Control { sig, ctor_params, locals, apply }, start)
+        self.names.pop();
+        self.finish(
+            annotations,
+            DeclKind::Control {
+                sig,
+                ctor_params,
+                locals,
+                apply,
+            },
+            start,
+        )
     }
 
     /// A declaration in a parser or control body: constant, variable,
     /// instance, action, table or value set. Recovers after errors.
     fn local_declaration(&mut self, annotations: Vec<Annotation>, start: Span) -> Option<Decl> {
-        let errors = self.error_count();
-        let start_pos = self.pos;
-        let decl = match self.peek() {
+        self.list_item(|p| p.local_declaration_inner(annotations, start))
+    }
+
+    fn local_declaration_inner(
+        &mut self,
+        annotations: Vec<Annotation>,
+        start: Span,
+    ) -> Option<Decl> {
+        match self.peek() {
             TokenKind::Const => Some(self.constant(annotations, start)),
             TokenKind::Action => Some(self.action(annotations, start)),
             TokenKind::Table => Some(self.table(annotations, start)),
@@ -89,25 +135,22 @@ impl Parser<'_> {
                 self.error_expected("a declaration");
                 None
             }
-        };
-        if self.error_count() > errors && !self.after_boundary() {
-            self.recover();
         }
-        if self.pos == start_pos && !self.at(&TokenKind::RBrace) {
-            self.bump();
-        }
-        decl
     }
 
     /// `value_set<T>(size) name;`
     fn value_set(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         self.bump();
         let mut args = self.type_args();
-        let elem = args.pop().unwrap_or(TypeRef { kind: TypeRefKind::DontCare, span: start });
+        let elem = args.pop().unwrap_or(TypeRef {
+            kind: TypeRefKind::DontCare,
+            span: start,
+        });
         self.expect(&TokenKind::LParen);
         let size = self.expr();
         self.expect(&TokenKind::RParen);
         let name = self.name();
+        self.names.declare_value(&name.name);
         self.expect(&TokenKind::Semi);
         self.finish(annotations, DeclKind::ValueSet { elem, size, name }, start)
     }
@@ -118,6 +161,7 @@ impl Parser<'_> {
         let name = self.name();
         let mut stmts = Vec::new();
         let mut transition = None;
+        self.names.push(&[]);
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 if self.at(&TokenKind::Transition) {
@@ -134,7 +178,14 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
-        ParserState { annotations, name, stmts, transition, span: self.span_from(start) }
+        self.names.pop();
+        ParserState {
+            annotations,
+            name,
+            stmts,
+            transition,
+            span: self.span_from(start),
+        }
     }
 
     /// `transition next;` or `transition select(...) { cases }`
@@ -159,24 +210,29 @@ impl Parser<'_> {
         let mut cases = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let errors = self.error_count();
-                let before = self.pos;
-                let case_start = self.span();
-                let keyset = self.keyset();
-                self.expect(&TokenKind::Colon);
-                let state = self.path();
-                self.expect(&TokenKind::Semi);
-                cases.push(SelectCase { keyset, state, span: self.span_from(case_start) });
-                if self.error_count() > errors && !self.after_boundary() {
-                    self.recover();
-                }
-                if self.pos == before {
-                    self.bump();
-                }
+                cases.push(self.list_item(Self::select_case));
             }
             self.expect(&TokenKind::RBrace);
         }
-        Transition::Select { exprs, cases, span: self.span_from(start) }
+        Transition::Select {
+            exprs,
+            cases,
+            span: self.span_from(start),
+        }
+    }
+
+    /// `keyset : state;`
+    fn select_case(&mut self) -> SelectCase {
+        let start = self.span();
+        let keyset = self.keyset();
+        self.expect(&TokenKind::Colon);
+        let state = self.path();
+        self.expect(&TokenKind::Semi);
+        SelectCase {
+            keyset,
+            state,
+            span: self.span_from(start),
+        }
     }
 
     /// A name, or `.name` for a top-level one.
@@ -184,11 +240,16 @@ impl Parser<'_> {
         let start = self.span();
         let top_level = self.eat(&TokenKind::Dot);
         let name = self.name();
-        Path { top_level, name, span: self.span_from(start) }
+        Path {
+            top_level,
+            name,
+            span: self.span_from(start),
+        }
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::{parse_ok, parse_str};
     use crate::ast::{DeclKind, Transition};
@@ -203,7 +264,13 @@ mod tests {
                  @name(\"n\") state next { transition accept; }
              }",
         );
-        let Some(DeclKind::Parser { locals, states, ctor_params, .. }) = program.decls.first().map(|d| &d.kind) else {
+        let Some(DeclKind::Parser {
+            locals,
+            states,
+            ctor_params,
+            ..
+        }) = program.decls.first().map(|d| &d.kind)
+        else {
             panic!("no parser")
         };
         assert_eq!(ctor_params.len(), 1);
@@ -211,21 +278,35 @@ mod tests {
         assert!(matches!(locals[0].kind, DeclKind::ValueSet { .. }));
         assert_eq!(states.len(), 2);
         assert_eq!(states[0].stmts.len(), 1);
-        assert!(matches!(&states[0].transition, Some(Transition::Select { cases, .. }) if cases.len() == 2));
-        assert!(matches!(&states[1].transition, Some(Transition::Direct(p)) if p.name.name == "accept"));
+        assert!(
+            matches!(&states[0].transition, Some(Transition::Select { cases, .. }) if cases.len() == 2)
+        );
+        assert!(
+            matches!(&states[1].transition, Some(Transition::Direct(p)) if p.name.name == "accept")
+        );
     }
 
     #[test]
     fn types_of_parsers_and_controls() {
-        let program = parse_ok("parser P<H>(out H h); control C(inout bit<8> x); package S(P<bit<8>> p, C c);");
+        let program = parse_ok(
+            "parser P<H>(out H h); control C(inout bit<8> x); package S(P<bit<8>> p, C c);",
+        );
         assert!(matches!(program.decls[0].kind, DeclKind::ParserType { .. }));
-        assert!(matches!(program.decls[1].kind, DeclKind::ControlType { .. }));
-        assert!(matches!(program.decls[2].kind, DeclKind::PackageType { .. }));
+        assert!(matches!(
+            program.decls[1].kind,
+            DeclKind::ControlType { .. }
+        ));
+        assert!(matches!(
+            program.decls[2].kind,
+            DeclKind::PackageType { .. }
+        ));
     }
 
     #[test]
     fn control_without_apply_is_an_error() {
         let (_, diags) = parse_str("control C() { action a() {} }");
-        assert!(diags.errors().any(|d| d.message == "control `C` has no `apply` block"));
+        assert!(diags
+            .errors()
+            .any(|d| d.message == "control `C` has no `apply` block"));
     }
 }

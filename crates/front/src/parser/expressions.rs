@@ -50,17 +50,32 @@ impl Parser<'_> {
         }
         let start = self.span();
         let mut lhs = self.prefix();
+        // Each operator applied makes the tree one level deeper, and later
+        // stages walk (and drop) trees recursively: count it as nesting.
+        let mut levels = 1;
         loop {
+            if self.at(&TokenKind::Question) || self.binary_op().is_some() {
+                if !self.enter() {
+                    break;
+                }
+                levels += 1;
+            }
             if self.at(&TokenKind::Question) && TERNARY_BP >= min_bp {
                 self.bump();
                 let then = self.expr();
                 self.expect(&TokenKind::Colon);
                 let other = self.expr_bp(TERNARY_BP);
-                let kind = ExprKind::Ternary { cond: Box::new(lhs), then: Box::new(then), other: Box::new(other) };
+                let kind = ExprKind::Ternary {
+                    cond: Box::new(lhs),
+                    then: Box::new(then),
+                    other: Box::new(other),
+                };
                 lhs = self.new_expr(kind, self.span_from(start));
                 continue;
             }
-            let Some((op, bp, tokens)) = self.binary_op() else { break };
+            let Some((op, bp, tokens)) = self.binary_op() else {
+                break;
+            };
             if bp < min_bp {
                 break;
             }
@@ -68,10 +83,16 @@ impl Parser<'_> {
                 self.bump();
             }
             let rhs = self.expr_bp(bp + 1);
-            let kind = ExprKind::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) };
+            let kind = ExprKind::Binary {
+                op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            };
             lhs = self.new_expr(kind, self.span_from(start));
         }
-        self.leave();
+        for _ in 0..levels {
+            self.leave();
+        }
         lhs
     }
 
@@ -124,14 +145,27 @@ impl Parser<'_> {
         if let Some(op) = op {
             self.bump();
             let operand = self.expr_bp(PREFIX_BP);
-            return self.new_expr(ExprKind::Unary { op, operand: Box::new(operand) }, self.span_from(start));
+            return self.new_expr(
+                ExprKind::Unary {
+                    op,
+                    operand: Box::new(operand),
+                },
+                self.span_from(start),
+            );
         }
-        if self.at(&TokenKind::LParen) && self.at_cast() {
+        if self.at(&TokenKind::LParen) && self.at_cast() && self.enter() {
             self.bump();
             let ty = self.type_ref();
             self.expect(&TokenKind::RParen);
             let expr = self.expr_bp(PREFIX_BP);
-            return self.new_expr(ExprKind::Cast { ty, expr: Box::new(expr) }, self.span_from(start));
+            self.leave();
+            return self.new_expr(
+                ExprKind::Cast {
+                    ty,
+                    expr: Box::new(expr),
+                },
+                self.span_from(start),
+            );
         }
         self.postfix()
     }
@@ -141,31 +175,63 @@ impl Parser<'_> {
     pub(super) fn postfix(&mut self) -> Expr {
         let start = self.span();
         let mut e = self.primary();
+        let mut levels = 0;
         loop {
+            let postfix_follows = matches!(
+                self.peek(),
+                TokenKind::Dot | TokenKind::LBracket | TokenKind::LParen | TokenKind::Lt
+            );
+            if postfix_follows {
+                if !self.enter() {
+                    break;
+                }
+                levels += 1;
+            }
             match self.peek() {
                 TokenKind::Dot => {
                     self.bump();
                     let member = self.name();
-                    e = self.new_expr(ExprKind::Member { base: Box::new(e), member }, self.span_from(start));
+                    e = self.new_expr(
+                        ExprKind::Member {
+                            base: Box::new(e),
+                            member,
+                        },
+                        self.span_from(start),
+                    );
                 }
                 TokenKind::LBracket => {
                     self.bump();
                     let index = self.bracketed(Self::expr);
                     let kind = if self.eat(&TokenKind::Colon) {
                         let lo = self.bracketed(Self::expr);
-                        ExprKind::Slice { base: Box::new(e), hi: Box::new(index), lo: Box::new(lo) }
+                        ExprKind::Slice {
+                            base: Box::new(e),
+                            hi: Box::new(index),
+                            lo: Box::new(lo),
+                        }
                     } else if self.eat(&TokenKind::PlusColon) {
                         let width = self.bracketed(Self::expr);
-                        ExprKind::IndexedSlice { base: Box::new(e), lo: Box::new(index), width: Box::new(width) }
+                        ExprKind::IndexedSlice {
+                            base: Box::new(e),
+                            lo: Box::new(index),
+                            width: Box::new(width),
+                        }
                     } else {
-                        ExprKind::Index { base: Box::new(e), index: Box::new(index) }
+                        ExprKind::Index {
+                            base: Box::new(e),
+                            index: Box::new(index),
+                        }
                     };
                     self.expect(&TokenKind::RBracket);
                     e = self.new_expr(kind, self.span_from(start));
                 }
                 TokenKind::LParen => {
                     let args = self.args();
-                    let kind = ExprKind::Call { callee: Box::new(e), type_args: Vec::new(), args };
+                    let kind = ExprKind::Call {
+                        callee: Box::new(e),
+                        type_args: Vec::new(),
+                        args,
+                    };
                     e = self.new_expr(kind, self.span_from(start));
                 }
                 TokenKind::Lt if self.at_type_args() => {
@@ -175,6 +241,9 @@ impl Parser<'_> {
                 _ => break,
             }
         }
+        for _ in 0..levels {
+            self.leave();
+        }
         e
     }
 
@@ -183,12 +252,22 @@ impl Parser<'_> {
     fn specialize(&mut self, e: Expr, type_args: Vec<TypeRef>, start: crate::source::Span) -> Expr {
         if self.at(&TokenKind::LParen) {
             let args = self.args();
-            let kind = ExprKind::Call { callee: Box::new(e), type_args, args };
+            let kind = ExprKind::Call {
+                callee: Box::new(e),
+                type_args,
+                args,
+            };
             return self.new_expr(kind, self.span_from(start));
         }
         match e.kind {
             ExprKind::Path(path) => {
-                let ty = TypeRef { kind: TypeRefKind::Named { path, args: type_args }, span: self.span_from(start) };
+                let ty = TypeRef {
+                    kind: TypeRefKind::Named {
+                        path,
+                        args: type_args,
+                    },
+                    span: self.span_from(start),
+                };
                 self.new_expr(ExprKind::Type(ty), self.span_from(start))
             }
             _ => {
@@ -216,21 +295,36 @@ impl Parser<'_> {
             TokenKind::Underscore => self.bumped(ExprKind::DontCare),
             TokenKind::Default => self.bumped(ExprKind::Default),
             TokenKind::DotDotDot => self.bumped(ExprKind::DefaultValue),
-            TokenKind::LParen => {
+            // Brackets count as a level of their own: parsing what is
+            // inside takes several stack frames.
+            TokenKind::LParen if self.enter() => {
                 self.bump();
                 let inner = self.bracketed(Self::expr);
                 self.expect(&TokenKind::RParen);
+                self.leave();
                 return inner;
             }
-            TokenKind::LBrace => return self.bracketed(Self::braced),
+            TokenKind::LBrace if self.enter() => {
+                let e = self.bracketed(Self::braced);
+                self.leave();
+                return e;
+            }
+            TokenKind::LParen | TokenKind::LBrace => ExprKind::Error,
             TokenKind::Dot => {
                 self.bump();
                 let name = self.name();
-                ExprKind::Path(Path { top_level: true, name, span: self.span_from(start) })
+                ExprKind::Path(Path {
+                    top_level: true,
+                    name,
+                    span: self.span_from(start),
+                })
             }
             TokenKind::Error if self.nth(1) == &TokenKind::Dot => {
                 self.bump();
-                ExprKind::Type(TypeRef { kind: TypeRefKind::Error, span: start })
+                ExprKind::Type(TypeRef {
+                    kind: TypeRefKind::Error,
+                    span: start,
+                })
             }
             TokenKind::Bit
             | TokenKind::Int
@@ -238,10 +332,16 @@ impl Parser<'_> {
             | TokenKind::Bool
             | TokenKind::String
             | TokenKind::Tuple
+            | TokenKind::MatchKind
             | TokenKind::Error => ExprKind::Type(self.type_ref()),
             _ if self.at_name() => {
                 let name = self.name();
-                ExprKind::Path(Path { top_level: false, span: name.span, name })
+                self.check_type_name_use(&name);
+                ExprKind::Path(Path {
+                    top_level: false,
+                    span: name.span,
+                    name,
+                })
             }
             _ => {
                 self.error_expected("an expression");
@@ -249,6 +349,24 @@ impl Parser<'_> {
             }
         };
         self.new_expr(kind, self.span_from(start))
+    }
+
+    /// A type name stands in an expression only as a constructor or
+    /// generic callee, or before a member (`E.A`, `T.minSizeInBits()`), as
+    /// in the grammar; `x > T` is a syntax error.
+    fn check_type_name_use(&mut self, name: &crate::ast::Ident) {
+        if self.names.is_type(&name.name)
+            && !matches!(
+                self.peek(),
+                TokenKind::LParen | TokenKind::Dot | TokenKind::Lt
+            )
+        {
+            let found = self.peek().describe();
+            self.error(format!(
+                "expected `(` or `.` after type `{}`, found {found}",
+                name.name
+            ));
+        }
     }
 
     fn bumped(&mut self, kind: ExprKind) -> ExprKind {
@@ -265,7 +383,8 @@ impl Parser<'_> {
             self.bump();
             return self.new_expr(ExprKind::Invalid, self.span_from(start));
         }
-        let is_struct = (self.at_name() && self.nth(1) == &TokenKind::Assign) || self.at(&TokenKind::DotDotDot);
+        let is_struct =
+            (self.at_name() && self.nth(1) == &TokenKind::Assign) || self.at(&TokenKind::DotDotDot);
         let kind = if is_struct {
             let mut fields: Vec<(Ident, Expr)> = Vec::new();
             let mut rest = false;
@@ -281,7 +400,11 @@ impl Parser<'_> {
                     break;
                 }
             }
-            ExprKind::StructInit { ty: None, fields, rest }
+            ExprKind::StructInit {
+                ty: None,
+                fields,
+                rest,
+            }
         } else {
             let mut items = Vec::new();
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
@@ -314,7 +437,11 @@ impl Parser<'_> {
                 None
             };
             let value = self.expr();
-            args.push(Argument { name, value, span: self.span_from(start) });
+            args.push(Argument {
+                name,
+                value,
+                span: self.span_from(start),
+            });
             if !self.eat(&TokenKind::Comma) {
                 break;
             }
@@ -325,6 +452,7 @@ impl Parser<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::parse_expr;
     use crate::ast::{BinaryOp, ExprKind, UnaryOp};
@@ -340,10 +468,22 @@ mod tests {
     fn bitwise_binds_tighter_than_comparison() {
         let (op, _, rhs) = binary("a == b & c");
         assert_eq!(op, BinaryOp::Eq);
-        assert!(matches!(rhs, ExprKind::Binary { op: BinaryOp::BitAnd, .. }));
+        assert!(matches!(
+            rhs,
+            ExprKind::Binary {
+                op: BinaryOp::BitAnd,
+                ..
+            }
+        ));
         let (op, lhs, _) = binary("a + b * c << 2");
         assert_eq!(op, BinaryOp::Shl);
-        assert!(matches!(lhs, ExprKind::Binary { op: BinaryOp::Add, .. }));
+        assert!(matches!(
+            lhs,
+            ExprKind::Binary {
+                op: BinaryOp::Add,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -362,12 +502,27 @@ mod tests {
 
     #[test]
     fn casts_need_a_type_and_parentheses_otherwise_group() {
-        assert!(matches!(parse_expr("(bit<8>) x").kind, ExprKind::Cast { .. }));
+        assert!(matches!(
+            parse_expr("(bit<8>) x").kind,
+            ExprKind::Cast { .. }
+        ));
         assert!(matches!(parse_expr("(T) x").kind, ExprKind::Cast { .. }));
-        assert!(matches!(parse_expr("(list<S>){{2, 3}}").kind, ExprKind::Cast { .. }));
-        assert!(matches!(parse_expr("(x) - 1").kind, ExprKind::Binary { op: BinaryOp::Sub, .. }));
+        assert!(matches!(
+            parse_expr("(list<S>){{2, 3}}").kind,
+            ExprKind::Cast { .. }
+        ));
+        assert!(matches!(
+            parse_expr("(x) - 1").kind,
+            ExprKind::Binary {
+                op: BinaryOp::Sub,
+                ..
+            }
+        ));
         match parse_expr("-(bit<8>) x").kind {
-            ExprKind::Unary { op: UnaryOp::Neg, operand } => {
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => {
                 assert!(matches!(operand.kind, ExprKind::Cast { .. }))
             }
             other => panic!("{other:?}"),
@@ -377,7 +532,9 @@ mod tests {
     #[test]
     fn generic_calls_versus_less_than() {
         match parse_expr("f<bit<8>>(x)").kind {
-            ExprKind::Call { type_args, args, .. } => {
+            ExprKind::Call {
+                type_args, args, ..
+            } => {
                 assert_eq!(type_args.len(), 1);
                 assert_eq!(args.len(), 1);
             }
@@ -388,8 +545,24 @@ mod tests {
     }
 
     #[test]
+    fn type_names_are_not_values_unless_hidden() {
+        let src = "control c<H>(in bit<8> x) { apply { bool b = x > H; } }";
+        let (_, diags) = super::super::tests::parse_str(src);
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["expected `(` or `.` after type `H`, found `;`"]);
+        let program = super::super::tests::parse_ok(
+            "extern counter {} typedef bit<8> T;
+             control c(in bit<8> T) { apply { bit<8> counter; counter = (T) - 1; } }",
+        );
+        assert_eq!(program.decls.len(), 3);
+    }
+
+    #[test]
     fn postfix_member_index_slice_call() {
-        assert!(matches!(parse_expr("h.f[i +: 8]").kind, ExprKind::IndexedSlice { .. }));
+        assert!(matches!(
+            parse_expr("h.f[i +: 8]").kind,
+            ExprKind::IndexedSlice { .. }
+        ));
         match parse_expr("h.s[1].f[7:0]").kind {
             ExprKind::Slice { base, .. } => assert!(matches!(base.kind, ExprKind::Member { .. })),
             other => panic!("{other:?}"),
@@ -424,7 +597,9 @@ mod tests {
     #[test]
     fn ternary_is_right_associative_and_loosest() {
         match parse_expr("a ? b : c ? d : e").kind {
-            ExprKind::Ternary { other, .. } => assert!(matches!(other.kind, ExprKind::Ternary { .. })),
+            ExprKind::Ternary { other, .. } => {
+                assert!(matches!(other.kind, ExprKind::Ternary { .. }))
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -435,6 +610,9 @@ mod tests {
             ExprKind::Member { base, .. } => assert!(matches!(base.kind, ExprKind::Type(_))),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(parse_expr("bit<8>.minSizeInBits()").kind, ExprKind::Call { .. }));
+        assert!(matches!(
+            parse_expr("bit<8>.minSizeInBits()").kind,
+            ExprKind::Call { .. }
+        ));
     }
 }

@@ -7,8 +7,8 @@
 
 use super::Parser;
 use crate::ast::{
-    Annotation, Decl, DeclKind, Direction, EnumMember, Field, Ident, Method, MethodKind, Param, Signature,
-    TypeRef, TypeRefKind, TypedefTarget,
+    Annotation, Decl, DeclKind, Direction, EnumMember, Field, Ident, Method, MethodKind, Param,
+    Signature, TypeRef, TypedefTarget,
 };
 use crate::lexer::TokenKind;
 use crate::source::Span;
@@ -17,15 +17,20 @@ impl Parser<'_> {
     /// One top-level declaration; `None` after an error that left nothing
     /// to keep (the bad tokens have been skipped).
     pub(super) fn top_level_declaration(&mut self) -> Option<Decl> {
-        let errors = self.error_count();
-        let start_pos = self.pos;
-        let decl = self.declaration();
-        if self.error_count() > errors && !self.after_boundary() {
-            self.recover();
-        }
-        if self.pos == start_pos {
-            // Nothing could start here (a stray `}` or the like): skip it.
-            self.bump();
+        let decl = self.list_item(Self::declaration);
+        if let Some(Decl {
+            kind: DeclKind::Variable { name, .. },
+            ..
+        }) = &decl
+        {
+            // The grammar has no top-level variables, only constants.
+            self.error_at(
+                name.span,
+                format!(
+                    "variable `{}` cannot be declared at the top level",
+                    name.name
+                ),
+            );
         }
         decl
     }
@@ -39,6 +44,14 @@ impl Parser<'_> {
                 return None;
             }
             TokenKind::Const => self.constant(annotations, start),
+            TokenKind::Extern if self.nth_is_name(1) && self.nth(2) == &TokenKind::Semi => {
+                // `extern E;`: a forward declaration, only naming a type.
+                self.bump();
+                let name = self.name();
+                self.names.declare_type(&name.name);
+                self.bump();
+                return None;
+            }
             TokenKind::Extern => self.extern_declaration(annotations, start),
             TokenKind::Action => self.action(annotations, start),
             TokenKind::Parser => self.parser_declaration(annotations, start),
@@ -47,7 +60,7 @@ impl Parser<'_> {
                 self.bump();
                 let sig = self.block_signature();
                 self.expect(&TokenKind::Semi);
-                self.pop_type_params();
+                self.names.pop();
                 self.finish(annotations, DeclKind::PackageType { sig }, start)
             }
             TokenKind::Header | TokenKind::HeaderUnion | TokenKind::Struct | TokenKind::Enum => {
@@ -74,7 +87,11 @@ impl Parser<'_> {
     }
 
     pub(super) fn finish(&self, annotations: Vec<Annotation>, kind: DeclKind, start: Span) -> Decl {
-        Decl { annotations, kind, span: self.span_from(start) }
+        Decl {
+            annotations,
+            kind,
+            span: self.span_from(start),
+        }
     }
 
     /// `const T name = value;`
@@ -82,6 +99,7 @@ impl Parser<'_> {
         self.bump();
         let ty = self.type_ref();
         let name = self.name();
+        self.names.declare_value(&name.name);
         self.expect(&TokenKind::Assign);
         let value = self.expr();
         self.expect(&TokenKind::Semi);
@@ -90,51 +108,73 @@ impl Parser<'_> {
 
     /// `T name;`, `T name = init;`, `T(args) name;` or
     /// `T(args) name = { abstract method implementations };`
-    pub(super) fn variable_or_instance(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
+    pub(super) fn variable_or_instance(
+        &mut self,
+        annotations: Vec<Annotation>,
+        start: Span,
+    ) -> Decl {
         let ty = self.type_ref();
         self.instance_or_variable_after_type(annotations, ty, start)
     }
 
-    fn instance_or_variable_after_type(&mut self, annotations: Vec<Annotation>, ty: TypeRef, start: Span) -> Decl {
+    fn instance_or_variable_after_type(
+        &mut self,
+        annotations: Vec<Annotation>,
+        ty: TypeRef,
+        start: Span,
+    ) -> Decl {
         if self.at(&TokenKind::LParen) {
             let args = self.args();
             let name = self.name();
-            let ty = self.array_suffix(ty);
-            let initializer = if self.eat(&TokenKind::Assign) { Some(self.instance_initializer()) } else { None };
+            self.names.declare_value(&name.name);
+            let ty = self.stack_suffixes(ty);
+            let initializer = if self.eat(&TokenKind::Assign) {
+                Some(self.instance_initializer())
+            } else {
+                None
+            };
             self.expect(&TokenKind::Semi);
-            return self.finish(annotations, DeclKind::Instance { ty, args, name, initializer }, start);
+            return self.finish(
+                annotations,
+                DeclKind::Instance {
+                    ty,
+                    args,
+                    name,
+                    initializer,
+                },
+                start,
+            );
         }
         let name = self.name();
-        let ty = self.array_suffix(ty);
-        let init = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
+        self.names.declare_value(&name.name);
+        let ty = self.stack_suffixes(ty);
+        let init = if self.eat(&TokenKind::Assign) {
+            Some(self.expr())
+        } else {
+            None
+        };
         self.expect(&TokenKind::Semi);
         self.finish(annotations, DeclKind::Variable { ty, name, init }, start)
-    }
-
-    /// C-style array dimensions after a declared name, `x[4]`, folded into
-    /// the type as if written `T[4] x`.
-    fn array_suffix(&mut self, mut ty: TypeRef) -> TypeRef {
-        while self.at(&TokenKind::LBracket) {
-            self.bump();
-            let size = self.expr();
-            self.expect(&TokenKind::RBracket);
-            let span = self.span_from(ty.span);
-            ty = TypeRef { kind: TypeRefKind::Stack { elem: Box::new(ty), size: Box::new(size) }, span };
-        }
-        ty
     }
 
     /// A variable in a `for` initializer: like a local, without the `;`.
     pub(super) fn for_variable(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         let ty = self.type_ref();
         let name = self.name();
-        let init = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
+        self.names.declare_value(&name.name);
+        let init = if self.eat(&TokenKind::Assign) {
+            Some(self.expr())
+        } else {
+            None
+        };
         self.finish(annotations, DeclKind::Variable { ty, name, init }, start)
     }
 
     /// `{ declarations }` after `T(args) name =`.
     fn instance_initializer(&mut self) -> Vec<Decl> {
         let mut decls = Vec::new();
+        // The methods declared here are visible only inside.
+        self.names.push(&[]);
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 if let Some(decl) = self.top_level_declaration() {
@@ -143,6 +183,7 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
+        self.names.pop();
         decls
     }
 
@@ -150,33 +191,51 @@ impl Parser<'_> {
     /// variable.
     fn function_or_instance(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         let ty = self.type_ref();
-        if self.at(&TokenKind::LParen) || !matches!(self.nth(1), TokenKind::Lt | TokenKind::LParen) {
+        if self.at(&TokenKind::LParen) || !matches!(self.nth(1), TokenKind::Lt | TokenKind::LParen)
+        {
             return self.instance_or_variable_after_type(annotations, ty, start);
         }
         let sig = self.signature();
         let body = self.block(Vec::new());
-        self.pop_type_params();
-        self.finish(annotations, DeclKind::Function { return_type: ty, sig, body }, start)
+        self.names.pop();
+        self.finish(
+            annotations,
+            DeclKind::Function {
+                return_type: ty,
+                sig,
+                body,
+            },
+            start,
+        )
     }
 
     /// `name<T...>(params)`: the type parameters stay in scope until the
-    /// caller's `pop_type_params`, as they cover the body too.
+    /// caller's `names.pop()`, as they cover the body too.
     fn signature(&mut self) -> Signature {
         let name = self.name();
+        self.names.declare_value(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let params = self.params();
-        Signature { name, type_params, params }
+        Signature {
+            name,
+            type_params,
+            params,
+        }
     }
 
     /// The signature of a parser, control or package (a type name).
     pub(super) fn block_signature(&mut self) -> Signature {
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let params = self.params();
-        Signature { name, type_params, params }
+        Signature {
+            name,
+            type_params,
+            params,
+        }
     }
 
     /// `action name(params) { body }`
@@ -184,7 +243,7 @@ impl Parser<'_> {
         self.bump();
         let sig = self.signature();
         let body = self.block(Vec::new());
-        self.pop_type_params();
+        self.names.pop();
         self.finish(annotations, DeclKind::Action { sig, body }, start)
     }
 
@@ -208,8 +267,20 @@ impl Parser<'_> {
             }
             let ty = self.type_ref();
             let name = self.name();
-            let default = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
-            params.push(Param { annotations, direction, ty, name, default, span: self.span_from(start) });
+            self.names.declare_value(&name.name);
+            let default = if self.eat(&TokenKind::Assign) {
+                Some(self.expr())
+            } else {
+                None
+            };
+            params.push(Param {
+                annotations,
+                direction,
+                ty,
+                name,
+                default,
+                span: self.span_from(start),
+            });
             if !self.eat(&TokenKind::Comma) {
                 break;
             }
@@ -224,37 +295,43 @@ impl Parser<'_> {
         let is_type = self.nth_is_name(0)
             && match self.nth(1) {
                 TokenKind::LBrace => true,
-                TokenKind::Lt => self.skip_type_args(1).is_some_and(|i| self.nth(i) == &TokenKind::LBrace),
+                TokenKind::Lt => self
+                    .skip_type_args(1)
+                    .is_some_and(|i| self.nth(i) == &TokenKind::LBrace),
                 _ => false,
             };
         if !is_type {
             let return_type = self.type_ref();
             let sig = self.signature();
             self.expect(&TokenKind::Semi);
-            self.pop_type_params();
-            return self.finish(annotations, DeclKind::ExternFunction { return_type, sig }, start);
+            self.names.pop();
+            return self.finish(
+                annotations,
+                DeclKind::ExternFunction { return_type, sig },
+                start,
+            );
         }
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let mut methods = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let errors = self.error_count();
-                let before = self.pos;
-                methods.push(self.method(&name));
-                if self.error_count() > errors && !self.after_boundary() {
-                    self.recover();
-                }
-                if self.pos == before {
-                    self.bump();
-                }
+                methods.push(self.list_item(|p| p.method(&name)));
             }
             self.expect(&TokenKind::RBrace);
         }
-        self.pop_type_params();
-        self.finish(annotations, DeclKind::ExternType { name, type_params, methods }, start)
+        self.names.pop();
+        self.finish(
+            annotations,
+            DeclKind::ExternType {
+                name,
+                type_params,
+                methods,
+            },
+            start,
+        )
     }
 
     /// A method prototype of extern `owner`: `R m<T>(params);`,
@@ -272,9 +349,19 @@ impl Parser<'_> {
             (MethodKind::Method, Some(self.type_ref()))
         };
         let sig = self.signature();
-        self.pop_type_params();
+        self.names.pop();
+        if kind != MethodKind::Constructor && sig.name.name == owner.name {
+            let message = format!("constructor `{}` cannot have a return type", owner.name);
+            self.error_at(sig.name.span, message);
+        }
         self.expect(&TokenKind::Semi);
-        Method { annotations, kind, return_type, sig, span: self.span_from(start) }
+        Method {
+            annotations,
+            kind,
+            return_type,
+            sig,
+            span: self.span_from(start),
+        }
     }
 
     /// `header`, `header_union`, `struct` or `enum` declarations.
@@ -284,15 +371,27 @@ impl Parser<'_> {
             return self.enum_declaration(annotations, start);
         }
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let type_params = self.type_params();
-        self.push_type_params(&type_params);
+        self.names.push(&type_params);
         let fields = self.fields();
-        self.pop_type_params();
+        self.names.pop();
         let kind = match keyword {
-            TokenKind::Header => DeclKind::Header { name, type_params, fields },
-            TokenKind::HeaderUnion => DeclKind::HeaderUnion { name, type_params, fields },
-            _ => DeclKind::Struct { name, type_params, fields },
+            TokenKind::Header => DeclKind::Header {
+                name,
+                type_params,
+                fields,
+            },
+            TokenKind::HeaderUnion => DeclKind::HeaderUnion {
+                name,
+                type_params,
+                fields,
+            },
+            _ => DeclKind::Struct {
+                name,
+                type_params,
+                fields,
+            },
         };
         self.finish(annotations, kind, start)
     }
@@ -304,20 +403,26 @@ impl Parser<'_> {
             return fields;
         }
         while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-            let start = self.span();
-            let errors = self.error_count();
-            let annotations = self.annotations();
-            let ty = self.type_ref();
-            let name = self.name();
-            let ty = self.array_suffix(ty);
-            self.expect(&TokenKind::Semi);
-            fields.push(Field { annotations, ty, name, span: self.span_from(start) });
-            if self.error_count() > errors && !self.after_boundary() {
-                self.recover();
-            }
+            fields.push(self.list_item(Self::field));
         }
         self.expect(&TokenKind::RBrace);
         fields
+    }
+
+    /// `@annotations T name;`
+    fn field(&mut self) -> Field {
+        let start = self.span();
+        let annotations = self.annotations();
+        let ty = self.type_ref();
+        let name = self.name();
+        let ty = self.stack_suffixes(ty);
+        self.expect(&TokenKind::Semi);
+        Field {
+            annotations,
+            ty,
+            name,
+            span: self.span_from(start),
+        }
     }
 
     /// After `enum`: `E { A, B }` or `bit<8> E { A = 1, B = 2 }`.
@@ -328,21 +433,37 @@ impl Parser<'_> {
             Some(self.type_ref())
         };
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         let mut members = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 let annotations = self.annotations();
                 let name = self.name();
-                let value = if self.eat(&TokenKind::Assign) { Some(self.expr()) } else { None };
-                members.push(EnumMember { annotations, name, value });
+                let value = if self.eat(&TokenKind::Assign) {
+                    Some(self.expr())
+                } else {
+                    None
+                };
+                members.push(EnumMember {
+                    annotations,
+                    name,
+                    value,
+                });
                 if !self.eat(&TokenKind::Comma) {
                     break;
                 }
             }
             self.expect(&TokenKind::RBrace);
         }
-        self.finish(annotations, DeclKind::Enum { name, underlying, members }, start)
+        self.finish(
+            annotations,
+            DeclKind::Enum {
+                name,
+                underlying,
+                members,
+            },
+            start,
+        )
     }
 
     /// `{ A, B, C }` of `error` and `match_kind` declarations.
@@ -372,7 +493,7 @@ impl Parser<'_> {
             _ => TypedefTarget::Type(self.type_ref()),
         };
         let name = self.name();
-        self.declare_type(&name);
+        self.names.declare_type(&name.name);
         self.expect(&TokenKind::Semi);
         let kind = if is_new_type {
             DeclKind::NewType { target, name }
@@ -384,6 +505,7 @@ impl Parser<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::{parse_ok, parse_str};
     use crate::ast::{DeclKind, MethodKind, TypeRefKind, TypedefTarget};
@@ -408,14 +530,30 @@ mod tests {
         );
         assert!(matches!(&decls[0], DeclKind::Header { fields, .. } if fields.len() == 2));
         assert!(matches!(&decls[1], DeclKind::HeaderUnion { .. }));
-        assert!(matches!(&decls[2], DeclKind::Struct { type_params, .. } if type_params.len() == 1));
-        assert!(matches!(&decls[3], DeclKind::Enum { members, underlying: None, .. } if members.len() == 2));
-        assert!(matches!(&decls[4], DeclKind::Enum { underlying: Some(_), .. }));
+        assert!(
+            matches!(&decls[2], DeclKind::Struct { type_params, .. } if type_params.len() == 1)
+        );
+        assert!(
+            matches!(&decls[3], DeclKind::Enum { members, underlying: None, .. } if members.len() == 2)
+        );
+        assert!(matches!(
+            &decls[4],
+            DeclKind::Enum {
+                underlying: Some(_),
+                ..
+            }
+        ));
         assert!(matches!(&decls[5], DeclKind::Error { members } if members.len() == 2));
         assert!(matches!(&decls[6], DeclKind::MatchKind { .. }));
         assert!(matches!(&decls[7], DeclKind::Typedef { .. }));
         assert!(matches!(&decls[8], DeclKind::NewType { .. }));
-        assert!(matches!(&decls[9], DeclKind::Typedef { target: TypedefTarget::Decl(_), .. }));
+        assert!(matches!(
+            &decls[9],
+            DeclKind::Typedef {
+                target: TypedefTarget::Decl(_),
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -432,7 +570,11 @@ mod tests {
              package Top<H>(P<H> p);",
         );
         match &decls[0] {
-            DeclKind::ExternType { methods, type_params, .. } => {
+            DeclKind::ExternType {
+                methods,
+                type_params,
+                ..
+            } => {
                 assert_eq!(type_params.len(), 1);
                 assert_eq!(methods[0].kind, MethodKind::Constructor);
                 assert_eq!(methods[1].sig.type_params.len(), 1);
@@ -441,20 +583,61 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert!(matches!(&decls[1], DeclKind::ExternFunction { .. }));
-        assert!(matches!(&decls[2], DeclKind::ExternFunction { sig, .. } if sig.type_params.len() == 1));
+        assert!(
+            matches!(&decls[2], DeclKind::ExternFunction { sig, .. } if sig.type_params.len() == 1)
+        );
         assert!(matches!(&decls[3], DeclKind::Function { .. }));
         assert!(matches!(&decls[4], DeclKind::Function { .. }));
-        assert!(matches!(&decls[5], DeclKind::Instance { initializer: None, .. }));
-        assert!(matches!(&decls[6], DeclKind::Instance { initializer: Some(d), .. } if d.len() == 1));
-        assert!(matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. })));
+        assert!(matches!(
+            &decls[5],
+            DeclKind::Instance {
+                initializer: None,
+                ..
+            }
+        ));
+        assert!(
+            matches!(&decls[6], DeclKind::Instance { initializer: Some(d), .. } if d.len() == 1)
+        );
+        assert!(
+            matches!(&decls[7], DeclKind::Instance { ty, .. } if matches!(ty.kind, TypeRefKind::Stack { .. }))
+        );
         assert!(matches!(&decls[8], DeclKind::PackageType { .. }));
+    }
+
+    #[test]
+    fn forward_declared_externs_are_type_names() {
+        let program = parse_ok("extern E; const bit<8> x = (E) y;");
+        assert_eq!(program.decls.len(), 1);
+    }
+
+    #[test]
+    fn constructors_have_no_return_type() {
+        let (_, diags) = parse_str("extern X { void X(); }");
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["constructor `X` cannot have a return type"]);
+    }
+
+    #[test]
+    fn top_level_variables_are_rejected() {
+        let (_, diags) = parse_str("bit<8> x; const bit<8> y = 1;");
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(
+            messages,
+            ["variable `x` cannot be declared at the top level"]
+        );
     }
 
     #[test]
     fn bad_declarations_are_reported_and_skipped() {
         let (program, diags) = parse_str("header h { bit<8> } 42; struct s { bit<8> a; }");
         let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
-        assert_eq!(messages, ["expected a name, found `}`", "expected a declaration, found integer literal"]);
+        assert_eq!(
+            messages,
+            [
+                "expected a name, found `}`",
+                "expected a declaration, found integer literal"
+            ]
+        );
         assert_eq!(program.decls.len(), 2);
     }
 }

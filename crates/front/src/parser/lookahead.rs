@@ -1,11 +1,19 @@
 //! Lookahead that scans tokens without consuming them, to settle P4's
 //! ambiguities before committing: is `a b` a declaration, `(x) y` a cast,
 //! `f<T>(...)` a generic call or a comparison? Scans follow the grammar's
-//! shapes (a type, a balanced group) and never cross a `;` or a brace, so
-//! they stay short on real programs.
+//! shapes (a type, a balanced group) and never cross a `;`; each scan also
+//! has a length bound, so that scans repeated at every token (as for `<`)
+//! cannot make parsing quadratic.
 
 use super::Parser;
 use crate::lexer::TokenKind;
+
+/// Longest bracketed group a scan looks through (a big initializer in an
+/// instantiation's arguments can be long).
+const MAX_GROUP_SCAN: usize = 50_000;
+
+/// Longest type-argument list a scan looks through.
+const MAX_TYPE_ARGS_SCAN: usize = 512;
 
 impl Parser<'_> {
     /// Offset just past the group opened at offset `n` (`(`, `[` or `{`),
@@ -25,7 +33,7 @@ impl Parser<'_> {
                 TokenKind::Semi | TokenKind::Eof => return None,
                 _ => {}
             }
-            if self.stuck() {
+            if i - n > MAX_GROUP_SCAN {
                 return None;
             }
             i += 1;
@@ -66,7 +74,7 @@ impl Parser<'_> {
                 kind if Self::name_text(kind).is_some() => {}
                 _ => return None,
             }
-            if self.stuck() {
+            if i - n > MAX_TYPE_ARGS_SCAN {
                 return None;
             }
             i += 1;
@@ -104,7 +112,9 @@ impl Parser<'_> {
     /// At the start of a statement: does a declaration (`T x`, `T(args) x`)
     /// start here rather than an assignment or a call?
     pub(super) fn at_local_declaration(&self) -> bool {
-        let Some(mut i) = self.skip_type(0) else { return false };
+        let Some(mut i) = self.skip_type(0) else {
+            return false;
+        };
         if self.nth(i) == &TokenKind::LParen {
             match self.skip_group(i) {
                 Some(after) => i = after,
@@ -124,17 +134,20 @@ impl Parser<'_> {
             | TokenKind::Varbit
             | TokenKind::Bool
             | TokenKind::String
+            | TokenKind::MatchKind
             | TokenKind::Tuple => return true,
             TokenKind::List if self.nth(2) == &TokenKind::Lt => return true,
             TokenKind::Ident(_) => {}
             _ => return false,
         }
-        let Some(after) = self.skip_type(1) else { return false };
+        let Some(after) = self.skip_type(1) else {
+            return false;
+        };
         if self.nth(after) != &TokenKind::RParen {
             return false;
         }
         if let TokenKind::Ident(name) = self.nth(1) {
-            if self.is_type_name(name) {
+            if self.names.is_type(name) {
                 return true;
             }
         }
@@ -168,6 +181,9 @@ impl Parser<'_> {
         );
         // `a < bit...` cannot be a comparison; otherwise the list must be
         // followed by the call's `(`.
-        type_keyword || self.skip_type_args(0).is_some_and(|after| self.nth(after) == &TokenKind::LParen)
+        type_keyword
+            || self
+                .skip_type_args(0)
+                .is_some_and(|after| self.nth(after) == &TokenKind::LParen)
     }
 }

@@ -3,16 +3,16 @@
 //! Parsing never fails: it returns a tree and reports problems as
 //! diagnostics, recovering at statement and declaration boundaries so one
 //! run reports several errors. This file holds the small parser API the
-//! grammar files use (`at`, `eat`, `expect`, spans, recovery), the set of
-//! type names in scope (P4's grammar needs it to read `(T) e` and `f<T>(x)`),
-//! and the guards that keep any input from hanging or overflowing the stack:
+//! grammar files use (`at`, `eat`, `expect`, spans, recovery) and the
+//! guards that keep any input from hanging or overflowing the stack:
 //! a step limit between two consumed tokens and a nesting-depth limit. Either
 //! guard reports one error and ends the parse.
 //!
 //! The grammar itself lives in one file per area: [`items`] (top-level
 //! declarations), [`blocks`] (parser and control bodies, parser states),
 //! [`tables`], [`statements`], [`expressions`], [`keysets`], [`types`] and
-//! [`annotations`].
+//! [`annotations`]. [`lookahead`] settles P4's ambiguities (`(T) e` and
+//! `f<T>(x)`) by scanning ahead, with the type names in [`scopes`].
 
 mod annotations;
 mod blocks;
@@ -20,6 +20,7 @@ mod expressions;
 mod items;
 mod keysets;
 mod lookahead;
+mod scopes;
 mod statements;
 mod tables;
 mod types;
@@ -28,27 +29,37 @@ use crate::ast::{self, Expr, ExprId, ExprKind, Ident};
 use crate::diag::Diagnostics;
 use crate::lexer::{Token, TokenKind};
 use crate::source::{Span, TranslationUnit};
+use scopes::Scopes;
 use std::cell::Cell;
-use std::collections::HashSet;
 
 /// Deeper nesting than this (of expressions, statements, types) is an error.
 /// Keeps recursion far from the stack limit, even in debug builds.
 const MAX_DEPTH: u32 = 200;
 
 /// Steps (token inspections) allowed between two consumed tokens before the
-/// parser is considered stuck in a loop.
-const MAX_STEPS_WITHOUT_PROGRESS: u32 = 100_000;
+/// parser is considered stuck in a loop. Well above the longest lookahead
+/// scan (see `lookahead`).
+const MAX_STEPS_WITHOUT_PROGRESS: u32 = 1_000_000;
+
+/// After this many errors the parse stops: the rest would mostly be noise.
+const MAX_ERRORS: usize = 100;
 
 /// Parses a whole translation unit.
 pub fn parse(unit: &TranslationUnit, tokens: &[Token], diags: &mut Diagnostics) -> ast::Program {
     let mut p = Parser::new(unit, tokens, diags);
     let decls = p.program();
-    ast::Program { decls, expr_count: p.next_expr }
+    ast::Program {
+        decls,
+        expr_count: p.next_expr,
+    }
 }
 
-static EOF_TOKEN: Token = Token { kind: TokenKind::Eof, span: Span { lo: 0, hi: 0 } };
+static EOF_TOKEN: Token = Token {
+    kind: TokenKind::Eof,
+    span: Span { lo: 0, hi: 0 },
+};
 
-pub(crate) struct Parser<'a> {
+struct Parser<'a> {
     unit: &'a TranslationUnit,
     tokens: &'a [Token],
     pos: usize,
@@ -65,13 +76,18 @@ pub(crate) struct Parser<'a> {
     in_width: bool,
     /// Token index of the last error, so one bad token gives one message.
     last_error_at: Option<usize>,
-    /// Type names: the first set is the top level, later ones are type
-    /// parameters of the generic declarations being parsed.
-    type_scopes: Vec<HashSet<String>>,
+    /// Errors reported so far.
+    errors: usize,
+    /// Which names are types where the parser stands.
+    names: Scopes,
 }
 
 impl<'a> Parser<'a> {
-    fn new(unit: &'a TranslationUnit, tokens: &'a [Token], diags: &'a mut Diagnostics) -> Parser<'a> {
+    fn new(
+        unit: &'a TranslationUnit,
+        tokens: &'a [Token],
+        diags: &'a mut Diagnostics,
+    ) -> Parser<'a> {
         Parser {
             unit,
             tokens,
@@ -84,16 +100,25 @@ impl<'a> Parser<'a> {
             aborted: false,
             in_width: false,
             last_error_at: None,
-            type_scopes: vec![HashSet::new()],
+            errors: 0,
+            names: Scopes::new(),
         }
     }
 
     // -- Looking at tokens --------------------------------------------------
 
+    /// The token `n` places ahead; the end of file past the end, or once
+    /// the step limit tripped (so that every loop ends).
     fn token(&self, n: usize) -> &'a Token {
         self.steps.set(self.steps.get().saturating_add(1));
+        if self.stuck() {
+            return &EOF_TOKEN;
+        }
         let tokens = self.tokens;
-        tokens.get(self.pos + n).or(tokens.last()).unwrap_or(&EOF_TOKEN)
+        tokens
+            .get(self.pos + n)
+            .or(tokens.last())
+            .unwrap_or(&EOF_TOKEN)
     }
 
     /// The kind of the token `n` places ahead.
@@ -110,7 +135,7 @@ impl<'a> Parser<'a> {
     }
 
     fn at_eof(&self) -> bool {
-        self.at(&TokenKind::Eof) || self.stuck()
+        self.at(&TokenKind::Eof)
     }
 
     fn span(&self) -> Span {
@@ -131,6 +156,9 @@ impl<'a> Parser<'a> {
     // -- Consuming tokens ---------------------------------------------------
 
     fn bump(&mut self) -> &'a Token {
+        if self.stuck() {
+            self.abort();
+        }
         let tok = self.token(0);
         if self.pos < self.tokens.len().saturating_sub(1) {
             self.pos += 1;
@@ -195,32 +223,11 @@ impl<'a> Parser<'a> {
             }
             None => {
                 self.error_expected("a name");
-                Ident { name: String::new(), span: self.span() }
+                Ident {
+                    name: String::new(),
+                    span: self.span(),
+                }
             }
-        }
-    }
-
-    // -- Type names in scope -------------------------------------------------
-
-    fn is_type_name(&self, name: &str) -> bool {
-        self.type_scopes.iter().any(|scope| scope.contains(name))
-    }
-
-    /// Records a top-level type name (a header, typedef, extern, parser...).
-    fn declare_type(&mut self, name: &Ident) {
-        if let Some(top) = self.type_scopes.first_mut() {
-            top.insert(name.name.clone());
-        }
-    }
-
-    /// Opens a scope holding the type parameters of a generic declaration.
-    fn push_type_params(&mut self, params: &[Ident]) {
-        self.type_scopes.push(params.iter().map(|p| p.name.clone()).collect());
-    }
-
-    fn pop_type_params(&mut self) {
-        if self.type_scopes.len() > 1 {
-            self.type_scopes.pop();
         }
     }
 
@@ -244,8 +251,17 @@ impl<'a> Parser<'a> {
             return;
         }
         self.last_error_at = Some(self.pos);
+        self.errors += 1;
         let loc = self.unit.resolve(span);
         self.diags.error(loc, message);
+        if self.errors >= MAX_ERRORS {
+            let loc = self.unit.resolve(span);
+            self.diags.error(
+                loc,
+                format!("too many syntax errors ({MAX_ERRORS}), giving up"),
+            );
+            self.abort();
+        }
     }
 
     /// Reports an error at the current token.
@@ -264,8 +280,27 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn error_count(&self) -> usize {
-        self.diags.errors().count()
+    /// Parses one item of a list (a statement, a declaration, a table
+    /// property...) with `f`. If `f` reported an error and stopped short of
+    /// the item's end, skips to that end; and it makes sure some token is
+    /// consumed unless at the `}` closing the list, so list loops advance.
+    fn list_item<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let errors = self.errors;
+        let before = self.pos;
+        let item = f(self);
+        if self.errors > errors && !self.after_boundary() {
+            self.recover();
+        }
+        if self.pos == before && !self.at(&TokenKind::RBrace) {
+            self.bump();
+        }
+        item
+    }
+
+    /// True right after a `;` or `}`: a statement or declaration has ended.
+    fn after_boundary(&self) -> bool {
+        let prev = self.pos.checked_sub(1).and_then(|i| self.tokens.get(i));
+        prev.is_some_and(|t| matches!(t.kind, TokenKind::Semi | TokenKind::RBrace))
     }
 
     /// Skips to the end of the current statement or declaration: past the
@@ -316,17 +351,20 @@ impl<'a> Parser<'a> {
         self.depth = self.depth.saturating_sub(1);
     }
 
-    /// True when the step limit tripped; reports it once.
+    /// True when the step limit tripped: some loop looked at tokens for
+    /// too long without consuming one (a parser bug, reported by `abort`).
     fn stuck(&self) -> bool {
-        self.aborted || self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS
+        self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS
     }
 
     /// Ends the parse: jumps to the end so every loop finishes.
     fn abort(&mut self) {
-        if self.steps.get() > MAX_STEPS_WITHOUT_PROGRESS && !self.aborted {
-            self.error("parser made no progress (internal error)".into());
+        if self.stuck() && !self.aborted {
+            let span = Span::new(self.prev_end, self.prev_end);
+            self.error_at(span, "parser made no progress (internal error)".into());
         }
         self.aborted = true;
+        self.steps.set(0);
         self.pos = self.tokens.len().saturating_sub(1);
     }
 
@@ -336,11 +374,16 @@ impl<'a> Parser<'a> {
             if self.stuck() {
                 self.abort();
             }
-            if self.at(&TokenKind::Eof) || self.aborted {
+            if self.at_eof() || self.aborted {
                 break;
             }
+            let before = self.pos;
             if let Some(decl) = self.top_level_declaration() {
                 decls.push(decl);
+            }
+            if self.pos == before {
+                // A stray `}` (already reported): skip it.
+                self.bump();
             }
         }
         decls
@@ -348,4 +391,5 @@ impl<'a> Parser<'a> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests;

@@ -14,6 +14,7 @@ impl Parser<'_> {
     pub(super) fn block(&mut self, annotations: Vec<Annotation>) -> Block {
         let start = self.span();
         let mut stmts = Vec::new();
+        self.names.push(&[]);
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 if let Some(stmt) = self.statement() {
@@ -22,7 +23,12 @@ impl Parser<'_> {
             }
             self.expect(&TokenKind::RBrace);
         }
-        Block { annotations, stmts, span: self.span_from(start) }
+        self.names.pop();
+        Block {
+            annotations,
+            stmts,
+            span: self.span_from(start),
+        }
     }
 
     /// One statement, recovering to its end if it has errors. `None` when
@@ -31,23 +37,9 @@ impl Parser<'_> {
         if !self.enter() {
             return None;
         }
-        let errors = self.error_count();
-        let start_pos = self.pos;
-        let stmt = self.statement_inner();
-        if self.error_count() > errors && !self.after_boundary() {
-            self.recover();
-        }
-        if self.pos == start_pos && !self.at(&TokenKind::RBrace) {
-            self.bump();
-        }
+        let stmt = self.list_item(Self::statement_inner);
         self.leave();
         Some(stmt)
-    }
-
-    /// True right after a `;` or `}`: a statement or declaration has ended.
-    pub(super) fn after_boundary(&self) -> bool {
-        let prev = self.pos.checked_sub(1).and_then(|i| self.tokens.get(i));
-        prev.is_some_and(|t| matches!(t.kind, TokenKind::Semi | TokenKind::RBrace))
     }
 
     fn statement_inner(&mut self) -> Stmt {
@@ -58,13 +50,20 @@ impl Parser<'_> {
             TokenKind::If => self.if_statement(),
             TokenKind::Switch => self.switch_statement(),
             TokenKind::For => self.for_statement(),
-            TokenKind::Semi => self.keyword_statement(StmtKind::Empty),
+            TokenKind::Semi => {
+                self.bump();
+                StmtKind::Empty
+            }
             TokenKind::Exit => self.keyword_statement(StmtKind::Exit),
             TokenKind::Break => self.keyword_statement(StmtKind::Break),
             TokenKind::Continue => self.keyword_statement(StmtKind::Continue),
             TokenKind::Return => {
                 self.bump();
-                let value = if self.at(&TokenKind::Semi) { None } else { Some(self.expr()) };
+                let value = if self.at(&TokenKind::Semi) {
+                    None
+                } else {
+                    Some(self.expr())
+                };
                 self.expect(&TokenKind::Semi);
                 StmtKind::Return(value)
             }
@@ -78,13 +77,15 @@ impl Parser<'_> {
                 kind
             }
         };
-        Stmt { kind, span: self.span_from(start) }
+        Stmt {
+            kind,
+            span: self.span_from(start),
+        }
     }
 
+    /// `exit;`, `break;` or `continue;`
     fn keyword_statement(&mut self, kind: StmtKind) -> StmtKind {
-        if !self.at(&TokenKind::Semi) {
-            self.bump();
-        }
+        self.bump();
         self.expect(&TokenKind::Semi);
         kind
     }
@@ -119,7 +120,9 @@ impl Parser<'_> {
             self.bump();
             return Some(Shr);
         }
-        let TokenKind::OpAssign(op) = self.peek() else { return None };
+        let TokenKind::OpAssign(op) = self.peek() else {
+            return None;
+        };
         let op = match **op {
             TokenKind::Plus => Add,
             TokenKind::Minus => Sub,
@@ -144,14 +147,25 @@ impl Parser<'_> {
         let cond = self.expr();
         self.expect(&TokenKind::RParen);
         let then = self.sub_statement();
-        let other = if self.eat(&TokenKind::Else) { Some(Box::new(self.sub_statement())) } else { None };
-        StmtKind::If { cond, then: Box::new(then), other }
+        let other = if self.eat(&TokenKind::Else) {
+            Some(Box::new(self.sub_statement()))
+        } else {
+            None
+        };
+        StmtKind::If {
+            cond,
+            then: Box::new(then),
+            other,
+        }
     }
 
     /// The body of an `if`, `else` or `for`.
     fn sub_statement(&mut self) -> Stmt {
         let span = self.span();
-        self.statement().unwrap_or(Stmt { kind: StmtKind::Empty, span })
+        self.statement().unwrap_or(Stmt {
+            kind: StmtKind::Empty,
+            span,
+        })
     }
 
     fn switch_statement(&mut self) -> StmtKind {
@@ -162,11 +176,7 @@ impl Parser<'_> {
         let mut cases = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let before = self.pos;
-                cases.push(self.switch_case());
-                if self.pos == before {
-                    self.bump();
-                }
+                cases.push(self.list_item(Self::switch_case));
             }
             self.expect(&TokenKind::RBrace);
         }
@@ -182,32 +192,63 @@ impl Parser<'_> {
             SwitchLabel::Expr(self.expr())
         };
         self.expect(&TokenKind::Colon);
-        let body = if self.at(&TokenKind::LBrace) { Some(self.block(Vec::new())) } else { None };
-        SwitchCase { label, body, span: self.span_from(start) }
+        let body = if matches!(self.peek(), TokenKind::LBrace | TokenKind::At) {
+            let annotations = self.annotations();
+            Some(self.block(annotations))
+        } else {
+            None
+        };
+        SwitchCase {
+            label,
+            body,
+            span: self.span_from(start),
+        }
     }
 
     /// `for (init; cond; update) body` or `for (T x in e) body`.
     fn for_statement(&mut self) -> StmtKind {
+        self.names.push(&[]);
+        let kind = self.for_statement_inner();
+        self.names.pop();
+        kind
+    }
+
+    fn for_statement_inner(&mut self) -> StmtKind {
         self.bump();
         self.expect(&TokenKind::LParen);
         if let Some(typed) = self.at_for_in() {
             let ty = if typed { Some(self.type_ref()) } else { None };
             let var = self.name();
+            self.names.declare_value(&var.name);
             self.expect(&TokenKind::In);
             // `lo .. hi` is read like a keyset range.
             let range = self.simple_keyset();
             self.expect(&TokenKind::RParen);
             let body = Box::new(self.sub_statement());
-            return StmtKind::ForIn { ty, var, range, body };
+            return StmtKind::ForIn {
+                ty,
+                var,
+                range,
+                body,
+            };
         }
         let init = self.for_clauses(&TokenKind::Semi);
         self.expect(&TokenKind::Semi);
-        let cond = if self.at(&TokenKind::Semi) { None } else { Some(self.expr()) };
+        let cond = if self.at(&TokenKind::Semi) {
+            None
+        } else {
+            Some(self.expr())
+        };
         self.expect(&TokenKind::Semi);
         let update = self.for_clauses(&TokenKind::RParen);
         self.expect(&TokenKind::RParen);
         let body = Box::new(self.sub_statement());
-        StmtKind::For { init, cond, update, body }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        }
     }
 
     /// After `for (`: `Some(has_type)` when a `for ... in` loop follows.
@@ -230,7 +271,10 @@ impl Parser<'_> {
             } else {
                 self.assignment_or_call()
             };
-            stmts.push(Stmt { kind, span: self.span_from(start) });
+            stmts.push(Stmt {
+                kind,
+                span: self.span_from(start),
+            });
             if !self.eat(&TokenKind::Comma) {
                 break;
             }
@@ -240,27 +284,45 @@ impl Parser<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::{control_body, parse_str};
     use crate::ast::{BinaryOp, StmtKind, SwitchLabel};
 
     #[test]
     fn declarations_assignments_and_calls() {
-        let stmts = control_body("bit<8> x = 1; h_t[2] s; Ck() ck; x = 2; f(x); t.apply(); x += 1; x >>= 2;");
+        let stmts = control_body(
+            "bit<8> x = 1; h_t[2] s; Ck() ck; x = 2; f(x); t.apply(); x += 1; x >>= 2;",
+        );
         assert!(matches!(stmts[0].kind, StmtKind::Decl(_)));
         assert!(matches!(stmts[1].kind, StmtKind::Decl(_)));
         assert!(matches!(stmts[2].kind, StmtKind::Decl(_)));
         assert!(matches!(stmts[3].kind, StmtKind::Assign { .. }));
         assert!(matches!(stmts[4].kind, StmtKind::Call(_)));
         assert!(matches!(stmts[5].kind, StmtKind::Call(_)));
-        assert!(matches!(stmts[6].kind, StmtKind::CompoundAssign { op: BinaryOp::Add, .. }));
-        assert!(matches!(stmts[7].kind, StmtKind::CompoundAssign { op: BinaryOp::Shr, .. }));
+        assert!(matches!(
+            stmts[6].kind,
+            StmtKind::CompoundAssign {
+                op: BinaryOp::Add,
+                ..
+            }
+        ));
+        assert!(matches!(
+            stmts[7].kind,
+            StmtKind::CompoundAssign {
+                op: BinaryOp::Shr,
+                ..
+            }
+        ));
     }
 
     #[test]
     fn switch_with_fall_through_and_default() {
-        let stmts = control_body("switch (t.apply().action_run) { a: b: { x = 1; } default: { } }");
-        let StmtKind::Switch { cases, .. } = &stmts[0].kind else { panic!("{:?}", stmts[0]) };
+        let stmts =
+            control_body("switch (t.apply().action_run) { a: b: @likely { x = 1; } default: { } }");
+        let StmtKind::Switch { cases, .. } = &stmts[0].kind else {
+            panic!("{:?}", stmts[0])
+        };
         assert_eq!(cases.len(), 3);
         assert!(cases[0].body.is_none());
         assert!(cases[1].body.is_some());
@@ -272,16 +334,29 @@ mod tests {
         let stmts = control_body(
             "for (bit<8> i = 0, j = 1; i < 4; i = i + 1, j = j + 1) { } for (bit<8> v in l) { } for (v in 1 .. 3) ;",
         );
-        let StmtKind::For { init, update, cond, .. } = &stmts[0].kind else { panic!("{:?}", stmts[0]) };
+        let StmtKind::For {
+            init, update, cond, ..
+        } = &stmts[0].kind
+        else {
+            panic!("{:?}", stmts[0])
+        };
         assert_eq!((init.len(), update.len(), cond.is_some()), (2, 2, true));
-        assert!(matches!(&stmts[1].kind, StmtKind::ForIn { ty: Some(_), .. }));
+        assert!(matches!(
+            &stmts[1].kind,
+            StmtKind::ForIn { ty: Some(_), .. }
+        ));
         assert!(matches!(&stmts[2].kind, StmtKind::ForIn { ty: None, .. }));
     }
 
     #[test]
     fn if_else_chain() {
         let stmts = control_body("if (a) x = 1; else if (b) { } else ;");
-        let StmtKind::If { other: Some(other), .. } = &stmts[0].kind else { panic!() };
+        let StmtKind::If {
+            other: Some(other), ..
+        } = &stmts[0].kind
+        else {
+            panic!()
+        };
         assert!(matches!(other.kind, StmtKind::If { .. }));
     }
 

@@ -14,18 +14,11 @@ impl Parser<'_> {
     pub(super) fn table(&mut self, annotations: Vec<Annotation>, start: Span) -> Decl {
         self.bump();
         let name = self.name();
+        self.names.declare_value(&name.name);
         let mut properties = Vec::new();
         if self.expect(&TokenKind::LBrace) {
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-                let errors = self.error_count();
-                let before = self.pos;
-                properties.push(self.table_property());
-                if self.error_count() > errors && !self.after_boundary() {
-                    self.recover();
-                }
-                if self.pos == before {
-                    self.bump();
-                }
+                properties.push(self.list_item(Self::table_property));
             }
             self.expect(&TokenKind::RBrace);
         }
@@ -64,7 +57,12 @@ impl Parser<'_> {
                 }
             }
         };
-        TableProperty { annotations, is_const, kind, span: self.span_from(start) }
+        TableProperty {
+            annotations,
+            is_const,
+            kind,
+            span: self.span_from(start),
+        }
     }
 
     /// `{ item item ... }`, each item ending in `;`, recovering per item.
@@ -74,15 +72,7 @@ impl Parser<'_> {
             return items;
         }
         while !self.at(&TokenKind::RBrace) && !self.at_eof() {
-            let errors = self.error_count();
-            let before = self.pos;
-            items.push(item(self));
-            if self.error_count() > errors && !self.after_boundary() {
-                self.recover();
-            }
-            if self.pos == before {
-                self.bump();
-            }
+            items.push(self.list_item(item));
         }
         self.expect(&TokenKind::RBrace);
         items
@@ -97,7 +87,12 @@ impl Parser<'_> {
         let match_kind = self.path();
         annotations.extend(self.annotations());
         self.expect(&TokenKind::Semi);
-        KeyElement { annotations, expr, match_kind, span: self.span_from(start) }
+        KeyElement {
+            annotations,
+            expr,
+            match_kind,
+            span: self.span_from(start),
+        }
     }
 
     /// `@annotations name;` or `name(args);`
@@ -105,9 +100,18 @@ impl Parser<'_> {
         let start = self.span();
         let annotations = self.annotations();
         let name = self.path();
-        let args = if self.at(&TokenKind::LParen) { Some(self.args()) } else { None };
+        let args = if self.at(&TokenKind::LParen) {
+            Some(self.args())
+        } else {
+            None
+        };
         self.expect(&TokenKind::Semi);
-        ActionRef { annotations, name, args, span: self.span_from(start) }
+        ActionRef {
+            annotations,
+            name,
+            args,
+            span: self.span_from(start),
+        }
     }
 
     /// `[const] [priority = N :] keyset : action(args) @annotations;`
@@ -129,22 +133,36 @@ impl Parser<'_> {
         let action = self.postfix();
         annotations.extend(self.annotations());
         self.expect(&TokenKind::Semi);
-        Entry { annotations, is_const, priority, keyset, action, span: self.span_from(start) }
+        Entry {
+            annotations,
+            is_const,
+            priority,
+            keyset,
+            action,
+            span: self.span_from(start),
+        }
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::parse_ok;
     use crate::ast::{DeclKind, ExprKind, TablePropertyKind};
 
     fn table_properties(body: &str) -> Vec<TablePropertyKind> {
-        let program = parse_ok(&format!("control C() {{ table t {{ {body} }} apply {{ }} }}"));
-        let Some(DeclKind::Control { locals, .. }) = program.decls.into_iter().next().map(|d| d.kind) else {
+        let program = parse_ok(&format!(
+            "control C() {{ table t {{ {body} }} apply {{ }} }}"
+        ));
+        let Some(DeclKind::Control { locals, .. }) =
+            program.decls.into_iter().next().map(|d| d.kind)
+        else {
             panic!("no control")
         };
         match locals.into_iter().next().map(|d| d.kind) {
-            Some(DeclKind::Table { properties, .. }) => properties.into_iter().map(|p| p.kind).collect(),
+            Some(DeclKind::Table { properties, .. }) => {
+                properties.into_iter().map(|p| p.kind).collect()
+            }
             other => panic!("{other:?}"),
         }
     }
@@ -158,7 +176,9 @@ mod tests {
              size = 1024;
              const entries = { (1, _): a(); priority = 3: (2 &&& 3, 1 .. 4): b; const 5 : c @x; }",
         );
-        assert!(matches!(&props[0], TablePropertyKind::Key(k) if k.len() == 2 && k[0].annotations.len() == 1));
+        assert!(
+            matches!(&props[0], TablePropertyKind::Key(k) if k.len() == 2 && k[0].annotations.len() == 1)
+        );
         match &props[1] {
             TablePropertyKind::Actions(list) => {
                 assert_eq!(list.len(), 3);
@@ -167,7 +187,9 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(&props[2], TablePropertyKind::DefaultAction(e) if matches!(e.kind, ExprKind::Call { .. })));
+        assert!(
+            matches!(&props[2], TablePropertyKind::DefaultAction(e) if matches!(e.kind, ExprKind::Call { .. }))
+        );
         assert!(matches!(&props[3], TablePropertyKind::Other { name, .. } if name.name == "size"));
         match &props[4] {
             TablePropertyKind::Entries(entries) => {

@@ -9,7 +9,12 @@ use crate::source::{FileId, Segment, SegmentKind, TranslationUnit};
 fn unit(text: &str) -> TranslationUnit {
     TranslationUnit {
         text: text.into(),
-        segments: vec![Segment { out_start: 0, file: FileId(0), src_start: 0, kind: SegmentKind::Copied }],
+        segments: vec![Segment {
+            out_start: 0,
+            file: FileId(0),
+            src_start: 0,
+            kind: SegmentKind::Copied,
+        }],
     }
 }
 
@@ -70,7 +75,10 @@ fn deeply_nested(open: &str, count: usize) -> String {
 /// Runs `f` on a thread with the default test stack size, so a stack
 /// overflow fails the test rather than passing by luck of a big stack.
 fn on_small_stack(f: impl FnOnce() + Send + 'static) {
-    let handle = std::thread::Builder::new().stack_size(2 << 20).spawn(f).expect("thread");
+    let handle = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(f)
+        .expect("thread");
     assert!(handle.join().is_ok());
 }
 
@@ -80,21 +88,63 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         for open in ["(", "{", "-", "a[", "(bit<8>)", "f("] {
             let (_, diags) = parse_str(&deeply_nested(open, 100_000));
             let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
-            assert_eq!(messages, ["nesting too deep (more than 200 levels)"], "{open}");
+            assert_eq!(
+                messages,
+                ["nesting too deep (more than 200 levels)"],
+                "{open}"
+            );
         }
         let blocks = format!("control c() {{ apply {}", "{".repeat(100_000));
         let (_, diags) = parse_str(&blocks);
-        assert!(diags.errors().any(|d| d.message.starts_with("nesting too deep")));
+        assert!(diags
+            .errors()
+            .any(|d| d.message.starts_with("nesting too deep")));
+        let ifs = format!(
+            "control c() {{ apply {{ {} }} }}",
+            "if (true) ".repeat(100_000)
+        );
+        let (_, diags) = parse_str(&ifs);
+        assert!(diags
+            .errors()
+            .any(|d| d.message.starts_with("nesting too deep")));
+        let stacks = format!("const bit<8>{} x = 1;", "[1]".repeat(100_000));
+        let (_, diags) = parse_str(&stacks);
+        assert!(diags
+            .errors()
+            .any(|d| d.message.starts_with("nesting too deep")));
         let types = format!("const {} x = 1;", "tuple<".repeat(100_000));
         let (_, diags) = parse_str(&types);
-        assert!(diags.errors().any(|d| d.message.starts_with("nesting too deep")));
+        assert!(diags
+            .errors()
+            .any(|d| d.message.starts_with("nesting too deep")));
+    });
+}
+
+#[test]
+fn errors_stop_after_a_hundred() {
+    let (_, diags) = parse_str(&"1; ".repeat(1000));
+    assert_eq!(diags.errors().count(), 101);
+    assert!(diags
+        .errors()
+        .any(|d| d.message.starts_with("too many syntax errors")));
+}
+
+#[test]
+fn long_chains_of_less_than_stay_linear() {
+    // Each `<` asks whether type arguments follow; each scan is bounded.
+    // Such a chain also nests too deeply for later stages' recursion.
+    on_small_stack(|| {
+        let src = format!("const bool a = {}1;", "x < ".repeat(20_000));
+        let (_, diags) = parse_str(&src);
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert_eq!(messages, ["nesting too deep (more than 200 levels)"]);
     });
 }
 
 #[test]
 fn moderate_nesting_is_fine() {
     on_small_stack(|| {
-        let src = format!("const bit<8> x = {}1{};", "(".repeat(150), ")".repeat(150));
+        let src = format!("const bit<8> x = {}1{};", "(".repeat(90), ")".repeat(90));
         parse_ok(&src);
     });
 }
@@ -135,11 +185,45 @@ fn block_bodies_are_shared_by_parsers_and_controls() {
          }",
     );
     match &program.decls[0].kind {
-        DeclKind::Control { locals, ctor_params, apply, .. } => {
+        DeclKind::Control {
+            locals,
+            ctor_params,
+            apply,
+            ..
+        } => {
             assert_eq!(locals.len(), 4);
             assert_eq!(ctor_params.len(), 1);
             assert_eq!(apply.stmts.len(), 2);
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_loop_that_never_consumes_is_stopped_and_reported() {
+    let unit = unit("const bit<8> x = 1;");
+    let mut diags = Diagnostics::default();
+    let tokens = tokenize(&unit, &mut diags);
+    let mut p = super::Parser::new(&unit, &tokens, &mut diags);
+    // A buggy loop: looks at the same token forever.
+    while !p.at_eof() {
+        let _ = p.peek();
+    }
+    p.bump();
+    assert!(p.aborted);
+    let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+    assert_eq!(messages, ["parser made no progress (internal error)"]);
+}
+
+#[test]
+fn spans_cover_annotations_to_semicolon_and_whole_expressions() {
+    let src = "@name(\"a\") const bit<8> x = (y + 1) * 2;";
+    let program = parse_ok(src);
+    let decl = &program.decls[0];
+    assert_eq!((decl.span.lo, decl.span.hi), (0, src.len() as u32));
+    let DeclKind::Constant { value, .. } = &decl.kind else {
+        panic!("{decl:?}")
+    };
+    let text = &src[value.span.lo as usize..value.span.hi as usize];
+    assert_eq!(text, "(y + 1) * 2");
 }

@@ -31,17 +31,39 @@ impl Parser<'_> {
     pub(super) fn type_ref(&mut self) -> TypeRef {
         let start = self.span();
         if !self.enter() {
-            return TypeRef { kind: TypeRefKind::Void, span: start };
+            return TypeRef {
+                kind: TypeRefKind::Void,
+                span: start,
+            };
         }
-        let mut ty = self.type_without_stack();
-        while self.at(&TokenKind::LBracket) {
+        let ty = self.type_without_stack();
+        let ty = self.stack_suffixes(ty);
+        self.leave();
+        ty
+    }
+
+    /// Any `[n]` after a type (or after a declared name, C-style: `T x[4]`
+    /// is `T[4] x`). Each makes the type one level deeper, and later stages
+    /// walk types recursively, so each counts as nesting.
+    pub(super) fn stack_suffixes(&mut self, mut ty: TypeRef) -> TypeRef {
+        let mut levels = 0;
+        while self.at(&TokenKind::LBracket) && self.enter() {
+            levels += 1;
             self.bump();
             let size = self.expr();
             self.expect(&TokenKind::RBracket);
-            let span = self.span_from(start);
-            ty = TypeRef { kind: TypeRefKind::Stack { elem: Box::new(ty), size: Box::new(size) }, span };
+            let span = self.span_from(ty.span);
+            ty = TypeRef {
+                kind: TypeRefKind::Stack {
+                    elem: Box::new(ty),
+                    size: Box::new(size),
+                },
+                span,
+            };
         }
-        self.leave();
+        for _ in 0..levels {
+            self.leave();
+        }
         ty
     }
 
@@ -58,7 +80,10 @@ impl Parser<'_> {
                 match self.optional_width() {
                     Some(width) => TypeRefKind::Bit(Box::new(width)),
                     None => {
-                        let one = ExprKind::Int(IntLit { value: BigInt::from(1), width: None });
+                        let one = ExprKind::Int(IntLit {
+                            value: BigInt::from(1),
+                            width: None,
+                        });
                         TypeRefKind::Bit(Box::new(self.new_expr(one, start)))
                     }
                 }
@@ -96,7 +121,10 @@ impl Parser<'_> {
                     Some(elem) if args.is_empty() => elem,
                     _ => {
                         self.error_at(start, "`list` takes exactly one type argument".into());
-                        TypeRef { kind: TypeRefKind::DontCare, span: start }
+                        TypeRef {
+                            kind: TypeRefKind::DontCare,
+                            span: start,
+                        }
                     }
                 };
                 TypeRefKind::List(Box::new(elem))
@@ -108,10 +136,16 @@ impl Parser<'_> {
             _ if self.at_name() => self.named_type(start, false),
             _ => {
                 self.error_expected("a type");
-                TypeRefKind::Named { path: self.missing_path(), args: Vec::new() }
+                TypeRefKind::Named {
+                    path: self.missing_path(),
+                    args: Vec::new(),
+                }
             }
         };
-        TypeRef { kind, span: self.span_from(start) }
+        TypeRef {
+            kind,
+            span: self.span_from(start),
+        }
     }
 
     fn keyword_type(&mut self, kind: TypeRefKind) -> TypeRefKind {
@@ -121,15 +155,30 @@ impl Parser<'_> {
 
     fn named_type(&mut self, start: crate::source::Span, top_level: bool) -> TypeRefKind {
         let name = self.name();
-        let path = Path { top_level, span: self.span_from(start), name };
-        let args = if self.at(&TokenKind::Lt) { self.type_args() } else { Vec::new() };
+        let path = Path {
+            top_level,
+            span: self.span_from(start),
+            name,
+        };
+        let args = if self.at(&TokenKind::Lt) {
+            self.type_args()
+        } else {
+            Vec::new()
+        };
         TypeRefKind::Named { path, args }
     }
 
     /// A placeholder path for a name that is missing (already reported).
     pub(super) fn missing_path(&self) -> Path {
         let span = self.span();
-        Path { top_level: false, name: Ident { name: String::new(), span }, span }
+        Path {
+            top_level: false,
+            name: Ident {
+                name: String::new(),
+                span,
+            },
+            span,
+        }
     }
 
     /// `<W>` after `bit`, `int` or `varbit`: an expression in which `>`
@@ -150,7 +199,10 @@ impl Parser<'_> {
         while !self.at(&TokenKind::Gt) && !self.at_eof() {
             if self.at(&TokenKind::Underscore) {
                 let span = self.bump().span;
-                args.push(TypeRef { kind: TypeRefKind::DontCare, span });
+                args.push(TypeRef {
+                    kind: TypeRefKind::DontCare,
+                    span,
+                });
             } else if self.at_type_start() {
                 args.push(self.type_ref());
             } else {
@@ -183,6 +235,7 @@ impl Parser<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::panic)] // a test fails by panicking
 mod tests {
     use super::super::tests::parse_str;
     use crate::ast::{DeclKind, TypeRefKind};
@@ -210,7 +263,10 @@ mod tests {
 
     #[test]
     fn stacks_tuples_and_dont_care() {
-        assert!(matches!(var_type("const h_t[4] s = 1;"), TypeRefKind::Stack { .. }));
+        assert!(matches!(
+            var_type("const h_t[4] s = 1;"),
+            TypeRefKind::Stack { .. }
+        ));
         match var_type("const tuple<bit<8>, _, bool> t = 1;") {
             TypeRefKind::Tuple(args) => {
                 assert!(matches!(args[1].kind, TypeRefKind::DontCare));
@@ -218,11 +274,23 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        assert!(matches!(var_type("const bit<(4 + 4)> t = 1;"), TypeRefKind::Bit(_)));
+        assert!(matches!(
+            var_type("const bit<(4 + 4)> t = 1;"),
+            TypeRefKind::Bit(_)
+        ));
         assert!(matches!(var_type("const int t = 1;"), TypeRefKind::InfInt));
-        assert!(matches!(var_type("const bit<W[7:0] - 1> t = 1;"), TypeRefKind::Bit(_)));
-        assert!(matches!(var_type("const bit<a < 3 ? 5 : (4 > 1 ? 3 : 2)> t = 1;"), TypeRefKind::Bit(_)));
-        assert!(matches!(var_type("const tuple<bit<a ^ 3>, bit<8>> t = 1;"), TypeRefKind::Tuple(_)));
+        assert!(matches!(
+            var_type("const bit<W[7:0] - 1> t = 1;"),
+            TypeRefKind::Bit(_)
+        ));
+        assert!(matches!(
+            var_type("const bit<a < 3 ? 5 : (4 > 1 ? 3 : 2)> t = 1;"),
+            TypeRefKind::Bit(_)
+        ));
+        assert!(matches!(
+            var_type("const tuple<bit<a ^ 3>, bit<8>> t = 1;"),
+            TypeRefKind::Tuple(_)
+        ));
     }
 
     #[test]

@@ -4,12 +4,14 @@
 //! Rules: each file keeps its own stack of open conditionals; inside a group
 //! that is skipped, conditions are not evaluated (so their errors are not
 //! reported) but nesting is still tracked. `defined X` and `defined(X)` are
-//! replaced before macros in the expression are expanded.
+//! replaced before macros in the expression are expanded, and again after
+//! for the ones macros produce.
 
 use super::expand::{Expander, NoMoreTokens};
 use super::macros::Token;
 use super::scan::{LexKind, Lexeme};
 use super::{expr, FileState, Preprocessor};
+use crate::diag::Diagnostic;
 use crate::source::SrcLoc;
 
 /// One open `#if` ... `#endif`.
@@ -28,8 +30,8 @@ pub struct Condition {
 }
 
 impl Preprocessor<'_> {
-    /// Handles a conditional directive `name` (already known to be one);
-    /// `rest` are the tokens after its name.
+    /// Handles the conditional `directive` found at `loc`; `rest` are the
+    /// tokens after its name.
     pub(super) fn conditional(
         &mut self,
         file: &mut FileState,
@@ -55,11 +57,8 @@ impl Preprocessor<'_> {
                     return self.error(loc, format!("`#{directive}` without `#if`"));
                 };
                 if let Some(else_at) = open.else_at {
-                    let d = crate::diag::Diagnostic::error(
-                        Some(loc),
-                        format!("`#{directive}` after `#else`"),
-                    )
-                    .with_note(Some(else_at), "`#else` is here");
+                    let d = Diagnostic::error(Some(loc), format!("`#{directive}` after `#else`"))
+                        .with_note(Some(else_at), "`#else` is here");
                     return self.report(d);
                 }
                 let evaluate = open.enclosing_active && !open.taken;
@@ -75,7 +74,7 @@ impl Preprocessor<'_> {
                     return self.error(loc, "`#else` without `#if`");
                 };
                 if let Some(else_at) = open.else_at {
-                    let d = crate::diag::Diagnostic::error(Some(loc), "`#else` after `#else`")
+                    let d = Diagnostic::error(Some(loc), "`#else` after `#else`")
                         .with_note(Some(else_at), "first `#else` is here");
                     return self.report(d);
                 }

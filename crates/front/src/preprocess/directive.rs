@@ -19,10 +19,12 @@ use std::path::Path;
 /// long before).
 const MAX_INCLUDE_DEPTH: u32 = 200;
 /// `#include`s followed over a whole run.
-const MAX_INCLUDES: usize = 10_000;
+const MAX_INCLUDES: usize = 2_000;
 /// Bytes of stand-in files `#line` may create over a run (each copies the
-/// rest of its file).
+/// rest of its file), counting a fixed cost per file so that their number
+/// stays small too.
 const MAX_STAND_IN_BYTES: usize = 64 << 20;
+const STAND_IN_COST: usize = 64 << 10;
 /// Largest line number `#line` accepts.
 const MAX_LINE_NUMBER: usize = 1 << 20;
 
@@ -55,10 +57,15 @@ impl Preprocessor<'_> {
             "define" => self.define(file, loc, &rest),
             "undef" => self.undef(file, loc, &rest),
             "include" => self.include(file, loc, name.hi, end),
-            "line" => self.line(file, loc, &rest, end),
+            "line" => self.line(file, loc, &rest, end, false),
             "error" => self.error(loc, format!("#error {raw}")),
             "warning" => self.warning(loc, format!("#warning {raw}")),
             "pragma" => self.pragma(file, loc, &rest),
+            "" if name.kind == LexKind::Number => {
+                let marker: Vec<(Lexeme, Token)> =
+                    std::iter::once((name, Token::from_lexeme(&text, name))).chain(rest).collect();
+                self.line(file, loc, &marker, end, true)
+            }
             "" => self.error(loc, format!("invalid directive `#{}`", &text[name.lo..name.hi])),
             _ => self.error(loc, format!("unknown directive `#{word}`")),
         }
@@ -189,26 +196,42 @@ impl Preprocessor<'_> {
     /// `#line N` or `#line N "file"`: later positions of this file are
     /// reported as line N (of "file") onwards, through a stand-in file that
     /// has the same text at those line numbers.
-    fn line(&mut self, file: &mut FileState, loc: SrcLoc, rest: &[(Lexeme, Token)], end: usize) {
-        let number = rest.first().filter(|(_, t)| t.kind == LexKind::Number);
+    ///
+    /// With `marker`, `args` are those of a GNU line marker `# N "FILE"
+    /// FLAGS...` (found in already preprocessed files), whose line number
+    /// may be 0 and whose flags are ignored.
+    fn line(
+        &mut self,
+        file: &mut FileState,
+        loc: SrcLoc,
+        args: &[(Lexeme, Token)],
+        end: usize,
+        marker: bool,
+    ) {
+        let lowest = usize::from(!marker);
+        let number = args.first().filter(|(_, t)| t.kind == LexKind::Number);
         let Some(line) = number
             .and_then(|(_, t)| t.text.parse::<usize>().ok())
-            .filter(|n| (1..=MAX_LINE_NUMBER).contains(n))
+            .filter(|n| (lowest..=MAX_LINE_NUMBER).contains(n))
         else {
             return self
                 .error(loc, format!("`#line` expects a line number from 1 to {MAX_LINE_NUMBER}"));
         };
-        let name = match rest.get(1) {
+        let flags_ok = |flags: &[(Lexeme, Token)]| {
+            flags.is_empty() || (marker && flags.iter().all(|(_, t)| t.kind == LexKind::Number))
+        };
+        let name = match args.get(1) {
             None => None,
-            Some((_, t)) if t.kind == LexKind::Str && rest.len() == 2 => {
+            Some((_, t)) if t.kind == LexKind::Str && flags_ok(args.get(2..).unwrap_or(&[])) => {
                 Some(t.text.trim_start_matches('"').trim_end_matches('"').to_string())
             }
             Some(_) => {
                 return self.error(loc, "`#line` expects a line number and an optional \"FILE\"")
             }
         };
+        let line = line.max(1);
         let next_line = (end + 1).min(file.text.len());
-        let stand_in_len = line - 1 + (file.text.len() - next_line);
+        let stand_in_len = STAND_IN_COST + line - 1 + (file.text.len() - next_line);
         if self.stand_in_bytes + stand_in_len > MAX_STAND_IN_BYTES {
             return self.warning(loc, "too many `#line` directives; this one is ignored");
         }

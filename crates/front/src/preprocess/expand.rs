@@ -9,7 +9,7 @@
 //! work for any input; when one is exceeded, expansion stops with an error
 //! and the remaining tokens are passed through unexpanded.
 
-use super::macros::{Macro, MacroTable, Token};
+use super::macros::{HideSet, Macro, MacroTable, Token};
 use super::scan::{is_single_lexeme, LexKind};
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -18,6 +18,8 @@ use std::rc::Rc;
 pub const TOKEN_BUDGET: usize = 200_000;
 /// How deeply macro invocations may nest inside arguments.
 const MAX_ARGUMENT_DEPTH: u32 = 64;
+/// How many macros one expansion may go through (each adds to the hide set).
+const MAX_NESTED_MACROS: usize = 128;
 
 /// Where tokens come from once the pending ones run out.
 pub trait TokenSource {
@@ -40,19 +42,44 @@ impl TokenSource for NoMoreTokens {
     }
 }
 
+/// Where an expansion in program text happens, for `__FILE__` and
+/// `__LINE__`.
+pub struct Site {
+    pub file: String,
+    pub line: u32,
+}
+
+/// Whether `name` is one of the names cpp defines itself.
+pub fn is_builtin_macro(name: &str) -> bool {
+    name == "__FILE__" || name == "__LINE__"
+}
+
 pub struct Expander<'m> {
     macros: &'m MacroTable,
     budget: &'m mut usize,
     depth: u32,
     /// In `#if`: the name after `defined` is not expanded.
     keep_defined_operands: bool,
+    site: Option<Site>,
     /// Messages for the caller to report at the invocation.
     pub errors: Vec<String>,
 }
 
 impl<'m> Expander<'m> {
     pub fn new(macros: &'m MacroTable, budget: &'m mut usize) -> Expander<'m> {
-        Expander { macros, budget, depth: 0, keep_defined_operands: false, errors: Vec::new() }
+        Expander {
+            macros,
+            budget,
+            depth: 0,
+            keep_defined_operands: false,
+            site: None,
+            errors: Vec::new(),
+        }
+    }
+
+    /// An expander for program text at `site`.
+    pub fn at(macros: &'m MacroTable, budget: &'m mut usize, site: Site) -> Expander<'m> {
+        Expander { site: Some(site), ..Expander::new(macros, budget) }
     }
 
     /// An expander for `#if` lines, where `defined X` may come from a macro.
@@ -70,18 +97,27 @@ impl<'m> Expander<'m> {
                 out.push(token);
                 continue;
             }
+            if let Some(value) = self.builtin_value(&token) {
+                out.push(value);
+                continue;
+            }
             let Some(mac) = self.expandable(&token) else {
                 out.push(token);
                 continue;
             };
-            let args = match &mac.params {
-                None => None,
+            // Prosser: an invocation hides what both its name and its `)`
+            // hide, plus the macro itself.
+            let (args, hide) = match &mac.params {
+                None => (None, add_to_hide_set(&token.hide, &token.text)),
                 Some(_) if !next_is_lparen(&pending, more) => {
                     out.push(token);
                     continue;
                 }
                 Some(_) => match self.collect_args(&token, mac, &mut pending, more) {
-                    Ok(args) => Some(args),
+                    Ok((args, rparen_hide)) => {
+                        let common = intersection(&token.hide, &rparen_hide);
+                        (Some(args), add_to_hide_set(&common, &token.text))
+                    }
                     Err(consumed) => {
                         out.push(token);
                         out.extend(consumed);
@@ -89,8 +125,12 @@ impl<'m> Expander<'m> {
                     }
                 },
             };
-            let mut replacement = self.substitute(&token, mac, args.as_deref());
-            if !self.spend(replacement.len() + 1, &token.text) {
+            if hide.len() > MAX_NESTED_MACROS {
+                self.fail(format!("macro `{}` expands through too many nested macros", token.text));
+            }
+            let mut replacement = self.substitute(mac, args.as_deref(), &hide);
+            // Hide-set work grows with its size, so it is paid for too.
+            if !self.spend((replacement.len() + 1) * hide.len(), &token.text) {
                 out.push(token);
                 out.extend(pending);
                 break;
@@ -125,36 +165,58 @@ impl<'m> Expander<'m> {
         self.macros.get(&token.text)
     }
 
+    /// The value of `__FILE__` or `__LINE__`, unless the program defined
+    /// its own.
+    fn builtin_value(&self, token: &Token) -> Option<Token> {
+        let site = self.site.as_ref()?;
+        if token.kind != LexKind::Ident || self.macros.is_defined(&token.text) {
+            return None;
+        }
+        let (kind, text) = match &*token.text {
+            "__LINE__" => (LexKind::Number, site.line.to_string()),
+            "__FILE__" => (LexKind::Str, format!("{:?}", site.file)),
+            _ => return None,
+        };
+        Some(Token { kind, text: text.into(), boundary: true, ..token.clone() })
+    }
+
     fn out_of_budget(&self) -> bool {
         *self.budget == 0
+    }
+
+    /// Stops all further expansion, reporting `message` unless expansion
+    /// had already stopped.
+    fn fail(&mut self, message: String) {
+        if !self.out_of_budget() {
+            self.errors.push(message);
+        }
+        *self.budget = 0;
     }
 
     fn spend(&mut self, tokens: usize, name: &str) -> bool {
         // Never spent down to zero: zero means an error was reported.
         if *self.budget <= tokens {
-            if !self.out_of_budget() {
-                self.errors.push(format!("expansion of macro `{name}` is too large"));
-            }
-            *self.budget = 0;
+            self.fail(format!("expansion of macro `{name}` is too large"));
             return false;
         }
         *self.budget -= tokens;
         true
     }
 
-    /// Collects the arguments of an invocation whose `(` is next. On error,
-    /// gives back the tokens taken so they can be passed through.
+    /// Collects the arguments of an invocation whose `(` is next, and the
+    /// hide set of its `)`. On error, gives back the tokens taken so they
+    /// can be passed through.
     fn collect_args(
         &mut self,
         name: &Token,
         mac: &Macro,
         pending: &mut VecDeque<Token>,
         more: &mut dyn TokenSource,
-    ) -> Result<Vec<Vec<Token>>, Vec<Token>> {
+    ) -> Result<(Vec<Vec<Token>>, HideSet), Vec<Token>> {
         let mut consumed = Vec::new();
         let mut args = vec![Vec::new()];
         let mut depth = 0usize;
-        loop {
+        let rparen_hide = loop {
             let Some(token) = pending.pop_front().or_else(|| more.next_token()) else {
                 self.errors
                     .push(format!("unterminated argument list invoking macro `{}`", name.text));
@@ -165,7 +227,7 @@ impl<'m> Expander<'m> {
                 continue; // the `(`
             }
             if token.is(")") && depth == 0 {
-                break;
+                break token.hide;
             }
             if token.is("(") {
                 depth += 1;
@@ -177,7 +239,7 @@ impl<'m> Expander<'m> {
                 Some(last) => last.push(token),
                 None => {}
             }
-        }
+        };
         let params = mac.params.as_ref().map_or(0, Vec::len);
         if mac.variadic && args.len() > params {
             let extra = args.split_off(params);
@@ -203,12 +265,17 @@ impl<'m> Expander<'m> {
             ));
             return Err(consumed);
         }
-        Ok(args)
+        Ok((args, rparen_hide))
     }
 
     /// The body of `mac` with parameters replaced, `#` and `##` applied,
-    /// and the invocation's hide set plus the macro itself added.
-    fn substitute(&mut self, name: &Token, mac: &Macro, args: Option<&[Vec<Token>]>) -> Vec<Token> {
+    /// and `hide` added to every token.
+    fn substitute(
+        &mut self,
+        mac: &Macro,
+        args: Option<&[Vec<Token>]>,
+        hide: &HideSet,
+    ) -> Vec<Token> {
         let args = args.unwrap_or(&[]);
         let mut expanded_args: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = Vec::new();
@@ -260,9 +327,8 @@ impl<'m> Expander<'m> {
             out.extend(substituted);
         }
         out.retain(|t| !t.is_placemarker());
-        let hide = add_to_hide_set(&name.hide, &name.text);
         for token in &mut out {
-            token.hide = union(&token.hide, &hide);
+            token.hide = union(&token.hide, hide);
         }
         out
     }
@@ -278,10 +344,7 @@ impl<'m> Expander<'m> {
             return done.clone();
         }
         let done = if self.depth >= MAX_ARGUMENT_DEPTH {
-            if !self.out_of_budget() {
-                self.errors.push("macro invocations are nested too deeply".into());
-                *self.budget = 0;
-            }
+            self.fail("macro invocations are nested too deeply".into());
             arg.to_vec()
         } else {
             self.depth += 1;
@@ -379,11 +442,18 @@ fn stringize(arg: &[Token], space_before: bool) -> Token {
     }
 }
 
-fn add_to_hide_set(hide: &Rc<[Rc<str>]>, name: &Rc<str>) -> Rc<[Rc<str>]> {
+fn add_to_hide_set(hide: &HideSet, name: &Rc<str>) -> HideSet {
     union(hide, std::slice::from_ref(name))
 }
 
-fn union(a: &Rc<[Rc<str>]>, b: &[Rc<str>]) -> Rc<[Rc<str>]> {
+fn intersection(a: &HideSet, b: &[Rc<str>]) -> HideSet {
+    if a.iter().all(|n| b.contains(n)) {
+        return a.clone();
+    }
+    a.iter().filter(|n| b.contains(n)).cloned().collect()
+}
+
+fn union(a: &HideSet, b: &[Rc<str>]) -> HideSet {
     if b.iter().all(|n| a.contains(n)) {
         return a.clone();
     }
@@ -464,6 +534,13 @@ mod tests {
     }
 
     #[test]
+    fn a_call_completed_after_the_expansion_is_expanded_as_in_cpp() {
+        // The C standard's example: the hide set of `)` decides.
+        let defines = ["f(a) a*g", "g(a) f(a)"];
+        assert_eq!(expand(&defines, "f(2)(9)").0, "2*9*g");
+    }
+
+    #[test]
     fn arguments_are_expanded_before_substitution() {
         let defines = ["ONE 1", "ADD(a, b) (a + b)", "TWICE(x) ADD(x, x)"];
         assert_eq!(expand(&defines, "TWICE(ONE)").0, "(1 + 1)");
@@ -505,6 +582,14 @@ mod tests {
         let (_, errors) = expand(&defines, "A39");
         assert_eq!(errors.len(), 1);
         assert!(errors.iter().all(|e| e.ends_with("is too large")));
+    }
+
+    #[test]
+    fn long_chains_of_macros_stop_with_an_error() {
+        let defines: Vec<String> = (0..5000).map(|i| format!("M{i} M{}", i + 1)).collect();
+        let defines: Vec<&str> = defines.iter().map(String::as_str).collect();
+        let (_, errors) = expand(&defines, "M0");
+        assert_eq!(errors, vec!["macro `M128` expands through too many nested macros".to_string()]);
     }
 
     #[test]

@@ -11,6 +11,9 @@ use crate::source::SrcLoc;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+/// Names of the macros a token came out of (Prosser's hide set).
+pub type HideSet = Rc<[Rc<str>]>;
+
 /// A token during macro expansion.
 #[derive(Clone, Debug)]
 pub struct Token {
@@ -21,8 +24,8 @@ pub struct Token {
     /// when spelled, a space is added if it would otherwise paste onto the
     /// previous token.
     pub boundary: bool,
-    /// Macros that must not expand this token again (Prosser's hide set).
-    pub hide: Rc<[Rc<str>]>,
+    /// Macros that must not expand this token again.
+    pub hide: HideSet,
 }
 
 impl Token {

@@ -25,7 +25,7 @@ use crate::diag::{Diagnostic, Diagnostics, Note};
 use crate::source::{FileId, SourceFile, SourceMap, SrcLoc, TranslationUnit};
 use crate::Options;
 use conditional::Condition;
-use expand::{Expander, TokenSource};
+use expand::{Expander, Site, TokenSource};
 use macros::{MacroTable, Token};
 use output::{Origin, Output};
 use scan::{LexKind, Lexeme, Scanner};
@@ -35,6 +35,9 @@ use std::rc::Rc;
 /// Bytes of source read over all files (an include loop without guards
 /// must end quickly even below the depth limit).
 const MAX_SCANNED: usize = 256 << 20;
+
+/// Unterminated conditionals reported per file.
+const MAX_UNTERMINATED_REPORTS: usize = 10;
 
 /// Preprocesses the main file `path`, whose contents are `text`, into one
 /// translation unit.
@@ -164,6 +167,7 @@ impl Preprocessor<'_> {
             depth,
         };
         let mut scanner = Scanner::new(&text);
+        file.copied_upto = scanner.pos(); // a byte-order mark is not program text
         while !self.halted {
             let Some(lexeme) = scanner.next() else { break };
             if starts_directive(&text, lexeme) {
@@ -171,7 +175,8 @@ impl Preprocessor<'_> {
             } else if !file.active() {
                 scanner.skip_line();
             } else if lexeme.kind == LexKind::Ident
-                && self.macros.is_defined(&text[lexeme.lo..lexeme.hi])
+                && (self.macros.is_defined(&text[lexeme.lo..lexeme.hi])
+                    || expand::is_builtin_macro(&text[lexeme.lo..lexeme.hi]))
             {
                 self.expand_in_text(&mut file, &mut scanner, lexeme);
             }
@@ -179,11 +184,10 @@ impl Preprocessor<'_> {
         if file.active() {
             self.copy_upto(&mut file, text.len());
         }
-        for condition in &file.conditions {
-            self.error(
-                condition.loc,
-                format!("`#{}` without matching `#endif`", condition.directive),
-            );
+        // The innermost are the likeliest culprits; a few are enough.
+        for condition in file.conditions.iter().rev().take(MAX_UNTERMINATED_REPORTS) {
+            let message = format!("`#{}` without matching `#endif`", condition.directive);
+            self.error(condition.loc, message);
         }
     }
 
@@ -210,7 +214,10 @@ impl Preprocessor<'_> {
         self.copy_upto(file, name.lo);
         let text = file.text.clone();
         let mut source = FileTokens { scanner, end: name.hi };
-        let mut expander = Expander::new(&self.macros, &mut self.budget);
+        let reported_as = self.sources.file(file.view.file);
+        let line = reported_as.line_col(file.shifted(name.lo)).0;
+        let site = Site { file: reported_as.path.display().to_string(), line };
+        let mut expander = Expander::at(&self.macros, &mut self.budget, site);
         // The space before the name is already copied.
         let first = Token { space_before: false, ..Token::from_lexeme(&text, name) };
         let result = expander.expand(vec![first], &mut source);

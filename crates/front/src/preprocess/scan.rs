@@ -44,8 +44,10 @@ pub struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
+    /// A scanner at the start of `text`, past a byte-order mark if any.
     pub fn new(text: &'a str) -> Scanner<'a> {
-        Scanner { text, pos: 0, at_line_start: true }
+        let pos = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
+        Scanner { text, pos, at_line_start: true }
     }
 
     pub fn text(&self) -> &'a str {
@@ -226,6 +228,12 @@ mod tests {
     #[test]
     fn unterminated_string_stops_at_line_end() {
         assert_eq!(lexemes("\"abc\nx"), vec![(LexKind::Str, "\"abc"), (LexKind::Ident, "x")]);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let mut scanner = Scanner::new("\u{feff}#x");
+        assert!(scanner.next().is_some_and(|l| l.lo == 3 && l.line_start));
     }
 
     #[test]

@@ -103,6 +103,9 @@ fn a_token_after_an_expansion_keeps_its_true_column() {
     assert_eq!(r.origin_of("bad", 0).as_deref(), Some("main.p4:2:19"));
     assert_eq!(r.origin_of("16", 0).as_deref(), Some("main.p4:2:5"));
     assert_eq!(r.origin_of("field", 0).as_deref(), Some("main.p4:2:12"));
+    let twice = run("#define W 8\nbit<W> a; bit<W> b;\n");
+    assert_eq!(twice.origin_of("8", 1).as_deref(), Some("main.p4:2:15"));
+    assert_eq!(twice.origin_of("b;", 0).as_deref(), Some("main.p4:2:18"));
 }
 
 #[test]
@@ -304,4 +307,17 @@ fn if_expression_errors_point_at_the_expression() {
         ]
     );
     assert_eq!(r.first_error_at().as_deref(), Some("main.p4:1:5"));
+}
+
+#[test]
+fn gnu_line_markers_of_preprocessed_files_are_accepted() {
+    let r = run("# 1 \"prog.p4\"\n# 0 \"<built-in>\"\n# 7 \"prog.p4\" 2\nx y\n# 3 \"bad\" z\n");
+    assert_eq!(r.origin_of("y", 0).as_deref(), Some("prog.p4:7:3"));
+    assert_eq!(r.errors(), vec!["`#line` expects a line number and an optional \"FILE\""]);
+}
+
+#[test]
+fn file_and_line_name_the_invocation() {
+    let r = run("#define HERE __FILE__ __LINE__\nx\nHERE\n#line 40 \"renamed.p4\"\n__LINE__\n");
+    assert_eq!(r.words(), "x \"main.p4\" 3 40");
 }

@@ -8,216 +8,32 @@
 //! a [`TokenKind::Unknown`] token for the parser to judge. The lexer always
 //! finishes.
 
+mod token;
+
+pub use token::{Token, TokenKind};
+
 use crate::ast::IntLit;
 use crate::diag::Diagnostics;
 use crate::source::{Span, TranslationUnit};
 use num_bigint::BigInt;
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum TokenKind {
-    Ident(String),
-    Number(IntLit),
-    /// A string literal without its quotes, escapes kept as written.
-    Str(String),
-    // Keywords.
-    Abstract,
-    Action,
-    Actions,
-    Apply,
-    Bit,
-    Bool,
-    Break,
-    Const,
-    Continue,
-    Control,
-    Default,
-    Else,
-    Entries,
-    Enum,
-    Error,
-    Exit,
-    Extern,
-    False,
-    For,
-    Header,
-    HeaderUnion,
-    If,
-    In,
-    InOut,
-    Int,
-    Key,
-    List,
-    MatchKind,
-    Out,
-    Package,
-    Parser,
-    Priority,
-    Return,
-    Select,
-    State,
-    String,
-    Struct,
-    Switch,
-    Table,
-    This,
-    Transition,
-    True,
-    Tuple,
-    Type,
-    Typedef,
-    ValueSet,
-    Varbit,
-    Void,
-    /// `_`
-    Underscore,
-    // Punctuation.
-    LParen,
-    RParen,
-    LBracket,
-    RBracket,
-    LBrace,
-    RBrace,
-    Semi,
-    Comma,
-    Colon,
-    Question,
-    Dot,
-    DotDot,
-    DotDotDot,
-    At,
-    Hash,
-    // Operators. There is no `>>`: see the module comment.
-    Assign,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Shl,
-    Plus,
-    PlusPlus,
-    /// `+:` in an indexed slice `e[lo +: width]`.
-    PlusColon,
-    Minus,
-    Star,
-    Slash,
-    Percent,
-    Amp,
-    AmpAmp,
-    AmpAmpAmp,
-    Pipe,
-    PipePipe,
-    PipePlusPipe,
-    PipeMinusPipe,
-    Caret,
-    Tilde,
-    Bang,
-    /// A character that starts no token. Kept (not reported here) because
-    /// a free-form annotation body may hold anything; the parser reports
-    /// it anywhere else.
-    Unknown(char),
-    /// A compound assignment `op=`, e.g. `+=` (carries `+`), `<<=` (`<<`).
-    /// `>>=` is lexed as `>`, `>=` and joined by the parser.
-    OpAssign(Box<TokenKind>),
-    Eof,
-}
-
-#[derive(Clone, Debug)]
-pub struct Token {
-    pub kind: TokenKind,
-    pub span: Span,
-}
+use token::{KEYWORDS, PUNCTUATION};
 
 /// Splits the translation unit into tokens, reporting malformed ones.
 pub fn tokenize(unit: &TranslationUnit, diags: &mut Diagnostics) -> Vec<Token> {
-    let mut lexer = Lexer { unit, bytes: unit.text.as_bytes(), pos: 0, tokens: Vec::new(), diags };
+    let mut lexer = Lexer {
+        unit,
+        bytes: unit.text.as_bytes(),
+        pos: 0,
+        tokens: Vec::new(),
+        diags,
+    };
     lexer.run();
     let end = unit.text.len() as u32;
-    lexer.tokens.push(Token { kind: TokenKind::Eof, span: Span::new(end, end) });
+    lexer.tokens.push(Token {
+        kind: TokenKind::Eof,
+        span: Span::new(end, end),
+    });
     lexer.tokens
-}
-
-/// Keywords and their spelling.
-const KEYWORDS: &[(&str, TokenKind)] = &[
-    ("abstract", TokenKind::Abstract),
-    ("action", TokenKind::Action),
-    ("actions", TokenKind::Actions),
-    ("apply", TokenKind::Apply),
-    ("bit", TokenKind::Bit),
-    ("bool", TokenKind::Bool),
-    ("break", TokenKind::Break),
-    ("const", TokenKind::Const),
-    ("continue", TokenKind::Continue),
-    ("control", TokenKind::Control),
-    ("default", TokenKind::Default),
-    ("else", TokenKind::Else),
-    ("entries", TokenKind::Entries),
-    ("enum", TokenKind::Enum),
-    ("error", TokenKind::Error),
-    ("exit", TokenKind::Exit),
-    ("extern", TokenKind::Extern),
-    ("false", TokenKind::False),
-    ("for", TokenKind::For),
-    ("header", TokenKind::Header),
-    ("header_union", TokenKind::HeaderUnion),
-    ("if", TokenKind::If),
-    ("in", TokenKind::In),
-    ("inout", TokenKind::InOut),
-    ("int", TokenKind::Int),
-    ("key", TokenKind::Key),
-    ("list", TokenKind::List),
-    ("match_kind", TokenKind::MatchKind),
-    ("out", TokenKind::Out),
-    ("package", TokenKind::Package),
-    ("parser", TokenKind::Parser),
-    ("priority", TokenKind::Priority),
-    ("return", TokenKind::Return),
-    ("select", TokenKind::Select),
-    ("state", TokenKind::State),
-    ("string", TokenKind::String),
-    ("struct", TokenKind::Struct),
-    ("switch", TokenKind::Switch),
-    ("table", TokenKind::Table),
-    ("this", TokenKind::This),
-    ("transition", TokenKind::Transition),
-    ("true", TokenKind::True),
-    ("tuple", TokenKind::Tuple),
-    ("type", TokenKind::Type),
-    ("typedef", TokenKind::Typedef),
-    ("value_set", TokenKind::ValueSet),
-    ("varbit", TokenKind::Varbit),
-    ("void", TokenKind::Void),
-    ("_", TokenKind::Underscore),
-];
-
-impl TokenKind {
-    /// The spelling of an identifier or keyword token.
-    pub fn word(&self) -> Option<&str> {
-        match self {
-            TokenKind::Ident(name) => Some(name),
-            _ => KEYWORDS.iter().find(|(_, kind)| kind == self).map(|(text, _)| *text),
-        }
-    }
-
-    /// How the token is written, for messages like "expected `;`, found `}`".
-    pub fn describe(&self) -> std::string::String {
-        match self {
-            TokenKind::Number(_) => "integer literal".into(),
-            TokenKind::Str(_) => "string literal".into(),
-            TokenKind::Eof => "end of file".into(),
-            TokenKind::OpAssign(op) => format!("`{}=`", op.spelling()),
-            TokenKind::Unknown(ch) => format!("`{}`", ch.escape_debug()),
-            _ => format!("`{}`", self.spelling()),
-        }
-    }
-
-    /// The text of a keyword, identifier or punctuation token.
-    fn spelling(&self) -> &str {
-        self.word()
-            .or_else(|| PUNCTUATION.iter().find(|(_, kind)| kind == self).map(|(text, _)| *text))
-            .unwrap_or("?")
-    }
 }
 
 struct Lexer<'a> {
@@ -228,56 +44,21 @@ struct Lexer<'a> {
     diags: &'a mut Diagnostics,
 }
 
-/// Punctuation and operators, longest first so the first match wins.
-const PUNCTUATION: &[(&str, TokenKind)] = &[
-    ("&&&", TokenKind::AmpAmpAmp),
-    ("|+|", TokenKind::PipePlusPipe),
-    ("|-|", TokenKind::PipeMinusPipe),
-    ("...", TokenKind::DotDotDot),
-    ("..", TokenKind::DotDot),
-    ("&&", TokenKind::AmpAmp),
-    ("||", TokenKind::PipePipe),
-    ("++", TokenKind::PlusPlus),
-    ("+:", TokenKind::PlusColon),
-    ("==", TokenKind::Eq),
-    ("!=", TokenKind::Ne),
-    ("<=", TokenKind::Le),
-    (">=", TokenKind::Ge),
-    ("<<", TokenKind::Shl),
-    ("(", TokenKind::LParen),
-    (")", TokenKind::RParen),
-    ("[", TokenKind::LBracket),
-    ("]", TokenKind::RBracket),
-    ("{", TokenKind::LBrace),
-    ("}", TokenKind::RBrace),
-    (";", TokenKind::Semi),
-    (",", TokenKind::Comma),
-    (":", TokenKind::Colon),
-    ("?", TokenKind::Question),
-    (".", TokenKind::Dot),
-    ("@", TokenKind::At),
-    ("#", TokenKind::Hash),
-    ("=", TokenKind::Assign),
-    ("<", TokenKind::Lt),
-    (">", TokenKind::Gt),
-    ("+", TokenKind::Plus),
-    ("-", TokenKind::Minus),
-    ("*", TokenKind::Star),
-    ("/", TokenKind::Slash),
-    ("%", TokenKind::Percent),
-    ("&", TokenKind::Amp),
-    ("|", TokenKind::Pipe),
-    ("^", TokenKind::Caret),
-    ("~", TokenKind::Tilde),
-    ("!", TokenKind::Bang),
-];
-
 /// Operators that have a compound-assignment form `op=`.
 fn takes_assign_suffix(kind: &TokenKind) -> bool {
     use TokenKind::*;
     matches!(
         kind,
-        Plus | Minus | Star | Slash | Percent | Amp | Pipe | Caret | Shl | PipePlusPipe | PipeMinusPipe
+        Plus | Minus
+            | Star
+            | Slash
+            | Percent
+            | Amp
+            | Pipe
+            | Caret
+            | Shl
+            | PipePlusPipe
+            | PipeMinusPipe
     )
 }
 
@@ -302,7 +83,10 @@ impl Lexer<'_> {
     }
 
     fn push(&mut self, kind: TokenKind, start: usize) {
-        self.tokens.push(Token { kind, span: Span::new(start as u32, self.pos as u32) });
+        self.tokens.push(Token {
+            kind,
+            span: Span::new(start as u32, self.pos as u32),
+        });
     }
 
     fn error(&mut self, start: usize, end: usize, message: String) {
@@ -347,7 +131,12 @@ impl Lexer<'_> {
                 }
                 Some(b'\\') => self.pos += 2,
                 Some(b'"') => {
-                    let text = self.unit.text.get(start + 1..self.pos).unwrap_or("").to_string();
+                    let text = self
+                        .unit
+                        .text
+                        .get(start + 1..self.pos)
+                        .unwrap_or("")
+                        .to_string();
                     self.pos += 1;
                     self.push(TokenKind::Str(text), start);
                     return;
@@ -359,12 +148,19 @@ impl Lexer<'_> {
 
     fn word(&mut self) {
         let start = self.pos;
-        while self.bytes.get(self.pos).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
             self.pos += 1;
         }
         let text = self.unit.text.get(start..self.pos).unwrap_or("");
         let keyword = KEYWORDS.iter().find(|(word, _)| *word == text);
-        let kind = keyword.map_or_else(|| TokenKind::Ident(text.to_string()), |(_, kind)| kind.clone());
+        let kind = keyword.map_or_else(
+            || TokenKind::Ident(text.to_string()),
+            |(_, kind)| kind.clone(),
+        );
         self.push(kind, start);
     }
 
@@ -372,20 +168,29 @@ impl Lexer<'_> {
     /// `8w255`, `4s0b11`. A malformed number is reported and read as 0.
     fn number(&mut self) {
         let start = self.pos;
-        while self.bytes.get(self.pos).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_') {
+        while self
+            .bytes
+            .get(self.pos)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
             self.pos += 1;
         }
         let text = self.unit.text.get(start..self.pos).unwrap_or("");
         let lit = parse_int(text).unwrap_or_else(|message| {
             self.error(start, self.pos, message);
-            IntLit { value: BigInt::from(0), width: None }
+            IntLit {
+                value: BigInt::from(0),
+                width: None,
+            }
         });
         self.push(TokenKind::Number(lit), start);
     }
 
     fn punctuation(&mut self, start: usize) {
         let rest = self.bytes.get(start..).unwrap_or(&[]);
-        let found = PUNCTUATION.iter().find(|(text, _)| rest.starts_with(text.as_bytes()));
+        let found = PUNCTUATION
+            .iter()
+            .find(|(text, _)| rest.starts_with(text.as_bytes()));
         match found {
             Some((text, kind)) => {
                 self.pos += text.len();
@@ -398,7 +203,12 @@ impl Lexer<'_> {
                 }
             }
             None => {
-                let ch = self.unit.text.get(start..).and_then(|s| s.chars().next()).unwrap_or('?');
+                let ch = self
+                    .unit
+                    .text
+                    .get(start..)
+                    .and_then(|s| s.chars().next())
+                    .unwrap_or('?');
                 self.pos += ch.len_utf8().max(1);
                 self.push(TokenKind::Unknown(ch), start);
             }
@@ -410,7 +220,10 @@ impl Lexer<'_> {
 fn parse_int(text: &str) -> Result<IntLit, String> {
     let bad = || format!("invalid integer literal `{text}`");
     let width_end = text.find(['w', 's']).filter(|&i| {
-        i > 0 && text.get(..i).is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
+        i > 0
+            && text
+                .get(..i)
+                .is_some_and(|d| d.bytes().all(|b| b.is_ascii_digit()))
     });
     let (width, digits) = match width_end {
         Some(i) => {
@@ -459,7 +272,10 @@ mod tests {
     }
 
     fn int(value: i64, width: Option<(u32, bool)>) -> TokenKind {
-        TokenKind::Number(IntLit { value: BigInt::from(value), width })
+        TokenKind::Number(IntLit {
+            value: BigInt::from(value),
+            width,
+        })
     }
 
     #[test]
@@ -524,7 +340,10 @@ mod tests {
         use TokenKind::*;
         let (toks, diags) = kinds("header /* x */ h_t // y\n { _ }");
         assert!(!diags.has_errors());
-        assert_eq!(toks, vec![Header, Ident("h_t".into()), LBrace, Underscore, RBrace, Eof]);
+        assert_eq!(
+            toks,
+            vec![Header, Ident("h_t".into()), LBrace, Underscore, RBrace, Eof]
+        );
     }
 
     #[test]
@@ -542,6 +361,13 @@ mod tests {
         }
         let (toks, diags) = kinds("$é");
         assert!(!diags.has_errors());
-        assert_eq!(toks, vec![TokenKind::Unknown('$'), TokenKind::Unknown('é'), TokenKind::Eof]);
+        assert_eq!(
+            toks,
+            vec![
+                TokenKind::Unknown('$'),
+                TokenKind::Unknown('é'),
+                TokenKind::Eof
+            ]
+        );
     }
 }
