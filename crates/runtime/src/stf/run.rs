@@ -96,8 +96,11 @@ fn judge(packet: &Sent, expects: &mut BTreeMap<u32, VecDeque<(usize, Pattern)>>)
         Err(error) => return (format!("FAIL: {error}"), true),
     };
     let verdict = outcome.verdict;
-    let Some(port) = outcome.port.filter(|_| verdict.delivers()) else {
+    if !verdict.delivers() {
         return (format!("{verdict}: ok (dropped)"), false);
+    }
+    let Some(port) = outcome.port else {
+        return (format!("{verdict}: FAIL, the program did not record which port (no output record)"), true);
     };
     match expects.get_mut(&port).and_then(VecDeque::pop_front) {
         Some((at, pattern)) if pattern.matches(&outcome.packet) => {
