@@ -16,6 +16,7 @@ use super::parse::{ActionCall, Command, CountKind, Line};
 use crate::entry::EntrySpec;
 use crate::error::{Result, RuntimeError};
 use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use crate::verdict::Verdict;
 use crate::{counter, names, table, value};
 use p4bpf_layout::{MatchKind, Table};
 use std::collections::{BTreeMap, VecDeque};
@@ -96,6 +97,9 @@ fn judge(packet: &Sent, expects: &mut BTreeMap<u32, VecDeque<(usize, Pattern)>>)
         Err(error) => return (format!("FAIL: {error}"), true),
     };
     let verdict = outcome.verdict;
+    if let Verdict::Unknown(code) = verdict {
+        return (format!("FAIL: the program returned {code}, which the hook does not define"), true);
+    }
     if !verdict.delivers() {
         return (format!("{verdict}: ok (dropped)"), false);
     }
