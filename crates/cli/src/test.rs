@@ -130,7 +130,7 @@ fn run_request(request: &Request) -> Result<bool, String> {
 /// The BPF object for the request's program, compiled first when it is P4.
 fn object_image(request: &Request) -> Result<Vec<u8>, String> {
     let program = &request.program;
-    if !program.extension().is_some_and(|e| e == "p4") {
+    if program.extension().is_none_or(|e| e != "p4") {
         return std::fs::read(program).map_err(|e| format!("cannot read {}: {e}", program.display()));
     }
     let out_dir = std::env::temp_dir().join(format!("p4bpf-test-{}", std::process::id()));
