@@ -48,7 +48,9 @@ pub struct Pipeline {
     /// the redirect, so this is how a test harness learns the port: it sets
     /// every CPU's slot to `u32::MAX` before a run and reads the one that
     /// changed. `None` when the program never sends to a chosen port.
-    #[serde(default)]
+    /// Left out of the JSON when absent, so descriptions of programs that
+    /// never redirect read the same as before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_record: Option<String>,
 }
 
