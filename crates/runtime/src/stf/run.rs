@@ -222,3 +222,56 @@ fn check_counter(pipeline: &LoadedPipeline, name: &str, index: u32, expected: Op
         Err(RuntimeError::Value(format!("{shown}: expected {what} == {want}")))
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
+mod tests {
+    use super::*;
+    use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, TableStorage};
+
+    fn sent(port: Option<u32>, verdict: Verdict, packet: &[u8]) -> Sent {
+        let outcome = PacketOutcome { verdict, port, packet: packet.to_vec(), retval: 0 };
+        Sent { line: 1, number: 1, in_port: 0, result: Ok(outcome) }
+    }
+
+    fn queue(entries: &[(u32, usize, &str)]) -> BTreeMap<u32, VecDeque<(usize, Pattern)>> {
+        let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
+        for (port, line, text) in entries {
+            expects.entry(*port).or_default().push_back((*line, Pattern::parse(text).unwrap()));
+        }
+        expects
+    }
+
+    #[test]
+    fn outputs_take_their_ports_expects_in_order() {
+        let mut expects = queue(&[(1, 5, "aa"), (1, 6, "bb"), (2, 7, "cc")]);
+        assert!(!judge(&sent(Some(1), Verdict::Pass, &[0xaa]), &mut expects).1);
+        let (text, failed) = judge(&sent(Some(1), Verdict::Pass, &[0xcc]), &mut expects);
+        assert!(failed && text.contains("line 6"), "{text}");
+        assert!(!judge(&sent(None, Verdict::Drop, &[]), &mut expects).1);
+        let (text, failed) = judge(&sent(Some(3), Verdict::Redirect, &[0xcc]), &mut expects);
+        assert!(failed && text.contains("no packet was expected on port 3"), "{text}");
+        assert_eq!(expects.get(&2).map(VecDeque::len), Some(1));
+        assert!(judge(&sent(None, Verdict::Redirect, &[0xcc]), &mut expects).1);
+        assert!(judge(&sent(None, Verdict::Unknown(9), &[]), &mut expects).1);
+    }
+
+    #[test]
+    fn numeric_lpm_values_are_read_backwards_addresses_are_not() {
+        let field = FieldLayout { name: "src".into(), bit_width: 32, byte_offset: 0, byte_len: 4, byte_order: ByteOrder::Network };
+        let table = Table {
+            name: "t".into(),
+            map: "t".into(),
+            storage: TableStorage::LpmTrie,
+            size: 1,
+            keys: vec![KeyField { field, match_kind: MatchKind::Lpm }],
+            key_size: 4,
+            value_size: 4,
+            actions: vec![],
+            default_map: None,
+            ternary: None,
+        };
+        assert_eq!(key_text(&table, 0, "0x010a/16").unwrap(), "0x0a010000/16");
+        assert_eq!(key_text(&table, 0, "10.1.0.0/16").unwrap(), "10.1.0.0/16");
+    }
+}
