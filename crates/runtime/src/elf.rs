@@ -24,10 +24,11 @@ pub fn section<'a>(image: &'a [u8], name: &str) -> Result<Option<&'a [u8]>> {
         return Err(bad("unexpected ELF section header size"));
     }
     let header = |index: usize| -> Result<(u32, &'a [u8])> {
-        let at = table_offset + index * SECTION_HEADER_SIZE;
+        // Offsets come from the file: saturate rather than overflow.
+        let at = table_offset.saturating_add(index.saturating_mul(SECTION_HEADER_SIZE));
         let name_offset = read_u32(image, at)?;
-        let offset = read_u64(image, at + 0x18)? as usize;
-        let size = read_u64(image, at + 0x20)? as usize;
+        let offset = read_u64(image, at.saturating_add(0x18))? as usize;
+        let size = read_u64(image, at.saturating_add(0x20))? as usize;
         let bytes = image
             .get(offset..offset.saturating_add(size))
             .ok_or_else(|| bad("ELF section extends past the end of the file"))?;
@@ -110,5 +111,8 @@ mod tests {
             assert!(section(&image[..cut], ".p4bpf.pipeline").is_err(), "cut at {cut}");
         }
         assert!(section(b"#!/bin/sh", "x").is_err());
+        let mut far = image.clone();
+        far[0x28..0x30].copy_from_slice(&u64::MAX.to_le_bytes());
+        assert!(section(&far, ".p4bpf.pipeline").is_err());
     }
 }

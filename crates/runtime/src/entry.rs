@@ -123,7 +123,10 @@ fn lpm_key(table: &Table, spec: &EntrySpec) -> Result<Vec<u8>> {
         let parsed = parse_field(table, layout, value_text)?;
         let masked = value::and(&parsed, &value::prefix_mask(prefix, layout.bit_width));
         place(table, &mut key, layout, &masked)?;
-        prefix_len = 8 * layout.byte_offset + 8 * layout.byte_len - layout.bit_width + prefix;
+        // Bits before the field, then its unused top bits, then the prefix
+        // (`place` has checked the field lies inside the key).
+        let spare = (8 * layout.byte_len).saturating_sub(layout.bit_width);
+        prefix_len = 8 * layout.byte_offset + spare + prefix;
     }
     let mut full = prefix_len.to_ne_bytes().to_vec();
     full.extend(key);

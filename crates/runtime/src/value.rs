@@ -13,6 +13,11 @@ pub fn byte_len(bit_width: u32) -> usize {
     (bit_width as usize).div_ceil(8)
 }
 
+/// Unused top bits of `length` bytes holding `bit_width` bits (0..=7).
+fn spare_bits(length: usize, bit_width: u32) -> u32 {
+    (length as u64 * 8).saturating_sub(u64::from(bit_width)) as u32
+}
+
 /// `text` as `byte_len(bit_width)` big-endian bytes.
 pub fn parse(text: &str, bit_width: u32) -> Result<Vec<u8>, String> {
     let digits = parse_unsized(text)?;
@@ -102,7 +107,7 @@ fn fit(value: &[u8], bit_width: u32) -> Option<Vec<u8>> {
     }
     let mut bytes = vec![0u8; length - significant.len()];
     bytes.extend(significant);
-    let spare_bits = length as u32 * 8 - bit_width;
+    let spare_bits = spare_bits(length, bit_width);
     if spare_bits > 0 && bytes.first().is_some_and(|top| top >> (8 - spare_bits) != 0) {
         return None;
     }
@@ -112,7 +117,7 @@ fn fit(value: &[u8], bit_width: u32) -> Option<Vec<u8>> {
 /// The mask of the top `prefix` bits of a `bit_width`-bit field.
 pub fn prefix_mask(prefix: u32, bit_width: u32) -> Vec<u8> {
     let length = byte_len(bit_width);
-    let spare = length as u32 * 8 - bit_width;
+    let spare = spare_bits(length, bit_width);
     (0..length as u32)
         .map(|index| {
             // Bits of this byte that fall inside [spare, spare + prefix).
