@@ -128,13 +128,11 @@ fn hex_bytes(data: &str) -> Result<Vec<u8>, String> {
 
 fn parse_add(rest: &str) -> Result<Command, String> {
     const USAGE: &str = "usage: add TABLE [PRIORITY] FIELD:VALUE... ACTION(PARAM:VALUE,...)";
-    // The action call is the last word group and may contain spaces.
-    let call_start = match rest.find('(') {
-        Some(paren) => rest.get(..paren).and_then(|head| head.rfind(char::is_whitespace)).map(|s| s + 1),
-        None => rest.rfind(char::is_whitespace).map(|s| s + 1),
-    };
-    let call_start = call_start.ok_or(USAGE)?;
-    let (head, call) = rest.split_at(call_start);
+    // The action call is the last word group and may contain spaces: it
+    // starts at the word holding the first `(`.
+    let before_call = rest.find('(').and_then(|paren| rest.get(..paren)).unwrap_or(rest);
+    let (head, call_name) = before_call.rsplit_once(char::is_whitespace).ok_or(USAGE)?;
+    let call = rest.get(before_call.len() - call_name.len()..).unwrap_or_default();
     let mut words = head.split_whitespace();
     let table = words.next().ok_or(USAGE)?.to_string();
     let mut priority = None;
@@ -249,6 +247,30 @@ mod tests {
         assert_eq!(shown.len(), 2);
         assert!(shown[0].starts_with("x.stf:4: "), "{}", shown[0]);
         assert!(shown[1].starts_with("x.stf:5: "), "{}", shown[1]);
+    }
+
+    #[test]
+    fn odd_bytes_give_errors_not_panics() {
+        let samples = [
+            "add t\u{3000}a(", "add t k:1\u{3000}act()", "add (", "add t k:v (", "expect 0 \u{e9}", "check_counter (",
+            "check_counter c(1) packets ==", "setdefault t a(x)", "packet 99999999999 00", "add t 1 2 a()",
+        ];
+        for text in samples {
+            let _ = parse(Path::new("x.stf"), text);
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let alphabet: Vec<char> = "add packet expect 0x1:/&( ),*$#\n\u{3000}\u{e9}k.field0".chars().collect();
+        for _ in 0..2000 {
+            let text: String = (0..40)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let _ = parse(Path::new("x.stf"), &text);
+        }
     }
 
     /// Every ebpf STF file of the reference corpus parses.
