@@ -50,3 +50,35 @@ fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
     assert!(!scripts.is_empty());
     assert!(failures.is_empty(), "{} of {} runs failed:\n{}", failures.len(), scripts.len() * 2, failures.join("\n"));
 }
+
+/// `check_counter` against the compiler's counter maps: count_ebpf counts
+/// packets per destination address in a sparse CounterArray.
+#[test]
+fn counters_of_a_compiled_program_are_checked() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED counters_of_a_compiled_program_are_checked: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Err(why) = p4bpf_runtime::check_bpf_available() {
+        eprintln!("SKIPPED counters_of_a_compiled_program_are_checked: {why}");
+        return;
+    }
+    let packet = "001b1700 0130b881 98b7aeb7 08004500 00344a6f 40004006 53920a01 98453212 c86acf2c 01bbd0fa";
+    let script = |count: u32| {
+        format!("packet 0 {packet}\nexpect 0 {packet}\npacket 0 {packet}\nexpect 0 {packet}\ncheck_counter pipe_counters(0x3212c86a) packets == {count}\n")
+    };
+    let dir = std::env::temp_dir().join(format!("p4bpf-counter-test-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let program = corpus.join("p4_16_samples/count_ebpf.p4");
+    let run = |count: u32| {
+        let stf = dir.join(format!("count{count}.stf"));
+        let _ = std::fs::write(&stf, script(count));
+        Command::new(env!("CARGO_BIN_EXE_p4bpf")).arg("test").arg(&program).arg(&stf).output()
+    };
+    let right = run(2).map(|o| (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned()));
+    let wrong = run(3).map(|o| (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (right, wrong) = (right.unwrap_or_default(), wrong.unwrap_or_default());
+    assert!(right.0 && right.1.contains("packets 2: ok"), "{}", right.1);
+    assert!(!wrong.0 && wrong.1.contains("expected packets == 3"), "{}", wrong.1);
+}

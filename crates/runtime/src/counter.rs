@@ -12,8 +12,10 @@ pub struct CounterValue {
 }
 
 /// Cell `index` of `counter`; a sparse cell never touched reads as zero.
+/// A sparse counter is a hash of at most `size` cells with any u32 index; a
+/// dense one has indexes below `size`.
 pub fn read(pipeline: &LoadedPipeline, counter: &Counter, index: u32) -> Result<CounterValue> {
-    if index >= counter.size {
+    if !counter.sparse && index >= counter.size {
         return Err(RuntimeError::Value(format!(
             "counter `{}` has {} cells, index {index} is out of range",
             counter.name, counter.size

@@ -178,7 +178,8 @@ fn parse_check_counter(rest: &str) -> Result<Command, String> {
     const USAGE: &str = "usage: check_counter NAME(INDEX) [packets|bytes == N]";
     let (name, after) = rest.split_once('(').ok_or(USAGE)?;
     let (index, condition) = after.split_once(')').ok_or(USAGE)?;
-    let index = index.trim().parse::<u32>().map_err(|_| format!("bad counter index `{}`", index.trim()))?;
+    let index = crate::value::parse(index.trim(), 32).map_err(|why| format!("counter index: {why}"))?;
+    let index = index.iter().fold(0u32, |acc, b| acc << 8 | u32::from(*b));
     let words: Vec<&str> = condition.split_whitespace().collect();
     let expected = match words.as_slice() {
         [] => None,
@@ -232,8 +233,8 @@ mod tests {
         assert!(one("packet 0 abc").is_err());
         assert!(one("packet x 00").is_err());
         assert_eq!(
-            one("check_counter ingress.c(3) packets == 2"),
-            Ok(Command::CheckCounter { counter: "ingress.c".into(), index: 3, expected: Some((CountKind::Packets, 2)) })
+            one("check_counter ingress.c(0x10) packets == 2"),
+            Ok(Command::CheckCounter { counter: "ingress.c".into(), index: 16, expected: Some((CountKind::Packets, 2)) })
         );
         assert_eq!(one("wait"), Ok(Command::Wait));
         assert!(one("mc_mgrp_create 1").unwrap_err().contains("unsupported"));
