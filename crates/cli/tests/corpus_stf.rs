@@ -1,29 +1,28 @@
-//! Every `*_ebpf*.stf` of the reference corpus, run by `p4bpf test` against
-//! its program compiled for XDP and for TC. Skips, saying why, without the
+//! `p4bpf test` end to end: every `*_ebpf*.stf` of the reference corpus and
+//! every test of our own (`tests/stf/NAME.p4` + `NAME.stf`), each against its
+//! program compiled for XDP and for TC. Skips, saying why, without the
 //! corpus, root/BPF or clang.
 
 mod common;
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-#[test]
-fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
-    let Some(entries) = common::corpus_dir().and_then(|c| std::fs::read_dir(c.join("p4_16_samples")).ok()) else {
-        eprintln!("SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: ../shared/corpus/p4c is absent");
-        return;
-    };
+/// Why kernel STF runs cannot happen here, if they cannot.
+fn kernel_unavailable() -> Option<String> {
     if let Err(why) = p4bpf_runtime::check_bpf_available() {
-        eprintln!("SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: {why}");
-        return;
+        return Some(why.to_string());
     }
-    if Command::new("clang").arg("--version").output().is_err() {
-        eprintln!("SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: clang is not installed");
-        return;
-    }
-    let mut scripts: Vec<_> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.contains("_ebpf") && n.ends_with(".stf")))
-        .collect();
+    Command::new("clang").arg("--version").output().err().map(|_| "clang is not installed".to_string())
+}
+
+/// Runs every `*.stf` in `folder` whose name passes `wanted` against the
+/// `.p4` beside it, at XDP and TC; the failures, with their output.
+fn run_folder(folder: &Path, wanted: impl Fn(&str) -> bool) -> (usize, Vec<String>) {
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(folder)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    scripts.retain(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".stf") && wanted(n)));
     scripts.sort();
     let mut failures = Vec::new();
     for script in &scripts {
@@ -47,8 +46,33 @@ fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
             }
         }
     }
-    assert!(!scripts.is_empty());
-    assert!(failures.is_empty(), "{} of {} runs failed:\n{}", failures.len(), scripts.len() * 2, failures.join("\n"));
+    (scripts.len() * 2, failures)
+}
+
+#[test]
+fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = kernel_unavailable() {
+        eprintln!("SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: {why}");
+        return;
+    }
+    let (runs, failures) = run_folder(&corpus.join("p4_16_samples"), |name| name.contains("_ebpf"));
+    assert!(runs > 0);
+    assert!(failures.is_empty(), "{} of {runs} runs failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn own_stf_tests_pass_at_xdp_and_tc() {
+    if let Some(why) = kernel_unavailable() {
+        eprintln!("SKIPPED own_stf_tests_pass_at_xdp_and_tc: {why}");
+        return;
+    }
+    let (runs, failures) = run_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf"), |_| true);
+    assert!(runs > 0);
+    assert!(failures.is_empty(), "{} of {runs} runs failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 /// `check_counter` against the compiler's counter maps: count_ebpf counts
@@ -59,7 +83,7 @@ fn counters_of_a_compiled_program_are_checked() {
         eprintln!("SKIPPED counters_of_a_compiled_program_are_checked: ../shared/corpus/p4c is absent");
         return;
     };
-    if let Err(why) = p4bpf_runtime::check_bpf_available() {
+    if let Some(why) = kernel_unavailable() {
         eprintln!("SKIPPED counters_of_a_compiled_program_are_checked: {why}");
         return;
     }
