@@ -8,11 +8,11 @@ set -euo pipefail
 purpose="${1:-test}"
 
 # Debian packages and, for each, a command or file that shows it is there.
-# libbpf-dev: p4bpf-runtime links the system libbpf (-lbpf); clang builds the
-# BPF programs the runtime's kernel tests load.
+# clang and libbpf-dev: the compiler tests compile the generated C, the
+# runtime links the system libbpf (-lbpf) and its kernel tests load programs.
 test_packages=(
-    "libbpf-dev:dpkg:libbpf-dev"
     "clang:command:clang"
+    "libbpf-dev:dpkg:libbpf-dev"
 )
 demo_packages=(
     "llvm:command:llvm-strip"

@@ -182,8 +182,10 @@ pub enum ExprKind {
     Mux { cond: Box<Expr>, then: Box<Expr>, other: Box<Expr> },
     /// An error constant's code.
     ErrorCode(u32),
-    /// `p.lookahead<T>()`: bits at the current parse offset.
-    Lookahead,
+    /// `p.lookahead<T>()` (or a field of `p.lookahead<H>()`): the value's
+    /// bits start `bit_offset` bits after the parse offset; `check_bytes`
+    /// must be in the packet.
+    Lookahead { bit_offset: u32, check_bytes: u32 },
     /// `p.length()`: the packet's length in bytes.
     PacketLength,
     Builtin { func: Builtin, args: Vec<Expr> },
@@ -200,6 +202,8 @@ pub enum Stmt {
     Apply { table: TableId, hit: Option<VarId>, action_run: Option<VarId> },
     /// `switch (t.apply().action_run)`: `action_run` holds an action code.
     SwitchAction { table: TableId, action_run: VarId, cases: Vec<(Vec<ActionId>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
+    /// `switch (e) { 1: {...} 2: 3: {...} default: {...} }` over a bit value.
+    SwitchValue { value: Expr, cases: Vec<(Vec<BigUint>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
     CallAction { action: ActionId, args: Vec<Expr> },
     SetValid { header: Expr, valid: bool },
     /// `h.push_front(n)` / `h.pop_front(n)` on a stack.

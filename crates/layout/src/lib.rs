@@ -18,7 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Name of the ELF section that holds the JSON of a [`Pipeline`].
+/// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8
+/// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
 
 /// Version of this format; bumped on every incompatible change.
@@ -236,7 +237,10 @@ impl Pipeline {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Reads a description; trailing NUL bytes (the C string terminator the
+    /// section's contents end with) are ignored.
     pub fn from_json(text: &str) -> Result<Pipeline, String> {
+        let text = text.trim_end_matches('\0');
         let pipeline: Pipeline =
             serde_json::from_str(text).map_err(|e| format!("bad pipeline description: {e}"))?;
         if pipeline.format_version != FORMAT_VERSION {

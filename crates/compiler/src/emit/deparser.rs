@@ -52,6 +52,15 @@ fn collect(stmts: &[Stmt], w: &mut Writes) {
                     collect(d, w);
                 }
             }
+            Stmt::SwitchValue { cases, default, .. } => {
+                for (_, b) in cases {
+                    collect(b, w);
+                }
+                if let Some(d) = default {
+                    collect(d, w);
+                }
+            }
+            Stmt::Inline { body, .. } => collect(body, w),
             _ => {}
         }
     }

@@ -83,11 +83,9 @@ impl Emitter<'_> {
             ExprKind::Cast(inner) => self.cast(inner, &e.ty),
             ExprKind::Mux { cond, then, other } => format!("({} ? {} : {})", self.expr(cond), self.expr(then), self.expr(other)),
             ExprKind::ErrorCode(code) => format!("{code}"),
-            ExprKind::Lookahead => {
-                let width = e.ty.width().unwrap_or(8);
-                let bytes = width.div_ceil(8);
-                self.use_helper(Helper::LoadBe);
-                wrap(&e.ty, &format!("p4bpf_load_be(pkt + offset, {bytes}) >> {}", bytes * 8 - width))
+            ExprKind::Lookahead { bit_offset, .. } => {
+                let field = crate::ir::AggField { name: String::new(), ty: e.ty.clone(), bit_offset: *bit_offset };
+                self.load_field("(pkt + offset)", &field)
             }
             ExprKind::PacketLength => match self.hook {
                 p4bpf_layout::Hook::Xdp => "((u32)(pkt_end - pkt))".into(),

@@ -198,7 +198,8 @@ impl Emitter<'_> {
             body.push(line("u32 zero = 0"));
             body.push(line(format!("struct {} *st = bpf_map_lookup_elem(&{}_scratch, &zero)", self.state_type(), self.c_prefix())));
             body.push(CStmt::If { cond: "!st".into(), then: vec![CStmt::Return(drop.into())], other: vec![] });
-            body.push(line("__builtin_memset(st, 0, sizeof(*st))"));
+            body.push(CStmt::Comment("the scratch keeps the last packet's values: invalidate headers, zero scalars".into()));
+            body.extend(self.reset_state());
         } else {
             body.push(line(format!("struct {} state = {{}}", self.state_type())));
             body.push(line(format!("struct {} *st = &state", self.state_type())));

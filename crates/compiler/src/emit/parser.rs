@@ -8,9 +8,11 @@ use super::tables::keyset_test;
 use super::Emitter;
 use crate::ir::{Expr, ExprKind, Next, Transition};
 
-fn has_lookahead(e: &Expr) -> Option<u32> {
+/// Bytes a lookahead inside `e` needs in the packet, if it has one.
+pub fn has_lookahead(e: &Expr) -> Option<u32> {
     match &e.kind {
-        ExprKind::Lookahead => e.ty.width().map(|w| w.div_ceil(8)),
+        ExprKind::Lookahead { check_bytes, .. } => Some(*check_bytes),
+        ExprKind::Mux { cond, then, other } => has_lookahead(cond).max(has_lookahead(then)).max(has_lookahead(other)),
         ExprKind::Unary { operand, .. } | ExprKind::Cast(operand) | ExprKind::Slice { base: operand, .. } => has_lookahead(operand),
         ExprKind::Binary { lhs, rhs, .. } | ExprKind::Concat { hi: lhs, lo: rhs } => has_lookahead(lhs).max(has_lookahead(rhs)),
         _ => None,

@@ -23,6 +23,8 @@ fn may_exit(stmts: &[Stmt]) -> bool {
         Stmt::Exit => true,
         Stmt::If { then, other, .. } => may_exit(then) || may_exit(other),
         Stmt::SwitchAction { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
+        Stmt::SwitchValue { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
+        Stmt::Inline { body, .. } => may_exit(body),
         _ => false,
     })
 }
@@ -73,7 +75,12 @@ impl Emitter<'_> {
 
     fn stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
         match s {
-            Stmt::Assign { lhs, rhs } => out.extend(self.assign(lhs, rhs)),
+            Stmt::Assign { lhs, rhs } => {
+                if let Some(bytes) = super::parser::has_lookahead(rhs) {
+                    out.push(self.too_short_check(&bytes.to_string()));
+                }
+                out.extend(self.assign(lhs, rhs));
+            }
             Stmt::If { cond, then, other } => out.push(CStmt::If { cond: self.expr(cond), then: self.stmts(then, cx), other: self.stmts(other, cx) }),
             Stmt::Apply { table, hit, action_run } => out.extend(self.apply_table(*table, *hit, *action_run, cx)),
             Stmt::SwitchAction { table, action_run, cases, default } => {
@@ -87,11 +94,29 @@ impl Emitter<'_> {
                 let run = self.prog.var(*action_run).map(|v| format!("st->{}", v.c_name)).unwrap_or_default();
                 out.push(CStmt::Switch { scrutinee: run, cases: arms, default });
             }
+            Stmt::SwitchValue { value, cases, default } => {
+                let width = value.ty.width().unwrap_or(32);
+                let arms = cases.iter().map(|(labels, body)| (labels.iter().map(|v| super::expr::literal(v, width)).collect(), self.stmts(body, cx))).collect();
+                let default = default.as_ref().map(|d| self.stmts(d, cx)).unwrap_or_default();
+                out.push(CStmt::Switch { scrutinee: self.expr(value), cases: arms, default });
+            }
             Stmt::CallAction { action, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 out.extend(self.call_action(*action, &args, cx));
             }
-            Stmt::SetValid { header, valid } => out.push(line(format!("{}.{VALID} = {}", self.lvalue(header), u8::from(*valid)))),
+            Stmt::SetValid { header, valid } => {
+                // A union holds at most one valid member.
+                if let ExprKind::Field { base, agg, field } = &header.kind {
+                    if let Some(union) = self.prog.agg(*agg).filter(|a| a.kind == crate::ir::AggKind::Union && *valid) {
+                        for (i, f) in union.fields.iter().enumerate() {
+                            if i != *field {
+                                out.push(line(format!("{}.{}.{VALID} = 0", self.lvalue(base), f.name)));
+                            }
+                        }
+                    }
+                }
+                out.push(line(format!("{}.{VALID} = {}", self.lvalue(header), u8::from(*valid))));
+            }
             Stmt::StackShift { stack, count } => out.extend(self.stack_shift(stack, *count)),
             Stmt::Count { counter, index, amount } => out.extend(self.count(*counter, index, amount.as_ref())),
             Stmt::Return if cx.in_action => out.push(CStmt::Return(String::new())),
@@ -114,11 +139,16 @@ impl Emitter<'_> {
                 out.push(self.too_short_check(&format!("{bytes}")));
                 out.push(line(format!("offset += {bytes}")));
             }
-            Stmt::Verify { cond, error } => out.push(CStmt::If {
-                cond: format!("!{}", self.expr(cond)),
-                then: vec![line(format!("parser_error = {error}")), CStmt::Goto("reject".into())],
-                other: vec![],
-            }),
+            Stmt::Verify { cond, error } => {
+                if let Some(bytes) = super::parser::has_lookahead(cond) {
+                    out.push(self.too_short_check(&bytes.to_string()));
+                }
+                out.push(CStmt::If {
+                    cond: format!("!{}", self.expr(cond)),
+                    then: vec![line(format!("parser_error = {error}")), CStmt::Goto("reject".into())],
+                    other: vec![],
+                });
+            }
             Stmt::Emit { header } => out.extend(self.emit_header(header)),
             Stmt::Eval(e) => out.push(line(format!("(void){}", self.expr(e)))),
         }

@@ -96,8 +96,11 @@ impl Emitter<'_> {
         out.push_str(&format!("_Static_assert(sizeof(struct {}_key) == {key_size}, \"key layout\");\n", t.c_name));
         out.push_str(&format!("_Static_assert(sizeof(struct {}_value) == {}, \"value layout\");\n", t.c_name, l.value_size));
         if l.ternary {
+            let offset = 4.max(l.key.align());
+            let size = (offset + l.key.size()).div_ceil(offset) * offset;
             out.push_str(&format!(
-                "struct {0}_mask {{\n    u32 used;\n    struct {0}_key mask;\n}};\nstruct {0}_entry_key {{\n    u32 mask_index;\n    struct {0}_key key;\n}};\n",
+                "struct {0}_mask {{\n    u32 used;\n    struct {0}_key mask;\n}};\nstruct {0}_entry_key {{\n    u32 mask_index;\n    struct {0}_key key;\n}};\n\
+                 _Static_assert(sizeof(struct {0}_mask) == {size} && sizeof(struct {0}_entry_key) == {size}, \"ternary layout\");\n",
                 t.c_name
             ));
         }

@@ -141,6 +141,41 @@ impl Emitter<'_> {
         out
     }
 
+    /// Statements giving a reused state struct a fresh packet's values:
+    /// every header invalid, every stack empty, every scalar zero. Field by
+    /// field, because a big `memset` is not available to BPF programs.
+    pub fn reset_state(&self) -> Vec<super::c::CStmt> {
+        let mut out = vec![super::c::line("st->p4bpf_exit = 0")];
+        for v in &self.prog.vars {
+            if v.storage == VarStorage::State {
+                self.reset(&v.ty, &format!("st->{}", v.c_name), &mut out);
+            }
+        }
+        out
+    }
+
+    fn reset(&self, ty: &Ty, place: &str, out: &mut Vec<super::c::CStmt>) {
+        match ty {
+            Ty::Bool | Ty::Error | Ty::Bits { .. } => match Scalar::for_width(ty.width().unwrap_or(8)) {
+                Scalar::Bytes(n) => out.push(super::c::line(format!("__builtin_memset({place}, 0, {n})"))),
+                _ => out.push(super::c::line(format!("{place} = 0"))),
+            },
+            Ty::Header(_) => out.push(super::c::line(format!("{place}.{VALID} = 0"))),
+            Ty::Struct(a) | Ty::Union(a) => {
+                for f in self.prog.agg(*a).map(|g| g.fields.as_slice()).unwrap_or(&[]) {
+                    self.reset(&f.ty, &format!("{place}.{}", f.name), out);
+                }
+            }
+            Ty::Stack { elem, size } => {
+                out.push(super::c::line(format!("{place}.next = 0")));
+                for i in 0..*size {
+                    self.reset(&Ty::Header(*elem), &format!("{place}.elem[{i}]"), out);
+                }
+            }
+            Ty::Void => {}
+        }
+    }
+
     pub fn state_type(&self) -> String {
         format!("{}_state", self.c_prefix())
     }

@@ -26,13 +26,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match &e.kind {
             A::Bool(b) => Some(Expr { kind: ExprKind::Bool(*b), ty: Ty::Bool }),
             A::Int(lit) => {
+                if lit.width.is_some_and(|(w, _)| w == 0 || w > 2048) {
+                    self.diags.error(e.span, "unsupported literal width");
+                    return None;
+                }
                 let ty = match (lit.width, expected) {
                     (Some((width, signed)), _) => Ty::Bits { width, signed },
                     (None, Some(t @ Ty::Bits { .. })) => t.clone(),
                     _ => Ty::bits(32),
                 };
                 let width = ty.width().unwrap_or(32);
-                Some(int(to_bits(&BigInt::from(lit.value.clone()), width), ty))
+                Some(int(to_bits(&lit.value, width), ty))
             }
             A::Path(p) => self.path(&p.name.name, e),
             A::Member { base, member } => self.member(base, member, e),
@@ -220,10 +224,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
         }
-        if let A::Call { callee, .. } = &base.kind {
+        if let A::Call { callee, type_args, .. } = &base.kind {
             if let A::Member { base: table, member: apply } = &callee.kind {
                 if apply.name == "apply" && matches!(member.name.as_str(), "hit" | "miss") {
                     return self.apply_hit(table, member.name == "miss", e);
+                }
+                if apply.name == "lookahead" {
+                    return self.lookahead_field(type_args, &member.name, e);
                 }
             }
         }
@@ -259,6 +266,28 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Some((field, ty)) => Some(Expr { kind: ExprKind::Field { base: Box::new(base), agg, field }, ty }),
             None => {
                 self.diags.error(e.span, format!("no field `{name}`"));
+                None
+            }
+        }
+    }
+
+    /// `p.lookahead<H>().f`: the bits of field `f` of the header ahead.
+    fn lookahead_field(&mut self, type_args: &[ast::TypeRef], name: &str, e: &ast::Expr) -> Option<Expr> {
+        let ty = type_args.first().and_then(|t| self.env.resolve(t, &mut self.diags));
+        let Some(Ty::Header(agg)) = ty else {
+            self.diags.error(e.span, "expected `lookahead<H>()` of a header type before `.`");
+            return None;
+        };
+        let header = self.env.aggregates.get(agg.index())?;
+        let check_bytes = header.wire_bits / 8;
+        let Some(field) = header.fields.iter().find(|f| f.name == name) else {
+            self.diags.error(e.span, format!("no field `{name}`"));
+            return None;
+        };
+        match field.ty.width() {
+            Some(w) if w <= 64 => Some(Expr { kind: ExprKind::Lookahead { bit_offset: field.bit_offset, check_bytes }, ty: field.ty.clone() }),
+            _ => {
+                self.diags.error(e.span, "`lookahead` fields wider than 64 bits are not supported");
                 None
             }
         }
@@ -315,7 +344,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         _ => None,
                     };
                     match ty {
-                        Some(ty @ Ty::Bits { width, .. }) if width <= 64 => Some(Expr { kind: ExprKind::Lookahead, ty }),
+                        Some(ty @ Ty::Bits { width, .. }) if width <= 64 => Some(Expr { kind: ExprKind::Lookahead { bit_offset: 0, check_bytes: width.div_ceil(8) }, ty }),
                         _ => {
                             self.diags.error(e.span, "`lookahead` is supported for bit<N> with N <= 64");
                             None

@@ -5,8 +5,9 @@
 //! and lowers each block with a scope stack of names. Every limit of the
 //! eBPF target is reported here as a P4 diagnostic, so emission cannot fail
 //! on the program. Split by concern: [`types`] (types, constants),
-//! [`expr`], [`stmt`], [`parser`], [`table`].
+//! [`expr`], [`control`], [`stmt`], [`parser`], [`table`].
 
+mod control;
 mod expr;
 mod parser;
 mod stmt;
@@ -68,6 +69,8 @@ struct Lowerer<'a, 'u> {
     /// User extern functions allowed through `--extern-file`.
     allow_user_externs: bool,
     sub_controls: Vec<SubControl>,
+    /// Initializers of the current block's locals, run when it starts.
+    local_inits: Vec<ir::Stmt>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -107,6 +110,7 @@ pub fn lower(program: &ast::Program, unit: &TranslationUnit, name: &str, allow_u
         c_names: HashMap::new(),
         allow_user_externs,
         sub_controls: vec![],
+        local_inits: vec![],
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

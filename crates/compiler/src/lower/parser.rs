@@ -23,9 +23,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if !states.iter().any(|s| s.name.name == "start") {
             self.diags.error(decl.span, format!("parser `{}` has no `start` state", sig.name.name));
         }
+        let mut inits = std::mem::take(&mut self.local_inits);
         let mut lowered = vec![];
         for s in states {
-            let stmts = self.block(&s.stmts);
+            let mut stmts = self.block(&s.stmts);
+            if s.name.name == "start" {
+                // Locals start with their initializers when parsing starts.
+                inits.append(&mut stmts);
+                stmts = std::mem::take(&mut inits);
+            }
             let transition = match &s.transition {
                 Some(t) => self.transition(t).unwrap_or(Transition::Direct(Next::Reject)),
                 None => {

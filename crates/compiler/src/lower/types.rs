@@ -216,7 +216,7 @@ impl<'a> TypeEnv<'a> {
                     diags.error(f.span, format!("header field `{}` must be a bit string", f.name.name));
                     return None;
                 };
-                if w > 64 && offset % 8 != 0 {
+                if w > 64 && !offset.is_multiple_of(8) {
                     diags.error(f.span, format!("field `{}` wider than 64 bits must start on a byte boundary", f.name.name));
                     return None;
                 }
@@ -226,7 +226,7 @@ impl<'a> TypeEnv<'a> {
                 out.push(AggField { name: f.name.name.clone(), ty, bit_offset: 0 });
             }
         }
-        if kind == AggKind::Header && offset % 8 != 0 {
+        if kind == AggKind::Header && !offset.is_multiple_of(8) {
             diags.error(name.span, format!("header `{}` is {offset} bits long, not a whole number of bytes", name.name));
             return None;
         }
@@ -260,6 +260,10 @@ impl<'a> TypeEnv<'a> {
         }
         match &e.kind {
             ExprKind::Int(lit) => Some(match lit.width {
+                Some((w, _)) if w == 0 || w > 2048 => {
+                    diags.error(e.span, "unsupported literal width");
+                    return None;
+                }
                 Some((w, false)) => BigInt::from_biguint(Sign::Plus, to_bits(&lit.value, w)),
                 _ => lit.value.clone(),
             }),

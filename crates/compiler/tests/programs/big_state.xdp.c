@@ -13,15 +13,6 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
-{
-    u64 v = 0;
-    for (u32 i = 0; i < n; i++)
-        v = (v << 8) | p[i];
-    return v;
-}
-
 /* header word_t (8 bytes on the wire) */
 struct word_t {
     u64 value; /* bit<64> */
@@ -72,7 +63,50 @@ int big_state_xdp(struct xdp_md *ctx)
     if (!st) {
         return XDP_DROP;
     }
-    __builtin_memset(st, 0, sizeof(*st));
+    /* the scratch keeps the last packet's values: invalidate headers, zero scalars */
+    st->p4bpf_exit = 0;
+    st->headers.words.next = 0;
+    st->headers.words.elem[0].p4bpf_valid = 0;
+    st->headers.words.elem[1].p4bpf_valid = 0;
+    st->headers.words.elem[2].p4bpf_valid = 0;
+    st->headers.words.elem[3].p4bpf_valid = 0;
+    st->headers.words.elem[4].p4bpf_valid = 0;
+    st->headers.words.elem[5].p4bpf_valid = 0;
+    st->headers.words.elem[6].p4bpf_valid = 0;
+    st->headers.words.elem[7].p4bpf_valid = 0;
+    st->headers.words.elem[8].p4bpf_valid = 0;
+    st->headers.words.elem[9].p4bpf_valid = 0;
+    st->headers.words.elem[10].p4bpf_valid = 0;
+    st->headers.words.elem[11].p4bpf_valid = 0;
+    st->headers.words.elem[12].p4bpf_valid = 0;
+    st->headers.words.elem[13].p4bpf_valid = 0;
+    st->headers.words.elem[14].p4bpf_valid = 0;
+    st->headers.words.elem[15].p4bpf_valid = 0;
+    st->headers.words.elem[16].p4bpf_valid = 0;
+    st->headers.words.elem[17].p4bpf_valid = 0;
+    st->headers.words.elem[18].p4bpf_valid = 0;
+    st->headers.words.elem[19].p4bpf_valid = 0;
+    st->headers.words.elem[20].p4bpf_valid = 0;
+    st->headers.words.elem[21].p4bpf_valid = 0;
+    st->headers.words.elem[22].p4bpf_valid = 0;
+    st->headers.words.elem[23].p4bpf_valid = 0;
+    st->headers.words.elem[24].p4bpf_valid = 0;
+    st->headers.words.elem[25].p4bpf_valid = 0;
+    st->headers.words.elem[26].p4bpf_valid = 0;
+    st->headers.words.elem[27].p4bpf_valid = 0;
+    st->headers.words.elem[28].p4bpf_valid = 0;
+    st->headers.words.elem[29].p4bpf_valid = 0;
+    st->headers.words.elem[30].p4bpf_valid = 0;
+    st->headers.words.elem[31].p4bpf_valid = 0;
+    st->headers.words.elem[32].p4bpf_valid = 0;
+    st->headers.words.elem[33].p4bpf_valid = 0;
+    st->headers.words.elem[34].p4bpf_valid = 0;
+    st->headers.words.elem[35].p4bpf_valid = 0;
+    st->headers.words.elem[36].p4bpf_valid = 0;
+    st->headers.words.elem[37].p4bpf_valid = 0;
+    st->headers.words.elem[38].p4bpf_valid = 0;
+    st->headers.words.elem[39].p4bpf_valid = 0;
+    st->accept = 0;
     goto state_start;
 state_start:;
     /* parser prs state start */
@@ -104,7 +138,7 @@ state_start:;
         parser_error = 1 /* PacketTooShort */;
         goto reject;
     }
-    if ((((u8)(st->headers.words.elem[1U].value >> 0)) & 0xfU) == 1U && (((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) >= 0x10U && ((u8)(p4bpf_load_be(pkt + offset, 1) >> 0)) <= 0x20U)) {
+    if ((((u8)(st->headers.words.elem[1U].value >> 0)) & 0xfU) == 1U && ((pkt + offset)[0] >= 0x10U && (pkt + offset)[0] <= 0x20U)) {
         goto accept;
     } else {
         goto reject;

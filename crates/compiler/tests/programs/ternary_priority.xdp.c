@@ -88,6 +88,7 @@ struct filter_classify_entry_key {
     u32 mask_index;
     struct filter_classify_key key;
 };
+_Static_assert(sizeof(struct filter_classify_mask) == 12 && sizeof(struct filter_classify_entry_key) == 12, "ternary layout");
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
