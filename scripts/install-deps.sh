@@ -8,7 +8,8 @@ set -euo pipefail
 purpose="${1:-test}"
 
 # Debian packages and, for each, a command or file that shows it is there.
-# clang and libbpf-dev: the compiler tests compile the generated C.
+# clang and libbpf-dev: the compiler tests compile the generated C, the
+# runtime links the system libbpf (-lbpf) and its kernel tests load programs.
 test_packages=(
     "clang:command:clang"
     "libbpf-dev:dpkg:libbpf-dev"

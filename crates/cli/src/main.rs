@@ -8,6 +8,7 @@ mod conformance;
 mod diagnostic_line;
 mod help;
 mod summary;
+mod test;
 
 use args::{Args, UsageError};
 use std::process::ExitCode;
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "test" => test::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

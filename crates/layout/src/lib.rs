@@ -42,6 +42,17 @@ pub struct Pipeline {
     /// The devmap that maps P4 port numbers to ifindexes, if the program
     /// redirects.
     pub port_map: Option<String>,
+    /// One-entry `BPF_MAP_TYPE_PERCPU_ARRAY` (key: u32 0, value: u32 in host
+    /// byte order) where the program writes the P4 output port just before
+    /// it returns a verdict that sends the packet out of a port (XDP_TX,
+    /// XDP_REDIRECT, TC_ACT_REDIRECT). `BPF_PROG_TEST_RUN` does not perform
+    /// the redirect, so this is how a test harness learns the port: it sets
+    /// every CPU's slot to `u32::MAX` before a run and reads the one that
+    /// changed. `None` when the program never sends to a chosen port.
+    /// Left out of the JSON when absent, so descriptions of programs that
+    /// never redirect read the same as before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_record: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,6 +158,9 @@ pub struct Table {
     pub storage: TableStorage,
     /// Capacity in entries (the P4 `size`, or the default).
     pub size: u32,
+    /// In the order the P4 `key` lists them (so `key.fieldN` is `keys[N]`),
+    /// whatever order the map key struct stores them in: `byte_offset`
+    /// says where each lies (an lpm trie key puts exact fields first).
     pub keys: Vec<KeyField>,
     /// Size in bytes of the key struct (without the lpm prefix length).
     pub key_size: u32,
@@ -259,6 +273,7 @@ mod tests {
             counters: vec![],
             value_sets: vec![],
             port_map: None,
+            output_record: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p.to_json().replace("\"format_version\": 1", "\"format_version\": 0");
