@@ -107,6 +107,6 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         counters,
         value_sets,
         port_map: None,
-        output_record: None,
+        output_record: crate::emit::output_record(prog),
     }
 }

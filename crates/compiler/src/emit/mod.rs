@@ -64,6 +64,12 @@ const EXTERN_MACROS: &str = "\
 
 ";
 
+/// The one-entry per-CPU map where the program notes the port it sends a
+/// packet out of (the pipeline description's `output_record`), if any.
+pub fn output_record(prog: &Program) -> Option<String> {
+    (prog.arch == Arch::XdpModel).then(|| format!("{}_output_port", prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>()))
+}
+
 /// The name of the entry function (and BPF program) for `hook`.
 pub fn entry_name(prog: &Program, hook: Hook) -> String {
     let stem: String = prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
@@ -113,6 +119,12 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
             "/* The per-packet state is too big for the stack: one per CPU. */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {});\n    __uint(max_entries, 1);\n}} {}_scratch SEC(\".maps\");\n\n",
             e.state_type(),
             e.c_prefix()
+        ));
+    }
+    if let Some(record) = output_record(prog) {
+        out.push_str(&format!(
+            "/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 1);\n}} {record} SEC(\".maps\");\n\n\
+             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
         ));
     }
     out.push_str(&actions);
@@ -242,18 +254,23 @@ impl Emitter<'_> {
             Arch::XdpModel => {
                 let out = var(1);
                 let (tx, aborted) = match self.hook {
-                    Hook::Xdp => ("XDP_TX".to_string(), "XDP_ABORTED"),
-                    Hook::Tc => ("bpf_redirect(skb->ifindex, 0)".to_string(), "TC_ACT_SHOT"),
+                    // The XDP_TX verdict itself says where the packet goes.
+                    Hook::Xdp => (vec![CStmt::Return("XDP_TX".into())], "XDP_ABORTED"),
+                    Hook::Tc => (
+                        vec![line(format!("p4bpf_note_port({:#x} /* the input port */)", p4bpf_layout::SAME_PORT)), CStmt::Return("bpf_redirect(skb->ifindex, 0)".into())],
+                        "TC_ACT_SHOT",
+                    ),
                 };
                 let case = |code: u32, value: String| (vec![code.to_string()], vec![CStmt::Return(value)]);
+                let sent = |code: u32, port: String, value: String| (vec![code.to_string()], vec![line(format!("p4bpf_note_port({port})")), CStmt::Return(value)]);
                 vec![CStmt::Switch {
                     scrutinee: format!("{out}.output_action"),
                     cases: vec![
                         case(0, aborted.into()),
                         case(1, drop.into()),
                         case(2, pass.into()),
-                        case(3, tx),
-                        case(4, format!("bpf_redirect({out}.output_port, 0)")),
+                        (vec!["3".to_string()], tx),
+                        sent(4, format!("{out}.output_port"), format!("bpf_redirect({out}.output_port, 0)")),
                     ],
                     default: vec![],
                 }, CStmt::Return(drop.into())]

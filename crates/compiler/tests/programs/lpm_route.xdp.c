@@ -113,6 +113,22 @@ struct {
     __uint(max_entries, 1);
 } route_fib_defaultAction SEC(".maps");
 
+/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} lpm_route_output_port SEC(".maps");
+
+static __always_inline void p4bpf_note_port(u32 port)
+{
+    u32 zero = 0;
+    u32 *slot = bpf_map_lookup_elem(&lpm_route_output_port, &zero);
+    if (slot)
+        *slot = port;
+}
+
 /* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct lpm_route_state *st)
 {
@@ -285,6 +301,7 @@ dep_end:;
     }
     case 4:
     {
+        p4bpf_note_port(st->omd.output_port);
         return bpf_redirect(st->omd.output_port, 0);
         break;
     }
@@ -354,7 +371,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  ],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null\n"
+    "  \"port_map\": null,\n"
+    "  \"output_record\": \"lpm_route_output_port\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";

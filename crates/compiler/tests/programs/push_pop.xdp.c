@@ -90,6 +90,22 @@ struct push_pop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
+/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} push_pop_output_port SEC(".maps");
+
+static __always_inline void p4bpf_note_port(u32 port)
+{
+    u32 zero = 0;
+    u32 *slot = bpf_map_lookup_elem(&push_pop_output_port, &zero);
+    if (slot)
+        *slot = port;
+}
+
 /* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct push_pop_state *st)
 {
@@ -276,6 +292,7 @@ dep_end:;
     }
     case 4:
     {
+        p4bpf_note_port(st->omd.output_port);
         return bpf_redirect(st->omd.output_port, 0);
         break;
     }
@@ -298,7 +315,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"tables\": [],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null\n"
+    "  \"port_map\": null,\n"
+    "  \"output_record\": \"push_pop_output_port\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
