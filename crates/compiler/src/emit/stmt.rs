@@ -119,7 +119,8 @@ impl Emitter<'_> {
             }
             Stmt::StackShift { stack, count } => out.extend(self.stack_shift(stack, *count)),
             Stmt::Count { counter, index, amount } => out.extend(self.count(*counter, index, amount.as_ref())),
-            Stmt::Return if cx.in_action => out.push(CStmt::Return(String::new())),
+            // An action's own body returns; an inlined body jumps to its end.
+            Stmt::Return if cx.in_action && cx.end.is_empty() => out.push(CStmt::Return(String::new())),
             Stmt::Exit if cx.in_action => {
                 out.push(line("st->p4bpf_exit = 1"));
                 out.push(CStmt::Return(String::new()));

@@ -382,6 +382,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if let Some((func, ty)) = builtin {
             return Some(Expr { kind: ExprKind::Builtin { func, args: lowered }, ty });
         }
+        if let Some(decl @ ast::Decl { kind: ast::DeclKind::Function { .. }, .. }) = self.env.decl(name) {
+            return self.inline_function(decl, args, e);
+        }
         let Some(ast::Decl { kind: ast::DeclKind::ExternFunction { return_type, .. }, .. }) = self.env.decl(name) else {
             self.diags.error(e.span, format!("`{name}` is not a function the eBPF target knows"));
             return None;
@@ -392,6 +395,59 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
         let ty = self.env.resolve(return_type, &mut self.diags)?;
         Some(Expr { kind: ExprKind::ExternCall { name: name.to_string(), args: lowered }, ty })
+    }
+
+    /// A call of a P4 function: its body is inlined (copy-in, body, copy-out)
+    /// into the statements before the expression, which reads the result.
+    fn inline_function(&mut self, decl: &'a ast::Decl, args: &'a [ast::Argument], e: &'a ast::Expr) -> Option<Expr> {
+        let ast::DeclKind::Function { return_type, sig, body } = &decl.kind else { return None };
+        if self.inlining.contains(&sig.name.name) || self.inlining.len() > 16 {
+            self.diags.error(e.span, format!("function `{}` calls itself", sig.name.name));
+            return None;
+        }
+        if args.len() != sig.params.len() {
+            self.diags.error(e.span, format!("`{}` takes {} arguments", sig.name.name, sig.params.len()));
+            return None;
+        }
+        let ret_ty = self.env.resolve(return_type, &mut self.diags)?;
+        let call = format!("{}.{}", self.dotted(&sig.name.name), self.prog.vars.len());
+        let mut pre = std::mem::take(&mut self.pending);
+        let mut params = vec![];
+        let mut copy_out = vec![];
+        for (p, a) in sig.params.iter().zip(args) {
+            let ty = self.env.resolve(&p.ty, &mut self.diags)?;
+            let v = self.new_var(format!("{call}.{}", p.name.name), ty.clone(), VarStorage::State);
+            let param = Expr { kind: ExprKind::Var(v), ty: ty.clone() };
+            let arg = self.expr(&a.value, Some(&ty))?;
+            pre.append(&mut self.pending);
+            if p.direction != Some(ast::Direction::Out) {
+                pre.push(Stmt::Assign { lhs: param.clone(), rhs: arg.clone() });
+            }
+            if matches!(p.direction, Some(ast::Direction::Out | ast::Direction::InOut)) {
+                copy_out.push(Stmt::Assign { lhs: arg, rhs: param });
+            }
+            params.push((p.name.name.clone(), v));
+        }
+        let ret = (ret_ty != Ty::Void).then(|| self.new_var(format!("{call}.result"), ret_ty.clone(), VarStorage::State));
+        // The body sees the top level and its parameters only.
+        let global = self.scopes.first().cloned().unwrap_or_default();
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, Default::default()]);
+        for (name, v) in params {
+            self.bind(&name, Binding::Var(v));
+        }
+        let saved_ret = std::mem::replace(&mut self.return_var, ret);
+        self.inlining.push(sig.name.name.clone());
+        let stmts = self.block(&body.stmts);
+        self.inlining.pop();
+        self.return_var = saved_ret;
+        self.scopes = saved_scopes;
+        pre.push(Stmt::Inline { name: call, body: stmts });
+        pre.extend(copy_out);
+        self.pending = pre;
+        Some(match ret {
+            Some(v) => Expr { kind: ExprKind::Var(v), ty: ret_ty },
+            None => Expr { kind: ExprKind::Bool(true), ty: Ty::Void },
+        })
     }
 
     fn extern_param_types(&mut self, name: &str) -> Vec<Option<Ty>> {

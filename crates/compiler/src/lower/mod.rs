@@ -81,6 +81,10 @@ struct Lowerer<'a, 'u> {
     sub_controls: Vec<SubControl>,
     /// Initializers of the current block's locals, run when it starts.
     local_inits: Vec<ir::Stmt>,
+    /// Where `return e;` stores `e` inside an inlined function.
+    return_var: Option<VarId>,
+    /// Functions being inlined, innermost last (P4 forbids recursion).
+    inlining: Vec<String>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -121,6 +125,8 @@ pub fn lower(program: &ast::Program, unit: &TranslationUnit, sources: &SourceMap
         allow_user_externs,
         sub_controls: vec![],
         local_inits: vec![],
+        return_var: None,
+        inlining: vec![],
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

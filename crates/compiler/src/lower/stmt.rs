@@ -58,6 +58,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             StmtKind::Block(b) => out.extend(self.block(&b.stmts)),
             StmtKind::Switch { expr, cases } => self.switch(expr, cases, s, out),
             StmtKind::Return(None) => out.push(Stmt::Return),
+            StmtKind::Return(Some(value)) => {
+                let Some(ret) = self.return_var else {
+                    self.diags.error(s.span, "`return` with a value outside a function");
+                    return;
+                };
+                let ty = self.prog.var(ret).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
+                let Some(value) = self.expr_into(value, Some(&ty), out) else { return };
+                out.push(Stmt::Assign { lhs: Expr { kind: ExprKind::Var(ret), ty }, rhs: value });
+                out.push(Stmt::Return);
+            }
             StmtKind::Exit => out.push(Stmt::Exit),
             StmtKind::Decl(d) => self.decl_stmt(d, out),
             StmtKind::Empty => {}
@@ -214,7 +224,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 _ => {
                     if let Some(x) = self.function_call(&p.name.name, args, call) {
                         out.append(&mut self.pending);
-                        out.push(Stmt::Eval(x));
+                        // A void P4 function is all in its inlined body.
+                        if x.ty != Ty::Void {
+                            out.push(Stmt::Eval(x));
+                        }
                     }
                 }
             },
