@@ -97,6 +97,8 @@ pub enum VarStorage {
     State,
     /// A parameter of the action function it belongs to.
     ActionParam,
+    /// An `out`/`inout` action parameter: a pointer to the caller's place.
+    ActionOutParam,
 }
 
 #[derive(Clone, Debug)]
@@ -283,6 +285,9 @@ pub struct Action {
     pub c_name: String,
     pub origin: String,
     pub params: Vec<VarId>,
+    /// How many of `params` (the first ones) have a direction: those are
+    /// bound by the caller, the rest come from the control plane.
+    pub directional: usize,
     pub body: Vec<Stmt>,
     pub default_only: bool,
     pub table_only: bool,

@@ -31,7 +31,7 @@ pub struct Writes {
     pub reshapes: bool,
 }
 
-fn collect(stmts: &[Stmt], w: &mut Writes) {
+fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
     for s in stmts {
         match s {
             Stmt::Assign { lhs, .. } => match (&lhs.kind, &lhs.ty) {
@@ -42,27 +42,36 @@ fn collect(stmts: &[Stmt], w: &mut Writes) {
                 _ => w.reshapes = true,
             },
             Stmt::SetValid { .. } | Stmt::StackShift { .. } => w.reshapes = true,
+            // `out`/`inout` arguments are written through pointers.
+            Stmt::CallAction { action, args } => {
+                let params = prog.action(*action).map(|a| a.params.as_slice()).unwrap_or(&[]);
+                for (v, arg) in params.iter().zip(args) {
+                    if prog.var(*v).is_some_and(|v| v.storage == crate::ir::VarStorage::ActionOutParam) {
+                        collect(prog, &[Stmt::Assign { lhs: arg.clone(), rhs: arg.clone() }], w);
+                    }
+                }
+            }
             Stmt::If { then, other, .. } => {
-                collect(then, w);
-                collect(other, w);
+                collect(prog, then, w);
+                collect(prog, other, w);
             }
             Stmt::SwitchAction { cases, default, .. } => {
                 for (_, b) in cases {
-                    collect(b, w);
+                    collect(prog, b, w);
                 }
                 if let Some(d) = default {
-                    collect(d, w);
+                    collect(prog, d, w);
                 }
             }
             Stmt::SwitchValue { cases, default, .. } => {
                 for (_, b) in cases {
-                    collect(b, w);
+                    collect(prog, b, w);
                 }
                 if let Some(d) = default {
-                    collect(d, w);
+                    collect(prog, d, w);
                 }
             }
-            Stmt::Inline { body, .. } => collect(body, w),
+            Stmt::Inline { body, .. } => collect(prog, body, w),
             _ => {}
         }
     }
@@ -114,10 +123,10 @@ fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
 pub fn writes(prog: &Program) -> Writes {
     let mut w = Writes::default();
     for c in &prog.controls {
-        collect(&c.body, &mut w);
+        collect(prog, &c.body, &mut w);
     }
     for a in &prog.actions {
-        collect(&a.body, &mut w);
+        collect(prog, &a.body, &mut w);
     }
     w
 }

@@ -112,6 +112,7 @@ impl Emitter<'_> {
         match &e.kind {
             ExprKind::Var(v) => match self.prog.var(*v) {
                 Some(var) if var.storage == VarStorage::ActionParam => var.c_name.clone(),
+                Some(var) if var.storage == VarStorage::ActionOutParam => format!("(*{})", var.c_name),
                 Some(var) => format!("st->{}", var.c_name),
                 None => "0".into(),
             },

@@ -7,7 +7,7 @@ use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
 use super::Emitter;
 use crate::cstruct::Scalar;
-use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty};
+use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
 
 /// Where the statements being emitted live.
 pub struct Ctx {
@@ -39,7 +39,8 @@ impl Emitter<'_> {
         let mut params = vec![format!("struct {} *st", self.state_type())];
         for v in &action.params {
             if let Some(var) = self.prog.var(*v) {
-                params.push(self.declare(&var.ty, &var.c_name));
+                let name = if var.storage == VarStorage::ActionOutParam { format!("*{}", var.c_name) } else { var.c_name.clone() };
+                params.push(self.declare(&var.ty, &name));
             }
         }
         let cx = Ctx { in_action: true, end: String::new(), exit: String::new() };
@@ -101,7 +102,9 @@ impl Emitter<'_> {
                 out.push(CStmt::Switch { scrutinee: self.expr(value), cases: arms, default });
             }
             Stmt::CallAction { action, args } => {
-                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let params = self.prog.action(*action).map(|a| a.params.clone()).unwrap_or_default();
+                let by_pointer = |i: usize| params.get(i).and_then(|v| self.prog.var(*v)).is_some_and(|v| v.storage == VarStorage::ActionOutParam);
+                let args: Vec<String> = args.iter().enumerate().map(|(i, a)| if by_pointer(i) { format!("&{}", self.lvalue(a)) } else { self.expr(a) }).collect();
                 out.extend(self.call_action(*action, &args, cx));
             }
             Stmt::SetValid { header, valid } => {

@@ -137,17 +137,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let c_name = self.c_name(&format!("action_{p4}"));
         self.scopes.push(HashMap::new());
         let mut params = vec![];
+        let directional = sig.params.iter().filter(|p| p.direction.is_some()).count();
         for p in &sig.params {
-            if matches!(p.direction, Some(ast::Direction::Out | ast::Direction::InOut)) {
-                self.diags.error(p.span, "`out` and `inout` action parameters are not supported by the eBPF target");
-                continue;
-            }
             let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) else { continue };
-            if ty.width().is_none() {
-                self.diags.error(p.span, "action parameters must be bit strings or bool");
+            let by_pointer = matches!(p.direction, Some(ast::Direction::Out | ast::Direction::InOut));
+            if ty.width().is_none_or(|w| w > 64) && !(by_pointer && matches!(ty, Ty::Header(_) | Ty::Struct(_))) {
+                self.diags.error(p.span, "action parameters must be bit strings of at most 64 bits or bool (or out/inout headers and structs)");
                 continue;
             }
-            let v = self.new_var(p.name.name.clone(), ty, VarStorage::ActionParam);
+            let storage = if by_pointer { VarStorage::ActionOutParam } else { VarStorage::ActionParam };
+            let v = self.new_var(p.name.name.clone(), ty, storage);
             self.bind(&p.name.name, Binding::Var(v));
             params.push(v);
         }
@@ -159,6 +158,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             c_name,
             origin: self.diags.origin(decl.span),
             params,
+            directional,
             body: vec![],
             default_only: Self::has_annotation(&decl.annotations, "defaultonly"),
             table_only: Self::has_annotation(&decl.annotations, "tableonly"),

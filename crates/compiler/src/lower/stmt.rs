@@ -207,6 +207,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         self.diags.error(call.span, format!("action takes {} arguments", params.len()));
                         return;
                     }
+                    let by_pointer: Vec<bool> = self.prog.action(action).map(|a| a.params.iter().map(|v| self.prog.var(*v).is_some_and(|v| v.storage == VarStorage::ActionOutParam)).collect()).unwrap_or_default();
+                    for ((x, out_param), a) in lowered.iter().zip(&by_pointer).zip(args) {
+                        if *out_param && !matches!(x.kind, ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. }) {
+                            self.diags.error(a.span, "an `out` or `inout` argument must be a variable, field or stack element");
+                            return;
+                        }
+                    }
                     out.push(Stmt::CallAction { action, args: lowered });
                 }
                 _ if p.name.name == "verify" => {

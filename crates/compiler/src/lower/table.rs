@@ -38,6 +38,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             continue;
                         }
                         match self.lookup(&r.name.name.name) {
+                            Some(Binding::Action(a)) if self.prog.action(a).is_some_and(|x| x.directional > 0) => {
+                                self.diags.error(r.span, format!("action `{}` has directional parameters, which a table cannot supply", r.name.name.name));
+                            }
                             Some(Binding::Action(a)) => actions.push(a),
                             _ => self.diags.error(r.span, format!("unknown action `{}`", r.name.name.name)),
                         }
