@@ -269,6 +269,14 @@ impl Emitter<'_> {
 pub fn keyset_test(value: &str, ks: &Keyset, width: u32, key: &Expr, e: &Emitter) -> Option<String> {
     match ks {
         Keyset::Default => None,
+        Keyset::Value(v) if width > 64 => {
+            // Wide fields are network-order bytes: compare with the constant's bytes.
+            let n = width.div_ceil(8) as usize;
+            let digits = v.to_bytes_be();
+            let bytes: Vec<String> = (0..n).map(|i| (i + digits.len()).checked_sub(n).and_then(|j| digits.get(j)).copied().unwrap_or(0).to_string()).collect();
+            e.use_helper(super::helpers::Helper::BytesEq);
+            Some(format!("p4bpf_bytes_eq({value}, (const u8[{n}]){{{}}}, {n})", bytes.join(", ")))
+        }
         Keyset::Value(v) => Some(format!("{value} == {}", literal(v, width))),
         Keyset::Mask { value: v, mask } => Some(format!("({value} & {}) == {}", literal(mask, width), literal(&(v & mask), width))),
         Keyset::Range { lo, hi } => Some(format!("({value} >= {} && {value} <= {})", literal(lo, width), literal(hi, width))),

@@ -136,6 +136,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn combine(&mut self, op: BinaryOp, l: Expr, r: Expr, e: &ast::Expr) -> Option<Expr> {
         if op == BinaryOp::Concat {
             let width = l.ty.width().unwrap_or(0) + r.ty.width().unwrap_or(0);
+            // Constants fold at any width (wide keyset values are written so).
+            if let (ExprKind::Int(a), ExprKind::Int(b)) = (&l.kind, &r.kind) {
+                let lo_width = r.ty.width().unwrap_or(0);
+                return Some(int((a << lo_width) | b, Ty::bits(width)));
+            }
             if width > 64 {
                 self.diags.error(e.span, "concatenation wider than 64 bits is not supported by the eBPF target");
                 return None;

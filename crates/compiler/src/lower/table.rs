@@ -225,11 +225,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut keysets = vec![];
         for (item, key) in items.iter().zip(keys) {
             let width = key.expr.ty.width().unwrap_or(0);
-            if width > 64 {
-                self.diags.error(item.span, "const entries on keys wider than 64 bits are not supported yet");
+            let keyset = self.keyset(item, width)?;
+            if width > 64 && !matches!(keyset, ir::Keyset::Value(_) | ir::Keyset::Default) {
+                self.diags.error(item.span, "keys wider than 64 bits take exact values in const entries");
                 return None;
             }
-            keysets.push(self.keyset(item, width)?);
+            keysets.push(keyset);
         }
         let action = self.action_call(&entry.action)?;
         Some(ConstEntry { keysets, action })
