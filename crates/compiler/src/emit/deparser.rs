@@ -7,7 +7,8 @@
 //! otherwise the parsed bytes are replaced by the emitted headers,
 //! resizing the packet once (`bpf_xdp_adjust_head`; at TC
 //! `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink, which
-//! the kernel allows only when the packet's protocol is IPv4 or IPv6).
+//! the kernel allows only for IPv4/IPv6 packets: others move their bytes
+//! forward and trim the tail, up to 4 KiB).
 
 use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
@@ -161,11 +162,14 @@ impl Emitter<'_> {
         out.push(line("int delta = (int)offset - (int)new_len"));
         let (resize, refresh) = match self.hook {
             Hook::Xdp => ("bpf_xdp_adjust_head(ctx, delta)", ["pkt = (u8 *)(long)ctx->data", "pkt_end = (u8 *)(long)ctx->data_end"]),
-            // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones.
-            Hook::Tc => (
-                "(delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0))",
-                ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"],
-            ),
+            // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones, so others move their bytes.
+            Hook::Tc => {
+                self.use_helper(super::helpers::Helper::SkbShrink);
+                (
+                    "(delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))",
+                    ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"],
+                )
+            }
         };
         out.push(CStmt::If { cond: format!("delta != 0 && {resize}"), then: vec![CStmt::Goto("reject".into())], other: vec![] });
         out.push(line(refresh[0]));
