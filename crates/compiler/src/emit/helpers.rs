@@ -121,7 +121,14 @@ mod tests {
 
     #[test]
     fn every_helper_defines_a_p4bpf_function() {
-        for h in [Helper::LoadBe, Helper::StoreBe, Helper::BytesEq, Helper::Ipv4Checksum, Helper::CsumReplace, Helper::SkbShrink] {
+        for h in [
+            Helper::LoadBe,
+            Helper::StoreBe,
+            Helper::BytesEq,
+            Helper::Ipv4Checksum,
+            Helper::CsumReplace,
+            Helper::SkbShrink,
+        ] {
             assert!(text(h).contains("static __always_inline"), "{h:?}");
         }
     }
