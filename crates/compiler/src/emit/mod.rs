@@ -5,13 +5,14 @@
 //! function (parser, controls, deparser, verdict) and the pipeline
 //! description in section `.p4bpf.pipeline`. Split by concern: [`c`] (C
 //! syntax tree and printer), [`types`], [`expr`], [`stmt`], [`parser`],
-//! [`tables`], [`packet`], [`deparser`], [`helpers`]. The lowering already
+//! [`maps`], [`tables`], [`packet`], [`deparser`], [`helpers`]. The lowering already
 //! checked everything, so emission cannot fail.
 
 mod c;
 mod deparser;
 mod expr;
 mod helpers;
+mod maps;
 mod packet;
 mod parser;
 mod stmt;
