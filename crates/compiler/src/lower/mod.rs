@@ -5,11 +5,12 @@
 //! and lowers each block with a scope stack of names. Every limit of the
 //! eBPF target is reported here as a P4 diagnostic, so emission cannot fail
 //! on the program. Split by concern: [`types`] (types, constants),
-//! [`expr`], [`call`], [`control`], [`stmt`], [`parser`], [`table`].
+//! [`expr`], [`call`], [`control`], [`stmt`], [`method`], [`parser`], [`table`].
 
 mod call;
 mod control;
 mod expr;
+mod method;
 mod parser;
 mod stmt;
 mod table;
