@@ -7,6 +7,23 @@
 
 use p4bpf_layout::{ByteOrder, FieldLayout};
 
+/// C keywords a P4 identifier may spell (P4's own keywords cannot occur).
+const C_KEYWORDS: &[&str] = &[
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "_Bool", "asm",
+];
+
+/// `name` as a C identifier: a keyword gets a trailing `_`.
+pub fn c_ident(name: &str) -> String {
+    if C_KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
 /// How a P4 value of `width` bits is held in C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scalar {
@@ -186,6 +203,12 @@ mod tests {
             5
         );
         assert_eq!(s.size(), 11);
+    }
+
+    #[test]
+    fn c_keywords_get_a_suffix() {
+        assert_eq!(c_ident("long"), "long_");
+        assert_eq!(c_ident("ttl"), "ttl");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use super::helpers::Helper;
 use super::types::VALID;
 use super::Emitter;
-use crate::cstruct::Scalar;
+use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{BinOp, Builtin, Expr, ExprKind, Ty, UnOp, VarStorage};
 use num_bigint::BigUint;
 
@@ -85,7 +85,7 @@ impl Emitter<'_> {
                         .map(|u| {
                             u.fields
                                 .iter()
-                                .map(|f| format!("{place}.{}.{VALID}", f.name))
+                                .map(|f| format!("{place}.{}.{VALID}", c_ident(&f.name)))
                                 .collect()
                         })
                         .unwrap_or_default();
@@ -160,8 +160,8 @@ impl Emitter<'_> {
                     .prog
                     .agg(*agg)
                     .and_then(|a| a.fields.get(*field))
-                    .map(|f| f.name.as_str())
-                    .unwrap_or("");
+                    .map(|f| c_ident(&f.name))
+                    .unwrap_or_default();
                 format!("{}.{name}", self.lvalue(base))
             }
             ExprKind::Index { base, index } => {

@@ -10,7 +10,7 @@ use super::c::{line, CStmt};
 use super::expr::mask_literal;
 use super::helpers::Helper;
 use super::Emitter;
-use crate::cstruct::Scalar;
+use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{AggField, Aggregate};
 
 fn swap(width: u32) -> &'static str {
@@ -86,10 +86,14 @@ impl Emitter<'_> {
             .map(|f| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
                 Scalar::Bytes(n) => line(format!(
                     "__builtin_memcpy({place}.{}, {base} + {}, {n})",
-                    f.name,
+                    c_ident(&f.name),
                     f.bit_offset / 8
                 )),
-                _ => line(format!("{place}.{} = {}", f.name, self.load_field(base, f))),
+                _ => line(format!(
+                    "{place}.{} = {}",
+                    c_ident(&f.name),
+                    self.load_field(base, f)
+                )),
             })
             .collect()
     }
@@ -111,9 +115,11 @@ impl Emitter<'_> {
                 Scalar::Bytes(n) => out.push(line(format!(
                     "__builtin_memcpy({base} + {}, {place}.{}, {n})",
                     f.bit_offset / 8,
-                    f.name
+                    c_ident(&f.name)
                 ))),
-                _ => out.extend(self.store_field(base, f, &format!("{place}.{}", f.name))),
+                _ => {
+                    out.extend(self.store_field(base, f, &format!("{place}.{}", c_ident(&f.name))))
+                }
             }
         }
         out

@@ -6,7 +6,7 @@
 use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
 use super::Emitter;
-use crate::cstruct::Scalar;
+use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
 
 /// Where the statements being emitted live.
@@ -224,7 +224,7 @@ impl Emitter<'_> {
                                 out.push(line(format!(
                                     "{}.{}.{VALID} = 0",
                                     self.lvalue(base),
-                                    f.name
+                                    c_ident(&f.name)
                                 )));
                             }
                         }

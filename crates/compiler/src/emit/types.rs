@@ -4,7 +4,7 @@
 //! struct holding every P4 variable of the pipeline.
 
 use super::Emitter;
-use crate::cstruct::Scalar;
+use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{AggId, AggKind, Ty, VarStorage};
 
 /// C members added to every header struct.
@@ -72,7 +72,7 @@ impl Emitter<'_> {
     pub fn agg_name(&self, id: AggId) -> String {
         self.prog
             .agg(id)
-            .map(|a| a.name.clone())
+            .map(|a| c_ident(&a.name))
             .unwrap_or_default()
     }
 
@@ -113,7 +113,7 @@ impl Emitter<'_> {
                 AggKind::Struct => format!("struct {}", agg.name),
                 AggKind::Union => format!("header_union {}", agg.name),
             };
-            out.push_str(&format!("/* {what} */\nstruct {} {{\n", agg.name));
+            out.push_str(&format!("/* {what} */\nstruct {} {{\n", c_ident(&agg.name)));
             for f in &agg.fields {
                 let comment = match f.ty {
                     Ty::Bits { width, signed } => {
@@ -121,7 +121,10 @@ impl Emitter<'_> {
                     }
                     _ => String::new(),
                 };
-                out.push_str(&format!("    {};{comment}\n", self.declare(&f.ty, &f.name)));
+                out.push_str(&format!(
+                    "    {};{comment}\n",
+                    self.declare(&f.ty, &c_ident(&f.name))
+                ));
             }
             if agg.kind == AggKind::Header {
                 out.push_str(&format!(
@@ -209,7 +212,7 @@ impl Emitter<'_> {
                     .map(|g| g.fields.as_slice())
                     .unwrap_or(&[])
                 {
-                    self.reset(&f.ty, &format!("{place}.{}", f.name), out);
+                    self.reset(&f.ty, &format!("{place}.{}", c_ident(&f.name)), out);
                 }
             }
             Ty::Stack { elem, size } => {

@@ -326,6 +326,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             .chars()
             .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
             .collect();
+        let base = crate::cstruct::c_ident(&base);
         let n = self.c_names.entry(base.clone()).or_insert(0);
         *n += 1;
         if *n == 1 {
