@@ -31,7 +31,7 @@ pub struct TableLayout {
     pub value_size: u32,
 }
 
-fn c_ident(text: &str) -> String {
+fn c_member(text: &str) -> String {
     text.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect()
@@ -52,7 +52,7 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
             continue;
         };
         let width = k.expr.ty.width().unwrap_or(1);
-        let mut name = c_ident(&k.name);
+        let mut name = c_member(&k.name);
         if used_names.contains(&name) || name.is_empty() {
             name = format!("{name}_{i}");
         }
@@ -130,6 +130,6 @@ mod tests {
 
     #[test]
     fn c_ident_replaces_punctuation() {
-        assert_eq!(c_ident("hdr.ipv4[0].dst"), "hdr_ipv4_0__dst");
+        assert_eq!(c_member("hdr.ipv4[0].dst"), "hdr_ipv4_0__dst");
     }
 }
