@@ -47,11 +47,16 @@ impl Emitter<'_> {
         }
         let bytes = (bit + width).div_ceil(8);
         self.use_helper(Helper::LoadBe);
+        if bit == 0 && width % 8 == 0 {
+            return format!("(({c})p4bpf_load_be({base} + {byte}, {bytes}))");
+        }
         let shift = bytes * 8 - bit - width;
-        format!(
-            "(({c})((p4bpf_load_be({base} + {byte}, {bytes}) >> {shift}) & {}))",
-            mask_literal(width)
-        )
+        let shifted = if shift == 0 {
+            format!("p4bpf_load_be({base} + {byte}, {bytes})")
+        } else {
+            format!("(p4bpf_load_be({base} + {byte}, {bytes}) >> {shift})")
+        };
+        format!("(({c})({shifted} & {}))", mask_literal(width))
     }
 
     /// Statements storing `value` into field `f` of the header at `base`.
@@ -68,6 +73,13 @@ impl Emitter<'_> {
                     swap_out(width)
                 ))
             }];
+        }
+        if bit == 0 && width % 8 == 0 {
+            self.use_helper(Helper::StoreBe);
+            let bytes = width / 8;
+            return vec![line(format!(
+                "p4bpf_store_be({base} + {byte}, {bytes}, {value})"
+            ))];
         }
         let bytes = (bit + width).div_ceil(8);
         self.use_helper(Helper::LoadBe);

@@ -276,7 +276,14 @@ impl Emitter<'_> {
                 out.push(CStmt::If {
                     cond: format!("!{}", self.expr(cond)),
                     then: vec![
-                        line(format!("parser_error = {error}")),
+                        line(format!(
+                            "parser_error = {error} /* {} */",
+                            self.prog
+                                .errors
+                                .get(*error as usize)
+                                .map(String::as_str)
+                                .unwrap_or("")
+                        )),
                         CStmt::Goto("reject".into()),
                     ],
                     other: vec![],
