@@ -13,7 +13,11 @@ fn kernel_unavailable() -> Option<String> {
     if let Err(why) = p4bpf_runtime::check_bpf_available() {
         return Some(why.to_string());
     }
-    Command::new("clang").arg("--version").output().err().map(|_| "clang is not installed".to_string())
+    Command::new("clang")
+        .arg("--version")
+        .output()
+        .err()
+        .map(|_| "clang is not installed".to_string())
 }
 
 /// Runs every `*.stf` in `folder` whose name passes `wanted` against the
@@ -22,7 +26,11 @@ fn run_folder(folder: &Path, wanted: impl Fn(&str) -> bool) -> (usize, Vec<Strin
     let mut scripts: Vec<PathBuf> = std::fs::read_dir(folder)
         .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    scripts.retain(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.ends_with(".stf") && wanted(n)));
+    scripts.retain(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.ends_with(".stf") && wanted(n))
+    });
     scripts.sort();
     let mut failures = Vec::new();
     for script in &scripts {
@@ -52,7 +60,9 @@ fn run_folder(folder: &Path, wanted: impl Fn(&str) -> bool) -> (usize, Vec<Strin
 #[test]
 fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
     let Some(corpus) = common::corpus_dir() else {
-        eprintln!("SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: ../shared/corpus/p4c is absent");
+        eprintln!(
+            "SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: ../shared/corpus/p4c is absent"
+        );
         return;
     };
     if let Some(why) = kernel_unavailable() {
@@ -61,7 +71,12 @@ fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
     }
     let (runs, failures) = run_folder(&corpus.join("p4_16_samples"), |name| name.contains("_ebpf"));
     assert!(runs > 0);
-    assert!(failures.is_empty(), "{} of {runs} runs failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -70,9 +85,17 @@ fn own_stf_tests_pass_at_xdp_and_tc() {
         eprintln!("SKIPPED own_stf_tests_pass_at_xdp_and_tc: {why}");
         return;
     }
-    let (runs, failures) = run_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf"), |_| true);
+    let (runs, failures) = run_folder(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf"),
+        |_| true,
+    );
     assert!(runs > 0);
-    assert!(failures.is_empty(), "{} of {runs} runs failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// `check_counter` against the compiler's counter maps: count_ebpf counts
@@ -80,14 +103,17 @@ fn own_stf_tests_pass_at_xdp_and_tc() {
 #[test]
 fn counters_of_a_compiled_program_are_checked() {
     let Some(corpus) = common::corpus_dir() else {
-        eprintln!("SKIPPED counters_of_a_compiled_program_are_checked: ../shared/corpus/p4c is absent");
+        eprintln!(
+            "SKIPPED counters_of_a_compiled_program_are_checked: ../shared/corpus/p4c is absent"
+        );
         return;
     };
     if let Some(why) = kernel_unavailable() {
         eprintln!("SKIPPED counters_of_a_compiled_program_are_checked: {why}");
         return;
     }
-    let packet = "001b1700 0130b881 98b7aeb7 08004500 00344a6f 40004006 53920a01 98453212 c86acf2c 01bbd0fa";
+    let packet =
+        "001b1700 0130b881 98b7aeb7 08004500 00344a6f 40004006 53920a01 98453212 c86acf2c 01bbd0fa";
     let script = |count: u32| {
         format!("packet 0 {packet}\nexpect 0 {packet}\npacket 0 {packet}\nexpect 0 {packet}\ncheck_counter pipe_counters(0x3212c86a) packets == {count}\n")
     };
@@ -97,12 +123,30 @@ fn counters_of_a_compiled_program_are_checked() {
     let run = |count: u32| {
         let stf = dir.join(format!("count{count}.stf"));
         let _ = std::fs::write(&stf, script(count));
-        Command::new(env!("CARGO_BIN_EXE_p4bpf")).arg("test").arg(&program).arg(&stf).output()
+        Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+            .arg("test")
+            .arg(&program)
+            .arg(&stf)
+            .output()
     };
-    let right = run(2).map(|o| (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned()));
-    let wrong = run(3).map(|o| (o.status.success(), String::from_utf8_lossy(&o.stdout).into_owned()));
+    let right = run(2).map(|o| {
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    });
+    let wrong = run(3).map(|o| {
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    });
     let _ = std::fs::remove_dir_all(&dir);
     let (right, wrong) = (right.unwrap_or_default(), wrong.unwrap_or_default());
     assert!(right.0 && right.1.contains("packets 2: ok"), "{}", right.1);
-    assert!(!wrong.0 && wrong.1.contains("expected packets == 3"), "{}", wrong.1);
+    assert!(
+        !wrong.0 && wrong.1.contains("expected packets == 3"),
+        "{}",
+        wrong.1
+    );
 }

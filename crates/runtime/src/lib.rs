@@ -18,8 +18,8 @@
 //! `map` and `test_run`. Section reading is a few lines of ELF (`elf`), not
 //! a libelf binding.
 
-mod elf;
 pub mod counter;
+mod elf;
 pub mod entry;
 pub mod error;
 mod libbpf_log;
