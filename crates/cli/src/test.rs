@@ -11,6 +11,7 @@
 use crate::args::{self, Args, UsageError};
 use p4bpf_compiler::{CompileError, CompileOptions, Hook};
 use p4bpf_runtime::{check_bpf_available, stf, LoadedPipeline};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -125,28 +126,33 @@ fn run_request(request: &Request) -> Result<bool, String> {
     check_bpf_available().map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
     let pipeline = LoadedPipeline::from_image(image).map_err(|e| e.to_string())?;
     let hook = format!("{:?}", pipeline.description.hook).to_lowercase();
-    match pipeline.stats() {
-        Ok(stats) => println!(
+    let mut report = vec![match pipeline.stats() {
+        Ok(stats) => format!(
             "loaded {} at {hook}: {} instructions ({} processed by the verifier)",
             pipeline.description.program, stats.xlated_insns, stats.verified_insns
         ),
-        Err(_) => println!("loaded {} at {hook}", pipeline.description.program),
-    }
+        Err(_) => format!("loaded {} at {hook}", pipeline.description.program),
+    }];
     let outcome = stf::run(&pipeline, &request.script, &script);
-    for line in &outcome.lines {
-        println!("{line}");
-    }
     let verdict = if outcome.failures == 0 {
         "PASS"
     } else {
         "FAIL"
     };
-    println!(
+    report.extend(outcome.lines);
+    report.push(format!(
         "{verdict}: {} packets, {} failure(s) in {}",
         outcome.packets,
         outcome.failures,
         request.script.display()
-    );
+    ));
+    // A closed stdout (`| head`) ends the report, not the process.
+    let mut stdout = std::io::stdout().lock();
+    for line in &report {
+        if writeln!(stdout, "{line}").is_err() {
+            break;
+        }
+    }
     Ok(outcome.failures == 0)
 }
 
