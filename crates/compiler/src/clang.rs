@@ -12,7 +12,14 @@ const MULTIARCH_INCLUDE: &str = "/usr/include/x86_64-linux-gnu";
 
 pub fn compile(c_file: &Path, object: &Path) -> Result<(), String> {
     let output = Command::new("clang")
-        .args(["-O2", "-g", "-target", "bpf", "-Wno-unused-label", "-Wno-unused-variable"])
+        .args([
+            "-O2",
+            "-g",
+            "-target",
+            "bpf",
+            "-Wno-unused-label",
+            "-Wno-unused-variable",
+        ])
         .arg(format!("-I{MULTIARCH_INCLUDE}"))
         .arg("-c")
         .arg(c_file)
@@ -26,7 +33,7 @@ pub fn compile(c_file: &Path, object: &Path) -> Result<(), String> {
         Err(e) => Err(format!("cannot run clang: {e}")),
         Ok(out) if out.status.success() => Ok(()),
         Ok(out) => Err(format!(
-            "clang could not compile the generated {} (a p4bpf bug, or a missing libbpf-dev):\n{}",
+            "clang could not compile the generated {} (look at the --extern-file C if one was given; otherwise a p4bpf bug, or libbpf-dev is missing):\n{}",
             c_file.display(),
             String::from_utf8_lossy(&out.stderr)
         )),

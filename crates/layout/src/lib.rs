@@ -22,6 +22,10 @@ use serde::{Deserialize, Serialize};
 /// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
 
+/// Value of the output record for "out of the port the packet came in on"
+/// (an xdp_model XDP_TX run at TC, where it is a redirect).
+pub const SAME_PORT: u32 = u32::MAX - 1;
+
 /// Version of this format; bumped on every incompatible change.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -49,6 +53,9 @@ pub struct Pipeline {
     /// the redirect, so this is how a test harness learns the port: it sets
     /// every CPU's slot to `u32::MAX` before a run and reads the one that
     /// changed. `None` when the program never sends to a chosen port.
+    /// XDP_TX is not recorded (the verdict says "back out of the input
+    /// port"); at TC, where XDP_TX becomes a redirect to the receiving
+    /// interface, the slot holds [`SAME_PORT`].
     /// Left out of the JSON when absent, so descriptions of programs that
     /// never redirect read the same as before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -276,7 +283,9 @@ mod tests {
             output_record: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
-        let old = p.to_json().replace("\"format_version\": 1", "\"format_version\": 0");
+        let old = p
+            .to_json()
+            .replace("\"format_version\": 1", "\"format_version\": 0");
         assert!(Pipeline::from_json(&old).unwrap_err().contains("recompile"));
     }
 }

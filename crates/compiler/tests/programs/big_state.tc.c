@@ -46,7 +46,7 @@ struct {
     __uint(max_entries, 1);
 } big_state_scratch SEC(".maps");
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct big_state_state *st)
 {
 }
@@ -109,7 +109,7 @@ int big_state_tc(struct __sk_buff *skb)
     st->accept = 0;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (big_state.p4:14) */
     /* extract word_t (8 bytes) */
     if (pkt + offset + 8 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -147,7 +147,7 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control filter */
+    /* control filter (big_state.p4:24) */
     st->accept = ((st->headers.words.elem[0U].value != 0ULL) && (st->headers.words.elem[0x27U].p4bpf_valid == 0));
 filter_end:;
     return st->accept ? TC_ACT_OK : TC_ACT_SHOT;

@@ -62,7 +62,7 @@ struct exact_filter_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table filter.acl (Hash match storage) */
+/* table filter.acl (exact_filter.p4:23): Hash storage */
 struct filter_acl_key {
     u32 hdr_ipv4_src; /* hdr.ipv4.src : bit<32> */
     u8 hdr_ipv4_protocol; /* hdr.ipv4.protocol : bit<8> */
@@ -92,18 +92,18 @@ struct {
     __uint(max_entries, 1);
 } filter_acl_defaultAction SEC(".maps");
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct exact_filter_state *st)
 {
 }
 
-/* action filter.allow */
+/* action filter.allow (exact_filter.p4:21) */
 static __always_inline void action_filter_allow(struct exact_filter_state *st)
 {
     st->accept = 1;
 }
 
-/* action filter.deny */
+/* action filter.deny (exact_filter.p4:22) */
 static __always_inline void action_filter_deny(struct exact_filter_state *st, u8 reason)
 {
     st->accept = (reason == 0U);
@@ -120,7 +120,7 @@ int exact_filter_tc(struct __sk_buff *skb)
     struct exact_filter_state *st = &state;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (exact_filter.p4:7) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -128,8 +128,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -141,7 +141,7 @@ state_start:;
         goto accept;
     }
 state_ipv4:;
-    /* parser prs state ipv4 */
+    /* parser prs state ipv4 (exact_filter.p4:14) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -150,12 +150,12 @@ state_ipv4:;
     {
         u8 *hdr_start = pkt + offset;
         st->headers.ipv4.version = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 4) & 0xfU));
-        st->headers.ipv4.ihl = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 0) & 0xfU));
+        st->headers.ipv4.ihl = ((u8)(p4bpf_load_be(hdr_start + 0, 1) & 0xfU));
         st->headers.ipv4.tos = hdr_start[1];
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((p4bpf_load_be(hdr_start + 6, 1) >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)((p4bpf_load_be(hdr_start + 6, 2) >> 0) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -170,7 +170,7 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control filter */
+    /* control filter (exact_filter.p4:20) */
     st->accept = 0;
     if (st->headers.ipv4.p4bpf_valid) {
         {

@@ -82,7 +82,7 @@ struct lpm_route_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table route.fib (LpmTrie match storage) */
+/* table route.fib (lpm_route.p4:33): LpmTrie storage */
 struct route_fib_key {
     u32 prefixlen; /* bits matched, over all key bytes */
     u32 hdr_ipv4_dst; /* hdr.ipv4.dst : bit<32> */
@@ -113,12 +113,28 @@ struct {
     __uint(max_entries, 1);
 } route_fib_defaultAction SEC(".maps");
 
-/* action NoAction */
+/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} lpm_route_output_port SEC(".maps");
+
+static __always_inline void p4bpf_note_port(u32 port)
+{
+    u32 zero = 0;
+    u32 *slot = bpf_map_lookup_elem(&lpm_route_output_port, &zero);
+    if (slot)
+        *slot = port;
+}
+
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct lpm_route_state *st)
 {
 }
 
-/* action route.forward */
+/* action route.forward (lpm_route.p4:22) */
 static __always_inline void action_route_forward(struct lpm_route_state *st, u32 port)
 {
     st->omd.output_action = 4U;
@@ -126,7 +142,7 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u32
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
 }
 
-/* action route.bounce */
+/* action route.bounce (lpm_route.p4:27) */
 static __always_inline void action_route_bounce(struct lpm_route_state *st)
 {
     st->omd.output_action = 3U;
@@ -147,7 +163,7 @@ int lpm_route_xdp(struct xdp_md *ctx)
     st->imd.input_port = ctx->ingress_ifindex;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (lpm_route.p4:7) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -155,8 +171,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -168,7 +184,7 @@ state_start:;
         goto reject;
     }
 state_ipv4:;
-    /* parser prs state ipv4 */
+    /* parser prs state ipv4 (lpm_route.p4:14) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -177,12 +193,12 @@ state_ipv4:;
     {
         u8 *hdr_start = pkt + offset;
         st->headers.ipv4.version = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 4) & 0xfU));
-        st->headers.ipv4.ihl = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 0) & 0xfU));
+        st->headers.ipv4.ihl = ((u8)(p4bpf_load_be(hdr_start + 0, 1) & 0xfU));
         st->headers.ipv4.tos = hdr_start[1];
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((p4bpf_load_be(hdr_start + 6, 1) >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)((p4bpf_load_be(hdr_start + 6, 2) >> 0) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -193,7 +209,7 @@ state_ipv4:;
     }
     offset += 20;
     if (!(st->headers.ipv4.version == 4U)) {
-        parser_error = 6;
+        parser_error = 6 /* ParserInvalidArgument */;
         goto reject;
     }
     goto accept;
@@ -201,7 +217,7 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control route */
+    /* control route (lpm_route.p4:21) */
     st->omd.output_action = 2U;
     st->omd.output_port = 0U;
     {
@@ -240,7 +256,7 @@ accept:;
         }
     }
 route_end:;
-    /* control dep */
+    /* control dep (lpm_route.p4:46) */
     /* deparser: headers keep their places; write back assigned fields */
     /* emit ethernet_t */
     if (st->headers.eth.p4bpf_valid) {
@@ -249,8 +265,8 @@ route_end:;
             goto reject;
         }
         u8 *hdr_start = pkt + at;
-        p4bpf_store_be(hdr_start + 0, 6, (p4bpf_load_be(hdr_start + 0, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.dst) << 0) & ((u64)0xffffffffffffULL << 0)));
-        p4bpf_store_be(hdr_start + 6, 6, (p4bpf_load_be(hdr_start + 6, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.src) << 0) & ((u64)0xffffffffffffULL << 0)));
+        p4bpf_store_be(hdr_start + 0, 6, st->headers.eth.dst);
+        p4bpf_store_be(hdr_start + 6, 6, st->headers.eth.src);
     }
     /* emit ipv4_t */
     if (st->headers.ipv4.p4bpf_valid) {
@@ -285,6 +301,7 @@ dep_end:;
     }
     case 4:
     {
+        p4bpf_note_port(st->omd.output_port);
         return bpf_redirect(st->omd.output_port, 0);
         break;
     }
@@ -354,7 +371,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  ],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null\n"
+    "  \"port_map\": null,\n"
+    "  \"output_record\": \"lpm_route_output_port\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";

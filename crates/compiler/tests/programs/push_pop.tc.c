@@ -29,6 +29,33 @@ static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
         p[i] = (u8)(v >> (8 * (n - 1 - i)));
 }
 
+/* Removes the first `n` bytes of a TC packet the kernel will not shrink
+ * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
+ * 64-byte chunks, then trims the tail. Packets up to 4 KiB. */
+static __always_inline int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+{
+    u8 chunk[64];
+    u32 len = skb->len;
+    if (n > len || len - n > 64 * 64)
+        return -1;
+    for (u32 i = 0; i < 64; i++) {
+        u32 from = n + i * 64;
+        if (from >= len)
+            break;
+        u32 size = len - from;
+        if (size > 64)
+            size = 64;
+        /* Hide the bound from clang so the mask stays for the verifier. */
+        asm volatile("" : "+r"(size));
+        size &= 127;
+        if (size == 0 || size > 64 || bpf_skb_load_bytes(skb, from, chunk, size))
+            return -1;
+        if (bpf_skb_store_bytes(skb, from - n, chunk, size, 0))
+            return -1;
+    }
+    return bpf_skb_change_tail(skb, len - n, 0);
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -90,7 +117,23 @@ struct push_pop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction */
+/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} push_pop_output_port SEC(".maps");
+
+static __always_inline void p4bpf_note_port(u32 port)
+{
+    u32 zero = 0;
+    u32 *slot = bpf_map_lookup_elem(&push_pop_output_port, &zero);
+    if (slot)
+        *slot = port;
+}
+
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct push_pop_state *st)
 {
 }
@@ -107,7 +150,7 @@ int push_pop_tc(struct __sk_buff *skb)
     st->imd.input_port = skb->ingress_ifindex;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (push_pop.p4:18) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -115,8 +158,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -130,7 +173,7 @@ state_start:;
         goto accept;
     }
 state_tagged:;
-    /* parser prs state tagged */
+    /* parser prs state tagged (push_pop.p4:26) */
     /* extract tag_t (4 bytes) */
     if (pkt + offset + 4 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -150,7 +193,7 @@ state_tagged:;
         goto accept;
     }
 state_ipv4:;
-    /* parser prs state ipv4 */
+    /* parser prs state ipv4 (push_pop.p4:33) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -159,12 +202,12 @@ state_ipv4:;
     {
         u8 *hdr_start = pkt + offset;
         st->headers.ipv4.version = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 4) & 0xfU));
-        st->headers.ipv4.ihl = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 0) & 0xfU));
+        st->headers.ipv4.ihl = ((u8)(p4bpf_load_be(hdr_start + 0, 1) & 0xfU));
         st->headers.ipv4.tos = hdr_start[1];
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((p4bpf_load_be(hdr_start + 6, 1) >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)((p4bpf_load_be(hdr_start + 6, 2) >> 0) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -179,7 +222,7 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control sw */
+    /* control sw (push_pop.p4:39) */
     st->omd.output_port = 0U;
     st->omd.output_action = 2U;
     if (st->headers.tag.p4bpf_valid) {
@@ -192,7 +235,7 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
     }
 sw_end:;
-    /* control dep */
+    /* control dep (push_pop.p4:57) */
     /* deparser: replace the parsed headers by the emitted ones */
     u32 new_len = 0;
     if (st->headers.eth.p4bpf_valid) {
@@ -205,7 +248,7 @@ sw_end:;
         new_len += 20;
     }
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) {
+    if (delta != 0 && (delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
         goto reject;
     }
     pkt = (u8 *)(long)skb->data;
@@ -217,8 +260,8 @@ sw_end:;
             goto reject;
         }
         u8 *hdr_start = pkt + out;
-        p4bpf_store_be(hdr_start + 0, 6, (p4bpf_load_be(hdr_start + 0, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.dst) << 0) & ((u64)0xffffffffffffULL << 0)));
-        p4bpf_store_be(hdr_start + 6, 6, (p4bpf_load_be(hdr_start + 6, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.src) << 0) & ((u64)0xffffffffffffULL << 0)));
+        p4bpf_store_be(hdr_start + 0, 6, st->headers.eth.dst);
+        p4bpf_store_be(hdr_start + 6, 6, st->headers.eth.src);
         *(u16 *)(hdr_start + 12) = bpf_htons(st->headers.eth.ether_type);
         out += 14;
     }
@@ -271,11 +314,13 @@ dep_end:;
     }
     case 3:
     {
+        p4bpf_note_port(0xfffffffe /* the input port */);
         return bpf_redirect(skb->ifindex, 0);
         break;
     }
     case 4:
     {
+        p4bpf_note_port(st->omd.output_port);
         return bpf_redirect(st->omd.output_port, 0);
         break;
     }
@@ -298,7 +343,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"tables\": [],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null\n"
+    "  \"port_map\": null,\n"
+    "  \"output_record\": \"push_pop_output_port\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";

@@ -90,7 +90,23 @@ struct push_pop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction */
+/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} push_pop_output_port SEC(".maps");
+
+static __always_inline void p4bpf_note_port(u32 port)
+{
+    u32 zero = 0;
+    u32 *slot = bpf_map_lookup_elem(&push_pop_output_port, &zero);
+    if (slot)
+        *slot = port;
+}
+
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct push_pop_state *st)
 {
 }
@@ -107,7 +123,7 @@ int push_pop_xdp(struct xdp_md *ctx)
     st->imd.input_port = ctx->ingress_ifindex;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (push_pop.p4:18) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -115,8 +131,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -130,7 +146,7 @@ state_start:;
         goto accept;
     }
 state_tagged:;
-    /* parser prs state tagged */
+    /* parser prs state tagged (push_pop.p4:26) */
     /* extract tag_t (4 bytes) */
     if (pkt + offset + 4 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -150,7 +166,7 @@ state_tagged:;
         goto accept;
     }
 state_ipv4:;
-    /* parser prs state ipv4 */
+    /* parser prs state ipv4 (push_pop.p4:33) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -159,12 +175,12 @@ state_ipv4:;
     {
         u8 *hdr_start = pkt + offset;
         st->headers.ipv4.version = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 4) & 0xfU));
-        st->headers.ipv4.ihl = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 0) & 0xfU));
+        st->headers.ipv4.ihl = ((u8)(p4bpf_load_be(hdr_start + 0, 1) & 0xfU));
         st->headers.ipv4.tos = hdr_start[1];
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((p4bpf_load_be(hdr_start + 6, 1) >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)((p4bpf_load_be(hdr_start + 6, 2) >> 0) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -179,7 +195,7 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control sw */
+    /* control sw (push_pop.p4:39) */
     st->omd.output_port = 0U;
     st->omd.output_action = 2U;
     if (st->headers.tag.p4bpf_valid) {
@@ -192,7 +208,7 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
     }
 sw_end:;
-    /* control dep */
+    /* control dep (push_pop.p4:57) */
     /* deparser: replace the parsed headers by the emitted ones */
     u32 new_len = 0;
     if (st->headers.eth.p4bpf_valid) {
@@ -217,8 +233,8 @@ sw_end:;
             goto reject;
         }
         u8 *hdr_start = pkt + out;
-        p4bpf_store_be(hdr_start + 0, 6, (p4bpf_load_be(hdr_start + 0, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.dst) << 0) & ((u64)0xffffffffffffULL << 0)));
-        p4bpf_store_be(hdr_start + 6, 6, (p4bpf_load_be(hdr_start + 6, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.src) << 0) & ((u64)0xffffffffffffULL << 0)));
+        p4bpf_store_be(hdr_start + 0, 6, st->headers.eth.dst);
+        p4bpf_store_be(hdr_start + 6, 6, st->headers.eth.src);
         *(u16 *)(hdr_start + 12) = bpf_htons(st->headers.eth.ether_type);
         out += 14;
     }
@@ -276,6 +292,7 @@ dep_end:;
     }
     case 4:
     {
+        p4bpf_note_port(st->omd.output_port);
         return bpf_redirect(st->omd.output_port, 0);
         break;
     }
@@ -298,7 +315,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"tables\": [],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null\n"
+    "  \"port_map\": null,\n"
+    "  \"output_record\": \"push_pop_output_port\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";

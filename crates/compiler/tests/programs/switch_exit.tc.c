@@ -33,7 +33,7 @@ struct switch_exit_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct switch_exit_state *st)
 {
 }
@@ -49,7 +49,7 @@ int switch_exit_tc(struct __sk_buff *skb)
     struct switch_exit_state *st = &state;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (switch_exit.p4:6) */
     /* extract h_t (2 bytes) */
     if (pkt + offset + 2 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -68,7 +68,7 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control f */
+    /* control f (switch_exit.p4:7) */
     st->accept = 0;
     switch (st->headers.h.op) {
     case 1U:

@@ -63,7 +63,7 @@ struct ternary_priority_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table filter.classify (Ternary match storage) */
+/* table filter.classify (ternary_priority.p4:17): Ternary storage */
 struct filter_classify_key {
     u32 hdr_ipv4_dst; /* hdr.ipv4.dst : bit<32> */
     u8 hdr_ipv4_protocol; /* hdr.ipv4.protocol : bit<8> */
@@ -112,12 +112,12 @@ struct {
     __uint(max_entries, 16);
 } filter_hits SEC(".maps");
 
-/* action NoAction */
+/* action NoAction (core.p4:53) */
 static __always_inline void action_NoAction(struct ternary_priority_state *st)
 {
 }
 
-/* action filter.set */
+/* action filter.set (ternary_priority.p4:16) */
 static __always_inline void action_filter_set(struct ternary_priority_state *st, u8 v, u32 slot)
 {
     st->accept = v;
@@ -142,7 +142,7 @@ int ternary_priority_xdp(struct xdp_md *ctx)
     struct ternary_priority_state *st = &state;
     goto state_start;
 state_start:;
-    /* parser prs state start */
+    /* parser prs state start (ternary_priority.p4:7) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -150,8 +150,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -165,12 +165,12 @@ state_start:;
     {
         u8 *hdr_start = pkt + offset;
         st->headers.ipv4.version = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 4) & 0xfU));
-        st->headers.ipv4.ihl = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 0) & 0xfU));
+        st->headers.ipv4.ihl = ((u8)(p4bpf_load_be(hdr_start + 0, 1) & 0xfU));
         st->headers.ipv4.tos = hdr_start[1];
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((p4bpf_load_be(hdr_start + 6, 1) >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)((p4bpf_load_be(hdr_start + 6, 2) >> 0) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -185,7 +185,7 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control filter */
+    /* control filter (ternary_priority.p4:14) */
     st->accept = 1;
     {
         /* apply table filter.classify */
