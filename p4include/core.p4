@@ -7,6 +7,10 @@
 #ifndef _P4BPF_CORE_P4_
 #define _P4BPF_CORE_P4_
 
+// The include-guard name other compilers use; program fragments test it
+// to see whether this file was included.
+#define _CORE_P4_
+
 // Errors the language itself can raise; programs may add their own with
 // further `error { ... }` declarations.
 error {

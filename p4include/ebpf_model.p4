@@ -8,6 +8,10 @@
 #ifndef _P4BPF_EBPF_MODEL_P4_
 #define _P4BPF_EBPF_MODEL_P4_
 
+// The include-guard name other compilers use; program fragments test it
+// to see whether this file was included.
+#define _EBPF_MODEL_P4_
+
 #include <core.p4>
 
 // 32-bit counters in an eBPF map (an array, or a hash map when `sparse`),

@@ -9,6 +9,11 @@
 #ifndef _P4BPF_PSA_P4_
 #define _P4BPF_PSA_P4_
 
+// The include-guard names other compilers use; program fragments test
+// them to see whether this file was included.
+#define __PSA_P4__
+#define _PORTABLE_SWITCH_ARCHITECTURE_P4_
+
 #include <core.p4>
 
 // ---------------------------------------------------------------------

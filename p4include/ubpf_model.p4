@@ -11,6 +11,10 @@
 #ifndef _P4BPF_UBPF_MODEL_P4_
 #define _P4BPF_UBPF_MODEL_P4_
 
+// The include-guard name other compilers use; program fragments test it
+// to see whether this file was included.
+#define _UBPF_MODEL_P4_
+
 #include <core.p4>
 
 #ifndef UBPF_MODEL_VERSION

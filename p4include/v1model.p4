@@ -13,6 +13,10 @@
 #ifndef _P4BPF_V1MODEL_P4_
 #define _P4BPF_V1MODEL_P4_
 
+// The include-guard name other compilers use; program fragments test it
+// to see whether this file was included.
+#define _V1_MODEL_P4_
+
 #ifndef V1MODEL_VERSION
 #define V1MODEL_VERSION 20180101
 #endif

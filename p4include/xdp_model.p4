@@ -8,6 +8,10 @@
 #ifndef _P4BPF_XDP_MODEL_P4_
 #define _P4BPF_XDP_MODEL_P4_
 
+// The include-guard name other compilers use; program fragments test it
+// to see whether this file was included.
+#define _XDP_MODEL_P4
+
 #include <core.p4>
 #include <ebpf_model.p4>
 

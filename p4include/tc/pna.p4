@@ -10,6 +10,10 @@
 #ifndef _P4BPF_TC_PNA_P4_
 #define _P4BPF_TC_PNA_P4_
 
+// The include-guard name other compilers use; program fragments test it
+// to see whether this file was included.
+#define __PNA_P4__
+
 #include <core.p4>
 
 // ---------------------------------------------------------------------

@@ -129,8 +129,16 @@ pub struct Diagnostics {
 }
 
 impl Diagnostics {
+    /// Adds a diagnostic, unless an error was already reported at exactly
+    /// the same place: a second error there is a cascade of the first (two
+    /// checks tripping over one mistake), and one mistake gives one error.
     pub fn push(&mut self, d: Diagnostic) {
-        self.list.push(d);
+        let cascade = d.severity == Severity::Error
+            && d.loc.is_some()
+            && self.errors().any(|e| e.loc == d.loc);
+        if !cascade {
+            self.list.push(d);
+        }
     }
 
     pub fn error(&mut self, loc: Option<SrcLoc>, message: impl Into<String>) {
@@ -165,6 +173,18 @@ mod tests {
             d.render(&sources),
             "x.p4:2:13: error: unknown name `z`\n  |\n2 | bit<8> y = z;\n  |             ^\n"
         );
+    }
+
+    #[test]
+    fn a_second_error_at_the_same_place_is_dropped() {
+        let loc = Some(SrcLoc { file: FileId(0), lo: 3, hi: 5 });
+        let mut diags = Diagnostics::default();
+        diags.error(loc, "first");
+        diags.error(loc, "cascade");
+        diags.warning(loc, "a warning still shows");
+        diags.error(Some(SrcLoc { file: FileId(0), lo: 6, hi: 7 }), "elsewhere");
+        let messages: Vec<&str> = diags.list.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages, ["first", "a warning still shows", "elsewhere"]);
     }
 
     #[test]

@@ -73,6 +73,13 @@ mod tests {
     }
 
     #[test]
+    fn fragments_see_the_usual_guard_names() {
+        let program = "#include <core.p4>\n#ifdef _CORE_P4_\nstruct Seen {}\n#endif\n";
+        let frontend = check_source(Path::new("fragment.p4"), program, &Options::default());
+        assert!(frontend.unit.text.contains("struct Seen"));
+    }
+
+    #[test]
     fn including_twice_is_harmless() {
         let program = "#include <v1model.p4>\n#include <core.p4>\n#include <v1model.p4>\n";
         let frontend = check_source(Path::new("twice.p4"), program, &Options::default());

@@ -26,7 +26,7 @@ mod tables;
 mod types;
 
 use crate::ast::{self, Expr, ExprId, ExprKind, Ident};
-use crate::diag::Diagnostics;
+use crate::diag::{Diagnostic, Diagnostics};
 use crate::lexer::{Token, TokenKind};
 use crate::source::{Span, TranslationUnit};
 use scopes::Scopes;
@@ -253,15 +253,12 @@ impl<'a> Parser<'a> {
         self.last_error_at = Some(self.pos);
         self.errors += 1;
         let loc = self.unit.resolve(span);
-        self.diags.error(loc, message);
+        let mut diagnostic = Diagnostic::error(loc, message);
         if self.errors >= MAX_ERRORS {
-            let loc = self.unit.resolve(span);
-            self.diags.error(
-                loc,
-                format!("too many syntax errors ({MAX_ERRORS}), giving up"),
-            );
+            diagnostic = diagnostic.with_note(None, format!("too many syntax errors ({MAX_ERRORS}), giving up"));
             self.abort();
         }
+        self.diags.push(diagnostic);
     }
 
     /// Reports an error at the current token.

@@ -1,0 +1,415 @@
+//! Parsers, controls, tables and instantiations: the block-level rules.
+//!
+//! A parser's states may name each other before they are declared, so all
+//! state names enter the parser's scope first. Select and table keysets are
+//! checked against the types of the select expressions / table keys. A
+//! table's actions list is read before its other properties, which refer
+//! to it (`default_action`, `entries`, `switch` on `action_run`).
+
+use super::calls::Binding;
+use super::env::{Callable, CallableKind, Symbol, ValueRole};
+use super::types::{subst, BlockKind, ParamSig, Type, TypeDef, TypeDefKind};
+use super::{Checker, Context, TableInfo};
+use crate::ast::{
+    self, Argument, Decl, DeclKind, Expr, ExprKind, ParserState, TableProperty, TablePropertyKind,
+    Transition,
+};
+use crate::source::Span;
+use std::rc::Rc;
+
+impl Checker<'_> {
+    /// Declares a parser or control type for a declared block.
+    fn block_decl_type(&mut self, sig: &ast::Signature, ctor: &[ast::Param], block: BlockKind) -> (Vec<ParamSig>, Vec<ParamSig>) {
+        let tparams: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
+        let (params, ctor_params) = self.with_type_params(&tparams, |c| (c.param_sigs(&sig.params), c.param_sigs(ctor)));
+        let id = self.types.add(TypeDef {
+            name: sig.name.name.clone(),
+            kind: TypeDefKind::Block { block, is_decl: true },
+            type_params: tparams,
+            params: params.clone(),
+            ctor_params: ctor_params.clone(),
+            span: sig.name.span,
+        });
+        self.scopes.declare(&sig.name.name, Symbol::Type(Type::Named { id, args: Vec::new() }));
+        (params, ctor_params)
+    }
+
+    pub(super) fn parser_decl(&mut self, sig: &ast::Signature, ctor: &[ast::Param], locals: &[Decl], states: &[ParserState]) {
+        let (params, ctor_params) = self.block_decl_type(sig, ctor, BlockKind::Parser);
+        let ctx = Context { in_parser: true, ..Context::default() };
+        self.scoped(ctx, |c| {
+            c.declare_type_params(sig);
+            c.declare_params(&ctor_params, true);
+            c.declare_params(&params, false);
+            for l in locals {
+                c.decl(l);
+            }
+            for s in states {
+                c.scopes.declare(&s.name.name, Symbol::State(s.name.span));
+            }
+            for s in states {
+                c.parser_state(s);
+            }
+        });
+    }
+
+    fn parser_state(&mut self, state: &ParserState) {
+        let ctx = self.ctx.clone();
+        self.scoped(ctx, |c| {
+            for s in &state.stmts {
+                c.stmt(s);
+            }
+            match &state.transition {
+                Some(Transition::Direct(path)) => c.state_target(path),
+                Some(Transition::Select { exprs, cases, .. }) => {
+                    let mut types: Vec<Type> = exprs.iter().map(|e| c.expr(e)).collect();
+                    // `select({a, b})` selects on a and b.
+                    if let [Type::ListExpr(items) | Type::Tuple(items)] = types.as_slice() {
+                        types = items.clone();
+                    }
+                    for e in exprs {
+                        let t = c.type_of(e.id);
+                        if matches!(c.types.kind(&t), Some(TypeDefKind::Struct { .. } | TypeDefKind::Header { .. })) {
+                            let shown = c.show(&t);
+                            c.error(e.span, format!("cannot select on a value of type `{shown}`"));
+                        }
+                    }
+                    for case in cases {
+                        c.keyset(&case.keyset, &types, "select");
+                        c.state_target(&case.state);
+                    }
+                }
+                None => {}
+            }
+        });
+    }
+
+    fn declare_type_params(&mut self, sig: &ast::Signature) {
+        for p in &sig.type_params {
+            self.scopes.declare(&p.name, Symbol::Type(Type::Var(p.name.clone())));
+        }
+    }
+
+    fn state_target(&mut self, path: &ast::Path) {
+        let name = &path.name.name;
+        match self.scopes.lookup(name, path.top_level) {
+            Some(Symbol::State(_)) => {}
+            None if name == "accept" || name == "reject" => {}
+            Some(_) => self.error(path.span, format!("`{name}` is not a parser state")),
+            None => self.error(path.span, format!("state `{name}` is not declared")),
+        }
+    }
+
+    /// Checks a keyset (select case or table entry) against key types.
+    pub(super) fn keyset(&mut self, keyset: &Expr, types: &[Type], what: &str) {
+        match (&keyset.kind, types) {
+            (ExprKind::Default | ExprKind::DontCare, _) => {
+                self.expr(keyset);
+            }
+            (ExprKind::List(items), [_, _, ..]) | (ExprKind::List(items), []) => {
+                if items.len() != types.len() {
+                    self.error(
+                        keyset.span,
+                        format!("{what} keyset has {} elements but there are {} keys", items.len(), types.len()),
+                    );
+                    self.expr(keyset);
+                    return;
+                }
+                for (item, ty) in items.iter().zip(types) {
+                    self.keyset_element(item, ty);
+                }
+                let tys: Vec<Type> = types.to_vec();
+                self.set_type(keyset.id, &Type::Keyset(Box::new(Type::Tuple(tys))));
+            }
+            (ExprKind::List(items), [ty]) if items.len() == 1 => {
+                if let Some(item) = items.first() {
+                    self.keyset_element(item, ty);
+                }
+            }
+            (ExprKind::List(_), [ty]) => {
+                self.expr(keyset);
+                let shown = self.show(ty);
+                self.error(keyset.span, format!("{what} keyset is a tuple but the key has the single type `{shown}`"));
+            }
+            (_, [ty]) => self.keyset_element(keyset, ty),
+            (_, _) => {
+                let t = self.expr(keyset);
+                if !matches!(t, Type::ValueSet(_) | Type::Unknown) {
+                    self.error(keyset.span, format!("{what} keyset needs {} elements", types.len()));
+                }
+            }
+        }
+    }
+
+    fn keyset_element(&mut self, e: &Expr, ty: &Type) {
+        if let (ExprKind::List(_), Type::ListExpr(items) | Type::Tuple(items)) = (&e.kind, ty) {
+            self.keyset(e, &items.clone(), "nested");
+            return;
+        }
+        let t = self.expr(e);
+        match &t {
+            Type::DontCare | Type::Unknown => {}
+            Type::ValueSet(inner) if self.types.is_struct(inner) => {}
+            Type::Keyset(inner) | Type::ValueSet(inner) => {
+                if let ExprKind::Mask { value: a, mask: b } | ExprKind::Range { lo: a, hi: b } = &e.kind {
+                    for operand in [a, b] {
+                        if !self.values.contains_key(&operand.id) && self.runtime_value(operand) {
+                            self.error(operand.span, "a keyset must be compile-time known");
+                        }
+                    }
+                }
+                let (a, b) = (self.types.representation(inner), self.types.representation(ty));
+                if !self.types.convertible(&a, &b) && !self.types.convertible(&b, &a) {
+                    let (si, st) = (self.show(inner), self.show(ty));
+                    self.error(e.span, format!("keyset of type `{si}` does not match key of type `{st}`"));
+                } else if matches!(**inner, Type::InfInt) {
+                    self.retype_keyset(e, ty);
+                }
+            }
+            _ => {
+                self.coerce(e, ty, "keyset");
+                // Locals are accepted: the reference compiler propagates
+                // their constant values first.
+                let call = matches!(e.kind, ExprKind::Call { .. });
+                if call && !self.values.contains_key(&e.id) && self.runtime_value(e) {
+                    self.error(e.span, "a keyset must be compile-time known");
+                }
+            }
+        }
+    }
+
+    /// Gives the operands of `a &&& b` / `a .. b` the key's type.
+    fn retype_keyset(&mut self, e: &Expr, ty: &Type) {
+        let ty = &self.types.representation(ty);
+        if let ExprKind::Mask { value: a, mask: b } | ExprKind::Range { lo: a, hi: b } = &e.kind {
+            self.coerce(a, ty, "keyset");
+            self.coerce(b, ty, "keyset");
+            self.set_type(e.id, &Type::Keyset(Box::new(ty.clone())));
+        }
+    }
+
+    pub(super) fn control_decl(&mut self, sig: &ast::Signature, ctor: &[ast::Param], locals: &[Decl], apply: &ast::Block) {
+        let (params, ctor_params) = self.block_decl_type(sig, ctor, BlockKind::Control);
+        let ctx = Context { in_control: true, ..Context::default() };
+        self.scoped(ctx, |c| {
+            c.declare_type_params(sig);
+            c.declare_params(&ctor_params, true);
+            c.declare_params(&params, false);
+            for l in locals {
+                c.decl(l);
+            }
+            let ctx = c.ctx.clone();
+            c.scoped(ctx, |c| c.block(apply));
+        });
+    }
+
+    pub(super) fn instance_decl(
+        &mut self,
+        ty: &ast::TypeRef,
+        args: &[Argument],
+        name: &ast::Ident,
+        initializer: Option<&[Decl]>,
+        span: Span,
+    ) {
+        let declared = self.resolve_type(ty);
+        let inst = self.constructor_call(span, &declared, &[], args);
+        let block = matches!(
+            self.types.kind(&inst),
+            Some(TypeDefKind::Block { block: BlockKind::Parser | BlockKind::Control, .. })
+        );
+        if block && self.scopes.is_top_level() {
+            self.error(name.span, format!("parsers and controls cannot be instantiated at the top level (`{}`)", name.name));
+        }
+        if let Some(methods) = initializer {
+            self.abstract_impls(name, &inst, methods);
+        }
+        self.declare_value(name, inst, false, None, ValueRole::Instance);
+    }
+
+    /// Checks the method bodies of `T(...) x = { ... }` against `T`'s
+    /// abstract methods.
+    fn abstract_impls(&mut self, name: &ast::Ident, inst: &Type, methods: &[Decl]) {
+        let Type::Named { id, args } = inst else { return };
+        if !matches!(self.types.kind(inst), Some(TypeDefKind::Extern)) {
+            self.error(name.span, format!("only instances of extern types can have an initializer, not `{}`", name.name));
+            return;
+        }
+        let outer = self.types.get(*id).map(|d| d.type_params.clone()).unwrap_or_default();
+        let abstracts: Vec<Rc<Callable>> = self
+            .methods
+            .get(id)
+            .map(|ms| ms.iter().filter(|m| m.kind == CallableKind::AbstractMethod).cloned().collect())
+            .unwrap_or_default();
+        let ctx = Context { this_type: Some(inst.clone()), ..self.ctx.clone() };
+        self.scoped(ctx, |c| {
+            for d in methods {
+                let DeclKind::Function { return_type, sig, .. } = &d.kind else {
+                    if matches!(d.kind, DeclKind::Instance { .. }) {
+                        c.decl(d);
+                    } else {
+                        c.error(d.span, "an instance initializer may only contain instances and method implementations");
+                    }
+                    continue;
+                };
+                let own = c.signature(sig, Some(return_type), CallableKind::Function);
+                // Which abstract methods exist and are implemented is a
+                // structural rule; here only the types are compared.
+                if let Some(a) = abstracts.iter().find(|a| a.name == sig.name.name) {
+                    c.compare_impl(sig, &own, a, &outer, args);
+                }
+                c.decl(d);
+            }
+        });
+    }
+
+    fn compare_impl(&mut self, sig: &ast::Signature, own: &Callable, abs: &Callable, outer: &[String], args: &[Type]) {
+        let name = &sig.name.name;
+        let ret = subst(&abs.ret, outer, args);
+        if !self.types.same(&own.ret, &ret) {
+            let (a, b) = (self.show(&own.ret), self.show(&ret));
+            self.error(sig.name.span, format!("`{name}` returns `{a}` but the abstract method returns `{b}`"));
+        }
+        let required = abs.params.iter().filter(|p| !p.optional).count();
+        if own.params.len() > abs.params.len() || own.params.len() < required {
+            self.error(sig.name.span, format!("`{name}` has {} parameters but the abstract method has {}", own.params.len(), abs.params.len()));
+            return;
+        }
+        for (p, q) in own.params.iter().zip(&abs.params) {
+            let qt = subst(&q.ty, outer, args);
+            if p.direction == q.direction && !self.types.same(&p.ty, &qt) {
+                let (a, b) = (self.show(&p.ty), self.show(&qt));
+                self.error(p.span, format!("parameter `{}` of `{name}` has type `{a}`, the abstract method has `{b}`", p.name));
+            }
+        }
+    }
+
+    pub(super) fn table_decl(&mut self, name: &ast::Ident, properties: &[TableProperty]) {
+        let index = self.tables.len() as u32;
+        let mut info = TableInfo { name: name.name.clone(), actions: Vec::new() };
+        for p in properties {
+            if let TablePropertyKind::Actions(list) = &p.kind {
+                for a in list {
+                    if self.table_action(a) {
+                        info.actions.push(a.name.name.name.clone());
+                    }
+                }
+            }
+        }
+        self.tables.push(info);
+        let mut key_types: Option<Vec<Type>> = None;
+        for p in properties {
+            match &p.kind {
+                TablePropertyKind::Key(elements) => {
+                    key_types = Some(elements.iter().map(|k| self.key_element(k)).collect());
+                }
+                TablePropertyKind::Actions(_) => {}
+                TablePropertyKind::DefaultAction(e) => self.table_action_call(index, e, "default action"),
+                TablePropertyKind::Entries(entries) => {
+                    let keys = key_types.clone().unwrap_or_default();
+                    if keys.is_empty() && !entries.is_empty() {
+                        self.error(p.span, format!("table `{}` has entries but no key", name.name));
+                    }
+                    for entry in entries {
+                        self.keyset(&entry.keyset, &keys, "entry");
+                        self.table_action_call(index, &entry.action, "entry action");
+                        if let Some(prio) = &entry.priority {
+                            self.const_int(prio, "entry priority");
+                        }
+                    }
+                }
+                TablePropertyKind::Other { name: prop, value } => self.table_property(prop, value),
+            }
+        }
+        self.scopes.declare(&name.name, Symbol::Table(index, name.span));
+    }
+
+    fn key_element(&mut self, k: &ast::KeyElement) -> Type {
+        let t = self.expr(&k.expr);
+        let kind = &k.match_kind.name.name;
+        if !self.match_kinds.contains(kind) {
+            self.error(k.match_kind.span, format!("`{kind}` is not a declared match kind"));
+        }
+        let numeric = self.types.representation(&t);
+        let ok = matches!(
+            numeric,
+            Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Error | Type::Unknown | Type::Var(_) | Type::Varbit(_)
+        ) || matches!(self.types.kind(&t), Some(TypeDefKind::Enum { .. }));
+        if !ok {
+            let shown = self.show(&t);
+            self.error(k.expr.span, format!("table key cannot have type `{shown}`"));
+        }
+        if matches!(kind.as_str(), "lpm" | "range" | "ternary") && matches!(numeric, Type::Bool) && kind != "ternary" {
+            self.error(k.expr.span, format!("match kind `{kind}` cannot be used on a `bool` key"));
+        }
+        t
+    }
+
+    /// One entry of the `actions` list; false when it is not an action.
+    fn table_action(&mut self, a: &ast::ActionRef) -> bool {
+        let name = &a.name.name.name;
+        let actions: Vec<Rc<Callable>> = match self.scopes.lookup(name, a.name.top_level) {
+            Some(Symbol::Callables(list)) if list.iter().all(|c| c.kind == CallableKind::Action) => list.clone(),
+            Some(_) => {
+                self.error(a.name.span, format!("`{name}` is not an action"));
+                return false;
+            }
+            None => {
+                self.error(a.name.span, format!("action `{name}` is not declared"));
+                return false;
+            }
+        };
+        let args = a.args.as_deref().unwrap_or(&[]);
+        self.overloaded_call(a.span, name, &actions, &[], args, Binding::ControlPlaneTail);
+
+        true
+    }
+
+    /// `default_action = a(...)` or an entry's action: an action of the
+    /// table with all its arguments.
+    fn table_action_call(&mut self, table: u32, e: &Expr, what: &str) {
+        let path = match &e.kind {
+            ExprKind::Path(p) => p,
+            ExprKind::Call { callee, .. } => match &callee.kind {
+                ExprKind::Path(p) => p,
+                _ => {
+                    self.error(e.span, format!("{what} must be an action"));
+                    return;
+                }
+            },
+            _ => {
+                self.error(e.span, format!("{what} must be an action"));
+                return;
+            }
+        };
+        let name = &path.name.name;
+        let listed = self.tables.get(table as usize).is_some_and(|t| t.actions.contains(name));
+        if !listed {
+            self.error(path.span, format!("{what} `{name}` is not in the table's actions list"));
+            self.expr(e);
+            return;
+        }
+        self.expr(e);
+    }
+
+    fn table_property(&mut self, prop: &ast::Ident, value: &Expr) {
+        let t = self.expr(value);
+        match prop.name.as_str() {
+            "size" => {
+                let integer = matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown);
+                if !integer || self.runtime_value(value) {
+                    self.error(value.span, "table `size` must be a compile-time known integer");
+                }
+            }
+            "largest_priority_wins" if !matches!(t, Type::Bool | Type::Unknown) => {
+                let shown = self.show(&t);
+                self.error(value.span, format!("`largest_priority_wins` must be `bool`, not `{shown}`"));
+            }
+            "priority_delta" if !matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown) => {
+                let shown = self.show(&t);
+                self.error(value.span, format!("`priority_delta` must be an integer, not `{shown}`"));
+            }
+            _ => {}
+        }
+    }
+}
+
