@@ -46,15 +46,22 @@ impl Emitter<'_> {
             };
         }
         let bytes = (bit + width).div_ceil(8);
-        self.use_helper(Helper::LoadBe);
+        if bytes > 1 {
+            self.use_helper(Helper::LoadBe);
+        }
         if bit == 0 && width % 8 == 0 {
             return format!("(({c})p4bpf_load_be({base} + {byte}, {bytes}))");
         }
         let shift = bytes * 8 - bit - width;
-        let shifted = if shift == 0 {
-            format!("p4bpf_load_be({base} + {byte}, {bytes})")
+        let loaded = if bytes == 1 {
+            format!("{base}[{byte}]")
         } else {
-            format!("(p4bpf_load_be({base} + {byte}, {bytes}) >> {shift})")
+            format!("p4bpf_load_be({base} + {byte}, {bytes})")
+        };
+        let shifted = if shift == 0 {
+            loaded
+        } else {
+            format!("({loaded} >> {shift})")
         };
         format!("(({c})({shifted} & {}))", mask_literal(width))
     }
