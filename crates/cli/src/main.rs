@@ -8,6 +8,7 @@ mod conformance;
 mod diagnostic_line;
 mod help;
 mod summary;
+mod target;
 mod test;
 
 use args::{Args, UsageError};

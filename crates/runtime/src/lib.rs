@@ -30,6 +30,7 @@ pub mod stf;
 mod sys;
 pub mod table;
 pub mod test_run;
+pub mod user;
 pub mod value;
 pub mod verdict;
 
