@@ -110,7 +110,10 @@ impl LoadedPipeline {
                 let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
                 (retval, packet)
             }
-            Executor::User(host) => host.run(packet)?,
+            Executor::User(host) => {
+                test_run::check_length(packet)?;
+                host.run(packet)?
+            }
         };
         let verdict = Verdict::from_retval(self.description.hook, retval);
         let recorded = match &record {
