@@ -7,6 +7,7 @@ mod compile;
 mod conformance;
 mod diagnostic_line;
 mod help;
+mod run;
 mod summary;
 mod target;
 mod test;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "run" => run::run(rest),
         "test" => test::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));

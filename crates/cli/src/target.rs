@@ -1,11 +1,13 @@
 //! The execution targets `test`, `run` and `fuzz` share: compiling a P4
 //! program (or reading an object) and getting a [`LoadedPipeline`] that
 //! runs either in the kernel (`BPF_PROG_TEST_RUN`) or in user space (the
-//! same generated C built for the host, with AddressSanitizer and UBSan).
+//! same generated C built for the host, with AddressSanitizer and UBSan);
+//! the compile options they share, and table entries from an STF file.
 
-use p4bpf_compiler::{CompileError, CompileOptions};
+use crate::args::{self, Args, UsageError};
+use p4bpf_compiler::{CompileError, CompileOptions, Hook};
 use p4bpf_runtime::user::{build_host, BuildOptions, UserHost};
-use p4bpf_runtime::{check_bpf_available, read_description, LoadedPipeline};
+use p4bpf_runtime::{check_bpf_available, read_description, stf, LoadedPipeline};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,5 +103,79 @@ fn compile_error(error: CompileError) -> String {
             .trim_end()
             .to_string(),
         CompileError::Tool(message) => message,
+    }
+}
+
+/// Takes `word` (and its value) if it is one of the compile options every
+/// running subcommand shares: `--hook`, `-I`, `-D`, `--extern-file`.
+pub fn compile_option(
+    words: &mut Args,
+    word: &str,
+    compile: &mut CompileOptions,
+) -> Result<bool, UsageError> {
+    if let Some(hook) = words.option(word, "--hook")? {
+        compile.hook = match hook.as_str() {
+            "xdp" => Hook::Xdp,
+            "tc" => Hook::Tc,
+            _ => {
+                return Err(UsageError::new(format!(
+                    "unknown hook `{hook}` (expected `xdp` or `tc`)"
+                )))
+            }
+        };
+    } else if let Some(dir) = words.option(word, "-I")? {
+        compile.front.include_dirs.push(dir.into());
+    } else if let Some(define) = words.option(word, "-D")? {
+        compile.front.defines.push(args::parse_define(&define)?);
+    } else if let Some(file) = words.option(word, "--extern-file")? {
+        compile.extern_file = Some(file.into());
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// Compile options before the command line adds to them (XDP, no includes).
+pub fn default_compile_options() -> CompileOptions {
+    CompileOptions {
+        front: Default::default(),
+        hook: Hook::Xdp,
+        out_dir: PathBuf::new(),
+        extern_file: None,
+    }
+}
+
+/// The table commands (`add`, `setdefault`) of the STF file at `path`,
+/// the rest of it ignored.
+pub fn table_commands(path: &Path) -> Result<Vec<stf::Line>, String> {
+    let script = stf::parse_file(path).map_err(|errors| {
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    Ok(script
+        .into_iter()
+        .filter(|l| {
+            matches!(
+                l.command,
+                stf::Command::Add { .. } | stf::Command::SetDefault { .. }
+            )
+        })
+        .collect())
+}
+
+/// Write the table commands `entries` (from `path`) into `pipeline`.
+pub fn install_entries(
+    pipeline: &LoadedPipeline,
+    path: &Path,
+    entries: &[stf::Line],
+) -> Result<(), String> {
+    let outcome = stf::run(pipeline, path, entries);
+    if outcome.failures == 0 {
+        Ok(())
+    } else {
+        Err(outcome.lines.join("\n"))
     }
 }

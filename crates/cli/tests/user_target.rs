@@ -139,3 +139,54 @@ fn a_wrong_expectation_fails_in_user_space() {
     let (passed, text) = out.unwrap_or_default();
     assert!(!passed && text.contains("FAIL"), "{text}");
 }
+
+/// `p4bpf run`: a capture through xdp_dec_ttl in user space comes out on
+/// port 0 as a capture of the same packets with the TTL one lower.
+#[test]
+fn run_writes_one_capture_per_output_port() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED run_writes_one_capture_per_output_port: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if clang_missing() {
+        eprintln!("SKIPPED run_writes_one_capture_per_output_port: clang is not installed");
+        return;
+    }
+    let packet = |ttl: u8| {
+        let mut p = vec![0u8; 14 + 20];
+        p[12] = 0x08;
+        p[14] = 0x45;
+        p[22] = ttl;
+        p
+    };
+    let record = |data: Vec<u8>| p4bpf_runtime::pcap::Record {
+        seconds: 1,
+        micros: 2,
+        data,
+    };
+    let dir = std::env::temp_dir().join(format!("p4bpf-user-run-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let input = dir.join("in.pcap");
+    let _ = std::fs::write(
+        &input,
+        p4bpf_runtime::pcap::write(&[record(packet(64)), record(packet(0))]),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+        .arg("run")
+        .arg(corpus.join("p4_16_samples/xdp_dec_ttl_ebpf-kernel.p4"))
+        .arg("--in")
+        .arg(&input)
+        .arg("--out")
+        .arg(dir.join("out.pcap"))
+        .output();
+    let written = std::fs::read(dir.join("out-0.pcap")).unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = out
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    assert!(stdout.contains("2 packets: 2 sent out"), "{stdout}");
+    assert_eq!(
+        p4bpf_runtime::pcap::parse(&written),
+        Ok(vec![record(packet(63)), record(packet(255))])
+    );
+}

@@ -25,6 +25,7 @@ mod libbpf_log;
 pub mod map;
 pub mod names;
 pub mod object;
+pub mod pcap;
 pub mod pipeline;
 pub mod stf;
 mod sys;
