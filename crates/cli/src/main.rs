@@ -6,6 +6,8 @@ mod check;
 mod compile;
 mod conformance;
 mod diagnostic_line;
+mod fuzz;
+mod fuzz_packets;
 mod help;
 mod run;
 mod summary;
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         "check" => check::run(rest),
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
+        "fuzz" => fuzz::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
         "run" => run::run(rest),
         "test" => test::run(rest),

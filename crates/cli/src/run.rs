@@ -66,6 +66,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
                 .parse()
                 .map_err(|_| UsageError::new(format!("`--port {number}` is not a port number")))?;
         } else if target::compile_option(&mut words, &word, &mut compile)? {
+            continue;
         } else if word.starts_with('-') {
             return Err(crate::args::unknown_option(&word));
         } else if program.replace(PathBuf::from(&word)).is_some() {
