@@ -1,0 +1,144 @@
+//! Builds, loads and times every program of a run. Programs are timed in
+//! interleaved rounds; each figure is the median over rounds of the
+//! kernel's average ns per run.
+
+use super::suite::{self, Mode};
+use super::{build, fill, veth::VethPair, Request};
+use p4bpf_runtime::bench::live::time_live;
+use p4bpf_runtime::bench::{median, packet, time_plain, BenchObject, ProgramFacts};
+use p4bpf_runtime::check_bpf_available;
+use std::path::Path;
+
+/// One loaded program and what was measured of it.
+pub struct Subject {
+    pub label: String,
+    pub mode: Mode,
+    object: BenchObject,
+    program: String,
+    pub facts: ProgramFacts,
+    pub samples: Vec<f64>,
+}
+
+impl Subject {
+    pub fn ns(&self) -> f64 {
+        median(&self.samples).unwrap_or(f64::NAN)
+    }
+}
+
+/// A study program and its twin.
+pub struct Pair {
+    pub name: &'static str,
+    pub what: &'static str,
+    pub p4: Subject,
+    pub twin: Subject,
+}
+
+pub struct Results {
+    pub pairs: Vec<Pair>,
+    /// The floors, plain, and the tx floor live when live runs happened.
+    pub floors: Vec<Subject>,
+    /// Why live-frame cases were not timed, when they were not.
+    pub live_skipped: Option<String>,
+    pub clang: String,
+    pub kernel: String,
+    pub cpu: String,
+}
+
+pub fn run(request: &Request) -> Result<Results, String> {
+    check_bpf_available().map_err(|e| format!("cannot benchmark on this machine: {e}"))?;
+    let scratch = std::env::temp_dir().join(format!("p4bpf-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let outcome = run_in(request, &scratch);
+    // Best effort: a leftover scratch folder is harmless.
+    let _ = std::fs::remove_dir_all(&scratch);
+    outcome
+}
+
+fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
+    let cases: Vec<_> = suite::study()
+        .into_iter()
+        .filter(|c| request.only.as_deref().is_none_or(|only| only == c.name))
+        .collect();
+    if cases.is_empty() {
+        return Err(format!("no study program named `{}`", request.only.as_deref().unwrap_or_default()));
+    }
+    let mut pairs = Vec::new();
+    for case in &cases {
+        let p4_path = request.suite.join("p4").join(format!("{}.p4", case.name));
+        let (image, pipeline) = build::p4_object(&p4_path, scratch).map_err(|e| format!("{}: {e}", p4_path.display()))?;
+        let p4 = load(format!("{} (P4)", case.name), case.mode, image, &pipeline.entry)?;
+        fill::write_p4(&p4.object, &pipeline, &case.p4_entries).map_err(|e| format!("{}: {e}", case.name))?;
+        let twin = load_c(request, scratch, case.name, case.mode)?;
+        fill::write_raw(&twin.object, &case.twin_entries).map_err(|e| format!("twin {}: {e}", case.name))?;
+        pairs.push(Pair { name: case.name, what: case.what, p4, twin });
+    }
+    let mut floors = Vec::new();
+    for (name, _) in suite::FLOORS {
+        floors.push(load_c(request, scratch, name, Mode::Plain)?);
+    }
+    floors.push(load_c(request, scratch, "tx", Mode::Live)?);
+    let needs_live = pairs.iter().any(|p| p.p4.mode == Mode::Live);
+    let mut live_skipped = None;
+    let pair = if needs_live {
+        match VethPair::create(&scratch.join("twin_drop.o")) {
+            Ok(pair) => Some(pair),
+            Err(why) => {
+                live_skipped = Some(why);
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let wire = packet::udp_packet(packet::DST_IP);
+    for _ in 0..request.rounds {
+        let subjects = pairs.iter_mut().flat_map(|p| [&mut p.p4, &mut p.twin]).chain(floors.iter_mut());
+        for subject in subjects {
+            let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+            let ns = match (subject.mode, &pair) {
+                (Mode::Plain, _) => time_plain(fd, &wire, request.repeat).map(|(ns, _)| ns),
+                (Mode::Live, Some(veth)) => time_live(fd, &wire, request.repeat, veth.ifindex),
+                (Mode::Live, None) => continue,
+            };
+            subject.samples.push(ns.map_err(|e| format!("{}: {e}", subject.label))?);
+        }
+    }
+    Ok(Results {
+        pairs,
+        floors,
+        live_skipped,
+        clang: build::clang_version(),
+        kernel: first_line("/proc/sys/kernel/osrelease"),
+        cpu: cpu_model(),
+    })
+}
+
+fn load_c(request: &Request, scratch: &Path, name: &str, mode: Mode) -> Result<Subject, String> {
+    let c_path = request.suite.join("c").join(format!("{name}.c"));
+    let image = build::c_object(&c_path, scratch)?;
+    load(format!("{name} (C)"), mode, image, &format!("{name}_xdp"))
+}
+
+fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subject, String> {
+    let object = BenchObject::load(image).map_err(|e| format!("{label}: {e}"))?;
+    let facts = object.facts(program).map_err(|e| format!("{label}: {e}"))?;
+    Ok(Subject { label, mode, object, program: program.to_string(), facts, samples: Vec::new() })
+}
+
+fn first_line(path: &str) -> String {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.lines().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn cpu_model() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = info
+        .lines()
+        .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split(':').nth(1)))
+        .map(str::trim)
+        .unwrap_or("unknown CPU");
+    let cpus = info.lines().filter(|l| l.starts_with("processor")).count();
+    format!("{model}, {cpus} CPUs")
+}
