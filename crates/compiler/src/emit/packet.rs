@@ -42,9 +42,9 @@ impl Emitter<'_> {
             return if width == 8 { format!("{base}[{byte}]") } else { format!("{}(*(u{width} *)({base} + {byte}))", swap(width)) };
         }
         let bytes = (bit + width).div_ceil(8);
-        self.use_helper(Helper::LoadBe);
+        self.use_helper(Helper::LoadBePacket);
         let shift = bytes * 8 - bit - width;
-        format!("(({c})((p4bpf_load_be({base} + {byte}, {bytes}) >> {shift}) & {}))", mask_literal(width))
+        format!("(({c})((p4bpf_load_be_pkt({base} + {byte}, {bytes}) >> {shift}) & {}))", mask_literal(width))
     }
 
     /// Statements storing `value` into field `f` of the header at `base`.
@@ -60,12 +60,16 @@ impl Emitter<'_> {
             }];
         }
         let bytes = (bit + width).div_ceil(8);
-        self.use_helper(Helper::LoadBe);
-        self.use_helper(Helper::StoreBe);
+        self.use_helper(Helper::StoreBePacket);
+        if bit == 0 && width % 8 == 0 {
+            // Whole bytes: nothing of the neighbours to keep.
+            return vec![line(format!("p4bpf_store_be_pkt({base} + {byte}, {bytes}, {value})"))];
+        }
+        self.use_helper(Helper::LoadBePacket);
         let shift = bytes * 8 - bit - width;
         let mask = format!("((u64){} << {shift})", mask_literal(width));
         vec![line(format!(
-            "p4bpf_store_be({base} + {byte}, {bytes}, (p4bpf_load_be({base} + {byte}, {bytes}) & ~{mask}) | (((u64)({value}) << {shift}) & {mask}))"
+            "p4bpf_store_be_pkt({base} + {byte}, {bytes}, (p4bpf_load_be_pkt({base} + {byte}, {bytes}) & ~{mask}) | (((u64)({value}) << {shift}) & {mask}))"
         ))]
     }
 
