@@ -21,6 +21,9 @@ int exact_miss_xdp(struct xdp_md *ctx)
     struct ethhdr *eth = data;
     if ((void *)(eth + 1) > end)
         return XDP_DROP;
+    /* The P4 parser drops a packet that says IPv4 but is too short for it. */
+    if (eth->h_proto == bpf_htons(ETH_P_IP) && (void *)((struct iphdr *)(eth + 1) + 1) > end)
+        return XDP_DROP;
     struct mac_key key;
     __builtin_memcpy(key.addr, eth->h_dest, ETH_ALEN);
     __u32 *verdict = bpf_map_lookup_elem(&dmac, &key);

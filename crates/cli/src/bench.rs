@@ -11,6 +11,7 @@
 
 mod build;
 mod fill;
+mod matrix;
 mod measure;
 mod report;
 mod suite;
@@ -37,6 +38,9 @@ options:
   --rounds N   interleaved rounds; the median is reported (default 9)
   --only NAME  only the study program NAME (and the floors)
   --no-write   print the table, write nothing
+  --no-matrix  leave out the table matrix (exact/LPM/ternary, 1-3 tables,
+               2..130K entries, 1.. masks, 4..64-byte keys), which takes
+               a few minutes
 ";
 
 #[derive(Debug, Clone)]
@@ -46,6 +50,7 @@ pub struct Request {
     pub rounds: u32,
     pub only: Option<String>,
     pub write: bool,
+    pub matrix: bool,
 }
 
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
@@ -55,6 +60,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         rounds: 9,
         only: None,
         write: true,
+        matrix: true,
     };
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
@@ -65,6 +71,8 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             request.rounds = count("--rounds", &n)?;
         } else if let Some(name) = words.option(&word, "--only")? {
             request.only = Some(name);
+        } else if word == "--no-matrix" {
+            request.matrix = false;
         } else if word == "--no-write" {
             request.write = false;
         } else if word.starts_with('-') {

@@ -2,6 +2,7 @@
 //! interleaved rounds; each figure is the median over rounds of the
 //! kernel's average ns per run.
 
+use super::matrix::{self, Point};
 use super::suite::{self, Mode};
 use super::{build, fill, veth::VethPair, Request};
 use p4bpf_runtime::bench::live::time_live;
@@ -39,6 +40,8 @@ pub struct Results {
     pub floors: Vec<Subject>,
     /// Why live-frame cases were not timed, when they were not.
     pub live_skipped: Option<String>,
+    /// Table matrix points with their median ns and program facts.
+    pub matrix: Vec<(Point, f64, ProgramFacts)>,
     pub clang: String,
     pub kernel: String,
     pub cpu: String,
@@ -103,7 +106,10 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
             subject.samples.push(ns.map_err(|e| format!("{}: {e}", subject.label))?);
         }
     }
+    drop(pair);
+    let matrix = if request.matrix { run_matrix(request, scratch)? } else { Vec::new() };
     Ok(Results {
+        matrix,
         pairs,
         floors,
         live_skipped,
@@ -112,6 +118,38 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         cpu: cpu_model(),
     })
 }
+
+/// Every matrix point, one at a time (their maps together would not fit
+/// in memory comfortably): compile, load, fill, time.
+fn run_matrix(request: &Request, scratch: &Path) -> Result<Vec<(Point, f64, ProgramFacts)>, String> {
+    let wire = matrix::packet();
+    let mut out = Vec::new();
+    for point in matrix::points(p4bpf_compiler::map_layout::MAX_TERNARY_MASKS) {
+        let name = format!("matrix_{}_{}t_{}e_{}m_{}b", point.kind.name(), point.tables, point.entries, point.masks, point.key_bytes);
+        let source = scratch.join(format!("{name}.p4"));
+        std::fs::write(&source, matrix::program(&point)).map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+        let (image, pipeline) = build::p4_object(&source, scratch).map_err(|e| format!("{name}: {e}"))?;
+        let subject = load(name.clone(), Mode::Plain, image, &pipeline.entry)?;
+        matrix::write(&subject.object, &pipeline, &matrix::entries(&point)).map_err(|e| format!("{name}: {e}"))?;
+        let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+        let mut samples = Vec::new();
+        // Slow points (many masks) need fewer repeats for the same time.
+        let repeat = (request.repeat / 10).max(1);
+        for _ in 0..request.rounds {
+            let (ns, verdict) = time_plain(fd, &wire, repeat).map_err(|e| format!("{name}: {e}"))?;
+            if verdict != XDP_TX {
+                return Err(format!("{name}: the packet missed (verdict {verdict}), the figure would time a miss"));
+            }
+            samples.push(ns);
+        }
+        eprintln!("{name}: {:.1} ns", median(&samples).unwrap_or(f64::NAN));
+        out.push((point, median(&samples).unwrap_or(f64::NAN), subject.facts));
+    }
+    Ok(out)
+}
+
+/// What the matrix programs return on a hit.
+const XDP_TX: u32 = 3;
 
 fn load_c(request: &Request, scratch: &Path, name: &str, mode: Mode) -> Result<Subject, String> {
     let c_path = request.suite.join("c").join(format!("{name}.c"));

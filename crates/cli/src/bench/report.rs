@@ -63,7 +63,39 @@ pub fn markdown(request: &Request, results: &Results) -> String {
         );
     }
     out.push('\n');
+    if !results.matrix.is_empty() {
+        out.push_str(&matrix_section(results));
+    }
     out.push_str(&kept_analysis(&request.suite.join("RESULTS.md")));
+    out
+}
+
+fn matrix_section(results: &Results) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "## Table matrix (generated code)\n");
+    let _ = writeln!(
+        out,
+        "128-byte packet hitting one entry of every table (for ternary, the lowest-priority entry, so every mask \
+         is searched); key = the IPv4 destination and the 32-bit words after it. Repeat = --repeat / 10.\n"
+    );
+    let _ = writeln!(out, "| series | kind | tables | entries | masks | key bytes | ns | xlated | verified | stack |");
+    let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|");
+    for (p, ns, f) in &results.matrix {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {ns:.1} | {} | {} | {} |",
+            p.series,
+            p.kind.name(),
+            p.tables,
+            p.entries,
+            p.masks,
+            p.key_bytes,
+            f.xlated_insns,
+            f.verified_insns,
+            f.stack_bytes
+        );
+    }
+    out.push('\n');
     out
 }
 
