@@ -10,6 +10,7 @@
 //! Exit status 0 when every program ran, 1 otherwise, 2 bad command line.
 
 mod build;
+mod designs;
 mod fill;
 mod matrix;
 mod measure;

@@ -132,7 +132,9 @@ pub fn entries(point: &Point) -> Vec<P4Entry> {
                         // to the mask number, so every mask differs.
                         let m = i % point.masks;
                         let mask = 0xffff_ff00 | m;
-                        let value = if i == 0 { PACKET_DST } else { OTHER_BASE + ((i / point.masks + 1) << 8) };
+                        // Each entry its own /24: rules overlap as little as in
+                        // real ACLs, yet every mask must still be probed.
+                        let value = if i == 0 { PACKET_DST } else { OTHER_BASE + (i << 8) };
                         // The packet's entry has the lowest priority: every
                         // mask is searched before it is known to win.
                         priority = Some(if i == 0 { 1 } else { 2 + i });

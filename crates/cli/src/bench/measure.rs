@@ -4,7 +4,7 @@
 
 use super::matrix::{self, Point};
 use super::suite::{self, Mode};
-use super::{build, fill, veth::VethPair, Request};
+use super::{build, designs, fill, veth::VethPair, Request};
 use p4bpf_runtime::bench::live::time_live;
 use p4bpf_runtime::bench::{median, packet, time_plain, BenchObject, ProgramFacts};
 use p4bpf_runtime::check_bpf_available;
@@ -42,6 +42,8 @@ pub struct Results {
     pub live_skipped: Option<String>,
     /// Table matrix points with their median ns and program facts.
     pub matrix: Vec<(Point, f64, ProgramFacts)>,
+    /// Ternary designs: (label, median ns, facts).
+    pub designs: Vec<(String, f64, ProgramFacts)>,
     pub clang: String,
     pub kernel: String,
     pub cpu: String,
@@ -108,7 +110,9 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
     }
     drop(pair);
     let matrix = if request.matrix { run_matrix(request, scratch)? } else { Vec::new() };
+    let designs = if request.matrix { run_designs(request, scratch)? } else { Vec::new() };
     Ok(Results {
+        designs,
         matrix,
         pairs,
         floors,
@@ -144,6 +148,27 @@ fn run_matrix(request: &Request, scratch: &Path) -> Result<Vec<(Point, f64, Prog
         }
         eprintln!("{name}: {:.1} ns", median(&samples).unwrap_or(f64::NAN));
         out.push((point, median(&samples).unwrap_or(f64::NAN), subject.facts));
+    }
+    Ok(out)
+}
+
+/// The two hand-written ternary designs on the 192-mask ruleset.
+fn run_designs(request: &Request, scratch: &Path) -> Result<Vec<(String, f64, ProgramFacts)>, String> {
+    let wire = matrix::packet();
+    let mut out = Vec::new();
+    for (name, maps) in [("ternary_tss", Ok(designs::tss())), ("ternary_grouped", designs::grouped())] {
+        let subject = load_c(request, scratch, name, Mode::Plain)?;
+        fill::write_raw(&subject.object, &maps?).map_err(|e| format!("{name}: {e}"))?;
+        let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+        let mut samples = Vec::new();
+        for _ in 0..request.rounds {
+            let (ns, verdict) = time_plain(fd, &wire, (request.repeat / 10).max(1)).map_err(|e| format!("{name}: {e}"))?;
+            if verdict != XDP_TX {
+                return Err(format!("{name}: the packet missed (verdict {verdict})"));
+            }
+            samples.push(ns);
+        }
+        out.push((name.to_string(), median(&samples).unwrap_or(f64::NAN), subject.facts));
     }
     Ok(out)
 }

@@ -3,6 +3,8 @@
 //! analysis below the `## Analysis` heading of an existing RESULTS.md is
 //! kept: figures are regenerated, explanations are not lost.
 
+use super::designs;
+use super::matrix::Kind;
 use super::measure::{Pair, Results, Subject};
 use super::suite::Mode;
 use super::Request;
@@ -96,6 +98,34 @@ fn matrix_section(results: &Results) -> String {
         );
     }
     out.push('\n');
+    if !results.designs.is_empty() {
+        let exact = results
+            .matrix
+            .iter()
+            .find(|(p, _, _)| p.series == "entries" && p.kind == Kind::Exact && p.entries == designs::RULES)
+            .map(|(_, ns, _)| *ns)
+            .unwrap_or(f64::NAN);
+        let _ = writeln!(
+            out,
+            "### Ternary designs, hand-written, {} rules, {} masks (same packet; exact reference: generated exact table, {} entries, {exact:.1} ns)\n",
+            designs::RULES,
+            designs::MASKS,
+            designs::RULES
+        );
+        let _ = writeln!(out, "| design | ns | ratio to exact | xlated | verified | stack |");
+        let _ = writeln!(out, "|---|--:|--:|--:|--:|--:|");
+        for (name, ns, f) in &results.designs {
+            let _ = writeln!(
+                out,
+                "| {name} | {ns:.1} | {:.2} | {} | {} | {} |",
+                ns / exact,
+                f.xlated_insns,
+                f.verified_insns,
+                f.stack_bytes
+            );
+        }
+        out.push('\n');
+    }
     out
 }
 
