@@ -17,12 +17,20 @@ pub struct Subject {
     object: BenchObject,
     program: String,
     pub facts: ProgramFacts,
+    /// Kernel-reported ns per run, one per round.
     pub samples: Vec<f64>,
+    /// Thread CPU ns per run, one per round (plain mode only).
+    pub cpu_samples: Vec<f64>,
 }
 
 impl Subject {
     pub fn ns(&self) -> f64 {
         median(&self.samples).unwrap_or(f64::NAN)
+    }
+
+    /// The CPU-time median where there is one, else the kernel's.
+    pub fn fine_ns(&self) -> f64 {
+        median(&self.cpu_samples).unwrap_or_else(|| self.ns())
     }
 }
 
@@ -100,12 +108,19 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         let subjects = pairs.iter_mut().flat_map(|p| [&mut p.p4, &mut p.twin]).chain(floors.iter_mut());
         for subject in subjects {
             let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
-            let ns = match (subject.mode, &pair) {
-                (Mode::Plain, _) => time_plain(fd, &wire, request.repeat).map(|(ns, _)| ns),
-                (Mode::Live, Some(veth)) => time_live(fd, &wire, request.repeat, veth.ifindex),
+            let failed = |e: p4bpf_runtime::RuntimeError| format!("{}: {e}", subject.label);
+            match (subject.mode, &pair) {
+                (Mode::Plain, _) => {
+                    let timing = time_plain(fd, &wire, request.repeat).map_err(failed)?;
+                    subject.samples.push(timing.kernel_ns);
+                    subject.cpu_samples.push(timing.cpu_ns);
+                }
+                (Mode::Live, Some(veth)) => {
+                    let ns = time_live(fd, &wire, request.repeat, veth.ifindex).map_err(failed)?;
+                    subject.samples.push(ns);
+                }
                 (Mode::Live, None) => continue,
-            };
-            subject.samples.push(ns.map_err(|e| format!("{}: {e}", subject.label))?);
+            }
         }
     }
     drop(pair);
@@ -140,11 +155,11 @@ fn run_matrix(request: &Request, scratch: &Path) -> Result<Vec<(Point, f64, Prog
         // Slow points (many masks) need fewer repeats for the same time.
         let repeat = (request.repeat / 10).max(1);
         for _ in 0..request.rounds {
-            let (ns, verdict) = time_plain(fd, &wire, repeat).map_err(|e| format!("{name}: {e}"))?;
-            if verdict != XDP_TX {
-                return Err(format!("{name}: the packet missed (verdict {verdict}), the figure would time a miss"));
+            let timing = time_plain(fd, &wire, repeat).map_err(|e| format!("{name}: {e}"))?;
+            if timing.verdict != XDP_TX {
+                return Err(format!("{name}: the packet missed (verdict {}), the figure would time a miss", timing.verdict));
             }
-            samples.push(ns);
+            samples.push(timing.kernel_ns);
         }
         eprintln!("{name}: {:.1} ns", median(&samples).unwrap_or(f64::NAN));
         out.push((point, median(&samples).unwrap_or(f64::NAN), subject.facts));
@@ -162,11 +177,11 @@ fn run_designs(request: &Request, scratch: &Path) -> Result<Vec<(String, f64, Pr
         let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
         let mut samples = Vec::new();
         for _ in 0..request.rounds {
-            let (ns, verdict) = time_plain(fd, &wire, (request.repeat / 10).max(1)).map_err(|e| format!("{name}: {e}"))?;
-            if verdict != XDP_TX {
-                return Err(format!("{name}: the packet missed (verdict {verdict})"));
+            let timing = time_plain(fd, &wire, (request.repeat / 10).max(1)).map_err(|e| format!("{name}: {e}"))?;
+            if timing.verdict != XDP_TX {
+                return Err(format!("{name}: the packet missed (verdict {})", timing.verdict));
             }
-            samples.push(ns);
+            samples.push(timing.kernel_ns);
         }
         out.push((name.to_string(), median(&samples).unwrap_or(f64::NAN), subject.facts));
     }
@@ -185,7 +200,7 @@ fn load_c(request: &Request, scratch: &Path, name: &str, mode: Mode) -> Result<S
 fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subject, String> {
     let object = BenchObject::load(image).map_err(|e| format!("{label}: {e}"))?;
     let facts = object.facts(program).map_err(|e| format!("{label}: {e}"))?;
-    Ok(Subject { label, mode, object, program: program.to_string(), facts, samples: Vec::new() })
+    Ok(Subject { label, mode, object, program: program.to_string(), facts, samples: Vec::new(), cpu_samples: Vec::new() })
 }
 
 fn first_line(path: &str) -> String {

@@ -15,7 +15,7 @@ pub fn ratios(results: &Results) -> String {
     let bars: Vec<(&str, f64)> = results
         .pairs
         .iter()
-        .map(|p| (p.name, p.p4.ns() / p.twin.ns()))
+        .map(|p| (p.name, p.p4.fine_ns() / p.twin.fine_ns()))
         .filter(|(_, r)| r.is_finite())
         .collect();
     let top = bars.iter().map(|(_, r)| *r).fold(1.5f64, f64::max).ceil();

@@ -15,4 +15,4 @@ pub mod packet;
 pub mod timing;
 
 pub use object::{BenchObject, ProgramFacts};
-pub use timing::{median, time_plain};
+pub use timing::{median, time_plain, Timing};
