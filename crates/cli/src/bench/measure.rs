@@ -37,6 +37,7 @@ impl Subject {
 /// A study program and its twin.
 pub struct Pair {
     pub name: &'static str,
+    pub study: bool,
     pub what: &'static str,
     pub p4: Subject,
     pub twin: Subject,
@@ -68,7 +69,14 @@ pub fn run(request: &Request) -> Result<Results, String> {
 }
 
 fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
-    let cases: Vec<_> = suite::study()
+    // The veth pair first: routed cases need its ifindex in their entries.
+    build::c_object(&request.suite.join("c").join("drop.c"), scratch)?;
+    let (pair, live_skipped) = match VethPair::create(&scratch.join("twin_drop.o")) {
+        Ok(pair) => (Some(pair), None),
+        Err(why) => (None, Some(why)),
+    };
+    let port = pair.as_ref().map(|p| p.ifindex).unwrap_or(0);
+    let cases: Vec<_> = suite::cases(port)
         .into_iter()
         .filter(|c| request.only.as_deref().is_none_or(|only| only == c.name))
         .collect();
@@ -83,26 +91,13 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         fill::write_p4(&p4.object, &pipeline, &case.p4_entries).map_err(|e| format!("{}: {e}", case.name))?;
         let twin = load_c(request, scratch, case.name, case.mode)?;
         fill::write_raw(&twin.object, &case.twin_entries).map_err(|e| format!("twin {}: {e}", case.name))?;
-        pairs.push(Pair { name: case.name, what: case.what, p4, twin });
+        pairs.push(Pair { name: case.name, study: case.study, what: case.what, p4, twin });
     }
     let mut floors = Vec::new();
     for (name, _) in suite::FLOORS {
         floors.push(load_c(request, scratch, name, Mode::Plain)?);
     }
     floors.push(load_c(request, scratch, "tx", Mode::Live)?);
-    let needs_live = pairs.iter().any(|p| p.p4.mode == Mode::Live);
-    let mut live_skipped = None;
-    let pair = if needs_live {
-        match VethPair::create(&scratch.join("twin_drop.o")) {
-            Ok(pair) => Some(pair),
-            Err(why) => {
-                live_skipped = Some(why);
-                None
-            }
-        }
-    } else {
-        None
-    };
     let wire = packet::udp_packet(packet::DST_IP);
     for _ in 0..request.rounds {
         let subjects = pairs.iter_mut().flat_map(|p| [&mut p.p4, &mut p.twin]).chain(floors.iter_mut());

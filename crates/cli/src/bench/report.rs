@@ -42,13 +42,42 @@ pub fn markdown(request: &Request, results: &Results) -> String {
         "| program | work | mode | P4 ns | C ns | P4 cpu ns | C cpu ns | ns ratio | xlated P4/C | verified P4/C | verified ratio | stack P4/C | goals |"
     );
     let _ = writeln!(out, "|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|");
-    for pair in &results.pairs {
+    for pair in results.pairs.iter().filter(|p| p.study) {
         let _ = writeln!(out, "{}", pair_row(pair));
     }
     if let Some(why) = &results.live_skipped {
         let _ = writeln!(out, "\nLive-frame programs were not timed: {why}");
     }
     let _ = writeln!(out, "\nGoals: ns ratio <= {TIME_GOAL} and verified-instruction ratio <= {VERIFIED_GOAL}.\n");
+    let routed: Vec<&Pair> = results.pairs.iter().filter(|p| !p.study).collect();
+    if !routed.is_empty() {
+        let _ = writeln!(out, "## L3 forwarding, live frames on a veth pair\n");
+        let _ = writeln!(out, "Packets per second = 1e9 / live ns (one CPU, frames redirected to the veth, dropped by its peer's XDP program).\n");
+        let _ = writeln!(out, "| program | work | P4 ns | C ns | P4 Mpps | C Mpps | ns ratio | xlated P4/C | verified P4/C | stack P4/C |");
+        let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|");
+        for pair in routed {
+            let (p, c) = (pair.p4.facts, pair.twin.facts);
+            let mpps = |s: &Subject| 1e3 / s.ns();
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {:.2} | {:.2} | {:.3} | {}/{} | {}/{} | {}/{} |",
+                pair.name,
+                pair.what,
+                ns_text(&pair.p4),
+                ns_text(&pair.twin),
+                mpps(&pair.p4),
+                mpps(&pair.twin),
+                pair.p4.ns() / pair.twin.ns(),
+                p.xlated_insns,
+                c.xlated_insns,
+                p.verified_insns,
+                c.verified_insns,
+                p.stack_bytes,
+                c.stack_bytes
+            );
+        }
+        out.push('\n');
+    }
     let _ = writeln!(out, "## Floors\n");
     let _ = writeln!(out, "| program | mode | ns | xlated | verified | stack |");
     let _ = writeln!(out, "|---|---|--:|--:|--:|--:|");

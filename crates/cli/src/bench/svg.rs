@@ -15,6 +15,7 @@ pub fn ratios(results: &Results) -> String {
     let bars: Vec<(&str, f64)> = results
         .pairs
         .iter()
+        .filter(|p| p.study)
         .map(|p| (p.name, p.p4.fine_ns() / p.twin.fine_ns()))
         .filter(|(_, r)| r.is_finite())
         .collect();
