@@ -129,7 +129,7 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct lpm_route_state *st)
 {
 }

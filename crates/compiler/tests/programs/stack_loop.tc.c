@@ -60,7 +60,7 @@ struct stack_loop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct stack_loop_state *st)
 {
 }
@@ -131,14 +131,14 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control filter (stack_loop.p4:40) */
-    st->accept = (((st->headers.labels.next - 1) >= 1U) && (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].label == 0x10U));
+    /* control pipe (stack_loop.p4:40) */
+    st->accept = (st->headers.labels.elem[1U].p4bpf_valid && (st->headers.labels.elem[1U].label == 0x10U));
     st->headers.labels.elem[0] = st->headers.labels.elem[1];
     st->headers.labels.elem[1] = st->headers.labels.elem[2];
     st->headers.labels.elem[2] = st->headers.labels.elem[3];
     st->headers.labels.elem[3].p4bpf_valid = 0;
     st->headers.labels.next = st->headers.labels.next >= 1 ? st->headers.labels.next - 1 : 0;
-filter_end:;
+pipe_end:;
     return st->accept ? TC_ACT_OK : TC_ACT_SHOT;
 }
 
