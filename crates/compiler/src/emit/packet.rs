@@ -49,7 +49,7 @@ impl Emitter<'_> {
         if bytes > 1 {
             self.use_helper(Helper::LoadBe);
         }
-        if bit == 0 && width % 8 == 0 {
+        if bit == 0 && width.is_multiple_of(8) {
             return format!("(({c})p4bpf_load_be({base} + {byte}, {bytes}))");
         }
         let shift = bytes * 8 - bit - width;
@@ -81,7 +81,7 @@ impl Emitter<'_> {
                 ))
             }];
         }
-        if bit == 0 && width % 8 == 0 {
+        if bit == 0 && width.is_multiple_of(8) {
             self.use_helper(Helper::StoreBe);
             let bytes = width / 8;
             return vec![line(format!(
