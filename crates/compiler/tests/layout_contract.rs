@@ -1,6 +1,8 @@
 //! The pipeline description the runtime relies on: key and value byte
 //! layouts, action codes, maps, and the deparser plan chosen from def-use.
 
+#![allow(clippy::panic)] // a failing test should stop loudly
+
 use p4bpf_compiler::{generate, Generated, Hook};
 use p4bpf_layout::{ByteOrder, MatchKind, TableStorage};
 use std::path::Path;
