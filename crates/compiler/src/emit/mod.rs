@@ -217,12 +217,21 @@ impl Emitter<'_> {
             Hook::Xdp => ("xdp", "struct xdp_md *ctx", "ctx"),
             Hook::Tc => ("tc", "struct __sk_buff *skb", "skb"),
         };
-        let mut body = vec![
+        let mut body = vec![];
+        if self.hook == Hook::Tc {
+            // Headers must be in the linear part for direct access.
+            body.push(CStmt::If {
+                cond: "skb->data_end - skb->data < skb->len".into(),
+                then: vec![line("bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)")],
+                other: vec![],
+            });
+        }
+        body.extend([
             line(format!("u8 *pkt = (u8 *)(long){ctx}->data")),
             line(format!("u8 *pkt_end = (u8 *)(long){ctx}->data_end")),
             line("u32 offset = 0 /* bytes parsed */"),
             line("u8 parser_error = 0"),
-        ];
+        ]);
         if self.state_in_map() {
             body.push(line("u32 zero = 0"));
             body.push(line(format!(
