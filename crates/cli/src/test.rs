@@ -11,6 +11,7 @@
 use crate::args::{self, Args, UsageError};
 use p4bpf_compiler::{CompileError, CompileOptions, Hook};
 use p4bpf_runtime::{check_bpf_available, stf, LoadedPipeline};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -43,19 +44,30 @@ struct Request {
 /// The request, or `None` when the words ask for help.
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut files = Vec::new();
-    let mut compile = CompileOptions { front: Default::default(), hook: Hook::Xdp, out_dir: PathBuf::new(), extern_file: None };
+    let mut compile = CompileOptions {
+        front: Default::default(),
+        hook: Hook::Xdp,
+        out_dir: PathBuf::new(),
+        extern_file: None,
+    };
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
             return Ok(None);
         } else if let Some(target) = words.option(&word, "--target")? {
             if target != "kernel" {
-                return Err(UsageError::new(format!("unknown target `{target}` (supported: kernel)")));
+                return Err(UsageError::new(format!(
+                    "unknown target `{target}` (supported: kernel)"
+                )));
             }
         } else if let Some(hook) = words.option(&word, "--hook")? {
             compile.hook = match hook.as_str() {
                 "xdp" => Hook::Xdp,
                 "tc" => Hook::Tc,
-                _ => return Err(UsageError::new(format!("unknown hook `{hook}` (expected `xdp` or `tc`)"))),
+                _ => {
+                    return Err(UsageError::new(format!(
+                        "unknown hook `{hook}` (expected `xdp` or `tc`)"
+                    )))
+                }
             };
         } else if let Some(dir) = words.option(&word, "-I")? {
             compile.front.include_dirs.push(dir.into());
@@ -70,7 +82,11 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         }
     }
     match <[PathBuf; 2]>::try_from(files) {
-        Ok([program, script]) => Ok(Some(Request { program, script, compile })),
+        Ok([program, script]) => Ok(Some(Request {
+            program,
+            script,
+            compile,
+        })),
         Err(files) => Err(UsageError::new(format!(
             "expected a program and an STF file, got {} file name(s)",
             files.len()
@@ -100,30 +116,43 @@ pub fn run(words: Args) -> ExitCode {
 /// Whether every packet passed; Err for what stops the run before packets.
 fn run_request(request: &Request) -> Result<bool, String> {
     let script = stf::parse_file(&request.script).map_err(|errors| {
-        errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
     })?;
     let image = object_image(request)?;
     check_bpf_available().map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
     let pipeline = LoadedPipeline::from_image(image).map_err(|e| e.to_string())?;
     let hook = format!("{:?}", pipeline.description.hook).to_lowercase();
-    match pipeline.stats() {
-        Ok(stats) => println!(
+    let mut report = vec![match pipeline.stats() {
+        Ok(stats) => format!(
             "loaded {} at {hook}: {} instructions ({} processed by the verifier)",
             pipeline.description.program, stats.xlated_insns, stats.verified_insns
         ),
-        Err(_) => println!("loaded {} at {hook}", pipeline.description.program),
-    }
+        Err(_) => format!("loaded {} at {hook}", pipeline.description.program),
+    }];
     let outcome = stf::run(&pipeline, &request.script, &script);
-    for line in &outcome.lines {
-        println!("{line}");
-    }
-    let verdict = if outcome.failures == 0 { "PASS" } else { "FAIL" };
-    println!(
+    let verdict = if outcome.failures == 0 {
+        "PASS"
+    } else {
+        "FAIL"
+    };
+    report.extend(outcome.lines);
+    report.push(format!(
         "{verdict}: {} packets, {} failure(s) in {}",
         outcome.packets,
         outcome.failures,
         request.script.display()
-    );
+    ));
+    // A closed stdout (`| head`) ends the report, not the process.
+    let mut stdout = std::io::stdout().lock();
+    for line in &report {
+        if writeln!(stdout, "{line}").is_err() {
+            break;
+        }
+    }
     Ok(outcome.failures == 0)
 }
 
@@ -131,16 +160,28 @@ fn run_request(request: &Request) -> Result<bool, String> {
 fn object_image(request: &Request) -> Result<Vec<u8>, String> {
     let program = &request.program;
     if program.extension().is_none_or(|e| e != "p4") {
-        return std::fs::read(program).map_err(|e| format!("cannot read {}: {e}", program.display()));
+        return std::fs::read(program)
+            .map_err(|e| format!("cannot read {}: {e}", program.display()));
     }
     let out_dir = std::env::temp_dir().join(format!("p4bpf-test-{}", std::process::id()));
-    let options = CompileOptions { out_dir: out_dir.clone(), ..request.compile.clone() };
+    let options = CompileOptions {
+        out_dir: out_dir.clone(),
+        ..request.compile.clone()
+    };
     let compiled = p4bpf_compiler::compile_file(program, &options);
     let image = match compiled {
-        Ok(done) => std::fs::read(&done.object).map_err(|e| format!("cannot read {}: {e}", done.object.display())),
-        Err(CompileError::Program { sources, diagnostics }) => {
-            Err(diagnostics.list.iter().map(|d| d.render(&sources)).collect::<String>().trim_end().to_string())
-        }
+        Ok(done) => std::fs::read(&done.object)
+            .map_err(|e| format!("cannot read {}: {e}", done.object.display())),
+        Err(CompileError::Program {
+            sources,
+            diagnostics,
+        }) => Err(diagnostics
+            .list
+            .iter()
+            .map(|d| d.render(&sources))
+            .collect::<String>()
+            .trim_end()
+            .to_string()),
         Err(CompileError::Tool(message)) => Err(message),
     };
     // Best effort: a leftover temporary folder is harmless.
@@ -159,7 +200,9 @@ mod tests {
 
     #[test]
     fn takes_program_script_and_kernel_target() {
-        let request = parse(words(&["a.p4", "--target", "kernel", "a.stf", "--hook", "tc", "-Iinc"]));
+        let request = parse(words(&[
+            "a.p4", "--target", "kernel", "a.stf", "--hook", "tc", "-Iinc",
+        ]));
         let request = request.ok().flatten();
         assert!(request.is_some_and(|r| r.program == Path::new("a.p4")
             && r.script == Path::new("a.stf")

@@ -30,13 +30,25 @@ pub fn read(pipeline: &LoadedPipeline, counter: &Counter, index: u32) -> Result<
     let sum_at = |slot: usize| -> u64 {
         per_cpu
             .iter()
-            .filter_map(|cell| cell.get(slot * 8..slot * 8 + 8).and_then(|b| b.try_into().ok()))
+            .filter_map(|cell| {
+                cell.get(slot * 8..slot * 8 + 8)
+                    .and_then(|b| b.try_into().ok())
+            })
             .map(u64::from_ne_bytes)
             .fold(0u64, u64::wrapping_add)
     };
     Ok(match counter.kind {
-        CounterKind::Packets => CounterValue { packets: Some(sum_at(0)), bytes: None },
-        CounterKind::Bytes => CounterValue { packets: None, bytes: Some(sum_at(0)) },
-        CounterKind::PacketsAndBytes => CounterValue { packets: Some(sum_at(0)), bytes: Some(sum_at(1)) },
+        CounterKind::Packets => CounterValue {
+            packets: Some(sum_at(0)),
+            bytes: None,
+        },
+        CounterKind::Bytes => CounterValue {
+            packets: None,
+            bytes: Some(sum_at(0)),
+        },
+        CounterKind::PacketsAndBytes => CounterValue {
+            packets: Some(sum_at(0)),
+            bytes: Some(sum_at(1)),
+        },
     })
 }

@@ -14,7 +14,9 @@ pub fn section<'a>(image: &'a [u8], name: &str) -> Result<Option<&'a [u8]>> {
         return Err(bad("not an ELF file"));
     }
     if image.get(4) != Some(&2) || image.get(5) != Some(&1) {
-        return Err(bad("not a 64-bit little-endian ELF file (expected a BPF object)"));
+        return Err(bad(
+            "not a 64-bit little-endian ELF file (expected a BPF object)",
+        ));
     }
     let table_offset = read_u64(image, 0x28)? as usize;
     let entry_size = read_u16(image, 0x3a)? as usize;
@@ -87,7 +89,11 @@ mod tests {
         image[0x3a..0x3c].copy_from_slice(&64u16.to_le_bytes());
         image[0x3c..0x3e].copy_from_slice(&3u16.to_le_bytes());
         image[0x3e..0x40].copy_from_slice(&1u16.to_le_bytes());
-        for (name, at, len) in [(0u32, 0usize, 0usize), (1, names_at, names.len()), (11, payload_at, payload.len())] {
+        for (name, at, len) in [
+            (0u32, 0usize, 0usize),
+            (1, names_at, names.len()),
+            (11, payload_at, payload.len()),
+        ] {
             let mut header = [0u8; 64];
             header[..4].copy_from_slice(&name.to_le_bytes());
             header[0x18..0x20].copy_from_slice(&(at as u64).to_le_bytes());
@@ -100,7 +106,10 @@ mod tests {
     #[test]
     fn finds_section_by_name() {
         let image = image_with(b"{}");
-        assert_eq!(section(&image, ".p4bpf.pipeline"), Ok(Some(b"{}".as_slice())));
+        assert_eq!(
+            section(&image, ".p4bpf.pipeline"),
+            Ok(Some(b"{}".as_slice()))
+        );
         assert_eq!(section(&image, ".text"), Ok(None));
     }
 
@@ -108,7 +117,10 @@ mod tests {
     fn truncated_or_foreign_files_are_errors() {
         let image = image_with(b"{}");
         for cut in [3, 40, 70, image.len() - 40] {
-            assert!(section(&image[..cut], ".p4bpf.pipeline").is_err(), "cut at {cut}");
+            assert!(
+                section(&image[..cut], ".p4bpf.pipeline").is_err(),
+                "cut at {cut}"
+            );
         }
         assert!(section(b"#!/bin/sh", "x").is_err());
         let mut far = image.clone();

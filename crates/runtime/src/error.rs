@@ -23,7 +23,10 @@ pub enum RuntimeError {
 
 impl RuntimeError {
     pub fn os(operation: impl Into<String>, errno: i32) -> RuntimeError {
-        RuntimeError::Os { operation: operation.into(), errno }
+        RuntimeError::Os {
+            operation: operation.into(),
+            errno,
+        }
     }
 }
 
@@ -33,7 +36,10 @@ impl fmt::Display for RuntimeError {
             RuntimeError::NotSupported(why) => write!(f, "not supported here: {why}"),
             RuntimeError::BadObject(why) => write!(f, "bad pipeline object: {why}"),
             RuntimeError::Verifier { program, log } => {
-                write!(f, "the kernel verifier rejected program `{program}`:\n{log}")
+                write!(
+                    f,
+                    "the kernel verifier rejected program `{program}`:\n{log}"
+                )
             }
             RuntimeError::KeyNotFound { map } => write!(f, "no entry for this key in map `{map}`"),
             RuntimeError::Value(why) => write!(f, "{why}"),

@@ -5,21 +5,20 @@
 //! program with `BPF_PROG_TEST_RUN`; `stf` parses and runs the P4 reference
 //! compiler's packet-test files on top of that.
 //!
-//! Why hand-written bindings to the system libbpf instead of libbpf-rs:
-//! libbpf-rs links libbpf through libbpf-sys, which by default builds a
-//! vendored libbpf (C, with make) and, with `novendor`, insists through
-//! pkg-config on a system libbpf at least as new as itself (1.4+ for every
-//! libbpf-rs of the last two years). This machine, like Debian 12, has
-//! libbpf 1.1, so libbpf-rs would mean compiling libbpf from source plus
-//! the crate's own dependencies on every clean build of a 2-core machine,
-//! for a use of about twenty functions. `sys` declares those functions
-//! against libbpf 1.1's stable ABI (`-lbpf`, i.e. libbpf-dev); nothing is
-//! built, and everything unsafe stays in `sys`, `libbpf_log`, `object`,
-//! `map` and `test_run`. Section reading is a few lines of ELF (`elf`), not
-//! a libelf binding.
+//! Why hand-written bindings to the system libbpf instead of libbpf-rs
+//! (measured here, libbpf-rs 0.24.8): it pulls 13 crates and, through
+//! libbpf-sys, builds a vendored libbpf 1.7 from C with make and pkg-config
+//! (21 s of a clean debug build on this shared 2-core machine); its
+//! `novendor` mode would use the system libbpf, but insists on one at least
+//! as new as libbpf-sys itself, and Debian 12 has 1.1. The runtime calls
+//! about twenty libbpf functions, all stable since libbpf 1.0, so `sys`
+//! declares them and links `-lbpf` (libbpf-dev): nothing to build, one
+//! libbpf on the machine (the one bpftool uses), no new crates. Everything
+//! unsafe stays in `sys`, `libbpf_log`, `object`, `map` and `test_run`.
+//! Section reading is a few lines of ELF (`elf`), not a libelf binding.
 
-mod elf;
 pub mod counter;
+mod elf;
 pub mod entry;
 pub mod error;
 mod libbpf_log;

@@ -46,7 +46,11 @@ fn handler() -> sys::PrintFn {
 }
 
 #[cfg(target_arch = "x86_64")]
-unsafe extern "C" fn print_warning(level: c_int, format: *const c_char, args: *mut c_void) -> c_int {
+unsafe extern "C" fn print_warning(
+    level: c_int,
+    format: *const c_char,
+    args: *mut c_void,
+) -> c_int {
     if level != LIBBPF_WARN {
         return 0;
     }

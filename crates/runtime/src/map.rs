@@ -34,8 +34,22 @@ pub enum Write {
 }
 
 impl Map {
-    pub(crate) fn new(name: &str, fd: i32, key_size: u32, value_size: u32, max_entries: u32, map_type: i32) -> Map {
-        Map { name: name.to_string(), fd, key_size, value_size, max_entries, map_type }
+    pub(crate) fn new(
+        name: &str,
+        fd: i32,
+        key_size: u32,
+        value_size: u32,
+        max_entries: u32,
+        map_type: i32,
+    ) -> Map {
+        Map {
+            name: name.to_string(),
+            fd,
+            key_size,
+            value_size,
+            max_entries,
+            map_type,
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -67,17 +81,29 @@ impl Map {
     /// Write `value` under `key` (on every CPU, for a per-CPU map).
     pub fn write(&self, key: &[u8], value: &[u8], mode: Write) -> Result<()> {
         self.check_sizes(key, value.len())?;
-        let bytes = if self.per_cpu() { self.spread(value)? } else { value.to_vec() };
+        let bytes = if self.per_cpu() {
+            self.spread(value)?
+        } else {
+            value.to_vec()
+        };
         let flags = match mode {
             Write::Insert if !ARRAY_TYPES.contains(&self.map_type) => FLAG_NO_EXIST,
             _ => FLAG_ANY,
         };
         // SAFETY: key and value buffers have the sizes the map expects.
-        let status = unsafe { sys::bpf_map_update_elem(self.fd, key.as_ptr().cast(), bytes.as_ptr().cast(), flags) };
+        let status = unsafe {
+            sys::bpf_map_update_elem(self.fd, key.as_ptr().cast(), bytes.as_ptr().cast(), flags)
+        };
         match -status {
             0 => Ok(()),
-            EEXIST => Err(RuntimeError::Value(format!("map `{}` already has an entry with this key", self.name))),
-            errno => Err(RuntimeError::os(format!("writing map `{}`", self.name), errno)),
+            EEXIST => Err(RuntimeError::Value(format!(
+                "map `{}` already has an entry with this key",
+                self.name
+            ))),
+            errno => Err(RuntimeError::os(
+                format!("writing map `{}`", self.name),
+                errno,
+            )),
         }
     }
 
@@ -89,14 +115,26 @@ impl Map {
         let stride = self.stride();
         let mut bytes = vec![0u8; stride * cpus];
         // SAFETY: the buffer holds a value per possible CPU.
-        let status = unsafe { sys::bpf_map_lookup_elem(self.fd, key.as_ptr().cast(), bytes.as_mut_ptr().cast()) };
+        let status = unsafe {
+            sys::bpf_map_lookup_elem(self.fd, key.as_ptr().cast(), bytes.as_mut_ptr().cast())
+        };
         match -status {
             0 => Ok(bytes
                 .chunks(stride)
-                .map(|chunk| chunk.get(..self.value_size as usize).unwrap_or_default().to_vec())
+                .map(|chunk| {
+                    chunk
+                        .get(..self.value_size as usize)
+                        .unwrap_or_default()
+                        .to_vec()
+                })
                 .collect()),
-            ENOENT => Err(RuntimeError::KeyNotFound { map: self.name.clone() }),
-            errno => Err(RuntimeError::os(format!("reading map `{}`", self.name), errno)),
+            ENOENT => Err(RuntimeError::KeyNotFound {
+                map: self.name.clone(),
+            }),
+            errno => Err(RuntimeError::os(
+                format!("reading map `{}`", self.name),
+                errno,
+            )),
         }
     }
 

@@ -44,7 +44,9 @@ pub fn check_bpf_available() -> Result<()> {
         e if e == -EPERM || !is_root => Err(RuntimeError::NotSupported(
             "loading BPF programs needs root or CAP_BPF + CAP_NET_ADMIN".into(),
         )),
-        0 => Err(RuntimeError::NotSupported("the kernel does not support XDP programs".into())),
+        0 => Err(RuntimeError::NotSupported(
+            "the kernel does not support XDP programs".into(),
+        )),
         e => Err(RuntimeError::NotSupported(format!(
             "cannot load BPF programs: {}",
             std::io::Error::from_raw_os_error(-e)
@@ -58,9 +60,14 @@ impl LoadedObject {
         libbpf_log::install();
         libbpf_log::take();
         // SAFETY: the image outlives the object (kept in the struct).
-        let raw = unsafe { sys::bpf_object__open_mem(image.as_ptr().cast(), image.len(), std::ptr::null()) };
+        let raw = unsafe {
+            sys::bpf_object__open_mem(image.as_ptr().cast(), image.len(), std::ptr::null())
+        };
         let object = NonNull::new(raw).ok_or_else(|| RuntimeError::BadObject(open_failure()))?;
-        let loaded = LoadedObject { object, _image: image };
+        let loaded = LoadedObject {
+            object,
+            _image: image,
+        };
         let mut logs = loaded.attach_log_buffers();
         // SAFETY: object is a live handle; the log buffers outlive the call.
         let status = unsafe { sys::bpf_object__load(loaded.object.as_ptr()) };
@@ -91,7 +98,11 @@ impl LoadedObject {
             // SAFETY: the buffer lives in `logs` until load returns; moving
             // the Vec does not move its heap storage.
             unsafe {
-                sys::bpf_program__set_log_buf(program.as_ptr(), buffer.as_mut_ptr().cast(), buffer.len());
+                sys::bpf_program__set_log_buf(
+                    program.as_ptr(),
+                    buffer.as_mut_ptr().cast(),
+                    buffer.len(),
+                );
             }
             logs.push((program_name(program), buffer));
         }
@@ -102,9 +113,11 @@ impl LoadedObject {
     pub fn program_fd(&self, name: &str) -> Result<i32> {
         let c_name = c_string(name)?;
         // SAFETY: live object, NUL-terminated name.
-        let program = unsafe { sys::bpf_object__find_program_by_name(self.object.as_ptr(), c_name.as_ptr()) };
-        let program = NonNull::new(program)
-            .ok_or_else(|| RuntimeError::BadObject(format!("the object has no program `{name}`")))?;
+        let program =
+            unsafe { sys::bpf_object__find_program_by_name(self.object.as_ptr(), c_name.as_ptr()) };
+        let program = NonNull::new(program).ok_or_else(|| {
+            RuntimeError::BadObject(format!("the object has no program `{name}`"))
+        })?;
         // SAFETY: live program handle.
         Ok(unsafe { sys::bpf_program__fd(program.as_ptr()) })
     }
@@ -113,8 +126,10 @@ impl LoadedObject {
     pub fn map(&self, name: &str) -> Result<Map> {
         let c_name = c_string(name)?;
         // SAFETY: live object, NUL-terminated name.
-        let map = unsafe { sys::bpf_object__find_map_by_name(self.object.as_ptr(), c_name.as_ptr()) };
-        let map = NonNull::new(map).ok_or_else(|| RuntimeError::BadObject(format!("the object has no map `{name}`")))?;
+        let map =
+            unsafe { sys::bpf_object__find_map_by_name(self.object.as_ptr(), c_name.as_ptr()) };
+        let map = NonNull::new(map)
+            .ok_or_else(|| RuntimeError::BadObject(format!("the object has no map `{name}`")))?;
         // SAFETY: live map handle of a loaded object.
         unsafe {
             Ok(Map::new(
@@ -134,7 +149,8 @@ impl LoadedObject {
         let mut info = [0u8; sys::PROG_INFO_SIZE];
         let mut length = info.len() as u32;
         // SAFETY: the kernel writes at most `length` bytes into `info`.
-        let status = unsafe { sys::bpf_obj_get_info_by_fd(fd, info.as_mut_ptr().cast(), &mut length) };
+        let status =
+            unsafe { sys::bpf_obj_get_info_by_fd(fd, info.as_mut_ptr().cast(), &mut length) };
         if status < 0 {
             return Err(RuntimeError::os("reading program info", -status));
         }
@@ -159,7 +175,8 @@ impl Drop for LoadedObject {
 }
 
 fn c_string(name: &str) -> Result<CString> {
-    CString::new(name).map_err(|_| RuntimeError::Value(format!("name `{name}` contains a NUL byte")))
+    CString::new(name)
+        .map_err(|_| RuntimeError::Value(format!("name `{name}` contains a NUL byte")))
 }
 
 fn program_name(program: NonNull<sys::BpfProgram>) -> String {
@@ -176,19 +193,30 @@ fn program_name(program: NonNull<sys::BpfProgram>) -> String {
 fn open_failure() -> String {
     let errno = sys::last_errno();
     let warnings = libbpf_log::take();
-    format!("libbpf cannot open it ({}){}", std::io::Error::from_raw_os_error(errno), indented(&warnings))
+    format!(
+        "libbpf cannot open it ({}){}",
+        std::io::Error::from_raw_os_error(errno),
+        indented(&warnings)
+    )
 }
 
 fn load_failure(errno: i32, logs: &mut [(String, Vec<u8>)]) -> RuntimeError {
     let warnings = libbpf_log::take();
     if errno == EPERM {
-        return RuntimeError::NotSupported("loading BPF programs needs root or CAP_BPF + CAP_NET_ADMIN".into());
+        return RuntimeError::NotSupported(
+            "loading BPF programs needs root or CAP_BPF + CAP_NET_ADMIN".into(),
+        );
     }
     for (program, buffer) in logs.iter_mut() {
         let end = buffer.iter().position(|b| *b == 0).unwrap_or(buffer.len());
-        let log = String::from_utf8_lossy(buffer.get(..end).unwrap_or_default()).trim_end().to_string();
+        let log = String::from_utf8_lossy(buffer.get(..end).unwrap_or_default())
+            .trim_end()
+            .to_string();
         if !log.is_empty() {
-            return RuntimeError::Verifier { program: std::mem::take(program), log };
+            return RuntimeError::Verifier {
+                program: std::mem::take(program),
+                log,
+            };
         }
     }
     RuntimeError::BadObject(format!(

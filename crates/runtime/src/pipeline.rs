@@ -32,7 +32,9 @@ pub struct PacketOutcome {
 /// Read the pipeline description embedded in an object image.
 pub fn read_description(image: &[u8]) -> Result<Pipeline> {
     let section = elf::section(image, SECTION)?.ok_or_else(|| {
-        RuntimeError::BadObject(format!("no `{SECTION}` section: not compiled by p4bpf compile"))
+        RuntimeError::BadObject(format!(
+            "no `{SECTION}` section: not compiled by p4bpf compile"
+        ))
     })?;
     let text = std::str::from_utf8(section)
         .map_err(|_| RuntimeError::BadObject(format!("`{SECTION}` is not UTF-8 text")))?;
@@ -52,7 +54,10 @@ impl LoadedPipeline {
         let description = read_description(&image)?;
         let object = LoadedObject::load(image)?;
         object.program_fd(&description.entry)?;
-        Ok(LoadedPipeline { description, object })
+        Ok(LoadedPipeline {
+            description,
+            object,
+        })
     }
 
     pub fn map(&self, name: &str) -> Result<Map> {
@@ -85,7 +90,12 @@ impl LoadedPipeline {
             Verdict::Redirect => recorded,
             _ => None,
         };
-        Ok(PacketOutcome { verdict, port, packet, retval })
+        Ok(PacketOutcome {
+            verdict,
+            port,
+            packet,
+            retval,
+        })
     }
 }
 
@@ -93,6 +103,11 @@ fn recorded_port(record: &Map) -> Result<Option<u32>> {
     let per_cpu = record.read(&0u32.to_ne_bytes())?;
     Ok(per_cpu
         .iter()
-        .filter_map(|bytes| bytes.get(..4).and_then(|b| b.try_into().ok()).map(u32::from_ne_bytes))
+        .filter_map(|bytes| {
+            bytes
+                .get(..4)
+                .and_then(|b| b.try_into().ok())
+                .map(u32::from_ne_bytes)
+        })
         .find(|port| *port != NO_PORT))
 }

@@ -53,7 +53,8 @@ pub const PROG_INFO_VERIFIED_INSNS: usize = 216;
 
 /// `libbpf_print_fn_t`; `args` is a `va_list`, which on x86_64 is passed as
 /// a pointer.
-pub type PrintFn = Option<unsafe extern "C" fn(level: c_int, format: *const c_char, args: *mut c_void) -> c_int>;
+pub type PrintFn =
+    Option<unsafe extern "C" fn(level: c_int, format: *const c_char, args: *mut c_void) -> c_int>;
 
 #[link(name = "bpf")]
 extern "C" {
@@ -61,16 +62,33 @@ extern "C" {
     pub fn libbpf_num_possible_cpus() -> c_int;
     pub fn libbpf_probe_bpf_prog_type(prog_type: c_int, opts: *const c_void) -> c_int;
 
-    pub fn bpf_object__open_mem(buf: *const c_void, size: usize, opts: *const c_void) -> *mut BpfObject;
+    pub fn bpf_object__open_mem(
+        buf: *const c_void,
+        size: usize,
+        opts: *const c_void,
+    ) -> *mut BpfObject;
     pub fn bpf_object__load(object: *mut BpfObject) -> c_int;
     pub fn bpf_object__close(object: *mut BpfObject);
-    pub fn bpf_object__find_program_by_name(object: *const BpfObject, name: *const c_char) -> *mut BpfProgram;
-    pub fn bpf_object__next_program(object: *const BpfObject, previous: *mut BpfProgram) -> *mut BpfProgram;
-    pub fn bpf_object__find_map_by_name(object: *const BpfObject, name: *const c_char) -> *mut BpfMap;
+    pub fn bpf_object__find_program_by_name(
+        object: *const BpfObject,
+        name: *const c_char,
+    ) -> *mut BpfProgram;
+    pub fn bpf_object__next_program(
+        object: *const BpfObject,
+        previous: *mut BpfProgram,
+    ) -> *mut BpfProgram;
+    pub fn bpf_object__find_map_by_name(
+        object: *const BpfObject,
+        name: *const c_char,
+    ) -> *mut BpfMap;
 
     pub fn bpf_program__name(program: *const BpfProgram) -> *const c_char;
     pub fn bpf_program__fd(program: *const BpfProgram) -> c_int;
-    pub fn bpf_program__set_log_buf(program: *mut BpfProgram, buf: *mut c_char, size: usize) -> c_int;
+    pub fn bpf_program__set_log_buf(
+        program: *mut BpfProgram,
+        buf: *mut c_char,
+        size: usize,
+    ) -> c_int;
 
     pub fn bpf_map__fd(map: *const BpfMap) -> c_int;
     pub fn bpf_map__key_size(map: *const BpfMap) -> u32;
@@ -78,7 +96,12 @@ extern "C" {
     pub fn bpf_map__max_entries(map: *const BpfMap) -> u32;
     pub fn bpf_map__type(map: *const BpfMap) -> c_int;
 
-    pub fn bpf_map_update_elem(fd: c_int, key: *const c_void, value: *const c_void, flags: u64) -> c_int;
+    pub fn bpf_map_update_elem(
+        fd: c_int,
+        key: *const c_void,
+        value: *const c_void,
+        flags: u64,
+    ) -> c_int;
     pub fn bpf_map_lookup_elem(fd: c_int, key: *const c_void, value: *mut c_void) -> c_int;
 
     pub fn bpf_prog_test_run_opts(fd: c_int, opts: *mut TestRunOpts) -> c_int;
@@ -89,7 +112,12 @@ extern "C" {
     /// From libc: who we run as, to explain a failed BPF probe.
     pub fn geteuid() -> u32;
     /// From libc, to format libbpf's messages.
-    pub fn vsnprintf(buf: *mut c_char, size: usize, format: *const c_char, args: *mut c_void) -> c_int;
+    pub fn vsnprintf(
+        buf: *mut c_char,
+        size: usize,
+        format: *const c_char,
+        args: *mut c_void,
+    ) -> c_int;
 }
 
 /// The thread's last `errno`, for libbpf calls that return NULL.

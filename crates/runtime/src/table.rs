@@ -20,13 +20,24 @@ pub fn add_entry(pipeline: &LoadedPipeline, table: &Table, spec: &EntrySpec) -> 
     let entry = encode_entry(table, spec)?;
     let map = pipeline.map(&table.map)?;
     let Some(mask) = entry.mask else {
-        return map.write(&entry.key, &entry.value, Write::Insert).map_err(|e| in_table(table, e));
+        return map
+            .write(&entry.key, &entry.value, Write::Insert)
+            .map_err(|e| in_table(table, e));
     };
-    let ternary = table.ternary.as_ref().ok_or_else(|| in_table(table, RuntimeError::Value("no ternary layout".into())))?;
+    let ternary = table
+        .ternary
+        .as_ref()
+        .ok_or_else(|| in_table(table, RuntimeError::Value("no ternary layout".into())))?;
     let masks = pipeline.map(&ternary.masks_map)?;
     let (slot, is_new) = mask_slot(table, ternary, &masks, &mask)?;
-    let key = with_slot(ternary.entry_key_size, slot, ternary.entry_key_offset, &entry.key);
-    map.write(&key, &entry.value, Write::Insert).map_err(|e| in_table(table, e))?;
+    let key = with_slot(
+        ternary.entry_key_size,
+        slot,
+        ternary.entry_key_offset,
+        &entry.key,
+    );
+    map.write(&key, &entry.value, Write::Insert)
+        .map_err(|e| in_table(table, e))?;
     if is_new {
         let used = with_slot(ternary.mask_value_size, 1, ternary.mask_offset, &mask);
         masks.write(&slot.to_ne_bytes(), &used, Write::Replace)?;
@@ -45,12 +56,19 @@ fn with_slot(size: u32, word: u32, offset: u32, body: &[u8]) -> Vec<u8> {
 }
 
 /// The slot holding `mask`, or the first free one (`true`: not yet used).
-fn mask_slot(table: &Table, ternary: &TernaryLayout, masks: &Map, mask: &[u8]) -> Result<(u32, bool)> {
+fn mask_slot(
+    table: &Table,
+    ternary: &TernaryLayout,
+    masks: &Map,
+    mask: &[u8],
+) -> Result<(u32, bool)> {
     let mut free = None;
     let start = ternary.mask_offset as usize;
     for slot in 0..ternary.max_masks.min(masks.max_entries()) {
         let values = masks.read(&slot.to_ne_bytes())?;
-        let Some(value) = values.first() else { continue };
+        let Some(value) = values.first() else {
+            continue;
+        };
         let used = value.get(..4).is_some_and(|w| w != [0, 0, 0, 0]);
         let stored = value.get(start..start + mask.len());
         if used && stored == Some(mask) {
@@ -63,14 +81,18 @@ fn mask_slot(table: &Table, ternary: &TernaryLayout, masks: &Map, mask: &[u8]) -
     free.map(|slot| (slot, true)).ok_or_else(|| {
         RuntimeError::Value(format!(
             "table `{}` already uses all {} masks it can search; this entry needs another",
-            table.name,
-            ternary.max_masks
+            table.name, ternary.max_masks
         ))
     })
 }
 
 /// Make action `action_index` with `args` the default of `table`.
-pub fn set_default(pipeline: &LoadedPipeline, table: &Table, action_index: usize, args: &[(usize, String)]) -> Result<()> {
+pub fn set_default(
+    pipeline: &LoadedPipeline,
+    table: &Table,
+    action_index: usize,
+    args: &[(usize, String)],
+) -> Result<()> {
     let Some(default_map) = &table.default_map else {
         return Err(RuntimeError::Value(format!(
             "table `{}` has a const default action, which cannot be changed",
@@ -84,7 +106,9 @@ pub fn set_default(pipeline: &LoadedPipeline, table: &Table, action_index: usize
         )));
     }
     let value = encode_action(table, action_index, args)?;
-    pipeline.map(default_map)?.write(&0u32.to_ne_bytes(), &value, Write::Replace)
+    pipeline
+        .map(default_map)?
+        .write(&0u32.to_ne_bytes(), &value, Write::Replace)
 }
 
 fn in_table(table: &Table, error: RuntimeError) -> RuntimeError {

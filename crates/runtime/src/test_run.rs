@@ -41,7 +41,8 @@ pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
 }
 
 fn run_with_room(fd: i32, packet: &[u8], repeat: u32, room: usize) -> Result<RunOutput> {
-    let size_in = u32::try_from(packet.len()).map_err(|_| RuntimeError::Value("packet is too long".into()))?;
+    let size_in = u32::try_from(packet.len())
+        .map_err(|_| RuntimeError::Value("packet is too long".into()))?;
     let mut out = vec![0u8; room];
     let mut opts = sys::TestRunOpts {
         sz: std::mem::size_of::<sys::TestRunOpts>(),
@@ -66,5 +67,9 @@ fn run_with_room(fd: i32, packet: &[u8], repeat: u32, room: usize) -> Result<Run
         return Err(RuntimeError::os("BPF_PROG_TEST_RUN", -status));
     }
     out.truncate(opts.data_size_out as usize);
-    Ok(RunOutput { retval: opts.retval, packet: out, duration_ns: opts.duration })
+    Ok(RunOutput {
+        retval: opts.retval,
+        packet: out,
+        duration_ns: opts.duration,
+    })
 }

@@ -31,14 +31,22 @@ fn parse_unsized(text: &str) -> Result<Vec<u8>, String> {
         return Ok(mac.to_vec());
     }
     if text.contains(':') {
-        return text.parse::<Ipv6Addr>().map(|a| a.octets().to_vec()).map_err(|_| not_a_value());
+        return text
+            .parse::<Ipv6Addr>()
+            .map(|a| a.octets().to_vec())
+            .map_err(|_| not_a_value());
     }
     if text.contains('.') {
-        return text.parse::<Ipv4Addr>().map(|a| a.octets().to_vec()).map_err(|_| not_a_value());
+        return text
+            .parse::<Ipv4Addr>()
+            .map(|a| a.octets().to_vec())
+            .map_err(|_| not_a_value());
     }
     // `8w5`: the width is the field's, so the prefix is only checked for form.
     let number = match text.split_once(['w', 's']) {
-        Some((width, rest)) if !width.is_empty() && width.bytes().all(|b| b.is_ascii_digit()) => rest,
+        Some((width, rest)) if !width.is_empty() && width.bytes().all(|b| b.is_ascii_digit()) => {
+            rest
+        }
         _ => text,
     };
     let lower = number.to_ascii_lowercase();
@@ -108,7 +116,11 @@ fn fit(value: &[u8], bit_width: u32) -> Option<Vec<u8>> {
     let mut bytes = vec![0u8; length - significant.len()];
     bytes.extend(significant);
     let spare_bits = spare_bits(length, bit_width);
-    if spare_bits > 0 && bytes.first().is_some_and(|top| top >> (8 - spare_bits) != 0) {
+    if spare_bits > 0
+        && bytes
+            .first()
+            .is_some_and(|top| top >> (8 - spare_bits) != 0)
+    {
         return None;
     }
     Some(bytes)
@@ -155,9 +167,15 @@ mod tests {
     #[test]
     fn addresses() {
         assert_eq!(parse("10.1.152.69", 32), Ok(vec![10, 1, 152, 69]));
-        assert_eq!(parse("00:1b:17:00:01:30", 48), Ok(vec![0, 0x1b, 0x17, 0, 1, 0x30]));
+        assert_eq!(
+            parse("00:1b:17:00:01:30", 48),
+            Ok(vec![0, 0x1b, 0x17, 0, 1, 0x30])
+        );
         let v6 = parse("2001:db8::1", 128).unwrap_or_default();
-        assert_eq!((v6.len(), v6.first(), v6.last()), (16, Some(&0x20), Some(&1)));
+        assert_eq!(
+            (v6.len(), v6.first(), v6.last()),
+            (16, Some(&0x20), Some(&1))
+        );
     }
 
     #[test]
@@ -183,6 +201,9 @@ mod tests {
         assert_eq!(prefix_mask(16, 32), vec![0xff, 0xff, 0, 0]);
         assert_eq!(prefix_mask(4, 12), vec![0x0f, 0]);
         assert_eq!(prefix_mask(0, 8), vec![0]);
-        assert_eq!(and(&[0x0a, 0x01, 0x98, 0x45], &prefix_mask(16, 32)), vec![0x0a, 1, 0, 0]);
+        assert_eq!(
+            and(&[0x0a, 0x01, 0x98, 0x45], &prefix_mask(16, 32)),
+            vec![0x0a, 1, 0, 0]
+        );
     }
 }

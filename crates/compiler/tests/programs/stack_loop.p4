@@ -39,7 +39,8 @@ parser prs(packet_in p, out headers_t hdr) {
 
 control pipe(inout headers_t hdr, out bool pass) {
     apply {
-        // Pass packets whose second label is 16.
+        // Pass packets with two labels or more whose second label is 16
+        // (`last` and `lastIndex` exist only in parsers).
         pass = hdr.labels[1].isValid() && hdr.labels[1].label == 16;
         hdr.labels.pop_front(1);
     }

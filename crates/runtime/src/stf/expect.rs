@@ -21,26 +21,42 @@ impl Pattern {
             match c {
                 '*' => nibbles.push(None),
                 '$' => exact_length = true,
-                _ => nibbles.push(Some(c.to_digit(16).ok_or_else(|| format!("`{c}` is not a hex digit or `*`"))? as u8)),
+                _ => nibbles.push(Some(
+                    c.to_digit(16)
+                        .ok_or_else(|| format!("`{c}` is not a hex digit or `*`"))?
+                        as u8,
+                )),
             }
         }
-        Ok(Pattern { nibbles, exact_length })
+        Ok(Pattern {
+            nibbles,
+            exact_length,
+        })
     }
 
     pub fn matches(&self, packet: &[u8]) -> bool {
         let got = nibbles_of(packet);
-        if got.len() < self.nibbles.len() || (self.exact_length && got.len() != self.nibbles.len()) {
+        if got.len() < self.nibbles.len() || (self.exact_length && got.len() != self.nibbles.len())
+        {
             return false;
         }
-        self.nibbles.iter().zip(&got).all(|(want, have)| want.is_none_or(|w| w == *have))
+        self.nibbles
+            .iter()
+            .zip(&got)
+            .all(|(want, have)| want.is_none_or(|w| w == *have))
     }
 
     /// Three lines: expected, got, and `^` under every nibble that differs
     /// (including missing or extra ones), grouped by 4 bytes.
     pub fn diff(&self, packet: &[u8]) -> String {
         let got = nibbles_of(packet);
-        let shown = if self.exact_length { got.len().max(self.nibbles.len()) } else { self.nibbles.len().max(got.len()) };
-        let (mut want_line, mut got_line, mut marks) = (String::new(), String::new(), String::new());
+        let shown = if self.exact_length {
+            got.len().max(self.nibbles.len())
+        } else {
+            self.nibbles.len().max(got.len())
+        };
+        let (mut want_line, mut got_line, mut marks) =
+            (String::new(), String::new(), String::new());
         for index in 0..shown {
             if index > 0 && index % 8 == 0 {
                 want_line.push(' ');
@@ -64,9 +80,17 @@ impl Pattern {
             };
             marks.push(if differs { '^' } else { ' ' });
         }
-        let length_note = if self.exact_length { ", exact length" } else { "" };
+        let length_note = if self.exact_length {
+            ", exact length"
+        } else {
+            ""
+        };
         [
-            format!("expected: {} ({} bytes{length_note})", want_line.trim_end(), self.nibbles.len() / 2),
+            format!(
+                "expected: {} ({} bytes{length_note})",
+                want_line.trim_end(),
+                self.nibbles.len() / 2
+            ),
             format!("got:      {} ({} bytes)", got_line.trim_end(), packet.len()),
             format!("          {}", marks.trim_end()),
         ]

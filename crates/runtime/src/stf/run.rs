@@ -39,31 +39,49 @@ struct Sent {
 
 /// Run `script` (parsed from `file`) against `pipeline`.
 pub fn run(pipeline: &LoadedPipeline, file: &Path, script: &[Line]) -> Outcome {
-    let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+    let name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let mut report: Vec<(usize, String, bool)> = Vec::new();
     let mut sent: Vec<Sent> = Vec::new();
     let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
     for line in script {
         let at = line.number;
         let problem = match &line.command {
-            Command::Add { table, priority, keys, action } => add(pipeline, table, *priority, keys, action),
+            Command::Add {
+                table,
+                priority,
+                keys,
+                action,
+            } => add(pipeline, table, *priority, keys, action),
             Command::SetDefault { table, action } => set_default(pipeline, table, action),
-            Command::CheckCounter { counter, index, expected } => {
-                match check_counter(pipeline, counter, *index, *expected) {
-                    Ok(text) => {
-                        report.push((at, format!("{name}:{at}: {text}"), false));
-                        Ok(())
-                    }
-                    Err(e) => Err(e),
+            Command::CheckCounter {
+                counter,
+                index,
+                expected,
+            } => match check_counter(pipeline, counter, *index, *expected) {
+                Ok(text) => {
+                    report.push((at, format!("{name}:{at}: {text}"), false));
+                    Ok(())
                 }
-            }
+                Err(e) => Err(e),
+            },
             Command::Packet { port, data } => {
                 let result = pipeline.run_packet(*port, data);
-                sent.push(Sent { line: at, number: sent.len() + 1, in_port: *port, result });
+                sent.push(Sent {
+                    line: at,
+                    number: sent.len() + 1,
+                    in_port: *port,
+                    result,
+                });
                 Ok(())
             }
             Command::Expect { port, pattern } => {
-                expects.entry(*port).or_default().push_back((at, pattern.clone()));
+                expects
+                    .entry(*port)
+                    .or_default()
+                    .push_back((at, pattern.clone()));
                 Ok(())
             }
             Command::Wait => Ok(()),
@@ -74,7 +92,14 @@ pub fn run(pipeline: &LoadedPipeline, file: &Path, script: &[Line]) -> Outcome {
     }
     for packet in &sent {
         let (text, failed) = judge(packet, &mut expects);
-        report.push((packet.line, format!("packet {} ({name}:{}) in port {}: {text}", packet.number, packet.line, packet.in_port), failed));
+        report.push((
+            packet.line,
+            format!(
+                "packet {} ({name}:{}) in port {}: {text}",
+                packet.number, packet.line, packet.in_port
+            ),
+            failed,
+        ));
     }
     for (port, left) in &expects {
         for (at, _) in left {
@@ -98,13 +123,19 @@ fn judge(packet: &Sent, expects: &mut BTreeMap<u32, VecDeque<(usize, Pattern)>>)
     };
     let verdict = outcome.verdict;
     if let Verdict::Unknown(code) = verdict {
-        return (format!("FAIL: the program returned {code}, which the hook does not define"), true);
+        return (
+            format!("FAIL: the program returned {code}, which the hook does not define"),
+            true,
+        );
     }
     if !verdict.delivers() {
         return (format!("{verdict}: ok (dropped)"), false);
     }
     let Some(port) = outcome.port else {
-        return (format!("{verdict}: FAIL, the program did not record which port (no output record)"), true);
+        return (
+            format!("{verdict}: FAIL, the program did not record which port (no output record)"),
+            true,
+        );
     };
     match expects.get_mut(&port).and_then(VecDeque::pop_front) {
         Some((at, pattern)) if pattern.matches(&outcome.packet) => {
@@ -130,11 +161,18 @@ fn judge(packet: &Sent, expects: &mut BTreeMap<u32, VecDeque<(usize, Pattern)>>)
 }
 
 fn indent(text: &str) -> String {
-    text.lines().map(|line| format!("  {line}")).collect::<Vec<_>>().join("\n")
+    text.lines()
+        .map(|line| format!("  {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn hex(bytes: &[u8]) -> String {
-    bytes.chunks(4).map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<String>()).collect::<Vec<_>>().join(" ")
+    bytes
+        .chunks(4)
+        .map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<String>())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn add(
@@ -145,7 +183,10 @@ fn add(
     call: &ActionCall,
 ) -> Result<()> {
     let table = names::table(&pipeline.description, table_name)?;
-    let mut spec = EntrySpec { priority, ..EntrySpec::default() };
+    let mut spec = EntrySpec {
+        priority,
+        ..EntrySpec::default()
+    };
     for (field, text) in keys {
         let index = names::key_field(table, field)?;
         spec.keys.push((index, key_text(table, index, text)?));
@@ -179,16 +220,30 @@ fn action_args(table: &Table, call: &ActionCall) -> Result<(usize, Vec<(usize, S
 
 /// Apply the harness's lpm byte order rule (see the module docs).
 fn key_text(table: &Table, index: usize, text: &str) -> Result<String> {
-    let Some(key) = table.keys.get(index).filter(|k| k.match_kind == MatchKind::Lpm) else {
+    let Some(key) = table
+        .keys
+        .get(index)
+        .filter(|k| k.match_kind == MatchKind::Lpm)
+    else {
         return Ok(text.to_string());
     };
-    let (number, prefix) = text.split_once('/').map_or((text, None), |(v, p)| (v, Some(p)));
+    let (number, prefix) = text
+        .split_once('/')
+        .map_or((text, None), |(v, p)| (v, Some(p)));
     if number.contains(['.', ':']) {
         return Ok(text.to_string());
     }
-    let width = key.field.byte_len.max(value::byte_len(key.field.bit_width) as u32) * 8;
-    let mut bytes = value::parse(number, width)
-        .map_err(|why| RuntimeError::Value(format!("table `{}`, key field `{}`: {why}", table.name, key.field.name)))?;
+    let width = key
+        .field
+        .byte_len
+        .max(value::byte_len(key.field.bit_width) as u32)
+        * 8;
+    let mut bytes = value::parse(number, width).map_err(|why| {
+        RuntimeError::Value(format!(
+            "table `{}`, key field `{}`: {why}",
+            table.name, key.field.name
+        ))
+    })?;
     bytes.reverse();
     let swapped: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     Ok(match prefix {
@@ -197,7 +252,12 @@ fn key_text(table: &Table, index: usize, text: &str) -> Result<String> {
     })
 }
 
-fn check_counter(pipeline: &LoadedPipeline, name: &str, index: u32, expected: Option<(CountKind, u64)>) -> Result<String> {
+fn check_counter(
+    pipeline: &LoadedPipeline,
+    name: &str,
+    index: u32,
+    expected: Option<(CountKind, u64)>,
+) -> Result<String> {
     let found = names::counter(&pipeline.description, name)?;
     let value = counter::read(pipeline, found, index)?;
     let counts: Vec<String> = [("packets", value.packets), ("bytes", value.bytes)]
@@ -219,7 +279,9 @@ fn check_counter(pipeline: &LoadedPipeline, name: &str, index: u32, expected: Op
             CountKind::Packets => "packets",
             CountKind::Bytes => "bytes",
         };
-        Err(RuntimeError::Value(format!("{shown}: expected {what} == {want}")))
+        Err(RuntimeError::Value(format!(
+            "{shown}: expected {what} == {want}"
+        )))
     }
 }
 
@@ -230,14 +292,27 @@ mod tests {
     use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, TableStorage};
 
     fn sent(port: Option<u32>, verdict: Verdict, packet: &[u8]) -> Sent {
-        let outcome = PacketOutcome { verdict, port, packet: packet.to_vec(), retval: 0 };
-        Sent { line: 1, number: 1, in_port: 0, result: Ok(outcome) }
+        let outcome = PacketOutcome {
+            verdict,
+            port,
+            packet: packet.to_vec(),
+            retval: 0,
+        };
+        Sent {
+            line: 1,
+            number: 1,
+            in_port: 0,
+            result: Ok(outcome),
+        }
     }
 
     fn queue(entries: &[(u32, usize, &str)]) -> BTreeMap<u32, VecDeque<(usize, Pattern)>> {
         let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
         for (port, line, text) in entries {
-            expects.entry(*port).or_default().push_back((*line, Pattern::parse(text).unwrap()));
+            expects
+                .entry(*port)
+                .or_default()
+                .push_back((*line, Pattern::parse(text).unwrap()));
         }
         expects
     }
@@ -250,7 +325,10 @@ mod tests {
         assert!(failed && text.contains("line 6"), "{text}");
         assert!(!judge(&sent(None, Verdict::Drop, &[]), &mut expects).1);
         let (text, failed) = judge(&sent(Some(3), Verdict::Redirect, &[0xcc]), &mut expects);
-        assert!(failed && text.contains("no packet was expected on port 3"), "{text}");
+        assert!(
+            failed && text.contains("no packet was expected on port 3"),
+            "{text}"
+        );
         assert_eq!(expects.get(&2).map(VecDeque::len), Some(1));
         assert!(judge(&sent(None, Verdict::Redirect, &[0xcc]), &mut expects).1);
         assert!(judge(&sent(None, Verdict::Unknown(9), &[]), &mut expects).1);
@@ -258,13 +336,22 @@ mod tests {
 
     #[test]
     fn numeric_lpm_values_are_read_backwards_addresses_are_not() {
-        let field = FieldLayout { name: "src".into(), bit_width: 32, byte_offset: 0, byte_len: 4, byte_order: ByteOrder::Network };
+        let field = FieldLayout {
+            name: "src".into(),
+            bit_width: 32,
+            byte_offset: 0,
+            byte_len: 4,
+            byte_order: ByteOrder::Network,
+        };
         let table = Table {
             name: "t".into(),
             map: "t".into(),
             storage: TableStorage::LpmTrie,
             size: 1,
-            keys: vec![KeyField { field, match_kind: MatchKind::Lpm }],
+            keys: vec![KeyField {
+                field,
+                match_kind: MatchKind::Lpm,
+            }],
             key_size: 4,
             value_size: 4,
             actions: vec![],
