@@ -25,10 +25,13 @@ conformance: build
 
 # Coverage-guided fuzzing of the front end for FUZZ_SECONDS (e.g.
 # `make fuzz FUZZ_SECONDS=1800`), seeded with our example and diagnostics
-# programs. Needs the nightly toolchain; installs cargo-fuzz if missing.
-# Inputs that crash land in fuzz/artifacts/frontend/.
+# programs and, when present, the corpus's samples (read, never copied).
+# Needs the nightly toolchain; installs cargo-fuzz if missing. Inputs that
+# crash land in fuzz/artifacts/frontend/.
+FUZZ_SEEDS := $(abspath examples crates/cli/tests/diagnostics $(wildcard $(CORPUS)/p4_16_samples))
+
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 	mkdir -p fuzz/corpus/frontend
-	cd fuzz && cargo +nightly fuzz run frontend corpus/frontend ../examples ../crates/cli/tests/diagnostics \
+	cd fuzz && cargo +nightly fuzz run frontend corpus/frontend $(FUZZ_SEEDS) \
 		-- -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10
