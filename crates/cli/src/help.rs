@@ -10,6 +10,8 @@ usage: p4bpf COMMAND [ARGS...]
 
 commands:
   check FILE.p4         check a program with the front end; print what it declares
+  compile FILE.p4       compile a program to C, an eBPF object and P4Info
+  test PROGRAM STF      run a packet-test file against a program in the kernel
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   help [COMMAND]        print this text, or the help of COMMAND
 
@@ -61,7 +63,9 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
     match command {
         None | Some("help") => Some(MAIN),
         Some("check") => Some(CHECK),
+        Some("compile") => Some(crate::compile::USAGE),
         Some("conformance") => Some(CONFORMANCE),
+        Some("test") => Some(crate::test::USAGE),
         Some(_) => None,
     }
 }

@@ -44,6 +44,9 @@ fn help_is_available_three_ways() {
         &["help", "check"],
         &["check", "--help"],
         &["conformance", "-h"],
+        &["help", "compile"],
+        &["help", "test"],
+        &["test", "--help"],
     ] {
         let out = p4bpf(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
