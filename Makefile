@@ -9,12 +9,14 @@ P4BPF := target/release/p4bpf
 build:
 	cargo build --release
 
-# For now the demo is the front end on our example router; it will load the
-# router into the kernel once the back end exists.
+# For now the demo checks our example router and compiles it to C and an
+# eBPF object in target/demo/; it will load the router between network
+# namespaces once the runtime can.
 demo:
 	scripts/install-deps.sh demo
 	cargo build --release
 	$(P4BPF) check examples/l3_router.p4
+	$(P4BPF) compile examples/l3_router.p4 -o target/demo
 
 test:
 	scripts/install-deps.sh test
