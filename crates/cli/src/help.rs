@@ -46,7 +46,9 @@ usage: p4bpf conformance [CORPUS_DIR] [--out FILE] [--jobs N] [--timeout SECONDS
 Checks every program of the corpus (default ../shared/corpus/p4c), each in a
 child process `p4bpf check` with a time limit, and writes a Markdown report:
 accepted or rejected per folder, every failure with its first diagnostic,
-crashes, and the slowest files. Skips with a message when the corpus is absent.
+crashes, and the slowest files. p4_16_ebpf_errors, which only the eBPF target
+can reject, is judged by `p4bpf compile` instead. Skips with a message when
+the corpus is absent.
 
 options:
   --out FILE            the report (default conformance/frontend.md)
