@@ -68,19 +68,26 @@ pub fn run_all(
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Run>>> = Mutex::new(vec![None; jobs.len()]);
+    let worker = || loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        let Some(job) = jobs.get(index) else { break };
+        let run = run_one(launcher, job);
+        if let Ok(mut results) = results.lock() {
+            if let Some(slot) = results.get_mut(index) {
+                *slot = Some(run);
+            }
+        }
+        on_done(finished.fetch_add(1, Ordering::Relaxed) + 1);
+    };
     std::thread::scope(|scope| {
-        for _ in 0..parallel.max(1) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(index) else { break };
-                let run = run_one(launcher, job);
-                if let Ok(mut results) = results.lock() {
-                    if let Some(slot) = results.get_mut(index) {
-                        *slot = Some(run);
-                    }
-                }
-                on_done(finished.fetch_add(1, Ordering::Relaxed) + 1);
-            });
+        for _ in 0..parallel.clamp(1, jobs.len().max(1)) {
+            // Out of threads: the workers already started share the rest.
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, worker)
+                .is_err()
+            {
+                break;
+            }
         }
     });
     let results = results.into_inner().unwrap_or_default();
