@@ -9,12 +9,14 @@ P4BPF := target/release/p4bpf
 build:
 	cargo build --release
 
-# For now the demo is the front end on our example router; it will load the
-# router into the kernel once the back end exists.
+# For now the demo checks our example router and compiles it to C and an
+# eBPF object in target/demo/; it will load the router between network
+# namespaces once the runtime can.
 demo:
 	scripts/install-deps.sh demo
 	cargo build --release
 	$(P4BPF) check examples/l3_router.p4
+	$(P4BPF) compile examples/l3_router.p4 -o target/demo
 
 test:
 	scripts/install-deps.sh test
@@ -34,10 +36,13 @@ conformance: build
 
 # Coverage-guided fuzzing of the front end for FUZZ_SECONDS (e.g.
 # `make fuzz FUZZ_SECONDS=1800`), seeded with our example and diagnostics
-# programs. Needs the nightly toolchain; installs cargo-fuzz if missing.
-# Inputs that crash land in fuzz/artifacts/frontend/.
+# programs and, when present, the corpus's samples (read, never copied).
+# Needs the nightly toolchain; installs cargo-fuzz if missing. Inputs that
+# crash land in fuzz/artifacts/frontend/.
+FUZZ_SEEDS := $(abspath examples crates/cli/tests/diagnostics $(wildcard $(CORPUS)/p4_16_samples))
+
 fuzz:
 	command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz
 	mkdir -p fuzz/corpus/frontend
-	cd fuzz && cargo +nightly fuzz run frontend corpus/frontend ../examples ../crates/cli/tests/diagnostics \
+	cd fuzz && cargo +nightly fuzz run frontend corpus/frontend $(FUZZ_SEEDS) \
 		-- -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10

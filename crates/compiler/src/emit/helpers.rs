@@ -4,60 +4,33 @@
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Helper {
+    LoadBe,
     StoreBe,
-    LoadBePacket,
-    StoreBePacket,
     BytesEq,
     Ipv4Checksum,
     CsumReplace,
+    SkbShrink,
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
+        Helper::LoadBe => {
+            "/* The `n` bytes at `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+{
+    u64 v = 0;
+    for (u32 i = 0; i < n; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+"
+        }
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
 {
     for (u32 i = 0; i < n; i++)
         p[i] = (u8)(v >> (8 * (n - 1 - i)));
-}
-"
-        }
-        // Packet bytes may be read and written a word at a time whatever
-        // their alignment (x86_64 and the verifier allow it for packet
-        // pointers, not for the stack): a 48-bit MAC is a u32 and a u16
-        // access instead of six byte accesses and five shifts.
-        Helper::LoadBePacket => {
-            "/* The `n` bytes at packet pointer `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
-{
-    u64 v = 0;
-    u32 i = 0;
-    for (; i + 4 <= n; i += 4)
-        v = (v << 32) | bpf_ntohl(*(const u32 *)(p + i));
-    if (i + 2 <= n) {
-        v = (v << 16) | bpf_ntohs(*(const u16 *)(p + i));
-        i += 2;
-    }
-    if (i < n)
-        v = (v << 8) | p[i];
-    return v;
-}
-"
-        }
-        Helper::StoreBePacket => {
-            "/* Writes the low `n` bytes of `v` at packet pointer `p`, big-endian. */
-static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
-{
-    u32 i = 0;
-    for (; i + 4 <= n; i += 4)
-        *(u32 *)(p + i) = bpf_htonl((u32)(v >> (8 * (n - 4 - i))));
-    if (i + 2 <= n) {
-        *(u16 *)(p + i) = bpf_htons((u16)(v >> (8 * (n - 2 - i))));
-        i += 2;
-    }
-    if (i < n)
-        p[i] = (u8)v;
 }
 "
         }
@@ -68,6 +41,35 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
     for (u32 i = 0; i < n; i++)
         diff |= a[i] ^ b[i];
     return diff == 0;
+}
+"
+        }
+        Helper::SkbShrink => {
+            "/* Removes the first `n` bytes of a TC packet the kernel will not shrink
+ * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
+ * 64-byte chunks, then trims the tail. Packets up to 4 KiB. */
+static __always_inline int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+{
+    u8 chunk[64];
+    u32 len = skb->len;
+    if (n > len || len - n > 64 * 64)
+        return -1;
+    for (u32 i = 0; i < 64; i++) {
+        u32 from = n + i * 64;
+        if (from >= len)
+            break;
+        u32 size = len - from;
+        if (size > 64)
+            size = 64;
+        /* Hide the bound from clang so the mask stays for the verifier. */
+        asm volatile(\"\" : \"+r\"(size));
+        size &= 127;
+        if (size == 0 || size > 64 || bpf_skb_load_bytes(skb, from, chunk, size))
+            return -1;
+        if (bpf_skb_store_bytes(skb, from - n, chunk, size, 0))
+            return -1;
+    }
+    return bpf_skb_change_tail(skb, len - n, 0);
 }
 "
         }
@@ -119,7 +121,14 @@ mod tests {
 
     #[test]
     fn every_helper_defines_a_p4bpf_function() {
-        for h in [Helper::StoreBe, Helper::LoadBePacket, Helper::StoreBePacket, Helper::BytesEq, Helper::Ipv4Checksum, Helper::CsumReplace] {
+        for h in [
+            Helper::LoadBe,
+            Helper::StoreBe,
+            Helper::BytesEq,
+            Helper::Ipv4Checksum,
+            Helper::CsumReplace,
+            Helper::SkbShrink,
+        ] {
             assert!(text(h).contains("static __always_inline"), "{h:?}");
         }
     }

@@ -60,7 +60,7 @@ struct stack_loop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct stack_loop_state *st)
 {
 }
@@ -84,8 +84,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -111,8 +111,8 @@ state_label:;
         }
         u8 *hdr_start = pkt + offset;
         st->headers.labels.elem[stack_index].label = ((u32)((p4bpf_load_be(hdr_start + 0, 3) >> 4) & 0xfffffU));
-        st->headers.labels.elem[stack_index].tc = ((u8)((p4bpf_load_be(hdr_start + 2, 1) >> 1) & 7U));
-        st->headers.labels.elem[stack_index].bos = ((u8)((p4bpf_load_be(hdr_start + 2, 1) >> 0) & 1U));
+        st->headers.labels.elem[stack_index].tc = ((u8)((hdr_start[2] >> 1) & 7U));
+        st->headers.labels.elem[stack_index].bos = ((u8)(hdr_start[2] & 1U));
         st->headers.labels.elem[stack_index].ttl = hdr_start[3];
         st->headers.labels.elem[stack_index].p4bpf_valid = 1;
         st->headers.labels.elem[stack_index].p4bpf_offset = offset;
@@ -131,14 +131,14 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control filter (stack_loop.p4:40) */
-    st->accept = (((st->headers.labels.next - 1) >= 1U) && (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].label == 0x10U));
+    /* control pipe (stack_loop.p4:40) */
+    st->accept = (st->headers.labels.elem[1U].p4bpf_valid && (st->headers.labels.elem[1U].label == 0x10U));
     st->headers.labels.elem[0] = st->headers.labels.elem[1];
     st->headers.labels.elem[1] = st->headers.labels.elem[2];
     st->headers.labels.elem[2] = st->headers.labels.elem[3];
     st->headers.labels.elem[3].p4bpf_valid = 0;
     st->headers.labels.next = st->headers.labels.next >= 1 ? st->headers.labels.next - 1 : 0;
-filter_end:;
+pipe_end:;
     return st->accept ? XDP_PASS : XDP_DROP;
 }
 
