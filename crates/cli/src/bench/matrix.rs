@@ -47,7 +47,14 @@ const OTHER_BASE: u32 = 0x0b00_0000;
 
 pub fn points(max_masks: u32) -> Vec<Point> {
     let mut points = Vec::new();
-    let point = |series, kind, tables, entries, masks, key_bytes| Point { series, kind, tables, entries, masks, key_bytes };
+    let point = |series, kind, tables, entries, masks, key_bytes| Point {
+        series,
+        kind,
+        tables,
+        entries,
+        masks,
+        key_bytes,
+    };
     for kind in [Kind::Exact, Kind::Lpm, Kind::Ternary] {
         for tables in 1..=3 {
             points.push(point("tables", kind, tables, 1024, 1, 4));
@@ -55,10 +62,24 @@ pub fn points(max_masks: u32) -> Vec<Point> {
     }
     for kind in [Kind::Exact, Kind::Lpm, Kind::Ternary] {
         for entries in [2, 1_000, 10_000, 130_000] {
-            points.push(point("entries", kind, 1, entries, if kind == Kind::Ternary { 8.min(entries) } else { 1 }, 4));
+            points.push(point(
+                "entries",
+                kind,
+                1,
+                entries,
+                if kind == Kind::Ternary {
+                    8.min(entries)
+                } else {
+                    1
+                },
+                4,
+            ));
         }
     }
-    for masks in [1, 2, 4, 8, 16, 32, 64, 128, 192].into_iter().filter(|m| *m <= max_masks) {
+    for masks in [1, 2, 4, 8, 16, 32, 64, 128, 192]
+        .into_iter()
+        .filter(|m| *m <= max_masks)
+    {
         points.push(point("masks", Kind::Ternary, 1, 130_000, masks, 4));
     }
     for key_bytes in [4, 8, 16, 32, 64] {
@@ -79,7 +100,9 @@ pub fn program(point: &Point) -> String {
     let words = point.key_bytes / 4;
     let mut p4 = String::from("#include <core.p4>\n#include <xdp_model.p4>\n\n");
     p4.push_str("header ethernet_h { bit<48> dstAddr; bit<48> srcAddr; bit<16> etherType; }\n");
-    p4.push_str("// IPv4 up to its source address, then the destination and what follows as key words.\n");
+    p4.push_str(
+        "// IPv4 up to its source address, then the destination and what follows as key words.\n",
+    );
     p4.push_str("header ipv4_head_h { bit<64> a; bit<32> b; bit<32> srcAddr; }\nheader key_h {");
     for w in 0..words {
         let _ = write!(p4, " bit<32> w{w};");
@@ -115,7 +138,10 @@ pub fn entries(point: &Point) -> Vec<P4Entry> {
     let wire = packet();
     let word = |w: u32| -> u32 {
         let at = 30 + 4 * w as usize;
-        wire.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_be_bytes).unwrap_or(0)
+        wire.get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_be_bytes)
+            .unwrap_or(0)
     };
     let mut out = Vec::new();
     for t in 0..point.tables {
@@ -134,7 +160,11 @@ pub fn entries(point: &Point) -> Vec<P4Entry> {
                         let mask = 0xffff_ff00 | m;
                         // Each entry its own /24: rules overlap as little as in
                         // real ACLs, yet every mask must still be probed.
-                        let value = if i == 0 { PACKET_DST } else { OTHER_BASE + (i << 8) };
+                        let value = if i == 0 {
+                            PACKET_DST
+                        } else {
+                            OTHER_BASE + (i << 8)
+                        };
                         // The packet's entry has the lowest priority: every
                         // mask is searched before it is known to win.
                         priority = Some(if i == 0 { 1 } else { 2 + i });
@@ -164,32 +194,59 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
     let mut plain = Vec::new();
     let mut groups: Vec<RawEntries> = Vec::new();
     for entry in entries {
-        let table = p4bpf_runtime::names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
-        let Some(ternary) = table.ternary.as_ref().filter(|_| table.storage == TableStorage::Ternary) else {
+        let table =
+            p4bpf_runtime::names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
+        let Some(ternary) = table
+            .ternary
+            .as_ref()
+            .filter(|_| table.storage == TableStorage::Ternary)
+        else {
             plain.push(entry.clone());
             continue;
         };
         let spec = EntrySpec {
             keys: entry.keys.iter().cloned().enumerate().collect(),
-            action: p4bpf_runtime::names::action(table, &entry.action).map_err(|e| e.to_string())?,
+            action: p4bpf_runtime::names::action(table, &entry.action)
+                .map_err(|e| e.to_string())?,
             args: entry.args.iter().cloned().enumerate().collect(),
             priority: entry.priority,
         };
         let encoded = encode_entry(table, &spec).map_err(|e| e.to_string())?;
         let mask = encoded.mask.unwrap_or_default();
-        let masks_group = group(&mut groups, &ternary.masks_map, 4, ternary.mask_value_size as usize);
+        let masks_group = group(
+            &mut groups,
+            &ternary.masks_map,
+            4,
+            ternary.mask_value_size as usize,
+        );
         let slots = masks_group.values.len() / masks_group.value_size;
         let mask_record = with_word(ternary.mask_value_size, 1, ternary.mask_offset, &mask);
-        let slot = match masks_group.values.chunks(masks_group.value_size).position(|m| m == mask_record.as_slice()) {
+        let slot = match masks_group
+            .values
+            .chunks(masks_group.value_size)
+            .position(|m| m == mask_record.as_slice())
+        {
             Some(slot) => slot,
             None if (slots as u32) < ternary.max_masks => {
-                masks_group.keys.extend_from_slice(&(slots as u32).to_ne_bytes());
+                masks_group
+                    .keys
+                    .extend_from_slice(&(slots as u32).to_ne_bytes());
                 masks_group.values.extend_from_slice(&mask_record);
                 slots
             }
-            None => return Err(format!("table `{}` searches at most {} masks", table.name, ternary.max_masks)),
+            None => {
+                return Err(format!(
+                    "table `{}` searches at most {} masks",
+                    table.name, ternary.max_masks
+                ))
+            }
         };
-        let key = with_word(ternary.entry_key_size, slot as u32, ternary.entry_key_offset, &encoded.key);
+        let key = with_word(
+            ternary.entry_key_size,
+            slot as u32,
+            ternary.entry_key_offset,
+            &encoded.key,
+        );
         let entries_group = group(&mut groups, &table.map, key.len(), encoded.value.len());
         entries_group.keys.extend_from_slice(&key);
         entries_group.values.extend_from_slice(&encoded.value);
@@ -198,11 +255,22 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
     super::fill::write_raw(object, &groups)
 }
 
-fn group<'a>(groups: &'a mut Vec<RawEntries>, map: &str, key_size: usize, value_size: usize) -> &'a mut RawEntries {
+fn group<'a>(
+    groups: &'a mut Vec<RawEntries>,
+    map: &str,
+    key_size: usize,
+    value_size: usize,
+) -> &'a mut RawEntries {
     let at = match groups.iter().position(|g| g.map == map) {
         Some(at) => at,
         None => {
-            groups.push(RawEntries { map: map.into(), key_size, value_size, keys: Vec::new(), values: Vec::new() });
+            groups.push(RawEntries {
+                map: map.into(),
+                key_size,
+                value_size,
+                keys: Vec::new(),
+                values: Vec::new(),
+            });
             groups.len() - 1
         }
     };
@@ -224,17 +292,36 @@ mod tests {
 
     #[test]
     fn ternary_entries_use_the_asked_number_of_masks() {
-        let point = Point { series: "masks", kind: Kind::Ternary, tables: 1, entries: 100, masks: 7, key_bytes: 4 };
+        let point = Point {
+            series: "masks",
+            kind: Kind::Ternary,
+            tables: 1,
+            entries: 100,
+            masks: 7,
+            key_bytes: 4,
+        };
         let masks: std::collections::BTreeSet<String> = entries(&point)
             .iter()
-            .filter_map(|e| e.keys.first().and_then(|k| k.split_once("&&&")).map(|(_, m)| m.to_string()))
+            .filter_map(|e| {
+                e.keys
+                    .first()
+                    .and_then(|k| k.split_once("&&&"))
+                    .map(|(_, m)| m.to_string())
+            })
             .collect();
         assert_eq!(masks.len(), 7);
     }
 
     #[test]
     fn programs_declare_one_table_per_point_table() {
-        let point = Point { series: "tables", kind: Kind::Lpm, tables: 3, entries: 2, masks: 1, key_bytes: 8 };
+        let point = Point {
+            series: "tables",
+            kind: Kind::Lpm,
+            tables: 3,
+            entries: 2,
+            masks: 1,
+            key_bytes: 8,
+        };
         let text = program(&point);
         assert_eq!(text.matches("table t").count(), 3);
         assert!(text.contains("hdr.k.w0: lpm; hdr.k.w1: exact;"));

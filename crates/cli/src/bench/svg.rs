@@ -28,11 +28,19 @@ pub fn ratios(results: &Results) -> String {
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{height}" font-family="sans-serif" font-size="12">"#,
         LEFT + WIDTH + 60.0
     );
-    let _ = writeln!(svg, r#"<text x="10" y="20" font-size="14">ns/packet, generated P4 / hand-written C (lower is better)</text>"#);
+    let _ = writeln!(
+        svg,
+        r#"<text x="10" y="20" font-size="14">ns/packet, generated P4 / hand-written C (lower is better)</text>"#
+    );
     for (i, (name, ratio)) in bars.iter().enumerate() {
         let y = TOP + ROW * i as f64;
         let colour = if *ratio <= TIME_GOAL { "#4a8" } else { "#d64" };
-        let _ = writeln!(svg, r#"<text x="{}" y="{}" text-anchor="end">{name}</text>"#, LEFT - 6.0, y + 15.0);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{}" y="{}" text-anchor="end">{name}</text>"#,
+            LEFT - 6.0,
+            y + 15.0
+        );
         let _ = writeln!(
             svg,
             r#"<rect x="{LEFT}" y="{}" width="{:.1}" height="{}" fill="{colour}"/>"#,
@@ -40,10 +48,18 @@ pub fn ratios(results: &Results) -> String {
             x(*ratio) - LEFT,
             ROW - 8.0
         );
-        let _ = writeln!(svg, r#"<text x="{:.1}" y="{}">{ratio:.3}</text>"#, x(*ratio) + 4.0, y + 15.0);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{}">{ratio:.3}</text>"#,
+            x(*ratio) + 4.0,
+            y + 15.0
+        );
     }
     let bottom = TOP + ROW * bars.len() as f64;
-    for (ratio, label, dash) in [(1.0, "1.0", ""), (TIME_GOAL, "goal", r#" stroke-dasharray="4 3""#)] {
+    for (ratio, label, dash) in [
+        (1.0, "1.0", ""),
+        (TIME_GOAL, "goal", r#" stroke-dasharray="4 3""#),
+    ] {
         let _ = writeln!(
             svg,
             r#"<line x1="{0:.1}" y1="{1}" x2="{0:.1}" y2="{2}" stroke="black"{dash}/>"#,
@@ -51,7 +67,12 @@ pub fn ratios(results: &Results) -> String {
             TOP - 4.0,
             bottom
         );
-        let _ = writeln!(svg, r#"<text x="{:.1}" y="{}" text-anchor="middle">{label}</text>"#, x(ratio), bottom + 16.0);
+        let _ = writeln!(
+            svg,
+            r#"<text x="{:.1}" y="{}" text-anchor="middle">{label}</text>"#,
+            x(ratio),
+            bottom + 16.0
+        );
     }
     svg.push_str("</svg>\n");
     svg
