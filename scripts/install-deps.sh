@@ -8,12 +8,15 @@ set -euo pipefail
 purpose="${1:-test}"
 
 # Debian packages and, for each, a command or file that shows it is there.
-test_packages=()
-demo_packages=(
+# clang and libbpf-dev: the compiler tests compile the generated C, the
+# runtime links the system libbpf (-lbpf) and its kernel tests load programs.
+test_packages=(
     "clang:command:clang"
+    "libbpf-dev:dpkg:libbpf-dev"
+)
+demo_packages=(
     "llvm:command:llvm-strip"
     "libelf-dev:dpkg:libelf-dev"
-    "libbpf-dev:dpkg:libbpf-dev"
     "iproute2:command:ip"
     "bpftool:command:bpftool"
     "iputils-ping:command:ping"

@@ -3,10 +3,12 @@
 
 mod args;
 mod check;
+mod compile;
 mod conformance;
 mod diagnostic_line;
 mod help;
 mod summary;
+mod test;
 
 use args::{Args, UsageError};
 use std::process::ExitCode;
@@ -27,8 +29,10 @@ fn main() -> ExitCode {
     let rest = Args::new(words);
     match command.as_str() {
         "check" => check::run(rest),
+        "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "test" => test::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

@@ -18,8 +18,13 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Name of the ELF section that holds the JSON of a [`Pipeline`].
+/// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8
+/// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
+
+/// Value of the output record for "out of the port the packet came in on"
+/// (an xdp_model XDP_TX run at TC, where it is a redirect).
+pub const SAME_PORT: u32 = u32::MAX - 1;
 
 /// Version of this format; bumped on every incompatible change.
 pub const FORMAT_VERSION: u32 = 1;
@@ -33,12 +38,28 @@ pub struct Pipeline {
     pub hook: Hook,
     /// Name of the BPF program (function) in the object to attach.
     pub entry: String,
+    /// Tables the control plane can fill (tables whose entries are all
+    /// `const` are compiled into code and not listed).
     pub tables: Vec<Table>,
     pub counters: Vec<Counter>,
     pub value_sets: Vec<ValueSet>,
     /// The devmap that maps P4 port numbers to ifindexes, if the program
     /// redirects.
     pub port_map: Option<String>,
+    /// One-entry `BPF_MAP_TYPE_PERCPU_ARRAY` (key: u32 0, value: u32 in host
+    /// byte order) where the program writes the P4 output port just before
+    /// it returns a verdict that sends the packet out of a port (XDP_TX,
+    /// XDP_REDIRECT, TC_ACT_REDIRECT). `BPF_PROG_TEST_RUN` does not perform
+    /// the redirect, so this is how a test harness learns the port: it sets
+    /// every CPU's slot to `u32::MAX` before a run and reads the one that
+    /// changed. `None` when the program never sends to a chosen port.
+    /// XDP_TX is not recorded (the verdict says "back out of the input
+    /// port"); at TC, where XDP_TX becomes a redirect to the receiving
+    /// interface, the slot holds [`SAME_PORT`].
+    /// Left out of the JSON when absent, so descriptions of programs that
+    /// never redirect read the same as before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_record: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,23 +122,31 @@ pub struct KeyField {
 pub enum TableStorage {
     /// BPF_MAP_TYPE_HASH keyed by the key struct.
     Hash,
-    /// BPF_MAP_TYPE_ARRAY indexed by a single exact key (u32).
+    /// BPF_MAP_TYPE_ARRAY indexed by a single exact key (u32); a slot
+    /// whose action code is 0 is a miss.
     Array,
     /// BPF_MAP_TYPE_LPM_TRIE: the key struct is preceded by a u32 prefix
-    /// length (in bits, counted over all key bytes: exact fields first,
-    /// fully matched, then the lpm field).
+    /// length (host order, in bits, counted over all key bytes: exact
+    /// fields first, fully matched, then the lpm field). LPM key structs
+    /// are packed and every field is in network order, `ceil(W/8)` bytes.
     LpmTrie,
     /// Ternary/range/optional keys: see [`Table::ternary`].
     Ternary,
+    /// No key: only the default action (in [`Table::default_map`]) runs;
+    /// `map` names no map.
+    Keyless,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Action {
     pub name: String,
-    /// The value stored in the entry's `action` field to select it.
+    /// The value stored in the entry's `action` field (a u32 at offset 0
+    /// of the value) to select it. Codes start at 1: a zeroed value (code
+    /// 0) in a default-action map means "the P4 program's own default".
     pub code: u32,
     /// Parameter layout inside the value struct (offsets from the start of
-    /// the value, i.e. after the action code).
+    /// the value struct, so the first parameter is at 4 or 8, after the
+    /// action code and, for ternary tables, the priority).
     pub params: Vec<FieldLayout>,
     /// `@defaultonly`: may only be the default action.
     pub default_only: bool,
@@ -129,11 +158,16 @@ pub struct Action {
 pub struct Table {
     /// Dotted P4 name, e.g. `pipe.Check_src_ip`.
     pub name: String,
-    /// Name of the BPF map holding the entries (pinned under this name).
+    /// Name of the BPF map holding the entries (its ELF symbol name; the
+    /// kernel truncates map names to 15 characters, so find maps by this
+    /// name through libbpf).
     pub map: String,
     pub storage: TableStorage,
     /// Capacity in entries (the P4 `size`, or the default).
     pub size: u32,
+    /// In the order the P4 `key` lists them (so `key.fieldN` is `keys[N]`),
+    /// whatever order the map key struct stores them in: `byte_offset`
+    /// says where each lies (an lpm trie key puts exact fields first).
     pub keys: Vec<KeyField>,
     /// Size in bytes of the key struct (without the lpm prefix length).
     pub key_size: u32,
@@ -148,12 +182,25 @@ pub struct Table {
     pub ternary: Option<TernaryLayout>,
 }
 
-/// How ternary entries are stored: each distinct mask gets an id; entries
-/// are keyed by (mask id, masked key), values carry the priority.
+/// How ternary entries are stored (tuple-space search): each distinct mask
+/// gets a slot in `masks_map`; entries live in [`Table::map`] keyed by
+/// (mask slot, key & mask); values carry the priority.
+///
+/// - `masks_map`: BPF array of `max_masks` values, each a u32 `used` flag
+///   (1 = slot in use) followed at `mask_offset` by a key struct holding
+///   the mask (key_size bytes). The program probes slots from 0 and stops
+///   at the first unused one, so the runtime keeps used slots contiguous.
+/// - entries map key: u32 mask slot, then at `entry_key_offset` the key
+///   struct with the key already ANDed with the mask.
+/// - value: u32 action, u32 priority at `priority_offset`, parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TernaryLayout {
-    /// Map from mask struct (key_size bytes) to mask metadata.
     pub masks_map: String,
+    pub max_masks: u32,
+    pub mask_offset: u32,
+    pub mask_value_size: u32,
+    pub entry_key_offset: u32,
+    pub entry_key_size: u32,
     /// Offset of the u32 priority inside the value struct (higher wins,
     /// as in P4Runtime).
     pub priority_offset: u32,
@@ -178,7 +225,7 @@ pub struct Counter {
     /// Per-CPU array (dense) or per-CPU hash (sparse).
     pub sparse: bool,
     /// Layout of one cell: `packets` and/or `bytes`, each a u64 in host
-    /// byte order.
+    /// byte order. Keys are u32 indexes. Cells are per CPU: sum them.
     pub value_size: u32,
 }
 
@@ -197,7 +244,10 @@ impl Pipeline {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Reads a description; trailing NUL bytes (the C string terminator the
+    /// section's contents end with) are ignored.
     pub fn from_json(text: &str) -> Result<Pipeline, String> {
+        let text = text.trim_end_matches('\0');
         let pipeline: Pipeline =
             serde_json::from_str(text).map_err(|e| format!("bad pipeline description: {e}"))?;
         if pipeline.format_version != FORMAT_VERSION {
@@ -230,6 +280,7 @@ mod tests {
             counters: vec![],
             value_sets: vec![],
             port_map: None,
+            output_record: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p.to_json().replace("\"format_version\": 1", "\"format_version\": 0");

@@ -1,0 +1,216 @@
+//! `p4bpf test PROGRAM STF [--target kernel]`: runs a packet-test file
+//! against a program in the kernel. PROGRAM is P4 source (compiled first)
+//! or an object `p4bpf compile` wrote. Each `packet` is one
+//! `BPF_PROG_TEST_RUN`; one report line per packet, with a byte diff, the
+//! port and the verdict when it fails.
+//!
+//! Exit status 0 when every packet and check passes, 1 on any failure (a
+//! malformed STF line, a program that does not compile or load, a machine
+//! without BPF), 2 for a command line that cannot be understood.
+
+use crate::args::{self, Args, UsageError};
+use p4bpf_compiler::{CompileError, CompileOptions, Hook};
+use p4bpf_runtime::{check_bpf_available, stf, LoadedPipeline};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel] [--hook xdp|tc]
+                  [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
+
+Runs the packet test TEST.stf against PROGRAM: P4 source is compiled first,
+an object from `p4bpf compile` is loaded as is. Prints one line per packet
+and, for a failure, the expected and received bytes, the port and the verdict.
+
+options:
+  --target kernel        run each packet with BPF_PROG_TEST_RUN (needs root
+                         or CAP_BPF); the only target so far
+  --hook xdp|tc          attach point to compile PROGRAM.p4 for (default: xdp)
+  --extern-file, -I, -D  as for `p4bpf compile`
+
+exit status: 0 all passed, 1 a failure, 2 bad command line
+";
+
+#[derive(Debug)]
+struct Request {
+    program: PathBuf,
+    script: PathBuf,
+    /// Used when PROGRAM is P4 source; `out_dir` is replaced by a
+    /// temporary folder.
+    compile: CompileOptions,
+}
+
+/// The request, or `None` when the words ask for help.
+fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
+    let mut files = Vec::new();
+    let mut compile = CompileOptions {
+        front: Default::default(),
+        hook: Hook::Xdp,
+        out_dir: PathBuf::new(),
+        extern_file: None,
+    };
+    while let Some(word) = words.next_word() {
+        if word == "-h" || word == "--help" {
+            return Ok(None);
+        } else if let Some(target) = words.option(&word, "--target")? {
+            if target != "kernel" {
+                return Err(UsageError::new(format!(
+                    "unknown target `{target}` (supported: kernel)"
+                )));
+            }
+        } else if let Some(hook) = words.option(&word, "--hook")? {
+            compile.hook = match hook.as_str() {
+                "xdp" => Hook::Xdp,
+                "tc" => Hook::Tc,
+                _ => {
+                    return Err(UsageError::new(format!(
+                        "unknown hook `{hook}` (expected `xdp` or `tc`)"
+                    )))
+                }
+            };
+        } else if let Some(dir) = words.option(&word, "-I")? {
+            compile.front.include_dirs.push(dir.into());
+        } else if let Some(define) = words.option(&word, "-D")? {
+            compile.front.defines.push(args::parse_define(&define)?);
+        } else if let Some(file) = words.option(&word, "--extern-file")? {
+            compile.extern_file = Some(file.into());
+        } else if word.starts_with('-') {
+            return Err(args::unknown_option(&word));
+        } else {
+            files.push(PathBuf::from(word));
+        }
+    }
+    match <[PathBuf; 2]>::try_from(files) {
+        Ok([program, script]) => Ok(Some(Request {
+            program,
+            script,
+            compile,
+        })),
+        Err(files) => Err(UsageError::new(format!(
+            "expected a program and an STF file, got {} file name(s)",
+            files.len()
+        ))),
+    }
+}
+
+pub fn run(words: Args) -> ExitCode {
+    let request = match parse(words) {
+        Ok(Some(request)) => request,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => return error.report(Some("test")),
+    };
+    match run_request(&request) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("p4bpf: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Whether every packet passed; Err for what stops the run before packets.
+fn run_request(request: &Request) -> Result<bool, String> {
+    let script = stf::parse_file(&request.script).map_err(|errors| {
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("\n")
+    })?;
+    let image = object_image(request)?;
+    check_bpf_available().map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
+    let pipeline = LoadedPipeline::from_image(image).map_err(|e| e.to_string())?;
+    let hook = format!("{:?}", pipeline.description.hook).to_lowercase();
+    let mut report = vec![match pipeline.stats() {
+        Ok(stats) => format!(
+            "loaded {} at {hook}: {} instructions ({} processed by the verifier)",
+            pipeline.description.program, stats.xlated_insns, stats.verified_insns
+        ),
+        Err(_) => format!("loaded {} at {hook}", pipeline.description.program),
+    }];
+    let outcome = stf::run(&pipeline, &request.script, &script);
+    let verdict = if outcome.failures == 0 {
+        "PASS"
+    } else {
+        "FAIL"
+    };
+    report.extend(outcome.lines);
+    report.push(format!(
+        "{verdict}: {} packets, {} failure(s) in {}",
+        outcome.packets,
+        outcome.failures,
+        request.script.display()
+    ));
+    // A closed stdout (`| head`) ends the report, not the process.
+    let mut stdout = std::io::stdout().lock();
+    for line in &report {
+        if writeln!(stdout, "{line}").is_err() {
+            break;
+        }
+    }
+    Ok(outcome.failures == 0)
+}
+
+/// The BPF object for the request's program, compiled first when it is P4.
+fn object_image(request: &Request) -> Result<Vec<u8>, String> {
+    let program = &request.program;
+    if program.extension().is_none_or(|e| e != "p4") {
+        return std::fs::read(program)
+            .map_err(|e| format!("cannot read {}: {e}", program.display()));
+    }
+    let out_dir = std::env::temp_dir().join(format!("p4bpf-test-{}", std::process::id()));
+    let options = CompileOptions {
+        out_dir: out_dir.clone(),
+        ..request.compile.clone()
+    };
+    let compiled = p4bpf_compiler::compile_file(program, &options);
+    let image = match compiled {
+        Ok(done) => std::fs::read(&done.object)
+            .map_err(|e| format!("cannot read {}: {e}", done.object.display())),
+        Err(CompileError::Program {
+            sources,
+            diagnostics,
+        }) => Err(diagnostics
+            .list
+            .iter()
+            .map(|d| d.render(&sources))
+            .collect::<String>()
+            .trim_end()
+            .to_string()),
+        Err(CompileError::Tool(message)) => Err(message),
+    };
+    // Best effort: a leftover temporary folder is harmless.
+    let _ = std::fs::remove_dir_all(&out_dir);
+    image
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn words(list: &[&str]) -> Args {
+        Args::new(list.iter().map(|w| w.to_string()).collect())
+    }
+
+    #[test]
+    fn takes_program_script_and_kernel_target() {
+        let request = parse(words(&[
+            "a.p4", "--target", "kernel", "a.stf", "--hook", "tc", "-Iinc",
+        ]));
+        let request = request.ok().flatten();
+        assert!(request.is_some_and(|r| r.program == Path::new("a.p4")
+            && r.script == Path::new("a.stf")
+            && r.compile.hook == Hook::Tc
+            && r.compile.front.include_dirs == [PathBuf::from("inc")]));
+        assert!(matches!(parse(words(&["--help"])), Ok(None)));
+        assert!(parse(words(&["a.p4"])).is_err());
+        assert!(parse(words(&["a.p4", "a.stf", "--target", "veth"])).is_err());
+        assert!(parse(words(&["a.p4", "a.stf", "--frob"])).is_err());
+    }
+}

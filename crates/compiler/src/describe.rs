@@ -1,0 +1,112 @@
+//! The pipeline description ([`p4bpf_layout::Pipeline`]) of a compiled
+//! program: every map the runtime fills or reads, by P4 name, with the byte
+//! layouts [`crate::map_layout`] computed for the emitter.
+
+use crate::ir::{Arch, Program, Storage};
+use crate::map_layout::{table_layout, MAX_TERNARY_MASKS};
+use p4bpf_layout as layout;
+
+fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
+    match kind {
+        crate::ir::MatchKind::Exact => layout::MatchKind::Exact,
+        crate::ir::MatchKind::Lpm => layout::MatchKind::Lpm,
+        crate::ir::MatchKind::Ternary => layout::MatchKind::Ternary,
+    }
+}
+
+pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
+    let mut tables = vec![];
+    for t in &prog.tables {
+        if t.storage == Storage::Code {
+            continue;
+        }
+        let l = table_layout(prog, t);
+        let fields = l.key.describe(0);
+        // Listed in P4 order (`key.fieldN`); offsets say where each lives.
+        let mut keyed: Vec<(usize, layout::KeyField)> = fields
+            .into_iter()
+            .zip(&l.key_order)
+            .filter_map(|(field, i)| t.keys.get(*i).map(|k| (*i, layout::KeyField { field, match_kind: match_kind(k.kind) })))
+            .collect();
+        keyed.sort_by_key(|(i, _)| *i);
+        let keys = keyed.into_iter().map(|(_, k)| k).collect();
+        let actions = t
+            .actions
+            .iter()
+            .filter_map(|a| {
+                let action = prog.action(*a)?;
+                Some(layout::Action {
+                    name: action.name.clone(),
+                    code: t.action_code(*a)?,
+                    params: l.params_of(*a).map(|s| s.describe(l.union_offset)).unwrap_or_default(),
+                    default_only: action.default_only,
+                    table_only: action.table_only,
+                })
+            })
+            .collect();
+        let storage = match t.storage {
+            Storage::Array => layout::TableStorage::Array,
+            Storage::LpmTrie => layout::TableStorage::LpmTrie,
+            Storage::Ternary => layout::TableStorage::Ternary,
+            Storage::DefaultOnly => layout::TableStorage::Keyless,
+            _ => layout::TableStorage::Hash,
+        };
+        let key_size = l.key.size();
+        let ternary = (t.storage == Storage::Ternary).then(|| {
+            // `struct { u32 used_or_slot; struct key k; }`: the key starts at its alignment.
+            let offset = 4.max(l.key.align());
+            let size = (offset + key_size).div_ceil(offset) * offset;
+            layout::TernaryLayout {
+                masks_map: format!("{}_masks", t.c_name),
+                max_masks: MAX_TERNARY_MASKS,
+                mask_offset: offset,
+                mask_value_size: size,
+                entry_key_offset: offset,
+                entry_key_size: size,
+                priority_offset: 4,
+            }
+        });
+        tables.push(layout::Table {
+            name: t.name.clone(),
+            map: t.c_name.clone(),
+            storage,
+            size: t.size,
+            keys,
+            key_size,
+            value_size: l.value_size,
+            actions,
+            default_map: (!t.default_is_const).then(|| format!("{}_defaultAction", t.c_name)),
+            ternary,
+        });
+    }
+    let counters = prog
+        .counters
+        .iter()
+        .map(|c| layout::Counter { name: c.name.clone(), map: c.c_name.clone(), kind: layout::CounterKind::Packets, size: c.size, sparse: c.sparse, value_size: 8 })
+        .collect();
+    let value_sets = prog
+        .value_sets
+        .iter()
+        .map(|v| {
+            let width = v.ty.width().unwrap_or(0);
+            let len = crate::cstruct::Scalar::for_width(width).size();
+            let field = layout::FieldLayout { name: "value".into(), bit_width: width, byte_offset: 0, byte_len: len, byte_order: layout::ByteOrder::Host };
+            layout::ValueSet { name: v.name.clone(), map: v.c_name.clone(), size: v.size, fields: vec![field], key_size: len }
+        })
+        .collect();
+    layout::Pipeline {
+        format_version: layout::FORMAT_VERSION,
+        program: prog.name.clone(),
+        architecture: match prog.arch {
+            Arch::EbpfModel => layout::Architecture::EbpfModel,
+            Arch::XdpModel => layout::Architecture::XdpModel,
+        },
+        hook,
+        entry: crate::emit::entry_name(prog, hook),
+        tables,
+        counters,
+        value_sets,
+        port_map: None,
+        output_record: crate::emit::output_record(prog),
+    }
+}

@@ -1,0 +1,216 @@
+//! The xdp_model deparser, planned from def-use facts.
+//!
+//! In place: when no control changes which headers are valid and the
+//! deparser emits exactly the extracted headers in their extraction order,
+//! the packet keeps its shape and only fields some control assigns are
+//! written back, at the offset each header was extracted from. Rebuild:
+//! otherwise the parsed bytes are replaced by the emitted headers,
+//! resizing the packet once (`bpf_xdp_adjust_head`; at TC
+//! `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink, which
+//! the kernel allows only when the packet's protocol is IPv4 or IPv6).
+
+use super::c::{line, CStmt};
+use super::types::{OFFSET, VALID};
+use super::Emitter;
+use crate::ir::{AggId, Expr, ExprKind, Next, Program, Stmt, Transition, Ty};
+use p4bpf_layout::Hook;
+use std::collections::BTreeSet;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Plan {
+    InPlace,
+    Rebuild,
+}
+
+/// Def-use facts about the controls and actions.
+#[derive(Default)]
+pub struct Writes {
+    /// Header fields assigned somewhere, by (header type, field index).
+    pub fields: BTreeSet<(AggId, usize)>,
+    /// Validity or whole headers may change.
+    pub reshapes: bool,
+}
+
+fn collect(stmts: &[Stmt], w: &mut Writes) {
+    for s in stmts {
+        match s {
+            Stmt::Assign { lhs, .. } => match (&lhs.kind, &lhs.ty) {
+                (ExprKind::Field { agg, field, base }, Ty::Bits { .. } | Ty::Bool) if matches!(base.ty, Ty::Header(_)) => {
+                    w.fields.insert((*agg, *field));
+                }
+                (_, Ty::Bits { .. } | Ty::Bool | Ty::Error) => {}
+                _ => w.reshapes = true,
+            },
+            Stmt::SetValid { .. } | Stmt::StackShift { .. } => w.reshapes = true,
+            Stmt::If { then, other, .. } => {
+                collect(then, w);
+                collect(other, w);
+            }
+            Stmt::SwitchAction { cases, default, .. } => {
+                for (_, b) in cases {
+                    collect(b, w);
+                }
+                if let Some(d) = default {
+                    collect(d, w);
+                }
+            }
+            Stmt::SwitchValue { cases, default, .. } => {
+                for (_, b) in cases {
+                    collect(b, w);
+                }
+                if let Some(d) = default {
+                    collect(d, w);
+                }
+            }
+            Stmt::Inline { body, .. } => collect(body, w),
+            _ => {}
+        }
+    }
+}
+
+fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter) {
+    for s in stmts {
+        match s {
+            Stmt::Extract { header } if extract => out.push(e.lvalue(header)),
+            Stmt::Emit { header } if !extract => out.push(e.lvalue(header)),
+            Stmt::If { then, other, .. } => {
+                header_ops(then, extract, out, e);
+                header_ops(other, extract, out, e);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Headers in the order a walk of the parser from `start` extracts them.
+fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
+    let mut order = vec![];
+    let mut seen = vec![false; prog.parser.states.len()];
+    let mut queue: Vec<usize> = prog.parser.states.iter().position(|s| s.name == "start").into_iter().collect();
+    while let Some(i) = queue.first().copied() {
+        queue.remove(0);
+        if seen.get(i).copied().unwrap_or(true) {
+            continue;
+        }
+        if let Some(s) = seen.get_mut(i) {
+            *s = true;
+        }
+        let Some(state) = prog.parser.states.get(i) else { continue };
+        header_ops(&state.stmts, true, &mut order, e);
+        let nexts: Vec<Next> = match &state.transition {
+            Transition::Direct(n) => vec![*n],
+            Transition::Select { cases, .. } => cases.iter().map(|c| c.next).collect(),
+        };
+        for n in nexts {
+            if let Next::State(s) = n {
+                queue.push(s.index());
+            }
+        }
+    }
+    order.dedup();
+    order
+}
+
+pub fn writes(prog: &Program) -> Writes {
+    let mut w = Writes::default();
+    for c in &prog.controls {
+        collect(&c.body, &mut w);
+    }
+    for a in &prog.actions {
+        collect(&a.body, &mut w);
+    }
+    w
+}
+
+impl Emitter<'_> {
+    pub fn deparse_plan(&self) -> Plan {
+        let Some(deparser) = self.prog.controls.get(1) else { return Plan::InPlace };
+        let mut emitted = vec![];
+        header_ops(&deparser.body, false, &mut emitted, self);
+        let extracted = extraction_order(self.prog, self);
+        if self.writes.reshapes || emitted != extracted {
+            Plan::Rebuild
+        } else {
+            Plan::InPlace
+        }
+    }
+
+    /// Code before the deparser's body: the resize, for a rebuild.
+    pub fn deparser_prologue(&self) -> Vec<CStmt> {
+        if self.plan != Plan::Rebuild {
+            return vec![CStmt::Comment("deparser: headers keep their places; write back assigned fields".into())];
+        }
+        let Some(deparser) = self.prog.controls.get(1) else { return vec![] };
+        let mut out = vec![CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()), line("u32 new_len = 0")];
+        let mut emitted = vec![];
+        collect_emits(&deparser.body, &mut emitted);
+        for h in &emitted {
+            if let Some(bytes) = self.header_bytes(h) {
+                out.push(CStmt::If { cond: format!("{}.{VALID}", self.lvalue(h)), then: vec![line(format!("new_len += {bytes}"))], other: vec![] });
+            }
+        }
+        out.push(line("int delta = (int)offset - (int)new_len"));
+        let (resize, refresh) = match self.hook {
+            Hook::Xdp => ("bpf_xdp_adjust_head(ctx, delta)", ["pkt = (u8 *)(long)ctx->data", "pkt_end = (u8 *)(long)ctx->data_end"]),
+            // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones.
+            Hook::Tc => (
+                "(delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0))",
+                ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"],
+            ),
+        };
+        out.push(CStmt::If { cond: format!("delta != 0 && {resize}"), then: vec![CStmt::Goto("reject".into())], other: vec![] });
+        out.push(line(refresh[0]));
+        out.push(line(refresh[1]));
+        out.push(line("u32 out = 0"));
+        out
+    }
+
+    fn header_bytes(&self, h: &Expr) -> Option<u32> {
+        match h.ty {
+            Ty::Header(a) => self.prog.agg(a).map(|a| a.wire_bits / 8),
+            _ => None,
+        }
+    }
+
+    /// `packet.emit(h)`.
+    pub fn emit_header(&self, h: &Expr) -> Vec<CStmt> {
+        let Ty::Header(agg) = h.ty else { return vec![] };
+        let Some(a) = self.prog.agg(agg) else { return vec![] };
+        let bytes = a.wire_bits / 8;
+        let place = self.lvalue(h);
+        let mut body;
+        if self.plan == Plan::InPlace {
+            let keep = |i: usize| self.writes.fields.contains(&(agg, i));
+            if !(0..a.fields.len()).any(keep) {
+                return vec![];
+            }
+            body = vec![
+                line(format!("u32 at = {place}.{OFFSET} & 0x3fff")),
+                CStmt::If { cond: format!("pkt + at + {bytes} > pkt_end"), then: vec![CStmt::Goto("reject".into())], other: vec![] },
+                line("u8 *hdr_start = pkt + at"),
+            ];
+            body.extend(self.write_header(a, "hdr_start", &place, keep));
+        } else {
+            body = vec![
+                CStmt::If { cond: format!("pkt + out + {bytes} > pkt_end"), then: vec![CStmt::Goto("reject".into())], other: vec![] },
+                line("u8 *hdr_start = pkt + out"),
+            ];
+            body.extend(self.write_header(a, "hdr_start", &place, |_| true));
+            body.push(line(format!("out += {bytes}")));
+        }
+        vec![CStmt::Comment(format!("emit {}", a.name)), CStmt::If { cond: format!("{place}.{VALID}"), then: body, other: vec![] }]
+    }
+}
+
+fn collect_emits(stmts: &[Stmt], out: &mut Vec<Expr>) {
+    for s in stmts {
+        match s {
+            Stmt::Emit { header } => out.push(header.clone()),
+            Stmt::If { then, other, .. } => {
+                collect_emits(then, out);
+                collect_emits(other, out);
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,241 @@
+//! Expressions to C: fully parenthesized, every arithmetic result cut back
+//! to its P4 width (`bit<4>` wraps at 16), signed values compared as signed.
+
+use super::helpers::Helper;
+use super::types::VALID;
+use super::Emitter;
+use crate::cstruct::Scalar;
+use crate::ir::{BinOp, Builtin, Expr, ExprKind, Ty, UnOp, VarStorage};
+use num_bigint::BigUint;
+
+/// `value` as a C literal of a `width`-bit type.
+pub fn literal(value: &BigUint, width: u32) -> String {
+    let suffix = if width > 32 { "ULL" } else { "U" };
+    if *value < BigUint::from(10u32) {
+        format!("{value}{suffix}")
+    } else {
+        format!("0x{value:x}{suffix}")
+    }
+}
+
+/// All ones in the low `width` bits.
+pub fn mask_literal(width: u32) -> String {
+    if width >= 64 {
+        "0xffffffffffffffffULL".into()
+    } else {
+        literal(&((BigUint::from(1u32) << width) - 1u32), width)
+    }
+}
+
+fn is_natural(width: u32) -> bool {
+    matches!(width, 8 | 16 | 32 | 64)
+}
+
+/// `text` converted to the C holder of `ty`, cut to its width.
+pub fn wrap(ty: &Ty, text: &str) -> String {
+    match ty {
+        Ty::Bits { width, signed: false } if *width <= 64 => {
+            let c = Scalar::for_width(*width).c_type();
+            if is_natural(*width) {
+                format!("(({c})({text}))")
+            } else {
+                format!("(({c})(({text}) & {}))", mask_literal(*width))
+            }
+        }
+        Ty::Bits { width, signed: true } if *width <= 64 => {
+            let bits = Scalar::for_width(*width).size() * 8;
+            if is_natural(*width) {
+                format!("((s{bits})({text}))")
+            } else {
+                // Sign-extend from `width` bits inside the holder.
+                let shift = bits - width;
+                format!("((s{bits})((s{bits})((u{bits})({text}) << {shift}) >> {shift}))")
+            }
+        }
+        Ty::Bool => format!("(({text}) != 0)"),
+        _ => text.to_string(),
+    }
+}
+
+impl Emitter<'_> {
+    pub fn expr(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Bool(b) => if *b { "1" } else { "0" }.into(),
+            ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
+            ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } | ExprKind::StackNext(_) | ExprKind::StackLast(_) => self.lvalue(e),
+            ExprKind::StackIndex { stack, minus: 0 } => format!("{}.next", self.lvalue(stack)),
+            ExprKind::StackIndex { stack, .. } => format!("({}.next - 1)", self.lvalue(stack)),
+            ExprKind::IsValid(h) => match h.ty {
+                // A union is valid when one of its members is.
+                Ty::Union(a) => {
+                    let place = self.lvalue(h);
+                    let members: Vec<String> = self.prog.agg(a).map(|u| u.fields.iter().map(|f| format!("{place}.{}.{VALID}", f.name)).collect()).unwrap_or_default();
+                    if members.is_empty() { "0".into() } else { format!("({})", members.join(" || ")) }
+                }
+                _ => format!("{}.{VALID}", self.lvalue(h)),
+            },
+            ExprKind::Unary { op, operand } => {
+                let x = self.expr(operand);
+                match op {
+                    UnOp::Not => format!("(!{x})"),
+                    UnOp::Complement => wrap(&e.ty, &format!("~{x}")),
+                    UnOp::Neg => wrap(&e.ty, &format!("-{x}")),
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, &e.ty),
+            ExprKind::Slice { base, lo, .. } => wrap(&e.ty, &format!("{} >> {lo}", self.expr(base))),
+            ExprKind::Concat { hi, lo } => {
+                let lo_width = lo.ty.width().unwrap_or(0);
+                wrap(&e.ty, &format!("((u64){} << {lo_width}) | {}", self.expr(hi), self.expr(lo)))
+            }
+            ExprKind::Cast(inner) => self.cast(inner, &e.ty),
+            ExprKind::Mux { cond, then, other } => format!("({} ? {} : {})", self.expr(cond), self.expr(then), self.expr(other)),
+            ExprKind::ErrorCode(code) => format!("{code}"),
+            ExprKind::Lookahead { bit_offset, .. } => {
+                let field = crate::ir::AggField { name: String::new(), ty: e.ty.clone(), bit_offset: *bit_offset };
+                self.load_field("(pkt + offset)", &field)
+            }
+            ExprKind::PacketLength => match self.hook {
+                p4bpf_layout::Hook::Xdp => "((u32)(pkt_end - pkt))".into(),
+                p4bpf_layout::Hook::Tc => "skb->len".into(),
+            },
+            ExprKind::Builtin { func, args } => self.builtin(*func, args),
+            ExprKind::ExternCall { name, args } => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{name}({})", args.join(", "))
+            }
+        }
+    }
+
+    /// An assignable place: `st->headers.ipv4.ttl`, `add`.
+    pub fn lvalue(&self, e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Var(v) => match self.prog.var(*v) {
+                Some(var) if var.storage == VarStorage::ActionParam => var.c_name.clone(),
+                Some(var) => format!("st->{}", var.c_name),
+                None => "0".into(),
+            },
+            ExprKind::Field { base, agg, field } => {
+                let name = self.prog.agg(*agg).and_then(|a| a.fields.get(*field)).map(|f| f.name.as_str()).unwrap_or("");
+                format!("{}.{name}", self.lvalue(base))
+            }
+            ExprKind::Index { base, index } => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
+            ExprKind::StackNext(stack) | ExprKind::StackLast(stack) => {
+                let size = match stack.ty {
+                    Ty::Stack { size, .. } => size,
+                    _ => 1,
+                };
+                let s = self.lvalue(stack);
+                let index = if matches!(e.kind, ExprKind::StackNext(_)) { format!("{s}.next") } else { format!("({s}.next - 1)") };
+                // Out of range reads element 0: the verifier needs a bounded index.
+                format!("{s}.elem[{index} < {size} ? {index} : 0]")
+            }
+            _ => self.expr(e),
+        }
+    }
+
+    fn binary(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: &Ty) -> String {
+        let (a, b) = (self.expr(lhs), self.expr(rhs));
+        let signed = matches!(lhs.ty, Ty::Bits { signed: true, .. });
+        let width = lhs.ty.width().unwrap_or(32);
+        let arith = |sym: &str| wrap(ty, &format!("{a} {sym} {b}"));
+        let compare = |sym: &str| {
+            if signed {
+                let s = Scalar::for_width(width).size() * 8;
+                format!("((s{s}){a} {sym} (s{s}){b})")
+            } else {
+                format!("({a} {sym} {b})")
+            }
+        };
+        match op {
+            BinOp::Add => arith("+"),
+            BinOp::Sub => arith("-"),
+            BinOp::Mul => arith("*"),
+            BinOp::Div => format!("({b} == 0 ? 0 : {})", arith("/")),
+            BinOp::Mod => format!("({b} == 0 ? 0 : {})", arith("%")),
+            BinOp::BitAnd => arith("&"),
+            BinOp::BitOr => arith("|"),
+            BinOp::BitXor => arith("^"),
+            BinOp::Shl | BinOp::Shr => {
+                let sym = if op == BinOp::Shl { "<<" } else { ">>" };
+                let shifted = wrap(ty, &format!("(u64){a} {sym} {b}"));
+                match &rhs.kind {
+                    ExprKind::Int(v) if *v < BigUint::from(width) => shifted,
+                    ExprKind::Int(_) => "0".into(),
+                    _ => format!("({b} >= {width} ? 0 : {shifted})"),
+                }
+            }
+            BinOp::AddSat => {
+                let max = mask_literal(width);
+                wrap(ty, &format!("((u64){a} + {b} > {max} || (u64){a} + {b} < (u64){a}) ? {max} : {a} + {b}"))
+            }
+            BinOp::SubSat => wrap(ty, &format!("{a} > {b} ? {a} - {b} : 0")),
+            BinOp::Eq | BinOp::Ne if width > 64 => {
+                self.use_helper(Helper::BytesEq);
+                let n = width.div_ceil(8);
+                let eq = format!("p4bpf_bytes_eq({a}, {b}, {n})");
+                if op == BinOp::Eq { eq } else { format!("(!{eq})") }
+            }
+            BinOp::Eq => format!("({a} == {b})"),
+            BinOp::Ne => format!("({a} != {b})"),
+            BinOp::Lt => compare("<"),
+            BinOp::Le => compare("<="),
+            BinOp::Gt => compare(">"),
+            BinOp::Ge => compare(">="),
+            BinOp::And => format!("({a} && {b})"),
+            BinOp::Or => format!("({a} || {b})"),
+        }
+    }
+
+    fn cast(&self, inner: &Expr, to: &Ty) -> String {
+        let x = self.expr(inner);
+        match (&inner.ty, to) {
+            (Ty::Bool, Ty::Bits { .. }) => format!("({x} ? 1 : 0)"),
+            (Ty::Bits { .. }, Ty::Bool) => format!("({x} != 0)"),
+            (Ty::Bits { width, signed: true }, Ty::Bits { .. }) => {
+                let s = Scalar::for_width(*width).size() * 8;
+                wrap(to, &format!("(s64)(s{s}){x}"))
+            }
+            _ => wrap(to, &x),
+        }
+    }
+
+    fn builtin(&self, func: Builtin, args: &[Expr]) -> String {
+        let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+        let args = args.join(", ");
+        match func {
+            Builtin::Ipv4Checksum => {
+                self.use_helper(Helper::Ipv4Checksum);
+                format!("p4bpf_ipv4_checksum({args})")
+            }
+            Builtin::CsumReplace2 => {
+                self.use_helper(Helper::CsumReplace);
+                format!("p4bpf_csum_replace2({args})")
+            }
+            Builtin::CsumReplace4 => {
+                self.use_helper(Helper::CsumReplace);
+                format!("p4bpf_csum_replace4({args})")
+            }
+            Builtin::KtimeGetNs => "((u32)bpf_ktime_get_ns())".into(),
+            Builtin::PerfEventOutput => "0 /* BPF_PERF_EVENT_OUTPUT: no payload to send */".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn odd_widths_are_masked_and_signed_ones_sign_extended() {
+        assert_eq!(wrap(&Ty::bits(4), "x + 1"), "((u8)((x + 1) & 0xfU))");
+        assert_eq!(wrap(&Ty::bits(16), "x"), "((u16)(x))");
+        assert_eq!(wrap(&Ty::Bits { width: 4, signed: true }, "x"), "((s8)((s8)((u8)(x) << 4) >> 4))");
+    }
+
+    #[test]
+    fn wide_literals_get_a_64_bit_suffix() {
+        assert_eq!(literal(&BigUint::from(0x800u32), 16), "0x800U");
+        assert_eq!(literal(&BigUint::from(1u32), 48), "1ULL");
+    }
+}

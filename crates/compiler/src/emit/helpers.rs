@@ -1,0 +1,98 @@
+//! Small C functions the generated code calls, each printed only when used:
+//! big-endian loads and stores of odd-sized fields, byte comparison, and
+//! the xdp_model checksum externs.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Helper {
+    LoadBe,
+    StoreBe,
+    BytesEq,
+    Ipv4Checksum,
+    CsumReplace,
+}
+
+pub fn text(helper: Helper) -> &'static str {
+    match helper {
+        Helper::LoadBe => {
+            "/* The `n` bytes at `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+{
+    u64 v = 0;
+    for (u32 i = 0; i < n; i++)
+        v = (v << 8) | p[i];
+    return v;
+}
+"
+        }
+        Helper::StoreBe => {
+            "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
+static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
+{
+    for (u32 i = 0; i < n; i++)
+        p[i] = (u8)(v >> (8 * (n - 1 - i)));
+}
+"
+        }
+        Helper::BytesEq => {
+            "static __always_inline int p4bpf_bytes_eq(const u8 *a, const u8 *b, u32 n)
+{
+    u8 diff = 0;
+    for (u32 i = 0; i < n; i++)
+        diff |= a[i] ^ b[i];
+    return diff == 0;
+}
+"
+        }
+        Helper::Ipv4Checksum => {
+            "/* ebpf_ipv4_checksum: the IPv4 header checksum over host-order fields. */
+static __always_inline u16 p4bpf_ipv4_checksum(u8 version, u8 ihl, u8 diffserv, u16 totalLen,
+        u16 identification, u8 flags, u16 fragOffset, u8 ttl, u8 protocol, u32 srcAddr, u32 dstAddr)
+{
+    u32 sum = ((u32)version << 12) | ((u32)ihl << 8) | diffserv;
+    sum += totalLen;
+    sum += identification;
+    sum += ((u32)flags << 13) | fragOffset;
+    sum += ((u32)ttl << 8) | protocol;
+    sum += (srcAddr >> 16) + (srcAddr & 0xffff);
+    sum += (dstAddr >> 16) + (dstAddr & 0xffff);
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    return (u16)~sum;
+}
+"
+        }
+        Helper::CsumReplace => {
+            "/* Incremental checksum update (RFC 1624), host-order values. */
+static __always_inline u16 p4bpf_csum_fold(u32 sum)
+{
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    return (u16)sum;
+}
+
+static __always_inline u16 p4bpf_csum_replace2(u16 csum, u16 old, u16 new)
+{
+    return (u16)~p4bpf_csum_fold((u32)(u16)~csum + (u16)~old + new);
+}
+
+static __always_inline u16 p4bpf_csum_replace4(u16 csum, u32 old, u32 new)
+{
+    u32 sum = (u32)(u16)~csum + (u16)~(old >> 16) + (u16)~(old & 0xffff) + (new >> 16) + (new & 0xffff);
+    return (u16)~p4bpf_csum_fold(sum);
+}
+"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_helper_defines_a_p4bpf_function() {
+        for h in [Helper::LoadBe, Helper::StoreBe, Helper::BytesEq, Helper::Ipv4Checksum, Helper::CsumReplace] {
+            assert!(text(h).contains("static __always_inline"), "{h:?}");
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! The C emitter: pipeline IR to one readable C file for XDP or TC.
+//!
+//! The file reads top to bottom: includes, helpers, the P4 types, the
+//! per-packet state, the maps, one function per action, then the entry
+//! function (parser, controls, deparser, verdict) and the pipeline
+//! description in section `.p4bpf.pipeline`. Split by concern: [`c`] (C
+//! syntax tree and printer), [`types`], [`expr`], [`stmt`], [`parser`],
+//! [`tables`], [`packet`], [`deparser`], [`helpers`]. The lowering already
+//! checked everything, so emission cannot fail.
+
+mod c;
+mod deparser;
+mod expr;
+mod helpers;
+mod packet;
+mod parser;
+mod stmt;
+mod tables;
+mod types;
+
+use crate::ir::{Arch, Program};
+use crate::map_layout::{table_layout, TableLayout};
+use c::{line, CStmt};
+use deparser::{Plan, Writes};
+use helpers::Helper;
+use p4bpf_layout::Hook;
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+use stmt::Ctx;
+
+/// State larger than this lives in a per-CPU array instead of the stack.
+const MAX_STACK_STATE: u32 = 320;
+
+pub struct Emitter<'p> {
+    prog: &'p Program,
+    hook: Hook,
+    table_layouts: Vec<TableLayout>,
+    helpers: RefCell<BTreeSet<Helper>>,
+    writes: Writes,
+    plan: Plan,
+    /// Numbers unique labels of inlined controls.
+    labels: std::cell::Cell<u32>,
+}
+
+/// What goes into the C file besides the program.
+pub struct EmitOptions<'o> {
+    pub hook: Hook,
+    /// JSON of the pipeline description, embedded in `.p4bpf.pipeline`.
+    pub pipeline_json: &'o str,
+    /// C text of the user's extern functions (`--extern-file`).
+    pub extern_c: Option<&'o str>,
+}
+
+/// The map macros extern files written for p4c's eBPF back end use.
+const EXTERN_MACROS: &str = "\
+/* Map macros of p4c's eBPF kernel target, for extern files written against it. */
+#define REGISTER_START()
+#define REGISTER_END()
+#define REGISTER_TABLE(NAME, TYPE, KEY, VALUE, SIZE) \\
+    struct { __uint(type, TYPE); __type(key, KEY); __type(value, VALUE); __uint(max_entries, SIZE); } NAME SEC(\".maps\");
+#define BPF_MAP_LOOKUP_ELEM(map, key) bpf_map_lookup_elem(&map, key)
+#define BPF_MAP_UPDATE_ELEM(map, key, value, flags) bpf_map_update_elem(&map, key, value, flags)
+#define BPF_MAP_DELETE_ELEM(map, key) bpf_map_delete_elem(&map, key)
+
+";
+
+/// The one-entry per-CPU map where the program notes the port it sends a
+/// packet out of (the pipeline description's `output_record`), if any.
+pub fn output_record(prog: &Program) -> Option<String> {
+    (prog.arch == Arch::XdpModel).then(|| format!("{}_output_port", prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>()))
+}
+
+/// The name of the entry function (and BPF program) for `hook`.
+pub fn entry_name(prog: &Program, hook: Hook) -> String {
+    let stem: String = prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    match hook {
+        Hook::Xdp => format!("{stem}_xdp"),
+        Hook::Tc => format!("{stem}_tc"),
+    }
+}
+
+/// The whole C file for `prog`.
+pub fn emit(prog: &Program, options: &EmitOptions) -> String {
+    let mut e = Emitter {
+        prog,
+        hook: options.hook,
+        table_layouts: prog.tables.iter().map(|t| table_layout(prog, t)).collect(),
+        helpers: RefCell::new(BTreeSet::new()),
+        writes: deparser::writes(prog),
+        plan: Plan::InPlace,
+        labels: std::cell::Cell::new(0),
+    };
+    e.plan = e.deparse_plan();
+    // Bodies first: they decide which helpers the file needs.
+    let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
+    let entry = e.entry_function();
+    let mut out = e.preamble();
+    for h in e.helpers.borrow().iter() {
+        out.push_str(helpers::text(*h));
+        out.push('\n');
+    }
+    out.push_str(&e.type_definitions());
+    out.push_str(&e.state_definition());
+    if let Some(c) = options.extern_c {
+        out.push_str(EXTERN_MACROS);
+        out.push_str("/* User extern functions (--extern-file). */\n");
+        for l in c.lines() {
+            // The extern file includes the compiler's generated header under some name; its types are above.
+            if !(l.trim_start().starts_with("#include") && l.contains('"')) {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+    }
+    out.push_str(&e.map_definitions());
+    if e.state_in_map() {
+        out.push_str(&format!(
+            "/* The per-packet state is too big for the stack: one per CPU. */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {});\n    __uint(max_entries, 1);\n}} {}_scratch SEC(\".maps\");\n\n",
+            e.state_type(),
+            e.c_prefix()
+        ));
+    }
+    if let Some(record) = output_record(prog) {
+        out.push_str(&format!(
+            "/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 1);\n}} {record} SEC(\".maps\");\n\n\
+             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
+        ));
+    }
+    out.push_str(&actions);
+    out.push_str(&entry);
+    out.push_str(&pipeline_section(options.pipeline_json));
+    out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
+    out
+}
+
+fn pipeline_section(json: &str) -> String {
+    let mut escaped = String::new();
+    for ch in json.chars() {
+        match ch {
+            '"' => escaped.push_str("\\\""),
+            '\\' => escaped.push_str("\\\\"),
+            '\n' => escaped.push_str("\\n\"\n    \""),
+            c if c.is_ascii() && !c.is_ascii_control() => escaped.push(c),
+            c => escaped.push_str(&format!("\\x{:02x}", u32::from(c) & 0xff)),
+        }
+    }
+    format!(
+        "/* The pipeline description the runtime reads (p4bpf-layout). */\n__attribute__((used)) const char p4bpf_pipeline[] SEC(\"{}\") =\n    \"{escaped}\";\n\n",
+        p4bpf_layout::SECTION
+    )
+}
+
+impl Emitter<'_> {
+    fn next_label(&self) -> u32 {
+        self.labels.set(self.labels.get() + 1);
+        self.labels.get()
+    }
+
+    fn use_helper(&self, h: Helper) {
+        self.helpers.borrow_mut().insert(h);
+    }
+
+    fn c_prefix(&self) -> String {
+        self.prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+    }
+
+    fn state_in_map(&self) -> bool {
+        self.state_size() > MAX_STACK_STATE
+    }
+
+    fn preamble(&self) -> String {
+        let arch = match self.prog.arch {
+            Arch::EbpfModel => "ebpf_model",
+            Arch::XdpModel => "xdp_model",
+        };
+        let hook = match self.hook {
+            Hook::Xdp => "XDP",
+            Hook::Tc => "TC",
+        };
+        format!(
+            "/* {}.c: generated by p4bpf from {}.p4 ({arch}, {hook} hook). Do not edit. */\n\
+             #include <linux/bpf.h>\n#include <linux/pkt_cls.h>\n#include <bpf/bpf_helpers.h>\n#include <bpf/bpf_endian.h>\n\n\
+             typedef __u8 u8;\ntypedef __u16 u16;\ntypedef __u32 u32;\ntypedef __u64 u64;\n\
+             typedef __s8 s8;\ntypedef __s16 s16;\ntypedef __s32 s32;\ntypedef __s64 s64;\n\n",
+            self.prog.name, self.prog.name
+        )
+    }
+
+    fn verdicts(&self) -> (&'static str, &'static str) {
+        match self.hook {
+            Hook::Xdp => ("XDP_PASS", "XDP_DROP"),
+            Hook::Tc => ("TC_ACT_OK", "TC_ACT_SHOT"),
+        }
+    }
+
+    fn entry_function(&self) -> String {
+        let (pass, drop) = self.verdicts();
+        let (section, param, ctx) = match self.hook {
+            Hook::Xdp => ("xdp", "struct xdp_md *ctx", "ctx"),
+            Hook::Tc => ("tc", "struct __sk_buff *skb", "skb"),
+        };
+        let mut body = vec![
+            line(format!("u8 *pkt = (u8 *)(long){ctx}->data")),
+            line(format!("u8 *pkt_end = (u8 *)(long){ctx}->data_end")),
+            line("u32 offset = 0 /* bytes parsed */"),
+            line("u8 parser_error = 0"),
+        ];
+        if self.state_in_map() {
+            body.push(line("u32 zero = 0"));
+            body.push(line(format!("struct {} *st = bpf_map_lookup_elem(&{}_scratch, &zero)", self.state_type(), self.c_prefix())));
+            body.push(CStmt::If { cond: "!st".into(), then: vec![CStmt::Return(drop.into())], other: vec![] });
+            body.push(CStmt::Comment("the scratch keeps the last packet's values: invalidate headers, zero scalars".into()));
+            body.extend(self.reset_state());
+        } else {
+            body.push(line(format!("struct {} state = {{}}", self.state_type())));
+            body.push(line(format!("struct {} *st = &state", self.state_type())));
+        }
+        if self.prog.arch == Arch::XdpModel {
+            if let Some(v) = self.prog.arch_vars.first().and_then(|v| self.prog.var(*v)) {
+                let port = match self.hook {
+                    Hook::Xdp => "ctx->ingress_ifindex",
+                    Hook::Tc => "skb->ingress_ifindex",
+                };
+                body.push(line(format!("st->{}.input_port = {port}", v.c_name)));
+            }
+        }
+        body.extend(self.parser_code());
+        body.push(CStmt::Label("reject".into()));
+        body.push(line("(void)parser_error"));
+        body.push(CStmt::Return(drop.into()));
+        body.push(CStmt::Label("accept".into()));
+        for (i, control) in self.prog.controls.iter().enumerate() {
+            let end = format!("{}_end", control.name);
+            let cx = Ctx { in_action: false, end: end.clone(), exit: end.clone() };
+            body.push(CStmt::Comment(format!("control {} ({})", control.name, control.origin)));
+            if self.prog.arch == Arch::XdpModel && i == 1 {
+                body.extend(self.deparser_prologue());
+            }
+            body.extend(self.stmts(&control.body, &cx));
+            body.push(CStmt::Label(end));
+        }
+        body.extend(self.verdict(pass, drop));
+        let mut out = format!("SEC(\"{section}\")\nint {}({param})\n{{\n", entry_name(self.prog, self.hook));
+        c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    fn verdict(&self, pass: &str, drop: &str) -> Vec<CStmt> {
+        let var = |i: usize| self.prog.arch_vars.get(i).and_then(|v| self.prog.var(*v)).map(|v| format!("st->{}", v.c_name)).unwrap_or_default();
+        match self.prog.arch {
+            Arch::EbpfModel => vec![CStmt::Return(format!("{} ? {pass} : {drop}", var(0)))],
+            Arch::XdpModel => {
+                let out = var(1);
+                let (tx, aborted) = match self.hook {
+                    // The XDP_TX verdict itself says where the packet goes.
+                    Hook::Xdp => (vec![CStmt::Return("XDP_TX".into())], "XDP_ABORTED"),
+                    Hook::Tc => (
+                        vec![line(format!("p4bpf_note_port({:#x} /* the input port */)", p4bpf_layout::SAME_PORT)), CStmt::Return("bpf_redirect(skb->ifindex, 0)".into())],
+                        "TC_ACT_SHOT",
+                    ),
+                };
+                let case = |code: u32, value: String| (vec![code.to_string()], vec![CStmt::Return(value)]);
+                let sent = |code: u32, port: String, value: String| (vec![code.to_string()], vec![line(format!("p4bpf_note_port({port})")), CStmt::Return(value)]);
+                vec![CStmt::Switch {
+                    scrutinee: format!("{out}.output_action"),
+                    cases: vec![
+                        case(0, aborted.into()),
+                        case(1, drop.into()),
+                        case(2, pass.into()),
+                        (vec!["3".to_string()], tx),
+                        sent(4, format!("{out}.output_port"), format!("bpf_redirect({out}.output_port, 0)")),
+                    ],
+                    default: vec![],
+                }, CStmt::Return(drop.into())]
+            }
+        }
+    }
+}

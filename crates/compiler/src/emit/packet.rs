@@ -1,0 +1,97 @@
+//! Packet access: reading a header's fields out of the packet after one
+//! bounds check for the whole header, and writing fields back.
+//!
+//! Byte-aligned fields of 8, 16, 32 or 64 bits are one load or store with a
+//! byte swap; other fields read or rewrite the bytes that cover them;
+//! fields wider than 64 bits are copied as bytes (they stay in network
+//! order in the header struct).
+
+use super::c::{line, CStmt};
+use super::expr::mask_literal;
+use super::helpers::Helper;
+use super::Emitter;
+use crate::cstruct::Scalar;
+use crate::ir::{AggField, Aggregate};
+
+fn swap(width: u32) -> &'static str {
+    match width {
+        16 => "bpf_ntohs",
+        32 => "bpf_ntohl",
+        64 => "bpf_be64_to_cpu",
+        _ => "",
+    }
+}
+
+fn swap_out(width: u32) -> &'static str {
+    match width {
+        16 => "bpf_htons",
+        32 => "bpf_htonl",
+        64 => "bpf_cpu_to_be64",
+        _ => "",
+    }
+}
+
+impl Emitter<'_> {
+    /// The value of field `f` of a header starting at pointer `base`.
+    pub fn load_field(&self, base: &str, f: &AggField) -> String {
+        let width = f.ty.width().unwrap_or(8);
+        let byte = f.bit_offset / 8;
+        let bit = f.bit_offset % 8;
+        let c = Scalar::for_width(width).c_type();
+        if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
+            return if width == 8 { format!("{base}[{byte}]") } else { format!("{}(*(u{width} *)({base} + {byte}))", swap(width)) };
+        }
+        let bytes = (bit + width).div_ceil(8);
+        self.use_helper(Helper::LoadBe);
+        let shift = bytes * 8 - bit - width;
+        format!("(({c})((p4bpf_load_be({base} + {byte}, {bytes}) >> {shift}) & {}))", mask_literal(width))
+    }
+
+    /// Statements storing `value` into field `f` of the header at `base`.
+    pub fn store_field(&self, base: &str, f: &AggField, value: &str) -> Vec<CStmt> {
+        let width = f.ty.width().unwrap_or(8);
+        let byte = f.bit_offset / 8;
+        let bit = f.bit_offset % 8;
+        if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
+            return vec![if width == 8 {
+                line(format!("{base}[{byte}] = {value}"))
+            } else {
+                line(format!("*(u{width} *)({base} + {byte}) = {}({value})", swap_out(width)))
+            }];
+        }
+        let bytes = (bit + width).div_ceil(8);
+        self.use_helper(Helper::LoadBe);
+        self.use_helper(Helper::StoreBe);
+        let shift = bytes * 8 - bit - width;
+        let mask = format!("((u64){} << {shift})", mask_literal(width));
+        vec![line(format!(
+            "p4bpf_store_be({base} + {byte}, {bytes}, (p4bpf_load_be({base} + {byte}, {bytes}) & ~{mask}) | (((u64)({value}) << {shift}) & {mask}))"
+        ))]
+    }
+
+    /// Reads every field of `agg` from `base` into the struct at `place`.
+    pub fn read_header(&self, agg: &Aggregate, base: &str, place: &str) -> Vec<CStmt> {
+        agg.fields
+            .iter()
+            .map(|f| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
+                Scalar::Bytes(n) => line(format!("__builtin_memcpy({place}.{}, {base} + {}, {n})", f.name, f.bit_offset / 8)),
+                _ => line(format!("{place}.{} = {}", f.name, self.load_field(base, f))),
+            })
+            .collect()
+    }
+
+    /// Writes the fields of `agg` for which `keep` holds from `place` to `base`.
+    pub fn write_header(&self, agg: &Aggregate, base: &str, place: &str, keep: impl Fn(usize) -> bool) -> Vec<CStmt> {
+        let mut out = vec![];
+        for (i, f) in agg.fields.iter().enumerate() {
+            if !keep(i) {
+                continue;
+            }
+            match Scalar::for_width(f.ty.width().unwrap_or(8)) {
+                Scalar::Bytes(n) => out.push(line(format!("__builtin_memcpy({base} + {}, {place}.{}, {n})", f.bit_offset / 8, f.name))),
+                _ => out.extend(self.store_field(base, f, &format!("{place}.{}", f.name))),
+            }
+        }
+        out
+    }
+}

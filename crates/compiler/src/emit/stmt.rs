@@ -1,0 +1,259 @@
+//! Statements of parsers, controls and actions to C, and the action
+//! functions. Controls end at a label (`return` jumps there); actions are
+//! `static __always_inline` functions taking the state and their
+//! parameters, and `exit` inside one sets a flag the caller checks.
+
+use super::c::{line, CStmt};
+use super::types::{OFFSET, VALID};
+use super::Emitter;
+use crate::cstruct::Scalar;
+use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty};
+
+/// Where the statements being emitted live.
+pub struct Ctx {
+    pub in_action: bool,
+    /// Label ending the current control (`return`).
+    pub end: String,
+    /// Label ending the outermost control (`exit`).
+    pub exit: String,
+}
+
+fn may_exit(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Exit => true,
+        Stmt::If { then, other, .. } => may_exit(then) || may_exit(other),
+        Stmt::SwitchAction { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
+        Stmt::SwitchValue { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
+        Stmt::Inline { body, .. } => may_exit(body),
+        _ => false,
+    })
+}
+
+impl Emitter<'_> {
+    pub fn action_exits(&self, action: ActionId) -> bool {
+        self.prog.action(action).is_some_and(|a| may_exit(&a.body))
+    }
+
+    /// `static __always_inline void action_x(struct s *st, u32 p)`.
+    pub fn action_function(&self, action: &Action) -> String {
+        let mut params = vec![format!("struct {} *st", self.state_type())];
+        for v in &action.params {
+            if let Some(var) = self.prog.var(*v) {
+                params.push(self.declare(&var.ty, &var.c_name));
+            }
+        }
+        let cx = Ctx { in_action: true, end: String::new(), exit: String::new() };
+        let mut out = format!("/* action {} ({}) */\nstatic __always_inline void {}({})\n{{\n", action.name, action.origin, action.c_name, params.join(", "));
+        super::c::print(&self.stmts(&action.body, &cx), 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// A call of `action`, then the check for `exit` if it can exit.
+    pub fn call_action(&self, action: ActionId, args: &[String], cx: &Ctx) -> Vec<CStmt> {
+        let Some(a) = self.prog.action(action) else { return vec![] };
+        let mut all = vec!["st".to_string()];
+        all.extend(args.iter().cloned());
+        let mut out = vec![line(format!("{}({})", a.c_name, all.join(", ")))];
+        if self.action_exits(action) {
+            out.push(if cx.in_action {
+                CStmt::If { cond: "st->p4bpf_exit".into(), then: vec![CStmt::Return(String::new())], other: vec![] }
+            } else {
+                CStmt::If { cond: "st->p4bpf_exit".into(), then: vec![CStmt::Goto(cx.exit.clone())], other: vec![] }
+            });
+        }
+        out
+    }
+
+    pub fn stmts(&self, body: &[Stmt], cx: &Ctx) -> Vec<CStmt> {
+        let mut out = vec![];
+        for s in body {
+            self.stmt(s, cx, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
+        match s {
+            Stmt::Assign { lhs, rhs } => {
+                if let Some(bytes) = super::parser::has_lookahead(rhs) {
+                    out.push(self.too_short_check(&bytes.to_string()));
+                }
+                out.extend(self.assign(lhs, rhs));
+            }
+            Stmt::If { cond, then, other } => out.push(CStmt::If { cond: self.expr(cond), then: self.stmts(then, cx), other: self.stmts(other, cx) }),
+            Stmt::Apply { table, hit, action_run } => out.extend(self.apply_table(*table, *hit, *action_run, cx)),
+            Stmt::SwitchAction { table, action_run, cases, default } => {
+                let Some(t) = self.prog.table(*table) else { return };
+                let arms = cases
+                    .iter()
+                    .map(|(actions, body)| (actions.iter().filter_map(|a| t.action_code(*a)).map(|c| c.to_string()).collect(), self.stmts(body, cx)))
+                    .filter(|(labels, _): &(Vec<String>, _)| !labels.is_empty())
+                    .collect();
+                let default = default.as_ref().map(|d| self.stmts(d, cx)).unwrap_or_default();
+                let run = self.prog.var(*action_run).map(|v| format!("st->{}", v.c_name)).unwrap_or_default();
+                out.push(CStmt::Switch { scrutinee: run, cases: arms, default });
+            }
+            Stmt::SwitchValue { value, cases, default } => {
+                let width = value.ty.width().unwrap_or(32);
+                let arms = cases.iter().map(|(labels, body)| (labels.iter().map(|v| super::expr::literal(v, width)).collect(), self.stmts(body, cx))).collect();
+                let default = default.as_ref().map(|d| self.stmts(d, cx)).unwrap_or_default();
+                out.push(CStmt::Switch { scrutinee: self.expr(value), cases: arms, default });
+            }
+            Stmt::CallAction { action, args } => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                out.extend(self.call_action(*action, &args, cx));
+            }
+            Stmt::SetValid { header, valid } => {
+                // A union holds at most one valid member.
+                if let ExprKind::Field { base, agg, field } = &header.kind {
+                    if let Some(union) = self.prog.agg(*agg).filter(|a| a.kind == crate::ir::AggKind::Union && *valid) {
+                        for (i, f) in union.fields.iter().enumerate() {
+                            if i != *field {
+                                out.push(line(format!("{}.{}.{VALID} = 0", self.lvalue(base), f.name)));
+                            }
+                        }
+                    }
+                }
+                out.push(line(format!("{}.{VALID} = {}", self.lvalue(header), u8::from(*valid))));
+            }
+            Stmt::StackShift { stack, count } => out.extend(self.stack_shift(stack, *count)),
+            Stmt::Count { counter, index, amount } => out.extend(self.count(*counter, index, amount.as_ref())),
+            // An action's own body returns; an inlined body jumps to its end.
+            Stmt::Return if cx.in_action && cx.end.is_empty() => out.push(CStmt::Return(String::new())),
+            Stmt::Exit if cx.in_action => {
+                out.push(line("st->p4bpf_exit = 1"));
+                out.push(CStmt::Return(String::new()));
+            }
+            Stmt::Return => out.push(CStmt::Goto(cx.end.clone())),
+            Stmt::Exit => out.push(CStmt::Goto(cx.exit.clone())),
+            Stmt::Inline { name, body } => {
+                let end = format!("{}_end_{}", name.replace('.', "_"), self.next_label());
+                let inner = Ctx { in_action: cx.in_action, end: end.clone(), exit: cx.exit.clone() };
+                out.push(CStmt::Comment(format!("apply {name}")));
+                out.push(CStmt::Block(self.stmts(body, &inner)));
+                out.push(CStmt::Label(end));
+            }
+            Stmt::Extract { header } => out.extend(self.extract(header)),
+            Stmt::Advance { bits } => {
+                let bytes = bits / 8;
+                out.push(self.too_short_check(&format!("{bytes}")));
+                out.push(line(format!("offset += {bytes}")));
+            }
+            Stmt::Verify { cond, error } => {
+                if let Some(bytes) = super::parser::has_lookahead(cond) {
+                    out.push(self.too_short_check(&bytes.to_string()));
+                }
+                out.push(CStmt::If {
+                    cond: format!("!{}", self.expr(cond)),
+                    then: vec![line(format!("parser_error = {error}")), CStmt::Goto("reject".into())],
+                    other: vec![],
+                });
+            }
+            Stmt::Emit { header } => out.extend(self.emit_header(header)),
+            Stmt::Eval(e) => out.push(line(format!("(void){}", self.expr(e)))),
+        }
+    }
+
+    fn assign(&self, lhs: &Expr, rhs: &Expr) -> Vec<CStmt> {
+        if let ExprKind::Slice { base, hi, lo } = &lhs.kind {
+            let mask = format!("((u64){} << {lo})", super::expr::mask_literal(hi - lo + 1));
+            let place = self.lvalue(base);
+            let merged = format!("({place} & ~{mask}) | (((u64){} << {lo}) & {mask})", self.expr(rhs));
+            return vec![line(format!("{place} = {}", super::expr::wrap(&base.ty, &merged)))];
+        }
+        let place = self.lvalue(lhs);
+        match (&lhs.ty, &rhs.kind) {
+            (Ty::Bits { width, .. }, ExprKind::Int(v)) if *width > 64 => {
+                let n = width.div_ceil(8);
+                let bytes = v.to_bytes_be();
+                (0..n)
+                    .map(|i| {
+                        let from_end = (n - 1 - i) as usize;
+                        let b = bytes.len().checked_sub(from_end + 1).and_then(|j| bytes.get(j)).copied().unwrap_or(0);
+                        line(format!("{place}[{i}] = {b}"))
+                    })
+                    .collect()
+            }
+            (Ty::Bits { width, .. }, _) if matches!(Scalar::for_width(*width), Scalar::Bytes(_)) => {
+                vec![line(format!("__builtin_memcpy({place}, {}, {})", self.lvalue(rhs), width.div_ceil(8)))]
+            }
+            _ => vec![line(format!("{place} = {}", self.expr(rhs)))],
+        }
+    }
+
+    fn stack_shift(&self, stack: &Expr, count: i64) -> Vec<CStmt> {
+        let Ty::Stack { size, .. } = stack.ty else { return vec![] };
+        let s = self.lvalue(stack);
+        let n = count.unsigned_abs().min(u64::from(size)) as u32;
+        let mut out = vec![];
+        if count > 0 {
+            for i in (n..size).rev() {
+                out.push(line(format!("{s}.elem[{i}] = {s}.elem[{}]", i - n)));
+            }
+            for i in 0..n {
+                out.push(line(format!("{s}.elem[{i}].{VALID} = 0")));
+            }
+            out.push(line(format!("{s}.next = {s}.next + {n} > {size} ? {size} : {s}.next + {n}")));
+        } else {
+            for i in 0..size.saturating_sub(n) {
+                out.push(line(format!("{s}.elem[{i}] = {s}.elem[{}]", i + n)));
+            }
+            for i in size.saturating_sub(n)..size {
+                out.push(line(format!("{s}.elem[{i}].{VALID} = 0")));
+            }
+            out.push(line(format!("{s}.next = {s}.next >= {n} ? {s}.next - {n} : 0")));
+        }
+        out
+    }
+
+    /// `if (too short) { error; goto reject; }` for `bytes` more bytes.
+    pub fn too_short_check(&self, bytes: &str) -> CStmt {
+        let code = self.prog.errors.iter().position(|e| e == "PacketTooShort").unwrap_or(1);
+        CStmt::If {
+            cond: format!("pkt + offset + {bytes} > pkt_end"),
+            then: vec![line(format!("parser_error = {code} /* PacketTooShort */")), CStmt::Goto("reject".into())],
+            other: vec![],
+        }
+    }
+
+    /// `extract(s.next)`: fills the next element, or fails with StackOutOfBounds.
+    fn extract_next(&self, stack: &Expr, a: &crate::ir::Aggregate) -> Vec<CStmt> {
+        let Ty::Stack { size, .. } = stack.ty else { return vec![] };
+        let bytes = a.wire_bits / 8;
+        let s = self.lvalue(stack);
+        let full = self.prog.errors.iter().position(|e| e == "StackOutOfBounds").unwrap_or(3);
+        let place = format!("{s}.elem[stack_index]");
+        let mut body = vec![
+            line(format!("u32 stack_index = {s}.next")),
+            CStmt::If {
+                cond: format!("stack_index >= {size}"),
+                then: vec![line(format!("parser_error = {full} /* StackOutOfBounds */")), CStmt::Goto("reject".into())],
+                other: vec![],
+            },
+            self.too_short_check(&bytes.to_string()),
+            line("u8 *hdr_start = pkt + offset"),
+        ];
+        body.extend(self.read_header(a, "hdr_start", &place));
+        body.push(line(format!("{place}.{VALID} = 1")));
+        body.push(line(format!("{place}.{OFFSET} = offset")));
+        body.push(line(format!("{s}.next = stack_index + 1")));
+        vec![CStmt::Comment(format!("extract {}.next ({bytes} bytes)", a.name)), CStmt::Block(body), line(format!("offset += {bytes}"))]
+    }
+
+    /// One bounds check for the header, then its fields.
+    fn extract(&self, header: &Expr) -> Vec<CStmt> {
+        let Ty::Header(agg) = header.ty else { return vec![] };
+        let Some(a) = self.prog.agg(agg) else { return vec![] };
+        let bytes = a.wire_bits / 8;
+        if let ExprKind::StackNext(stack) = &header.kind {
+            return self.extract_next(stack, a);
+        }
+        let place = self.lvalue(header);
+        let mut body = vec![line("u8 *hdr_start = pkt + offset")];
+        body.extend(self.read_header(a, "hdr_start", &place));
+        body.push(line(format!("{place}.{VALID} = 1")));
+        body.push(line(format!("{place}.{OFFSET} = offset")));
+        vec![CStmt::Comment(format!("extract {} ({bytes} bytes)", a.name)), self.too_short_check(&bytes.to_string()), CStmt::Block(body), line(format!("offset += {bytes}"))]
+    }
+}

@@ -1,0 +1,186 @@
+//! C types: a struct per P4 header, struct and union (fields in host byte
+//! order, wider-than-64-bit fields as network-order byte arrays, plus a
+//! validity flag and the header's packet offset), and the per-packet state
+//! struct holding every P4 variable of the pipeline.
+
+use super::Emitter;
+use crate::cstruct::Scalar;
+use crate::ir::{AggId, AggKind, Ty, VarStorage};
+
+/// C members added to every header struct.
+pub const VALID: &str = "p4bpf_valid";
+pub const OFFSET: &str = "p4bpf_offset";
+
+/// One struct definition to print.
+enum Item {
+    Agg(AggId),
+    Stack(AggId, u32),
+}
+
+/// Approximate C sizes, to decide between stack and per-CPU state.
+pub fn c_size(e: &Emitter, ty: &Ty) -> u32 {
+    match ty {
+        Ty::Bool | Ty::Error => 1,
+        Ty::Bits { width, .. } => Scalar::for_width(*width).size(),
+        Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => {
+            let fields: u32 = e.prog.agg(*a).map(|g| g.fields.iter().map(|f| c_size(e, &f.ty).next_multiple_of(2)).sum()).unwrap_or(0);
+            fields + 8
+        }
+        Ty::Stack { elem, size } => c_size(e, &Ty::Header(*elem)) * size + 4,
+        Ty::Void => 0,
+    }
+}
+
+impl Emitter<'_> {
+    /// `u32 name`, `struct h name`, `struct h name[4]`.
+    pub fn declare(&self, ty: &Ty, name: &str) -> String {
+        match ty {
+            Ty::Bool | Ty::Error => format!("u8 {name}"),
+            Ty::Bits { width, signed: false } => Scalar::for_width(*width).declare(name),
+            Ty::Bits { width, signed: true } => match Scalar::for_width(*width) {
+                Scalar::Bytes(n) => format!("u8 {name}[{n}]"),
+                s => format!("s{} {name}", s.size() * 8),
+            },
+            Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => format!("struct {} {name}", self.agg_name(*a)),
+            Ty::Stack { elem, size } => format!("struct {} {name}", self.stack_name(*elem, *size)),
+            Ty::Void => format!("u8 {name}"),
+        }
+    }
+
+    /// The C struct of a stack: its elements and the `next` index.
+    pub fn stack_name(&self, elem: AggId, size: u32) -> String {
+        format!("{}_stack{size}", self.agg_name(elem))
+    }
+
+    pub fn agg_name(&self, id: AggId) -> String {
+        self.prog.agg(id).map(|a| a.name.clone()).unwrap_or_default()
+    }
+
+    /// Struct definitions of every aggregate, each after the ones it uses.
+    pub fn type_definitions(&self) -> String {
+        let mut order = vec![];
+        let mut seen = vec![false; self.prog.aggregates.len()];
+        for i in 0..self.prog.aggregates.len() {
+            self.visit(AggId(i as u32), &mut seen, &mut order);
+        }
+        let mut out = String::new();
+        let mut stacks_done = vec![];
+        for item in order {
+            let id = match item {
+                Item::Agg(id) => id,
+                Item::Stack(elem, size) => {
+                    if !stacks_done.contains(&(elem, size)) {
+                        stacks_done.push((elem, size));
+                        out.push_str(&format!(
+                            "/* header stack {}[{size}] */\nstruct {} {{\n    struct {} elem[{size}];\n    u32 next; /* elements extracted or pushed */\n}};\n\n",
+                            self.agg_name(elem),
+                            self.stack_name(elem, size),
+                            self.agg_name(elem)
+                        ));
+                    }
+                    continue;
+                }
+            };
+            let Some(agg) = self.prog.agg(id) else { continue };
+            let what = match agg.kind {
+                AggKind::Header => format!("header {} ({} bytes on the wire)", agg.name, agg.wire_bits / 8),
+                AggKind::Struct => format!("struct {}", agg.name),
+                AggKind::Union => format!("header_union {}", agg.name),
+            };
+            out.push_str(&format!("/* {what} */\nstruct {} {{\n", agg.name));
+            for f in &agg.fields {
+                let comment = match f.ty {
+                    Ty::Bits { width, signed } => format!(" /* {}<{width}> */", if signed { "int" } else { "bit" }),
+                    _ => String::new(),
+                };
+                out.push_str(&format!("    {};{comment}\n", self.declare(&f.ty, &f.name)));
+            }
+            if agg.kind == AggKind::Header {
+                out.push_str(&format!("    u8 {VALID};\n    u16 {OFFSET}; /* where it was extracted */\n"));
+            }
+            if agg.fields.is_empty() && agg.kind != AggKind::Header {
+                out.push_str("    u8 p4bpf_unused;\n");
+            }
+            out.push_str("};\n\n");
+        }
+        out
+    }
+
+    fn visit(&self, id: AggId, seen: &mut Vec<bool>, order: &mut Vec<Item>) {
+        match seen.get(id.index()) {
+            Some(false) => {}
+            _ => return,
+        }
+        if let Some(s) = seen.get_mut(id.index()) {
+            *s = true;
+        }
+        if let Some(agg) = self.prog.agg(id) {
+            for f in &agg.fields {
+                match f.ty {
+                    Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => self.visit(a, seen, order),
+                    Ty::Stack { elem, size } => {
+                        self.visit(elem, seen, order);
+                        order.push(Item::Stack(elem, size));
+                    }
+                    _ => {}
+                }
+            }
+        }
+        order.push(Item::Agg(id));
+    }
+
+    /// The per-packet state struct.
+    pub fn state_definition(&self) -> String {
+        let mut out = format!("/* Per-packet state: every variable of the P4 pipeline. */\nstruct {} {{\n", self.state_type());
+        for v in &self.prog.vars {
+            if v.storage == VarStorage::State {
+                out.push_str(&format!("    {}; /* {} */\n", self.declare(&v.ty, &v.c_name), v.p4_name));
+            }
+        }
+        out.push_str("    u8 p4bpf_exit; /* set by `exit` inside an action */\n};\n\n");
+        out
+    }
+
+    /// Statements giving a reused state struct a fresh packet's values:
+    /// every header invalid, every stack empty, every scalar zero. Field by
+    /// field, because a big `memset` is not available to BPF programs.
+    pub fn reset_state(&self) -> Vec<super::c::CStmt> {
+        let mut out = vec![super::c::line("st->p4bpf_exit = 0")];
+        for v in &self.prog.vars {
+            if v.storage == VarStorage::State {
+                self.reset(&v.ty, &format!("st->{}", v.c_name), &mut out);
+            }
+        }
+        out
+    }
+
+    fn reset(&self, ty: &Ty, place: &str, out: &mut Vec<super::c::CStmt>) {
+        match ty {
+            Ty::Bool | Ty::Error | Ty::Bits { .. } => match Scalar::for_width(ty.width().unwrap_or(8)) {
+                Scalar::Bytes(n) => out.push(super::c::line(format!("__builtin_memset({place}, 0, {n})"))),
+                _ => out.push(super::c::line(format!("{place} = 0"))),
+            },
+            Ty::Header(_) => out.push(super::c::line(format!("{place}.{VALID} = 0"))),
+            Ty::Struct(a) | Ty::Union(a) => {
+                for f in self.prog.agg(*a).map(|g| g.fields.as_slice()).unwrap_or(&[]) {
+                    self.reset(&f.ty, &format!("{place}.{}", f.name), out);
+                }
+            }
+            Ty::Stack { elem, size } => {
+                out.push(super::c::line(format!("{place}.next = 0")));
+                for i in 0..*size {
+                    self.reset(&Ty::Header(*elem), &format!("{place}.elem[{i}]"), out);
+                }
+            }
+            Ty::Void => {}
+        }
+    }
+
+    pub fn state_type(&self) -> String {
+        format!("{}_state", self.c_prefix())
+    }
+
+    pub fn state_size(&self) -> u32 {
+        self.prog.vars.iter().filter(|v| v.storage == VarStorage::State).map(|v| c_size(self, &v.ty)).sum()
+    }
+}

@@ -1,0 +1,411 @@
+//! The pipeline IR: what a P4 program means once names are resolved, types
+//! are concrete and the architecture's blocks are known.
+//!
+//! Plain data in arenas addressed by small handles ([`AggId`], [`VarId`],
+//! [`TableId`], ...), no behaviour beyond a few queries. Every header and
+//! struct has a concrete bit layout; every expression carries its type;
+//! parsers are state graphs of simple operations; controls are structured
+//! statements. The lowering ([`crate::lower`]) builds it and checks
+//! everything the target cannot do, so the emitter ([`crate::emit`]) only
+//! prints.
+
+use num_bigint::BigUint;
+
+macro_rules! handle {
+    ($name:ident) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+handle!(AggId);
+handle!(VarId);
+handle!(TableId);
+handle!(ActionId);
+handle!(CounterId);
+handle!(ValueSetId);
+handle!(StateId);
+
+/// The architecture a program was written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    /// `ebpfFilter(parse, filter)`: accept passes, reject drops.
+    EbpfModel,
+    /// `xdp(parser, switch, deparser)`.
+    XdpModel,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Bool,
+    Bits { width: u32, signed: bool },
+    Header(AggId),
+    Struct(AggId),
+    Union(AggId),
+    Stack { elem: AggId, size: u32 },
+    /// The `error` type: a small code, 0 = `NoError`.
+    Error,
+    Void,
+}
+
+impl Ty {
+    pub fn bits(width: u32) -> Ty {
+        Ty::Bits { width, signed: false }
+    }
+    pub fn width(&self) -> Option<u32> {
+        match self {
+            Ty::Bits { width, .. } => Some(*width),
+            Ty::Bool => Some(1),
+            Ty::Error => Some(8),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AggKind {
+    Header,
+    Struct,
+    Union,
+}
+
+#[derive(Clone, Debug)]
+pub struct AggField {
+    pub name: String,
+    pub ty: Ty,
+    /// Bit offset from the start of the header on the wire (headers only).
+    pub bit_offset: u32,
+}
+
+/// A header, struct or header union with its concrete layout.
+#[derive(Clone, Debug)]
+pub struct Aggregate {
+    pub name: String,
+    pub kind: AggKind,
+    pub fields: Vec<AggField>,
+    /// Size on the wire in bits (headers only; 0 otherwise).
+    pub wire_bits: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarStorage {
+    /// A field of the per-packet state struct.
+    State,
+    /// A parameter of the action function it belongs to.
+    ActionParam,
+}
+
+#[derive(Clone, Debug)]
+pub struct Var {
+    /// Dotted P4 name for people (`pipe.tmp`).
+    pub p4_name: String,
+    /// Unique C identifier.
+    pub c_name: String,
+    pub ty: Ty,
+    pub storage: VarStorage,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Not,
+    Complement,
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Mod,
+    Add,
+    Sub,
+    AddSat,
+    SubSat,
+    Shl,
+    Shr,
+    Le,
+    Ge,
+    Lt,
+    Gt,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    And,
+    Or,
+}
+
+/// Functions the targets provide, called from expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Ipv4Checksum,
+    CsumReplace2,
+    CsumReplace4,
+    KtimeGetNs,
+    PerfEventOutput,
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Bool(bool),
+    Int(BigUint),
+    Var(VarId),
+    Field { base: Box<Expr>, agg: AggId, field: usize },
+    /// Element of a header stack, index already bounds-checked when constant.
+    Index { base: Box<Expr>, index: Box<Expr> },
+    /// `s.next`: the element the next extract fills (extract only).
+    StackNext(Box<Expr>),
+    /// `s.last`: the element most recently filled.
+    StackLast(Box<Expr>),
+    /// `s.nextIndex` (`offset` 0) or `s.lastIndex` (`offset` 1), as bit<32>.
+    StackIndex { stack: Box<Expr>, minus: u32 },
+    /// `h.isValid()`
+    IsValid(Box<Expr>),
+    Unary { op: UnOp, operand: Box<Expr> },
+    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// `e[hi:lo]`
+    Slice { base: Box<Expr>, hi: u32, lo: u32 },
+    /// `a ++ b`
+    Concat { hi: Box<Expr>, lo: Box<Expr> },
+    Cast(Box<Expr>),
+    Mux { cond: Box<Expr>, then: Box<Expr>, other: Box<Expr> },
+    /// An error constant's code.
+    ErrorCode(u32),
+    /// `p.lookahead<T>()` (or a field of `p.lookahead<H>()`): the value's
+    /// bits start `bit_offset` bits after the parse offset; `check_bytes`
+    /// must be in the packet.
+    Lookahead { bit_offset: u32, check_bytes: u32 },
+    /// `p.length()`: the packet's length in bytes.
+    PacketLength,
+    Builtin { func: Builtin, args: Vec<Expr> },
+    /// A user extern function from `--extern-file`: called by its name.
+    ExternCall { name: String, args: Vec<Expr> },
+}
+
+#[derive(Clone, Debug)]
+pub enum Stmt {
+    Assign { lhs: Expr, rhs: Expr },
+    If { cond: Expr, then: Vec<Stmt>, other: Vec<Stmt> },
+    /// Looks the table up and runs the chosen action; records the outcome
+    /// in `hit` and `action_run` when the program asks for them.
+    Apply { table: TableId, hit: Option<VarId>, action_run: Option<VarId> },
+    /// `switch (t.apply().action_run)`: `action_run` holds an action code.
+    SwitchAction { table: TableId, action_run: VarId, cases: Vec<(Vec<ActionId>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
+    /// `switch (e) { 1: {...} 2: 3: {...} default: {...} }` over a bit value.
+    SwitchValue { value: Expr, cases: Vec<(Vec<BigUint>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
+    CallAction { action: ActionId, args: Vec<Expr> },
+    SetValid { header: Expr, valid: bool },
+    /// `h.push_front(n)` / `h.pop_front(n)` on a stack.
+    StackShift { stack: Expr, count: i64 },
+    Count { counter: CounterId, index: Expr, amount: Option<Expr> },
+    /// Leaves the current control or action.
+    Return,
+    /// Leaves every control.
+    Exit,
+    Extract { header: Expr },
+    /// Skips `bits` (a multiple of 8).
+    Advance { bits: u32 },
+    Verify { cond: Expr, error: u32 },
+    Emit { header: Expr },
+    /// An expression evaluated for its effect (an extern call).
+    Eval(Expr),
+    /// The body of a control applied from another control (`c.apply()`):
+    /// `return` inside leaves only this body.
+    Inline { name: String, body: Vec<Stmt> },
+}
+
+#[derive(Clone, Debug)]
+pub enum Keyset {
+    Default,
+    Value(BigUint),
+    Mask { value: BigUint, mask: BigUint },
+    Range { lo: BigUint, hi: BigUint },
+    ValueSet(ValueSetId),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    Accept,
+    Reject,
+    State(StateId),
+}
+
+#[derive(Clone, Debug)]
+pub struct SelectCase {
+    /// One keyset per select expression.
+    pub keysets: Vec<Keyset>,
+    pub next: Next,
+}
+
+#[derive(Clone, Debug)]
+pub enum Transition {
+    Direct(Next),
+    Select { keys: Vec<Expr>, cases: Vec<SelectCase> },
+}
+
+#[derive(Clone, Debug)]
+pub struct State {
+    pub name: String,
+    /// `file.p4:line` of the declaration, for comments in the C.
+    pub origin: String,
+    pub stmts: Vec<Stmt>,
+    pub transition: Transition,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Parser {
+    pub name: String,
+    pub states: Vec<State>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Control {
+    pub name: String,
+    pub origin: String,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Action {
+    /// Dotted P4 name (`pipe.Reject`, or `NoAction` at top level).
+    pub name: String,
+    pub c_name: String,
+    pub origin: String,
+    pub params: Vec<VarId>,
+    pub body: Vec<Stmt>,
+    pub default_only: bool,
+    pub table_only: bool,
+    /// `@id(N)`: the P4Runtime id the program asks for.
+    pub p4_id: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchKind {
+    Exact,
+    Lpm,
+    Ternary,
+}
+
+#[derive(Clone, Debug)]
+pub struct TableKey {
+    /// The key expression as written (`headers.ipv4.srcAddr`).
+    pub name: String,
+    pub expr: Expr,
+    pub kind: MatchKind,
+}
+
+#[derive(Clone, Debug)]
+pub struct ActionCall {
+    pub action: ActionId,
+    pub args: Vec<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ConstEntry {
+    pub keysets: Vec<Keyset>,
+    pub action: ActionCall,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    Hash,
+    Array,
+    LpmTrie,
+    Ternary,
+    /// Only const entries: compiled into code, no map.
+    Code,
+    /// No key: every lookup misses and runs the default action.
+    DefaultOnly,
+}
+
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub name: String,
+    pub c_name: String,
+    pub origin: String,
+    pub keys: Vec<TableKey>,
+    /// Actions the table may run, in declaration order; codes are 1-based
+    /// positions (0 means "the compiled default").
+    pub actions: Vec<ActionId>,
+    pub default_action: ActionCall,
+    pub default_is_const: bool,
+    pub const_entries: Vec<ConstEntry>,
+    pub size: u32,
+    pub storage: Storage,
+    pub p4_id: Option<u32>,
+}
+
+impl Table {
+    /// The code stored in an entry to select `action`.
+    pub fn action_code(&self, action: ActionId) -> Option<u32> {
+        self.actions.iter().position(|a| *a == action).map(|i| i as u32 + 1)
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct CounterArray {
+    pub name: String,
+    pub c_name: String,
+    pub size: u32,
+    pub sparse: bool,
+    pub p4_id: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ValueSet {
+    pub name: String,
+    pub c_name: String,
+    pub size: u32,
+    pub ty: Ty,
+    pub p4_id: Option<u32>,
+}
+
+/// A whole program for one architecture.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// File stem of the P4 program; prefix of C names.
+    pub name: String,
+    pub arch: Arch,
+    pub aggregates: Vec<Aggregate>,
+    pub vars: Vec<Var>,
+    /// Error names by code (0 = `NoError`).
+    pub errors: Vec<String>,
+    pub parser: Parser,
+    /// ebpf_model: the filter; xdp_model: the switch then the deparser.
+    pub controls: Vec<Control>,
+    pub actions: Vec<Action>,
+    pub tables: Vec<Table>,
+    pub counters: Vec<CounterArray>,
+    pub value_sets: Vec<ValueSet>,
+    /// The packet's header struct variable (`H` of the architecture).
+    pub headers: VarId,
+    /// ebpf_model: the `accept` out parameter. xdp_model: `xdp_input`,
+    /// `xdp_output`.
+    pub arch_vars: Vec<VarId>,
+}
+
+impl Program {
+    pub fn agg(&self, id: AggId) -> Option<&Aggregate> {
+        self.aggregates.get(id.index())
+    }
+    pub fn var(&self, id: VarId) -> Option<&Var> {
+        self.vars.get(id.index())
+    }
+    pub fn action(&self, id: ActionId) -> Option<&Action> {
+        self.actions.get(id.index())
+    }
+    pub fn table(&self, id: TableId) -> Option<&Table> {
+        self.tables.get(id.index())
+    }
+}

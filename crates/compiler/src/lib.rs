@@ -1,0 +1,91 @@
+//! p4bpf's back end: P4 programs to eBPF objects.
+//!
+//! The path: front end ([`p4bpf_front`]) → [`lower`] (pipeline IR, every
+//! target limit checked) → [`emit`] (readable C for XDP or TC) →
+//! [`clang`] (object file). [`describe`] builds the description of tables
+//! and counters the runtime reads from the object's `.p4bpf.pipeline`
+//! section; [`p4info`] writes the P4Runtime description.
+
+pub mod clang;
+pub mod cstruct;
+pub mod describe;
+pub mod emit;
+pub mod ir;
+pub mod lower;
+pub mod map_layout;
+pub mod p4info;
+
+use p4bpf_front::diag::Diagnostics;
+use p4bpf_front::source::SourceMap;
+pub use p4bpf_layout::Hook;
+use std::path::{Path, PathBuf};
+
+/// What `p4bpf compile` was asked to do.
+#[derive(Clone, Debug)]
+pub struct CompileOptions {
+    pub front: p4bpf_front::Options,
+    pub hook: Hook,
+    /// Where `prog.c`, `prog.o` and `prog.p4info.txtpb` go.
+    pub out_dir: PathBuf,
+    /// C file implementing the program's extern functions.
+    pub extern_file: Option<PathBuf>,
+}
+
+/// The files one compilation wrote.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    pub c_file: PathBuf,
+    pub object: PathBuf,
+    /// The P4Info file, when written.
+    pub p4info: Option<PathBuf>,
+    pub pipeline: p4bpf_layout::Pipeline,
+}
+
+#[derive(Debug)]
+pub enum CompileError {
+    /// Problems in the P4 program, located in it.
+    Program { sources: SourceMap, diagnostics: Diagnostics },
+    /// Files, clang: a one-line explanation.
+    Tool(String),
+}
+
+/// Everything generated for one program, before clang.
+pub struct Generated {
+    pub c: String,
+    pub pipeline: p4bpf_layout::Pipeline,
+    pub p4info: String,
+}
+
+/// The C text, pipeline description and P4Info of an already parsed program.
+pub fn generate(fe: &p4bpf_front::Frontend, name: &str, hook: Hook, extern_c: Option<&str>) -> Result<Generated, Diagnostics> {
+    let prog = lower::lower(&fe.program, &fe.unit, &fe.sources, name, extern_c.is_some())?;
+    let pipeline = describe::describe(&prog, hook);
+    let c = emit::emit(&prog, &emit::EmitOptions { hook, pipeline_json: &pipeline.to_json(), extern_c });
+    Ok(Generated { c, pipeline, p4info: p4info::write(&prog) })
+}
+
+/// Compiles the P4 program at `path` into `options.out_dir`.
+pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, CompileError> {
+    let fe = p4bpf_front::check_file(path, &options.front);
+    if fe.has_errors() {
+        return Err(CompileError::Program { sources: fe.sources, diagnostics: fe.diagnostics });
+    }
+    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "prog".into());
+    let extern_c = match &options.extern_file {
+        Some(f) => Some(std::fs::read_to_string(f).map_err(|e| CompileError::Tool(format!("cannot read extern file {}: {e}", f.display())))?),
+        None => None,
+    };
+    let generated = match generate(&fe, &name, options.hook, extern_c.as_deref()) {
+        Ok(x) => x,
+        Err(diagnostics) => return Err(CompileError::Program { sources: fe.sources, diagnostics }),
+    };
+    std::fs::create_dir_all(&options.out_dir).map_err(|e| CompileError::Tool(format!("cannot create {}: {e}", options.out_dir.display())))?;
+    let c_file = options.out_dir.join(format!("{name}.c"));
+    let object = options.out_dir.join(format!("{name}.o"));
+    let p4info = options.out_dir.join(format!("{name}.p4info.txtpb"));
+    let write = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| CompileError::Tool(format!("cannot write {}: {e}", path.display())));
+    write(&c_file, &generated.c)?;
+    write(&p4info, &generated.p4info)?;
+    clang::compile(&c_file, &object).map_err(CompileError::Tool)?;
+    Ok(Compiled { c_file, object, p4info: Some(p4info), pipeline: generated.pipeline })
+}

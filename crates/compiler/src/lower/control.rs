@@ -1,0 +1,180 @@
+//! Controls and what they declare: the apply body, actions (functions of
+//! the state and their parameters), counters, value sets, and controls
+//! instantiated inside a control (lowered once, inlined at each `apply`
+//! with copy-in/copy-out of their arguments).
+
+use super::{Binding, Lowerer};
+use crate::ir::{self, ActionId, CounterArray, Expr, ExprKind, Stmt, Ty, VarStorage};
+use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
+use std::collections::HashMap;
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    pub(super) fn control(&mut self, decl: &'a ast::Decl, shared: &[Option<ir::VarId>]) {
+        let DeclKind::Control { sig, locals, apply, .. } = &decl.kind else { return };
+        self.prefix = sig.name.name.clone();
+        self.scopes.push(HashMap::new());
+        self.bind_params(&sig.params, shared, false);
+        for local in locals {
+            self.local_decl(local);
+        }
+        let mut body = std::mem::take(&mut self.local_inits);
+        body.extend(self.block(&apply.stmts));
+        self.scopes.pop();
+        self.prog.controls.push(ir::Control { name: sig.name.name.clone(), origin: self.diags.origin(decl.span), body });
+    }
+
+    /// A declaration inside a parser or control (not a statement).
+    pub(super) fn local_decl(&mut self, decl: &'a ast::Decl) {
+        match &decl.kind {
+            DeclKind::Action { .. } => self.action(decl),
+            DeclKind::Table { .. } => self.table(decl),
+            DeclKind::Instance { ty, args, name, .. } => self.instance(ty, args, name, decl),
+            DeclKind::ValueSet { elem, size, name } => {
+                let (Some(ty), Some(size)) = (self.env.resolve(elem, &mut self.diags), self.env.eval_u32(size, &mut self.diags)) else { return };
+                let p4 = self.dotted(&name.name);
+                let c_name = self.c_name(&p4);
+                let id = ir::ValueSetId(self.prog.value_sets.len() as u32);
+                let p4_id = self.id_annotation(&decl.annotations);
+                self.prog.value_sets.push(ir::ValueSet { name: p4, c_name, size, ty, p4_id });
+                self.bind(&name.name, Binding::ValueSet(id));
+            }
+            _ => {
+                let mut out = vec![];
+                self.decl_stmt(decl, &mut out);
+                self.local_inits.append(&mut out);
+            }
+        }
+    }
+
+    fn instance(&mut self, ty: &ast::TypeRef, args: &'a [ast::Argument], name: &ast::Ident, decl: &ast::Decl) {
+        let type_name = match &ty.kind {
+            ast::TypeRefKind::Named { path, .. } => path.name.name.as_str(),
+            _ => "",
+        };
+        if let Some(control @ ast::Decl { kind: DeclKind::Control { .. }, .. }) = self.env.decl(type_name) {
+            if args.is_empty() {
+                self.sub_control(control, name);
+                return;
+            }
+        }
+        if type_name != "CounterArray" {
+            self.diags.error(decl.span, format!("instances of `{type_name}` are not supported by the eBPF target"));
+            return;
+        }
+        let [size, sparse] = args else {
+            self.diags.error(decl.span, "`CounterArray` takes a size and a sparse flag");
+            return;
+        };
+        let Some(size) = self.env.eval_u32(&size.value, &mut self.diags) else { return };
+        let sparse = matches!(sparse.value.kind, A::Bool(true));
+        let p4 = self.dotted(&name.name);
+        let c_name = self.c_name(&p4);
+        let id = ir::CounterId(self.prog.counters.len() as u32);
+        let p4_id = self.id_annotation(&decl.annotations);
+        self.prog.counters.push(CounterArray { name: p4, c_name, size: size.max(1), sparse, p4_id });
+        self.bind(&name.name, Binding::Counter(id));
+    }
+
+    fn sub_control(&mut self, control: &'a ast::Decl, instance: &ast::Ident) {
+        let DeclKind::Control { sig, ctor_params, locals, apply } = &control.kind else { return };
+        if !ctor_params.is_empty() {
+            self.diags.error(instance.span, "controls with constructor parameters are not supported yet");
+            return;
+        }
+        let prefix = self.dotted(&instance.name);
+        let global = self.scopes.first().cloned().unwrap_or_default();
+        // The instance sees only the top level and its own names.
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
+        let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
+        let mut params = vec![];
+        for p in &sig.params {
+            if let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) {
+                let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
+                self.bind(&p.name.name, Binding::Var(v));
+                params.push((v, p.direction));
+            }
+        }
+        let outer_inits = std::mem::take(&mut self.local_inits);
+        for local in locals {
+            self.local_decl(local);
+        }
+        let mut body = std::mem::replace(&mut self.local_inits, outer_inits);
+        body.extend(self.block(&apply.stmts));
+        self.scopes = saved_scopes;
+        self.prefix = saved_prefix;
+        self.sub_controls.push(super::SubControl { name: prefix, params, body });
+        self.bind(&instance.name, Binding::SubControl(self.sub_controls.len() - 1));
+    }
+
+    pub(super) fn apply_sub_control(&mut self, index: usize, args: &'a [ast::Argument], call: &ast::Expr, out: &mut Vec<Stmt>) {
+        let Some(sc) = self.sub_controls.get(index).cloned() else { return };
+        if args.len() != sc.params.len() {
+            self.diags.error(call.span, format!("`{}` takes {} arguments", sc.name, sc.params.len()));
+            return;
+        }
+        let mut copy_out = vec![];
+        for ((v, dir), a) in sc.params.iter().zip(args) {
+            if matches!(a.value.kind, A::DontCare) {
+                continue;
+            }
+            let ty = self.prog.var(*v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
+            let Some(x) = self.expr_into(&a.value, Some(&ty), out) else { return };
+            let param = Expr { kind: ExprKind::Var(*v), ty };
+            if *dir != Some(ast::Direction::Out) {
+                out.push(Stmt::Assign { lhs: param.clone(), rhs: x.clone() });
+            }
+            if matches!(dir, Some(ast::Direction::Out | ast::Direction::InOut)) {
+                copy_out.push(Stmt::Assign { lhs: x, rhs: param });
+            }
+        }
+        out.push(Stmt::Inline { name: sc.name, body: sc.body });
+        out.extend(copy_out);
+    }
+
+    pub(super) fn action(&mut self, decl: &'a ast::Decl) {
+        let DeclKind::Action { sig, body } = &decl.kind else { return };
+        let p4 = self.dotted(&sig.name.name);
+        let c_name = self.c_name(&format!("action_{p4}"));
+        self.scopes.push(HashMap::new());
+        let mut params = vec![];
+        for p in &sig.params {
+            if matches!(p.direction, Some(ast::Direction::Out | ast::Direction::InOut)) {
+                self.diags.error(p.span, "`out` and `inout` action parameters are not supported by the eBPF target");
+                continue;
+            }
+            let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) else { continue };
+            if ty.width().is_none() {
+                self.diags.error(p.span, "action parameters must be bit strings or bool");
+                continue;
+            }
+            let v = self.new_var(p.name.name.clone(), ty, VarStorage::ActionParam);
+            self.bind(&p.name.name, Binding::Var(v));
+            params.push(v);
+        }
+        let id = ActionId(self.prog.actions.len() as u32);
+        let p4_id = self.id_annotation(&decl.annotations);
+        // Bound before the body so nothing can refer to a half-built action.
+        self.prog.actions.push(ir::Action {
+            name: p4,
+            c_name,
+            origin: self.diags.origin(decl.span),
+            params,
+            body: vec![],
+            default_only: Self::has_annotation(&decl.annotations, "defaultonly"),
+            table_only: Self::has_annotation(&decl.annotations, "tableonly"),
+            p4_id,
+        });
+        let stmts = self.block(&body.stmts);
+        self.scopes.pop();
+        if let Some(a) = self.prog.actions.get_mut(id.index()) {
+            a.body = stmts;
+        }
+        self.bind(&sig.name.name, Binding::Action(id));
+    }
+
+
+    pub(super) fn action_param_types(&self, action: ActionId) -> Vec<Ty> {
+        let Some(a) = self.prog.action(action) else { return vec![] };
+        a.params.iter().filter_map(|v| self.prog.var(*v).map(|v| v.ty.clone())).collect()
+    }
+}

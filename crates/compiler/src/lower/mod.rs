@@ -1,0 +1,294 @@
+//! Lowering: AST (+ the top-level type environment) to the pipeline IR.
+//!
+//! Finds `main`, maps the architecture's blocks (ebpf_model's parser and
+//! filter, xdp_model's parser, switch and deparser) onto shared variables,
+//! and lowers each block with a scope stack of names. Every limit of the
+//! eBPF target is reported here as a P4 diagnostic, so emission cannot fail
+//! on the program. Split by concern: [`types`] (types, constants),
+//! [`expr`], [`control`], [`stmt`], [`parser`], [`table`].
+
+mod control;
+mod expr;
+mod parser;
+mod stmt;
+mod table;
+pub mod types;
+
+use crate::ir::{self, Arch, Ty, Var, VarId, VarStorage};
+use p4bpf_front::ast::{self, DeclKind, ExprKind, TypeRefKind};
+use p4bpf_front::diag::{Diagnostic, Diagnostics};
+use p4bpf_front::source::{SourceMap, Span, TranslationUnit};
+use std::collections::HashMap;
+use types::TypeEnv;
+
+/// Diagnostics located in the translation unit.
+pub struct Diags<'u> {
+    unit: &'u TranslationUnit,
+    sources: &'u SourceMap,
+    pub list: Diagnostics,
+}
+
+impl<'u> Diags<'u> {
+    pub fn new(unit: &'u TranslationUnit, sources: &'u SourceMap) -> Diags<'u> {
+        Diags { unit, sources, list: Diagnostics::default() }
+    }
+
+    /// `file.p4:12` for the start of `span`, noted in the generated C.
+    pub fn origin(&self, span: Span) -> String {
+        let Some(loc) = self.unit.resolve(span) else { return String::new() };
+        // Every file a unit resolves to was added to this source map.
+        let file = self.sources.file(loc.file);
+        let name = file.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        format!("{name}:{}", file.line_col(loc.lo).0)
+    }
+    pub fn error(&mut self, span: Span, message: impl Into<String>) {
+        self.list.push(Diagnostic::error(self.unit.resolve(span), message));
+    }
+    /// The program text of `span`, for names of key expressions.
+    pub fn text(&self, span: Span) -> String {
+        self.unit.slice(span).split_whitespace().collect::<Vec<_>>().join("")
+    }
+}
+
+/// What a name in scope stands for.
+#[derive(Clone, Debug)]
+enum Binding {
+    Var(VarId),
+    Const(num_bigint::BigInt, Ty),
+    Table(ir::TableId),
+    Action(ir::ActionId),
+    Counter(ir::CounterId),
+    ValueSet(ir::ValueSetId),
+    State(ir::StateId),
+    /// A control instantiated inside another: index into `sub_controls`.
+    SubControl(usize),
+    PacketIn,
+    PacketOut,
+}
+
+struct Lowerer<'a, 'u> {
+    env: TypeEnv<'a>,
+    diags: Diags<'u>,
+    prog: ir::Program,
+    scopes: Vec<HashMap<String, Binding>>,
+    /// Dotted prefix of the block being lowered (`pipe`).
+    prefix: String,
+    /// Table applications hoisted out of the expression being lowered.
+    pending: Vec<ir::Stmt>,
+    c_names: HashMap<String, u32>,
+    /// User extern functions allowed through `--extern-file`.
+    allow_user_externs: bool,
+    sub_controls: Vec<SubControl>,
+    /// Initializers of the current block's locals, run when it starts.
+    local_inits: Vec<ir::Stmt>,
+    /// Where `return e;` stores `e` inside an inlined function.
+    return_var: Option<VarId>,
+    /// Functions being inlined, innermost last (P4 forbids recursion).
+    inlining: Vec<String>,
+}
+
+/// A control instance inside a control, lowered once; each `apply` copies
+/// arguments in, inlines the body and copies `out`/`inout` ones back.
+#[derive(Clone, Debug)]
+struct SubControl {
+    name: String,
+    params: Vec<(VarId, Option<ast::Direction>)>,
+    body: Vec<ir::Stmt>,
+}
+
+/// Lowers a parsed program; `name` is the program's file stem.
+pub fn lower(program: &ast::Program, unit: &TranslationUnit, sources: &SourceMap, name: &str, allow_user_externs: bool) -> Result<ir::Program, Diagnostics> {
+    let mut diags = Diags::new(unit, sources);
+    let env = TypeEnv::new(program, &mut diags);
+    let mut lw = Lowerer {
+        env,
+        diags,
+        prog: ir::Program {
+            name: name.to_string(),
+            arch: Arch::EbpfModel,
+            aggregates: vec![],
+            vars: vec![],
+            errors: vec![],
+            parser: ir::Parser::default(),
+            controls: vec![],
+            actions: vec![],
+            tables: vec![],
+            counters: vec![],
+            value_sets: vec![],
+            headers: VarId(0),
+            arch_vars: vec![],
+        },
+        scopes: vec![HashMap::new()],
+        prefix: String::new(),
+        pending: vec![],
+        c_names: HashMap::new(),
+        allow_user_externs,
+        sub_controls: vec![],
+        local_inits: vec![],
+        return_var: None,
+        inlining: vec![],
+    };
+    lw.program(program);
+    lw.prog.aggregates = lw.env.aggregates.clone();
+    lw.prog.errors = lw.env.errors.clone();
+    if lw.diags.list.has_errors() {
+        Err(lw.diags.list)
+    } else {
+        Ok(lw.prog)
+    }
+}
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    fn program(&mut self, program: &'a ast::Program) {
+        for decl in &program.decls {
+            if let DeclKind::Action { .. } = decl.kind {
+                self.action(decl);
+            }
+        }
+        let Some(main) = program.decls.iter().find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main")) else {
+            self.diags.list.error(None, "the program has no `main` instance");
+            return;
+        };
+        let DeclKind::Instance { ty, args, .. } = &main.kind else { return };
+        let package = match &ty.kind {
+            TypeRefKind::Named { path, .. } => path.name.name.as_str(),
+            _ => "",
+        };
+        let blocks: Vec<Option<&'a ast::Decl>> = args.iter().map(|a| self.block_decl(&a.value)).collect();
+        if blocks.iter().any(Option::is_none) {
+            return;
+        }
+        let blocks: Vec<&'a ast::Decl> = blocks.into_iter().flatten().collect();
+        match (package, blocks.as_slice()) {
+            ("ebpfFilter", [prs, filter]) => self.ebpf_model(prs, filter),
+            ("xdp", [prs, switch, deparser]) => self.xdp_model(prs, switch, deparser),
+            _ => self.diags.error(
+                main.span,
+                format!("package `{package}` is not supported: the eBPF target runs `ebpfFilter` (ebpf_model.p4) and `xdp` (xdp_model.p4) programs"),
+            ),
+        }
+    }
+
+    /// The parser or control declaration an argument of `main` instantiates.
+    fn block_decl(&mut self, arg: &ast::Expr) -> Option<&'a ast::Decl> {
+        let name = match &arg.kind {
+            ExprKind::Call { callee, args, .. } if args.is_empty() => match &callee.kind {
+                ExprKind::Path(p) => Some(&p.name.name),
+                _ => None,
+            },
+            _ => None,
+        };
+        let decl = name.and_then(|n| self.env.decl(n));
+        match decl {
+            Some(d @ ast::Decl { kind: DeclKind::Parser { ctor_params, .. } | DeclKind::Control { ctor_params, .. }, .. }) if ctor_params.is_empty() => Some(d),
+            _ => {
+                self.diags.error(arg.span, "expected a parser or control without constructor parameters, like `prs()`");
+                None
+            }
+        }
+    }
+
+    fn ebpf_model(&mut self, prs: &'a ast::Decl, filter: &'a ast::Decl) {
+        self.prog.arch = Arch::EbpfModel;
+        let Some(headers) = self.shared_var(prs, 1, "headers") else { return };
+        let accept = self.new_var("accept".into(), Ty::Bool, VarStorage::State);
+        self.prog.headers = headers;
+        self.prog.arch_vars = vec![accept];
+        self.parser(prs, &[None, Some(headers)]);
+        self.control(filter, &[Some(headers), Some(accept)]);
+    }
+
+    fn xdp_model(&mut self, prs: &'a ast::Decl, switch: &'a ast::Decl, deparser: &'a ast::Decl) {
+        self.prog.arch = Arch::XdpModel;
+        let Some(headers) = self.shared_var(prs, 1, "headers") else { return };
+        let Some(input) = self.shared_var(switch, 1, "imd") else { return };
+        let Some(output) = self.shared_var(switch, 2, "omd") else { return };
+        self.prog.headers = headers;
+        self.prog.arch_vars = vec![input, output];
+        self.parser(prs, &[None, Some(headers)]);
+        self.control(switch, &[Some(headers), Some(input), Some(output)]);
+        self.control(deparser, &[Some(headers), None]);
+    }
+
+    /// A variable for the block parameter at `index`, shared by all blocks.
+    fn shared_var(&mut self, block: &'a ast::Decl, index: usize, name: &str) -> Option<VarId> {
+        let sig = match &block.kind {
+            DeclKind::Parser { sig, .. } | DeclKind::Control { sig, .. } => sig,
+            _ => return None,
+        };
+        let Some(param) = sig.params.get(index) else {
+            self.diags.error(block.span, format!("`{}` has too few parameters for its architecture", sig.name.name));
+            return None;
+        };
+        let ty = self.env.resolve(&param.ty, &mut self.diags)?;
+        Some(self.new_var(name.to_string(), ty, VarStorage::State))
+    }
+
+    /// Binds a block's parameters to the shared variables (`None`: packet).
+    fn bind_params(&mut self, params: &[ast::Param], shared: &[Option<VarId>], is_parser: bool) {
+        if params.len() != shared.len() {
+            if let Some(p) = params.first() {
+                self.diags.error(p.span, format!("expected {} parameters for this architecture block", shared.len()));
+            }
+        }
+        for (p, v) in params.iter().zip(shared) {
+            let binding = match v {
+                Some(v) => Binding::Var(*v),
+                None if is_parser => Binding::PacketIn,
+                None => Binding::PacketOut,
+            };
+            self.bind(&p.name.name, binding);
+        }
+    }
+
+    fn bind(&mut self, name: &str, binding: Binding) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), binding);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
+    fn dotted(&self, name: &str) -> String {
+        if self.prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{}.{name}", self.prefix)
+        }
+    }
+
+    /// A C identifier for `p4_name`, unique in the program.
+    fn c_name(&mut self, p4_name: &str) -> String {
+        let base: String = p4_name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        let n = self.c_names.entry(base.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
+            base
+        } else {
+            format!("{base}_{n}")
+        }
+    }
+
+    fn new_var(&mut self, p4_name: String, ty: Ty, storage: VarStorage) -> VarId {
+        let id = VarId(self.prog.vars.len() as u32);
+        let c_name = self.c_name(&p4_name);
+        self.prog.vars.push(Var { p4_name, c_name, ty, storage });
+        id
+    }
+
+    /// The value of `@id(N)`, for P4Runtime.
+    fn id_annotation(&mut self, annotations: &[ast::Annotation]) -> Option<u32> {
+        let a = annotations.iter().find(|a| a.name.name == "id")?;
+        match &a.body {
+            ast::AnnotationBody::Expressions(list) => list.first().and_then(|e| self.env.eval_u32(e, &mut self.diags)),
+            _ => None,
+        }
+    }
+
+    /// `@name`-style annotation presence.
+    fn has_annotation(annotations: &[ast::Annotation], name: &str) -> bool {
+        annotations.iter().any(|a| a.name.name == name)
+    }
+}

@@ -1,0 +1,234 @@
+//! Tables: keys with match kinds, the actions a table may run (with their
+//! codes), the default action, const entries, size and the storage the
+//! target will use (hash, array, LPM trie, ternary, or code for tables whose
+//! entries are all known at compile time).
+
+use super::{Binding, Lowerer};
+use crate::ir::{self, ActionCall, ConstEntry, MatchKind, Storage, TableKey};
+use p4bpf_front::ast::{self, DeclKind, ExprKind as A, TablePropertyKind};
+
+/// Entries a table holds when the program does not say.
+const DEFAULT_SIZE: u32 = 1024;
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    pub(super) fn table(&mut self, decl: &'a ast::Decl) {
+        let DeclKind::Table { name, properties } = &decl.kind else { return };
+        let p4 = self.dotted(&name.name);
+        let mut keys = vec![];
+        let mut actions = vec![];
+        let mut default = None;
+        let mut default_is_const = false;
+        let mut entries: Option<&'a [ast::Entry]> = None;
+        let mut entries_const = false;
+        let mut size = None;
+        let mut array = false;
+        for prop in properties {
+            match &prop.kind {
+                TablePropertyKind::Key(elems) => {
+                    for k in elems {
+                        if let Some(key) = self.table_key(k) {
+                            keys.push(key);
+                        }
+                    }
+                }
+                TablePropertyKind::Actions(refs) => {
+                    for r in refs {
+                        if r.args.is_some() {
+                            self.diags.error(r.span, "actions with arguments bound in the `actions` list are not supported yet");
+                            continue;
+                        }
+                        match self.lookup(&r.name.name.name) {
+                            Some(Binding::Action(a)) => actions.push(a),
+                            _ => self.diags.error(r.span, format!("unknown action `{}`", r.name.name.name)),
+                        }
+                    }
+                }
+                TablePropertyKind::DefaultAction(e) => {
+                    default = Some(e);
+                    default_is_const = prop.is_const;
+                }
+                TablePropertyKind::Entries(list) => {
+                    entries = Some(list);
+                    entries_const = prop.is_const;
+                }
+                TablePropertyKind::Other { name: prop_name, value } => match prop_name.name.as_str() {
+                    "size" => size = self.env.eval_u32(value, &mut self.diags),
+                    "implementation" => match &value.kind {
+                        A::Call { callee, args, .. } => {
+                            let kind = match &callee.kind {
+                                A::Path(p) => p.name.name.as_str(),
+                                _ => "",
+                            };
+                            array = kind == "array_table";
+                            if !matches!(kind, "array_table" | "hash_table") {
+                                self.diags.error(value.span, format!("table implementation `{kind}` is not supported (use `hash_table` or `array_table`)"));
+                            }
+                            if let Some(a) = args.first() {
+                                size = self.env.eval_u32(&a.value, &mut self.diags);
+                            }
+                        }
+                        _ => self.diags.error(value.span, "expected `hash_table(N)` or `array_table(N)`"),
+                    },
+                    _ => {}
+                },
+            }
+        }
+        let default_action = match default {
+            Some(e) => self.action_call(e),
+            None => match self.lookup("NoAction") {
+                Some(Binding::Action(action)) => Some(ActionCall { action, args: vec![] }),
+                _ => {
+                    self.diags.error(decl.span, "table has no default action and `NoAction` is not declared");
+                    None
+                }
+            },
+        };
+        let Some(default_action) = default_action else { return };
+        let mut const_entries = vec![];
+        if let Some(list) = entries {
+            if !entries_const {
+                self.diags.error(decl.span, "non-const `entries` are not supported yet; declare them `const entries`");
+            }
+            for entry in list {
+                if let Some(e) = self.const_entry(entry, &keys) {
+                    const_entries.push(e);
+                }
+            }
+        }
+        let storage = self.storage(&keys, array, entries.is_some(), decl);
+        let id = ir::TableId(self.prog.tables.len() as u32);
+        let c_name = self.c_name(&p4);
+        let p4_id = self.id_annotation(&decl.annotations);
+        let origin = self.diags.origin(decl.span);
+        self.prog.tables.push(ir::Table {
+            name: p4,
+            c_name,
+            origin,
+            keys,
+            actions,
+            default_action,
+            default_is_const,
+            const_entries,
+            size: size.unwrap_or(DEFAULT_SIZE).max(1),
+            storage,
+            p4_id,
+        });
+        self.bind(&name.name, Binding::Table(id));
+    }
+
+    fn storage(&mut self, keys: &[TableKey], array: bool, has_entries: bool, decl: &ast::Decl) -> Storage {
+        let lpm = keys.iter().filter(|k| k.kind == MatchKind::Lpm).count();
+        let ternary = keys.iter().any(|k| k.kind == MatchKind::Ternary);
+        if has_entries {
+            return Storage::Code;
+        }
+        if keys.is_empty() {
+            return Storage::DefaultOnly;
+        }
+        if lpm > 1 {
+            self.diags.error(decl.span, "a table may have at most one `lpm` key");
+        }
+        if ternary {
+            Storage::Ternary
+        } else if lpm == 1 {
+            Storage::LpmTrie
+        } else if array {
+            if keys.len() != 1 || keys.iter().any(|k| k.expr.ty.width().is_none_or(|w| w > 32)) {
+                self.diags.error(decl.span, "an `array_table` needs exactly one exact key of at most 32 bits");
+            }
+            Storage::Array
+        } else {
+            Storage::Hash
+        }
+    }
+
+    fn table_key(&mut self, k: &'a ast::KeyElement) -> Option<TableKey> {
+        let expr = self.expr(&k.expr, None)?;
+        if !self.pending.is_empty() {
+            self.pending.clear();
+            self.diags.error(k.span, "a table key cannot apply a table");
+            return None;
+        }
+        let kind = match k.match_kind.name.name.as_str() {
+            "exact" => MatchKind::Exact,
+            "lpm" => MatchKind::Lpm,
+            "ternary" => MatchKind::Ternary,
+            other => {
+                self.diags.error(k.match_kind.span, format!("match kind `{other}` is not supported by the eBPF target"));
+                return None;
+            }
+        };
+        if expr.ty.width().is_none() {
+            self.diags.error(k.expr.span, "a table key must be a bit string or bool");
+            return None;
+        }
+        let name = Self::annotation_string(&k.annotations, "name").unwrap_or_else(|| self.diags.text(k.expr.span));
+        Some(TableKey { name, expr, kind })
+    }
+
+    fn annotation_string(annotations: &[ast::Annotation], name: &str) -> Option<String> {
+        annotations.iter().find(|a| a.name.name == name).and_then(|a| match &a.body {
+            ast::AnnotationBody::Expressions(list) => match list.first().map(|e| &e.kind) {
+                Some(A::String(s)) => Some(s.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
+    /// `a` or `a(1, 2)` naming an action with all its arguments.
+    fn action_call(&mut self, e: &'a ast::Expr) -> Option<ActionCall> {
+        let (callee, args): (&ast::Expr, &'a [ast::Argument]) = match &e.kind {
+            A::Call { callee, args, .. } => (callee, args),
+            _ => (e, &[]),
+        };
+        let action = match &callee.kind {
+            A::Path(p) => match self.lookup(&p.name.name) {
+                Some(Binding::Action(a)) => Some(a),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(action) = action else {
+            self.diags.error(e.span, "expected an action");
+            return None;
+        };
+        let types = self.action_param_types(action);
+        if types.len() != args.len() {
+            self.diags.error(e.span, format!("action takes {} arguments, {} given", types.len(), args.len()));
+            return None;
+        }
+        let mut lowered = vec![];
+        for (a, ty) in args.iter().zip(&types) {
+            let x = self.expr(&a.value, Some(ty))?;
+            if !matches!(x.kind, ir::ExprKind::Int(_) | ir::ExprKind::Bool(_)) {
+                self.diags.error(a.span, "arguments of table actions must be compile-time constants");
+                return None;
+            }
+            lowered.push(x);
+        }
+        Some(ActionCall { action, args: lowered })
+    }
+
+    fn const_entry(&mut self, entry: &'a ast::Entry, keys: &[TableKey]) -> Option<ConstEntry> {
+        let items: Vec<&'a ast::Expr> = match &entry.keyset.kind {
+            A::List(items) if keys.len() > 1 || items.len() == 1 => items.iter().collect(),
+            _ => vec![&entry.keyset],
+        };
+        if items.len() != keys.len() {
+            self.diags.error(entry.keyset.span, format!("expected {} key values", keys.len()));
+            return None;
+        }
+        let mut keysets = vec![];
+        for (item, key) in items.iter().zip(keys) {
+            let width = key.expr.ty.width().unwrap_or(0);
+            if width > 64 {
+                self.diags.error(item.span, "const entries on keys wider than 64 bits are not supported yet");
+                return None;
+            }
+            keysets.push(self.keyset(item, width)?);
+        }
+        let action = self.action_call(&entry.action)?;
+        Some(ConstEntry { keysets, action })
+    }
+}

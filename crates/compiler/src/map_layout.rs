@@ -1,0 +1,110 @@
+//! Byte layouts of every table's map key and value, computed once and used
+//! by both the C emitter (which prints the structs) and the pipeline
+//! description (which tells the runtime where each byte goes).
+//!
+//! Keys: exact and ternary keys hold fields in host order with natural
+//! alignment; LPM keys are packed, in network order, exact fields first and
+//! the LPM field last, after a u32 prefix length. Values: a u32 action code,
+//! a u32 priority for ternary tables, then a union of one struct of
+//! parameters per action. Ternary tables also have a mask array and an
+//! entry key of (mask index, masked key).
+
+use crate::cstruct::{CStruct, Scalar};
+use crate::ir::{ActionId, MatchKind, Program, Storage, Table};
+use p4bpf_layout::ByteOrder;
+
+/// Masks a ternary table can hold: tuple-space search probes each.
+pub const MAX_TERNARY_MASKS: u32 = 32;
+
+#[derive(Clone, Debug)]
+pub struct TableLayout {
+    /// Key fields without the LPM prefix length.
+    pub key: CStruct,
+    /// For each field of `key`, the index of the P4 key it holds.
+    pub key_order: Vec<usize>,
+    pub lpm: bool,
+    pub ternary: bool,
+    /// Parameters of each action the table can run, relative to the union.
+    pub params: Vec<(ActionId, CStruct)>,
+    /// Offset of the parameter union in the value struct.
+    pub union_offset: u32,
+    pub value_size: u32,
+}
+
+fn c_ident(text: &str) -> String {
+    text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+}
+
+/// The layout of `table`'s maps.
+pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
+    let lpm = table.storage == Storage::LpmTrie;
+    let ternary = table.storage == Storage::Ternary;
+    let mut key_order: Vec<usize> = (0..table.keys.len()).collect();
+    if lpm {
+        key_order.sort_by_key(|i| table.keys.get(*i).map(|k| k.kind == MatchKind::Lpm));
+    }
+    let mut key = CStruct::new(lpm);
+    let mut used_names: Vec<String> = vec![];
+    for i in &key_order {
+        let Some(k) = table.keys.get(*i) else { continue };
+        let width = k.expr.ty.width().unwrap_or(1);
+        let mut name = c_ident(&k.name);
+        if used_names.contains(&name) || name.is_empty() {
+            name = format!("{name}_{i}");
+        }
+        used_names.push(name.clone());
+        let (scalar, order) = if lpm {
+            let bytes = width.div_ceil(8);
+            let scalar = match bytes {
+                1 => Scalar::U8,
+                2 => Scalar::U16,
+                4 => Scalar::U32,
+                8 => Scalar::U64,
+                n => Scalar::Bytes(n),
+            };
+            (scalar, ByteOrder::Network)
+        } else {
+            let scalar = Scalar::for_width(width);
+            let order = if matches!(scalar, Scalar::Bytes(_)) { ByteOrder::Network } else { ByteOrder::Host };
+            (scalar, order)
+        };
+        key.push(&name, &k.name, width, scalar, order);
+    }
+    let mut params = vec![];
+    let mut union_align = 4;
+    let mut union_size = 0;
+    for action in &table.actions {
+        let Some(a) = program.action(*action) else { continue };
+        let mut s = CStruct::new(false);
+        for v in &a.params {
+            let Some(var) = program.var(*v) else { continue };
+            let width = var.ty.width().unwrap_or(1);
+            let scalar = Scalar::for_width(width);
+            let order = if matches!(scalar, Scalar::Bytes(_)) { ByteOrder::Network } else { ByteOrder::Host };
+            s.push(&var.c_name, &var.p4_name, width, scalar, order);
+        }
+        union_align = union_align.max(s.align());
+        union_size = union_size.max(if s.fields.is_empty() { 0 } else { s.size() });
+        params.push((*action, s));
+    }
+    let head: u32 = if ternary { 8 } else { 4 };
+    let union_offset = head.div_ceil(union_align) * union_align;
+    let value_size = (union_offset + union_size).div_ceil(union_align) * union_align;
+    TableLayout { key, key_order, lpm, ternary, params, union_offset, value_size }
+}
+
+impl TableLayout {
+    pub fn params_of(&self, action: ActionId) -> Option<&CStruct> {
+        self.params.iter().find(|(a, _)| *a == action).map(|(_, s)| s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_ident_replaces_punctuation() {
+        assert_eq!(c_ident("hdr.ipv4[0].dst"), "hdr_ipv4_0__dst");
+    }
+}

@@ -1,0 +1,50 @@
+//! Programs the eBPF target cannot run are rejected with a diagnostic
+//! located in the program, never a panic or a clang error.
+
+use p4bpf_compiler::{generate, Hook};
+use std::path::Path;
+
+/// The first error message for `body` placed after the ebpf_model includes.
+fn first_error(body: &str) -> Option<String> {
+    let text = format!("#include <core.p4>\n#include <ebpf_model.p4>\n{body}");
+    let fe = p4bpf_front::check_source(Path::new("test.p4"), &text, &Default::default());
+    assert!(!fe.has_errors(), "front end: {:?}", fe.diagnostics.list.first().map(|d| d.message.clone()));
+    match generate(&fe, "test", Hook::Xdp, None) {
+        Ok(_) => None,
+        Err(d) => {
+            let first = d.list.first()?;
+            assert!(first.loc.is_some(), "diagnostic without a location: {}", first.message);
+            Some(first.message.clone())
+        }
+    }
+}
+
+const PARSER: &str = "parser prs(packet_in p, out h_t hdr) { state start { p.extract(hdr.a); transition accept; } }\n";
+
+#[test]
+fn headers_must_be_whole_bytes() {
+    let body = format!("header a_t {{ bit<3> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{ apply {{ pass = true; }} }}\nebpfFilter(prs(), f()) main;\n");
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("not a whole number of bytes"), "{message}");
+}
+
+#[test]
+fn extern_functions_need_an_extern_file() {
+    let body = format!("header a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\nextern bool check(in a_t a);\n{PARSER}control f(inout h_t hdr, out bool pass) {{ apply {{ pass = check(hdr.a); }} }}\nebpfFilter(prs(), f()) main;\n");
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("--extern-file"), "{message}");
+}
+
+#[test]
+fn unsupported_match_kinds_are_named() {
+    let body = format!(
+        "header a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+    );
+    assert_eq!(first_error(&body), Some("match kind `range` is not supported by the eBPF target".into()));
+}
+
+#[test]
+fn a_valid_program_generates() {
+    let body = format!("header a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{ apply {{ pass = hdr.a.x == 1; }} }}\nebpfFilter(prs(), f()) main;\n");
+    assert_eq!(first_error(&body), None);
+}

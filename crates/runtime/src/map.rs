@@ -1,0 +1,168 @@
+//! One BPF map of a loaded object: typed lookups and updates by bytes, with
+//! per-CPU maps read and written as one value per possible CPU.
+
+use crate::error::{Result, RuntimeError};
+use crate::sys;
+
+/// `errno` values the map calls turn into typed errors.
+const ENOENT: i32 = 2;
+const EEXIST: i32 = 17;
+/// `BPF_NOEXIST`: insert only.
+const FLAG_NO_EXIST: u64 = 1;
+/// `BPF_ANY`: insert or replace.
+const FLAG_ANY: u64 = 0;
+/// `BPF_MAP_TYPE_PERCPU_HASH`, `_PERCPU_ARRAY`, `_LRU_PERCPU_HASH`.
+const PER_CPU_TYPES: [i32; 3] = [5, 6, 10];
+/// `BPF_MAP_TYPE_ARRAY`: its slots always exist, so inserts replace.
+const ARRAY_TYPES: [i32; 2] = [2, 6];
+
+#[derive(Clone, Debug)]
+pub struct Map {
+    name: String,
+    fd: i32,
+    key_size: u32,
+    value_size: u32,
+    max_entries: u32,
+    map_type: i32,
+}
+
+/// What to do when the key is already present.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Write {
+    Insert,
+    Replace,
+}
+
+impl Map {
+    pub(crate) fn new(
+        name: &str,
+        fd: i32,
+        key_size: u32,
+        value_size: u32,
+        max_entries: u32,
+        map_type: i32,
+    ) -> Map {
+        Map {
+            name: name.to_string(),
+            fd,
+            key_size,
+            value_size,
+            max_entries,
+            map_type,
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn max_entries(&self) -> u32 {
+        self.max_entries
+    }
+
+    fn per_cpu(&self) -> bool {
+        PER_CPU_TYPES.contains(&self.map_type)
+    }
+
+    fn check_sizes(&self, key: &[u8], value_len: usize) -> Result<()> {
+        if key.len() != self.key_size as usize || value_len != self.value_size as usize {
+            return Err(RuntimeError::BadObject(format!(
+                "map `{}` has {}-byte keys and {}-byte values, the pipeline description says {} and {}",
+                self.name,
+                self.key_size,
+                self.value_size,
+                key.len(),
+                value_len
+            )));
+        }
+        Ok(())
+    }
+
+    /// Write `value` under `key` (on every CPU, for a per-CPU map).
+    pub fn write(&self, key: &[u8], value: &[u8], mode: Write) -> Result<()> {
+        self.check_sizes(key, value.len())?;
+        let bytes = if self.per_cpu() {
+            self.spread(value)?
+        } else {
+            value.to_vec()
+        };
+        let flags = match mode {
+            Write::Insert if !ARRAY_TYPES.contains(&self.map_type) => FLAG_NO_EXIST,
+            _ => FLAG_ANY,
+        };
+        // SAFETY: key and value buffers have the sizes the map expects.
+        let status = unsafe {
+            sys::bpf_map_update_elem(self.fd, key.as_ptr().cast(), bytes.as_ptr().cast(), flags)
+        };
+        match -status {
+            0 => Ok(()),
+            EEXIST => Err(RuntimeError::Value(format!(
+                "map `{}` already has an entry with this key",
+                self.name
+            ))),
+            errno => Err(RuntimeError::os(
+                format!("writing map `{}`", self.name),
+                errno,
+            )),
+        }
+    }
+
+    /// The value under `key`; one value per possible CPU for a per-CPU map,
+    /// else exactly one.
+    pub fn read(&self, key: &[u8]) -> Result<Vec<Vec<u8>>> {
+        self.check_sizes(key, self.value_size as usize)?;
+        let cpus = if self.per_cpu() { possible_cpus()? } else { 1 };
+        let stride = self.stride();
+        let mut bytes = vec![0u8; stride * cpus];
+        // SAFETY: the buffer holds a value per possible CPU.
+        let status = unsafe {
+            sys::bpf_map_lookup_elem(self.fd, key.as_ptr().cast(), bytes.as_mut_ptr().cast())
+        };
+        match -status {
+            0 => Ok(bytes
+                .chunks(stride)
+                .map(|chunk| {
+                    chunk
+                        .get(..self.value_size as usize)
+                        .unwrap_or_default()
+                        .to_vec()
+                })
+                .collect()),
+            ENOENT => Err(RuntimeError::KeyNotFound {
+                map: self.name.clone(),
+            }),
+            errno => Err(RuntimeError::os(
+                format!("reading map `{}`", self.name),
+                errno,
+            )),
+        }
+    }
+
+    /// Per-CPU values are laid out at 8-byte strides.
+    fn stride(&self) -> usize {
+        if self.per_cpu() {
+            (self.value_size as usize).div_ceil(8) * 8
+        } else {
+            self.value_size as usize
+        }
+    }
+
+    fn spread(&self, value: &[u8]) -> Result<Vec<u8>> {
+        let stride = self.stride();
+        let cpus = possible_cpus()?;
+        let mut bytes = vec![0u8; stride * cpus];
+        for chunk in bytes.chunks_mut(stride) {
+            if let Some(slot) = chunk.get_mut(..value.len()) {
+                slot.copy_from_slice(value);
+            }
+        }
+        Ok(bytes)
+    }
+}
+
+/// Number of possible CPUs (what per-CPU maps are sized by).
+pub fn possible_cpus() -> Result<usize> {
+    // SAFETY: no arguments; reads /sys once and caches.
+    let count = unsafe { sys::libbpf_num_possible_cpus() };
+    usize::try_from(count).map_err(|_| RuntimeError::os("counting possible CPUs", -count))
+}

@@ -1,0 +1,113 @@
+//! A compiled p4bpf pipeline in the kernel: the object loaded, its
+//! description read from the `.p4bpf.pipeline` section, and packets run
+//! through its entry program with the verdict and output port decoded.
+
+use crate::elf;
+use crate::error::{Result, RuntimeError};
+use crate::map::{Map, Write};
+use crate::object::{LoadedObject, ProgramStats};
+use crate::test_run::{self, RunOutput};
+use crate::verdict::Verdict;
+use p4bpf_layout::{Pipeline, SECTION};
+use std::path::Path;
+
+/// Value of the output record before the program writes it.
+const NO_PORT: u32 = u32::MAX;
+
+pub struct LoadedPipeline {
+    pub description: Pipeline,
+    object: LoadedObject,
+}
+
+/// What happened to one packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PacketOutcome {
+    pub verdict: Verdict,
+    /// The port the packet leaves by, when it leaves by one.
+    pub port: Option<u32>,
+    pub packet: Vec<u8>,
+    pub retval: u32,
+}
+
+/// Read the pipeline description embedded in an object image.
+pub fn read_description(image: &[u8]) -> Result<Pipeline> {
+    let section = elf::section(image, SECTION)?.ok_or_else(|| {
+        RuntimeError::BadObject(format!(
+            "no `{SECTION}` section: not compiled by p4bpf compile"
+        ))
+    })?;
+    let text = std::str::from_utf8(section)
+        .map_err(|_| RuntimeError::BadObject(format!("`{SECTION}` is not UTF-8 text")))?;
+    // The section may be NUL-padded by the linker.
+    Pipeline::from_json(text.trim_end_matches('\0')).map_err(RuntimeError::BadObject)
+}
+
+impl LoadedPipeline {
+    /// Read the object at `path` and load it.
+    pub fn open(path: &Path) -> Result<LoadedPipeline> {
+        let image = std::fs::read(path)
+            .map_err(|e| RuntimeError::BadObject(format!("cannot read {}: {e}", path.display())))?;
+        LoadedPipeline::from_image(image)
+    }
+
+    pub fn from_image(image: Vec<u8>) -> Result<LoadedPipeline> {
+        let description = read_description(&image)?;
+        let object = LoadedObject::load(image)?;
+        object.program_fd(&description.entry)?;
+        Ok(LoadedPipeline {
+            description,
+            object,
+        })
+    }
+
+    pub fn map(&self, name: &str) -> Result<Map> {
+        self.object.map(name)
+    }
+
+    pub fn stats(&self) -> Result<ProgramStats> {
+        self.object.program_stats(&self.description.entry)
+    }
+
+    /// Run one packet that arrived on `input_port`.
+    pub fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome> {
+        let record = match &self.description.output_record {
+            Some(name) => Some(self.map(name)?),
+            None => None,
+        };
+        if let Some(record) = &record {
+            record.write(&0u32.to_ne_bytes(), &NO_PORT.to_ne_bytes(), Write::Replace)?;
+        }
+        let fd = self.object.program_fd(&self.description.entry)?;
+        let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
+        let verdict = Verdict::from_retval(self.description.hook, retval);
+        let recorded = match &record {
+            Some(record) => recorded_port(record)?,
+            None => None,
+        };
+        let port = match verdict {
+            Verdict::Pass => Some(input_port),
+            Verdict::Transmit => Some(recorded.unwrap_or(input_port)),
+            Verdict::Redirect => recorded,
+            _ => None,
+        };
+        Ok(PacketOutcome {
+            verdict,
+            port,
+            packet,
+            retval,
+        })
+    }
+}
+
+fn recorded_port(record: &Map) -> Result<Option<u32>> {
+    let per_cpu = record.read(&0u32.to_ne_bytes())?;
+    Ok(per_cpu
+        .iter()
+        .filter_map(|bytes| {
+            bytes
+                .get(..4)
+                .and_then(|b| b.try_into().ok())
+                .map(u32::from_ne_bytes)
+        })
+        .find(|port| *port != NO_PORT))
+}

@@ -1,0 +1,12 @@
+//! STF, the P4 reference compiler's packet-test format: `parse` reads a
+//! file into commands (a malformed line is an error naming file:line),
+//! `expect` matches output packets against `expect` patterns, and `run`
+//! plays the commands against a loaded pipeline.
+
+mod expect;
+mod parse;
+mod run;
+
+pub use expect::Pattern;
+pub use parse::{parse, parse_file, ActionCall, Command, CountKind, Line, StfError};
+pub use run::{run, Outcome};

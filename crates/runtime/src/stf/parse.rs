@@ -1,0 +1,405 @@
+//! Parses STF text. One command per line, `#` starts a comment:
+//! `add TABLE [PRIORITY] FIELD:VALUE... ACTION(PARAM:VALUE, ...)`,
+//! `setdefault TABLE ACTION(...)`, `packet PORT HEX...`,
+//! `expect PORT [HEX|*...] [$]`, `check_counter NAME(INDEX) [packets|bytes
+//! == N]`, `wait`. Commands of other targets (multicast groups, mirroring,
+//! registers, meters) are reported as unsupported at their line.
+
+use super::expect::Pattern;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// 1-based line number in the file.
+    pub number: usize,
+    pub command: Command,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionCall {
+    pub name: String,
+    /// (parameter name, value text).
+    pub args: Vec<(String, String)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CountKind {
+    Packets,
+    Bytes,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Add {
+        table: String,
+        priority: Option<u32>,
+        keys: Vec<(String, String)>,
+        action: ActionCall,
+    },
+    SetDefault {
+        table: String,
+        action: ActionCall,
+    },
+    Packet {
+        port: u32,
+        data: Vec<u8>,
+    },
+    Expect {
+        port: u32,
+        pattern: Pattern,
+    },
+    CheckCounter {
+        counter: String,
+        index: u32,
+        expected: Option<(CountKind, u64)>,
+    },
+    Wait,
+}
+
+/// A malformed STF line (or an unreadable file: line 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StfError {
+    pub file: PathBuf,
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for StfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file.display(), self.line, self.message)
+    }
+}
+
+impl std::error::Error for StfError {}
+
+pub fn parse_file(path: &Path) -> Result<Vec<Line>, Vec<StfError>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(path, &text),
+        Err(e) => Err(vec![StfError {
+            file: path.to_path_buf(),
+            line: 0,
+            message: format!("cannot read: {e}"),
+        }]),
+    }
+}
+
+/// Every command of `text`, or every malformed line.
+pub fn parse(file: &Path, text: &str) -> Result<Vec<Line>, Vec<StfError>> {
+    let mut lines = Vec::new();
+    let mut errors = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let content = raw.split('#').next().unwrap_or_default().trim();
+        if content.is_empty() {
+            continue;
+        }
+        match parse_command(content) {
+            Ok(command) => lines.push(Line {
+                number: index + 1,
+                command,
+            }),
+            Err(message) => errors.push(StfError {
+                file: file.to_path_buf(),
+                line: index + 1,
+                message,
+            }),
+        }
+    }
+    if errors.is_empty() {
+        Ok(lines)
+    } else {
+        Err(errors)
+    }
+}
+
+fn parse_command(content: &str) -> Result<Command, String> {
+    let (word, rest) = content
+        .split_once(char::is_whitespace)
+        .unwrap_or((content, ""));
+    let rest = rest.trim();
+    match word.to_ascii_lowercase().as_str() {
+        "packet" => {
+            let (port, data) = port_and_rest(rest)?;
+            Ok(Command::Packet { port, data: hex_bytes(data)? })
+        }
+        "expect" => {
+            let (port, data) = port_and_rest(rest)?;
+            Ok(Command::Expect { port, pattern: Pattern::parse(data)? })
+        }
+        "add" => parse_add(rest),
+        "setdefault" => {
+            let (table, call) = rest.split_once(char::is_whitespace).ok_or("usage: setdefault TABLE ACTION(...)")?;
+            Ok(Command::SetDefault { table: table.to_string(), action: parse_call(call.trim())? })
+        }
+        "check_counter" => parse_check_counter(rest),
+        "wait" => Ok(Command::Wait),
+        other => Err(format!(
+            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait)"
+        )),
+    }
+}
+
+fn port_and_rest(rest: &str) -> Result<(u32, &str), String> {
+    let (port, data) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let port = port
+        .parse::<u32>()
+        .map_err(|_| format!("expected a port number, found `{port}`"))?;
+    Ok((port, data.trim()))
+}
+
+fn hex_bytes(data: &str) -> Result<Vec<u8>, String> {
+    let nibbles: Vec<u8> = data
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| {
+            c.to_digit(16)
+                .map(|d| d as u8)
+                .ok_or_else(|| format!("`{c}` is not a hex digit"))
+        })
+        .collect::<Result<_, _>>()?;
+    if !nibbles.len().is_multiple_of(2) {
+        return Err(format!(
+            "packet data has an odd number of hex digits ({})",
+            nibbles.len()
+        ));
+    }
+    Ok(nibbles
+        .chunks(2)
+        .map(|pair| pair.iter().fold(0u8, |byte, n| byte << 4 | n))
+        .collect())
+}
+
+fn parse_add(rest: &str) -> Result<Command, String> {
+    const USAGE: &str = "usage: add TABLE [PRIORITY] FIELD:VALUE... ACTION(PARAM:VALUE,...)";
+    // The action call is the last word group and may contain spaces: it
+    // starts at the word holding the first `(`.
+    let before_call = rest
+        .find('(')
+        .and_then(|paren| rest.get(..paren))
+        .unwrap_or(rest);
+    let (head, call_name) = before_call.rsplit_once(char::is_whitespace).ok_or(USAGE)?;
+    let call = rest
+        .get(before_call.len() - call_name.len()..)
+        .unwrap_or_default();
+    let mut words = head.split_whitespace();
+    let table = words.next().ok_or(USAGE)?.to_string();
+    let mut priority = None;
+    let mut keys = Vec::new();
+    for word in words {
+        match word.split_once(':') {
+            Some((field, value)) if !field.is_empty() && !value.is_empty() => {
+                keys.push((field.to_string(), value.to_string()))
+            }
+            _ if keys.is_empty() && priority.is_none() => {
+                priority = Some(
+                    word.parse::<u32>()
+                        .map_err(|_| format!("`{word}` is neither a priority nor FIELD:VALUE"))?,
+                )
+            }
+            _ => return Err(format!("`{word}` is not FIELD:VALUE")),
+        }
+    }
+    Ok(Command::Add {
+        table,
+        priority,
+        keys,
+        action: parse_call(call.trim())?,
+    })
+}
+
+/// `NAME(P:V, P:V)` or a bare `NAME`.
+fn parse_call(text: &str) -> Result<ActionCall, String> {
+    let Some((name, args)) = text.split_once('(') else {
+        if text.is_empty() || text.contains(char::is_whitespace) {
+            return Err(format!("expected an action call, found `{text}`"));
+        }
+        return Ok(ActionCall {
+            name: text.to_string(),
+            args: Vec::new(),
+        });
+    };
+    let args = args
+        .trim_end()
+        .strip_suffix(')')
+        .ok_or_else(|| format!("missing `)` in `{text}`"))?;
+    let args = args
+        .split(',')
+        .map(str::trim)
+        .filter(|arg| !arg.is_empty())
+        .map(|arg| match arg.split_once(':') {
+            Some((param, value)) if !param.trim().is_empty() && !value.trim().is_empty() => {
+                Ok((param.trim().to_string(), value.trim().to_string()))
+            }
+            _ => Err(format!("action argument `{arg}` is not PARAM:VALUE")),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(ActionCall {
+        name: name.trim().to_string(),
+        args,
+    })
+}
+
+fn parse_check_counter(rest: &str) -> Result<Command, String> {
+    const USAGE: &str = "usage: check_counter NAME(INDEX) [packets|bytes == N]";
+    let (name, after) = rest.split_once('(').ok_or(USAGE)?;
+    let (index, condition) = after.split_once(')').ok_or(USAGE)?;
+    let index =
+        crate::value::parse(index.trim(), 32).map_err(|why| format!("counter index: {why}"))?;
+    let index = index.iter().fold(0u32, |acc, b| acc << 8 | u32::from(*b));
+    let words: Vec<&str> = condition.split_whitespace().collect();
+    let expected = match words.as_slice() {
+        [] => None,
+        [kind, "==" | "=", value] => {
+            let kind = match *kind {
+                "packets" => CountKind::Packets,
+                "bytes" => CountKind::Bytes,
+                other => return Err(format!("expected `packets` or `bytes`, found `{other}`")),
+            };
+            let value =
+                crate::value::parse(value, 64).map_err(|why| format!("counter value: {why}"))?;
+            Some((
+                kind,
+                value.iter().fold(0u64, |acc, b| acc << 8 | u64::from(*b)),
+            ))
+        }
+        _ => return Err(USAGE.to_string()),
+    };
+    Ok(Command::CheckCounter {
+        counter: name.trim().to_string(),
+        index,
+        expected,
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
+mod tests {
+    use super::*;
+
+    fn one(text: &str) -> Result<Command, String> {
+        parse_command(text)
+    }
+
+    #[test]
+    fn add_with_priority_keys_and_spaced_arguments() {
+        let command =
+            one("add ipv6_tbl 3 mcast_key:0x1 ingress.set_mcast_grp(mcast_grp:1113, port:0x2)");
+        assert_eq!(
+            command,
+            Ok(Command::Add {
+                table: "ipv6_tbl".into(),
+                priority: Some(3),
+                keys: vec![("mcast_key".into(), "0x1".into())],
+                action: ActionCall {
+                    name: "ingress.set_mcast_grp".into(),
+                    args: vec![
+                        ("mcast_grp".into(), "1113".into()),
+                        ("port".into(), "0x2".into())
+                    ],
+                },
+            })
+        );
+        let lpm = one("add pipe_Check_src_ip 0 key.field0:0x010a/16 pipe_Reject()");
+        assert!(
+            matches!(lpm, Ok(Command::Add { keys, .. }) if keys == vec![("key.field0".into(), "0x010a/16".into())])
+        );
+        let ipv6 = one("add t k:2001:db8::1 a(x:00:11:22:33:44:55)");
+        assert!(matches!(ipv6, Ok(Command::Add { keys, .. }) if keys[0].1 == "2001:db8::1"));
+    }
+
+    #[test]
+    fn packets_expects_counters() {
+        assert_eq!(
+            one("packet 1 0a0b 0c"),
+            Ok(Command::Packet {
+                port: 1,
+                data: vec![10, 11, 12]
+            })
+        );
+        assert!(one("packet 0 abc").is_err());
+        assert!(one("packet x 00").is_err());
+        assert_eq!(
+            one("check_counter ingress.c(0x10) packets == 2"),
+            Ok(Command::CheckCounter {
+                counter: "ingress.c".into(),
+                index: 16,
+                expected: Some((CountKind::Packets, 2))
+            })
+        );
+        assert_eq!(one("wait"), Ok(Command::Wait));
+        assert!(one("mc_mgrp_create 1").unwrap_err().contains("unsupported"));
+    }
+
+    #[test]
+    fn errors_name_file_and_line_and_comments_are_skipped() {
+        let text = "# header\npacket 0 00 # trailing\n\nadd t\nexpect 0 0g\n";
+        let errors = parse(Path::new("x.stf"), text).unwrap_err();
+        let shown: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(shown.len(), 2);
+        assert!(shown[0].starts_with("x.stf:4: "), "{}", shown[0]);
+        assert!(shown[1].starts_with("x.stf:5: "), "{}", shown[1]);
+    }
+
+    #[test]
+    fn odd_bytes_give_errors_not_panics() {
+        let samples = [
+            "add t\u{3000}a(",
+            "add t k:1\u{3000}act()",
+            "add (",
+            "add t k:v (",
+            "expect 0 \u{e9}",
+            "check_counter (",
+            "check_counter c(1) packets ==",
+            "setdefault t a(x)",
+            "packet 99999999999 00",
+            "add t 1 2 a()",
+        ];
+        for text in samples {
+            let _ = parse(Path::new("x.stf"), text);
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let alphabet: Vec<char> = "add packet expect 0x1:/&( ),*$#\n\u{3000}\u{e9}k.field0"
+            .chars()
+            .collect();
+        for _ in 0..2000 {
+            let text: String = (0..40)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    alphabet[(state % alphabet.len() as u64) as usize]
+                })
+                .collect();
+            let _ = parse(Path::new("x.stf"), &text);
+        }
+    }
+
+    /// Every ebpf STF file of the reference corpus parses.
+    #[test]
+    fn corpus_ebpf_stf_files_parse() {
+        let folder =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/p4c/p4_16_samples");
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            eprintln!("skipped: corpus folder {} is absent", folder.display());
+            return;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                name.contains("_ebpf") && name.ends_with(".stf")
+            })
+            .collect();
+        files.sort();
+        assert!(!files.is_empty());
+        for file in &files {
+            let parsed = parse_file(file);
+            assert!(
+                parsed.as_ref().is_ok_and(|lines| !lines.is_empty()),
+                "{}: {:?}",
+                file.display(),
+                parsed.err()
+            );
+        }
+    }
+}

@@ -1,0 +1,364 @@
+//! Plays an STF script against a loaded pipeline: table commands write
+//! entries, each `packet` is one `BPF_PROG_TEST_RUN`, and the packets that
+//! leave are matched, port by port and in order, against the `expect`
+//! lines (the reference harness's rule; a packet nobody expects must be
+//! dropped). Gives one report line per packet, with a byte diff, the port
+//! and the verdict on failure.
+//!
+//! Dialect rule of the reference compiler's eBPF harness, kept here: it
+//! writes key values into host-order (little-endian) C fields and the
+//! program byte-swaps the packet field before an lpm lookup, so a numeric
+//! lpm value in STF is the field's bytes read backwards (`0x010a/16` on a
+//! 32-bit field means `10.1.0.0/16`). Dotted addresses are taken as written.
+
+use super::expect::Pattern;
+use super::parse::{ActionCall, Command, CountKind, Line};
+use crate::entry::EntrySpec;
+use crate::error::{Result, RuntimeError};
+use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use crate::verdict::Verdict;
+use crate::{counter, names, table, value};
+use p4bpf_layout::{MatchKind, Table};
+use std::collections::{BTreeMap, VecDeque};
+use std::path::Path;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Report lines in file order (a line may span several text lines).
+    pub lines: Vec<String>,
+    pub packets: usize,
+    pub failures: usize,
+}
+
+struct Sent {
+    line: usize,
+    number: usize,
+    in_port: u32,
+    result: Result<PacketOutcome>,
+}
+
+/// Run `script` (parsed from `file`) against `pipeline`.
+pub fn run(pipeline: &LoadedPipeline, file: &Path, script: &[Line]) -> Outcome {
+    let name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut report: Vec<(usize, String, bool)> = Vec::new();
+    let mut sent: Vec<Sent> = Vec::new();
+    let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
+    for line in script {
+        let at = line.number;
+        let problem = match &line.command {
+            Command::Add {
+                table,
+                priority,
+                keys,
+                action,
+            } => add(pipeline, table, *priority, keys, action),
+            Command::SetDefault { table, action } => set_default(pipeline, table, action),
+            Command::CheckCounter {
+                counter,
+                index,
+                expected,
+            } => match check_counter(pipeline, counter, *index, *expected) {
+                Ok(text) => {
+                    report.push((at, format!("{name}:{at}: {text}"), false));
+                    Ok(())
+                }
+                Err(e) => Err(e),
+            },
+            Command::Packet { port, data } => {
+                let result = pipeline.run_packet(*port, data);
+                sent.push(Sent {
+                    line: at,
+                    number: sent.len() + 1,
+                    in_port: *port,
+                    result,
+                });
+                Ok(())
+            }
+            Command::Expect { port, pattern } => {
+                expects
+                    .entry(*port)
+                    .or_default()
+                    .push_back((at, pattern.clone()));
+                Ok(())
+            }
+            Command::Wait => Ok(()),
+        };
+        if let Err(error) = problem {
+            report.push((at, format!("{name}:{at}: error: {error}"), true));
+        }
+    }
+    for packet in &sent {
+        let (text, failed) = judge(packet, &mut expects);
+        report.push((
+            packet.line,
+            format!(
+                "packet {} ({name}:{}) in port {}: {text}",
+                packet.number, packet.line, packet.in_port
+            ),
+            failed,
+        ));
+    }
+    for (port, left) in &expects {
+        for (at, _) in left {
+            report.push((*at, format!("expect ({name}:{at}) port {port}: FAIL, no packet came out on port {port} for it"), true));
+        }
+    }
+    report.sort_by_key(|(at, _, _)| *at);
+    Outcome {
+        failures: report.iter().filter(|(_, _, failed)| *failed).count(),
+        packets: sent.len(),
+        lines: report.into_iter().map(|(_, text, _)| text).collect(),
+    }
+}
+
+/// The report text of one packet and whether it failed; takes the expect
+/// it is matched against off its port's queue.
+fn judge(packet: &Sent, expects: &mut BTreeMap<u32, VecDeque<(usize, Pattern)>>) -> (String, bool) {
+    let outcome = match &packet.result {
+        Ok(outcome) => outcome,
+        Err(error) => return (format!("FAIL: {error}"), true),
+    };
+    let verdict = outcome.verdict;
+    if let Verdict::Unknown(code) = verdict {
+        return (
+            format!("FAIL: the program returned {code}, which the hook does not define"),
+            true,
+        );
+    }
+    if !verdict.delivers() {
+        return (format!("{verdict}: ok (dropped)"), false);
+    }
+    let Some(port) = outcome.port else {
+        return (
+            format!("{verdict}: FAIL, the program did not record which port (no output record)"),
+            true,
+        );
+    };
+    match expects.get_mut(&port).and_then(VecDeque::pop_front) {
+        Some((at, pattern)) if pattern.matches(&outcome.packet) => {
+            (format!("{verdict} to port {port}: ok (expect at line {at})"), false)
+        }
+        Some((at, pattern)) => (
+            format!(
+                "{verdict} to port {port}: FAIL, differs from expect at line {at}\n{}",
+                indent(&pattern.diff(&outcome.packet))
+            ),
+            true,
+        ),
+        None => (
+            format!(
+                "{verdict} to port {port}: FAIL, no packet was expected on port {port} (retval {})\n  got ({} bytes): {}",
+                outcome.retval,
+                outcome.packet.len(),
+                hex(&outcome.packet)
+            ),
+            true,
+        ),
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|line| format!("  {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes
+        .chunks(4)
+        .map(|c| c.iter().map(|b| format!("{b:02x}")).collect::<String>())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn add(
+    pipeline: &LoadedPipeline,
+    table_name: &str,
+    priority: Option<u32>,
+    keys: &[(String, String)],
+    call: &ActionCall,
+) -> Result<()> {
+    let table = names::table(&pipeline.description, table_name)?;
+    let mut spec = EntrySpec {
+        priority,
+        ..EntrySpec::default()
+    };
+    for (field, text) in keys {
+        let index = names::key_field(table, field)?;
+        spec.keys.push((index, key_text(table, index, text)?));
+    }
+    (spec.action, spec.args) = action_args(table, call)?;
+    table::add_entry(pipeline, table, &spec)
+}
+
+fn set_default(pipeline: &LoadedPipeline, table_name: &str, call: &ActionCall) -> Result<()> {
+    let table = names::table(&pipeline.description, table_name)?;
+    let (action, args) = action_args(table, call)?;
+    table::set_default(pipeline, table, action, &args)
+}
+
+/// The action's index and its arguments by position; parameters the
+/// script leaves out are 0, as in the reference harness.
+fn action_args(table: &Table, call: &ActionCall) -> Result<(usize, Vec<(usize, String)>)> {
+    let action = names::action(table, &call.name)?;
+    let mut args = Vec::new();
+    for (param, text) in &call.args {
+        args.push((names::param(table, action, param)?, text.clone()));
+    }
+    let count = table.actions.get(action).map_or(0, |a| a.params.len());
+    for index in 0..count {
+        if !args.iter().any(|(i, _)| *i == index) {
+            args.push((index, "0".to_string()));
+        }
+    }
+    Ok((action, args))
+}
+
+/// Apply the harness's lpm byte order rule (see the module docs).
+fn key_text(table: &Table, index: usize, text: &str) -> Result<String> {
+    let Some(key) = table
+        .keys
+        .get(index)
+        .filter(|k| k.match_kind == MatchKind::Lpm)
+    else {
+        return Ok(text.to_string());
+    };
+    let (number, prefix) = text
+        .split_once('/')
+        .map_or((text, None), |(v, p)| (v, Some(p)));
+    if number.contains(['.', ':']) {
+        return Ok(text.to_string());
+    }
+    let width = key
+        .field
+        .byte_len
+        .max(value::byte_len(key.field.bit_width) as u32)
+        * 8;
+    let mut bytes = value::parse(number, width).map_err(|why| {
+        RuntimeError::Value(format!(
+            "table `{}`, key field `{}`: {why}",
+            table.name, key.field.name
+        ))
+    })?;
+    bytes.reverse();
+    let swapped: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(match prefix {
+        Some(prefix) => format!("0x{swapped}/{prefix}"),
+        None => format!("0x{swapped}"),
+    })
+}
+
+fn check_counter(
+    pipeline: &LoadedPipeline,
+    name: &str,
+    index: u32,
+    expected: Option<(CountKind, u64)>,
+) -> Result<String> {
+    let found = names::counter(&pipeline.description, name)?;
+    let value = counter::read(pipeline, found, index)?;
+    let counts: Vec<String> = [("packets", value.packets), ("bytes", value.bytes)]
+        .iter()
+        .filter_map(|(what, count)| count.map(|n| format!("{what} {n}")))
+        .collect();
+    let shown = format!("counter {}({index}): {}", found.name, counts.join(", "));
+    let Some((kind, want)) = expected else {
+        return Ok(shown);
+    };
+    let have = match kind {
+        CountKind::Packets => value.packets,
+        CountKind::Bytes => value.bytes,
+    };
+    if have == Some(want) {
+        Ok(format!("{shown}: ok"))
+    } else {
+        let what = match kind {
+            CountKind::Packets => "packets",
+            CountKind::Bytes => "bytes",
+        };
+        Err(RuntimeError::Value(format!(
+            "{shown}: expected {what} == {want}"
+        )))
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
+mod tests {
+    use super::*;
+    use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, TableStorage};
+
+    fn sent(port: Option<u32>, verdict: Verdict, packet: &[u8]) -> Sent {
+        let outcome = PacketOutcome {
+            verdict,
+            port,
+            packet: packet.to_vec(),
+            retval: 0,
+        };
+        Sent {
+            line: 1,
+            number: 1,
+            in_port: 0,
+            result: Ok(outcome),
+        }
+    }
+
+    fn queue(entries: &[(u32, usize, &str)]) -> BTreeMap<u32, VecDeque<(usize, Pattern)>> {
+        let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
+        for (port, line, text) in entries {
+            expects
+                .entry(*port)
+                .or_default()
+                .push_back((*line, Pattern::parse(text).unwrap()));
+        }
+        expects
+    }
+
+    #[test]
+    fn outputs_take_their_ports_expects_in_order() {
+        let mut expects = queue(&[(1, 5, "aa"), (1, 6, "bb"), (2, 7, "cc")]);
+        assert!(!judge(&sent(Some(1), Verdict::Pass, &[0xaa]), &mut expects).1);
+        let (text, failed) = judge(&sent(Some(1), Verdict::Pass, &[0xcc]), &mut expects);
+        assert!(failed && text.contains("line 6"), "{text}");
+        assert!(!judge(&sent(None, Verdict::Drop, &[]), &mut expects).1);
+        let (text, failed) = judge(&sent(Some(3), Verdict::Redirect, &[0xcc]), &mut expects);
+        assert!(
+            failed && text.contains("no packet was expected on port 3"),
+            "{text}"
+        );
+        assert_eq!(expects.get(&2).map(VecDeque::len), Some(1));
+        assert!(judge(&sent(None, Verdict::Redirect, &[0xcc]), &mut expects).1);
+        assert!(judge(&sent(None, Verdict::Unknown(9), &[]), &mut expects).1);
+    }
+
+    #[test]
+    fn numeric_lpm_values_are_read_backwards_addresses_are_not() {
+        let field = FieldLayout {
+            name: "src".into(),
+            bit_width: 32,
+            byte_offset: 0,
+            byte_len: 4,
+            byte_order: ByteOrder::Network,
+        };
+        let table = Table {
+            name: "t".into(),
+            map: "t".into(),
+            storage: TableStorage::LpmTrie,
+            size: 1,
+            keys: vec![KeyField {
+                field,
+                match_kind: MatchKind::Lpm,
+            }],
+            key_size: 4,
+            value_size: 4,
+            actions: vec![],
+            default_map: None,
+            ternary: None,
+        };
+        assert_eq!(key_text(&table, 0, "0x010a/16").unwrap(), "0x0a010000/16");
+        assert_eq!(key_text(&table, 0, "10.1.0.0/16").unwrap(), "10.1.0.0/16");
+    }
+}
