@@ -1,0 +1,87 @@
+//! Many entries at once. Every entry is encoded before anything is written,
+//! and the table must have room for all of them, so a bad entry or a full
+//! table writes nothing. Hash tables go to the kernel with
+//! `BPF_MAP_UPDATE_BATCH` in chunks (one system call per chunk instead of
+//! per entry); other storages, and kernels without batch support, insert
+//! one by one.
+
+use super::{count_entries, in_table_terms};
+use crate::entry::{encode_entry, EntrySpec};
+use crate::error::{Result, RuntimeError};
+use crate::map_source::MapSource;
+use crate::sys_ops;
+use crate::table;
+use p4bpf_layout::{Table, TableStorage};
+
+/// Entries per batch call: large enough to amortise the call, small enough
+/// to keep the kernel's copy in cache.
+const CHUNK: usize = 8192;
+/// `BPF_NOEXIST`: a key already present is an error.
+const FLAG_NO_EXIST: u64 = 1;
+/// `EINVAL`/`ENOTSUPP`-style answers of a map type without batch support.
+const EINVAL: i32 = 22;
+const ENOTSUPP: i32 = 524;
+
+/// Insert every entry of `specs` into `table`; returns how many.
+pub fn insert_batch(source: &impl MapSource, table: &Table, specs: &[EntrySpec]) -> Result<usize> {
+    let encoded = specs
+        .iter()
+        .map(|spec| encode_entry(table, spec))
+        .collect::<Result<Vec<_>>>()?;
+    let present = count_entries(source, table)?;
+    if present + specs.len() > table.size as usize {
+        return Err(RuntimeError::Value(format!(
+            "table `{}` is full: it has {present} of {} entries, {} more do not fit",
+            table.name,
+            table.size,
+            specs.len()
+        )));
+    }
+    let map = source.map(&table.map)?;
+    if table.storage != TableStorage::Hash || map.per_cpu() {
+        for spec in specs {
+            table::add_entry(source, table, spec)?;
+        }
+        return Ok(specs.len());
+    }
+    for chunk in encoded.chunks(CHUNK) {
+        let keys: Vec<u8> = chunk.iter().flat_map(|e| e.key.iter().copied()).collect();
+        let values: Vec<u8> = chunk.iter().flat_map(|e| e.value.iter().copied()).collect();
+        let mut count = chunk.len() as u32;
+        let options = sys_ops::MapBatchOpts {
+            sz: std::mem::size_of::<sys_ops::MapBatchOpts>(),
+            elem_flags: FLAG_NO_EXIST,
+            flags: 0,
+        };
+        // SAFETY: `keys` and `values` hold `count` keys and values of the
+        // map's sizes (encode_entry sized them from the same layout).
+        let status = unsafe {
+            sys_ops::bpf_map_update_batch(
+                map.fd(),
+                keys.as_ptr().cast(),
+                values.as_ptr().cast(),
+                &mut count,
+                &options,
+            )
+        };
+        match -status {
+            0 => {}
+            EINVAL | ENOTSUPP if count == 0 => {
+                for entry in chunk {
+                    map.write(&entry.key, &entry.value, crate::map::Write::Insert)
+                        .map_err(|e| in_table_terms(table, e))?;
+                }
+            }
+            errno => {
+                return Err(in_table_terms(
+                    table,
+                    RuntimeError::os(
+                        format!("batch insert into `{}` (after {count} entries)", table.name),
+                        errno,
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(specs.len())
+}
