@@ -11,6 +11,10 @@ usage: p4bpf COMMAND [ARGS...]
 commands:
   check FILE.p4         check a program with the front end; print what it declares
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
+  counter ...           read or reset a loaded pipeline's counters
+  pipeline ...          load, unload or show pipelines pinned in bpffs
+  port ...              attach a loaded pipeline to interfaces as P4 ports
+  table ...             add, modify, delete, dump a loaded pipeline's table entries
   help [COMMAND]        print this text, or the help of COMMAND
 
 options:
@@ -62,6 +66,10 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         None | Some("help") => Some(MAIN),
         Some("check") => Some(CHECK),
         Some("conformance") => Some(CONFORMANCE),
+        Some("counter") => Some(crate::counter::USAGE),
+        Some("pipeline") => Some(crate::pipeline::USAGE),
+        Some("port") => Some(crate::port::USAGE),
+        Some("table") => Some(crate::table::USAGE),
         Some(_) => None,
     }
 }

@@ -1,6 +1,7 @@
 //! Map keys and values back to P4 terms for `get` and `dump`: each key
-//! field as text the value parser reads back (`10.0.0.1`, a MAC, decimal up
-//! to 64 bits, else hex), with `/prefix` for lpm and `&&&mask` for ternary;
+//! field as text the value parser reads back (a MAC for 48 bits, dotted
+//! IPv4 for a 32-bit field named like an address, decimal up to 64 bits,
+//! else hex), with `/prefix` for lpm and `&&&mask` for ternary;
 //! the action by its code and its parameters by name.
 
 use crate::error::{Result, RuntimeError};
@@ -30,7 +31,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
             let key = map_key.get(4..).unwrap_or_default();
             for field in &table.keys {
                 let layout = &field.field;
-                let mut text = render(&field_bytes(key, layout), layout.bit_width);
+                let mut text = render(&field_bytes(key, layout), layout);
                 if field.match_kind == MatchKind::Lpm {
                     let spare = (8 * layout.byte_len).saturating_sub(layout.bit_width);
                     let prefix = prefix_len.saturating_sub(8 * layout.byte_offset + spare);
@@ -49,14 +50,14 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
                 if bits.iter().all(|b| *b == 0) {
                     continue;
                 }
-                let text = render(&field_bytes(key, layout), layout.bit_width);
+                let text = render(&field_bytes(key, layout), layout);
                 let full = bits.iter().map(|b| b.count_ones()).sum::<u32>() == layout.bit_width;
                 let text = match field.match_kind {
                     _ if full => text,
                     MatchKind::Lpm => {
                         format!("{text}/{}", bits.iter().map(|b| b.count_ones()).sum::<u32>())
                     }
-                    _ => format!("{text}&&&{}", render(&bits, layout.bit_width)),
+                    _ => format!("{text}&&&{}", render(&bits, layout)),
                 };
                 keys.push((layout.name.clone(), text));
             }
@@ -64,7 +65,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
         TableStorage::Hash | TableStorage::Keyless => {
             for field in &table.keys {
                 let layout = &field.field;
-                let text = render(&field_bytes(map_key, layout), layout.bit_width);
+                let text = render(&field_bytes(map_key, layout), layout);
                 keys.push((layout.name.clone(), text));
             }
         }
@@ -91,7 +92,7 @@ pub fn action(table: &Table, value: &[u8]) -> Result<(String, Vec<(String, Strin
     let params = action
         .params
         .iter()
-        .map(|p| (p.name.clone(), render(&field_bytes(value, p), p.bit_width)))
+        .map(|p| (p.name.clone(), render(&field_bytes(value, p), p)))
         .collect();
     Ok((action.name.clone(), params))
 }
@@ -117,10 +118,15 @@ fn field_bytes(bytes: &[u8], field: &FieldLayout) -> Vec<u8> {
     out
 }
 
-fn render(bytes: &[u8], bit_width: u32) -> String {
-    match (bit_width, bytes) {
+fn render(bytes: &[u8], field: &FieldLayout) -> String {
+    // A field may sit in a wider C integer: keep its own bytes.
+    let own = bytes.len().saturating_sub(crate::value::byte_len(field.bit_width));
+    let bytes = bytes.get(own..).unwrap_or_default();
+    let name = field.name.to_ascii_lowercase();
+    let address = name.contains("addr") || name.contains("ip");
+    match (field.bit_width, bytes) {
         (48, [a, b, c, d, e, f]) => format!("{a:02x}:{b:02x}:{c:02x}:{d:02x}:{e:02x}:{f:02x}"),
-        (32, [a, b, c, d]) => format!("{a}.{b}.{c}.{d}"),
+        (32, [a, b, c, d]) if address => format!("{a}.{b}.{c}.{d}"),
         (1..=64, _) => bytes
             .iter()
             .fold(0u64, |acc, b| acc << 8 | u64::from(*b))
@@ -138,15 +144,25 @@ mod tests {
 
     #[test]
     fn rendered_values_read_back() {
-        for (bytes, width) in [
-            (vec![10, 0, 0, 1], 32),
-            (vec![0, 0x1b, 0x21, 3, 4, 5], 48),
-            (vec![1, 2], 16),
-            (vec![0xff; 16], 128),
+        let field = |name: &str, bit_width: u32| FieldLayout {
+            name: name.into(),
+            bit_width,
+            byte_offset: 0,
+            byte_len: 0,
+            byte_order: ByteOrder::Network,
+        };
+        for (bytes, name, width, shown) in [
+            (vec![10, 0, 0, 1], "dstAddr", 32, "10.0.0.1"),
+            (vec![0, 0, 0, 7], "port", 32, "7"),
+            (vec![0, 0, 0, 0x1b, 0x21, 3, 4, 5], "mac", 48, "00:1b:21:03:04:05"),
+            (vec![1, 2], "id", 16, "258"),
+            (vec![0xff; 16], "x", 128, "0xffffffffffffffffffffffffffffffff"),
         ] {
-            let text = render(&bytes, width);
-            let parsed = crate::value::parse(&text, width);
-            assert_eq!(parsed.as_deref(), Ok(bytes.as_slice()), "{text}");
+            let text = render(&bytes, &field(name, width));
+            assert_eq!(text, shown);
+            let parsed = crate::value::parse(&text, width).ok();
+            let own = bytes.len() - crate::value::byte_len(width);
+            assert_eq!(parsed.as_deref(), bytes.get(own..), "{text}");
         }
     }
 }
