@@ -9,12 +9,12 @@ P4BPF := target/release/p4bpf
 build:
 	cargo build --release
 
-# For now the demo is the front end on our example router; it will load the
-# router into the kernel once the back end exists.
+# The P4 router examples/l3_router.p4 at XDP between two hosts in network
+# namespaces, driven through the CLI (README: "The demo, step by step").
 demo:
 	scripts/install-deps.sh demo
 	cargo build --release
-	$(P4BPF) check examples/l3_router.p4
+	P4BPF=$(P4BPF) scripts/demo.sh
 
 test:
 	scripts/install-deps.sh test

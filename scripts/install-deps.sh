@@ -22,6 +22,7 @@ demo_packages=(
     "iputils-ping:command:ping"
     "ethtool:command:ethtool"
     "pkg-config:command:pkg-config"
+    "python3-minimal:command:python3"
 )
 
 case "$purpose" in
