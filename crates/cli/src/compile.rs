@@ -32,7 +32,12 @@ struct Request {
 
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut file = None;
-    let mut options = CompileOptions { front: Default::default(), hook: Hook::Xdp, out_dir: PathBuf::from("."), extern_file: None };
+    let mut options = CompileOptions {
+        front: Default::default(),
+        hook: Hook::Xdp,
+        out_dir: PathBuf::from("."),
+        extern_file: None,
+    };
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
             return Ok(None);
@@ -48,12 +53,18 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             options.hook = match hook.as_str() {
                 "xdp" => Hook::Xdp,
                 "tc" => Hook::Tc,
-                _ => return Err(UsageError::new(format!("unknown hook `{hook}` (expected `xdp` or `tc`)"))),
+                _ => {
+                    return Err(UsageError::new(format!(
+                        "unknown hook `{hook}` (expected `xdp` or `tc`)"
+                    )))
+                }
             };
         } else if word.starts_with('-') {
             return Err(args::unknown_option(&word));
         } else if file.is_some() {
-            return Err(UsageError::new(format!("more than one input file (`{word}`)")));
+            return Err(UsageError::new(format!(
+                "more than one input file (`{word}`)"
+            )));
         } else {
             file = Some(PathBuf::from(word));
         }
@@ -75,12 +86,18 @@ pub fn run(words: Args) -> ExitCode {
     };
     match p4bpf_compiler::compile_file(&request.file, &request.options) {
         Ok(done) => {
-            for path in [&done.c_file, &done.object].into_iter().chain(done.p4info.as_ref()) {
+            for path in [&done.c_file, &done.object]
+                .into_iter()
+                .chain(done.p4info.as_ref())
+            {
                 println!("wrote {}", path.display());
             }
             ExitCode::SUCCESS
         }
-        Err(CompileError::Program { sources, diagnostics }) => {
+        Err(CompileError::Program {
+            sources,
+            diagnostics,
+        }) => {
             for d in &diagnostics.list {
                 eprint!("{}", d.render(&sources));
             }
@@ -103,14 +120,36 @@ mod tests {
 
     #[test]
     fn reads_hook_output_and_extern_file() {
-        let r = parse_words(&["x.p4", "--hook", "tc", "-o", "out", "--extern-file=e.c"]).ok().flatten();
-        let r = r.map(|r| (r.file, r.options.hook, r.options.out_dir, r.options.extern_file));
-        assert_eq!(r, Some((PathBuf::from("x.p4"), Hook::Tc, PathBuf::from("out"), Some(PathBuf::from("e.c")))));
+        let r = parse_words(&["x.p4", "--hook", "tc", "-o", "out", "--extern-file=e.c"])
+            .ok()
+            .flatten();
+        let r = r.map(|r| {
+            (
+                r.file,
+                r.options.hook,
+                r.options.out_dir,
+                r.options.extern_file,
+            )
+        });
+        assert_eq!(
+            r,
+            Some((
+                PathBuf::from("x.p4"),
+                Hook::Tc,
+                PathBuf::from("out"),
+                Some(PathBuf::from("e.c"))
+            ))
+        );
     }
 
     #[test]
     fn rejects_bad_command_lines() {
-        for words in [&[][..], &["a.p4", "--hook", "lwt"], &["a.p4", "b.p4"], &["a.p4", "-o"]] {
+        for words in [
+            &[][..],
+            &["a.p4", "--hook", "lwt"],
+            &["a.p4", "b.p4"],
+            &["a.p4", "-o"],
+        ] {
             assert!(parse_words(words).is_err(), "{words:?}");
         }
     }

@@ -323,12 +323,23 @@ fn deep_nesting_is_diagnosed_not_overflowed() {
         if !matches!(status, Some(0 | 1)) {
             let said = common::stderr(&out);
             let last = said.lines().rev().take(2).collect::<Vec<_>>().join(" / ");
-            failures.push(format!("{what} ({}): {}: {last}", dir.join(&name).display(), out.status));
+            failures.push(format!(
+                "{what} ({}): {}: {last}",
+                dir.join(&name).display(),
+                out.status
+            ));
         } else if started.elapsed() > PER_INPUT_LIMIT {
-            failures.push(format!("{what}: took {:.1} s", started.elapsed().as_secs_f64()));
+            failures.push(format!(
+                "{what}: took {:.1} s",
+                started.elapsed().as_secs_f64()
+            ));
         }
     }
-    assert!(failures.is_empty(), "the front end failed on deep nesting:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "the front end failed on deep nesting:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -12,7 +12,14 @@ const MULTIARCH_INCLUDE: &str = "/usr/include/x86_64-linux-gnu";
 
 pub fn compile(c_file: &Path, object: &Path) -> Result<(), String> {
     let output = Command::new("clang")
-        .args(["-O2", "-g", "-target", "bpf", "-Wno-unused-label", "-Wno-unused-variable"])
+        .args([
+            "-O2",
+            "-g",
+            "-target",
+            "bpf",
+            "-Wno-unused-label",
+            "-Wno-unused-variable",
+        ])
         .arg(format!("-I{MULTIARCH_INCLUDE}"))
         .arg("-c")
         .arg(c_file)

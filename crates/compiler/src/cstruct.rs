@@ -7,6 +7,23 @@
 
 use p4bpf_layout::{ByteOrder, FieldLayout};
 
+/// C keywords a P4 identifier may spell (P4's own keywords cannot occur).
+const C_KEYWORDS: &[&str] = &[
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+    "union", "unsigned", "void", "volatile", "while", "_Bool", "asm",
+];
+
+/// `name` as a C identifier: a keyword gets a trailing `_`.
+pub fn c_ident(name: &str) -> String {
+    if C_KEYWORDS.contains(&name) {
+        format!("{name}_")
+    } else {
+        name.to_string()
+    }
+}
+
 /// How a P4 value of `width` bits is held in C.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scalar {
@@ -90,16 +107,35 @@ fn align_up(value: u32, align: u32) -> u32 {
 
 impl CStruct {
     pub fn new(packed: bool) -> CStruct {
-        CStruct { fields: vec![], packed, size: 0, align: 1 }
+        CStruct {
+            fields: vec![],
+            packed,
+            size: 0,
+            align: 1,
+        }
     }
 
     /// Appends a field; returns its byte offset.
-    pub fn push(&mut self, c_name: &str, p4_name: &str, bit_width: u32, scalar: Scalar, order: ByteOrder) -> u32 {
+    pub fn push(
+        &mut self,
+        c_name: &str,
+        p4_name: &str,
+        bit_width: u32,
+        scalar: Scalar,
+        order: ByteOrder,
+    ) -> u32 {
         let align = if self.packed { 1 } else { scalar.align() };
         let offset = align_up(self.size, align);
         self.size = offset + scalar.size();
         self.align = self.align.max(align);
-        self.fields.push(CField { c_name: c_name.into(), p4_name: p4_name.into(), bit_width, scalar, order, offset });
+        self.fields.push(CField {
+            c_name: c_name.into(),
+            p4_name: p4_name.into(),
+            bit_width,
+            scalar,
+            order,
+            offset,
+        });
         offset
     }
 
@@ -115,7 +151,12 @@ impl CStruct {
     pub fn members(&self, indent: &str) -> String {
         let mut out = String::new();
         for f in &self.fields {
-            out.push_str(&format!("{indent}{}; /* {} : bit<{}> */\n", f.scalar.declare(&f.c_name), f.p4_name, f.bit_width));
+            out.push_str(&format!(
+                "{indent}{}; /* {} : bit<{}> */\n",
+                f.scalar.declare(&f.c_name),
+                f.p4_name,
+                f.bit_width
+            ));
         }
         if self.fields.is_empty() {
             out.push_str(&format!("{indent}u8 p4bpf_unused;\n"));
@@ -127,7 +168,13 @@ impl CStruct {
     pub fn describe(&self, base: u32) -> Vec<FieldLayout> {
         self.fields
             .iter()
-            .map(|f| FieldLayout { name: f.p4_name.clone(), bit_width: f.bit_width, byte_offset: base + f.offset, byte_len: f.scalar.size(), byte_order: f.order })
+            .map(|f| FieldLayout {
+                name: f.p4_name.clone(),
+                bit_width: f.bit_width,
+                byte_offset: base + f.offset,
+                byte_len: f.scalar.size(),
+                byte_order: f.order,
+            })
             .collect()
     }
 }
@@ -151,8 +198,17 @@ mod tests {
         let mut s = CStruct::new(true);
         s.push("p", "p", 32, Scalar::U32, ByteOrder::Host);
         assert_eq!(s.push("a", "a", 8, Scalar::U8, ByteOrder::Network), 4);
-        assert_eq!(s.push("b", "b", 48, Scalar::Bytes(6), ByteOrder::Network), 5);
+        assert_eq!(
+            s.push("b", "b", 48, Scalar::Bytes(6), ByteOrder::Network),
+            5
+        );
         assert_eq!(s.size(), 11);
+    }
+
+    #[test]
+    fn c_keywords_get_a_suffix() {
+        assert_eq!(c_ident("long"), "long_");
+        assert_eq!(c_ident("ttl"), "ttl");
     }
 
     #[test]

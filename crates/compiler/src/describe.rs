@@ -26,7 +26,17 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         let mut keyed: Vec<(usize, layout::KeyField)> = fields
             .into_iter()
             .zip(&l.key_order)
-            .filter_map(|(field, i)| t.keys.get(*i).map(|k| (*i, layout::KeyField { field, match_kind: match_kind(k.kind) })))
+            .filter_map(|(field, i)| {
+                t.keys.get(*i).map(|k| {
+                    (
+                        *i,
+                        layout::KeyField {
+                            field,
+                            match_kind: match_kind(k.kind),
+                        },
+                    )
+                })
+            })
             .collect();
         keyed.sort_by_key(|(i, _)| *i);
         let keys = keyed.into_iter().map(|(_, k)| k).collect();
@@ -38,7 +48,10 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 Some(layout::Action {
                     name: action.name.clone(),
                     code: t.action_code(*a)?,
-                    params: l.params_of(*a).map(|s| s.describe(l.union_offset)).unwrap_or_default(),
+                    params: l
+                        .params_of(*a)
+                        .map(|s| s.describe(l.union_offset))
+                        .unwrap_or_default(),
                     default_only: action.default_only,
                     table_only: action.table_only,
                 })
@@ -82,7 +95,14 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let counters = prog
         .counters
         .iter()
-        .map(|c| layout::Counter { name: c.name.clone(), map: c.c_name.clone(), kind: layout::CounterKind::Packets, size: c.size, sparse: c.sparse, value_size: 8 })
+        .map(|c| layout::Counter {
+            name: c.name.clone(),
+            map: c.c_name.clone(),
+            kind: layout::CounterKind::Packets,
+            size: c.size,
+            sparse: c.sparse,
+            value_size: 8,
+        })
         .collect();
     let value_sets = prog
         .value_sets
@@ -90,8 +110,20 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         .map(|v| {
             let width = v.ty.width().unwrap_or(0);
             let len = crate::cstruct::Scalar::for_width(width).size();
-            let field = layout::FieldLayout { name: "value".into(), bit_width: width, byte_offset: 0, byte_len: len, byte_order: layout::ByteOrder::Host };
-            layout::ValueSet { name: v.name.clone(), map: v.c_name.clone(), size: v.size, fields: vec![field], key_size: len }
+            let field = layout::FieldLayout {
+                name: "value".into(),
+                bit_width: width,
+                byte_offset: 0,
+                byte_len: len,
+                byte_order: layout::ByteOrder::Host,
+            };
+            layout::ValueSet {
+                name: v.name.clone(),
+                map: v.c_name.clone(),
+                size: v.size,
+                fields: vec![field],
+                key_size: len,
+            }
         })
         .collect();
     layout::Pipeline {

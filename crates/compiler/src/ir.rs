@@ -42,11 +42,17 @@ pub enum Arch {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Ty {
     Bool,
-    Bits { width: u32, signed: bool },
+    Bits {
+        width: u32,
+        signed: bool,
+    },
     Header(AggId),
     Struct(AggId),
     Union(AggId),
-    Stack { elem: AggId, size: u32 },
+    Stack {
+        elem: AggId,
+        size: u32,
+    },
     /// The `error` type: a small code, 0 = `NoError`.
     Error,
     Void,
@@ -54,7 +60,10 @@ pub enum Ty {
 
 impl Ty {
     pub fn bits(width: u32) -> Ty {
-        Ty::Bits { width, signed: false }
+        Ty::Bits {
+            width,
+            signed: false,
+        }
     }
     pub fn width(&self) -> Option<u32> {
         match self {
@@ -97,6 +106,8 @@ pub enum VarStorage {
     State,
     /// A parameter of the action function it belongs to.
     ActionParam,
+    /// An `out`/`inout` action parameter: a pointer to the caller's place.
+    ActionOutParam,
 }
 
 #[derive(Clone, Debug)]
@@ -161,68 +172,150 @@ pub enum ExprKind {
     Bool(bool),
     Int(BigUint),
     Var(VarId),
-    Field { base: Box<Expr>, agg: AggId, field: usize },
+    Field {
+        base: Box<Expr>,
+        agg: AggId,
+        field: usize,
+    },
     /// Element of a header stack, index already bounds-checked when constant.
-    Index { base: Box<Expr>, index: Box<Expr> },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
     /// `s.next`: the element the next extract fills (extract only).
     StackNext(Box<Expr>),
     /// `s.last`: the element most recently filled.
     StackLast(Box<Expr>),
     /// `s.nextIndex` (`offset` 0) or `s.lastIndex` (`offset` 1), as bit<32>.
-    StackIndex { stack: Box<Expr>, minus: u32 },
+    StackIndex {
+        stack: Box<Expr>,
+        minus: u32,
+    },
     /// `h.isValid()`
     IsValid(Box<Expr>),
-    Unary { op: UnOp, operand: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `e[hi:lo]`
-    Slice { base: Box<Expr>, hi: u32, lo: u32 },
+    Slice {
+        base: Box<Expr>,
+        hi: u32,
+        lo: u32,
+    },
     /// `a ++ b`
-    Concat { hi: Box<Expr>, lo: Box<Expr> },
+    Concat {
+        hi: Box<Expr>,
+        lo: Box<Expr>,
+    },
     Cast(Box<Expr>),
-    Mux { cond: Box<Expr>, then: Box<Expr>, other: Box<Expr> },
+    Mux {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        other: Box<Expr>,
+    },
     /// An error constant's code.
     ErrorCode(u32),
     /// `p.lookahead<T>()` (or a field of `p.lookahead<H>()`): the value's
     /// bits start `bit_offset` bits after the parse offset; `check_bytes`
     /// must be in the packet.
-    Lookahead { bit_offset: u32, check_bytes: u32 },
+    Lookahead {
+        bit_offset: u32,
+        check_bytes: u32,
+    },
     /// `p.length()`: the packet's length in bytes.
     PacketLength,
-    Builtin { func: Builtin, args: Vec<Expr> },
+    Builtin {
+        func: Builtin,
+        args: Vec<Expr>,
+    },
     /// A user extern function from `--extern-file`: called by its name.
-    ExternCall { name: String, args: Vec<Expr> },
+    ExternCall {
+        name: String,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Debug)]
 pub enum Stmt {
-    Assign { lhs: Expr, rhs: Expr },
-    If { cond: Expr, then: Vec<Stmt>, other: Vec<Stmt> },
+    Assign {
+        lhs: Expr,
+        rhs: Expr,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        other: Vec<Stmt>,
+    },
     /// Looks the table up and runs the chosen action; records the outcome
     /// in `hit` and `action_run` when the program asks for them.
-    Apply { table: TableId, hit: Option<VarId>, action_run: Option<VarId> },
+    Apply {
+        table: TableId,
+        hit: Option<VarId>,
+        action_run: Option<VarId>,
+    },
     /// `switch (t.apply().action_run)`: `action_run` holds an action code.
-    SwitchAction { table: TableId, action_run: VarId, cases: Vec<(Vec<ActionId>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
+    SwitchAction {
+        table: TableId,
+        action_run: VarId,
+        cases: Vec<(Vec<ActionId>, Vec<Stmt>)>,
+        default: Option<Vec<Stmt>>,
+    },
     /// `switch (e) { 1: {...} 2: 3: {...} default: {...} }` over a bit value.
-    SwitchValue { value: Expr, cases: Vec<(Vec<BigUint>, Vec<Stmt>)>, default: Option<Vec<Stmt>> },
-    CallAction { action: ActionId, args: Vec<Expr> },
-    SetValid { header: Expr, valid: bool },
+    SwitchValue {
+        value: Expr,
+        cases: Vec<(Vec<BigUint>, Vec<Stmt>)>,
+        default: Option<Vec<Stmt>>,
+    },
+    CallAction {
+        action: ActionId,
+        args: Vec<Expr>,
+    },
+    SetValid {
+        header: Expr,
+        valid: bool,
+    },
     /// `h.push_front(n)` / `h.pop_front(n)` on a stack.
-    StackShift { stack: Expr, count: i64 },
-    Count { counter: CounterId, index: Expr, amount: Option<Expr> },
+    StackShift {
+        stack: Expr,
+        count: i64,
+    },
+    Count {
+        counter: CounterId,
+        index: Expr,
+        amount: Option<Expr>,
+    },
     /// Leaves the current control or action.
     Return,
     /// Leaves every control.
     Exit,
-    Extract { header: Expr },
+    Extract {
+        header: Expr,
+    },
     /// Skips `bits` (a multiple of 8).
-    Advance { bits: u32 },
-    Verify { cond: Expr, error: u32 },
-    Emit { header: Expr },
+    Advance {
+        bits: u32,
+    },
+    Verify {
+        cond: Expr,
+        error: u32,
+    },
+    Emit {
+        header: Expr,
+    },
     /// An expression evaluated for its effect (an extern call).
     Eval(Expr),
     /// The body of a control applied from another control (`c.apply()`):
     /// `return` inside leaves only this body.
-    Inline { name: String, body: Vec<Stmt> },
+    Inline {
+        name: String,
+        body: Vec<Stmt>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -251,7 +344,10 @@ pub struct SelectCase {
 #[derive(Clone, Debug)]
 pub enum Transition {
     Direct(Next),
-    Select { keys: Vec<Expr>, cases: Vec<SelectCase> },
+    Select {
+        keys: Vec<Expr>,
+        cases: Vec<SelectCase>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -283,6 +379,9 @@ pub struct Action {
     pub c_name: String,
     pub origin: String,
     pub params: Vec<VarId>,
+    /// How many of `params` (the first ones) have a direction: those are
+    /// bound by the caller, the rest come from the control plane.
+    pub directional: usize,
     pub body: Vec<Stmt>,
     pub default_only: bool,
     pub table_only: bool,
@@ -349,7 +448,10 @@ pub struct Table {
 impl Table {
     /// The code stored in an entry to select `action`.
     pub fn action_code(&self, action: ActionId) -> Option<u32> {
-        self.actions.iter().position(|a| *a == action).map(|i| i as u32 + 1)
+        self.actions
+            .iter()
+            .position(|a| *a == action)
+            .map(|i| i as u32 + 1)
     }
 }
 

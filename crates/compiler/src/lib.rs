@@ -44,7 +44,10 @@ pub struct Compiled {
 #[derive(Debug)]
 pub enum CompileError {
     /// Problems in the P4 program, located in it.
-    Program { sources: SourceMap, diagnostics: Diagnostics },
+    Program {
+        sources: SourceMap,
+        diagnostics: Diagnostics,
+    },
     /// Files, clang: a one-line explanation.
     Tool(String),
 }
@@ -57,35 +60,74 @@ pub struct Generated {
 }
 
 /// The C text, pipeline description and P4Info of an already parsed program.
-pub fn generate(fe: &p4bpf_front::Frontend, name: &str, hook: Hook, extern_c: Option<&str>) -> Result<Generated, Diagnostics> {
+pub fn generate(
+    fe: &p4bpf_front::Frontend,
+    name: &str,
+    hook: Hook,
+    extern_c: Option<&str>,
+) -> Result<Generated, Diagnostics> {
     let prog = lower::lower(&fe.program, &fe.unit, &fe.sources, name, extern_c.is_some())?;
     let pipeline = describe::describe(&prog, hook);
-    let c = emit::emit(&prog, &emit::EmitOptions { hook, pipeline_json: &pipeline.to_json(), extern_c });
-    Ok(Generated { c, pipeline, p4info: p4info::write(&prog) })
+    let c = emit::emit(
+        &prog,
+        &emit::EmitOptions {
+            hook,
+            pipeline_json: &pipeline.to_json(),
+            extern_c,
+        },
+    );
+    Ok(Generated {
+        c,
+        pipeline,
+        p4info: p4info::write(&prog),
+    })
 }
 
 /// Compiles the P4 program at `path` into `options.out_dir`.
 pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, CompileError> {
     let fe = p4bpf_front::check_file(path, &options.front);
     if fe.has_errors() {
-        return Err(CompileError::Program { sources: fe.sources, diagnostics: fe.diagnostics });
+        return Err(CompileError::Program {
+            sources: fe.sources,
+            diagnostics: fe.diagnostics,
+        });
     }
-    let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "prog".into());
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "prog".into());
     let extern_c = match &options.extern_file {
-        Some(f) => Some(std::fs::read_to_string(f).map_err(|e| CompileError::Tool(format!("cannot read extern file {}: {e}", f.display())))?),
+        Some(f) => Some(std::fs::read_to_string(f).map_err(|e| {
+            CompileError::Tool(format!("cannot read extern file {}: {e}", f.display()))
+        })?),
         None => None,
     };
     let generated = match generate(&fe, &name, options.hook, extern_c.as_deref()) {
         Ok(x) => x,
-        Err(diagnostics) => return Err(CompileError::Program { sources: fe.sources, diagnostics }),
+        Err(diagnostics) => {
+            return Err(CompileError::Program {
+                sources: fe.sources,
+                diagnostics,
+            })
+        }
     };
-    std::fs::create_dir_all(&options.out_dir).map_err(|e| CompileError::Tool(format!("cannot create {}: {e}", options.out_dir.display())))?;
+    std::fs::create_dir_all(&options.out_dir).map_err(|e| {
+        CompileError::Tool(format!("cannot create {}: {e}", options.out_dir.display()))
+    })?;
     let c_file = options.out_dir.join(format!("{name}.c"));
     let object = options.out_dir.join(format!("{name}.o"));
     let p4info = options.out_dir.join(format!("{name}.p4info.txtpb"));
-    let write = |path: &Path, text: &str| std::fs::write(path, text).map_err(|e| CompileError::Tool(format!("cannot write {}: {e}", path.display())));
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text)
+            .map_err(|e| CompileError::Tool(format!("cannot write {}: {e}", path.display())))
+    };
     write(&c_file, &generated.c)?;
     write(&p4info, &generated.p4info)?;
     clang::compile(&c_file, &object).map_err(CompileError::Tool)?;
-    Ok(Compiled { c_file, object, p4info: Some(p4info), pipeline: generated.pipeline })
+    Ok(Compiled {
+        c_file,
+        object,
+        p4info: Some(p4info),
+        pipeline: generated.pipeline,
+    })
 }

@@ -31,8 +31,10 @@ pub struct TableLayout {
     pub value_size: u32,
 }
 
-fn c_ident(text: &str) -> String {
-    text.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+fn c_member(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
 }
 
 /// The layout of `table`'s maps.
@@ -46,9 +48,11 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
     let mut key = CStruct::new(lpm);
     let mut used_names: Vec<String> = vec![];
     for i in &key_order {
-        let Some(k) = table.keys.get(*i) else { continue };
+        let Some(k) = table.keys.get(*i) else {
+            continue;
+        };
         let width = k.expr.ty.width().unwrap_or(1);
-        let mut name = c_ident(&k.name);
+        let mut name = c_member(&k.name);
         if used_names.contains(&name) || name.is_empty() {
             name = format!("{name}_{i}");
         }
@@ -65,7 +69,11 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
             (scalar, ByteOrder::Network)
         } else {
             let scalar = Scalar::for_width(width);
-            let order = if matches!(scalar, Scalar::Bytes(_)) { ByteOrder::Network } else { ByteOrder::Host };
+            let order = if matches!(scalar, Scalar::Bytes(_)) {
+                ByteOrder::Network
+            } else {
+                ByteOrder::Host
+            };
             (scalar, order)
         };
         key.push(&name, &k.name, width, scalar, order);
@@ -74,13 +82,19 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
     let mut union_align = 4;
     let mut union_size = 0;
     for action in &table.actions {
-        let Some(a) = program.action(*action) else { continue };
+        let Some(a) = program.action(*action) else {
+            continue;
+        };
         let mut s = CStruct::new(false);
         for v in &a.params {
             let Some(var) = program.var(*v) else { continue };
             let width = var.ty.width().unwrap_or(1);
             let scalar = Scalar::for_width(width);
-            let order = if matches!(scalar, Scalar::Bytes(_)) { ByteOrder::Network } else { ByteOrder::Host };
+            let order = if matches!(scalar, Scalar::Bytes(_)) {
+                ByteOrder::Network
+            } else {
+                ByteOrder::Host
+            };
             s.push(&var.c_name, &var.p4_name, width, scalar, order);
         }
         union_align = union_align.max(s.align());
@@ -90,12 +104,23 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
     let head: u32 = if ternary { 8 } else { 4 };
     let union_offset = head.div_ceil(union_align) * union_align;
     let value_size = (union_offset + union_size).div_ceil(union_align) * union_align;
-    TableLayout { key, key_order, lpm, ternary, params, union_offset, value_size }
+    TableLayout {
+        key,
+        key_order,
+        lpm,
+        ternary,
+        params,
+        union_offset,
+        value_size,
+    }
 }
 
 impl TableLayout {
     pub fn params_of(&self, action: ActionId) -> Option<&CStruct> {
-        self.params.iter().find(|(a, _)| *a == action).map(|(_, s)| s)
+        self.params
+            .iter()
+            .find(|(a, _)| *a == action)
+            .map(|(_, s)| s)
     }
 }
 
@@ -105,6 +130,6 @@ mod tests {
 
     #[test]
     fn c_ident_replaces_punctuation() {
-        assert_eq!(c_ident("hdr.ipv4[0].dst"), "hdr_ipv4_0__dst");
+        assert_eq!(c_member("hdr.ipv4[0].dst"), "hdr_ipv4_0__dst");
     }
 }

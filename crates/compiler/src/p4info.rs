@@ -45,7 +45,8 @@ impl Ids {
                 ids.insert((*prefix, name.clone()), *id);
             }
         }
-        let mut pending: Vec<&(u32, String, Option<u32>)> = resources.iter().filter(|r| r.2.is_none()).collect();
+        let mut pending: Vec<&(u32, String, Option<u32>)> =
+            resources.iter().filter(|r| r.2.is_none()).collect();
         pending.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
         pending.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
         for (prefix, name, _) in pending {
@@ -64,7 +65,10 @@ impl Ids {
     }
 
     fn get(&self, prefix: u32, name: &str) -> u32 {
-        self.ids.get(&(prefix, name.to_string())).copied().unwrap_or(0)
+        self.ids
+            .get(&(prefix, name.to_string()))
+            .copied()
+            .unwrap_or(0)
     }
 }
 
@@ -73,7 +77,10 @@ fn alias(name: &str, all: &[String]) -> String {
     let parts: Vec<&str> = name.split('.').collect();
     for n in 1..=parts.len() {
         let suffix = parts[parts.len() - n..].join(".");
-        let clash = all.iter().filter(|other| other.as_str() != name).any(|other| other == &suffix || other.ends_with(&format!(".{suffix}")));
+        let clash = all
+            .iter()
+            .filter(|other| other.as_str() != name)
+            .any(|other| other == &suffix || other.ends_with(&format!(".{suffix}")));
         if !clash {
             return suffix;
         }
@@ -82,23 +89,42 @@ fn alias(name: &str, all: &[String]) -> String {
 }
 
 fn preamble(out: &mut String, id: u32, name: &str, all: &[String]) {
-    let _ = write!(out, "  preamble {{\n    id: {id}\n    name: \"{name}\"\n    alias: \"{}\"\n  }}\n", alias(name, all));
+    let _ = write!(
+        out,
+        "  preamble {{\n    id: {id}\n    name: \"{name}\"\n    alias: \"{}\"\n  }}\n",
+        alias(name, all)
+    );
 }
 
 pub fn write(prog: &Program) -> String {
     let tables: Vec<_> = prog.tables.iter().collect();
     let mut resources = vec![];
-    resources.extend(prog.actions.iter().map(|a| (ACTION, a.name.clone(), a.p4_id)));
+    resources.extend(
+        prog.actions
+            .iter()
+            .map(|a| (ACTION, a.name.clone(), a.p4_id)),
+    );
     resources.extend(tables.iter().map(|t| (TABLE, t.name.clone(), t.p4_id)));
-    resources.extend(prog.value_sets.iter().map(|v| (VALUE_SET, v.name.clone(), v.p4_id)));
-    resources.extend(prog.counters.iter().map(|c| (COUNTER, c.name.clone(), c.p4_id)));
+    resources.extend(
+        prog.value_sets
+            .iter()
+            .map(|v| (VALUE_SET, v.name.clone(), v.p4_id)),
+    );
+    resources.extend(
+        prog.counters
+            .iter()
+            .map(|c| (COUNTER, c.name.clone(), c.p4_id)),
+    );
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();
     let arch = match prog.arch {
         crate::ir::Arch::EbpfModel => "ebpf_model",
         crate::ir::Arch::XdpModel => "xdp_model",
     };
-    let mut out = format!("# P4Info of {}.p4, written by p4bpf.\npkg_info {{\n  arch: \"{arch}\"\n}}\n", prog.name);
+    let mut out = format!(
+        "# P4Info of {}.p4, written by p4bpf.\npkg_info {{\n  arch: \"{arch}\"\n}}\n",
+        prog.name
+    );
     for t in &tables {
         out.push_str("tables {\n");
         preamble(&mut out, ids.get(TABLE, &t.name), &t.name, &all);
@@ -111,13 +137,29 @@ pub fn write(prog: &Program) -> String {
             let _ = write!(out, "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {kind}\n  }}\n", i + 1, k.name, k.expr.ty.width().unwrap_or(0));
         }
         for a in &t.actions {
-            let Some(action) = prog.action(*a) else { continue };
-            let scope = if action.default_only { "\n    scope: DEFAULT_ONLY" } else if action.table_only { "\n    scope: TABLE_ONLY" } else { "" };
-            let _ = write!(out, "  action_refs {{\n    id: {}{scope}\n  }}\n", ids.get(ACTION, &action.name));
+            let Some(action) = prog.action(*a) else {
+                continue;
+            };
+            let scope = if action.default_only {
+                "\n    scope: DEFAULT_ONLY"
+            } else if action.table_only {
+                "\n    scope: TABLE_ONLY"
+            } else {
+                ""
+            };
+            let _ = write!(
+                out,
+                "  action_refs {{\n    id: {}{scope}\n  }}\n",
+                ids.get(ACTION, &action.name)
+            );
         }
         if t.default_is_const {
             if let Some(a) = prog.action(t.default_action.action) {
-                let _ = writeln!(out, "  const_default_action_id: {}", ids.get(ACTION, &a.name));
+                let _ = writeln!(
+                    out,
+                    "  const_default_action_id: {}",
+                    ids.get(ACTION, &a.name)
+                );
             }
         }
         if t.storage == Storage::Code {
@@ -130,14 +172,24 @@ pub fn write(prog: &Program) -> String {
         preamble(&mut out, ids.get(ACTION, &a.name), &a.name, &all);
         for (i, v) in a.params.iter().enumerate() {
             let Some(var) = prog.var(*v) else { continue };
-            let _ = write!(out, "  params {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n  }}\n", i + 1, var.p4_name, var.ty.width().unwrap_or(0));
+            let _ = write!(
+                out,
+                "  params {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n  }}\n",
+                i + 1,
+                var.p4_name,
+                var.ty.width().unwrap_or(0)
+            );
         }
         out.push_str("}\n");
     }
     for c in &prog.counters {
         out.push_str("counters {\n");
         preamble(&mut out, ids.get(COUNTER, &c.name), &c.name, &all);
-        let _ = write!(out, "  spec {{\n    unit: PACKETS\n  }}\n  size: {}\n}}\n", c.size);
+        let _ = write!(
+            out,
+            "  spec {{\n    unit: PACKETS\n  }}\n  size: {}\n}}\n",
+            c.size
+        );
     }
     for v in &prog.value_sets {
         out.push_str("value_sets {\n");
@@ -154,21 +206,34 @@ mod tests {
     #[test]
     fn jenkins_hash_matches_known_values() {
         assert_eq!(jenkins_one_at_a_time(b"a"), 0xca2e_9442);
-        assert_eq!(jenkins_one_at_a_time(b"The quick brown fox jumps over the lazy dog"), 0x519e_91f5);
+        assert_eq!(
+            jenkins_one_at_a_time(b"The quick brown fox jumps over the lazy dog"),
+            0x519e_91f5
+        );
     }
 
     #[test]
     fn fixed_ids_win_and_collisions_probe_upwards() {
         let name = "pipe.t".to_string();
         let hashed = (TABLE << 24) | (jenkins_one_at_a_time(name.as_bytes()) & 0xff_ffff);
-        let ids = Ids::new(&[(TABLE, "other".into(), Some(hashed)), (TABLE, name.clone(), None)]);
+        let ids = Ids::new(&[
+            (TABLE, "other".into(), Some(hashed)),
+            (TABLE, name.clone(), None),
+        ]);
         assert_eq!(ids.get(TABLE, "other"), hashed);
-        assert_eq!(ids.get(TABLE, &name), (TABLE << 24) | ((hashed + 1) & 0xff_ffff));
+        assert_eq!(
+            ids.get(TABLE, &name),
+            (TABLE << 24) | ((hashed + 1) & 0xff_ffff)
+        );
     }
 
     #[test]
     fn aliases_are_the_shortest_unique_suffix() {
-        let all = vec!["pipe.c1.Reject".to_string(), "pipe.Reject".to_string(), "pipe.t".to_string()];
+        let all = vec![
+            "pipe.c1.Reject".to_string(),
+            "pipe.Reject".to_string(),
+            "pipe.t".to_string(),
+        ];
         assert_eq!(alias("pipe.t", &all), "t");
         assert_eq!(alias("pipe.c1.Reject", &all), "c1.Reject");
         assert_eq!(alias("pipe.Reject", &all), "pipe.Reject");

@@ -8,12 +8,20 @@ use std::path::Path;
 fn first_error(body: &str) -> Option<String> {
     let text = format!("#include <core.p4>\n#include <ebpf_model.p4>\n{body}");
     let fe = p4bpf_front::check_source(Path::new("test.p4"), &text, &Default::default());
-    assert!(!fe.has_errors(), "front end: {:?}", fe.diagnostics.list.first().map(|d| d.message.clone()));
+    assert!(
+        !fe.has_errors(),
+        "front end: {:?}",
+        fe.diagnostics.list.first().map(|d| d.message.clone())
+    );
     match generate(&fe, "test", Hook::Xdp, None) {
         Ok(_) => None,
         Err(d) => {
             let first = d.list.first()?;
-            assert!(first.loc.is_some(), "diagnostic without a location: {}", first.message);
+            assert!(
+                first.loc.is_some(),
+                "diagnostic without a location: {}",
+                first.message
+            );
             Some(first.message.clone())
         }
     }
@@ -40,7 +48,10 @@ fn unsupported_match_kinds_are_named() {
     let body = format!(
         "header a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
     );
-    assert_eq!(first_error(&body), Some("match kind `range` is not supported by the eBPF target".into()));
+    assert_eq!(
+        first_error(&body),
+        Some("match kind `range` is not supported by the eBPF target".into())
+    );
 }
 
 #[test]

@@ -13,23 +13,34 @@ fn programs() -> Vec<PathBuf> {
     let mut list: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    list.retain(|p| p.extension().is_some_and(|e| e == "p4") && p.file_stem().is_some_and(|s| s != "headers"));
+    list.retain(|p| {
+        p.extension().is_some_and(|e| e == "p4") && p.file_stem().is_some_and(|s| s != "headers")
+    });
     list.sort();
     list
 }
 
 fn clang_available() -> bool {
-    std::process::Command::new("clang").arg("--version").output().is_ok_and(|o| o.status.success())
+    std::process::Command::new("clang")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Why objects cannot be loaded here, or `None` when they can.
 fn cannot_load() -> Option<&'static str> {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let root = status.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
+    let root = status
+        .lines()
+        .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"));
     if !root {
         return Some("not root");
     }
-    if !std::process::Command::new("bpftool").arg("version").output().is_ok_and(|o| o.status.success()) {
+    if !std::process::Command::new("bpftool")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
         return Some("bpftool not installed");
     }
     if !Path::new("/sys/fs/bpf").is_dir() {
@@ -41,24 +52,55 @@ fn cannot_load() -> Option<&'static str> {
 /// Loads `object` with bpftool under a unique pin, then unpins it.
 fn load(object: &Path, pin_name: &str) -> Result<(), String> {
     let pin = Path::new("/sys/fs/bpf").join(pin_name);
-    let out = std::process::Command::new("bpftool").arg("prog").arg("load").arg(object).arg(&pin).output().map_err(|e| e.to_string())?;
+    let out = std::process::Command::new("bpftool")
+        .arg("prog")
+        .arg("load")
+        .arg(object)
+        .arg(&pin)
+        .output()
+        .map_err(|e| e.to_string())?;
     let _ = std::fs::remove_file(&pin);
     if out.status.success() {
         Ok(())
     } else {
         let log = String::from_utf8_lossy(&out.stderr);
-        Err(format!("{} does not load: {}", object.display(), log.lines().rev().take(5).collect::<Vec<_>>().join(" | ")))
+        Err(format!(
+            "{} does not load: {}",
+            object.display(),
+            log.lines().rev().take(5).collect::<Vec<_>>().join(" | ")
+        ))
     }
 }
 
 fn generate_c(path: &Path, hook: Hook) -> String {
     let fe = p4bpf_front::check_file(path, &Default::default());
-    let rendered: Vec<String> = fe.diagnostics.list.iter().map(|d| d.render(&fe.sources)).collect();
-    assert!(!fe.has_errors(), "{}: {}", path.display(), rendered.join("\n"));
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let rendered: Vec<String> = fe
+        .diagnostics
+        .list
+        .iter()
+        .map(|d| d.render(&fe.sources))
+        .collect();
+    assert!(
+        !fe.has_errors(),
+        "{}: {}",
+        path.display(),
+        rendered.join("\n")
+    );
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     match generate(&fe, &stem, hook, None) {
         Ok(g) => g.c,
-        Err(d) => panic!("{}: {}", path.display(), d.list.iter().map(|d| d.render(&fe.sources)).collect::<Vec<_>>().join("\n")),
+        Err(d) => panic!(
+            "{}: {}",
+            path.display(),
+            d.list
+                .iter()
+                .map(|d| d.render(&fe.sources))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
     }
 }
 
@@ -85,10 +127,16 @@ fn generated_c_matches_snapshots_and_compiles() {
             if bless {
                 let _ = std::fs::write(&expected_path, &c);
             } else if std::fs::read_to_string(&expected_path).ok().as_deref() != Some(c.as_str()) {
-                failures.push(format!("{} differs from the generated C (re-bless with BLESS=1 after review)", expected_path.display()));
+                failures.push(format!(
+                    "{} differs from the generated C (re-bless with BLESS=1 after review)",
+                    expected_path.display()
+                ));
             }
             if clang {
-                let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let c_file = scratch.join(format!("{stem}.{tag}.c"));
                 let _ = std::fs::write(&c_file, &c);
                 let object = c_file.with_extension("o");
@@ -96,7 +144,11 @@ fn generated_c_matches_snapshots_and_compiles() {
                     failures.push(e);
                 } else if no_load.is_none() {
                     // bpffs rejects `.` in pin names.
-                    if let Err(e) = load(&object, &format!("p4bpf_snapshot_{}_{stem}_{tag}", std::process::id()).replace(['.', '-'], "_")) {
+                    if let Err(e) = load(
+                        &object,
+                        &format!("p4bpf_snapshot_{}_{stem}_{tag}", std::process::id())
+                            .replace(['.', '-'], "_"),
+                    ) {
                         failures.push(e);
                     }
                 }

@@ -283,7 +283,9 @@ mod tests {
             output_record: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
-        let old = p.to_json().replace("\"format_version\": 1", "\"format_version\": 0");
+        let old = p
+            .to_json()
+            .replace("\"format_version\": 1", "\"format_version\": 0");
         assert!(Pipeline::from_json(&old).unwrap_err().contains("recompile"));
     }
 }

@@ -11,10 +11,21 @@ pub enum CStmt {
     Line(String),
     Comment(String),
     Block(Vec<CStmt>),
-    If { cond: String, then: Vec<CStmt>, other: Vec<CStmt> },
-    Switch { scrutinee: String, cases: Vec<(Vec<String>, Vec<CStmt>)>, default: Vec<CStmt> },
+    If {
+        cond: String,
+        then: Vec<CStmt>,
+        other: Vec<CStmt>,
+    },
+    Switch {
+        scrutinee: String,
+        cases: Vec<(Vec<String>, Vec<CStmt>)>,
+        default: Vec<CStmt>,
+    },
     /// `for (init; cond; step) { body }`
-    For { head: String, body: Vec<CStmt> },
+    For {
+        head: String,
+        body: Vec<CStmt>,
+    },
     Label(String),
     Goto(String),
     Return(String),
@@ -76,7 +87,11 @@ fn print_one(s: &CStmt, depth: usize, out: &mut String) {
                 }
             }
         }
-        CStmt::Switch { scrutinee, cases, default } => {
+        CStmt::Switch {
+            scrutinee,
+            cases,
+            default,
+        } => {
             indent(depth, out);
             out.push_str(&format!("switch ({scrutinee}) {{\n"));
             for (labels, body) in cases {
@@ -134,10 +149,17 @@ mod tests {
         let s = CStmt::If {
             cond: "a".into(),
             then: vec![line("x = 1")],
-            other: vec![CStmt::If { cond: "b".into(), then: vec![line("x = 2")], other: vec![] }],
+            other: vec![CStmt::If {
+                cond: "b".into(),
+                then: vec![line("x = 2")],
+                other: vec![],
+            }],
         };
         let mut out = String::new();
         print(&[s], 1, &mut out);
-        assert_eq!(out, "    if (a) {\n        x = 1;\n    } else if (b) {\n        x = 2;\n    }\n");
+        assert_eq!(
+            out,
+            "    if (a) {\n        x = 1;\n    } else if (b) {\n        x = 2;\n    }\n"
+        );
     }
 }

@@ -7,7 +7,8 @@
 //! otherwise the parsed bytes are replaced by the emitted headers,
 //! resizing the packet once (`bpf_xdp_adjust_head`; at TC
 //! `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink, which
-//! the kernel allows only when the packet's protocol is IPv4 or IPv6).
+//! the kernel allows only for IPv4/IPv6 packets: others move their bytes
+//! forward and trim the tail, up to 4 KiB).
 
 use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
@@ -31,38 +32,62 @@ pub struct Writes {
     pub reshapes: bool,
 }
 
-fn collect(stmts: &[Stmt], w: &mut Writes) {
+fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
     for s in stmts {
         match s {
             Stmt::Assign { lhs, .. } => match (&lhs.kind, &lhs.ty) {
-                (ExprKind::Field { agg, field, base }, Ty::Bits { .. } | Ty::Bool) if matches!(base.ty, Ty::Header(_)) => {
+                (ExprKind::Field { agg, field, base }, Ty::Bits { .. } | Ty::Bool)
+                    if matches!(base.ty, Ty::Header(_)) =>
+                {
                     w.fields.insert((*agg, *field));
                 }
                 (_, Ty::Bits { .. } | Ty::Bool | Ty::Error) => {}
                 _ => w.reshapes = true,
             },
             Stmt::SetValid { .. } | Stmt::StackShift { .. } => w.reshapes = true,
+            // `out`/`inout` arguments are written through pointers.
+            Stmt::CallAction { action, args } => {
+                let params = prog
+                    .action(*action)
+                    .map(|a| a.params.as_slice())
+                    .unwrap_or(&[]);
+                for (v, arg) in params.iter().zip(args) {
+                    if prog
+                        .var(*v)
+                        .is_some_and(|v| v.storage == crate::ir::VarStorage::ActionOutParam)
+                    {
+                        collect(
+                            prog,
+                            &[Stmt::Assign {
+                                lhs: arg.clone(),
+                                rhs: arg.clone(),
+                            }],
+                            w,
+                        );
+                    }
+                }
+            }
             Stmt::If { then, other, .. } => {
-                collect(then, w);
-                collect(other, w);
+                collect(prog, then, w);
+                collect(prog, other, w);
             }
             Stmt::SwitchAction { cases, default, .. } => {
                 for (_, b) in cases {
-                    collect(b, w);
+                    collect(prog, b, w);
                 }
                 if let Some(d) = default {
-                    collect(d, w);
+                    collect(prog, d, w);
                 }
             }
             Stmt::SwitchValue { cases, default, .. } => {
                 for (_, b) in cases {
-                    collect(b, w);
+                    collect(prog, b, w);
                 }
                 if let Some(d) = default {
-                    collect(d, w);
+                    collect(prog, d, w);
                 }
             }
-            Stmt::Inline { body, .. } => collect(body, w),
+            Stmt::Inline { body, .. } => collect(prog, body, w),
             _ => {}
         }
     }
@@ -86,7 +111,13 @@ fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter)
 fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
     let mut order = vec![];
     let mut seen = vec![false; prog.parser.states.len()];
-    let mut queue: Vec<usize> = prog.parser.states.iter().position(|s| s.name == "start").into_iter().collect();
+    let mut queue: Vec<usize> = prog
+        .parser
+        .states
+        .iter()
+        .position(|s| s.name == "start")
+        .into_iter()
+        .collect();
     while let Some(i) = queue.first().copied() {
         queue.remove(0);
         if seen.get(i).copied().unwrap_or(true) {
@@ -95,7 +126,9 @@ fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
         if let Some(s) = seen.get_mut(i) {
             *s = true;
         }
-        let Some(state) = prog.parser.states.get(i) else { continue };
+        let Some(state) = prog.parser.states.get(i) else {
+            continue;
+        };
         header_ops(&state.stmts, true, &mut order, e);
         let nexts: Vec<Next> = match &state.transition {
             Transition::Direct(n) => vec![*n],
@@ -114,17 +147,19 @@ fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
 pub fn writes(prog: &Program) -> Writes {
     let mut w = Writes::default();
     for c in &prog.controls {
-        collect(&c.body, &mut w);
+        collect(prog, &c.body, &mut w);
     }
     for a in &prog.actions {
-        collect(&a.body, &mut w);
+        collect(prog, &a.body, &mut w);
     }
     w
 }
 
 impl Emitter<'_> {
     pub fn deparse_plan(&self) -> Plan {
-        let Some(deparser) = self.prog.controls.get(1) else { return Plan::InPlace };
+        let Some(deparser) = self.prog.controls.get(1) else {
+            return Plan::InPlace;
+        };
         let mut emitted = vec![];
         header_ops(&deparser.body, false, &mut emitted, self);
         let extracted = extraction_order(self.prog, self);
@@ -138,27 +173,51 @@ impl Emitter<'_> {
     /// Code before the deparser's body: the resize, for a rebuild.
     pub fn deparser_prologue(&self) -> Vec<CStmt> {
         if self.plan != Plan::Rebuild {
-            return vec![CStmt::Comment("deparser: headers keep their places; write back assigned fields".into())];
+            return vec![CStmt::Comment(
+                "deparser: headers keep their places; write back assigned fields".into(),
+            )];
         }
-        let Some(deparser) = self.prog.controls.get(1) else { return vec![] };
-        let mut out = vec![CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()), line("u32 new_len = 0")];
+        let Some(deparser) = self.prog.controls.get(1) else {
+            return vec![];
+        };
+        let mut out = vec![
+            CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()),
+            line("u32 new_len = 0"),
+        ];
         let mut emitted = vec![];
         collect_emits(&deparser.body, &mut emitted);
         for h in &emitted {
             if let Some(bytes) = self.header_bytes(h) {
-                out.push(CStmt::If { cond: format!("{}.{VALID}", self.lvalue(h)), then: vec![line(format!("new_len += {bytes}"))], other: vec![] });
+                out.push(CStmt::If {
+                    cond: format!("{}.{VALID}", self.lvalue(h)),
+                    then: vec![line(format!("new_len += {bytes}"))],
+                    other: vec![],
+                });
             }
         }
         out.push(line("int delta = (int)offset - (int)new_len"));
         let (resize, refresh) = match self.hook {
-            Hook::Xdp => ("bpf_xdp_adjust_head(ctx, delta)", ["pkt = (u8 *)(long)ctx->data", "pkt_end = (u8 *)(long)ctx->data_end"]),
-            // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones.
-            Hook::Tc => (
-                "(delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0))",
-                ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"],
+            Hook::Xdp => (
+                "bpf_xdp_adjust_head(ctx, delta)",
+                [
+                    "pkt = (u8 *)(long)ctx->data",
+                    "pkt_end = (u8 *)(long)ctx->data_end",
+                ],
             ),
+            // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones, so others move their bytes.
+            Hook::Tc => {
+                self.use_helper(super::helpers::Helper::SkbShrink);
+                (
+                    "(delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))",
+                    ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"],
+                )
+            }
         };
-        out.push(CStmt::If { cond: format!("delta != 0 && {resize}"), then: vec![CStmt::Goto("reject".into())], other: vec![] });
+        out.push(CStmt::If {
+            cond: format!("delta != 0 && {resize}"),
+            then: vec![CStmt::Goto("reject".into())],
+            other: vec![],
+        });
         out.push(line(refresh[0]));
         out.push(line(refresh[1]));
         out.push(line("u32 out = 0"));
@@ -175,7 +234,9 @@ impl Emitter<'_> {
     /// `packet.emit(h)`.
     pub fn emit_header(&self, h: &Expr) -> Vec<CStmt> {
         let Ty::Header(agg) = h.ty else { return vec![] };
-        let Some(a) = self.prog.agg(agg) else { return vec![] };
+        let Some(a) = self.prog.agg(agg) else {
+            return vec![];
+        };
         let bytes = a.wire_bits / 8;
         let place = self.lvalue(h);
         let mut body;
@@ -186,19 +247,34 @@ impl Emitter<'_> {
             }
             body = vec![
                 line(format!("u32 at = {place}.{OFFSET} & 0x3fff")),
-                CStmt::If { cond: format!("pkt + at + {bytes} > pkt_end"), then: vec![CStmt::Goto("reject".into())], other: vec![] },
+                CStmt::If {
+                    cond: format!("pkt + at + {bytes} > pkt_end"),
+                    then: vec![CStmt::Goto("reject".into())],
+                    other: vec![],
+                },
                 line("u8 *hdr_start = pkt + at"),
             ];
             body.extend(self.write_header(a, "hdr_start", &place, keep));
         } else {
             body = vec![
-                CStmt::If { cond: format!("pkt + out + {bytes} > pkt_end"), then: vec![CStmt::Goto("reject".into())], other: vec![] },
+                CStmt::If {
+                    cond: format!("pkt + out + {bytes} > pkt_end"),
+                    then: vec![CStmt::Goto("reject".into())],
+                    other: vec![],
+                },
                 line("u8 *hdr_start = pkt + out"),
             ];
             body.extend(self.write_header(a, "hdr_start", &place, |_| true));
             body.push(line(format!("out += {bytes}")));
         }
-        vec![CStmt::Comment(format!("emit {}", a.name)), CStmt::If { cond: format!("{place}.{VALID}"), then: body, other: vec![] }]
+        vec![
+            CStmt::Comment(format!("emit {}", a.name)),
+            CStmt::If {
+                cond: format!("{place}.{VALID}"),
+                then: body,
+                other: vec![],
+            },
+        ]
     }
 }
 

@@ -4,7 +4,7 @@
 use super::helpers::Helper;
 use super::types::VALID;
 use super::Emitter;
-use crate::cstruct::Scalar;
+use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{BinOp, Builtin, Expr, ExprKind, Ty, UnOp, VarStorage};
 use num_bigint::BigUint;
 
@@ -34,7 +34,10 @@ fn is_natural(width: u32) -> bool {
 /// `text` converted to the C holder of `ty`, cut to its width.
 pub fn wrap(ty: &Ty, text: &str) -> String {
     match ty {
-        Ty::Bits { width, signed: false } if *width <= 64 => {
+        Ty::Bits {
+            width,
+            signed: false,
+        } if *width <= 64 => {
             let c = Scalar::for_width(*width).c_type();
             if is_natural(*width) {
                 format!("(({c})({text}))")
@@ -42,7 +45,10 @@ pub fn wrap(ty: &Ty, text: &str) -> String {
                 format!("(({c})(({text}) & {}))", mask_literal(*width))
             }
         }
-        Ty::Bits { width, signed: true } if *width <= 64 => {
+        Ty::Bits {
+            width,
+            signed: true,
+        } if *width <= 64 => {
             let bits = Scalar::for_width(*width).size() * 8;
             if is_natural(*width) {
                 format!("((s{bits})({text}))")
@@ -62,15 +68,32 @@ impl Emitter<'_> {
         match &e.kind {
             ExprKind::Bool(b) => if *b { "1" } else { "0" }.into(),
             ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
-            ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. } | ExprKind::StackNext(_) | ExprKind::StackLast(_) => self.lvalue(e),
+            ExprKind::Var(_)
+            | ExprKind::Field { .. }
+            | ExprKind::Index { .. }
+            | ExprKind::StackNext(_)
+            | ExprKind::StackLast(_) => self.lvalue(e),
             ExprKind::StackIndex { stack, minus: 0 } => format!("{}.next", self.lvalue(stack)),
             ExprKind::StackIndex { stack, .. } => format!("({}.next - 1)", self.lvalue(stack)),
             ExprKind::IsValid(h) => match h.ty {
                 // A union is valid when one of its members is.
                 Ty::Union(a) => {
                     let place = self.lvalue(h);
-                    let members: Vec<String> = self.prog.agg(a).map(|u| u.fields.iter().map(|f| format!("{place}.{}.{VALID}", f.name)).collect()).unwrap_or_default();
-                    if members.is_empty() { "0".into() } else { format!("({})", members.join(" || ")) }
+                    let members: Vec<String> = self
+                        .prog
+                        .agg(a)
+                        .map(|u| {
+                            u.fields
+                                .iter()
+                                .map(|f| format!("{place}.{}.{VALID}", c_ident(&f.name)))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    if members.is_empty() {
+                        "0".into()
+                    } else {
+                        format!("({})", members.join(" || "))
+                    }
                 }
                 _ => format!("{}.{VALID}", self.lvalue(h)),
             },
@@ -83,16 +106,30 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, &e.ty),
-            ExprKind::Slice { base, lo, .. } => wrap(&e.ty, &format!("{} >> {lo}", self.expr(base))),
+            ExprKind::Slice { base, lo, .. } => {
+                wrap(&e.ty, &format!("{} >> {lo}", self.expr(base)))
+            }
             ExprKind::Concat { hi, lo } => {
                 let lo_width = lo.ty.width().unwrap_or(0);
-                wrap(&e.ty, &format!("((u64){} << {lo_width}) | {}", self.expr(hi), self.expr(lo)))
+                wrap(
+                    &e.ty,
+                    &format!("((u64){} << {lo_width}) | {}", self.expr(hi), self.expr(lo)),
+                )
             }
             ExprKind::Cast(inner) => self.cast(inner, &e.ty),
-            ExprKind::Mux { cond, then, other } => format!("({} ? {} : {})", self.expr(cond), self.expr(then), self.expr(other)),
+            ExprKind::Mux { cond, then, other } => format!(
+                "({} ? {} : {})",
+                self.expr(cond),
+                self.expr(then),
+                self.expr(other)
+            ),
             ExprKind::ErrorCode(code) => format!("{code}"),
             ExprKind::Lookahead { bit_offset, .. } => {
-                let field = crate::ir::AggField { name: String::new(), ty: e.ty.clone(), bit_offset: *bit_offset };
+                let field = crate::ir::AggField {
+                    name: String::new(),
+                    ty: e.ty.clone(),
+                    bit_offset: *bit_offset,
+                };
                 self.load_field("(pkt + offset)", &field)
             }
             ExprKind::PacketLength => match self.hook {
@@ -112,21 +149,35 @@ impl Emitter<'_> {
         match &e.kind {
             ExprKind::Var(v) => match self.prog.var(*v) {
                 Some(var) if var.storage == VarStorage::ActionParam => var.c_name.clone(),
+                Some(var) if var.storage == VarStorage::ActionOutParam => {
+                    format!("(*{})", var.c_name)
+                }
                 Some(var) => format!("st->{}", var.c_name),
                 None => "0".into(),
             },
             ExprKind::Field { base, agg, field } => {
-                let name = self.prog.agg(*agg).and_then(|a| a.fields.get(*field)).map(|f| f.name.as_str()).unwrap_or("");
+                let name = self
+                    .prog
+                    .agg(*agg)
+                    .and_then(|a| a.fields.get(*field))
+                    .map(|f| c_ident(&f.name))
+                    .unwrap_or_default();
                 format!("{}.{name}", self.lvalue(base))
             }
-            ExprKind::Index { base, index } => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
+            ExprKind::Index { base, index } => {
+                format!("{}.elem[{}]", self.lvalue(base), self.expr(index))
+            }
             ExprKind::StackNext(stack) | ExprKind::StackLast(stack) => {
                 let size = match stack.ty {
                     Ty::Stack { size, .. } => size,
                     _ => 1,
                 };
                 let s = self.lvalue(stack);
-                let index = if matches!(e.kind, ExprKind::StackNext(_)) { format!("{s}.next") } else { format!("({s}.next - 1)") };
+                let index = if matches!(e.kind, ExprKind::StackNext(_)) {
+                    format!("{s}.next")
+                } else {
+                    format!("({s}.next - 1)")
+                };
                 // Out of range reads element 0: the verifier needs a bounded index.
                 format!("{s}.elem[{index} < {size} ? {index} : 0]")
             }
@@ -167,14 +218,23 @@ impl Emitter<'_> {
             }
             BinOp::AddSat => {
                 let max = mask_literal(width);
-                wrap(ty, &format!("((u64){a} + {b} > {max} || (u64){a} + {b} < (u64){a}) ? {max} : {a} + {b}"))
+                wrap(
+                    ty,
+                    &format!(
+                        "((u64){a} + {b} > {max} || (u64){a} + {b} < (u64){a}) ? {max} : {a} + {b}"
+                    ),
+                )
             }
             BinOp::SubSat => wrap(ty, &format!("{a} > {b} ? {a} - {b} : 0")),
             BinOp::Eq | BinOp::Ne if width > 64 => {
                 self.use_helper(Helper::BytesEq);
                 let n = width.div_ceil(8);
                 let eq = format!("p4bpf_bytes_eq({a}, {b}, {n})");
-                if op == BinOp::Eq { eq } else { format!("(!{eq})") }
+                if op == BinOp::Eq {
+                    eq
+                } else {
+                    format!("(!{eq})")
+                }
             }
             BinOp::Eq => format!("({a} == {b})"),
             BinOp::Ne => format!("({a} != {b})"),
@@ -192,7 +252,13 @@ impl Emitter<'_> {
         match (&inner.ty, to) {
             (Ty::Bool, Ty::Bits { .. }) => format!("({x} ? 1 : 0)"),
             (Ty::Bits { .. }, Ty::Bool) => format!("({x} != 0)"),
-            (Ty::Bits { width, signed: true }, Ty::Bits { .. }) => {
+            (
+                Ty::Bits {
+                    width,
+                    signed: true,
+                },
+                Ty::Bits { .. },
+            ) => {
                 let s = Scalar::for_width(*width).size() * 8;
                 wrap(to, &format!("(s64)(s{s}){x}"))
             }
@@ -230,7 +296,16 @@ mod tests {
     fn odd_widths_are_masked_and_signed_ones_sign_extended() {
         assert_eq!(wrap(&Ty::bits(4), "x + 1"), "((u8)((x + 1) & 0xfU))");
         assert_eq!(wrap(&Ty::bits(16), "x"), "((u16)(x))");
-        assert_eq!(wrap(&Ty::Bits { width: 4, signed: true }, "x"), "((s8)((s8)((u8)(x) << 4) >> 4))");
+        assert_eq!(
+            wrap(
+                &Ty::Bits {
+                    width: 4,
+                    signed: true
+                },
+                "x"
+            ),
+            "((s8)((s8)((u8)(x) << 4) >> 4))"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub enum Helper {
     BytesEq,
     Ipv4Checksum,
     CsumReplace,
+    SkbShrink,
 }
 
 pub fn text(helper: Helper) -> &'static str {
@@ -40,6 +41,35 @@ static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
     for (u32 i = 0; i < n; i++)
         diff |= a[i] ^ b[i];
     return diff == 0;
+}
+"
+        }
+        Helper::SkbShrink => {
+            "/* Removes the first `n` bytes of a TC packet the kernel will not shrink
+ * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
+ * 64-byte chunks, then trims the tail. Packets up to 4 KiB. */
+static __always_inline int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+{
+    u8 chunk[64];
+    u32 len = skb->len;
+    if (n > len || len - n > 64 * 64)
+        return -1;
+    for (u32 i = 0; i < 64; i++) {
+        u32 from = n + i * 64;
+        if (from >= len)
+            break;
+        u32 size = len - from;
+        if (size > 64)
+            size = 64;
+        /* Hide the bound from clang so the mask stays for the verifier. */
+        asm volatile(\"\" : \"+r\"(size));
+        size &= 127;
+        if (size == 0 || size > 64 || bpf_skb_load_bytes(skb, from, chunk, size))
+            return -1;
+        if (bpf_skb_store_bytes(skb, from - n, chunk, size, 0))
+            return -1;
+    }
+    return bpf_skb_change_tail(skb, len - n, 0);
 }
 "
         }
@@ -91,7 +121,14 @@ mod tests {
 
     #[test]
     fn every_helper_defines_a_p4bpf_function() {
-        for h in [Helper::LoadBe, Helper::StoreBe, Helper::BytesEq, Helper::Ipv4Checksum, Helper::CsumReplace] {
+        for h in [
+            Helper::LoadBe,
+            Helper::StoreBe,
+            Helper::BytesEq,
+            Helper::Ipv4Checksum,
+            Helper::CsumReplace,
+            Helper::SkbShrink,
+        ] {
             assert!(text(h).contains("static __always_inline"), "{h:?}");
         }
     }

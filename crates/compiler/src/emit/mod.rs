@@ -5,13 +5,14 @@
 //! function (parser, controls, deparser, verdict) and the pipeline
 //! description in section `.p4bpf.pipeline`. Split by concern: [`c`] (C
 //! syntax tree and printer), [`types`], [`expr`], [`stmt`], [`parser`],
-//! [`tables`], [`packet`], [`deparser`], [`helpers`]. The lowering already
+//! [`maps`], [`tables`], [`packet`], [`deparser`], [`helpers`]. The lowering already
 //! checked everything, so emission cannot fail.
 
 mod c;
 mod deparser;
 mod expr;
 mod helpers;
+mod maps;
 mod packet;
 mod parser;
 mod stmt;
@@ -67,12 +68,24 @@ const EXTERN_MACROS: &str = "\
 /// The one-entry per-CPU map where the program notes the port it sends a
 /// packet out of (the pipeline description's `output_record`), if any.
 pub fn output_record(prog: &Program) -> Option<String> {
-    (prog.arch == Arch::XdpModel).then(|| format!("{}_output_port", prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect::<String>()))
+    (prog.arch == Arch::XdpModel).then(|| {
+        format!(
+            "{}_output_port",
+            prog.name
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+                .collect::<String>()
+        )
+    })
 }
 
 /// The name of the entry function (and BPF program) for `hook`.
 pub fn entry_name(prog: &Program, hook: Hook) -> String {
-    let stem: String = prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let stem: String = prog
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
     match hook {
         Hook::Xdp => format!("{stem}_xdp"),
         Hook::Tc => format!("{stem}_tc"),
@@ -162,7 +175,11 @@ impl Emitter<'_> {
     }
 
     fn c_prefix(&self) -> String {
-        self.prog.name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect()
+        self.prog
+            .name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect()
     }
 
     fn state_in_map(&self) -> bool {
@@ -208,9 +225,20 @@ impl Emitter<'_> {
         ];
         if self.state_in_map() {
             body.push(line("u32 zero = 0"));
-            body.push(line(format!("struct {} *st = bpf_map_lookup_elem(&{}_scratch, &zero)", self.state_type(), self.c_prefix())));
-            body.push(CStmt::If { cond: "!st".into(), then: vec![CStmt::Return(drop.into())], other: vec![] });
-            body.push(CStmt::Comment("the scratch keeps the last packet's values: invalidate headers, zero scalars".into()));
+            body.push(line(format!(
+                "struct {} *st = bpf_map_lookup_elem(&{}_scratch, &zero)",
+                self.state_type(),
+                self.c_prefix()
+            )));
+            body.push(CStmt::If {
+                cond: "!st".into(),
+                then: vec![CStmt::Return(drop.into())],
+                other: vec![],
+            });
+            body.push(CStmt::Comment(
+                "the scratch keeps the last packet's values: invalidate headers, zero scalars"
+                    .into(),
+            ));
             body.extend(self.reset_state());
         } else {
             body.push(line(format!("struct {} state = {{}}", self.state_type())));
@@ -232,8 +260,15 @@ impl Emitter<'_> {
         body.push(CStmt::Label("accept".into()));
         for (i, control) in self.prog.controls.iter().enumerate() {
             let end = format!("{}_end", control.name);
-            let cx = Ctx { in_action: false, end: end.clone(), exit: end.clone() };
-            body.push(CStmt::Comment(format!("control {} ({})", control.name, control.origin)));
+            let cx = Ctx {
+                in_action: false,
+                end: end.clone(),
+                exit: end.clone(),
+            };
+            body.push(CStmt::Comment(format!(
+                "control {} ({})",
+                control.name, control.origin
+            )));
             if self.prog.arch == Arch::XdpModel && i == 1 {
                 body.extend(self.deparser_prologue());
             }
@@ -241,14 +276,24 @@ impl Emitter<'_> {
             body.push(CStmt::Label(end));
         }
         body.extend(self.verdict(pass, drop));
-        let mut out = format!("SEC(\"{section}\")\nint {}({param})\n{{\n", entry_name(self.prog, self.hook));
+        let mut out = format!(
+            "SEC(\"{section}\")\nint {}({param})\n{{\n",
+            entry_name(self.prog, self.hook)
+        );
         c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
     }
 
     fn verdict(&self, pass: &str, drop: &str) -> Vec<CStmt> {
-        let var = |i: usize| self.prog.arch_vars.get(i).and_then(|v| self.prog.var(*v)).map(|v| format!("st->{}", v.c_name)).unwrap_or_default();
+        let var = |i: usize| {
+            self.prog
+                .arch_vars
+                .get(i)
+                .and_then(|v| self.prog.var(*v))
+                .map(|v| format!("st->{}", v.c_name))
+                .unwrap_or_default()
+        };
         match self.prog.arch {
             Arch::EbpfModel => vec![CStmt::Return(format!("{} ? {pass} : {drop}", var(0)))],
             Arch::XdpModel => {
@@ -257,23 +302,45 @@ impl Emitter<'_> {
                     // The XDP_TX verdict itself says where the packet goes.
                     Hook::Xdp => (vec![CStmt::Return("XDP_TX".into())], "XDP_ABORTED"),
                     Hook::Tc => (
-                        vec![line(format!("p4bpf_note_port({:#x} /* the input port */)", p4bpf_layout::SAME_PORT)), CStmt::Return("bpf_redirect(skb->ifindex, 0)".into())],
+                        vec![
+                            line(format!(
+                                "p4bpf_note_port({:#x} /* the input port */)",
+                                p4bpf_layout::SAME_PORT
+                            )),
+                            CStmt::Return("bpf_redirect(skb->ifindex, 0)".into()),
+                        ],
                         "TC_ACT_SHOT",
                     ),
                 };
-                let case = |code: u32, value: String| (vec![code.to_string()], vec![CStmt::Return(value)]);
-                let sent = |code: u32, port: String, value: String| (vec![code.to_string()], vec![line(format!("p4bpf_note_port({port})")), CStmt::Return(value)]);
-                vec![CStmt::Switch {
-                    scrutinee: format!("{out}.output_action"),
-                    cases: vec![
-                        case(0, aborted.into()),
-                        case(1, drop.into()),
-                        case(2, pass.into()),
-                        (vec!["3".to_string()], tx),
-                        sent(4, format!("{out}.output_port"), format!("bpf_redirect({out}.output_port, 0)")),
-                    ],
-                    default: vec![],
-                }, CStmt::Return(drop.into())]
+                let case =
+                    |code: u32, value: String| (vec![code.to_string()], vec![CStmt::Return(value)]);
+                let sent = |code: u32, port: String, value: String| {
+                    (
+                        vec![code.to_string()],
+                        vec![
+                            line(format!("p4bpf_note_port({port})")),
+                            CStmt::Return(value),
+                        ],
+                    )
+                };
+                vec![
+                    CStmt::Switch {
+                        scrutinee: format!("{out}.output_action"),
+                        cases: vec![
+                            case(0, aborted.into()),
+                            case(1, drop.into()),
+                            case(2, pass.into()),
+                            (vec!["3".to_string()], tx),
+                            sent(
+                                4,
+                                format!("{out}.output_port"),
+                                format!("bpf_redirect({out}.output_port, 0)"),
+                            ),
+                        ],
+                        default: vec![],
+                    },
+                    CStmt::Return(drop.into()),
+                ]
             }
         }
     }

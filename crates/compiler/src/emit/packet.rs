@@ -10,7 +10,7 @@ use super::c::{line, CStmt};
 use super::expr::mask_literal;
 use super::helpers::Helper;
 use super::Emitter;
-use crate::cstruct::Scalar;
+use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{AggField, Aggregate};
 
 fn swap(width: u32) -> &'static str {
@@ -39,12 +39,31 @@ impl Emitter<'_> {
         let bit = f.bit_offset % 8;
         let c = Scalar::for_width(width).c_type();
         if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
-            return if width == 8 { format!("{base}[{byte}]") } else { format!("{}(*(u{width} *)({base} + {byte}))", swap(width)) };
+            return if width == 8 {
+                format!("{base}[{byte}]")
+            } else {
+                format!("{}(*(u{width} *)({base} + {byte}))", swap(width))
+            };
         }
         let bytes = (bit + width).div_ceil(8);
-        self.use_helper(Helper::LoadBe);
+        if bytes > 1 {
+            self.use_helper(Helper::LoadBe);
+        }
+        if bit == 0 && width % 8 == 0 {
+            return format!("(({c})p4bpf_load_be({base} + {byte}, {bytes}))");
+        }
         let shift = bytes * 8 - bit - width;
-        format!("(({c})((p4bpf_load_be({base} + {byte}, {bytes}) >> {shift}) & {}))", mask_literal(width))
+        let loaded = if bytes == 1 {
+            format!("{base}[{byte}]")
+        } else {
+            format!("p4bpf_load_be({base} + {byte}, {bytes})")
+        };
+        let shifted = if shift == 0 {
+            loaded
+        } else {
+            format!("({loaded} >> {shift})")
+        };
+        format!("(({c})({shifted} & {}))", mask_literal(width))
     }
 
     /// Statements storing `value` into field `f` of the header at `base`.
@@ -56,8 +75,18 @@ impl Emitter<'_> {
             return vec![if width == 8 {
                 line(format!("{base}[{byte}] = {value}"))
             } else {
-                line(format!("*(u{width} *)({base} + {byte}) = {}({value})", swap_out(width)))
+                line(format!(
+                    "*(u{width} *)({base} + {byte}) = {}({value})",
+                    swap_out(width)
+                ))
             }];
+        }
+        if bit == 0 && width % 8 == 0 {
+            self.use_helper(Helper::StoreBe);
+            let bytes = width / 8;
+            return vec![line(format!(
+                "p4bpf_store_be({base} + {byte}, {bytes}, {value})"
+            ))];
         }
         let bytes = (bit + width).div_ceil(8);
         self.use_helper(Helper::LoadBe);
@@ -74,22 +103,42 @@ impl Emitter<'_> {
         agg.fields
             .iter()
             .map(|f| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                Scalar::Bytes(n) => line(format!("__builtin_memcpy({place}.{}, {base} + {}, {n})", f.name, f.bit_offset / 8)),
-                _ => line(format!("{place}.{} = {}", f.name, self.load_field(base, f))),
+                Scalar::Bytes(n) => line(format!(
+                    "__builtin_memcpy({place}.{}, {base} + {}, {n})",
+                    c_ident(&f.name),
+                    f.bit_offset / 8
+                )),
+                _ => line(format!(
+                    "{place}.{} = {}",
+                    c_ident(&f.name),
+                    self.load_field(base, f)
+                )),
             })
             .collect()
     }
 
     /// Writes the fields of `agg` for which `keep` holds from `place` to `base`.
-    pub fn write_header(&self, agg: &Aggregate, base: &str, place: &str, keep: impl Fn(usize) -> bool) -> Vec<CStmt> {
+    pub fn write_header(
+        &self,
+        agg: &Aggregate,
+        base: &str,
+        place: &str,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<CStmt> {
         let mut out = vec![];
         for (i, f) in agg.fields.iter().enumerate() {
             if !keep(i) {
                 continue;
             }
             match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                Scalar::Bytes(n) => out.push(line(format!("__builtin_memcpy({base} + {}, {place}.{}, {n})", f.bit_offset / 8, f.name))),
-                _ => out.extend(self.store_field(base, f, &format!("{place}.{}", f.name))),
+                Scalar::Bytes(n) => out.push(line(format!(
+                    "__builtin_memcpy({base} + {}, {place}.{}, {n})",
+                    f.bit_offset / 8,
+                    c_ident(&f.name)
+                ))),
+                _ => {
+                    out.extend(self.store_field(base, f, &format!("{place}.{}", c_ident(&f.name))))
+                }
             }
         }
         out

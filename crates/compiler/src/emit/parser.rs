@@ -2,7 +2,7 @@
 //! as an if-chain over its keysets in order (no match rejects), `accept`
 //! and `reject` as the labels the entry function defines.
 
-use super::c::{CStmt, line};
+use super::c::{line, CStmt};
 use super::stmt::Ctx;
 use super::tables::keyset_test;
 use super::Emitter;
@@ -12,9 +12,15 @@ use crate::ir::{Expr, ExprKind, Next, Transition};
 pub fn has_lookahead(e: &Expr) -> Option<u32> {
     match &e.kind {
         ExprKind::Lookahead { check_bytes, .. } => Some(*check_bytes),
-        ExprKind::Mux { cond, then, other } => has_lookahead(cond).max(has_lookahead(then)).max(has_lookahead(other)),
-        ExprKind::Unary { operand, .. } | ExprKind::Cast(operand) | ExprKind::Slice { base: operand, .. } => has_lookahead(operand),
-        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Concat { hi: lhs, lo: rhs } => has_lookahead(lhs).max(has_lookahead(rhs)),
+        ExprKind::Mux { cond, then, other } => has_lookahead(cond)
+            .max(has_lookahead(then))
+            .max(has_lookahead(other)),
+        ExprKind::Unary { operand, .. }
+        | ExprKind::Cast(operand)
+        | ExprKind::Slice { base: operand, .. } => has_lookahead(operand),
+        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Concat { hi: lhs, lo: rhs } => {
+            has_lookahead(lhs).max(has_lookahead(rhs))
+        }
         _ => None,
     }
 }
@@ -24,17 +30,38 @@ impl Emitter<'_> {
         match next {
             Next::Accept => "accept".into(),
             Next::Reject => "reject".into(),
-            Next::State(s) => self.prog.parser.states.get(s.index()).map(|s| format!("state_{}", s.name)).unwrap_or_else(|| "reject".into()),
+            Next::State(s) => self
+                .prog
+                .parser
+                .states
+                .get(s.index())
+                .map(|s| format!("state_{}", s.name))
+                .unwrap_or_else(|| "reject".into()),
         }
     }
 
     pub fn parser_code(&self) -> Vec<CStmt> {
-        let cx = Ctx { in_action: false, end: "reject".into(), exit: "reject".into() };
-        let start = self.prog.parser.states.iter().position(|s| s.name == "start").unwrap_or(0);
-        let mut out = vec![CStmt::Goto(self.state_label(Next::State(crate::ir::StateId(start as u32))))];
+        let cx = Ctx {
+            in_action: false,
+            end: "reject".into(),
+            exit: "reject".into(),
+        };
+        let start = self
+            .prog
+            .parser
+            .states
+            .iter()
+            .position(|s| s.name == "start")
+            .unwrap_or(0);
+        let mut out = vec![CStmt::Goto(
+            self.state_label(Next::State(crate::ir::StateId(start as u32))),
+        )];
         for s in &self.prog.parser.states {
             out.push(CStmt::Label(format!("state_{}", s.name)));
-            out.push(CStmt::Comment(format!("parser {} state {} ({})", self.prog.parser.name, s.name, s.origin)));
+            out.push(CStmt::Comment(format!(
+                "parser {} state {} ({})",
+                self.prog.parser.name, s.name, s.origin
+            )));
             out.extend(self.stmts(&s.stmts, &cx));
             match &s.transition {
                 Transition::Direct(next) => out.push(CStmt::Goto(self.state_label(*next))),
@@ -43,17 +70,35 @@ impl Emitter<'_> {
                         out.push(self.too_short_check(&bytes.to_string()));
                     }
                     let key_values: Vec<String> = keys.iter().map(|k| self.expr(k)).collect();
-                    let no_match = self.prog.errors.iter().position(|e| e == "NoMatch").unwrap_or(2);
-                    let mut chain = vec![line(format!("parser_error = {no_match} /* NoMatch */")), CStmt::Goto("reject".into())];
+                    let no_match = self
+                        .prog
+                        .errors
+                        .iter()
+                        .position(|e| e == "NoMatch")
+                        .unwrap_or(2);
+                    let mut chain = vec![
+                        line(format!("parser_error = {no_match} /* NoMatch */")),
+                        CStmt::Goto("reject".into()),
+                    ];
                     for case in cases.iter().rev() {
                         let conds: Vec<String> = case
                             .keysets
                             .iter()
                             .zip(keys.iter().zip(&key_values))
-                            .filter_map(|(ks, (k, v))| keyset_test(v, ks, k.ty.width().unwrap_or(32), k, self))
+                            .filter_map(|(ks, (k, v))| {
+                                keyset_test(v, ks, k.ty.width().unwrap_or(32), k, self)
+                            })
                             .collect();
                         let goto = vec![CStmt::Goto(self.state_label(case.next))];
-                        chain = if conds.is_empty() { goto } else { vec![CStmt::If { cond: conds.join(" && "), then: goto, other: chain }] };
+                        chain = if conds.is_empty() {
+                            goto
+                        } else {
+                            vec![CStmt::If {
+                                cond: conds.join(" && "),
+                                then: goto,
+                                other: chain,
+                            }]
+                        };
                     }
                     out.extend(chain);
                 }

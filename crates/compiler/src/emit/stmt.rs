@@ -6,8 +6,8 @@
 use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
 use super::Emitter;
-use crate::cstruct::Scalar;
-use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty};
+use crate::cstruct::{c_ident, Scalar};
+use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
 
 /// Where the statements being emitted live.
 pub struct Ctx {
@@ -22,8 +22,12 @@ fn may_exit(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Exit => true,
         Stmt::If { then, other, .. } => may_exit(then) || may_exit(other),
-        Stmt::SwitchAction { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
-        Stmt::SwitchValue { cases, default, .. } => cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit),
+        Stmt::SwitchAction { cases, default, .. } => {
+            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
+        }
+        Stmt::SwitchValue { cases, default, .. } => {
+            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
+        }
         Stmt::Inline { body, .. } => may_exit(body),
         _ => false,
     })
@@ -39,11 +43,26 @@ impl Emitter<'_> {
         let mut params = vec![format!("struct {} *st", self.state_type())];
         for v in &action.params {
             if let Some(var) = self.prog.var(*v) {
-                params.push(self.declare(&var.ty, &var.c_name));
+                let name = if var.storage == VarStorage::ActionOutParam {
+                    format!("*{}", var.c_name)
+                } else {
+                    var.c_name.clone()
+                };
+                params.push(self.declare(&var.ty, &name));
             }
         }
-        let cx = Ctx { in_action: true, end: String::new(), exit: String::new() };
-        let mut out = format!("/* action {} ({}) */\nstatic __always_inline void {}({})\n{{\n", action.name, action.origin, action.c_name, params.join(", "));
+        let cx = Ctx {
+            in_action: true,
+            end: String::new(),
+            exit: String::new(),
+        };
+        let mut out = format!(
+            "/* action {} ({}) */\nstatic __always_inline void {}({})\n{{\n",
+            action.name,
+            action.origin,
+            action.c_name,
+            params.join(", ")
+        );
         super::c::print(&self.stmts(&action.body, &cx), 1, &mut out);
         out.push_str("}\n\n");
         out
@@ -51,15 +70,25 @@ impl Emitter<'_> {
 
     /// A call of `action`, then the check for `exit` if it can exit.
     pub fn call_action(&self, action: ActionId, args: &[String], cx: &Ctx) -> Vec<CStmt> {
-        let Some(a) = self.prog.action(action) else { return vec![] };
+        let Some(a) = self.prog.action(action) else {
+            return vec![];
+        };
         let mut all = vec!["st".to_string()];
         all.extend(args.iter().cloned());
         let mut out = vec![line(format!("{}({})", a.c_name, all.join(", ")))];
         if self.action_exits(action) {
             out.push(if cx.in_action {
-                CStmt::If { cond: "st->p4bpf_exit".into(), then: vec![CStmt::Return(String::new())], other: vec![] }
+                CStmt::If {
+                    cond: "st->p4bpf_exit".into(),
+                    then: vec![CStmt::Return(String::new())],
+                    other: vec![],
+                }
             } else {
-                CStmt::If { cond: "st->p4bpf_exit".into(), then: vec![CStmt::Goto(cx.exit.clone())], other: vec![] }
+                CStmt::If {
+                    cond: "st->p4bpf_exit".into(),
+                    then: vec![CStmt::Goto(cx.exit.clone())],
+                    other: vec![],
+                }
             });
         }
         out
@@ -81,46 +110,142 @@ impl Emitter<'_> {
                 }
                 out.extend(self.assign(lhs, rhs));
             }
-            Stmt::If { cond, then, other } => out.push(CStmt::If { cond: self.expr(cond), then: self.stmts(then, cx), other: self.stmts(other, cx) }),
-            Stmt::Apply { table, hit, action_run } => out.extend(self.apply_table(*table, *hit, *action_run, cx)),
-            Stmt::SwitchAction { table, action_run, cases, default } => {
-                let Some(t) = self.prog.table(*table) else { return };
+            Stmt::If { cond, then, other } => out.push(CStmt::If {
+                cond: self.expr(cond),
+                then: self.stmts(then, cx),
+                other: self.stmts(other, cx),
+            }),
+            Stmt::Apply {
+                table,
+                hit,
+                action_run,
+            } => out.extend(self.apply_table(*table, *hit, *action_run, cx)),
+            Stmt::SwitchAction {
+                table,
+                action_run,
+                cases,
+                default,
+            } => {
+                let Some(t) = self.prog.table(*table) else {
+                    return;
+                };
                 let arms = cases
                     .iter()
-                    .map(|(actions, body)| (actions.iter().filter_map(|a| t.action_code(*a)).map(|c| c.to_string()).collect(), self.stmts(body, cx)))
+                    .map(|(actions, body)| {
+                        (
+                            actions
+                                .iter()
+                                .filter_map(|a| t.action_code(*a))
+                                .map(|c| c.to_string())
+                                .collect(),
+                            self.stmts(body, cx),
+                        )
+                    })
                     .filter(|(labels, _): &(Vec<String>, _)| !labels.is_empty())
                     .collect();
-                let default = default.as_ref().map(|d| self.stmts(d, cx)).unwrap_or_default();
-                let run = self.prog.var(*action_run).map(|v| format!("st->{}", v.c_name)).unwrap_or_default();
-                out.push(CStmt::Switch { scrutinee: run, cases: arms, default });
+                let default = default
+                    .as_ref()
+                    .map(|d| self.stmts(d, cx))
+                    .unwrap_or_default();
+                let run = self
+                    .prog
+                    .var(*action_run)
+                    .map(|v| format!("st->{}", v.c_name))
+                    .unwrap_or_default();
+                out.push(CStmt::Switch {
+                    scrutinee: run,
+                    cases: arms,
+                    default,
+                });
             }
-            Stmt::SwitchValue { value, cases, default } => {
+            Stmt::SwitchValue {
+                value,
+                cases,
+                default,
+            } => {
                 let width = value.ty.width().unwrap_or(32);
-                let arms = cases.iter().map(|(labels, body)| (labels.iter().map(|v| super::expr::literal(v, width)).collect(), self.stmts(body, cx))).collect();
-                let default = default.as_ref().map(|d| self.stmts(d, cx)).unwrap_or_default();
-                out.push(CStmt::Switch { scrutinee: self.expr(value), cases: arms, default });
+                let arms = cases
+                    .iter()
+                    .map(|(labels, body)| {
+                        (
+                            labels
+                                .iter()
+                                .map(|v| super::expr::literal(v, width))
+                                .collect(),
+                            self.stmts(body, cx),
+                        )
+                    })
+                    .collect();
+                let default = default
+                    .as_ref()
+                    .map(|d| self.stmts(d, cx))
+                    .unwrap_or_default();
+                out.push(CStmt::Switch {
+                    scrutinee: self.expr(value),
+                    cases: arms,
+                    default,
+                });
             }
             Stmt::CallAction { action, args } => {
-                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                let params = self
+                    .prog
+                    .action(*action)
+                    .map(|a| a.params.clone())
+                    .unwrap_or_default();
+                let by_pointer = |i: usize| {
+                    params
+                        .get(i)
+                        .and_then(|v| self.prog.var(*v))
+                        .is_some_and(|v| v.storage == VarStorage::ActionOutParam)
+                };
+                let args: Vec<String> = args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| {
+                        if by_pointer(i) {
+                            format!("&{}", self.lvalue(a))
+                        } else {
+                            self.expr(a)
+                        }
+                    })
+                    .collect();
                 out.extend(self.call_action(*action, &args, cx));
             }
             Stmt::SetValid { header, valid } => {
                 // A union holds at most one valid member.
                 if let ExprKind::Field { base, agg, field } = &header.kind {
-                    if let Some(union) = self.prog.agg(*agg).filter(|a| a.kind == crate::ir::AggKind::Union && *valid) {
+                    if let Some(union) = self
+                        .prog
+                        .agg(*agg)
+                        .filter(|a| a.kind == crate::ir::AggKind::Union && *valid)
+                    {
                         for (i, f) in union.fields.iter().enumerate() {
                             if i != *field {
-                                out.push(line(format!("{}.{}.{VALID} = 0", self.lvalue(base), f.name)));
+                                out.push(line(format!(
+                                    "{}.{}.{VALID} = 0",
+                                    self.lvalue(base),
+                                    c_ident(&f.name)
+                                )));
                             }
                         }
                     }
                 }
-                out.push(line(format!("{}.{VALID} = {}", self.lvalue(header), u8::from(*valid))));
+                out.push(line(format!(
+                    "{}.{VALID} = {}",
+                    self.lvalue(header),
+                    u8::from(*valid)
+                )));
             }
             Stmt::StackShift { stack, count } => out.extend(self.stack_shift(stack, *count)),
-            Stmt::Count { counter, index, amount } => out.extend(self.count(*counter, index, amount.as_ref())),
+            Stmt::Count {
+                counter,
+                index,
+                amount,
+            } => out.extend(self.count(*counter, index, amount.as_ref())),
             // An action's own body returns; an inlined body jumps to its end.
-            Stmt::Return if cx.in_action && cx.end.is_empty() => out.push(CStmt::Return(String::new())),
+            Stmt::Return if cx.in_action && cx.end.is_empty() => {
+                out.push(CStmt::Return(String::new()))
+            }
             Stmt::Exit if cx.in_action => {
                 out.push(line("st->p4bpf_exit = 1"));
                 out.push(CStmt::Return(String::new()));
@@ -129,7 +254,11 @@ impl Emitter<'_> {
             Stmt::Exit => out.push(CStmt::Goto(cx.exit.clone())),
             Stmt::Inline { name, body } => {
                 let end = format!("{}_end_{}", name.replace('.', "_"), self.next_label());
-                let inner = Ctx { in_action: cx.in_action, end: end.clone(), exit: cx.exit.clone() };
+                let inner = Ctx {
+                    in_action: cx.in_action,
+                    end: end.clone(),
+                    exit: cx.exit.clone(),
+                };
                 out.push(CStmt::Comment(format!("apply {name}")));
                 out.push(CStmt::Block(self.stmts(body, &inner)));
                 out.push(CStmt::Label(end));
@@ -146,7 +275,17 @@ impl Emitter<'_> {
                 }
                 out.push(CStmt::If {
                     cond: format!("!{}", self.expr(cond)),
-                    then: vec![line(format!("parser_error = {error}")), CStmt::Goto("reject".into())],
+                    then: vec![
+                        line(format!(
+                            "parser_error = {error} /* {} */",
+                            self.prog
+                                .errors
+                                .get(*error as usize)
+                                .map(String::as_str)
+                                .unwrap_or("")
+                        )),
+                        CStmt::Goto("reject".into()),
+                    ],
                     other: vec![],
                 });
             }
@@ -159,8 +298,14 @@ impl Emitter<'_> {
         if let ExprKind::Slice { base, hi, lo } = &lhs.kind {
             let mask = format!("((u64){} << {lo})", super::expr::mask_literal(hi - lo + 1));
             let place = self.lvalue(base);
-            let merged = format!("({place} & ~{mask}) | (((u64){} << {lo}) & {mask})", self.expr(rhs));
-            return vec![line(format!("{place} = {}", super::expr::wrap(&base.ty, &merged)))];
+            let merged = format!(
+                "({place} & ~{mask}) | (((u64){} << {lo}) & {mask})",
+                self.expr(rhs)
+            );
+            return vec![line(format!(
+                "{place} = {}",
+                super::expr::wrap(&base.ty, &merged)
+            ))];
         }
         let place = self.lvalue(lhs);
         match (&lhs.ty, &rhs.kind) {
@@ -170,20 +315,33 @@ impl Emitter<'_> {
                 (0..n)
                     .map(|i| {
                         let from_end = (n - 1 - i) as usize;
-                        let b = bytes.len().checked_sub(from_end + 1).and_then(|j| bytes.get(j)).copied().unwrap_or(0);
+                        let b = bytes
+                            .len()
+                            .checked_sub(from_end + 1)
+                            .and_then(|j| bytes.get(j))
+                            .copied()
+                            .unwrap_or(0);
                         line(format!("{place}[{i}] = {b}"))
                     })
                     .collect()
             }
-            (Ty::Bits { width, .. }, _) if matches!(Scalar::for_width(*width), Scalar::Bytes(_)) => {
-                vec![line(format!("__builtin_memcpy({place}, {}, {})", self.lvalue(rhs), width.div_ceil(8)))]
+            (Ty::Bits { width, .. }, _)
+                if matches!(Scalar::for_width(*width), Scalar::Bytes(_)) =>
+            {
+                vec![line(format!(
+                    "__builtin_memcpy({place}, {}, {})",
+                    self.lvalue(rhs),
+                    width.div_ceil(8)
+                ))]
             }
             _ => vec![line(format!("{place} = {}", self.expr(rhs)))],
         }
     }
 
     fn stack_shift(&self, stack: &Expr, count: i64) -> Vec<CStmt> {
-        let Ty::Stack { size, .. } = stack.ty else { return vec![] };
+        let Ty::Stack { size, .. } = stack.ty else {
+            return vec![];
+        };
         let s = self.lvalue(stack);
         let n = count.unsigned_abs().min(u64::from(size)) as u32;
         let mut out = vec![];
@@ -194,7 +352,9 @@ impl Emitter<'_> {
             for i in 0..n {
                 out.push(line(format!("{s}.elem[{i}].{VALID} = 0")));
             }
-            out.push(line(format!("{s}.next = {s}.next + {n} > {size} ? {size} : {s}.next + {n}")));
+            out.push(line(format!(
+                "{s}.next = {s}.next + {n} > {size} ? {size} : {s}.next + {n}"
+            )));
         } else {
             for i in 0..size.saturating_sub(n) {
                 out.push(line(format!("{s}.elem[{i}] = {s}.elem[{}]", i + n)));
@@ -202,33 +362,53 @@ impl Emitter<'_> {
             for i in size.saturating_sub(n)..size {
                 out.push(line(format!("{s}.elem[{i}].{VALID} = 0")));
             }
-            out.push(line(format!("{s}.next = {s}.next >= {n} ? {s}.next - {n} : 0")));
+            out.push(line(format!(
+                "{s}.next = {s}.next >= {n} ? {s}.next - {n} : 0"
+            )));
         }
         out
     }
 
     /// `if (too short) { error; goto reject; }` for `bytes` more bytes.
     pub fn too_short_check(&self, bytes: &str) -> CStmt {
-        let code = self.prog.errors.iter().position(|e| e == "PacketTooShort").unwrap_or(1);
+        let code = self
+            .prog
+            .errors
+            .iter()
+            .position(|e| e == "PacketTooShort")
+            .unwrap_or(1);
         CStmt::If {
             cond: format!("pkt + offset + {bytes} > pkt_end"),
-            then: vec![line(format!("parser_error = {code} /* PacketTooShort */")), CStmt::Goto("reject".into())],
+            then: vec![
+                line(format!("parser_error = {code} /* PacketTooShort */")),
+                CStmt::Goto("reject".into()),
+            ],
             other: vec![],
         }
     }
 
     /// `extract(s.next)`: fills the next element, or fails with StackOutOfBounds.
     fn extract_next(&self, stack: &Expr, a: &crate::ir::Aggregate) -> Vec<CStmt> {
-        let Ty::Stack { size, .. } = stack.ty else { return vec![] };
+        let Ty::Stack { size, .. } = stack.ty else {
+            return vec![];
+        };
         let bytes = a.wire_bits / 8;
         let s = self.lvalue(stack);
-        let full = self.prog.errors.iter().position(|e| e == "StackOutOfBounds").unwrap_or(3);
+        let full = self
+            .prog
+            .errors
+            .iter()
+            .position(|e| e == "StackOutOfBounds")
+            .unwrap_or(3);
         let place = format!("{s}.elem[stack_index]");
         let mut body = vec![
             line(format!("u32 stack_index = {s}.next")),
             CStmt::If {
                 cond: format!("stack_index >= {size}"),
-                then: vec![line(format!("parser_error = {full} /* StackOutOfBounds */")), CStmt::Goto("reject".into())],
+                then: vec![
+                    line(format!("parser_error = {full} /* StackOutOfBounds */")),
+                    CStmt::Goto("reject".into()),
+                ],
                 other: vec![],
             },
             self.too_short_check(&bytes.to_string()),
@@ -238,13 +418,21 @@ impl Emitter<'_> {
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         body.push(line(format!("{s}.next = stack_index + 1")));
-        vec![CStmt::Comment(format!("extract {}.next ({bytes} bytes)", a.name)), CStmt::Block(body), line(format!("offset += {bytes}"))]
+        vec![
+            CStmt::Comment(format!("extract {}.next ({bytes} bytes)", a.name)),
+            CStmt::Block(body),
+            line(format!("offset += {bytes}")),
+        ]
     }
 
     /// One bounds check for the header, then its fields.
     fn extract(&self, header: &Expr) -> Vec<CStmt> {
-        let Ty::Header(agg) = header.ty else { return vec![] };
-        let Some(a) = self.prog.agg(agg) else { return vec![] };
+        let Ty::Header(agg) = header.ty else {
+            return vec![];
+        };
+        let Some(a) = self.prog.agg(agg) else {
+            return vec![];
+        };
         let bytes = a.wire_bits / 8;
         if let ExprKind::StackNext(stack) = &header.kind {
             return self.extract_next(stack, a);
@@ -254,6 +442,11 @@ impl Emitter<'_> {
         body.extend(self.read_header(a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
-        vec![CStmt::Comment(format!("extract {} ({bytes} bytes)", a.name)), self.too_short_check(&bytes.to_string()), CStmt::Block(body), line(format!("offset += {bytes}"))]
+        vec![
+            CStmt::Comment(format!("extract {} ({bytes} bytes)", a.name)),
+            self.too_short_check(&bytes.to_string()),
+            CStmt::Block(body),
+            line(format!("offset += {bytes}")),
+        ]
     }
 }

@@ -1,5 +1,5 @@
-//! Tables, counters and value sets: their BTF-typed map definitions and the
-//! code that looks them up.
+//! Looking tables, counters and value sets up (their maps are defined in
+//! [`super::maps`]).
 //!
 //! A lookup fills the key struct, probes the map (or, for ternary tables,
 //! every mask in turn keeping the best priority), falls back to the runtime
@@ -16,96 +16,9 @@ use crate::ir::{ActionCall, CounterId, Expr, Keyset, Storage, Table, TableId, Va
 use crate::map_layout::{TableLayout, MAX_TERNARY_MASKS};
 use p4bpf_layout::ByteOrder;
 
-fn map_def(kind: &str, key: &str, value: &str, entries: u32, flags: Option<&str>, name: &str) -> String {
-    let flags = flags.map(|f| format!("    __uint(map_flags, {f});\n")).unwrap_or_default();
-    format!("struct {{\n    __uint(type, {kind});\n    __type(key, {key});\n    __type(value, {value});\n    __uint(max_entries, {entries});\n{flags}}} {name} SEC(\".maps\");\n\n")
-}
-
 impl Emitter<'_> {
     fn layout_of(&self, id: TableId) -> Option<(&Table, &TableLayout)> {
         Some((self.prog.table(id)?, self.table_layouts.get(id.index())?))
-    }
-
-    /// Key/value structs and maps of every table, counter and value set.
-    pub fn map_definitions(&self) -> String {
-        let mut out = String::new();
-        for (i, t) in self.prog.tables.iter().enumerate() {
-            let Some(l) = self.table_layouts.get(i) else { continue };
-            if t.storage == Storage::Code {
-                continue;
-            }
-            out.push_str(&self.table_structs(t, l));
-            if t.storage == Storage::DefaultOnly && t.default_is_const {
-                continue;
-            }
-            let key = format!("struct {}_key", t.c_name);
-            let value = format!("struct {}_value", t.c_name);
-            match t.storage {
-                Storage::Hash => out.push_str(&map_def("BPF_MAP_TYPE_HASH", &key, &value, t.size, None, &t.c_name)),
-                Storage::Array => out.push_str(&map_def("BPF_MAP_TYPE_ARRAY", "u32", &value, t.size, None, &t.c_name)),
-                Storage::LpmTrie => out.push_str(&map_def("BPF_MAP_TYPE_LPM_TRIE", &key, &value, t.size, Some("BPF_F_NO_PREALLOC"), &t.c_name)),
-                Storage::Ternary => {
-                    out.push_str(&map_def("BPF_MAP_TYPE_ARRAY", "u32", &format!("struct {}_mask", t.c_name), MAX_TERNARY_MASKS, None, &format!("{}_masks", t.c_name)));
-                    out.push_str(&map_def("BPF_MAP_TYPE_HASH", &format!("struct {}_entry_key", t.c_name), &value, t.size, None, &t.c_name));
-                }
-                Storage::Code | Storage::DefaultOnly => {}
-            }
-            if !t.default_is_const {
-                out.push_str(&map_def("BPF_MAP_TYPE_ARRAY", "u32", &value, 1, None, &format!("{}_defaultAction", t.c_name)));
-            }
-        }
-        for c in &self.prog.counters {
-            let kind = if c.sparse { "BPF_MAP_TYPE_PERCPU_HASH" } else { "BPF_MAP_TYPE_PERCPU_ARRAY" };
-            out.push_str(&format!("/* CounterArray {}: packets per index */\n", c.name));
-            out.push_str(&map_def(kind, "u32", "u64", c.size, None, &c.c_name));
-        }
-        for v in &self.prog.value_sets {
-            out.push_str(&format!("/* value_set {} */\n", v.name));
-            let key = self.declare(&v.ty, "").trim().to_string();
-            out.push_str(&map_def("BPF_MAP_TYPE_HASH", &key, "u8", v.size.max(1), None, &v.c_name));
-        }
-        out
-    }
-
-    fn table_structs(&self, t: &Table, l: &TableLayout) -> String {
-        let mut out = format!("/* table {} ({}): {:?} storage */\n", t.name, t.origin, t.storage);
-        let packed = if l.lpm { " __attribute__((packed))" } else { "" };
-        out.push_str(&format!("struct {}_key {{\n", t.c_name));
-        if l.lpm {
-            out.push_str("    u32 prefixlen; /* bits matched, over all key bytes */\n");
-        }
-        out.push_str(&l.key.members("    "));
-        out.push_str(&format!("}}{packed};\n"));
-        out.push_str(&format!("struct {}_value {{\n    u32 action; /* 0: the P4 default action */\n", t.c_name));
-        if l.ternary {
-            out.push_str("    u32 priority; /* higher wins */\n");
-        }
-        if l.params.iter().any(|(_, s)| !s.fields.is_empty()) {
-            out.push_str("    union {\n");
-            for (a, s) in &l.params {
-                if s.fields.is_empty() {
-                    continue;
-                }
-                let name = self.prog.action(*a).map(|a| a.c_name.clone()).unwrap_or_default();
-                out.push_str(&format!("        struct {{\n{}        }} {name};\n", s.members("            ")));
-            }
-            out.push_str("    } u;\n");
-        }
-        out.push_str("};\n");
-        let key_size = l.key.size() + if l.lpm { 4 } else { 0 };
-        out.push_str(&format!("_Static_assert(sizeof(struct {}_key) == {key_size}, \"key layout\");\n", t.c_name));
-        out.push_str(&format!("_Static_assert(sizeof(struct {}_value) == {}, \"value layout\");\n", t.c_name, l.value_size));
-        if l.ternary {
-            let offset = 4.max(l.key.align());
-            let size = (offset + l.key.size()).div_ceil(offset) * offset;
-            out.push_str(&format!(
-                "struct {0}_mask {{\n    u32 used;\n    struct {0}_key mask;\n}};\nstruct {0}_entry_key {{\n    u32 mask_index;\n    struct {0}_key key;\n}};\n\
-                 _Static_assert(sizeof(struct {0}_mask) == {size} && sizeof(struct {0}_entry_key) == {size}, \"ternary layout\");\n",
-                t.c_name
-            ));
-        }
-        out.push('\n');
-        out
     }
 
     /// Assignments filling `key` (a `struct T_key`) from the key expressions.
@@ -118,7 +31,10 @@ impl Emitter<'_> {
             let value = self.expr(&k.expr);
             let place = format!("key.{}", f.c_name);
             match (f.scalar, f.order) {
-                (Scalar::Bytes(n), _) if f.bit_width > 64 => out.push(line(format!("__builtin_memcpy({place}, {}, {n})", self.lvalue(&k.expr)))),
+                (Scalar::Bytes(n), _) if f.bit_width > 64 => out.push(line(format!(
+                    "__builtin_memcpy({place}, {}, {n})",
+                    self.lvalue(&k.expr)
+                ))),
                 (Scalar::Bytes(n), _) => {
                     self.use_helper(super::helpers::Helper::StoreBe);
                     out.push(line(format!("p4bpf_store_be({place}, {n}, {value})")));
@@ -141,9 +57,20 @@ impl Emitter<'_> {
     }
 
     /// The whole application of table `id`.
-    pub fn apply_table(&self, id: TableId, hit: Option<VarId>, action_run: Option<VarId>, cx: &Ctx) -> Vec<CStmt> {
-        let Some((t, l)) = self.layout_of(id) else { return vec![] };
-        let var = |v: Option<VarId>| v.and_then(|v| self.prog.var(v)).map(|v| format!("st->{}", v.c_name));
+    pub fn apply_table(
+        &self,
+        id: TableId,
+        hit: Option<VarId>,
+        action_run: Option<VarId>,
+        cx: &Ctx,
+    ) -> Vec<CStmt> {
+        let Some((t, l)) = self.layout_of(id) else {
+            return vec![];
+        };
+        let var = |v: Option<VarId>| {
+            v.and_then(|v| self.prog.var(v))
+                .map(|v| format!("st->{}", v.c_name))
+        };
         let (hit, run) = (var(hit), var(action_run));
         let mut body = vec![CStmt::Comment(format!("apply table {}", t.name))];
         if t.storage == Storage::Code {
@@ -155,14 +82,31 @@ impl Emitter<'_> {
         body.push(line(format!("struct {}_value *value = 0", t.c_name)));
         match t.storage {
             Storage::Array => {
-                body.push(line(format!("u32 index = key.{}", l.key.fields.first().map(|f| f.c_name.as_str()).unwrap_or(""))));
-                body.push(line(format!("value = bpf_map_lookup_elem(&{}, &index)", t.c_name)));
+                body.push(line(format!(
+                    "u32 index = key.{}",
+                    l.key
+                        .fields
+                        .first()
+                        .map(|f| f.c_name.as_str())
+                        .unwrap_or("")
+                )));
+                body.push(line(format!(
+                    "value = bpf_map_lookup_elem(&{}, &index)",
+                    t.c_name
+                )));
                 // Array slots always exist: an unfilled slot (code 0) is a miss.
-                body.push(CStmt::If { cond: "value && value->action == 0".into(), then: vec![line("value = 0")], other: vec![] });
+                body.push(CStmt::If {
+                    cond: "value && value->action == 0".into(),
+                    then: vec![line("value = 0")],
+                    other: vec![],
+                });
             }
             Storage::Ternary => body.extend(self.ternary_search(t)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
-            _ => body.push(line(format!("value = bpf_map_lookup_elem(&{}, &key)", t.c_name))),
+            _ => body.push(line(format!(
+                "value = bpf_map_lookup_elem(&{}, &key)",
+                t.c_name
+            ))),
         }
         body.push(line("u32 action = 0"));
         let mut on_hit = vec![line("action = value->action")];
@@ -175,26 +119,66 @@ impl Emitter<'_> {
         }
         if !t.default_is_const {
             on_miss.push(line("u32 zero = 0"));
-            on_miss.push(line(format!("value = bpf_map_lookup_elem(&{}_defaultAction, &zero)", t.c_name)));
-            on_miss.push(CStmt::If { cond: "value".into(), then: vec![line("action = value->action")], other: vec![] });
+            on_miss.push(line(format!(
+                "value = bpf_map_lookup_elem(&{}_defaultAction, &zero)",
+                t.c_name
+            )));
+            on_miss.push(CStmt::If {
+                cond: "value".into(),
+                then: vec![line("action = value->action")],
+                other: vec![],
+            });
         }
-        body.push(CStmt::If { cond: "value".into(), then: on_hit, other: on_miss });
+        body.push(CStmt::If {
+            cond: "value".into(),
+            then: on_hit,
+            other: on_miss,
+        });
         let mut cases = vec![];
         for a in &t.actions {
-            let Some(code) = t.action_code(*a) else { continue };
+            let Some(code) = t.action_code(*a) else {
+                continue;
+            };
             let args: Vec<String> = match l.params_of(*a) {
-                Some(s) => s.fields.iter().map(|f| format!("value->u.{}.{}", self.prog.action(*a).map(|x| x.c_name.as_str()).unwrap_or(""), f.c_name)).collect(),
+                Some(s) => s
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "value->u.{}.{}",
+                            self.prog
+                                .action(*a)
+                                .map(|x| x.c_name.as_str())
+                                .unwrap_or(""),
+                            f.c_name
+                        )
+                    })
+                    .collect(),
                 None => vec![],
             };
             cases.push((vec![code.to_string()], self.call_action(*a, &args, cx)));
         }
         let mut default = self.call_const(&t.default_action, cx);
         if let Some(r) = &run {
-            default.insert(0, line(format!("action = {}", t.action_code(t.default_action.action).unwrap_or(0))));
-            body.push(CStmt::Switch { scrutinee: "action".into(), cases, default });
+            default.insert(
+                0,
+                line(format!(
+                    "action = {}",
+                    t.action_code(t.default_action.action).unwrap_or(0)
+                )),
+            );
+            body.push(CStmt::Switch {
+                scrutinee: "action".into(),
+                cases,
+                default,
+            });
             body.push(line(format!("{r} = action")));
         } else {
-            body.push(CStmt::Switch { scrutinee: "action".into(), cases, default });
+            body.push(CStmt::Switch {
+                scrutinee: "action".into(),
+                cases,
+                default,
+            });
         }
         vec![CStmt::Block(body)]
     }
@@ -206,23 +190,57 @@ impl Emitter<'_> {
 
     /// Tuple-space search: every used mask, best priority wins.
     fn ternary_search(&self, t: &Table) -> Vec<CStmt> {
-        let mut masked = vec![line(format!("struct {}_entry_key probe = {{}}", t.c_name)), line("probe.mask_index = i")];
-        let l = self.table_layouts.iter().zip(&self.prog.tables).find(|(_, x)| x.c_name == t.c_name).map(|(l, _)| l);
+        let mut masked = vec![
+            line(format!("struct {}_entry_key probe = {{}}", t.c_name)),
+            line("probe.mask_index = i"),
+        ];
+        let l = self
+            .table_layouts
+            .iter()
+            .zip(&self.prog.tables)
+            .find(|(_, x)| x.c_name == t.c_name)
+            .map(|(l, _)| l);
         for f in l.map(|l| l.key.fields.as_slice()).unwrap_or(&[]) {
             match f.scalar {
                 Scalar::Bytes(n) => masked.push(CStmt::For {
                     head: format!("u32 j = 0; j < {n}; j++"),
-                    body: vec![line(format!("probe.key.{0}[j] = key.{0}[j] & mask->mask.{0}[j]", f.c_name))],
+                    body: vec![line(format!(
+                        "probe.key.{0}[j] = key.{0}[j] & mask->mask.{0}[j]",
+                        f.c_name
+                    ))],
                 }),
-                _ => masked.push(line(format!("probe.key.{0} = key.{0} & mask->mask.{0}", f.c_name))),
+                _ => masked.push(line(format!(
+                    "probe.key.{0} = key.{0} & mask->mask.{0}",
+                    f.c_name
+                ))),
             }
         }
-        masked.push(line(format!("struct {}_value *found = bpf_map_lookup_elem(&{}, &probe)", t.c_name, t.c_name)));
-        masked.push(CStmt::If { cond: "found && (!value || found->priority > value->priority)".into(), then: vec![line("value = found")], other: vec![] });
-        let mut body = vec![line("u32 slot = i"), line(format!("struct {}_mask *mask = bpf_map_lookup_elem(&{}_masks, &slot)", t.c_name, t.c_name))];
-        body.push(CStmt::If { cond: "!mask || !mask->used".into(), then: vec![line("break")], other: vec![] });
+        masked.push(line(format!(
+            "struct {}_value *found = bpf_map_lookup_elem(&{}, &probe)",
+            t.c_name, t.c_name
+        )));
+        masked.push(CStmt::If {
+            cond: "found && (!value || found->priority > value->priority)".into(),
+            then: vec![line("value = found")],
+            other: vec![],
+        });
+        let mut body = vec![
+            line("u32 slot = i"),
+            line(format!(
+                "struct {}_mask *mask = bpf_map_lookup_elem(&{}_masks, &slot)",
+                t.c_name, t.c_name
+            )),
+        ];
+        body.push(CStmt::If {
+            cond: "!mask || !mask->used".into(),
+            then: vec![line("break")],
+            other: vec![],
+        });
         body.extend(masked);
-        vec![CStmt::For { head: format!("u32 i = 0; i < {MAX_TERNARY_MASKS}; i++"), body }]
+        vec![CStmt::For {
+            head: format!("u32 i = 0; i < {MAX_TERNARY_MASKS}; i++"),
+            body,
+        }]
     }
 
     /// A table of const entries as an if-chain, first match wins.
@@ -233,49 +251,123 @@ impl Emitter<'_> {
                 body.push(line(format!("{h} = {}", u8::from(matched))));
             }
             if let Some(r) = run {
-                body.push(line(format!("{r} = {}", t.action_code(call.action).unwrap_or(0))));
+                body.push(line(format!(
+                    "{r} = {}",
+                    t.action_code(call.action).unwrap_or(0)
+                )));
             }
             body.extend(self.call_const(call, cx));
             body
         };
         let mut chain = outcome(&t.default_action, false);
         for entry in t.const_entries.iter().rev() {
-            let conds: Vec<String> = entry.keysets.iter().zip(&t.keys).filter_map(|(ks, k)| keyset_test(&self.expr(&k.expr), ks, k.expr.ty.width().unwrap_or(32), &k.expr, self)).collect();
-            let cond = if conds.is_empty() { "1".to_string() } else { conds.join(" && ") };
-            chain = vec![CStmt::If { cond, then: outcome(&entry.action, true), other: chain }];
+            let conds: Vec<String> = entry
+                .keysets
+                .iter()
+                .zip(&t.keys)
+                .filter_map(|(ks, k)| {
+                    keyset_test(
+                        &self.expr(&k.expr),
+                        ks,
+                        k.expr.ty.width().unwrap_or(32),
+                        &k.expr,
+                        self,
+                    )
+                })
+                .collect();
+            let cond = if conds.is_empty() {
+                "1".to_string()
+            } else {
+                conds.join(" && ")
+            };
+            chain = vec![CStmt::If {
+                cond,
+                then: outcome(&entry.action, true),
+                other: chain,
+            }];
         }
         chain
     }
 
     /// `counter.increment(i)` / `.add(i, n)`.
     pub fn count(&self, id: CounterId, index: &Expr, amount: Option<&Expr>) -> Vec<CStmt> {
-        let Some(c) = self.prog.counters.get(id.index()) else { return vec![] };
+        let Some(c) = self.prog.counters.get(id.index()) else {
+            return vec![];
+        };
         let add = amount.map(|a| self.expr(a)).unwrap_or_else(|| "1".into());
         let mut on_missing = vec![];
         if c.sparse {
             on_missing.push(line(format!("u64 init = {add}")));
-            on_missing.push(line(format!("bpf_map_update_elem(&{}, &index, &init, BPF_NOEXIST)", c.c_name)));
+            on_missing.push(line(format!(
+                "bpf_map_update_elem(&{}, &index, &init, BPF_NOEXIST)",
+                c.c_name
+            )));
         }
         vec![CStmt::Block(vec![
             CStmt::Comment(format!("count in {}", c.name)),
             line(format!("u32 index = {}", self.expr(index))),
-            line(format!("u64 *cell = bpf_map_lookup_elem(&{}, &index)", c.c_name)),
-            CStmt::If { cond: "cell".into(), then: vec![line(format!("*cell += {add}"))], other: on_missing },
+            line(format!(
+                "u64 *cell = bpf_map_lookup_elem(&{}, &index)",
+                c.c_name
+            )),
+            CStmt::If {
+                cond: "cell".into(),
+                then: vec![line(format!("*cell += {add}"))],
+                other: on_missing,
+            },
         ])]
     }
 }
 
 /// C condition: does `value` (of `width` bits) fall in keyset `ks`?
-pub fn keyset_test(value: &str, ks: &Keyset, width: u32, key: &Expr, e: &Emitter) -> Option<String> {
+pub fn keyset_test(
+    value: &str,
+    ks: &Keyset,
+    width: u32,
+    key: &Expr,
+    e: &Emitter,
+) -> Option<String> {
     match ks {
         Keyset::Default => None,
+        Keyset::Value(v) if width > 64 => {
+            // Wide fields are network-order bytes: compare with the constant's bytes.
+            let n = width.div_ceil(8) as usize;
+            let digits = v.to_bytes_be();
+            let bytes: Vec<String> = (0..n)
+                .map(|i| {
+                    (i + digits.len())
+                        .checked_sub(n)
+                        .and_then(|j| digits.get(j))
+                        .copied()
+                        .unwrap_or(0)
+                        .to_string()
+                })
+                .collect();
+            e.use_helper(super::helpers::Helper::BytesEq);
+            Some(format!(
+                "p4bpf_bytes_eq({value}, (const u8[{n}]){{{}}}, {n})",
+                bytes.join(", ")
+            ))
+        }
         Keyset::Value(v) => Some(format!("{value} == {}", literal(v, width))),
-        Keyset::Mask { value: v, mask } => Some(format!("({value} & {}) == {}", literal(mask, width), literal(&(v & mask), width))),
-        Keyset::Range { lo, hi } => Some(format!("({value} >= {} && {value} <= {})", literal(lo, width), literal(hi, width))),
+        Keyset::Mask { value: v, mask } => Some(format!(
+            "({value} & {}) == {}",
+            literal(mask, width),
+            literal(&(v & mask), width)
+        )),
+        Keyset::Range { lo, hi } => Some(format!(
+            "({value} >= {} && {value} <= {})",
+            literal(lo, width),
+            literal(hi, width)
+        )),
         Keyset::ValueSet(id) => {
             let vs = e.prog.value_sets.get(id.index())?;
             let _ = (key, mask_literal(width));
-            Some(format!("bpf_map_lookup_elem(&{}, &(u{}){{{value}}}) != 0", vs.c_name, Scalar::for_width(width).size() * 8))
+            Some(format!(
+                "bpf_map_lookup_elem(&{}, &(u{}){{{value}}}) != 0",
+                vs.c_name,
+                Scalar::for_width(width).size() * 8
+            ))
         }
     }
 }

@@ -4,7 +4,7 @@
 //! struct holding every P4 variable of the pipeline.
 
 use super::Emitter;
-use crate::cstruct::Scalar;
+use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{AggId, AggKind, Ty, VarStorage};
 
 /// C members added to every header struct.
@@ -23,7 +23,16 @@ pub fn c_size(e: &Emitter, ty: &Ty) -> u32 {
         Ty::Bool | Ty::Error => 1,
         Ty::Bits { width, .. } => Scalar::for_width(*width).size(),
         Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => {
-            let fields: u32 = e.prog.agg(*a).map(|g| g.fields.iter().map(|f| c_size(e, &f.ty).next_multiple_of(2)).sum()).unwrap_or(0);
+            let fields: u32 = e
+                .prog
+                .agg(*a)
+                .map(|g| {
+                    g.fields
+                        .iter()
+                        .map(|f| c_size(e, &f.ty).next_multiple_of(2))
+                        .sum()
+                })
+                .unwrap_or(0);
             fields + 8
         }
         Ty::Stack { elem, size } => c_size(e, &Ty::Header(*elem)) * size + 4,
@@ -36,12 +45,20 @@ impl Emitter<'_> {
     pub fn declare(&self, ty: &Ty, name: &str) -> String {
         match ty {
             Ty::Bool | Ty::Error => format!("u8 {name}"),
-            Ty::Bits { width, signed: false } => Scalar::for_width(*width).declare(name),
-            Ty::Bits { width, signed: true } => match Scalar::for_width(*width) {
+            Ty::Bits {
+                width,
+                signed: false,
+            } => Scalar::for_width(*width).declare(name),
+            Ty::Bits {
+                width,
+                signed: true,
+            } => match Scalar::for_width(*width) {
                 Scalar::Bytes(n) => format!("u8 {name}[{n}]"),
                 s => format!("s{} {name}", s.size() * 8),
             },
-            Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => format!("struct {} {name}", self.agg_name(*a)),
+            Ty::Header(a) | Ty::Struct(a) | Ty::Union(a) => {
+                format!("struct {} {name}", self.agg_name(*a))
+            }
             Ty::Stack { elem, size } => format!("struct {} {name}", self.stack_name(*elem, *size)),
             Ty::Void => format!("u8 {name}"),
         }
@@ -53,7 +70,10 @@ impl Emitter<'_> {
     }
 
     pub fn agg_name(&self, id: AggId) -> String {
-        self.prog.agg(id).map(|a| a.name.clone()).unwrap_or_default()
+        self.prog
+            .agg(id)
+            .map(|a| c_ident(&a.name))
+            .unwrap_or_default()
     }
 
     /// Struct definitions of every aggregate, each after the ones it uses.
@@ -81,22 +101,35 @@ impl Emitter<'_> {
                     continue;
                 }
             };
-            let Some(agg) = self.prog.agg(id) else { continue };
+            let Some(agg) = self.prog.agg(id) else {
+                continue;
+            };
             let what = match agg.kind {
-                AggKind::Header => format!("header {} ({} bytes on the wire)", agg.name, agg.wire_bits / 8),
+                AggKind::Header => format!(
+                    "header {} ({} bytes on the wire)",
+                    agg.name,
+                    agg.wire_bits / 8
+                ),
                 AggKind::Struct => format!("struct {}", agg.name),
                 AggKind::Union => format!("header_union {}", agg.name),
             };
-            out.push_str(&format!("/* {what} */\nstruct {} {{\n", agg.name));
+            out.push_str(&format!("/* {what} */\nstruct {} {{\n", c_ident(&agg.name)));
             for f in &agg.fields {
                 let comment = match f.ty {
-                    Ty::Bits { width, signed } => format!(" /* {}<{width}> */", if signed { "int" } else { "bit" }),
+                    Ty::Bits { width, signed } => {
+                        format!(" /* {}<{width}> */", if signed { "int" } else { "bit" })
+                    }
                     _ => String::new(),
                 };
-                out.push_str(&format!("    {};{comment}\n", self.declare(&f.ty, &f.name)));
+                out.push_str(&format!(
+                    "    {};{comment}\n",
+                    self.declare(&f.ty, &c_ident(&f.name))
+                ));
             }
             if agg.kind == AggKind::Header {
-                out.push_str(&format!("    u8 {VALID};\n    u16 {OFFSET}; /* where it was extracted */\n"));
+                out.push_str(&format!(
+                    "    u8 {VALID};\n    u16 {OFFSET}; /* where it was extracted */\n"
+                ));
             }
             if agg.fields.is_empty() && agg.kind != AggKind::Header {
                 out.push_str("    u8 p4bpf_unused;\n");
@@ -131,10 +164,17 @@ impl Emitter<'_> {
 
     /// The per-packet state struct.
     pub fn state_definition(&self) -> String {
-        let mut out = format!("/* Per-packet state: every variable of the P4 pipeline. */\nstruct {} {{\n", self.state_type());
+        let mut out = format!(
+            "/* Per-packet state: every variable of the P4 pipeline. */\nstruct {} {{\n",
+            self.state_type()
+        );
         for v in &self.prog.vars {
             if v.storage == VarStorage::State {
-                out.push_str(&format!("    {}; /* {} */\n", self.declare(&v.ty, &v.c_name), v.p4_name));
+                out.push_str(&format!(
+                    "    {}; /* {} */\n",
+                    self.declare(&v.ty, &v.c_name),
+                    v.p4_name
+                ));
             }
         }
         out.push_str("    u8 p4bpf_exit; /* set by `exit` inside an action */\n};\n\n");
@@ -156,14 +196,23 @@ impl Emitter<'_> {
 
     fn reset(&self, ty: &Ty, place: &str, out: &mut Vec<super::c::CStmt>) {
         match ty {
-            Ty::Bool | Ty::Error | Ty::Bits { .. } => match Scalar::for_width(ty.width().unwrap_or(8)) {
-                Scalar::Bytes(n) => out.push(super::c::line(format!("__builtin_memset({place}, 0, {n})"))),
-                _ => out.push(super::c::line(format!("{place} = 0"))),
-            },
+            Ty::Bool | Ty::Error | Ty::Bits { .. } => {
+                match Scalar::for_width(ty.width().unwrap_or(8)) {
+                    Scalar::Bytes(n) => {
+                        out.push(super::c::line(format!("__builtin_memset({place}, 0, {n})")))
+                    }
+                    _ => out.push(super::c::line(format!("{place} = 0"))),
+                }
+            }
             Ty::Header(_) => out.push(super::c::line(format!("{place}.{VALID} = 0"))),
             Ty::Struct(a) | Ty::Union(a) => {
-                for f in self.prog.agg(*a).map(|g| g.fields.as_slice()).unwrap_or(&[]) {
-                    self.reset(&f.ty, &format!("{place}.{}", f.name), out);
+                for f in self
+                    .prog
+                    .agg(*a)
+                    .map(|g| g.fields.as_slice())
+                    .unwrap_or(&[])
+                {
+                    self.reset(&f.ty, &format!("{place}.{}", c_ident(&f.name)), out);
                 }
             }
             Ty::Stack { elem, size } => {
@@ -181,6 +230,11 @@ impl Emitter<'_> {
     }
 
     pub fn state_size(&self) -> u32 {
-        self.prog.vars.iter().filter(|v| v.storage == VarStorage::State).map(|v| c_size(self, &v.ty)).sum()
+        self.prog
+            .vars
+            .iter()
+            .filter(|v| v.storage == VarStorage::State)
+            .map(|v| c_size(self, &v.ty))
+            .sum()
     }
 }

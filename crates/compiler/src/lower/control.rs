@@ -10,7 +10,12 @@ use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn control(&mut self, decl: &'a ast::Decl, shared: &[Option<ir::VarId>]) {
-        let DeclKind::Control { sig, locals, apply, .. } = &decl.kind else { return };
+        let DeclKind::Control {
+            sig, locals, apply, ..
+        } = &decl.kind
+        else {
+            return;
+        };
         self.prefix = sig.name.name.clone();
         self.scopes.push(HashMap::new());
         self.bind_params(&sig.params, shared, false);
@@ -20,7 +25,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut body = std::mem::take(&mut self.local_inits);
         body.extend(self.block(&apply.stmts));
         self.scopes.pop();
-        self.prog.controls.push(ir::Control { name: sig.name.name.clone(), origin: self.diags.origin(decl.span), body });
+        self.prog.controls.push(ir::Control {
+            name: sig.name.name.clone(),
+            origin: self.diags.origin(decl.span),
+            body,
+        });
     }
 
     /// A declaration inside a parser or control (not a statement).
@@ -30,12 +39,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             DeclKind::Table { .. } => self.table(decl),
             DeclKind::Instance { ty, args, name, .. } => self.instance(ty, args, name, decl),
             DeclKind::ValueSet { elem, size, name } => {
-                let (Some(ty), Some(size)) = (self.env.resolve(elem, &mut self.diags), self.env.eval_u32(size, &mut self.diags)) else { return };
+                let (Some(ty), Some(size)) = (
+                    self.env.resolve(elem, &mut self.diags),
+                    self.env.eval_u32(size, &mut self.diags),
+                ) else {
+                    return;
+                };
                 let p4 = self.dotted(&name.name);
                 let c_name = self.c_name(&p4);
                 let id = ir::ValueSetId(self.prog.value_sets.len() as u32);
                 let p4_id = self.id_annotation(&decl.annotations);
-                self.prog.value_sets.push(ir::ValueSet { name: p4, c_name, size, ty, p4_id });
+                self.prog.value_sets.push(ir::ValueSet {
+                    name: p4,
+                    c_name,
+                    size,
+                    ty,
+                    p4_id,
+                });
                 self.bind(&name.name, Binding::ValueSet(id));
             }
             _ => {
@@ -46,39 +66,74 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    fn instance(&mut self, ty: &ast::TypeRef, args: &'a [ast::Argument], name: &ast::Ident, decl: &ast::Decl) {
+    fn instance(
+        &mut self,
+        ty: &ast::TypeRef,
+        args: &'a [ast::Argument],
+        name: &ast::Ident,
+        decl: &ast::Decl,
+    ) {
         let type_name = match &ty.kind {
             ast::TypeRefKind::Named { path, .. } => path.name.name.as_str(),
             _ => "",
         };
-        if let Some(control @ ast::Decl { kind: DeclKind::Control { .. }, .. }) = self.env.decl(type_name) {
+        if let Some(
+            control @ ast::Decl {
+                kind: DeclKind::Control { .. },
+                ..
+            },
+        ) = self.env.decl(type_name)
+        {
             if args.is_empty() {
                 self.sub_control(control, name);
                 return;
             }
         }
         if type_name != "CounterArray" {
-            self.diags.error(decl.span, format!("instances of `{type_name}` are not supported by the eBPF target"));
+            self.diags.error(
+                decl.span,
+                format!("instances of `{type_name}` are not supported by the eBPF target"),
+            );
             return;
         }
         let [size, sparse] = args else {
-            self.diags.error(decl.span, "`CounterArray` takes a size and a sparse flag");
+            self.diags
+                .error(decl.span, "`CounterArray` takes a size and a sparse flag");
             return;
         };
-        let Some(size) = self.env.eval_u32(&size.value, &mut self.diags) else { return };
+        let Some(size) = self.env.eval_u32(&size.value, &mut self.diags) else {
+            return;
+        };
         let sparse = matches!(sparse.value.kind, A::Bool(true));
         let p4 = self.dotted(&name.name);
         let c_name = self.c_name(&p4);
         let id = ir::CounterId(self.prog.counters.len() as u32);
         let p4_id = self.id_annotation(&decl.annotations);
-        self.prog.counters.push(CounterArray { name: p4, c_name, size: size.max(1), sparse, p4_id });
+        self.prog.counters.push(CounterArray {
+            name: p4,
+            c_name,
+            size: size.max(1),
+            sparse,
+            p4_id,
+        });
         self.bind(&name.name, Binding::Counter(id));
     }
 
     fn sub_control(&mut self, control: &'a ast::Decl, instance: &ast::Ident) {
-        let DeclKind::Control { sig, ctor_params, locals, apply } = &control.kind else { return };
+        let DeclKind::Control {
+            sig,
+            ctor_params,
+            locals,
+            apply,
+        } = &control.kind
+        else {
+            return;
+        };
         if !ctor_params.is_empty() {
-            self.diags.error(instance.span, "controls with constructor parameters are not supported yet");
+            self.diags.error(
+                instance.span,
+                "controls with constructor parameters are not supported yet",
+            );
             return;
         }
         let prefix = self.dotted(&instance.name);
@@ -102,14 +157,32 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         body.extend(self.block(&apply.stmts));
         self.scopes = saved_scopes;
         self.prefix = saved_prefix;
-        self.sub_controls.push(super::SubControl { name: prefix, params, body });
-        self.bind(&instance.name, Binding::SubControl(self.sub_controls.len() - 1));
+        self.sub_controls.push(super::SubControl {
+            name: prefix,
+            params,
+            body,
+        });
+        self.bind(
+            &instance.name,
+            Binding::SubControl(self.sub_controls.len() - 1),
+        );
     }
 
-    pub(super) fn apply_sub_control(&mut self, index: usize, args: &'a [ast::Argument], call: &ast::Expr, out: &mut Vec<Stmt>) {
-        let Some(sc) = self.sub_controls.get(index).cloned() else { return };
+    pub(super) fn apply_sub_control(
+        &mut self,
+        index: usize,
+        args: &'a [ast::Argument],
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Some(sc) = self.sub_controls.get(index).cloned() else {
+            return;
+        };
         if args.len() != sc.params.len() {
-            self.diags.error(call.span, format!("`{}` takes {} arguments", sc.name, sc.params.len()));
+            self.diags.error(
+                call.span,
+                format!("`{}` takes {} arguments", sc.name, sc.params.len()),
+            );
             return;
         }
         let mut copy_out = vec![];
@@ -118,36 +191,59 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 continue;
             }
             let ty = self.prog.var(*v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-            let Some(x) = self.expr_into(&a.value, Some(&ty), out) else { return };
-            let param = Expr { kind: ExprKind::Var(*v), ty };
+            let Some(x) = self.expr_into(&a.value, Some(&ty), out) else {
+                return;
+            };
+            let param = Expr {
+                kind: ExprKind::Var(*v),
+                ty,
+            };
             if *dir != Some(ast::Direction::Out) {
-                out.push(Stmt::Assign { lhs: param.clone(), rhs: x.clone() });
+                out.push(Stmt::Assign {
+                    lhs: param.clone(),
+                    rhs: x.clone(),
+                });
             }
             if matches!(dir, Some(ast::Direction::Out | ast::Direction::InOut)) {
                 copy_out.push(Stmt::Assign { lhs: x, rhs: param });
             }
         }
-        out.push(Stmt::Inline { name: sc.name, body: sc.body });
+        out.push(Stmt::Inline {
+            name: sc.name,
+            body: sc.body,
+        });
         out.extend(copy_out);
     }
 
     pub(super) fn action(&mut self, decl: &'a ast::Decl) {
-        let DeclKind::Action { sig, body } = &decl.kind else { return };
+        let DeclKind::Action { sig, body } = &decl.kind else {
+            return;
+        };
         let p4 = self.dotted(&sig.name.name);
         let c_name = self.c_name(&format!("action_{p4}"));
         self.scopes.push(HashMap::new());
         let mut params = vec![];
+        let directional = sig.params.iter().filter(|p| p.direction.is_some()).count();
         for p in &sig.params {
-            if matches!(p.direction, Some(ast::Direction::Out | ast::Direction::InOut)) {
-                self.diags.error(p.span, "`out` and `inout` action parameters are not supported by the eBPF target");
+            let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) else {
+                continue;
+            };
+            let by_pointer = matches!(
+                p.direction,
+                Some(ast::Direction::Out | ast::Direction::InOut)
+            );
+            if ty.width().is_none_or(|w| w > 64)
+                && !(by_pointer && matches!(ty, Ty::Header(_) | Ty::Struct(_)))
+            {
+                self.diags.error(p.span, "action parameters must be bit strings of at most 64 bits or bool (or out/inout headers and structs)");
                 continue;
             }
-            let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) else { continue };
-            if ty.width().is_none() {
-                self.diags.error(p.span, "action parameters must be bit strings or bool");
-                continue;
-            }
-            let v = self.new_var(p.name.name.clone(), ty, VarStorage::ActionParam);
+            let storage = if by_pointer {
+                VarStorage::ActionOutParam
+            } else {
+                VarStorage::ActionParam
+            };
+            let v = self.new_var(p.name.name.clone(), ty, storage);
             self.bind(&p.name.name, Binding::Var(v));
             params.push(v);
         }
@@ -159,6 +255,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             c_name,
             origin: self.diags.origin(decl.span),
             params,
+            directional,
             body: vec![],
             default_only: Self::has_annotation(&decl.annotations, "defaultonly"),
             table_only: Self::has_annotation(&decl.annotations, "tableonly"),
@@ -172,9 +269,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.bind(&sig.name.name, Binding::Action(id));
     }
 
-
     pub(super) fn action_param_types(&self, action: ActionId) -> Vec<Ty> {
-        let Some(a) = self.prog.action(action) else { return vec![] };
-        a.params.iter().filter_map(|v| self.prog.var(*v).map(|v| v.ty.clone())).collect()
+        let Some(a) = self.prog.action(action) else {
+            return vec![];
+        };
+        a.params
+            .iter()
+            .filter_map(|v| self.prog.var(*v).map(|v| v.ty.clone()))
+            .collect()
     }
 }

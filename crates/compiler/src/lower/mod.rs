@@ -5,10 +5,12 @@
 //! and lowers each block with a scope stack of names. Every limit of the
 //! eBPF target is reported here as a P4 diagnostic, so emission cannot fail
 //! on the program. Split by concern: [`types`] (types, constants),
-//! [`expr`], [`control`], [`stmt`], [`parser`], [`table`].
+//! [`expr`], [`call`], [`control`], [`stmt`], [`method`], [`parser`], [`table`].
 
+mod call;
 mod control;
 mod expr;
+mod method;
 mod parser;
 mod stmt;
 mod table;
@@ -30,23 +32,38 @@ pub struct Diags<'u> {
 
 impl<'u> Diags<'u> {
     pub fn new(unit: &'u TranslationUnit, sources: &'u SourceMap) -> Diags<'u> {
-        Diags { unit, sources, list: Diagnostics::default() }
+        Diags {
+            unit,
+            sources,
+            list: Diagnostics::default(),
+        }
     }
 
     /// `file.p4:12` for the start of `span`, noted in the generated C.
     pub fn origin(&self, span: Span) -> String {
-        let Some(loc) = self.unit.resolve(span) else { return String::new() };
+        let Some(loc) = self.unit.resolve(span) else {
+            return String::new();
+        };
         // Every file a unit resolves to was added to this source map.
         let file = self.sources.file(loc.file);
-        let name = file.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = file
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         format!("{name}:{}", file.line_col(loc.lo).0)
     }
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
-        self.list.push(Diagnostic::error(self.unit.resolve(span), message));
+        self.list
+            .push(Diagnostic::error(self.unit.resolve(span), message));
     }
     /// The program text of `span`, for names of key expressions.
     pub fn text(&self, span: Span) -> String {
-        self.unit.slice(span).split_whitespace().collect::<Vec<_>>().join("")
+        self.unit
+            .slice(span)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join("")
     }
 }
 
@@ -97,7 +114,13 @@ struct SubControl {
 }
 
 /// Lowers a parsed program; `name` is the program's file stem.
-pub fn lower(program: &ast::Program, unit: &TranslationUnit, sources: &SourceMap, name: &str, allow_user_externs: bool) -> Result<ir::Program, Diagnostics> {
+pub fn lower(
+    program: &ast::Program,
+    unit: &TranslationUnit,
+    sources: &SourceMap,
+    name: &str,
+    allow_user_externs: bool,
+) -> Result<ir::Program, Diagnostics> {
     let mut diags = Diags::new(unit, sources);
     let env = TypeEnv::new(program, &mut diags);
     let mut lw = Lowerer {
@@ -145,16 +168,25 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.action(decl);
             }
         }
-        let Some(main) = program.decls.iter().find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main")) else {
-            self.diags.list.error(None, "the program has no `main` instance");
+        let Some(main) = program
+            .decls
+            .iter()
+            .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main"))
+        else {
+            self.diags
+                .list
+                .error(None, "the program has no `main` instance");
             return;
         };
-        let DeclKind::Instance { ty, args, .. } = &main.kind else { return };
+        let DeclKind::Instance { ty, args, .. } = &main.kind else {
+            return;
+        };
         let package = match &ty.kind {
             TypeRefKind::Named { path, .. } => path.name.name.as_str(),
             _ => "",
         };
-        let blocks: Vec<Option<&'a ast::Decl>> = args.iter().map(|a| self.block_decl(&a.value)).collect();
+        let blocks: Vec<Option<&'a ast::Decl>> =
+            args.iter().map(|a| self.block_decl(&a.value)).collect();
         if blocks.iter().any(Option::is_none) {
             return;
         }
@@ -180,9 +212,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let decl = name.and_then(|n| self.env.decl(n));
         match decl {
-            Some(d @ ast::Decl { kind: DeclKind::Parser { ctor_params, .. } | DeclKind::Control { ctor_params, .. }, .. }) if ctor_params.is_empty() => Some(d),
+            Some(
+                d @ ast::Decl {
+                    kind:
+                        DeclKind::Parser { ctor_params, .. } | DeclKind::Control { ctor_params, .. },
+                    ..
+                },
+            ) if ctor_params.is_empty() => Some(d),
             _ => {
-                self.diags.error(arg.span, "expected a parser or control without constructor parameters, like `prs()`");
+                self.diags.error(
+                    arg.span,
+                    "expected a parser or control without constructor parameters, like `prs()`",
+                );
                 None
             }
         }
@@ -190,7 +231,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     fn ebpf_model(&mut self, prs: &'a ast::Decl, filter: &'a ast::Decl) {
         self.prog.arch = Arch::EbpfModel;
-        let Some(headers) = self.shared_var(prs, 1, "headers") else { return };
+        let Some(headers) = self.shared_var(prs, 1, "headers") else {
+            return;
+        };
         let accept = self.new_var("accept".into(), Ty::Bool, VarStorage::State);
         self.prog.headers = headers;
         self.prog.arch_vars = vec![accept];
@@ -200,9 +243,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     fn xdp_model(&mut self, prs: &'a ast::Decl, switch: &'a ast::Decl, deparser: &'a ast::Decl) {
         self.prog.arch = Arch::XdpModel;
-        let Some(headers) = self.shared_var(prs, 1, "headers") else { return };
-        let Some(input) = self.shared_var(switch, 1, "imd") else { return };
-        let Some(output) = self.shared_var(switch, 2, "omd") else { return };
+        let Some(headers) = self.shared_var(prs, 1, "headers") else {
+            return;
+        };
+        let Some(input) = self.shared_var(switch, 1, "imd") else {
+            return;
+        };
+        let Some(output) = self.shared_var(switch, 2, "omd") else {
+            return;
+        };
         self.prog.headers = headers;
         self.prog.arch_vars = vec![input, output];
         self.parser(prs, &[None, Some(headers)]);
@@ -217,7 +266,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => return None,
         };
         let Some(param) = sig.params.get(index) else {
-            self.diags.error(block.span, format!("`{}` has too few parameters for its architecture", sig.name.name));
+            self.diags.error(
+                block.span,
+                format!(
+                    "`{}` has too few parameters for its architecture",
+                    sig.name.name
+                ),
+            );
             return None;
         };
         let ty = self.env.resolve(&param.ty, &mut self.diags)?;
@@ -228,7 +283,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     fn bind_params(&mut self, params: &[ast::Param], shared: &[Option<VarId>], is_parser: bool) {
         if params.len() != shared.len() {
             if let Some(p) = params.first() {
-                self.diags.error(p.span, format!("expected {} parameters for this architecture block", shared.len()));
+                self.diags.error(
+                    p.span,
+                    format!(
+                        "expected {} parameters for this architecture block",
+                        shared.len()
+                    ),
+                );
             }
         }
         for (p, v) in params.iter().zip(shared) {
@@ -261,7 +322,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     /// A C identifier for `p4_name`, unique in the program.
     fn c_name(&mut self, p4_name: &str) -> String {
-        let base: String = p4_name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+        let base: String = p4_name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        let base = crate::cstruct::c_ident(&base);
         let n = self.c_names.entry(base.clone()).or_insert(0);
         *n += 1;
         if *n == 1 {
@@ -274,7 +339,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     fn new_var(&mut self, p4_name: String, ty: Ty, storage: VarStorage) -> VarId {
         let id = VarId(self.prog.vars.len() as u32);
         let c_name = self.c_name(&p4_name);
-        self.prog.vars.push(Var { p4_name, c_name, ty, storage });
+        self.prog.vars.push(Var {
+            p4_name,
+            c_name,
+            ty,
+            storage,
+        });
         id
     }
 
@@ -282,7 +352,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     fn id_annotation(&mut self, annotations: &[ast::Annotation]) -> Option<u32> {
         let a = annotations.iter().find(|a| a.name.name == "id")?;
         match &a.body {
-            ast::AnnotationBody::Expressions(list) => list.first().and_then(|e| self.env.eval_u32(e, &mut self.diags)),
+            ast::AnnotationBody::Expressions(list) => list
+                .first()
+                .and_then(|e| self.env.eval_u32(e, &mut self.diags)),
             _ => None,
         }
     }

@@ -10,7 +10,15 @@ use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn parser(&mut self, decl: &'a ast::Decl, shared: &[Option<ir::VarId>]) {
-        let DeclKind::Parser { sig, locals, states, .. } = &decl.kind else { return };
+        let DeclKind::Parser {
+            sig,
+            locals,
+            states,
+            ..
+        } = &decl.kind
+        else {
+            return;
+        };
         self.prefix = sig.name.name.clone();
         self.scopes.push(HashMap::new());
         self.bind_params(&sig.params, shared, true);
@@ -21,7 +29,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.bind(&s.name.name, Binding::State(StateId(i as u32)));
         }
         if !states.iter().any(|s| s.name.name == "start") {
-            self.diags.error(decl.span, format!("parser `{}` has no `start` state", sig.name.name));
+            self.diags.error(
+                decl.span,
+                format!("parser `{}` has no `start` state", sig.name.name),
+            );
         }
         let mut inits = std::mem::take(&mut self.local_inits);
         let mut lowered = vec![];
@@ -33,16 +44,27 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 stmts = std::mem::take(&mut inits);
             }
             let transition = match &s.transition {
-                Some(t) => self.transition(t).unwrap_or(Transition::Direct(Next::Reject)),
+                Some(t) => self
+                    .transition(t)
+                    .unwrap_or(Transition::Direct(Next::Reject)),
                 None => {
-                    self.diags.error(s.span, format!("state `{}` has no transition", s.name.name));
+                    self.diags
+                        .error(s.span, format!("state `{}` has no transition", s.name.name));
                     Transition::Direct(Next::Reject)
                 }
             };
-            lowered.push(ir::State { name: s.name.name.clone(), origin: self.diags.origin(s.span), stmts, transition });
+            lowered.push(ir::State {
+                name: s.name.name.clone(),
+                origin: self.diags.origin(s.span),
+                stmts,
+                transition,
+            });
         }
         self.scopes.pop();
-        self.prog.parser = ir::Parser { name: sig.name.name.clone(), states: lowered };
+        self.prog.parser = ir::Parser {
+            name: sig.name.name.clone(),
+            states: lowered,
+        };
     }
 
     fn next(&mut self, path: &ast::Path) -> Option<Next> {
@@ -52,7 +74,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             name => match self.lookup(name) {
                 Some(Binding::State(s)) => Some(Next::State(s)),
                 _ => {
-                    self.diags.error(path.span, format!("unknown parser state `{name}`"));
+                    self.diags
+                        .error(path.span, format!("unknown parser state `{name}`"));
                     None
                 }
             },
@@ -69,13 +92,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     let key = self.expr(e, None)?;
                     pre.append(&mut self.pending);
                     if key.ty.width().is_none_or(|w| w > 64) {
-                        self.diags.error(e.span, "select keys must be bit strings of at most 64 bits");
+                        self.diags
+                            .error(e.span, "select keys must be bit strings of at most 64 bits");
                         return None;
                     }
                     keys.push(key);
                 }
                 if !pre.is_empty() {
-                    self.diags.error(t_span(t), "tables cannot be applied in a parser");
+                    self.diags
+                        .error(t_span(t), "tables cannot be applied in a parser");
                     return None;
                 }
                 let mut out = vec![];
@@ -84,8 +109,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         A::List(items) if keys.len() > 1 => items.iter().collect(),
                         _ => vec![&case.keyset],
                     };
-                    if items.len() != keys.len() && !(items.len() == 1 && matches!(items.first().map(|e| &e.kind), Some(A::Default | A::DontCare))) {
-                        self.diags.error(case.keyset.span, format!("expected {} keysets", keys.len()));
+                    if items.len() != keys.len()
+                        && !(items.len() == 1
+                            && matches!(
+                                items.first().map(|e| &e.kind),
+                                Some(A::Default | A::DontCare)
+                            ))
+                    {
+                        self.diags
+                            .error(case.keyset.span, format!("expected {} keysets", keys.len()));
                         continue;
                     }
                     let mut keysets = vec![];
@@ -108,12 +140,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             A::Mask { value, mask } => {
                 let value = self.env.eval(value, &mut self.diags)?;
                 let mask = self.env.eval(mask, &mut self.diags)?;
-                Some(Keyset::Mask { value: to_bits(&value, width), mask: to_bits(&mask, width) })
+                Some(Keyset::Mask {
+                    value: to_bits(&value, width),
+                    mask: to_bits(&mask, width),
+                })
             }
             A::Range { lo, hi } => {
                 let lo = self.env.eval(lo, &mut self.diags)?;
                 let hi = self.env.eval(hi, &mut self.diags)?;
-                Some(Keyset::Range { lo: to_bits(&lo, width), hi: to_bits(&hi, width) })
+                Some(Keyset::Range {
+                    lo: to_bits(&lo, width),
+                    hi: to_bits(&hi, width),
+                })
             }
             A::Path(p) => match self.lookup(&p.name.name) {
                 Some(Binding::ValueSet(v)) => Some(Keyset::ValueSet(v)),
@@ -125,10 +163,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     fn keyset_value(&mut self, e: &'a ast::Expr, width: u32) -> Option<Keyset> {
         match self.expr(e, Some(&Ty::bits(width)))? {
-            ir::Expr { kind: ir::ExprKind::Int(v), .. } => Some(Keyset::Value(v)),
-            ir::Expr { kind: ir::ExprKind::Bool(b), .. } => Some(Keyset::Value(u8::from(b).into())),
+            ir::Expr {
+                kind: ir::ExprKind::Int(v),
+                ..
+            } => Some(Keyset::Value(v)),
+            ir::Expr {
+                kind: ir::ExprKind::Bool(b),
+                ..
+            } => Some(Keyset::Value(u8::from(b).into())),
             _ => {
-                self.diags.error(e.span, "keyset values must be compile-time constants");
+                self.diags
+                    .error(e.span, "keyset values must be compile-time constants");
                 None
             }
         }

@@ -27,7 +27,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// Lowers an expression and moves its hoisted table applications to `out`.
-    pub(super) fn expr_into(&mut self, e: &'a ast::Expr, expected: Option<&Ty>, out: &mut Vec<Stmt>) -> Option<Expr> {
+    pub(super) fn expr_into(
+        &mut self,
+        e: &'a ast::Expr,
+        expected: Option<&Ty>,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Expr> {
         let x = self.expr(e, expected);
         out.append(&mut self.pending);
         x
@@ -36,23 +41,40 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn stmt(&mut self, s: &'a ast::Stmt, out: &mut Vec<Stmt>) {
         match &s.kind {
             StmtKind::Assign { lhs, rhs } => {
-                let Some(l) = self.expr_into(lhs, None, out) else { return };
-                let Some(r) = self.expr_into(rhs, Some(&l.ty), out) else { return };
+                let Some(l) = self.expr_into(lhs, None, out) else {
+                    return;
+                };
+                let Some(r) = self.expr_into(rhs, Some(&l.ty), out) else {
+                    return;
+                };
                 self.assign(l, r, s, out);
             }
             StmtKind::CompoundAssign { op, lhs, rhs } => {
-                let Some(l) = self.expr_into(lhs, None, out) else { return };
-                let hint = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) { None } else { Some(&l.ty) };
-                let Some(r) = self.expr_into(rhs, hint, out) else { return };
+                let Some(l) = self.expr_into(lhs, None, out) else {
+                    return;
+                };
+                let hint = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
+                    None
+                } else {
+                    Some(&l.ty)
+                };
+                let Some(r) = self.expr_into(rhs, hint, out) else {
+                    return;
+                };
                 if let Some(value) = self.combine(*op, l.clone(), r, lhs) {
                     self.assign(l, value, s, out);
                 }
             }
             StmtKind::Call(call) => self.call_stmt(call, out),
             StmtKind::If { cond, then, other } => {
-                let Some(cond) = self.expr_into(cond, Some(&Ty::Bool), out) else { return };
+                let Some(cond) = self.expr_into(cond, Some(&Ty::Bool), out) else {
+                    return;
+                };
                 let then = self.sub_block(then);
-                let other = other.as_ref().map(|o| self.sub_block(o)).unwrap_or_default();
+                let other = other
+                    .as_ref()
+                    .map(|o| self.sub_block(o))
+                    .unwrap_or_default();
                 out.push(Stmt::If { cond, then, other });
             }
             StmtKind::Block(b) => out.extend(self.block(&b.stmts)),
@@ -60,18 +82,29 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             StmtKind::Return(None) => out.push(Stmt::Return),
             StmtKind::Return(Some(value)) => {
                 let Some(ret) = self.return_var else {
-                    self.diags.error(s.span, "`return` with a value outside a function");
+                    self.diags
+                        .error(s.span, "`return` with a value outside a function");
                     return;
                 };
                 let ty = self.prog.var(ret).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-                let Some(value) = self.expr_into(value, Some(&ty), out) else { return };
-                out.push(Stmt::Assign { lhs: Expr { kind: ExprKind::Var(ret), ty }, rhs: value });
+                let Some(value) = self.expr_into(value, Some(&ty), out) else {
+                    return;
+                };
+                out.push(Stmt::Assign {
+                    lhs: Expr {
+                        kind: ExprKind::Var(ret),
+                        ty,
+                    },
+                    rhs: value,
+                });
                 out.push(Stmt::Return);
             }
             StmtKind::Exit => out.push(Stmt::Exit),
             StmtKind::Decl(d) => self.decl_stmt(d, out),
             StmtKind::Empty => {}
-            _ => self.diags.error(s.span, "this statement is not supported by the eBPF target"),
+            _ => self
+                .diags
+                .error(s.span, "this statement is not supported by the eBPF target"),
         }
     }
 
@@ -81,7 +114,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (a, b) => a == b,
         };
         if !same_shape {
-            self.diags.error(s.span, "cannot assign a value of a different type");
+            self.diags
+                .error(s.span, "cannot assign a value of a different type");
             return;
         }
         out.push(Stmt::Assign { lhs, rhs });
@@ -90,25 +124,47 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn decl_stmt(&mut self, d: &'a ast::Decl, out: &mut Vec<Stmt>) {
         match &d.kind {
             DeclKind::Variable { ty, name, init } => {
-                let Some(ty) = self.env.resolve(ty, &mut self.diags) else { return };
+                let Some(ty) = self.env.resolve(ty, &mut self.diags) else {
+                    return;
+                };
                 let p4 = self.dotted(&name.name);
                 let v = self.new_var(p4, ty.clone(), VarStorage::State);
                 if let Some(init) = init {
                     if let Some(r) = self.expr_into(init, Some(&ty), out) {
-                        out.push(Stmt::Assign { lhs: Expr { kind: ExprKind::Var(v), ty }, rhs: r });
+                        out.push(Stmt::Assign {
+                            lhs: Expr {
+                                kind: ExprKind::Var(v),
+                                ty,
+                            },
+                            rhs: r,
+                        });
                     }
                 }
                 self.bind(&name.name, Binding::Var(v));
             }
             DeclKind::Constant { ty, name, value } => {
-                let (Some(ty), Some(v)) = (self.env.resolve(ty, &mut self.diags), self.env.eval(value, &mut self.diags)) else { return };
+                let (Some(ty), Some(v)) = (
+                    self.env.resolve(ty, &mut self.diags),
+                    self.env.eval(value, &mut self.diags),
+                ) else {
+                    return;
+                };
                 self.bind(&name.name, Binding::Const(v, ty));
             }
-            _ => self.diags.error(d.span, "this declaration is not supported here by the eBPF target"),
+            _ => self.diags.error(
+                d.span,
+                "this declaration is not supported here by the eBPF target",
+            ),
         }
     }
 
-    fn switch(&mut self, scrutinee: &'a ast::Expr, cases: &'a [ast::SwitchCase], s: &ast::Stmt, out: &mut Vec<Stmt>) {
+    fn switch(
+        &mut self,
+        scrutinee: &'a ast::Expr,
+        cases: &'a [ast::SwitchCase],
+        s: &ast::Stmt,
+        out: &mut Vec<Stmt>,
+    ) {
         let table = match &scrutinee.kind {
             A::Member { base, member } if member.name == "action_run" => match &base.kind {
                 A::Call { callee, .. } => match &callee.kind {
@@ -123,15 +179,28 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.switch_value(scrutinee, cases, s, out);
             return;
         };
-        let run = self.new_var(format!("{}_action_run", self.dotted("t")), Ty::bits(32), VarStorage::State);
-        out.push(Stmt::Apply { table, hit: None, action_run: Some(run) });
+        let run = self.new_var(
+            format!("{}_action_run", self.dotted("t")),
+            Ty::bits(32),
+            VarStorage::State,
+        );
+        out.push(Stmt::Apply {
+            table,
+            hit: None,
+            action_run: Some(run),
+        });
         let mut arms: Vec<(Vec<ActionId>, Vec<Stmt>)> = vec![];
         let mut default = None;
         let mut waiting: Vec<ActionId> = vec![];
         for case in cases {
             match &case.label {
                 SwitchLabel::Default(_) => {
-                    default = Some(case.body.as_ref().map(|b| self.block(&b.stmts)).unwrap_or_default());
+                    default = Some(
+                        case.body
+                            .as_ref()
+                            .map(|b| self.block(&b.stmts))
+                            .unwrap_or_default(),
+                    );
                 }
                 SwitchLabel::Expr(e) => {
                     let action = match &e.kind {
@@ -153,14 +222,30 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
         }
-        out.push(Stmt::SwitchAction { table, action_run: run, cases: arms, default });
+        out.push(Stmt::SwitchAction {
+            table,
+            action_run: run,
+            cases: arms,
+            default,
+        });
     }
 
     /// `switch` over a bit string or enum value: labels are constants.
-    fn switch_value(&mut self, scrutinee: &'a ast::Expr, cases: &'a [ast::SwitchCase], s: &ast::Stmt, out: &mut Vec<Stmt>) {
-        let Some(value) = self.expr_into(scrutinee, None, out) else { return };
+    fn switch_value(
+        &mut self,
+        scrutinee: &'a ast::Expr,
+        cases: &'a [ast::SwitchCase],
+        s: &ast::Stmt,
+        out: &mut Vec<Stmt>,
+    ) {
+        let Some(value) = self.expr_into(scrutinee, None, out) else {
+            return;
+        };
         let Some(width) = value.ty.width().filter(|w| *w <= 64) else {
-            self.diags.error(s.span, "switch needs a bit string of at most 64 bits or `t.apply().action_run`");
+            self.diags.error(
+                s.span,
+                "switch needs a bit string of at most 64 bits or `t.apply().action_run`",
+            );
             return;
         };
         let mut arms = vec![];
@@ -168,13 +253,27 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut waiting = vec![];
         for case in cases {
             match &case.label {
-                SwitchLabel::Default(_) => default = Some(case.body.as_ref().map(|b| self.block(&b.stmts)).unwrap_or_default()),
+                SwitchLabel::Default(_) => {
+                    default = Some(
+                        case.body
+                            .as_ref()
+                            .map(|b| self.block(&b.stmts))
+                            .unwrap_or_default(),
+                    )
+                }
                 SwitchLabel::Expr(e) => {
                     match self.expr(e, Some(&value.ty)) {
-                        Some(Expr { kind: ExprKind::Int(v), .. }) => waiting.push(v),
-                        Some(Expr { kind: ExprKind::Bool(b), .. }) if width == 1 => waiting.push(u8::from(b).into()),
+                        Some(Expr {
+                            kind: ExprKind::Int(v),
+                            ..
+                        }) => waiting.push(v),
+                        Some(Expr {
+                            kind: ExprKind::Bool(b),
+                            ..
+                        }) if width == 1 => waiting.push(u8::from(b).into()),
                         _ => {
-                            self.diags.error(e.span, "switch labels must be compile-time constants");
+                            self.diags
+                                .error(e.span, "switch labels must be compile-time constants");
                             continue;
                         }
                     }
@@ -185,131 +284,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
         }
-        out.push(Stmt::SwitchValue { value, cases: arms, default });
-    }
-
-    fn call_stmt(&mut self, call: &'a ast::Expr, out: &mut Vec<Stmt>) {
-        let A::Call { callee, args, .. } = &call.kind else {
-            self.diags.error(call.span, "expected a call");
-            return;
-        };
-        match &callee.kind {
-            A::Member { base, member } => self.method_call(base, &member.name, args, call, out),
-            A::Path(p) => match self.lookup(&p.name.name) {
-                Some(Binding::Action(action)) => {
-                    let params: Vec<Ty> = self.action_param_types(action);
-                    let mut lowered = vec![];
-                    for (a, ty) in args.iter().zip(params.iter().chain(std::iter::repeat(&Ty::Void))) {
-                        let Some(x) = self.expr_into(&a.value, Some(ty), out) else { return };
-                        lowered.push(x);
-                    }
-                    if lowered.len() != params.len() {
-                        self.diags.error(call.span, format!("action takes {} arguments", params.len()));
-                        return;
-                    }
-                    out.push(Stmt::CallAction { action, args: lowered });
-                }
-                _ if p.name.name == "verify" => {
-                    let [cond, error] = args.as_slice() else {
-                        self.diags.error(call.span, "`verify` takes a condition and an error");
-                        return;
-                    };
-                    let Some(cond) = self.expr_into(&cond.value, Some(&Ty::Bool), out) else { return };
-                    let Some(Expr { kind: ExprKind::ErrorCode(error), .. }) = self.expr(&error.value, None) else {
-                        self.diags.error(error.value.span, "expected an error constant like `error.ParserInvalidArgument`");
-                        return;
-                    };
-                    out.push(Stmt::Verify { cond, error });
-                }
-                _ => {
-                    if let Some(x) = self.function_call(&p.name.name, args, call) {
-                        out.append(&mut self.pending);
-                        // A void P4 function is all in its inlined body.
-                        if x.ty != Ty::Void {
-                            out.push(Stmt::Eval(x));
-                        }
-                    }
-                }
-            },
-            _ => self.diags.error(call.span, "this call is not supported by the eBPF target"),
-        }
-    }
-
-    fn method_call(&mut self, base: &'a ast::Expr, method: &str, args: &'a [ast::Argument], call: &'a ast::Expr, out: &mut Vec<Stmt>) {
-        let target = match &base.kind {
-            A::Path(p) => self.lookup(&p.name.name),
-            _ => None,
-        };
-        let arg = |i: usize| args.get(i).map(|a| &a.value);
-        match (target, method) {
-            (Some(Binding::PacketIn), "extract") if args.len() == 1 => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
-                    self.push_header_op(h, call, out, |header| Stmt::Extract { header });
-                }
-            }
-            (Some(Binding::PacketIn), "advance") => {
-                let Some(bits) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else { return };
-                if bits % 8 != 0 {
-                    self.diags.error(call.span, format!("`advance` by {bits} bits: the eBPF target advances by whole bytes"));
-                    return;
-                }
-                out.push(Stmt::Advance { bits });
-            }
-            (Some(Binding::PacketOut), "emit") => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
-                    self.push_header_op(h, call, out, |header| Stmt::Emit { header });
-                }
-            }
-            (Some(Binding::SubControl(index)), "apply") => self.apply_sub_control(index, args, call, out),
-            (Some(Binding::Table(table)), "apply") => out.push(Stmt::Apply { table, hit: None, action_run: None }),
-            (Some(Binding::Counter(counter)), "increment" | "add") => {
-                let Some(index) = arg(0).and_then(|a| self.expr_into(a, Some(&Ty::bits(32)), out)) else { return };
-                let amount = match arg(1) {
-                    Some(a) if method == "add" => match self.expr_into(a, Some(&Ty::bits(32)), out) {
-                        Some(x) => Some(x),
-                        None => return,
-                    },
-                    _ => None,
-                };
-                out.push(Stmt::Count { counter, index, amount });
-            }
-            (_, "setValid" | "setInvalid") => {
-                let Some(h) = self.expr_into(base, None, out) else { return };
-                if !matches!(h.ty, Ty::Header(_)) {
-                    self.diags.error(call.span, format!("`{method}` needs a header"));
-                    return;
-                }
-                out.push(Stmt::SetValid { header: h, valid: method == "setValid" });
-            }
-            (_, "push_front" | "pop_front") => {
-                let Some(stack) = self.expr_into(base, None, out) else { return };
-                let Some(n) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else { return };
-                let count = if method == "push_front" { i64::from(n) } else { -i64::from(n) };
-                out.push(Stmt::StackShift { stack, count });
-            }
-            _ => self.diags.error(call.span, format!("method `{method}` is not supported by the eBPF target here")),
-        }
-    }
-
-    /// Extract/emit of a header, or of every header of a stack or struct.
-    fn push_header_op(&mut self, h: Expr, call: &ast::Expr, out: &mut Vec<Stmt>, make: fn(Expr) -> Stmt) {
-        match h.ty.clone() {
-            Ty::Header(_) => out.push(make(h)),
-            Ty::Stack { elem, size } => {
-                for i in 0..size {
-                    let ty = self.prog_agg_ty(elem);
-                    let index = Expr { kind: ExprKind::Int(i.into()), ty: Ty::bits(32) };
-                    out.push(make(Expr { kind: ExprKind::Index { base: Box::new(h.clone()), index: Box::new(index) }, ty }));
-                }
-            }
-            Ty::Struct(agg) => {
-                let fields = self.env.aggregates.get(agg.index()).map(|a| a.fields.len()).unwrap_or(0);
-                for field in 0..fields {
-                    let ty = self.env.aggregates.get(agg.index()).and_then(|a| a.fields.get(field)).map(|f| f.ty.clone()).unwrap_or(Ty::Void);
-                    self.push_header_op(Expr { kind: ExprKind::Field { base: Box::new(h.clone()), agg, field }, ty }, call, out, make);
-                }
-            }
-            _ => self.diags.error(call.span, "expected a header"),
-        }
+        out.push(Stmt::SwitchValue {
+            value,
+            cases: arms,
+            default,
+        });
     }
 }

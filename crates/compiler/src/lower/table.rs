@@ -12,7 +12,9 @@ const DEFAULT_SIZE: u32 = 1024;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn table(&mut self, decl: &'a ast::Decl) {
-        let DeclKind::Table { name, properties } = &decl.kind else { return };
+        let DeclKind::Table { name, properties } = &decl.kind else {
+            return;
+        };
         let p4 = self.dotted(&name.name);
         let mut keys = vec![];
         let mut actions = vec![];
@@ -38,8 +40,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             continue;
                         }
                         match self.lookup(&r.name.name.name) {
+                            Some(Binding::Action(a))
+                                if self.prog.action(a).is_some_and(|x| x.directional > 0) =>
+                            {
+                                self.diags.error(r.span, format!("action `{}` has directional parameters, which a table cannot supply", r.name.name.name));
+                            }
                             Some(Binding::Action(a)) => actions.push(a),
-                            _ => self.diags.error(r.span, format!("unknown action `{}`", r.name.name.name)),
+                            _ => self
+                                .diags
+                                .error(r.span, format!("unknown action `{}`", r.name.name.name)),
                         }
                     }
                 }
@@ -51,7 +60,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     entries = Some(list);
                     entries_const = prop.is_const;
                 }
-                TablePropertyKind::Other { name: prop_name, value } => match prop_name.name.as_str() {
+                TablePropertyKind::Other {
+                    name: prop_name,
+                    value,
+                } => match prop_name.name.as_str() {
                     "size" => size = self.env.eval_u32(value, &mut self.diags),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
@@ -67,7 +79,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                                 size = self.env.eval_u32(&a.value, &mut self.diags);
                             }
                         }
-                        _ => self.diags.error(value.span, "expected `hash_table(N)` or `array_table(N)`"),
+                        _ => self
+                            .diags
+                            .error(value.span, "expected `hash_table(N)` or `array_table(N)`"),
                     },
                     _ => {}
                 },
@@ -76,18 +90,29 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let default_action = match default {
             Some(e) => self.action_call(e),
             None => match self.lookup("NoAction") {
-                Some(Binding::Action(action)) => Some(ActionCall { action, args: vec![] }),
+                Some(Binding::Action(action)) => Some(ActionCall {
+                    action,
+                    args: vec![],
+                }),
                 _ => {
-                    self.diags.error(decl.span, "table has no default action and `NoAction` is not declared");
+                    self.diags.error(
+                        decl.span,
+                        "table has no default action and `NoAction` is not declared",
+                    );
                     None
                 }
             },
         };
-        let Some(default_action) = default_action else { return };
+        let Some(default_action) = default_action else {
+            return;
+        };
         let mut const_entries = vec![];
         if let Some(list) = entries {
             if !entries_const {
-                self.diags.error(decl.span, "non-const `entries` are not supported yet; declare them `const entries`");
+                self.diags.error(
+                    decl.span,
+                    "non-const `entries` are not supported yet; declare them `const entries`",
+                );
             }
             for entry in list {
                 if let Some(e) = self.const_entry(entry, &keys) {
@@ -116,7 +141,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.bind(&name.name, Binding::Table(id));
     }
 
-    fn storage(&mut self, keys: &[TableKey], array: bool, has_entries: bool, decl: &ast::Decl) -> Storage {
+    fn storage(
+        &mut self,
+        keys: &[TableKey],
+        array: bool,
+        has_entries: bool,
+        decl: &ast::Decl,
+    ) -> Storage {
         let lpm = keys.iter().filter(|k| k.kind == MatchKind::Lpm).count();
         let ternary = keys.iter().any(|k| k.kind == MatchKind::Ternary);
         if has_entries {
@@ -126,15 +157,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return Storage::DefaultOnly;
         }
         if lpm > 1 {
-            self.diags.error(decl.span, "a table may have at most one `lpm` key");
+            self.diags
+                .error(decl.span, "a table may have at most one `lpm` key");
         }
         if ternary {
             Storage::Ternary
         } else if lpm == 1 {
             Storage::LpmTrie
         } else if array {
-            if keys.len() != 1 || keys.iter().any(|k| k.expr.ty.width().is_none_or(|w| w > 32)) {
-                self.diags.error(decl.span, "an `array_table` needs exactly one exact key of at most 32 bits");
+            if keys.len() != 1
+                || keys
+                    .iter()
+                    .any(|k| k.expr.ty.width().is_none_or(|w| w > 32))
+            {
+                self.diags.error(
+                    decl.span,
+                    "an `array_table` needs exactly one exact key of at most 32 bits",
+                );
             }
             Storage::Array
         } else {
@@ -154,26 +193,34 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             "lpm" => MatchKind::Lpm,
             "ternary" => MatchKind::Ternary,
             other => {
-                self.diags.error(k.match_kind.span, format!("match kind `{other}` is not supported by the eBPF target"));
+                self.diags.error(
+                    k.match_kind.span,
+                    format!("match kind `{other}` is not supported by the eBPF target"),
+                );
                 return None;
             }
         };
         if expr.ty.width().is_none() {
-            self.diags.error(k.expr.span, "a table key must be a bit string or bool");
+            self.diags
+                .error(k.expr.span, "a table key must be a bit string or bool");
             return None;
         }
-        let name = Self::annotation_string(&k.annotations, "name").unwrap_or_else(|| self.diags.text(k.expr.span));
+        let name = Self::annotation_string(&k.annotations, "name")
+            .unwrap_or_else(|| self.diags.text(k.expr.span));
         Some(TableKey { name, expr, kind })
     }
 
     fn annotation_string(annotations: &[ast::Annotation], name: &str) -> Option<String> {
-        annotations.iter().find(|a| a.name.name == name).and_then(|a| match &a.body {
-            ast::AnnotationBody::Expressions(list) => match list.first().map(|e| &e.kind) {
-                Some(A::String(s)) => Some(s.clone()),
+        annotations
+            .iter()
+            .find(|a| a.name.name == name)
+            .and_then(|a| match &a.body {
+                ast::AnnotationBody::Expressions(list) => match list.first().map(|e| &e.kind) {
+                    Some(A::String(s)) => Some(s.clone()),
+                    _ => None,
+                },
                 _ => None,
-            },
-            _ => None,
-        })
+            })
     }
 
     /// `a` or `a(1, 2)` naming an action with all its arguments.
@@ -195,19 +242,32 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let types = self.action_param_types(action);
         if types.len() != args.len() {
-            self.diags.error(e.span, format!("action takes {} arguments, {} given", types.len(), args.len()));
+            self.diags.error(
+                e.span,
+                format!(
+                    "action takes {} arguments, {} given",
+                    types.len(),
+                    args.len()
+                ),
+            );
             return None;
         }
         let mut lowered = vec![];
         for (a, ty) in args.iter().zip(&types) {
             let x = self.expr(&a.value, Some(ty))?;
             if !matches!(x.kind, ir::ExprKind::Int(_) | ir::ExprKind::Bool(_)) {
-                self.diags.error(a.span, "arguments of table actions must be compile-time constants");
+                self.diags.error(
+                    a.span,
+                    "arguments of table actions must be compile-time constants",
+                );
                 return None;
             }
             lowered.push(x);
         }
-        Some(ActionCall { action, args: lowered })
+        Some(ActionCall {
+            action,
+            args: lowered,
+        })
     }
 
     fn const_entry(&mut self, entry: &'a ast::Entry, keys: &[TableKey]) -> Option<ConstEntry> {
@@ -216,17 +276,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => vec![&entry.keyset],
         };
         if items.len() != keys.len() {
-            self.diags.error(entry.keyset.span, format!("expected {} key values", keys.len()));
+            self.diags.error(
+                entry.keyset.span,
+                format!("expected {} key values", keys.len()),
+            );
             return None;
         }
         let mut keysets = vec![];
         for (item, key) in items.iter().zip(keys) {
             let width = key.expr.ty.width().unwrap_or(0);
-            if width > 64 {
-                self.diags.error(item.span, "const entries on keys wider than 64 bits are not supported yet");
+            let keyset = self.keyset(item, width)?;
+            if width > 64 && !matches!(keyset, ir::Keyset::Value(_) | ir::Keyset::Default) {
+                self.diags.error(
+                    item.span,
+                    "keys wider than 64 bits take exact values in const entries",
+                );
                 return None;
             }
-            keysets.push(self.keyset(item, width)?);
+            keysets.push(keyset);
         }
         let action = self.action_call(&entry.action)?;
         Some(ConstEntry { keysets, action })

@@ -10,7 +10,9 @@ use super::Diags;
 use crate::ir::{AggField, AggId, AggKind, Aggregate, Ty};
 use num_bigint::{BigInt, BigUint, Sign};
 use num_traits::{One, ToPrimitive, Zero};
-use p4bpf_front::ast::{self, BinaryOp, Decl, DeclKind, ExprKind, TypeRef, TypeRefKind, TypedefTarget, UnaryOp};
+use p4bpf_front::ast::{
+    self, BinaryOp, Decl, DeclKind, ExprKind, TypeRef, TypeRefKind, TypedefTarget, UnaryOp,
+};
 use std::collections::HashMap;
 
 /// A P4 enum as bits: its width and member values.
@@ -68,12 +70,22 @@ impl<'a> TypeEnv<'a> {
                     }
                 }
             }
-            DeclKind::Typedef { target: TypedefTarget::Decl(inner), name }
-            | DeclKind::NewType { target: TypedefTarget::Decl(inner), name } => {
+            DeclKind::Typedef {
+                target: TypedefTarget::Decl(inner),
+                name,
+            }
+            | DeclKind::NewType {
+                target: TypedefTarget::Decl(inner),
+                name,
+            } => {
                 self.collect(inner, diags);
                 self.decls.insert(&name.name, decl);
             }
-            DeclKind::Enum { name, underlying, members } => {
+            DeclKind::Enum {
+                name,
+                underlying,
+                members,
+            } => {
                 self.decls.insert(&name.name, decl);
                 let info = self.enum_info(underlying.as_ref(), members, diags);
                 self.enums.insert(name.name.clone(), info);
@@ -94,7 +106,12 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    fn enum_info(&mut self, underlying: Option<&TypeRef>, members: &[ast::EnumMember], diags: &mut Diags) -> EnumInfo {
+    fn enum_info(
+        &mut self,
+        underlying: Option<&TypeRef>,
+        members: &[ast::EnumMember],
+        diags: &mut Diags,
+    ) -> EnumInfo {
         let width = match underlying.and_then(|t| self.resolve(t, diags)) {
             Some(Ty::Bits { width, .. }) => width,
             _ => 32,
@@ -102,12 +119,18 @@ impl<'a> TypeEnv<'a> {
         let mut values = HashMap::new();
         for (i, m) in members.iter().enumerate() {
             let v = match &m.value {
-                Some(e) => self.eval(e, diags).map(|v| to_bits(&v, width)).unwrap_or_default(),
+                Some(e) => self
+                    .eval(e, diags)
+                    .map(|v| to_bits(&v, width))
+                    .unwrap_or_default(),
                 None => BigUint::from(i),
             };
             values.insert(m.name.name.clone(), v);
         }
-        EnumInfo { width, members: values }
+        EnumInfo {
+            width,
+            members: values,
+        }
     }
 
     pub fn error_code(&self, name: &str) -> Option<u32> {
@@ -138,21 +161,30 @@ impl<'a> TypeEnv<'a> {
                     diags.error(ty.span, format!("unsupported width {width}"));
                     return None;
                 }
-                Some(Ty::Bits { width, signed: matches!(ty.kind, TypeRefKind::Int(_)) })
+                Some(Ty::Bits {
+                    width,
+                    signed: matches!(ty.kind, TypeRefKind::Int(_)),
+                })
             }
             TypeRefKind::Stack { elem, size } => {
                 let size = self.eval_u32(size, diags)?;
                 match self.resolve_at(elem, diags, depth + 1)? {
                     Ty::Header(elem) | Ty::Union(elem) => Some(Ty::Stack { elem, size }),
                     _ => {
-                        diags.error(ty.span, "only header stacks are supported by the eBPF target");
+                        diags.error(
+                            ty.span,
+                            "only header stacks are supported by the eBPF target",
+                        );
                         None
                     }
                 }
             }
             TypeRefKind::Named { path, .. } => self.resolve_name(&path.name.name, ty, diags, depth),
             TypeRefKind::Varbit(_) => {
-                diags.error(ty.span, "`varbit` fields are not supported by the eBPF target");
+                diags.error(
+                    ty.span,
+                    "`varbit` fields are not supported by the eBPF target",
+                );
                 None
             }
             _ => {
@@ -162,7 +194,13 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    fn resolve_name(&mut self, name: &str, at: &TypeRef, diags: &mut Diags, depth: u32) -> Option<Ty> {
+    fn resolve_name(
+        &mut self,
+        name: &str,
+        at: &TypeRef,
+        diags: &mut Diags,
+        depth: u32,
+    ) -> Option<Ty> {
         if let Some(id) = self.agg_by_name.get(name) {
             return Some(self.agg_ty(*id));
         }
@@ -184,11 +222,20 @@ impl<'a> TypeEnv<'a> {
                     None => None,
                 },
             },
-            DeclKind::Header { name, fields, .. } => self.aggregate(name, AggKind::Header, fields, diags, depth),
-            DeclKind::Struct { name, fields, .. } => self.aggregate(name, AggKind::Struct, fields, diags, depth),
-            DeclKind::HeaderUnion { name, fields, .. } => self.aggregate(name, AggKind::Union, fields, diags, depth),
+            DeclKind::Header { name, fields, .. } => {
+                self.aggregate(name, AggKind::Header, fields, diags, depth)
+            }
+            DeclKind::Struct { name, fields, .. } => {
+                self.aggregate(name, AggKind::Struct, fields, diags, depth)
+            }
+            DeclKind::HeaderUnion { name, fields, .. } => {
+                self.aggregate(name, AggKind::Union, fields, diags, depth)
+            }
             _ => {
-                diags.error(at.span, format!("`{name}` is not a data type the eBPF target can hold"));
+                diags.error(
+                    at.span,
+                    format!("`{name}` is not a data type the eBPF target can hold"),
+                );
                 None
             }
         }
@@ -202,10 +249,22 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    fn aggregate(&mut self, name: &ast::Ident, kind: AggKind, fields: &[ast::Field], diags: &mut Diags, depth: u32) -> Option<Ty> {
+    fn aggregate(
+        &mut self,
+        name: &ast::Ident,
+        kind: AggKind,
+        fields: &[ast::Field],
+        diags: &mut Diags,
+        depth: u32,
+    ) -> Option<Ty> {
         let id = AggId(self.aggregates.len() as u32);
         // Registered before the fields so a recursive type is caught below.
-        self.aggregates.push(Aggregate { name: name.name.clone(), kind, fields: vec![], wire_bits: 0 });
+        self.aggregates.push(Aggregate {
+            name: name.name.clone(),
+            kind,
+            fields: vec![],
+            wire_bits: 0,
+        });
         self.agg_by_name.insert(name.name.clone(), id);
         let mut out = Vec::new();
         let mut offset = 0u32;
@@ -213,21 +272,44 @@ impl<'a> TypeEnv<'a> {
             let ty = self.resolve_at(&f.ty, diags, depth + 1)?;
             if kind == AggKind::Header {
                 let Some(w) = ty.width() else {
-                    diags.error(f.span, format!("header field `{}` must be a bit string", f.name.name));
+                    diags.error(
+                        f.span,
+                        format!("header field `{}` must be a bit string", f.name.name),
+                    );
                     return None;
                 };
                 if w > 64 && !offset.is_multiple_of(8) {
-                    diags.error(f.span, format!("field `{}` wider than 64 bits must start on a byte boundary", f.name.name));
+                    diags.error(
+                        f.span,
+                        format!(
+                            "field `{}` wider than 64 bits must start on a byte boundary",
+                            f.name.name
+                        ),
+                    );
                     return None;
                 }
-                out.push(AggField { name: f.name.name.clone(), ty, bit_offset: offset });
+                out.push(AggField {
+                    name: f.name.name.clone(),
+                    ty,
+                    bit_offset: offset,
+                });
                 offset += w;
             } else {
-                out.push(AggField { name: f.name.name.clone(), ty, bit_offset: 0 });
+                out.push(AggField {
+                    name: f.name.name.clone(),
+                    ty,
+                    bit_offset: 0,
+                });
             }
         }
         if kind == AggKind::Header && !offset.is_multiple_of(8) {
-            diags.error(name.span, format!("header `{}` is {offset} bits long, not a whole number of bytes", name.name));
+            diags.error(
+                name.span,
+                format!(
+                    "header `{}` is {offset} bits long, not a whole number of bytes",
+                    name.name
+                ),
+            );
             return None;
         }
         if let Some(agg) = self.aggregates.get_mut(id.index()) {
@@ -242,7 +324,10 @@ impl<'a> TypeEnv<'a> {
         match v.to_u32() {
             Some(v) => Some(v),
             None => {
-                diags.error(e.span, format!("expected a small non-negative constant, found {v}"));
+                diags.error(
+                    e.span,
+                    format!("expected a small non-negative constant, found {v}"),
+                );
                 None
             }
         }
@@ -271,13 +356,20 @@ impl<'a> TypeEnv<'a> {
             ExprKind::Path(p) => match self.consts.get(&p.name.name) {
                 Some((v, _)) => Some(v.clone()),
                 None => {
-                    diags.error(e.span, format!("`{}` is not a compile-time constant", p.name.name));
+                    diags.error(
+                        e.span,
+                        format!("`{}` is not a compile-time constant", p.name.name),
+                    );
                     None
                 }
             },
             ExprKind::Member { base, member } => {
                 if let ExprKind::Path(p) = &base.kind {
-                    if let Some(v) = self.enums.get(&p.name.name).and_then(|i| i.members.get(&member.name)) {
+                    if let Some(v) = self
+                        .enums
+                        .get(&p.name.name)
+                        .and_then(|i| i.members.get(&member.name))
+                    {
                         return Some(BigInt::from_biguint(Sign::Plus, v.clone()));
                     }
                 }
@@ -287,7 +379,10 @@ impl<'a> TypeEnv<'a> {
             ExprKind::Cast { ty, expr } => {
                 let v = self.eval_at(expr, diags, depth + 1)?;
                 match self.resolve(ty, diags) {
-                    Some(Ty::Bits { width, signed: false }) => Some(BigInt::from_biguint(Sign::Plus, to_bits(&v, width))),
+                    Some(Ty::Bits {
+                        width,
+                        signed: false,
+                    }) => Some(BigInt::from_biguint(Sign::Plus, to_bits(&v, width))),
                     _ => Some(v),
                 }
             }
@@ -312,7 +407,14 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    fn binary(&self, op: BinaryOp, a: BigInt, b: BigInt, e: &ast::Expr, diags: &mut Diags) -> Option<BigInt> {
+    fn binary(
+        &self,
+        op: BinaryOp,
+        a: BigInt,
+        b: BigInt,
+        e: &ast::Expr,
+        diags: &mut Diags,
+    ) -> Option<BigInt> {
         let shift = || b.to_u32().filter(|s| *s <= 4096);
         let flag = |c: bool| Some(BigInt::from(u8::from(c)));
         match op {

@@ -171,8 +171,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -192,13 +192,13 @@ state_ipv4:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.ipv4.version = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 4) & 0xfU));
-        st->headers.ipv4.ihl = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 0) & 0xfU));
+        st->headers.ipv4.version = ((u8)((hdr_start[0] >> 4) & 0xfU));
+        st->headers.ipv4.ihl = ((u8)(hdr_start[0] & 0xfU));
         st->headers.ipv4.tos = hdr_start[1];
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
-        st->headers.ipv4.flags = ((u8)((p4bpf_load_be(hdr_start + 6, 1) >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)((p4bpf_load_be(hdr_start + 6, 2) >> 0) & 0x1fffU));
+        st->headers.ipv4.flags = ((u8)((hdr_start[6] >> 5) & 7U));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -209,7 +209,7 @@ state_ipv4:;
     }
     offset += 20;
     if (!(st->headers.ipv4.version == 4U)) {
-        parser_error = 6;
+        parser_error = 6 /* ParserInvalidArgument */;
         goto reject;
     }
     goto accept;
@@ -265,8 +265,8 @@ route_end:;
             goto reject;
         }
         u8 *hdr_start = pkt + at;
-        p4bpf_store_be(hdr_start + 0, 6, (p4bpf_load_be(hdr_start + 0, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.dst) << 0) & ((u64)0xffffffffffffULL << 0)));
-        p4bpf_store_be(hdr_start + 6, 6, (p4bpf_load_be(hdr_start + 6, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.src) << 0) & ((u64)0xffffffffffffULL << 0)));
+        p4bpf_store_be(hdr_start + 0, 6, st->headers.eth.dst);
+        p4bpf_store_be(hdr_start + 6, 6, st->headers.eth.src);
     }
     /* emit ipv4_t */
     if (st->headers.ipv4.p4bpf_valid) {

@@ -29,6 +29,33 @@ static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
         p[i] = (u8)(v >> (8 * (n - 1 - i)));
 }
 
+/* Removes the first `n` bytes of a TC packet the kernel will not shrink
+ * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
+ * 64-byte chunks, then trims the tail. Packets up to 4 KiB. */
+static __always_inline int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+{
+    u8 chunk[64];
+    u32 len = skb->len;
+    if (n > len || len - n > 64 * 64)
+        return -1;
+    for (u32 i = 0; i < 64; i++) {
+        u32 from = n + i * 64;
+        if (from >= len)
+            break;
+        u32 size = len - from;
+        if (size > 64)
+            size = 64;
+        /* Hide the bound from clang so the mask stays for the verifier. */
+        asm volatile("" : "+r"(size));
+        size &= 127;
+        if (size == 0 || size > 64 || bpf_skb_load_bytes(skb, from, chunk, size))
+            return -1;
+        if (bpf_skb_store_bytes(skb, from - n, chunk, size, 0))
+            return -1;
+    }
+    return bpf_skb_change_tail(skb, len - n, 0);
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -131,8 +158,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -174,13 +201,13 @@ state_ipv4:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.ipv4.version = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 4) & 0xfU));
-        st->headers.ipv4.ihl = ((u8)((p4bpf_load_be(hdr_start + 0, 1) >> 0) & 0xfU));
+        st->headers.ipv4.version = ((u8)((hdr_start[0] >> 4) & 0xfU));
+        st->headers.ipv4.ihl = ((u8)(hdr_start[0] & 0xfU));
         st->headers.ipv4.tos = hdr_start[1];
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
-        st->headers.ipv4.flags = ((u8)((p4bpf_load_be(hdr_start + 6, 1) >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)((p4bpf_load_be(hdr_start + 6, 2) >> 0) & 0x1fffU));
+        st->headers.ipv4.flags = ((u8)((hdr_start[6] >> 5) & 7U));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -221,7 +248,7 @@ sw_end:;
         new_len += 20;
     }
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0))) {
+    if (delta != 0 && (delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
         goto reject;
     }
     pkt = (u8 *)(long)skb->data;
@@ -233,8 +260,8 @@ sw_end:;
             goto reject;
         }
         u8 *hdr_start = pkt + out;
-        p4bpf_store_be(hdr_start + 0, 6, (p4bpf_load_be(hdr_start + 0, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.dst) << 0) & ((u64)0xffffffffffffULL << 0)));
-        p4bpf_store_be(hdr_start + 6, 6, (p4bpf_load_be(hdr_start + 6, 6) & ~((u64)0xffffffffffffULL << 0)) | (((u64)(st->headers.eth.src) << 0) & ((u64)0xffffffffffffULL << 0)));
+        p4bpf_store_be(hdr_start + 0, 6, st->headers.eth.dst);
+        p4bpf_store_be(hdr_start + 6, 6, st->headers.eth.src);
         *(u16 *)(hdr_start + 12) = bpf_htons(st->headers.eth.ether_type);
         out += 14;
     }

@@ -84,8 +84,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)((p4bpf_load_be(hdr_start + 0, 6) >> 0) & 0xffffffffffffULL));
-        st->headers.eth.src = ((u64)((p4bpf_load_be(hdr_start + 6, 6) >> 0) & 0xffffffffffffULL));
+        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -111,8 +111,8 @@ state_label:;
         }
         u8 *hdr_start = pkt + offset;
         st->headers.labels.elem[stack_index].label = ((u32)((p4bpf_load_be(hdr_start + 0, 3) >> 4) & 0xfffffU));
-        st->headers.labels.elem[stack_index].tc = ((u8)((p4bpf_load_be(hdr_start + 2, 1) >> 1) & 7U));
-        st->headers.labels.elem[stack_index].bos = ((u8)((p4bpf_load_be(hdr_start + 2, 1) >> 0) & 1U));
+        st->headers.labels.elem[stack_index].tc = ((u8)((hdr_start[2] >> 1) & 7U));
+        st->headers.labels.elem[stack_index].bos = ((u8)(hdr_start[2] & 1U));
         st->headers.labels.elem[stack_index].ttl = hdr_start[3];
         st->headers.labels.elem[stack_index].p4bpf_valid = 1;
         st->headers.labels.elem[stack_index].p4bpf_offset = offset;

@@ -77,8 +77,20 @@ pub fn int_value(value: BigInt, ty: &Type) -> Value {
     Value::Int { value: wrap(value, ty), ty: ty.clone() }
 }
 
+/// Compile-time integers larger than this many bits are refused, so that
+/// repeated squaring in constants cannot exhaust memory.
+const MAX_INT_BITS: u64 = 1 << 20;
+
 /// Arithmetic and bitwise binary operators on two integers of type `ty`.
 pub fn int_binary(op: crate::ast::BinaryOp, a: &BigInt, b: &BigInt, ty: &Type) -> Result<BigInt, String> {
+    let result = int_binary_unbounded(op, a, b, ty)?;
+    if result.bits() > MAX_INT_BITS {
+        return Err(format!("constant value has more than {MAX_INT_BITS} bits"));
+    }
+    Ok(result)
+}
+
+fn int_binary_unbounded(op: crate::ast::BinaryOp, a: &BigInt, b: &BigInt, ty: &Type) -> Result<BigInt, String> {
     use crate::ast::BinaryOp::*;
     Ok(match op {
         Add => a + b,

@@ -15,10 +15,6 @@ use std::rc::Rc;
 
 
 impl Checker<'_> {
-    pub(super) fn top_level_decl(&mut self, decl: &ast::Decl) {
-        self.decl(decl);
-    }
-
     /// Declares one declaration in the current scope, checking its body.
     pub(super) fn decl(&mut self, decl: &ast::Decl) {
         match &decl.kind {
@@ -62,10 +58,8 @@ impl Checker<'_> {
                     self.reject_dont_care(t, "the definition of a type");
                 }
                 let base = self.typedef_target(target);
-                if !matches!(
-                    base,
-                    Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Unknown | Type::Named { .. }
-                ) {
+                let new_type_base = matches!(self.types.kind(&base), Some(TypeDefKind::NewType(_)));
+                if !new_type_base && !matches!(base, Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Unknown) {
                     let shown = self.show(&base);
                     self.error(name.span, format!("type `{}` cannot be based on `{shown}`", name.name));
                 }
@@ -325,6 +319,10 @@ impl Checker<'_> {
                     }
                     let mut sig = c.signature(&m.sig, m.return_type.as_ref(), kind);
                     c.check_signature_types(&sig);
+                    let own = Type::Named { id, args: Vec::new() };
+                    if let Some(p) = sig.params.iter().find(|p| super::typeref::mentions_type(&p.ty, &own)) {
+                        c.error(p.span, format!("a method of `{}` cannot take a `{}` parameter", name.name, name.name));
+                    }
                     sig.optional = m.annotations.iter().any(|a| a.name.name == "optional");
                     Rc::new(sig)
                 })
@@ -384,6 +382,13 @@ impl Checker<'_> {
                 if let Some(d) = &p.default {
                     self.expr(d);
                     self.coerce(d, &ty, "default value");
+                    if !self.values.contains_key(&d.id) && self.runtime_value(d) {
+                        self.error(d.span, format!("default value of `{}` must be compile-time known", p.name.name));
+                    }
+                }
+                if matches!(self.types.kind(&ty), Some(TypeDefKind::Block { is_decl: true, .. })) {
+                    let shown = self.show(&ty);
+                    self.error(p.ty.span, format!("`{shown}` is a declared block, not a type a parameter can have (use its parser or control type)"));
                 }
                 let optional = p.default.is_some() || p.annotations.iter().any(|a| a.name.name == "optional");
                 ParamSig { name: p.name.name.clone(), direction: p.direction, ty, optional, span: p.name.span }
@@ -442,6 +447,8 @@ impl Checker<'_> {
     pub(super) fn runtime_value(&self, e: &ast::Expr) -> bool {
         use ast::ExprKind as K;
         match &e.kind {
+            // An instantiation is evaluated at compile time.
+            K::Call { .. } if self.is_object_type(&self.type_of(e.id)) => false,
             K::Call { callee, .. } => match &callee.kind {
                 K::Member { member, .. } => !super::expr::is_size_method(&member.name),
                 K::Path(p) => p.name.name != "static_assert",

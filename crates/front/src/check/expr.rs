@@ -113,7 +113,13 @@ impl Checker<'_> {
                 };
                 (kind, v.decl, v.ty)
             }
-            Symbol::Type(t) => (RefKind::Type, Default::default(), Type::TypeName(Box::new(t))),
+            Symbol::Type(t) => {
+                let decl = match &t {
+                    Type::Named { id, .. } => self.types.get(*id).map(|d| d.span).unwrap_or_default(),
+                    _ => Default::default(),
+                };
+                (RefKind::Type, decl, Type::TypeName(Box::new(t)))
+            }
             Symbol::Callables(list) => {
                 let kind = match list.first().map(|c| c.kind) {
                     Some(super::env::CallableKind::Action) => RefKind::Action,

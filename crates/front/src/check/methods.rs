@@ -101,8 +101,14 @@ impl Checker<'_> {
                         return Type::Unknown;
                     }
                     let outer = self.types.get(*id).map(|d| d.type_params.clone()).unwrap_or_default();
+                    // An instance whose type arguments were never given
+                    // (a generic extern as a parameter type) is lenient.
+                    let type_args: Vec<Type> = match type_args.is_empty() {
+                        true => vec![Type::Unknown; outer.len()],
+                        false => type_args.clone(),
+                    };
                     let specialized: Vec<Rc<Callable>> =
-                        methods.iter().map(|m| Rc::new(specialize(m, &outer, type_args))).collect();
+                        methods.iter().map(|m| Rc::new(specialize(m, &outer, &type_args))).collect();
                     let ret = self.overloaded_call(e.span, name, &specialized, targs, args, Binding::AllArguments);
                     if self.types.get(*id).is_some_and(|d| d.name == "packet_in") {
                         if name == "extract" {
@@ -116,10 +122,14 @@ impl Checker<'_> {
                 }
                 Some(TypeDefKind::Block { block, .. }) if name == "apply" && block != super::BlockKind::Package => {
                     let Some(def) = self.types.get(*id) else { return Type::Unknown };
+                    let type_args: Vec<Type> = match type_args.is_empty() {
+                        true => vec![Type::Unknown; def.type_params.len()],
+                        false => type_args.clone(),
+                    };
                     let params: Vec<ParamSig> = def
                         .params
                         .iter()
-                        .map(|p| ParamSig { ty: subst(&p.ty, &def.type_params, type_args), ..p.clone() })
+                        .map(|p| ParamSig { ty: subst(&p.ty, &def.type_params, &type_args), ..p.clone() })
                         .collect();
                     let callable = Callable {
                         name: "apply".into(),

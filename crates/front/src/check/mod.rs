@@ -7,8 +7,9 @@
 //! tables, [`stmt`] for statements, [`expr`], [`ops`], [`convert`],
 //! [`calls`] and [`methods`] for expressions) resolves every name and types
 //! every expression, evaluating constants on the way ([`consteval`]).
-//! Semantic types and their relations are in [`types`], scopes in [`env`]. Finally
-//! [`instantiate`] evaluates `main` into a tree of instances. The result is
+//! Semantic types and their relations are in [`types`], scopes in
+//! [`env`]. Finally [`instantiate`] evaluates `main` into a tree of
+//! instances. The result is
 //! a [`CheckedProgram`]: plain data the back end reads and never re-checks.
 //! The checker is lenient where the language is: a type it cannot infer is
 //! `Unknown` and accepted, so it never rejects a valid program for lack of
@@ -71,7 +72,8 @@ pub struct CheckedProgram {
 pub struct Ref {
     pub kind: RefKind,
     /// The span of the name in its declaration (`Span::default()` for
-    /// built-ins such as `accept`).
+    /// built-ins such as `accept` and for types that are not declared
+    /// names, such as a typedef of `bit<8>`).
     pub decl: Span,
 }
 
@@ -96,7 +98,7 @@ pub fn check(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics)
     rules::check_rules(program, unit, diags);
     let mut checker = Checker::new(program, unit, diags);
     for decl in &program.decls {
-        checker.top_level_decl(decl);
+        checker.decl(decl);
     }
     let main = checker.instantiate_main(program);
     CheckedProgram {

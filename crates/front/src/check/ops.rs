@@ -63,7 +63,9 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
             let Some(common) = c.meet(&lt, &rt).or_else(|| c.meet(&ln, &rn)) else {
                 return mismatch(c, "");
             };
-            if matches!(common, Type::ListExpr(_) | Type::StructExpr(_)) {
+            // Two lists compare as tuples; a lone initializer has no type.
+            let both_lists = matches!((&lt, &rt), (Type::ListExpr(_), Type::ListExpr(_)));
+            if matches!(common, Type::ListExpr(_) | Type::StructExpr(_)) && !both_lists {
                 return mismatch(c, " (the initializer has no type to compare with)");
             }
             c.coerce(lhs, &common, "comparison");

@@ -246,3 +246,12 @@ fn main_tree_holds_nested_instances_with_constructor_values() {
     let size = &control.children[0].args[0].1;
     assert!(matches!(size, super::InstanceArg::Value(super::Value::Int { value, .. }) if *value == 8.into()));
 }
+
+#[test]
+fn huge_constants_are_refused_not_computed() {
+    let mut src = String::from("const int c0 = 1 << 65535;\n");
+    for i in 1..12 {
+        src.push_str(&format!("const int c{i} = c{prev} * c{prev};\n", prev = i - 1));
+    }
+    rejects(&src, "more than");
+}

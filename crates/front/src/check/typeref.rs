@@ -120,6 +120,10 @@ impl Checker<'_> {
             return Type::Unknown;
         };
         let arg_types: Vec<Type> = args.iter().map(|a| self.resolve_type(a)).collect();
+        if let Some((arg, _)) = args.iter().zip(&arg_types).find(|(_, t)| self.is_object_type(t)) {
+            self.error(arg.span, format!("type argument of `{}` cannot be an extern, parser, control or package", path.name.name));
+            return Type::Unknown;
+        }
         let Type::Named { id, args: existing } = &found else {
             if !arg_types.is_empty() {
                 self.error(t.span, format!("type `{}` takes no type arguments", path.name.name));

@@ -5,12 +5,14 @@
 //! `@defaultonly`, `@pure` and `@noSideEffects` nothing. Structured
 //! annotations (`@x[...]`) hold only int, string or bool values, name each
 //! key once, and their name may not be repeated on the same element.
-//! Unknown annotations are left alone.
+//! `@length` on a field names only fields before it. Unknown annotations
+//! are left alone.
 
+use super::walk::for_each_expr;
 use super::Reporter;
 use crate::ast::{
-    Annotation, AnnotationBody, BinaryOp, Block, Decl, DeclKind, Expr, ExprKind, Stmt, StmtKind,
-    TablePropertyKind, TypedefTarget, UnaryOp,
+    Annotation, AnnotationBody, BinaryOp, Block, Decl, DeclKind, Expr, ExprKind, Field, Stmt,
+    StmtKind, TablePropertyKind, TypedefTarget, UnaryOp,
 };
 use std::collections::HashMap;
 
@@ -23,7 +25,10 @@ fn declaration(d: &Decl, r: &mut Reporter) {
     match &d.kind {
         DeclKind::Header { fields, .. }
         | DeclKind::HeaderUnion { fields, .. }
-        | DeclKind::Struct { fields, .. } => fields.iter().for_each(|f| list(&f.annotations, r)),
+        | DeclKind::Struct { fields, .. } => {
+            fields.iter().for_each(|f| list(&f.annotations, r));
+            length_uses_earlier_fields(fields, r);
+        }
         DeclKind::Enum { members, .. } => members.iter().for_each(|m| list(&m.annotations, r)),
         DeclKind::Typedef {
             target: TypedefTarget::Decl(inner),
@@ -119,6 +124,33 @@ fn stmt(s: &Stmt, r: &mut Reporter) {
         StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => stmt(body, r),
         StmtKind::Decl(d) => declaration(d, r),
         _ => {}
+    }
+}
+
+/// `@length(e)` on a field computes its length from fields read before
+/// it, so `e` cannot name the field itself or a later one.
+fn length_uses_earlier_fields(fields: &[Field], r: &mut Reporter) {
+    for (i, field) in fields.iter().enumerate() {
+        let later = fields.get(i..).unwrap_or_default();
+        for a in field.annotations.iter().filter(|a| a.name.name == "length") {
+            let AnnotationBody::Expressions(exprs) = &a.body else {
+                continue;
+            };
+            for e in exprs {
+                for_each_expr(e, &mut |e| {
+                    let ExprKind::Path(p) = &e.kind else { return };
+                    if later.iter().any(|f| f.name.name == p.name.name) {
+                        r.error(
+                            e.span,
+                            format!(
+                                "`@length` of `{}` uses field `{}`, which is not read before it",
+                                field.name.name, p.name.name
+                            ),
+                        );
+                    }
+                });
+            }
+        }
     }
 }
 

@@ -2,8 +2,9 @@
 //! sets in controls, instantiations of something that is not a named type
 //! (or an array of one), a parser or control instantiating itself, an
 //! extern named `main` (the name of the package instance the program runs),
-//! and `NoAction` with parameters. (Extern methods named like their extern
-//! but with a return type are the parser's to reject.)
+//! `NoAction` with parameters, and enum members with a value in a plain
+//! enum or without one in a serializable enum. (Extern methods named like
+//! their extern but with a return type are the parser's to reject.)
 
 use super::Reporter;
 use crate::ast::{Decl, DeclKind, Ident, Program, TypeRefKind};
@@ -11,6 +12,7 @@ use crate::ast::{Decl, DeclKind, Ident, Program, TypeRefKind};
 pub(super) fn check(program: &Program, r: &mut Reporter) {
     for decl in &program.decls {
         special_names(decl, r);
+        enum_members(decl, r);
         match &decl.kind {
             DeclKind::Instance { .. } => instance(decl, None, r),
             DeclKind::Parser { sig, locals, .. } | DeclKind::Control { sig, locals, .. } => {
@@ -20,6 +22,38 @@ pub(super) fn check(program: &Program, r: &mut Reporter) {
                     local_kind(local, in_parser, r);
                 }
             }
+            _ => {}
+        }
+    }
+}
+
+/// Members of a serializable enum (one with an underlying type) all have a
+/// value; members of a plain enum have none.
+fn enum_members(decl: &Decl, r: &mut Reporter) {
+    let DeclKind::Enum {
+        name,
+        underlying,
+        members,
+    } = &decl.kind
+    else {
+        return;
+    };
+    for m in members {
+        match (underlying.is_some(), m.value.is_some()) {
+            (true, false) => r.error(
+                m.name.span,
+                format!(
+                    "member `{}` of serializable enum `{}` needs a value",
+                    m.name.name, name.name
+                ),
+            ),
+            (false, true) => r.error(
+                m.name.span,
+                format!(
+                    "member `{}` of enum `{}` cannot have a value: the enum has no underlying type",
+                    m.name.name, name.name
+                ),
+            ),
             _ => {}
         }
     }

@@ -19,6 +19,7 @@ mod names;
 mod params;
 mod parsers;
 mod recursion;
+mod self_reference;
 mod shadowing;
 mod statements;
 mod switches;
@@ -41,6 +42,7 @@ pub fn check_rules(program: &Program, unit: &TranslationUnit, diags: &mut Diagno
     annotations::check(program, &mut r);
     abstracts::check(program, &mut r);
     recursion::check(program, &mut r);
+    self_reference::check(program, &mut r);
 }
 
 /// Where the rules report: resolves spans to source locations.

@@ -2,39 +2,55 @@
 //! and extern constructors) have no direction; in actions, parameters
 //! without a direction (set by the control plane) come after those with
 //! one and are never of type `int`; `out` and `inout` parameters have no
-//! default value; `@optional` parameters have no default value and are not
-//! allowed on functions (other than implementations of abstract methods)
-//! or on constructor parameters of parsers and controls.
+//! default value, and default values call no function or action (they are
+//! compile-time constants); `@optional` parameters have no default value
+//! and are not allowed on functions (other than implementations of
+//! abstract methods) or on constructor parameters of parsers and controls.
 
+use super::walk::for_each_expr;
 use super::Reporter;
 use crate::ast::{
-    Decl, DeclKind, Direction, MethodKind, Param, Program, TypeRefKind, TypedefTarget,
+    Decl, DeclKind, Direction, ExprKind, MethodKind, Param, Program, TypeRefKind, TypedefTarget,
 };
+use std::collections::HashSet;
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
-    program.decls.iter().for_each(|d| declaration(d, r));
+    let functions: HashSet<&str> = program
+        .decls
+        .iter()
+        .filter_map(|d| match &d.kind {
+            DeclKind::Function { sig, .. }
+            | DeclKind::ExternFunction { sig, .. }
+            | DeclKind::Action { sig, .. } => Some(sig.name.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    program
+        .decls
+        .iter()
+        .for_each(|d| declaration(d, &functions, r));
 }
 
-fn declaration(decl: &Decl, r: &mut Reporter) {
+fn declaration(decl: &Decl, functions: &HashSet<&str>, r: &mut Reporter) {
     match &decl.kind {
         DeclKind::Action { sig, .. } => {
-            common(&sig.params, r);
+            common(&sig.params, functions, r);
             action_params(&sig.params, r);
         }
         DeclKind::Function { sig, .. } => {
-            common(&sig.params, r);
+            common(&sig.params, functions, r);
             no_optional(&sig.params, r);
         }
         DeclKind::ExternFunction { sig, .. }
         | DeclKind::ParserType { sig }
-        | DeclKind::ControlType { sig } => common(&sig.params, r),
+        | DeclKind::ControlType { sig } => common(&sig.params, functions, r),
         DeclKind::PackageType { sig } => {
-            common(&sig.params, r);
+            common(&sig.params, functions, r);
             directionless(&sig.params, r);
         }
         DeclKind::ExternType { methods, .. } => {
             for m in methods {
-                common(&m.sig.params, r);
+                common(&m.sig.params, functions, r);
                 if m.kind == MethodKind::Constructor {
                     directionless(&m.sig.params, r);
                 }
@@ -52,11 +68,11 @@ fn declaration(decl: &Decl, r: &mut Reporter) {
             locals,
             ..
         } => {
-            common(&sig.params, r);
-            common(ctor_params, r);
+            common(&sig.params, functions, r);
+            common(ctor_params, functions, r);
             directionless(ctor_params, r);
             no_optional(ctor_params, r);
-            locals.iter().for_each(|l| declaration(l, r));
+            locals.iter().for_each(|l| declaration(l, functions, r));
         }
         // Implementations of abstract methods repeat the extern's
         // parameters, `@optional` ones included.
@@ -66,7 +82,7 @@ fn declaration(decl: &Decl, r: &mut Reporter) {
         } => {
             for m in methods {
                 if let DeclKind::Function { sig, .. } = &m.kind {
-                    common(&sig.params, r);
+                    common(&sig.params, functions, r);
                 }
             }
         }
@@ -77,7 +93,7 @@ fn declaration(decl: &Decl, r: &mut Reporter) {
         | DeclKind::NewType {
             target: TypedefTarget::Decl(inner),
             ..
-        } => declaration(inner, r),
+        } => declaration(inner, functions, r),
         _ => {}
     }
 }
@@ -88,7 +104,7 @@ fn is_optional(p: &Param) -> bool {
 
 /// Rules for every parameter list: defaults only on `in` or directionless,
 /// non-optional parameters.
-fn common(params: &[Param], r: &mut Reporter) {
+fn common(params: &[Param], functions: &HashSet<&str>, r: &mut Reporter) {
     for p in params {
         let Some(default) = &p.default else { continue };
         if matches!(p.direction, Some(Direction::Out | Direction::InOut)) {
@@ -108,6 +124,23 @@ fn common(params: &[Param], r: &mut Reporter) {
                 ),
             );
         }
+        for_each_expr(default, &mut |e| {
+            let ExprKind::Call { callee, .. } = &e.kind else {
+                return;
+            };
+            let ExprKind::Path(f) = &callee.kind else {
+                return;
+            };
+            if functions.contains(f.name.name.as_str()) {
+                r.error(
+                    e.span,
+                    format!(
+                        "the default value of `{}` must be a compile-time constant",
+                        p.name.name
+                    ),
+                );
+            }
+        });
     }
 }
 

@@ -217,6 +217,17 @@ fn abstract_methods() {
 }
 
 #[test]
+fn types_do_not_refer_to_themselves() {
+    assert_error("extern E { void method(E e); }", "`E` refers to itself");
+    assert_error("struct S { S s; }", "`S` refers to itself");
+    assert_error(
+        "header H { bit<8> a; } header_union U { U u; }",
+        "`U` refers to itself",
+    );
+    assert_clean("extern E<T> { E(); void m<E>(in E x); } struct S<T> { T t; }");
+}
+
+#[test]
 fn recursion_is_rejected() {
     assert_error("void f() { f(); }", "function `f` is recursive");
     assert_error(
@@ -320,7 +331,7 @@ fn table_properties() {
     );
     assert_error(
         &table("key = { x : exact; } actions = { a; } const entries = { 1 : b; }"),
-        "entry `b` is not in the actions",
+        "entry action `b` is not in the actions",
     );
     assert_error(
         &table("key = { x : exact; } actions = { a; } const entries = { 1 : a; 1 : a; }"),
@@ -350,6 +361,21 @@ fn default_actions_repeat_bound_arguments() {
         "x, { f0 = e1(), f1 = e1() }",
         "x, { f1 = e1(), f0 = e1() }",
     ));
+}
+
+#[test]
+fn tableonly_and_defaultonly_actions() {
+    let table = |body: &str| {
+        format!("control c(in bit<8> x) {{ action a() {{}} table t {{ key = {{ x : exact; }} {body} }} apply {{}} }}")
+    };
+    assert_error(
+        &table("actions = { @tableonly a; } default_action = a;"),
+        "cannot be the default action",
+    );
+    assert_error(
+        &table("actions = { @defaultonly a; } const entries = { 1 : a; }"),
+        "cannot be the entry action",
+    );
 }
 
 #[test]
@@ -384,6 +410,10 @@ fn parameter_rules() {
         "optional parameter `a` is not allowed here",
     );
     assert_error("action a(int x) {}", "cannot have type `int`");
+    assert_error(
+        "bit h(in bit a) { return a; } bit f(in bit a = h(1), in bit b) { return b; }",
+        "must be a compile-time constant",
+    );
     assert_clean("action a(in bit<8> x, bit<8> y) {} extern void g(@optional in bit<8> z);");
 }
 
@@ -411,8 +441,22 @@ fn annotation_shapes() {
 }
 
 #[test]
+fn length_reads_earlier_fields() {
+    assert_error(
+        "header H { @length(n) varbit<256> d; bit<32> n; }",
+        "uses field `n`, which is not read before it",
+    );
+    assert_clean("header H { bit<32> n; @length(n) varbit<256> d; }");
+}
+
+#[test]
 fn declarations_in_the_wrong_place() {
     assert_error("extern main {}", "`main` must be an instance");
+    assert_error(
+        "enum bit<8> E { A = 1, B }",
+        "member `B` of serializable enum `E` needs a value",
+    );
+    assert_error("enum F { X = 1, Y }", "cannot have a value");
     assert_error(
         "parser p() { action a() {} state start {} }",
         "cannot be declared in a parser",

@@ -156,9 +156,9 @@ impl<'a> Table<'a> {
                 TablePropertyKind::DefaultAction(e) => {
                     self.action_use(e, actions, "default action", "tableonly", r)
                 }
-                TablePropertyKind::Entries(entries) => entries
-                    .iter()
-                    .for_each(|en| self.action_use(&en.action, actions, "entry", "defaultonly", r)),
+                TablePropertyKind::Entries(entries) => entries.iter().for_each(|en| {
+                    self.action_use(&en.action, actions, "entry action", "defaultonly", r)
+                }),
                 _ => {}
             }
         }
@@ -272,8 +272,8 @@ impl<'a> Table<'a> {
             Some(a) if a.annotations.iter().any(|an| an.name.name == forbidden) => r.error(
                 path.span,
                 format!(
-                    "action `{}` is marked `@{forbidden}` and cannot be used as {what}",
-                    path.name.name
+                    "action `{}` is marked `@{forbidden}`, so it cannot be the {what} of table `{}`",
+                    path.name.name, self.name
                 ),
             ),
             Some(listed) => self.arguments(path, args, listed, what, r),

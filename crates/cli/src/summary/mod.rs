@@ -2,10 +2,14 @@
 //! `main` instantiates and how many of each kind of block the program
 //! declares.
 //!
-//! Computed from the AST. Declarations that come from our built-in
-//! architecture files are counted apart, so the numbers describe the
-//! program, not `core.p4`.
+//! `main` comes from the checker's instance tree ([`main_tree`]), or as
+//! written when the checker produced none. The declaration counts come from
+//! the AST; those from our built-in architecture files are counted apart,
+//! so the numbers describe the program, not `core.p4`.
 
+mod main_tree;
+
+use main_tree::InstanceCounts;
 use p4bpf_front::ast::{Decl, DeclKind, TypedefTarget};
 use p4bpf_front::Frontend;
 use std::fmt::Write;
@@ -109,11 +113,26 @@ pub fn describe(file: &str, fe: &Frontend) -> String {
         }
     }
     let mut text = format!("{file}: no errors. ");
-    match main_instance(fe) {
-        Some(main) => {
-            let _ = write!(text, "`main` instantiates `{main}`. ");
+    let checked_main = fe
+        .checked
+        .as_ref()
+        .and_then(|c| Some((c.main.as_ref()?, &c.types)));
+    match (checked_main, main_as_written(fe)) {
+        (Some((main, types)), _) => {
+            let counts = InstanceCounts::of(main, types);
+            let _ = write!(
+                text,
+                "`main` instantiates `{}`: {}, {} and {} in all. ",
+                main_tree::render(main, types),
+                plural(counts.parsers, "parser instance"),
+                plural(counts.controls, "control instance"),
+                plural(counts.externs, "extern instance")
+            );
         }
-        None => text.push_str("No `main` package instance is declared. "),
+        (None, Some(main)) => {
+            let _ = write!(text, "`main` is declared as `{main}`. ");
+        }
+        (None, None) => text.push_str("No `main` package instance is declared. "),
     }
     let _ = write!(text, "The program declares {}", own.describe());
     if builtin != Counts::default() {
@@ -131,7 +150,7 @@ fn is_builtin(fe: &Frontend, decl: &Decl) -> bool {
 }
 
 /// `Pkg(Parser(), Control())` as written in `Pkg(Parser(), Control()) main;`.
-fn main_instance(fe: &Frontend) -> Option<String> {
+fn main_as_written(fe: &Frontend) -> Option<String> {
     fe.program.decls.iter().find_map(|decl| match &decl.kind {
         DeclKind::Instance { ty, args, name, .. } if name.name == "main" => {
             let args: Vec<&str> = args.iter().map(|a| fe.unit.slice(a.span).trim()).collect();
@@ -160,5 +179,24 @@ mod tests {
         };
         assert_eq!(counts.describe(), "1 parser (3 states), 2 tables, 1 action");
         assert_eq!(Counts::default().describe(), "nothing");
+    }
+
+    #[test]
+    fn summarises_main_and_the_program_apart_from_the_architecture() {
+        let program = "#include <core.p4>\n#include <ebpf_model.p4>\n\
+            struct h_t {}\n\
+            parser prs(packet_in p, out h_t h) { state start { transition accept; } }\n\
+            control filt(inout h_t h, out bool pass) {\n\
+                action allow() { pass = true; }\n\
+                table t { actions = { allow; } default_action = allow(); }\n\
+                apply { pass = false; t.apply(); }\n\
+            }\n\
+            ebpfFilter(prs(), filt()) main;\n";
+        let fe =
+            p4bpf_front::check_source(std::path::Path::new("f.p4"), program, &Default::default());
+        assert!(!fe.has_errors(), "{:?}", fe.diagnostics.list);
+        let text = describe("f.p4", &fe);
+        assert!(text.starts_with("f.p4: no errors. `main` instantiates `ebpfFilter(prs = prs(), filt = filt())`: 1 parser instance, 1 control instance and 0 extern instances in all."), "{text}");
+        assert!(text.contains("The program declares 1 parser (1 state), 1 control, 1 table, 1 action, 1 struct; the architecture files add"), "{text}");
     }
 }

@@ -1,0 +1,186 @@
+//! Map definitions: the key and value structs of every table (with
+//! `_Static_assert`s on their sizes) and the BTF-typed maps of tables,
+//! default actions, ternary masks, counters and value sets.
+
+use super::Emitter;
+use crate::ir::{Storage, Table};
+use crate::map_layout::{TableLayout, MAX_TERNARY_MASKS};
+
+fn map_def(
+    kind: &str,
+    key: &str,
+    value: &str,
+    entries: u32,
+    flags: Option<&str>,
+    name: &str,
+) -> String {
+    let flags = flags
+        .map(|f| format!("    __uint(map_flags, {f});\n"))
+        .unwrap_or_default();
+    format!("struct {{\n    __uint(type, {kind});\n    __type(key, {key});\n    __type(value, {value});\n    __uint(max_entries, {entries});\n{flags}}} {name} SEC(\".maps\");\n\n")
+}
+
+impl Emitter<'_> {
+    /// Key/value structs and maps of every table, counter and value set.
+    pub fn map_definitions(&self) -> String {
+        let mut out = String::new();
+        for (i, t) in self.prog.tables.iter().enumerate() {
+            let Some(l) = self.table_layouts.get(i) else {
+                continue;
+            };
+            if t.storage == Storage::Code {
+                continue;
+            }
+            out.push_str(&self.table_structs(t, l));
+            if t.storage == Storage::DefaultOnly && t.default_is_const {
+                continue;
+            }
+            let key = format!("struct {}_key", t.c_name);
+            let value = format!("struct {}_value", t.c_name);
+            match t.storage {
+                Storage::Hash => out.push_str(&map_def(
+                    "BPF_MAP_TYPE_HASH",
+                    &key,
+                    &value,
+                    t.size,
+                    None,
+                    &t.c_name,
+                )),
+                Storage::Array => out.push_str(&map_def(
+                    "BPF_MAP_TYPE_ARRAY",
+                    "u32",
+                    &value,
+                    t.size,
+                    None,
+                    &t.c_name,
+                )),
+                Storage::LpmTrie => out.push_str(&map_def(
+                    "BPF_MAP_TYPE_LPM_TRIE",
+                    &key,
+                    &value,
+                    t.size,
+                    Some("BPF_F_NO_PREALLOC"),
+                    &t.c_name,
+                )),
+                Storage::Ternary => {
+                    out.push_str(&map_def(
+                        "BPF_MAP_TYPE_ARRAY",
+                        "u32",
+                        &format!("struct {}_mask", t.c_name),
+                        MAX_TERNARY_MASKS,
+                        None,
+                        &format!("{}_masks", t.c_name),
+                    ));
+                    out.push_str(&map_def(
+                        "BPF_MAP_TYPE_HASH",
+                        &format!("struct {}_entry_key", t.c_name),
+                        &value,
+                        t.size,
+                        None,
+                        &t.c_name,
+                    ));
+                }
+                Storage::Code | Storage::DefaultOnly => {}
+            }
+            if !t.default_is_const {
+                out.push_str(&map_def(
+                    "BPF_MAP_TYPE_ARRAY",
+                    "u32",
+                    &value,
+                    1,
+                    None,
+                    &format!("{}_defaultAction", t.c_name),
+                ));
+            }
+        }
+        for c in &self.prog.counters {
+            let kind = if c.sparse {
+                "BPF_MAP_TYPE_PERCPU_HASH"
+            } else {
+                "BPF_MAP_TYPE_PERCPU_ARRAY"
+            };
+            out.push_str(&format!(
+                "/* CounterArray {}: packets per index */\n",
+                c.name
+            ));
+            out.push_str(&map_def(kind, "u32", "u64", c.size, None, &c.c_name));
+        }
+        for v in &self.prog.value_sets {
+            out.push_str(&format!("/* value_set {} */\n", v.name));
+            let key = self.declare(&v.ty, "").trim().to_string();
+            out.push_str(&map_def(
+                "BPF_MAP_TYPE_HASH",
+                &key,
+                "u8",
+                v.size.max(1),
+                None,
+                &v.c_name,
+            ));
+        }
+        out
+    }
+
+    fn table_structs(&self, t: &Table, l: &TableLayout) -> String {
+        let mut out = format!(
+            "/* table {} ({}): {:?} storage */\n",
+            t.name, t.origin, t.storage
+        );
+        let packed = if l.lpm {
+            " __attribute__((packed))"
+        } else {
+            ""
+        };
+        out.push_str(&format!("struct {}_key {{\n", t.c_name));
+        if l.lpm {
+            out.push_str("    u32 prefixlen; /* bits matched, over all key bytes */\n");
+        }
+        out.push_str(&l.key.members("    "));
+        out.push_str(&format!("}}{packed};\n"));
+        out.push_str(&format!(
+            "struct {}_value {{\n    u32 action; /* 0: the P4 default action */\n",
+            t.c_name
+        ));
+        if l.ternary {
+            out.push_str("    u32 priority; /* higher wins */\n");
+        }
+        if l.params.iter().any(|(_, s)| !s.fields.is_empty()) {
+            out.push_str("    union {\n");
+            for (a, s) in &l.params {
+                if s.fields.is_empty() {
+                    continue;
+                }
+                let name = self
+                    .prog
+                    .action(*a)
+                    .map(|a| a.c_name.clone())
+                    .unwrap_or_default();
+                out.push_str(&format!(
+                    "        struct {{\n{}        }} {name};\n",
+                    s.members("            ")
+                ));
+            }
+            out.push_str("    } u;\n");
+        }
+        out.push_str("};\n");
+        let key_size = l.key.size() + if l.lpm { 4 } else { 0 };
+        out.push_str(&format!(
+            "_Static_assert(sizeof(struct {}_key) == {key_size}, \"key layout\");\n",
+            t.c_name
+        ));
+        out.push_str(&format!(
+            "_Static_assert(sizeof(struct {}_value) == {}, \"value layout\");\n",
+            t.c_name, l.value_size
+        ));
+        if l.ternary {
+            let offset = 4.max(l.key.align());
+            let size = (offset + l.key.size()).div_ceil(offset) * offset;
+            out.push_str(&format!(
+                "struct {0}_mask {{\n    u32 used;\n    struct {0}_key mask;\n}};\nstruct {0}_entry_key {{\n    u32 mask_index;\n    struct {0}_key key;\n}};\n\
+                 _Static_assert(sizeof(struct {0}_mask) == {size} && sizeof(struct {0}_entry_key) == {size}, \"ternary layout\");\n",
+                t.c_name
+            ));
+        }
+        out.push('\n');
+        out
+    }
+}

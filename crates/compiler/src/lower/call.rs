@@ -1,0 +1,336 @@
+//! Calls inside expressions: methods (`isValid`, `lookahead`, `length`),
+//! table applications whose `hit`/`miss` is read (hoisted into
+//! [`Lowerer::pending`]), the xdp_model's extern functions, the user's
+//! extern functions (`--extern-file`) and P4 functions (inlined).
+
+use super::{Binding, Lowerer};
+use crate::ir::{Builtin, Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
+use p4bpf_front::ast::{self, ExprKind as A};
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    /// `p.lookahead<H>().f`: the bits of field `f` of the header ahead.
+    pub(super) fn lookahead_field(
+        &mut self,
+        type_args: &[ast::TypeRef],
+        name: &str,
+        e: &ast::Expr,
+    ) -> Option<Expr> {
+        let ty = type_args
+            .first()
+            .and_then(|t| self.env.resolve(t, &mut self.diags));
+        let Some(Ty::Header(agg)) = ty else {
+            self.diags.error(
+                e.span,
+                "expected `lookahead<H>()` of a header type before `.`",
+            );
+            return None;
+        };
+        let header = self.env.aggregates.get(agg.index())?;
+        let check_bytes = header.wire_bits / 8;
+        let Some(field) = header.fields.iter().find(|f| f.name == name) else {
+            self.diags.error(e.span, format!("no field `{name}`"));
+            return None;
+        };
+        match field.ty.width() {
+            Some(w) if w <= 64 => Some(Expr {
+                kind: ExprKind::Lookahead {
+                    bit_offset: field.bit_offset,
+                    check_bytes,
+                },
+                ty: field.ty.clone(),
+            }),
+            _ => {
+                self.diags.error(
+                    e.span,
+                    "`lookahead` fields wider than 64 bits are not supported",
+                );
+                None
+            }
+        }
+    }
+
+    /// `t.apply().hit` / `.miss`: hoists the application, yields its flag.
+    pub(super) fn apply_hit(
+        &mut self,
+        table: &'a ast::Expr,
+        miss: bool,
+        e: &ast::Expr,
+    ) -> Option<Expr> {
+        let table = self.table_ref(table)?;
+        let var = self.new_var(
+            format!("{}_hit", self.dotted("t")),
+            Ty::Bool,
+            VarStorage::State,
+        );
+        self.pending.push(Stmt::Apply {
+            table,
+            hit: Some(var),
+            action_run: None,
+        });
+        let flag = Expr {
+            kind: ExprKind::Var(var),
+            ty: Ty::Bool,
+        };
+        let _ = e;
+        if miss {
+            Some(Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::Not,
+                    operand: Box::new(flag),
+                },
+                ty: Ty::Bool,
+            })
+        } else {
+            Some(flag)
+        }
+    }
+
+    pub(super) fn table_ref(&mut self, e: &ast::Expr) -> Option<crate::ir::TableId> {
+        if let A::Path(p) = &e.kind {
+            if let Some(Binding::Table(t)) = self.lookup(&p.name.name) {
+                return Some(t);
+            }
+        }
+        self.diags.error(e.span, "expected a table name");
+        None
+    }
+
+    pub(super) fn call_expr(
+        &mut self,
+        callee: &'a ast::Expr,
+        args: &'a [ast::Argument],
+        e: &'a ast::Expr,
+    ) -> Option<Expr> {
+        match &callee.kind {
+            A::Member { base, member } => match member.name.as_str() {
+                "isValid" => {
+                    let h = self.expr(base, None)?;
+                    if !matches!(h.ty, Ty::Header(_) | Ty::Union(_)) {
+                        self.diags.error(e.span, "`isValid` needs a header");
+                        return None;
+                    }
+                    Some(Expr {
+                        kind: ExprKind::IsValid(Box::new(h)),
+                        ty: Ty::Bool,
+                    })
+                }
+                "length" if matches!(&base.kind, A::Path(p) if matches!(self.lookup(&p.name.name), Some(Binding::PacketIn))) => {
+                    Some(Expr {
+                        kind: ExprKind::PacketLength,
+                        ty: Ty::bits(32),
+                    })
+                }
+                "lookahead" => {
+                    let ty = match &e.kind {
+                        A::Call { type_args, .. } => type_args
+                            .first()
+                            .and_then(|t| self.env.resolve(t, &mut self.diags)),
+                        _ => None,
+                    };
+                    match ty {
+                        Some(ty @ Ty::Bits { width, .. }) if width <= 64 => Some(Expr {
+                            kind: ExprKind::Lookahead {
+                                bit_offset: 0,
+                                check_bytes: width.div_ceil(8),
+                            },
+                            ty,
+                        }),
+                        _ => {
+                            self.diags
+                                .error(e.span, "`lookahead` is supported for bit<N> with N <= 64");
+                            None
+                        }
+                    }
+                }
+                _ => {
+                    self.diags.error(
+                        e.span,
+                        format!(
+                            "method `{}` cannot be used in an expression here",
+                            member.name
+                        ),
+                    );
+                    None
+                }
+            },
+            A::Path(p) => self.function_call(&p.name.name, args, e),
+            _ => {
+                self.diags
+                    .error(e.span, "this call is not supported by the eBPF target");
+                None
+            }
+        }
+    }
+
+    /// Calls of extern functions: the xdp_model's and the user's.
+    pub(super) fn function_call(
+        &mut self,
+        name: &str,
+        args: &'a [ast::Argument],
+        e: &'a ast::Expr,
+    ) -> Option<Expr> {
+        let builtin = match name {
+            "ebpf_ipv4_checksum" => Some((Builtin::Ipv4Checksum, Ty::bits(16))),
+            "csum_replace2" => Some((Builtin::CsumReplace2, Ty::bits(16))),
+            "csum_replace4" => Some((Builtin::CsumReplace4, Ty::bits(16))),
+            "BPF_KTIME_GET_NS" => Some((Builtin::KtimeGetNs, Ty::bits(32))),
+            "BPF_PERF_EVENT_OUTPUT" => Some((Builtin::PerfEventOutput, Ty::bits(32))),
+            _ => None,
+        };
+        let param_types = self.extern_param_types(name);
+        let mut lowered = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            lowered.push(self.expr(&a.value, param_types.get(i).and_then(|t| t.as_ref()))?);
+        }
+        if let Some((func, ty)) = builtin {
+            return Some(Expr {
+                kind: ExprKind::Builtin {
+                    func,
+                    args: lowered,
+                },
+                ty,
+            });
+        }
+        if let Some(
+            decl @ ast::Decl {
+                kind: ast::DeclKind::Function { .. },
+                ..
+            },
+        ) = self.env.decl(name)
+        {
+            return self.inline_function(decl, args, e);
+        }
+        let Some(ast::Decl {
+            kind: ast::DeclKind::ExternFunction { return_type, .. },
+            ..
+        }) = self.env.decl(name)
+        else {
+            self.diags.error(
+                e.span,
+                format!("`{name}` is not a function the eBPF target knows"),
+            );
+            return None;
+        };
+        if !self.allow_user_externs {
+            self.diags.error(e.span, format!("extern function `{name}` needs its C implementation: pass it with --extern-file"));
+            return None;
+        }
+        let ty = self.env.resolve(return_type, &mut self.diags)?;
+        Some(Expr {
+            kind: ExprKind::ExternCall {
+                name: name.to_string(),
+                args: lowered,
+            },
+            ty,
+        })
+    }
+
+    /// A call of a P4 function: its body is inlined (copy-in, body, copy-out)
+    /// into the statements before the expression, which reads the result.
+    fn inline_function(
+        &mut self,
+        decl: &'a ast::Decl,
+        args: &'a [ast::Argument],
+        e: &'a ast::Expr,
+    ) -> Option<Expr> {
+        let ast::DeclKind::Function {
+            return_type,
+            sig,
+            body,
+        } = &decl.kind
+        else {
+            return None;
+        };
+        if self.inlining.contains(&sig.name.name) || self.inlining.len() > 16 {
+            self.diags
+                .error(e.span, format!("function `{}` calls itself", sig.name.name));
+            return None;
+        }
+        if args.len() != sig.params.len() {
+            self.diags.error(
+                e.span,
+                format!("`{}` takes {} arguments", sig.name.name, sig.params.len()),
+            );
+            return None;
+        }
+        let ret_ty = self.env.resolve(return_type, &mut self.diags)?;
+        let call = format!("{}.{}", self.dotted(&sig.name.name), self.prog.vars.len());
+        let mut pre = std::mem::take(&mut self.pending);
+        let mut params = vec![];
+        let mut copy_out = vec![];
+        for (p, a) in sig.params.iter().zip(args) {
+            let ty = self.env.resolve(&p.ty, &mut self.diags)?;
+            let v = self.new_var(
+                format!("{call}.{}", p.name.name),
+                ty.clone(),
+                VarStorage::State,
+            );
+            let param = Expr {
+                kind: ExprKind::Var(v),
+                ty: ty.clone(),
+            };
+            let arg = self.expr(&a.value, Some(&ty))?;
+            pre.append(&mut self.pending);
+            if p.direction != Some(ast::Direction::Out) {
+                pre.push(Stmt::Assign {
+                    lhs: param.clone(),
+                    rhs: arg.clone(),
+                });
+            }
+            if matches!(
+                p.direction,
+                Some(ast::Direction::Out | ast::Direction::InOut)
+            ) {
+                copy_out.push(Stmt::Assign {
+                    lhs: arg,
+                    rhs: param,
+                });
+            }
+            params.push((p.name.name.clone(), v));
+        }
+        let ret = (ret_ty != Ty::Void)
+            .then(|| self.new_var(format!("{call}.result"), ret_ty.clone(), VarStorage::State));
+        // The body sees the top level and its parameters only.
+        let global = self.scopes.first().cloned().unwrap_or_default();
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, Default::default()]);
+        for (name, v) in params {
+            self.bind(&name, Binding::Var(v));
+        }
+        let saved_ret = std::mem::replace(&mut self.return_var, ret);
+        self.inlining.push(sig.name.name.clone());
+        let stmts = self.block(&body.stmts);
+        self.inlining.pop();
+        self.return_var = saved_ret;
+        self.scopes = saved_scopes;
+        pre.push(Stmt::Inline {
+            name: call,
+            body: stmts,
+        });
+        pre.extend(copy_out);
+        self.pending = pre;
+        Some(match ret {
+            Some(v) => Expr {
+                kind: ExprKind::Var(v),
+                ty: ret_ty,
+            },
+            None => Expr {
+                kind: ExprKind::Bool(true),
+                ty: Ty::Void,
+            },
+        })
+    }
+
+    fn extern_param_types(&mut self, name: &str) -> Vec<Option<Ty>> {
+        let Some(ast::Decl {
+            kind: ast::DeclKind::ExternFunction { sig, .. },
+            ..
+        }) = self.env.decl(name)
+        else {
+            return vec![];
+        };
+        sig.params
+            .iter()
+            .map(|p| self.env.resolve(&p.ty, &mut self.diags))
+            .collect()
+    }
+}

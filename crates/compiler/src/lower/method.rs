@@ -1,0 +1,265 @@
+//! Calls used as statements: action calls, `verify`, extern and P4
+//! functions, and the methods of packets (`extract`, `advance`, `emit`),
+//! tables (`apply`), controls, counters, headers and stacks.
+
+use super::{Binding, Lowerer};
+use crate::ir::{Expr, ExprKind, Stmt, Ty, VarStorage};
+use p4bpf_front::ast::{self, ExprKind as A};
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    pub(super) fn call_stmt(&mut self, call: &'a ast::Expr, out: &mut Vec<Stmt>) {
+        let A::Call { callee, args, .. } = &call.kind else {
+            self.diags.error(call.span, "expected a call");
+            return;
+        };
+        match &callee.kind {
+            A::Member { base, member } => self.method_call(base, &member.name, args, call, out),
+            A::Path(p) => match self.lookup(&p.name.name) {
+                Some(Binding::Action(action)) => {
+                    let params: Vec<Ty> = self.action_param_types(action);
+                    let mut lowered = vec![];
+                    for (a, ty) in args
+                        .iter()
+                        .zip(params.iter().chain(std::iter::repeat(&Ty::Void)))
+                    {
+                        let Some(x) = self.expr_into(&a.value, Some(ty), out) else {
+                            return;
+                        };
+                        lowered.push(x);
+                    }
+                    if lowered.len() != params.len() {
+                        self.diags.error(
+                            call.span,
+                            format!("action takes {} arguments", params.len()),
+                        );
+                        return;
+                    }
+                    let by_pointer: Vec<bool> = self
+                        .prog
+                        .action(action)
+                        .map(|a| {
+                            a.params
+                                .iter()
+                                .map(|v| {
+                                    self.prog
+                                        .var(*v)
+                                        .is_some_and(|v| v.storage == VarStorage::ActionOutParam)
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    for ((x, out_param), a) in lowered.iter().zip(&by_pointer).zip(args) {
+                        if *out_param
+                            && !matches!(
+                                x.kind,
+                                ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. }
+                            )
+                        {
+                            self.diags.error(a.span, "an `out` or `inout` argument must be a variable, field or stack element");
+                            return;
+                        }
+                    }
+                    out.push(Stmt::CallAction {
+                        action,
+                        args: lowered,
+                    });
+                }
+                _ if p.name.name == "verify" => {
+                    let [cond, error] = args.as_slice() else {
+                        self.diags
+                            .error(call.span, "`verify` takes a condition and an error");
+                        return;
+                    };
+                    let Some(cond) = self.expr_into(&cond.value, Some(&Ty::Bool), out) else {
+                        return;
+                    };
+                    let Some(Expr {
+                        kind: ExprKind::ErrorCode(error),
+                        ..
+                    }) = self.expr(&error.value, None)
+                    else {
+                        self.diags.error(
+                            error.value.span,
+                            "expected an error constant like `error.ParserInvalidArgument`",
+                        );
+                        return;
+                    };
+                    out.push(Stmt::Verify { cond, error });
+                }
+                _ => {
+                    if let Some(x) = self.function_call(&p.name.name, args, call) {
+                        out.append(&mut self.pending);
+                        // A void P4 function is all in its inlined body.
+                        if x.ty != Ty::Void {
+                            out.push(Stmt::Eval(x));
+                        }
+                    }
+                }
+            },
+            _ => self
+                .diags
+                .error(call.span, "this call is not supported by the eBPF target"),
+        }
+    }
+
+    fn method_call(
+        &mut self,
+        base: &'a ast::Expr,
+        method: &str,
+        args: &'a [ast::Argument],
+        call: &'a ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) {
+        let target = match &base.kind {
+            A::Path(p) => self.lookup(&p.name.name),
+            _ => None,
+        };
+        let arg = |i: usize| args.get(i).map(|a| &a.value);
+        match (target, method) {
+            (Some(Binding::PacketIn), "extract") if args.len() == 1 => {
+                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
+                    self.push_header_op(h, call, out, |header| Stmt::Extract { header });
+                }
+            }
+            (Some(Binding::PacketIn), "advance") => {
+                let Some(bits) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else {
+                    return;
+                };
+                if bits % 8 != 0 {
+                    self.diags.error(
+                        call.span,
+                        format!(
+                            "`advance` by {bits} bits: the eBPF target advances by whole bytes"
+                        ),
+                    );
+                    return;
+                }
+                out.push(Stmt::Advance { bits });
+            }
+            (Some(Binding::PacketOut), "emit") => {
+                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
+                    self.push_header_op(h, call, out, |header| Stmt::Emit { header });
+                }
+            }
+            (Some(Binding::SubControl(index)), "apply") => {
+                self.apply_sub_control(index, args, call, out)
+            }
+            (Some(Binding::Table(table)), "apply") => out.push(Stmt::Apply {
+                table,
+                hit: None,
+                action_run: None,
+            }),
+            (Some(Binding::Counter(counter)), "increment" | "add") => {
+                let Some(index) = arg(0).and_then(|a| self.expr_into(a, Some(&Ty::bits(32)), out))
+                else {
+                    return;
+                };
+                let amount = match arg(1) {
+                    Some(a) if method == "add" => match self.expr_into(a, Some(&Ty::bits(32)), out)
+                    {
+                        Some(x) => Some(x),
+                        None => return,
+                    },
+                    _ => None,
+                };
+                out.push(Stmt::Count {
+                    counter,
+                    index,
+                    amount,
+                });
+            }
+            (_, "setValid" | "setInvalid") => {
+                let Some(h) = self.expr_into(base, None, out) else {
+                    return;
+                };
+                if !matches!(h.ty, Ty::Header(_)) {
+                    self.diags
+                        .error(call.span, format!("`{method}` needs a header"));
+                    return;
+                }
+                out.push(Stmt::SetValid {
+                    header: h,
+                    valid: method == "setValid",
+                });
+            }
+            (_, "push_front" | "pop_front") => {
+                let Some(stack) = self.expr_into(base, None, out) else {
+                    return;
+                };
+                let Some(n) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else {
+                    return;
+                };
+                let count = if method == "push_front" {
+                    i64::from(n)
+                } else {
+                    -i64::from(n)
+                };
+                out.push(Stmt::StackShift { stack, count });
+            }
+            _ => self.diags.error(
+                call.span,
+                format!("method `{method}` is not supported by the eBPF target here"),
+            ),
+        }
+    }
+
+    /// Extract/emit of a header, or of every header of a stack or struct.
+    fn push_header_op(
+        &mut self,
+        h: Expr,
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+        make: fn(Expr) -> Stmt,
+    ) {
+        match h.ty.clone() {
+            Ty::Header(_) => out.push(make(h)),
+            Ty::Stack { elem, size } => {
+                for i in 0..size {
+                    let ty = self.prog_agg_ty(elem);
+                    let index = Expr {
+                        kind: ExprKind::Int(i.into()),
+                        ty: Ty::bits(32),
+                    };
+                    out.push(make(Expr {
+                        kind: ExprKind::Index {
+                            base: Box::new(h.clone()),
+                            index: Box::new(index),
+                        },
+                        ty,
+                    }));
+                }
+            }
+            Ty::Struct(agg) => {
+                let fields = self
+                    .env
+                    .aggregates
+                    .get(agg.index())
+                    .map(|a| a.fields.len())
+                    .unwrap_or(0);
+                for field in 0..fields {
+                    let ty = self
+                        .env
+                        .aggregates
+                        .get(agg.index())
+                        .and_then(|a| a.fields.get(field))
+                        .map(|f| f.ty.clone())
+                        .unwrap_or(Ty::Void);
+                    self.push_header_op(
+                        Expr {
+                            kind: ExprKind::Field {
+                                base: Box::new(h.clone()),
+                                agg,
+                                field,
+                            },
+                            ty,
+                        },
+                        call,
+                        out,
+                        make,
+                    );
+                }
+            }
+            _ => self.diags.error(call.span, "expected a header"),
+        }
+    }
+}
