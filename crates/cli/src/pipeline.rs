@@ -76,6 +76,8 @@ fn load(words: &Words) -> Result<Vec<String>, String> {
             ))
         }
     };
+    // Before compiling: a name bpffs cannot hold fails fast.
+    p4bpf_runtime::bpffs::check_name("pipeline", name).map_err(|e| e.to_string())?;
     let (image, p4info) = object_and_p4info(Path::new(program), hook, words)?;
     let deployment = deploy::load(
         image,

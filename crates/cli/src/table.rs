@@ -48,7 +48,7 @@ pub fn run(words: Args) -> ExitCode {
         match command.as_str() {
             "add" => {
                 let spec = control::parse_entry(&table, rest, priority)?;
-                table::add_entry(&deployment, &table, &spec).map(|()| Vec::new())
+                control::add(&deployment, &table, &spec).map(|()| Vec::new())
             }
             "modify" => {
                 let spec = control::parse_entry(&table, rest, priority)?;

@@ -10,7 +10,6 @@ use crate::entry::{encode_entry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::map_source::MapSource;
 use crate::sys_ops;
-use crate::table;
 use p4bpf_layout::{Table, TableStorage};
 
 /// Entries per batch call: large enough to amortise the call, small enough
@@ -40,7 +39,7 @@ pub fn insert_batch(source: &impl MapSource, table: &Table, specs: &[EntrySpec])
     let map = source.map(&table.map)?;
     if table.storage != TableStorage::Hash || map.per_cpu() {
         for spec in specs {
-            table::add_entry(source, table, spec)?;
+            super::add(source, table, spec)?;
         }
         return Ok(specs.len());
     }

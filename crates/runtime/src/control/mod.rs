@@ -14,7 +14,7 @@ mod words;
 pub use batch::insert_batch;
 pub use counters::{counter_cells, reset_counter, CounterCell};
 pub use decode::Entry;
-pub use tables::{clear, delete, dump, get, modify};
+pub use tables::{add, clear, delete, dump, get, modify};
 pub use words::{parse_entry, parse_key, EntryWords};
 
 use crate::error::{Result, RuntimeError};

@@ -1,5 +1,5 @@
-//! Entry operations besides insertion (which is `table::add_entry`):
-//! modify, delete and get by key, dump and clear. A ternary entry lives
+//! Entry operations: add (`table::add_entry`, with a full table said in
+//! table terms), modify, delete and get by key, dump and clear. A ternary entry lives
 //! under the mask slot holding its mask; a slot is kept after its last
 //! entry goes (searching an empty slot finds nothing), except by `clear`,
 //! which empties the slots too.
@@ -49,6 +49,11 @@ fn mask_slots(masks: &Map, table: &Table) -> Result<Vec<(u32, Vec<u8>)>> {
         }
     }
     Ok(used)
+}
+
+/// Insert `spec`; an existing entry with the same key is an error.
+pub fn add(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
+    crate::table::add_entry(source, table, spec).map_err(|e| in_table_terms(table, e))
 }
 
 /// Replace the action of the existing entry `spec` keys.

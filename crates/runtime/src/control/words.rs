@@ -2,12 +2,15 @@
 //! first bare word, which names the action, then `PARAM=VALUE` words. Names
 //! resolve as `names` does (dotted P4 names, underscore forms, unique
 //! suffixes), so `hdr.ipv4.dstAddr=10.0.0.0/24`, `dstAddr=...` and
-//! `key.field0=...` are the same key.
+//! `key.field0=...` are the same key. Unlike STF files (where a bare value
+//! means the whole field), an operator must write the prefix of an lpm
+//! field and the mask of a ternary one: a forgotten `/24` would otherwise
+//! silently install a host route.
 
 use crate::entry::EntrySpec;
 use crate::error::{Result, RuntimeError};
 use crate::names;
-use p4bpf_layout::Table;
+use p4bpf_layout::{MatchKind, Table};
 
 /// The words of one entry, split but not yet resolved.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -87,6 +90,18 @@ fn resolve_keys(table: &Table, keys: &[(String, String)]) -> Result<Vec<(usize, 
     let mut resolved: Vec<(usize, String)> = Vec::new();
     for (name, value) in keys {
         let index = names::key_field(table, name)?;
+        let kind = table.keys.get(index).map(|k| k.match_kind);
+        let (needs, form) = match kind {
+            Some(MatchKind::Lpm) => ("/", "a prefix length (VALUE/PREFIX)"),
+            Some(MatchKind::Ternary) => ("&&&", "a mask (VALUE&&&MASK)"),
+            _ => ("", ""),
+        };
+        if !value.contains(needs) {
+            return Err(RuntimeError::Value(format!(
+                "table `{}`, key field `{name}`: `{value}` needs {form}",
+                table.name
+            )));
+        }
         if resolved.iter().any(|(i, _)| *i == index) {
             return Err(RuntimeError::Value(format!(
                 "table `{}`: key field `{name}` is given twice",
