@@ -1,22 +1,25 @@
-//! Many entries at once. Every entry is encoded before anything is written,
-//! and the table must have room for all of them, so a bad entry or a full
-//! table writes nothing. Hash tables go to the kernel with
-//! `BPF_MAP_UPDATE_BATCH` in chunks (one system call per chunk instead of
-//! per entry); other storages, and kernels without batch support, insert
-//! one by one.
+//! Many entries at once. Every entry is encoded and checked before anything
+//! is written: the table must have room for all of them and none of their
+//! keys may be present already or twice in the batch, so a bad entry, a
+//! duplicate or a full table writes nothing. Hash tables go to the kernel
+//! with `BPF_MAP_UPDATE_BATCH` in chunks (one system call per chunk instead
+//! of per entry); the kernel takes no "insert only" flag there, hence the
+//! duplicate check against the table's keys beforehand (one walk of the
+//! table; run it under the pipeline's writer lock so nobody adds between
+//! check and write). Other storages, and kernels without batch support,
+//! insert one by one.
 
-use super::{count_entries, in_table_terms};
+use super::{count_entries, in_table_terms, keys};
 use crate::entry::{encode_entry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::map_source::MapSource;
 use crate::sys_ops;
 use p4bpf_layout::{Table, TableStorage};
+use std::collections::HashSet;
 
 /// Entries per batch call: large enough to amortise the call, small enough
 /// to keep the kernel's copy in cache.
 const CHUNK: usize = 8192;
-/// `BPF_NOEXIST`: a key already present is an error.
-const FLAG_NO_EXIST: u64 = 1;
 /// `EINVAL`/`ENOTSUPP`-style answers of a map type without batch support.
 const EINVAL: i32 = 22;
 const ENOTSUPP: i32 = 524;
@@ -43,13 +46,20 @@ pub fn insert_batch(source: &impl MapSource, table: &Table, specs: &[EntrySpec])
         }
         return Ok(specs.len());
     }
+    let mut seen: HashSet<Vec<u8>> = keys(&map)?.into_iter().collect();
+    if encoded.iter().any(|entry| !seen.insert(entry.key.clone())) {
+        return Err(RuntimeError::Value(format!(
+            "table `{}` already has an entry with a key of this batch (or the batch repeats one)",
+            table.name
+        )));
+    }
     for chunk in encoded.chunks(CHUNK) {
         let keys: Vec<u8> = chunk.iter().flat_map(|e| e.key.iter().copied()).collect();
         let values: Vec<u8> = chunk.iter().flat_map(|e| e.value.iter().copied()).collect();
         let mut count = chunk.len() as u32;
         let options = sys_ops::MapBatchOpts {
             sz: std::mem::size_of::<sys_ops::MapBatchOpts>(),
-            elem_flags: FLAG_NO_EXIST,
+            elem_flags: 0,
             flags: 0,
         };
         // SAFETY: `keys` and `values` hold `count` keys and values of the
