@@ -50,8 +50,10 @@ pub fn run(words: Args) -> ExitCode {
                             fields.push(("bytes", bytes));
                         }
                         if words.json {
-                            let body: Vec<String> =
-                                fields.iter().map(|(k, v)| format!(", \"{k}\": {v}")).collect();
+                            let body: Vec<String> = fields
+                                .iter()
+                                .map(|(k, v)| format!(", \"{k}\": {v}"))
+                                .collect();
                             format!("{{\"index\": {}{}}}", cell.index, body.concat())
                         } else {
                             let body: Vec<String> =

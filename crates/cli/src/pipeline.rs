@@ -31,7 +31,10 @@ pub fn run(words: Args) -> ExitCode {
         Err(error) => return error.report(Some("pipeline")),
     };
     let defines = words.options.iter().filter(|(flag, _)| flag == "-D");
-    if let Some(Err(error)) = defines.map(|(_, v)| args::parse_define(v)).find(Result::is_err) {
+    if let Some(Err(error)) = defines
+        .map(|(_, v)| args::parse_define(v))
+        .find(Result::is_err)
+    {
         return error.report(Some("pipeline"));
     }
     let result = match words.positional.first().map(String::as_str) {
@@ -40,14 +43,21 @@ pub fn run(words: Args) -> ExitCode {
             [_, name] => deploy::unload(name)
                 .map(|()| vec![format!("unloaded pipeline {name}")])
                 .map_err(|e| e.to_string()),
-            _ => return UsageError::new("`pipeline unload` takes one name").report(Some("pipeline")),
+            _ => {
+                return UsageError::new("`pipeline unload` takes one name").report(Some("pipeline"))
+            }
         },
         Some("show") => show(&words),
         Some(other) => {
-            return UsageError::new(format!("unknown pipeline command `{other}` (load, unload, show)"))
+            return UsageError::new(format!(
+                "unknown pipeline command `{other}` (load, unload, show)"
+            ))
+            .report(Some("pipeline"))
+        }
+        None => {
+            return UsageError::new("`pipeline` needs a command: load, unload or show")
                 .report(Some("pipeline"))
         }
-        None => return UsageError::new("`pipeline` needs a command: load, unload or show").report(Some("pipeline")),
     };
     match result {
         Ok(lines) => print_lines(&lines),
@@ -196,13 +206,19 @@ fn summary_lines(summary: &Summary) -> Vec<String> {
         format!("hook\t{hook}"),
     ];
     for table in &summary.tables {
-        lines.push(format!("table\t{}\t{}/{} entries", table.name, table.entries, table.size));
+        lines.push(format!(
+            "table\t{}\t{}/{} entries",
+            table.name, table.entries, table.size
+        ));
     }
     for counter in &summary.counters {
         lines.push(format!("counter\t{counter}"));
     }
     for port in &summary.ports {
-        lines.push(format!("port\t{}\t{}\tifindex {}", port.port, port.interface, port.ifindex));
+        lines.push(format!(
+            "port\t{}\t{}\tifindex {}",
+            port.port, port.interface, port.ifindex
+        ));
     }
     lines
 }

@@ -52,7 +52,10 @@ pub fn run(words: Args) -> ExitCode {
     };
     let result = match (command, interface) {
         ("add", Some(interface)) => ports::add(&deployment, interface, port).map(|p| {
-            vec![format!("port {} is {} (ifindex {})", p.port, p.interface, p.ifindex)]
+            vec![format!(
+                "port {} is {} (ifindex {})",
+                p.port, p.interface, p.ifindex
+            )]
         }),
         ("del", Some(interface)) => ports::delete(&deployment, interface)
             .map(|()| vec![format!("removed {interface} from pipeline {name}")]),

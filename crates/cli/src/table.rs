@@ -36,7 +36,8 @@ pub fn run(words: Args) -> ExitCode {
         }
     };
     let [command, pipeline, table_name, rest @ ..] = words.positional.as_slice() else {
-        return UsageError::new("expected `table COMMAND PIPELINE TABLE ...`").report(Some("table"));
+        return UsageError::new("expected `table COMMAND PIPELINE TABLE ...`")
+            .report(Some("table"));
     };
     let opened = match command.as_str() {
         "get" | "dump" => Deployment::open(pipeline),
@@ -88,7 +89,9 @@ fn render(entry: &Entry, words: &Words) -> String {
     if words.json {
         let mut head = json_object(&[("action".into(), entry.action.clone())]);
         head.pop();
-        let priority = priority.map(|p| format!(", \"priority\": {p}")).unwrap_or_default();
+        let priority = priority
+            .map(|p| format!(", \"priority\": {p}"))
+            .unwrap_or_default();
         return format!(
             "{head}, \"keys\": {}, \"params\": {}{priority}}}",
             json_object(&entry.keys),
@@ -101,7 +104,12 @@ fn render(entry: &Entry, words: &Words) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let mut line = format!("{}\t{}\t{}", pairs(&entry.keys), entry.action, pairs(&entry.params));
+    let mut line = format!(
+        "{}\t{}\t{}",
+        pairs(&entry.keys),
+        entry.action,
+        pairs(&entry.params)
+    );
     if let Some(priority) = priority {
         line.push_str(&format!("\tpriority={priority}"));
     }

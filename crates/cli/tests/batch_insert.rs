@@ -64,14 +64,20 @@ fn hundred_thousand_exact_entries_in_under_a_second() {
     let deployment = deployment.unwrap_or_else(|e| panic!("load: {e}"));
     let table = names::table(&deployment.description, "by_dst").map(Clone::clone);
     let table = table.unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(table.actions.first().map(|a| a.name.as_str()), Some("TestIngress.forward"));
+    assert_eq!(
+        table.actions.first().map(|a| a.name.as_str()),
+        Some("TestIngress.forward")
+    );
 
     let specs: Vec<EntrySpec> = (0..ENTRIES).map(spec).collect();
     let start = Instant::now();
     let inserted = control::insert_batch(&deployment, &table, &specs);
     let batch = start.elapsed();
     assert_eq!(inserted.map_err(|e| e.to_string()), Ok(ENTRIES as usize));
-    assert_eq!(control::count_entries(&deployment, &table).ok(), Some(ENTRIES as usize));
+    assert_eq!(
+        control::count_entries(&deployment, &table).ok(),
+        Some(ENTRIES as usize)
+    );
 
     // The same work one entry per system call, on a tenth of the entries.
     let cleared = control::clear(&deployment, &table);

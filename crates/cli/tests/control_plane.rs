@@ -31,7 +31,13 @@ impl Loaded {
     fn new(test: &str) -> Loaded {
         let name = format!("{test}{}", std::process::id());
         let program = program();
-        let out = p4bpf(&["pipeline", "load", program.to_str().unwrap_or(""), "--name", &name]);
+        let out = p4bpf(&[
+            "pipeline",
+            "load",
+            program.to_str().unwrap_or(""),
+            "--name",
+            &name,
+        ]);
         assert!(out.status.success(), "load: {}", stderr(&out));
         Loaded(name)
     }
@@ -67,42 +73,107 @@ fn tables_by_p4_name_round_trip() {
     }
     let loaded = Loaded::new("ctlrt");
     let n = loaded.0.as_str();
-    let add = run(&["table", "add", n, "by_dst", "dstAddr=00:00:00:00:00:01", "forward", "port=7"]);
+    let add = run(&[
+        "table",
+        "add",
+        n,
+        "by_dst",
+        "dstAddr=00:00:00:00:00:01",
+        "forward",
+        "port=7",
+    ]);
     assert!(add.status.success(), "{}", stderr(&add));
-    let lpm = ["table", "add", n, "by_prefix", "srcAddr=02:00:00:00:00:00/8", "drop"];
+    let lpm = [
+        "table",
+        "add",
+        n,
+        "by_prefix",
+        "srcAddr=02:00:00:00:00:00/8",
+        "drop",
+    ];
     assert!(run(&lpm).status.success());
     let ternary = "srcAddr=02:00:00:00:00:00&&&ff:00:00:00:00:00";
-    let added = run(&["table", "add", n, "by_src", ternary, "forward", "port=3", "--priority", "5"]);
+    let added = run(&[
+        "table",
+        "add",
+        n,
+        "by_src",
+        ternary,
+        "forward",
+        "port=3",
+        "--priority",
+        "5",
+    ]);
     assert!(added.status.success(), "{}", stderr(&added));
     assert_eq!(
         dump(n, "by_dst"),
         "hdr.ethernet.dstAddr=00:00:00:00:00:01\tTestIngress.forward\tport=7\n"
     );
     assert!(dump(n, "by_prefix").contains("srcAddr=02:00:00:00:00:00/8\tTestIngress.drop"));
-    assert!(dump(n, "by_src").contains(&format!("{ternary}\tTestIngress.forward\tport=3\tpriority=5")));
+    assert!(dump(n, "by_src").contains(&format!(
+        "{ternary}\tTestIngress.forward\tport=3\tpriority=5"
+    )));
 
-    let modify = run(&["table", "modify", n, "by_dst", "dstAddr=00:00:00:00:00:01", "forward", "port=9"]);
+    let modify = run(&[
+        "table",
+        "modify",
+        n,
+        "by_dst",
+        "dstAddr=00:00:00:00:00:01",
+        "forward",
+        "port=9",
+    ]);
     assert!(modify.status.success(), "{}", stderr(&modify));
-    let got = run(&["table", "get", n, "by_dst", "key.field0=00:00:00:00:00:01", "--json"]);
-    assert!(stdout(&got).contains("\"params\": {\"port\": \"9\"}"), "{}", stdout(&got));
-    assert!(run(&["table", "default", n, "by_dst", "forward", "port=1"]).status.success());
+    let got = run(&[
+        "table",
+        "get",
+        n,
+        "by_dst",
+        "key.field0=00:00:00:00:00:01",
+        "--json",
+    ]);
+    assert!(
+        stdout(&got).contains("\"params\": {\"port\": \"9\"}"),
+        "{}",
+        stdout(&got)
+    );
+    assert!(run(&["table", "default", n, "by_dst", "forward", "port=1"])
+        .status
+        .success());
 
     let show = stdout(&run(&["pipeline", "show", n]));
-    assert!(show.contains("table\tTestIngress.by_dst\t1/131072 entries"), "{show}");
+    assert!(
+        show.contains("table\tTestIngress.by_dst\t1/131072 entries"),
+        "{show}"
+    );
     assert!(show.contains("counter\tTestIngress.seen"), "{show}");
-    assert_eq!(stdout(&run(&["counter", "get", n, "seen", "1"])), "1\tpackets=0\n");
+    assert_eq!(
+        stdout(&run(&["counter", "get", n, "seen", "1"])),
+        "1\tpackets=0\n"
+    );
     assert!(run(&["counter", "reset", n, "seen"]).status.success());
 
-    assert!(run(&["table", "del", n, "by_src", ternary]).status.success());
+    assert!(run(&["table", "del", n, "by_src", ternary])
+        .status
+        .success());
     assert_eq!(dump(n, "by_src"), "");
-    assert_eq!(stdout(&run(&["table", "clear", n, "by_dst"])), "removed 1 entries\n");
+    assert_eq!(
+        stdout(&run(&["table", "clear", n, "by_dst"])),
+        "removed 1 entries\n"
+    );
 
     // BTF: bpftool prints the P4 field names of the pinned maps.
     let pin = format!("/sys/fs/bpf/p4bpf/{n}/maps/TestIngress_by_prefix");
-    match Command::new("bpftool").args(["map", "dump", "pinned", &pin]).output() {
+    match Command::new("bpftool")
+        .args(["map", "dump", "pinned", &pin])
+        .output()
+    {
         Ok(out) => {
             let text = String::from_utf8_lossy(&out.stdout);
-            assert!(text.contains("srcAddr\"") && text.contains("\"port\""), "{text}");
+            assert!(
+                text.contains("srcAddr\"") && text.contains("\"port\""),
+                "{text}"
+            );
         }
         Err(_) => eprintln!("bpftool is not installed: BTF check skipped"),
     }
@@ -122,21 +193,96 @@ fn bad_input_is_one_line_and_writes_nothing() {
     let ghost = format!("nosuch{}", std::process::id());
     let fwd = ["forward", "port=1"];
     let cases: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["table", "add", &ghost, "by_dst", "dstAddr=1"], "unknown pipeline"),
-        (vec!["table", "add", n, "nosuch", "dstAddr=1"], "unknown table `nosuch`"),
-        (vec!["table", "add", n, "by_dst", "nosuch=1", fwd[0], fwd[1]], "unknown key field"),
-        (vec!["table", "add", n, "by_dst", "dstAddr=1", "nosuch"], "unknown action"),
-        (vec!["table", "add", n, "by_dst", "dstAddr=1", "forward", "nosuch=1"], "unknown parameter"),
-        (vec!["table", "add", n, "by_dst", "dstAddr=1", "forward"], "`port`: is missing"),
-        (vec!["table", "add", n, "by_type", "etherType=0x10000", fwd[0], fwd[1]], "does not fit in bit<16>"),
-        (vec!["table", "add", n, "by_dst", "dstAddr=1", "forward", "port=0x100000000"], "does not fit in bit<32>"),
-        (vec!["table", "add", n, "by_prefix", "srcAddr=2", "drop"], "needs a prefix length"),
-        (vec!["table", "add", n, "by_prefix", "srcAddr=2/49", "drop"], "bad prefix length"),
-        (vec!["table", "add", n, "by_src", "srcAddr=2", "drop"], "needs a mask"),
-        (vec!["table", "del", n, "by_dst", "dstAddr=5"], "has no entry with this key"),
-        (vec!["port", "add", n, "nosuch-if0"], "interface `nosuch-if0` does not exist"),
-        (vec!["counter", "get", n, "seen", "16"], "index 16 is out of range"),
-        (vec!["pipeline", "load", "tests/control/tables.p4", "--name", "bad.name"], "bad pipeline name"),
+        (
+            vec!["table", "add", &ghost, "by_dst", "dstAddr=1"],
+            "unknown pipeline",
+        ),
+        (
+            vec!["table", "add", n, "nosuch", "dstAddr=1"],
+            "unknown table `nosuch`",
+        ),
+        (
+            vec!["table", "add", n, "by_dst", "nosuch=1", fwd[0], fwd[1]],
+            "unknown key field",
+        ),
+        (
+            vec!["table", "add", n, "by_dst", "dstAddr=1", "nosuch"],
+            "unknown action",
+        ),
+        (
+            vec![
+                "table",
+                "add",
+                n,
+                "by_dst",
+                "dstAddr=1",
+                "forward",
+                "nosuch=1",
+            ],
+            "unknown parameter",
+        ),
+        (
+            vec!["table", "add", n, "by_dst", "dstAddr=1", "forward"],
+            "`port`: is missing",
+        ),
+        (
+            vec![
+                "table",
+                "add",
+                n,
+                "by_type",
+                "etherType=0x10000",
+                fwd[0],
+                fwd[1],
+            ],
+            "does not fit in bit<16>",
+        ),
+        (
+            vec![
+                "table",
+                "add",
+                n,
+                "by_dst",
+                "dstAddr=1",
+                "forward",
+                "port=0x100000000",
+            ],
+            "does not fit in bit<32>",
+        ),
+        (
+            vec!["table", "add", n, "by_prefix", "srcAddr=2", "drop"],
+            "needs a prefix length",
+        ),
+        (
+            vec!["table", "add", n, "by_prefix", "srcAddr=2/49", "drop"],
+            "bad prefix length",
+        ),
+        (
+            vec!["table", "add", n, "by_src", "srcAddr=2", "drop"],
+            "needs a mask",
+        ),
+        (
+            vec!["table", "del", n, "by_dst", "dstAddr=5"],
+            "has no entry with this key",
+        ),
+        (
+            vec!["port", "add", n, "nosuch-if0"],
+            "interface `nosuch-if0` does not exist",
+        ),
+        (
+            vec!["counter", "get", n, "seen", "16"],
+            "index 16 is out of range",
+        ),
+        (
+            vec![
+                "pipeline",
+                "load",
+                "tests/control/tables.p4",
+                "--name",
+                "bad.name",
+            ],
+            "bad pipeline name",
+        ),
     ];
     for (words, what) in &cases {
         assert_fails(&run(words), what);
@@ -147,10 +293,18 @@ fn bad_input_is_one_line_and_writes_nothing() {
     // A full table: the third entry of a 2-entry table is refused.
     for ether_type in ["1", "2"] {
         let key = format!("etherType={ether_type}");
-        assert!(run(&["table", "add", n, "by_type", &key, "drop"]).status.success());
+        assert!(run(&["table", "add", n, "by_type", &key, "drop"])
+            .status
+            .success());
     }
-    assert_fails(&run(&["table", "add", n, "by_type", "etherType=3", "drop"]), "is full");
-    assert_fails(&run(&["table", "add", n, "by_type", "etherType=1", "drop"]), "already has an entry");
+    assert_fails(
+        &run(&["table", "add", n, "by_type", "etherType=3", "drop"]),
+        "is full",
+    );
+    assert_fails(
+        &run(&["table", "add", n, "by_type", "etherType=1", "drop"]),
+        "already has an entry",
+    );
     assert_eq!(dump(n, "by_type").lines().count(), 2);
 }
 

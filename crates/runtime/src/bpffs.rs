@@ -74,7 +74,10 @@ pub fn pin(fd: i32, path: &Path) -> Result<()> {
     // SAFETY: valid fd and NUL-terminated path.
     let status = unsafe { sys_ops::bpf_obj_pin(fd, c.as_ptr()) };
     if status < 0 {
-        return Err(RuntimeError::os(format!("pinning {}", path.display()), -status));
+        return Err(RuntimeError::os(
+            format!("pinning {}", path.display()),
+            -status,
+        ));
     }
     Ok(())
 }
@@ -166,7 +169,11 @@ pub fn store_text(path: &Path, text: &str) -> Result<()> {
     for (slot, chunk) in bytes.chunks(BLOB_CHUNK as usize).enumerate() {
         let mut value = chunk.to_vec();
         value.resize(BLOB_CHUNK as usize, 0);
-        map.write(&(slot as u32).to_ne_bytes(), &value, crate::map::Write::Replace)?;
+        map.write(
+            &(slot as u32).to_ne_bytes(),
+            &value,
+            crate::map::Write::Replace,
+        )?;
     }
     pin(fd.as_raw_fd(), path)
 }
@@ -196,7 +203,10 @@ mod tests {
         assert!(check_name("pipeline", "router-1_a").is_ok());
         for bad in ["", "a.b", "a/b", "..", &"x".repeat(65)] {
             let error = check_name("pipeline", bad).err().map(|e| e.to_string());
-            assert!(error.is_some_and(|e| e.contains("bad pipeline name")), "{bad}");
+            assert!(
+                error.is_some_and(|e| e.contains("bad pipeline name")),
+                "{bad}"
+            );
         }
     }
 }

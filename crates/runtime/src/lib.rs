@@ -29,15 +29,18 @@ pub mod map;
 pub mod map_source;
 pub mod names;
 pub mod object;
+pub mod packet_target;
 pub mod pipeline;
 pub mod ports;
 pub mod stf;
 mod sys;
+mod sys_net;
 mod sys_ops;
 pub mod table;
 pub mod test_run;
 pub mod value;
 pub mod verdict;
+pub mod veth;
 
 pub use error::{Result, RuntimeError};
 pub use map_source::MapSource;

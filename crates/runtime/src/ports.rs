@@ -75,7 +75,9 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
     let link = attach(deployment, index, interface)?;
     let pin = link_pin(deployment, index);
     bpffs::pin(link.as_raw_fd(), &pin)?;
-    if let Err(error) = devmap(deployment)?.write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert) {
+    if let Err(error) =
+        devmap(deployment)?.write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert)
+    {
         // Best effort undo: dropping the pin and our descriptor detaches.
         let _ = std::fs::remove_file(&pin);
         return Err(error);

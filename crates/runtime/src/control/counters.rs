@@ -32,7 +32,11 @@ fn indexes(source: &impl MapSource, counter: &Counter, index: Option<u32>) -> Re
     let map = source.map(&counter.map)?;
     let mut found: Vec<u32> = keys(&map)?
         .iter()
-        .filter_map(|k| k.get(..4).and_then(|b| b.try_into().ok()).map(u32::from_ne_bytes))
+        .filter_map(|k| {
+            k.get(..4)
+                .and_then(|b| b.try_into().ok())
+                .map(u32::from_ne_bytes)
+        })
         .collect();
     found.sort_unstable();
     Ok(found)

@@ -41,7 +41,10 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
             }
         }
         TableStorage::Ternary => {
-            let offset = table.ternary.as_ref().map_or(0, |t| t.entry_key_offset as usize);
+            let offset = table
+                .ternary
+                .as_ref()
+                .map_or(0, |t| t.entry_key_offset as usize);
             let key = map_key.get(offset..).unwrap_or_default();
             let mask = mask.unwrap_or_default();
             for field in &table.keys {
@@ -55,7 +58,10 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
                 let text = match field.match_kind {
                     _ if full => text,
                     MatchKind::Lpm => {
-                        format!("{text}/{}", bits.iter().map(|b| b.count_ones()).sum::<u32>())
+                        format!(
+                            "{text}/{}",
+                            bits.iter().map(|b| b.count_ones()).sum::<u32>()
+                        )
                     }
                     _ => format!("{text}&&&{}", render(&bits, layout)),
                 };
@@ -86,9 +92,16 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
 /// The action a value struct selects, with its parameters.
 pub fn action(table: &Table, value: &[u8]) -> Result<(String, Vec<(String, String)>)> {
     let code = u32_at(value, 0);
-    let action = table.actions.iter().find(|a| a.code == code).ok_or_else(|| {
-        RuntimeError::BadObject(format!("table `{}` holds unknown action code {code}", table.name))
-    })?;
+    let action = table
+        .actions
+        .iter()
+        .find(|a| a.code == code)
+        .ok_or_else(|| {
+            RuntimeError::BadObject(format!(
+                "table `{}` holds unknown action code {code}",
+                table.name
+            ))
+        })?;
     let params = action
         .params
         .iter()
@@ -120,7 +133,9 @@ fn field_bytes(bytes: &[u8], field: &FieldLayout) -> Vec<u8> {
 
 fn render(bytes: &[u8], field: &FieldLayout) -> String {
     // A field may sit in a wider C integer: keep its own bytes.
-    let own = bytes.len().saturating_sub(crate::value::byte_len(field.bit_width));
+    let own = bytes
+        .len()
+        .saturating_sub(crate::value::byte_len(field.bit_width));
     let bytes = bytes.get(own..).unwrap_or_default();
     let name = field.name.to_ascii_lowercase();
     let address = name.contains("addr") || name.contains("ip");
@@ -154,9 +169,19 @@ mod tests {
         for (bytes, name, width, shown) in [
             (vec![10, 0, 0, 1], "dstAddr", 32, "10.0.0.1"),
             (vec![0, 0, 0, 7], "port", 32, "7"),
-            (vec![0, 0, 0, 0x1b, 0x21, 3, 4, 5], "mac", 48, "00:1b:21:03:04:05"),
+            (
+                vec![0, 0, 0, 0x1b, 0x21, 3, 4, 5],
+                "mac",
+                48,
+                "00:1b:21:03:04:05",
+            ),
             (vec![1, 2], "id", 16, "258"),
-            (vec![0xff; 16], "x", 128, "0xffffffffffffffffffffffffffffffff"),
+            (
+                vec![0xff; 16],
+                "x",
+                128,
+                "0xffffffffffffffffffffffffffffffff",
+            ),
         ] {
             let text = render(&bytes, &field(name, width));
             assert_eq!(text, shown);

@@ -37,13 +37,17 @@ pub(crate) fn keys(map: &Map) -> Result<Vec<Vec<u8>>> {
         let previous = keys.last().map_or(std::ptr::null(), |k| k.as_ptr().cast());
         // SAFETY: both buffers hold a key of the map's size (NULL asks for
         // the first key).
-        let status = unsafe {
-            sys_ops::bpf_map_get_next_key(map.fd(), previous, next.as_mut_ptr().cast())
-        };
+        let status =
+            unsafe { sys_ops::bpf_map_get_next_key(map.fd(), previous, next.as_mut_ptr().cast()) };
         match -status {
             0 => keys.push(next),
             ENOENT => return Ok(keys),
-            errno => return Err(RuntimeError::os(format!("walking map `{}`", map.name()), errno)),
+            errno => {
+                return Err(RuntimeError::os(
+                    format!("walking map `{}`", map.name()),
+                    errno,
+                ))
+            }
         }
     }
 }
@@ -65,7 +69,10 @@ pub(crate) fn delete_key(map: &Map, key: &[u8]) -> Result<()> {
         ENOENT => Err(RuntimeError::KeyNotFound {
             map: map.name().to_string(),
         }),
-        errno => Err(RuntimeError::os(format!("deleting from map `{}`", map.name()), errno)),
+        errno => Err(RuntimeError::os(
+            format!("deleting from map `{}`", map.name()),
+            errno,
+        )),
     }
 }
 
@@ -92,9 +99,9 @@ pub fn count_entries(source: &impl MapSource, table: &Table) -> Result<usize> {
 /// A write error in table terms: a full map says the table is full.
 pub(crate) fn in_table_terms(table: &Table, error: RuntimeError) -> RuntimeError {
     match error {
-        RuntimeError::Os { errno, .. } if errno == E2BIG || errno == ENOSPC => {
-            RuntimeError::Value(format!("table `{}` is full ({} entries)", table.name, table.size))
-        }
+        RuntimeError::Os { errno, .. } if errno == E2BIG || errno == ENOSPC => RuntimeError::Value(
+            format!("table `{}` is full ({} entries)", table.name, table.size),
+        ),
         RuntimeError::KeyNotFound { .. } => {
             RuntimeError::Value(format!("table `{}` has no entry with this key", table.name))
         }

@@ -19,7 +19,8 @@ fn locate(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<(V
         return Ok((encoded.key, encoded.value));
     };
     let masks = source.map(&ternary.masks_map)?;
-    let no_entry = || RuntimeError::Value(format!("table `{}` has no entry with this key", table.name));
+    let no_entry =
+        || RuntimeError::Value(format!("table `{}` has no entry with this key", table.name));
     let slot = mask_slots(&masks, table)?
         .into_iter()
         .find(|(_, stored)| stored == mask)
@@ -42,9 +43,14 @@ fn mask_slots(masks: &Map, table: &Table) -> Result<Vec<(u32, Vec<u8>)>> {
     let mut used = Vec::new();
     for slot in 0..ternary.max_masks.min(masks.max_entries()) {
         let values = masks.read(&slot.to_ne_bytes())?;
-        let Some(value) = values.first() else { continue };
+        let Some(value) = values.first() else {
+            continue;
+        };
         if value.get(..4).is_some_and(|w| w != [0, 0, 0, 0]) {
-            let mask = value.get(start..start + length).unwrap_or_default().to_vec();
+            let mask = value
+                .get(start..start + length)
+                .unwrap_or_default()
+                .to_vec();
             used.push((slot, mask));
         }
     }
@@ -82,7 +88,12 @@ pub fn delete(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Resul
 pub fn get(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<Entry> {
     let (key, _) = locate(source, table, spec)?;
     let encoded = encode_entry(table, spec)?;
-    let value = first(source.map(&table.map)?.read(&key).map_err(|e| in_table_terms(table, e))?);
+    let value = first(
+        source
+            .map(&table.map)?
+            .read(&key)
+            .map_err(|e| in_table_terms(table, e))?,
+    );
     decode::entry(table, &key, &value, encoded.mask.as_deref())
 }
 
@@ -105,7 +116,10 @@ pub fn dump(source: &impl MapSource, table: &Table) -> Result<Vec<Entry>> {
             continue;
         }
         let slot = u32::from_ne_bytes([0, 1, 2, 3].map(|i| key.get(i).copied().unwrap_or(0)));
-        let mask = masks.iter().find(|(s, _)| *s == slot).map(|(_, m)| m.as_slice());
+        let mask = masks
+            .iter()
+            .find(|(s, _)| *s == slot)
+            .map(|(_, m)| m.as_slice());
         entries.push(decode::entry(table, &key, &value, mask)?);
     }
     Ok(entries)

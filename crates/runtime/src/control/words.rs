@@ -75,13 +75,13 @@ pub fn parse_key(table: &Table, words: &[String], priority: Option<u32>) -> Resu
         .iter()
         .enumerate()
         .find(|(_, a)| !a.default_only)
-        .ok_or_else(|| {
-            RuntimeError::Value(format!("table `{}` takes no entries", table.name))
-        })?;
+        .ok_or_else(|| RuntimeError::Value(format!("table `{}` takes no entries", table.name)))?;
     Ok(EntrySpec {
         keys: resolve_keys(table, &split.keys)?,
         action,
-        args: (0..placeholder.params.len()).map(|i| (i, "0".into())).collect(),
+        args: (0..placeholder.params.len())
+            .map(|i| (i, "0".into()))
+            .collect(),
         priority,
     })
 }

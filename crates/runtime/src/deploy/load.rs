@@ -88,7 +88,12 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
     bpffs::pin(program, &target.join("program"))?;
     std::fs::create_dir(target.join("maps"))
         .and_then(|()| std::fs::create_dir(target.join("links")))
-        .map_err(|e| RuntimeError::Value(format!("cannot create folders in {}: {e}", target.display())))?;
+        .map_err(|e| {
+            RuntimeError::Value(format!(
+                "cannot create folders in {}: {e}",
+                target.display()
+            ))
+        })?;
     for name in map_names(description) {
         let map = pipeline.map(&name)?;
         bpffs::check_name("map", &name)?;
@@ -98,7 +103,13 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
     match &description.port_map {
         Some(name) => bpffs::pin(pipeline.map(name)?.fd(), ports)?,
         None => {
-            let devmap = bpffs::create_map(sys_ops::MAP_TYPE_DEVMAP_HASH, "p4bpf_ports", 4, 4, MAX_PORTS)?;
+            let devmap = bpffs::create_map(
+                sys_ops::MAP_TYPE_DEVMAP_HASH,
+                "p4bpf_ports",
+                4,
+                4,
+                MAX_PORTS,
+            )?;
             bpffs::pin(devmap.as_raw_fd(), ports)?;
         }
     }

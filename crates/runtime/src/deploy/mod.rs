@@ -91,7 +91,11 @@ impl Deployment {
                 }
             )));
         }
-        let lock = if lock { Some(lock_folder(&folder)?) } else { None };
+        let lock = if lock {
+            Some(lock_folder(&folder)?)
+        } else {
+            None
+        };
         let description = Pipeline::from_json(&bpffs::read_text(&folder.join("description"))?)
             .map_err(RuntimeError::BadObject)?;
         let settings = Settings::parse(&bpffs::read_text(&folder.join("settings"))?);
@@ -184,7 +188,10 @@ fn lock_folder(folder: &Path) -> Result<OwnedFd> {
     let owned = unsafe { OwnedFd::from_raw_fd(fd) };
     // SAFETY: valid descriptor; blocks until the other writer is done.
     if unsafe { sys_ops::flock(fd, sys_ops::LOCK_EX) } != 0 {
-        return Err(RuntimeError::os("locking the pipeline", crate::sys::last_errno()));
+        return Err(RuntimeError::os(
+            "locking the pipeline",
+            crate::sys::last_errno(),
+        ));
     }
     Ok(owned)
 }

@@ -43,7 +43,11 @@ pub fn summary(deployment: &Deployment) -> Result<Summary> {
         xdp_mode: deployment.settings.xdp_mode.as_str(),
         program_id: deployment.program_id()?,
         tables,
-        counters: description.counters.iter().map(|c| c.name.clone()).collect(),
+        counters: description
+            .counters
+            .iter()
+            .map(|c| c.name.clone())
+            .collect(),
         ports: ports::list(deployment)?,
     })
 }
