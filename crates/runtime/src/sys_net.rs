@@ -16,6 +16,32 @@ pub const ETH_P_ALL_BE: u16 = 0x0003u16.to_be();
 /// `sll_pkttype` of a frame the interface sent.
 pub const PACKET_OUTGOING: u8 = 4;
 pub const POLLIN: i16 = 1;
+/// `SOL_PACKET` / `PACKET_AUXDATA`: per-frame metadata, the VLAN tag the
+/// stack took out of a received frame among it.
+pub const SOL_PACKET: c_int = 263;
+pub const PACKET_AUXDATA: c_int = 8;
+/// `tp_status` bits of `struct tpacket_auxdata`.
+pub const TP_STATUS_VLAN_VALID: u32 = 1 << 4;
+pub const TP_STATUS_VLAN_TPID_VALID: u32 = 1 << 6;
+
+/// `struct iovec`.
+#[repr(C)]
+pub struct IoVec {
+    pub base: *mut c_void,
+    pub length: usize,
+}
+
+/// `struct msghdr` (x86_64 glibc layout; `repr(C)` adds its padding).
+#[repr(C)]
+pub struct MsgHdr {
+    pub name: *mut c_void,
+    pub name_length: u32,
+    pub iov: *mut IoVec,
+    pub iov_length: usize,
+    pub control: *mut c_void,
+    pub control_length: usize,
+    pub flags: c_int,
+}
 
 /// `struct sockaddr_ll`.
 #[repr(C)]
@@ -65,13 +91,13 @@ extern "C" {
     pub fn socket(domain: c_int, kind: c_int, protocol: c_int) -> c_int;
     pub fn bind(fd: c_int, address: *const SockaddrLl, length: u32) -> c_int;
     pub fn send(fd: c_int, buffer: *const c_void, length: usize, flags: c_int) -> isize;
-    pub fn recvfrom(
+    pub fn recvmsg(fd: c_int, message: *mut MsgHdr, flags: c_int) -> isize;
+    pub fn setsockopt(
         fd: c_int,
-        buffer: *mut c_void,
-        length: usize,
-        flags: c_int,
-        address: *mut SockaddrLl,
-        address_length: *mut u32,
-    ) -> isize;
+        level: c_int,
+        name: c_int,
+        value: *const c_void,
+        length: u32,
+    ) -> c_int;
     pub fn poll(fds: *mut PollFd, count: u64, timeout_ms: c_int) -> c_int;
 }
