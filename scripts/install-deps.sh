@@ -9,10 +9,12 @@ purpose="${1:-test}"
 
 # Debian packages and, for each, a command or file that shows it is there.
 # clang and libbpf-dev: the compiler tests compile the generated C, the
-# runtime links the system libbpf (-lbpf) and its kernel tests load programs.
+# runtime links the system libbpf (-lbpf) and its kernel tests load programs;
+# iproute2 makes the veth pairs of `p4bpf test --target veth`.
 test_packages=(
     "clang:command:clang"
     "libbpf-dev:dpkg:libbpf-dev"
+    "iproute2:command:ip"
 )
 demo_packages=(
     "llvm:command:llvm-strip"

@@ -3,6 +3,8 @@
 //! the rate beside that of one system call per entry. Skips, saying why,
 //! without root/BPF or clang.
 
+#![allow(clippy::panic)] // a failing test should stop loudly
+
 use p4bpf_compiler::{CompileOptions, Hook};
 use p4bpf_runtime::control;
 use p4bpf_runtime::deploy::{self, LoadOptions, XdpMode};
@@ -62,7 +64,7 @@ fn hundred_thousand_exact_entries_in_under_a_second() {
     let deployment = deploy::load(image, &load);
     let _unload = Unload(name);
     let deployment = deployment.unwrap_or_else(|e| panic!("load: {e}"));
-    let table = names::table(&deployment.description, "by_dst").map(Clone::clone);
+    let table = names::table(&deployment.description, "by_dst").cloned();
     let table = table.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         table.actions.first().map(|a| a.name.as_str()),

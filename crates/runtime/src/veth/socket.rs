@@ -188,3 +188,31 @@ pub fn wait_any(sockets: &[&PacketSocket], timeout_ms: i32) -> Result<bool> {
     }
     Ok(ready > 0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn auxdata(status: u32, tci: u16, tpid: u16) -> Vec<u8> {
+        let mut control = Vec::new();
+        control.extend(((CMSG_HEADER + 20) as u64).to_ne_bytes());
+        control.extend(sys_net::SOL_PACKET.to_ne_bytes());
+        control.extend(sys_net::PACKET_AUXDATA.to_ne_bytes());
+        control.extend(status.to_ne_bytes());
+        control.extend([0u8; 12]);
+        control.extend(tci.to_ne_bytes());
+        control.extend(tpid.to_ne_bytes());
+        control
+    }
+
+    #[test]
+    fn vlan_tag_comes_back_from_auxdata() {
+        let valid = sys_net::TP_STATUS_VLAN_VALID;
+        assert_eq!(vlan_tag(&auxdata(valid, 0x64, 0)), Some([0x81, 0, 0, 0x64]));
+        let with_tpid = valid | sys_net::TP_STATUS_VLAN_TPID_VALID;
+        assert_eq!(vlan_tag(&auxdata(with_tpid, 5, 0x88a8)), Some([0x88, 0xa8, 0, 5]));
+        assert_eq!(vlan_tag(&auxdata(0, 0x64, 0)), None);
+        assert_eq!(vlan_tag(&[1, 2, 3]), None);
+        assert_eq!(vlan_tag(&[]), None);
+    }
+}
