@@ -159,3 +159,34 @@ pub fn unload(name: &str) -> Result<()> {
     std::fs::remove_dir_all(&target)
         .map_err(|e| RuntimeError::Value(format!("cannot remove {}: {e}", target.display())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use p4bpf_layout::{Architecture, Counter, CounterKind, Hook, Pipeline, FORMAT_VERSION};
+
+    #[test]
+    fn every_named_map_is_pinned_once() {
+        let counter = |map: &str| Counter {
+            name: map.into(),
+            map: map.into(),
+            kind: CounterKind::Packets,
+            size: 1,
+            sparse: false,
+            value_size: 8,
+        };
+        let description = Pipeline {
+            format_version: FORMAT_VERSION,
+            program: "p".into(),
+            architecture: Architecture::XdpModel,
+            hook: Hook::Xdp,
+            entry: "p_xdp".into(),
+            tables: vec![],
+            counters: vec![counter("c"), counter("c"), counter("a")],
+            value_sets: vec![],
+            port_map: None,
+            output_record: Some("out".into()),
+        };
+        assert_eq!(map_names(&description), ["a", "c", "out"]);
+    }
+}

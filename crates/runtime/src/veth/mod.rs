@@ -270,3 +270,15 @@ impl VethTarget {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_come_from_packets_and_expects_once_each() {
+        let text = "packet 3 00\nexpect 7 00\npacket 3 01\nexpect 0 00\nadd t k:1 a()\n";
+        let script = stf::parse(Path::new("x.stf"), text).unwrap_or_default();
+        assert_eq!(stf_ports(&script), [0, 3, 7]);
+    }
+}
