@@ -2,15 +2,21 @@
 //! words to its module; each subcommand parses its own options.
 
 mod args;
+mod bench;
 mod check;
 mod compile;
 mod conformance;
+mod control_output;
+mod counter;
 mod diagnostic_line;
 mod fuzz;
 mod fuzz_packets;
 mod help;
+mod pipeline;
+mod port;
 mod run;
 mod summary;
+mod table;
 mod target;
 mod test;
 
@@ -18,7 +24,18 @@ use args::{Args, UsageError};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    // `std::env::args` would panic on a word that is not UTF-8.
+    let words: Result<Vec<String>, _> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.into_string())
+        .collect();
+    let mut words = match words {
+        Ok(words) => words,
+        Err(word) => {
+            let message = format!("argument `{}` is not valid UTF-8", word.to_string_lossy());
+            return UsageError::new(message).report(None);
+        }
+    };
     if words.is_empty() {
         eprint!("{}", help::text(None).unwrap_or_default());
         return ExitCode::from(2);
@@ -32,12 +49,17 @@ fn main() -> ExitCode {
     }
     let rest = Args::new(words);
     match command.as_str() {
+        "bench" => bench::run(rest),
         "check" => check::run(rest),
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
+        "counter" => counter::run(rest),
         "fuzz" => fuzz::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "pipeline" => pipeline::run(rest),
+        "port" => port::run(rest),
         "run" => run::run(rest),
+        "table" => table::run(rest),
         "test" => test::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));

@@ -93,7 +93,21 @@ impl Map {
         self.max_entries
     }
 
-    fn per_cpu(&self) -> bool {
+    /// The kernel map's descriptor; -1 (so a system call fails with EBADF)
+    /// for a map of the user-space target, which bpffs and the control
+    /// plane commands never see.
+    pub(crate) fn fd(&self) -> i32 {
+        match self.place {
+            Place::Kernel(fd) => fd,
+            Place::User(_) => -1,
+        }
+    }
+
+    pub(crate) fn key_size(&self) -> u32 {
+        self.key_size
+    }
+
+    pub(crate) fn per_cpu(&self) -> bool {
         PER_CPU_TYPES.contains(&self.map_type)
     }
 

@@ -11,7 +11,7 @@ use crate::object::{LoadedObject, ProgramStats};
 use crate::test_run::{self, RunOutput};
 use crate::user::UserHost;
 use crate::verdict::Verdict;
-use p4bpf_layout::{Pipeline, SECTION};
+use p4bpf_layout::{Pipeline, SAME_PORT, SECTION};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -86,6 +86,16 @@ impl LoadedPipeline {
         }
     }
 
+    /// Descriptor of the entry program (valid while `self` lives).
+    pub fn program_fd(&self) -> Result<i32> {
+        match &self.executor {
+            Executor::Kernel(object) => object.program_fd(&self.description.entry),
+            Executor::User(_) => Err(RuntimeError::NotSupported(
+                "a user-space pipeline has no kernel program".into(),
+            )),
+        }
+    }
+
     pub fn stats(&self) -> Result<ProgramStats> {
         match &self.executor {
             Executor::Kernel(object) => object.program_stats(&self.description.entry),
@@ -118,6 +128,8 @@ impl LoadedPipeline {
             Some(record) => recorded_port(record)?,
             None => None,
         };
+        // SAME_PORT: an XDP_TX run at TC, a redirect to the receiving port.
+        let recorded = recorded.map(|port| if port == SAME_PORT { input_port } else { port });
         let port = match verdict {
             Verdict::Pass => Some(input_port),
             Verdict::Transmit => Some(recorded.unwrap_or(input_port)),

@@ -54,6 +54,9 @@ static __always_inline void action_NoAction(struct big_state_state *st)
 SEC("tc")
 int big_state_tc(struct __sk_buff *skb)
 {
+    if (skb->data_end - skb->data < skb->len) {
+        bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
+    }
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;

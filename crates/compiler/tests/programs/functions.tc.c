@@ -67,6 +67,9 @@ f_max_3_end_1:;
 SEC("tc")
 int functions_tc(struct __sk_buff *skb)
 {
+    if (skb->data_end - skb->data < skb->len) {
+        bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
+    }
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
