@@ -5,7 +5,9 @@
 //! frames and mutations of the STF file's packets, `fuzz_packets`); any
 //! difference in verdict, output port or output bytes is reported with the
 //! packet as hex and a reproduction: an STF file expecting what the kernel
-//! did, to run with `p4bpf test --target user`.
+//! did, to run with `p4bpf test --target user`. At the end the cells of
+//! every dense counter are compared too (sparse ones cannot be listed
+//! in user space).
 //!
 //! Exit status 0 when the targets agreed on every packet, 1 on a mismatch
 //! or when a target cannot run (no root: the reason is printed), 2 for a
@@ -15,7 +17,7 @@ use crate::args::{self, Args, UsageError};
 use crate::fuzz_packets::{next_packet, Packet, Rng};
 use crate::target::{self, Target};
 use p4bpf_compiler::CompileOptions;
-use p4bpf_runtime::{stf, PacketOutcome, Result as RunResult};
+use p4bpf_runtime::{counter, stf, LoadedPipeline, PacketOutcome, Result as RunResult};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -138,6 +140,10 @@ fn run_request(request: &Request) -> Result<bool, String> {
             }
         }
     }
+    for difference in counter_differences(&kernel, &user) {
+        mismatches += 1;
+        println!("MISMATCH after the run: {difference}");
+    }
     println!(
         "{}: {} packets, {mismatches} mismatch(es) between kernel and user ({}, seed {})",
         if mismatches == 0 { "PASS" } else { "FAIL" },
@@ -146,6 +152,24 @@ fn run_request(request: &Request) -> Result<bool, String> {
         request.seed
     );
     Ok(mismatches == 0)
+}
+
+/// Cells of dense counters (up to 4096 each) that differ between targets.
+fn counter_differences(kernel: &LoadedPipeline, user: &LoadedPipeline) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in kernel.description.counters.iter().filter(|c| !c.sparse) {
+        for index in 0..c.size.min(4096) {
+            let k = counter::read(kernel, c, index);
+            let u = counter::read(user, c, index);
+            if k != u {
+                out.push(format!(
+                    "counter {}[{index}]: kernel {k:?}, user {u:?}",
+                    c.name
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// How two outcomes differ, if they do: verdict, port, then bytes of a
