@@ -5,9 +5,8 @@
 //! frames and mutations of the STF file's packets, `fuzz_packets`); any
 //! difference in verdict, output port or output bytes is reported with the
 //! packet as hex and a reproduction: an STF file expecting what the kernel
-//! did, to run with `p4bpf test --target user`. At the end the cells of
-//! every dense counter are compared too (sparse ones cannot be listed
-//! in user space).
+//! did, to run with `p4bpf test --target user`. At the end every counter
+//! cell is compared too.
 //!
 //! Exit status 0 when the targets agreed on every packet, 1 on a mismatch
 //! or when a target cannot run (no root: the reason is printed), 2 for a
@@ -17,7 +16,8 @@ use crate::args::{self, Args, UsageError};
 use crate::fuzz_packets::{next_packet, Packet, Rng};
 use crate::target::{self, Target};
 use p4bpf_compiler::CompileOptions;
-use p4bpf_runtime::{counter, stf, LoadedPipeline, PacketOutcome, Result as RunResult};
+use p4bpf_runtime::control::counter_cells;
+use p4bpf_runtime::{stf, LoadedPipeline, PacketOutcome, Result as RunResult};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -154,19 +154,19 @@ fn run_request(request: &Request) -> Result<bool, String> {
     Ok(mismatches == 0)
 }
 
-/// Cells of dense counters (up to 4096 each) that differ between targets.
+/// Counters whose cells differ between the targets.
 fn counter_differences(kernel: &LoadedPipeline, user: &LoadedPipeline) -> Vec<String> {
     let mut out = Vec::new();
-    for c in kernel.description.counters.iter().filter(|c| !c.sparse) {
-        for index in 0..c.size.min(4096) {
-            let k = counter::read(kernel, c, index);
-            let u = counter::read(user, c, index);
-            if k != u {
-                out.push(format!(
-                    "counter {}[{index}]: kernel {k:?}, user {u:?}",
-                    c.name
-                ));
-            }
+    for c in &kernel.description.counters {
+        let sorted = |p: &LoadedPipeline| {
+            counter_cells(p, c, None).map(|mut cells| {
+                cells.sort_by_key(|cell| cell.index);
+                cells
+            })
+        };
+        let (k, u) = (sorted(kernel), sorted(user));
+        if k != u {
+            out.push(format!("counter {}: kernel {k:?}, user {u:?}", c.name));
         }
     }
     out
