@@ -22,7 +22,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
+pub const USAGE: &str = "\
 usage: p4bpf fuzz PROGRAM.p4 [--packets N] [--seed S] [--entries FILE.stf]
                   [--repro-dir DIR] [--hook xdp|tc] [--extern-file FILE.c]
                   [-I DIR]... [-D NAME[=VALUE]]...
