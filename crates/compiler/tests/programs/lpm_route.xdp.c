@@ -49,6 +49,7 @@ struct ethernet_t {
     u64 src; /* bit<48> */
     u16 ether_type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -67,6 +68,7 @@ struct ipv4_t {
     u32 src; /* bit<32> */
     u32 dst; /* bit<32> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -154,6 +156,7 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u32
     st->omd.output_action = 4U;
     st->omd.output_port = port;
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
+    st->headers.ipv4.p4bpf_dirty = 1;
 }
 
 /* action route.bounce (lpm_route.p4:27) */
@@ -162,7 +165,9 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st)
     st->omd.output_action = 3U;
     st->route_tmp = st->headers.eth.dst;
     st->headers.eth.dst = st->headers.eth.src;
+    st->headers.eth.p4bpf_dirty = 1;
     st->headers.eth.src = st->route_tmp;
+    st->headers.eth.p4bpf_dirty = 1;
 }
 
 SEC("xdp")
@@ -274,22 +279,26 @@ route_end:;
     /* deparser: headers keep their places; write back assigned fields */
     /* emit ethernet_t */
     if (st->headers.eth.p4bpf_valid) {
-        u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
-        if (pkt + at + 14 > pkt_end) {
-            goto reject;
+        if (st->headers.eth.p4bpf_dirty) {
+            u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
+            if (pkt + at + 14 > pkt_end) {
+                goto reject;
+            }
+            u8 *hdr_start = pkt + at;
+            p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
+            p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
         }
-        u8 *hdr_start = pkt + at;
-        p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
-        p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
     }
     /* emit ipv4_t */
     if (st->headers.ipv4.p4bpf_valid) {
-        u32 at = st->headers.ipv4.p4bpf_offset & 0x3fff;
-        if (pkt + at + 20 > pkt_end) {
-            goto reject;
+        if (st->headers.ipv4.p4bpf_dirty) {
+            u32 at = st->headers.ipv4.p4bpf_offset & 0x3fff;
+            if (pkt + at + 20 > pkt_end) {
+                goto reject;
+            }
+            u8 *hdr_start = pkt + at;
+            hdr_start[8] = st->headers.ipv4.ttl;
         }
-        u8 *hdr_start = pkt + at;
-        hdr_start[8] = st->headers.ipv4.ttl;
     }
 dep_end:;
     switch (st->omd.output_action) {
