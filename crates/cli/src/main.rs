@@ -6,9 +6,14 @@ mod bench;
 mod check;
 mod compile;
 mod conformance;
+mod control_output;
+mod counter;
 mod diagnostic_line;
 mod help;
+mod pipeline;
+mod port;
 mod summary;
+mod table;
 mod test;
 
 use args::{Args, UsageError};
@@ -44,7 +49,11 @@ fn main() -> ExitCode {
         "check" => check::run(rest),
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
+        "counter" => counter::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "pipeline" => pipeline::run(rest),
+        "port" => port::run(rest),
+        "table" => table::run(rest),
         "test" => test::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));

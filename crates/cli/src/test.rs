@@ -10,13 +10,13 @@
 
 use crate::args::{self, Args, UsageError};
 use p4bpf_compiler::{CompileError, CompileOptions, Hook};
-use p4bpf_runtime::{check_bpf_available, stf, LoadedPipeline};
+use p4bpf_runtime::{check_bpf_available, stf, veth, LoadedPipeline};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub const USAGE: &str = "\
-usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel] [--hook xdp|tc]
+usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel|veth] [--hook xdp|tc]
                   [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
 
 Runs the packet test TEST.stf against PROGRAM: P4 source is compiled first,
@@ -25,7 +25,10 @@ and, for a failure, the expected and received bytes, the port and the verdict.
 
 options:
   --target kernel        run each packet with BPF_PROG_TEST_RUN (needs root
-                         or CAP_BPF); the only target so far
+                         or CAP_BPF); the default
+  --target veth          attach the program at XDP to one veth pair per STF
+                         port in a private network namespace, inject with
+                         packet sockets and watch every port (needs root)
   --hook xdp|tc          attach point to compile PROGRAM.p4 for (default: xdp)
   --extern-file, -I, -D  as for `p4bpf compile`
 
@@ -36,6 +39,8 @@ exit status: 0 all passed, 1 a failure, 2 bad command line
 struct Request {
     program: PathBuf,
     script: PathBuf,
+    /// `--target veth` rather than the kernel's test runs.
+    on_veth: bool,
     /// Used when PROGRAM is P4 source; `out_dir` is replaced by a
     /// temporary folder.
     compile: CompileOptions,
@@ -44,6 +49,7 @@ struct Request {
 /// The request, or `None` when the words ask for help.
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut files = Vec::new();
+    let mut on_veth = false;
     let mut compile = CompileOptions {
         front: Default::default(),
         hook: Hook::Xdp,
@@ -54,11 +60,15 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         if word == "-h" || word == "--help" {
             return Ok(None);
         } else if let Some(target) = words.option(&word, "--target")? {
-            if target != "kernel" {
-                return Err(UsageError::new(format!(
-                    "unknown target `{target}` (supported: kernel)"
-                )));
-            }
+            on_veth = match target.as_str() {
+                "kernel" => false,
+                "veth" => true,
+                _ => {
+                    return Err(UsageError::new(format!(
+                        "unknown target `{target}` (supported: kernel, veth)"
+                    )))
+                }
+            };
         } else if let Some(hook) = words.option(&word, "--hook")? {
             compile.hook = match hook.as_str() {
                 "xdp" => Hook::Xdp,
@@ -85,6 +95,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         Ok([program, script]) => Ok(Some(Request {
             program,
             script,
+            on_veth,
             compile,
         })),
         Err(files) => Err(UsageError::new(format!(
@@ -124,9 +135,17 @@ fn run_request(request: &Request) -> Result<bool, String> {
     })?;
     let image = object_image(request)?;
     check_bpf_available().map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
+    if request.on_veth {
+        let outcome = veth::run_stf(image, &request.script, &script).map_err(|e| e.to_string())?;
+        return Ok(report(
+            vec!["on veth pairs in a private network namespace".into()],
+            outcome,
+            request,
+        ));
+    }
     let pipeline = LoadedPipeline::from_image(image).map_err(|e| e.to_string())?;
     let hook = format!("{:?}", pipeline.description.hook).to_lowercase();
-    let mut report = vec![match pipeline.stats() {
+    let report_head = vec![match pipeline.stats() {
         Ok(stats) => format!(
             "loaded {} at {hook}: {} instructions ({} processed by the verifier)",
             pipeline.description.program, stats.xlated_insns, stats.verified_insns
@@ -134,6 +153,11 @@ fn run_request(request: &Request) -> Result<bool, String> {
         Err(_) => format!("loaded {} at {hook}", pipeline.description.program),
     }];
     let outcome = stf::run(&pipeline, &request.script, &script);
+    Ok(report(report_head, outcome, request))
+}
+
+/// Print the report; whether every packet passed.
+fn report(mut report: Vec<String>, outcome: stf::Outcome, request: &Request) -> bool {
     let verdict = if outcome.failures == 0 {
         "PASS"
     } else {
@@ -153,7 +177,7 @@ fn run_request(request: &Request) -> Result<bool, String> {
             break;
         }
     }
-    Ok(outcome.failures == 0)
+    outcome.failures == 0
 }
 
 /// The BPF object for the request's program, compiled first when it is P4.
@@ -210,7 +234,9 @@ mod tests {
             && r.compile.front.include_dirs == [PathBuf::from("inc")]));
         assert!(matches!(parse(words(&["--help"])), Ok(None)));
         assert!(parse(words(&["a.p4"])).is_err());
-        assert!(parse(words(&["a.p4", "a.stf", "--target", "veth"])).is_err());
+        assert!(parse(words(&["a.p4", "a.stf", "--target", "veth"]))
+            .is_ok_and(|r| r.is_some_and(|r| r.on_veth)));
+        assert!(parse(words(&["a.p4", "a.stf", "--target", "bmv2"])).is_err());
         assert!(parse(words(&["a.p4", "a.stf", "--frob"])).is_err());
     }
 }

@@ -60,7 +60,15 @@ impl Map {
         self.max_entries
     }
 
-    fn per_cpu(&self) -> bool {
+    pub(crate) fn fd(&self) -> i32 {
+        self.fd
+    }
+
+    pub(crate) fn key_size(&self) -> u32 {
+        self.key_size
+    }
+
+    pub(crate) fn per_cpu(&self) -> bool {
         PER_CPU_TYPES.contains(&self.map_type)
     }
 

@@ -64,6 +64,11 @@ impl LoadedPipeline {
         self.object.map(name)
     }
 
+    /// Descriptor of the entry program (valid while `self` lives).
+    pub fn program_fd(&self) -> Result<i32> {
+        self.object.program_fd(&self.description.entry)
+    }
+
     pub fn stats(&self) -> Result<ProgramStats> {
         self.object.program_stats(&self.description.entry)
     }

@@ -12,11 +12,11 @@
 use crate::entry::{encode_action, encode_entry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
-use crate::pipeline::LoadedPipeline;
+use crate::map_source::MapSource;
 use p4bpf_layout::{Table, TernaryLayout};
 
 /// Insert `spec` into `table`; an existing entry with the same key is an error.
-pub fn add_entry(pipeline: &LoadedPipeline, table: &Table, spec: &EntrySpec) -> Result<()> {
+pub fn add_entry(pipeline: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
     let entry = encode_entry(table, spec)?;
     let map = pipeline.map(&table.map)?;
     let Some(mask) = entry.mask else {
@@ -88,7 +88,7 @@ fn mask_slot(
 
 /// Make action `action_index` with `args` the default of `table`.
 pub fn set_default(
-    pipeline: &LoadedPipeline,
+    pipeline: &impl MapSource,
     table: &Table,
     action_index: usize,
     args: &[(usize, String)],
