@@ -64,9 +64,10 @@ pub fn insert_batch(source: &impl MapSource, table: &Table, specs: &[EntrySpec])
         };
         // SAFETY: `keys` and `values` hold `count` keys and values of the
         // map's sizes (encode_entry sized them from the same layout).
+        let fd = map.fd()?;
         let status = unsafe {
             sys_ops::bpf_map_update_batch(
-                map.fd(),
+                fd,
                 keys.as_ptr().cast(),
                 values.as_ptr().cast(),
                 &mut count,

@@ -97,11 +97,11 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
     for name in map_names(description) {
         let map = pipeline.map(&name)?;
         bpffs::check_name("map", &name)?;
-        bpffs::pin(map.fd(), &target.join("maps").join(&name))?;
+        bpffs::pin(map.fd()?, &target.join("maps").join(&name))?;
     }
     let ports = &target.join("ports");
     match &description.port_map {
-        Some(name) => bpffs::pin(pipeline.map(name)?.fd(), ports)?,
+        Some(name) => bpffs::pin(pipeline.map(name)?.fd()?, ports)?,
         None => {
             let devmap = bpffs::create_map(
                 sys_ops::MAP_TYPE_DEVMAP_HASH,
