@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
 # Installs what `make test` or `make demo` needs and is missing; installs
 # nothing when everything is there.
-#   scripts/install-deps.sh test   # the test suite: a Rust toolchain
-#   scripts/install-deps.sh demo   # also what the eBPF back end and the demo use
+#   scripts/install-deps.sh test   # the test suite: Rust, clang, BPF headers
+#   scripts/install-deps.sh demo   # also what the loader and the demo use
 set -euo pipefail
 
 purpose="${1:-test}"
 
 # Debian packages and, for each, a command or file that shows it is there.
-# clang and libbpf-dev: the compiler tests compile the generated C, the
-# runtime links the system libbpf (-lbpf) and its kernel tests load programs;
-# iproute2 makes the veth pairs of `p4bpf test --target veth`.
+# clang, libbpf-dev and linux-libc-dev (linux/bpf.h): the compiler tests
+# compile the generated C, the runtime links the system libbpf (-lbpf) and
+# its kernel tests load programs; iproute2 makes the veth pairs of
+# `p4bpf test --target veth`.
 test_packages=(
     "clang:command:clang"
     "libbpf-dev:dpkg:libbpf-dev"
+    "linux-libc-dev:dpkg:linux-libc-dev"
     "iproute2:command:ip"
 )
 demo_packages=(

@@ -7,6 +7,10 @@
 //! built-in architecture files (`builtin`), or nowhere (`none`, position `-`).
 //! Tabs and line breaks inside the message become spaces, so a line is
 //! always one diagnostic.
+//!
+//! Commands without that format (`compile`) are read from their rendered
+//! headlines instead ([`parse_rendered`]), where built-in files show as
+//! `p4include/NAME`.
 
 use p4bpf_front::diag::{Diagnostic, Severity};
 use p4bpf_front::source::SourceMap;
@@ -90,6 +94,46 @@ pub fn parse(line: &str) -> Option<DiagnosticLine> {
     })
 }
 
+/// Where rendered diagnostics place our built-in architecture files.
+const BUILTIN_PREFIX: &str = "p4include/";
+
+/// Reads a rendered headline back: `file:line:col: error: message` or
+/// `error: message`; `None` for excerpt, caret and note lines.
+pub fn parse_rendered(line: &str) -> Option<DiagnosticLine> {
+    let is_excerpt = line
+        .split_once('|')
+        .is_some_and(|(gutter, _)| gutter.trim().chars().all(|c| c.is_ascii_digit()));
+    if is_excerpt {
+        return None;
+    }
+    for (marker, is_error) in [(": error: ", true), (": warning: ", false)] {
+        if let Some((position, message)) = line.split_once(marker) {
+            let origin = if position.starts_with(BUILTIN_PREFIX) {
+                Origin::Builtin
+            } else {
+                Origin::Program
+            };
+            let position = position.to_string();
+            return Some(DiagnosticLine {
+                is_error,
+                origin,
+                position,
+                message: message.to_string(),
+            });
+        }
+    }
+    let (is_error, message) = match line.strip_prefix("error: ") {
+        Some(message) => (true, message),
+        None => (false, line.strip_prefix("warning: ")?),
+    };
+    Some(DiagnosticLine {
+        is_error,
+        origin: Origin::None,
+        position: "-".to_string(),
+        message: message.to_string(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +178,29 @@ mod tests {
                 .map(|d| d.headline())
                 .as_deref(),
             Some("error: cannot read x")
+        );
+    }
+
+    #[test]
+    fn rendered_headlines_are_read_back() {
+        let in_program = parse_rendered("a/b.p4:10:8: error: header `h` is 3 bits long");
+        assert_eq!(in_program.as_ref().map(|d| d.origin), Some(Origin::Program));
+        assert_eq!(
+            in_program.map(|d| d.headline()).as_deref(),
+            Some("a/b.p4:10:8: error: header `h` is 3 bits long")
+        );
+        let in_builtin = parse_rendered("p4include/core.p4:3:1: warning: w");
+        assert_eq!(
+            in_builtin.map(|d| (d.origin, d.is_error)),
+            Some((Origin::Builtin, false))
+        );
+        let nowhere = parse_rendered("error: clang is not installed");
+        assert_eq!(nowhere.map(|d| d.origin), Some(Origin::None));
+        assert_eq!(parse_rendered("10 | header ThreeBit_h {"), None);
+        assert_eq!(parse_rendered("   |        ^^^^"), None);
+        assert_eq!(
+            parse_rendered("12 | // x.p4:1:1: error: quoted in a comment"),
+            None
         );
     }
 

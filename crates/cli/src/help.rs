@@ -10,6 +10,8 @@ usage: p4bpf COMMAND [ARGS...]
 
 commands:
   check FILE.p4         check a program with the front end; print what it declares
+  compile FILE.p4       compile a program to C, an eBPF object and P4Info
+  test PROGRAM STF      run a packet-test file against a program in the kernel
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   counter ...           read or reset a loaded pipeline's counters
   pipeline ...          load, unload or show pipelines pinned in bpffs
@@ -48,7 +50,9 @@ usage: p4bpf conformance [CORPUS_DIR] [--out FILE] [--jobs N] [--timeout SECONDS
 Checks every program of the corpus (default ../shared/corpus/p4c), each in a
 child process `p4bpf check` with a time limit, and writes a Markdown report:
 accepted or rejected per folder, every failure with its first diagnostic,
-crashes, and the slowest files. Skips with a message when the corpus is absent.
+crashes, and the slowest files. p4_16_ebpf_errors, which only the eBPF target
+can reject, is judged by `p4bpf compile` instead. Skips with a message when
+the corpus is absent.
 
 options:
   --out FILE            the report (default conformance/frontend.md)
@@ -65,11 +69,13 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
     match command {
         None | Some("help") => Some(MAIN),
         Some("check") => Some(CHECK),
+        Some("compile") => Some(crate::compile::USAGE),
         Some("conformance") => Some(CONFORMANCE),
         Some("counter") => Some(crate::counter::USAGE),
         Some("pipeline") => Some(crate::pipeline::USAGE),
         Some("port") => Some(crate::port::USAGE),
         Some("table") => Some(crate::table::USAGE),
+        Some("test") => Some(crate::test::USAGE),
         Some(_) => None,
     }
 }

@@ -2,6 +2,7 @@
 //! words to its module; each subcommand parses its own options.
 
 mod args;
+mod bench;
 mod check;
 mod compile;
 mod conformance;
@@ -19,7 +20,18 @@ use args::{Args, UsageError};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    // `std::env::args` would panic on a word that is not UTF-8.
+    let words: Result<Vec<String>, _> = std::env::args_os()
+        .skip(1)
+        .map(|w| w.into_string())
+        .collect();
+    let mut words = match words {
+        Ok(words) => words,
+        Err(word) => {
+            let message = format!("argument `{}` is not valid UTF-8", word.to_string_lossy());
+            return UsageError::new(message).report(None);
+        }
+    };
     if words.is_empty() {
         eprint!("{}", help::text(None).unwrap_or_default());
         return ExitCode::from(2);
@@ -33,6 +45,7 @@ fn main() -> ExitCode {
     }
     let rest = Args::new(words);
     match command.as_str() {
+        "bench" => bench::run(rest),
         "check" => check::run(rest),
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),

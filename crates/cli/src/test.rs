@@ -15,7 +15,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-const USAGE: &str = "\
+pub const USAGE: &str = "\
 usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel|veth] [--hook xdp|tc]
                   [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
 

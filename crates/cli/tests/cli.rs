@@ -44,6 +44,9 @@ fn help_is_available_three_ways() {
         &["help", "check"],
         &["check", "--help"],
         &["conformance", "-h"],
+        &["help", "compile"],
+        &["help", "test"],
+        &["test", "--help"],
     ] {
         let out = p4bpf(args);
         assert_eq!(out.status.code(), Some(0), "{args:?}");
@@ -171,4 +174,16 @@ fn conformance_checks_each_program_and_writes_a_report() {
     );
     assert!(report.contains("| `p4_16_errors` | rejected"), "{report}");
     assert!(!report.contains("fragment.p4"), "{report}");
+}
+
+#[test]
+fn a_word_that_is_not_utf8_is_a_usage_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+        .arg("check")
+        .arg(std::ffi::OsStr::from_bytes(b"\xff.p4"))
+        .output()
+        .expect("the p4bpf binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("not valid UTF-8"), "{}", stderr(&out));
 }

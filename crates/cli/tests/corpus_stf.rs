@@ -1,8 +1,7 @@
 //! `p4bpf test` end to end: every `*_ebpf*.stf` of the reference corpus and
 //! every test of our own (`tests/stf/NAME.p4` + `NAME.stf`), each against its
-//! program compiled for XDP and for TC (an STF line `# hooks: xdp` narrows
-//! that, saying why beside it). Skips, saying why, without the corpus,
-//! root/BPF or clang.
+//! program compiled for XDP and for TC. Skips, saying why, without the
+//! corpus, root/BPF or clang.
 
 mod common;
 
@@ -37,13 +36,13 @@ fn run_folder(folder: &Path, wanted: impl Fn(&str) -> bool) -> (usize, Vec<Strin
     let mut runs = 0;
     for script in &scripts {
         let program = script.with_extension("p4");
-        for hook in hooks_of(script) {
+        for hook in ["xdp", "tc"] {
             runs += 1;
             let run = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
                 .arg("test")
                 .arg(&program)
                 .arg(script)
-                .args(["--target", "kernel", "--hook", &hook])
+                .args(["--target", "kernel", "--hook", hook])
                 .output();
             match run {
                 Ok(out) if out.status.success() => {}
@@ -58,16 +57,6 @@ fn run_folder(folder: &Path, wanted: impl Fn(&str) -> bool) -> (usize, Vec<Strin
         }
     }
     (runs, failures)
-}
-
-/// The hooks a script runs at: those of its `# hooks:` line, else both.
-fn hooks_of(script: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(script).unwrap_or_default();
-    let listed = text.lines().find_map(|line| line.strip_prefix("# hooks:"));
-    match listed {
-        Some(hooks) => hooks.split_whitespace().map(str::to_string).collect(),
-        None => vec!["xdp".to_string(), "tc".to_string()],
-    }
 }
 
 #[test]

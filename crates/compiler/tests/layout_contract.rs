@@ -1,6 +1,8 @@
 //! The pipeline description the runtime relies on: key and value byte
 //! layouts, action codes, maps, and the deparser plan chosen from def-use.
 
+#![allow(clippy::panic)] // a failing test should stop loudly
+
 use p4bpf_compiler::{generate, Generated, Hook};
 use p4bpf_layout::{ByteOrder, MatchKind, TableStorage};
 use std::path::Path;
@@ -114,4 +116,20 @@ fn deparser_rebuilds_when_validity_changes() {
     let g = compile(&xdp_program("hdr.h.setInvalid();"), "xdp_model.p4");
     assert!(g.c.contains("replace the parsed headers"));
     assert!(g.c.contains("bpf_xdp_adjust_head(ctx, delta)"));
+}
+
+#[test]
+fn name_annotations_give_control_plane_names() {
+    let body = format!(
+        "{HEADERS}{PARSER}control f(inout hs hdr, out bool pass) {{
+            @name(\"deny\") action d() {{ pass = false; }}
+            @name(\".acl\") table t {{ key = {{ hdr.h.proto : exact @name(\"proto\"); }} actions = {{ d; NoAction; }} }}
+            apply {{ pass = true; t.apply(); }}
+        }}\nebpfFilter(prs(), f()) main;\n"
+    );
+    let g = compile(&body, "ebpf_model.p4");
+    let t = g.pipeline.table("acl").expect("absolute @name");
+    assert_eq!(t.keys[0].field.name, "proto");
+    assert_eq!(t.actions[0].name, "f.deny");
+    assert!(g.p4info.contains("name: \"acl\"") && g.p4info.contains("name: \"f.deny\""));
 }

@@ -46,7 +46,7 @@ fn extern_functions_need_an_extern_file() {
 #[test]
 fn unsupported_match_kinds_are_named() {
     let body = format!(
-        "header a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+        "match_kind {{ range }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
     );
     assert_eq!(
         first_error(&body),

@@ -5,6 +5,8 @@
 //! the object loaded into the kernel (verifier check) when bpftool and root
 //! are there; the test says which steps it skips and why.
 
+#![allow(clippy::panic)] // a failing test should stop loudly
+
 use p4bpf_compiler::{generate, Hook};
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@ use crate::map::{Map, Write};
 use crate::object::{LoadedObject, ProgramStats};
 use crate::test_run::{self, RunOutput};
 use crate::verdict::Verdict;
-use p4bpf_layout::{Pipeline, SECTION};
+use p4bpf_layout::{Pipeline, SAME_PORT, SECTION};
 use std::path::Path;
 
 /// Value of the output record before the program writes it.
@@ -89,6 +89,8 @@ impl LoadedPipeline {
             Some(record) => recorded_port(record)?,
             None => None,
         };
+        // SAME_PORT: an XDP_TX run at TC, a redirect to the receiving port.
+        let recorded = recorded.map(|port| if port == SAME_PORT { input_port } else { port });
         let port = match verdict {
             Verdict::Pass => Some(input_port),
             Verdict::Transmit => Some(recorded.unwrap_or(input_port)),

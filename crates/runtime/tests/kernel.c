@@ -54,6 +54,11 @@ SEC("tc") int tc_prog(struct __sk_buff *skb) {
         bpf_map_update_elem(&out_port, &zero, &port, BPF_ANY);
         return 7;
     }
+    if (v->action == BOUNCE) {
+        __u32 same_port = 0xfffffffe;  /* p4bpf_layout::SAME_PORT */
+        bpf_map_update_elem(&out_port, &zero, &same_port, BPF_ANY);
+        return 7;
+    }
     return v->action == REJECT ? 2 : 0;
 }
 

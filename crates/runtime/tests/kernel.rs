@@ -258,8 +258,11 @@ fn tc_verdicts_and_redirect_port() {
     let script = "\
 add pipe_t key.field0:10.0.0.1 pipe_forward(port:9)
 add pipe_t key.field0:10.0.0.2 pipe_reject()
+add pipe_t key.field0:10.0.0.4 pipe_bounce()
 packet 4 0a000001 00000000 00000000 00000000
 expect 9 0a000001
+packet 5 0a000004 00000000 00000000 00000000
+expect 5 0a000004
 packet 4 0a000002 00000000 00000000 00000000
 packet 4 0a000003 00000000 00000000 00000000
 expect 4 0a000003
@@ -269,7 +272,7 @@ expect 4 0a000003
     let outcome = stf::run(&pipeline, file, &commands);
     assert_eq!(
         (outcome.packets, outcome.failures),
-        (3, 0),
+        (4, 0),
         "{:#?}",
         outcome.lines
     );

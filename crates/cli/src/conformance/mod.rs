@@ -9,6 +9,7 @@ mod runner;
 mod suites;
 
 use crate::args::{self, Args, UsageError};
+use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -76,20 +77,12 @@ pub fn run(words: Args) -> ExitCode {
         }
     };
     let (programs, missing) = suites::discover(&request.corpus);
+    // `compile` writes files: each of its children gets a folder of its own here.
+    let scratch = std::env::temp_dir().join(format!("p4bpf-conformance-{}", std::process::id()));
     let jobs: Vec<runner::Job> = programs
         .iter()
-        .map(|p| runner::Job {
-            path: p.path.clone(),
-            defines: suites::SUITES
-                .get(p.suite)
-                .map(|s| {
-                    s.defines
-                        .iter()
-                        .map(|(n, v)| (n.to_string(), v.to_string()))
-                        .collect()
-                })
-                .unwrap_or_default(),
-        })
+        .enumerate()
+        .map(|(index, program)| job_for(program, &scratch.join(index.to_string())))
         .collect();
     let launcher = runner::Launcher {
         exe: &exe,
@@ -111,6 +104,7 @@ pub fn run(words: Args) -> ExitCode {
     if on_terminal {
         eprintln!();
     }
+    let _ = std::fs::remove_dir_all(&scratch);
     let corpus_label = request.corpus.display().to_string();
     let context = report::Context {
         corpus: &corpus_label,
@@ -132,6 +126,27 @@ pub fn run(words: Args) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The child that judges `program`: `check` (diagnostics as lines) or
+/// `compile` into `out_dir`, with the suite's defines.
+fn job_for(program: &suites::Program, out_dir: &Path) -> runner::Job {
+    let suite = suites::SUITES.get(program.suite);
+    let (mut args, diagnostics): (Vec<OsString>, _) = match suite.map(|s| s.stage) {
+        Some(suites::Stage::Compile) => (
+            vec!["compile".into(), "-o".into(), out_dir.into()],
+            runner::DiagnosticsFormat::Human,
+        ),
+        _ => (
+            vec!["check".into(), "--diagnostics-format=lines".into()],
+            runner::DiagnosticsFormat::Lines,
+        ),
+    };
+    for (name, value) in suite.map_or(&[][..], |s| s.defines) {
+        args.push(format!("-D{name}={value}").into());
+    }
+    args.push(program.path.clone().into());
+    runner::Job { args, diagnostics }
 }
 
 fn write_report(path: &Path, text: &str) -> std::io::Result<()> {

@@ -5,7 +5,7 @@
 //! first diagnostic, the crashes, and the slowest files.
 
 use super::runner::{Outcome, Run};
-use super::suites::{Expect, Program, SUBSETS, SUITES};
+use super::suites::{Expect, Program, Stage, Suite, SUBSETS, SUITES};
 use crate::diagnostic_line::Origin;
 use std::fmt::Write;
 use std::time::Duration;
@@ -108,7 +108,7 @@ fn summary(out: &mut String, programs: &[Program], runs: &[Run], verdicts: &[Ver
     let _ = writeln!(out, "## Summary\n");
     let _ = writeln!(out, "| programs | expected | passed | total | rate |");
     let _ = writeln!(out, "| --- | --- | ---: | ---: | ---: |");
-    let mut line = |label: &str, expect: Expect, keep: &dyn Fn(&Program) -> bool| {
+    let mut line = |label: &str, suite: &Suite, keep: &dyn Fn(&Program) -> bool| {
         let mut tally = Tally::default();
         for ((program, run), verdict) in programs.iter().zip(runs).zip(verdicts) {
             if keep(program) {
@@ -118,14 +118,16 @@ fn summary(out: &mut String, programs: &[Program], runs: &[Run], verdicts: &[Ver
         if tally.total == 0 {
             return;
         }
-        let expected = match expect {
-            Expect::Accept => "accepted".to_string(),
-            Expect::RejectInProgram => {
-                format!(
-                    "rejected, error in the program ({} rejected in all)",
-                    tally.rejected
-                )
-            }
+        let by = match suite.stage {
+            Stage::Check => "",
+            Stage::Compile => " by `compile`",
+        };
+        let expected = match suite.expect {
+            Expect::Accept => format!("accepted{by}"),
+            Expect::RejectInProgram => format!(
+                "rejected{by}, error in the program ({} rejected in all)",
+                tally.rejected
+            ),
         };
         let _ = writeln!(
             out,
@@ -136,9 +138,9 @@ fn summary(out: &mut String, programs: &[Program], runs: &[Run], verdicts: &[Ver
         );
     };
     for (index, suite) in SUITES.iter().enumerate() {
-        line(suite.folder, suite.expect, &|p| p.suite == index);
+        line(suite.folder, suite, &|p| p.suite == index);
         for subset in SUBSETS.iter().filter(|s| s.suite == suite.folder) {
-            line(subset.label, suite.expect, &|p| {
+            line(subset.label, suite, &|p| {
                 p.suite == index && (subset.contains)(p.path_in_suite())
             });
         }

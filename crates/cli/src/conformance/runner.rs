@@ -8,19 +8,29 @@
 //! when it outlives the time limit.
 
 use crate::diagnostic_line::{self, DiagnosticLine};
+use std::ffi::OsString;
 use std::io::Read;
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// One `p4bpf check` to run.
+/// One child to run: `p4bpf ARGS...`, with paths relative to the working
+/// folder of the children.
 pub struct Job {
-    /// Relative to the working folder of the children.
-    pub path: PathBuf,
-    pub defines: Vec<(String, String)>,
+    pub args: Vec<OsString>,
+    pub diagnostics: DiagnosticsFormat,
+}
+
+/// How the child writes its diagnostics on stderr.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagnosticsFormat {
+    /// `--diagnostics-format=lines`.
+    Lines,
+    /// Rendered for people, as `compile` writes them.
+    Human,
 }
 
 /// How a child ended.
@@ -58,19 +68,26 @@ pub fn run_all(
     let next = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<Run>>> = Mutex::new(vec![None; jobs.len()]);
+    let worker = || loop {
+        let index = next.fetch_add(1, Ordering::Relaxed);
+        let Some(job) = jobs.get(index) else { break };
+        let run = run_one(launcher, job);
+        if let Ok(mut results) = results.lock() {
+            if let Some(slot) = results.get_mut(index) {
+                *slot = Some(run);
+            }
+        }
+        on_done(finished.fetch_add(1, Ordering::Relaxed) + 1);
+    };
     std::thread::scope(|scope| {
-        for _ in 0..parallel.max(1) {
-            scope.spawn(|| loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(job) = jobs.get(index) else { break };
-                let run = run_one(launcher, job);
-                if let Ok(mut results) = results.lock() {
-                    if let Some(slot) = results.get_mut(index) {
-                        *slot = Some(run);
-                    }
-                }
-                on_done(finished.fetch_add(1, Ordering::Relaxed) + 1);
-            });
+        for _ in 0..parallel.clamp(1, jobs.len().max(1)) {
+            // Out of threads: the workers already started share the rest.
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, worker)
+                .is_err()
+            {
+                break;
+            }
         }
     });
     let results = results.into_inner().unwrap_or_default();
@@ -89,13 +106,7 @@ fn run_one(launcher: &Launcher, job: &Job) -> Run {
     let mut command = Command::new(launcher.exe);
     command
         .current_dir(launcher.workdir)
-        .arg("check")
-        .arg("--diagnostics-format=lines");
-    for (name, value) in &job.defines {
-        command.arg(format!("-D{name}={value}"));
-    }
-    command
-        .arg(&job.path)
+        .args(&job.args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
@@ -121,7 +132,7 @@ fn run_one(launcher: &Launcher, job: &Job) -> Run {
     let elapsed = start.elapsed();
     let stderr = reader.join().unwrap_or_default();
     let outcome = match status {
-        Ok(status) => classify(status, &stderr),
+        Ok(status) => classify(status, &stderr, job.diagnostics),
         Err(why) => Outcome::Crashed(why),
     };
     Run { outcome, elapsed }
@@ -148,16 +159,14 @@ fn wait_with_timeout(child: &mut Child, timeout: Duration) -> Result<ExitStatus,
 }
 
 /// What an exit status and the child's stderr mean.
-fn classify(status: ExitStatus, stderr: &str) -> Outcome {
+fn classify(status: ExitStatus, stderr: &str, format: DiagnosticsFormat) -> Outcome {
+    let read = match format {
+        DiagnosticsFormat::Lines => diagnostic_line::parse,
+        DiagnosticsFormat::Human => diagnostic_line::parse_rendered,
+    };
     match status.code() {
         Some(0) => Outcome::Accepted,
-        Some(1) => {
-            let first_error = stderr
-                .lines()
-                .filter_map(diagnostic_line::parse)
-                .find(|d| d.is_error);
-            Outcome::Rejected(first_error)
-        }
+        Some(1) => Outcome::Rejected(stderr.lines().filter_map(read).find(|d| d.is_error)),
         Some(code) => Outcome::Crashed(format!("exit status {code}{}", crash_detail(stderr))),
         None => {
             let signal = status
@@ -194,14 +203,18 @@ fn crash_detail(stderr: &str) -> String {
 mod tests {
     use super::*;
 
+    fn classify_lines(status: ExitStatus, stderr: &str) -> Outcome {
+        classify(status, stderr, DiagnosticsFormat::Lines)
+    }
+
     fn status(raw: i32) -> ExitStatus {
         ExitStatus::from_raw(raw)
     }
 
     #[test]
     fn exit_codes_mean_accepted_rejected_or_crashed() {
-        assert_eq!(classify(status(0), ""), Outcome::Accepted);
-        let rejected = classify(
+        assert_eq!(classify_lines(status(0), ""), Outcome::Accepted);
+        let rejected = classify_lines(
             status(1 << 8),
             "warning\tprogram\ta.p4:1:1\tw\nerror\tprogram\ta.p4:2:1\tbad\n",
         );
@@ -209,9 +222,12 @@ mod tests {
             rejected,
             Outcome::Rejected(diagnostic_line::parse("error\tprogram\ta.p4:2:1\tbad"))
         );
-        assert_eq!(classify(status(1 << 8), "garbage"), Outcome::Rejected(None));
         assert_eq!(
-            classify(
+            classify_lines(status(1 << 8), "garbage"),
+            Outcome::Rejected(None)
+        );
+        assert_eq!(
+            classify_lines(
                 status(101 << 8),
                 "thread 'main' panicked at src/x.rs:3:4:\nindex out of bounds\nnote: x"
             ),
@@ -221,12 +237,20 @@ mod tests {
             )
         );
         assert_eq!(
-            classify(
+            classify_lines(
                 status(6),
                 "\nthread 'main' has overflowed its stack\nfatal runtime error: stack overflow\n"
             ),
             Outcome::Crashed("killed by signal 6: thread 'main' has overflowed its stack".into())
         );
+    }
+
+    #[test]
+    fn rendered_diagnostics_are_read_for_commands_without_lines() {
+        let stderr = "x.p4:10:8: error: header `h` is 3 bits long\n   |\n10 | header h {\n";
+        let outcome = classify(status(1 << 8), stderr, DiagnosticsFormat::Human);
+        let first = diagnostic_line::parse_rendered("x.p4:10:8: error: header `h` is 3 bits long");
+        assert_eq!(outcome, Outcome::Rejected(first));
     }
 
     #[test]

@@ -2,13 +2,23 @@
 //!
 //! A suite is one corpus folder (subfolders included) with one expectation:
 //! every program accepted, or every program rejected with its first error
-//! located in the program's own files. Files under an `include/` folder are
+//! located in the program's own files; judged by `p4bpf check`, or by
+//! `p4bpf compile` for what only the eBPF target can reject. Files under an `include/` folder are
 //! fragments of larger programs, never programs; some suites also treat the
 //! files their programs `#include "..."` as fragments. Programs are listed in
 //! path order so every run reports in the same order.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+/// Which command judges a suite's programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// `p4bpf check`: the front end.
+    Check,
+    /// `p4bpf compile`: for programs only the eBPF target can reject.
+    Compile,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Expect {
@@ -21,6 +31,7 @@ pub struct Suite {
     /// The folder, relative to the corpus root.
     pub folder: &'static str,
     pub expect: Expect,
+    pub stage: Stage,
     /// `-D` flags, as the reference compiler's test harness passes them.
     pub defines: &'static [(&'static str, &'static str)],
     /// Files `#include`d by the folder's programs are fragments.
@@ -38,42 +49,49 @@ pub const SUITES: &[Suite] = &[
     Suite {
         folder: "p4_16_samples",
         expect: Expect::Accept,
+        stage: Stage::Check,
         defines: &[],
         quoted_includes_are_fragments: false,
     },
     Suite {
         folder: "p4_16_errors",
         expect: Expect::RejectInProgram,
+        stage: Stage::Check,
         defines: &[],
         quoted_includes_are_fragments: false,
     },
     Suite {
         folder: "p4_16_ebpf_errors",
         expect: Expect::RejectInProgram,
+        stage: Stage::Compile,
         defines: &[],
         quoted_includes_are_fragments: false,
     },
     Suite {
         folder: "psa-ebpf",
         expect: Expect::Accept,
+        stage: Stage::Check,
         defines: PSA_PORTS,
         quoted_includes_are_fragments: true,
     },
     Suite {
         folder: "psa-ebpf-examples",
         expect: Expect::Accept,
+        stage: Stage::Check,
         defines: PSA_PORTS,
         quoted_includes_are_fragments: true,
     },
     Suite {
         folder: "p4tc_samples",
         expect: Expect::Accept,
+        stage: Stage::Check,
         defines: &[],
         quoted_includes_are_fragments: false,
     },
     Suite {
         folder: "p4tc_samples_stf",
         expect: Expect::Accept,
+        stage: Stage::Check,
         defines: &[],
         quoted_includes_are_fragments: false,
     },

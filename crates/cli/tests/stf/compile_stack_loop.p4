@@ -37,12 +37,13 @@ parser prs(packet_in p, out headers_t hdr) {
     }
 }
 
-control filter(inout headers_t hdr, out bool pass) {
+control pipe(inout headers_t hdr, out bool pass) {
     apply {
-        // Pass packets with two labels or more whose last label is 16.
-        pass = hdr.labels.lastIndex >= 1 && hdr.labels.last.label == 16;
+        // Pass packets with two labels or more whose second label is 16
+        // (`last` and `lastIndex` exist only in parsers).
+        pass = hdr.labels[1].isValid() && hdr.labels[1].label == 16;
         hdr.labels.pop_front(1);
     }
 }
 
-ebpfFilter(prs(), filter()) main;
+ebpfFilter(prs(), pipe()) main;

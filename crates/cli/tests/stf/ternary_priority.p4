@@ -34,7 +34,7 @@ parser prs(packet_in p, out headers_t hdr) {
     }
 }
 
-control filter(inout headers_t hdr, out bool pass) {
+control pipe(inout headers_t hdr, out bool pass) {
     CounterArray(32w16, false) hits;
     action set(bool v, bit<32> slot) { pass = v; hits.increment(slot); }
     table classify {
@@ -48,4 +48,4 @@ control filter(inout headers_t hdr, out bool pass) {
     }
 }
 
-ebpfFilter(prs(), filter()) main;
+ebpfFilter(prs(), pipe()) main;

@@ -170,6 +170,25 @@ impl Emitter<'_> {
         self.labels.get()
     }
 
+    /// Whether the parser looks at packet bytes at all.
+    fn parser_reads_packet(&self) -> bool {
+        self.prog.parser.states.iter().any(|s| {
+            let reads = |st: &crate::ir::Stmt| {
+                matches!(
+                    st,
+                    crate::ir::Stmt::Extract { .. } | crate::ir::Stmt::Advance { .. }
+                )
+            };
+            s.stmts.iter().any(reads)
+                || match &s.transition {
+                    crate::ir::Transition::Select { keys, .. } => {
+                        keys.iter().any(|k| parser::has_lookahead(k).is_some())
+                    }
+                    crate::ir::Transition::Direct(_) => false,
+                }
+        })
+    }
+
     fn use_helper(&self, h: Helper) {
         self.helpers.borrow_mut().insert(h);
     }
@@ -217,12 +236,23 @@ impl Emitter<'_> {
             Hook::Xdp => ("xdp", "struct xdp_md *ctx", "ctx"),
             Hook::Tc => ("tc", "struct __sk_buff *skb", "skb"),
         };
-        let mut body = vec![
+        let mut body = vec![];
+        if self.hook == Hook::Tc && self.parser_reads_packet() {
+            // Headers must be in the linear part for direct access.
+            body.push(CStmt::If {
+                cond: "skb->data_end - skb->data < skb->len".into(),
+                then: vec![line(
+                    "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
+                )],
+                other: vec![],
+            });
+        }
+        body.extend([
             line(format!("u8 *pkt = (u8 *)(long){ctx}->data")),
             line(format!("u8 *pkt_end = (u8 *)(long){ctx}->data_end")),
             line("u32 offset = 0 /* bytes parsed */"),
             line("u8 parser_error = 0"),
-        ];
+        ]);
         if self.state_in_map() {
             body.push(line("u32 zero = 0"));
             body.push(line(format!(

@@ -47,16 +47,16 @@ impl Emitter<'_> {
         }
         let bytes = (bit + width).div_ceil(8);
         if bytes > 1 {
-            self.use_helper(Helper::LoadBe);
+            self.use_helper(Helper::LoadBePacket);
         }
-        if bit == 0 && width % 8 == 0 {
-            return format!("(({c})p4bpf_load_be({base} + {byte}, {bytes}))");
+        if bit == 0 && width.is_multiple_of(8) {
+            return format!("(({c})p4bpf_load_be_pkt({base} + {byte}, {bytes}))");
         }
         let shift = bytes * 8 - bit - width;
         let loaded = if bytes == 1 {
             format!("{base}[{byte}]")
         } else {
-            format!("p4bpf_load_be({base} + {byte}, {bytes})")
+            format!("p4bpf_load_be_pkt({base} + {byte}, {bytes})")
         };
         let shifted = if shift == 0 {
             loaded
@@ -81,20 +81,20 @@ impl Emitter<'_> {
                 ))
             }];
         }
-        if bit == 0 && width % 8 == 0 {
-            self.use_helper(Helper::StoreBe);
+        if bit == 0 && width.is_multiple_of(8) {
+            self.use_helper(Helper::StoreBePacket);
             let bytes = width / 8;
             return vec![line(format!(
-                "p4bpf_store_be({base} + {byte}, {bytes}, {value})"
+                "p4bpf_store_be_pkt({base} + {byte}, {bytes}, {value})"
             ))];
         }
         let bytes = (bit + width).div_ceil(8);
-        self.use_helper(Helper::LoadBe);
-        self.use_helper(Helper::StoreBe);
+        self.use_helper(Helper::LoadBePacket);
+        self.use_helper(Helper::StoreBePacket);
         let shift = bytes * 8 - bit - width;
         let mask = format!("((u64){} << {shift})", mask_literal(width));
         vec![line(format!(
-            "p4bpf_store_be({base} + {byte}, {bytes}, (p4bpf_load_be({base} + {byte}, {bytes}) & ~{mask}) | (((u64)({value}) << {shift}) & {mask}))"
+            "p4bpf_store_be_pkt({base} + {byte}, {bytes}, (p4bpf_load_be_pkt({base} + {byte}, {bytes}) & ~{mask}) | (((u64)({value}) << {shift}) & {mask}))"
         ))]
     }
 

@@ -103,6 +103,46 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     ) -> Option<Expr> {
         match &callee.kind {
             A::Member { base, member } => match member.name.as_str() {
+                "minSizeInBits" | "minSizeInBytes" | "maxSizeInBits" | "maxSizeInBytes" => {
+                    let ty = match &base.kind {
+                        A::Type(t) => self.env.resolve(t, &mut self.diags)?,
+                        // A type name written where an expression stands: `h_t.minSizeInBits()`.
+                        A::Path(p)
+                            if self.lookup(&p.name.name).is_none()
+                                && self.env.decl(&p.name.name).is_some() =>
+                        {
+                            let named = ast::TypeRef {
+                                kind: ast::TypeRefKind::Named {
+                                    path: p.clone(),
+                                    args: vec![],
+                                },
+                                span: base.span,
+                            };
+                            self.env.resolve(&named, &mut self.diags)?
+                        }
+                        _ => self.expr(base, None)?.ty,
+                    };
+                    let bits = match ty {
+                        Ty::Header(a) => self.env.aggregates.get(a.index()).map(|h| h.wire_bits),
+                        other => other.width(),
+                    };
+                    let Some(bits) = bits else {
+                        self.diags.error(
+                            e.span,
+                            format!("`{}` needs a header or a bit string", member.name),
+                        );
+                        return None;
+                    };
+                    let value = if member.name.ends_with("Bytes") {
+                        bits.div_ceil(8)
+                    } else {
+                        bits
+                    };
+                    Some(Expr {
+                        kind: ExprKind::Int(value.into()),
+                        ty: Ty::bits(32),
+                    })
+                }
                 "isValid" => {
                     let h = self.expr(base, None)?;
                     if !matches!(h.ty, Ty::Header(_) | Ty::Union(_)) {

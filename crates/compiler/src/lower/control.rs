@@ -219,7 +219,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let DeclKind::Action { sig, body } = &decl.kind else {
             return;
         };
-        let p4 = self.dotted(&sig.name.name);
+        let p4 = self.control_plane_name(&decl.annotations, &sig.name.name);
         let c_name = self.c_name(&format!("action_{p4}"));
         self.scopes.push(HashMap::new());
         let mut params = vec![];

@@ -359,6 +359,31 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
+    pub(super) fn annotation_string(annotations: &[ast::Annotation], name: &str) -> Option<String> {
+        annotations
+            .iter()
+            .find(|a| a.name.name == name)
+            .and_then(|a| match &a.body {
+                ast::AnnotationBody::Expressions(list) => match list.first().map(|e| &e.kind) {
+                    Some(ExprKind::String(s)) => Some(s.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+    }
+
+    /// The control-plane name of a declaration: `@name("x")` (relative to
+    /// the enclosing block, or absolute with a leading `.`) or its own name.
+    fn control_plane_name(&self, annotations: &[ast::Annotation], name: &str) -> String {
+        match Self::annotation_string(annotations, "name") {
+            Some(n) => match n.strip_prefix('.') {
+                Some(absolute) => absolute.to_string(),
+                None => self.dotted(&n),
+            },
+            None => self.dotted(name),
+        }
+    }
+
     /// `@name`-style annotation presence.
     fn has_annotation(annotations: &[ast::Annotation], name: &str) -> bool {
         annotations.iter().any(|a| a.name.name == name)

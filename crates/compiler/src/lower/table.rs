@@ -15,7 +15,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let DeclKind::Table { name, properties } = &decl.kind else {
             return;
         };
-        let p4 = self.dotted(&name.name);
+        let p4 = self.control_plane_name(&decl.annotations, &name.name);
         let mut keys = vec![];
         let mut actions = vec![];
         let mut default = None;
@@ -208,19 +208,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let name = Self::annotation_string(&k.annotations, "name")
             .unwrap_or_else(|| self.diags.text(k.expr.span));
         Some(TableKey { name, expr, kind })
-    }
-
-    fn annotation_string(annotations: &[ast::Annotation], name: &str) -> Option<String> {
-        annotations
-            .iter()
-            .find(|a| a.name.name == name)
-            .and_then(|a| match &a.body {
-                ast::AnnotationBody::Expressions(list) => match list.first().map(|e| &e.kind) {
-                    Some(A::String(s)) => Some(s.clone()),
-                    _ => None,
-                },
-                _ => None,
-            })
     }
 
     /// `a` or `a(1, 2)` naming an action with all its arguments.

@@ -21,10 +21,10 @@ parser prs(packet_in p, out many_t hdr) {
     }
 }
 
-control filter(inout many_t hdr, out bool pass) {
+control pipe(inout many_t hdr, out bool pass) {
     apply {
         pass = hdr.words[0].value != 0 && hdr.words[39].isValid() == false;
     }
 }
 
-ebpfFilter(prs(), filter()) main;
+ebpfFilter(prs(), pipe()) main;

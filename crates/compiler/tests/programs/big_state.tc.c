@@ -46,7 +46,7 @@ struct {
     __uint(max_entries, 1);
 } big_state_scratch SEC(".maps");
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct big_state_state *st)
 {
 }
@@ -54,6 +54,9 @@ static __always_inline void action_NoAction(struct big_state_state *st)
 SEC("tc")
 int big_state_tc(struct __sk_buff *skb)
 {
+    if (skb->data_end - skb->data < skb->len) {
+        bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
+    }
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -147,9 +150,9 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control filter (big_state.p4:24) */
+    /* control pipe (big_state.p4:24) */
     st->accept = ((st->headers.words.elem[0U].value != 0ULL) && (st->headers.words.elem[0x27U].p4bpf_valid == 0));
-filter_end:;
+pipe_end:;
     return st->accept ? TC_ACT_OK : TC_ACT_SHOT;
 }
 

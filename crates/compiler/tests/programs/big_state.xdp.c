@@ -46,7 +46,7 @@ struct {
     __uint(max_entries, 1);
 } big_state_scratch SEC(".maps");
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct big_state_state *st)
 {
 }
@@ -147,9 +147,9 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control filter (big_state.p4:24) */
+    /* control pipe (big_state.p4:24) */
     st->accept = ((st->headers.words.elem[0U].value != 0ULL) && (st->headers.words.elem[0x27U].p4bpf_valid == 0));
-filter_end:;
+pipe_end:;
     return st->accept ? XDP_PASS : XDP_DROP;
 }
 

@@ -63,7 +63,7 @@ struct {
     __uint(max_entries, 1);
 } f_t_defaultAction SEC(".maps");
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct c_keywords_state *st)
 {
 }
@@ -77,6 +77,9 @@ static __always_inline void action_f_static(struct c_keywords_state *st, u8 auto
 SEC("tc")
 int c_keywords_tc(struct __sk_buff *skb)
 {
+    if (skb->data_end - skb->data < skb->len) {
+        bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
+    }
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;

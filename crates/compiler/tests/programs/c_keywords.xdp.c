@@ -63,7 +63,7 @@ struct {
     __uint(max_entries, 1);
 } f_t_defaultAction SEC(".maps");
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct c_keywords_state *st)
 {
 }

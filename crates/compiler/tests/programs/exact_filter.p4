@@ -17,7 +17,7 @@ parser prs(packet_in p, out headers_t hdr) {
     }
 }
 
-control filter(inout headers_t hdr, out bool pass) {
+control pipe(inout headers_t hdr, out bool pass) {
     action allow() { pass = true; }
     action deny(bit<8> reason) { pass = reason == 0; }
     table acl {
@@ -34,4 +34,4 @@ control filter(inout headers_t hdr, out bool pass) {
     }
 }
 
-ebpfFilter(prs(), filter()) main;
+ebpfFilter(prs(), pipe()) main;

@@ -13,11 +13,18 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+/* The `n` bytes at packet pointer `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 {
     u64 v = 0;
-    for (u32 i = 0; i < n; i++)
+    u32 i = 0;
+    for (; i + 4 <= n; i += 4)
+        v = (v << 32) | bpf_ntohl(*(const u32 *)(p + i));
+    if (i + 2 <= n) {
+        v = (v << 16) | bpf_ntohs(*(const u16 *)(p + i));
+        i += 2;
+    }
+    if (i < n)
         v = (v << 8) | p[i];
     return v;
 }
@@ -62,49 +69,49 @@ struct exact_filter_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table filter.acl (exact_filter.p4:23): Hash storage */
-struct filter_acl_key {
+/* table pipe.acl (exact_filter.p4:23): Hash storage */
+struct pipe_acl_key {
     u32 hdr_ipv4_src; /* hdr.ipv4.src : bit<32> */
     u8 hdr_ipv4_protocol; /* hdr.ipv4.protocol : bit<8> */
 };
-struct filter_acl_value {
+struct pipe_acl_value {
     u32 action; /* 0: the P4 default action */
     union {
         struct {
             u8 reason; /* reason : bit<8> */
-        } action_filter_deny;
+        } action_pipe_deny;
     } u;
 };
-_Static_assert(sizeof(struct filter_acl_key) == 8, "key layout");
-_Static_assert(sizeof(struct filter_acl_value) == 8, "value layout");
+_Static_assert(sizeof(struct pipe_acl_key) == 8, "key layout");
+_Static_assert(sizeof(struct pipe_acl_value) == 8, "value layout");
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
-    __type(key, struct filter_acl_key);
-    __type(value, struct filter_acl_value);
+    __type(key, struct pipe_acl_key);
+    __type(value, struct pipe_acl_value);
     __uint(max_entries, 256);
-} filter_acl SEC(".maps");
+} pipe_acl SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct filter_acl_value);
+    __type(value, struct pipe_acl_value);
     __uint(max_entries, 1);
-} filter_acl_defaultAction SEC(".maps");
+} pipe_acl_defaultAction SEC(".maps");
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct exact_filter_state *st)
 {
 }
 
-/* action filter.allow (exact_filter.p4:21) */
-static __always_inline void action_filter_allow(struct exact_filter_state *st)
+/* action pipe.allow (exact_filter.p4:21) */
+static __always_inline void action_pipe_allow(struct exact_filter_state *st)
 {
     st->accept = 1;
 }
 
-/* action filter.deny (exact_filter.p4:22) */
-static __always_inline void action_filter_deny(struct exact_filter_state *st, u8 reason)
+/* action pipe.deny (exact_filter.p4:22) */
+static __always_inline void action_pipe_deny(struct exact_filter_state *st, u8 reason)
 {
     st->accept = (reason == 0U);
 }
@@ -128,8 +135,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
-        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
+        st->headers.eth.dst = ((u64)p4bpf_load_be_pkt(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be_pkt(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -155,7 +162,7 @@ state_ipv4:;
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((hdr_start[6] >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be_pkt(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -170,22 +177,22 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control filter (exact_filter.p4:20) */
+    /* control pipe (exact_filter.p4:20) */
     st->accept = 0;
     if (st->headers.ipv4.p4bpf_valid) {
         {
-            /* apply table filter.acl */
-            struct filter_acl_key key = {};
+            /* apply table pipe.acl */
+            struct pipe_acl_key key = {};
             key.hdr_ipv4_src = st->headers.ipv4.src;
             key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
-            struct filter_acl_value *value = 0;
-            value = bpf_map_lookup_elem(&filter_acl, &key);
+            struct pipe_acl_value *value = 0;
+            value = bpf_map_lookup_elem(&pipe_acl, &key);
             u32 action = 0;
             if (value) {
                 action = value->action;
             } else {
                 u32 zero = 0;
-                value = bpf_map_lookup_elem(&filter_acl_defaultAction, &zero);
+                value = bpf_map_lookup_elem(&pipe_acl_defaultAction, &zero);
                 if (value) {
                     action = value->action;
                 }
@@ -193,23 +200,23 @@ accept:;
             switch (action) {
             case 1:
             {
-                action_filter_allow(st);
+                action_pipe_allow(st);
                 break;
             }
             case 2:
             {
-                action_filter_deny(st, value->u.action_filter_deny.reason);
+                action_pipe_deny(st, value->u.action_pipe_deny.reason);
                 break;
             }
             default:
             {
-                action_filter_allow(st);
+                action_pipe_allow(st);
                 break;
             }
             }
         }
     }
-filter_end:;
+pipe_end:;
     return st->accept ? XDP_PASS : XDP_DROP;
 }
 
@@ -223,8 +230,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"entry\": \"exact_filter_xdp\",\n"
     "  \"tables\": [\n"
     "    {\n"
-    "      \"name\": \"filter.acl\",\n"
-    "      \"map\": \"filter_acl\",\n"
+    "      \"name\": \"pipe.acl\",\n"
+    "      \"map\": \"pipe_acl\",\n"
     "      \"storage\": \"hash\",\n"
     "      \"size\": 256,\n"
     "      \"keys\": [\n"
@@ -253,14 +260,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"value_size\": 8,\n"
     "      \"actions\": [\n"
     "        {\n"
-    "          \"name\": \"filter.allow\",\n"
+    "          \"name\": \"pipe.allow\",\n"
     "          \"code\": 1,\n"
     "          \"params\": [],\n"
     "          \"default_only\": false,\n"
     "          \"table_only\": false\n"
     "        },\n"
     "        {\n"
-    "          \"name\": \"filter.deny\",\n"
+    "          \"name\": \"pipe.deny\",\n"
     "          \"code\": 2,\n"
     "          \"params\": [\n"
     "            {\n"
@@ -275,7 +282,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          \"table_only\": false\n"
     "        }\n"
     "      ],\n"
-    "      \"default_map\": \"filter_acl_defaultAction\",\n"
+    "      \"default_map\": \"pipe_acl_defaultAction\",\n"
     "      \"ternary\": null\n"
     "    }\n"
     "  ],\n"

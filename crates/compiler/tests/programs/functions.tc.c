@@ -41,7 +41,7 @@ struct functions_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct functions_state *st)
 {
 }
@@ -67,6 +67,9 @@ f_max_3_end_1:;
 SEC("tc")
 int functions_tc(struct __sk_buff *skb)
 {
+    if (skb->data_end - skb->data < skb->len) {
+        bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
+    }
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;

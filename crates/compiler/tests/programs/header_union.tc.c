@@ -46,7 +46,7 @@ struct header_union_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct header_union_state *st)
 {
 }
@@ -54,6 +54,9 @@ static __always_inline void action_NoAction(struct header_union_state *st)
 SEC("tc")
 int header_union_tc(struct __sk_buff *skb)
 {
+    if (skb->data_end - skb->data < skb->len) {
+        bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
+    }
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;

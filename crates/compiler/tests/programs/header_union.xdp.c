@@ -46,7 +46,7 @@ struct header_union_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct header_union_state *st)
 {
 }

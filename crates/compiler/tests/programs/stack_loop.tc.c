@@ -13,11 +13,18 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+/* The `n` bytes at packet pointer `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 {
     u64 v = 0;
-    for (u32 i = 0; i < n; i++)
+    u32 i = 0;
+    for (; i + 4 <= n; i += 4)
+        v = (v << 32) | bpf_ntohl(*(const u32 *)(p + i));
+    if (i + 2 <= n) {
+        v = (v << 16) | bpf_ntohs(*(const u16 *)(p + i));
+        i += 2;
+    }
+    if (i < n)
         v = (v << 8) | p[i];
     return v;
 }
@@ -60,7 +67,7 @@ struct stack_loop_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct stack_loop_state *st)
 {
 }
@@ -68,6 +75,9 @@ static __always_inline void action_NoAction(struct stack_loop_state *st)
 SEC("tc")
 int stack_loop_tc(struct __sk_buff *skb)
 {
+    if (skb->data_end - skb->data < skb->len) {
+        bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
+    }
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -84,8 +94,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
-        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
+        st->headers.eth.dst = ((u64)p4bpf_load_be_pkt(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be_pkt(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -110,7 +120,7 @@ state_label:;
             goto reject;
         }
         u8 *hdr_start = pkt + offset;
-        st->headers.labels.elem[stack_index].label = ((u32)((p4bpf_load_be(hdr_start + 0, 3) >> 4) & 0xfffffU));
+        st->headers.labels.elem[stack_index].label = ((u32)((p4bpf_load_be_pkt(hdr_start + 0, 3) >> 4) & 0xfffffU));
         st->headers.labels.elem[stack_index].tc = ((u8)((hdr_start[2] >> 1) & 7U));
         st->headers.labels.elem[stack_index].bos = ((u8)(hdr_start[2] & 1U));
         st->headers.labels.elem[stack_index].ttl = hdr_start[3];
@@ -131,14 +141,14 @@ reject:;
     (void)parser_error;
     return TC_ACT_SHOT;
 accept:;
-    /* control filter (stack_loop.p4:40) */
-    st->accept = (((st->headers.labels.next - 1) >= 1U) && (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].label == 0x10U));
+    /* control pipe (stack_loop.p4:40) */
+    st->accept = (st->headers.labels.elem[1U].p4bpf_valid && (st->headers.labels.elem[1U].label == 0x10U));
     st->headers.labels.elem[0] = st->headers.labels.elem[1];
     st->headers.labels.elem[1] = st->headers.labels.elem[2];
     st->headers.labels.elem[2] = st->headers.labels.elem[3];
     st->headers.labels.elem[3].p4bpf_valid = 0;
     st->headers.labels.next = st->headers.labels.next >= 1 ? st->headers.labels.next - 1 : 0;
-filter_end:;
+pipe_end:;
     return st->accept ? TC_ACT_OK : TC_ACT_SHOT;
 }
 

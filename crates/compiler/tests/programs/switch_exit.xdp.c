@@ -33,7 +33,7 @@ struct switch_exit_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct switch_exit_state *st)
 {
 }

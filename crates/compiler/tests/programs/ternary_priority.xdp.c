@@ -13,11 +13,18 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+/* The `n` bytes at packet pointer `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 {
     u64 v = 0;
-    for (u32 i = 0; i < n; i++)
+    u32 i = 0;
+    for (; i + 4 <= n; i += 4)
+        v = (v << 32) | bpf_ntohl(*(const u32 *)(p + i));
+    if (i + 2 <= n) {
+        v = (v << 16) | bpf_ntohs(*(const u16 *)(p + i));
+        i += 2;
+    }
+    if (i < n)
         v = (v << 8) | p[i];
     return v;
 }
@@ -59,72 +66,72 @@ struct headers_t {
 struct ternary_priority_state {
     struct headers_t headers; /* headers */
     u8 accept; /* accept */
-    u32 filter_t_action_run; /* filter.t_action_run */
+    u32 pipe_t_action_run; /* pipe.t_action_run */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table filter.classify (ternary_priority.p4:17): Ternary storage */
-struct filter_classify_key {
+/* table pipe.classify (ternary_priority.p4:17): Ternary storage */
+struct pipe_classify_key {
     u32 hdr_ipv4_dst; /* hdr.ipv4.dst : bit<32> */
     u8 hdr_ipv4_protocol; /* hdr.ipv4.protocol : bit<8> */
 };
-struct filter_classify_value {
+struct pipe_classify_value {
     u32 action; /* 0: the P4 default action */
     u32 priority; /* higher wins */
     union {
         struct {
             u8 v; /* v : bit<1> */
             u32 slot; /* slot : bit<32> */
-        } action_filter_set;
+        } action_pipe_set;
     } u;
 };
-_Static_assert(sizeof(struct filter_classify_key) == 8, "key layout");
-_Static_assert(sizeof(struct filter_classify_value) == 16, "value layout");
-struct filter_classify_mask {
+_Static_assert(sizeof(struct pipe_classify_key) == 8, "key layout");
+_Static_assert(sizeof(struct pipe_classify_value) == 16, "value layout");
+struct pipe_classify_mask {
     u32 used;
-    struct filter_classify_key mask;
+    struct pipe_classify_key mask;
 };
-struct filter_classify_entry_key {
+struct pipe_classify_entry_key {
     u32 mask_index;
-    struct filter_classify_key key;
+    struct pipe_classify_key key;
 };
-_Static_assert(sizeof(struct filter_classify_mask) == 12 && sizeof(struct filter_classify_entry_key) == 12, "ternary layout");
+_Static_assert(sizeof(struct pipe_classify_mask) == 12 && sizeof(struct pipe_classify_entry_key) == 12, "ternary layout");
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct filter_classify_mask);
+    __type(value, struct pipe_classify_mask);
     __uint(max_entries, 32);
-} filter_classify_masks SEC(".maps");
+} pipe_classify_masks SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
-    __type(key, struct filter_classify_entry_key);
-    __type(value, struct filter_classify_value);
+    __type(key, struct pipe_classify_entry_key);
+    __type(value, struct pipe_classify_value);
     __uint(max_entries, 1024);
-} filter_classify SEC(".maps");
+} pipe_classify SEC(".maps");
 
-/* CounterArray filter.hits: packets per index */
+/* CounterArray pipe.hits: packets per index */
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __type(key, u32);
     __type(value, u64);
     __uint(max_entries, 16);
-} filter_hits SEC(".maps");
+} pipe_hits SEC(".maps");
 
-/* action NoAction (core.p4:53) */
+/* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct ternary_priority_state *st)
 {
 }
 
-/* action filter.set (ternary_priority.p4:16) */
-static __always_inline void action_filter_set(struct ternary_priority_state *st, u8 v, u32 slot)
+/* action pipe.set (ternary_priority.p4:16) */
+static __always_inline void action_pipe_set(struct ternary_priority_state *st, u8 v, u32 slot)
 {
     st->accept = v;
     {
-        /* count in filter.hits */
+        /* count in pipe.hits */
         u32 index = slot;
-        u64 *cell = bpf_map_lookup_elem(&filter_hits, &index);
+        u64 *cell = bpf_map_lookup_elem(&pipe_hits, &index);
         if (cell) {
             *cell += 1;
         }
@@ -150,8 +157,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
-        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
+        st->headers.eth.dst = ((u64)p4bpf_load_be_pkt(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be_pkt(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -170,7 +177,7 @@ state_start:;
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((hdr_start[6] >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be_pkt(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -185,25 +192,25 @@ reject:;
     (void)parser_error;
     return XDP_DROP;
 accept:;
-    /* control filter (ternary_priority.p4:14) */
+    /* control pipe (ternary_priority.p4:14) */
     st->accept = 1;
     {
-        /* apply table filter.classify */
-        struct filter_classify_key key = {};
+        /* apply table pipe.classify */
+        struct pipe_classify_key key = {};
         key.hdr_ipv4_dst = st->headers.ipv4.dst;
         key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
-        struct filter_classify_value *value = 0;
+        struct pipe_classify_value *value = 0;
         for (u32 i = 0; i < 32; i++) {
             u32 slot = i;
-            struct filter_classify_mask *mask = bpf_map_lookup_elem(&filter_classify_masks, &slot);
+            struct pipe_classify_mask *mask = bpf_map_lookup_elem(&pipe_classify_masks, &slot);
             if (!mask || !mask->used) {
                 break;
             }
-            struct filter_classify_entry_key probe = {};
+            struct pipe_classify_entry_key probe = {};
             probe.mask_index = i;
             probe.key.hdr_ipv4_dst = key.hdr_ipv4_dst & mask->mask.hdr_ipv4_dst;
             probe.key.hdr_ipv4_protocol = key.hdr_ipv4_protocol & mask->mask.hdr_ipv4_protocol;
-            struct filter_classify_value *found = bpf_map_lookup_elem(&filter_classify, &probe);
+            struct pipe_classify_value *found = bpf_map_lookup_elem(&pipe_classify, &probe);
             if (found && (!value || found->priority > value->priority)) {
                 value = found;
             }
@@ -215,7 +222,7 @@ accept:;
         switch (action) {
         case 1:
         {
-            action_filter_set(st, value->u.action_filter_set.v, value->u.action_filter_set.slot);
+            action_pipe_set(st, value->u.action_pipe_set.v, value->u.action_pipe_set.slot);
             break;
         }
         case 2:
@@ -230,15 +237,15 @@ accept:;
             break;
         }
         }
-        st->filter_t_action_run = action;
+        st->pipe_t_action_run = action;
     }
-    switch (st->filter_t_action_run) {
+    switch (st->pipe_t_action_run) {
     case 1:
     {
         {
-            /* count in filter.hits */
+            /* count in pipe.hits */
             u32 index = 0xfU;
-            u64 *cell = bpf_map_lookup_elem(&filter_hits, &index);
+            u64 *cell = bpf_map_lookup_elem(&pipe_hits, &index);
             if (cell) {
                 *cell += 1U;
             }
@@ -250,7 +257,7 @@ accept:;
         break;
     }
     }
-filter_end:;
+pipe_end:;
     return st->accept ? XDP_PASS : XDP_DROP;
 }
 
@@ -264,8 +271,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"entry\": \"ternary_priority_xdp\",\n"
     "  \"tables\": [\n"
     "    {\n"
-    "      \"name\": \"filter.classify\",\n"
-    "      \"map\": \"filter_classify\",\n"
+    "      \"name\": \"pipe.classify\",\n"
+    "      \"map\": \"pipe_classify\",\n"
     "      \"storage\": \"ternary\",\n"
     "      \"size\": 1024,\n"
     "      \"keys\": [\n"
@@ -294,7 +301,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"value_size\": 16,\n"
     "      \"actions\": [\n"
     "        {\n"
-    "          \"name\": \"filter.set\",\n"
+    "          \"name\": \"pipe.set\",\n"
     "          \"code\": 1,\n"
     "          \"params\": [\n"
     "            {\n"
@@ -325,7 +332,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      ],\n"
     "      \"default_map\": null,\n"
     "      \"ternary\": {\n"
-    "        \"masks_map\": \"filter_classify_masks\",\n"
+    "        \"masks_map\": \"pipe_classify_masks\",\n"
     "        \"max_masks\": 32,\n"
     "        \"mask_offset\": 4,\n"
     "        \"mask_value_size\": 12,\n"
@@ -337,8 +344,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  ],\n"
     "  \"counters\": [\n"
     "    {\n"
-    "      \"name\": \"filter.hits\",\n"
-    "      \"map\": \"filter_hits\",\n"
+    "      \"name\": \"pipe.hits\",\n"
+    "      \"map\": \"pipe_hits\",\n"
     "      \"kind\": \"packets\",\n"
     "      \"size\": 16,\n"
     "      \"sparse\": false,\n"
