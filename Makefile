@@ -4,7 +4,7 @@ CORPUS ?= ../shared/corpus/p4c
 FUZZ_SECONDS ?= 60
 P4BPF := target/release/p4bpf
 
-.PHONY: build demo test conformance fuzz
+.PHONY: build demo test conformance fuzz bench
 
 build:
 	cargo build --release
@@ -21,6 +21,15 @@ demo:
 test:
 	scripts/install-deps.sh test
 	cargo test --workspace
+
+# Generated programs against hand-written C (bench/): ns/packet, instruction
+# counts, stack; writes bench/RESULTS.md and bench/ratios.svg. Needs root.
+# BENCH_ARGS=--no-matrix for the six study programs alone.
+BENCH_ARGS ?=
+bench:
+	scripts/install-deps.sh demo
+	cargo build --release
+	$(P4BPF) bench bench $(BENCH_ARGS)
 
 conformance: build
 	$(P4BPF) conformance $(CORPUS) --out conformance/frontend.md

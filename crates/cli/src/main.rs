@@ -2,6 +2,7 @@
 //! words to its module; each subcommand parses its own options.
 
 mod args;
+mod bench;
 mod check;
 mod compile;
 mod conformance;
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
     }
     let rest = Args::new(words);
     match command.as_str() {
+        "bench" => bench::run(rest),
         "check" => check::run(rest),
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),

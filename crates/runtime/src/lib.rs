@@ -17,6 +17,7 @@
 //! unsafe stays in `sys`, `libbpf_log`, `object`, `map` and `test_run`.
 //! Section reading is a few lines of ELF (`elf`), not a libelf binding.
 
+pub mod bench;
 pub mod counter;
 mod elf;
 pub mod entry;

@@ -46,17 +46,18 @@ impl Emitter<'_> {
             };
         }
         let bytes = (bit + width).div_ceil(8);
+        // Packet bytes may be read a word at a time (p4bpf_load_be_pkt).
         if bytes > 1 {
-            self.use_helper(Helper::LoadBe);
+            self.use_helper(Helper::LoadBePacket);
         }
         if bit == 0 && width.is_multiple_of(8) {
-            return format!("(({c})p4bpf_load_be({base} + {byte}, {bytes}))");
+            return format!("(({c})p4bpf_load_be_pkt({base} + {byte}, {bytes}))");
         }
         let shift = bytes * 8 - bit - width;
         let loaded = if bytes == 1 {
             format!("{base}[{byte}]")
         } else {
-            format!("p4bpf_load_be({base} + {byte}, {bytes})")
+            format!("p4bpf_load_be_pkt({base} + {byte}, {bytes})")
         };
         let shifted = if shift == 0 {
             loaded
@@ -81,20 +82,19 @@ impl Emitter<'_> {
                 ))
             }];
         }
+        let bytes = (bit + width).div_ceil(8);
+        self.use_helper(Helper::StoreBePacket);
         if bit == 0 && width.is_multiple_of(8) {
-            self.use_helper(Helper::StoreBe);
-            let bytes = width / 8;
+            // Whole bytes: nothing of the neighbours to keep.
             return vec![line(format!(
-                "p4bpf_store_be({base} + {byte}, {bytes}, {value})"
+                "p4bpf_store_be_pkt({base} + {byte}, {bytes}, {value})"
             ))];
         }
-        let bytes = (bit + width).div_ceil(8);
-        self.use_helper(Helper::LoadBe);
-        self.use_helper(Helper::StoreBe);
+        self.use_helper(Helper::LoadBePacket);
         let shift = bytes * 8 - bit - width;
         let mask = format!("((u64){} << {shift})", mask_literal(width));
         vec![line(format!(
-            "p4bpf_store_be({base} + {byte}, {bytes}, (p4bpf_load_be({base} + {byte}, {bytes}) & ~{mask}) | (((u64)({value}) << {shift}) & {mask}))"
+            "p4bpf_store_be_pkt({base} + {byte}, {bytes}, (p4bpf_load_be_pkt({base} + {byte}, {bytes}) & ~{mask}) | (((u64)({value}) << {shift}) & {mask}))"
         ))]
     }
 

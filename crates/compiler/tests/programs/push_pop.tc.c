@@ -13,20 +13,34 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+/* The `n` bytes at packet pointer `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 {
     u64 v = 0;
-    for (u32 i = 0; i < n; i++)
+    u32 i = 0;
+    for (; i + 4 <= n; i += 4)
+        v = (v << 32) | bpf_ntohl(*(const u32 *)(p + i));
+    if (i + 2 <= n) {
+        v = (v << 16) | bpf_ntohs(*(const u16 *)(p + i));
+        i += 2;
+    }
+    if (i < n)
         v = (v << 8) | p[i];
     return v;
 }
 
-/* Writes the low `n` bytes of `v` at `p`, big-endian. */
-static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
+/* Writes the low `n` bytes of `v` at packet pointer `p`, big-endian. */
+static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
 {
-    for (u32 i = 0; i < n; i++)
-        p[i] = (u8)(v >> (8 * (n - 1 - i)));
+    u32 i = 0;
+    for (; i + 4 <= n; i += 4)
+        *(u32 *)(p + i) = bpf_htonl((u32)(v >> (8 * (n - 4 - i))));
+    if (i + 2 <= n) {
+        *(u16 *)(p + i) = bpf_htons((u16)(v >> (8 * (n - 2 - i))));
+        i += 2;
+    }
+    if (i < n)
+        p[i] = (u8)v;
 }
 
 /* Removes the first `n` bytes of a TC packet the kernel will not shrink
@@ -161,8 +175,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
-        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
+        st->headers.eth.dst = ((u64)p4bpf_load_be_pkt(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be_pkt(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -210,7 +224,7 @@ state_ipv4:;
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((hdr_start[6] >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be_pkt(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));
@@ -263,8 +277,8 @@ sw_end:;
             goto reject;
         }
         u8 *hdr_start = pkt + out;
-        p4bpf_store_be(hdr_start + 0, 6, st->headers.eth.dst);
-        p4bpf_store_be(hdr_start + 6, 6, st->headers.eth.src);
+        p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
+        p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
         *(u16 *)(hdr_start + 12) = bpf_htons(st->headers.eth.ether_type);
         out += 14;
     }
@@ -284,13 +298,13 @@ sw_end:;
             goto reject;
         }
         u8 *hdr_start = pkt + out;
-        p4bpf_store_be(hdr_start + 0, 1, (p4bpf_load_be(hdr_start + 0, 1) & ~((u64)0xfU << 4)) | (((u64)(st->headers.ipv4.version) << 4) & ((u64)0xfU << 4)));
-        p4bpf_store_be(hdr_start + 0, 1, (p4bpf_load_be(hdr_start + 0, 1) & ~((u64)0xfU << 0)) | (((u64)(st->headers.ipv4.ihl) << 0) & ((u64)0xfU << 0)));
+        p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 4)) | (((u64)(st->headers.ipv4.version) << 4) & ((u64)0xfU << 4)));
+        p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 0)) | (((u64)(st->headers.ipv4.ihl) << 0) & ((u64)0xfU << 0)));
         hdr_start[1] = st->headers.ipv4.tos;
         *(u16 *)(hdr_start + 2) = bpf_htons(st->headers.ipv4.total_len);
         *(u16 *)(hdr_start + 4) = bpf_htons(st->headers.ipv4.id);
-        p4bpf_store_be(hdr_start + 6, 1, (p4bpf_load_be(hdr_start + 6, 1) & ~((u64)7U << 5)) | (((u64)(st->headers.ipv4.flags) << 5) & ((u64)7U << 5)));
-        p4bpf_store_be(hdr_start + 6, 2, (p4bpf_load_be(hdr_start + 6, 2) & ~((u64)0x1fffU << 0)) | (((u64)(st->headers.ipv4.frag_offset) << 0) & ((u64)0x1fffU << 0)));
+        p4bpf_store_be_pkt(hdr_start + 6, 1, (p4bpf_load_be_pkt(hdr_start + 6, 1) & ~((u64)7U << 5)) | (((u64)(st->headers.ipv4.flags) << 5) & ((u64)7U << 5)));
+        p4bpf_store_be_pkt(hdr_start + 6, 2, (p4bpf_load_be_pkt(hdr_start + 6, 2) & ~((u64)0x1fffU << 0)) | (((u64)(st->headers.ipv4.frag_offset) << 0) & ((u64)0x1fffU << 0)));
         hdr_start[8] = st->headers.ipv4.ttl;
         hdr_start[9] = st->headers.ipv4.protocol;
         *(u16 *)(hdr_start + 10) = bpf_htons(st->headers.ipv4.checksum);

@@ -13,11 +13,18 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+/* The `n` bytes at packet pointer `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 {
     u64 v = 0;
-    for (u32 i = 0; i < n; i++)
+    u32 i = 0;
+    for (; i + 4 <= n; i += 4)
+        v = (v << 32) | bpf_ntohl(*(const u32 *)(p + i));
+    if (i + 2 <= n) {
+        v = (v << 16) | bpf_ntohs(*(const u16 *)(p + i));
+        i += 2;
+    }
+    if (i < n)
         v = (v << 8) | p[i];
     return v;
 }
@@ -87,8 +94,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
-        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
+        st->headers.eth.dst = ((u64)p4bpf_load_be_pkt(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be_pkt(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -113,7 +120,7 @@ state_label:;
             goto reject;
         }
         u8 *hdr_start = pkt + offset;
-        st->headers.labels.elem[stack_index].label = ((u32)((p4bpf_load_be(hdr_start + 0, 3) >> 4) & 0xfffffU));
+        st->headers.labels.elem[stack_index].label = ((u32)((p4bpf_load_be_pkt(hdr_start + 0, 3) >> 4) & 0xfffffU));
         st->headers.labels.elem[stack_index].tc = ((u8)((hdr_start[2] >> 1) & 7U));
         st->headers.labels.elem[stack_index].bos = ((u8)(hdr_start[2] & 1U));
         st->headers.labels.elem[stack_index].ttl = hdr_start[3];

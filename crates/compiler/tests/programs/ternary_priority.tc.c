@@ -13,11 +13,18 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* The `n` bytes at `p` as a big-endian number. */
-static __always_inline u64 p4bpf_load_be(const u8 *p, u32 n)
+/* The `n` bytes at packet pointer `p` as a big-endian number. */
+static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 {
     u64 v = 0;
-    for (u32 i = 0; i < n; i++)
+    u32 i = 0;
+    for (; i + 4 <= n; i += 4)
+        v = (v << 32) | bpf_ntohl(*(const u32 *)(p + i));
+    if (i + 2 <= n) {
+        v = (v << 16) | bpf_ntohs(*(const u16 *)(p + i));
+        i += 2;
+    }
+    if (i < n)
         v = (v << 8) | p[i];
     return v;
 }
@@ -153,8 +160,8 @@ state_start:;
     }
     {
         u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)p4bpf_load_be(hdr_start + 0, 6));
-        st->headers.eth.src = ((u64)p4bpf_load_be(hdr_start + 6, 6));
+        st->headers.eth.dst = ((u64)p4bpf_load_be_pkt(hdr_start + 0, 6));
+        st->headers.eth.src = ((u64)p4bpf_load_be_pkt(hdr_start + 6, 6));
         st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
         st->headers.eth.p4bpf_valid = 1;
         st->headers.eth.p4bpf_offset = offset;
@@ -173,7 +180,7 @@ state_start:;
         st->headers.ipv4.total_len = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.ipv4.id = bpf_ntohs(*(u16 *)(hdr_start + 4));
         st->headers.ipv4.flags = ((u8)((hdr_start[6] >> 5) & 7U));
-        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be(hdr_start + 6, 2) & 0x1fffU));
+        st->headers.ipv4.frag_offset = ((u16)(p4bpf_load_be_pkt(hdr_start + 6, 2) & 0x1fffU));
         st->headers.ipv4.ttl = hdr_start[8];
         st->headers.ipv4.protocol = hdr_start[9];
         st->headers.ipv4.checksum = bpf_ntohs(*(u16 *)(hdr_start + 10));

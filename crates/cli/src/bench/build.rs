@@ -1,0 +1,54 @@
+//! Builds what a benchmark loads: a P4 program through the compiler, a
+//! hand-written twin or floor through clang with the same flags the
+//! compiler uses, each into the run's scratch folder.
+
+use p4bpf_compiler::{CompileError, CompileOptions, Hook};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The object of `p4` (compiled into `out_dir`) and its pipeline.
+pub fn p4_object(p4: &Path, out_dir: &Path) -> Result<(Vec<u8>, p4bpf_layout::Pipeline), String> {
+    let options = CompileOptions {
+        front: Default::default(),
+        hook: Hook::Xdp,
+        out_dir: out_dir.to_path_buf(),
+        extern_file: None,
+    };
+    match p4bpf_compiler::compile_file(p4, &options) {
+        Ok(done) => {
+            let image = std::fs::read(&done.object).map_err(|e| format!("cannot read {}: {e}", done.object.display()))?;
+            Ok((image, done.pipeline))
+        }
+        Err(CompileError::Program { sources, diagnostics }) => {
+            Err(diagnostics.list.iter().map(|d| d.render(&sources)).collect::<String>())
+        }
+        Err(CompileError::Tool(message)) => Err(message),
+    }
+}
+
+/// The object of hand-written C file `c` (as `twin_NAME.o` in `out_dir`).
+pub fn c_object(c: &Path, out_dir: &Path) -> Result<Vec<u8>, String> {
+    let stem = c.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let object: PathBuf = out_dir.join(format!("twin_{stem}.o"));
+    let output = Command::new("clang")
+        .args(["-O2", "-g", "-target", "bpf", "-I/usr/include/x86_64-linux-gnu", "-c"])
+        .arg(c)
+        .arg("-o")
+        .arg(&object)
+        .output()
+        .map_err(|e| format!("cannot run clang: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("clang cannot compile {}:\n{}", c.display(), String::from_utf8_lossy(&output.stderr)));
+    }
+    std::fs::read(&object).map_err(|e| format!("cannot read {}: {e}", object.display()))
+}
+
+/// `clang --version`'s first line, for the report.
+pub fn clang_version() -> String {
+    Command::new("clang")
+        .arg("--version")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).lines().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}

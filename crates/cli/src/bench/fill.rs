@@ -1,0 +1,92 @@
+//! Table entries for benchmark runs: P4 entries by P4 name (encoded through
+//! the pipeline description, as `p4bpf test` does) and raw key/value
+//! records for the hand-written twins' maps; both written in batches.
+
+use p4bpf_layout::Pipeline;
+use p4bpf_runtime::bench::{fill, BenchObject};
+use p4bpf_runtime::entry::{encode_entry, EntrySpec};
+use p4bpf_runtime::names;
+
+/// One entry of a P4 table: key values in key order, action and arguments
+/// in parameter order, in the syntax `p4bpf test` reads.
+#[derive(Clone, Debug)]
+pub struct P4Entry {
+    pub table: String,
+    pub keys: Vec<String>,
+    pub action: String,
+    pub args: Vec<String>,
+    pub priority: Option<u32>,
+}
+
+impl P4Entry {
+    pub fn new(table: &str, keys: &[&str], action: &str, args: &[&str]) -> P4Entry {
+        P4Entry {
+            table: table.into(),
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+            action: action.into(),
+            args: args.iter().map(|a| a.to_string()).collect(),
+            priority: None,
+        }
+    }
+}
+
+/// Records for one map of a hand-written program.
+#[derive(Clone, Debug)]
+pub struct RawEntries {
+    pub map: String,
+    pub key_size: usize,
+    pub value_size: usize,
+    pub keys: Vec<u8>,
+    pub values: Vec<u8>,
+}
+
+impl RawEntries {
+    pub fn one(map: &str, key: &[u8], value: &[u8]) -> RawEntries {
+        RawEntries {
+            map: map.into(),
+            key_size: key.len(),
+            value_size: value.len(),
+            keys: key.to_vec(),
+            values: value.to_vec(),
+        }
+    }
+}
+
+/// Encode `entries` (all for tables of `pipeline`) and write them,
+/// grouped by map.
+pub fn write_p4(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> Result<(), String> {
+    let mut grouped: Vec<RawEntries> = Vec::new();
+    for entry in entries {
+        let table = names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
+        let spec = EntrySpec {
+            keys: entry.keys.iter().cloned().enumerate().collect(),
+            action: names::action(table, &entry.action).map_err(|e| e.to_string())?,
+            args: entry.args.iter().cloned().enumerate().collect(),
+            priority: entry.priority,
+        };
+        let encoded = encode_entry(table, &spec).map_err(|e| e.to_string())?;
+        match grouped.iter_mut().find(|g| g.map == table.map) {
+            Some(group) => {
+                group.keys.extend_from_slice(&encoded.key);
+                group.values.extend_from_slice(&encoded.value);
+            }
+            None => grouped.push(RawEntries {
+                map: table.map.clone(),
+                key_size: encoded.key.len(),
+                value_size: encoded.value.len(),
+                keys: encoded.key,
+                values: encoded.value,
+            }),
+        }
+    }
+    write_raw(object, &grouped)
+}
+
+pub fn write_raw(object: &BenchObject, groups: &[RawEntries]) -> Result<(), String> {
+    for group in groups {
+        let fd = object.map_fd(&group.map).map_err(|e| e.to_string())?;
+        fill::write_all(fd, &group.keys, group.key_size, &group.values, group.value_size)
+            .map_err(|e| format!("filling map `{}`: {e}", group.map))?;
+    }
+    Ok(())
+}

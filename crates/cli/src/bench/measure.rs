@@ -1,0 +1,217 @@
+//! Builds, loads and times every program of a run. Programs are timed in
+//! interleaved rounds; each figure is the median over rounds of the
+//! kernel's average ns per run.
+
+use super::matrix::{self, Point};
+use super::suite::{self, Mode};
+use super::{build, designs, fill, veth::VethPair, Request};
+use p4bpf_runtime::bench::live::time_live;
+use p4bpf_runtime::bench::{median, packet, time_plain, BenchObject, ProgramFacts};
+use p4bpf_runtime::check_bpf_available;
+use std::path::Path;
+
+/// One loaded program and what was measured of it.
+pub struct Subject {
+    pub label: String,
+    pub mode: Mode,
+    object: BenchObject,
+    program: String,
+    pub facts: ProgramFacts,
+    /// Kernel-reported ns per run, one per round.
+    pub samples: Vec<f64>,
+    /// Thread CPU ns per run, one per round (plain mode only).
+    pub cpu_samples: Vec<f64>,
+}
+
+impl Subject {
+    pub fn ns(&self) -> f64 {
+        median(&self.samples).unwrap_or(f64::NAN)
+    }
+
+    /// The CPU-time median where there is one, else the kernel's.
+    pub fn fine_ns(&self) -> f64 {
+        median(&self.cpu_samples).unwrap_or_else(|| self.ns())
+    }
+}
+
+/// A study program and its twin.
+pub struct Pair {
+    pub name: &'static str,
+    pub study: bool,
+    pub what: &'static str,
+    pub p4: Subject,
+    pub twin: Subject,
+}
+
+pub struct Results {
+    pub pairs: Vec<Pair>,
+    /// The floors, plain, and the tx floor live when live runs happened.
+    pub floors: Vec<Subject>,
+    /// Why live-frame cases were not timed, when they were not.
+    pub live_skipped: Option<String>,
+    /// Table matrix points with their median ns and program facts.
+    pub matrix: Vec<(Point, f64, ProgramFacts)>,
+    /// Ternary designs: (label, median ns, facts).
+    pub designs: Vec<(String, f64, ProgramFacts)>,
+    pub clang: String,
+    pub kernel: String,
+    pub cpu: String,
+}
+
+pub fn run(request: &Request) -> Result<Results, String> {
+    check_bpf_available().map_err(|e| format!("cannot benchmark on this machine: {e}"))?;
+    let scratch = std::env::temp_dir().join(format!("p4bpf-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let outcome = run_in(request, &scratch);
+    // Best effort: a leftover scratch folder is harmless.
+    let _ = std::fs::remove_dir_all(&scratch);
+    outcome
+}
+
+fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
+    // The veth pair first: routed cases need its ifindex in their entries.
+    build::c_object(&request.suite.join("c").join("drop.c"), scratch)?;
+    let (pair, live_skipped) = match VethPair::create(&scratch.join("twin_drop.o")) {
+        Ok(pair) => (Some(pair), None),
+        Err(why) => (None, Some(why)),
+    };
+    let port = pair.as_ref().map(|p| p.ifindex).unwrap_or(0);
+    let cases: Vec<_> = suite::cases(port)
+        .into_iter()
+        .filter(|c| request.only.as_deref().is_none_or(|only| only == c.name))
+        .collect();
+    if cases.is_empty() {
+        return Err(format!("no study program named `{}`", request.only.as_deref().unwrap_or_default()));
+    }
+    let mut pairs = Vec::new();
+    for case in &cases {
+        let p4_path = request.suite.join("p4").join(format!("{}.p4", case.name));
+        let (image, pipeline) = build::p4_object(&p4_path, scratch).map_err(|e| format!("{}: {e}", p4_path.display()))?;
+        let p4 = load(format!("{} (P4)", case.name), case.mode, image, &pipeline.entry)?;
+        fill::write_p4(&p4.object, &pipeline, &case.p4_entries).map_err(|e| format!("{}: {e}", case.name))?;
+        let twin = load_c(request, scratch, case.name, case.mode)?;
+        fill::write_raw(&twin.object, &case.twin_entries).map_err(|e| format!("twin {}: {e}", case.name))?;
+        pairs.push(Pair { name: case.name, study: case.study, what: case.what, p4, twin });
+    }
+    let mut floors = Vec::new();
+    for (name, _) in suite::FLOORS {
+        floors.push(load_c(request, scratch, name, Mode::Plain)?);
+    }
+    floors.push(load_c(request, scratch, "tx", Mode::Live)?);
+    let wire = packet::udp_packet(packet::DST_IP);
+    for _ in 0..request.rounds {
+        let subjects = pairs.iter_mut().flat_map(|p| [&mut p.p4, &mut p.twin]).chain(floors.iter_mut());
+        for subject in subjects {
+            let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+            let failed = |e: p4bpf_runtime::RuntimeError| format!("{}: {e}", subject.label);
+            match (subject.mode, &pair) {
+                (Mode::Plain, _) => {
+                    let timing = time_plain(fd, &wire, request.repeat).map_err(failed)?;
+                    subject.samples.push(timing.kernel_ns);
+                    subject.cpu_samples.push(timing.cpu_ns);
+                }
+                (Mode::Live, Some(veth)) => {
+                    let ns = time_live(fd, &wire, request.repeat, veth.ifindex).map_err(failed)?;
+                    subject.samples.push(ns);
+                }
+                (Mode::Live, None) => continue,
+            }
+        }
+    }
+    drop(pair);
+    let matrix = if request.matrix { run_matrix(request, scratch)? } else { Vec::new() };
+    let designs = if request.matrix { run_designs(request, scratch)? } else { Vec::new() };
+    Ok(Results {
+        designs,
+        matrix,
+        pairs,
+        floors,
+        live_skipped,
+        clang: build::clang_version(),
+        kernel: first_line("/proc/sys/kernel/osrelease"),
+        cpu: cpu_model(),
+    })
+}
+
+/// Every matrix point, one at a time (their maps together would not fit
+/// in memory comfortably): compile, load, fill, time.
+fn run_matrix(request: &Request, scratch: &Path) -> Result<Vec<(Point, f64, ProgramFacts)>, String> {
+    let wire = matrix::packet();
+    let mut out = Vec::new();
+    for point in matrix::points(p4bpf_compiler::map_layout::MAX_TERNARY_MASKS) {
+        let name = format!("matrix_{}_{}t_{}e_{}m_{}b", point.kind.name(), point.tables, point.entries, point.masks, point.key_bytes);
+        let source = scratch.join(format!("{name}.p4"));
+        std::fs::write(&source, matrix::program(&point)).map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+        let (image, pipeline) = build::p4_object(&source, scratch).map_err(|e| format!("{name}: {e}"))?;
+        let subject = load(name.clone(), Mode::Plain, image, &pipeline.entry)?;
+        matrix::write(&subject.object, &pipeline, &matrix::entries(&point)).map_err(|e| format!("{name}: {e}"))?;
+        let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+        let mut samples = Vec::new();
+        // Slow points (many masks) need fewer repeats for the same time.
+        let repeat = (request.repeat / 10).max(1);
+        for _ in 0..request.rounds {
+            let timing = time_plain(fd, &wire, repeat).map_err(|e| format!("{name}: {e}"))?;
+            if timing.verdict != XDP_TX {
+                return Err(format!("{name}: the packet missed (verdict {}), the figure would time a miss", timing.verdict));
+            }
+            samples.push(timing.kernel_ns);
+        }
+        eprintln!("{name}: {:.1} ns", median(&samples).unwrap_or(f64::NAN));
+        out.push((point, median(&samples).unwrap_or(f64::NAN), subject.facts));
+    }
+    Ok(out)
+}
+
+/// The two hand-written ternary designs on the 192-mask ruleset.
+fn run_designs(request: &Request, scratch: &Path) -> Result<Vec<(String, f64, ProgramFacts)>, String> {
+    let wire = matrix::packet();
+    let mut out = Vec::new();
+    for (name, maps) in [("ternary_tss", Ok(designs::tss())), ("ternary_grouped", designs::grouped())] {
+        let subject = load_c(request, scratch, name, Mode::Plain)?;
+        fill::write_raw(&subject.object, &maps?).map_err(|e| format!("{name}: {e}"))?;
+        let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+        let mut samples = Vec::new();
+        for _ in 0..request.rounds {
+            let timing = time_plain(fd, &wire, (request.repeat / 10).max(1)).map_err(|e| format!("{name}: {e}"))?;
+            if timing.verdict != XDP_TX {
+                return Err(format!("{name}: the packet missed (verdict {})", timing.verdict));
+            }
+            samples.push(timing.kernel_ns);
+        }
+        out.push((name.to_string(), median(&samples).unwrap_or(f64::NAN), subject.facts));
+    }
+    Ok(out)
+}
+
+/// What the matrix programs return on a hit.
+const XDP_TX: u32 = 3;
+
+fn load_c(request: &Request, scratch: &Path, name: &str, mode: Mode) -> Result<Subject, String> {
+    let c_path = request.suite.join("c").join(format!("{name}.c"));
+    let image = build::c_object(&c_path, scratch)?;
+    load(format!("{name} (C)"), mode, image, &format!("{name}_xdp"))
+}
+
+fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subject, String> {
+    let object = BenchObject::load(image).map_err(|e| format!("{label}: {e}"))?;
+    let facts = object.facts(program).map_err(|e| format!("{label}: {e}"))?;
+    Ok(Subject { label, mode, object, program: program.to_string(), facts, samples: Vec::new(), cpu_samples: Vec::new() })
+}
+
+fn first_line(path: &str) -> String {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| t.lines().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn cpu_model() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = info
+        .lines()
+        .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split(':').nth(1)))
+        .map(str::trim)
+        .unwrap_or("unknown CPU");
+    let cpus = info.lines().filter(|l| l.starts_with("processor")).count();
+    format!("{model}, {cpus} CPUs")
+}
