@@ -2,8 +2,9 @@
 //! by both the C emitter (which prints the structs) and the pipeline
 //! description (which tells the runtime where each byte goes).
 //!
-//! Keys: exact and ternary keys hold fields in host order with natural
-//! alignment; LPM keys are packed, in network order, exact fields first and
+//! Keys: exact and ternary keys hold fields with natural alignment, in
+//! host order except exact fields of exactly 16, 32 or 64 bits (network
+//! order, as in the packet); LPM keys are packed, in network order, exact fields first and
 //! the LPM field last, after a u32 prefix length. Values: a u32 action code,
 //! a u32 priority for ternary tables, then a union of one struct of
 //! parameters per action. Ternary tables also have a mask array and an
@@ -69,7 +70,10 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
             (scalar, ByteOrder::Network)
         } else {
             let scalar = Scalar::for_width(width);
-            let order = if matches!(scalar, Scalar::Bytes(_)) {
+            // A whole 16/32/64-bit exact field is kept as the packet has it:
+            // filling it from a header then needs no byte swap.
+            let packet_shaped = !ternary && matches!(width, 16 | 32 | 64);
+            let order = if matches!(scalar, Scalar::Bytes(_)) || packet_shaped {
                 ByteOrder::Network
             } else {
                 ByteOrder::Host

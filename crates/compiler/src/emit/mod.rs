@@ -14,10 +14,12 @@ mod expr;
 mod helpers;
 mod maps;
 mod packet;
+mod packet_key;
 mod parser;
 mod stmt;
 mod tables;
 mod types;
+mod write_through;
 
 use crate::ir::{Arch, Program};
 use crate::map_layout::{table_layout, TableLayout};

@@ -41,6 +41,9 @@ impl Emitter<'_> {
     /// `static __always_inline void action_x(struct s *st, u32 p)`.
     pub fn action_function(&self, action: &Action) -> String {
         let mut params = vec![format!("struct {} *st", self.state_type())];
+        if self.actions_take_packet() {
+            params.extend(["u8 *pkt".to_string(), "u8 *pkt_end".to_string()]);
+        }
         for v in &action.params {
             if let Some(var) = self.prog.var(*v) {
                 let name = if var.storage == VarStorage::ActionOutParam {
@@ -74,6 +77,9 @@ impl Emitter<'_> {
             return vec![];
         };
         let mut all = vec!["st".to_string()];
+        if self.actions_take_packet() {
+            all.extend(["pkt".to_string(), "pkt_end".to_string()]);
+        }
         all.extend(args.iter().cloned());
         let mut out = vec![line(format!("{}({})", a.c_name, all.join(", ")))];
         if self.action_exits(action) {
@@ -109,6 +115,7 @@ impl Emitter<'_> {
                     out.push(self.too_short_check(&bytes.to_string()));
                 }
                 out.extend(self.assign(lhs, rhs));
+                out.extend(self.write_through(lhs));
             }
             Stmt::If { cond, then, other } => out.push(CStmt::If {
                 cond: self.expr(cond),

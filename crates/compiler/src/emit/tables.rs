@@ -103,10 +103,20 @@ impl Emitter<'_> {
             }
             Storage::Ternary => body.extend(self.ternary_search(t)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
-            _ => body.push(line(format!(
-                "value = bpf_map_lookup_elem(&{}, &key)",
-                t.c_name
-            ))),
+            _ => match self.key_from_packet(t, l) {
+                Some(point) => {
+                    body.push(line("const void *key_at = &key"));
+                    body.extend(point);
+                    body.push(line(format!(
+                        "value = bpf_map_lookup_elem(&{}, key_at)",
+                        t.c_name
+                    )));
+                }
+                None => body.push(line(format!(
+                    "value = bpf_map_lookup_elem(&{}, &key)",
+                    t.c_name
+                ))),
+            },
         }
         body.push(line("u32 action = 0"));
         let mut on_hit = vec![line("action = value->action")];

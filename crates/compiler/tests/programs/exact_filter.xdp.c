@@ -183,7 +183,7 @@ accept:;
         {
             /* apply table pipe.acl */
             struct pipe_acl_key key = {};
-            key.hdr_ipv4_src = st->headers.ipv4.src;
+            key.hdr_ipv4_src = bpf_htonl(st->headers.ipv4.src);
             key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
             struct pipe_acl_value *value = 0;
             value = bpf_map_lookup_elem(&pipe_acl, &key);
@@ -241,7 +241,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "            \"bit_width\": 32,\n"
     "            \"byte_offset\": 0,\n"
     "            \"byte_len\": 4,\n"
-    "            \"byte_order\": \"host\"\n"
+    "            \"byte_order\": \"network\"\n"
     "          },\n"
     "          \"match_kind\": \"exact\"\n"
     "        },\n"
