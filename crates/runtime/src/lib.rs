@@ -30,6 +30,7 @@ pub mod pipeline;
 pub mod stf;
 mod sys;
 pub mod table;
+pub mod ternary;
 pub mod test_run;
 pub mod value;
 pub mod verdict;

@@ -18,6 +18,7 @@ mod packet_key;
 mod parser;
 mod stmt;
 mod tables;
+mod ternary;
 mod types;
 mod write_through;
 
