@@ -396,7 +396,7 @@ impl Emitter<'_> {
 
     /// `extract(s.next)`: fills the next element, or fails with StackOutOfBounds.
     fn extract_next(&self, stack: &Expr, a: &crate::ir::Aggregate) -> Vec<CStmt> {
-        let Ty::Stack { size, .. } = stack.ty else {
+        let Ty::Stack { size, elem: agg } = stack.ty else {
             return vec![];
         };
         let bytes = a.wire_bits / 8;
@@ -421,7 +421,7 @@ impl Emitter<'_> {
             self.too_short_check(&bytes.to_string()),
             line("u8 *hdr_start = pkt + offset"),
         ];
-        body.extend(self.read_header(a, "hdr_start", &place));
+        body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         body.push(line(format!("{s}.next = stack_index + 1")));
@@ -446,7 +446,7 @@ impl Emitter<'_> {
         }
         let place = self.lvalue(header);
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
-        body.extend(self.read_header(a, "hdr_start", &place));
+        body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         vec![
