@@ -9,14 +9,12 @@ P4BPF := target/release/p4bpf
 build:
 	cargo build --release
 
-# For now the demo checks our example router and compiles it to C and an
-# eBPF object in target/demo/; it will load the router between network
-# namespaces once the runtime can.
+# The P4 router examples/l3_router.p4 at XDP between two hosts in network
+# namespaces, driven through the CLI (README: "The demo, step by step").
 demo:
 	scripts/install-deps.sh demo
 	cargo build --release
-	$(P4BPF) check examples/l3_router.p4
-	$(P4BPF) compile examples/l3_router.p4 -o target/demo
+	P4BPF=$(P4BPF) scripts/demo.sh
 
 test:
 	scripts/install-deps.sh test

@@ -58,6 +58,9 @@ parser RouterParser(packet_in packet, out headers_t hdr) {
 
 control RouterIngress(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
     next_hop_id_t next_hop = 0;
+    // Packets sent to each next hop, summed over CPUs by
+    // `p4bpf counter get`.
+    CounterArray(32w256, false) forwarded;
 
     action drop() {
         omd.output_action = xdp_action.XDP_DROP;
@@ -111,6 +114,7 @@ control RouterIngress(inout headers_t hdr, in xdp_input imd, out xdp_output omd)
         hdr.ipv4.ttl = hdr.ipv4.ttl - 1;
         bit<16> new_word = hdr.ipv4.ttl ++ hdr.ipv4.protocol;
         hdr.ipv4.hdrChecksum = csum_replace2(hdr.ipv4.hdrChecksum, old_word, new_word);
+        forwarded.increment((bit<32>)next_hop);
     }
 }
 

@@ -10,20 +10,22 @@ purpose="${1:-test}"
 # Debian packages and, for each, a command or file that shows it is there.
 # clang, libbpf-dev and linux-libc-dev (linux/bpf.h): the compiler tests
 # compile the generated C, the runtime links the system libbpf (-lbpf) and
-# its kernel tests load programs.
+# its kernel tests load programs; iproute2 makes the veth pairs of
+# `p4bpf test --target veth`; bpftool shows that maps carry P4 field names.
 test_packages=(
     "clang:command:clang"
     "libbpf-dev:dpkg:libbpf-dev"
     "linux-libc-dev:dpkg:linux-libc-dev"
+    "iproute2:command:ip"
+    "bpftool:command:bpftool"
 )
 demo_packages=(
     "llvm:command:llvm-strip"
     "libelf-dev:dpkg:libelf-dev"
-    "iproute2:command:ip"
-    "bpftool:command:bpftool"
     "iputils-ping:command:ping"
     "ethtool:command:ethtool"
     "pkg-config:command:pkg-config"
+    "python3-minimal:command:python3"
 )
 
 case "$purpose" in

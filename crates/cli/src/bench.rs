@@ -138,9 +138,14 @@ mod tests {
 
     #[test]
     fn reads_suite_and_counts() {
-        let r = parse_words(&["x", "--repeat", "10", "--rounds=3", "--only", "mac_swap"]).ok().flatten();
+        let r = parse_words(&["x", "--repeat", "10", "--rounds=3", "--only", "mac_swap"])
+            .ok()
+            .flatten();
         let r = r.map(|r| (r.suite, r.repeat, r.rounds, r.only));
-        assert_eq!(r, Some((PathBuf::from("x"), 10, 3, Some("mac_swap".into()))));
+        assert_eq!(
+            r,
+            Some((PathBuf::from("x"), 10, 3, Some("mac_swap".into())))
+        );
     }
 
     #[test]

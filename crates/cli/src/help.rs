@@ -13,6 +13,10 @@ commands:
   compile FILE.p4       compile a program to C, an eBPF object and P4Info
   test PROGRAM STF      run a packet-test file against a program in the kernel
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
+  counter ...           read or reset a loaded pipeline's counters
+  pipeline ...          load, unload or show pipelines pinned in bpffs
+  port ...              attach a loaded pipeline to interfaces as P4 ports
+  table ...             add, modify, delete, dump a loaded pipeline's table entries
   help [COMMAND]        print this text, or the help of COMMAND
 
 options:
@@ -68,6 +72,10 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("compile") => Some(crate::compile::USAGE),
         Some("conformance") => Some(CONFORMANCE),
         Some("test") => Some(crate::test::USAGE),
+        Some("counter") => Some(crate::counter::USAGE),
+        Some("pipeline") => Some(crate::pipeline::USAGE),
+        Some("port") => Some(crate::port::USAGE),
+        Some("table") => Some(crate::table::USAGE),
         Some(_) => None,
     }
 }

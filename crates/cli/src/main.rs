@@ -6,9 +6,18 @@ mod bench;
 mod check;
 mod compile;
 mod conformance;
+mod control_output;
+mod counter;
 mod diagnostic_line;
+mod fuzz;
+mod fuzz_packets;
 mod help;
+mod pipeline;
+mod port;
+mod run;
 mod summary;
+mod table;
+mod target;
 mod test;
 
 use args::{Args, UsageError};
@@ -44,7 +53,13 @@ fn main() -> ExitCode {
         "check" => check::run(rest),
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
+        "counter" => counter::run(rest),
+        "fuzz" => fuzz::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "pipeline" => pipeline::run(rest),
+        "port" => port::run(rest),
+        "run" => run::run(rest),
+        "table" => table::run(rest),
         "test" => test::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));

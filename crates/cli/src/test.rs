@@ -1,5 +1,5 @@
-//! `p4bpf test PROGRAM STF [--target kernel]`: runs a packet-test file
-//! against a program in the kernel. PROGRAM is P4 source (compiled first)
+//! `p4bpf test PROGRAM STF [--target kernel|user]`: runs a packet-test file
+//! against a program in the kernel or in the user-space target. PROGRAM is P4 source (compiled first)
 //! or an object `p4bpf compile` wrote. Each `packet` is one
 //! `BPF_PROG_TEST_RUN`; one report line per packet, with a byte diff, the
 //! port and the verdict when it fails.
@@ -9,14 +9,15 @@
 //! without BPF), 2 for a command line that cannot be understood.
 
 use crate::args::{self, Args, UsageError};
-use p4bpf_compiler::{CompileError, CompileOptions, Hook};
-use p4bpf_runtime::{check_bpf_available, stf, LoadedPipeline};
+use crate::target::{self, Target};
+use p4bpf_compiler::{CompileOptions, Hook};
+use p4bpf_runtime::{check_bpf_available, stf, veth};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub const USAGE: &str = "\
-usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel] [--hook xdp|tc]
+usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel|user|veth] [--hook xdp|tc]
                   [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
 
 Runs the packet test TEST.stf against PROGRAM: P4 source is compiled first,
@@ -25,7 +26,12 @@ and, for a failure, the expected and received bytes, the port and the verdict.
 
 options:
   --target kernel        run each packet with BPF_PROG_TEST_RUN (needs root
-                         or CAP_BPF); the only target so far
+                         or CAP_BPF); the default
+  --target user          run the same generated C built for this host, under
+                         AddressSanitizer and UBSan (needs PROGRAM.p4)
+  --target veth          attach the program at XDP to one veth pair per STF
+                         port in a private network namespace, inject with
+                         packet sockets and watch every port (needs root)
   --hook xdp|tc          attach point to compile PROGRAM.p4 for (default: xdp)
   --extern-file, -I, -D  as for `p4bpf compile`
 
@@ -36,6 +42,7 @@ exit status: 0 all passed, 1 a failure, 2 bad command line
 struct Request {
     program: PathBuf,
     script: PathBuf,
+    target: Target,
     /// Used when PROGRAM is P4 source; `out_dir` is replaced by a
     /// temporary folder.
     compile: CompileOptions,
@@ -44,6 +51,7 @@ struct Request {
 /// The request, or `None` when the words ask for help.
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut files = Vec::new();
+    let mut target = Target::Kernel;
     let mut compile = CompileOptions {
         front: Default::default(),
         hook: Hook::Xdp,
@@ -53,12 +61,8 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
             return Ok(None);
-        } else if let Some(target) = words.option(&word, "--target")? {
-            if target != "kernel" {
-                return Err(UsageError::new(format!(
-                    "unknown target `{target}` (supported: kernel)"
-                )));
-            }
+        } else if let Some(name) = words.option(&word, "--target")? {
+            target = Target::parse(&name).map_err(UsageError::new)?;
         } else if let Some(hook) = words.option(&word, "--hook")? {
             compile.hook = match hook.as_str() {
                 "xdp" => Hook::Xdp,
@@ -85,6 +89,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         Ok([program, script]) => Ok(Some(Request {
             program,
             script,
+            target,
             compile,
         })),
         Err(files) => Err(UsageError::new(format!(
@@ -122,18 +127,33 @@ fn run_request(request: &Request) -> Result<bool, String> {
             .collect::<Vec<_>>()
             .join("\n")
     })?;
-    let image = object_image(request)?;
-    check_bpf_available().map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
-    let pipeline = LoadedPipeline::from_image(image).map_err(|e| e.to_string())?;
+    if request.target == Target::Veth {
+        let (image, _) = target::object_image(&request.program, &request.compile)?;
+        check_bpf_available()
+            .map_err(|e| format!("cannot run veth tests on this machine: {e}"))?;
+        let outcome = veth::run_stf(image, &request.script, &script).map_err(|e| e.to_string())?;
+        let head = "on veth pairs in a private network namespace".to_string();
+        return Ok(report(vec![head], outcome, request));
+    }
+    let pipeline = target::load(&request.program, &request.compile, request.target)?;
     let hook = format!("{:?}", pipeline.description.hook).to_lowercase();
-    let mut report = vec![match pipeline.stats() {
-        Ok(stats) => format!(
+    let head = match (request.target, pipeline.stats()) {
+        (Target::User, _) => format!(
+            "built {} for user space ({hook} code, sanitizers on)",
+            pipeline.description.program
+        ),
+        (_, Ok(stats)) => format!(
             "loaded {} at {hook}: {} instructions ({} processed by the verifier)",
             pipeline.description.program, stats.xlated_insns, stats.verified_insns
         ),
-        Err(_) => format!("loaded {} at {hook}", pipeline.description.program),
-    }];
+        (_, Err(_)) => format!("loaded {} at {hook}", pipeline.description.program),
+    };
     let outcome = stf::run(&pipeline, &request.script, &script);
+    Ok(report(vec![head], outcome, request))
+}
+
+/// Prints the report; whether every packet passed.
+fn report(mut report: Vec<String>, outcome: stf::Outcome, request: &Request) -> bool {
     let verdict = if outcome.failures == 0 {
         "PASS"
     } else {
@@ -153,40 +173,7 @@ fn run_request(request: &Request) -> Result<bool, String> {
             break;
         }
     }
-    Ok(outcome.failures == 0)
-}
-
-/// The BPF object for the request's program, compiled first when it is P4.
-fn object_image(request: &Request) -> Result<Vec<u8>, String> {
-    let program = &request.program;
-    if program.extension().is_none_or(|e| e != "p4") {
-        return std::fs::read(program)
-            .map_err(|e| format!("cannot read {}: {e}", program.display()));
-    }
-    let out_dir = std::env::temp_dir().join(format!("p4bpf-test-{}", std::process::id()));
-    let options = CompileOptions {
-        out_dir: out_dir.clone(),
-        ..request.compile.clone()
-    };
-    let compiled = p4bpf_compiler::compile_file(program, &options);
-    let image = match compiled {
-        Ok(done) => std::fs::read(&done.object)
-            .map_err(|e| format!("cannot read {}: {e}", done.object.display())),
-        Err(CompileError::Program {
-            sources,
-            diagnostics,
-        }) => Err(diagnostics
-            .list
-            .iter()
-            .map(|d| d.render(&sources))
-            .collect::<String>()
-            .trim_end()
-            .to_string()),
-        Err(CompileError::Tool(message)) => Err(message),
-    };
-    // Best effort: a leftover temporary folder is harmless.
-    let _ = std::fs::remove_dir_all(&out_dir);
-    image
+    outcome.failures == 0
 }
 
 #[cfg(test)]
@@ -210,7 +197,14 @@ mod tests {
             && r.compile.front.include_dirs == [PathBuf::from("inc")]));
         assert!(matches!(parse(words(&["--help"])), Ok(None)));
         assert!(parse(words(&["a.p4"])).is_err());
-        assert!(parse(words(&["a.p4", "a.stf", "--target", "veth"])).is_err());
+        assert!(parse(words(&["a.p4", "a.stf", "--target", "veth"]))
+            .is_ok_and(|r| r.is_some_and(|r| r.target == Target::Veth)));
+        assert!(parse(words(&["a.p4", "a.stf", "--target", "bmv2"])).is_err());
+        let user = parse(words(&["a.p4", "a.stf", "--target", "user"]));
+        assert!(user
+            .ok()
+            .flatten()
+            .is_some_and(|r| r.target == Target::User));
         assert!(parse(words(&["a.p4", "a.stf", "--frob"])).is_err());
     }
 }

@@ -2,6 +2,8 @@
 //! the program and its twin and prints their row. No timing is asserted
 //! (benchmarks are not tests); skips, saying why, without root or clang.
 
+#![allow(clippy::panic)] // a failing test should stop loudly
+
 use std::path::Path;
 use std::process::Command;
 
@@ -31,7 +33,16 @@ fn bench_times_one_program_and_its_twin() {
     let output = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
         .arg("bench")
         .arg(&suite)
-        .args(["--only", "mac_swap", "--no-matrix", "--no-write", "--repeat", "1000", "--rounds", "1"])
+        .args([
+            "--only",
+            "mac_swap",
+            "--no-matrix",
+            "--no-write",
+            "--repeat",
+            "1000",
+            "--rounds",
+            "1",
+        ])
         .output();
     let Ok(output) = output else {
         panic!("cannot run p4bpf");
@@ -45,7 +56,13 @@ fn bench_times_one_program_and_its_twin() {
     };
     // Both programs were timed and counted: no "-" where a figure belongs.
     let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-    assert!(cells.get(4).is_some_and(|ns| ns.parse::<f64>().is_ok()), "{row}");
-    assert!(cells.get(5).is_some_and(|ns| ns.parse::<f64>().is_ok()), "{row}");
+    assert!(
+        cells.get(4).is_some_and(|ns| ns.parse::<f64>().is_ok()),
+        "{row}"
+    );
+    assert!(
+        cells.get(5).is_some_and(|ns| ns.parse::<f64>().is_ok()),
+        "{row}"
+    );
     assert!(stdout.contains("| drop (C) | plain |"), "{stdout}");
 }

@@ -2,9 +2,9 @@
 //! by both the C emitter (which prints the structs) and the pipeline
 //! description (which tells the runtime where each byte goes).
 //!
-//! Keys: exact and ternary keys hold fields with natural alignment, in
-//! host order except exact fields of exactly 16, 32 or 64 bits (network
-//! order, as in the packet); LPM keys are packed, in network order, exact fields first and
+//! Keys: exact and ternary keys hold fields in host order with natural
+//! alignment, except 16/32/64-bit fields of hash keys, which stay in
+//! network order; LPM keys are packed, in network order, exact fields first and
 //! the LPM field last, after a u32 prefix length. Values: a u32 action code,
 //! a u32 priority for ternary tables, then a union of one struct of
 //! parameters per action. Ternary tables also have an array of mask
@@ -94,10 +94,11 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
             (scalar, ByteOrder::Network)
         } else {
             let scalar = Scalar::for_width(width);
-            // A whole 16/32/64-bit exact field is kept as the packet has it:
-            // filling it from a header then needs no byte swap.
-            let packet_shaped = !ternary && matches!(width, 16 | 32 | 64);
-            let order = if matches!(scalar, Scalar::Bytes(_)) || packet_shaped {
+            // A hash key of a whole-word field stays in network order: the
+            // swap from the packet and the swap back cancel, so the key is
+            // the packet's bytes.
+            let wire_word = table.storage == Storage::Hash && matches!(width, 16 | 32 | 64);
+            let order = if wire_word || matches!(scalar, Scalar::Bytes(_)) {
                 ByteOrder::Network
             } else {
                 ByteOrder::Host

@@ -84,9 +84,15 @@ pub enum TypeRefKind {
     /// `varbit<W>`.
     Varbit(Box<Expr>),
     /// A named type, possibly specialized: `H`, `.H`, `Register<bit<32>, _>`.
-    Named { path: Path, args: Vec<TypeRef> },
+    Named {
+        path: Path,
+        args: Vec<TypeRef>,
+    },
     /// A header stack or array: `h_t[4]`.
-    Stack { elem: Box<TypeRef>, size: Box<Expr> },
+    Stack {
+        elem: Box<TypeRef>,
+        size: Box<Expr>,
+    },
     /// `tuple<bit<8>, bool>`.
     Tuple(Vec<TypeRef>),
     /// `list<T>`.
@@ -179,22 +185,54 @@ pub enum ExprKind {
     This,
     /// `e.name`: field, method, enum member (`E.A`), error (`error.X`),
     /// or type member (`h.minSizeInBits`).
-    Member { base: Box<Expr>, member: Ident },
+    Member {
+        base: Box<Expr>,
+        member: Ident,
+    },
     /// `e[i]`
-    Index { base: Box<Expr>, index: Box<Expr> },
+    Index {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
     /// `e[hi:lo]`
-    Slice { base: Box<Expr>, hi: Box<Expr>, lo: Box<Expr> },
+    Slice {
+        base: Box<Expr>,
+        hi: Box<Expr>,
+        lo: Box<Expr>,
+    },
     /// `e[lo +: width]`: `width` (a constant) bits starting at bit `lo`.
-    IndexedSlice { base: Box<Expr>, lo: Box<Expr>, width: Box<Expr> },
+    IndexedSlice {
+        base: Box<Expr>,
+        lo: Box<Expr>,
+        width: Box<Expr>,
+    },
     /// `f(args)`, `f<T>(args)`, `t.apply()`, `Counter(10)` (a constructor
     /// call when `callee` names a type).
-    Call { callee: Box<Expr>, type_args: Vec<TypeRef>, args: Vec<Argument> },
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Call {
+        callee: Box<Expr>,
+        type_args: Vec<TypeRef>,
+        args: Vec<Argument>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `c ? a : b`
-    Ternary { cond: Box<Expr>, then: Box<Expr>, other: Box<Expr> },
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        other: Box<Expr>,
+    },
     /// `(T) e`
-    Cast { ty: TypeRef, expr: Box<Expr> },
+    Cast {
+        ty: TypeRef,
+        expr: Box<Expr>,
+    },
     /// A type used where an expression stands, e.g. the base of
     /// `bit<8>.minSizeInBits()` or a specialized constructor callee.
     Type(TypeRef),
@@ -204,7 +242,11 @@ pub enum ExprKind {
     /// `{ f1 = a, f2 = b }`, or `{ f1 = a, ... }` (`rest`: the other fields
     /// are don't-care). `ty` is set when a type name is written before the
     /// braces.
-    StructInit { ty: Option<TypeRef>, fields: Vec<(Ident, Expr)>, rest: bool },
+    StructInit {
+        ty: Option<TypeRef>,
+        fields: Vec<(Ident, Expr)>,
+        rest: bool,
+    },
     /// `{#}`: an invalid header or union.
     Invalid,
     /// `...`: the default value of the expected type; also the last item
@@ -216,9 +258,15 @@ pub enum ExprKind {
     /// `default` in a keyset.
     Default,
     /// `value &&& mask` in a keyset.
-    Mask { value: Box<Expr>, mask: Box<Expr> },
+    Mask {
+        value: Box<Expr>,
+        mask: Box<Expr>,
+    },
     /// `lo .. hi` in a keyset.
-    Range { lo: Box<Expr>, hi: Box<Expr> },
+    Range {
+        lo: Box<Expr>,
+        hi: Box<Expr>,
+    },
     /// Stands in for an expression that failed to parse (a diagnostic has
     /// been reported); later stages give it an error type silently.
     Error,
@@ -258,19 +306,43 @@ pub struct SwitchCase {
 #[derive(Clone, Debug)]
 pub enum StmtKind {
     /// `lhs = rhs;`
-    Assign { lhs: Expr, rhs: Expr },
+    Assign {
+        lhs: Expr,
+        rhs: Expr,
+    },
     /// `lhs op= rhs`, e.g. `x += 1;` or `x |+|= y;` (`op` is the binary
     /// operator: `Add`, `AddSat`, `Shr`, ...).
-    CompoundAssign { op: BinaryOp, lhs: Expr, rhs: Expr },
+    CompoundAssign {
+        op: BinaryOp,
+        lhs: Expr,
+        rhs: Expr,
+    },
     /// A call used as a statement: `f(x);`, `t.apply();`, `p.extract(h);`.
     Call(Expr),
-    If { cond: Expr, then: Box<Stmt>, other: Option<Box<Stmt>> },
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        other: Option<Box<Stmt>>,
+    },
     Block(Block),
-    Switch { expr: Expr, cases: Vec<SwitchCase> },
+    Switch {
+        expr: Expr,
+        cases: Vec<SwitchCase>,
+    },
     /// `for (init; cond; update) body`
-    For { init: Vec<Stmt>, cond: Option<Expr>, update: Vec<Stmt>, body: Box<Stmt> },
+    For {
+        init: Vec<Stmt>,
+        cond: Option<Expr>,
+        update: Vec<Stmt>,
+        body: Box<Stmt>,
+    },
     /// `for (T x in e) body`
-    ForIn { ty: Option<TypeRef>, var: Ident, range: Expr, body: Box<Stmt> },
+    ForIn {
+        ty: Option<TypeRef>,
+        var: Ident,
+        range: Expr,
+        body: Box<Stmt>,
+    },
     Break,
     Continue,
     Exit,
@@ -300,7 +372,11 @@ pub enum Transition {
     /// `transition next;`
     Direct(Path),
     /// `transition select(e1, e2) { keyset: next; ... }`
-    Select { exprs: Vec<Expr>, cases: Vec<SelectCase>, span: Span },
+    Select {
+        exprs: Vec<Expr>,
+        cases: Vec<SelectCase>,
+        span: Span,
+    },
 }
 
 /// `keyset : state;` where `keyset` is an expression that may use `_`,
@@ -364,7 +440,10 @@ pub enum TablePropertyKind {
     /// `default_action = a(1);`: an action name or call.
     DefaultAction(Expr),
     /// Any other property: `size = 1024;`, `implementation = hash_table(8);`.
-    Other { name: Ident, value: Expr },
+    Other {
+        name: Ident,
+        value: Expr,
+    },
 }
 
 // ---------------------------------------------------------------------------
@@ -450,18 +529,47 @@ pub enum TypedefTarget {
 #[derive(Clone, Debug)]
 pub enum DeclKind {
     /// `const T name = value;`
-    Constant { ty: TypeRef, name: Ident, value: Expr },
+    Constant {
+        ty: TypeRef,
+        name: Ident,
+        value: Expr,
+    },
     /// `T name;` / `T name = init;` (locals and parser/control members)
-    Variable { ty: TypeRef, name: Ident, init: Option<Expr> },
+    Variable {
+        ty: TypeRef,
+        name: Ident,
+        init: Option<Expr>,
+    },
     /// `T(args) name;` or `T(args) name = { abstract method bodies };`
     /// An array of instances `T(args) name[4];` has `ty` `T[4]`, as does
     /// a C-style array variable `T name[4];`.
-    Instance { ty: TypeRef, args: Vec<Argument>, name: Ident, initializer: Option<Vec<Decl>> },
-    Header { name: Ident, type_params: Vec<Ident>, fields: Vec<Field> },
-    HeaderUnion { name: Ident, type_params: Vec<Ident>, fields: Vec<Field> },
-    Struct { name: Ident, type_params: Vec<Ident>, fields: Vec<Field> },
+    Instance {
+        ty: TypeRef,
+        args: Vec<Argument>,
+        name: Ident,
+        initializer: Option<Vec<Decl>>,
+    },
+    Header {
+        name: Ident,
+        type_params: Vec<Ident>,
+        fields: Vec<Field>,
+    },
+    HeaderUnion {
+        name: Ident,
+        type_params: Vec<Ident>,
+        fields: Vec<Field>,
+    },
+    Struct {
+        name: Ident,
+        type_params: Vec<Ident>,
+        fields: Vec<Field>,
+    },
     /// `enum E { A, B }` or `enum bit<8> E { A = 1, B = 2 }`.
-    Enum { name: Ident, underlying: Option<TypeRef>, members: Vec<EnumMember> },
+    Enum {
+        name: Ident,
+        underlying: Option<TypeRef>,
+        members: Vec<EnumMember>,
+    },
     /// `error { A, B }`: adds members to the one `error` type.
     Error { members: Vec<Ident> },
     /// `match_kind { exact, lpm }`
@@ -471,11 +579,22 @@ pub enum DeclKind {
     /// `type T name;`: a new type with T's representation.
     NewType { target: TypedefTarget, name: Ident },
     /// `extern E<T> { methods }`
-    ExternType { name: Ident, type_params: Vec<Ident>, methods: Vec<Method> },
+    ExternType {
+        name: Ident,
+        type_params: Vec<Ident>,
+        methods: Vec<Method>,
+    },
     /// `extern R f<T>(params);`
-    ExternFunction { return_type: TypeRef, sig: Signature },
+    ExternFunction {
+        return_type: TypeRef,
+        sig: Signature,
+    },
     /// `R f<T>(params) { body }`
-    Function { return_type: TypeRef, sig: Signature, body: Block },
+    Function {
+        return_type: TypeRef,
+        sig: Signature,
+        body: Block,
+    },
     /// `action a(params) { body }` (type_params is always empty).
     Action { sig: Signature, body: Block },
     /// `parser P<T>(params);`: a parser type.
@@ -490,10 +609,22 @@ pub enum DeclKind {
         locals: Vec<Decl>,
         states: Vec<ParserState>,
     },
-    Control { sig: Signature, ctor_params: Vec<Param>, locals: Vec<Decl>, apply: Block },
-    Table { name: Ident, properties: Vec<TableProperty> },
+    Control {
+        sig: Signature,
+        ctor_params: Vec<Param>,
+        locals: Vec<Decl>,
+        apply: Block,
+    },
+    Table {
+        name: Ident,
+        properties: Vec<TableProperty>,
+    },
     /// `value_set<T>(size) name;`
-    ValueSet { elem: TypeRef, size: Expr, name: Ident },
+    ValueSet {
+        elem: TypeRef,
+        size: Expr,
+        name: Ident,
+    },
 }
 
 impl Decl {

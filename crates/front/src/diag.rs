@@ -34,15 +34,28 @@ pub struct Note {
 
 impl Diagnostic {
     pub fn error(loc: Option<SrcLoc>, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Error, loc, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            severity: Severity::Error,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
 
     pub fn warning(loc: Option<SrcLoc>, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, loc, message: message.into(), notes: Vec::new() }
+        Diagnostic {
+            severity: Severity::Warning,
+            loc,
+            message: message.into(),
+            notes: Vec::new(),
+        }
     }
 
     pub fn with_note(mut self, loc: Option<SrcLoc>, message: impl Into<String>) -> Diagnostic {
-        self.notes.push(Note { loc, message: message.into() });
+        self.notes.push(Note {
+            loc,
+            message: message.into(),
+        });
         self
     }
 
@@ -105,7 +118,9 @@ fn excerpt(out: &mut String, sources: &SourceMap, loc: SrcLoc) {
         .map_or(1, |s| s.chars().count().max(1));
     let chars: Vec<char> = text.chars().collect();
     let caret = (col as usize - 1).min(chars.len());
-    let first = caret.saturating_sub(EXCERPT_CHARS / 2).min(chars.len().saturating_sub(EXCERPT_CHARS));
+    let first = caret
+        .saturating_sub(EXCERPT_CHARS / 2)
+        .min(chars.len().saturating_sub(EXCERPT_CHARS));
     let last = (first + EXCERPT_CHARS).min(chars.len());
     let lead = if first > 0 { "..." } else { "" };
     let tail = if last < chars.len() { "..." } else { "" };
@@ -119,7 +134,12 @@ fn excerpt(out: &mut String, sources: &SourceMap, loc: SrcLoc) {
     let pad = " ".repeat(gutter.len());
     let _ = writeln!(out, "{pad} |");
     let _ = writeln!(out, "{gutter} | {lead}{shown}{tail}");
-    let _ = writeln!(out, "{pad} | {}{indent}{}", " ".repeat(lead.len()), "^".repeat(width));
+    let _ = writeln!(
+        out,
+        "{pad} | {}{indent}{}",
+        " ".repeat(lead.len()),
+        "^".repeat(width)
+    );
 }
 
 /// The diagnostics of one run, in the order they were found.
@@ -166,9 +186,20 @@ mod tests {
     #[test]
     fn renders_position_excerpt_and_caret() {
         let mut sources = SourceMap::new();
-        let id = sources.add(SourceFile::new("x.p4".into(), "a;\nbit<8> y = z;\n".into(), false));
+        let id = sources.add(SourceFile::new(
+            "x.p4".into(),
+            "a;\nbit<8> y = z;\n".into(),
+            false,
+        ));
         assert_eq!(id, FileId(0));
-        let d = Diagnostic::error(Some(SrcLoc { file: id, lo: 15, hi: 16 }), "unknown name `z`");
+        let d = Diagnostic::error(
+            Some(SrcLoc {
+                file: id,
+                lo: 15,
+                hi: 16,
+            }),
+            "unknown name `z`",
+        );
         assert_eq!(
             d.render(&sources),
             "x.p4:2:13: error: unknown name `z`\n  |\n2 | bit<8> y = z;\n  |             ^\n"
@@ -177,12 +208,23 @@ mod tests {
 
     #[test]
     fn a_second_error_at_the_same_place_is_dropped() {
-        let loc = Some(SrcLoc { file: FileId(0), lo: 3, hi: 5 });
+        let loc = Some(SrcLoc {
+            file: FileId(0),
+            lo: 3,
+            hi: 5,
+        });
         let mut diags = Diagnostics::default();
         diags.error(loc, "first");
         diags.error(loc, "cascade");
         diags.warning(loc, "a warning still shows");
-        diags.error(Some(SrcLoc { file: FileId(0), lo: 6, hi: 7 }), "elsewhere");
+        diags.error(
+            Some(SrcLoc {
+                file: FileId(0),
+                lo: 6,
+                hi: 7,
+            }),
+            "elsewhere",
+        );
         let messages: Vec<&str> = diags.list.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(messages, ["first", "a warning still shows", "elsewhere"]);
     }
@@ -192,10 +234,20 @@ mod tests {
         let mut sources = SourceMap::new();
         let line = format!("{}bad{}", "a".repeat(500), "b".repeat(500));
         let id = sources.add(SourceFile::new("x.p4".into(), line, false));
-        let d = Diagnostic::error(Some(SrcLoc { file: id, lo: 500, hi: 503 }), "here");
+        let d = Diagnostic::error(
+            Some(SrcLoc {
+                file: id,
+                lo: 500,
+                hi: 503,
+            }),
+            "here",
+        );
         let text = d.render(&sources);
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[2].starts_with("1 | ...") && lines[2].ends_with("..."), "{text}");
+        assert!(
+            lines[2].starts_with("1 | ...") && lines[2].ends_with("..."),
+            "{text}"
+        );
         assert!(lines[2].len() < 140, "{text}");
         let caret_col = lines[3].find('^').unwrap_or(0);
         assert_eq!(&lines[2][caret_col..caret_col + 3], "bad", "{text}");

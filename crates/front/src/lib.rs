@@ -79,7 +79,9 @@ pub fn check_source(path: &Path, text: &str, options: &Options) -> Frontend {
             .stack_size(STACK_BYTES)
             .spawn_scoped(scope, || run_stages(path, text, options));
         match worker {
-            Ok(handle) => handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Err(_) => run_stages(path, text, options),
         }
     })
@@ -96,5 +98,11 @@ fn run_stages(path: &Path, text: &str, options: &Options) -> Frontend {
     } else {
         Some(check::check(&program, &unit, &mut diagnostics))
     };
-    Frontend { sources, unit, program, checked, diagnostics }
+    Frontend {
+        sources,
+        unit,
+        program,
+        checked,
+        diagnostics,
+    }
 }

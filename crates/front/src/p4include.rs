@@ -15,14 +15,26 @@ pub const FILES: &[(&str, &str)] = &[
     ("pna.p4", include_str!("../../../p4include/pna.p4")),
     ("dpdk/pna.p4", include_str!("../../../p4include/pna.p4")),
     ("tc/pna.p4", include_str!("../../../p4include/tc/pna.p4")),
-    ("ebpf_model.p4", include_str!("../../../p4include/ebpf_model.p4")),
-    ("xdp_model.p4", include_str!("../../../p4include/xdp_model.p4")),
-    ("ubpf_model.p4", include_str!("../../../p4include/ubpf_model.p4")),
+    (
+        "ebpf_model.p4",
+        include_str!("../../../p4include/ebpf_model.p4"),
+    ),
+    (
+        "xdp_model.p4",
+        include_str!("../../../p4include/xdp_model.p4"),
+    ),
+    (
+        "ubpf_model.p4",
+        include_str!("../../../p4include/ubpf_model.p4"),
+    ),
 ];
 
 /// The built-in file an `#include <name>` refers to, if any.
 pub fn find(name: &str) -> Option<&'static str> {
-    FILES.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+    FILES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
 }
 
 #[cfg(test)]
@@ -33,13 +45,18 @@ mod tests {
 
     /// The include guard of a built-in file: its first `#ifndef`.
     fn guard(text: &str) -> Option<&str> {
-        text.lines().find_map(|l| l.trim().strip_prefix("#ifndef ")).map(str::trim)
+        text.lines()
+            .find_map(|l| l.trim().strip_prefix("#ifndef "))
+            .map(str::trim)
     }
 
     #[test]
     fn every_file_is_ours_and_guarded() {
         for (name, text) in FILES {
-            assert!(text.starts_with("// SPDX-License-Identifier: Apache-2.0\n"), "{name}");
+            assert!(
+                text.starts_with("// SPDX-License-Identifier: Apache-2.0\n"),
+                "{name}"
+            );
             assert!(text.contains("p4bpf's own"), "{name}");
             let g = guard(text).unwrap_or_default();
             assert!(g.starts_with("_P4BPF_"), "{name}: guard {g:?}");
@@ -102,7 +119,11 @@ mod tests {
     fn a_bad_v1model_version_is_reported_at_the_programs_include() {
         let program = "#define V1MODEL_VERSION 1\n#include <v1model.p4>\n";
         let frontend = check_source(Path::new("version.p4"), program, &Options::default());
-        let error = frontend.diagnostics.errors().next().and_then(|d| d.loc.clone());
+        let error = frontend
+            .diagnostics
+            .errors()
+            .next()
+            .and_then(|d| d.loc.clone());
         let file = error.map(|loc| frontend.sources.file(loc.file).path.clone());
         assert_eq!(file.as_deref(), Some(Path::new("version.p4")));
     }

@@ -34,7 +34,12 @@ impl SourceFile {
                 .filter(|&(_, b)| b == b'\n')
                 .map(|(i, _)| (i + 1) as u32),
         );
-        SourceFile { path, text, builtin, line_starts }
+        SourceFile {
+            path,
+            text,
+            builtin,
+            line_starts,
+        }
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -114,7 +119,10 @@ impl Span {
 
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { lo: self.lo.min(other.lo), hi: self.hi.max(other.hi) }
+        Span {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
     }
 }
 
@@ -157,7 +165,9 @@ pub struct TranslationUnit {
 impl TranslationUnit {
     /// The source text a span covers.
     pub fn slice(&self, span: Span) -> &str {
-        self.text.get(span.lo as usize..span.hi as usize).unwrap_or("")
+        self.text
+            .get(span.lo as usize..span.hi as usize)
+            .unwrap_or("")
     }
 
     /// Where the translation-unit byte `offset` came from.
@@ -181,8 +191,16 @@ impl TranslationUnit {
                 let same_segment = self
                     .origin(span.hi.saturating_sub(1).max(span.lo))
                     .is_some_and(|(s, _)| s.out_start == seg.out_start);
-                let hi = if same_segment { lo + (span.hi - span.lo) } else { lo + 1 };
-                SrcLoc { file: seg.file, lo, hi }
+                let hi = if same_segment {
+                    lo + (span.hi - span.lo)
+                } else {
+                    lo + 1
+                };
+                SrcLoc {
+                    file: seg.file,
+                    lo,
+                    hi,
+                }
             }
             SegmentKind::Expanded { src_len } => SrcLoc {
                 file: seg.file,
@@ -210,18 +228,49 @@ mod tests {
         let tu = TranslationUnit {
             text: "abcXYZdef".into(),
             segments: vec![
-                Segment { out_start: 0, file: FileId(0), src_start: 10, kind: SegmentKind::Copied },
+                Segment {
+                    out_start: 0,
+                    file: FileId(0),
+                    src_start: 10,
+                    kind: SegmentKind::Copied,
+                },
                 Segment {
                     out_start: 3,
                     file: FileId(0),
                     src_start: 13,
                     kind: SegmentKind::Expanded { src_len: 5 },
                 },
-                Segment { out_start: 6, file: FileId(0), src_start: 18, kind: SegmentKind::Copied },
+                Segment {
+                    out_start: 6,
+                    file: FileId(0),
+                    src_start: 18,
+                    kind: SegmentKind::Copied,
+                },
             ],
         };
-        assert_eq!(tu.resolve(Span::new(1, 2)), Some(SrcLoc { file: FileId(0), lo: 11, hi: 12 }));
-        assert_eq!(tu.resolve(Span::new(4, 5)), Some(SrcLoc { file: FileId(0), lo: 13, hi: 18 }));
-        assert_eq!(tu.resolve(Span::new(7, 9)), Some(SrcLoc { file: FileId(0), lo: 19, hi: 21 }));
+        assert_eq!(
+            tu.resolve(Span::new(1, 2)),
+            Some(SrcLoc {
+                file: FileId(0),
+                lo: 11,
+                hi: 12
+            })
+        );
+        assert_eq!(
+            tu.resolve(Span::new(4, 5)),
+            Some(SrcLoc {
+                file: FileId(0),
+                lo: 13,
+                hi: 18
+            })
+        );
+        assert_eq!(
+            tu.resolve(Span::new(7, 9)),
+            Some(SrcLoc {
+                file: FileId(0),
+                lo: 19,
+                hi: 21
+            })
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! generated code counts per CPU so packets never contend for a cache line).
 
 use crate::error::{Result, RuntimeError};
-use crate::pipeline::LoadedPipeline;
+use crate::map_source::MapSource;
 use p4bpf_layout::{Counter, CounterKind};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -14,7 +14,7 @@ pub struct CounterValue {
 /// Cell `index` of `counter`; a sparse cell never touched reads as zero.
 /// A sparse counter is a hash of at most `size` cells with any u32 index; a
 /// dense one has indexes below `size`.
-pub fn read(pipeline: &LoadedPipeline, counter: &Counter, index: u32) -> Result<CounterValue> {
+pub fn read(pipeline: &impl MapSource, counter: &Counter, index: u32) -> Result<CounterValue> {
     if !counter.sparse && index >= counter.size {
         return Err(RuntimeError::Value(format!(
             "counter `{}` has {} cells, index {index} is out of range",

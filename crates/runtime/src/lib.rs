@@ -18,24 +18,36 @@
 //! Section reading is a few lines of ELF (`elf`), not a libelf binding.
 
 pub mod bench;
+pub mod bpffs;
+pub mod control;
 pub mod counter;
+pub mod deploy;
 mod elf;
 pub mod entry;
 pub mod error;
 mod libbpf_log;
 pub mod map;
+pub mod map_source;
 pub mod names;
 pub mod object;
+pub mod packet_target;
+pub mod pcap;
 pub mod pipeline;
+pub mod ports;
 pub mod stf;
 mod sys;
+mod sys_net;
+mod sys_ops;
 pub mod table;
 pub mod ternary;
 pub mod test_run;
+pub mod user;
 pub mod value;
 pub mod verdict;
+pub mod veth;
 
 pub use error::{Result, RuntimeError};
+pub use map_source::MapSource;
 pub use object::{check_bpf_available, LoadedObject, ProgramStats};
 pub use pipeline::{read_description, LoadedPipeline, PacketOutcome};
 pub use verdict::Verdict;

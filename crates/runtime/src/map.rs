@@ -1,8 +1,12 @@
 //! One BPF map of a loaded object: typed lookups and updates by bytes, with
-//! per-CPU maps read and written as one value per possible CPU.
+//! per-CPU maps read and written as one value per possible CPU. The map is
+//! in the kernel (a file descriptor) or in the user-space target's host
+//! program, which has one CPU; the encoding rules are the same.
 
 use crate::error::{Result, RuntimeError};
 use crate::sys;
+use crate::user::UserHost;
+use std::rc::Rc;
 
 /// `errno` values the map calls turn into typed errors.
 const ENOENT: i32 = 2;
@@ -19,11 +23,18 @@ const ARRAY_TYPES: [i32; 2] = [2, 6];
 #[derive(Clone, Debug)]
 pub struct Map {
     name: String,
-    fd: i32,
+    place: Place,
     key_size: u32,
     value_size: u32,
     max_entries: u32,
     map_type: i32,
+}
+
+/// Where the map lives.
+#[derive(Clone, Debug)]
+enum Place {
+    Kernel(i32),
+    User(Rc<UserHost>),
 }
 
 /// What to do when the key is already present.
@@ -44,11 +55,33 @@ impl Map {
     ) -> Map {
         Map {
             name: name.to_string(),
-            fd,
+            place: Place::Kernel(fd),
             key_size,
             value_size,
             max_entries,
             map_type,
+        }
+    }
+
+    /// Map `name` of a user-space host program, if it has one.
+    pub(crate) fn in_user_host(host: &Rc<UserHost>, name: &str) -> Result<Map> {
+        let (map_type, key_size, value_size, max_entries) = host
+            .shape(name)?
+            .ok_or_else(|| RuntimeError::BadObject(format!("the program has no map `{name}`")))?;
+        Ok(Map {
+            name: name.to_string(),
+            place: Place::User(Rc::clone(host)),
+            key_size,
+            value_size,
+            max_entries,
+            map_type,
+        })
+    }
+
+    fn cpus(&self) -> Result<usize> {
+        match (&self.place, self.per_cpu()) {
+            (Place::Kernel(_), true) => possible_cpus(),
+            _ => Ok(1),
         }
     }
 
@@ -60,7 +93,23 @@ impl Map {
         self.max_entries
     }
 
-    fn per_cpu(&self) -> bool {
+    /// The kernel map's descriptor; an error for a user-space map, which
+    /// pinning and the batch and iteration calls cannot reach.
+    pub(crate) fn fd(&self) -> Result<i32> {
+        match &self.place {
+            Place::Kernel(fd) => Ok(*fd),
+            Place::User(_) => Err(RuntimeError::NotSupported(format!(
+                "map `{}` lives in a user-space host, not in the kernel",
+                self.name
+            ))),
+        }
+    }
+
+    pub(crate) fn key_size(&self) -> u32 {
+        self.key_size
+    }
+
+    pub(crate) fn per_cpu(&self) -> bool {
         PER_CPU_TYPES.contains(&self.map_type)
     }
 
@@ -90,9 +139,12 @@ impl Map {
             Write::Insert if !ARRAY_TYPES.contains(&self.map_type) => FLAG_NO_EXIST,
             _ => FLAG_ANY,
         };
-        // SAFETY: key and value buffers have the sizes the map expects.
-        let status = unsafe {
-            sys::bpf_map_update_elem(self.fd, key.as_ptr().cast(), bytes.as_ptr().cast(), flags)
+        let status = match &self.place {
+            // SAFETY: key and value buffers have the sizes the map expects.
+            Place::Kernel(fd) => unsafe {
+                sys::bpf_map_update_elem(*fd, key.as_ptr().cast(), bytes.as_ptr().cast(), flags)
+            },
+            Place::User(host) => host.update(&self.name, key, value, flags)?,
         };
         match -status {
             0 => Ok(()),
@@ -111,12 +163,21 @@ impl Map {
     /// else exactly one.
     pub fn read(&self, key: &[u8]) -> Result<Vec<Vec<u8>>> {
         self.check_sizes(key, self.value_size as usize)?;
-        let cpus = if self.per_cpu() { possible_cpus()? } else { 1 };
+        let cpus = self.cpus()?;
         let stride = self.stride();
         let mut bytes = vec![0u8; stride * cpus];
-        // SAFETY: the buffer holds a value per possible CPU.
-        let status = unsafe {
-            sys::bpf_map_lookup_elem(self.fd, key.as_ptr().cast(), bytes.as_mut_ptr().cast())
+        let status = match &self.place {
+            // SAFETY: the buffer holds a value per possible CPU.
+            Place::Kernel(fd) => unsafe {
+                sys::bpf_map_lookup_elem(*fd, key.as_ptr().cast(), bytes.as_mut_ptr().cast())
+            },
+            Place::User(host) => match host.lookup(&self.name, key)? {
+                Some(value) => {
+                    bytes = value;
+                    0
+                }
+                None => -ENOENT,
+            },
         };
         match -status {
             0 => Ok(bytes
@@ -149,7 +210,7 @@ impl Map {
 
     fn spread(&self, value: &[u8]) -> Result<Vec<u8>> {
         let stride = self.stride();
-        let cpus = possible_cpus()?;
+        let cpus = self.cpus()?;
         let mut bytes = vec![0u8; stride * cpus];
         for chunk in bytes.chunks_mut(stride) {
             if let Some(slot) = chunk.get_mut(..value.len()) {

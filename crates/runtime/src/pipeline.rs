@@ -1,22 +1,32 @@
 //! A compiled p4bpf pipeline in the kernel: the object loaded, its
 //! description read from the `.p4bpf.pipeline` section, and packets run
 //! through its entry program with the verdict and output port decoded.
+//! The same pipeline can instead run in the user-space target's host
+//! program (`user`): tables, counters and packets work the same way.
 
 use crate::elf;
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
 use crate::object::{LoadedObject, ProgramStats};
 use crate::test_run::{self, RunOutput};
+use crate::user::UserHost;
 use crate::verdict::Verdict;
 use p4bpf_layout::{Pipeline, SAME_PORT, SECTION};
 use std::path::Path;
+use std::rc::Rc;
 
 /// Value of the output record before the program writes it.
 const NO_PORT: u32 = u32::MAX;
 
 pub struct LoadedPipeline {
     pub description: Pipeline,
-    object: LoadedObject,
+    executor: Executor,
+}
+
+/// What runs the packets.
+enum Executor {
+    Kernel(LoadedObject),
+    User(Rc<UserHost>),
 }
 
 /// What happened to one packet.
@@ -56,16 +66,43 @@ impl LoadedPipeline {
         object.program_fd(&description.entry)?;
         Ok(LoadedPipeline {
             description,
-            object,
+            executor: Executor::Kernel(object),
         })
     }
 
+    /// The pipeline `description` says, running in a user-space host
+    /// program built by [`crate::user::build_host`].
+    pub fn in_user_space(description: Pipeline, host: UserHost) -> LoadedPipeline {
+        LoadedPipeline {
+            description,
+            executor: Executor::User(Rc::new(host)),
+        }
+    }
+
     pub fn map(&self, name: &str) -> Result<Map> {
-        self.object.map(name)
+        match &self.executor {
+            Executor::Kernel(object) => object.map(name),
+            Executor::User(host) => Map::in_user_host(host, name),
+        }
+    }
+
+    /// Descriptor of the entry program (valid while `self` lives).
+    pub fn program_fd(&self) -> Result<i32> {
+        match &self.executor {
+            Executor::Kernel(object) => object.program_fd(&self.description.entry),
+            Executor::User(_) => Err(RuntimeError::NotSupported(
+                "a user-space pipeline has no kernel program to attach".into(),
+            )),
+        }
     }
 
     pub fn stats(&self) -> Result<ProgramStats> {
-        self.object.program_stats(&self.description.entry)
+        match &self.executor {
+            Executor::Kernel(object) => object.program_stats(&self.description.entry),
+            Executor::User(_) => Err(RuntimeError::NotSupported(
+                "instruction counts exist only in the kernel".into(),
+            )),
+        }
     }
 
     /// Run one packet that arrived on `input_port`.
@@ -77,8 +114,17 @@ impl LoadedPipeline {
         if let Some(record) = &record {
             record.write(&0u32.to_ne_bytes(), &NO_PORT.to_ne_bytes(), Write::Replace)?;
         }
-        let fd = self.object.program_fd(&self.description.entry)?;
-        let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
+        let (retval, packet) = match &self.executor {
+            Executor::Kernel(object) => {
+                let fd = object.program_fd(&self.description.entry)?;
+                let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
+                (retval, packet)
+            }
+            Executor::User(host) => {
+                test_run::check_length(packet)?;
+                host.run(packet)?
+            }
+        };
         let verdict = Verdict::from_retval(self.description.hook, retval);
         let recorded = match &record {
             Some(record) => recorded_port(record)?,

@@ -10,12 +10,12 @@
 use crate::entry::{encode_action, encode_entry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
-use crate::pipeline::LoadedPipeline;
+use crate::map_source::MapSource;
 use crate::ternary;
 use p4bpf_layout::{Table, TernaryLayout};
 
 /// Insert `spec` into `table`; an existing entry with the same key is an error.
-pub fn add_entry(pipeline: &LoadedPipeline, table: &Table, spec: &EntrySpec) -> Result<()> {
+pub fn add_entry(pipeline: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
     let entry = encode_entry(table, spec)?;
     let map = pipeline.map(&table.map)?;
     if entry.mask.is_none() {
@@ -44,7 +44,7 @@ pub fn add_entry(pipeline: &LoadedPipeline, table: &Table, spec: &EntrySpec) -> 
 }
 
 /// The masks of the groups in use, in slot order.
-fn used_groups(table: &Table, layout: &TernaryLayout, groups: &Map) -> Result<Vec<Vec<u8>>> {
+pub fn used_groups(table: &Table, layout: &TernaryLayout, groups: &Map) -> Result<Vec<Vec<u8>>> {
     let mut masks = vec![];
     for slot in 0..layout.max_groups.min(groups.max_entries()) {
         let values = groups.read(&slot.to_ne_bytes())?;
@@ -61,7 +61,7 @@ fn used_groups(table: &Table, layout: &TernaryLayout, groups: &Map) -> Result<Ve
 
 /// Make action `action_index` with `args` the default of `table`.
 pub fn set_default(
-    pipeline: &LoadedPipeline,
+    pipeline: &impl MapSource,
     table: &Table,
     action_index: usize,
     args: &[(usize, String)],

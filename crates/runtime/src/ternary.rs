@@ -229,6 +229,60 @@ pub fn place(
     })
 }
 
+/// The rules of a bucket as (value, mask, table value struct).
+pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>> {
+    let t = layout(table)?;
+    Ok(decode(t, bucket, table.key_size as usize)
+        .into_iter()
+        .map(|r| (r.value, r.mask, r.action))
+        .collect())
+}
+
+/// A bucket holding `rules`, kept in priority order (best first, stable).
+pub fn bucket(table: &Table, mut rules: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) -> Result<Vec<u8>> {
+    let t = layout(table)?;
+    rules.sort_by_key(|(_, _, action)| std::cmp::Reverse(priority(t, action)));
+    let rules: Vec<Rule> = rules
+        .into_iter()
+        .map(|(value, mask, action)| Rule {
+            value,
+            mask,
+            action,
+        })
+        .collect();
+    Ok(encode(t, &rules))
+}
+
+/// The bucket key and bucket holding the rule of `entry`'s value and mask,
+/// with the rule's index there, or `None`.
+pub fn find(
+    table: &Table,
+    groups: &[Vec<u8>],
+    entry: &EncodedEntry,
+    mut read_bucket: impl FnMut(&[u8]) -> Result<Option<Vec<u8>>>,
+) -> Result<Option<(Vec<u8>, Vec<u8>, usize)>> {
+    let t = layout(table)?;
+    let Some(mask) = &entry.mask else {
+        return Ok(None);
+    };
+    for (slot, group) in groups.iter().enumerate() {
+        if !covers(group, mask) {
+            continue;
+        }
+        let key = bucket_key(t, slot as u32, &entry.key, group);
+        let Some(bucket) = read_bucket(&key)? else {
+            continue;
+        };
+        let at = decode(t, &bucket, table.key_size as usize)
+            .iter()
+            .position(|r| r.value == entry.key && &r.mask == mask);
+        if let Some(at) = at {
+            return Ok(Some((key, bucket, at)));
+        }
+    }
+    Ok(None)
+}
+
 /// A whole ternary table built in memory, for writing in one go.
 #[derive(Default)]
 pub struct Batch {

@@ -25,12 +25,7 @@ pub struct RunOutput {
 
 /// Run program `fd` on `packet`, `repeat` times (at least once).
 pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
-    if packet.len() < MIN_PACKET {
-        return Err(RuntimeError::NotSupported(format!(
-            "BPF_PROG_TEST_RUN needs packets of at least {MIN_PACKET} bytes, this one has {}",
-            packet.len()
-        )));
-    }
+    check_length(packet)?;
     let mut room = packet.len() + GROWTH_ROOM;
     loop {
         match run_with_room(fd, packet, repeat, room) {
@@ -38,6 +33,18 @@ pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
             other => return other,
         }
     }
+}
+
+/// The kernel's minimum test packet, which the user-space target keeps too
+/// so both targets take the same packets.
+pub(crate) fn check_length(packet: &[u8]) -> Result<()> {
+    if packet.len() < MIN_PACKET {
+        return Err(RuntimeError::NotSupported(format!(
+            "BPF_PROG_TEST_RUN needs packets of at least {MIN_PACKET} bytes, this one has {}",
+            packet.len()
+        )));
+    }
+    Ok(())
 }
 
 fn run_with_room(fd: i32, packet: &[u8], repeat: u32, room: usize) -> Result<RunOutput> {

@@ -16,29 +16,49 @@ pub fn p4_object(p4: &Path, out_dir: &Path) -> Result<(Vec<u8>, p4bpf_layout::Pi
     };
     match p4bpf_compiler::compile_file(p4, &options) {
         Ok(done) => {
-            let image = std::fs::read(&done.object).map_err(|e| format!("cannot read {}: {e}", done.object.display()))?;
+            let image = std::fs::read(&done.object)
+                .map_err(|e| format!("cannot read {}: {e}", done.object.display()))?;
             Ok((image, done.pipeline))
         }
-        Err(CompileError::Program { sources, diagnostics }) => {
-            Err(diagnostics.list.iter().map(|d| d.render(&sources)).collect::<String>())
-        }
+        Err(CompileError::Program {
+            sources,
+            diagnostics,
+        }) => Err(diagnostics
+            .list
+            .iter()
+            .map(|d| d.render(&sources))
+            .collect::<String>()),
         Err(CompileError::Tool(message)) => Err(message),
     }
 }
 
 /// The object of hand-written C file `c` (as `twin_NAME.o` in `out_dir`).
 pub fn c_object(c: &Path, out_dir: &Path) -> Result<Vec<u8>, String> {
-    let stem = c.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    let stem = c
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let object: PathBuf = out_dir.join(format!("twin_{stem}.o"));
     let output = Command::new("clang")
-        .args(["-O2", "-g", "-target", "bpf", "-I/usr/include/x86_64-linux-gnu", "-c"])
+        .args([
+            "-O2",
+            "-g",
+            "-target",
+            "bpf",
+            "-I/usr/include/x86_64-linux-gnu",
+            "-c",
+        ])
         .arg(c)
         .arg("-o")
         .arg(&object)
         .output()
         .map_err(|e| format!("cannot run clang: {e}"))?;
     if !output.status.success() {
-        return Err(format!("clang cannot compile {}:\n{}", c.display(), String::from_utf8_lossy(&output.stderr)));
+        return Err(format!(
+            "clang cannot compile {}:\n{}",
+            c.display(),
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
     std::fs::read(&object).map_err(|e| format!("cannot read {}: {e}", object.display()))
 }
@@ -49,6 +69,11 @@ pub fn clang_version() -> String {
         .arg("--version")
         .output()
         .ok()
-        .and_then(|o| String::from_utf8_lossy(&o.stdout).lines().next().map(str::to_string))
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .next()
+                .map(str::to_string)
+        })
         .unwrap_or_else(|| "unknown".into())
 }

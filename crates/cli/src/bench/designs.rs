@@ -16,12 +16,19 @@ const MAX_GROUPS: usize = 8;
 const BUCKET_RULES: usize = 8;
 const RULE_BYTES: usize = 16;
 
-/// (value, mask, priority, destination MAC) of rule `i`: as the matrix's
+/// (value, mask, priority, destination MAC).
+type Rule = (u32, u32, u32, [u8; 6]);
+
+/// Rule `i`: as the matrix's
 /// ternary tables, each rule its own /24, the packet's rule the lowest
 /// priority.
-fn rule(i: u32) -> (u32, u32, u32, [u8; 6]) {
+fn rule(i: u32) -> Rule {
     let mask = 0xffff_ff00 | (i % MASKS);
-    let value = if i == 0 { PACKET_DST } else { OTHER_BASE + (i << 8) } & mask;
+    let value = if i == 0 {
+        PACKET_DST
+    } else {
+        OTHER_BASE + (i << 8)
+    } & mask;
     let priority = if i == 0 { 1 } else { 2 + i };
     let b = i.to_be_bytes();
     (value, mask, priority, [2, 0, b[0], b[1], b[2], b[3]])
@@ -29,13 +36,27 @@ fn rule(i: u32) -> (u32, u32, u32, [u8; 6]) {
 
 /// Maps of `ternary_tss.c`: mask slots and (slot, bits) -> rule.
 pub fn tss() -> Vec<RawEntries> {
-    let mut masks = RawEntries { map: "tss_masks".into(), key_size: 4, value_size: 8, keys: Vec::new(), values: Vec::new() };
+    let mut masks = RawEntries {
+        map: "tss_masks".into(),
+        key_size: 4,
+        value_size: 8,
+        keys: Vec::new(),
+        values: Vec::new(),
+    };
     for m in 0..MASKS {
         masks.keys.extend_from_slice(&m.to_ne_bytes());
         masks.values.extend_from_slice(&1u32.to_ne_bytes());
-        masks.values.extend_from_slice(&(0xffff_ff00 | m).to_be_bytes());
+        masks
+            .values
+            .extend_from_slice(&(0xffff_ff00 | m).to_be_bytes());
     }
-    let mut rules = RawEntries { map: "tss_rules".into(), key_size: 8, value_size: 12, keys: Vec::new(), values: Vec::new() };
+    let mut rules = RawEntries {
+        map: "tss_rules".into(),
+        key_size: 8,
+        value_size: 12,
+        keys: Vec::new(),
+        values: Vec::new(),
+    };
     for i in 0..RULES {
         let (value, mask, priority, dmac) = rule(i);
         rules.keys.extend_from_slice(&(mask & 0xff).to_ne_bytes());
@@ -52,26 +73,40 @@ pub fn tss() -> Vec<RawEntries> {
 /// (the full control plane splits the group instead).
 pub fn grouped() -> Result<Vec<RawEntries>, String> {
     let relaxed = (0..MASKS).fold(u32::MAX, |all, m| all & (0xffff_ff00 | m));
-    let mut buckets: std::collections::BTreeMap<u32, Vec<(u32, u32, u32, [u8; 6])>> = Default::default();
+    let mut buckets: std::collections::BTreeMap<u32, Vec<Rule>> = Default::default();
     for i in 0..RULES {
         let r = rule(i);
         buckets.entry(r.0 & relaxed).or_default().push(r);
     }
-    let mut groups = RawEntries { map: "grouped_groups".into(), key_size: 4, value_size: 4 + 4 * MAX_GROUPS, keys: 0u32.to_ne_bytes().to_vec(), values: Vec::new() };
+    let mut groups = RawEntries {
+        map: "grouped_groups".into(),
+        key_size: 4,
+        value_size: 4 + 4 * MAX_GROUPS,
+        keys: 0u32.to_ne_bytes().to_vec(),
+        values: Vec::new(),
+    };
     groups.values.extend_from_slice(&1u32.to_ne_bytes());
     groups.values.extend_from_slice(&relaxed.to_be_bytes());
     groups.values.resize(groups.value_size, 0);
     let value_size = 4 + BUCKET_RULES * RULE_BYTES;
-    let mut rules = RawEntries { map: "grouped_buckets".into(), key_size: 8, value_size, keys: Vec::new(), values: Vec::new() };
+    let mut rules = RawEntries {
+        map: "grouped_buckets".into(),
+        key_size: 8,
+        value_size,
+        keys: Vec::new(),
+        values: Vec::new(),
+    };
     for (bits, mut members) in buckets {
         if members.len() > BUCKET_RULES {
             return Err(format!("bucket {bits:#x} holds {} rules, more than {BUCKET_RULES}: the group needs a split", members.len()));
         }
-        members.sort_by(|a, b| b.2.cmp(&a.2));
+        members.sort_by_key(|rule| std::cmp::Reverse(rule.2));
         rules.keys.extend_from_slice(&0u32.to_ne_bytes());
         rules.keys.extend_from_slice(&bits.to_be_bytes());
         let start = rules.values.len();
-        rules.values.extend_from_slice(&(members.len() as u32).to_ne_bytes());
+        rules
+            .values
+            .extend_from_slice(&(members.len() as u32).to_ne_bytes());
         for (value, mask, priority, dmac) in members {
             rules.values.extend_from_slice(&value.to_be_bytes());
             rules.values.extend_from_slice(&mask.to_be_bytes());
@@ -91,9 +126,17 @@ mod tests {
     #[test]
     fn both_designs_hold_every_rule() {
         let tss = tss();
-        assert_eq!(tss.get(1).map(|r| r.keys.len() / r.key_size), Some(RULES as usize));
+        assert_eq!(
+            tss.get(1).map(|r| r.keys.len() / r.key_size),
+            Some(RULES as usize)
+        );
         let grouped = grouped().unwrap_or_default();
-        let buckets = grouped.get(1).map(|b| b.values.chunks(b.value_size).map(|v| v.first().copied().unwrap_or(0) as usize).sum::<usize>());
+        let buckets = grouped.get(1).map(|b| {
+            b.values
+                .chunks(b.value_size)
+                .map(|v| v.first().copied().unwrap_or(0) as usize)
+                .sum::<usize>()
+        });
         assert_eq!(buckets, Some(RULES as usize));
     }
 }

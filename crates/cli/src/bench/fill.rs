@@ -54,7 +54,11 @@ impl RawEntries {
 
 /// Encode `entries` (all for tables of `pipeline`) and write them,
 /// grouped by map.
-pub fn write_p4(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> Result<(), String> {
+pub fn write_p4(
+    object: &BenchObject,
+    pipeline: &Pipeline,
+    entries: &[P4Entry],
+) -> Result<(), String> {
     let mut grouped: Vec<RawEntries> = Vec::new();
     for entry in entries {
         let table = names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
@@ -85,8 +89,14 @@ pub fn write_p4(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) 
 pub fn write_raw(object: &BenchObject, groups: &[RawEntries]) -> Result<(), String> {
     for group in groups {
         let fd = object.map_fd(&group.map).map_err(|e| e.to_string())?;
-        fill::write_all(fd, &group.keys, group.key_size, &group.values, group.value_size)
-            .map_err(|e| format!("filling map `{}`: {e}", group.map))?;
+        fill::write_all(
+            fd,
+            &group.keys,
+            group.key_size,
+            &group.values,
+            group.value_size,
+        )
+        .map_err(|e| format!("filling map `{}`: {e}", group.map))?;
     }
     Ok(())
 }

@@ -48,7 +48,14 @@ const OTHER_BASE: u32 = 0x0b00_0000;
 
 pub fn points(max_masks: u32) -> Vec<Point> {
     let mut points = Vec::new();
-    let point = |series, kind, tables, entries, masks, key_bytes| Point { series, kind, tables, entries, masks, key_bytes };
+    let point = |series, kind, tables, entries, masks, key_bytes| Point {
+        series,
+        kind,
+        tables,
+        entries,
+        masks,
+        key_bytes,
+    };
     for kind in [Kind::Exact, Kind::Lpm, Kind::Ternary] {
         for tables in 1..=3 {
             points.push(point("tables", kind, tables, 1024, 1, 4));
@@ -56,10 +63,24 @@ pub fn points(max_masks: u32) -> Vec<Point> {
     }
     for kind in [Kind::Exact, Kind::Lpm, Kind::Ternary] {
         for entries in [2, 1_000, 10_000, 130_000] {
-            points.push(point("entries", kind, 1, entries, if kind == Kind::Ternary { 8.min(entries) } else { 1 }, 4));
+            points.push(point(
+                "entries",
+                kind,
+                1,
+                entries,
+                if kind == Kind::Ternary {
+                    8.min(entries)
+                } else {
+                    1
+                },
+                4,
+            ));
         }
     }
-    for masks in [1, 2, 4, 8, 16, 32, 64, 128, 192].into_iter().filter(|m| *m <= max_masks) {
+    for masks in [1, 2, 4, 8, 16, 32, 64, 128, 192]
+        .into_iter()
+        .filter(|m| *m <= max_masks)
+    {
         points.push(point("masks", Kind::Ternary, 1, 130_000, masks, 4));
     }
     for key_bytes in [4, 8, 16, 32, 64] {
@@ -80,7 +101,9 @@ pub fn program(point: &Point) -> String {
     let words = point.key_bytes / 4;
     let mut p4 = String::from("#include <core.p4>\n#include <xdp_model.p4>\n\n");
     p4.push_str("header ethernet_h { bit<48> dstAddr; bit<48> srcAddr; bit<16> etherType; }\n");
-    p4.push_str("// IPv4 up to its source address, then the destination and what follows as key words.\n");
+    p4.push_str(
+        "// IPv4 up to its source address, then the destination and what follows as key words.\n",
+    );
     p4.push_str("header ipv4_head_h { bit<64> a; bit<32> b; bit<32> srcAddr; }\nheader key_h {");
     for w in 0..words {
         let _ = write!(p4, " bit<32> w{w};");
@@ -116,7 +139,10 @@ pub fn entries(point: &Point) -> Vec<P4Entry> {
     let wire = packet();
     let word = |w: u32| -> u32 {
         let at = 30 + 4 * w as usize;
-        wire.get(at..at + 4).and_then(|b| b.try_into().ok()).map(u32::from_be_bytes).unwrap_or(0)
+        wire.get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_be_bytes)
+            .unwrap_or(0)
     };
     let mut out = Vec::new();
     for t in 0..point.tables {
@@ -135,7 +161,11 @@ pub fn entries(point: &Point) -> Vec<P4Entry> {
                         let mask = 0xffff_ff00 | m;
                         // Each entry its own /24: rules overlap as little as in
                         // real ACLs, yet every mask must still be probed.
-                        let value = if i == 0 { PACKET_DST } else { OTHER_BASE + (i << 8) };
+                        let value = if i == 0 {
+                            PACKET_DST
+                        } else {
+                            OTHER_BASE + (i << 8)
+                        };
                         // The packet's entry has the lowest priority: every
                         // mask is searched before it is known to win.
                         priority = Some(if i == 0 { 1 } else { 2 + i });
@@ -173,7 +203,8 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
         }
         let spec = EntrySpec {
             keys: entry.keys.iter().cloned().enumerate().collect(),
-            action: p4bpf_runtime::names::action(table, &entry.action).map_err(|e| e.to_string())?,
+            action: p4bpf_runtime::names::action(table, &entry.action)
+                .map_err(|e| e.to_string())?,
             args: entry.args.iter().cloned().enumerate().collect(),
             priority: entry.priority,
         };
@@ -217,17 +248,36 @@ mod tests {
 
     #[test]
     fn ternary_entries_use_the_asked_number_of_masks() {
-        let point = Point { series: "masks", kind: Kind::Ternary, tables: 1, entries: 100, masks: 7, key_bytes: 4 };
+        let point = Point {
+            series: "masks",
+            kind: Kind::Ternary,
+            tables: 1,
+            entries: 100,
+            masks: 7,
+            key_bytes: 4,
+        };
         let masks: std::collections::BTreeSet<String> = entries(&point)
             .iter()
-            .filter_map(|e| e.keys.first().and_then(|k| k.split_once("&&&")).map(|(_, m)| m.to_string()))
+            .filter_map(|e| {
+                e.keys
+                    .first()
+                    .and_then(|k| k.split_once("&&&"))
+                    .map(|(_, m)| m.to_string())
+            })
             .collect();
         assert_eq!(masks.len(), 7);
     }
 
     #[test]
     fn programs_declare_one_table_per_point_table() {
-        let point = Point { series: "tables", kind: Kind::Lpm, tables: 3, entries: 2, masks: 1, key_bytes: 8 };
+        let point = Point {
+            series: "tables",
+            kind: Kind::Lpm,
+            tables: 3,
+            entries: 2,
+            masks: 1,
+            key_bytes: 8,
+        };
         let text = program(&point);
         assert_eq!(text.matches("table t").count(), 3);
         assert!(text.contains("hdr.k.w0: lpm; hdr.k.w1: exact;"));

@@ -61,7 +61,8 @@ pub struct Results {
 pub fn run(request: &Request) -> Result<Results, String> {
     check_bpf_available().map_err(|e| format!("cannot benchmark on this machine: {e}"))?;
     let scratch = std::env::temp_dir().join(format!("p4bpf-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
     let outcome = run_in(request, &scratch);
     // Best effort: a leftover scratch folder is harmless.
     let _ = std::fs::remove_dir_all(&scratch);
@@ -81,17 +82,34 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         .filter(|c| request.only.as_deref().is_none_or(|only| only == c.name))
         .collect();
     if cases.is_empty() {
-        return Err(format!("no study program named `{}`", request.only.as_deref().unwrap_or_default()));
+        return Err(format!(
+            "no study program named `{}`",
+            request.only.as_deref().unwrap_or_default()
+        ));
     }
     let mut pairs = Vec::new();
     for case in &cases {
         let p4_path = request.suite.join("p4").join(format!("{}.p4", case.name));
-        let (image, pipeline) = build::p4_object(&p4_path, scratch).map_err(|e| format!("{}: {e}", p4_path.display()))?;
-        let p4 = load(format!("{} (P4)", case.name), case.mode, image, &pipeline.entry)?;
-        fill::write_p4(&p4.object, &pipeline, &case.p4_entries).map_err(|e| format!("{}: {e}", case.name))?;
+        let (image, pipeline) = build::p4_object(&p4_path, scratch)
+            .map_err(|e| format!("{}: {e}", p4_path.display()))?;
+        let p4 = load(
+            format!("{} (P4)", case.name),
+            case.mode,
+            image,
+            &pipeline.entry,
+        )?;
+        fill::write_p4(&p4.object, &pipeline, &case.p4_entries)
+            .map_err(|e| format!("{}: {e}", case.name))?;
         let twin = load_c(request, scratch, case.name, case.mode)?;
-        fill::write_raw(&twin.object, &case.twin_entries).map_err(|e| format!("twin {}: {e}", case.name))?;
-        pairs.push(Pair { name: case.name, study: case.study, what: case.what, p4, twin });
+        fill::write_raw(&twin.object, &case.twin_entries)
+            .map_err(|e| format!("twin {}: {e}", case.name))?;
+        pairs.push(Pair {
+            name: case.name,
+            study: case.study,
+            what: case.what,
+            p4,
+            twin,
+        });
     }
     let mut floors = Vec::new();
     for (name, _) in suite::FLOORS {
@@ -100,9 +118,15 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
     floors.push(load_c(request, scratch, "tx", Mode::Live)?);
     let wire = packet::udp_packet(packet::DST_IP);
     for _ in 0..request.rounds {
-        let subjects = pairs.iter_mut().flat_map(|p| [&mut p.p4, &mut p.twin]).chain(floors.iter_mut());
+        let subjects = pairs
+            .iter_mut()
+            .flat_map(|p| [&mut p.p4, &mut p.twin])
+            .chain(floors.iter_mut());
         for subject in subjects {
-            let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+            let fd = subject
+                .object
+                .program_fd(&subject.program)
+                .map_err(|e| e.to_string())?;
             let failed = |e: p4bpf_runtime::RuntimeError| format!("{}: {e}", subject.label);
             match (subject.mode, &pair) {
                 (Mode::Plain, _) => {
@@ -119,8 +143,16 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         }
     }
     drop(pair);
-    let matrix = if request.matrix { run_matrix(request, scratch)? } else { Vec::new() };
-    let designs = if request.matrix { run_designs(request, scratch)? } else { Vec::new() };
+    let matrix = if request.matrix {
+        run_matrix(request, scratch)?
+    } else {
+        Vec::new()
+    };
+    let designs = if request.matrix {
+        run_designs(request, scratch)?
+    } else {
+        Vec::new()
+    };
     Ok(Results {
         designs,
         matrix,
@@ -135,25 +167,44 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
 
 /// Every matrix point, one at a time (their maps together would not fit
 /// in memory comfortably): compile, load, fill, time.
-fn run_matrix(request: &Request, scratch: &Path) -> Result<Vec<(Point, f64, ProgramFacts)>, String> {
+fn run_matrix(
+    request: &Request,
+    scratch: &Path,
+) -> Result<Vec<(Point, f64, ProgramFacts)>, String> {
     let wire = matrix::packet();
     let mut out = Vec::new();
     // Up to the 192 masks of the P4-in-the-kernel evaluation.
     for point in matrix::points(192) {
-        let name = format!("matrix_{}_{}t_{}e_{}m_{}b", point.kind.name(), point.tables, point.entries, point.masks, point.key_bytes);
+        let name = format!(
+            "matrix_{}_{}t_{}e_{}m_{}b",
+            point.kind.name(),
+            point.tables,
+            point.entries,
+            point.masks,
+            point.key_bytes
+        );
         let source = scratch.join(format!("{name}.p4"));
-        std::fs::write(&source, matrix::program(&point)).map_err(|e| format!("cannot write {}: {e}", source.display()))?;
-        let (image, pipeline) = build::p4_object(&source, scratch).map_err(|e| format!("{name}: {e}"))?;
+        std::fs::write(&source, matrix::program(&point))
+            .map_err(|e| format!("cannot write {}: {e}", source.display()))?;
+        let (image, pipeline) =
+            build::p4_object(&source, scratch).map_err(|e| format!("{name}: {e}"))?;
         let subject = load(name.clone(), Mode::Plain, image, &pipeline.entry)?;
-        matrix::write(&subject.object, &pipeline, &matrix::entries(&point)).map_err(|e| format!("{name}: {e}"))?;
-        let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+        matrix::write(&subject.object, &pipeline, &matrix::entries(&point))
+            .map_err(|e| format!("{name}: {e}"))?;
+        let fd = subject
+            .object
+            .program_fd(&subject.program)
+            .map_err(|e| e.to_string())?;
         let mut samples = Vec::new();
         // Slow points (many masks) need fewer repeats for the same time.
         let repeat = (request.repeat / 10).max(1);
         for _ in 0..request.rounds {
             let timing = time_plain(fd, &wire, repeat).map_err(|e| format!("{name}: {e}"))?;
             if timing.verdict != XDP_TX {
-                return Err(format!("{name}: the packet missed (verdict {}), the figure would time a miss", timing.verdict));
+                return Err(format!(
+                    "{name}: the packet missed (verdict {}), the figure would time a miss",
+                    timing.verdict
+                ));
             }
             samples.push(timing.kernel_ns);
         }
@@ -164,22 +215,39 @@ fn run_matrix(request: &Request, scratch: &Path) -> Result<Vec<(Point, f64, Prog
 }
 
 /// The two hand-written ternary designs on the 192-mask ruleset.
-fn run_designs(request: &Request, scratch: &Path) -> Result<Vec<(String, f64, ProgramFacts)>, String> {
+fn run_designs(
+    request: &Request,
+    scratch: &Path,
+) -> Result<Vec<(String, f64, ProgramFacts)>, String> {
     let wire = matrix::packet();
     let mut out = Vec::new();
-    for (name, maps) in [("ternary_tss", Ok(designs::tss())), ("ternary_grouped", designs::grouped())] {
+    for (name, maps) in [
+        ("ternary_tss", Ok(designs::tss())),
+        ("ternary_grouped", designs::grouped()),
+    ] {
         let subject = load_c(request, scratch, name, Mode::Plain)?;
         fill::write_raw(&subject.object, &maps?).map_err(|e| format!("{name}: {e}"))?;
-        let fd = subject.object.program_fd(&subject.program).map_err(|e| e.to_string())?;
+        let fd = subject
+            .object
+            .program_fd(&subject.program)
+            .map_err(|e| e.to_string())?;
         let mut samples = Vec::new();
         for _ in 0..request.rounds {
-            let timing = time_plain(fd, &wire, (request.repeat / 10).max(1)).map_err(|e| format!("{name}: {e}"))?;
+            let timing = time_plain(fd, &wire, (request.repeat / 10).max(1))
+                .map_err(|e| format!("{name}: {e}"))?;
             if timing.verdict != XDP_TX {
-                return Err(format!("{name}: the packet missed (verdict {})", timing.verdict));
+                return Err(format!(
+                    "{name}: the packet missed (verdict {})",
+                    timing.verdict
+                ));
             }
             samples.push(timing.kernel_ns);
         }
-        out.push((name.to_string(), median(&samples).unwrap_or(f64::NAN), subject.facts));
+        out.push((
+            name.to_string(),
+            median(&samples).unwrap_or(f64::NAN),
+            subject.facts,
+        ));
     }
     Ok(out)
 }
@@ -196,7 +264,15 @@ fn load_c(request: &Request, scratch: &Path, name: &str, mode: Mode) -> Result<S
 fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subject, String> {
     let object = BenchObject::load(image).map_err(|e| format!("{label}: {e}"))?;
     let facts = object.facts(program).map_err(|e| format!("{label}: {e}"))?;
-    Ok(Subject { label, mode, object, program: program.to_string(), facts, samples: Vec::new(), cpu_samples: Vec::new() })
+    Ok(Subject {
+        label,
+        mode,
+        object,
+        program: program.to_string(),
+        facts,
+        samples: Vec::new(),
+        cpu_samples: Vec::new(),
+    })
 }
 
 fn first_line(path: &str) -> String {
@@ -210,7 +286,10 @@ fn cpu_model() -> String {
     let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let model = info
         .lines()
-        .find_map(|l| l.strip_prefix("model name").and_then(|r| r.split(':').nth(1)))
+        .find_map(|l| {
+            l.strip_prefix("model name")
+                .and_then(|r| r.split(':').nth(1))
+        })
         .map(str::trim)
         .unwrap_or("unknown CPU");
     let cpus = info.lines().filter(|l| l.starts_with("processor")).count();

@@ -39,20 +39,50 @@ pub fn cases(port: u32) -> Vec<Case> {
     let dst_text = format!("{}.{}.{}.{}", dst[0], dst[1], dst[2], dst[3]);
     vec![
         case("parse_drop", "parse Ethernet+IPv4, drop", Mode::Plain),
-        case("exact_miss", "exact lookup of dst MAC (miss), drop", Mode::Plain),
+        case(
+            "exact_miss",
+            "exact lookup of dst MAC (miss), drop",
+            Mode::Plain,
+        ),
         Case {
-            p4_entries: vec![P4Entry::new("SetTtl.ttl_by_dst", &[&dst_text], "set_ttl", &[&NEW_TTL.to_string()])],
+            p4_entries: vec![P4Entry::new(
+                "SetTtl.ttl_by_dst",
+                &[&dst_text],
+                "set_ttl",
+                &[&NEW_TTL.to_string()],
+            )],
             twin_entries: vec![RawEntries::one("ttl_by_dst", &dst, &[NEW_TTL])],
-            ..case("exact_ttl", "exact lookup (hit) gives TTL, write it, drop", Mode::Plain)
+            ..case(
+                "exact_ttl",
+                "exact lookup (hit) gives TTL, write it, drop",
+                Mode::Plain,
+            )
         },
-        case("udp_rewrite", "write UDP src port + IPv4 src, both checksums, drop", Mode::Plain),
+        case(
+            "udp_rewrite",
+            "write UDP src port + IPv4 src, both checksums, drop",
+            Mode::Plain,
+        ),
         case("mac_swap", "swap MACs, XDP_TX", Mode::Plain),
-        case("push_header", "insert 8-byte header after Ethernet, XDP_TX", Mode::Live),
+        case(
+            "push_header",
+            "insert 8-byte header after Ethernet, XDP_TX",
+            Mode::Live,
+        ),
         Case {
             study: false,
-            p4_entries: vec![P4Entry::new("Forward.routes", &["10.0.0.0/8"], "forward", &[NEXT_HOP_TEXT, OWN_MAC_TEXT, &port.to_string()])],
+            p4_entries: vec![P4Entry::new(
+                "Forward.routes",
+                &["10.0.0.0/8"],
+                "forward",
+                &[NEXT_HOP_TEXT, OWN_MAC_TEXT, &port.to_string()],
+            )],
             twin_entries: vec![RawEntries::one("routes", &route_key(), &next_hop(port))],
-            ..case("l3_fwd", "LPM route, MACs, TTL-1 + checksum, XDP_REDIRECT", Mode::Live)
+            ..case(
+                "l3_fwd",
+                "LPM route, MACs, TTL-1 + checksum, XDP_REDIRECT",
+                Mode::Live,
+            )
         },
     ]
 }

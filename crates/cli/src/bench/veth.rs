@@ -18,14 +18,22 @@ impl VethPair {
         let name = format!("p4b{}", std::process::id() % 100_000);
         let peer = format!("{name}p");
         ip(&["link", "add", &name, "type", "veth", "peer", "name", &peer])?;
-        let mut pair = VethPair { name: name.clone(), ifindex: 0 };
+        let mut pair = VethPair {
+            name: name.clone(),
+            ifindex: 0,
+        };
         ip(&["link", "set", &name, "up"])?;
         ip(&["link", "set", &peer, "up"])?;
         let object = peer_object.to_string_lossy();
-        ip(&["link", "set", "dev", &peer, "xdpdrv", "obj", &object, "sec", "xdp"])?;
+        ip(&[
+            "link", "set", "dev", &peer, "xdpdrv", "obj", &object, "sec", "xdp",
+        ])?;
         let index = std::fs::read_to_string(format!("/sys/class/net/{name}/ifindex"))
             .map_err(|e| format!("cannot read the ifindex of {name}: {e}"))?;
-        pair.ifindex = index.trim().parse().map_err(|_| format!("bad ifindex of {name}: {index}"))?;
+        pair.ifindex = index
+            .trim()
+            .parse()
+            .map_err(|_| format!("bad ifindex of {name}: {index}"))?;
         Ok(pair)
     }
 }
@@ -45,6 +53,10 @@ fn ip(words: &[&str]) -> Result<(), String> {
     if output.status.success() {
         Ok(())
     } else {
-        Err(format!("`ip {}` failed: {}", words.join(" "), String::from_utf8_lossy(&output.stderr).trim()))
+        Err(format!(
+            "`ip {}` failed: {}",
+            words.join(" "),
+            String::from_utf8_lossy(&output.stderr).trim()
+        ))
     }
 }

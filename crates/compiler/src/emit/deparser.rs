@@ -12,7 +12,7 @@
 //! forward and trim the tail, up to 4 KiB).
 
 use super::c::{line, CStmt};
-use super::types::{OFFSET, VALID};
+use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::ir::{AggId, Expr, ExprKind, Next, Program, Stmt, Transition, Ty};
 use p4bpf_layout::Hook;
@@ -291,6 +291,13 @@ impl Emitter<'_> {
                 line("u8 *hdr_start = pkt + at"),
             ];
             body.extend(self.write_header(a, "hdr_start", &place, keep));
+            // Only when a field was assigned on this packet's path: clang
+            // then moves the store into that path.
+            body = vec![CStmt::If {
+                cond: format!("{place}.{DIRTY}"),
+                then: body,
+                other: vec![],
+            }];
         } else {
             body = vec![
                 CStmt::If {

@@ -46,7 +46,6 @@ impl Emitter<'_> {
             };
         }
         let bytes = (bit + width).div_ceil(8);
-        // Packet bytes may be read a word at a time (p4bpf_load_be_pkt).
         if bytes > 1 {
             self.use_helper(Helper::LoadBePacket);
         }
@@ -82,15 +81,16 @@ impl Emitter<'_> {
                 ))
             }];
         }
-        let bytes = (bit + width).div_ceil(8);
-        self.use_helper(Helper::StoreBePacket);
         if bit == 0 && width.is_multiple_of(8) {
-            // Whole bytes: nothing of the neighbours to keep.
+            self.use_helper(Helper::StoreBePacket);
+            let bytes = width / 8;
             return vec![line(format!(
                 "p4bpf_store_be_pkt({base} + {byte}, {bytes}, {value})"
             ))];
         }
+        let bytes = (bit + width).div_ceil(8);
         self.use_helper(Helper::LoadBePacket);
+        self.use_helper(Helper::StoreBePacket);
         let shift = bytes * 8 - bit - width;
         let mask = format!("((u64){} << {shift})", mask_literal(width));
         vec![line(format!(

@@ -4,7 +4,7 @@
 //! parameters, and `exit` inside one sets a flag the caller checks.
 
 use super::c::{line, CStmt};
-use super::types::{OFFSET, VALID};
+use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
@@ -116,6 +116,7 @@ impl Emitter<'_> {
                 }
                 out.extend(self.assign(lhs, rhs));
                 out.extend(self.write_through(lhs));
+                out.extend(self.mark_dirty(lhs));
             }
             Stmt::If { cond, then, other } => out.push(CStmt::If {
                 cond: self.expr(cond),
@@ -205,6 +206,13 @@ impl Emitter<'_> {
                         .and_then(|v| self.prog.var(*v))
                         .is_some_and(|v| v.storage == VarStorage::ActionOutParam)
                 };
+                // `out` arguments are written through pointers.
+                let written: Vec<&Expr> = args
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| by_pointer(*i))
+                    .map(|(_, a)| a)
+                    .collect();
                 let args: Vec<String> = args
                     .iter()
                     .enumerate()
@@ -217,6 +225,9 @@ impl Emitter<'_> {
                     })
                     .collect();
                 out.extend(self.call_action(*action, &args, cx));
+                for lhs in written {
+                    out.extend(self.mark_dirty(lhs));
+                }
             }
             Stmt::SetValid { header, valid } => {
                 // A union holds at most one valid member.
@@ -298,6 +309,24 @@ impl Emitter<'_> {
             }
             Stmt::Emit { header } => out.extend(self.emit_header(header)),
             Stmt::Eval(e) => out.push(line(format!("(void){}", self.expr(e)))),
+        }
+    }
+
+    /// After a write to `lhs`: when it is a header field (or a slice of
+    /// one), mark the header dirty for the in-place deparser.
+    fn mark_dirty(&self, lhs: &Expr) -> Vec<CStmt> {
+        let target = match &lhs.kind {
+            ExprKind::Slice { base, .. } => base.as_ref(),
+            _ => lhs,
+        };
+        match &target.kind {
+            // A field written into the packet where it is assigned needs
+            // nothing from the deparser.
+            ExprKind::Field { agg, field, .. } if self.written_through(*agg, *field) => vec![],
+            ExprKind::Field { base, .. } if matches!(base.ty, Ty::Header(_)) => {
+                vec![line(format!("{}.{DIRTY} = 1", self.lvalue(base)))]
+            }
+            _ => vec![],
         }
     }
 

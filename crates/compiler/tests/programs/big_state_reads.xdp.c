@@ -19,6 +19,7 @@ struct eth_t {
     u64 src; /* bit<48> */
     u16 type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -37,6 +38,7 @@ struct ipv4_t {
     u32 src; /* bit<32> */
     u32 dst; /* bit<32> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -44,6 +46,7 @@ struct ipv4_t {
 struct word_t {
     u64 value; /* bit<64> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -95,48 +98,90 @@ int big_state_reads_xdp(struct xdp_md *ctx)
     /* the scratch keeps the last packet's values: invalidate headers, zero scalars */
     st->p4bpf_exit = 0;
     st->headers.eth.p4bpf_valid = 0;
+    st->headers.eth.p4bpf_dirty = 0;
     st->headers.ipv4.p4bpf_valid = 0;
+    st->headers.ipv4.p4bpf_dirty = 0;
     st->headers.words.next = 0;
     st->headers.words.elem[0].p4bpf_valid = 0;
+    st->headers.words.elem[0].p4bpf_dirty = 0;
     st->headers.words.elem[1].p4bpf_valid = 0;
+    st->headers.words.elem[1].p4bpf_dirty = 0;
     st->headers.words.elem[2].p4bpf_valid = 0;
+    st->headers.words.elem[2].p4bpf_dirty = 0;
     st->headers.words.elem[3].p4bpf_valid = 0;
+    st->headers.words.elem[3].p4bpf_dirty = 0;
     st->headers.words.elem[4].p4bpf_valid = 0;
+    st->headers.words.elem[4].p4bpf_dirty = 0;
     st->headers.words.elem[5].p4bpf_valid = 0;
+    st->headers.words.elem[5].p4bpf_dirty = 0;
     st->headers.words.elem[6].p4bpf_valid = 0;
+    st->headers.words.elem[6].p4bpf_dirty = 0;
     st->headers.words.elem[7].p4bpf_valid = 0;
+    st->headers.words.elem[7].p4bpf_dirty = 0;
     st->headers.words.elem[8].p4bpf_valid = 0;
+    st->headers.words.elem[8].p4bpf_dirty = 0;
     st->headers.words.elem[9].p4bpf_valid = 0;
+    st->headers.words.elem[9].p4bpf_dirty = 0;
     st->headers.words.elem[10].p4bpf_valid = 0;
+    st->headers.words.elem[10].p4bpf_dirty = 0;
     st->headers.words.elem[11].p4bpf_valid = 0;
+    st->headers.words.elem[11].p4bpf_dirty = 0;
     st->headers.words.elem[12].p4bpf_valid = 0;
+    st->headers.words.elem[12].p4bpf_dirty = 0;
     st->headers.words.elem[13].p4bpf_valid = 0;
+    st->headers.words.elem[13].p4bpf_dirty = 0;
     st->headers.words.elem[14].p4bpf_valid = 0;
+    st->headers.words.elem[14].p4bpf_dirty = 0;
     st->headers.words.elem[15].p4bpf_valid = 0;
+    st->headers.words.elem[15].p4bpf_dirty = 0;
     st->headers.words.elem[16].p4bpf_valid = 0;
+    st->headers.words.elem[16].p4bpf_dirty = 0;
     st->headers.words.elem[17].p4bpf_valid = 0;
+    st->headers.words.elem[17].p4bpf_dirty = 0;
     st->headers.words.elem[18].p4bpf_valid = 0;
+    st->headers.words.elem[18].p4bpf_dirty = 0;
     st->headers.words.elem[19].p4bpf_valid = 0;
+    st->headers.words.elem[19].p4bpf_dirty = 0;
     st->headers.words.elem[20].p4bpf_valid = 0;
+    st->headers.words.elem[20].p4bpf_dirty = 0;
     st->headers.words.elem[21].p4bpf_valid = 0;
+    st->headers.words.elem[21].p4bpf_dirty = 0;
     st->headers.words.elem[22].p4bpf_valid = 0;
+    st->headers.words.elem[22].p4bpf_dirty = 0;
     st->headers.words.elem[23].p4bpf_valid = 0;
+    st->headers.words.elem[23].p4bpf_dirty = 0;
     st->headers.words.elem[24].p4bpf_valid = 0;
+    st->headers.words.elem[24].p4bpf_dirty = 0;
     st->headers.words.elem[25].p4bpf_valid = 0;
+    st->headers.words.elem[25].p4bpf_dirty = 0;
     st->headers.words.elem[26].p4bpf_valid = 0;
+    st->headers.words.elem[26].p4bpf_dirty = 0;
     st->headers.words.elem[27].p4bpf_valid = 0;
+    st->headers.words.elem[27].p4bpf_dirty = 0;
     st->headers.words.elem[28].p4bpf_valid = 0;
+    st->headers.words.elem[28].p4bpf_dirty = 0;
     st->headers.words.elem[29].p4bpf_valid = 0;
+    st->headers.words.elem[29].p4bpf_dirty = 0;
     st->headers.words.elem[30].p4bpf_valid = 0;
+    st->headers.words.elem[30].p4bpf_dirty = 0;
     st->headers.words.elem[31].p4bpf_valid = 0;
+    st->headers.words.elem[31].p4bpf_dirty = 0;
     st->headers.words.elem[32].p4bpf_valid = 0;
+    st->headers.words.elem[32].p4bpf_dirty = 0;
     st->headers.words.elem[33].p4bpf_valid = 0;
+    st->headers.words.elem[33].p4bpf_dirty = 0;
     st->headers.words.elem[34].p4bpf_valid = 0;
+    st->headers.words.elem[34].p4bpf_dirty = 0;
     st->headers.words.elem[35].p4bpf_valid = 0;
+    st->headers.words.elem[35].p4bpf_dirty = 0;
     st->headers.words.elem[36].p4bpf_valid = 0;
+    st->headers.words.elem[36].p4bpf_dirty = 0;
     st->headers.words.elem[37].p4bpf_valid = 0;
+    st->headers.words.elem[37].p4bpf_dirty = 0;
     st->headers.words.elem[38].p4bpf_valid = 0;
+    st->headers.words.elem[38].p4bpf_dirty = 0;
     st->headers.words.elem[39].p4bpf_valid = 0;
+    st->headers.words.elem[39].p4bpf_dirty = 0;
     st->accept = 0;
     goto state_start;
 state_start:;

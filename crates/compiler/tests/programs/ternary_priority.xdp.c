@@ -35,6 +35,7 @@ struct ethernet_t {
     u64 src; /* bit<48> */
     u16 ether_type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -53,6 +54,7 @@ struct ipv4_t {
     u32 src; /* bit<32> */
     u32 dst; /* bit<32> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 

@@ -19,24 +19,49 @@ use std::rc::Rc;
 
 impl Checker<'_> {
     /// Declares a parser or control type for a declared block.
-    fn block_decl_type(&mut self, sig: &ast::Signature, ctor: &[ast::Param], block: BlockKind) -> (Vec<ParamSig>, Vec<ParamSig>) {
+    fn block_decl_type(
+        &mut self,
+        sig: &ast::Signature,
+        ctor: &[ast::Param],
+        block: BlockKind,
+    ) -> (Vec<ParamSig>, Vec<ParamSig>) {
         let tparams: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
-        let (params, ctor_params) = self.with_type_params(&tparams, |c| (c.param_sigs(&sig.params), c.param_sigs(ctor)));
+        let (params, ctor_params) = self.with_type_params(&tparams, |c| {
+            (c.param_sigs(&sig.params), c.param_sigs(ctor))
+        });
         let id = self.types.add(TypeDef {
             name: sig.name.name.clone(),
-            kind: TypeDefKind::Block { block, is_decl: true },
+            kind: TypeDefKind::Block {
+                block,
+                is_decl: true,
+            },
             type_params: tparams,
             params: params.clone(),
             ctor_params: ctor_params.clone(),
             span: sig.name.span,
         });
-        self.scopes.declare(&sig.name.name, Symbol::Type(Type::Named { id, args: Vec::new() }));
+        self.scopes.declare(
+            &sig.name.name,
+            Symbol::Type(Type::Named {
+                id,
+                args: Vec::new(),
+            }),
+        );
         (params, ctor_params)
     }
 
-    pub(super) fn parser_decl(&mut self, sig: &ast::Signature, ctor: &[ast::Param], locals: &[Decl], states: &[ParserState]) {
+    pub(super) fn parser_decl(
+        &mut self,
+        sig: &ast::Signature,
+        ctor: &[ast::Param],
+        locals: &[Decl],
+        states: &[ParserState],
+    ) {
         let (params, ctor_params) = self.block_decl_type(sig, ctor, BlockKind::Parser);
-        let ctx = Context { in_parser: true, ..Context::default() };
+        let ctx = Context {
+            in_parser: true,
+            ..Context::default()
+        };
         self.scoped(ctx, |c| {
             c.declare_type_params(sig);
             c.declare_params(&ctor_params, true);
@@ -69,9 +94,15 @@ impl Checker<'_> {
                     }
                     for e in exprs {
                         let t = c.type_of(e.id);
-                        if matches!(c.types.kind(&t), Some(TypeDefKind::Struct { .. } | TypeDefKind::Header { .. })) {
+                        if matches!(
+                            c.types.kind(&t),
+                            Some(TypeDefKind::Struct { .. } | TypeDefKind::Header { .. })
+                        ) {
                             let shown = c.show(&t);
-                            c.error(e.span, format!("cannot select on a value of type `{shown}`"));
+                            c.error(
+                                e.span,
+                                format!("cannot select on a value of type `{shown}`"),
+                            );
                         }
                     }
                     for case in cases {
@@ -86,7 +117,8 @@ impl Checker<'_> {
 
     fn declare_type_params(&mut self, sig: &ast::Signature) {
         for p in &sig.type_params {
-            self.scopes.declare(&p.name, Symbol::Type(Type::Var(p.name.clone())));
+            self.scopes
+                .declare(&p.name, Symbol::Type(Type::Var(p.name.clone())));
         }
     }
 
@@ -110,7 +142,11 @@ impl Checker<'_> {
                 if items.len() != types.len() {
                     self.error(
                         keyset.span,
-                        format!("{what} keyset has {} elements but there are {} keys", items.len(), types.len()),
+                        format!(
+                            "{what} keyset has {} elements but there are {} keys",
+                            items.len(),
+                            types.len()
+                        ),
                     );
                     self.expr(keyset);
                     return;
@@ -129,13 +165,19 @@ impl Checker<'_> {
             (ExprKind::List(_), [ty]) => {
                 self.expr(keyset);
                 let shown = self.show(ty);
-                self.error(keyset.span, format!("{what} keyset is a tuple but the key has the single type `{shown}`"));
+                self.error(
+                    keyset.span,
+                    format!("{what} keyset is a tuple but the key has the single type `{shown}`"),
+                );
             }
             (_, [ty]) => self.keyset_element(keyset, ty),
             (_, _) => {
                 let t = self.expr(keyset);
                 if !matches!(t, Type::ValueSet(_) | Type::Unknown) {
-                    self.error(keyset.span, format!("{what} keyset needs {} elements", types.len()));
+                    self.error(
+                        keyset.span,
+                        format!("{what} keyset needs {} elements", types.len()),
+                    );
                 }
             }
         }
@@ -151,17 +193,25 @@ impl Checker<'_> {
             Type::DontCare | Type::Unknown => {}
             Type::ValueSet(inner) if self.types.is_struct(inner) => {}
             Type::Keyset(inner) | Type::ValueSet(inner) => {
-                if let ExprKind::Mask { value: a, mask: b } | ExprKind::Range { lo: a, hi: b } = &e.kind {
+                if let ExprKind::Mask { value: a, mask: b } | ExprKind::Range { lo: a, hi: b } =
+                    &e.kind
+                {
                     for operand in [a, b] {
                         if !self.values.contains_key(&operand.id) && self.runtime_value(operand) {
                             self.error(operand.span, "a keyset must be compile-time known");
                         }
                     }
                 }
-                let (a, b) = (self.types.representation(inner), self.types.representation(ty));
+                let (a, b) = (
+                    self.types.representation(inner),
+                    self.types.representation(ty),
+                );
                 if !self.types.convertible(&a, &b) && !self.types.convertible(&b, &a) {
                     let (si, st) = (self.show(inner), self.show(ty));
-                    self.error(e.span, format!("keyset of type `{si}` does not match key of type `{st}`"));
+                    self.error(
+                        e.span,
+                        format!("keyset of type `{si}` does not match key of type `{st}`"),
+                    );
                 } else if matches!(**inner, Type::InfInt) {
                     self.retype_keyset(e, ty);
                 }
@@ -188,9 +238,18 @@ impl Checker<'_> {
         }
     }
 
-    pub(super) fn control_decl(&mut self, sig: &ast::Signature, ctor: &[ast::Param], locals: &[Decl], apply: &ast::Block) {
+    pub(super) fn control_decl(
+        &mut self,
+        sig: &ast::Signature,
+        ctor: &[ast::Param],
+        locals: &[Decl],
+        apply: &ast::Block,
+    ) {
         let (params, ctor_params) = self.block_decl_type(sig, ctor, BlockKind::Control);
-        let ctx = Context { in_control: true, ..Context::default() };
+        let ctx = Context {
+            in_control: true,
+            ..Context::default()
+        };
         self.scoped(ctx, |c| {
             c.declare_type_params(sig);
             c.declare_params(&ctor_params, true);
@@ -215,10 +274,19 @@ impl Checker<'_> {
         let inst = self.constructor_call(span, &declared, &[], args);
         let block = matches!(
             self.types.kind(&inst),
-            Some(TypeDefKind::Block { block: BlockKind::Parser | BlockKind::Control, .. })
+            Some(TypeDefKind::Block {
+                block: BlockKind::Parser | BlockKind::Control,
+                ..
+            })
         );
         if block && self.scopes.is_top_level() {
-            self.error(name.span, format!("parsers and controls cannot be instantiated at the top level (`{}`)", name.name));
+            self.error(
+                name.span,
+                format!(
+                    "parsers and controls cannot be instantiated at the top level (`{}`)",
+                    name.name
+                ),
+            );
         }
         if let Some(methods) = initializer {
             self.abstract_impls(name, &inst, methods);
@@ -229,18 +297,38 @@ impl Checker<'_> {
     /// Checks the method bodies of `T(...) x = { ... }` against `T`'s
     /// abstract methods.
     fn abstract_impls(&mut self, name: &ast::Ident, inst: &Type, methods: &[Decl]) {
-        let Type::Named { id, args } = inst else { return };
+        let Type::Named { id, args } = inst else {
+            return;
+        };
         if !matches!(self.types.kind(inst), Some(TypeDefKind::Extern)) {
-            self.error(name.span, format!("only instances of extern types can have an initializer, not `{}`", name.name));
+            self.error(
+                name.span,
+                format!(
+                    "only instances of extern types can have an initializer, not `{}`",
+                    name.name
+                ),
+            );
             return;
         }
-        let outer = self.types.get(*id).map(|d| d.type_params.clone()).unwrap_or_default();
+        let outer = self
+            .types
+            .get(*id)
+            .map(|d| d.type_params.clone())
+            .unwrap_or_default();
         let abstracts: Vec<Rc<Callable>> = self
             .methods
             .get(id)
-            .map(|ms| ms.iter().filter(|m| m.kind == CallableKind::AbstractMethod).cloned().collect())
+            .map(|ms| {
+                ms.iter()
+                    .filter(|m| m.kind == CallableKind::AbstractMethod)
+                    .cloned()
+                    .collect()
+            })
             .unwrap_or_default();
-        let ctx = Context { this_type: Some(inst.clone()), ..self.ctx.clone() };
+        let ctx = Context {
+            this_type: Some(inst.clone()),
+            ..self.ctx.clone()
+        };
         self.scoped(ctx, |c| {
             for d in methods {
                 let DeclKind::Function { return_type, sig, .. } = &d.kind else {
@@ -262,30 +350,56 @@ impl Checker<'_> {
         });
     }
 
-    fn compare_impl(&mut self, sig: &ast::Signature, own: &Callable, abs: &Callable, outer: &[String], args: &[Type]) {
+    fn compare_impl(
+        &mut self,
+        sig: &ast::Signature,
+        own: &Callable,
+        abs: &Callable,
+        outer: &[String],
+        args: &[Type],
+    ) {
         let name = &sig.name.name;
         let ret = subst(&abs.ret, outer, args);
         if !self.types.same(&own.ret, &ret) {
             let (a, b) = (self.show(&own.ret), self.show(&ret));
-            self.error(sig.name.span, format!("`{name}` returns `{a}` but the abstract method returns `{b}`"));
+            self.error(
+                sig.name.span,
+                format!("`{name}` returns `{a}` but the abstract method returns `{b}`"),
+            );
         }
         let required = abs.params.iter().filter(|p| !p.optional).count();
         if own.params.len() > abs.params.len() || own.params.len() < required {
-            self.error(sig.name.span, format!("`{name}` has {} parameters but the abstract method has {}", own.params.len(), abs.params.len()));
+            self.error(
+                sig.name.span,
+                format!(
+                    "`{name}` has {} parameters but the abstract method has {}",
+                    own.params.len(),
+                    abs.params.len()
+                ),
+            );
             return;
         }
         for (p, q) in own.params.iter().zip(&abs.params) {
             let qt = subst(&q.ty, outer, args);
             if p.direction == q.direction && !self.types.same(&p.ty, &qt) {
                 let (a, b) = (self.show(&p.ty), self.show(&qt));
-                self.error(p.span, format!("parameter `{}` of `{name}` has type `{a}`, the abstract method has `{b}`", p.name));
+                self.error(
+                    p.span,
+                    format!(
+                        "parameter `{}` of `{name}` has type `{a}`, the abstract method has `{b}`",
+                        p.name
+                    ),
+                );
             }
         }
     }
 
     pub(super) fn table_decl(&mut self, name: &ast::Ident, properties: &[TableProperty]) {
         let index = self.tables.len() as u32;
-        let mut info = TableInfo { name: name.name.clone(), actions: Vec::new() };
+        let mut info = TableInfo {
+            name: name.name.clone(),
+            actions: Vec::new(),
+        };
         for p in properties {
             if let TablePropertyKind::Actions(list) = &p.kind {
                 for a in list {
@@ -303,11 +417,16 @@ impl Checker<'_> {
                     key_types = Some(elements.iter().map(|k| self.key_element(k)).collect());
                 }
                 TablePropertyKind::Actions(_) => {}
-                TablePropertyKind::DefaultAction(e) => self.table_action_call(index, e, "default action"),
+                TablePropertyKind::DefaultAction(e) => {
+                    self.table_action_call(index, e, "default action")
+                }
                 TablePropertyKind::Entries(entries) => {
                     let keys = key_types.clone().unwrap_or_default();
                     if keys.is_empty() && !entries.is_empty() {
-                        self.error(p.span, format!("table `{}` has entries but no key", name.name));
+                        self.error(
+                            p.span,
+                            format!("table `{}` has entries but no key", name.name),
+                        );
                     }
                     for entry in entries {
                         self.keyset(&entry.keyset, &keys, "entry");
@@ -320,26 +439,42 @@ impl Checker<'_> {
                 TablePropertyKind::Other { name: prop, value } => self.table_property(prop, value),
             }
         }
-        self.scopes.declare(&name.name, Symbol::Table(index, name.span));
+        self.scopes
+            .declare(&name.name, Symbol::Table(index, name.span));
     }
 
     fn key_element(&mut self, k: &ast::KeyElement) -> Type {
         let t = self.expr(&k.expr);
         let kind = &k.match_kind.name.name;
         if !self.match_kinds.contains(kind) {
-            self.error(k.match_kind.span, format!("`{kind}` is not a declared match kind"));
+            self.error(
+                k.match_kind.span,
+                format!("`{kind}` is not a declared match kind"),
+            );
         }
         let numeric = self.types.representation(&t);
         let ok = matches!(
             numeric,
-            Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Error | Type::Unknown | Type::Var(_) | Type::Varbit(_)
+            Type::Bit(_)
+                | Type::Int(_)
+                | Type::Bool
+                | Type::Error
+                | Type::Unknown
+                | Type::Var(_)
+                | Type::Varbit(_)
         ) || matches!(self.types.kind(&t), Some(TypeDefKind::Enum { .. }));
         if !ok {
             let shown = self.show(&t);
             self.error(k.expr.span, format!("table key cannot have type `{shown}`"));
         }
-        if matches!(kind.as_str(), "lpm" | "range" | "ternary") && matches!(numeric, Type::Bool) && kind != "ternary" {
-            self.error(k.expr.span, format!("match kind `{kind}` cannot be used on a `bool` key"));
+        if matches!(kind.as_str(), "lpm" | "range" | "ternary")
+            && matches!(numeric, Type::Bool)
+            && kind != "ternary"
+        {
+            self.error(
+                k.expr.span,
+                format!("match kind `{kind}` cannot be used on a `bool` key"),
+            );
         }
         t
     }
@@ -348,7 +483,11 @@ impl Checker<'_> {
     fn table_action(&mut self, a: &ast::ActionRef) -> bool {
         let name = &a.name.name.name;
         let actions: Vec<Rc<Callable>> = match self.scopes.lookup(name, a.name.top_level) {
-            Some(Symbol::Callables(list)) if list.iter().all(|c| c.kind == CallableKind::Action) => list.clone(),
+            Some(Symbol::Callables(list))
+                if list.iter().all(|c| c.kind == CallableKind::Action) =>
+            {
+                list.clone()
+            }
             Some(_) => {
                 self.error(a.name.span, format!("`{name}` is not an action"));
                 return false;
@@ -382,9 +521,15 @@ impl Checker<'_> {
             }
         };
         let name = &path.name.name;
-        let listed = self.tables.get(table as usize).is_some_and(|t| t.actions.contains(name));
+        let listed = self
+            .tables
+            .get(table as usize)
+            .is_some_and(|t| t.actions.contains(name));
         if !listed {
-            self.error(path.span, format!("{what} `{name}` is not in the table's actions list"));
+            self.error(
+                path.span,
+                format!("{what} `{name}` is not in the table's actions list"),
+            );
             self.expr(e);
             return;
         }
@@ -395,21 +540,37 @@ impl Checker<'_> {
         let t = self.expr(value);
         match prop.name.as_str() {
             "size" => {
-                let integer = matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown);
+                let integer = matches!(
+                    t,
+                    Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown
+                );
                 if !integer || self.runtime_value(value) {
-                    self.error(value.span, "table `size` must be a compile-time known integer");
+                    self.error(
+                        value.span,
+                        "table `size` must be a compile-time known integer",
+                    );
                 }
             }
             "largest_priority_wins" if !matches!(t, Type::Bool | Type::Unknown) => {
                 let shown = self.show(&t);
-                self.error(value.span, format!("`largest_priority_wins` must be `bool`, not `{shown}`"));
+                self.error(
+                    value.span,
+                    format!("`largest_priority_wins` must be `bool`, not `{shown}`"),
+                );
             }
-            "priority_delta" if !matches!(t, Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown) => {
+            "priority_delta"
+                if !matches!(
+                    t,
+                    Type::InfInt | Type::Bit(_) | Type::Int(_) | Type::Unknown
+                ) =>
+            {
                 let shown = self.show(&t);
-                self.error(value.span, format!("`priority_delta` must be an integer, not `{shown}`"));
+                self.error(
+                    value.span,
+                    format!("`priority_delta` must be an integer, not `{shown}`"),
+                );
             }
             _ => {}
         }
     }
 }
-

@@ -29,13 +29,23 @@ pub(super) enum Binding {
 }
 
 impl Checker<'_> {
-    pub(super) fn call_expr(&mut self, e: &Expr, callee: &Expr, type_args: &[TypeRef], args: &[Argument]) -> Type {
+    pub(super) fn call_expr(
+        &mut self,
+        e: &Expr,
+        callee: &Expr,
+        type_args: &[TypeRef],
+        args: &[Argument],
+    ) -> Type {
         let ty = self.dispatch_call(e, callee, type_args, args);
         // `checked_call` leaves what it resolved; built-in methods do not.
         let info = match self.last_call.take() {
             Some((span, info)) if span == e.span => Some(info),
             _ if matches!(callee.kind, ExprKind::Member { .. }) && !matches!(ty, Type::Unknown) => {
-                Some(CallInfo { kind: CallKind::Builtin, decl: Span::default(), type_args: Vec::new() })
+                Some(CallInfo {
+                    kind: CallKind::Builtin,
+                    decl: Span::default(),
+                    type_args: Vec::new(),
+                })
             }
             _ => None,
         };
@@ -45,9 +55,19 @@ impl Checker<'_> {
         ty
     }
 
-    fn dispatch_call(&mut self, e: &Expr, callee: &Expr, type_args: &[TypeRef], args: &[Argument]) -> Type {
+    fn dispatch_call(
+        &mut self,
+        e: &Expr,
+        callee: &Expr,
+        type_args: &[TypeRef],
+        args: &[Argument],
+    ) -> Type {
         let targs: Vec<Type> = type_args.iter().map(|t| self.resolve_type(t)).collect();
-        if let Some(t) = type_args.iter().zip(&targs).find(|(_, ty)| matches!(ty, Type::Void)) {
+        if let Some(t) = type_args
+            .iter()
+            .zip(&targs)
+            .find(|(_, ty)| matches!(ty, Type::Void))
+        {
             self.error(t.0.span, "`void` cannot be a type argument");
         }
         match &callee.kind {
@@ -65,17 +85,35 @@ impl Checker<'_> {
                 match sym {
                     Some(Symbol::Callables(inner)) => {
                         // The innermost declarations win unless none fits.
-                        let list = if inner.iter().any(|c| arity_fits(c, args, Binding::AllArguments)) {
+                        let list = if inner
+                            .iter()
+                            .any(|c| arity_fits(c, args, Binding::AllArguments))
+                        {
                             inner
                         } else {
                             self.scopes.callables(&path.name.name, path.top_level)
                         };
                         self.expr(callee);
                         let is_action = list.iter().all(|c| c.kind == CallableKind::Action);
-                        if is_action && (self.ctx.body == Some(CallableKind::Function) || self.ctx.in_parser) {
-                            self.error(e.span, format!("action `{}` can only be called from a control or an action", path.name.name));
+                        if is_action
+                            && (self.ctx.body == Some(CallableKind::Function) || self.ctx.in_parser)
+                        {
+                            self.error(
+                                e.span,
+                                format!(
+                                    "action `{}` can only be called from a control or an action",
+                                    path.name.name
+                                ),
+                            );
                         }
-                        let ret = self.overloaded_call(e.span, &path.name.name, &list, &targs, args, Binding::AllArguments);
+                        let ret = self.overloaded_call(
+                            e.span,
+                            &path.name.name,
+                            &list,
+                            &targs,
+                            args,
+                            Binding::AllArguments,
+                        );
                         if path.name.name == "static_assert" {
                             self.static_assert(e, args);
                         }
@@ -89,7 +127,10 @@ impl Checker<'_> {
                         let ty = self.expr(callee);
                         self.args_only(args);
                         if !matches!(ty, Type::Unknown) {
-                            self.error(callee.span, format!("`{}` cannot be called", path.name.name));
+                            self.error(
+                                callee.span,
+                                format!("`{}` cannot be called", path.name.name),
+                            );
                         }
                         Type::Unknown
                     }
@@ -116,7 +157,13 @@ impl Checker<'_> {
     }
 
     /// `E(args)`: instantiation of an extern, parser, control or package.
-    pub(super) fn constructor_call(&mut self, span: Span, ty: &Type, targs: &[Type], args: &[Argument]) -> Type {
+    pub(super) fn constructor_call(
+        &mut self,
+        span: Span,
+        ty: &Type,
+        targs: &[Type],
+        args: &[Argument],
+    ) -> Type {
         if let Type::Stack(elem, n) = ty {
             // `E[n](args) x;`: n instances built alike.
             let inst = self.constructor_call(span, elem, targs, args);
@@ -131,12 +178,23 @@ impl Checker<'_> {
             return Type::Unknown;
         };
         let id = &self.block_overload(*id, args);
-        let Some(def) = self.types.get(*id).cloned() else { return Type::Unknown };
-        let type_args: Vec<Type> = if !targs.is_empty() { targs.to_vec() } else { given.clone() };
+        let Some(def) = self.types.get(*id).cloned() else {
+            return Type::Unknown;
+        };
+        let type_args: Vec<Type> = if !targs.is_empty() {
+            targs.to_vec()
+        } else {
+            given.clone()
+        };
         if !type_args.is_empty() && type_args.len() != def.type_params.len() {
             self.error(
                 span,
-                format!("type `{}` takes {} type arguments, {} given", def.name, def.type_params.len(), type_args.len()),
+                format!(
+                    "type `{}` takes {} type arguments, {} given",
+                    def.name,
+                    def.type_params.len(),
+                    type_args.len()
+                ),
             );
         }
         let (params, kind) = match &def.kind {
@@ -144,19 +202,29 @@ impl Checker<'_> {
                 let ctors: Vec<Rc<Callable>> = self
                     .methods
                     .get(id)
-                    .map(|ms| ms.iter().filter(|m| m.kind == CallableKind::Constructor).cloned().collect())
+                    .map(|ms| {
+                        ms.iter()
+                            .filter(|m| m.kind == CallableKind::Constructor)
+                            .cloned()
+                            .collect()
+                    })
                     .unwrap_or_default();
                 if ctors.is_empty() && !args.is_empty() {
                     self.error(span, format!("extern `{}` has no constructor", def.name));
                 }
                 let inferable = ctors.iter().any(|c| {
-                    c.params.iter().any(|p| def.type_params.iter().any(|v| mentions(&p.ty, v)))
+                    c.params
+                        .iter()
+                        .any(|p| def.type_params.iter().any(|v| mentions(&p.ty, v)))
                 });
                 if type_args.is_empty() && !def.type_params.is_empty() && !inferable {
                     self.error(span, format!("extern `{}` needs type arguments", def.name));
                 }
                 if ctors.is_empty() {
-                    return Type::Named { id: *id, args: type_args };
+                    return Type::Named {
+                        id: *id,
+                        args: type_args,
+                    };
                 }
                 // Constructors are generic in the extern's type parameters.
                 let generic: Vec<Rc<Callable>> = ctors
@@ -169,7 +237,10 @@ impl Checker<'_> {
                         c.ret = Type::Named {
                             id: *id,
                             args: if type_args.is_empty() {
-                                def.type_params.iter().map(|p| Type::Var(p.clone())).collect()
+                                def.type_params
+                                    .iter()
+                                    .map(|p| Type::Var(p.clone()))
+                                    .collect()
                             } else {
                                 type_args.clone()
                             },
@@ -177,10 +248,22 @@ impl Checker<'_> {
                         Rc::new(c)
                     })
                     .collect();
-                return self.overloaded_call(span, &def.name, &generic, &[], args, Binding::AllArguments);
+                return self.overloaded_call(
+                    span,
+                    &def.name,
+                    &generic,
+                    &[],
+                    args,
+                    Binding::AllArguments,
+                );
             }
-            TypeDefKind::Block { block: super::BlockKind::Package, .. } => (def.params.clone(), CallableKind::Constructor),
-            TypeDefKind::Block { is_decl: true, .. } => (def.ctor_params.clone(), CallableKind::Constructor),
+            TypeDefKind::Block {
+                block: super::BlockKind::Package,
+                ..
+            } => (def.params.clone(), CallableKind::Constructor),
+            TypeDefKind::Block { is_decl: true, .. } => {
+                (def.ctor_params.clone(), CallableKind::Constructor)
+            }
             _ => {
                 self.error(span, format!("type `{}` cannot be instantiated", def.name));
                 self.args_only(args);
@@ -191,15 +274,25 @@ impl Checker<'_> {
         let callable = Callable {
             name: def.name.clone(),
             kind,
-            type_params: if generic { def.type_params.clone() } else { Vec::new() },
+            type_params: if generic {
+                def.type_params.clone()
+            } else {
+                Vec::new()
+            },
             params: params
                 .iter()
-                .map(|p| ParamSig { ty: subst(&p.ty, &def.type_params, &type_args), ..p.clone() })
+                .map(|p| ParamSig {
+                    ty: subst(&p.ty, &def.type_params, &type_args),
+                    ..p.clone()
+                })
                 .collect(),
             ret: Type::Named {
                 id: *id,
                 args: if generic {
-                    def.type_params.iter().map(|p| Type::Var(p.clone())).collect()
+                    def.type_params
+                        .iter()
+                        .map(|p| Type::Var(p.clone()))
+                        .collect()
                 } else {
                     type_args.clone()
                 },
@@ -208,14 +301,25 @@ impl Checker<'_> {
             decl: def.span,
         };
         let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();
-        self.checked_call(span, &callable, &[], args, &arg_types, Binding::AllArguments)
+        self.checked_call(
+            span,
+            &callable,
+            &[],
+            args,
+            &arg_types,
+            Binding::AllArguments,
+        )
     }
 
     /// Among block types overloaded on one name, the one whose parameters
     /// fit the arguments (else `id` itself).
     fn block_overload(&self, id: TypeId, args: &[Argument]) -> TypeId {
-        let Some(def) = self.types.get(id) else { return id };
-        let Some(candidates) = self.block_overloads.get(&def.name).filter(|c| c.len() > 1) else { return id };
+        let Some(def) = self.types.get(id) else {
+            return id;
+        };
+        let Some(candidates) = self.block_overloads.get(&def.name).filter(|c| c.len() > 1) else {
+            return id;
+        };
         let fits = |cand: &TypeId| {
             self.types.get(*cand).is_some_and(|d| {
                 let c = Callable {
@@ -244,17 +348,27 @@ impl Checker<'_> {
         binding: Binding,
     ) -> Type {
         let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();
-        let fitting: Vec<&Rc<Callable>> = candidates.iter().filter(|c| arity_fits(c, args, binding)).collect();
+        let fitting: Vec<&Rc<Callable>> = candidates
+            .iter()
+            .filter(|c| arity_fits(c, args, binding))
+            .collect();
         match fitting.as_slice() {
             [one] => {
                 let one = Rc::clone(one);
                 self.checked_call(span, &one, targs, args, &arg_types, binding)
             }
             [] => {
-                let counts: Vec<String> = candidates.iter().map(|c| c.params.len().to_string()).collect();
+                let counts: Vec<String> = candidates
+                    .iter()
+                    .map(|c| c.params.len().to_string())
+                    .collect();
                 self.error(
                     span,
-                    format!("no `{name}` takes these {} arguments (it takes {})", args.len(), counts.join(" or ")),
+                    format!(
+                        "no `{name}` takes these {} arguments (it takes {})",
+                        args.len(),
+                        counts.join(" or ")
+                    ),
                 );
                 Type::Unknown
             }
@@ -264,13 +378,17 @@ impl Checker<'_> {
                     .iter()
                     .filter(|c| {
                         c.params.iter().zip(&arg_types).all(|(p, t)| {
-                            c.type_params.iter().any(|v| mentions(&p.ty, v)) || self.types.convertible(t, &p.ty)
+                            c.type_params.iter().any(|v| mentions(&p.ty, v))
+                                || self.types.convertible(t, &p.ty)
                         })
                     })
                     .collect();
                 if let [a, b, ..] = typed.as_slice() {
                     if a.kind == b.kind && same_params(a, b) {
-                        self.error(span, format!("call of `{name}` is ambiguous between overloads"));
+                        self.error(
+                            span,
+                            format!("call of `{name}` is ambiguous between overloads"),
+                        );
                         return Type::Unknown;
                     }
                 }
@@ -291,21 +409,30 @@ impl Checker<'_> {
         arg_types: &[Type],
         binding: Binding,
     ) -> Type {
-        let Some(matched) = self.match_args(span, callable, args, binding) else { return Type::Unknown };
+        let Some(matched) = self.match_args(span, callable, args, binding) else {
+            return Type::Unknown;
+        };
         let vars = &callable.type_params;
         let mut bound: Vec<Option<Type>> = vec![None; vars.len()];
         if !targs.is_empty() {
             if targs.len() != vars.len() {
                 self.error(
                     span,
-                    format!("`{}` takes {} type arguments, {} given", callable.name, vars.len(), targs.len()),
+                    format!(
+                        "`{}` takes {} type arguments, {} given",
+                        callable.name,
+                        vars.len(),
+                        targs.len()
+                    ),
                 );
                 return Type::Unknown;
             }
             bound = targs.iter().map(|t| Some(t.clone())).collect();
         } else {
             for (param_index, arg_index) in &matched {
-                let (Some(p), Some(t)) = (callable.params.get(*param_index), arg_types.get(*arg_index)) else {
+                let (Some(p), Some(t)) =
+                    (callable.params.get(*param_index), arg_types.get(*arg_index))
+                else {
                     continue;
                 };
                 if !unify(&self.types, &p.ty, t, vars, &mut bound) {
@@ -318,36 +445,68 @@ impl Checker<'_> {
                 }
             }
         }
-        if targs.is_empty() && !matches!(callable.kind, CallableKind::Constructor | CallableKind::Action) {
+        if targs.is_empty()
+            && !matches!(
+                callable.kind,
+                CallableKind::Constructor | CallableKind::Action
+            )
+        {
             if let Some(i) = bound.iter().position(|b| b.as_ref() == Some(&Type::InfInt)) {
                 let var = vars.get(i).cloned().unwrap_or_default();
                 self.error(span, format!("cannot infer a width for type argument `{var}` of `{}` from an `int` value", callable.name));
                 return Type::Unknown;
             }
         }
-        if targs.is_empty() && !matches!(callable.kind, CallableKind::Constructor | CallableKind::Action) {
+        if targs.is_empty()
+            && !matches!(
+                callable.kind,
+                CallableKind::Constructor | CallableKind::Action
+            )
+        {
             for (param_index, arg_index) in &matched {
-                let (Some(p), Some(t)) = (callable.params.get(*param_index), arg_types.get(*arg_index)) else {
+                let (Some(p), Some(t)) =
+                    (callable.params.get(*param_index), arg_types.get(*arg_index))
+                else {
                     continue;
                 };
                 let Type::Var(v) = &p.ty else { continue };
-                let unbound = vars.iter().position(|x| x == v).is_some_and(|i| bound.get(i).is_some_and(|b| b.is_none()));
+                let unbound = vars
+                    .iter()
+                    .position(|x| x == v)
+                    .is_some_and(|i| bound.get(i).is_some_and(|b| b.is_none()));
                 if unbound && matches!(t, Type::StructExpr(_) | Type::DontCare) {
-                    self.error(span, format!("cannot infer type argument `{v}` of `{}`", callable.name));
+                    self.error(
+                        span,
+                        format!("cannot infer type argument `{v}` of `{}`", callable.name),
+                    );
                     return Type::Unknown;
                 }
             }
         }
         if callable.kind == CallableKind::Function {
-            if let Some(Some(obj)) = bound.iter().find(|b| b.as_ref().is_some_and(|t| self.is_object_type(t))) {
+            if let Some(Some(obj)) = bound
+                .iter()
+                .find(|b| b.as_ref().is_some_and(|t| self.is_object_type(t)))
+            {
                 let shown = self.show(obj);
-                self.error(span, format!("`{}` cannot take `{shown}` as a type argument", callable.name));
+                self.error(
+                    span,
+                    format!(
+                        "`{}` cannot take `{shown}` as a type argument",
+                        callable.name
+                    ),
+                );
                 return Type::Unknown;
             }
         }
-        let actual: Vec<Type> = bound.into_iter().map(|b| b.unwrap_or(Type::Unknown)).collect();
+        let actual: Vec<Type> = bound
+            .into_iter()
+            .map(|b| b.unwrap_or(Type::Unknown))
+            .collect();
         for (param_index, arg_index) in matched {
-            let (Some(p), Some(a)) = (callable.params.get(param_index), args.get(arg_index)) else { continue };
+            let (Some(p), Some(a)) = (callable.params.get(param_index), args.get(arg_index)) else {
+                continue;
+            };
             let pty = subst(&p.ty, vars, &actual);
             self.check_argument(callable, p, &pty, &a.value);
         }
@@ -359,13 +518,23 @@ impl Checker<'_> {
             CallableKind::Constructor => CallKind::Constructor,
         };
         let ret = subst(&callable.ret, vars, &actual);
-        self.last_call = Some((span, CallInfo { kind, decl: callable.decl, type_args: actual }));
+        self.last_call = Some((
+            span,
+            CallInfo {
+                kind,
+                decl: callable.decl,
+                type_args: actual,
+            },
+        ));
         ret
     }
 
     fn check_argument(&mut self, callable: &Callable, p: &ParamSig, pty: &Type, arg: &Expr) {
         let what = format!("argument `{}` of `{}`", p.name, callable.name);
-        if matches!(self.type_of(arg.id), Type::Table(_) | Type::State | Type::Callable | Type::ApplyResult(_)) {
+        if matches!(
+            self.type_of(arg.id),
+            Type::Table(_) | Type::State | Type::Callable | Type::ApplyResult(_)
+        ) {
             let text = self.unit.slice(arg.span).to_string();
             self.error(arg.span, format!("{what}: `{text}` is not a value"));
             return;
@@ -376,7 +545,10 @@ impl Checker<'_> {
                     return;
                 }
                 if !self.is_lvalue(arg) {
-                    self.error(arg.span, format!("{what} is `out`/`inout` and needs a value that can be written"));
+                    self.error(
+                        arg.span,
+                        format!("{what} is `out`/`inout` and needs a value that can be written"),
+                    );
                     return;
                 }
                 let at = self.type_of(arg.id);
@@ -409,7 +581,10 @@ impl Checker<'_> {
                     Some(pi) if pairs.iter().any(|(q, _)| *q == pi) => return None,
                     Some(pi) => pairs.push((pi, ai)),
                     None => {
-                        self.error(n.span, format!("`{}` has no parameter `{}`", callable.name, n.name));
+                        self.error(
+                            n.span,
+                            format!("`{}` has no parameter `{}`", callable.name, n.name),
+                        );
                         return None;
                     }
                 }
@@ -418,7 +593,12 @@ impl Checker<'_> {
             if args.len() > callable.params.len() {
                 self.error(
                     span,
-                    format!("`{}` takes {} arguments, {} given", callable.name, callable.params.len(), args.len()),
+                    format!(
+                        "`{}` takes {} arguments, {} given",
+                        callable.name,
+                        callable.params.len(),
+                        args.len()
+                    ),
                 );
                 return None;
             }
@@ -426,9 +606,13 @@ impl Checker<'_> {
         }
         for (pi, p) in callable.params.iter().enumerate() {
             let given = pairs.iter().any(|(q, _)| *q == pi);
-            let may_skip = p.optional || (binding == Binding::ControlPlaneTail && p.direction.is_none());
+            let may_skip =
+                p.optional || (binding == Binding::ControlPlaneTail && p.direction.is_none());
             if !given && !may_skip {
-                self.error(span, format!("missing argument `{}` of `{}`", p.name, callable.name));
+                self.error(
+                    span,
+                    format!("missing argument `{}` of `{}`", p.name, callable.name),
+                );
                 return None;
             }
         }
@@ -438,13 +622,17 @@ impl Checker<'_> {
 
 fn arity_fits(c: &Callable, args: &[Argument], binding: Binding) -> bool {
     if args.iter().any(|a| a.name.is_some()) {
-        let names_ok = args
-            .iter()
-            .all(|a| a.name.as_ref().is_some_and(|n| c.params.iter().any(|p| p.name == n.name)));
+        let names_ok = args.iter().all(|a| {
+            a.name
+                .as_ref()
+                .is_some_and(|n| c.params.iter().any(|p| p.name == n.name))
+        });
         let required_ok = c.params.iter().all(|p| {
             p.optional
                 || (binding == Binding::ControlPlaneTail && p.direction.is_none())
-                || args.iter().any(|a| a.name.as_ref().is_some_and(|n| n.name == p.name))
+                || args
+                    .iter()
+                    .any(|a| a.name.as_ref().is_some_and(|n| n.name == p.name))
         });
         return names_ok && required_ok;
     }
@@ -470,15 +658,24 @@ fn mentions(ty: &Type, var: &str) -> bool {
 /// directions.
 fn same_params(a: &Callable, b: &Callable) -> bool {
     a.params.len() == b.params.len()
-        && a.params.iter().zip(&b.params).all(|(p, q)| p.direction == q.direction && p.ty == q.ty)
+        && a.params
+            .iter()
+            .zip(&b.params)
+            .all(|(p, q)| p.direction == q.direction && p.ty == q.ty)
 }
 
 /// A method signature with its extern's type arguments substituted.
 pub(super) fn specialize(m: &Callable, outer: &[String], args: &[Type]) -> Callable {
     Callable {
-        params: m.params.iter().map(|p| ParamSig { ty: subst(&p.ty, outer, args), ..p.clone() }).collect(),
+        params: m
+            .params
+            .iter()
+            .map(|p| ParamSig {
+                ty: subst(&p.ty, outer, args),
+                ..p.clone()
+            })
+            .collect(),
         ret: subst(&m.ret, outer, args),
         ..m.clone()
     }
 }
-

@@ -18,11 +18,17 @@ pub const MAX_WIDTH: u32 = 1 << 16;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     /// An integer of type `int`, `bit<W>` or `int<W>` (reduced to width).
-    Int { value: BigInt, ty: Type },
+    Int {
+        value: BigInt,
+        ty: Type,
+    },
     Bool(bool),
     String(String),
     /// A member of `error`, `match_kind` or an enum: type name and member.
-    Member { ty: String, member: String },
+    Member {
+        ty: String,
+        member: String,
+    },
     /// Tuples, lists and positional initializers.
     List(Vec<Value>),
     /// `{ f = v, ... }` initializers, fields in written order.
@@ -44,7 +50,11 @@ pub fn wrap(value: BigInt, ty: &Type) -> BigInt {
         Type::Bit(w) => {
             let modulus = BigInt::one() << *w;
             let r = value % &modulus;
-            if r.is_negative() { r + modulus } else { r }
+            if r.is_negative() {
+                r + modulus
+            } else {
+                r
+            }
         }
         Type::Int(w) if *w > 0 => {
             let modulus = BigInt::one() << *w;
@@ -53,7 +63,11 @@ pub fn wrap(value: BigInt, ty: &Type) -> BigInt {
             if r.is_negative() {
                 r += &modulus;
             }
-            if r >= half { r - modulus } else { r }
+            if r >= half {
+                r - modulus
+            } else {
+                r
+            }
         }
         Type::Int(_) => BigInt::zero(),
         _ => value,
@@ -74,7 +88,10 @@ pub fn fits(value: &BigInt, ty: &Type) -> bool {
 }
 
 pub fn int_value(value: BigInt, ty: &Type) -> Value {
-    Value::Int { value: wrap(value, ty), ty: ty.clone() }
+    Value::Int {
+        value: wrap(value, ty),
+        ty: ty.clone(),
+    }
 }
 
 /// Compile-time integers larger than this many bits are refused, so that
@@ -82,7 +99,12 @@ pub fn int_value(value: BigInt, ty: &Type) -> Value {
 const MAX_INT_BITS: u64 = 1 << 20;
 
 /// Arithmetic and bitwise binary operators on two integers of type `ty`.
-pub fn int_binary(op: crate::ast::BinaryOp, a: &BigInt, b: &BigInt, ty: &Type) -> Result<BigInt, String> {
+pub fn int_binary(
+    op: crate::ast::BinaryOp,
+    a: &BigInt,
+    b: &BigInt,
+    ty: &Type,
+) -> Result<BigInt, String> {
     let result = int_binary_unbounded(op, a, b, ty)?;
     if result.bits() > MAX_INT_BITS {
         return Err(format!("constant value has more than {MAX_INT_BITS} bits"));
@@ -90,7 +112,12 @@ pub fn int_binary(op: crate::ast::BinaryOp, a: &BigInt, b: &BigInt, ty: &Type) -
     Ok(result)
 }
 
-fn int_binary_unbounded(op: crate::ast::BinaryOp, a: &BigInt, b: &BigInt, ty: &Type) -> Result<BigInt, String> {
+fn int_binary_unbounded(
+    op: crate::ast::BinaryOp,
+    a: &BigInt,
+    b: &BigInt,
+    ty: &Type,
+) -> Result<BigInt, String> {
     use crate::ast::BinaryOp::*;
     Ok(match op {
         Add => a + b,
@@ -187,18 +214,32 @@ mod tests {
         let ty = Type::Bit(8);
         let r = int_binary(BinaryOp::AddSat, &BigInt::from(250), &BigInt::from(10), &ty);
         assert_eq!(r, Ok(BigInt::from(255)));
-        let r = int_binary(BinaryOp::SubSat, &BigInt::from(-120), &BigInt::from(10), &Type::Int(8));
+        let r = int_binary(
+            BinaryOp::SubSat,
+            &BigInt::from(-120),
+            &BigInt::from(10),
+            &Type::Int(8),
+        );
         assert_eq!(r, Ok(BigInt::from(-128)));
     }
 
     #[test]
     fn division_by_zero_is_an_error() {
-        assert!(int_binary(BinaryOp::Div, &BigInt::from(1), &BigInt::zero(), &Type::InfInt).is_err());
+        assert!(int_binary(
+            BinaryOp::Div,
+            &BigInt::from(1),
+            &BigInt::zero(),
+            &Type::InfInt
+        )
+        .is_err());
     }
 
     #[test]
     fn slices_and_concatenation() {
         assert_eq!(slice(&BigInt::from(0xabcd), 11, 4), BigInt::from(0xbc));
-        assert_eq!(concat(&BigInt::from(0xa), &BigInt::from(0x1b), 4), BigInt::from(0xab));
+        assert_eq!(
+            concat(&BigInt::from(0xa), &BigInt::from(0x1b), 4),
+            BigInt::from(0xab)
+        );
     }
 }

@@ -16,9 +16,18 @@ impl Checker<'_> {
     /// when the other is `int` or an initializer.
     pub(super) fn meet(&self, a: &Type, b: &Type) -> Option<Type> {
         if self.types.same(a, b) {
-            return Some(if matches!(a, Type::Unknown | Type::Var(_)) { b.clone() } else { a.clone() });
+            return Some(if matches!(a, Type::Unknown | Type::Var(_)) {
+                b.clone()
+            } else {
+                a.clone()
+            });
         }
-        if self.types.convertible(b, a) && !matches!(a, Type::ListExpr(_) | Type::StructExpr(_) | Type::InvalidExpr) {
+        if self.types.convertible(b, a)
+            && !matches!(
+                a,
+                Type::ListExpr(_) | Type::StructExpr(_) | Type::InvalidExpr
+            )
+        {
             return Some(a.clone());
         }
         if self.types.convertible(a, b) {
@@ -67,9 +76,9 @@ impl Checker<'_> {
             (Type::Bit(_) | Type::Int(_), Type::InfInt) => true,
             _ => {
                 // A serializable enum from its representation (or int).
-                self.types.enum_underlying(to).is_some_and(|u| {
-                    self.types.same(&u, from) || matches!(from, Type::InfInt)
-                })
+                self.types
+                    .enum_underlying(to)
+                    .is_some_and(|u| self.types.same(&u, from) || matches!(from, Type::InfInt))
             }
         }
     }
@@ -86,7 +95,10 @@ impl Checker<'_> {
                 }
                 _ => "",
             };
-            self.error(e.span, format!("{what}: cannot convert `{sf}` to `{st}`{why}"));
+            self.error(
+                e.span,
+                format!("{what}: cannot convert `{sf}` to `{st}`{why}"),
+            );
             return;
         }
         self.retype(e, &from, to);
@@ -122,7 +134,9 @@ impl Checker<'_> {
                     let target = match to {
                         Type::Tuple(ts) => ts.get(i).cloned(),
                         Type::List(t) | Type::Stack(t, _) => Some((**t).clone()),
-                        _ => fields.as_ref().and_then(|fs| fs.get(i).map(|(_, t)| t.clone())),
+                        _ => fields
+                            .as_ref()
+                            .and_then(|fs| fs.get(i).map(|(_, t)| t.clone())),
                     };
                     if let Some(t) = target {
                         let from = self.type_of(item.id);
@@ -132,7 +146,9 @@ impl Checker<'_> {
             }
             ExprKind::StructInit { fields: given, .. } => {
                 for (name, item) in given {
-                    let target = fields.as_ref().and_then(|fs| fs.iter().find(|(f, _)| *f == name.name));
+                    let target = fields
+                        .as_ref()
+                        .and_then(|fs| fs.iter().find(|(f, _)| *f == name.name));
                     if let Some((_, t)) = target {
                         let from = self.type_of(item.id);
                         self.retype(item, &from, t);
@@ -145,10 +161,17 @@ impl Checker<'_> {
 
     /// Checks that a compile-time value fits the type it is converted to.
     pub(super) fn check_fits(&mut self, e: &Expr, ty: &Type) {
-        if let Some(Value::Int { value, ty: Type::InfInt }) = self.values.get(&e.id).cloned() {
+        if let Some(Value::Int {
+            value,
+            ty: Type::InfInt,
+        }) = self.values.get(&e.id).cloned()
+        {
             if !fits(&value, ty) {
                 let shown = self.show(ty);
-                self.warning(e.span, format!("value {value} does not fit in `{shown}` and is truncated"));
+                self.warning(
+                    e.span,
+                    format!("value {value} does not fit in `{shown}` and is truncated"),
+                );
             }
         }
     }

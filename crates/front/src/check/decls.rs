@@ -13,26 +13,38 @@ use super::{Checker, Context};
 use crate::ast::{self, DeclKind, Direction, TypeRef, TypedefTarget};
 use std::rc::Rc;
 
-
 impl Checker<'_> {
     /// Declares one declaration in the current scope, checking its body.
     pub(super) fn decl(&mut self, decl: &ast::Decl) {
         match &decl.kind {
             DeclKind::Constant { ty, name, value } => self.constant_decl(ty, name, value),
             DeclKind::Variable { ty, name, init } => self.variable_decl(ty, name, init.as_ref()),
-            DeclKind::Instance { ty, args, name, initializer } => {
-                self.instance_decl(ty, args, name, initializer.as_deref(), decl.span)
-            }
-            DeclKind::Header { name, type_params, fields } => {
-                self.structured_decl(name, type_params, fields, StructKind::Header)
-            }
-            DeclKind::HeaderUnion { name, type_params, fields } => {
-                self.structured_decl(name, type_params, fields, StructKind::Union)
-            }
-            DeclKind::Struct { name, type_params, fields } => {
-                self.structured_decl(name, type_params, fields, StructKind::Struct)
-            }
-            DeclKind::Enum { name, underlying, members } => self.enum_decl(name, underlying.as_ref(), members),
+            DeclKind::Instance {
+                ty,
+                args,
+                name,
+                initializer,
+            } => self.instance_decl(ty, args, name, initializer.as_deref(), decl.span),
+            DeclKind::Header {
+                name,
+                type_params,
+                fields,
+            } => self.structured_decl(name, type_params, fields, StructKind::Header),
+            DeclKind::HeaderUnion {
+                name,
+                type_params,
+                fields,
+            } => self.structured_decl(name, type_params, fields, StructKind::Union),
+            DeclKind::Struct {
+                name,
+                type_params,
+                fields,
+            } => self.structured_decl(name, type_params, fields, StructKind::Struct),
+            DeclKind::Enum {
+                name,
+                underlying,
+                members,
+            } => self.enum_decl(name, underlying.as_ref(), members),
             DeclKind::Error { members } => {
                 for m in members {
                     if !self.errors.contains(&m.name) {
@@ -45,7 +57,10 @@ impl Checker<'_> {
                     if !self.match_kinds.contains(&m.name) {
                         self.match_kinds.push(m.name.clone());
                     }
-                    let value = Value::Member { ty: "match_kind".into(), member: m.name.clone() };
+                    let value = Value::Member {
+                        ty: "match_kind".into(),
+                        member: m.name.clone(),
+                    };
                     self.declare_value(m, Type::MatchKind, false, Some(value), ValueRole::Constant);
                 }
             }
@@ -59,33 +74,57 @@ impl Checker<'_> {
                 }
                 let base = self.typedef_target(target);
                 let new_type_base = matches!(self.types.kind(&base), Some(TypeDefKind::NewType(_)));
-                if !new_type_base && !matches!(base, Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Unknown) {
+                if !new_type_base
+                    && !matches!(
+                        base,
+                        Type::Bit(_) | Type::Int(_) | Type::Bool | Type::Unknown
+                    )
+                {
                     let shown = self.show(&base);
-                    self.error(name.span, format!("type `{}` cannot be based on `{shown}`", name.name));
+                    self.error(
+                        name.span,
+                        format!("type `{}` cannot be based on `{shown}`", name.name),
+                    );
                 }
                 self.new_type_def(name, Vec::new(), TypeDefKind::NewType(base));
             }
-            DeclKind::ExternType { name, type_params, methods } => self.extern_decl(name, type_params, methods),
+            DeclKind::ExternType {
+                name,
+                type_params,
+                methods,
+            } => self.extern_decl(name, type_params, methods),
             DeclKind::ExternFunction { return_type, sig } => {
                 self.callable_decl(sig, Some(return_type), CallableKind::ExternFunction, None)
             }
-            DeclKind::Function { return_type, sig, body } => {
-                self.callable_decl(sig, Some(return_type), CallableKind::Function, Some(body))
+            DeclKind::Function {
+                return_type,
+                sig,
+                body,
+            } => self.callable_decl(sig, Some(return_type), CallableKind::Function, Some(body)),
+            DeclKind::Action { sig, body } => {
+                self.callable_decl(sig, None, CallableKind::Action, Some(body))
             }
-            DeclKind::Action { sig, body } => self.callable_decl(sig, None, CallableKind::Action, Some(body)),
             DeclKind::ParserType { sig } => self.block_type_decl(sig, super::BlockKind::Parser),
             DeclKind::ControlType { sig } => self.block_type_decl(sig, super::BlockKind::Control),
             DeclKind::PackageType { sig } => self.block_type_decl(sig, super::BlockKind::Package),
-            DeclKind::Parser { sig, ctor_params, locals, states } => {
-                self.parser_decl(sig, ctor_params, locals, states)
-            }
-            DeclKind::Control { sig, ctor_params, locals, apply } => {
-                self.control_decl(sig, ctor_params, locals, apply)
-            }
+            DeclKind::Parser {
+                sig,
+                ctor_params,
+                locals,
+                states,
+            } => self.parser_decl(sig, ctor_params, locals, states),
+            DeclKind::Control {
+                sig,
+                ctor_params,
+                locals,
+                apply,
+            } => self.control_decl(sig, ctor_params, locals, apply),
             DeclKind::Table { name, properties } => self.table_decl(name, properties),
             DeclKind::ValueSet { elem, size, name } => {
                 let elem_ty = self.resolve_type(elem);
-                if matches!(elem_ty, Type::InfInt | Type::String | Type::Varbit(_)) || self.is_object_type(&elem_ty) {
+                if matches!(elem_ty, Type::InfInt | Type::String | Type::Varbit(_))
+                    || self.is_object_type(&elem_ty)
+                {
                     let shown = self.show(&elem_ty);
                     self.error(elem.span, format!("a value set cannot hold `{shown}`"));
                 }
@@ -105,7 +144,13 @@ impl Checker<'_> {
         role: ValueRole,
     ) {
         self.decl_types.insert(name.span, ty.clone());
-        let sym = ValueSym { ty, writable, value, decl: name.span, role };
+        let sym = ValueSym {
+            ty,
+            writable,
+            value,
+            decl: name.span,
+            role,
+        };
         self.scopes.declare(&name.name, Symbol::Value(sym));
     }
 
@@ -116,7 +161,13 @@ impl Checker<'_> {
         self.coerce(value, &ty, "constant initializer");
         let known = self.values.get(&value.id).cloned();
         if known.is_none() && self.runtime_value(value) {
-            self.error(value.span, format!("initializer of constant `{}` is not compile-time known", name.name));
+            self.error(
+                value.span,
+                format!(
+                    "initializer of constant `{}` is not compile-time known",
+                    name.name
+                ),
+            );
         }
         self.declare_value(name, ty, false, known, ValueRole::Constant);
     }
@@ -126,7 +177,10 @@ impl Checker<'_> {
         let ty = self.resolve_type(ty);
         if matches!(ty, Type::String) || self.is_object_type(&ty) {
             let shown = self.show(&ty);
-            self.error(name.span, format!("variable `{}` cannot have type `{shown}`", name.name));
+            self.error(
+                name.span,
+                format!("variable `{}` cannot have type `{shown}`", name.name),
+            );
         }
         if let Some(init) = init {
             self.expr(init);
@@ -141,7 +195,11 @@ impl Checker<'_> {
             TypedefTarget::Decl(d) => {
                 self.decl(d);
                 match d.name() {
-                    Some(n) => self.scopes.lookup_type(&n.name, false).cloned().unwrap_or(Type::Unknown),
+                    Some(n) => self
+                        .scopes
+                        .lookup_type(&n.name, false)
+                        .cloned()
+                        .unwrap_or(Type::Unknown),
                     None => Type::Unknown,
                 }
             }
@@ -149,7 +207,12 @@ impl Checker<'_> {
     }
 
     /// Adds a nominal type and declares its name.
-    pub(super) fn new_type_def(&mut self, name: &ast::Ident, type_params: Vec<String>, kind: TypeDefKind) -> Type {
+    pub(super) fn new_type_def(
+        &mut self,
+        name: &ast::Ident,
+        type_params: Vec<String>,
+        kind: TypeDefKind,
+    ) -> Type {
         let id = self.types.add(TypeDef {
             name: name.name.clone(),
             kind,
@@ -158,12 +221,21 @@ impl Checker<'_> {
             ctor_params: Vec::new(),
             span: name.span,
         });
-        let ty = Type::Named { id, args: Vec::new() };
+        let ty = Type::Named {
+            id,
+            args: Vec::new(),
+        };
         self.scopes.declare(&name.name, Symbol::Type(ty.clone()));
         ty
     }
 
-    fn structured_decl(&mut self, name: &ast::Ident, type_params: &[ast::Ident], fields: &[ast::Field], kind: StructKind) {
+    fn structured_decl(
+        &mut self,
+        name: &ast::Ident,
+        type_params: &[ast::Ident],
+        fields: &[ast::Field],
+        kind: StructKind,
+    ) {
         let params: Vec<String> = type_params.iter().map(|p| p.name.clone()).collect();
         // Declared first so a self-reference resolves to it (and is refused).
         let placeholder = match kind {
@@ -180,7 +252,10 @@ impl Checker<'_> {
                     // A type containing itself would have no size (and
                     // would make every walk over its fields endless).
                     if super::typeref::mentions_type(&ty, &me) {
-                        c.error(f.name.span, format!("field `{}` contains the type being declared", f.name.name));
+                        c.error(
+                            f.name.span,
+                            format!("field `{}` contains the type being declared", f.name.name),
+                        );
                         return (f.name.name.clone(), Type::Unknown);
                     }
                     c.check_field_type(kind, &f.name, &ty);
@@ -201,10 +276,14 @@ impl Checker<'_> {
     pub(super) fn check_field_type(&mut self, kind: StructKind, field: &ast::Ident, ty: &Type) {
         let ok = match kind {
             StructKind::Header => self.header_field_ok(ty),
-            StructKind::Union => matches!(ty, Type::Unknown | Type::Var(_)) || self.types.is_header(ty),
+            StructKind::Union => {
+                matches!(ty, Type::Unknown | Type::Var(_)) || self.types.is_header(ty)
+            }
             StructKind::Struct => {
-                !matches!(ty, Type::Void | Type::Table(_) | Type::State | Type::Callable | Type::ValueSet(_))
-                    && !self.is_object_type(ty)
+                !matches!(
+                    ty,
+                    Type::Void | Type::Table(_) | Type::State | Type::Callable | Type::ValueSet(_)
+                ) && !self.is_object_type(ty)
             }
         };
         if !ok {
@@ -214,14 +293,25 @@ impl Checker<'_> {
                 StructKind::Union => "a header union",
                 StructKind::Struct => "a struct",
             };
-            self.error(field.span, format!("field `{}` of {what} cannot have type `{shown}`", field.name));
+            self.error(
+                field.span,
+                format!(
+                    "field `{}` of {what} cannot have type `{shown}`",
+                    field.name
+                ),
+            );
         }
     }
 
     fn header_field_ok(&self, ty: &Type) -> bool {
         match ty {
             Type::Stack(elem, _) => self.header_field_ok(elem),
-            Type::Bit(_) | Type::Int(_) | Type::Varbit(_) | Type::Bool | Type::Unknown | Type::Var(_) => true,
+            Type::Bit(_)
+            | Type::Int(_)
+            | Type::Varbit(_)
+            | Type::Bool
+            | Type::Unknown
+            | Type::Var(_) => true,
             Type::Named { .. } => match self.types.kind(ty) {
                 Some(TypeDefKind::NewType(t)) => self.header_field_ok(t),
                 Some(TypeDefKind::Enum { underlying, .. }) => underlying.is_some(),
@@ -235,7 +325,12 @@ impl Checker<'_> {
         }
     }
 
-    fn enum_decl(&mut self, name: &ast::Ident, underlying: Option<&TypeRef>, members: &[ast::EnumMember]) {
+    fn enum_decl(
+        &mut self,
+        name: &ast::Ident,
+        underlying: Option<&TypeRef>,
+        members: &[ast::EnumMember],
+    ) {
         let under = underlying.map(|t| self.resolve_type(t));
         if let Some(u) = &under {
             if !matches!(u, Type::Bit(_) | Type::Int(_) | Type::Unknown) {
@@ -243,8 +338,18 @@ impl Checker<'_> {
                 self.error(name.span, format!("serializable enum `{}` must be based on `bit<W>` or `int<W>`, not `{shown}`", name.name));
             }
         }
-        let names = members.iter().map(|m| (m.name.name.clone(), None)).collect();
-        let ty = self.new_type_def(name, Vec::new(), TypeDefKind::Enum { underlying: under.clone(), members: names });
+        let names = members
+            .iter()
+            .map(|m| (m.name.name.clone(), None))
+            .collect();
+        let ty = self.new_type_def(
+            name,
+            Vec::new(),
+            TypeDefKind::Enum {
+                underlying: under.clone(),
+                members: names,
+            },
+        );
         let Type::Named { id, .. } = ty else { return };
         // Values may refer to the members declared before them by name.
         self.scopes.push();
@@ -255,25 +360,54 @@ impl Checker<'_> {
                     self.coerce(v, u, "enum member value");
                     let known = self.const_of(v);
                     if known.is_none() {
-                        self.error(v.span, format!("value of enum member `{}` is not compile-time known", m.name.name));
+                        self.error(
+                            v.span,
+                            format!(
+                                "value of enum member `{}` is not compile-time known",
+                                m.name.name
+                            ),
+                        );
                     }
                     known
                 }
                 (Some(v), None) => {
-                    self.error(v.span, format!("member `{}` of a plain enum cannot have a value", m.name.name));
+                    self.error(
+                        v.span,
+                        format!(
+                            "member `{}` of a plain enum cannot have a value",
+                            m.name.name
+                        ),
+                    );
                     None
                 }
                 (None, Some(_)) => {
-                    self.error(m.name.span, format!("member `{}` of a serializable enum needs a value", m.name.name));
+                    self.error(
+                        m.name.span,
+                        format!(
+                            "member `{}` of a serializable enum needs a value",
+                            m.name.name
+                        ),
+                    );
                     None
                 }
                 (None, None) => None,
             };
             if let (Some(v), Some(u)) = (&value, &under) {
-                let as_value = Value::Int { value: v.clone(), ty: u.clone() };
-                self.declare_value(&m.name, ty.clone(), false, Some(as_value), ValueRole::Constant);
+                let as_value = Value::Int {
+                    value: v.clone(),
+                    ty: u.clone(),
+                };
+                self.declare_value(
+                    &m.name,
+                    ty.clone(),
+                    false,
+                    Some(as_value),
+                    ValueRole::Constant,
+                );
             }
-            if let Some(TypeDefKind::Enum { members, .. }) = self.types.get_mut(id).map(|d| &mut d.kind) {
+            if let Some(TypeDefKind::Enum { members, .. }) =
+                self.types.get_mut(id).map(|d| &mut d.kind)
+            {
                 if let Some(slot) = members.get_mut(i) {
                     slot.1 = value;
                 }
@@ -282,7 +416,12 @@ impl Checker<'_> {
         self.scopes.pop();
     }
 
-    fn extern_decl(&mut self, name: &ast::Ident, type_params: &[ast::Ident], methods: &[ast::Method]) {
+    fn extern_decl(
+        &mut self,
+        name: &ast::Ident,
+        type_params: &[ast::Ident],
+        methods: &[ast::Method],
+    ) {
         let params: Vec<String> = type_params.iter().map(|p| p.name.clone()).collect();
         // `extern E;` declares the name first; the full declaration then
         // completes that same type.
@@ -312,16 +451,35 @@ impl Checker<'_> {
                         ast::MethodKind::Abstract => CallableKind::AbstractMethod,
                     };
                     if kind != CallableKind::Constructor && m.sig.name.name == name.name {
-                        c.error(m.sig.name.span, format!("method `{}` has the name of its extern type", m.sig.name.name));
+                        c.error(
+                            m.sig.name.span,
+                            format!(
+                                "method `{}` has the name of its extern type",
+                                m.sig.name.name
+                            ),
+                        );
                     }
                     if let Some(r) = &m.return_type {
                         c.reject_dont_care(r, "a return type");
                     }
                     let mut sig = c.signature(&m.sig, m.return_type.as_ref(), kind);
                     c.check_signature_types(&sig);
-                    let own = Type::Named { id, args: Vec::new() };
-                    if let Some(p) = sig.params.iter().find(|p| super::typeref::mentions_type(&p.ty, &own)) {
-                        c.error(p.span, format!("a method of `{}` cannot take a `{}` parameter", name.name, name.name));
+                    let own = Type::Named {
+                        id,
+                        args: Vec::new(),
+                    };
+                    if let Some(p) = sig
+                        .params
+                        .iter()
+                        .find(|p| super::typeref::mentions_type(&p.ty, &own))
+                    {
+                        c.error(
+                            p.span,
+                            format!(
+                                "a method of `{}` cannot take a `{}` parameter",
+                                name.name, name.name
+                            ),
+                        );
                     }
                     sig.optional = m.annotations.iter().any(|a| a.name.name == "optional");
                     Rc::new(sig)
@@ -333,7 +491,12 @@ impl Checker<'_> {
 
     /// Builds a signature; the caller has the enclosing type parameters in
     /// scope already.
-    pub(super) fn signature(&mut self, sig: &ast::Signature, ret: Option<&TypeRef>, kind: CallableKind) -> Callable {
+    pub(super) fn signature(
+        &mut self,
+        sig: &ast::Signature,
+        ret: Option<&TypeRef>,
+        kind: CallableKind,
+    ) -> Callable {
         let tparams: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
         let (params, ret) = self.with_type_params(&tparams, |c| {
             let params = c.param_sigs(&sig.params);
@@ -354,7 +517,10 @@ impl Checker<'_> {
     /// Return and parameter types a method or function cannot have.
     pub(super) fn check_signature_types(&mut self, sig: &Callable) {
         // Extern functions and methods may return objects (factories).
-        let may_return_object = matches!(sig.kind, CallableKind::ExternFunction | CallableKind::Method);
+        let may_return_object = matches!(
+            sig.kind,
+            CallableKind::ExternFunction | CallableKind::Method
+        );
         if !may_return_object && self.is_object_type(&sig.ret) {
             let shown = self.show(&sig.ret);
             self.error(sig.decl, format!("`{}` cannot return `{shown}`", sig.name));
@@ -366,7 +532,10 @@ impl Checker<'_> {
 
     /// Externs, parsers, controls and packages: objects, not values.
     pub(super) fn is_object_type(&self, ty: &Type) -> bool {
-        matches!(self.types.kind(ty), Some(TypeDefKind::Extern | TypeDefKind::Block { .. }))
+        matches!(
+            self.types.kind(ty),
+            Some(TypeDefKind::Extern | TypeDefKind::Block { .. })
+        )
     }
 
     pub(super) fn param_sigs(&mut self, params: &[ast::Param]) -> Vec<ParamSig> {
@@ -400,19 +569,33 @@ impl Checker<'_> {
     pub(super) fn declare_params(&mut self, params: &[ParamSig], bound: bool) {
         for p in params {
             let writable = matches!(p.direction, Some(Direction::Out | Direction::InOut));
-            let role = if bound || p.direction.is_none() { ValueRole::BoundParameter } else { ValueRole::Parameter };
-            let ident = ast::Ident { name: p.name.clone(), span: p.span };
+            let role = if bound || p.direction.is_none() {
+                ValueRole::BoundParameter
+            } else {
+                ValueRole::Parameter
+            };
+            let ident = ast::Ident {
+                name: p.name.clone(),
+                span: p.span,
+            };
             self.declare_value(&ident, p.ty.clone(), writable, None, role);
         }
     }
 
-    fn callable_decl(&mut self, sig: &ast::Signature, ret: Option<&TypeRef>, kind: CallableKind, body: Option<&ast::Block>) {
+    fn callable_decl(
+        &mut self,
+        sig: &ast::Signature,
+        ret: Option<&TypeRef>,
+        kind: CallableKind,
+        body: Option<&ast::Block>,
+    ) {
         if let Some(r) = ret {
             self.reject_dont_care(r, "a return type");
         }
         let callable = Rc::new(self.signature(sig, ret, kind));
         self.check_signature_types(&callable);
-        self.scopes.declare(&sig.name.name, Symbol::Callables(vec![callable.clone()]));
+        self.scopes
+            .declare(&sig.name.name, Symbol::Callables(vec![callable.clone()]));
         let Some(body) = body else { return };
         let ctx = Context {
             return_type: Some(callable.ret.clone()),
@@ -433,12 +616,22 @@ impl Checker<'_> {
     fn block_type_decl(&mut self, sig: &ast::Signature, block: super::BlockKind) {
         let tparams: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
         let params = self.with_type_params(&tparams, |c| c.param_sigs(&sig.params));
-        let ty = self.new_type_def(&sig.name, tparams, TypeDefKind::Block { block, is_decl: false });
+        let ty = self.new_type_def(
+            &sig.name,
+            tparams,
+            TypeDefKind::Block {
+                block,
+                is_decl: false,
+            },
+        );
         if let Type::Named { id, .. } = ty {
             if let Some(def) = self.types.get_mut(id) {
                 def.params = params;
             }
-            self.block_overloads.entry(sig.name.name.clone()).or_default().push(id);
+            self.block_overloads
+                .entry(sig.name.name.clone())
+                .or_default()
+                .push(id);
         }
     }
 
@@ -470,7 +663,6 @@ impl Checker<'_> {
             _ => false,
         }
     }
-
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]

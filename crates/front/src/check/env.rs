@@ -80,7 +80,9 @@ pub struct Scopes {
 
 impl Scopes {
     pub fn new() -> Scopes {
-        Scopes { levels: vec![HashMap::new()] }
+        Scopes {
+            levels: vec![HashMap::new()],
+        }
     }
 
     pub fn push(&mut self) {
@@ -101,8 +103,12 @@ impl Scopes {
     /// accumulate; any other redeclaration replaces (duplicates are
     /// reported by the structural rules).
     pub fn declare(&mut self, name: &str, symbol: Symbol) {
-        let Some(level) = self.levels.last_mut() else { return };
-        if let (Symbol::Callables(new), Some(Symbol::Callables(old))) = (&symbol, level.get_mut(name)) {
+        let Some(level) = self.levels.last_mut() else {
+            return;
+        };
+        if let (Symbol::Callables(new), Some(Symbol::Callables(old))) =
+            (&symbol, level.get_mut(name))
+        {
             old.extend(new.iter().cloned());
             return;
         }
@@ -121,7 +127,11 @@ impl Scopes {
     /// another arity. Stops at a symbol that is not callable.
     pub fn callables(&self, name: &str, top_level_only: bool) -> Vec<Rc<Callable>> {
         let mut found = Vec::new();
-        let levels = if top_level_only { &self.levels[..self.levels.len().min(1)] } else { &self.levels[..] };
+        let levels = if top_level_only {
+            &self.levels[..self.levels.len().min(1)]
+        } else {
+            &self.levels[..]
+        };
         for level in levels.iter().rev() {
             match level.get(name) {
                 Some(Symbol::Callables(list)) => found.extend(list.iter().cloned()),
@@ -156,7 +166,10 @@ mod tests {
         Symbol::Value(ValueSym {
             ty: Type::InfInt,
             writable: false,
-            value: Some(Value::Int { value: n.into(), ty: Type::InfInt }),
+            value: Some(Value::Int {
+                value: n.into(),
+                ty: Type::InfInt,
+            }),
             decl: Span::default(),
             role: ValueRole::Constant,
         })
@@ -172,10 +185,28 @@ mod tests {
             Some(Symbol::Value(v)) => v.value.clone(),
             _ => None,
         };
-        assert_eq!(value(s.lookup("x", false)), Some(Value::Int { value: 2.into(), ty: Type::InfInt }));
-        assert_eq!(value(s.lookup("x", true)), Some(Value::Int { value: 1.into(), ty: Type::InfInt }));
+        assert_eq!(
+            value(s.lookup("x", false)),
+            Some(Value::Int {
+                value: 2.into(),
+                ty: Type::InfInt
+            })
+        );
+        assert_eq!(
+            value(s.lookup("x", true)),
+            Some(Value::Int {
+                value: 1.into(),
+                ty: Type::InfInt
+            })
+        );
         s.pop();
-        assert_eq!(value(s.lookup("x", false)), Some(Value::Int { value: 1.into(), ty: Type::InfInt }));
+        assert_eq!(
+            value(s.lookup("x", false)),
+            Some(Value::Int {
+                value: 1.into(),
+                ty: Type::InfInt
+            })
+        );
     }
 
     #[test]

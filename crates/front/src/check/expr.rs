@@ -43,7 +43,13 @@ impl Checker<'_> {
                 };
                 if lit.width.is_some() && !consteval::fits(&lit.value, &ty) {
                     let shown = self.show(&ty);
-                    self.warning(e.span, format!("value {} does not fit in `{shown}` and is truncated", lit.value));
+                    self.warning(
+                        e.span,
+                        format!(
+                            "value {} does not fit in `{shown}` and is truncated",
+                            lit.value
+                        ),
+                    );
                 }
                 self.values.insert(e.id, int_value(lit.value.clone(), &ty));
                 ty
@@ -61,7 +67,11 @@ impl Checker<'_> {
             ExprKind::IndexedSlice { base, lo, width } => self.indexed_slice(base, lo, width),
             // `...`: the default value of whatever type is expected.
             ExprKind::DefaultValue => Type::DontCare,
-            ExprKind::Call { callee, type_args, args } => self.call_expr(e, callee, type_args, args),
+            ExprKind::Call {
+                callee,
+                type_args,
+                args,
+            } => self.call_expr(e, callee, type_args, args),
             ExprKind::Unary { op, operand } => self.unary_expr(e, *op, operand),
             ExprKind::Binary { op, lhs, rhs } => self.binary_expr(e, *op, lhs, rhs),
             ExprKind::Ternary { cond, then, other } => self.ternary_expr(e, cond, then, other),
@@ -69,13 +79,18 @@ impl Checker<'_> {
             ExprKind::Type(t) => Type::TypeName(Box::new(self.resolve_type(t))),
             ExprKind::List(items) => {
                 let tys: Vec<Type> = items.iter().map(|i| self.expr(i)).collect();
-                let values: Option<Vec<Value>> = items.iter().map(|i| self.values.get(&i.id).cloned()).collect();
+                let values: Option<Vec<Value>> = items
+                    .iter()
+                    .map(|i| self.values.get(&i.id).cloned())
+                    .collect();
                 if let Some(values) = values {
                     self.values.insert(e.id, Value::List(values));
                 }
                 Type::ListExpr(tys)
             }
-            ExprKind::StructInit { ty, fields, rest } => self.struct_init(e, ty.as_ref(), fields, *rest),
+            ExprKind::StructInit { ty, fields, rest } => {
+                self.struct_init(e, ty.as_ref(), fields, *rest)
+            }
             ExprKind::Invalid => Type::InvalidExpr,
             ExprKind::DontCare => Type::DontCare,
             ExprKind::Default => Type::Keyset(Box::new(Type::Unknown)),
@@ -89,7 +104,13 @@ impl Checker<'_> {
         let name = &path.name.name;
         let Some(sym) = self.scopes.lookup(name, path.top_level).cloned() else {
             if name == "accept" || name == "reject" {
-                self.refs.insert(e.id, Ref { kind: RefKind::State, decl: Default::default() });
+                self.refs.insert(
+                    e.id,
+                    Ref {
+                        kind: RefKind::State,
+                        decl: Default::default(),
+                    },
+                );
                 return Type::State;
             }
             if name == "error" {
@@ -115,7 +136,9 @@ impl Checker<'_> {
             }
             Symbol::Type(t) => {
                 let decl = match &t {
-                    Type::Named { id, .. } => self.types.get(*id).map(|d| d.span).unwrap_or_default(),
+                    Type::Named { id, .. } => {
+                        self.types.get(*id).map(|d| d.span).unwrap_or_default()
+                    }
                     _ => Default::default(),
                 };
                 (RefKind::Type, decl, Type::TypeName(Box::new(t)))
@@ -126,7 +149,11 @@ impl Checker<'_> {
                     Some(super::env::CallableKind::ExternFunction) => RefKind::ExternFunction,
                     _ => RefKind::Function,
                 };
-                (kind, list.first().map(|c| c.decl).unwrap_or_default(), Type::Callable)
+                (
+                    kind,
+                    list.first().map(|c| c.decl).unwrap_or_default(),
+                    Type::Callable,
+                )
             }
             Symbol::Table(i, decl) => (RefKind::Table, decl, Type::Table(i)),
             Symbol::State(decl) => (RefKind::State, decl, Type::State),
@@ -148,16 +175,23 @@ impl Checker<'_> {
             },
             Type::Stack(elem, n) => match name {
                 "size" => {
-                    self.values.insert(e.id, int_value(BigInt::from(*n), &Type::Bit(32)));
+                    self.values
+                        .insert(e.id, int_value(BigInt::from(*n), &Type::Bit(32)));
                     Type::Bit(32)
                 }
                 "lastIndex" | "next" if !self.ctx.in_parser => {
-                    self.error(member.span, format!("`{name}` of a header stack is only allowed in parsers"));
+                    self.error(
+                        member.span,
+                        format!("`{name}` of a header stack is only allowed in parsers"),
+                    );
                     Type::Unknown
                 }
                 "lastIndex" => Type::Bit(32),
                 "last" if !self.ctx.in_parser => {
-                    self.error(member.span, "`last` of a header stack is only allowed in parsers");
+                    self.error(
+                        member.span,
+                        "`last` of a header stack is only allowed in parsers",
+                    );
                     Type::Unknown
                 }
                 "next" | "last" => (**elem).clone(),
@@ -173,11 +207,11 @@ impl Checker<'_> {
                 match self.types.kind(&base_ty) {
                     Some(TypeDefKind::Header { .. }) if is_header_method(name) => Type::Callable,
                     Some(TypeDefKind::HeaderUnion { .. }) if name == "isValid" => Type::Callable,
-                    Some(TypeDefKind::Struct { .. } | TypeDefKind::Header { .. } | TypeDefKind::HeaderUnion { .. })
-                        if is_size_method(name) =>
-                    {
-                        Type::Callable
-                    }
+                    Some(
+                        TypeDefKind::Struct { .. }
+                        | TypeDefKind::Header { .. }
+                        | TypeDefKind::HeaderUnion { .. },
+                    ) if is_size_method(name) => Type::Callable,
                     Some(TypeDefKind::Extern | TypeDefKind::Block { .. }) => Type::Callable,
                     _ => self.no_member(member, &base_ty),
                 }
@@ -190,7 +224,10 @@ impl Checker<'_> {
 
     fn no_member(&mut self, member: &crate::ast::Ident, ty: &Type) -> Type {
         let shown = self.show(ty);
-        self.error(member.span, format!("`{shown}` has no member `{}`", member.name));
+        self.error(
+            member.span,
+            format!("`{shown}` has no member `{}`", member.name),
+        );
         Type::Unknown
     }
 
@@ -202,24 +239,51 @@ impl Checker<'_> {
                 if !self.errors.contains(name) {
                     self.error(member.span, format!("error `{name}` is not declared"));
                 }
-                self.values.insert(e.id, Value::Member { ty: "error".into(), member: name.clone() });
+                self.values.insert(
+                    e.id,
+                    Value::Member {
+                        ty: "error".into(),
+                        member: name.clone(),
+                    },
+                );
                 Type::Error
             }
-            Type::Named { id, .. } => match self.types.get(*id).map(|d| (d.name.clone(), d.kind.clone())) {
-                Some((type_name, TypeDefKind::Enum { members, underlying })) => {
+            Type::Named { id, .. } => match self
+                .types
+                .get(*id)
+                .map(|d| (d.name.clone(), d.kind.clone()))
+            {
+                Some((
+                    type_name,
+                    TypeDefKind::Enum {
+                        members,
+                        underlying,
+                    },
+                )) => {
                     let Some((_, value)) = members.iter().find(|(m, _)| m == name) else {
-                        self.error(member.span, format!("enum `{type_name}` has no member `{name}`"));
+                        self.error(
+                            member.span,
+                            format!("enum `{type_name}` has no member `{name}`"),
+                        );
                         return Type::Unknown;
                     };
                     // Serializable members are their value; others are names.
                     let known = match (value, underlying) {
-                        (Some(v), Some(u)) => Value::Int { value: v.clone(), ty: u },
-                        _ => Value::Member { ty: type_name, member: name.clone() },
+                        (Some(v), Some(u)) => Value::Int {
+                            value: v.clone(),
+                            ty: u,
+                        },
+                        _ => Value::Member {
+                            ty: type_name,
+                            member: name.clone(),
+                        },
                     };
                     self.values.insert(e.id, known);
                     ty.clone()
                 }
-                Some((_, TypeDefKind::Block { is_decl: true, .. })) if name == "apply" => Type::Callable,
+                Some((_, TypeDefKind::Block { is_decl: true, .. })) if name == "apply" => {
+                    Type::Callable
+                }
                 _ if is_size_method(name) => Type::Callable,
                 _ => self.no_member(member, &Type::TypeName(Box::new(ty.clone()))),
             },
@@ -239,30 +303,49 @@ impl Checker<'_> {
             }
         }
         let numeric = self.types.numeric(&index_ty);
-        if !matches!(numeric, Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown | Type::Var(_)) {
+        if !matches!(
+            numeric,
+            Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown | Type::Var(_)
+        ) {
             let shown = self.show(&index_ty);
-            self.error(index.span, format!("index must be an integer, not `{shown}`"));
+            self.error(
+                index.span,
+                format!("index must be an integer, not `{shown}`"),
+            );
         }
         match &base_ty {
             Type::Stack(elem, n) => {
                 if let Some(i) = constant.and_then(|i| i.to_u64()) {
                     // A zero-size stack is still a type to measure.
                     if i >= u64::from(*n) && *n > 0 {
-                        self.error(index.span, format!("index {i} is out of bounds of a stack of size {n}"));
+                        self.error(
+                            index.span,
+                            format!("index {i} is out of bounds of a stack of size {n}"),
+                        );
                     }
                 }
                 (**elem).clone()
             }
-            Type::Tuple(elems) | Type::ListExpr(elems) => match constant.and_then(|i| i.to_usize()) {
+            Type::Tuple(elems) | Type::ListExpr(elems) => match constant.and_then(|i| i.to_usize())
+            {
                 Some(i) => match elems.get(i) {
                     Some(t) => t.clone(),
                     None => {
-                        self.error(index.span, format!("index {i} is out of bounds of a tuple of {} elements", elems.len()));
+                        self.error(
+                            index.span,
+                            format!(
+                                "index {i} is out of bounds of a tuple of {} elements",
+                                elems.len()
+                            ),
+                        );
                         Type::Unknown
                     }
                 },
                 None => {
-                    self.error(index.span, "a tuple index must be a compile-time known integer");
+                    self.error(
+                        index.span,
+                        "a tuple index must be a compile-time known integer",
+                    );
                     Type::Unknown
                 }
             },
@@ -287,11 +370,17 @@ impl Checker<'_> {
                 None
             }
         };
-        let (Some(h), Some(l)) = (self.const_int(hi, "slice bound"), self.const_int(lo, "slice bound")) else {
+        let (Some(h), Some(l)) = (
+            self.const_int(hi, "slice bound"),
+            self.const_int(lo, "slice bound"),
+        ) else {
             return Type::Unknown;
         };
         if h < l {
-            self.error(e.span, format!("slice [{h}:{l}] has its high bound below its low bound"));
+            self.error(
+                e.span,
+                format!("slice [{h}:{l}] has its high bound below its low bound"),
+            );
             return Type::Unknown;
         }
         if h >= consteval::MAX_WIDTH {
@@ -301,12 +390,16 @@ impl Checker<'_> {
         if let Some(w) = width {
             if h >= w {
                 let shown = self.show(&base_ty);
-                self.error(e.span, format!("slice [{h}:{l}] is out of the bounds of `{shown}`"));
+                self.error(
+                    e.span,
+                    format!("slice [{h}:{l}] is out of the bounds of `{shown}`"),
+                );
             }
         }
         if let Some(v) = self.values.get(&base.id).and_then(|v| v.int().cloned()) {
             let ty = Type::Bit(h - l + 1);
-            self.values.insert(e.id, int_value(consteval::slice(&v, h, l), &ty));
+            self.values
+                .insert(e.id, int_value(consteval::slice(&v, h, l), &ty));
         }
         Type::Bit(h - l + 1)
     }
@@ -325,11 +418,19 @@ impl Checker<'_> {
                 None
             }
         };
-        if !matches!(self.types.numeric(&lo_ty), Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown) {
+        if !matches!(
+            self.types.numeric(&lo_ty),
+            Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown
+        ) {
             let shown = self.show(&lo_ty);
-            self.error(lo.span, format!("slice start must be an integer, not `{shown}`"));
+            self.error(
+                lo.span,
+                format!("slice start must be an integer, not `{shown}`"),
+            );
         }
-        let Some(w) = self.const_int(width, "slice width") else { return Type::Unknown };
+        let Some(w) = self.const_int(width, "slice width") else {
+            return Type::Unknown;
+        };
         if w == 0 || w > consteval::MAX_WIDTH {
             self.error(width.span, format!("slice width {w} is out of range"));
             return Type::Unknown;
@@ -338,7 +439,10 @@ impl Checker<'_> {
         if let (Some(bw), Some(start)) = (base_width, start) {
             if start + u64::from(w) > u64::from(bw) {
                 let shown = self.show(&base_ty);
-                self.error(lo.span, format!("slice [{start} +: {w}] is out of the bounds of `{shown}`"));
+                self.error(
+                    lo.span,
+                    format!("slice [{start} +: {w}] is out of the bounds of `{shown}`"),
+                );
             }
         }
         Type::Bit(w)
@@ -350,9 +454,15 @@ impl Checker<'_> {
         let value = self.values.get(&operand.id).cloned();
         let ok = match op {
             UnaryOp::Not => matches!(ty, Type::Bool | Type::Unknown | Type::Var(_)),
-            UnaryOp::Complement => matches!(numeric, Type::Bit(_) | Type::Int(_) | Type::Unknown | Type::Var(_)),
+            UnaryOp::Complement => matches!(
+                numeric,
+                Type::Bit(_) | Type::Int(_) | Type::Unknown | Type::Var(_)
+            ),
             UnaryOp::Neg | UnaryOp::Plus => {
-                matches!(numeric, Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown | Type::Var(_))
+                matches!(
+                    numeric,
+                    Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown | Type::Var(_)
+                )
             }
         };
         if !ok {
@@ -363,20 +473,29 @@ impl Checker<'_> {
                 UnaryOp::Neg => "-",
                 UnaryOp::Plus => "+",
             };
-            self.error(e.span, format!("operator `{sym}` cannot be applied to `{shown}`"));
+            self.error(
+                e.span,
+                format!("operator `{sym}` cannot be applied to `{shown}`"),
+            );
             return Type::Unknown;
         }
         let folded = match (op, value) {
             (UnaryOp::Not, Some(Value::Bool(b))) => Some(Value::Bool(!b)),
             (UnaryOp::Neg, Some(Value::Int { value, .. })) => Some(int_value(-value, &numeric)),
             (UnaryOp::Plus, Some(v @ Value::Int { .. })) => Some(v),
-            (UnaryOp::Complement, Some(Value::Int { value, .. })) => Some(int_value(!value, &numeric)),
+            (UnaryOp::Complement, Some(Value::Int { value, .. })) => {
+                Some(int_value(!value, &numeric))
+            }
             _ => None,
         };
         if let Some(v) = folded {
             self.values.insert(e.id, v);
         }
-        if op == UnaryOp::Not { Type::Bool } else { numeric }
+        if op == UnaryOp::Not {
+            Type::Bool
+        } else {
+            numeric
+        }
     }
 
     fn binary_expr(&mut self, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Type {
@@ -384,7 +503,12 @@ impl Checker<'_> {
         let rt = self.expr(rhs);
         if matches!(lt, Type::Unknown) || matches!(rt, Type::Unknown) {
             return match op {
-                BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Type::Bool,
+                BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Le
+                | BinaryOp::Gt
+                | BinaryOp::Ge => Type::Bool,
                 BinaryOp::And | BinaryOp::Or => Type::Bool,
                 _ => Type::Unknown,
             };
@@ -401,7 +525,10 @@ impl Checker<'_> {
             Some(t) => t,
             None => {
                 let (sa, sb) = (self.show(&a), self.show(&b));
-                self.error(e.span, format!("branches of `?:` have different types `{sa}` and `{sb}`"));
+                self.error(
+                    e.span,
+                    format!("branches of `?:` have different types `{sa}` and `{sb}`"),
+                );
                 return Type::Unknown;
             }
         };
@@ -430,9 +557,14 @@ impl Checker<'_> {
         fields: &[(crate::ast::Ident, Expr)],
         rest: bool,
     ) -> Type {
-        let mut given: Vec<(String, Type)> = fields.iter().map(|(n, v)| (n.name.clone(), self.expr(v))).collect();
-        let values: Option<Vec<(String, Value)>> =
-            fields.iter().map(|(n, v)| self.values.get(&v.id).map(|x| (n.name.clone(), x.clone()))).collect();
+        let mut given: Vec<(String, Type)> = fields
+            .iter()
+            .map(|(n, v)| (n.name.clone(), self.expr(v)))
+            .collect();
+        let values: Option<Vec<(String, Value)>> = fields
+            .iter()
+            .map(|(n, v)| self.values.get(&v.id).map(|x| (n.name.clone(), x.clone())))
+            .collect();
         if let Some(values) = values {
             self.values.insert(e.id, Value::Struct(values));
         }
@@ -464,7 +596,10 @@ impl Checker<'_> {
             for (f, _) in &declared {
                 if !fields.iter().any(|(n, _)| n.name == *f) {
                     let shown = self.show(&target);
-                    self.error(e.span, format!("initializer of `{shown}` is missing field `{f}`"));
+                    self.error(
+                        e.span,
+                        format!("initializer of `{shown}` is missing field `{f}`"),
+                    );
                 }
             }
         }
@@ -480,13 +615,22 @@ impl Checker<'_> {
         });
         let Some(ty) = met else {
             let (sa, sb) = (self.show(&ta), self.show(&tb));
-            self.error(e.span, format!("operands of `{op}` have different types `{sa}` and `{sb}`"));
+            self.error(
+                e.span,
+                format!("operands of `{op}` have different types `{sa}` and `{sb}`"),
+            );
             return Type::Unknown;
         };
         let numeric = self.types.numeric(&ty);
-        if !matches!(numeric, Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown | Type::Var(_)) {
+        if !matches!(
+            numeric,
+            Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Unknown | Type::Var(_)
+        ) {
             let shown = self.show(&ty);
-            self.error(e.span, format!("operator `{op}` needs integer operands, not `{shown}`"));
+            self.error(
+                e.span,
+                format!("operator `{op}` needs integer operands, not `{shown}`"),
+            );
             return Type::Unknown;
         }
         self.coerce(a, &ty, op);
@@ -525,5 +669,8 @@ pub(super) fn is_header_method(name: &str) -> bool {
 }
 
 pub(super) fn is_size_method(name: &str) -> bool {
-    matches!(name, "minSizeInBits" | "minSizeInBytes" | "maxSizeInBits" | "maxSizeInBytes")
+    matches!(
+        name,
+        "minSizeInBits" | "minSizeInBytes" | "maxSizeInBits" | "maxSizeInBytes"
+    )
 }

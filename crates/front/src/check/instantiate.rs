@@ -56,9 +56,10 @@ pub enum InstanceArg {
 
 impl Checker<'_> {
     pub(super) fn instantiate_main(&mut self, program: &Program) -> Option<Instance> {
-        let main = program.decls.iter().find(|d| {
-            matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main")
-        })?;
+        let main = program
+            .decls
+            .iter()
+            .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main"))?;
         let inst = self.instance_of_decl(program, main, &[], 0);
         if let Some(i) = &inst {
             if i.kind != InstanceKind::Package {
@@ -68,9 +69,21 @@ impl Checker<'_> {
         inst
     }
 
-    fn instance_of_decl(&self, program: &Program, decl: &Decl, env: &Env, depth: usize) -> Option<Instance> {
-        let DeclKind::Instance { args, name, .. } = &decl.kind else { return None };
-        let ty = self.decl_types.get(&name.span).cloned().unwrap_or(Type::Unknown);
+    fn instance_of_decl(
+        &self,
+        program: &Program,
+        decl: &Decl,
+        env: &Env,
+        depth: usize,
+    ) -> Option<Instance> {
+        let DeclKind::Instance { args, name, .. } = &decl.kind else {
+            return None;
+        };
+        let ty = self
+            .decl_types
+            .get(&name.span)
+            .cloned()
+            .unwrap_or(Type::Unknown);
         self.build(program, &name.name, ty, args, decl.span, env, depth)
     }
 
@@ -94,40 +107,76 @@ impl Checker<'_> {
             Type::Stack(elem, _) => (**elem).clone(),
             _ => ty.clone(),
         };
-        let Type::Named { id, .. } = &elem else { return None };
+        let Type::Named { id, .. } = &elem else {
+            return None;
+        };
         let def = self.types.get(*id)?;
         let (kind, params) = match &def.kind {
             TypeDefKind::Extern => (InstanceKind::Extern, Vec::new()),
-            TypeDefKind::Block { block: BlockKind::Package, .. } => (InstanceKind::Package, def.params.clone()),
-            TypeDefKind::Block { block: BlockKind::Parser, .. } => (InstanceKind::Parser, def.ctor_params.clone()),
-            TypeDefKind::Block { block: BlockKind::Control, .. } => (InstanceKind::Control, def.ctor_params.clone()),
+            TypeDefKind::Block {
+                block: BlockKind::Package,
+                ..
+            } => (InstanceKind::Package, def.params.clone()),
+            TypeDefKind::Block {
+                block: BlockKind::Parser,
+                ..
+            } => (InstanceKind::Parser, def.ctor_params.clone()),
+            TypeDefKind::Block {
+                block: BlockKind::Control,
+                ..
+            } => (InstanceKind::Control, def.ctor_params.clone()),
             _ => return None,
         };
         let mut out = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let param = match &a.name {
                 Some(n) => n.name.clone(),
-                None => params.get(i).map_or_else(|| format!("arg{i}"), |p| p.name.clone()),
+                None => params
+                    .get(i)
+                    .map_or_else(|| format!("arg{i}"), |p| p.name.clone()),
             };
             let value = self.argument(program, &param, &a.value, env, depth);
             out.push((param, value));
         }
         let children = match kind {
-            InstanceKind::Parser | InstanceKind::Control => self.children(program, &def.name, &out, depth),
+            InstanceKind::Parser | InstanceKind::Control => {
+                self.children(program, &def.name, &out, depth)
+            }
             _ => Vec::new(),
         };
-        Some(Instance { name: name.to_string(), ty, kind, args: out, children, span })
+        Some(Instance {
+            name: name.to_string(),
+            ty,
+            kind,
+            args: out,
+            children,
+            span,
+        })
     }
 
-    fn argument(&self, program: &Program, param: &str, e: &Expr, env: &Env, depth: usize) -> InstanceArg {
+    fn argument(
+        &self,
+        program: &Program,
+        param: &str,
+        e: &Expr,
+        env: &Env,
+        depth: usize,
+    ) -> InstanceArg {
         let ty = self.type_of(e.id);
         match &e.kind {
             ExprKind::Call { args, .. } if matches!(ty, Type::Named { .. }) => {
-                if let Some(i) = self.build(program, param, ty.clone(), args, e.span, env, depth + 1) {
+                if let Some(i) =
+                    self.build(program, param, ty.clone(), args, e.span, env, depth + 1)
+                {
                     return InstanceArg::Instance(Box::new(i));
                 }
             }
-            ExprKind::Path(p) if matches!(self.refs.get(&e.id).map(|r| r.kind), Some(RefKind::BoundParameter)) => {
+            ExprKind::Path(p)
+                if matches!(
+                    self.refs.get(&e.id).map(|r| r.kind),
+                    Some(RefKind::BoundParameter)
+                ) =>
+            {
                 if let Some((_, bound)) = env.iter().find(|(n, _)| *n == p.name.name) {
                     return bound.clone();
                 }
@@ -137,13 +186,16 @@ impl Checker<'_> {
                     .decls
                     .iter()
                     .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == p.name.name));
-                if let Some(i) = decl.and_then(|d| self.instance_of_decl(program, d, &[], depth + 1)) {
+                if let Some(i) =
+                    decl.and_then(|d| self.instance_of_decl(program, d, &[], depth + 1))
+                {
                     return InstanceArg::Instance(Box::new(i));
                 }
             }
             _ => {}
         }
-        self.evaluate(e, env).map_or(InstanceArg::Unknown, InstanceArg::Value)
+        self.evaluate(e, env)
+            .map_or(InstanceArg::Unknown, InstanceArg::Value)
     }
 
     /// The value of a constructor argument, reading the enclosing block's
@@ -154,10 +206,13 @@ impl Checker<'_> {
         }
         let ty = self.type_of(e.id);
         match &e.kind {
-            ExprKind::Path(p) => env.iter().find(|(n, _)| *n == p.name.name).and_then(|(_, a)| match a {
-                InstanceArg::Value(v) => Some(v.clone()),
-                _ => None,
-            }),
+            ExprKind::Path(p) => env
+                .iter()
+                .find(|(n, _)| *n == p.name.name)
+                .and_then(|(_, a)| match a {
+                    InstanceArg::Value(v) => Some(v.clone()),
+                    _ => None,
+                }),
             ExprKind::Binary { op, lhs, rhs } => {
                 let a = self.evaluate(lhs, env)?;
                 let b = self.evaluate(rhs, env)?;
@@ -165,7 +220,10 @@ impl Checker<'_> {
                 let folded = consteval::int_binary(*op, a.int()?, b.int()?, &operand_ty).ok()?;
                 Some(consteval::int_value(folded, &ty))
             }
-            ExprKind::Unary { op: UnaryOp::Neg, operand } => {
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                operand,
+            } => {
                 let v = self.evaluate(operand, env)?;
                 Some(consteval::int_value(-v.int()?.clone(), &ty))
             }
@@ -178,7 +236,9 @@ impl Checker<'_> {
     /// whose arguments may read its constructor arguments `env`.
     fn children(&self, program: &Program, name: &str, env: &Env, depth: usize) -> Vec<Instance> {
         let locals = program.decls.iter().find_map(|d| match &d.kind {
-            DeclKind::Parser { sig, locals, .. } | DeclKind::Control { sig, locals, .. } if sig.name.name == name => {
+            DeclKind::Parser { sig, locals, .. } | DeclKind::Control { sig, locals, .. }
+                if sig.name.name == name =>
+            {
                 Some(locals)
             }
             _ => None,

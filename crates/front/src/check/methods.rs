@@ -33,9 +33,14 @@ impl Checker<'_> {
                 t => t.clone(),
             };
             if let Some(bits) = self.types.width_of(&ty) {
-                let value = if name.ends_with("Bytes") { bits.div_ceil(8) } else { bits };
+                let value = if name.ends_with("Bytes") {
+                    bits.div_ceil(8)
+                } else {
+                    bits
+                };
                 if name.starts_with("min") || !self.has_varbit(&ty) {
-                    self.values.insert(e.id, int_value(BigInt::from(value), &Type::InfInt));
+                    self.values
+                        .insert(e.id, int_value(BigInt::from(value), &Type::InfInt));
                 }
             }
             return Type::InfInt;
@@ -53,16 +58,25 @@ impl Checker<'_> {
             Type::Table(i) => {
                 self.no_args(e.span, name, args);
                 if self.ctx.body.is_some() {
-                    self.error(e.span, "a table cannot be applied inside an action or function");
+                    self.error(
+                        e.span,
+                        "a table cannot be applied inside an action or function",
+                    );
                 }
                 Type::ApplyResult(*i)
             }
             Type::Stack(..) => {
                 if !self.is_lvalue(base) {
-                    self.error(base.span, format!("`{name}` needs a header stack that can be written"));
+                    self.error(
+                        base.span,
+                        format!("`{name}` needs a header stack that can be written"),
+                    );
                 }
                 if args.len() != 1 {
-                    self.error(e.span, format!("`{name}` takes one argument, {} given", args.len()));
+                    self.error(
+                        e.span,
+                        format!("`{name}` takes one argument, {} given", args.len()),
+                    );
                     self.args_only(args);
                 } else if let Some(a) = args.first() {
                     self.const_int(&a.value, &format!("argument of `{name}`"));
@@ -70,16 +84,27 @@ impl Checker<'_> {
                 }
                 Type::Void
             }
-            Type::Named { id, args: type_args } => match self.types.get(*id).map(|d| d.kind.clone()) {
-                Some(TypeDefKind::Header { .. } | TypeDefKind::HeaderUnion { .. }) if is_header_method(name) => {
+            Type::Named {
+                id,
+                args: type_args,
+            } => match self.types.get(*id).map(|d| d.kind.clone()) {
+                Some(TypeDefKind::Header { .. } | TypeDefKind::HeaderUnion { .. })
+                    if is_header_method(name) =>
+                {
                     self.no_args(e.span, name, args);
                     if name == "isValid" {
                         return Type::Bool;
                     }
                     if self.types.is_union(base_ty) {
-                        self.error(member.span, format!("`{name}` is not a method of a header union"));
+                        self.error(
+                            member.span,
+                            format!("`{name}` is not a method of a header union"),
+                        );
                     } else if !self.is_lvalue(base) {
-                        self.error(base.span, format!("`{name}` needs a header that can be written"));
+                        self.error(
+                            base.span,
+                            format!("`{name}` needs a header that can be written"),
+                        );
                     }
                     Type::Void
                 }
@@ -96,32 +121,55 @@ impl Checker<'_> {
                         .unwrap_or_default();
                     if methods.is_empty() {
                         let shown = self.show(base_ty);
-                        self.error(member.span, format!("extern `{shown}` has no method `{name}`"));
+                        self.error(
+                            member.span,
+                            format!("extern `{shown}` has no method `{name}`"),
+                        );
                         self.args_only(args);
                         return Type::Unknown;
                     }
-                    let outer = self.types.get(*id).map(|d| d.type_params.clone()).unwrap_or_default();
+                    let outer = self
+                        .types
+                        .get(*id)
+                        .map(|d| d.type_params.clone())
+                        .unwrap_or_default();
                     // An instance whose type arguments were never given
                     // (a generic extern as a parameter type) is lenient.
                     let type_args: Vec<Type> = match type_args.is_empty() {
                         true => vec![Type::Unknown; outer.len()],
                         false => type_args.clone(),
                     };
-                    let specialized: Vec<Rc<Callable>> =
-                        methods.iter().map(|m| Rc::new(specialize(m, &outer, &type_args))).collect();
-                    let ret = self.overloaded_call(e.span, name, &specialized, targs, args, Binding::AllArguments);
+                    let specialized: Vec<Rc<Callable>> = methods
+                        .iter()
+                        .map(|m| Rc::new(specialize(m, &outer, &type_args)))
+                        .collect();
+                    let ret = self.overloaded_call(
+                        e.span,
+                        name,
+                        &specialized,
+                        targs,
+                        args,
+                        Binding::AllArguments,
+                    );
                     if self.types.get(*id).is_some_and(|d| d.name == "packet_in") {
                         if name == "extract" {
                             self.check_extract(args);
                         } else if name == "lookahead" && self.has_varbit(&ret) {
                             let shown = self.show(&ret);
-                            self.error(e.span, format!("`lookahead` needs a fixed-size type, not `{shown}`"));
+                            self.error(
+                                e.span,
+                                format!("`lookahead` needs a fixed-size type, not `{shown}`"),
+                            );
                         }
                     }
                     ret
                 }
-                Some(TypeDefKind::Block { block, .. }) if name == "apply" && block != super::BlockKind::Package => {
-                    let Some(def) = self.types.get(*id) else { return Type::Unknown };
+                Some(TypeDefKind::Block { block, .. })
+                    if name == "apply" && block != super::BlockKind::Package =>
+                {
+                    let Some(def) = self.types.get(*id) else {
+                        return Type::Unknown;
+                    };
                     let type_args: Vec<Type> = match type_args.is_empty() {
                         true => vec![Type::Unknown; def.type_params.len()],
                         false => type_args.clone(),
@@ -129,7 +177,10 @@ impl Checker<'_> {
                     let params: Vec<ParamSig> = def
                         .params
                         .iter()
-                        .map(|p| ParamSig { ty: subst(&p.ty, &def.type_params, &type_args), ..p.clone() })
+                        .map(|p| ParamSig {
+                            ty: subst(&p.ty, &def.type_params, &type_args),
+                            ..p.clone()
+                        })
                         .collect();
                     let callable = Callable {
                         name: "apply".into(),
@@ -141,7 +192,14 @@ impl Checker<'_> {
                         decl: def.span,
                     };
                     let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();
-                    self.checked_call(e.span, &callable, targs, args, &arg_types, Binding::AllArguments)
+                    self.checked_call(
+                        e.span,
+                        &callable,
+                        targs,
+                        args,
+                        &arg_types,
+                        Binding::AllArguments,
+                    )
                 }
                 _ => {
                     let shown = self.show(base_ty);
@@ -184,35 +242,64 @@ impl Checker<'_> {
         }
         if !self.types.is_header(&ty) {
             let shown = self.show(&ty);
-            self.error(first.value.span, format!("`extract` needs a header, not `{shown}`"));
+            self.error(
+                first.value.span,
+                format!("`extract` needs a header, not `{shown}`"),
+            );
         } else if args.len() == 1 && self.has_varbit(&ty) {
             let shown = self.show(&ty);
-            self.error(first.value.span, format!("`extract` of `{shown}`, which has a `varbit` field, needs a size"));
-        } else if self.types.fields(&ty).is_some_and(|fs| fs.iter().filter(|(_, t)| matches!(t, Type::Varbit(_))).count() > 1) {
+            self.error(
+                first.value.span,
+                format!("`extract` of `{shown}`, which has a `varbit` field, needs a size"),
+            );
+        } else if self.types.fields(&ty).is_some_and(|fs| {
+            fs.iter()
+                .filter(|(_, t)| matches!(t, Type::Varbit(_)))
+                .count()
+                > 1
+        }) {
             let shown = self.show(&ty);
-            self.error(first.value.span, format!("`extract` of `{shown}`: a header can have only one `varbit` field"));
+            self.error(
+                first.value.span,
+                format!("`extract` of `{shown}`: a header can have only one `varbit` field"),
+            );
         } else if args.len() == 2 && !self.has_varbit(&ty) {
             let shown = self.show(&ty);
-            self.error(first.value.span, format!("`extract` with a size needs a header with a `varbit` field, not `{shown}`"));
+            self.error(
+                first.value.span,
+                format!(
+                    "`extract` with a size needs a header with a `varbit` field, not `{shown}`"
+                ),
+            );
         }
     }
 
     fn extern_has_method(&self, ty: &Type, name: &str) -> bool {
-        let Type::Named { id, .. } = ty else { return false };
-        self.methods.get(id).is_some_and(|ms| ms.iter().any(|m| m.name == name))
+        let Type::Named { id, .. } = ty else {
+            return false;
+        };
+        self.methods
+            .get(id)
+            .is_some_and(|ms| ms.iter().any(|m| m.name == name))
     }
 
     pub(super) fn has_varbit(&self, ty: &Type) -> bool {
         match ty {
             Type::Varbit(_) => true,
             Type::Stack(e, _) => self.has_varbit(e),
-            _ => self.types.fields(ty).is_some_and(|fs| fs.iter().any(|(_, t)| self.has_varbit(t))),
+            _ => self
+                .types
+                .fields(ty)
+                .is_some_and(|fs| fs.iter().any(|(_, t)| self.has_varbit(t))),
         }
     }
 
     fn no_args(&mut self, span: Span, name: &str, args: &[Argument]) {
         if !args.is_empty() {
-            self.error(span, format!("`{name}` takes no arguments, {} given", args.len()));
+            self.error(
+                span,
+                format!("`{name}` takes no arguments, {} given", args.len()),
+            );
             self.args_only(args);
         }
     }

@@ -188,7 +188,11 @@ struct Checker<'a> {
 }
 
 impl<'a> Checker<'a> {
-    fn new(program: &Program, unit: &'a TranslationUnit, diags: &'a mut Diagnostics) -> Checker<'a> {
+    fn new(
+        program: &Program,
+        unit: &'a TranslationUnit,
+        diags: &'a mut Diagnostics,
+    ) -> Checker<'a> {
         Checker {
             unit,
             diags,
@@ -231,7 +235,10 @@ impl<'a> Checker<'a> {
     }
 
     fn type_of(&self, id: ExprId) -> Type {
-        self.expr_types.get(id.0 as usize).cloned().unwrap_or(Type::Unknown)
+        self.expr_types
+            .get(id.0 as usize)
+            .cloned()
+            .unwrap_or(Type::Unknown)
     }
 
     /// Runs `f` in a new scope with a modified context.

@@ -43,13 +43,27 @@ fn is_int(t: &Type) -> bool {
     matches!(t, Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Var(_))
 }
 
-pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr, lt: Type, rt: Type) -> Type {
+pub(super) fn binary(
+    c: &mut Checker,
+    e: &Expr,
+    op: BinaryOp,
+    lhs: &Expr,
+    rhs: &Expr,
+    lt: Type,
+    rt: Type,
+) -> Type {
     use BinaryOp::*;
     let ln = c.types.numeric(&lt);
     let rn = c.types.numeric(&rt);
     let mismatch = |c: &mut Checker, why: &str| {
         let (sl, sr) = (c.show(&lt), c.show(&rt));
-        c.error(e.span, format!("operator `{}` cannot be applied to `{sl}` and `{sr}`{why}", symbol(op)));
+        c.error(
+            e.span,
+            format!(
+                "operator `{}` cannot be applied to `{sl}` and `{sr}`{why}",
+                symbol(op)
+            ),
+        );
         Type::Unknown
     };
     match op {
@@ -70,7 +84,10 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
             }
             c.coerce(lhs, &common, "comparison");
             c.coerce(rhs, &common, "comparison");
-            if let (Some(a), Some(b)) = (c.values.get(&lhs.id).cloned(), c.values.get(&rhs.id).cloned()) {
+            if let (Some(a), Some(b)) = (
+                c.values.get(&lhs.id).cloned(),
+                c.values.get(&rhs.id).cloned(),
+            ) {
                 let equal = match (a.int(), b.int()) {
                     (Some(x), Some(y)) => x == y,
                     _ => a == b,
@@ -79,7 +96,8 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
             }
             Type::Bool
         }
-        Lt | Le | Gt | Ge | Add | Sub | Mul | Div | Mod | BitAnd | BitOr | BitXor | AddSat | SubSat => {
+        Lt | Le | Gt | Ge | Add | Sub | Mul | Div | Mod | BitAnd | BitOr | BitXor | AddSat
+        | SubSat => {
             if !is_int(&ln) || !is_int(&rn) {
                 return mismatch(c, "");
             }
@@ -93,13 +111,18 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
                 return mismatch(c, " (division and modulo need unsigned operands)");
             }
             if matches!(op, Div | Mod) {
-                if c.const_of(rhs).is_some_and(|v| num_traits::Zero::is_zero(&v)) {
+                if c.const_of(rhs)
+                    .is_some_and(|v| num_traits::Zero::is_zero(&v))
+                {
                     c.error(rhs.span, "division by zero");
                     return Type::Unknown;
                 }
                 for operand in [lhs, rhs] {
                     if c.const_of(operand).is_some_and(|v| v.is_negative()) {
-                        c.error(operand.span, "division and modulo are not defined for negative values");
+                        c.error(
+                            operand.span,
+                            "division and modulo are not defined for negative values",
+                        );
                         return Type::Unknown;
                     }
                 }
@@ -108,14 +131,19 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
             c.coerce(rhs, &common, "operand");
             let comparison = matches!(op, Lt | Le | Gt | Ge);
             fold_int(c, e, op, lhs, rhs, &common);
-            if comparison { Type::Bool } else { common }
+            if comparison {
+                Type::Bool
+            } else {
+                common
+            }
         }
         Shl | Shr => shift(c, e, op, lhs, rhs, &ln, &rn, mismatch),
         Concat => {
             if ln == Type::String && rn == Type::String {
-                if let (Some(Value::String(a)), Some(Value::String(b))) =
-                    (c.values.get(&lhs.id).cloned(), c.values.get(&rhs.id).cloned())
-                {
+                if let (Some(Value::String(a)), Some(Value::String(b))) = (
+                    c.values.get(&lhs.id).cloned(),
+                    c.values.get(&rhs.id).cloned(),
+                ) {
                     c.values.insert(e.id, Value::String(a + &b));
                 }
                 return Type::String;
@@ -126,7 +154,10 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
             };
             let width = lw.saturating_add(rw);
             if width > consteval::MAX_WIDTH {
-                c.error(e.span, format!("concatenation is {width} bits wide, more than any value may be"));
+                c.error(
+                    e.span,
+                    format!("concatenation is {width} bits wide, more than any value may be"),
+                );
                 return Type::Unknown;
             }
             let ty = match ln {
@@ -134,7 +165,8 @@ pub(super) fn binary(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &
                 _ => Type::Bit(width),
             };
             if let (Some(a), Some(b)) = (c.const_of(lhs), c.const_of(rhs)) {
-                c.values.insert(e.id, int_value(consteval::concat(&a, &b, rw), &ty));
+                c.values
+                    .insert(e.id, int_value(consteval::concat(&a, &b, rw), &ty));
             }
             ty
         }
@@ -164,12 +196,18 @@ fn shift(
         return Type::Unknown;
     }
     if *ln == Type::InfInt && amount.is_none() {
-        c.error(e.span, "shifting an `int` needs a compile-time known amount (give the left operand a width)");
+        c.error(
+            e.span,
+            "shifting an `int` needs a compile-time known amount (give the left operand a width)",
+        );
         return Type::Unknown;
     }
     if let (Type::Bit(w) | Type::Int(w), Some(a)) = (ln, &amount) {
         if *a > (*w).into() {
-            c.warning(rhs.span, format!("shift by {a} is wider than the {w}-bit operand"));
+            c.warning(
+                rhs.span,
+                format!("shift by {a} is wider than the {w}-bit operand"),
+            );
         }
     }
     fold_int(c, e, op, lhs, rhs, ln);
@@ -178,7 +216,9 @@ fn shift(
 
 fn fold_int(c: &mut Checker, e: &Expr, op: BinaryOp, lhs: &Expr, rhs: &Expr, ty: &Type) {
     use BinaryOp::*;
-    let (Some(a), Some(b)) = (c.const_of(lhs), c.const_of(rhs)) else { return };
+    let (Some(a), Some(b)) = (c.const_of(lhs), c.const_of(rhs)) else {
+        return;
+    };
     let value = match op {
         Lt => Value::Bool(a < b),
         Le => Value::Bool(a <= b),

@@ -35,7 +35,10 @@ impl Checker<'_> {
                 }
                 if !self.assignable_type(&lt) {
                     let shown = self.show(&lt);
-                    self.error(lhs.span, format!("cannot assign to a value of type `{shown}`"));
+                    self.error(
+                        lhs.span,
+                        format!("cannot assign to a value of type `{shown}`"),
+                    );
                     return;
                 }
                 self.coerce(rhs, &lt, "assignment");
@@ -76,7 +79,12 @@ impl Checker<'_> {
             }
             StmtKind::Block(b) => self.nested_block(b),
             StmtKind::Switch { expr, cases } => self.switch(expr, cases),
-            StmtKind::For { init, cond, update, body } => {
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
                 let ctx = self.ctx.clone();
                 self.scoped(ctx, |c| {
                     for s in init {
@@ -92,7 +100,12 @@ impl Checker<'_> {
                     c.branch(body);
                 });
             }
-            StmtKind::ForIn { ty, var, range, body } => {
+            StmtKind::ForIn {
+                ty,
+                var,
+                range,
+                body,
+            } => {
                 let range_ty = self.expr(range);
                 let elem = match (&range_ty, ty) {
                     (_, Some(t)) => self.resolve_type(t),
@@ -119,8 +132,15 @@ impl Checker<'_> {
 
     fn assignable_type(&self, ty: &Type) -> bool {
         match ty {
-            Type::Table(_) | Type::State | Type::Callable | Type::ApplyResult(_) | Type::TypeName(_) => false,
-            Type::Named { .. } => !matches!(self.types.kind(ty), Some(TypeDefKind::Extern | TypeDefKind::Block { .. })),
+            Type::Table(_)
+            | Type::State
+            | Type::Callable
+            | Type::ApplyResult(_)
+            | Type::TypeName(_) => false,
+            Type::Named { .. } => !matches!(
+                self.types.kind(ty),
+                Some(TypeDefKind::Extern | TypeDefKind::Block { .. })
+            ),
             _ => true,
         }
     }
@@ -149,7 +169,10 @@ impl Checker<'_> {
             || ty == Type::Error;
         if actions.is_none() && !value_switch {
             let shown = self.show(&ty);
-            self.error(expr.span, format!("cannot switch on a value of type `{shown}`"));
+            self.error(
+                expr.span,
+                format!("cannot switch on a value of type `{shown}`"),
+            );
         }
         for case in cases {
             if let SwitchLabel::Expr(label) = &case.label {
@@ -162,8 +185,13 @@ impl Checker<'_> {
                     None => {
                         self.expr(label);
                         self.coerce(label, &ty, "switch label");
-                        if !self.values.contains_key(&label.id) && !matches!(self.type_of(label.id), Type::Unknown) {
-                            self.error(label.span, "switch label must be a compile-time known value");
+                        if !self.values.contains_key(&label.id)
+                            && !matches!(self.type_of(label.id), Type::Unknown)
+                        {
+                            self.error(
+                                label.span,
+                                "switch label must be a compile-time known value",
+                            );
                         }
                     }
                 }
@@ -176,17 +204,31 @@ impl Checker<'_> {
 
     fn action_label(&mut self, label: &crate::ast::Expr, table: &TableInfo) {
         let ExprKind::Path(p) = &label.kind else {
-            self.error(label.span, "a label of a switch on `action_run` must be an action name");
+            self.error(
+                label.span,
+                "a label of a switch on `action_run` must be an action name",
+            );
             return;
         };
         if !table.actions.contains(&p.name.name) {
-            self.error(label.span, format!("`{}` is not an action of table `{}`", p.name.name, table.name));
+            self.error(
+                label.span,
+                format!(
+                    "`{}` is not an action of table `{}`",
+                    p.name.name, table.name
+                ),
+            );
             return;
         }
         if let Some(Symbol::Callables(list)) = self.scopes.lookup(&p.name.name, p.top_level) {
             let decl = list.first().map(|c| c.decl).unwrap_or_default();
-            self.refs.insert(label.id, super::Ref { kind: super::RefKind::Action, decl });
+            self.refs.insert(
+                label.id,
+                super::Ref {
+                    kind: super::RefKind::Action,
+                    decl,
+                },
+            );
         }
     }
 }
-

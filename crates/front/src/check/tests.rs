@@ -7,7 +7,12 @@ use std::path::Path;
 /// Error messages the front end reports for `src`.
 fn errors(src: &str) -> Vec<String> {
     let fe = crate::check_source(Path::new("test.p4"), src, &crate::Options::default());
-    fe.diagnostics.list.iter().filter(|d| d.severity == Severity::Error).map(|d| d.message.clone()).collect()
+    fe.diagnostics
+        .list
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| d.message.clone())
+        .collect()
 }
 
 fn accepts(src: &str) {
@@ -17,7 +22,10 @@ fn accepts(src: &str) {
 
 fn rejects(src: &str, needle: &str) {
     let errs = errors(src);
-    assert!(errs.iter().any(|e| e.contains(needle)), "expected an error containing {needle:?}, got {errs:?}");
+    assert!(
+        errs.iter().any(|e| e.contains(needle)),
+        "expected an error containing {needle:?}, got {errs:?}"
+    );
 }
 
 const PRELUDE: &str = "
@@ -35,20 +43,37 @@ fn with_prelude(body: &str) -> String {
 
 #[test]
 fn int_literals_convert_but_widths_do_not() {
-    accepts(&with_prelude("control c(inout s_t s) { apply { s.h.a = 3; s.h.b = s.h.b + 1; } }"));
-    rejects(&with_prelude("control c(inout s_t s) { apply { s.h.a = s.h.b; } }"), "cannot convert `bit<16>` to `bit<8>`");
+    accepts(&with_prelude(
+        "control c(inout s_t s) { apply { s.h.a = 3; s.h.b = s.h.b + 1; } }",
+    ));
+    rejects(
+        &with_prelude("control c(inout s_t s) { apply { s.h.a = s.h.b; } }"),
+        "cannot convert `bit<16>` to `bit<8>`",
+    );
 }
 
 #[test]
 fn unknown_names_and_fields_are_reported() {
-    rejects(&with_prelude("control c(inout s_t s) { apply { s.h.zz = 1; } }"), "has no member `zz`");
-    rejects(&with_prelude("control c(inout s_t s) { apply { y = 1; } }"), "`y` is not declared");
-    rejects(&with_prelude("control c(inout foo_t s) { apply { } }"), "type `foo_t` is not declared");
+    rejects(
+        &with_prelude("control c(inout s_t s) { apply { s.h.zz = 1; } }"),
+        "has no member `zz`",
+    );
+    rejects(
+        &with_prelude("control c(inout s_t s) { apply { y = 1; } }"),
+        "`y` is not declared",
+    );
+    rejects(
+        &with_prelude("control c(inout foo_t s) { apply { } }"),
+        "type `foo_t` is not declared",
+    );
 }
 
 #[test]
 fn in_parameters_are_read_only_and_out_arguments_need_lvalues() {
-    rejects(&with_prelude("control c(in s_t s) { apply { s.x = 1; } }"), "cannot assign");
+    rejects(
+        &with_prelude("control c(in s_t s) { apply { s.x = 1; } }"),
+        "cannot assign",
+    );
     let src = with_prelude(
         "extern void f(out bit<8> x);
          control c(inout s_t s) { apply { f(s.h.a); f(s.h.a + 1); } }",
@@ -98,8 +123,13 @@ fn tables_check_keys_actions_and_defaults() {
 
 #[test]
 fn slices_need_constant_bounds_within_the_width() {
-    rejects(&with_prelude("control c(inout s_t s) { apply { s.h.a = s.h.b[16:9]; } }"), "out of the bounds");
-    accepts(&with_prelude("control c(inout s_t s) { apply { s.h.a = s.h.b[15:8]; } }"));
+    rejects(
+        &with_prelude("control c(inout s_t s) { apply { s.h.a = s.h.b[16:9]; } }"),
+        "out of the bounds",
+    );
+    accepts(&with_prelude(
+        "control c(inout s_t s) { apply { s.h.a = s.h.b[15:8]; } }",
+    ));
 }
 
 #[test]
@@ -107,13 +137,21 @@ fn header_methods_and_stacks() {
     accepts(&with_prelude(
         "control c(inout s_t s) { h_t[4] st; apply { s.h.setValid(); if (s.h.isValid()) { st[0] = s.h; st.push_front(1); } } }",
     ));
-    rejects(&with_prelude("control c(inout s_t s) { h_t[4] st; apply { st[4].a = 1; } }"), "out of bounds");
+    rejects(
+        &with_prelude("control c(inout s_t s) { h_t[4] st; apply { st[4].a = 1; } }"),
+        "out of bounds",
+    );
 }
 
 #[test]
 fn casts_follow_the_spec_rules() {
-    accepts(&with_prelude("control c(inout s_t s) { apply { s.x = (bit<4>)s.h.a; bool b = (bool)1w1; } }"));
-    rejects(&with_prelude("control c(inout s_t s) { apply { int<16> v = (int<16>)s.h.a; } }"), "cannot cast");
+    accepts(&with_prelude(
+        "control c(inout s_t s) { apply { s.x = (bit<4>)s.h.a; bool b = (bool)1w1; } }",
+    ));
+    rejects(
+        &with_prelude("control c(inout s_t s) { apply { int<16> v = (int<16>)s.h.a; } }"),
+        "cannot cast",
+    );
 }
 
 #[test]
@@ -139,7 +177,9 @@ fn type_variables_are_rigid_inside_generic_bodies() {
 
 #[test]
 fn generic_calls_need_a_width_and_a_single_overload() {
-    let src = with_prelude("extern void emit<T>(in T x); control c(inout s_t s) { apply { emit(2); emit(s.x); } }");
+    let src = with_prelude(
+        "extern void emit<T>(in T x); control c(inout s_t s) { apply { emit(2); emit(s.x); } }",
+    );
     rejects(&src, "cannot infer a width");
     let ambiguous = with_prelude(
         "extern E { E(); void m<T>(out T a); void m<T>(out T b); }
@@ -151,8 +191,13 @@ fn generic_calls_need_a_width_and_a_single_overload() {
 #[test]
 fn static_assert_fails_on_a_false_constant() {
     let decl = "extern bool static_assert(bool check, string message);";
-    rejects(&format!("{decl} const bool ok = static_assert(1 == 2, \"math\");"), "static assertion failed: math");
-    accepts(&format!("{decl} const bool ok = static_assert(1 == 1, \"math\");"));
+    rejects(
+        &format!("{decl} const bool ok = static_assert(1 == 2, \"math\");"),
+        "static assertion failed: math",
+    );
+    accepts(&format!(
+        "{decl} const bool ok = static_assert(1 == 1, \"math\");"
+    ));
 }
 
 #[test]
@@ -169,7 +214,10 @@ fn serializable_enum_members_are_values() {
         "enum bit<8> E { A = 1, B = A }
          control c(inout s_t s) { apply { s.h.a = E.B; bit<2> v = s.h.a[E.A:0]; } }",
     ));
-    rejects(&with_prelude("enum bit<8> E { A = 1 } control c(inout s_t s) { apply { s.h.b = E.A; } }"), "cannot convert");
+    rejects(
+        &with_prelude("enum bit<8> E { A = 1 } control c(inout s_t s) { apply { s.h.b = E.A; } }"),
+        "cannot convert",
+    );
 }
 
 #[test]
@@ -196,7 +244,10 @@ fn select_masks_must_be_compile_time_known() {
 
 #[test]
 fn self_containing_types_are_rejected_without_looping() {
-    rejects("header H { bit<8> a; H[2] inner; }", "contains the type being declared");
+    rejects(
+        "header H { bit<8> a; H[2] inner; }",
+        "contains the type being declared",
+    );
 }
 
 #[test]
@@ -218,7 +269,11 @@ fn calls_record_the_callee_and_inferred_type_arguments() {
     );
     let fe = crate::check_source(Path::new("test.p4"), &src, &crate::Options::default());
     let checked = fe.checked.expect("checked");
-    let extract = checked.calls.values().find(|c| c.kind == super::CallKind::Method).expect("a method call");
+    let extract = checked
+        .calls
+        .values()
+        .find(|c| c.kind == super::CallKind::Method)
+        .expect("a method call");
     assert_eq!(extract.type_args.len(), 1);
     assert!(matches!(&extract.type_args[0], super::Type::Named { .. }));
 }
@@ -238,20 +293,29 @@ fn main_tree_holds_nested_instances_with_constructor_values() {
     let fe = crate::check_source(Path::new("test.p4"), &src, &crate::Options::default());
     assert!(!fe.has_errors());
     let main = fe.checked.and_then(|c| c.main).expect("main");
-    let super::InstanceArg::Instance(control) = &main.args[0].1 else { panic!("control expected") };
+    let super::InstanceArg::Instance(control) = &main.args[0].1 else {
+        panic!("control expected")
+    };
     assert_eq!(control.args[0].0, "n");
-    assert!(matches!(&control.args[0].1, super::InstanceArg::Value(super::Value::Int { value, .. }) if *value == 7.into()));
+    assert!(
+        matches!(&control.args[0].1, super::InstanceArg::Value(super::Value::Int { value, .. }) if *value == 7.into())
+    );
     assert_eq!(control.children.len(), 1);
     assert_eq!(control.children[0].name, "hits");
     let size = &control.children[0].args[0].1;
-    assert!(matches!(size, super::InstanceArg::Value(super::Value::Int { value, .. }) if *value == 8.into()));
+    assert!(
+        matches!(size, super::InstanceArg::Value(super::Value::Int { value, .. }) if *value == 8.into())
+    );
 }
 
 #[test]
 fn huge_constants_are_refused_not_computed() {
     let mut src = String::from("const int c0 = 1 << 65535;\n");
     for i in 1..12 {
-        src.push_str(&format!("const int c{i} = c{prev} * c{prev};\n", prev = i - 1));
+        src.push_str(&format!(
+            "const int c{i} = c{prev} * c{prev};\n",
+            prev = i - 1
+        ));
     }
     rejects(&src, "more than");
 }

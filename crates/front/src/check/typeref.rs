@@ -16,7 +16,11 @@ use num_traits::{Signed, ToPrimitive};
 
 impl Checker<'_> {
     /// Runs `f` with type variables in scope.
-    pub(super) fn with_type_params<R>(&mut self, params: &[String], f: impl FnOnce(&mut Self) -> R) -> R {
+    pub(super) fn with_type_params<R>(
+        &mut self,
+        params: &[String],
+        f: impl FnOnce(&mut Self) -> R,
+    ) -> R {
         if params.is_empty() {
             return f(self);
         }
@@ -54,7 +58,10 @@ impl Checker<'_> {
                 }
             },
             None => {
-                self.error(e.span, format!("{what} must be a compile-time known integer"));
+                self.error(
+                    e.span,
+                    format!("{what} must be a compile-time known integer"),
+                );
                 None
             }
         }
@@ -111,7 +118,11 @@ impl Checker<'_> {
     }
 
     fn named_type(&mut self, path: &ast::Path, args: &[TypeRef], t: &TypeRef) -> Type {
-        let Some(found) = self.scopes.lookup_type(&path.name.name, path.top_level).cloned() else {
+        let Some(found) = self
+            .scopes
+            .lookup_type(&path.name.name, path.top_level)
+            .cloned()
+        else {
             let what = match self.scopes.lookup(&path.name.name, path.top_level) {
                 Some(_) => "is not a type",
                 None => "is not declared",
@@ -120,28 +131,57 @@ impl Checker<'_> {
             return Type::Unknown;
         };
         let arg_types: Vec<Type> = args.iter().map(|a| self.resolve_type(a)).collect();
-        if let Some((arg, _)) = args.iter().zip(&arg_types).find(|(_, t)| self.is_object_type(t)) {
-            self.error(arg.span, format!("type argument of `{}` cannot be an extern, parser, control or package", path.name.name));
+        if let Some((arg, _)) = args
+            .iter()
+            .zip(&arg_types)
+            .find(|(_, t)| self.is_object_type(t))
+        {
+            self.error(
+                arg.span,
+                format!(
+                    "type argument of `{}` cannot be an extern, parser, control or package",
+                    path.name.name
+                ),
+            );
             return Type::Unknown;
         }
         let Type::Named { id, args: existing } = &found else {
             if !arg_types.is_empty() {
-                self.error(t.span, format!("type `{}` takes no type arguments", path.name.name));
+                self.error(
+                    t.span,
+                    format!("type `{}` takes no type arguments", path.name.name),
+                );
             }
             return found;
         };
         if !existing.is_empty() && !arg_types.is_empty() {
-            self.error(t.span, format!("`{}` is already specialized and takes no type arguments", path.name.name));
+            self.error(
+                t.span,
+                format!(
+                    "`{}` is already specialized and takes no type arguments",
+                    path.name.name
+                ),
+            );
             return Type::Unknown;
         }
         if arg_types.is_empty() {
-            let generic = self.types.get(*id).is_some_and(|d| !d.type_params.is_empty());
+            let generic = self
+                .types
+                .get(*id)
+                .is_some_and(|d| !d.type_params.is_empty());
             let structured = matches!(
                 self.types.kind(&found),
-                Some(TypeDefKind::Header { .. } | TypeDefKind::HeaderUnion { .. } | TypeDefKind::Struct { .. })
+                Some(
+                    TypeDefKind::Header { .. }
+                        | TypeDefKind::HeaderUnion { .. }
+                        | TypeDefKind::Struct { .. }
+                )
             );
             if generic && structured && existing.is_empty() {
-                self.error(t.span, format!("generic type `{}` needs type arguments", path.name.name));
+                self.error(
+                    t.span,
+                    format!("generic type `{}` needs type arguments", path.name.name),
+                );
                 return Type::Unknown;
             }
             return found;
@@ -150,11 +190,18 @@ impl Checker<'_> {
         if expected != arg_types.len() {
             self.error(
                 t.span,
-                format!("type `{}` takes {expected} type arguments, {} given", path.name.name, arg_types.len()),
+                format!(
+                    "type `{}` takes {expected} type arguments, {} given",
+                    path.name.name,
+                    arg_types.len()
+                ),
             );
             return Type::Unknown;
         }
-        let specialized = Type::Named { id: *id, args: arg_types };
+        let specialized = Type::Named {
+            id: *id,
+            args: arg_types,
+        };
         self.check_specialized(path, &specialized);
         specialized
     }
@@ -170,10 +217,19 @@ impl Checker<'_> {
         };
         for (name, fty) in self.types.fields(ty).unwrap_or_default() {
             if mentions_type(&fty, ty) {
-                self.error(path.span, format!("`{}` would contain itself through field `{name}`", path.name.name));
+                self.error(
+                    path.span,
+                    format!(
+                        "`{}` would contain itself through field `{name}`",
+                        path.name.name
+                    ),
+                );
                 return;
             }
-            let field = ast::Ident { name, span: path.span };
+            let field = ast::Ident {
+                name,
+                span: path.span,
+            };
             self.check_field_type(kind, &field, &fty);
         }
     }
@@ -187,7 +243,9 @@ pub(super) fn mentions_type(ty: &Type, owner: &Type) -> bool {
         }
     }
     match ty {
-        Type::Named { args, .. } | Type::Tuple(args) => args.iter().any(|t| mentions_type(t, owner)),
+        Type::Named { args, .. } | Type::Tuple(args) => {
+            args.iter().any(|t| mentions_type(t, owner))
+        }
         Type::Stack(e, _) | Type::List(e) => mentions_type(e, owner),
         _ => false,
     }
@@ -197,7 +255,9 @@ pub(super) fn mentions_type(ty: &Type, owner: &Type) -> bool {
 fn dont_care_in(t: &TypeRef) -> Option<crate::source::Span> {
     match &t.kind {
         TypeRefKind::DontCare => Some(t.span),
-        TypeRefKind::Named { args, .. } | TypeRefKind::Tuple(args) => args.iter().find_map(dont_care_in),
+        TypeRefKind::Named { args, .. } | TypeRefKind::Tuple(args) => {
+            args.iter().find_map(dont_care_in)
+        }
         TypeRefKind::Stack { elem, .. } | TypeRefKind::List(elem) => dont_care_in(elem),
         _ => None,
     }

@@ -34,7 +34,10 @@ pub enum Type {
     Error,
     MatchKind,
     /// A user-declared type, specialized with `args` when it is generic.
-    Named { id: TypeId, args: Vec<Type> },
+    Named {
+        id: TypeId,
+        args: Vec<Type>,
+    },
     /// A type variable of the enclosing generic declaration.
     Var(String),
     /// `T[n]`: header stack or array.
@@ -72,18 +75,30 @@ pub enum Type {
 /// What a user-declared type is.
 #[derive(Clone, Debug)]
 pub enum TypeDefKind {
-    Header { fields: Vec<(String, Type)> },
-    HeaderUnion { fields: Vec<(String, Type)> },
-    Struct { fields: Vec<(String, Type)> },
+    Header {
+        fields: Vec<(String, Type)>,
+    },
+    HeaderUnion {
+        fields: Vec<(String, Type)>,
+    },
+    Struct {
+        fields: Vec<(String, Type)>,
+    },
     /// `underlying` is set for serializable enums, and then each member
     /// has its value (reduced to the underlying width) unless it was wrong.
-    Enum { underlying: Option<Type>, members: Vec<(String, Option<BigInt>)> },
+    Enum {
+        underlying: Option<Type>,
+        members: Vec<(String, Option<BigInt>)>,
+    },
     /// `type T N;`: a new type with T's representation.
     NewType(Type),
     Extern,
     /// Parser, control or package type; for a declared parser or control
     /// (`is_decl`) the constructor parameters matter too.
-    Block { block: BlockKind, is_decl: bool },
+    Block {
+        block: BlockKind,
+        is_decl: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +161,9 @@ impl TypeTable {
 
     /// Fields of a header, union or struct, with type arguments substituted.
     pub fn fields(&self, ty: &Type) -> Option<Vec<(String, Type)>> {
-        let Type::Named { id, args } = ty else { return None };
+        let Type::Named { id, args } = ty else {
+            return None;
+        };
         let def = self.get(*id)?;
         let fields = match &def.kind {
             TypeDefKind::Header { fields }
@@ -154,7 +171,12 @@ impl TypeTable {
             | TypeDefKind::Struct { fields } => fields,
             _ => return None,
         };
-        Some(fields.iter().map(|(n, t)| (n.clone(), subst(t, &def.type_params, args))).collect())
+        Some(
+            fields
+                .iter()
+                .map(|(n, t)| (n.clone(), subst(t, &def.type_params, args)))
+                .collect(),
+        )
     }
 
     pub fn is_header(&self, ty: &Type) -> bool {
@@ -201,8 +223,12 @@ impl TypeTable {
             (Named { id: a, args: aa }, Named { id: b, args: ba }) if a == b => {
                 aa.len() == ba.len() && aa.iter().zip(ba).all(|(x, y)| self.same(x, y))
             }
-            (Named { .. }, Named { .. }) if self.block_params(from).is_some() => self.block_matches(from, to),
-            (Named { .. }, _) => self.enum_underlying(from).is_some_and(|u| self.same(&u, to)),
+            (Named { .. }, Named { .. }) if self.block_params(from).is_some() => {
+                self.block_matches(from, to)
+            }
+            (Named { .. }, _) => self
+                .enum_underlying(from)
+                .is_some_and(|u| self.same(&u, to)),
             (InvalidExpr, _) => self.is_header(to) || self.is_union(to),
             (ListExpr(items), _) => self.list_convertible(items, to),
             // `{...}`: the default value of a structured type.
@@ -226,10 +252,22 @@ impl TypeTable {
     /// The apply parameters of a parser, control or package type, with
     /// its type arguments substituted.
     pub fn block_params(&self, ty: &Type) -> Option<Vec<ParamSig>> {
-        let Type::Named { id, args } = ty else { return None };
+        let Type::Named { id, args } = ty else {
+            return None;
+        };
         let def = self.get(*id)?;
-        let TypeDefKind::Block { .. } = def.kind else { return None };
-        Some(def.params.iter().map(|p| ParamSig { ty: subst(&p.ty, &def.type_params, args), ..p.clone() }).collect())
+        let TypeDefKind::Block { .. } = def.kind else {
+            return None;
+        };
+        Some(
+            def.params
+                .iter()
+                .map(|p| ParamSig {
+                    ty: subst(&p.ty, &def.type_params, args),
+                    ..p.clone()
+                })
+                .collect(),
+        )
     }
 
     /// Whether a declared parser or control fits a parser or control type:
@@ -242,10 +280,15 @@ impl TypeTable {
         if kind(from).is_none() || kind(from) != kind(to) {
             return false;
         }
-        let (Some(fp), Some(tp)) = (self.block_params(from), self.block_params(to)) else { return false };
+        let (Some(fp), Some(tp)) = (self.block_params(from), self.block_params(to)) else {
+            return false;
+        };
         fp.len() <= tp.len()
             && tp.iter().skip(fp.len()).all(|p| p.optional)
-            && fp.iter().zip(&tp).all(|(a, b)| a.direction == b.direction && self.same_modulo_vars(&a.ty, &b.ty))
+            && fp
+                .iter()
+                .zip(&tp)
+                .all(|(a, b)| a.direction == b.direction && self.same_modulo_vars(&a.ty, &b.ty))
     }
 
     /// Type equality where Unknown and type variables match anything:
@@ -269,7 +312,9 @@ impl TypeTable {
                 x == y && xa.len() == ya.len() && xa.iter().zip(ya).all(|(p, q)| self.same(p, q))
             }
             (Stack(x, n), Stack(y, m)) => n == m && self.same(x, y),
-            (Tuple(x), Tuple(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| self.same(p, q)),
+            (Tuple(x), Tuple(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(p, q)| self.same(p, q))
+            }
             (List(x), List(y)) => self.same(x, y),
             _ => a == b,
         }
@@ -288,7 +333,8 @@ impl TypeTable {
         }
         match to {
             Type::Tuple(elems) => {
-                items.len() == elems.len() && items.iter().zip(elems).all(|(a, b)| self.convertible(a, b))
+                items.len() == elems.len()
+                    && items.iter().zip(elems).all(|(a, b)| self.convertible(a, b))
             }
             Type::List(elem) => items.iter().all(|a| self.convertible(a, elem)),
             Type::Stack(elem, n) => {
@@ -297,7 +343,10 @@ impl TypeTable {
             _ => match self.fields(to) {
                 Some(fields) if !self.is_union(to) => {
                     items.len() == fields.len()
-                        && items.iter().zip(&fields).all(|(a, (_, b))| self.convertible(a, b))
+                        && items
+                            .iter()
+                            .zip(&fields)
+                            .all(|(a, (_, b))| self.convertible(a, b))
                 }
                 _ => false,
             },
@@ -311,13 +360,18 @@ impl TypeTable {
             Type::Stack(e, _) | Type::List(e) => items.iter().all(|a| self.convertible(a, e)),
             _ => {
                 let fields = self.fields(to).unwrap_or_default();
-                items.iter().zip(&fields).all(|(a, (_, b))| self.convertible(a, b))
+                items
+                    .iter()
+                    .zip(&fields)
+                    .all(|(a, (_, b))| self.convertible(a, b))
             }
         }
     }
 
     fn struct_convertible(&self, given: &[(String, Type)], to: &Type) -> bool {
-        let Some(fields) = self.fields(to) else { return false };
+        let Some(fields) = self.fields(to) else {
+            return false;
+        };
         if self.is_union(to) {
             return false;
         }
@@ -325,7 +379,9 @@ impl TypeTable {
         let rest = given.iter().any(|(n, _)| n == "...");
         let named: Vec<&(String, Type)> = given.iter().filter(|(n, _)| n != "...").collect();
         let all_known = named.iter().all(|(n, t)| {
-            fields.iter().any(|(f, ft)| f == n && self.convertible(t, ft))
+            fields
+                .iter()
+                .any(|(f, ft)| f == n && self.convertible(t, ft))
         });
         all_known && (rest || named.len() == fields.len())
     }
@@ -339,11 +395,19 @@ impl TypeTable {
             Type::Stack(e, n) => self.width_of(e).map(|w| w.saturating_mul(u64::from(*n))),
             Type::Named { .. } => match self.kind(ty)? {
                 TypeDefKind::NewType(t) => self.width_of(t),
-                TypeDefKind::Enum { underlying: Some(u), .. } => self.width_of(u),
-                TypeDefKind::HeaderUnion { .. } => {
-                    self.fields(ty)?.iter().map(|(_, t)| self.width_of(t)).max().flatten()
-                }
-                _ => self.fields(ty)?.iter().try_fold(0u64, |acc, (_, t)| Some(acc.saturating_add(self.width_of(t)?))),
+                TypeDefKind::Enum {
+                    underlying: Some(u),
+                    ..
+                } => self.width_of(u),
+                TypeDefKind::HeaderUnion { .. } => self
+                    .fields(ty)?
+                    .iter()
+                    .map(|(_, t)| self.width_of(t))
+                    .max()
+                    .flatten(),
+                _ => self.fields(ty)?.iter().try_fold(0u64, |acc, (_, t)| {
+                    Some(acc.saturating_add(self.width_of(t)?))
+                }),
             },
             _ => None,
         }
@@ -353,7 +417,10 @@ impl TypeTable {
     /// counts as its representation (a new type does not: it needs a cast).
     pub fn numeric(&self, ty: &Type) -> Type {
         match self.kind(ty) {
-            Some(TypeDefKind::Enum { underlying: Some(u), .. }) => u.clone(),
+            Some(TypeDefKind::Enum {
+                underlying: Some(u),
+                ..
+            }) => u.clone(),
             _ => ty.clone(),
         }
     }
@@ -363,7 +430,10 @@ impl TypeTable {
     pub fn representation(&self, ty: &Type) -> Type {
         match self.kind(ty) {
             Some(TypeDefKind::NewType(t)) => self.representation(t),
-            Some(TypeDefKind::Enum { underlying: Some(u), .. }) => u.clone(),
+            Some(TypeDefKind::Enum {
+                underlying: Some(u),
+                ..
+            }) => u.clone(),
             _ => ty.clone(),
         }
     }
@@ -384,7 +454,10 @@ pub fn subst(ty: &Type, params: &[String], args: &[Type]) -> Type {
             Some(i) => args.get(i).cloned().unwrap_or(Type::Unknown),
             None => ty.clone(),
         },
-        Type::Named { id, args: inner } => Type::Named { id: *id, args: inner.iter().map(sub).collect() },
+        Type::Named { id, args: inner } => Type::Named {
+            id: *id,
+            args: inner.iter().map(sub).collect(),
+        },
         Type::Stack(e, n) => Type::Stack(Box::new(sub(e)), *n),
         Type::Tuple(ts) => Type::Tuple(ts.iter().map(sub).collect()),
         Type::List(e) => Type::List(Box::new(sub(e))),
@@ -398,13 +471,23 @@ pub fn subst(ty: &Type, params: &[String], args: &[Type]) -> Type {
 /// Binds type variables of `pattern` so that it matches `actual`; the
 /// bindings are pushed to `bound` (first binding wins). Returns false on a
 /// conflict between two bindings of one variable.
-pub fn unify(table: &TypeTable, pattern: &Type, actual: &Type, vars: &[String], bound: &mut Vec<Option<Type>>) -> bool {
+pub fn unify(
+    table: &TypeTable,
+    pattern: &Type,
+    actual: &Type,
+    vars: &[String],
+    bound: &mut Vec<Option<Type>>,
+) -> bool {
     let go = |p: &Type, a: &Type, bound: &mut Vec<Option<Type>>| unify(table, p, a, vars, bound);
     match (pattern, actual) {
         (Type::Var(name), _) => {
-            let Some(i) = vars.iter().position(|v| v == name) else { return true };
+            let Some(i) = vars.iter().position(|v| v == name) else {
+                return true;
+            };
             let concrete = match actual {
-                Type::ListExpr(_) | Type::StructExpr(_) | Type::InvalidExpr | Type::DontCare => return true,
+                Type::ListExpr(_) | Type::StructExpr(_) | Type::InvalidExpr | Type::DontCare => {
+                    return true
+                }
                 Type::Unknown => return true,
                 _ => actual.clone(),
             };
@@ -417,7 +500,9 @@ pub fn unify(table: &TypeTable, pattern: &Type, actual: &Type, vars: &[String], 
                     *prev = concrete;
                     true
                 }
-                Some(Some(prev)) => *prev == concrete || concrete == Type::InfInt || !is_concrete(prev),
+                Some(Some(prev)) => {
+                    *prev == concrete || concrete == Type::InfInt || !is_concrete(prev)
+                }
                 None => true,
             }
         }
@@ -450,13 +535,23 @@ pub struct TypeDisplay<'a> {
 
 impl<'a> fmt::Display for TypeDisplay<'a> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let show = |t: &'a Type| TypeDisplay { table: self.table, ty: t };
+        let show = |t: &'a Type| TypeDisplay {
+            table: self.table,
+            ty: t,
+        };
         let list = |f: &mut fmt::Formatter<'_>, ts: &[Type]| -> fmt::Result {
             for (i, t) in ts.iter().enumerate() {
                 if i > 0 {
                     write!(f, ", ")?;
                 }
-                write!(f, "{}", TypeDisplay { table: self.table, ty: t })?;
+                write!(
+                    f,
+                    "{}",
+                    TypeDisplay {
+                        table: self.table,
+                        ty: t
+                    }
+                )?;
             }
             Ok(())
         };
@@ -523,7 +618,9 @@ mod tests {
         let mut table = TypeTable::default();
         let id = table.add(TypeDef {
             name: "S".into(),
-            kind: TypeDefKind::Struct { fields: vec![("a".into(), Type::Bit(8)), ("b".into(), Type::Bool)] },
+            kind: TypeDefKind::Struct {
+                fields: vec![("a".into(), Type::Bit(8)), ("b".into(), Type::Bool)],
+            },
             type_params: vec![],
             params: vec![],
             ctor_params: vec![],
@@ -558,8 +655,23 @@ mod tests {
         let vars = vec!["T".to_string()];
         let mut bound = vec![None];
         let table = TypeTable::default();
-        assert!(unify(&table, &Type::Var("T".into()), &Type::Bit(8), &vars, &mut bound));
-        assert!(!unify(&table, &Type::Var("T".into()), &Type::Bool, &vars, &mut bound));
-        assert_eq!(subst(&Type::Var("T".into()), &vars, &[Type::Bit(8)]), Type::Bit(8));
+        assert!(unify(
+            &table,
+            &Type::Var("T".into()),
+            &Type::Bit(8),
+            &vars,
+            &mut bound
+        ));
+        assert!(!unify(
+            &table,
+            &Type::Var("T".into()),
+            &Type::Bool,
+            &vars,
+            &mut bound
+        ));
+        assert_eq!(
+            subst(&Type::Var("T".into()), &vars, &[Type::Bit(8)]),
+            Type::Bit(8)
+        );
     }
 }

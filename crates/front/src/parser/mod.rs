@@ -255,7 +255,10 @@ impl<'a> Parser<'a> {
         let loc = self.unit.resolve(span);
         let mut diagnostic = Diagnostic::error(loc, message);
         if self.errors >= MAX_ERRORS {
-            diagnostic = diagnostic.with_note(None, format!("too many syntax errors ({MAX_ERRORS}), giving up"));
+            diagnostic = diagnostic.with_note(
+                None,
+                format!("too many syntax errors ({MAX_ERRORS}), giving up"),
+            );
             self.abort();
         }
         self.diags.push(diagnostic);

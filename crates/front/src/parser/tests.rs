@@ -124,8 +124,14 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 fn errors_stop_after_a_hundred() {
     let (_, diags) = parse_str(&"1; ".repeat(1000));
     assert_eq!(diags.errors().count(), 100);
-    let last = diags.errors().last().map(|d| d.notes.clone()).unwrap_or_default();
-    assert!(last.iter().any(|n| n.message.starts_with("too many syntax errors")));
+    let last = diags
+        .errors()
+        .last()
+        .map(|d| d.notes.clone())
+        .unwrap_or_default();
+    assert!(last
+        .iter()
+        .any(|n| n.message.starts_with("too many syntax errors")));
 }
 
 #[test]

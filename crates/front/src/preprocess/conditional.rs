@@ -176,8 +176,16 @@ impl Preprocessor<'_> {
             let Some(name) = name else {
                 return Err("`defined` needs a macro name".into());
             };
-            let value = if self.macros.is_defined(&name.text) { "1" } else { "0" };
-            out.push(Token { kind: LexKind::Number, text: value.into(), ..token.clone() });
+            let value = if self.macros.is_defined(&name.text) {
+                "1"
+            } else {
+                "0"
+            };
+            out.push(Token {
+                kind: LexKind::Number,
+                text: value.into(),
+                ..token.clone()
+            });
         }
         Ok(out)
     }

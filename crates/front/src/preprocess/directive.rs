@@ -45,7 +45,11 @@ impl Preprocessor<'_> {
         file.copied_upto = end;
         let Some(name) = name else { return }; // `#` alone does nothing
         let loc = file.loc(hash.lo, name.hi);
-        let word = if name.kind == LexKind::Ident { &text[name.lo..name.hi] } else { "" };
+        let word = if name.kind == LexKind::Ident {
+            &text[name.lo..name.hi]
+        } else {
+            ""
+        };
         if let Some(conditional) = CONDITIONALS.iter().find(|c| **c == word) {
             return self.conditional(file, conditional, loc, &rest);
         }
@@ -63,10 +67,15 @@ impl Preprocessor<'_> {
             "pragma" => self.pragma(file, loc, &rest),
             "" if name.kind == LexKind::Number => {
                 let marker: Vec<(Lexeme, Token)> =
-                    std::iter::once((name, Token::from_lexeme(&text, name))).chain(rest).collect();
+                    std::iter::once((name, Token::from_lexeme(&text, name)))
+                        .chain(rest)
+                        .collect();
                 self.line(file, loc, &marker, end, true)
             }
-            "" => self.error(loc, format!("invalid directive `#{}`", &text[name.lo..name.hi])),
+            "" => self.error(
+                loc,
+                format!("invalid directive `#{}`", &text[name.lo..name.hi]),
+            ),
             _ => self.error(loc, format!("unknown directive `#{word}`")),
         }
     }
@@ -77,7 +86,10 @@ impl Preprocessor<'_> {
         };
         let name_loc = file.loc(name_lexeme.lo, name_lexeme.hi);
         if name.kind != LexKind::Ident {
-            return self.error(name_loc, format!("`{}` is not a valid macro name", name.text));
+            return self.error(
+                name_loc,
+                format!("`{}` is not a valid macro name", name.text),
+            );
         }
         if &*name.text == "defined" {
             return self.error(name_loc, "`defined` cannot be defined as a macro");
@@ -146,7 +158,9 @@ impl Preprocessor<'_> {
                 return self.report(d);
             }
         };
-        let Some(id) = self.load(found, loc) else { return };
+        let Some(id) = self.load(found, loc) else {
+            return;
+        };
         if !self.once.contains(&id) {
             self.include_stack.push(loc);
             self.process_file(id, file.depth + 1);
@@ -175,7 +189,10 @@ impl Preprocessor<'_> {
                 }
             }
         };
-        Some(self.sources.add(SourceFile::new(path.clone(), text, builtin)))
+        Some(
+            self.sources
+                .add(SourceFile::new(path.clone(), text, builtin)),
+        )
     }
 
     /// The file name of an `#include` and whether it was quoted; `args` is
@@ -214,8 +231,10 @@ impl Preprocessor<'_> {
             .and_then(|(_, t)| t.text.parse::<usize>().ok())
             .filter(|n| (lowest..=MAX_LINE_NUMBER).contains(n))
         else {
-            return self
-                .error(loc, format!("`#line` expects a line number from 1 to {MAX_LINE_NUMBER}"));
+            return self.error(
+                loc,
+                format!("`#line` expects a line number from 1 to {MAX_LINE_NUMBER}"),
+            );
         };
         let flags_ok = |flags: &[(Lexeme, Token)]| {
             flags.is_empty() || (marker && flags.iter().all(|(_, t)| t.kind == LexKind::Number))
@@ -223,10 +242,18 @@ impl Preprocessor<'_> {
         let name = match args.get(1) {
             None => None,
             Some((_, t)) if t.kind == LexKind::Str && flags_ok(args.get(2..).unwrap_or(&[])) => {
-                Some(t.text.trim_start_matches('"').trim_end_matches('"').to_string())
+                Some(
+                    t.text
+                        .trim_start_matches('"')
+                        .trim_end_matches('"')
+                        .to_string(),
+                )
             }
             Some(_) => {
-                return self.error(loc, "`#line` expects a line number and an optional \"FILE\"")
+                return self.error(
+                    loc,
+                    "`#line` expects a line number and an optional \"FILE\"",
+                )
             }
         };
         let line = line.max(1);
@@ -243,7 +270,10 @@ impl Preprocessor<'_> {
         stand_in.push_str(file.text.get(next_line..).unwrap_or(""));
         let builtin = current.builtin;
         let id = self.sources.add(SourceFile::new(path, stand_in, builtin));
-        file.view = View { file: id, shift: (line - 1) as i64 - next_line as i64 };
+        file.view = View {
+            file: id,
+            shift: (line - 1) as i64 - next_line as i64,
+        };
     }
 
     fn pragma(&mut self, file: &FileState, loc: SrcLoc, rest: &[(Lexeme, Token)]) {
@@ -265,8 +295,9 @@ fn read_limited(path: &Path, limit: usize) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 
-const CONDITIONALS: &[&str] =
-    &["if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"];
+const CONDITIONALS: &[&str] = &[
+    "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif",
+];
 
 /// `"name"` or `<name>` at the start of `args`, whether it was quoted and
 /// whether other tokens follow it.

@@ -79,12 +79,18 @@ impl<'m> Expander<'m> {
 
     /// An expander for program text at `site`.
     pub fn at(macros: &'m MacroTable, budget: &'m mut usize, site: Site) -> Expander<'m> {
-        Expander { site: Some(site), ..Expander::new(macros, budget) }
+        Expander {
+            site: Some(site),
+            ..Expander::new(macros, budget)
+        }
     }
 
     /// An expander for `#if` lines, where `defined X` may come from a macro.
     pub fn for_condition(macros: &'m MacroTable, budget: &'m mut usize) -> Expander<'m> {
-        Expander { keep_defined_operands: true, ..Expander::new(macros, budget) }
+        Expander {
+            keep_defined_operands: true,
+            ..Expander::new(macros, budget)
+        }
     }
 
     /// Expands `tokens`, pulling more from `more` when a function-like
@@ -126,7 +132,10 @@ impl<'m> Expander<'m> {
                 },
             };
             if hide.len() > MAX_NESTED_MACROS {
-                self.fail(format!("macro `{}` expands through too many nested macros", token.text));
+                self.fail(format!(
+                    "macro `{}` expands through too many nested macros",
+                    token.text
+                ));
             }
             let mut replacement = self.substitute(mac, args.as_deref(), &hide);
             // Hide-set work grows with its size, so it is paid for too.
@@ -177,7 +186,12 @@ impl<'m> Expander<'m> {
             "__FILE__" => (LexKind::Str, format!("{:?}", site.file)),
             _ => return None,
         };
-        Some(Token { kind, text: text.into(), boundary: true, ..token.clone() })
+        Some(Token {
+            kind,
+            text: text.into(),
+            boundary: true,
+            ..token.clone()
+        })
     }
 
     fn out_of_budget(&self) -> bool {
@@ -218,8 +232,10 @@ impl<'m> Expander<'m> {
         let mut depth = 0usize;
         let rparen_hide = loop {
             let Some(token) = pending.pop_front().or_else(|| more.next_token()) else {
-                self.errors
-                    .push(format!("unterminated argument list invoking macro `{}`", name.text));
+                self.errors.push(format!(
+                    "unterminated argument list invoking macro `{}`",
+                    name.text
+                ));
                 return Err(consumed);
             };
             consumed.push(token.clone());
@@ -282,10 +298,14 @@ impl<'m> Expander<'m> {
         let mut body = mac.body.iter().peekable();
         let mut after_argument = false;
         while let Some(token) = body.next() {
-            let param = mac.param_index(token).and_then(|i| args.get(i).map(|a| (i, a)));
+            let param = mac
+                .param_index(token)
+                .and_then(|i| args.get(i).map(|a| (i, a)));
             if token.is("#") && mac.params.is_some() {
-                if let Some(arg) =
-                    body.next().and_then(|t| mac.param_index(t)).and_then(|i| args.get(i))
+                if let Some(arg) = body
+                    .next()
+                    .and_then(|t| mac.param_index(t))
+                    .and_then(|i| args.get(i))
                 {
                     out.push(stringize(arg, token.space_before));
                 }
@@ -370,7 +390,11 @@ impl<'m> Expander<'m> {
                 if is_single_lexeme(&joined) {
                     let mut scanner = super::scan::Scanner::new(&joined);
                     let kind = scanner.next().map_or(LexKind::Other, |l| l.kind);
-                    out.push(Token { kind, text: joined.into(), ..left });
+                    out.push(Token {
+                        kind,
+                        text: joined.into(),
+                        ..left
+                    });
                 } else {
                     self.errors.push(format!(
                         "pasting `{}` and `{}` does not give a valid token",
@@ -457,7 +481,10 @@ fn union(a: &HideSet, b: &[Rc<str>]) -> HideSet {
     if b.iter().all(|n| a.contains(n)) {
         return a.clone();
     }
-    a.iter().chain(b.iter().filter(|n| !a.contains(n))).cloned().collect()
+    a.iter()
+        .chain(b.iter().filter(|n| !a.contains(n)))
+        .cloned()
+        .collect()
 }
 
 /// Writes expanded tokens as text. A space is put where the definition or
@@ -487,7 +514,9 @@ pub fn spell(tokens: &[Token], before: Option<char>, after: Option<char>) -> Str
 
 /// Whether two characters side by side could belong to one token.
 fn would_paste(left: Option<char>, right: Option<char>) -> bool {
-    let (Some(a), Some(b)) = (left, right) else { return false };
+    let (Some(a), Some(b)) = (left, right) else {
+        return false;
+    };
     let word = |c: char| c.is_alphanumeric() || c == '_';
     let operator = |c: char| "+-*/%<>=!&|^~?:.#@".contains(c);
     (word(a) && word(b)) || (operator(a) && operator(b)) || (a == '/' && b == '*')
@@ -501,14 +530,18 @@ mod tests {
 
     fn tokens(text: &str) -> Vec<Token> {
         let mut scanner = Scanner::new(text);
-        std::iter::from_fn(|| scanner.next()).map(|l| Token::from_lexeme(text, l)).collect()
+        std::iter::from_fn(|| scanner.next())
+            .map(|l| Token::from_lexeme(text, l))
+            .collect()
     }
 
     fn table(defines: &[&str]) -> MacroTable {
         let mut table = MacroTable::default();
         for line in defines {
             let mut scanner = Scanner::new(line);
-            let Some(name) = scanner.next_in_line() else { continue };
+            let Some(name) = scanner.next_in_line() else {
+                continue;
+            };
             let rest: Vec<_> = std::iter::from_fn(|| scanner.next_in_line())
                 .map(|l| (l, Token::from_lexeme(line, l)))
                 .collect();
@@ -567,9 +600,15 @@ mod tests {
     fn wrong_argument_counts_are_errors() {
         let (text, errors) = expand(&["F(a, b) a"], "F(1)");
         assert_eq!(text, "F(1)");
-        assert_eq!(errors, vec!["macro `F` takes 2 arguments, but 1 were given".to_string()]);
+        assert_eq!(
+            errors,
+            vec!["macro `F` takes 2 arguments, but 1 were given".to_string()]
+        );
         assert_eq!(expand(&["G() 7"], "G()").0, "7");
-        assert_eq!(expand(&["V(x, ...) x: __VA_ARGS__"], "V(1, 2, 3)").0, "1: 2, 3");
+        assert_eq!(
+            expand(&["V(x, ...) x: __VA_ARGS__"], "V(1, 2, 3)").0,
+            "1: 2, 3"
+        );
     }
 
     #[test]
@@ -589,13 +628,19 @@ mod tests {
         let defines: Vec<String> = (0..5000).map(|i| format!("M{i} M{}", i + 1)).collect();
         let defines: Vec<&str> = defines.iter().map(String::as_str).collect();
         let (_, errors) = expand(&defines, "M0");
-        assert_eq!(errors, vec!["macro `M128` expands through too many nested macros".to_string()]);
+        assert_eq!(
+            errors,
+            vec!["macro `M128` expands through too many nested macros".to_string()]
+        );
     }
 
     #[test]
     fn deeply_nested_arguments_stop_with_an_error() {
         let text = format!("{}1{}", "F(".repeat(200), ")".repeat(200));
         let (_, errors) = expand(&["F(x) x"], &text);
-        assert_eq!(errors, vec!["macro invocations are nested too deeply".to_string()]);
+        assert_eq!(
+            errors,
+            vec!["macro invocations are nested too deeply".to_string()]
+        );
     }
 }

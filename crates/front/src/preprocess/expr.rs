@@ -13,7 +13,11 @@ const MAX_NESTING: u32 = 128;
 
 /// Evaluates a whole `#if` expression.
 pub fn evaluate(tokens: &[Token]) -> Result<i64, String> {
-    let mut parser = Parser { tokens, pos: 0, nesting: 0 };
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        nesting: 0,
+    };
     if tokens.is_empty() {
         return Err("missing expression in #if".into());
     }
@@ -62,7 +66,10 @@ impl<'t> Parser<'t> {
             return Ok(());
         }
         match self.peek() {
-            Some(t) => Err(format!("expected `{punct}` in #if expression, found `{}`", t.text)),
+            Some(t) => Err(format!(
+                "expected `{punct}` in #if expression, found `{}`",
+                t.text
+            )),
             None => Err(format!("expected `{punct}` at the end of #if expression")),
         }
     }
@@ -95,7 +102,10 @@ impl<'t> Parser<'t> {
             return self.unary(live);
         };
         let mut left = self.binary(level + 1, live)?;
-        while let Some(op) = operators.iter().find(|op| self.peek().is_some_and(|t| t.is(op))) {
+        while let Some(op) = operators
+            .iter()
+            .find(|op| self.peek().is_some_and(|t| t.is(op)))
+        {
             self.pos += 1;
             let right_live = match *op {
                 "&&" => live && left != 0,
@@ -200,8 +210,9 @@ mod tests {
 
     fn eval(text: &str) -> Result<i64, String> {
         let mut scanner = Scanner::new(text);
-        let tokens: Vec<Token> =
-            std::iter::from_fn(|| scanner.next()).map(|l| Token::from_lexeme(text, l)).collect();
+        let tokens: Vec<Token> = std::iter::from_fn(|| scanner.next())
+            .map(|l| Token::from_lexeme(text, l))
+            .collect();
         evaluate(&tokens)
     }
 

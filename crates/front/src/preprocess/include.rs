@@ -59,7 +59,10 @@ fn on_disk(folder: &Path, name: &str) -> Option<Found> {
 fn builtin(name: Option<&Path>) -> Option<Found> {
     let name = name?.to_str()?;
     let text = p4include::find(name)?;
-    Some(Found::Builtin { path: Path::new(BUILTIN_DIR).join(name), text })
+    Some(Found::Builtin {
+        path: Path::new(BUILTIN_DIR).join(name),
+        text,
+    })
 }
 
 fn display_folder(folder: &Path) -> String {
@@ -84,7 +87,10 @@ mod tests {
         let _ = std::fs::create_dir_all(&dir);
         let _ = std::fs::write(dir.join("local.p4"), "");
         let main = file(&dir.join("main.p4").to_string_lossy(), false);
-        assert!(matches!(resolve("local.p4", true, &main, &[]), Ok(Found::Disk(_))));
+        assert!(matches!(
+            resolve("local.p4", true, &main, &[]),
+            Ok(Found::Disk(_))
+        ));
         assert!(resolve("local.p4", false, &main, &[]).is_err());
         assert!(matches!(
             resolve("local.p4", false, &main, std::slice::from_ref(&dir)),
@@ -101,7 +107,10 @@ mod tests {
         };
         assert_eq!(path, Path::new("p4include/core.p4"));
         let psa = file("p4include/psa.p4", true);
-        assert!(matches!(resolve("core.p4", true, &psa, &[]), Ok(Found::Builtin { .. })));
+        assert!(matches!(
+            resolve("core.p4", true, &psa, &[]),
+            Ok(Found::Builtin { .. })
+        ));
     }
 
     #[test]
@@ -110,6 +119,9 @@ mod tests {
         let Err(searched) = resolve("missing.p4", true, &main, &["inc".into()]) else {
             unreachable!("missing.p4 does not exist")
         };
-        assert_eq!(searched, vec!["src", "inc", "the built-in architecture files"]);
+        assert_eq!(
+            searched,
+            vec!["src", "inc", "the built-in architecture files"]
+        );
     }
 }

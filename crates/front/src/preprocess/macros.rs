@@ -135,11 +135,18 @@ pub fn parse_definition(
     rest: &[(Lexeme, Token)],
     defined_at: Option<SrcLoc>,
 ) -> Result<Macro, String> {
-    let function_like = rest.first().is_some_and(|(l, t)| t.is("(") && l.lo == name_end);
+    let function_like = rest
+        .first()
+        .is_some_and(|(l, t)| t.is("(") && l.lo == name_end);
     if !function_like {
         let body = body_tokens(rest.iter().map(|(_, t)| t.clone()).collect());
         check_paste_ends(&body)?;
-        return Ok(Macro { params: None, variadic: false, body, defined_at });
+        return Ok(Macro {
+            params: None,
+            variadic: false,
+            body,
+            defined_at,
+        });
     }
     let mut params: Vec<Rc<str>> = Vec::new();
     let mut variadic = false;
@@ -160,7 +167,10 @@ pub fn parse_definition(
             }
             params.push(token.text.clone());
         } else {
-            return Err(format!("unexpected `{}` in macro parameter list", token.text));
+            return Err(format!(
+                "unexpected `{}` in macro parameter list",
+                token.text
+            ));
         }
         match rest.get(i + 1) {
             Some((_, t)) if t.is(")") => break i + 1,
@@ -169,9 +179,19 @@ pub fn parse_definition(
             None => return Err("missing `)` in macro parameter list".into()),
         }
     };
-    let body = body_tokens(rest.iter().skip(close + 1).map(|(_, t)| t.clone()).collect());
+    let body = body_tokens(
+        rest.iter()
+            .skip(close + 1)
+            .map(|(_, t)| t.clone())
+            .collect(),
+    );
     check_paste_ends(&body)?;
-    let mac = Macro { params: Some(params), variadic, body, defined_at };
+    let mac = Macro {
+        params: Some(params),
+        variadic,
+        body,
+        defined_at,
+    };
     check_stringize_operands(&mac)?;
     Ok(mac)
 }
@@ -229,7 +249,10 @@ mod tests {
         let m = define("F(x, ...) x __VA_ARGS__").unwrap_or_else(|e| unreachable!("{e}"));
         assert!(m.variadic);
         assert_eq!(m.params.map(|p| p.len()), Some(2));
-        assert_eq!(define("G() 1").map(|m| m.params.map(|p| p.len())), Ok(Some(0)));
+        assert_eq!(
+            define("G() 1").map(|m| m.params.map(|p| p.len())),
+            Ok(Some(0))
+        );
     }
 
     #[test]

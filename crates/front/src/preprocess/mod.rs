@@ -115,11 +115,18 @@ impl FileState {
     }
 
     fn origin(&self, offset: usize) -> Origin {
-        Origin { file: self.view.file, offset: self.shifted(offset) }
+        Origin {
+            file: self.view.file,
+            offset: self.shifted(offset),
+        }
     }
 
     fn loc(&self, lo: usize, hi: usize) -> SrcLoc {
-        SrcLoc { file: self.view.file, lo: self.shifted(lo), hi: self.shifted(hi) }
+        SrcLoc {
+            file: self.view.file,
+            lo: self.shifted(lo),
+            hi: self.shifted(hi),
+        }
     }
 
     fn shifted(&self, offset: usize) -> u32 {
@@ -135,7 +142,8 @@ impl Preprocessor<'_> {
             let mut scanner = Scanner::new(&line);
             let Some(name_lexeme) = scanner.next_in_line().filter(|l| l.kind == LexKind::Ident)
             else {
-                self.diags.error(None, format!("invalid macro name `{name}` in -D"));
+                self.diags
+                    .error(None, format!("invalid macro name `{name}` in -D"));
                 continue;
             };
             let rest: Vec<(Lexeme, Token)> = std::iter::from_fn(|| scanner.next_in_line())
@@ -143,7 +151,8 @@ impl Preprocessor<'_> {
                 .collect();
             match macros::parse_definition(name_lexeme.hi, &rest, None) {
                 Ok(mac) => {
-                    self.macros.define(line[name_lexeme.lo..name_lexeme.hi].into(), mac);
+                    self.macros
+                        .define(line[name_lexeme.lo..name_lexeme.hi].into(), mac);
                 }
                 Err(message) => self.diags.error(None, format!("in -D {name}: {message}")),
             }
@@ -154,7 +163,10 @@ impl Preprocessor<'_> {
         let text: Rc<str> = Rc::from(self.sources.file(id).text.as_str());
         self.scanned += text.len();
         if self.scanned > MAX_SCANNED {
-            self.diags.error(None, "the program and its includes are too large to preprocess");
+            self.diags.error(
+                None,
+                "the program and its includes are too large to preprocess",
+            );
             self.halted = true;
             return;
         }
@@ -203,7 +215,10 @@ impl Preprocessor<'_> {
 
     fn output_too_large(&mut self, file: &FileState, at: usize) {
         if !self.halted {
-            let message = format!("preprocessed program exceeds {} MiB", output::MAX_OUTPUT >> 20);
+            let message = format!(
+                "preprocessed program exceeds {} MiB",
+                output::MAX_OUTPUT >> 20
+            );
             self.error(file.loc(at, at), message);
         }
         self.halted = true;
@@ -213,13 +228,22 @@ impl Preprocessor<'_> {
     fn expand_in_text(&mut self, file: &mut FileState, scanner: &mut Scanner, name: Lexeme) {
         self.copy_upto(file, name.lo);
         let text = file.text.clone();
-        let mut source = FileTokens { scanner, end: name.hi };
+        let mut source = FileTokens {
+            scanner,
+            end: name.hi,
+        };
         let reported_as = self.sources.file(file.view.file);
         let line = reported_as.line_col(file.shifted(name.lo)).0;
-        let site = Site { file: reported_as.path.display().to_string(), line };
+        let site = Site {
+            file: reported_as.path.display().to_string(),
+            line,
+        };
         let mut expander = Expander::at(&self.macros, &mut self.budget, site);
         // The space before the name is already copied.
-        let first = Token { space_before: false, ..Token::from_lexeme(&text, name) };
+        let first = Token {
+            space_before: false,
+            ..Token::from_lexeme(&text, name)
+        };
         let result = expander.expand(vec![first], &mut source);
         let end = source.end;
         let errors = std::mem::take(&mut expander.errors);
@@ -233,7 +257,11 @@ impl Preprocessor<'_> {
         }
         let after = text.get(end..).and_then(|rest| rest.chars().next());
         let spelled = expand::spell(&result, self.out.last_char(), after);
-        if self.out.expanded(&spelled, file.origin(name.lo), (end - name.lo) as u32).is_err() {
+        if self
+            .out
+            .expanded(&spelled, file.origin(name.lo), (end - name.lo) as u32)
+            .is_err()
+        {
             self.output_too_large(file, name.lo);
         }
         file.copied_upto = end;
@@ -252,13 +280,19 @@ impl Preprocessor<'_> {
     /// reported at the program's `#include`, with a note pointing inside.
     fn report(&mut self, mut d: Diagnostic) {
         let in_builtin = d.loc.is_some_and(|loc| self.sources.file(loc.file).builtin);
-        let include_site =
-            self.include_stack.iter().rev().find(|site| !self.sources.file(site.file).builtin);
+        let include_site = self
+            .include_stack
+            .iter()
+            .rev()
+            .find(|site| !self.sources.file(site.file).builtin);
         if let (true, Some(&site)) = (in_builtin, include_site) {
             let inside = d.loc.replace(site);
             d.notes.insert(
                 0,
-                Note { loc: inside, message: "raised by this line of a built-in file".into() },
+                Note {
+                    loc: inside,
+                    message: "raised by this line of a built-in file".into(),
+                },
             );
         }
         self.diags.push(d);

@@ -97,7 +97,9 @@ mod tests {
         let mut out = Output::default();
         assert!(out.copy("ab", Origin { file, offset: 0 }).is_ok());
         assert!(out.copy("c", Origin { file, offset: 2 }).is_ok());
-        assert!(out.expanded("(1 + 2)", Origin { file, offset: 3 }, 3).is_ok());
+        assert!(out
+            .expanded("(1 + 2)", Origin { file, offset: 3 }, 3)
+            .is_ok());
         assert!(out.copy(";", Origin { file, offset: 6 }).is_ok());
         let unit = out.finish();
         assert_eq!(unit.segments.len(), 3);

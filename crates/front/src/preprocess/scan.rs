@@ -46,8 +46,16 @@ pub struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     /// A scanner at the start of `text`, past a byte-order mark if any.
     pub fn new(text: &'a str) -> Scanner<'a> {
-        let pos = if text.starts_with('\u{feff}') { '\u{feff}'.len_utf8() } else { 0 };
-        Scanner { text, pos, at_line_start: true }
+        let pos = if text.starts_with('\u{feff}') {
+            '\u{feff}'.len_utf8()
+        } else {
+            0
+        };
+        Scanner {
+            text,
+            pos,
+            at_line_start: true,
+        }
     }
 
     pub fn text(&self) -> &'a str {
@@ -95,8 +103,9 @@ impl<'a> Scanner<'a> {
                     None => break,
                 },
                 b'/' if bytes.get(self.pos + 1) == Some(&b'/') => {
-                    self.pos =
-                        self.text[self.pos..].find('\n').map_or(bytes.len(), |i| self.pos + i);
+                    self.pos = self.text[self.pos..]
+                        .find('\n')
+                        .map_or(bytes.len(), |i| self.pos + i);
                 }
                 b'/' if bytes.get(self.pos + 1) == Some(&b'*') => {
                     self.pos = self.text[self.pos + 2..]
@@ -133,8 +142,9 @@ impl<'a> Scanner<'a> {
                 LexKind::Ident
             }
             b'0'..=b'9' => {
-                self.pos =
-                    end_of(bytes, lo, |b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.');
+                self.pos = end_of(bytes, lo, |b| {
+                    b.is_ascii_alphanumeric() || b == b'_' || b == b'.'
+                });
                 LexKind::Number
             }
             b'"' => {
@@ -143,7 +153,10 @@ impl<'a> Scanner<'a> {
             }
             _ if first.is_ascii_punctuation() => {
                 let rest = &self.text[lo..];
-                let len = PUNCTUATORS.iter().find(|p| rest.starts_with(**p)).map_or(1, |p| p.len());
+                let len = PUNCTUATORS
+                    .iter()
+                    .find(|p| rest.starts_with(**p))
+                    .map_or(1, |p| p.len());
                 self.pos = lo + len;
                 LexKind::Punct
             }
@@ -154,7 +167,13 @@ impl<'a> Scanner<'a> {
             }
         };
         let line_start = std::mem::replace(&mut self.at_line_start, false);
-        Some(Lexeme { kind, lo, hi: self.pos, space_before, line_start })
+        Some(Lexeme {
+            kind,
+            lo,
+            hi: self.pos,
+            space_before,
+            line_start,
+        })
     }
 }
 
@@ -189,7 +208,9 @@ mod tests {
 
     fn lexemes(text: &str) -> Vec<(LexKind, &str)> {
         let mut scanner = Scanner::new(text);
-        std::iter::from_fn(|| scanner.next()).map(|l| (l.kind, &text[l.lo..l.hi])).collect()
+        std::iter::from_fn(|| scanner.next())
+            .map(|l| (l.kind, &text[l.lo..l.hi]))
+            .collect()
     }
 
     #[test]
@@ -209,8 +230,9 @@ mod tests {
     #[test]
     fn line_start_survives_comments_but_not_tokens() {
         let mut scanner = Scanner::new("a # b\n  /* c */ # d");
-        let flags: Vec<bool> =
-            std::iter::from_fn(|| scanner.next()).map(|l| l.line_start).collect();
+        let flags: Vec<bool> = std::iter::from_fn(|| scanner.next())
+            .map(|l| l.line_start)
+            .collect();
         assert_eq!(flags, vec![true, false, false, true, false]);
     }
 
@@ -227,7 +249,10 @@ mod tests {
 
     #[test]
     fn unterminated_string_stops_at_line_end() {
-        assert_eq!(lexemes("\"abc\nx"), vec![(LexKind::Str, "\"abc"), (LexKind::Ident, "x")]);
+        assert_eq!(
+            lexemes("\"abc\nx"),
+            vec![(LexKind::Str, "\"abc"), (LexKind::Ident, "x")]
+        );
     }
 
     #[test]
@@ -238,6 +263,9 @@ mod tests {
 
     #[test]
     fn non_ascii_is_one_lexeme_per_character() {
-        assert_eq!(lexemes("é1"), vec![(LexKind::Other, "é"), (LexKind::Number, "1")]);
+        assert_eq!(
+            lexemes("é1"),
+            vec![(LexKind::Other, "é"), (LexKind::Number, "1")]
+        );
     }
 }

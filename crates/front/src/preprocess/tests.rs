@@ -15,7 +15,11 @@ struct Run {
 impl Run {
     /// The output with runs of whitespace squeezed, for comparisons.
     fn words(&self) -> String {
-        self.unit.text.split_whitespace().collect::<Vec<_>>().join(" ")
+        self.unit
+            .text
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn messages(&self, severity: Severity) -> Vec<String> {
@@ -33,7 +37,10 @@ impl Run {
 
     /// `file:line:col` of the first error.
     fn first_error_at(&self) -> Option<String> {
-        self.diags.errors().next().and_then(|d| d.position(&self.sources))
+        self.diags
+            .errors()
+            .next()
+            .and_then(|d| d.position(&self.sources))
     }
 
     /// `file:line:col` where the `n`th occurrence of `needle` in the output
@@ -51,7 +58,11 @@ fn run_with(path: &Path, text: &str, options: &Options) -> Run {
     let mut sources = SourceMap::new();
     let mut diags = Diagnostics::default();
     let unit = preprocess(path, text, options, &mut sources, &mut diags);
-    Run { unit, sources, diags }
+    Run {
+        unit,
+        sources,
+        diags,
+    }
 }
 
 fn run(text: &str) -> Run {
@@ -156,8 +167,15 @@ fn if_arithmetic_with_macros() {
 
 #[test]
 fn command_line_defines_are_predefined() {
-    let options = Options { defines: vec![("PORT0".into(), "2".into())], ..Options::default() };
-    let r = run_with(Path::new("main.p4"), "#ifdef PORT0\nport = PORT0;\n#endif\n", &options);
+    let options = Options {
+        defines: vec![("PORT0".into(), "2".into())],
+        ..Options::default()
+    };
+    let r = run_with(
+        Path::new("main.p4"),
+        "#ifdef PORT0\nport = PORT0;\n#endif\n",
+        &options,
+    );
     assert_eq!(r.words(), "port = 2;");
 }
 
@@ -182,7 +200,10 @@ fn error_warning_and_unknown_directives() {
     let r = run(
         "#error stop here\n#warning careful\n#frobnicate\n#if 0\n#frobnicate\n#error no\n#endif\n",
     );
-    assert_eq!(r.errors(), vec!["#error stop here", "unknown directive `#frobnicate`"]);
+    assert_eq!(
+        r.errors(),
+        vec!["#error stop here", "unknown directive `#frobnicate`"]
+    );
     assert_eq!(r.messages(Severity::Warning), vec!["#warning careful"]);
 }
 
@@ -204,7 +225,10 @@ fn includes_search_the_folder_then_dash_i_then_builtins() {
             ("inc/sub/deeper.h", "deeper\n"),
         ],
     );
-    let options = Options { include_dirs: vec![dir.0.join("inc")], ..Options::default() };
+    let options = Options {
+        include_dirs: vec![dir.0.join("inc")],
+        ..Options::default()
+    };
     let main = dir.0.join("src/main.p4");
     let r = run_with(
         &main,
@@ -222,9 +246,16 @@ fn includes_search_the_folder_then_dash_i_then_builtins() {
 
 #[test]
 fn include_guards_stop_double_inclusion() {
-    let dir = TempDir::new("guards", &[("g.h", "#ifndef G_H\n#define G_H\nonce\n#endif\n")]);
+    let dir = TempDir::new(
+        "guards",
+        &[("g.h", "#ifndef G_H\n#define G_H\nonce\n#endif\n")],
+    );
     let main = dir.0.join("main.p4");
-    let r = run_with(&main, "#include \"g.h\"\n#include \"g.h\"\n", &Options::default());
+    let r = run_with(
+        &main,
+        "#include \"g.h\"\n#include \"g.h\"\n",
+        &Options::default(),
+    );
     assert_eq!(r.words(), "once");
 }
 
@@ -232,11 +263,20 @@ fn include_guards_stop_double_inclusion() {
 fn include_cycles_and_missing_files_are_errors() {
     let dir = TempDir::new("cycle", &[("a.h", "#include \"a.h\"\n")]);
     let main = dir.0.join("main.p4");
-    let r = run_with(&main, "#include \"a.h\"\n#include \"nope.p4\"\n", &Options::default());
+    let r = run_with(
+        &main,
+        "#include \"a.h\"\n#include \"nope.p4\"\n",
+        &Options::default(),
+    );
     assert_eq!(r.errors().len(), 2);
     assert!(r.errors()[0].contains("nested more than"));
     assert_eq!(r.errors()[1], "cannot find include file `nope.p4`");
-    let missing = r.diags.errors().nth(1).map(|d| d.render(&r.sources)).unwrap_or_default();
+    let missing = r
+        .diags
+        .errors()
+        .nth(1)
+        .map(|d| d.render(&r.sources))
+        .unwrap_or_default();
     assert!(missing.contains("main.p4:2:1: error"), "{missing}");
     assert!(missing.contains("note: searched"), "{missing}");
 }
@@ -271,14 +311,19 @@ fn runaway_expansion_is_an_error_not_a_hang() {
 #[test]
 fn unterminated_invocation_is_an_error() {
     let r = run("#define F(x) x\nF(1, \n#define G\n");
-    assert_eq!(r.errors(), vec!["unterminated argument list invoking macro `F`"]);
+    assert_eq!(
+        r.errors(),
+        vec!["unterminated argument list invoking macro `F`"]
+    );
 }
 
 #[test]
 fn errors_inside_builtin_files_are_reported_at_the_include() {
     // A macro of the program's that breaks a line of core.p4.
-    let options =
-        Options { defines: vec![("verify()".into(), String::new())], ..Options::default() };
+    let options = Options {
+        defines: vec![("verify()".into(), String::new())],
+        ..Options::default()
+    };
     let r = run_with(Path::new("main.p4"), "\n#include <core.p4>\n", &options);
     let core_calls_verify =
         crate::p4include::find("core.p4").is_some_and(|t| t.contains("verify("));
@@ -313,7 +358,10 @@ fn if_expression_errors_point_at_the_expression() {
 fn gnu_line_markers_of_preprocessed_files_are_accepted() {
     let r = run("# 1 \"prog.p4\"\n# 0 \"<built-in>\"\n# 7 \"prog.p4\" 2\nx y\n# 3 \"bad\" z\n");
     assert_eq!(r.origin_of("y", 0).as_deref(), Some("prog.p4:7:3"));
-    assert_eq!(r.errors(), vec!["`#line` expects a line number and an optional \"FILE\""]);
+    assert_eq!(
+        r.errors(),
+        vec!["`#line` expects a line number and an optional \"FILE\""]
+    );
 }
 
 #[test]

@@ -25,7 +25,8 @@ struct XdpMd {
 /// Average ns per frame of program `fd` over `repeat` live frames arriving
 /// on interface `ifindex`.
 pub fn time_live(fd: i32, packet: &[u8], repeat: u32, ifindex: u32) -> Result<f64> {
-    let size_in = u32::try_from(packet.len()).map_err(|_| RuntimeError::Value("packet is too long".into()))?;
+    let size_in = u32::try_from(packet.len())
+        .map_err(|_| RuntimeError::Value("packet is too long".into()))?;
     let context = XdpMd {
         data: 0,
         data_end: size_in,
@@ -57,7 +58,9 @@ pub fn time_live(fd: i32, packet: &[u8], repeat: u32, ifindex: u32) -> Result<f6
         return Err(RuntimeError::os("BPF_PROG_TEST_RUN (live frames)", -status));
     }
     if opts.duration == 0 {
-        return Err(RuntimeError::NotSupported("the kernel reported 0 ns for live frames".into()));
+        return Err(RuntimeError::NotSupported(
+            "the kernel reported 0 ns for live frames".into(),
+        ));
     }
     Ok(f64::from(opts.duration))
 }

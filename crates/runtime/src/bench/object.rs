@@ -73,7 +73,11 @@ impl BenchObject {
             _image: image,
         };
         if status < 0 {
-            let detail = loaded.logs.iter().map(|(_, log)| log.as_str()).collect::<String>();
+            let detail = loaded
+                .logs
+                .iter()
+                .map(|(_, log)| log.as_str())
+                .collect::<String>();
             return Err(RuntimeError::BadObject(format!(
                 "the kernel refused it ({}): {}{}",
                 std::io::Error::from_raw_os_error(-status),
@@ -90,7 +94,9 @@ impl BenchObject {
         let program =
             unsafe { sys::bpf_object__find_program_by_name(self.object.as_ptr(), c_name.as_ptr()) };
         if program.is_null() {
-            return Err(RuntimeError::BadObject(format!("the object has no program `{name}`")));
+            return Err(RuntimeError::BadObject(format!(
+                "the object has no program `{name}`"
+            )));
         }
         // SAFETY: live program handle.
         Ok(unsafe { sys::bpf_program__fd(program) })
@@ -99,9 +105,12 @@ impl BenchObject {
     pub fn map_fd(&self, name: &str) -> Result<i32> {
         let c_name = c_string(name)?;
         // SAFETY: live object, NUL-terminated name.
-        let map = unsafe { sys::bpf_object__find_map_by_name(self.object.as_ptr(), c_name.as_ptr()) };
+        let map =
+            unsafe { sys::bpf_object__find_map_by_name(self.object.as_ptr(), c_name.as_ptr()) };
         if map.is_null() {
-            return Err(RuntimeError::BadObject(format!("the object has no map `{name}`")));
+            return Err(RuntimeError::BadObject(format!(
+                "the object has no map `{name}`"
+            )));
         }
         // SAFETY: live map handle.
         Ok(unsafe { sys::bpf_map__fd(map) })
@@ -113,7 +122,8 @@ impl BenchObject {
         let mut info = [0u8; sys::PROG_INFO_SIZE];
         let mut length = info.len() as u32;
         // SAFETY: the kernel writes at most `length` bytes into `info`.
-        let status = unsafe { sys::bpf_obj_get_info_by_fd(fd, info.as_mut_ptr().cast(), &mut length) };
+        let status =
+            unsafe { sys::bpf_obj_get_info_by_fd(fd, info.as_mut_ptr().cast(), &mut length) };
         if status < 0 {
             return Err(RuntimeError::os("reading program info", -status));
         }
@@ -165,12 +175,15 @@ fn program_name(program: *mut sys::BpfProgram) -> String {
         if name.is_null() {
             return String::new();
         }
-        std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned()
+        std::ffi::CStr::from_ptr(name)
+            .to_string_lossy()
+            .into_owned()
     }
 }
 
 fn c_string(name: &str) -> Result<CString> {
-    CString::new(name).map_err(|_| RuntimeError::Value(format!("name `{name}` contains a NUL byte")))
+    CString::new(name)
+        .map_err(|_| RuntimeError::Value(format!("name `{name}` contains a NUL byte")))
 }
 
 #[cfg(test)]
@@ -179,7 +192,8 @@ mod tests {
 
     #[test]
     fn stack_depth_sums_every_function() {
-        let log = "processed 12 insns (limit 1000000)\nstack depth 16+8\nverification time 5 usec\n";
+        let log =
+            "processed 12 insns (limit 1000000)\nstack depth 16+8\nverification time 5 usec\n";
         assert_eq!(stack_depth(log), 24);
         assert_eq!(stack_depth("stack depth 0\n"), 0);
         assert_eq!(stack_depth("no statistics"), 0);

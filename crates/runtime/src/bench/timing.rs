@@ -54,12 +54,17 @@ extern "C" {
 
 /// CPU time this thread has used, in ns (0 if the clock cannot be read).
 fn thread_cpu_ns() -> u64 {
-    let mut time = Timespec { seconds: 0, nanoseconds: 0 };
+    let mut time = Timespec {
+        seconds: 0,
+        nanoseconds: 0,
+    };
     // SAFETY: writes one timespec we own.
     if unsafe { clock_gettime(THREAD_CPU_CLOCK, &mut time) } != 0 {
         return 0;
     }
-    (time.seconds as u64).saturating_mul(1_000_000_000).saturating_add(time.nanoseconds as u64)
+    (time.seconds as u64)
+        .saturating_mul(1_000_000_000)
+        .saturating_add(time.nanoseconds as u64)
 }
 
 /// Median of `samples` (mean of the two middle ones for an even count);

@@ -15,7 +15,8 @@ use super::expect::Pattern;
 use super::parse::{ActionCall, Command, CountKind, Line};
 use crate::entry::EntrySpec;
 use crate::error::{Result, RuntimeError};
-use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use crate::packet_target::PacketTarget;
+use crate::pipeline::PacketOutcome;
 use crate::verdict::Verdict;
 use crate::{counter, names, table, value};
 use p4bpf_layout::{MatchKind, Table};
@@ -38,7 +39,7 @@ struct Sent {
 }
 
 /// Run `script` (parsed from `file`) against `pipeline`.
-pub fn run(pipeline: &LoadedPipeline, file: &Path, script: &[Line]) -> Outcome {
+pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcome {
     let name = file.file_name().map_or_else(
         || file.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -176,13 +177,13 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 fn add(
-    pipeline: &LoadedPipeline,
+    pipeline: &impl PacketTarget,
     table_name: &str,
     priority: Option<u32>,
     keys: &[(String, String)],
     call: &ActionCall,
 ) -> Result<()> {
-    let table = names::table(&pipeline.description, table_name)?;
+    let table = names::table(pipeline.description(), table_name)?;
     let mut spec = EntrySpec {
         priority,
         ..EntrySpec::default()
@@ -195,8 +196,8 @@ fn add(
     table::add_entry(pipeline, table, &spec)
 }
 
-fn set_default(pipeline: &LoadedPipeline, table_name: &str, call: &ActionCall) -> Result<()> {
-    let table = names::table(&pipeline.description, table_name)?;
+fn set_default(pipeline: &impl PacketTarget, table_name: &str, call: &ActionCall) -> Result<()> {
+    let table = names::table(pipeline.description(), table_name)?;
     let (action, args) = action_args(table, call)?;
     table::set_default(pipeline, table, action, &args)
 }
@@ -253,12 +254,12 @@ fn key_text(table: &Table, index: usize, text: &str) -> Result<String> {
 }
 
 fn check_counter(
-    pipeline: &LoadedPipeline,
+    pipeline: &impl PacketTarget,
     name: &str,
     index: u32,
     expected: Option<(CountKind, u64)>,
 ) -> Result<String> {
-    let found = names::counter(&pipeline.description, name)?;
+    let found = names::counter(pipeline.description(), name)?;
     let value = counter::read(pipeline, found, index)?;
     let counts: Vec<String> = [("packets", value.packets), ("bytes", value.bytes)]
         .iter()

@@ -1,0 +1,197 @@
+//! `p4bpf run PROGRAM.p4 --in IN.pcap --out OUT.pcap [--target user|kernel]
+//! [--entries FILE.stf] [--port N]`: offline processing of a capture. Every
+//! packet of IN.pcap enters on port N (default 0); those the program sends
+//! out are written, with their input timestamps, to one capture per output
+//! port, `OUT-PORT.pcap` beside OUT.pcap. Table entries come from the
+//! `add`/`setdefault` lines of an STF file.
+//!
+//! Exit status 0 when every packet ran (dropping is running), 1 when the
+//! program, the capture or a packet failed, 2 for a bad command line.
+
+use crate::args::{Args, UsageError};
+use crate::target::{self, Target};
+use p4bpf_compiler::CompileOptions;
+use p4bpf_runtime::pcap::{self, Record};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: p4bpf run PROGRAM.p4 --in IN.pcap --out OUT.pcap [--target user|kernel]
+                 [--entries FILE.stf] [--port N] [--hook xdp|tc]
+                 [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
+
+Runs every packet of IN.pcap through PROGRAM (arriving on port N, default 0)
+and writes the packets it sends out to OUT-PORT.pcap, one file per port.
+
+options:
+  --target user|kernel   where the program runs (default: user; kernel
+                         needs root or CAP_BPF)
+  --entries FILE.stf     table entries: the file's `add` and `setdefault` lines
+  --port N               input port of every packet (default 0)
+  --hook, --extern-file, -I, -D   as for `p4bpf compile`
+
+exit status: 0 every packet ran, 1 a failure, 2 bad command line
+";
+
+#[derive(Debug)]
+struct Request {
+    program: PathBuf,
+    input: PathBuf,
+    output: PathBuf,
+    target: Target,
+    entries: Option<PathBuf>,
+    port: u32,
+    compile: CompileOptions,
+}
+
+fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
+    let mut compile = target::default_compile_options();
+    let (mut program, mut input, mut output, mut entries) = (None, None, None, None);
+    let mut target = Target::User;
+    let mut port = 0;
+    while let Some(word) = words.next_word() {
+        if word == "-h" || word == "--help" {
+            return Ok(None);
+        } else if let Some(name) = words.option(&word, "--target")? {
+            target = Target::parse(&name).map_err(UsageError::new)?;
+        } else if let Some(file) = words.option(&word, "--in")? {
+            input = Some(PathBuf::from(file));
+        } else if let Some(file) = words.option(&word, "--out")? {
+            output = Some(PathBuf::from(file));
+        } else if let Some(file) = words.option(&word, "--entries")? {
+            entries = Some(PathBuf::from(file));
+        } else if let Some(number) = words.option(&word, "--port")? {
+            port = number
+                .parse()
+                .map_err(|_| UsageError::new(format!("`--port {number}` is not a port number")))?;
+        } else if target::compile_option(&mut words, &word, &mut compile)? {
+            continue;
+        } else if word.starts_with('-') {
+            return Err(crate::args::unknown_option(&word));
+        } else if program.replace(PathBuf::from(&word)).is_some() {
+            return Err(UsageError::new(format!(
+                "a second program `{word}`: run takes one"
+            )));
+        }
+    }
+    let missing = |what: &str| UsageError::new(format!("missing {what}"));
+    Ok(Some(Request {
+        program: program.ok_or_else(|| missing("the program"))?,
+        input: input.ok_or_else(|| missing("--in IN.pcap"))?,
+        output: output.ok_or_else(|| missing("--out OUT.pcap"))?,
+        target,
+        entries,
+        port,
+        compile,
+    }))
+}
+
+pub fn run(words: Args) -> ExitCode {
+    let request = match parse(words) {
+        Ok(Some(request)) => request,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => return error.report(Some("run")),
+    };
+    match run_request(&request) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("p4bpf: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Whether every packet ran; Err for what stops the run before packets.
+fn run_request(request: &Request) -> Result<bool, String> {
+    let bytes = std::fs::read(&request.input)
+        .map_err(|e| format!("cannot read {}: {e}", request.input.display()))?;
+    let packets = pcap::parse(&bytes).map_err(|e| format!("{}: {e}", request.input.display()))?;
+    let pipeline = target::load(&request.program, &request.compile, request.target)?;
+    if let Some(path) = &request.entries {
+        let entries = target::table_commands(path)?;
+        target::install_entries(&pipeline, path, &entries)?;
+    }
+    let mut by_port: BTreeMap<u32, Vec<Record>> = BTreeMap::new();
+    let (mut dropped, mut failed) = (0, 0);
+    for (number, packet) in packets.iter().enumerate() {
+        match pipeline.run_packet(request.port, &packet.data) {
+            Ok(outcome) => match outcome.port.filter(|_| outcome.verdict.delivers()) {
+                Some(port) => by_port.entry(port).or_default().push(Record {
+                    data: outcome.packet,
+                    ..packet.clone()
+                }),
+                None => dropped += 1,
+            },
+            Err(e) => {
+                failed += 1;
+                eprintln!("packet {}: {e}", number + 1);
+            }
+        }
+    }
+    let mut written = Vec::new();
+    for (port, records) in &by_port {
+        let path = port_file(&request.output, *port);
+        std::fs::write(&path, pcap::write(records))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written.push(format!("{} ({} packets)", path.display(), records.len()));
+    }
+    println!(
+        "{} packets: {} sent out, {dropped} dropped, {failed} failed",
+        packets.len(),
+        packets.len() - dropped - failed
+    );
+    for line in written {
+        println!("wrote {line}");
+    }
+    Ok(failed == 0)
+}
+
+/// `OUT-PORT.EXT` beside `OUT.EXT`.
+fn port_file(output: &Path, port: u32) -> PathBuf {
+    let stem = output
+        .file_stem()
+        .map_or_else(|| "out".to_string(), |s| s.to_string_lossy().into_owned());
+    let name = match output.extension() {
+        Some(ext) => format!("{stem}-{port}.{}", ext.to_string_lossy()),
+        None => format!("{stem}-{port}.pcap"),
+    };
+    output.with_file_name(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(list: &[&str]) -> Args {
+        Args::new(list.iter().map(|w| w.to_string()).collect())
+    }
+
+    #[test]
+    fn output_files_are_named_per_port() {
+        assert_eq!(
+            port_file(Path::new("d/out.pcap"), 3),
+            Path::new("d/out-3.pcap")
+        );
+        assert_eq!(port_file(Path::new("cap"), 0), Path::new("cap-0.pcap"));
+    }
+
+    #[test]
+    fn needs_program_input_and_output() {
+        let ok = parse(words(&[
+            "p.p4", "--in", "a.pcap", "--out", "b.pcap", "--target", "kernel", "--port", "2",
+        ]));
+        assert!(ok
+            .ok()
+            .flatten()
+            .is_some_and(|r| r.target == Target::Kernel && r.port == 2));
+        assert!(parse(words(&["p.p4", "--in", "a.pcap"])).is_err());
+        assert!(parse(words(&["p.p4", "q.p4", "--in", "a", "--out", "b"])).is_err());
+        assert!(parse(words(&["p.p4", "--in", "a", "--out", "b", "--port", "x"])).is_err());
+        assert!(parse(words(&["--help"])).is_ok_and(|r| r.is_none()));
+    }
+}

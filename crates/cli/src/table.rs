@@ -1,0 +1,117 @@
+//! `p4bpf table add|modify|del|get|dump|default|clear`: a pinned pipeline's
+//! tables by P4 name. A thin shell over `p4bpf_runtime::control`.
+
+use crate::args::{Args, UsageError};
+use crate::control_output::{fail, json_object, print_lines, split, Words};
+use p4bpf_runtime::control::{self, Entry};
+use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::{names, table, RuntimeError};
+use std::process::ExitCode;
+
+pub const USAGE: &str = "\
+usage: p4bpf table add|modify PIPELINE TABLE KEY=VALUE... ACTION [PARAM=VALUE...] [--priority P]
+       p4bpf table del|get PIPELINE TABLE KEY=VALUE... [--priority P] [--json]
+       p4bpf table dump PIPELINE TABLE [--json]
+       p4bpf table default PIPELINE TABLE ACTION [PARAM=VALUE...]
+       p4bpf table clear PIPELINE TABLE
+
+Tables, keys, actions and parameters go by P4 name (`MyIngress.routes`,
+`hdr.ipv4.dstAddr`), by a unique last part (`routes`, `dstAddr`) or, for
+keys, by position (`key.field0`). Values: decimal, 0x hex, 0b binary, IPv4,
+IPv6, MAC; `VALUE/PREFIX` for lpm, `VALUE&&&MASK` for ternary. Entries print
+as `KEY=VALUE...<tab>ACTION<tab>PARAM=VALUE...` or, with --json, one JSON
+object per line.
+";
+
+pub fn run(words: Args) -> ExitCode {
+    let words = match split(words, &["--priority"]) {
+        Ok(words) => words,
+        Err(error) => return error.report(Some("table")),
+    };
+    let priority = match words.option("--priority").map(str::parse::<u32>) {
+        None => None,
+        Some(Ok(priority)) => Some(priority),
+        Some(Err(_)) => {
+            return UsageError::new("`--priority` needs a whole number").report(Some("table"))
+        }
+    };
+    let [command, pipeline, table_name, rest @ ..] = words.positional.as_slice() else {
+        return UsageError::new("expected `table COMMAND PIPELINE TABLE ...`")
+            .report(Some("table"));
+    };
+    let opened = match command.as_str() {
+        "get" | "dump" => Deployment::open(pipeline),
+        _ => Deployment::open_for_writing(pipeline),
+    };
+    let result = opened.and_then(|deployment| {
+        let table = names::table(&deployment.description, table_name)?.clone();
+        let keys_only = || control::parse_key(&table, rest, priority);
+        match command.as_str() {
+            "add" => {
+                let spec = control::parse_entry(&table, rest, priority)?;
+                control::add(&deployment, &table, &spec).map(|()| Vec::new())
+            }
+            "modify" => {
+                let spec = control::parse_entry(&table, rest, priority)?;
+                control::modify(&deployment, &table, &spec).map(|()| Vec::new())
+            }
+            "del" => control::delete(&deployment, &table, &keys_only()?).map(|()| Vec::new()),
+            "get" => control::get(&deployment, &table, &keys_only()?)
+                .map(|entry| vec![render(&entry, &words)]),
+            "dump" if rest.is_empty() => control::dump(&deployment, &table)
+                .map(|entries| entries.iter().map(|e| render(e, &words)).collect()),
+            "default" => {
+                let spec = control::parse_entry(&table, rest, None)?;
+                if !spec.keys.is_empty() {
+                    return Err(RuntimeError::Value("a default action takes no key".into()));
+                }
+                table::set_default(&deployment, &table, spec.action, &spec.args)
+                    .map(|()| Vec::new())
+            }
+            "clear" if rest.is_empty() => control::clear(&deployment, &table)
+                .map(|removed| vec![format!("removed {removed} entries")]),
+            "dump" | "clear" => Err(RuntimeError::Value(format!(
+                "`table {command}` takes no key or action"
+            ))),
+            other => Err(RuntimeError::Value(format!(
+                "unknown table command `{other}` (add, modify, del, get, dump, default, clear)"
+            ))),
+        }
+    });
+    match result {
+        Ok(lines) => print_lines(&lines),
+        Err(error) => fail(error),
+    }
+}
+
+fn render(entry: &Entry, words: &Words) -> String {
+    let priority = entry.priority.map(|p| p.to_string());
+    if words.json {
+        let mut head = json_object(&[("action".into(), entry.action.clone())]);
+        head.pop();
+        let priority = priority
+            .map(|p| format!(", \"priority\": {p}"))
+            .unwrap_or_default();
+        return format!(
+            "{head}, \"keys\": {}, \"params\": {}{priority}}}",
+            json_object(&entry.keys),
+            json_object(&entry.params)
+        );
+    }
+    let pairs = |list: &[(String, String)]| {
+        list.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut line = format!(
+        "{}\t{}\t{}",
+        pairs(&entry.keys),
+        entry.action,
+        pairs(&entry.params)
+    );
+    if let Some(priority) = priority {
+        line.push_str(&format!("\tpriority={priority}"));
+    }
+    line
+}

@@ -1,0 +1,53 @@
+//! What `pipeline show` reports about a pinned pipeline: program, hook,
+//! program id, each table with its entry count and size, counters, ports.
+
+use super::Deployment;
+use crate::control;
+use crate::error::Result;
+use crate::ports::{self, Port};
+use p4bpf_layout::Hook;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub name: String,
+    pub program: String,
+    pub hook: Hook,
+    pub xdp_mode: &'static str,
+    pub program_id: u32,
+    pub tables: Vec<TableSummary>,
+    pub counters: Vec<String>,
+    pub ports: Vec<Port>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableSummary {
+    pub name: String,
+    pub entries: usize,
+    pub size: u32,
+}
+
+pub fn summary(deployment: &Deployment) -> Result<Summary> {
+    let description = &deployment.description;
+    let mut tables = Vec::new();
+    for table in &description.tables {
+        tables.push(TableSummary {
+            name: table.name.clone(),
+            entries: control::count_entries(deployment, table)?,
+            size: table.size,
+        });
+    }
+    Ok(Summary {
+        name: deployment.name.clone(),
+        program: description.program.clone(),
+        hook: description.hook,
+        xdp_mode: deployment.settings.xdp_mode.as_str(),
+        program_id: deployment.program_id()?,
+        tables,
+        counters: description
+            .counters
+            .iter()
+            .map(|c| c.name.clone())
+            .collect(),
+        ports: ports::list(deployment)?,
+    })
+}

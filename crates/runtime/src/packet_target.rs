@@ -1,0 +1,24 @@
+//! Where an STF script's packets go: through `BPF_PROG_TEST_RUN`
+//! (`LoadedPipeline`, the kernel target) or onto real interfaces (`veth`).
+//! `stf::run` plays a script against either.
+
+use crate::error::Result;
+use crate::map_source::MapSource;
+use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use p4bpf_layout::Pipeline;
+
+pub trait PacketTarget: MapSource {
+    fn description(&self) -> &Pipeline;
+    /// Send `packet` in on `input_port`; what came out, and where.
+    fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome>;
+}
+
+impl PacketTarget for LoadedPipeline {
+    fn description(&self) -> &Pipeline {
+        &self.description
+    }
+
+    fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome> {
+        LoadedPipeline::run_packet(self, input_port, packet)
+    }
+}

@@ -1,0 +1,160 @@
+//! A pipeline's ports: P4 port numbers mapped to interfaces through the
+//! pipeline's devmap (so `bpf_redirect_map` and output ports find them),
+//! and the program attached to each interface by a pinned link (XDP in the
+//! chosen mode, or tcx ingress for a TC pipeline). Adding a port attaches
+//! first and records the mapping second, undoing the attachment if the
+//! second step fails; deleting does the reverse.
+
+use crate::bpffs;
+use crate::deploy::Deployment;
+use crate::error::{Result, RuntimeError};
+use crate::map::{Map, Write};
+use crate::sys_ops;
+use p4bpf_layout::Hook;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::path::PathBuf;
+
+const IF_NAME_SIZE: usize = 16;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Port {
+    pub port: u32,
+    pub ifindex: u32,
+    /// Empty when the interface has gone away since.
+    pub interface: String,
+}
+
+/// Index of interface `name`.
+pub fn ifindex(name: &str) -> Result<u32> {
+    let no_such = || RuntimeError::Value(format!("interface `{name}` does not exist"));
+    let c_name = std::ffi::CString::new(name).map_err(|_| no_such())?;
+    // SAFETY: NUL-terminated name.
+    match unsafe { sys_ops::if_nametoindex(c_name.as_ptr()) } {
+        0 => Err(no_such()),
+        index => Ok(index),
+    }
+}
+
+fn interface_name(index: u32) -> String {
+    let mut buffer = [0u8; IF_NAME_SIZE];
+    // SAFETY: the buffer has IF_NAMESIZE bytes.
+    let found = unsafe { sys_ops::if_indextoname(index, buffer.as_mut_ptr().cast()) };
+    if found.is_null() {
+        return String::new();
+    }
+    let end = buffer.iter().position(|b| *b == 0).unwrap_or(buffer.len());
+    String::from_utf8_lossy(buffer.get(..end).unwrap_or_default()).into_owned()
+}
+
+fn devmap(deployment: &Deployment) -> Result<Map> {
+    deployment.pinned_map("ports", "ports")
+}
+
+fn link_pin(deployment: &Deployment, ifindex: u32) -> PathBuf {
+    deployment.path(&format!("links/if{ifindex}"))
+}
+
+/// Attach the pipeline to `interface` as P4 port `port` (default: the
+/// interface's index).
+pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Result<Port> {
+    let index = ifindex(interface)?;
+    let port = port.unwrap_or(index);
+    let existing = list(deployment)?;
+    if let Some(taken) = existing.iter().find(|p| p.ifindex == index) {
+        return Err(RuntimeError::Value(format!(
+            "interface `{interface}` is already port {} of pipeline `{}`",
+            taken.port, deployment.name
+        )));
+    }
+    if let Some(taken) = existing.iter().find(|p| p.port == port) {
+        return Err(RuntimeError::Value(format!(
+            "port {port} of pipeline `{}` is already interface `{}`",
+            deployment.name, taken.interface
+        )));
+    }
+    let link = attach(deployment, index, interface)?;
+    let pin = link_pin(deployment, index);
+    bpffs::pin(link.as_raw_fd(), &pin)?;
+    if let Err(error) =
+        devmap(deployment)?.write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert)
+    {
+        // Best effort undo: dropping the pin and our descriptor detaches.
+        let _ = std::fs::remove_file(&pin);
+        return Err(error);
+    }
+    Ok(Port {
+        port,
+        ifindex: index,
+        interface: interface.to_string(),
+    })
+}
+
+fn attach(deployment: &Deployment, index: u32, interface: &str) -> Result<OwnedFd> {
+    let program = deployment.program()?;
+    let (attach_type, flags) = match deployment.description.hook {
+        Hook::Xdp => (sys_ops::ATTACH_XDP, deployment.settings.xdp_mode.flags()),
+        Hook::Tc => (sys_ops::ATTACH_TCX_INGRESS, 0),
+    };
+    let options = sys_ops::LinkCreateOpts {
+        sz: std::mem::size_of::<sys_ops::LinkCreateOpts>(),
+        flags,
+        _pad: 0,
+    };
+    // SAFETY: valid program descriptor; options sized by `sz`.
+    let fd = unsafe {
+        sys_ops::bpf_link_create(program.as_raw_fd(), index as i32, attach_type, &options)
+    };
+    if fd < 0 {
+        let hint = match (deployment.description.hook, -fd) {
+            (Hook::Xdp, 95) => " (the driver has no native XDP: try --xdp-mode generic)",
+            (_, 16) => " (another program is attached there)",
+            _ => "",
+        };
+        return Err(RuntimeError::Value(format!(
+            "cannot attach pipeline `{}` to `{interface}`: {}{hint}",
+            deployment.name,
+            std::io::Error::from_raw_os_error(-fd)
+        )));
+    }
+    // SAFETY: a fresh descriptor nobody else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// Detach the pipeline from `interface` and forget its port.
+pub fn delete(deployment: &Deployment, interface: &str) -> Result<()> {
+    let index = ifindex(interface)?;
+    let Some(port) = list(deployment)?.into_iter().find(|p| p.ifindex == index) else {
+        return Err(RuntimeError::Value(format!(
+            "interface `{interface}` is not a port of pipeline `{}`",
+            deployment.name
+        )));
+    };
+    crate::control::delete_key(&devmap(deployment)?, &port.port.to_ne_bytes())?;
+    std::fs::remove_file(link_pin(deployment, index))
+        .map_err(|e| RuntimeError::Value(format!("cannot detach `{interface}`: {e}")))
+}
+
+/// Every port, by port number.
+pub fn list(deployment: &Deployment) -> Result<Vec<Port>> {
+    let map = devmap(deployment)?;
+    let mut ports = Vec::new();
+    for key in crate::control::keys(&map)? {
+        let port = word(&key);
+        let ifindex = map.read(&key)?.first().map(|v| word(v)).unwrap_or(0);
+        ports.push(Port {
+            port,
+            ifindex,
+            interface: interface_name(ifindex),
+        });
+    }
+    ports.sort_by_key(|p| p.port);
+    Ok(ports)
+}
+
+fn word(bytes: &[u8]) -> u32 {
+    bytes
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .map(u32::from_ne_bytes)
+        .unwrap_or(0)
+}

@@ -1,0 +1,284 @@
+//! The veth test target: an STF script played on real interfaces. In a
+//! private network namespace (see `netns`), each STF port P gets a veth
+//! pair: `pP`, where the pipeline is attached at XDP, and `tP`, where the
+//! test injects frames with a packet socket. Every port is watched on both
+//! sides: a frame arriving at `tP` left the pipeline by port P (XDP_TX or
+//! XDP_REDIRECT), a frame received by `pP`'s stack was passed (XDP_PASS);
+//! nothing anywhere within the wait is a drop, and a frame on two ports is
+//! an error. Port P is interface index P where it can be (2 to 999; 0 and
+//! 1 cannot, 1 is the loopback), so a program that redirects to the port
+//! number reaches the right interface. Each `tP` runs an XDP_PASS program:
+//! a veth delivers XDP_TX and XDP_REDIRECT frames to its peer only when the
+//! peer has an XDP program (GRO alone was not enough for XDP_TX here).
+
+mod netns;
+mod socket;
+
+use crate::error::{Result, RuntimeError};
+use crate::map::Map;
+use crate::map_source::MapSource;
+use crate::packet_target::PacketTarget;
+use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use crate::ports::ifindex;
+use crate::stf::{self, Command, Line, Outcome};
+use crate::sys_net::{self, BpfInsn};
+use crate::verdict::Verdict;
+use crate::{sys, sys_ops};
+use p4bpf_layout::{Hook, Pipeline};
+use socket::PacketSocket;
+use std::collections::BTreeMap;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::path::Path;
+
+/// How long a packet may take to come out before it counts as dropped,
+/// and how long to keep watching for a second copy after the first.
+const FIRST_FRAME_MS: i32 = 200;
+const SETTLE_MS: i32 = 20;
+/// Interface indexes of the tester's sides start here.
+const OUTER_INDEX_BASE: u32 = 1000;
+
+struct Port {
+    /// Frames that left the pipeline by this port.
+    outer: PacketSocket,
+    /// Frames the pipeline passed to this port's stack.
+    inner: PacketSocket,
+}
+
+struct VethTarget {
+    pipeline: LoadedPipeline,
+    ports: BTreeMap<u32, Port>,
+    /// XDP attachments, detached when dropped.
+    _links: Vec<OwnedFd>,
+}
+
+/// Play `script` (from `file`) against the object `image` on veth pairs.
+/// Runs on a thread of its own, whose private namespace dies with it.
+pub fn run_stf(image: Vec<u8>, file: &Path, script: &[Line]) -> Result<Outcome> {
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                netns::enter_fresh()?;
+                let pipeline = LoadedPipeline::from_image(image)?;
+                if pipeline.description.hook != Hook::Xdp {
+                    return Err(RuntimeError::NotSupported(
+                        "the veth target runs XDP pipelines; test a TC one with --target kernel"
+                            .into(),
+                    ));
+                }
+                let target = VethTarget::new(pipeline, &stf_ports(script))?;
+                Ok(stf::run(&target, file, script))
+            })
+            .join()
+            .unwrap_or_else(|_| {
+                Err(RuntimeError::BadObject(
+                    "the veth test thread failed".into(),
+                ))
+            })
+    })
+}
+
+/// Every port a script sends to or expects on.
+fn stf_ports(script: &[Line]) -> Vec<u32> {
+    let mut ports: Vec<u32> = script
+        .iter()
+        .filter_map(|line| match &line.command {
+            Command::Packet { port, .. } | Command::Expect { port, .. } => Some(*port),
+            _ => None,
+        })
+        .collect();
+    ports.sort_unstable();
+    ports.dedup();
+    ports
+}
+
+impl VethTarget {
+    fn new(pipeline: LoadedPipeline, stf_ports: &[u32]) -> Result<VethTarget> {
+        let program = pipeline.program_fd()?;
+        let pass = pass_program()?;
+        let mut ports = BTreeMap::new();
+        let mut links = Vec::new();
+        // Ports with a fixed interface index first, so the kernel's own
+        // picks for the others cannot take one of those indexes.
+        let fixed = |port: &u32| (2..OUTER_INDEX_BASE).contains(port);
+        let (mut order, others): (Vec<u32>, Vec<u32>) = stf_ports.iter().partition(|p| fixed(p));
+        order.extend(others);
+        for port in order {
+            let (inner, outer) = (format!("p{port}"), format!("t{port}"));
+            let indexes = fixed(&port).then_some((port, OUTER_INDEX_BASE + port));
+            netns::veth_pair(&inner, &outer, indexes)?;
+            let inner_index = ifindex(&inner)?;
+            let outer_index = ifindex(&outer)?;
+            links.push(attach_xdp(program, inner_index, &inner)?);
+            links.push(attach_xdp(pass.as_raw_fd(), outer_index, &outer)?);
+            ports.insert(
+                port,
+                Port {
+                    outer: PacketSocket::bind(outer_index, &outer)?,
+                    inner: PacketSocket::bind(inner_index, &inner)?,
+                },
+            );
+        }
+        Ok(VethTarget {
+            pipeline,
+            ports,
+            _links: links,
+        })
+    }
+
+    /// Frames that came out, as (port, passed to the stack, bytes).
+    fn collect(&self) -> Result<Vec<(u32, bool, Vec<u8>)>> {
+        let sockets: Vec<&PacketSocket> = self
+            .ports
+            .values()
+            .flat_map(|p| [&p.outer, &p.inner])
+            .collect();
+        let mut frames = Vec::new();
+        let mut wait = FIRST_FRAME_MS;
+        while socket::wait_any(&sockets, wait)? {
+            for (port, sides) in &self.ports {
+                for (passed, side) in [(false, &sides.outer), (true, &sides.inner)] {
+                    while let Some(frame) = side.receive()? {
+                        if !frame.outgoing {
+                            frames.push((*port, passed, frame.bytes));
+                        }
+                    }
+                }
+            }
+            if !frames.is_empty() {
+                wait = SETTLE_MS;
+            }
+        }
+        Ok(frames)
+    }
+}
+
+/// A loaded XDP program that passes every packet (`r0 = XDP_PASS; exit`).
+fn pass_program() -> Result<OwnedFd> {
+    let instructions = [
+        BpfInsn {
+            code: 0xb7,
+            registers: 0,
+            offset: 0,
+            immediate: 2,
+        },
+        BpfInsn {
+            code: 0x95,
+            registers: 0,
+            offset: 0,
+            immediate: 0,
+        },
+    ];
+    let license = c"GPL";
+    let name = c"p4bpf_pass";
+    // SAFETY: two valid instructions, NUL-terminated strings, no options.
+    let fd = unsafe {
+        sys_net::bpf_prog_load(
+            sys::PROG_TYPE_XDP,
+            name.as_ptr(),
+            license.as_ptr(),
+            instructions.as_ptr(),
+            instructions.len(),
+            std::ptr::null(),
+        )
+    };
+    if fd < 0 {
+        return Err(RuntimeError::os("loading an XDP_PASS program", -fd));
+    }
+    // SAFETY: a fresh descriptor nobody else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+fn attach_xdp(program: i32, index: u32, interface: &str) -> Result<OwnedFd> {
+    let options = sys_ops::LinkCreateOpts {
+        sz: std::mem::size_of::<sys_ops::LinkCreateOpts>(),
+        flags: sys_ops::XDP_FLAGS_DRV_MODE,
+        _pad: 0,
+    };
+    // SAFETY: valid program descriptor; options sized by `sz`.
+    let fd =
+        unsafe { sys_ops::bpf_link_create(program, index as i32, sys_ops::ATTACH_XDP, &options) };
+    if fd < 0 {
+        return Err(RuntimeError::os(
+            format!("attaching XDP to `{interface}`"),
+            -fd,
+        ));
+    }
+    // SAFETY: a fresh descriptor nobody else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+impl MapSource for VethTarget {
+    fn map(&self, name: &str) -> Result<Map> {
+        self.pipeline.map(name)
+    }
+}
+
+impl PacketTarget for VethTarget {
+    fn description(&self) -> &Pipeline {
+        &self.pipeline.description
+    }
+
+    fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome> {
+        let port = self
+            .ports
+            .get(&input_port)
+            .ok_or_else(|| RuntimeError::Value(format!("port {input_port} has no interface")))?;
+        // Whatever is still in flight belongs to no packet of the script.
+        self.collect_nothing_waiting()?;
+        port.outer.send(packet)?;
+        let mut frames = self.collect()?;
+        match frames.len() {
+            0 => Ok(PacketOutcome {
+                verdict: Verdict::Drop,
+                port: None,
+                packet: Vec::new(),
+                retval: 1,
+            }),
+            1 => {
+                let (out_port, passed, bytes) = frames.remove(0);
+                let verdict = match (passed, out_port == input_port) {
+                    (true, _) => Verdict::Pass,
+                    (false, true) => Verdict::Transmit,
+                    (false, false) => Verdict::Redirect,
+                };
+                Ok(PacketOutcome {
+                    verdict,
+                    port: Some(out_port),
+                    packet: bytes,
+                    retval: 0,
+                })
+            }
+            _ => {
+                let ports: Vec<String> = frames.iter().map(|(p, _, _)| p.to_string()).collect();
+                Err(RuntimeError::Value(format!(
+                    "the packet came out {} times, on ports {}",
+                    frames.len(),
+                    ports.join(", ")
+                )))
+            }
+        }
+    }
+}
+
+impl VethTarget {
+    fn collect_nothing_waiting(&self) -> Result<()> {
+        for sides in self.ports.values() {
+            for side in [&sides.outer, &sides.inner] {
+                while side.receive()?.is_some() {}
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ports_come_from_packets_and_expects_once_each() {
+        let text = "packet 3 00\nexpect 7 00\npacket 3 01\nexpect 0 00\nadd t k:1 a()\n";
+        let script = stf::parse(Path::new("x.stf"), text).unwrap_or_default();
+        assert_eq!(stf_ports(&script), [0, 3, 7]);
+    }
+}

@@ -1,0 +1,53 @@
+/* User-space target: stands in for libbpf's <bpf/bpf_helpers.h>.
+ *
+ * Map definitions keep libbpf's BTF form (`__uint` and `__type` turn into
+ * pointer-typed members), so the same generated C declares a map for both
+ * targets; here the helper macros read a map's type, sizes and capacity
+ * back out of those member types and pass them to p4u_runtime.c, which
+ * keeps the map's contents keyed by the address of its definition. */
+#ifndef P4U_BPF_HELPERS_H
+#define P4U_BPF_HELPERS_H
+
+#include <linux/bpf.h>
+
+#define __uint(name, val) int (*name)[val]
+#define __type(name, val) __typeof__(val) *name
+#define __array(name, val) __typeof__(val) *name[]
+#define SEC(name) __attribute__((used))
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+struct p4u_map;
+struct p4u_map_shape {
+    __u32 type, key_size, value_size, max_entries;
+};
+
+#define P4U_SHAPE(m) \
+    ((struct p4u_map_shape){ sizeof(*(m)->type) / sizeof(int), sizeof(*(m)->key), \
+                             sizeof(*(m)->value), sizeof(*(m)->max_entries) / sizeof(int) })
+
+struct p4u_map *p4u_map_of(const void *definition, struct p4u_map_shape shape, const char *name);
+void *p4u_map_lookup(struct p4u_map *map, const void *key);
+long p4u_map_update(struct p4u_map *map, const void *key, const void *value, __u64 flags);
+long p4u_map_delete(struct p4u_map *map, const void *key);
+
+#define bpf_map_lookup_elem(m, key) p4u_map_lookup(p4u_map_of((m), P4U_SHAPE(m), #m), (key))
+#define bpf_map_update_elem(m, key, value, flags) \
+    p4u_map_update(p4u_map_of((m), P4U_SHAPE(m), #m), (key), (value), (flags))
+#define bpf_map_delete_elem(m, key) p4u_map_delete(p4u_map_of((m), P4U_SHAPE(m), #m), (key))
+
+long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta);
+long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta);
+long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags);
+long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags);
+long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len);
+long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u64 flags);
+long bpf_skb_load_bytes(const struct __sk_buff *skb, __u32 offset, void *to, __u32 len);
+long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, __u32 len, __u64 flags);
+long bpf_redirect(__u32 ifindex, __u64 flags);
+__u64 bpf_ktime_get_ns(void);
+long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed);
+long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size);
+
+#endif

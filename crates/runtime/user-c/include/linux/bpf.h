@@ -1,0 +1,49 @@
+/* User-space target: stands in for <linux/bpf.h> when the generated C is
+ * built for the host. Only what the generated code names: program
+ * contexts with pointer-wide data fields, verdicts, map types and flags. */
+#ifndef P4U_LINUX_BPF_H
+#define P4U_LINUX_BPF_H
+
+#include <linux/types.h>
+
+enum xdp_action { XDP_ABORTED = 0, XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT };
+
+enum bpf_map_type {
+    BPF_MAP_TYPE_UNSPEC = 0,
+    BPF_MAP_TYPE_HASH = 1,
+    BPF_MAP_TYPE_ARRAY = 2,
+    BPF_MAP_TYPE_PERCPU_HASH = 5,
+    BPF_MAP_TYPE_PERCPU_ARRAY = 6,
+    BPF_MAP_TYPE_LPM_TRIE = 11,
+};
+
+#define BPF_ANY 0
+#define BPF_NOEXIST 1
+#define BPF_EXIST 2
+#define BPF_F_NO_PREALLOC (1U << 0)
+
+enum bpf_adj_room_mode { BPF_ADJ_ROOM_NET, BPF_ADJ_ROOM_MAC };
+
+/* The kernel's contexts hold 32-bit offsets the verifier rewrites; on the
+ * host they must hold whole pointers, which `(u8 *)(long)ctx->data` reads. */
+struct xdp_md {
+    long data;
+    long data_end;
+    long data_meta;
+    __u32 ingress_ifindex;
+    __u32 rx_queue_index;
+    __u32 egress_ifindex;
+};
+
+struct __sk_buff {
+    long data;
+    long data_end;
+    __u32 len;
+    __u32 protocol;
+    __u32 ifindex;
+    __u32 ingress_ifindex;
+    __u32 mark;
+    __u32 priority;
+};
+
+#endif

@@ -1,0 +1,173 @@
+/* User-space target: the packet buffer and the helpers that resize, read
+ * and write it, plus redirect, time and checksum helpers, with the
+ * kernel's limits: XDP has 256 bytes of headroom and keeps at least an
+ * Ethernet header; TC grows the buffer as needed and zero-fills new bytes.
+ * bpf_skb_adjust_room refuses, as the kernel does for packets that are not
+ * IPv4/IPv6 (the generated code then moves the bytes itself). */
+#include "p4u_runtime.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define XDP_HEADROOM 256
+#define ETH_HLEN 14
+
+int p4u_hook_is_tc;
+struct p4u_packet p4u_current;
+struct xdp_md p4u_xdp;
+struct __sk_buff p4u_skb;
+
+void p4u_context_refresh(void)
+{
+    unsigned char *data = p4u_current.buffer + p4u_current.headroom;
+    p4u_xdp.data = (long)data;
+    p4u_xdp.data_end = (long)(data + p4u_current.length);
+    p4u_skb.data = p4u_xdp.data;
+    p4u_skb.data_end = p4u_xdp.data_end;
+    p4u_skb.len = p4u_current.length;
+}
+
+/* Replace the buffer by one with `headroom` and `length` bytes of packet,
+ * copying `keep` bytes from offset `from` of the old packet to offset `to`. */
+static void rebuffer(__u32 headroom, __u32 length, __u32 from, __u32 to, __u32 keep)
+{
+    unsigned char *fresh = calloc(1, (size_t)headroom + length + 1);
+    if (!fresh)
+        p4u_fatal("out of memory for a packet");
+    memcpy(fresh + headroom + to, p4u_current.buffer + p4u_current.headroom + from, keep);
+    free(p4u_current.buffer);
+    p4u_current.buffer = fresh;
+    p4u_current.headroom = headroom;
+    p4u_current.length = length;
+    p4u_context_refresh();
+}
+
+void p4u_packet_load(const unsigned char *bytes, __u32 length)
+{
+    free(p4u_current.buffer);
+    p4u_current.buffer = calloc(1, (size_t)XDP_HEADROOM + length + 1);
+    if (!p4u_current.buffer)
+        p4u_fatal("out of memory for a packet");
+    memcpy(p4u_current.buffer + XDP_HEADROOM, bytes, length);
+    p4u_current.headroom = XDP_HEADROOM;
+    p4u_current.length = length;
+    p4u_context_refresh();
+}
+
+long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta)
+{
+    (void)ctx;
+    long headroom = (long)p4u_current.headroom + delta;
+    long length = (long)p4u_current.length - delta;
+    if (headroom < 0 || length < ETH_HLEN)
+        return -EINVAL;
+    /* A fresh buffer, so reads before the new start are caught too. */
+    if (delta >= 0)
+        rebuffer((__u32)headroom, (__u32)length, (__u32)delta, 0, (__u32)length);
+    else
+        rebuffer((__u32)headroom, (__u32)length, 0, (__u32)-delta, p4u_current.length);
+    return 0;
+}
+
+long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta)
+{
+    (void)ctx;
+    long length = (long)p4u_current.length + delta;
+    if (delta > 0 || length < ETH_HLEN)
+        return -EINVAL;
+    rebuffer(p4u_current.headroom, (__u32)length, 0, 0, (__u32)length);
+    return 0;
+}
+
+long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags)
+{
+    (void)skb;
+    if (flags || len > 0xffff)
+        return -EINVAL;
+    rebuffer(p4u_current.headroom, p4u_current.length + len, 0, len, p4u_current.length);
+    return 0;
+}
+
+long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags)
+{
+    (void)skb;
+    if (flags || len < ETH_HLEN || len > 0xffff)
+        return -EINVAL;
+    __u32 keep = len < p4u_current.length ? len : p4u_current.length;
+    rebuffer(p4u_current.headroom, len, 0, 0, keep);
+    return 0;
+}
+
+/* Our packet buffer is always linear: there is nothing to pull, but asking
+ * for more than the packet holds fails as in the kernel. */
+long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len)
+{
+    (void)skb;
+    return len > p4u_current.length ? -EINVAL : 0;
+}
+
+long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u64 flags)
+{
+    (void)skb, (void)len_diff, (void)mode, (void)flags;
+    return -ENOTSUP;
+}
+
+long bpf_skb_load_bytes(const struct __sk_buff *skb, __u32 offset, void *to, __u32 len)
+{
+    (void)skb;
+    if ((__u64)offset + len > p4u_current.length) {
+        memset(to, 0, len);
+        return -EFAULT;
+    }
+    memcpy(to, p4u_current.buffer + p4u_current.headroom + offset, len);
+    return 0;
+}
+
+long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, __u32 len, __u64 flags)
+{
+    (void)skb;
+    if (flags || (__u64)offset + len > p4u_current.length)
+        return -EFAULT;
+    memmove(p4u_current.buffer + p4u_current.headroom + offset, from, len);
+    return 0;
+}
+
+long bpf_redirect(__u32 ifindex, __u64 flags)
+{
+    (void)ifindex;
+    if (p4u_hook_is_tc)
+        return flags ? TC_ACT_SHOT : TC_ACT_REDIRECT;
+    return flags ? XDP_ABORTED : XDP_REDIRECT;
+}
+
+__u64 bpf_ktime_get_ns(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (__u64)now.tv_sec * 1000000000u + (__u64)now.tv_nsec;
+}
+
+/* The kernel's csum_diff: a 32-bit one's-complement partial sum of `to`
+ * minus `from`, both whole 32-bit words, folded into `seed`. */
+long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed)
+{
+    if (from_size % 4 || to_size % 4)
+        return -EINVAL;
+    __u64 sum = seed;
+    for (__u32 i = 0; i < from_size / 4; i++)
+        sum += (__u32)~from[i];
+    for (__u32 i = 0; i < to_size / 4; i++)
+        sum += to[i];
+    while (sum >> 32)
+        sum = (sum & 0xffffffffu) + (sum >> 32);
+    return (long)(__u32)sum;
+}
+
+/* Perf events have no reader in user space: the record is accepted and dropped. */
+long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size)
+{
+    (void)ctx, (void)map, (void)flags, (void)data, (void)size;
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* User-space target: what the host driver and the runtime files share. */
+#ifndef P4U_RUNTIME_H
+#define P4U_RUNTIME_H
+
+#include <bpf/bpf_helpers.h>
+#include <linux/pkt_cls.h>
+
+void p4u_fatal(const char *why) __attribute__((noreturn));
+struct p4u_map *p4u_map_named(const char *name);
+struct p4u_map_shape p4u_map_shape_of(const struct p4u_map *map);
+
+/* The packet being processed: a heap buffer of exactly headroom + length
+ * bytes, so AddressSanitizer sees any access past the end. */
+struct p4u_packet {
+    unsigned char *buffer;
+    __u32 headroom;
+    __u32 length;
+};
+
+/* Whether the program runs at TC (bpf_redirect's verdict depends on it). */
+extern int p4u_hook_is_tc;
+extern struct p4u_packet p4u_current;
+extern struct xdp_md p4u_xdp;
+extern struct __sk_buff p4u_skb;
+
+void p4u_packet_load(const unsigned char *bytes, __u32 length);
+void p4u_context_refresh(void);
+
+#endif
