@@ -73,13 +73,13 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("check") => Some(CHECK),
         Some("compile") => Some(crate::compile::USAGE),
         Some("conformance") => Some(CONFORMANCE),
-        Some("test") => Some(crate::test::USAGE),
         Some("run") => Some(crate::run::USAGE),
         Some("fuzz") => Some(crate::fuzz::USAGE),
         Some("counter") => Some(crate::counter::USAGE),
         Some("pipeline") => Some(crate::pipeline::USAGE),
         Some("port") => Some(crate::port::USAGE),
         Some("table") => Some(crate::table::USAGE),
+        Some("test") => Some(crate::test::USAGE),
         Some(_) => None,
     }
 }

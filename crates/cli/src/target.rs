@@ -14,6 +14,8 @@ use std::path::{Path, PathBuf};
 pub enum Target {
     Kernel,
     User,
+    /// Real interfaces: veth pairs in a private namespace (`p4bpf test` only).
+    Veth,
 }
 
 impl Target {
@@ -21,7 +23,10 @@ impl Target {
         match word {
             "kernel" => Ok(Target::Kernel),
             "user" => Ok(Target::User),
-            _ => Err(format!("unknown target `{word}` (supported: kernel, user)")),
+            "veth" => Ok(Target::Veth),
+            _ => Err(format!(
+                "unknown target `{word}` (supported: kernel, user, veth)"
+            )),
         }
     }
 }
@@ -49,28 +54,16 @@ pub fn load(
     compile: &CompileOptions,
     target: Target,
 ) -> Result<LoadedPipeline, String> {
-    let is_source = program.extension().is_some_and(|e| e == "p4");
-    let scratch = Scratch::new("load");
-    let (object, c_file) = if is_source {
-        let options = CompileOptions {
-            out_dir: scratch.0.clone(),
-            ..compile.clone()
-        };
-        let done = p4bpf_compiler::compile_file(program, &options).map_err(compile_error)?;
-        (done.object, Some(done.c_file))
-    } else {
-        (program.to_path_buf(), None)
-    };
-    let image =
-        std::fs::read(&object).map_err(|e| format!("cannot read {}: {e}", object.display()))?;
+    let (image, compiled) = object_image(program, compile)?;
     match target {
+        Target::Veth => Err("the veth target runs whole STF files: use `p4bpf test`".into()),
         Target::Kernel => {
             check_bpf_available()
                 .map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
             LoadedPipeline::from_image(image).map_err(|e| e.to_string())
         }
         Target::User => {
-            let c_file = c_file.ok_or_else(|| {
+            let (c_file, scratch) = compiled.ok_or_else(|| {
                 "the user target builds the generated C: give the P4 program, not an object"
                     .to_string()
             })?;
@@ -88,6 +81,28 @@ pub fn load(
             Ok(LoadedPipeline::in_user_space(description, host))
         }
     }
+}
+
+/// The BPF object of `program`: read as is, or compiled first when it is P4
+/// source, in which case the generated C (in a scratch folder that lives as
+/// long as the returned [`Scratch`]) comes with it.
+pub fn object_image(
+    program: &Path,
+    compile: &CompileOptions,
+) -> Result<(Vec<u8>, Option<(PathBuf, Scratch)>), String> {
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    if program.extension().is_none_or(|e| e != "p4") {
+        return Ok((read(program)?, None));
+    }
+    let scratch = Scratch::new("load");
+    let options = CompileOptions {
+        out_dir: scratch.0.clone(),
+        ..compile.clone()
+    };
+    let done = p4bpf_compiler::compile_file(program, &options).map_err(compile_error)?;
+    Ok((read(&done.object)?, Some((done.c_file, scratch))))
 }
 
 fn compile_error(error: CompileError) -> String {

@@ -1,5 +1,5 @@
-//! `p4bpf test PROGRAM STF [--target kernel]`: runs a packet-test file
-//! against a program in the kernel. PROGRAM is P4 source (compiled first)
+//! `p4bpf test PROGRAM STF [--target kernel|user]`: runs a packet-test file
+//! against a program in the kernel or in the user-space target. PROGRAM is P4 source (compiled first)
 //! or an object `p4bpf compile` wrote. Each `packet` is one
 //! `BPF_PROG_TEST_RUN`; one report line per packet, with a byte diff, the
 //! port and the verdict when it fails.
@@ -10,7 +10,7 @@
 
 use crate::args::{self, Args, UsageError};
 use crate::target::{self, Target};
-use p4bpf_compiler::{CompileError, CompileOptions, Hook};
+use p4bpf_compiler::{CompileOptions, Hook};
 use p4bpf_runtime::{check_bpf_available, stf, veth};
 use std::io::Write;
 use std::path::PathBuf;
@@ -42,8 +42,6 @@ exit status: 0 all passed, 1 a failure, 2 bad command line
 struct Request {
     program: PathBuf,
     script: PathBuf,
-    /// `--target veth` rather than `target`'s test runs.
-    on_veth: bool,
     target: Target,
     /// Used when PROGRAM is P4 source; `out_dir` is replaced by a
     /// temporary folder.
@@ -53,7 +51,6 @@ struct Request {
 /// The request, or `None` when the words ask for help.
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut files = Vec::new();
-    let mut on_veth = false;
     let mut target = Target::Kernel;
     let mut compile = CompileOptions {
         front: Default::default(),
@@ -65,14 +62,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         if word == "-h" || word == "--help" {
             return Ok(None);
         } else if let Some(name) = words.option(&word, "--target")? {
-            on_veth = name == "veth";
-            if !on_veth {
-                target = Target::parse(&name).map_err(|_| {
-                    UsageError::new(format!(
-                        "unknown target `{name}` (supported: kernel, user, veth)"
-                    ))
-                })?;
-            }
+            target = Target::parse(&name).map_err(UsageError::new)?;
         } else if let Some(hook) = words.option(&word, "--hook")? {
             compile.hook = match hook.as_str() {
                 "xdp" => Hook::Xdp,
@@ -99,7 +89,6 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         Ok([program, script]) => Ok(Some(Request {
             program,
             script,
-            on_veth,
             target,
             compile,
         })),
@@ -138,35 +127,31 @@ fn run_request(request: &Request) -> Result<bool, String> {
             .collect::<Vec<_>>()
             .join("\n")
     })?;
-    if request.on_veth {
-        let image = object_image(request)?;
-        check_bpf_available()
-            .map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
+    if request.target == Target::Veth {
+        let (image, _) = target::object_image(&request.program, &request.compile)?;
+        check_bpf_available().map_err(|e| format!("cannot run veth tests on this machine: {e}"))?;
         let outcome = veth::run_stf(image, &request.script, &script).map_err(|e| e.to_string())?;
-        return Ok(report(
-            vec!["on veth pairs in a private network namespace".into()],
-            outcome,
-            request,
-        ));
+        let head = "on veth pairs in a private network namespace".to_string();
+        return Ok(report(vec![head], outcome, request));
     }
     let pipeline = target::load(&request.program, &request.compile, request.target)?;
     let hook = format!("{:?}", pipeline.description.hook).to_lowercase();
-    let report_head = vec![match (request.target, pipeline.stats()) {
+    let head = match (request.target, pipeline.stats()) {
         (Target::User, _) => format!(
             "built {} for user space ({hook} code, sanitizers on)",
             pipeline.description.program
         ),
-        (Target::Kernel, Ok(stats)) => format!(
+        (_, Ok(stats)) => format!(
             "loaded {} at {hook}: {} instructions ({} processed by the verifier)",
             pipeline.description.program, stats.xlated_insns, stats.verified_insns
         ),
-        (Target::Kernel, Err(_)) => format!("loaded {} at {hook}", pipeline.description.program),
-    }];
+        (_, Err(_)) => format!("loaded {} at {hook}", pipeline.description.program),
+    };
     let outcome = stf::run(&pipeline, &request.script, &script);
-    Ok(report(report_head, outcome, request))
+    Ok(report(vec![head], outcome, request))
 }
 
-/// Print the report; whether every packet passed.
+/// Prints the report; whether every packet passed.
 fn report(mut report: Vec<String>, outcome: stf::Outcome, request: &Request) -> bool {
     let verdict = if outcome.failures == 0 {
         "PASS"
@@ -188,39 +173,6 @@ fn report(mut report: Vec<String>, outcome: stf::Outcome, request: &Request) -> 
         }
     }
     outcome.failures == 0
-}
-
-/// The BPF object for the request's program, compiled first when it is P4.
-fn object_image(request: &Request) -> Result<Vec<u8>, String> {
-    let program = &request.program;
-    if program.extension().is_none_or(|e| e != "p4") {
-        return std::fs::read(program)
-            .map_err(|e| format!("cannot read {}: {e}", program.display()));
-    }
-    let out_dir = std::env::temp_dir().join(format!("p4bpf-test-{}", std::process::id()));
-    let options = CompileOptions {
-        out_dir: out_dir.clone(),
-        ..request.compile.clone()
-    };
-    let compiled = p4bpf_compiler::compile_file(program, &options);
-    let image = match compiled {
-        Ok(done) => std::fs::read(&done.object)
-            .map_err(|e| format!("cannot read {}: {e}", done.object.display())),
-        Err(CompileError::Program {
-            sources,
-            diagnostics,
-        }) => Err(diagnostics
-            .list
-            .iter()
-            .map(|d| d.render(&sources))
-            .collect::<String>()
-            .trim_end()
-            .to_string()),
-        Err(CompileError::Tool(message)) => Err(message),
-    };
-    // Best effort: a leftover temporary folder is harmless.
-    let _ = std::fs::remove_dir_all(&out_dir);
-    image
 }
 
 #[cfg(test)]
@@ -245,13 +197,13 @@ mod tests {
         assert!(matches!(parse(words(&["--help"])), Ok(None)));
         assert!(parse(words(&["a.p4"])).is_err());
         assert!(parse(words(&["a.p4", "a.stf", "--target", "veth"]))
-            .is_ok_and(|r| r.is_some_and(|r| r.on_veth)));
+            .is_ok_and(|r| r.is_some_and(|r| r.target == Target::Veth)));
         assert!(parse(words(&["a.p4", "a.stf", "--target", "bmv2"])).is_err());
         let user = parse(words(&["a.p4", "a.stf", "--target", "user"]));
         assert!(user
             .ok()
             .flatten()
-            .is_some_and(|r| r.target == Target::User && !r.on_veth));
+            .is_some_and(|r| r.target == Target::User));
         assert!(parse(words(&["a.p4", "a.stf", "--frob"])).is_err());
     }
 }

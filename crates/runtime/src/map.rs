@@ -102,13 +102,15 @@ impl Map {
         self.max_entries
     }
 
-    /// The kernel map's descriptor; -1 (so a system call fails with EBADF)
-    /// for a map of the user-space target, which bpffs and the control
-    /// plane commands never see.
-    pub(crate) fn fd(&self) -> i32 {
-        match self.place {
-            Place::Kernel(fd) => fd,
-            Place::User(_) => -1,
+    /// The kernel map's descriptor; an error for a user-space map, which
+    /// pinning and the batch and iteration calls cannot reach.
+    pub(crate) fn fd(&self) -> Result<i32> {
+        match &self.place {
+            Place::Kernel(fd) => Ok(*fd),
+            Place::User(_) => Err(RuntimeError::NotSupported(format!(
+                "map `{}` lives in a user-space host, not in the kernel",
+                self.name
+            ))),
         }
     }
 

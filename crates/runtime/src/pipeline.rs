@@ -91,7 +91,7 @@ impl LoadedPipeline {
         match &self.executor {
             Executor::Kernel(object) => object.program_fd(&self.description.entry),
             Executor::User(_) => Err(RuntimeError::NotSupported(
-                "a user-space pipeline has no kernel program".into(),
+                "a user-space pipeline has no kernel program to attach".into(),
             )),
         }
     }

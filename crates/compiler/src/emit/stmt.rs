@@ -4,7 +4,7 @@
 //! parameters, and `exit` inside one sets a flag the caller checks.
 
 use super::c::{line, CStmt};
-use super::types::{OFFSET, VALID};
+use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
@@ -41,6 +41,9 @@ impl Emitter<'_> {
     /// `static __always_inline void action_x(struct s *st, u32 p)`.
     pub fn action_function(&self, action: &Action) -> String {
         let mut params = vec![format!("struct {} *st", self.state_type())];
+        if self.actions_take_packet() {
+            params.extend(["u8 *pkt".to_string(), "u8 *pkt_end".to_string()]);
+        }
         for v in &action.params {
             if let Some(var) = self.prog.var(*v) {
                 let name = if var.storage == VarStorage::ActionOutParam {
@@ -74,6 +77,9 @@ impl Emitter<'_> {
             return vec![];
         };
         let mut all = vec!["st".to_string()];
+        if self.actions_take_packet() {
+            all.extend(["pkt".to_string(), "pkt_end".to_string()]);
+        }
         all.extend(args.iter().cloned());
         let mut out = vec![line(format!("{}({})", a.c_name, all.join(", ")))];
         if self.action_exits(action) {
@@ -109,6 +115,8 @@ impl Emitter<'_> {
                     out.push(self.too_short_check(&bytes.to_string()));
                 }
                 out.extend(self.assign(lhs, rhs));
+                out.extend(self.write_through(lhs));
+                out.extend(self.mark_dirty(lhs));
             }
             Stmt::If { cond, then, other } => out.push(CStmt::If {
                 cond: self.expr(cond),
@@ -198,6 +206,13 @@ impl Emitter<'_> {
                         .and_then(|v| self.prog.var(*v))
                         .is_some_and(|v| v.storage == VarStorage::ActionOutParam)
                 };
+                // `out` arguments are written through pointers.
+                let written: Vec<&Expr> = args
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| by_pointer(*i))
+                    .map(|(_, a)| a)
+                    .collect();
                 let args: Vec<String> = args
                     .iter()
                     .enumerate()
@@ -210,6 +225,9 @@ impl Emitter<'_> {
                     })
                     .collect();
                 out.extend(self.call_action(*action, &args, cx));
+                for lhs in written {
+                    out.extend(self.mark_dirty(lhs));
+                }
             }
             Stmt::SetValid { header, valid } => {
                 // A union holds at most one valid member.
@@ -291,6 +309,24 @@ impl Emitter<'_> {
             }
             Stmt::Emit { header } => out.extend(self.emit_header(header)),
             Stmt::Eval(e) => out.push(line(format!("(void){}", self.expr(e)))),
+        }
+    }
+
+    /// After a write to `lhs`: when it is a header field (or a slice of
+    /// one), mark the header dirty for the in-place deparser.
+    fn mark_dirty(&self, lhs: &Expr) -> Vec<CStmt> {
+        let target = match &lhs.kind {
+            ExprKind::Slice { base, .. } => base.as_ref(),
+            _ => lhs,
+        };
+        match &target.kind {
+            // A field written into the packet where it is assigned needs
+            // nothing from the deparser.
+            ExprKind::Field { agg, field, .. } if self.written_through(*agg, *field) => vec![],
+            ExprKind::Field { base, .. } if matches!(base.ty, Ty::Header(_)) => {
+                vec![line(format!("{}.{DIRTY} = 1", self.lvalue(base)))]
+            }
+            _ => vec![],
         }
     }
 
@@ -389,7 +425,7 @@ impl Emitter<'_> {
 
     /// `extract(s.next)`: fills the next element, or fails with StackOutOfBounds.
     fn extract_next(&self, stack: &Expr, a: &crate::ir::Aggregate) -> Vec<CStmt> {
-        let Ty::Stack { size, .. } = stack.ty else {
+        let Ty::Stack { size, elem: agg } = stack.ty else {
             return vec![];
         };
         let bytes = a.wire_bits / 8;
@@ -414,7 +450,7 @@ impl Emitter<'_> {
             self.too_short_check(&bytes.to_string()),
             line("u8 *hdr_start = pkt + offset"),
         ];
-        body.extend(self.read_header(a, "hdr_start", &place));
+        body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         body.push(line(format!("{s}.next = stack_index + 1")));
@@ -439,7 +475,7 @@ impl Emitter<'_> {
         }
         let place = self.lvalue(header);
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
-        body.extend(self.read_header(a, "hdr_start", &place));
+        body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         vec![

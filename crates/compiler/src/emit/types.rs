@@ -10,6 +10,9 @@ use crate::ir::{AggId, AggKind, Ty, VarStorage};
 /// C members added to every header struct.
 pub const VALID: &str = "p4bpf_valid";
 pub const OFFSET: &str = "p4bpf_offset";
+/// Set when a control assigns one of the header's fields: the in-place
+/// deparser writes the header back only then.
+pub const DIRTY: &str = "p4bpf_dirty";
 
 /// One struct definition to print.
 enum Item {
@@ -128,7 +131,7 @@ impl Emitter<'_> {
             }
             if agg.kind == AggKind::Header {
                 out.push_str(&format!(
-                    "    u8 {VALID};\n    u16 {OFFSET}; /* where it was extracted */\n"
+                    "    u8 {VALID};\n    u8 {DIRTY}; /* a field was assigned */\n    u16 {OFFSET}; /* where it was extracted */\n"
                 ));
             }
             if agg.fields.is_empty() && agg.kind != AggKind::Header {
@@ -204,7 +207,10 @@ impl Emitter<'_> {
                     _ => out.push(super::c::line(format!("{place} = 0"))),
                 }
             }
-            Ty::Header(_) => out.push(super::c::line(format!("{place}.{VALID} = 0"))),
+            Ty::Header(_) => {
+                out.push(super::c::line(format!("{place}.{VALID} = 0")));
+                out.push(super::c::line(format!("{place}.{DIRTY} = 0")));
+            }
             Ty::Struct(a) | Ty::Union(a) => {
                 for f in self
                     .prog

@@ -49,6 +49,7 @@ struct ethernet_t {
     u64 src; /* bit<48> */
     u16 ether_type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -67,6 +68,7 @@ struct ipv4_t {
     u32 src; /* bit<32> */
     u32 dst; /* bit<32> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -162,6 +164,8 @@ reject:;
 accept:;
     /* control sw (action_out_params.p4:14) */
     action_sw_swap(st, &st->headers.eth.dst, &st->headers.eth.src);
+    st->headers.eth.p4bpf_dirty = 1;
+    st->headers.eth.p4bpf_dirty = 1;
     st->omd.output_action = 3U;
     st->omd.output_port = 0U;
 sw_end:;
@@ -169,13 +173,15 @@ sw_end:;
     /* deparser: headers keep their places; write back assigned fields */
     /* emit ethernet_t */
     if (st->headers.eth.p4bpf_valid) {
-        u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
-        if (pkt + at + 14 > pkt_end) {
-            goto reject;
+        if (st->headers.eth.p4bpf_dirty) {
+            u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
+            if (pkt + at + 14 > pkt_end) {
+                goto reject;
+            }
+            u8 *hdr_start = pkt + at;
+            p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
+            p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
         }
-        u8 *hdr_start = pkt + at;
-        p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
-        p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
     }
 dep_end:;
     switch (st->omd.output_action) {

@@ -18,6 +18,7 @@ struct long_ {
     u8 register_; /* bit<8> */
     u8 do_; /* bit<8> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 

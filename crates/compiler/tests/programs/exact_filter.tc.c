@@ -35,6 +35,7 @@ struct ethernet_t {
     u64 src; /* bit<48> */
     u16 ether_type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -53,6 +54,7 @@ struct ipv4_t {
     u32 src; /* bit<32> */
     u32 dst; /* bit<32> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -186,7 +188,7 @@ accept:;
         {
             /* apply table pipe.acl */
             struct pipe_acl_key key = {};
-            key.hdr_ipv4_src = st->headers.ipv4.src;
+            key.hdr_ipv4_src = bpf_htonl(st->headers.ipv4.src);
             key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
             struct pipe_acl_value *value = 0;
             value = bpf_map_lookup_elem(&pipe_acl, &key);
@@ -244,7 +246,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "            \"bit_width\": 32,\n"
     "            \"byte_offset\": 0,\n"
     "            \"byte_len\": 4,\n"
-    "            \"byte_order\": \"host\"\n"
+    "            \"byte_order\": \"network\"\n"
     "          },\n"
     "          \"match_kind\": \"exact\"\n"
     "        },\n"

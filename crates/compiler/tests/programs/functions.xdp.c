@@ -18,6 +18,7 @@ struct h_t {
     u8 a; /* bit<8> */
     u8 b; /* bit<8> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 

@@ -17,6 +17,7 @@ typedef __s64 s64;
 struct a_t {
     u8 x; /* bit<8> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -24,6 +25,7 @@ struct a_t {
 struct b_t {
     u16 y; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 

@@ -49,6 +49,7 @@ struct ethernet_t {
     u64 src; /* bit<48> */
     u16 ether_type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -57,6 +58,7 @@ struct tag_t {
     u16 value; /* bit<16> */
     u16 ether_type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -75,6 +77,7 @@ struct ipv4_t {
     u32 src; /* bit<32> */
     u32 dst; /* bit<32> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -214,12 +217,16 @@ accept:;
     st->omd.output_action = 2U;
     if (st->headers.tag.p4bpf_valid) {
         st->headers.eth.ether_type = st->headers.tag.ether_type;
+        st->headers.eth.p4bpf_dirty = 1;
         st->headers.tag.p4bpf_valid = 0;
     } else if (st->headers.ipv4.p4bpf_valid) {
         st->headers.tag.p4bpf_valid = 1;
         st->headers.tag.value = ((u16)(st->headers.ipv4.ttl));
+        st->headers.tag.p4bpf_dirty = 1;
         st->headers.tag.ether_type = st->headers.eth.ether_type;
+        st->headers.tag.p4bpf_dirty = 1;
         st->headers.eth.ether_type = 0x88b5U;
+        st->headers.eth.p4bpf_dirty = 1;
     }
 sw_end:;
     /* control dep (push_pop.p4:57) */

@@ -35,6 +35,7 @@ struct ethernet_t {
     u64 src; /* bit<48> */
     u16 ether_type; /* bit<16> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 
@@ -45,6 +46,7 @@ struct label_t {
     u8 bos; /* bit<1> */
     u8 ttl; /* bit<8> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 

@@ -18,6 +18,7 @@ struct h_t {
     u8 op; /* bit<8> */
     u8 x; /* bit<8> */
     u8 p4bpf_valid;
+    u8 p4bpf_dirty; /* a field was assigned */
     u16 p4bpf_offset; /* where it was extracted */
 };
 

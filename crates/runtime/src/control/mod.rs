@@ -35,13 +35,14 @@ pub(crate) fn keys(map: &Map) -> Result<Vec<Vec<u8>>> {
     }
     let mut keys: Vec<Vec<u8>> = Vec::new();
     let size = map.key_size() as usize;
+    let fd = map.fd()?;
     loop {
         let mut next = vec![0u8; size];
         let previous = keys.last().map_or(std::ptr::null(), |k| k.as_ptr().cast());
         // SAFETY: both buffers hold a key of the map's size (NULL asks for
         // the first key).
         let status =
-            unsafe { sys_ops::bpf_map_get_next_key(map.fd(), previous, next.as_mut_ptr().cast()) };
+            unsafe { sys_ops::bpf_map_get_next_key(fd, previous, next.as_mut_ptr().cast()) };
         match -status {
             0 => keys.push(next),
             ENOENT => return Ok(keys),
@@ -65,8 +66,9 @@ pub(crate) fn delete_key(map: &Map, key: &[u8]) -> Result<()> {
             key.len()
         )));
     }
+    let fd = map.fd()?;
     // SAFETY: the key buffer has the map's key size (checked above).
-    let status = unsafe { sys_ops::bpf_map_delete_elem(map.fd(), key.as_ptr().cast()) };
+    let status = unsafe { sys_ops::bpf_map_delete_elem(fd, key.as_ptr().cast()) };
     match -status {
         0 => Ok(()),
         ENOENT => Err(RuntimeError::KeyNotFound {

@@ -97,11 +97,11 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
     for name in map_names(description) {
         let map = pipeline.map(&name)?;
         bpffs::check_name("map", &name)?;
-        bpffs::pin(map.fd(), &target.join("maps").join(&name))?;
+        bpffs::pin(map.fd()?, &target.join("maps").join(&name))?;
     }
     let ports = &target.join("ports");
     match &description.port_map {
-        Some(name) => bpffs::pin(pipeline.map(name)?.fd(), ports)?,
+        Some(name) => bpffs::pin(pipeline.map(name)?.fd()?, ports)?,
         None => {
             let devmap = bpffs::create_map(
                 sys_ops::MAP_TYPE_DEVMAP_HASH,
@@ -131,7 +131,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     for table in &description.tables {
         names.push(table.map.clone());
         names.extend(table.default_map.clone());
-        names.extend(table.ternary.as_ref().map(|t| t.masks_map.clone()));
+        names.extend(table.ternary.as_ref().map(|t| t.groups_map.clone()));
     }
     names.extend(description.counters.iter().map(|c| c.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
@@ -142,19 +142,23 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
 }
 
 /// Detach pipeline `name` from every interface and remove all its pins.
+/// A folder left half-made (a load killed midway) is removed as well.
 pub fn unload(name: &str) -> Result<()> {
     // Opening checks the name and that the pipeline exists; the lock keeps
     // a concurrent writer from seeing half a pipeline.
-    let deployment = Deployment::open_for_writing(name)?;
-    let links = deployment.path("links");
-    if let Ok(entries) = std::fs::read_dir(&links) {
+    let deployment = match Deployment::open_for_writing(name) {
+        Ok(deployment) => Some(deployment),
+        Err(_) if folder(name).is_dir() => None,
+        Err(error) => return Err(error),
+    };
+    let target = folder(name);
+    if let Ok(entries) = std::fs::read_dir(target.join("links")) {
         for entry in entries.flatten() {
             std::fs::remove_file(entry.path()).map_err(|e| {
                 RuntimeError::Value(format!("cannot detach {}: {e}", entry.path().display()))
             })?;
         }
     }
-    let target = deployment.folder.clone();
     drop(deployment);
     std::fs::remove_dir_all(&target)
         .map_err(|e| RuntimeError::Value(format!("cannot remove {}: {e}", target.display())))
