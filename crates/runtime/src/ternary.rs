@@ -109,7 +109,12 @@ pub fn group_mask(t: &TernaryLayout, slot_value: &[u8], key_size: usize) -> Opti
 }
 
 fn bucket_key(t: &TernaryLayout, group: u32, value: &[u8], mask: &[u8]) -> Vec<u8> {
-    with_word(t.bucket_key_size, group, t.bucket_key_offset, &value::and(value, mask))
+    with_word(
+        t.bucket_key_size,
+        group,
+        t.bucket_key_offset,
+        &value::and(value, mask),
+    )
 }
 
 fn decode(t: &TernaryLayout, bucket: &[u8], key_size: usize) -> Vec<Rule> {
@@ -190,7 +195,10 @@ pub fn place(
         let rules = read_bucket(&key)?
             .map(|b| decode(t, &b, key_size))
             .unwrap_or_default();
-        if rules.iter().any(|r| r.value == rule.value && r.mask == rule.mask) {
+        if rules
+            .iter()
+            .any(|r| r.value == rule.value && r.mask == rule.mask)
+        {
             return Err(bad(table, "an entry with this key and mask already exists"));
         }
         if chosen.is_none() && rules.len() < t.bucket_rules as usize {
@@ -201,7 +209,11 @@ pub fn place(
         Some(found) => found,
         None => {
             let relaxed = relax(table, &mask);
-            let group = if groups.contains(&relaxed) { mask.clone() } else { relaxed };
+            let group = if groups.contains(&relaxed) {
+                mask.clone()
+            } else {
+                relaxed
+            };
             let slot = groups.len() as u32;
             if groups.contains(&group) || slot >= t.max_groups {
                 return Err(bad(
@@ -229,8 +241,15 @@ pub fn place(
     })
 }
 
-/// The rules of a bucket as (value, mask, table value struct).
-pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>> {
+/// A rule's bytes: (value, mask, table value struct).
+pub type RuleParts = (Vec<u8>, Vec<u8>, Vec<u8>);
+/// Where a rule was found: (bucket key, bucket, index of the rule there).
+pub type Found = (Vec<u8>, Vec<u8>, usize);
+/// (map key, map value) pairs to write.
+pub type Records = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// The rules of a bucket.
+pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<RuleParts>> {
     let t = layout(table)?;
     Ok(decode(t, bucket, table.key_size as usize)
         .into_iter()
@@ -239,7 +258,7 @@ pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>, Vec<
 }
 
 /// A bucket holding `rules`, kept in priority order (best first, stable).
-pub fn bucket(table: &Table, mut rules: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) -> Result<Vec<u8>> {
+pub fn bucket(table: &Table, mut rules: Vec<RuleParts>) -> Result<Vec<u8>> {
     let t = layout(table)?;
     rules.sort_by_key(|(_, _, action)| std::cmp::Reverse(priority(t, action)));
     let rules: Vec<Rule> = rules
@@ -260,7 +279,7 @@ pub fn find(
     groups: &[Vec<u8>],
     entry: &EncodedEntry,
     mut read_bucket: impl FnMut(&[u8]) -> Result<Option<Vec<u8>>>,
-) -> Result<Option<(Vec<u8>, Vec<u8>, usize)>> {
+) -> Result<Option<Found>> {
     let t = layout(table)?;
     let Some(mask) = &entry.mask else {
         return Ok(None);
@@ -305,7 +324,7 @@ impl Batch {
     }
 
     /// (slot key, group value) of every group, then (key, bucket) pairs.
-    pub fn into_maps(self, table: &Table) -> Result<(Vec<(Vec<u8>, Vec<u8>)>, Vec<(Vec<u8>, Vec<u8>)>)> {
+    pub fn into_maps(self, table: &Table) -> Result<(Records, Records)> {
         let t = layout(table)?;
         let groups = self
             .groups
@@ -378,8 +397,15 @@ mod tests {
         b.add(&t, &entry(0x0a000001, 0xffffff0f, 5)).unwrap();
         b.add(&t, &entry(0x0a000002, 0xffffff03, 9)).unwrap();
         assert_eq!(b.groups, vec![0xffffff00u32.to_le_bytes().to_vec()]);
-        let rules = decode(t.ternary.as_ref().unwrap(), b.buckets.values().next().unwrap(), 4);
-        let priorities: Vec<u32> = rules.iter().map(|r| priority(t.ternary.as_ref().unwrap(), &r.action)).collect();
+        let rules = decode(
+            t.ternary.as_ref().unwrap(),
+            b.buckets.values().next().unwrap(),
+            4,
+        );
+        let priorities: Vec<u32> = rules
+            .iter()
+            .map(|r| priority(t.ternary.as_ref().unwrap(), &r.action))
+            .collect();
         assert_eq!(priorities, vec![9, 5]);
     }
 

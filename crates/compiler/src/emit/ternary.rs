@@ -84,7 +84,9 @@ impl Emitter<'_> {
             then: vec![line("value = &rule->action")],
             other: vec![],
         });
-        scan.push(line("break /* sorted: the first match is the bucket's best */"));
+        scan.push(line(
+            "break /* sorted: the first match is the bucket's best */",
+        ));
         probe.push(CStmt::For {
             head: format!("u32 r = 0; r < {TERNARY_BUCKET_RULES}; r++"),
             body: scan,

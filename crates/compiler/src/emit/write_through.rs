@@ -55,7 +55,9 @@ impl Emitter<'_> {
         };
         let place = self.lvalue(base);
         let bytes = header.wire_bits / 8;
-        let mut store = vec![line(format!("u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"))];
+        let mut store = vec![line(format!(
+            "u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"
+        ))];
         store.push(CStmt::If {
             cond: format!("hdr_at + {bytes} <= pkt_end"),
             then: self.store_field("hdr_at", f, &self.lvalue(lhs)),

@@ -48,7 +48,10 @@ fn read_optional(map: &Map, key: &[u8]) -> Result<Option<Vec<u8>>> {
 
 /// A rule in P4 terms (`decode` reads a ternary key after the slot word).
 fn rule_entry(table: &Table, value: &[u8], mask: &[u8], action: &[u8]) -> Result<Entry> {
-    let offset = table.ternary.as_ref().map_or(0, |t| t.bucket_key_offset as usize);
+    let offset = table
+        .ternary
+        .as_ref()
+        .map_or(0, |t| t.bucket_key_offset as usize);
     let mut key = vec![0u8; offset];
     key.extend_from_slice(value);
     decode::entry(table, &key, action, Some(mask))
