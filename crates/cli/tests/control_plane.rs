@@ -287,6 +287,11 @@ fn bad_input_is_one_line_and_writes_nothing() {
     for (words, what) in &cases {
         assert_fails(&run(words), what);
     }
+    // A file that is no BPF object: refused, and no folder is left behind.
+    let junk = format!("junk{}", std::process::id());
+    let load = run(&["pipeline", "load", "Cargo.toml", "--name", &junk]);
+    assert_fails(&load, "bad pipeline object");
+    assert!(!Path::new(&format!("/sys/fs/bpf/p4bpf/{junk}")).exists());
     for table in ["by_dst", "by_type", "by_src", "by_prefix"] {
         assert_eq!(dump(n, table), "", "{table} was written");
     }

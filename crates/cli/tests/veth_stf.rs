@@ -72,7 +72,9 @@ fn what_passes_in_the_kernel_passes_on_veth() {
     let ours = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf");
     let mut all = scripts(&ours, |_| true);
     match common::corpus_dir() {
-        Some(corpus) => all.extend(scripts(&corpus.join("p4_16_samples"), |n| n.contains("_ebpf"))),
+        Some(corpus) => all.extend(scripts(&corpus.join("p4_16_samples"), |n| {
+            n.contains("_ebpf")
+        })),
         None => eprintln!("the corpus is not beside the repository: only our own scripts run"),
     }
     let mut compared = 0;
@@ -88,6 +90,9 @@ fn what_passes_in_the_kernel_passes_on_veth() {
             failures.push(format!("{}:\n{output}", script.display()));
         }
     }
-    println!("{compared} scripts pass in the kernel; {} of them fail on veth", failures.len());
+    println!(
+        "{compared} scripts pass in the kernel; {} of them fail on veth",
+        failures.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

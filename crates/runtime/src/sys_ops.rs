@@ -1,6 +1,6 @@
 //! The libbpf and libc entry points the operations layer adds to `sys`:
-//! pinning and opening pins, links (XDP and tcx attachments), map walking,
-//! deletion and batch updates, map creation, interface names and `flock`.
+//! pinning and opening pins, links (XDP and tcx attachments), map walking
+//! and deletion, map creation, interface names and `flock`.
 //! Raw bindings only, same error convention as `sys`; the safe wrappers
 //! live in `bpffs`, `deploy`, `ports` and `control`.
 
@@ -38,14 +38,6 @@ pub struct LinkCreateOpts {
     pub _pad: u32,
 }
 
-/// `struct bpf_map_batch_opts`.
-#[repr(C)]
-pub struct MapBatchOpts {
-    pub sz: usize,
-    pub elem_flags: u64,
-    pub flags: u64,
-}
-
 #[link(name = "bpf")]
 extern "C" {
     pub fn bpf_obj_pin(fd: c_int, path: *const c_char) -> c_int;
@@ -66,13 +58,6 @@ extern "C" {
     ) -> c_int;
     pub fn bpf_map_get_next_key(fd: c_int, key: *const c_void, next: *mut c_void) -> c_int;
     pub fn bpf_map_delete_elem(fd: c_int, key: *const c_void) -> c_int;
-    pub fn bpf_map_update_batch(
-        fd: c_int,
-        keys: *const c_void,
-        values: *const c_void,
-        count: *mut u32,
-        opts: *const MapBatchOpts,
-    ) -> c_int;
 }
 
 extern "C" {

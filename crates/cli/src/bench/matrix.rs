@@ -196,7 +196,8 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
     let mut plain = Vec::new();
     let mut batches: Vec<(&p4bpf_layout::Table, Batch)> = Vec::new();
     for entry in entries {
-        let table = p4bpf_runtime::names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
+        let table =
+            p4bpf_runtime::names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
         if table.storage != TableStorage::Ternary {
             plain.push(entry.clone());
             continue;
@@ -222,7 +223,9 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
     }
     let mut raw = Vec::new();
     for (table, batch) in batches {
-        let Some(layout) = table.ternary.as_ref() else { continue };
+        let Some(layout) = table.ternary.as_ref() else {
+            continue;
+        };
         let (groups, buckets) = batch.into_maps(table).map_err(|e| e.to_string())?;
         raw.push(records(&layout.groups_map, groups));
         raw.push(records(&table.map, buckets));
@@ -234,7 +237,13 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
 fn records(map: &str, pairs: Vec<(Vec<u8>, Vec<u8>)>) -> RawEntries {
     let key_size = pairs.first().map_or(0, |(k, _)| k.len());
     let value_size = pairs.first().map_or(0, |(_, v)| v.len());
-    let mut raw = RawEntries { map: map.into(), key_size, value_size, keys: Vec::new(), values: Vec::new() };
+    let mut raw = RawEntries {
+        map: map.into(),
+        key_size,
+        value_size,
+        keys: Vec::new(),
+        values: Vec::new(),
+    };
     for (k, v) in pairs {
         raw.keys.extend_from_slice(&k);
         raw.values.extend_from_slice(&v);

@@ -275,9 +275,8 @@ impl Emitter<'_> {
         let place = self.lvalue(h);
         let mut body;
         if self.plan == Plan::InPlace {
-            let keep = |i: usize| {
-                self.writes.fields.contains(&(agg, i)) && !self.written_through(agg, i)
-            };
+            let keep =
+                |i: usize| self.writes.fields.contains(&(agg, i)) && !self.written_through(agg, i);
             if !(0..a.fields.len()).any(keep) {
                 return vec![];
             }

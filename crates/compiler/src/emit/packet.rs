@@ -107,18 +107,20 @@ impl Emitter<'_> {
             .iter()
             .enumerate()
             .filter(|(i, _)| !in_map || self.reads.contains(id, *i))
-            .map(|(_, f)| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                Scalar::Bytes(n) => line(format!(
-                    "__builtin_memcpy({place}.{}, {base} + {}, {n})",
-                    c_ident(&f.name),
-                    f.bit_offset / 8
-                )),
-                _ => line(format!(
-                    "{place}.{} = {}",
-                    c_ident(&f.name),
-                    self.load_field(base, f)
-                )),
-            })
+            .map(
+                |(_, f)| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
+                    Scalar::Bytes(n) => line(format!(
+                        "__builtin_memcpy({place}.{}, {base} + {}, {n})",
+                        c_ident(&f.name),
+                        f.bit_offset / 8
+                    )),
+                    _ => line(format!(
+                        "{place}.{} = {}",
+                        c_ident(&f.name),
+                        self.load_field(base, f)
+                    )),
+                },
+            )
             .collect()
     }
 

@@ -3,13 +3,24 @@
 //! support. Keys and values are given as fixed-size records.
 
 use crate::error::{Result, RuntimeError};
-use crate::{sys, sys_ops};
+use crate::sys;
+use std::ffi::{c_int, c_void};
 
 /// Entries per batch call (the kernel copies each batch through one buffer).
 const CHUNK: usize = 4096;
 const EINVAL: i32 = 22;
 const ENOTSUPP: i32 = 524;
 const EOPNOTSUPP: i32 = 95;
+
+extern "C" {
+    fn bpf_map_update_batch(
+        fd: c_int,
+        keys: *const c_void,
+        values: *const c_void,
+        count: *mut u32,
+        opts: *const c_void,
+    ) -> c_int;
+}
 
 /// Write `count` records: key `i` is `keys[i*key_size..]`, value likewise.
 pub fn write_all(
@@ -28,7 +39,7 @@ pub fn write_all(
         let mut count = (key_chunk.len() / key_size) as u32;
         // SAFETY: both buffers hold `count` records of the map's sizes.
         let status = unsafe {
-            sys_ops::bpf_map_update_batch(
+            bpf_map_update_batch(
                 fd,
                 key_chunk.as_ptr().cast(),
                 value_chunk.as_ptr().cast(),

@@ -142,19 +142,23 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
 }
 
 /// Detach pipeline `name` from every interface and remove all its pins.
+/// A folder left half-made (a load killed midway) is removed as well.
 pub fn unload(name: &str) -> Result<()> {
     // Opening checks the name and that the pipeline exists; the lock keeps
     // a concurrent writer from seeing half a pipeline.
-    let deployment = Deployment::open_for_writing(name)?;
-    let links = deployment.path("links");
-    if let Ok(entries) = std::fs::read_dir(&links) {
+    let deployment = match Deployment::open_for_writing(name) {
+        Ok(deployment) => Some(deployment),
+        Err(_) if folder(name).is_dir() => None,
+        Err(error) => return Err(error),
+    };
+    let target = folder(name);
+    if let Ok(entries) = std::fs::read_dir(target.join("links")) {
         for entry in entries.flatten() {
             std::fs::remove_file(entry.path()).map_err(|e| {
                 RuntimeError::Value(format!("cannot detach {}: {e}", entry.path().display()))
             })?;
         }
     }
-    let target = deployment.folder.clone();
     drop(deployment);
     std::fs::remove_dir_all(&target)
         .map_err(|e| RuntimeError::Value(format!("cannot remove {}: {e}", target.display())))

@@ -7,7 +7,8 @@
 //! nothing anywhere within the wait is a drop, and a frame on two ports is
 //! an error. Port P is interface index P where it can be (2 to 999; 0 and
 //! 1 cannot, 1 is the loopback), so a program that redirects to the port
-//! number reaches the right interface. Each `tP` runs an XDP_PASS program:
+//! number reaches the right interface (and a program that redirects
+//! through its devmap finds port P mapped to `pP` there). Each `tP` runs an XDP_PASS program:
 //! a veth delivers XDP_TX and XDP_REDIRECT frames to its peer only when the
 //! peer has an XDP program (GRO alone was not enough for XDP_TX here).
 
@@ -15,7 +16,7 @@ mod netns;
 mod socket;
 
 use crate::error::{Result, RuntimeError};
-use crate::map::Map;
+use crate::map::{Map, Write};
 use crate::map_source::MapSource;
 use crate::packet_target::PacketTarget;
 use crate::pipeline::{LoadedPipeline, PacketOutcome};
@@ -110,6 +111,15 @@ impl VethTarget {
             let outer_index = ifindex(&outer)?;
             links.push(attach_xdp(program, inner_index, &inner)?);
             links.push(attach_xdp(pass.as_raw_fd(), outer_index, &outer)?);
+            // A program that redirects through a devmap finds port P there.
+            if let Some(port_map) = &pipeline.description.port_map {
+                let devmap = pipeline.map(port_map)?;
+                devmap.write(
+                    &port.to_ne_bytes(),
+                    &inner_index.to_ne_bytes(),
+                    Write::Replace,
+                )?;
+            }
             ports.insert(
                 port,
                 Port {

@@ -69,7 +69,10 @@ impl PacketSocket {
             )
         };
         if status != 0 {
-            return Err(RuntimeError::os("asking for packet metadata", crate::sys::last_errno()));
+            return Err(RuntimeError::os(
+                "asking for packet metadata",
+                crate::sys::last_errno(),
+            ));
         }
         Ok(PacketSocket { fd })
     }
@@ -210,7 +213,10 @@ mod tests {
         let valid = sys_net::TP_STATUS_VLAN_VALID;
         assert_eq!(vlan_tag(&auxdata(valid, 0x64, 0)), Some([0x81, 0, 0, 0x64]));
         let with_tpid = valid | sys_net::TP_STATUS_VLAN_TPID_VALID;
-        assert_eq!(vlan_tag(&auxdata(with_tpid, 5, 0x88a8)), Some([0x88, 0xa8, 0, 5]));
+        assert_eq!(
+            vlan_tag(&auxdata(with_tpid, 5, 0x88a8)),
+            Some([0x88, 0xa8, 0, 5])
+        );
         assert_eq!(vlan_tag(&auxdata(0, 0x64, 0)), None);
         assert_eq!(vlan_tag(&[1, 2, 3]), None);
         assert_eq!(vlan_tag(&[]), None);
