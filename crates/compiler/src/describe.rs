@@ -11,6 +11,7 @@ fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
         crate::ir::MatchKind::Exact => layout::MatchKind::Exact,
         crate::ir::MatchKind::Lpm => layout::MatchKind::Lpm,
         crate::ir::MatchKind::Ternary => layout::MatchKind::Ternary,
+        crate::ir::MatchKind::Optional => layout::MatchKind::Optional,
     }
 }
 

@@ -394,6 +394,8 @@ pub enum MatchKind {
     Exact,
     Lpm,
     Ternary,
+    /// Exact or wildcard: stored as a ternary key whose mask is all or nothing.
+    Optional,
 }
 
 #[derive(Clone, Debug)]

@@ -16,7 +16,7 @@ use p4bpf_layout::ByteOrder;
 
 /// Groups of masks a ternary table can hold: the data path probes one
 /// bucket per group, whatever the number of distinct masks.
-pub const MAX_TERNARY_GROUPS: u32 = 16;
+pub const MAX_TERNARY_GROUPS: u32 = 8;
 /// Rules in one ternary bucket (scanned in priority order).
 pub const TERNARY_BUCKET_RULES: u32 = 8;
 

@@ -241,8 +241,15 @@ pub fn place(
     })
 }
 
-/// The rules of a bucket as (value, mask, table value struct).
-pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>> {
+/// A rule's bytes: (value, mask, table value struct).
+pub type RuleParts = (Vec<u8>, Vec<u8>, Vec<u8>);
+/// Where a rule was found: (bucket key, bucket, index of the rule there).
+pub type Found = (Vec<u8>, Vec<u8>, usize);
+/// (map key, map value) pairs to write.
+pub type Records = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// The rules of a bucket.
+pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<RuleParts>> {
     let t = layout(table)?;
     Ok(decode(t, bucket, table.key_size as usize)
         .into_iter()
@@ -251,7 +258,7 @@ pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>, Vec<
 }
 
 /// A bucket holding `rules`, kept in priority order (best first, stable).
-pub fn bucket(table: &Table, mut rules: Vec<(Vec<u8>, Vec<u8>, Vec<u8>)>) -> Result<Vec<u8>> {
+pub fn bucket(table: &Table, mut rules: Vec<RuleParts>) -> Result<Vec<u8>> {
     let t = layout(table)?;
     rules.sort_by_key(|(_, _, action)| std::cmp::Reverse(priority(t, action)));
     let rules: Vec<Rule> = rules
@@ -272,7 +279,7 @@ pub fn find(
     groups: &[Vec<u8>],
     entry: &EncodedEntry,
     mut read_bucket: impl FnMut(&[u8]) -> Result<Option<Vec<u8>>>,
-) -> Result<Option<(Vec<u8>, Vec<u8>, usize)>> {
+) -> Result<Option<Found>> {
     let t = layout(table)?;
     let Some(mask) = &entry.mask else {
         return Ok(None);
@@ -317,10 +324,7 @@ impl Batch {
     }
 
     /// (slot key, group value) of every group, then (key, bucket) pairs.
-    pub fn into_maps(
-        self,
-        table: &Table,
-    ) -> Result<(Vec<(Vec<u8>, Vec<u8>)>, Vec<(Vec<u8>, Vec<u8>)>)> {
+    pub fn into_maps(self, table: &Table) -> Result<(Records, Records)> {
         let t = layout(table)?;
         let groups = self
             .groups

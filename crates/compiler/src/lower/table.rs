@@ -149,7 +149,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         decl: &ast::Decl,
     ) -> Storage {
         let lpm = keys.iter().filter(|k| k.kind == MatchKind::Lpm).count();
-        let ternary = keys.iter().any(|k| k.kind == MatchKind::Ternary);
+        let ternary = keys
+            .iter()
+            .any(|k| matches!(k.kind, MatchKind::Ternary | MatchKind::Optional));
         if has_entries {
             return Storage::Code;
         }
@@ -192,6 +194,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             "exact" => MatchKind::Exact,
             "lpm" => MatchKind::Lpm,
             "ternary" => MatchKind::Ternary,
+            "optional" => MatchKind::Optional,
             other => {
                 self.diags.error(
                     k.match_kind.span,

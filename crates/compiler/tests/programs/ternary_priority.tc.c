@@ -114,7 +114,7 @@ struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
     __type(value, struct pipe_classify_group);
-    __uint(max_entries, 16);
+    __uint(max_entries, 8);
 } pipe_classify_groups SEC(".maps");
 
 struct {
@@ -217,7 +217,7 @@ accept:;
         key.hdr_ipv4_dst = st->headers.ipv4.dst;
         key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
         struct pipe_classify_value *value = 0;
-        for (u32 g = 0; g < 16; g++) {
+        for (u32 g = 0; g < 8; g++) {
             u32 slot = g;
             struct pipe_classify_group *group = bpf_map_lookup_elem(&pipe_classify_groups, &slot);
             if (!group || !group->used) {
@@ -366,7 +366,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"default_map\": null,\n"
     "      \"ternary\": {\n"
     "        \"groups_map\": \"pipe_classify_groups\",\n"
-    "        \"max_groups\": 16,\n"
+    "        \"max_groups\": 8,\n"
     "        \"group_mask_offset\": 4,\n"
     "        \"group_value_size\": 12,\n"
     "        \"bucket_key_offset\": 4,\n"
