@@ -100,14 +100,6 @@ long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags)
     return 0;
 }
 
-/* Our packet buffer is always linear: there is nothing to pull, but asking
- * for more than the packet holds fails as in the kernel. */
-long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len)
-{
-    (void)skb;
-    return len > p4u_current.length ? -EINVAL : 0;
-}
-
 long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u64 flags)
 {
     (void)skb, (void)len_diff, (void)mode, (void)flags;
@@ -115,7 +107,7 @@ long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u6
 }
 
 /* The host packet is one linear buffer already; the kernel refuses only a
- * length beyond the packet. */
+ * length beyond the packet (skb_ensure_writable: -ENOMEM). */
 long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len)
 {
     (void)skb;
