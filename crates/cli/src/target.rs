@@ -83,13 +83,16 @@ pub fn load(
     }
 }
 
+/// The generated C file and the scratch folder that holds it.
+pub type GeneratedC = (PathBuf, Scratch);
+
 /// The BPF object of `program`: read as is, or compiled first when it is P4
 /// source, in which case the generated C (in a scratch folder that lives as
 /// long as the returned [`Scratch`]) comes with it.
 pub fn object_image(
     program: &Path,
     compile: &CompileOptions,
-) -> Result<(Vec<u8>, Option<(PathBuf, Scratch)>), String> {
+) -> Result<(Vec<u8>, Option<GeneratedC>), String> {
     let read = |path: &Path| {
         std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
     };

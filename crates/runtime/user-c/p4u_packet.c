@@ -107,7 +107,7 @@ long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u6
 }
 
 /* The host packet is one linear buffer already; the kernel refuses only a
- * length beyond the packet. */
+ * length beyond the packet (skb_ensure_writable: -ENOMEM). */
 long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len)
 {
     (void)skb;
