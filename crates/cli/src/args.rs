@@ -6,6 +6,7 @@
 //! ones). Anything wrong is a [`UsageError`]: exit status 2 and a message
 //! that names the offending word.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// A command line that cannot be understood.
@@ -79,6 +80,36 @@ pub fn wants_help(words: &[String]) -> bool {
 /// An error for a word that looks like an option but is none of ours.
 pub fn unknown_option(word: &str) -> UsageError {
     UsageError::new(format!("unknown option `{word}`"))
+}
+
+/// Takes `word` as the command's one input (`what` names it in errors),
+/// refusing an unknown option or a second input.
+pub fn take_input(slot: &mut Option<PathBuf>, word: String, what: &str) -> Result<(), UsageError> {
+    if word.starts_with('-') {
+        return Err(unknown_option(&word));
+    }
+    if slot.is_some() {
+        return Err(UsageError::new(format!("more than one {what} (`{word}`)")));
+    }
+    *slot = Some(PathBuf::from(word));
+    Ok(())
+}
+
+/// Takes `word` (and its value) if it is a preprocessor option, `-I DIR`
+/// or `-D NAME[=VALUE]`, adding it to the front end's `options`.
+pub fn front_option(
+    words: &mut Args,
+    word: &str,
+    options: &mut p4bpf_front::Options,
+) -> Result<bool, UsageError> {
+    if let Some(dir) = words.option(word, "-I")? {
+        options.include_dirs.push(dir.into());
+    } else if let Some(define) = words.option(word, "-D")? {
+        options.defines.push(parse_define(&define)?);
+    } else {
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 /// `NAME` or `NAME=VALUE` as given to `-D`; a define without a value is `1`,

@@ -32,10 +32,8 @@ fn parse(mut words: Args) -> Result<Request, UsageError> {
     let mut options = Options::default();
     let mut format = Format::Human;
     while let Some(word) = words.next_word() {
-        if let Some(dir) = words.option(&word, "-I")? {
-            options.include_dirs.push(dir.into());
-        } else if let Some(define) = words.option(&word, "-D")? {
-            options.defines.push(args::parse_define(&define)?);
+        if args::front_option(&mut words, &word, &mut options)? {
+            continue;
         } else if let Some(name) = words.option(&word, "--diagnostics-format")? {
             format = match name.as_str() {
                 "human" => Format::Human,
@@ -46,14 +44,8 @@ fn parse(mut words: Args) -> Result<Request, UsageError> {
                     )))
                 }
             };
-        } else if word.starts_with('-') {
-            return Err(args::unknown_option(&word));
-        } else if file.is_some() {
-            return Err(UsageError::new(format!(
-                "more than one input file (`{word}`)"
-            )));
         } else {
-            file = Some(PathBuf::from(word));
+            args::take_input(&mut file, word, "input file")?;
         }
     }
     match file {

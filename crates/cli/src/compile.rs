@@ -6,7 +6,8 @@
 //! a tool failure (explained on stderr), 2 for a bad command line.
 
 use crate::args::{self, Args, UsageError};
-use p4bpf_compiler::{CompileError, CompileOptions, Hook};
+use crate::target;
+use p4bpf_compiler::{CompileError, CompileOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,40 +34,18 @@ struct Request {
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut file = None;
     let mut options = CompileOptions {
-        front: Default::default(),
-        hook: Hook::Xdp,
         out_dir: PathBuf::from("."),
-        extern_file: None,
+        ..target::default_compile_options()
     };
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
             return Ok(None);
-        } else if let Some(dir) = words.option(&word, "-I")? {
-            options.front.include_dirs.push(dir.into());
-        } else if let Some(define) = words.option(&word, "-D")? {
-            options.front.defines.push(args::parse_define(&define)?);
+        } else if target::compile_option(&mut words, &word, &mut options)? {
+            continue;
         } else if let Some(dir) = words.option(&word, "-o")? {
             options.out_dir = dir.into();
-        } else if let Some(f) = words.option(&word, "--extern-file")? {
-            options.extern_file = Some(f.into());
-        } else if let Some(hook) = words.option(&word, "--hook")? {
-            options.hook = match hook.as_str() {
-                "xdp" => Hook::Xdp,
-                "tc" => Hook::Tc,
-                _ => {
-                    return Err(UsageError::new(format!(
-                        "unknown hook `{hook}` (expected `xdp` or `tc`)"
-                    )))
-                }
-            };
-        } else if word.starts_with('-') {
-            return Err(args::unknown_option(&word));
-        } else if file.is_some() {
-            return Err(UsageError::new(format!(
-                "more than one input file (`{word}`)"
-            )));
         } else {
-            file = Some(PathBuf::from(word));
+            args::take_input(&mut file, word, "input file")?;
         }
     }
     match file {
@@ -113,6 +92,7 @@ pub fn run(words: Args) -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use p4bpf_compiler::Hook;
 
     fn parse_words(words: &[&str]) -> Result<Option<Request>, UsageError> {
         parse(Args::new(words.iter().map(|w| w.to_string()).collect()))

@@ -178,10 +178,45 @@ impl Diagnostics {
     }
 }
 
+/// `n` things in words: "1 argument", "3 arguments".
+pub fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// Longest number shown in full in a message.
+const NUMBER_DIGITS: usize = 24;
+
+/// A number for a message: in full when short, else its first and last
+/// digits and its length, so a huge literal does not fill the screen.
+pub fn short_number(value: &impl std::fmt::Display) -> String {
+    let text = value.to_string();
+    let digits = text.trim_start_matches('-');
+    if digits.len() <= NUMBER_DIGITS {
+        return text;
+    }
+    let sign = if text.starts_with('-') { "-" } else { "" };
+    let head = digits.get(..8).unwrap_or(digits);
+    let tail = digits.get(digits.len() - 4..).unwrap_or("");
+    format!("{sign}{head}...{tail} ({} digits)", digits.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::source::{FileId, SourceFile};
+
+    #[test]
+    fn counts_and_long_numbers_read_as_words() {
+        assert_eq!(counted(1, "argument"), "1 argument");
+        assert_eq!(counted(0, "argument"), "0 arguments");
+        assert_eq!(short_number(&"-123"), "-123");
+        let huge = "9".repeat(30);
+        assert_eq!(short_number(&huge), "99999999...9999 (30 digits)");
+    }
 
     #[test]
     fn renders_position_excerpt_and_caret() {

@@ -123,7 +123,7 @@ mod tests {
             .diagnostics
             .errors()
             .next()
-            .and_then(|d| d.loc.clone());
+            .and_then(|d| d.loc);
         let file = error.map(|loc| frontend.sources.file(loc.file).path.clone());
         assert_eq!(file.as_deref(), Some(Path::new("version.p4")));
     }

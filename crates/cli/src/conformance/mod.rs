@@ -38,14 +38,8 @@ fn parse(mut words: Args) -> Result<Request, UsageError> {
             jobs = usize::try_from(args::parse_count("--jobs", &n)?).unwrap_or(usize::MAX);
         } else if let Some(s) = words.option(&word, "--timeout")? {
             timeout = Duration::from_secs(args::parse_count("--timeout", &s)?);
-        } else if word.starts_with('-') {
-            return Err(args::unknown_option(&word));
-        } else if corpus.is_some() {
-            return Err(UsageError::new(format!(
-                "more than one corpus folder (`{word}`)"
-            )));
         } else {
-            corpus = Some(PathBuf::from(word));
+            args::take_input(&mut corpus, word, "corpus folder")?;
         }
     }
     let corpus = corpus.unwrap_or_else(|| PathBuf::from(DEFAULT_CORPUS));

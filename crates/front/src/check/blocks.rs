@@ -50,6 +50,23 @@ impl Checker<'_> {
         (params, ctor_params)
     }
 
+    /// Declares what a parser's or control's body sees before its states or
+    /// `apply`: type parameters, constructor and apply parameters, locals.
+    fn declare_block_header(
+        &mut self,
+        sig: &ast::Signature,
+        params: &[ParamSig],
+        ctor_params: &[ParamSig],
+        locals: &[Decl],
+    ) {
+        self.declare_type_params(sig);
+        self.declare_params(ctor_params, true);
+        self.declare_params(params, false);
+        for l in locals {
+            self.decl(l);
+        }
+    }
+
     pub(super) fn parser_decl(
         &mut self,
         sig: &ast::Signature,
@@ -63,12 +80,7 @@ impl Checker<'_> {
             ..Context::default()
         };
         self.scoped(ctx, |c| {
-            c.declare_type_params(sig);
-            c.declare_params(&ctor_params, true);
-            c.declare_params(&params, false);
-            for l in locals {
-                c.decl(l);
-            }
+            c.declare_block_header(sig, &params, &ctor_params, locals);
             for s in states {
                 c.scopes.declare(&s.name.name, Symbol::State(s.name.span));
             }
@@ -251,12 +263,7 @@ impl Checker<'_> {
             ..Context::default()
         };
         self.scoped(ctx, |c| {
-            c.declare_type_params(sig);
-            c.declare_params(&ctor_params, true);
-            c.declare_params(&params, false);
-            for l in locals {
-                c.decl(l);
-            }
+            c.declare_block_header(sig, &params, &ctor_params, locals);
             let ctx = c.ctx.clone();
             c.scoped(ctx, |c| c.block(apply));
         });

@@ -15,6 +15,7 @@ use super::env::{Callable, CallableKind, Symbol};
 use super::types::{subst, unify, ParamSig, Type, TypeDefKind, TypeId};
 use super::{CallInfo, CallKind, Checker};
 use crate::ast::{Argument, Direction, Expr, ExprKind, TypeRef};
+use crate::diag::counted;
 use crate::source::Span;
 use std::rc::Rc;
 
@@ -190,9 +191,9 @@ impl Checker<'_> {
             self.error(
                 span,
                 format!(
-                    "type `{}` takes {} type arguments, {} given",
+                    "type `{}` takes {}, {} given",
                     def.name,
-                    def.type_params.len(),
+                    counted(def.type_params.len(), "type argument"),
                     type_args.len()
                 ),
             );
@@ -365,8 +366,8 @@ impl Checker<'_> {
                 self.error(
                     span,
                     format!(
-                        "no `{name}` takes these {} arguments (it takes {})",
-                        args.len(),
+                        "no `{name}` takes {} (it takes {})",
+                        counted(args.len(), "argument"),
                         counts.join(" or ")
                     ),
                 );
@@ -419,9 +420,9 @@ impl Checker<'_> {
                 self.error(
                     span,
                     format!(
-                        "`{}` takes {} type arguments, {} given",
+                        "`{}` takes {}, {} given",
                         callable.name,
-                        vars.len(),
+                        counted(vars.len(), "type argument"),
                         targs.len()
                     ),
                 );

@@ -10,6 +10,8 @@ use super::consteval::{self, fits, int_value, Value};
 use super::types::{Type, TypeDefKind};
 use super::Checker;
 use crate::ast::{Expr, ExprKind};
+use crate::diag::short_number;
+use num_bigint::BigInt;
 
 impl Checker<'_> {
     /// The common type of two operands: the same type, or the fixed one
@@ -166,13 +168,19 @@ impl Checker<'_> {
             ty: Type::InfInt,
         }) = self.values.get(&e.id).cloned()
         {
-            if !fits(&value, ty) {
-                let shown = self.show(ty);
-                self.warning(
-                    e.span,
-                    format!("value {value} does not fit in `{shown}` and is truncated"),
-                );
-            }
+            self.warn_if_truncated(e, &value, ty);
+        }
+    }
+
+    /// Warns when the constant `value` of `e` does not fit `ty`.
+    pub(super) fn warn_if_truncated(&mut self, e: &Expr, value: &BigInt, ty: &Type) {
+        if !fits(value, ty) {
+            let shown = self.show(ty);
+            let value = short_number(value);
+            self.warning(
+                e.span,
+                format!("value {value} does not fit in `{shown}` and is truncated"),
+            );
         }
     }
 }

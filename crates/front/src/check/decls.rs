@@ -157,10 +157,13 @@ impl Checker<'_> {
     fn constant_decl(&mut self, ty: &TypeRef, name: &ast::Ident, value: &ast::Expr) {
         self.reject_dont_care(ty, "the type of a constant");
         let ty = self.resolve_type(ty);
-        self.expr(value);
+        let value_ty = self.expr(value);
         self.coerce(value, &ty, "constant initializer");
         let known = self.values.get(&value.id).cloned();
-        if known.is_none() && self.runtime_value(value) {
+        // An initializer already reported as wrong has no value either;
+        // saying so again would only repeat the first error.
+        let already_reported = matches!(value_ty, Type::Unknown);
+        if known.is_none() && !already_reported && self.runtime_value(value) {
             self.error(
                 value.span,
                 format!(

@@ -41,15 +41,8 @@ impl Checker<'_> {
                     Some((w, false)) => Type::Bit(w),
                     None => Type::InfInt,
                 };
-                if lit.width.is_some() && !consteval::fits(&lit.value, &ty) {
-                    let shown = self.show(&ty);
-                    self.warning(
-                        e.span,
-                        format!(
-                            "value {} does not fit in `{shown}` and is truncated",
-                            lit.value
-                        ),
-                    );
+                if lit.width.is_some() {
+                    self.warn_if_truncated(e, &lit.value, &ty);
                 }
                 self.values.insert(e.id, int_value(lit.value.clone(), &ty));
                 ty

@@ -12,6 +12,7 @@ use super::env::Symbol;
 use super::types::{Type, TypeDefKind};
 use super::Checker;
 use crate::ast::{self, TypeRef, TypeRefKind};
+use crate::diag::counted;
 use num_traits::{Signed, ToPrimitive};
 
 impl Checker<'_> {
@@ -191,8 +192,9 @@ impl Checker<'_> {
             self.error(
                 t.span,
                 format!(
-                    "type `{}` takes {expected} type arguments, {} given",
+                    "type `{}` takes {}, {} given",
                     path.name.name,
+                    counted(expected, "type argument"),
                     arg_types.len()
                 ),
             );

@@ -62,7 +62,7 @@ fn takes_assign_suffix(kind: &TokenKind) -> bool {
     )
 }
 
-impl Lexer<'_> {
+impl<'a> Lexer<'a> {
     fn run(&mut self) {
         while let Some(&b) = self.bytes.get(self.pos) {
             let start = self.pos;
@@ -146,7 +146,9 @@ impl Lexer<'_> {
         }
     }
 
-    fn word(&mut self) {
+    /// Moves past a run of letters, digits and `_` (a name, a keyword or
+    /// a number with its width and radix prefixes) and returns it.
+    fn alphanumeric_run(&mut self) -> &'a str {
         let start = self.pos;
         while self
             .bytes
@@ -155,7 +157,12 @@ impl Lexer<'_> {
         {
             self.pos += 1;
         }
-        let text = self.unit.text.get(start..self.pos).unwrap_or("");
+        self.unit.text.get(start..self.pos).unwrap_or("")
+    }
+
+    fn word(&mut self) {
+        let start = self.pos;
+        let text = self.alphanumeric_run();
         let keyword = KEYWORDS.iter().find(|(word, _)| *word == text);
         let kind = keyword.map_or_else(
             || TokenKind::Ident(text.to_string()),
@@ -168,14 +175,7 @@ impl Lexer<'_> {
     /// `8w255`, `4s0b11`. A malformed number is reported and read as 0.
     fn number(&mut self) {
         let start = self.pos;
-        while self
-            .bytes
-            .get(self.pos)
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        {
-            self.pos += 1;
-        }
-        let text = self.unit.text.get(start..self.pos).unwrap_or("");
+        let text = self.alphanumeric_run();
         let lit = parse_int(text).unwrap_or_else(|message| {
             self.error(start, self.pos, message);
             IntLit {

@@ -287,7 +287,7 @@ fn table_properties() {
     assert_error(&table("actions = { a; a; }"), "listed twice");
     assert_error(
         "control c(inout bit<8> x) { action a(inout bit<8> b, bit<8> d) {} table t { actions = { a; } } apply {} }",
-        "1 parameters with a direction but 0 arguments are bound",
+        "1 parameter with a direction but 0 arguments bound",
     );
     assert_error(
         &table("actions = { a; } entries = { 1 : a; }"),

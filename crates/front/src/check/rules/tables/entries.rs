@@ -6,6 +6,7 @@
 use super::{squeezed, Table};
 use crate::ast::{Entry, Expr, ExprKind, KeyElement, TableProperty};
 use crate::check::rules::Reporter;
+use crate::diag::counted;
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -85,9 +86,9 @@ fn entry_keyset(keyset: &Expr, kinds: &[&str], r: &mut Reporter) {
         r.error(
             keyset.span,
             format!(
-                "entry has {} key values but the table key has {} fields",
-                elements.len(),
-                kinds.len()
+                "entry has {} but the table key has {}",
+                counted(elements.len(), "key value"),
+                counted(kinds.len(), "field")
             ),
         );
     }

@@ -21,6 +21,7 @@ use crate::ast::{
     ActionRef, Argument, Decl, DeclKind, Expr, ExprKind, Ident, KeyElement, Param, Path, Program,
     TableProperty, TablePropertyKind,
 };
+use crate::diag::counted;
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -218,8 +219,10 @@ impl<'a> Table<'a> {
             r.error(
                 a.span,
                 format!(
-                    "action `{}` has {directional} parameters with a direction but {bound} arguments are bound",
-                    a.name.name.name
+                    "action `{}` has {} with a direction but {} bound",
+                    a.name.name.name,
+                    counted(directional, "parameter"),
+                    counted(bound, "argument"),
                 ),
             );
         }
@@ -300,8 +303,8 @@ impl<'a> Table<'a> {
                 return r.error(
                     path.span,
                     format!(
-                        "{what} `{name}` takes {} arguments but is given {}",
-                        params.len(),
+                        "{what} `{name}` takes {} but is given {}",
+                        counted(params.len(), "argument"),
                         args.len()
                     ),
                 );
