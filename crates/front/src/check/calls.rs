@@ -366,7 +366,7 @@ impl Checker<'_> {
                 self.error(
                     span,
                     format!(
-                        "no `{name}` takes these {} (it takes {})",
+                        "no `{name}` takes {} (it takes {})",
                         counted(args.len(), "argument"),
                         counts.join(" or ")
                     ),
