@@ -5,7 +5,8 @@
 //! frames and mutations of the STF file's packets, `fuzz_packets`); any
 //! difference in verdict, output port or output bytes is reported with the
 //! packet as hex and a reproduction: an STF file expecting what the kernel
-//! did, to run with `p4bpf test --target user`.
+//! did, to run with `p4bpf test --target user`. At the end every counter
+//! cell is compared too.
 //!
 //! Exit status 0 when the targets agreed on every packet, 1 on a mismatch
 //! or when a target cannot run (no root: the reason is printed), 2 for a
@@ -15,12 +16,13 @@ use crate::args::{self, Args, UsageError};
 use crate::fuzz_packets::{next_packet, Packet, Rng};
 use crate::target::{self, Target};
 use p4bpf_compiler::CompileOptions;
-use p4bpf_runtime::{stf, PacketOutcome, Result as RunResult};
+use p4bpf_runtime::control::counter_cells;
+use p4bpf_runtime::{stf, LoadedPipeline, PacketOutcome, Result as RunResult};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
+pub const USAGE: &str = "\
 usage: p4bpf fuzz PROGRAM.p4 [--packets N] [--seed S] [--entries FILE.stf]
                   [--repro-dir DIR] [--hook xdp|tc] [--extern-file FILE.c]
                   [-I DIR]... [-D NAME[=VALUE]]...
@@ -138,6 +140,10 @@ fn run_request(request: &Request) -> Result<bool, String> {
             }
         }
     }
+    for difference in counter_differences(&kernel, &user) {
+        mismatches += 1;
+        println!("MISMATCH after the run: {difference}");
+    }
     println!(
         "{}: {} packets, {mismatches} mismatch(es) between kernel and user ({}, seed {})",
         if mismatches == 0 { "PASS" } else { "FAIL" },
@@ -146,6 +152,24 @@ fn run_request(request: &Request) -> Result<bool, String> {
         request.seed
     );
     Ok(mismatches == 0)
+}
+
+/// Counters whose cells differ between the targets.
+fn counter_differences(kernel: &LoadedPipeline, user: &LoadedPipeline) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in &kernel.description.counters {
+        let sorted = |p: &LoadedPipeline| {
+            counter_cells(p, c, None).map(|mut cells| {
+                cells.sort_by_key(|cell| cell.index);
+                cells
+            })
+        };
+        let (k, u) = (sorted(kernel), sorted(user));
+        if k != u {
+            out.push(format!("counter {}: kernel {k:?}, user {u:?}", c.name));
+        }
+    }
+    out
 }
 
 /// How two outcomes differ, if they do: verdict, port, then bytes of a

@@ -11,7 +11,9 @@ usage: p4bpf COMMAND [ARGS...]
 commands:
   check FILE.p4         check a program with the front end; print what it declares
   compile FILE.p4       compile a program to C, an eBPF object and P4Info
-  test PROGRAM STF      run a packet-test file against a program in the kernel
+  test PROGRAM STF      run a packet-test file against a program (kernel, user space, veth)
+  run PROGRAM --in PCAP process a capture offline, one output capture per port
+  fuzz PROGRAM          compare the kernel and user-space targets on random packets
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   counter ...           read or reset a loaded pipeline's counters
   pipeline ...          load, unload or show pipelines pinned in bpffs
@@ -71,6 +73,8 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("check") => Some(CHECK),
         Some("compile") => Some(crate::compile::USAGE),
         Some("conformance") => Some(CONFORMANCE),
+        Some("run") => Some(crate::run::USAGE),
+        Some("fuzz") => Some(crate::fuzz::USAGE),
         Some("counter") => Some(crate::counter::USAGE),
         Some("pipeline") => Some(crate::pipeline::USAGE),
         Some("port") => Some(crate::port::USAGE),

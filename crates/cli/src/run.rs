@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
+pub const USAGE: &str = "\
 usage: p4bpf run PROGRAM.p4 --in IN.pcap --out OUT.pcap [--target user|kernel]
                  [--entries FILE.stf] [--port N] [--hook xdp|tc]
                  [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...

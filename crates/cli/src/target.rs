@@ -24,7 +24,9 @@ impl Target {
             "kernel" => Ok(Target::Kernel),
             "user" => Ok(Target::User),
             "veth" => Ok(Target::Veth),
-            _ => Err(format!("unknown target `{word}` (supported: kernel, user, veth)")),
+            _ => Err(format!(
+                "unknown target `{word}` (supported: kernel, user, veth)"
+            )),
         }
     }
 }
@@ -88,7 +90,9 @@ pub fn object_image(
     program: &Path,
     compile: &CompileOptions,
 ) -> Result<(Vec<u8>, Option<(PathBuf, Scratch)>), String> {
-    let read = |path: &Path| std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()));
+    let read = |path: &Path| {
+        std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
     if program.extension().is_none_or(|e| e != "p4") {
         return Ok((read(program)?, None));
     }

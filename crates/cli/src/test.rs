@@ -129,8 +129,7 @@ fn run_request(request: &Request) -> Result<bool, String> {
     })?;
     if request.target == Target::Veth {
         let (image, _) = target::object_image(&request.program, &request.compile)?;
-        check_bpf_available()
-            .map_err(|e| format!("cannot run veth tests on this machine: {e}"))?;
+        check_bpf_available().map_err(|e| format!("cannot run veth tests on this machine: {e}"))?;
         let outcome = veth::run_stf(image, &request.script, &script).map_err(|e| e.to_string())?;
         let head = "on veth pairs in a private network namespace".to_string();
         return Ok(report(vec![head], outcome, request));

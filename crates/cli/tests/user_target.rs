@@ -190,3 +190,51 @@ fn run_writes_one_capture_per_output_port() {
         Ok(vec![record(packet(63)), record(packet(255))])
     );
 }
+
+/// `p4bpf fuzz`: the kernel and user targets agree on a few thousand random
+/// and mutated packets at TC, where resizing and the test run's input
+/// rules differ most from XDP. Needs root for the kernel side.
+#[test]
+fn fuzz_finds_no_difference_between_kernel_and_user() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED fuzz_finds_no_difference_between_kernel_and_user: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Err(why) = p4bpf_runtime::check_bpf_available() {
+        eprintln!("SKIPPED fuzz_finds_no_difference_between_kernel_and_user: {why}");
+        return;
+    }
+    if clang_missing() {
+        eprintln!(
+            "SKIPPED fuzz_finds_no_difference_between_kernel_and_user: clang is not installed"
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("p4bpf-user-fuzz-{}", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+        .arg("fuzz")
+        .arg(corpus.join("p4_16_samples/two_ebpf.p4"))
+        .args([
+            "--packets",
+            "3000",
+            "--seed",
+            "7",
+            "--hook",
+            "tc",
+            "--repro-dir",
+        ])
+        .arg(&dir)
+        .output();
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = out.map(|o| {
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    });
+    let (passed, text) = out.unwrap_or_default();
+    assert!(
+        passed && text.contains("PASS: 3000 packets, 0 mismatch"),
+        "{text}"
+    );
+}

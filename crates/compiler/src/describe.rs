@@ -3,7 +3,7 @@
 //! layouts [`crate::map_layout`] computed for the emitter.
 
 use crate::ir::{Arch, Program, Storage};
-use crate::map_layout::{table_layout, MAX_TERNARY_MASKS};
+use crate::map_layout::{table_layout, MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
 use p4bpf_layout as layout;
 
 fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
@@ -66,16 +66,20 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         };
         let key_size = l.key.size();
         let ternary = (t.storage == Storage::Ternary).then(|| {
-            // `struct { u32 used_or_slot; struct key k; }`: the key starts at its alignment.
-            let offset = 4.max(l.key.align());
-            let size = (offset + key_size).div_ceil(offset) * offset;
+            let shape = l.ternary_shape();
             layout::TernaryLayout {
-                masks_map: format!("{}_masks", t.c_name),
-                max_masks: MAX_TERNARY_MASKS,
-                mask_offset: offset,
-                mask_value_size: size,
-                entry_key_offset: offset,
-                entry_key_size: size,
+                groups_map: format!("{}_groups", t.c_name),
+                max_groups: MAX_TERNARY_GROUPS,
+                group_mask_offset: shape.key_offset,
+                group_value_size: shape.slot_size,
+                bucket_key_offset: shape.key_offset,
+                bucket_key_size: shape.slot_size,
+                bucket_size: shape.bucket_size,
+                bucket_rules: TERNARY_BUCKET_RULES,
+                rules_offset: shape.rules_offset,
+                rule_size: shape.rule_size,
+                rule_mask_offset: shape.rule_mask_offset,
+                rule_value_offset: shape.rule_value_offset,
                 priority_offset: 4,
             }
         });

@@ -7,15 +7,38 @@
 //! network order; LPM keys are packed, in network order, exact fields first and
 //! the LPM field last, after a u32 prefix length. Values: a u32 action code,
 //! a u32 priority for ternary tables, then a union of one struct of
-//! parameters per action. Ternary tables also have a mask array and an
-//! entry key of (mask index, masked key).
+//! parameters per action. Ternary tables also have an array of mask
+//! groups and buckets of rules keyed by (group, key & group mask).
 
 use crate::cstruct::{CStruct, Scalar};
 use crate::ir::{ActionId, MatchKind, Program, Storage, Table};
 use p4bpf_layout::ByteOrder;
 
-/// Masks a ternary table can hold: tuple-space search probes each.
-pub const MAX_TERNARY_MASKS: u32 = 32;
+/// Groups of masks a ternary table can hold: the data path probes one
+/// bucket per group, whatever the number of distinct masks.
+pub const MAX_TERNARY_GROUPS: u32 = 16;
+/// Rules in one ternary bucket (scanned in priority order).
+pub const TERNARY_BUCKET_RULES: u32 = 8;
+
+/// Byte layout of a ternary table's group slots and buckets (see
+/// `p4bpf_layout::TernaryLayout`): computed here, printed as C structs and
+/// checked there with `_Static_assert`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TernaryShape {
+    /// Offset of the key struct after the leading u32 (group value, bucket key).
+    pub key_offset: u32,
+    /// Size of a group value and of a bucket key.
+    pub slot_size: u32,
+    pub rule_mask_offset: u32,
+    pub rule_value_offset: u32,
+    pub rule_size: u32,
+    pub rules_offset: u32,
+    pub bucket_size: u32,
+}
+
+fn align_to(value: u32, align: u32) -> u32 {
+    value.div_ceil(align.max(1)) * align.max(1)
+}
 
 #[derive(Clone, Debug)]
 pub struct TableLayout {
@@ -30,6 +53,7 @@ pub struct TableLayout {
     /// Offset of the parameter union in the value struct.
     pub union_offset: u32,
     pub value_size: u32,
+    pub value_align: u32,
 }
 
 fn c_member(text: &str) -> String {
@@ -117,10 +141,33 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
         params,
         union_offset,
         value_size,
+        value_align: union_align,
     }
 }
 
 impl TableLayout {
+    /// Where a ternary table's group slots, bucket keys and rules keep
+    /// their parts (natural C alignment).
+    pub fn ternary_shape(&self) -> TernaryShape {
+        let key_align = self.key.align().max(1);
+        let key_size = align_to(self.key.size(), key_align);
+        let key_offset = align_to(4, key_align);
+        let slot_size = align_to(key_offset + key_size, key_align.max(4));
+        let rule_align = key_align.max(self.value_align).max(4);
+        let rule_value_offset = align_to(2 * key_size, self.value_align.max(4));
+        let rule_size = align_to(rule_value_offset + self.value_size, rule_align);
+        let rules_offset = align_to(4, rule_align);
+        TernaryShape {
+            key_offset,
+            slot_size,
+            rule_mask_offset: key_size,
+            rule_value_offset,
+            rule_size,
+            rules_offset,
+            bucket_size: align_to(rules_offset + TERNARY_BUCKET_RULES * rule_size, rule_align),
+        }
+    }
+
     pub fn params_of(&self, action: ActionId) -> Option<&CStruct> {
         self.params
             .iter()

@@ -182,25 +182,39 @@ pub struct Table {
     pub ternary: Option<TernaryLayout>,
 }
 
-/// How ternary entries are stored (tuple-space search): each distinct mask
-/// gets a slot in `masks_map`; entries live in [`Table::map`] keyed by
-/// (mask slot, key & mask); values carry the priority.
+/// How ternary entries are stored: grouped tuple space (after TupleMerge,
+/// Daly and Torng 2017). The control plane puts every rule into a group
+/// whose relaxed mask `R` keeps only bits the rule's own mask has; the rule
+/// lives in the bucket keyed by (group, key & R), a short array of rules
+/// sorted by priority, best first, each with its own value and mask. The
+/// data path probes one bucket per group (not one per mask) and scans it;
+/// the best priority over the groups wins.
 ///
-/// - `masks_map`: BPF array of `max_masks` values, each a u32 `used` flag
-///   (1 = slot in use) followed at `mask_offset` by a key struct holding
-///   the mask (key_size bytes). The program probes slots from 0 and stops
-///   at the first unused one, so the runtime keeps used slots contiguous.
-/// - entries map key: u32 mask slot, then at `entry_key_offset` the key
-///   struct with the key already ANDed with the mask.
-/// - value: u32 action, u32 priority at `priority_offset`, parameters.
+/// - `groups_map`: BPF array of `max_groups` values, each a u32 `used` flag
+///   (1 = group in use) followed at `group_mask_offset` by a key struct
+///   holding `R` (`group_value_size` bytes in all). The data path stops at
+///   the first unused slot: used slots are contiguous.
+/// - [`Table::map`] (hash): key = u32 group slot, then at
+///   `bucket_key_offset` the key struct ANDed with `R`
+///   (`bucket_key_size` bytes); value = a bucket of `bucket_size` bytes:
+///   u32 count of rules in use, then from `rules_offset` `bucket_rules`
+///   rules of `rule_size` bytes: the key struct value (already masked) at
+///   0, its mask at `rule_mask_offset`, the table's value struct (action,
+///   u32 priority at `priority_offset`, parameters) at `rule_value_offset`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TernaryLayout {
-    pub masks_map: String,
-    pub max_masks: u32,
-    pub mask_offset: u32,
-    pub mask_value_size: u32,
-    pub entry_key_offset: u32,
-    pub entry_key_size: u32,
+    pub groups_map: String,
+    pub max_groups: u32,
+    pub group_mask_offset: u32,
+    pub group_value_size: u32,
+    pub bucket_key_offset: u32,
+    pub bucket_key_size: u32,
+    pub bucket_size: u32,
+    pub bucket_rules: u32,
+    pub rules_offset: u32,
+    pub rule_size: u32,
+    pub rule_mask_offset: u32,
+    pub rule_value_offset: u32,
     /// Offset of the u32 priority inside the value struct (higher wins,
     /// as in P4Runtime).
     pub priority_offset: u32,

@@ -359,12 +359,18 @@ mod tests {
     fn ternary_key_is_masked_and_priority_lands_in_the_value() {
         let mut t = table(TableStorage::Ternary, MatchKind::Ternary);
         t.ternary = Some(p4bpf_layout::TernaryLayout {
-            masks_map: "m".into(),
-            max_masks: 4,
-            mask_offset: 4,
-            mask_value_size: 8,
-            entry_key_offset: 4,
-            entry_key_size: 8,
+            groups_map: "m".into(),
+            max_groups: 4,
+            group_mask_offset: 4,
+            group_value_size: 8,
+            bucket_key_offset: 4,
+            bucket_key_size: 8,
+            bucket_size: 4 + 8 * 16,
+            bucket_rules: 8,
+            rules_offset: 4,
+            rule_size: 16,
+            rule_mask_offset: 4,
+            rule_value_offset: 8,
             priority_offset: 4,
         });
         t.actions[0].params[0].byte_offset = 8;

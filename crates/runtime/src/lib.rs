@@ -39,6 +39,7 @@ mod sys;
 mod sys_net;
 mod sys_ops;
 pub mod table;
+pub mod ternary;
 pub mod test_run;
 pub mod user;
 pub mod value;

@@ -85,6 +85,15 @@ impl Map {
         }
     }
 
+    /// Every key, for a map of the user-space target (`None` for a kernel
+    /// map, which is walked with its descriptor).
+    pub(crate) fn user_keys(&self) -> Option<Result<Vec<Vec<u8>>>> {
+        match &self.place {
+            Place::Kernel(_) => None,
+            Place::User(host) => Some(host.keys(&self.name)),
+        }
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }

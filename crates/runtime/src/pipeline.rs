@@ -114,16 +114,14 @@ impl LoadedPipeline {
         if let Some(record) = &record {
             record.write(&0u32.to_ne_bytes(), &NO_PORT.to_ne_bytes(), Write::Replace)?;
         }
+        test_run::check_length(self.description.hook, packet)?;
         let (retval, packet) = match &self.executor {
             Executor::Kernel(object) => {
                 let fd = object.program_fd(&self.description.entry)?;
                 let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
                 (retval, packet)
             }
-            Executor::User(host) => {
-                test_run::check_length(packet)?;
-                host.run(packet)?
-            }
+            Executor::User(host) => host.run(packet)?,
         };
         let verdict = Verdict::from_retval(self.description.hook, retval);
         let recorded = match &record {

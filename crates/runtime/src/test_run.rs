@@ -4,6 +4,7 @@
 
 use crate::error::{Result, RuntimeError};
 use crate::sys;
+use p4bpf_layout::Hook;
 
 /// Room for headers the program pushes (XDP allows 256 bytes of headroom;
 /// TC can grow further).
@@ -25,7 +26,8 @@ pub struct RunOutput {
 
 /// Run program `fd` on `packet`, `repeat` times (at least once).
 pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
-    check_length(packet)?;
+    // The hook's own rules are the caller's (`check_length`); this is everyone's.
+    check_length(Hook::Xdp, packet)?;
     let mut room = packet.len() + GROWTH_ROOM;
     loop {
         match run_with_room(fd, packet, repeat, room) {
@@ -35,14 +37,30 @@ pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
     }
 }
 
-/// The kernel's minimum test packet, which the user-space target keeps too
-/// so both targets take the same packets.
-pub(crate) fn check_length(packet: &[u8]) -> Result<()> {
+/// The packets `BPF_PROG_TEST_RUN` takes at `hook`, checked before the
+/// call for a clear message, and by the user-space target so both targets
+/// take the same packets: an Ethernet header at least, and at TC (where the
+/// kernel builds an skb) the whole IPv4 or IPv6 header its EtherType
+/// announces, else the kernel answers EINVAL.
+pub(crate) fn check_length(hook: Hook, packet: &[u8]) -> Result<()> {
     if packet.len() < MIN_PACKET {
         return Err(RuntimeError::NotSupported(format!(
             "BPF_PROG_TEST_RUN needs packets of at least {MIN_PACKET} bytes, this one has {}",
             packet.len()
         )));
+    }
+    let network_header = match packet.get(12..14) {
+        Some([0x08, 0x00]) => Some(("IPv4", 20)),
+        Some([0x86, 0xdd]) => Some(("IPv6", 40)),
+        _ => None,
+    };
+    if let (Hook::Tc, Some((name, size))) = (hook, network_header) {
+        if packet.len() < MIN_PACKET + size {
+            return Err(RuntimeError::NotSupported(format!(
+                "BPF_PROG_TEST_RUN at TC needs the whole {size}-byte {name} header the EtherType announces, this packet has {} bytes",
+                packet.len()
+            )));
+        }
     }
     Ok(())
 }
@@ -79,4 +97,26 @@ fn run_with_room(fd: i32, packet: &[u8], repeat: u32, room: usize) -> Result<Run
         packet: out,
         duration_ns: opts.duration,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tc_needs_the_announced_network_header() {
+        let frame = |ethertype: [u8; 2], extra: usize| {
+            let mut p = vec![0u8; 12];
+            p.extend_from_slice(&ethertype);
+            p.resize(14 + extra, 0x45);
+            p
+        };
+        assert!(check_length(Hook::Xdp, &frame([8, 0], 0)).is_ok());
+        assert!(check_length(Hook::Tc, &frame([8, 0], 19)).is_err());
+        assert!(check_length(Hook::Tc, &frame([8, 0], 20)).is_ok());
+        assert!(check_length(Hook::Tc, &frame([0x86, 0xdd], 39)).is_err());
+        assert!(check_length(Hook::Tc, &frame([0x86, 0xdd], 40)).is_ok());
+        assert!(check_length(Hook::Tc, &frame([8, 6], 1)).is_ok());
+        assert!(check_length(Hook::Xdp, &[0; 13]).is_err());
+    }
 }

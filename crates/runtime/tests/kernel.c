@@ -62,28 +62,41 @@ SEC("tc") int tc_prog(struct __sk_buff *skb) {
     return v->action == REJECT ? 2 : 0;
 }
 
-// Ternary on the first 4 bytes by tuple-space search: every used mask is
-// probed, the highest priority wins; the verdict is the action code
-// (1 drop, 2 pass).
-struct tkey { __u32 mask_index; __u32 pad; __u32 addr; };
-struct tmask { __u32 used; __u32 pad; __u32 addr; };
-struct tvalue { __u32 action; __u32 priority; };
+// Ternary on the first 4 bytes by grouped tuple space: each used group's
+// mask picks one bucket of rules sorted best priority first, the highest
+// priority over the groups wins; the verdict is the action code (1 drop,
+// 2 pass).
+struct tgroup { __u32 used; __u32 pad; __u32 addr; };
+struct tkey { __u32 group; __u32 pad; __u32 addr; };
+struct trule { __u32 value; __u32 mask; __u32 action; __u32 priority; };
+struct tbucket { __u32 count; struct trule rule[2]; };
 struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 16);
-         __type(key, struct tkey); __type(value, struct tvalue); } tern_t SEC(".maps");
-struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 4);
-         __type(key, __u32); __type(value, struct tmask); } tern_t_masks SEC(".maps");
+         __type(key, struct tkey); __type(value, struct tbucket); } tern_t SEC(".maps");
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 2);
+         __type(key, __u32); __type(value, struct tgroup); } tern_t_groups SEC(".maps");
 
 SEC("xdp") int tern_prog(struct xdp_md *ctx) {
     unsigned char *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
     if (data + 4 > end) return XDP_ABORTED;
-    __u32 addr = *(__u32 *)data, best_priority = 0, action = XDP_PASS;
-    for (__u32 i = 0; i < 4; i++) {
-        __u32 slot = i;
-        struct tmask *mask = bpf_map_lookup_elem(&tern_t_masks, &slot);
-        if (!mask || !mask->used) continue;
-        struct tkey key = { .mask_index = i, .addr = addr & mask->addr };
-        struct tvalue *v = bpf_map_lookup_elem(&tern_t, &key);
-        if (v && v->priority >= best_priority) { best_priority = v->priority; action = v->action; }
+    __u32 addr = *(__u32 *)data, best_priority = 0, action = XDP_PASS, found = 0;
+    for (__u32 g = 0; g < 2; g++) {
+        __u32 slot = g;
+        struct tgroup *group = bpf_map_lookup_elem(&tern_t_groups, &slot);
+        if (!group || !group->used) break;
+        struct tkey key = { .group = g, .addr = addr & group->addr };
+        struct tbucket *b = bpf_map_lookup_elem(&tern_t, &key);
+        if (!b) continue;
+        for (__u32 r = 0; r < 2; r++) {
+            if (r >= b->count) break;
+            struct trule *rule = &b->rule[r];
+            if ((addr & rule->mask) != rule->value) continue;
+            if (!found || rule->priority > best_priority) {
+                found = 1;
+                best_priority = rule->priority;
+                action = rule->action;
+            }
+            break;
+        }
     }
     return action;
 }

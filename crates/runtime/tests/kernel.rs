@@ -196,7 +196,7 @@ expect 2 0a000001 78
 }
 
 #[test]
-fn ternary_entries_share_masks_and_priorities_decide() {
+fn ternary_entries_share_groups_and_priorities_decide() {
     let Some(image) = build("ternary", "ternary.json", &[]) else {
         return;
     };
@@ -232,19 +232,22 @@ expect 0 0b000001
         outcome.lines
     );
     let acl = names::table(&pipeline.description, "pipe_acl").unwrap_or_else(|e| panic!("{e}"));
-    // Three masks are in use (/8 is shared); the fourth slot takes /24.
+    // Two groups are in use: /8 (holding /8, /16 and, in another bucket,
+    // 11/8) and /32 (10.1.2.3, whose /8 bucket was full). A /24 joins the
+    // /8 group; another /16 under 10/8 finds that bucket full, cannot join
+    // the /32 group and finds no free group.
     let fourth_mask = EntrySpec {
         keys: vec![(0, "1.2.3.0&&&255.255.255.0".into())],
         ..EntrySpec::default()
     };
     table::add_entry(&pipeline, acl, &fourth_mask).unwrap_or_else(|e| panic!("{e}"));
-    let fifth_mask = EntrySpec {
-        keys: vec![(0, "1.2.3.0&&&255.255.255.240".into())],
+    let no_room = EntrySpec {
+        keys: vec![(0, "10.2.0.0&&&255.255.0.0".into())],
         ..EntrySpec::default()
     };
-    let full = table::add_entry(&pipeline, acl, &fifth_mask);
+    let full = table::add_entry(&pipeline, acl, &no_room);
     assert!(
-        matches!(full, Err(RuntimeError::Value(ref m)) if m.contains("masks")),
+        matches!(full, Err(RuntimeError::Value(ref m)) if m.contains("groups")),
         "{full:?}"
     );
 }

@@ -4,6 +4,7 @@
  *   shape MAP                      -> shape TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES | none
  *   update MAP FLAGS KEY VALUE     -> status ERRNO (0 or negative)
  *   lookup MAP KEY                 -> value BYTES | none
+ *   keys MAP                       -> keys [KEY...] (in slot order)
  *   run PACKET                     -> ret RETVAL PACKET
  * The per-program glue defines p4u_register_maps (names every map) and
  * p4u_entry (calls the program's entry function). */
@@ -103,6 +104,17 @@ static void serve(char *words[], int count)
             puts("none");
         }
         free(key);
+    } else if (count == 2 && strcmp(words[0], "keys") == 0) {
+        struct p4u_map *map = p4u_map_named(words[1]);
+        fputs("keys", stdout);
+        for (__u32 slot = 0; map && slot < p4u_map_shape_of(map).max_entries; slot++) {
+            const void *key = p4u_map_key_at(map, slot);
+            if (key) {
+                fputc(' ', stdout);
+                put_hex(key, p4u_map_shape_of(map).key_size);
+            }
+        }
+        fputc('\n', stdout);
     } else if (count == 2 && strcmp(words[0], "run") == 0) {
         unsigned char *packet = unhex(words[1], &key_length);
         p4u_packet_load(packet, key_length);

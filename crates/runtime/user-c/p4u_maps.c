@@ -75,6 +75,18 @@ struct p4u_map_shape p4u_map_shape_of(const struct p4u_map *m)
     return m->shape;
 }
 
+const void *p4u_map_key_at(const struct p4u_map *m, __u32 slot)
+{
+    static __u32 index;
+    if (slot >= m->shape.max_entries || !m->used[slot])
+        return NULL;
+    if (is_array(m)) {
+        index = slot;
+        return &index;
+    }
+    return m->keys + (size_t)slot * m->shape.key_size;
+}
+
 static __u32 lpm_prefix(const unsigned char *key)
 {
     __u32 bits;

@@ -100,18 +100,18 @@ long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags)
     return 0;
 }
 
-/* Our packet buffer is always linear: there is nothing to pull, but asking
- * for more than the packet holds fails as in the kernel. */
-long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len)
-{
-    (void)skb;
-    return len > p4u_current.length ? -EINVAL : 0;
-}
-
 long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u64 flags)
 {
     (void)skb, (void)len_diff, (void)mode, (void)flags;
     return -ENOTSUP;
+}
+
+/* The host packet is one linear buffer already; the kernel refuses only a
+ * length beyond the packet. */
+long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len)
+{
+    (void)skb;
+    return len > p4u_current.length ? -ENOMEM : 0;
 }
 
 long bpf_skb_load_bytes(const struct __sk_buff *skb, __u32 offset, void *to, __u32 len)

@@ -8,6 +8,8 @@
 void p4u_fatal(const char *why) __attribute__((noreturn));
 struct p4u_map *p4u_map_named(const char *name);
 struct p4u_map_shape p4u_map_shape_of(const struct p4u_map *map);
+/* The key in `slot` if the slot holds an entry (arrays: every slot). */
+const void *p4u_map_key_at(const struct p4u_map *map, __u32 slot);
 
 /* The packet being processed: a heap buffer of exactly headroom + length
  * bytes, so AddressSanitizer sees any access past the end. */

@@ -9,6 +9,7 @@ use super::fill::{P4Entry, RawEntries};
 use p4bpf_layout::{Pipeline, TableStorage};
 use p4bpf_runtime::bench::BenchObject;
 use p4bpf_runtime::entry::{encode_entry, EntrySpec};
+use p4bpf_runtime::ternary::Batch;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,22 +189,19 @@ pub fn entries(point: &Point) -> Vec<P4Entry> {
     out
 }
 
-/// Write `entries`; ternary tables get their mask slots and slotted keys as
-/// the layout describes (tuple-space search), everything else goes as is.
+/// Write `entries`; ternary tables are grouped and bucketed in memory by the
+/// runtime's control plane (`p4bpf_runtime::ternary`) and written in batches,
+/// everything else goes as is.
 pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> Result<(), String> {
     let mut plain = Vec::new();
-    let mut groups: Vec<RawEntries> = Vec::new();
+    let mut batches: Vec<(&p4bpf_layout::Table, Batch)> = Vec::new();
     for entry in entries {
         let table =
             p4bpf_runtime::names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
-        let Some(ternary) = table
-            .ternary
-            .as_ref()
-            .filter(|_| table.storage == TableStorage::Ternary)
-        else {
+        if table.storage != TableStorage::Ternary {
             plain.push(entry.clone());
             continue;
-        };
+        }
         let spec = EntrySpec {
             keys: entry.keys.iter().cloned().enumerate().collect(),
             action: p4bpf_runtime::names::action(table, &entry.action)
@@ -212,78 +210,45 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
             priority: entry.priority,
         };
         let encoded = encode_entry(table, &spec).map_err(|e| e.to_string())?;
-        let mask = encoded.mask.unwrap_or_default();
-        let masks_group = group(
-            &mut groups,
-            &ternary.masks_map,
-            4,
-            ternary.mask_value_size as usize,
-        );
-        let slots = masks_group.values.len() / masks_group.value_size;
-        let mask_record = with_word(ternary.mask_value_size, 1, ternary.mask_offset, &mask);
-        let slot = match masks_group
-            .values
-            .chunks(masks_group.value_size)
-            .position(|m| m == mask_record.as_slice())
-        {
-            Some(slot) => slot,
-            None if (slots as u32) < ternary.max_masks => {
-                masks_group
-                    .keys
-                    .extend_from_slice(&(slots as u32).to_ne_bytes());
-                masks_group.values.extend_from_slice(&mask_record);
-                slots
-            }
+        let at = match batches.iter().position(|(t, _)| t.map == table.map) {
+            Some(at) => at,
             None => {
-                return Err(format!(
-                    "table `{}` searches at most {} masks",
-                    table.name, ternary.max_masks
-                ))
+                batches.push((table, Batch::default()));
+                batches.len() - 1
             }
         };
-        let key = with_word(
-            ternary.entry_key_size,
-            slot as u32,
-            ternary.entry_key_offset,
-            &encoded.key,
-        );
-        let entries_group = group(&mut groups, &table.map, key.len(), encoded.value.len());
-        entries_group.keys.extend_from_slice(&key);
-        entries_group.values.extend_from_slice(&encoded.value);
+        if let Some((_, batch)) = batches.get_mut(at) {
+            batch.add(table, &encoded).map_err(|e| e.to_string())?;
+        }
+    }
+    let mut raw = Vec::new();
+    for (table, batch) in batches {
+        let Some(layout) = table.ternary.as_ref() else {
+            continue;
+        };
+        let (groups, buckets) = batch.into_maps(table).map_err(|e| e.to_string())?;
+        raw.push(records(&layout.groups_map, groups));
+        raw.push(records(&table.map, buckets));
     }
     super::fill::write_p4(object, pipeline, &plain)?;
-    super::fill::write_raw(object, &groups)
+    super::fill::write_raw(object, &raw)
 }
 
-fn group<'a>(
-    groups: &'a mut Vec<RawEntries>,
-    map: &str,
-    key_size: usize,
-    value_size: usize,
-) -> &'a mut RawEntries {
-    let at = match groups.iter().position(|g| g.map == map) {
-        Some(at) => at,
-        None => {
-            groups.push(RawEntries {
-                map: map.into(),
-                key_size,
-                value_size,
-                keys: Vec::new(),
-                values: Vec::new(),
-            });
-            groups.len() - 1
-        }
+fn records(map: &str, pairs: Vec<(Vec<u8>, Vec<u8>)>) -> RawEntries {
+    let key_size = pairs.first().map_or(0, |(k, _)| k.len());
+    let value_size = pairs.first().map_or(0, |(_, v)| v.len());
+    let mut raw = RawEntries {
+        map: map.into(),
+        key_size,
+        value_size,
+        keys: Vec::new(),
+        values: Vec::new(),
     };
-    &mut groups[at]
-}
-
-/// `size` bytes: `word` at 0 and `body` at `offset`.
-fn with_word(size: u32, word: u32, offset: u32, body: &[u8]) -> Vec<u8> {
-    let mut bytes = word.to_ne_bytes().to_vec();
-    bytes.resize(offset as usize, 0);
-    bytes.extend_from_slice(body);
-    bytes.resize((size as usize).max(bytes.len()), 0);
-    bytes
+    for (k, v) in pairs {
+        raw.keys.extend_from_slice(&k);
+        raw.values.extend_from_slice(&v);
+    }
+    raw
 }
 
 #[cfg(test)]

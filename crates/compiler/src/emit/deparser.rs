@@ -3,7 +3,8 @@
 //! In place: when no control changes which headers are valid and the
 //! deparser emits exactly the extracted headers in their extraction order,
 //! the packet keeps its shape and only fields some control assigns are
-//! written back, at the offset each header was extracted from. Rebuild:
+//! written back, at the offset each header was extracted from (most of
+//! them already where they are assigned: see [`super::write_through`]). Rebuild:
 //! otherwise the parsed bytes are replaced by the emitted headers,
 //! resizing the packet once (`bpf_xdp_adjust_head`; at TC
 //! `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink, which
@@ -30,6 +31,31 @@ pub struct Writes {
     pub fields: BTreeSet<(AggId, usize)>,
     /// Validity or whole headers may change.
     pub reshapes: bool,
+    /// Fields also assigned other than by a plain `hdr.h.f = v` (through an
+    /// `out` argument, a slice, a stack element): the deparser writes them.
+    pub indirect: BTreeSet<(AggId, usize)>,
+}
+
+/// The (header type, field) a header field expression names, if any.
+fn header_field(e: &Expr) -> Option<(AggId, usize)> {
+    match &e.kind {
+        ExprKind::Field { agg, field, base } if matches!(base.ty, Ty::Header(_)) => {
+            Some((*agg, *field))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `e` is a path of struct members from a variable (`hdr.ipv4`),
+/// which has one place in the packet once extracted.
+pub fn plain_path(mut e: &Expr) -> bool {
+    loop {
+        match &e.kind {
+            ExprKind::Var(_) => return true,
+            ExprKind::Field { base, .. } => e = base,
+            _ => return false,
+        }
+    }
 }
 
 fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
@@ -40,6 +66,13 @@ fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
                     if matches!(base.ty, Ty::Header(_)) =>
                 {
                     w.fields.insert((*agg, *field));
+                    if !plain_path(base) {
+                        w.indirect.insert((*agg, *field));
+                    }
+                }
+                (ExprKind::Slice { base, .. }, _) if header_field(base).is_some() => {
+                    w.fields.extend(header_field(base));
+                    w.indirect.extend(header_field(base));
                 }
                 (_, Ty::Bits { .. } | Ty::Bool | Ty::Error) => {}
                 _ => w.reshapes = true,
@@ -56,6 +89,7 @@ fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
                         .var(*v)
                         .is_some_and(|v| v.storage == crate::ir::VarStorage::ActionOutParam)
                     {
+                        w.indirect.extend(header_field(arg));
                         collect(
                             prog,
                             &[Stmt::Assign {
@@ -241,7 +275,8 @@ impl Emitter<'_> {
         let place = self.lvalue(h);
         let mut body;
         if self.plan == Plan::InPlace {
-            let keep = |i: usize| self.writes.fields.contains(&(agg, i));
+            let keep =
+                |i: usize| self.writes.fields.contains(&(agg, i)) && !self.written_through(agg, i);
             if !(0..a.fields.len()).any(keep) {
                 return vec![];
             }

@@ -150,9 +150,9 @@ mod tests {
     #[test]
     fn every_helper_defines_a_p4bpf_function() {
         for h in [
+            Helper::StoreBe,
             Helper::LoadBePacket,
             Helper::StoreBePacket,
-            Helper::StoreBe,
             Helper::BytesEq,
             Helper::Ipv4Checksum,
             Helper::CsumReplace,

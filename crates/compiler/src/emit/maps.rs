@@ -1,10 +1,10 @@
 //! Map definitions: the key and value structs of every table (with
 //! `_Static_assert`s on their sizes) and the BTF-typed maps of tables,
-//! default actions, ternary masks, counters and value sets.
+//! default actions, ternary groups and buckets, counters and value sets.
 
 use super::Emitter;
 use crate::ir::{Storage, Table};
-use crate::map_layout::{TableLayout, MAX_TERNARY_MASKS};
+use crate::map_layout::{TableLayout, MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
 
 fn map_def(
     kind: &str,
@@ -66,17 +66,18 @@ impl Emitter<'_> {
                     out.push_str(&map_def(
                         "BPF_MAP_TYPE_ARRAY",
                         "u32",
-                        &format!("struct {}_mask", t.c_name),
-                        MAX_TERNARY_MASKS,
+                        &format!("struct {}_group", t.c_name),
+                        MAX_TERNARY_GROUPS,
                         None,
-                        &format!("{}_masks", t.c_name),
+                        &format!("{}_groups", t.c_name),
                     ));
+                    // Buckets are large and mostly few: allocated on use.
                     out.push_str(&map_def(
                         "BPF_MAP_TYPE_HASH",
-                        &format!("struct {}_entry_key", t.c_name),
-                        &value,
+                        &format!("struct {}_bucket_key", t.c_name),
+                        &format!("struct {}_bucket", t.c_name),
                         t.size,
-                        None,
+                        Some("BPF_F_NO_PREALLOC"),
                         &t.c_name,
                     ));
                 }
@@ -172,12 +173,22 @@ impl Emitter<'_> {
             t.c_name, l.value_size
         ));
         if l.ternary {
-            let offset = 4.max(l.key.align());
-            let size = (offset + l.key.size()).div_ceil(offset) * offset;
+            let shape = l.ternary_shape();
             out.push_str(&format!(
-                "struct {0}_mask {{\n    u32 used;\n    struct {0}_key mask;\n}};\nstruct {0}_entry_key {{\n    u32 mask_index;\n    struct {0}_key key;\n}};\n\
-                 _Static_assert(sizeof(struct {0}_mask) == {size} && sizeof(struct {0}_entry_key) == {size}, \"ternary layout\");\n",
-                t.c_name
+                "struct {0}_group {{\n    u32 used;\n    struct {0}_key mask; /* bits every rule of the group has */\n}};\n\
+                 struct {0}_bucket_key {{\n    u32 group;\n    struct {0}_key key; /* key & the group's mask */\n}};\n\
+                 struct {0}_rule {{\n    struct {0}_key value;\n    struct {0}_key mask;\n    struct {0}_value action;\n}};\n\
+                 struct {0}_bucket {{\n    u32 count; /* rules in use, best priority first */\n    struct {0}_rule rule[{rules}];\n}};\n\
+                 _Static_assert(sizeof(struct {0}_group) == {slot} && sizeof(struct {0}_bucket_key) == {slot}, \"ternary slot layout\");\n\
+                 _Static_assert(sizeof(struct {0}_rule) == {rule} && __builtin_offsetof(struct {0}_rule, action) == {action}, \"ternary rule layout\");\n\
+                 _Static_assert(sizeof(struct {0}_bucket) == {bucket} && __builtin_offsetof(struct {0}_bucket, rule) == {rules_at}, \"ternary bucket layout\");\n",
+                t.c_name,
+                rules = TERNARY_BUCKET_RULES,
+                slot = shape.slot_size,
+                rule = shape.rule_size,
+                action = shape.rule_value_offset,
+                bucket = shape.bucket_size,
+                rules_at = shape.rules_offset,
             ));
         }
         out.push('\n');

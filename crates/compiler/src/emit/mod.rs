@@ -14,10 +14,14 @@ mod expr;
 mod helpers;
 mod maps;
 mod packet;
+mod packet_key;
 mod parser;
+mod reads;
 mod stmt;
 mod tables;
+mod ternary;
 mod types;
+mod write_through;
 
 use crate::ir::{Arch, Program};
 use crate::map_layout::{table_layout, TableLayout};
@@ -38,6 +42,7 @@ pub struct Emitter<'p> {
     table_layouts: Vec<TableLayout>,
     helpers: RefCell<BTreeSet<Helper>>,
     writes: Writes,
+    reads: reads::Reads,
     plan: Plan,
     /// Numbers unique labels of inlined controls.
     labels: std::cell::Cell<u32>,
@@ -100,10 +105,12 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         table_layouts: prog.tables.iter().map(|t| table_layout(prog, t)).collect(),
         helpers: RefCell::new(BTreeSet::new()),
         writes: deparser::writes(prog),
+        reads: reads::Reads::default(),
         plan: Plan::InPlace,
         labels: std::cell::Cell::new(0),
     };
     e.plan = e.deparse_plan();
+    e.reads = reads::Reads::of(prog, e.plan == Plan::Rebuild);
     // Bodies first: they decide which helpers the file needs.
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();

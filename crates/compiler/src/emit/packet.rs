@@ -11,7 +11,7 @@ use super::expr::mask_literal;
 use super::helpers::Helper;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
-use crate::ir::{AggField, Aggregate};
+use crate::ir::{AggField, AggId, Aggregate};
 
 fn swap(width: u32) -> &'static str {
     match width {
@@ -98,22 +98,29 @@ impl Emitter<'_> {
         ))]
     }
 
-    /// Reads every field of `agg` from `base` into the struct at `place`.
-    pub fn read_header(&self, agg: &Aggregate, base: &str, place: &str) -> Vec<CStmt> {
+    /// Reads the fields of header `agg` from `base` into the struct at
+    /// `place`: every field, or with the state in the per-CPU scratch
+    /// (where clang cannot drop unused stores) the fields something reads.
+    pub fn read_header(&self, id: AggId, agg: &Aggregate, base: &str, place: &str) -> Vec<CStmt> {
+        let in_map = self.state_in_map();
         agg.fields
             .iter()
-            .map(|f| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                Scalar::Bytes(n) => line(format!(
-                    "__builtin_memcpy({place}.{}, {base} + {}, {n})",
-                    c_ident(&f.name),
-                    f.bit_offset / 8
-                )),
-                _ => line(format!(
-                    "{place}.{} = {}",
-                    c_ident(&f.name),
-                    self.load_field(base, f)
-                )),
-            })
+            .enumerate()
+            .filter(|(i, _)| !in_map || self.reads.contains(id, *i))
+            .map(
+                |(_, f)| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
+                    Scalar::Bytes(n) => line(format!(
+                        "__builtin_memcpy({place}.{}, {base} + {}, {n})",
+                        c_ident(&f.name),
+                        f.bit_offset / 8
+                    )),
+                    _ => line(format!(
+                        "{place}.{} = {}",
+                        c_ident(&f.name),
+                        self.load_field(base, f)
+                    )),
+                },
+            )
             .collect()
     }
 

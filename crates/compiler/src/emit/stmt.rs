@@ -41,6 +41,9 @@ impl Emitter<'_> {
     /// `static __always_inline void action_x(struct s *st, u32 p)`.
     pub fn action_function(&self, action: &Action) -> String {
         let mut params = vec![format!("struct {} *st", self.state_type())];
+        if self.actions_take_packet() {
+            params.extend(["u8 *pkt".to_string(), "u8 *pkt_end".to_string()]);
+        }
         for v in &action.params {
             if let Some(var) = self.prog.var(*v) {
                 let name = if var.storage == VarStorage::ActionOutParam {
@@ -74,6 +77,9 @@ impl Emitter<'_> {
             return vec![];
         };
         let mut all = vec!["st".to_string()];
+        if self.actions_take_packet() {
+            all.extend(["pkt".to_string(), "pkt_end".to_string()]);
+        }
         all.extend(args.iter().cloned());
         let mut out = vec![line(format!("{}({})", a.c_name, all.join(", ")))];
         if self.action_exits(action) {
@@ -109,6 +115,7 @@ impl Emitter<'_> {
                     out.push(self.too_short_check(&bytes.to_string()));
                 }
                 out.extend(self.assign(lhs, rhs));
+                out.extend(self.write_through(lhs));
                 out.extend(self.mark_dirty(lhs));
             }
             Stmt::If { cond, then, other } => out.push(CStmt::If {
@@ -313,6 +320,9 @@ impl Emitter<'_> {
             _ => lhs,
         };
         match &target.kind {
+            // A field written into the packet where it is assigned needs
+            // nothing from the deparser.
+            ExprKind::Field { agg, field, .. } if self.written_through(*agg, *field) => vec![],
             ExprKind::Field { base, .. } if matches!(base.ty, Ty::Header(_)) => {
                 vec![line(format!("{}.{DIRTY} = 1", self.lvalue(base)))]
             }
@@ -415,7 +425,7 @@ impl Emitter<'_> {
 
     /// `extract(s.next)`: fills the next element, or fails with StackOutOfBounds.
     fn extract_next(&self, stack: &Expr, a: &crate::ir::Aggregate) -> Vec<CStmt> {
-        let Ty::Stack { size, .. } = stack.ty else {
+        let Ty::Stack { size, elem: agg } = stack.ty else {
             return vec![];
         };
         let bytes = a.wire_bits / 8;
@@ -440,7 +450,7 @@ impl Emitter<'_> {
             self.too_short_check(&bytes.to_string()),
             line("u8 *hdr_start = pkt + offset"),
         ];
-        body.extend(self.read_header(a, "hdr_start", &place));
+        body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         body.push(line(format!("{s}.next = stack_index + 1")));
@@ -465,7 +475,7 @@ impl Emitter<'_> {
         }
         let place = self.lvalue(header);
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
-        body.extend(self.read_header(a, "hdr_start", &place));
+        body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         vec![

@@ -1,8 +1,8 @@
 //! Looking tables, counters and value sets up (their maps are defined in
 //! [`super::maps`]).
 //!
-//! A lookup fills the key struct, probes the map (or, for ternary tables,
-//! every mask in turn keeping the best priority), falls back to the runtime
+//! A lookup fills the key struct, probes the map (ternary tables: see
+//! [`super::ternary`]), falls back to the runtime
 //! default (a one-entry array; code 0 there means "the P4 default") and
 //! dispatches on the action code. Tables whose entries are all const are
 //! compiled into an if-chain with no map.
@@ -13,7 +13,7 @@ use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
 use crate::ir::{ActionCall, CounterId, Expr, Keyset, Storage, Table, TableId, VarId};
-use crate::map_layout::{TableLayout, MAX_TERNARY_MASKS};
+use crate::map_layout::TableLayout;
 use p4bpf_layout::ByteOrder;
 
 impl Emitter<'_> {
@@ -101,12 +101,22 @@ impl Emitter<'_> {
                     other: vec![],
                 });
             }
-            Storage::Ternary => body.extend(self.ternary_search(t)),
+            Storage::Ternary => body.extend(self.ternary_search(t, l)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
-            _ => body.push(line(format!(
-                "value = bpf_map_lookup_elem(&{}, &key)",
-                t.c_name
-            ))),
+            _ => match self.key_from_packet(t, l) {
+                Some(point) => {
+                    body.push(line("const void *key_at = &key"));
+                    body.extend(point);
+                    body.push(line(format!(
+                        "value = bpf_map_lookup_elem(&{}, key_at)",
+                        t.c_name
+                    )));
+                }
+                None => body.push(line(format!(
+                    "value = bpf_map_lookup_elem(&{}, &key)",
+                    t.c_name
+                ))),
+            },
         }
         body.push(line("u32 action = 0"));
         let mut on_hit = vec![line("action = value->action")];
@@ -186,61 +196,6 @@ impl Emitter<'_> {
     fn call_const(&self, call: &ActionCall, cx: &Ctx) -> Vec<CStmt> {
         let args: Vec<String> = call.args.iter().map(|a| self.expr(a)).collect();
         self.call_action(call.action, &args, cx)
-    }
-
-    /// Tuple-space search: every used mask, best priority wins.
-    fn ternary_search(&self, t: &Table) -> Vec<CStmt> {
-        let mut masked = vec![
-            line(format!("struct {}_entry_key probe = {{}}", t.c_name)),
-            line("probe.mask_index = i"),
-        ];
-        let l = self
-            .table_layouts
-            .iter()
-            .zip(&self.prog.tables)
-            .find(|(_, x)| x.c_name == t.c_name)
-            .map(|(l, _)| l);
-        for f in l.map(|l| l.key.fields.as_slice()).unwrap_or(&[]) {
-            match f.scalar {
-                Scalar::Bytes(n) => masked.push(CStmt::For {
-                    head: format!("u32 j = 0; j < {n}; j++"),
-                    body: vec![line(format!(
-                        "probe.key.{0}[j] = key.{0}[j] & mask->mask.{0}[j]",
-                        f.c_name
-                    ))],
-                }),
-                _ => masked.push(line(format!(
-                    "probe.key.{0} = key.{0} & mask->mask.{0}",
-                    f.c_name
-                ))),
-            }
-        }
-        masked.push(line(format!(
-            "struct {}_value *found = bpf_map_lookup_elem(&{}, &probe)",
-            t.c_name, t.c_name
-        )));
-        masked.push(CStmt::If {
-            cond: "found && (!value || found->priority > value->priority)".into(),
-            then: vec![line("value = found")],
-            other: vec![],
-        });
-        let mut body = vec![
-            line("u32 slot = i"),
-            line(format!(
-                "struct {}_mask *mask = bpf_map_lookup_elem(&{}_masks, &slot)",
-                t.c_name, t.c_name
-            )),
-        ];
-        body.push(CStmt::If {
-            cond: "!mask || !mask->used".into(),
-            then: vec![line("break")],
-            other: vec![],
-        });
-        body.extend(masked);
-        vec![CStmt::For {
-            head: format!("u32 i = 0; i < {MAX_TERNARY_MASKS}; i++"),
-            body,
-        }]
     }
 
     /// A table of const entries as an if-chain, first match wins.

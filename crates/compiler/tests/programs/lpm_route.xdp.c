@@ -146,28 +146,43 @@ static __always_inline void p4bpf_note_port(u32 port)
 }
 
 /* action NoAction (core.p4:57) */
-static __always_inline void action_NoAction(struct lpm_route_state *st)
+static __always_inline void action_NoAction(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end)
 {
 }
 
 /* action route.forward (lpm_route.p4:22) */
-static __always_inline void action_route_forward(struct lpm_route_state *st, u32 port)
+static __always_inline void action_route_forward(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end, u32 port)
 {
     st->omd.output_action = 4U;
     st->omd.output_port = port;
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
-    st->headers.ipv4.p4bpf_dirty = 1;
+    if (st->headers.ipv4.p4bpf_valid) {
+        u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        if (hdr_at + 20 <= pkt_end) {
+            hdr_at[8] = st->headers.ipv4.ttl;
+        }
+    }
 }
 
 /* action route.bounce (lpm_route.p4:27) */
-static __always_inline void action_route_bounce(struct lpm_route_state *st)
+static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end)
 {
     st->omd.output_action = 3U;
     st->route_tmp = st->headers.eth.dst;
     st->headers.eth.dst = st->headers.eth.src;
-    st->headers.eth.p4bpf_dirty = 1;
+    if (st->headers.eth.p4bpf_valid) {
+        u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        if (hdr_at + 14 <= pkt_end) {
+            p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
+        }
+    }
     st->headers.eth.src = st->route_tmp;
-    st->headers.eth.p4bpf_dirty = 1;
+    if (st->headers.eth.p4bpf_valid) {
+        u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        if (hdr_at + 14 <= pkt_end) {
+            p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.eth.src);
+        }
+    }
 }
 
 SEC("xdp")
@@ -259,17 +274,17 @@ accept:;
         switch (action) {
         case 1:
         {
-            action_route_forward(st, value->u.action_route_forward.port);
+            action_route_forward(st, pkt, pkt_end, value->u.action_route_forward.port);
             break;
         }
         case 2:
         {
-            action_route_bounce(st);
+            action_route_bounce(st, pkt, pkt_end);
             break;
         }
         default:
         {
-            action_route_bounce(st);
+            action_route_bounce(st, pkt, pkt_end);
             break;
         }
         }
@@ -277,29 +292,6 @@ accept:;
 route_end:;
     /* control dep (lpm_route.p4:46) */
     /* deparser: headers keep their places; write back assigned fields */
-    /* emit ethernet_t */
-    if (st->headers.eth.p4bpf_valid) {
-        if (st->headers.eth.p4bpf_dirty) {
-            u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
-            if (pkt + at + 14 > pkt_end) {
-                goto reject;
-            }
-            u8 *hdr_start = pkt + at;
-            p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
-            p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
-        }
-    }
-    /* emit ipv4_t */
-    if (st->headers.ipv4.p4bpf_valid) {
-        if (st->headers.ipv4.p4bpf_dirty) {
-            u32 at = st->headers.ipv4.p4bpf_offset & 0x3fff;
-            if (pkt + at + 20 > pkt_end) {
-                goto reject;
-            }
-            u8 *hdr_start = pkt + at;
-            hdr_start[8] = st->headers.ipv4.ttl;
-        }
-    }
 dep_end:;
     switch (st->omd.output_action) {
     case 0:

@@ -89,28 +89,40 @@ struct pipe_classify_value {
 };
 _Static_assert(sizeof(struct pipe_classify_key) == 8, "key layout");
 _Static_assert(sizeof(struct pipe_classify_value) == 16, "value layout");
-struct pipe_classify_mask {
+struct pipe_classify_group {
     u32 used;
+    struct pipe_classify_key mask; /* bits every rule of the group has */
+};
+struct pipe_classify_bucket_key {
+    u32 group;
+    struct pipe_classify_key key; /* key & the group's mask */
+};
+struct pipe_classify_rule {
+    struct pipe_classify_key value;
     struct pipe_classify_key mask;
+    struct pipe_classify_value action;
 };
-struct pipe_classify_entry_key {
-    u32 mask_index;
-    struct pipe_classify_key key;
+struct pipe_classify_bucket {
+    u32 count; /* rules in use, best priority first */
+    struct pipe_classify_rule rule[8];
 };
-_Static_assert(sizeof(struct pipe_classify_mask) == 12 && sizeof(struct pipe_classify_entry_key) == 12, "ternary layout");
+_Static_assert(sizeof(struct pipe_classify_group) == 12 && sizeof(struct pipe_classify_bucket_key) == 12, "ternary slot layout");
+_Static_assert(sizeof(struct pipe_classify_rule) == 32 && __builtin_offsetof(struct pipe_classify_rule, action) == 16, "ternary rule layout");
+_Static_assert(sizeof(struct pipe_classify_bucket) == 260 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct pipe_classify_mask);
-    __uint(max_entries, 32);
-} pipe_classify_masks SEC(".maps");
+    __type(value, struct pipe_classify_group);
+    __uint(max_entries, 16);
+} pipe_classify_groups SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
-    __type(key, struct pipe_classify_entry_key);
-    __type(value, struct pipe_classify_value);
+    __type(key, struct pipe_classify_bucket_key);
+    __type(value, struct pipe_classify_bucket);
     __uint(max_entries, 1024);
+    __uint(map_flags, BPF_F_NO_PREALLOC);
 } pipe_classify SEC(".maps");
 
 /* CounterArray pipe.hits: packets per index */
@@ -202,19 +214,35 @@ accept:;
         key.hdr_ipv4_dst = st->headers.ipv4.dst;
         key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
         struct pipe_classify_value *value = 0;
-        for (u32 i = 0; i < 32; i++) {
-            u32 slot = i;
-            struct pipe_classify_mask *mask = bpf_map_lookup_elem(&pipe_classify_masks, &slot);
-            if (!mask || !mask->used) {
+        for (u32 g = 0; g < 16; g++) {
+            u32 slot = g;
+            struct pipe_classify_group *group = bpf_map_lookup_elem(&pipe_classify_groups, &slot);
+            if (!group || !group->used) {
                 break;
             }
-            struct pipe_classify_entry_key probe = {};
-            probe.mask_index = i;
-            probe.key.hdr_ipv4_dst = key.hdr_ipv4_dst & mask->mask.hdr_ipv4_dst;
-            probe.key.hdr_ipv4_protocol = key.hdr_ipv4_protocol & mask->mask.hdr_ipv4_protocol;
-            struct pipe_classify_value *found = bpf_map_lookup_elem(&pipe_classify, &probe);
-            if (found && (!value || found->priority > value->priority)) {
-                value = found;
+            struct pipe_classify_bucket_key probe = {};
+            probe.group = g;
+            probe.key.hdr_ipv4_dst = key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
+            probe.key.hdr_ipv4_protocol = key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
+            struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
+            if (!bucket) {
+                continue;
+            }
+            for (u32 r = 0; r < 8; r++) {
+                if (r >= bucket->count) {
+                    break;
+                }
+                struct pipe_classify_rule *rule = &bucket->rule[r];
+                u64 miss = 0;
+                miss |= (key.hdr_ipv4_dst & rule->mask.hdr_ipv4_dst) ^ rule->value.hdr_ipv4_dst;
+                miss |= (key.hdr_ipv4_protocol & rule->mask.hdr_ipv4_protocol) ^ rule->value.hdr_ipv4_protocol;
+                if (miss) {
+                    continue;
+                }
+                if (!value || rule->action.priority > value->priority) {
+                    value = &rule->action;
+                }
+                break /* sorted: the first match is the bucket's best */;
             }
         }
         u32 action = 0;
@@ -334,12 +362,18 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      ],\n"
     "      \"default_map\": null,\n"
     "      \"ternary\": {\n"
-    "        \"masks_map\": \"pipe_classify_masks\",\n"
-    "        \"max_masks\": 32,\n"
-    "        \"mask_offset\": 4,\n"
-    "        \"mask_value_size\": 12,\n"
-    "        \"entry_key_offset\": 4,\n"
-    "        \"entry_key_size\": 12,\n"
+    "        \"groups_map\": \"pipe_classify_groups\",\n"
+    "        \"max_groups\": 16,\n"
+    "        \"group_mask_offset\": 4,\n"
+    "        \"group_value_size\": 12,\n"
+    "        \"bucket_key_offset\": 4,\n"
+    "        \"bucket_key_size\": 12,\n"
+    "        \"bucket_size\": 260,\n"
+    "        \"bucket_rules\": 8,\n"
+    "        \"rules_offset\": 4,\n"
+    "        \"rule_size\": 32,\n"
+    "        \"rule_mask_offset\": 8,\n"
+    "        \"rule_value_offset\": 16,\n"
     "        \"priority_offset\": 4\n"
     "      }\n"
     "    }\n"

@@ -44,7 +44,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
             let offset = table
                 .ternary
                 .as_ref()
-                .map_or(0, |t| t.entry_key_offset as usize);
+                .map_or(0, |t| t.bucket_key_offset as usize);
             let key = map_key.get(offset..).unwrap_or_default();
             let mask = mask.unwrap_or_default();
             for field in &table.keys {

@@ -30,6 +30,9 @@ const ENOSPC: i32 = 28;
 
 /// Every key of `map`, in the kernel's order.
 pub(crate) fn keys(map: &Map) -> Result<Vec<Vec<u8>>> {
+    if let Some(keys) = map.user_keys() {
+        return keys;
+    }
     let mut keys: Vec<Vec<u8>> = Vec::new();
     let size = map.key_size() as usize;
     let fd = map.fd()?;

@@ -10,7 +10,7 @@
 //!   attachment to interface index N.
 //!
 //! Writers take an exclusive `flock` on the folder, so two processes adding
-//! entries at once are serialised (ternary mask slots are read-modify-write).
+//! entries at once are serialised (ternary groups and buckets are read-modify-write).
 
 mod load;
 mod show;

@@ -106,6 +106,12 @@ impl UserHost {
         Ok(answer.strip_prefix("value ").map(unhex))
     }
 
+    /// Every key of `map`.
+    pub fn keys(&self, map: &str) -> Result<Vec<Vec<u8>>> {
+        let answer = self.ask(&format!("keys {map}"))?;
+        Ok(answer.split(' ').skip(1).map(unhex).collect())
+    }
+
     /// Run one packet: the program's return value and the packet after it.
     pub fn run(&self, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
         let answer = self.ask(&format!("run {}", hex(packet)))?;

@@ -1,0 +1,72 @@
+//! Writing assigned header fields straight into the packet.
+//!
+//! When the deparser keeps the packet's shape (the in-place plan of an
+//! architecture with a deparser), a plain assignment `hdr.h.f = v` also
+//! stores `f` into the packet at once, as a hand-written program does,
+//! and the deparser leaves that field alone: nothing is carried to the end
+//! of the pipeline, and paths that never assign the field never touch the
+//! packet. Fields also written indirectly (an `out` argument, a slice, a
+//! stack element) are still written back by the deparser. Actions get the
+//! packet pointers as parameters when anything is written through.
+
+use super::c::{line, CStmt};
+use super::deparser::{plain_path, Plan};
+use super::types::{OFFSET, VALID};
+use super::Emitter;
+use crate::ir::{AggId, Expr, ExprKind, Ty};
+
+impl Emitter<'_> {
+    fn writes_through(&self) -> bool {
+        self.plan == Plan::InPlace && self.prog.controls.len() > 1
+    }
+
+    /// Whether every assignment of (header type, field) writes the packet.
+    pub fn written_through(&self, agg: AggId, field: usize) -> bool {
+        self.writes_through()
+            && self.writes.fields.contains(&(agg, field))
+            && !self.writes.indirect.contains(&(agg, field))
+    }
+
+    /// Whether action functions take the packet pointers.
+    pub fn actions_take_packet(&self) -> bool {
+        self.writes
+            .fields
+            .iter()
+            .any(|(agg, field)| self.written_through(*agg, *field))
+    }
+
+    /// The packet store following the assignment of `lhs`, if it is a
+    /// written-through field of a valid header.
+    pub fn write_through(&self, lhs: &Expr) -> Vec<CStmt> {
+        let ExprKind::Field { base, agg, field } = &lhs.kind else {
+            return vec![];
+        };
+        if !matches!(base.ty, Ty::Header(_))
+            || !plain_path(base)
+            || !self.written_through(*agg, *field)
+        {
+            return vec![];
+        }
+        let Some(header) = self.prog.agg(*agg) else {
+            return vec![];
+        };
+        let Some(f) = header.fields.get(*field) else {
+            return vec![];
+        };
+        let place = self.lvalue(base);
+        let bytes = header.wire_bits / 8;
+        let mut store = vec![line(format!(
+            "u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"
+        ))];
+        store.push(CStmt::If {
+            cond: format!("hdr_at + {bytes} <= pkt_end"),
+            then: self.store_field("hdr_at", f, &self.lvalue(lhs)),
+            other: vec![],
+        });
+        vec![CStmt::If {
+            cond: format!("{place}.{VALID}"),
+            then: store,
+            other: vec![],
+        }]
+    }
+}

@@ -1,0 +1,120 @@
+/* The user-space stand-ins behave as the kernel does: map flags and
+ * capacities, LPM longest match, packet resize limits, csum_diff. Built
+ * with sanitizers by crates/runtime/tests/user_c.rs; exits 0 when every
+ * check holds, else prints the first one that failed. */
+#include "p4u_runtime.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void p4u_fatal(const char *why)
+{
+    fprintf(stderr, "fatal: %s\n", why);
+    exit(70);
+}
+
+#define CHECK(cond)                                                     \
+    do {                                                                \
+        if (!(cond)) {                                                  \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            return 1;                                                   \
+        }                                                               \
+    } while (0)
+
+struct { __uint(type, BPF_MAP_TYPE_HASH); __type(key, __u32); __type(value, __u64); __uint(max_entries, 2); } hash SEC(".maps");
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __type(key, __u32); __type(value, __u32); __uint(max_entries, 4); } array SEC(".maps");
+struct lpm_key { __u32 prefixlen; __u8 addr[4]; };
+struct { __uint(type, BPF_MAP_TYPE_LPM_TRIE); __type(key, struct lpm_key); __type(value, __u32); __uint(max_entries, 3); __uint(map_flags, BPF_F_NO_PREALLOC); } lpm SEC(".maps");
+
+static int maps(void)
+{
+    __u32 k1 = 1, k2 = 2, k3 = 3;
+    __u64 v = 10, w = 20;
+    CHECK(bpf_map_lookup_elem(&hash, &k1) == NULL);
+    CHECK(bpf_map_update_elem(&hash, &k1, &v, BPF_EXIST) == -ENOENT);
+    CHECK(bpf_map_update_elem(&hash, &k1, &v, BPF_NOEXIST) == 0);
+    CHECK(bpf_map_update_elem(&hash, &k1, &w, BPF_NOEXIST) == -EEXIST);
+    CHECK(bpf_map_update_elem(&hash, &k1, &w, BPF_EXIST) == 0);
+    CHECK(*(__u64 *)bpf_map_lookup_elem(&hash, &k1) == 20);
+    CHECK(bpf_map_update_elem(&hash, &k2, &v, BPF_ANY) == 0);
+    CHECK(bpf_map_update_elem(&hash, &k3, &v, BPF_ANY) == -E2BIG);
+    CHECK(bpf_map_update_elem(&hash, &k1, &v, 4) == -EINVAL);
+    CHECK(bpf_map_delete_elem(&hash, &k2) == 0);
+    CHECK(bpf_map_delete_elem(&hash, &k2) == -ENOENT);
+    CHECK(bpf_map_update_elem(&hash, &k3, &v, BPF_ANY) == 0);
+
+    __u32 *slot = bpf_map_lookup_elem(&array, &k3);
+    __u32 four = 4, seven = 7;
+    CHECK(slot && *slot == 0);
+    CHECK(bpf_map_lookup_elem(&array, &four) == NULL);
+    CHECK(bpf_map_update_elem(&array, &four, &seven, BPF_ANY) == -E2BIG);
+    CHECK(bpf_map_update_elem(&array, &k3, &seven, BPF_NOEXIST) == -EEXIST);
+    CHECK(bpf_map_update_elem(&array, &k3, &seven, BPF_EXIST) == 0 && *slot == 7);
+    CHECK(bpf_map_delete_elem(&array, &k3) == -EINVAL);
+
+    struct lpm_key net8 = { 8, { 10, 99, 99, 99 } }, net16 = { 16, { 10, 1, 0, 0 } };
+    struct lpm_key all = { 0, { 0 } }, probe = { 32, { 10, 1, 2, 3 } }, other = { 32, { 11, 0, 0, 1 } };
+    __u32 a = 8, b = 16, c = 0;
+    CHECK(bpf_map_update_elem(&lpm, &net8, &a, BPF_ANY) == 0);
+    CHECK(bpf_map_update_elem(&lpm, &net16, &b, BPF_ANY) == 0);
+    CHECK(*(__u32 *)bpf_map_lookup_elem(&lpm, &probe) == 16);
+    CHECK(bpf_map_lookup_elem(&lpm, &other) == NULL);
+    CHECK(bpf_map_update_elem(&lpm, &all, &c, BPF_ANY) == 0);
+    CHECK(*(__u32 *)bpf_map_lookup_elem(&lpm, &other) == 0);
+    /* Bits past the prefix do not make a new key. */
+    struct lpm_key net8_again = { 8, { 10, 0, 0, 0 } };
+    CHECK(bpf_map_update_elem(&lpm, &net8_again, &b, BPF_NOEXIST) == -EEXIST);
+    struct lpm_key extra = { 24, { 10, 1, 2, 0 } }, too_long = { 33, { 0 } };
+    CHECK(bpf_map_update_elem(&lpm, &extra, &c, BPF_ANY) == -ENOSPC);
+    CHECK(bpf_map_update_elem(&lpm, &too_long, &c, BPF_ANY) == -EINVAL);
+    return 0;
+}
+
+static int packets(void)
+{
+    unsigned char frame[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
+    p4u_packet_load(frame, sizeof frame);
+    CHECK(bpf_xdp_adjust_head(&p4u_xdp, 7) == -EINVAL); /* would leave 13 bytes */
+    CHECK(bpf_xdp_adjust_head(&p4u_xdp, 6) == 0);
+    CHECK(p4u_xdp.data_end - p4u_xdp.data == 14 && ((unsigned char *)p4u_xdp.data)[0] == 7);
+    CHECK(bpf_xdp_adjust_head(&p4u_xdp, -262) == 0); /* all 256 + 6 bytes of headroom */
+    CHECK(bpf_xdp_adjust_head(&p4u_xdp, -1) == -EINVAL);
+
+    p4u_packet_load(frame, sizeof frame);
+    CHECK(bpf_skb_change_head(&p4u_skb, 4, 0) == 0);
+    CHECK(p4u_skb.len == 24 && ((unsigned char *)p4u_skb.data)[3] == 0 && ((unsigned char *)p4u_skb.data)[4] == 1);
+    CHECK(bpf_skb_change_tail(&p4u_skb, 13, 0) == -EINVAL);
+    CHECK(bpf_skb_change_tail(&p4u_skb, 30, 0) == 0 && ((unsigned char *)p4u_skb.data)[29] == 0);
+    unsigned char two[2];
+    CHECK(bpf_skb_load_bytes(&p4u_skb, 29, two, 2) == -EFAULT);
+    CHECK(bpf_skb_load_bytes(&p4u_skb, 4, two, 2) == 0 && two[1] == 2);
+    CHECK(bpf_skb_store_bytes(&p4u_skb, 0, two, 2, 0) == 0 && ((unsigned char *)p4u_skb.data)[0] == 1);
+    CHECK(bpf_skb_pull_data(&p4u_skb, 31) == -ENOMEM);
+
+    p4u_hook_is_tc = 1;
+    CHECK(bpf_redirect(3, 0) == TC_ACT_REDIRECT);
+    p4u_hook_is_tc = 0;
+    CHECK(bpf_redirect(3, 0) == XDP_REDIRECT && bpf_redirect(3, 1) == XDP_ABORTED);
+    return 0;
+}
+
+static int checksums(void)
+{
+    __be32 from[1] = { 0x0000ffff }, to[1] = { 0x00000001 };
+    /* ~0xffff + 1 as a 32-bit one's-complement sum. */
+    CHECK(bpf_csum_diff(from, 4, to, 4, 0) == (long)(__u32)(~0x0000ffffu + 1u));
+    CHECK(bpf_csum_diff(from, 3, to, 4, 0) == -EINVAL);
+    CHECK(bpf_csum_diff(NULL, 0, to, 4, 5) == 6);
+    return 0;
+}
+
+int main(void)
+{
+    int failed = maps() || packets() || checksums();
+    free(p4u_current.buffer);
+    if (!failed)
+        puts("all checks hold");
+    return failed;
+}
