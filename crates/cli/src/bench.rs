@@ -85,12 +85,11 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     Ok(Some(request))
 }
 
+/// A positive count given to `flag` that fits the kernel's 32-bit fields.
 fn count(flag: &str, text: &str) -> Result<u32, UsageError> {
     let n = args::parse_count(flag, text)?;
     u32::try_from(n)
-        .ok()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| UsageError::new(format!("`{flag}` needs a count from 1 to {}", u32::MAX)))
+        .map_err(|_| UsageError::new(format!("`{flag}` needs a count from 1 to {}", u32::MAX)))
 }
 
 pub fn run(words: Args) -> ExitCode {

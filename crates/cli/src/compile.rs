@@ -89,6 +89,24 @@ pub fn run(words: Args) -> ExitCode {
     }
 }
 
+/// The whole of a failed compile as text: the rendered diagnostics of a
+/// rejected program, or the message of a tool that failed.
+pub fn error_text(error: CompileError) -> String {
+    match error {
+        CompileError::Program {
+            sources,
+            diagnostics,
+        } => diagnostics
+            .list
+            .iter()
+            .map(|d| d.render(&sources))
+            .collect::<String>()
+            .trim_end()
+            .to_string(),
+        CompileError::Tool(message) => message,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

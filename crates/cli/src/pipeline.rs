@@ -3,8 +3,10 @@
 //! A thin shell over `p4bpf_runtime::deploy`.
 
 use crate::args::{self, Args, UsageError};
+use crate::compile;
 use crate::control_output::{fail, json_object, json_string, print_lines, split, Words};
-use p4bpf_compiler::{CompileError, CompileOptions, Hook};
+use crate::target::{self, Scratch};
+use p4bpf_compiler::{CompileOptions, Hook};
 use p4bpf_runtime::deploy::{self, Deployment, LoadOptions, Summary, XdpMode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -128,12 +130,11 @@ fn object_and_p4info(
         let p4info = program.with_extension("p4info.txtpb");
         return Ok((read(program)?, std::fs::read_to_string(p4info).ok()));
     }
-    let out_dir = std::env::temp_dir().join(format!("p4bpf-load-{}", std::process::id()));
+    let scratch = Scratch::new("load");
     let mut options = CompileOptions {
-        front: Default::default(),
         hook,
-        out_dir: out_dir.clone(),
-        extern_file: None,
+        out_dir: scratch.0.clone(),
+        ..target::default_compile_options()
     };
     for (flag, value) in &words.options {
         match flag.as_str() {
@@ -143,26 +144,10 @@ fn object_and_p4info(
             _ => {}
         }
     }
-    let result = match p4bpf_compiler::compile_file(program, &options) {
-        Ok(done) => read(&done.object).map(|image| {
-            let p4info = done.p4info.and_then(|p| std::fs::read_to_string(p).ok());
-            (image, p4info)
-        }),
-        Err(CompileError::Program {
-            sources,
-            diagnostics,
-        }) => Err(diagnostics
-            .list
-            .iter()
-            .map(|d| d.render(&sources))
-            .collect::<String>()
-            .trim_end()
-            .to_string()),
-        Err(CompileError::Tool(message)) => Err(message),
-    };
-    // Best effort: a leftover temporary folder is harmless.
-    let _ = std::fs::remove_dir_all(&out_dir);
-    result
+    let done = p4bpf_compiler::compile_file(program, &options).map_err(compile::error_text)?;
+    let image = read(&done.object)?;
+    let p4info = done.p4info.and_then(|p| std::fs::read_to_string(p).ok());
+    Ok((image, p4info))
 }
 
 fn show(words: &Words) -> Result<Vec<String>, String> {

@@ -34,7 +34,7 @@ pub fn run(words: Args) -> ExitCode {
     };
     let positional: Vec<&str> = words.positional.iter().map(String::as_str).collect();
     let (command, name, interface) = match positional.as_slice() {
-        ["add" | "del", name, interface] => (positional[0], *name, Some(*interface)),
+        [command @ ("add" | "del"), name, interface] => (*command, *name, Some(*interface)),
         ["list", name] => ("list", *name, None),
         _ => {
             return UsageError::new("expected `add|del PIPELINE IFACE` or `list PIPELINE`")

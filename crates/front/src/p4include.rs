@@ -119,11 +119,7 @@ mod tests {
     fn a_bad_v1model_version_is_reported_at_the_programs_include() {
         let program = "#define V1MODEL_VERSION 1\n#include <v1model.p4>\n";
         let frontend = check_source(Path::new("version.p4"), program, &Options::default());
-        let error = frontend
-            .diagnostics
-            .errors()
-            .next()
-            .and_then(|d| d.loc);
+        let error = frontend.diagnostics.errors().next().and_then(|d| d.loc);
         let file = error.map(|loc| frontend.sources.file(loc.file).path.clone());
         assert_eq!(file.as_deref(), Some(Path::new("version.p4")));
     }

@@ -2,34 +2,21 @@
 //! hand-written twin or floor through clang with the same flags the
 //! compiler uses, each into the run's scratch folder.
 
-use p4bpf_compiler::{CompileError, CompileOptions, Hook};
+use crate::{compile, target};
+use p4bpf_compiler::CompileOptions;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The object of `p4` (compiled into `out_dir`) and its pipeline.
 pub fn p4_object(p4: &Path, out_dir: &Path) -> Result<(Vec<u8>, p4bpf_layout::Pipeline), String> {
     let options = CompileOptions {
-        front: Default::default(),
-        hook: Hook::Xdp,
         out_dir: out_dir.to_path_buf(),
-        extern_file: None,
+        ..target::default_compile_options()
     };
-    match p4bpf_compiler::compile_file(p4, &options) {
-        Ok(done) => {
-            let image = std::fs::read(&done.object)
-                .map_err(|e| format!("cannot read {}: {e}", done.object.display()))?;
-            Ok((image, done.pipeline))
-        }
-        Err(CompileError::Program {
-            sources,
-            diagnostics,
-        }) => Err(diagnostics
-            .list
-            .iter()
-            .map(|d| d.render(&sources))
-            .collect::<String>()),
-        Err(CompileError::Tool(message)) => Err(message),
-    }
+    let done = p4bpf_compiler::compile_file(p4, &options).map_err(compile::error_text)?;
+    let image = std::fs::read(&done.object)
+        .map_err(|e| format!("cannot read {}: {e}", done.object.display()))?;
+    Ok((image, done.pipeline))
 }
 
 /// The object of hand-written C file `c` (as `twin_NAME.o` in `out_dir`).

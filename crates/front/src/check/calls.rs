@@ -555,7 +555,12 @@ impl Checker<'_> {
                 let at = self.type_of(arg.id);
                 if !self.types.same(&at, pty) {
                     let (sa, sp) = (self.show(&at), self.show(pty));
-                    self.error(arg.span, format!("{what}: `{sa}` is not `{sp}`"));
+                    self.error(
+                        arg.span,
+                        format!(
+                            "{what} is `out`/`inout` and must have type `{sp}` exactly, not `{sa}`"
+                        ),
+                    );
                 }
             }
             _ => self.coerce(arg, pty, &what),

@@ -270,14 +270,21 @@ impl<'a> Parser<'a> {
         self.error_at(span, message);
     }
 
-    /// "expected WHAT, found `tok`" at the current token.
+    /// "expected WHAT, found `tok`" at the current token; at the end of
+    /// file, just after the last token, where the missing text belongs
+    /// (not on the blank lines or comments that may follow it).
     fn error_expected(&mut self, what: &str) {
         let found = self.peek().describe();
         if let TokenKind::Unknown(_) = self.peek() {
             self.error(format!("unexpected character {found}"));
-        } else {
-            self.error(format!("expected {what}, found {found}"));
+            return;
         }
+        let last = self.pos.checked_sub(1).and_then(|i| self.tokens.get(i));
+        let span = match last {
+            Some(last) if self.at_eof() => Span::new(last.span.hi, last.span.hi),
+            _ => self.span(),
+        };
+        self.error_at(span, format!("expected {what}, found {found}"));
     }
 
     /// Parses one item of a list (a statement, a declaration, a table
