@@ -5,7 +5,7 @@
 //! the compile options they share, and table entries from an STF file.
 
 use crate::args::{self, Args, UsageError};
-use p4bpf_compiler::{CompileError, CompileOptions, Hook};
+use p4bpf_compiler::{CompileOptions, Hook};
 use p4bpf_runtime::user::{build_host, BuildOptions, UserHost};
 use p4bpf_runtime::{check_bpf_available, read_description, stf, LoadedPipeline};
 use std::path::{Path, PathBuf};
@@ -104,24 +104,8 @@ pub fn object_image(
         out_dir: scratch.0.clone(),
         ..compile.clone()
     };
-    let done = p4bpf_compiler::compile_file(program, &options).map_err(compile_error)?;
+    let done = p4bpf_compiler::compile_file(program, &options).map_err(crate::compile::error_text)?;
     Ok((read(&done.object)?, Some((done.c_file, scratch))))
-}
-
-fn compile_error(error: CompileError) -> String {
-    match error {
-        CompileError::Program {
-            sources,
-            diagnostics,
-        } => diagnostics
-            .list
-            .iter()
-            .map(|d| d.render(&sources))
-            .collect::<String>()
-            .trim_end()
-            .to_string(),
-        CompileError::Tool(message) => message,
-    }
 }
 
 /// Takes `word` (and its value) if it is one of the compile options every

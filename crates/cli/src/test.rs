@@ -10,7 +10,7 @@
 
 use crate::args::{self, Args, UsageError};
 use crate::target::{self, Target};
-use p4bpf_compiler::{CompileOptions, Hook};
+use p4bpf_compiler::CompileOptions;
 use p4bpf_runtime::{check_bpf_available, stf, veth};
 use std::io::Write;
 use std::path::PathBuf;
@@ -52,33 +52,14 @@ struct Request {
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut files = Vec::new();
     let mut target = Target::Kernel;
-    let mut compile = CompileOptions {
-        front: Default::default(),
-        hook: Hook::Xdp,
-        out_dir: PathBuf::new(),
-        extern_file: None,
-    };
+    let mut compile = target::default_compile_options();
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
             return Ok(None);
         } else if let Some(name) = words.option(&word, "--target")? {
             target = Target::parse(&name).map_err(UsageError::new)?;
-        } else if let Some(hook) = words.option(&word, "--hook")? {
-            compile.hook = match hook.as_str() {
-                "xdp" => Hook::Xdp,
-                "tc" => Hook::Tc,
-                _ => {
-                    return Err(UsageError::new(format!(
-                        "unknown hook `{hook}` (expected `xdp` or `tc`)"
-                    )))
-                }
-            };
-        } else if let Some(dir) = words.option(&word, "-I")? {
-            compile.front.include_dirs.push(dir.into());
-        } else if let Some(define) = words.option(&word, "-D")? {
-            compile.front.defines.push(args::parse_define(&define)?);
-        } else if let Some(file) = words.option(&word, "--extern-file")? {
-            compile.extern_file = Some(file.into());
+        } else if target::compile_option(&mut words, &word, &mut compile)? {
+            // `--hook`, `-I`, `-D` or `--extern-file`, now in `compile`.
         } else if word.starts_with('-') {
             return Err(args::unknown_option(&word));
         } else {
@@ -192,7 +173,7 @@ mod tests {
         let request = request.ok().flatten();
         assert!(request.is_some_and(|r| r.program == Path::new("a.p4")
             && r.script == Path::new("a.stf")
-            && r.compile.hook == Hook::Tc
+            && r.compile.hook == p4bpf_compiler::Hook::Tc
             && r.compile.front.include_dirs == [PathBuf::from("inc")]));
         assert!(matches!(parse(words(&["--help"])), Ok(None)));
         assert!(parse(words(&["a.p4"])).is_err());
