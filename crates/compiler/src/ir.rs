@@ -497,6 +497,9 @@ pub struct Program {
     /// ebpf_model: the `accept` out parameter. xdp_model: `xdp_input`,
     /// `xdp_output`.
     pub arch_vars: Vec<VarId>,
+    /// Calls `BPF_PERF_EVENT_OUTPUT`: the C needs the perf event map, and
+    /// actions need the program context the helper takes.
+    pub sends_perf_events: bool,
 }
 
 impl Program {

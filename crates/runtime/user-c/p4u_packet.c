@@ -1,5 +1,5 @@
 /* User-space target: the packet buffer and the helpers that resize, read
- * and write it, plus redirect, time and checksum helpers, with the
+ * and write it, plus redirect, time, checksum and perf event helpers, with the
  * kernel's limits: XDP has 256 bytes of headroom and keeps at least an
  * Ethernet header; TC grows the buffer as needed and zero-fills new bytes.
  * bpf_skb_adjust_room refuses, as the kernel does for packets that are not
@@ -165,9 +165,16 @@ long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __w
     return (long)(__u32)sum;
 }
 
-/* Perf events have no reader in user space: the record is accepted and dropped. */
+/* The kernel's bpf_perf_event_output from XDP or TC when no reader has
+ * opened the ring, as in every test run: the flags and the packet length
+ * to append are checked the same way, then the event is dropped with
+ * -ENOENT, so both targets give the program the same result. */
 long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size)
 {
-    (void)ctx, (void)map, (void)flags, (void)data, (void)size;
-    return 0;
+    (void)ctx, (void)map, (void)data, (void)size;
+    if (flags & ~(BPF_F_CTXLEN_MASK | BPF_F_INDEX_MASK))
+        return -EINVAL;
+    if ((flags & BPF_F_CTXLEN_MASK) >> 32 > p4u_current.length)
+        return -EFAULT;
+    return -ENOENT;
 }

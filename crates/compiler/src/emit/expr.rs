@@ -283,7 +283,7 @@ impl Emitter<'_> {
                 format!("p4bpf_csum_replace4({args})")
             }
             Builtin::KtimeGetNs => "((u32)bpf_ktime_get_ns())".into(),
-            Builtin::PerfEventOutput => "0 /* BPF_PERF_EVENT_OUTPUT: no payload to send */".into(),
+            Builtin::PerfEventOutput => self.perf_event_output_call(),
         }
     }
 }

@@ -5,7 +5,8 @@
 //! function (parser, controls, deparser, verdict) and the pipeline
 //! description in section `.p4bpf.pipeline`. Split by concern: [`c`] (C
 //! syntax tree and printer), [`types`], [`expr`], [`stmt`], [`parser`],
-//! [`maps`], [`tables`], [`packet`], [`deparser`], [`helpers`]. The lowering already
+//! [`maps`], [`tables`], [`packet`], [`deparser`], [`helpers`],
+//! [`perf_events`]. The lowering already
 //! checked everything, so emission cannot fail.
 
 mod c;
@@ -16,6 +17,7 @@ mod maps;
 mod packet;
 mod packet_key;
 mod parser;
+mod perf_events;
 mod reads;
 mod stmt;
 mod tables;
@@ -147,6 +149,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
              static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
         ));
     }
+    out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
     out.push_str(&entry);
     out.push_str(&pipeline_section(options.pipeline_json));
@@ -239,9 +242,10 @@ impl Emitter<'_> {
 
     fn entry_function(&self) -> String {
         let (pass, drop) = self.verdicts();
-        let (section, param, ctx) = match self.hook {
-            Hook::Xdp => ("xdp", "struct xdp_md *ctx", "ctx"),
-            Hook::Tc => ("tc", "struct __sk_buff *skb", "skb"),
+        let ctx = self.context_name();
+        let (section, param) = match self.hook {
+            Hook::Xdp => ("xdp", "struct xdp_md *ctx"),
+            Hook::Tc => ("tc", "struct __sk_buff *skb"),
         };
         let mut body = vec![];
         if self.hook == Hook::Tc && self.parser_reads_packet() {

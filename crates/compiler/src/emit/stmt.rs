@@ -41,6 +41,7 @@ impl Emitter<'_> {
     /// `static __always_inline void action_x(struct s *st, u32 p)`.
     pub fn action_function(&self, action: &Action) -> String {
         let mut params = vec![format!("struct {} *st", self.state_type())];
+        params.extend(self.action_context_param());
         if self.actions_take_packet() {
             params.extend(["u8 *pkt".to_string(), "u8 *pkt_end".to_string()]);
         }
@@ -77,6 +78,9 @@ impl Emitter<'_> {
             return vec![];
         };
         let mut all = vec!["st".to_string()];
+        if self.prog.sends_perf_events {
+            all.push(self.context_name().to_string());
+        }
         if self.actions_take_packet() {
             all.extend(["pkt".to_string(), "pkt_end".to_string()]);
         }

@@ -223,6 +223,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             lowered.push(self.expr(&a.value, param_types.get(i).and_then(|t| t.as_ref()))?);
         }
         if let Some((func, ty)) = builtin {
+            self.prog.sends_perf_events |= func == Builtin::PerfEventOutput;
             return Some(Expr {
                 kind: ExprKind::Builtin {
                     func,

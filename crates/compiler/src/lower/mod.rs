@@ -140,6 +140,7 @@ pub fn lower(
             value_sets: vec![],
             headers: VarId(0),
             arch_vars: vec![],
+            sends_perf_events: false,
         },
         scopes: vec![HashMap::new()],
         prefix: String::new(),

@@ -12,6 +12,7 @@ enum bpf_map_type {
     BPF_MAP_TYPE_UNSPEC = 0,
     BPF_MAP_TYPE_HASH = 1,
     BPF_MAP_TYPE_ARRAY = 2,
+    BPF_MAP_TYPE_PERF_EVENT_ARRAY = 4,
     BPF_MAP_TYPE_PERCPU_HASH = 5,
     BPF_MAP_TYPE_PERCPU_ARRAY = 6,
     BPF_MAP_TYPE_LPM_TRIE = 11,
@@ -21,6 +22,11 @@ enum bpf_map_type {
 #define BPF_NOEXIST 1
 #define BPF_EXIST 2
 #define BPF_F_NO_PREALLOC (1U << 0)
+/* bpf_perf_event_output's flags: the ring (CPU) index, and in the upper
+ * bits how many packet bytes to append. */
+#define BPF_F_INDEX_MASK 0xffffffffULL
+#define BPF_F_CURRENT_CPU BPF_F_INDEX_MASK
+#define BPF_F_CTXLEN_MASK (0xfffffULL << 32)
 
 enum bpf_adj_room_mode { BPF_ADJ_ROOM_NET, BPF_ADJ_ROOM_MAC };
 
