@@ -44,7 +44,12 @@ extern bit<16> ebpf_ipv4_checksum(in bit<4> version, in bit<4> ihl, in bit<8> di
 extern bit<16> csum_replace2(in bit<16> csum, in bit<16> old, in bit<16> new);
 extern bit<16> csum_replace4(in bit<16> csum, in bit<32> old, in bit<32> new);
 
-// Kernel helpers: send a perf event; read the monotonic clock (ns,
+// Kernel helpers. BPF_PERF_EVENT_OUTPUT sends the packet to user space as
+// a perf event on this CPU's ring of the map `<program>_perf_events`: a
+// { u32 packet_length; u32 captured_length; } header, then the first
+// captured_length bytes (at most 65535). It returns 0 when sent, else a
+// negative errno as bit<32>: -ENOENT (0xfffffffe) when no reader has
+// opened the ring. BPF_KTIME_GET_NS reads the monotonic clock (ns,
 // truncated to 32 bits).
 extern bit<32> BPF_PERF_EVENT_OUTPUT();
 extern bit<32> BPF_KTIME_GET_NS();
