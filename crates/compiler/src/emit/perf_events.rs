@@ -65,3 +65,50 @@ impl Emitter<'_> {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{generate, Hook};
+    use std::path::Path;
+
+    const SENDS_FROM_AN_ACTION: &str = "
+#include <xdp_model.p4>
+header h_t { bit<8> x; }
+struct hs { h_t h; }
+parser prs(packet_in p, out hs hdr) { state start { p.extract(hdr.h); transition accept; } }
+control sw(inout hs hdr, in xdp_input imd, out xdp_output omd) {
+    action sample() { BPF_PERF_EVENT_OUTPUT(); }
+    apply { omd.output_port = 0; omd.output_action = xdp_action.XDP_PASS; sample(); }
+}
+control dprs(in hs hdr, packet_out p) { apply { p.emit(hdr.h); } }
+xdp(prs(), sw(), dprs()) main;
+";
+
+    fn c_text(source: &str, hook: Hook) -> String {
+        let fe = p4bpf_front::check_source(Path::new("t.p4"), source, &Default::default());
+        assert!(!fe.has_errors(), "{:?}", fe.diagnostics);
+        generate(&fe, "t", hook, None)
+            .map(|g| g.c)
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn actions_get_the_context_the_helper_needs_at_both_hooks() {
+        let xdp = c_text(SENDS_FROM_AN_ACTION, Hook::Xdp);
+        assert!(xdp.contains("BPF_MAP_TYPE_PERF_EVENT_ARRAY"));
+        assert!(xdp.contains("} t_perf_events SEC(\".maps\")"));
+        assert!(xdp.contains("action_sw_sample(struct t_state *st, struct xdp_md *ctx"));
+        assert!(xdp.contains("action_sw_sample(st, ctx"));
+        let tc = c_text(SENDS_FROM_AN_ACTION, Hook::Tc);
+        assert!(tc.contains("bpf_perf_event_output(skb, &t_perf_events"));
+        assert!(tc.contains("action_sw_sample(st, skb"));
+    }
+
+    #[test]
+    fn programs_that_do_not_send_have_no_perf_map() {
+        let quiet = SENDS_FROM_AN_ACTION.replace("BPF_PERF_EVENT_OUTPUT();", "");
+        let c = c_text(&quiet, Hook::Xdp);
+        assert!(!c.is_empty());
+        assert!(!c.contains("perf_event"));
+    }
+}
