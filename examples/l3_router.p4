@@ -71,7 +71,7 @@ control RouterIngress(inout headers_t hdr, in xdp_input imd, out xdp_output omd)
     }
 
     // Rewrites the Ethernet addresses for the next hop and sends the packet
-    // out of interface `port` (an ifindex).
+    // out of P4 port `port` (as given to `p4bpf port add --port`).
     action forward(mac_addr_t dst_mac, mac_addr_t src_mac, bit<32> port) {
         hdr.ethernet.dstAddr = dst_mac;
         hdr.ethernet.srcAddr = src_mac;

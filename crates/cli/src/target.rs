@@ -6,6 +6,7 @@
 
 use crate::args::{self, Args, UsageError};
 use p4bpf_compiler::{CompileOptions, Hook};
+use p4bpf_runtime::test_ports::map_test_ports;
 use p4bpf_runtime::user::{build_host, BuildOptions, UserHost};
 use p4bpf_runtime::{check_bpf_available, read_description, stf, LoadedPipeline};
 use std::path::{Path, PathBuf};
@@ -48,7 +49,8 @@ impl Drop for Scratch {
     }
 }
 
-/// `program` (P4 source, or for the kernel an object) running on `target`.
+/// `program` (P4 source, or for the kernel an object) running on `target`,
+/// its output ports mapped to an interface (`test_ports`).
 pub fn load(
     program: &Path,
     compile: &CompileOptions,
@@ -60,7 +62,9 @@ pub fn load(
         Target::Kernel => {
             check_bpf_available()
                 .map_err(|e| format!("cannot run kernel tests on this machine: {e}"))?;
-            LoadedPipeline::from_image(image).map_err(|e| e.to_string())
+            let pipeline = LoadedPipeline::from_image(image).map_err(|e| e.to_string())?;
+            map_test_ports(&pipeline).map_err(|e| e.to_string())?;
+            Ok(pipeline)
         }
         Target::User => {
             let (c_file, scratch) = compiled.ok_or_else(|| {
@@ -78,7 +82,9 @@ pub fn load(
             )
             .map_err(|e| e.to_string())?;
             let host = UserHost::start(&binary).map_err(|e| e.to_string())?;
-            Ok(LoadedPipeline::in_user_space(description, host))
+            let pipeline = LoadedPipeline::in_user_space(description, host);
+            map_test_ports(&pipeline).map_err(|e| e.to_string())?;
+            Ok(pipeline)
         }
     }
 }
@@ -104,7 +110,8 @@ pub fn object_image(
         out_dir: scratch.0.clone(),
         ..compile.clone()
     };
-    let done = p4bpf_compiler::compile_file(program, &options).map_err(crate::compile::error_text)?;
+    let done =
+        p4bpf_compiler::compile_file(program, &options).map_err(crate::compile::error_text)?;
     Ok((read(&done.object)?, Some((done.c_file, scratch))))
 }
 

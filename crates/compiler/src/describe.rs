@@ -143,7 +143,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         tables,
         counters,
         value_sets,
-        port_map: None,
+        port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
     }
 }

@@ -142,6 +142,16 @@ long bpf_redirect(__u32 ifindex, __u64 flags)
     return flags ? XDP_ABORTED : XDP_REDIRECT;
 }
 
+long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags)
+{
+    /* The kernel's rule: the low two bits are the verdict when the key is
+     * missing; any other flag (broadcast aside, never used here) aborts. */
+    const __u64 action_mask = XDP_ABORTED | XDP_DROP | XDP_PASS | XDP_TX;
+    if (flags & ~action_mask)
+        return XDP_ABORTED;
+    return p4u_map_lookup(map, &key) ? XDP_REDIRECT : (long)(flags & action_mask);
+}
+
 __u64 bpf_ktime_get_ns(void)
 {
     struct timespec now;

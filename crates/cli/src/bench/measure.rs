@@ -100,6 +100,12 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         )?;
         fill::write_p4(&p4.object, &pipeline, &case.p4_entries)
             .map_err(|e| format!("{}: {e}", case.name))?;
+        // Routed entries name the veth's ifindex as their P4 port too.
+        if let (Some(ports), true) = (&pipeline.port_map, port != 0) {
+            let bytes = port.to_ne_bytes();
+            fill::write_raw(&p4.object, &[fill::RawEntries::one(ports, &bytes, &bytes)])
+                .map_err(|e| format!("{}: {e}", case.name))?;
+        }
         let twin = load_c(request, scratch, case.name, case.mode)?;
         fill::write_raw(&twin.object, &case.twin_entries)
             .map_err(|e| format!("twin {}: {e}", case.name))?;

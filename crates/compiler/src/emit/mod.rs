@@ -6,7 +6,7 @@
 //! description in section `.p4bpf.pipeline`. Split by concern: [`c`] (C
 //! syntax tree and printer), [`types`], [`expr`], [`stmt`], [`parser`],
 //! [`maps`], [`tables`], [`packet`], [`deparser`], [`helpers`],
-//! [`perf_events`]. The lowering already
+//! [`perf_events`], [`ports`]. The lowering already
 //! checked everything, so emission cannot fail.
 
 mod c;
@@ -18,6 +18,7 @@ mod packet;
 mod packet_key;
 mod parser;
 mod perf_events;
+mod ports;
 mod reads;
 mod stmt;
 mod tables;
@@ -34,6 +35,8 @@ use p4bpf_layout::Hook;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 use stmt::Ctx;
+
+pub use ports::port_map;
 
 /// State larger than this lives in a per-CPU array instead of the stack.
 const MAX_STACK_STATE: u32 = 320;
@@ -75,15 +78,14 @@ const EXTERN_MACROS: &str = "\
 /// The one-entry per-CPU map where the program notes the port it sends a
 /// packet out of (the pipeline description's `output_record`), if any.
 pub fn output_record(prog: &Program) -> Option<String> {
-    (prog.arch == Arch::XdpModel).then(|| {
-        format!(
-            "{}_output_port",
-            prog.name
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-                .collect::<String>()
-        )
-    })
+    (prog.arch == Arch::XdpModel).then(|| format!("{}_output_port", c_identifier(&prog.name)))
+}
+
+/// `name` with every character C identifiers cannot hold made `_`.
+fn c_identifier(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
 }
 
 /// The name of the entry function (and BPF program) for `hook`.
@@ -149,6 +151,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
              static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
         ));
     }
+    out.push_str(&e.port_map_definition());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
     out.push_str(&entry);
@@ -204,11 +207,7 @@ impl Emitter<'_> {
     }
 
     fn c_prefix(&self) -> String {
-        self.prog
-            .name
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect()
+        c_identifier(&self.prog.name)
     }
 
     fn state_in_map(&self) -> bool {
@@ -355,15 +354,9 @@ impl Emitter<'_> {
                 };
                 let case =
                     |code: u32, value: String| (vec![code.to_string()], vec![CStmt::Return(value)]);
-                let sent = |code: u32, port: String, value: String| {
-                    (
-                        vec![code.to_string()],
-                        vec![
-                            line(format!("p4bpf_note_port({port})")),
-                            CStmt::Return(value),
-                        ],
-                    )
-                };
+                let port = format!("{out}.output_port");
+                let mut redirect = vec![line(format!("p4bpf_note_port({port})"))];
+                redirect.extend(self.redirect_to_port(&port));
                 vec![
                     CStmt::Switch {
                         scrutinee: format!("{out}.output_action"),
@@ -372,11 +365,7 @@ impl Emitter<'_> {
                             case(1, drop.into()),
                             case(2, pass.into()),
                             (vec!["3".to_string()], tx),
-                            sent(
-                                4,
-                                format!("{out}.output_port"),
-                                format!("bpf_redirect({out}.output_port, 0)"),
-                            ),
+                            (vec!["4".to_string()], redirect),
                         ],
                         default: vec![],
                     },

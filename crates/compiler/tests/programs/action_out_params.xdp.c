@@ -114,6 +114,14 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* P4 output port -> ifindex (for bpf_redirect_map); filled by `p4bpf port add`. */
+struct {
+    __uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 512);
+} action_out_params_ports SEC(".maps");
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct action_out_params_state *st)
 {
@@ -205,7 +213,7 @@ dep_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        return bpf_redirect(st->omd.output_port, 0);
+        return bpf_redirect_map(&action_out_params_ports, st->omd.output_port, XDP_DROP);
         break;
     }
     default:
@@ -227,7 +235,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"tables\": [],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null,\n"
+    "  \"port_map\": \"action_out_params_ports\",\n"
     "  \"output_record\": \"action_out_params_output_port\"\n"
     "}";
 

@@ -145,6 +145,14 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* P4 output port -> ifindex (devmaps are XDP-only); filled by `p4bpf port add`. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 512);
+} lpm_route_ports SEC(".maps");
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end)
 {
@@ -321,7 +329,9 @@ dep_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        return bpf_redirect(st->omd.output_port, 0);
+        u32 out_port = st->omd.output_port;
+        u32 *out_ifindex = bpf_map_lookup_elem(&lpm_route_ports, &out_port);
+        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -390,7 +400,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  ],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null,\n"
+    "  \"port_map\": \"lpm_route_ports\",\n"
     "  \"output_record\": \"lpm_route_output_port\"\n"
     "}";
 

@@ -112,6 +112,14 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* P4 output port -> ifindex (devmaps are XDP-only); filled by `p4bpf port add`. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 512);
+} perf_event_output_ports SEC(".maps");
+
 /* BPF_PERF_EVENT_OUTPUT: one ring per CPU; max_entries 0 lets libbpf size it to the CPU count. */
 struct {
     __uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -282,7 +290,9 @@ dprs_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        return bpf_redirect(st->omd.output_port, 0);
+        u32 out_port = st->omd.output_port;
+        u32 *out_ifindex = bpf_map_lookup_elem(&perf_event_output_ports, &out_port);
+        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -343,7 +353,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  ],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null,\n"
+    "  \"port_map\": \"perf_event_output_ports\",\n"
     "  \"output_record\": \"perf_event_output_output_port\"\n"
     "}";
 

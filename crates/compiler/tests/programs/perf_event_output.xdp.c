@@ -112,6 +112,14 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* P4 output port -> ifindex (for bpf_redirect_map); filled by `p4bpf port add`. */
+struct {
+    __uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 512);
+} perf_event_output_ports SEC(".maps");
+
 /* BPF_PERF_EVENT_OUTPUT: one ring per CPU; max_entries 0 lets libbpf size it to the CPU count. */
 struct {
     __uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -278,7 +286,7 @@ dprs_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        return bpf_redirect(st->omd.output_port, 0);
+        return bpf_redirect_map(&perf_event_output_ports, st->omd.output_port, XDP_DROP);
         break;
     }
     default:
@@ -339,7 +347,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  ],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null,\n"
+    "  \"port_map\": \"perf_event_output_ports\",\n"
     "  \"output_record\": \"perf_event_output_output_port\"\n"
     "}";
 

@@ -123,6 +123,14 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* P4 output port -> ifindex (for bpf_redirect_map); filled by `p4bpf port add`. */
+struct {
+    __uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 512);
+} push_pop_ports SEC(".maps");
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct push_pop_state *st)
 {
@@ -314,7 +322,7 @@ dep_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        return bpf_redirect(st->omd.output_port, 0);
+        return bpf_redirect_map(&push_pop_ports, st->omd.output_port, XDP_DROP);
         break;
     }
     default:
@@ -336,7 +344,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"tables\": [],\n"
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
-    "  \"port_map\": null,\n"
+    "  \"port_map\": \"push_pop_ports\",\n"
     "  \"output_record\": \"push_pop_output_port\"\n"
     "}";
 

@@ -28,6 +28,8 @@ struct { __uint(type, BPF_MAP_TYPE_ARRAY); __type(key, __u32); __type(value, __u
 struct lpm_key { __u32 prefixlen; __u8 addr[4]; };
 struct { __uint(type, BPF_MAP_TYPE_LPM_TRIE); __type(key, struct lpm_key); __type(value, __u32); __uint(max_entries, 3); __uint(map_flags, BPF_F_NO_PREALLOC); } lpm SEC(".maps");
 
+struct { __uint(type, BPF_MAP_TYPE_DEVMAP_HASH); __type(key, __u32); __type(value, __u32); __uint(max_entries, 4); } ports SEC(".maps");
+
 static int maps(void)
 {
     __u32 k1 = 1, k2 = 2, k3 = 3;
@@ -97,6 +99,11 @@ static int packets(void)
     CHECK(bpf_redirect(3, 0) == TC_ACT_REDIRECT);
     p4u_hook_is_tc = 0;
     CHECK(bpf_redirect(3, 0) == XDP_REDIRECT && bpf_redirect(3, 1) == XDP_ABORTED);
+    __u32 port = 7, ifindex = 1;
+    CHECK(bpf_redirect_map(&ports, 7, XDP_DROP) == XDP_DROP);
+    CHECK(bpf_map_update_elem(&ports, &port, &ifindex, BPF_NOEXIST) == 0);
+    CHECK(bpf_redirect_map(&ports, 7, XDP_DROP) == XDP_REDIRECT);
+    CHECK(bpf_redirect_map(&ports, 7, 8) == XDP_ABORTED);
     return 0;
 }
 

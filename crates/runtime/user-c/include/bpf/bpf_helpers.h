@@ -36,6 +36,10 @@ long p4u_map_delete(struct p4u_map *map, const void *key);
 #define bpf_map_update_elem(m, key, value, flags) \
     p4u_map_update(p4u_map_of((m), P4U_SHAPE(m), #m), (key), (value), (flags))
 #define bpf_map_delete_elem(m, key) p4u_map_delete(p4u_map_of((m), P4U_SHAPE(m), #m), (key))
+/* XDP only: XDP_REDIRECT when the devmap holds `key`, else the action in
+ * the low bits of `flags`. */
+long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags);
+#define bpf_redirect_map(m, key, flags) p4u_redirect_map(p4u_map_of((m), P4U_SHAPE(m), #m), (key), (flags))
 
 long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta);
 long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta);
