@@ -66,14 +66,12 @@ step "load the router and attach it to both interfaces"
 show "$P4BPF" pipeline load examples/l3_router.p4 --name "$pipeline" --xdp-mode native
 show "$P4BPF" port add "$pipeline" "$r1" --port 1
 show "$P4BPF" port add "$pipeline" "$r2" --port 2
-r1_index=$(cat "/sys/class/net/$r1/ifindex")
-r2_index=$(cat "/sys/class/net/$r2/ifindex")
 
-step "routes and next hops (forward's port is the output interface's index)"
+step "routes and next hops (forward's port is the P4 port given to port add)"
 show "$P4BPF" table add "$pipeline" ipv4_routes hdr.ipv4.dstAddr=10.0.1.0/24 set_next_hop id=1
 show "$P4BPF" table add "$pipeline" ipv4_routes hdr.ipv4.dstAddr=10.0.2.0/24 set_next_hop id=2
-show "$P4BPF" table add "$pipeline" next_hops next_hop=1 forward dst_mac=$h1_mac src_mac=$r1_mac port="$r1_index"
-show "$P4BPF" table add "$pipeline" next_hops next_hop=2 forward dst_mac=$h2_mac src_mac=$r2_mac port="$r2_index"
+show "$P4BPF" table add "$pipeline" next_hops next_hop=1 forward dst_mac=$h1_mac src_mac=$r1_mac port=1
+show "$P4BPF" table add "$pipeline" next_hops next_hop=2 forward dst_mac=$h2_mac src_mac=$r2_mac port=2
 show "$P4BPF" table dump "$pipeline" ipv4_routes
 show "$P4BPF" table dump "$pipeline" next_hops
 show "$P4BPF" pipeline show "$pipeline"
