@@ -54,3 +54,47 @@ impl Emitter<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{generate, Hook};
+    use std::path::Path;
+
+    const REDIRECTS: &str = "
+#include <xdp_model.p4>
+header h_t { bit<32> port; }
+struct hs { h_t h; }
+parser prs(packet_in p, out hs hdr) { state start { p.extract(hdr.h); transition accept; } }
+control sw(inout hs hdr, in xdp_input imd, out xdp_output omd) {
+    apply { omd.output_port = hdr.h.port; omd.output_action = xdp_action.XDP_REDIRECT; }
+}
+control dprs(in hs hdr, packet_out p) { apply { p.emit(hdr.h); } }
+xdp(prs(), sw(), dprs()) main;
+";
+
+    fn generated(source: &str, hook: Hook) -> (String, Option<String>) {
+        let fe = p4bpf_front::check_source(Path::new("t.p4"), source, &Default::default());
+        assert!(!fe.has_errors(), "{:?}", fe.diagnostics);
+        generate(&fe, "t", hook, None)
+            .map(|g| (g.c, g.pipeline.port_map))
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn xdp_redirects_through_a_devmap_that_drops_unknown_ports() {
+        let (c, port_map) = generated(REDIRECTS, Hook::Xdp);
+        assert_eq!(port_map.as_deref(), Some("t_ports"));
+        assert!(c.contains("BPF_MAP_TYPE_DEVMAP_HASH"));
+        assert!(c.contains("bpf_redirect_map(&t_ports, st->omd.output_port, XDP_DROP)"));
+        assert!(c.contains("p4bpf_note_port(st->omd.output_port)"));
+    }
+
+    #[test]
+    fn tc_looks_the_port_up_and_shoots_unknown_ones() {
+        let (c, port_map) = generated(REDIRECTS, Hook::Tc);
+        assert_eq!(port_map.as_deref(), Some("t_ports"));
+        assert!(!c.contains("DEVMAP"));
+        assert!(c.contains("bpf_map_lookup_elem(&t_ports, &out_port)"));
+        assert!(c.contains("out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT"));
+    }
+}
