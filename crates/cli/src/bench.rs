@@ -17,6 +17,7 @@ mod measure;
 mod report;
 mod suite;
 mod svg;
+mod twin;
 mod veth;
 
 use crate::args::{self, Args, UsageError};

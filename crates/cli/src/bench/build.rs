@@ -19,8 +19,9 @@ pub fn p4_object(p4: &Path, out_dir: &Path) -> Result<(Vec<u8>, p4bpf_layout::Pi
     Ok((image, done.pipeline))
 }
 
-/// The object of hand-written C file `c` (as `twin_NAME.o` in `out_dir`).
-pub fn c_object(c: &Path, out_dir: &Path) -> Result<Vec<u8>, String> {
+/// The object of hand-written C file `c` (as `twin_NAME.o` in `out_dir`),
+/// with `defines` (`NAME=VALUE`) given to clang as `-D`.
+pub fn c_object(c: &Path, out_dir: &Path, defines: &[String]) -> Result<Vec<u8>, String> {
     let stem = c
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -35,6 +36,7 @@ pub fn c_object(c: &Path, out_dir: &Path) -> Result<Vec<u8>, String> {
             "-I/usr/include/x86_64-linux-gnu",
             "-c",
         ])
+        .args(defines.iter().map(|d| format!("-D{d}")))
         .arg(c)
         .arg("-o")
         .arg(&object)

@@ -17,13 +17,13 @@ const BUCKET_RULES: usize = 8;
 const RULE_BYTES: usize = 16;
 
 /// (value, mask, priority, destination MAC).
-type Rule = (u32, u32, u32, [u8; 6]);
+pub type Rule = (u32, u32, u32, [u8; 6]);
 
-/// Rule `i`: as the matrix's
-/// ternary tables, each rule its own /24, the packet's rule the lowest
+/// Rule `i` of a ruleset with `masks` distinct masks, as the matrix's
+/// ternary tables: each rule its own /24, the packet's rule the lowest
 /// priority.
-fn rule(i: u32) -> Rule {
-    let mask = 0xffff_ff00 | (i % MASKS);
+pub fn rule(i: u32, masks: u32) -> Rule {
+    let mask = 0xffff_ff00 | (i % masks.max(1));
     let value = if i == 0 {
         PACKET_DST
     } else {
@@ -58,7 +58,7 @@ pub fn tss() -> Vec<RawEntries> {
         values: Vec::new(),
     };
     for i in 0..RULES {
-        let (value, mask, priority, dmac) = rule(i);
+        let (value, mask, priority, dmac) = rule(i, MASKS);
         rules.keys.extend_from_slice(&(mask & 0xff).to_ne_bytes());
         rules.keys.extend_from_slice(&value.to_be_bytes());
         rules.values.extend_from_slice(&priority.to_ne_bytes());
@@ -68,18 +68,28 @@ pub fn tss() -> Vec<RawEntries> {
     vec![masks, rules]
 }
 
-/// Maps of `ternary_grouped.c`. Grouping: one group whose relaxed mask is
-/// the AND of every mask; a bucket that would overflow is an error here
-/// (the full control plane splits the group instead).
+/// Maps of `ternary_grouped.c`.
 pub fn grouped() -> Result<Vec<RawEntries>, String> {
-    let relaxed = (0..MASKS).fold(u32::MAX, |all, m| all & (0xffff_ff00 | m));
+    let rules: Vec<Rule> = (0..RULES).map(|i| rule(i, MASKS)).collect();
+    grouped_maps(&rules, "grouped_groups", "grouped_buckets")
+}
+
+/// The group map and bucket map of a grouped ternary table holding `rules`.
+/// Grouping: one group whose relaxed mask is the AND of every mask; a
+/// bucket that would overflow is an error here (the full control plane
+/// splits the group instead).
+pub fn grouped_maps(
+    rules: &[Rule],
+    groups_map: &str,
+    buckets_map: &str,
+) -> Result<Vec<RawEntries>, String> {
+    let relaxed = rules.iter().fold(u32::MAX, |all, r| all & r.1);
     let mut buckets: std::collections::BTreeMap<u32, Vec<Rule>> = Default::default();
-    for i in 0..RULES {
-        let r = rule(i);
-        buckets.entry(r.0 & relaxed).or_default().push(r);
+    for r in rules {
+        buckets.entry(r.0 & relaxed).or_default().push(*r);
     }
     let mut groups = RawEntries {
-        map: "grouped_groups".into(),
+        map: groups_map.into(),
         key_size: 4,
         value_size: 4 + 4 * MAX_GROUPS,
         keys: 0u32.to_ne_bytes().to_vec(),
@@ -90,7 +100,7 @@ pub fn grouped() -> Result<Vec<RawEntries>, String> {
     groups.values.resize(groups.value_size, 0);
     let value_size = 4 + BUCKET_RULES * RULE_BYTES;
     let mut rules = RawEntries {
-        map: "grouped_buckets".into(),
+        map: buckets_map.into(),
         key_size: 8,
         value_size,
         keys: Vec::new(),

@@ -42,9 +42,9 @@ pub struct Point {
 }
 
 /// The IPv4 destination of the matrix packet, as a number.
-const PACKET_DST: u32 = 0x0a00_0002;
+pub const PACKET_DST: u32 = 0x0a00_0002;
 /// Entries other than the packet's live under 11.0.0.0/8 and up.
-const OTHER_BASE: u32 = 0x0b00_0000;
+pub const OTHER_BASE: u32 = 0x0b00_0000;
 
 pub fn points(max_masks: u32) -> Vec<Point> {
     let mut points = Vec::new();
@@ -96,6 +96,24 @@ pub fn packet() -> Vec<u8> {
     wire
 }
 
+/// The `size` of every table of `point`.
+pub fn table_size(point: &Point) -> u32 {
+    point.entries.next_power_of_two().max(16)
+}
+
+/// Word `w` of the matrix packet's key (word 0 is the IPv4 destination).
+pub fn key_word(w: u32) -> u32 {
+    if w == 0 {
+        return PACKET_DST;
+    }
+    let at = 30 + 4 * w as usize;
+    packet()
+        .get(at..at + 4)
+        .and_then(|b| b.try_into().ok())
+        .map(u32::from_be_bytes)
+        .unwrap_or(0)
+}
+
 /// The P4 source of `point`.
 pub fn program(point: &Point) -> String {
     let words = point.key_bytes / 4;
@@ -113,7 +131,7 @@ pub fn program(point: &Point) -> String {
     p4.push_str("control C(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {\n");
     p4.push_str("    action forward(bit<48> dmac) { hdr.ethernet.dstAddr = dmac; omd.output_action = xdp_action.XDP_TX; }\n");
     p4.push_str("    action drop() { omd.output_action = xdp_action.XDP_DROP; }\n");
-    let size = point.entries.next_power_of_two().max(16);
+    let size = table_size(point);
     for t in 0..point.tables {
         let _ = write!(p4, "    table t{t} {{\n        key = {{");
         for w in 0..words {
@@ -136,21 +154,13 @@ pub fn program(point: &Point) -> String {
 
 /// The entries of every table of `point`: entry 0 is the packet's.
 pub fn entries(point: &Point) -> Vec<P4Entry> {
-    let wire = packet();
-    let word = |w: u32| -> u32 {
-        let at = 30 + 4 * w as usize;
-        wire.get(at..at + 4)
-            .and_then(|b| b.try_into().ok())
-            .map(u32::from_be_bytes)
-            .unwrap_or(0)
-    };
     let mut out = Vec::new();
     for t in 0..point.tables {
         for i in 0..point.entries {
             let mut keys = Vec::new();
             let mut priority = None;
             for w in 0..point.key_bytes / 4 {
-                let packet_word = if w == 0 { PACKET_DST } else { word(w) };
+                let packet_word = key_word(w);
                 keys.push(match (point.kind, w) {
                     (Kind::Lpm, 0) if i == 0 => format!("{:#x}/8", PACKET_DST & 0xff00_0000),
                     (Kind::Lpm, 0) => format!("{:#x}/32", OTHER_BASE + i),

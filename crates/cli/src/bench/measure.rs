@@ -4,7 +4,7 @@
 
 use super::matrix::{self, Point};
 use super::suite::{self, Mode};
-use super::{build, designs, fill, veth::VethPair, Request};
+use super::{build, designs, fill, twin, veth::VethPair, Request};
 use p4bpf_runtime::bench::live::time_live;
 use p4bpf_runtime::bench::{median, packet, time_plain, BenchObject, ProgramFacts};
 use p4bpf_runtime::check_bpf_available;
@@ -24,6 +24,12 @@ pub struct Subject {
 }
 
 impl Subject {
+    fn program_fd(&self) -> Result<i32, String> {
+        self.object
+            .program_fd(&self.program)
+            .map_err(|e| format!("{}: {e}", self.label))
+    }
+
     pub fn ns(&self) -> f64 {
         median(&self.samples).unwrap_or(f64::NAN)
     }
@@ -43,14 +49,22 @@ pub struct Pair {
     pub twin: Subject,
 }
 
+/// One matrix point: median ns and facts of the generated program and of
+/// its hand-written twin (`c/matrix.c`).
+pub struct MatrixRow {
+    pub point: Point,
+    pub p4: (f64, ProgramFacts),
+    pub twin: (f64, ProgramFacts),
+}
+
 pub struct Results {
     pub pairs: Vec<Pair>,
     /// The floors, plain, and the tx floor live when live runs happened.
     pub floors: Vec<Subject>,
     /// Why live-frame cases were not timed, when they were not.
     pub live_skipped: Option<String>,
-    /// Table matrix points with their median ns and program facts.
-    pub matrix: Vec<(Point, f64, ProgramFacts)>,
+    /// Table matrix points, generated program and twin.
+    pub matrix: Vec<MatrixRow>,
     /// Ternary designs: (label, median ns, facts).
     pub designs: Vec<(String, f64, ProgramFacts)>,
     pub clang: String,
@@ -71,7 +85,7 @@ pub fn run(request: &Request) -> Result<Results, String> {
 
 fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
     // The veth pair first: routed cases need its ifindex in their entries.
-    build::c_object(&request.suite.join("c").join("drop.c"), scratch)?;
+    build::c_object(&request.suite.join("c").join("drop.c"), scratch, &[])?;
     let (pair, live_skipped) = match VethPair::create(&scratch.join("twin_drop.o")) {
         Ok(pair) => (Some(pair), None),
         Err(why) => (None, Some(why)),
@@ -172,11 +186,9 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
 }
 
 /// Every matrix point, one at a time (their maps together would not fit
-/// in memory comfortably): compile, load, fill, time.
-fn run_matrix(
-    request: &Request,
-    scratch: &Path,
-) -> Result<Vec<(Point, f64, ProgramFacts)>, String> {
+/// in memory comfortably): compile the P4 program and build the twin, load
+/// and fill both, time them in interleaved rounds.
+fn run_matrix(request: &Request, scratch: &Path) -> Result<Vec<MatrixRow>, String> {
     let wire = matrix::packet();
     let mut out = Vec::new();
     // Up to the 192 masks of the P4-in-the-kernel evaluation.
@@ -194,28 +206,44 @@ fn run_matrix(
             .map_err(|e| format!("cannot write {}: {e}", source.display()))?;
         let (image, pipeline) =
             build::p4_object(&source, scratch).map_err(|e| format!("{name}: {e}"))?;
-        let subject = load(name.clone(), Mode::Plain, image, &pipeline.entry)?;
-        matrix::write(&subject.object, &pipeline, &matrix::entries(&point))
+        let p4 = load(name.clone(), Mode::Plain, image, &pipeline.entry)?;
+        matrix::write(&p4.object, &pipeline, &matrix::entries(&point))
             .map_err(|e| format!("{name}: {e}"))?;
-        let fd = subject
-            .object
-            .program_fd(&subject.program)
-            .map_err(|e| e.to_string())?;
-        let mut samples = Vec::new();
+        let c_path = request.suite.join("c").join("matrix.c");
+        let image = build::c_object(&c_path, scratch, &twin::defines(&point))
+            .map_err(|e| format!("{name}: {e}"))?;
+        let c = load(format!("{name} (C)"), Mode::Plain, image, "matrix_xdp")?;
+        let maps = twin::maps(&point).map_err(|e| format!("{name} (C): {e}"))?;
+        fill::write_raw(&c.object, &maps).map_err(|e| format!("{name} (C): {e}"))?;
+        let (p4_fd, c_fd) = (p4.program_fd()?, c.program_fd()?);
+        let (mut p4_samples, mut c_samples) = (Vec::new(), Vec::new());
         // Slow points (many masks) need fewer repeats for the same time.
         let repeat = (request.repeat / 10).max(1);
         for _ in 0..request.rounds {
-            let timing = time_plain(fd, &wire, repeat).map_err(|e| format!("{name}: {e}"))?;
-            if timing.verdict != XDP_TX {
-                return Err(format!(
-                    "{name}: the packet missed (verdict {}), the figure would time a miss",
-                    timing.verdict
-                ));
+            for (fd, samples, label) in [
+                (p4_fd, &mut p4_samples, &p4.label),
+                (c_fd, &mut c_samples, &c.label),
+            ] {
+                let timing = time_plain(fd, &wire, repeat).map_err(|e| format!("{label}: {e}"))?;
+                if timing.verdict != XDP_TX {
+                    return Err(format!(
+                        "{label}: the packet missed (verdict {}), the figure would time a miss",
+                        timing.verdict
+                    ));
+                }
+                samples.push(timing.kernel_ns);
             }
-            samples.push(timing.kernel_ns);
         }
-        eprintln!("{name}: {:.1} ns", median(&samples).unwrap_or(f64::NAN));
-        out.push((point, median(&samples).unwrap_or(f64::NAN), subject.facts));
+        let (p4_ns, c_ns) = (
+            median(&p4_samples).unwrap_or(f64::NAN),
+            median(&c_samples).unwrap_or(f64::NAN),
+        );
+        eprintln!("{name}: {p4_ns:.1} ns, twin {c_ns:.1} ns");
+        out.push(MatrixRow {
+            point,
+            p4: (p4_ns, p4.facts),
+            twin: (c_ns, c.facts),
+        });
     }
     Ok(out)
 }
@@ -263,7 +291,7 @@ const XDP_TX: u32 = 3;
 
 fn load_c(request: &Request, scratch: &Path, name: &str, mode: Mode) -> Result<Subject, String> {
     let c_path = request.suite.join("c").join(format!("{name}.c"));
-    let image = build::c_object(&c_path, scratch)?;
+    let image = build::c_object(&c_path, scratch, &[])?;
     load(format!("{name} (C)"), mode, image, &format!("{name}_xdp"))
 }
 

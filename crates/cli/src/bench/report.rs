@@ -113,29 +113,39 @@ pub fn markdown(request: &Request, results: &Results) -> String {
 
 fn matrix_section(results: &Results) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "## Table matrix (generated code)\n");
+    let _ = writeln!(
+        out,
+        "## Table matrix (generated code against its hand-written twin)\n"
+    );
     let _ = writeln!(
         out,
         "128-byte packet hitting one entry of every table (for ternary, the lowest-priority entry, so every mask \
-         is searched); key = the IPv4 destination and the 32-bit words after it. Repeat = --repeat / 10.\n"
+         is searched); key = the IPv4 destination and the 32-bit words after it. Repeat = --repeat / 10. \
+         Twin: `c/matrix.c` built for the point (hash, LPM trie, or the grouped ternary design), \
+         filled with the same entries and timed in the same rounds. Instructions: xlated / verified.\n"
     );
     let _ = writeln!(
         out,
-        "| series | kind | tables | entries | masks | key bytes | ns | xlated | verified | stack |"
+        "| series | kind | tables | entries | masks | key bytes | P4 ns | C ns | ratio | P4 insns | C insns | verified ratio | P4 stack |"
     );
-    let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|");
-    for (p, ns, f) in &results.matrix {
+    let _ = writeln!(out, "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+    for row in &results.matrix {
+        let (p, (p4_ns, f), (c_ns, c)) = (&row.point, row.p4, row.twin);
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} | {} | {ns:.1} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {p4_ns:.1} | {c_ns:.1} | {:.2} | {} / {} | {} / {} | {:.2} | {} |",
             p.series,
             p.kind.name(),
             p.tables,
             p.entries,
             p.masks,
             p.key_bytes,
+            p4_ns / c_ns,
             f.xlated_insns,
             f.verified_insns,
+            c.xlated_insns,
+            c.verified_insns,
+            f64::from(f.verified_insns) / f64::from(c.verified_insns.max(1)),
             f.stack_bytes
         );
     }
@@ -144,10 +154,11 @@ fn matrix_section(results: &Results) -> String {
         let exact = results
             .matrix
             .iter()
-            .find(|(p, _, _)| {
+            .find(|row| {
+                let p = &row.point;
                 p.series == "entries" && p.kind == Kind::Exact && p.entries == designs::RULES
             })
-            .map(|(_, ns, _)| *ns)
+            .map(|row| row.p4.0)
             .unwrap_or(f64::NAN);
         let _ = writeln!(
             out,
