@@ -99,7 +99,7 @@ pub fn grouped_maps(
     groups.values.extend_from_slice(&relaxed.to_be_bytes());
     groups.values.resize(groups.value_size, 0);
     let value_size = 4 + BUCKET_RULES * RULE_BYTES;
-    let mut rules = RawEntries {
+    let mut records = RawEntries {
         map: buckets_map.into(),
         key_size: 8,
         value_size,
@@ -111,22 +111,22 @@ pub fn grouped_maps(
             return Err(format!("bucket {bits:#x} holds {} rules, more than {BUCKET_RULES}: the group needs a split", members.len()));
         }
         members.sort_by_key(|rule| std::cmp::Reverse(rule.2));
-        rules.keys.extend_from_slice(&0u32.to_ne_bytes());
-        rules.keys.extend_from_slice(&bits.to_be_bytes());
-        let start = rules.values.len();
-        rules
+        records.keys.extend_from_slice(&0u32.to_ne_bytes());
+        records.keys.extend_from_slice(&bits.to_be_bytes());
+        let start = records.values.len();
+        records
             .values
             .extend_from_slice(&(members.len() as u32).to_ne_bytes());
         for (value, mask, priority, dmac) in members {
-            rules.values.extend_from_slice(&value.to_be_bytes());
-            rules.values.extend_from_slice(&mask.to_be_bytes());
-            rules.values.extend_from_slice(&priority.to_ne_bytes());
-            rules.values.extend_from_slice(&dmac);
-            rules.values.extend_from_slice(&[0, 0]);
+            records.values.extend_from_slice(&value.to_be_bytes());
+            records.values.extend_from_slice(&mask.to_be_bytes());
+            records.values.extend_from_slice(&priority.to_ne_bytes());
+            records.values.extend_from_slice(&dmac);
+            records.values.extend_from_slice(&[0, 0]);
         }
-        rules.values.resize(start + value_size, 0);
+        records.values.resize(start + value_size, 0);
     }
-    Ok(vec![groups, rules])
+    Ok(vec![groups, records])
 }
 
 #[cfg(test)]
