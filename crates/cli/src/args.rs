@@ -139,6 +139,34 @@ pub fn parse_count(flag: &str, text: &str) -> Result<u64, UsageError> {
     }
 }
 
+/// Drives a subcommand that parses its words into a request and runs it:
+/// `--help` prints `usage`, a bad command line exits 2, a run that fails
+/// (`Ok(false)`) exits 1, an error that stops it is printed and exits 1.
+pub fn run_command<R>(
+    words: Args,
+    command: &str,
+    usage: &str,
+    parse: impl FnOnce(Args) -> Result<Option<R>, UsageError>,
+    run: impl FnOnce(&R) -> Result<bool, String>,
+) -> ExitCode {
+    let request = match parse(words) {
+        Ok(Some(request)) => request,
+        Ok(None) => {
+            print!("{usage}");
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => return error.report(Some(command)),
+    };
+    match run(&request) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("p4bpf: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -95,22 +95,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
 }
 
 pub fn run(words: Args) -> ExitCode {
-    let request = match parse(words) {
-        Ok(Some(request)) => request,
-        Ok(None) => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(error) => return error.report(Some("fuzz")),
-    };
-    match run_request(&request) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            eprintln!("p4bpf: error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    args::run_command(words, "fuzz", USAGE, parse, run_request)
 }
 
 /// Whether the targets agreed on every packet.
@@ -279,13 +264,7 @@ fn table_lines(path: &Path) -> String {
 }
 
 fn seed_packets(path: &Path) -> Result<Vec<Packet>, String> {
-    let script = stf::parse_file(path).map_err(|errors| {
-        errors
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let script = target::read_stf(path)?;
     Ok(script
         .into_iter()
         .filter_map(|l| match l.command {

@@ -88,22 +88,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
 }
 
 pub fn run(words: Args) -> ExitCode {
-    let request = match parse(words) {
-        Ok(Some(request)) => request,
-        Ok(None) => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(error) => return error.report(Some("run")),
-    };
-    match run_request(&request) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            eprintln!("p4bpf: error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    crate::args::run_command(words, "run", USAGE, parse, run_request)
 }
 
 /// Whether every packet ran; Err for what stops the run before packets.

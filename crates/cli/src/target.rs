@@ -154,16 +154,21 @@ pub fn default_compile_options() -> CompileOptions {
     }
 }
 
-/// The table commands (`add`, `setdefault`) of the STF file at `path`,
-/// the rest of it ignored.
-pub fn table_commands(path: &Path) -> Result<Vec<stf::Line>, String> {
-    let script = stf::parse_file(path).map_err(|errors| {
+/// The STF file at `path`, its errors (each `file:line: ...`) one per line.
+pub fn read_stf(path: &Path) -> Result<Vec<stf::Line>, String> {
+    stf::parse_file(path).map_err(|errors| {
         errors
             .iter()
             .map(ToString::to_string)
             .collect::<Vec<_>>()
             .join("\n")
-    })?;
+    })
+}
+
+/// The table commands (`add`, `setdefault`) of the STF file at `path`,
+/// the rest of it ignored.
+pub fn table_commands(path: &Path) -> Result<Vec<stf::Line>, String> {
+    let script = read_stf(path)?;
     Ok(script
         .into_iter()
         .filter(|l| {

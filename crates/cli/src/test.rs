@@ -81,33 +81,12 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
 }
 
 pub fn run(words: Args) -> ExitCode {
-    let request = match parse(words) {
-        Ok(Some(request)) => request,
-        Ok(None) => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Err(error) => return error.report(Some("test")),
-    };
-    match run_request(&request) {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(message) => {
-            eprintln!("p4bpf: error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    args::run_command(words, "test", USAGE, parse, run_request)
 }
 
 /// Whether every packet passed; Err for what stops the run before packets.
 fn run_request(request: &Request) -> Result<bool, String> {
-    let script = stf::parse_file(&request.script).map_err(|errors| {
-        errors
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let script = target::read_stf(&request.script)?;
     if request.target == Target::Veth {
         let (image, _) = target::object_image(&request.program, &request.compile)?;
         check_bpf_available().map_err(|e| format!("cannot run veth tests on this machine: {e}"))?;

@@ -145,26 +145,30 @@ impl LoadedObject {
 
     /// Instruction counts of program `name`.
     pub fn program_stats(&self, name: &str) -> Result<ProgramStats> {
-        let fd = self.program_fd(name)?;
-        let mut info = [0u8; sys::PROG_INFO_SIZE];
-        let mut length = info.len() as u32;
-        // SAFETY: the kernel writes at most `length` bytes into `info`.
-        let status =
-            unsafe { sys::bpf_obj_get_info_by_fd(fd, info.as_mut_ptr().cast(), &mut length) };
-        if status < 0 {
-            return Err(RuntimeError::os("reading program info", -status));
-        }
-        let word = |at: usize| {
-            info.get(at..at + 4)
-                .and_then(|b| b.try_into().ok())
-                .map(u32::from_ne_bytes)
-                .unwrap_or(0)
-        };
-        Ok(ProgramStats {
-            xlated_insns: word(sys::PROG_INFO_XLATED_LEN) / 8,
-            verified_insns: word(sys::PROG_INFO_VERIFIED_INSNS),
-        })
+        program_stats_by_fd(self.program_fd(name)?)
     }
+}
+
+/// Instruction counts of the loaded program behind `fd`, from
+/// `bpf_prog_info` (xlated length and the verifier's processed count).
+pub(crate) fn program_stats_by_fd(fd: i32) -> Result<ProgramStats> {
+    let mut info = [0u8; sys::PROG_INFO_SIZE];
+    let mut length = info.len() as u32;
+    // SAFETY: the kernel writes at most `length` bytes into `info`.
+    let status = unsafe { sys::bpf_obj_get_info_by_fd(fd, info.as_mut_ptr().cast(), &mut length) };
+    if status < 0 {
+        return Err(RuntimeError::os("reading program info", -status));
+    }
+    let word = |at: usize| {
+        info.get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_ne_bytes)
+            .unwrap_or(0)
+    };
+    Ok(ProgramStats {
+        xlated_insns: word(sys::PROG_INFO_XLATED_LEN) / 8,
+        verified_insns: word(sys::PROG_INFO_VERIFIED_INSNS),
+    })
 }
 
 impl Drop for LoadedObject {

@@ -118,21 +118,7 @@ impl BenchObject {
 
     /// Instruction counts and stack depth of program `name`.
     pub fn facts(&self, name: &str) -> Result<ProgramFacts> {
-        let fd = self.program_fd(name)?;
-        let mut info = [0u8; sys::PROG_INFO_SIZE];
-        let mut length = info.len() as u32;
-        // SAFETY: the kernel writes at most `length` bytes into `info`.
-        let status =
-            unsafe { sys::bpf_obj_get_info_by_fd(fd, info.as_mut_ptr().cast(), &mut length) };
-        if status < 0 {
-            return Err(RuntimeError::os("reading program info", -status));
-        }
-        let word = |at: usize| {
-            info.get(at..at + 4)
-                .and_then(|b| b.try_into().ok())
-                .map(u32::from_ne_bytes)
-                .unwrap_or(0)
-        };
+        let stats = crate::object::program_stats_by_fd(self.program_fd(name)?)?;
         let log = self
             .logs
             .iter()
@@ -140,8 +126,8 @@ impl BenchObject {
             .map(|(_, log)| log.as_str())
             .unwrap_or_default();
         Ok(ProgramFacts {
-            xlated_insns: word(sys::PROG_INFO_XLATED_LEN) / 8,
-            verified_insns: word(sys::PROG_INFO_VERIFIED_INSNS),
+            xlated_insns: stats.xlated_insns,
+            verified_insns: stats.verified_insns,
             stack_bytes: stack_depth(log),
         })
     }
