@@ -98,14 +98,13 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         });
     }
     let counters = prog
-        .counters
-        .iter()
-        .map(|c| layout::Counter {
+        .counters()
+        .map(|(c, sparse)| layout::Counter {
             name: c.name.clone(),
             map: c.c_name.clone(),
             kind: layout::CounterKind::Packets,
             size: c.size,
-            sparse: c.sparse,
+            sparse,
             value_size: 8,
         })
         .collect();
@@ -137,6 +136,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         architecture: match prog.arch {
             Arch::EbpfModel => layout::Architecture::EbpfModel,
             Arch::XdpModel => layout::Architecture::XdpModel,
+            Arch::UbpfModel => layout::Architecture::UbpfModel,
         },
         hook,
         entry: crate::emit::entry_name(prog, hook),

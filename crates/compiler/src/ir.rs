@@ -26,17 +26,31 @@ handle!(AggId);
 handle!(VarId);
 handle!(TableId);
 handle!(ActionId);
-handle!(CounterId);
+handle!(ExternId);
 handle!(ValueSetId);
 handle!(StateId);
 
-/// The architecture a program was written for.
+/// The architecture a program was written for (its blocks, metadata and
+/// externs are described in [`crate::arch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arch {
     /// `ebpfFilter(parse, filter)`: accept passes, reject drops.
     EbpfModel,
     /// `xdp(parser, switch, deparser)`.
     XdpModel,
+    /// `ubpf(parse, pipeline, deparser)`: p4c's user-space uBPF model.
+    UbpfModel,
+}
+
+impl Arch {
+    /// The name of the architecture's include file, without `.p4`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::EbpfModel => "ebpf_model",
+            Arch::XdpModel => "xdp_model",
+            Arch::UbpfModel => "ubpf_model",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,7 +172,12 @@ pub enum Builtin {
     CsumReplace2,
     CsumReplace4,
     KtimeGetNs,
+    /// ubpf_model's `ubpf_time_get_ns()`: nanoseconds as `bit<48>`.
+    TimeNs48,
     PerfEventOutput,
+    /// Bob Jenkins' lookup3 over the arguments, each widened to 32 bits
+    /// (64-bit ones as two words, high first).
+    Lookup3,
 }
 
 #[derive(Clone, Debug)]
@@ -239,6 +258,13 @@ pub enum ExprKind {
         name: String,
         args: Vec<Expr>,
     },
+    /// `instance.method(args)` of an extern object; the expression's type
+    /// is the result (`Void` for operations done for their effect).
+    ExternMethod {
+        instance: ExternId,
+        op: ExternOp,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -284,11 +310,6 @@ pub enum Stmt {
     StackShift {
         stack: Expr,
         count: i64,
-    },
-    Count {
-        counter: CounterId,
-        index: Expr,
-        amount: Option<Expr>,
     },
     /// Leaves the current control or action.
     Return,
@@ -457,12 +478,37 @@ impl Table {
     }
 }
 
+/// What an extern object is; its state lives in a map of `size` cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExternKind {
+    /// Packets per index (ebpf_model's `CounterArray`): a per-CPU array,
+    /// or a per-CPU hash when `sparse`.
+    Counter { sparse: bool },
+    /// Values of type `value` kept across packets, at indexes of type
+    /// `index` (ubpf_model's `Register`): an array; cells start at 0.
+    Register { value: Ty, index: Ty },
+}
+
+/// An operation of an extern object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExternOp {
+    /// `(index)` or `(index, amount)`: adds to a counter cell.
+    Count,
+    /// `(index)`: a register cell's value.
+    Read,
+    /// `(index, value)`: stores into a register cell.
+    Write,
+}
+
+/// One instance of an extern object (`CounterArray(1024, true) c;`).
 #[derive(Clone, Debug)]
-pub struct CounterArray {
+pub struct ExternInstance {
+    /// Dotted P4 name (`pipe.counters`).
     pub name: String,
+    /// C name of its map; its operations are functions named after it.
     pub c_name: String,
+    pub kind: ExternKind,
     pub size: u32,
-    pub sparse: bool,
     pub p4_id: Option<u32>,
 }
 
@@ -475,6 +521,72 @@ pub struct ValueSet {
     pub p4_id: Option<u32>,
 }
 
+/// One step of a pipeline, naming the block it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Runs `parsers[i]` from its start state; rejecting drops the packet.
+    Parse(usize),
+    /// Runs `controls[i]`.
+    Control(usize),
+    /// Runs `controls[i]` as the deparser: the packet is rewritten from
+    /// the headers it emits.
+    Deparse(usize),
+}
+
+/// What a pipeline's verdict-deciding metadata says about the packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The program failed (XDP_ABORTED).
+    Abort,
+    Drop,
+    /// To the host's stack (or, in a test harness, out of the input port).
+    Pass,
+    /// Back out of the port it came in on.
+    Transmit,
+    /// Out of the port in [`Intrinsics::output_port`].
+    Redirect,
+}
+
+/// How the packet's fate is read from the metadata after the last step.
+#[derive(Clone, Debug)]
+pub enum VerdictRule {
+    /// A boolean place: true passes, false drops (ebpf_model's `accept`).
+    Accept(Expr),
+    /// A code place whose values select outcomes; other values drop.
+    Code {
+        place: Expr,
+        outcomes: Vec<(u32, Outcome)>,
+    },
+}
+
+/// The architecture's metadata by meaning, as places in the program's
+/// variables: the target fills the inputs before the first step and reads
+/// the outputs after the last.
+#[derive(Clone, Debug)]
+pub struct Intrinsics {
+    /// Set to the P4 port the packet came in on.
+    pub ingress_port: Option<Expr>,
+    /// Set to the packet's length in bytes.
+    pub packet_length: Option<Expr>,
+    /// The P4 port an [`Outcome::Redirect`] sends to.
+    pub output_port: Option<Expr>,
+    pub verdict: VerdictRule,
+    /// Assignments giving outputs their defaults before the first step.
+    pub defaults: Vec<Stmt>,
+}
+
+impl Intrinsics {
+    /// Whether the program can send a packet out of a port.
+    pub fn sends_to_ports(&self) -> bool {
+        match &self.verdict {
+            VerdictRule::Accept(_) => false,
+            VerdictRule::Code { outcomes, .. } => outcomes
+                .iter()
+                .any(|(_, o)| matches!(o, Outcome::Transmit | Outcome::Redirect)),
+        }
+    }
+}
+
 /// A whole program for one architecture.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -485,18 +597,20 @@ pub struct Program {
     pub vars: Vec<Var>,
     /// Error names by code (0 = `NoError`).
     pub errors: Vec<String>,
-    pub parser: Parser,
-    /// ebpf_model: the filter; xdp_model: the switch then the deparser.
+    /// Every parser of the program (each is run by a [`Step::Parse`]).
+    pub parsers: Vec<Parser>,
+    /// Every control and deparser (run by [`Step::Control`] and
+    /// [`Step::Deparse`]).
     pub controls: Vec<Control>,
+    /// The steps a packet goes through, in order.
+    pub pipeline: Vec<Step>,
     pub actions: Vec<Action>,
     pub tables: Vec<Table>,
-    pub counters: Vec<CounterArray>,
+    pub externs: Vec<ExternInstance>,
     pub value_sets: Vec<ValueSet>,
     /// The packet's header struct variable (`H` of the architecture).
     pub headers: VarId,
-    /// ebpf_model: the `accept` out parameter. xdp_model: `xdp_input`,
-    /// `xdp_output`.
-    pub arch_vars: Vec<VarId>,
+    pub intrinsics: Intrinsics,
     /// Calls `BPF_PERF_EVENT_OUTPUT`: the C needs the perf event map, and
     /// actions need the program context the helper takes.
     pub sends_perf_events: bool,
@@ -514,5 +628,22 @@ impl Program {
     }
     pub fn table(&self, id: TableId) -> Option<&Table> {
         self.tables.get(id.index())
+    }
+    pub fn extern_instance(&self, id: ExternId) -> Option<&ExternInstance> {
+        self.externs.get(id.index())
+    }
+    /// The counter instances, with whether each is sparse.
+    pub fn counters(&self) -> impl Iterator<Item = (&ExternInstance, bool)> {
+        self.externs.iter().filter_map(|e| match e.kind {
+            ExternKind::Counter { sparse } => Some((e, sparse)),
+            ExternKind::Register { .. } => None,
+        })
+    }
+    /// The deparser the pipeline runs, if any.
+    pub fn deparser(&self) -> Option<&Control> {
+        self.pipeline.iter().find_map(|s| match s {
+            Step::Deparse(i) => self.controls.get(*i),
+            _ => None,
+        })
     }
 }

@@ -6,6 +6,7 @@
 //! and counters the runtime reads from the object's `.p4bpf.pipeline`
 //! section; [`p4info`] writes the P4Runtime description.
 
+pub mod arch;
 pub mod clang;
 pub mod cstruct;
 pub mod describe;
@@ -14,6 +15,7 @@ pub mod ir;
 pub mod lower;
 pub mod map_layout;
 pub mod p4info;
+pub mod target;
 
 use p4bpf_front::diag::Diagnostics;
 use p4bpf_front::source::SourceMap;

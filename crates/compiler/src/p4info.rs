@@ -111,16 +111,12 @@ pub fn write(prog: &Program) -> String {
             .map(|v| (VALUE_SET, v.name.clone(), v.p4_id)),
     );
     resources.extend(
-        prog.counters
-            .iter()
-            .map(|c| (COUNTER, c.name.clone(), c.p4_id)),
+        prog.counters()
+            .map(|(c, _)| (COUNTER, c.name.clone(), c.p4_id)),
     );
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();
-    let arch = match prog.arch {
-        crate::ir::Arch::EbpfModel => "ebpf_model",
-        crate::ir::Arch::XdpModel => "xdp_model",
-    };
+    let arch = prog.arch.name();
     let mut out = format!(
         "# P4Info of {}.p4, written by p4bpf.\npkg_info {{\n  arch: \"{arch}\"\n}}\n",
         prog.name
@@ -183,7 +179,7 @@ pub fn write(prog: &Program) -> String {
         }
         out.push_str("}\n");
     }
-    for c in &prog.counters {
+    for (c, _) in prog.counters() {
         out.push_str("counters {\n");
         preamble(&mut out, ids.get(COUNTER, &c.name), &c.name, &all);
         let _ = write!(

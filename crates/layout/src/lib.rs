@@ -67,6 +67,7 @@ pub struct Pipeline {
 pub enum Architecture {
     EbpfModel,
     XdpModel,
+    UbpfModel,
     Psa,
     Pna,
 }

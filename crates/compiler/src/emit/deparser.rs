@@ -15,7 +15,6 @@ use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::ir::{AggId, Expr, ExprKind, Next, Program, Stmt, Transition, Ty};
-use p4bpf_layout::Hook;
 use std::collections::BTreeSet;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -144,9 +143,11 @@ fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter)
 /// Headers in the order a walk of the parser from `start` extracts them.
 fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
     let mut order = vec![];
-    let mut seen = vec![false; prog.parser.states.len()];
-    let mut queue: Vec<usize> = prog
-        .parser
+    let Some(parser) = prog.parsers.first() else {
+        return order;
+    };
+    let mut seen = vec![false; parser.states.len()];
+    let mut queue: Vec<usize> = parser
         .states
         .iter()
         .position(|s| s.name == "start")
@@ -160,7 +161,7 @@ fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
         if let Some(s) = seen.get_mut(i) {
             *s = true;
         }
-        let Some(state) = prog.parser.states.get(i) else {
+        let Some(state) = parser.states.get(i) else {
             continue;
         };
         header_ops(&state.stmts, true, &mut order, e);
@@ -191,7 +192,7 @@ pub fn writes(prog: &Program) -> Writes {
 
 impl Emitter<'_> {
     pub fn deparse_plan(&self) -> Plan {
-        let Some(deparser) = self.prog.controls.get(1) else {
+        let Some(deparser) = self.prog.deparser() else {
             return Plan::InPlace;
         };
         let mut emitted = vec![];
@@ -211,7 +212,7 @@ impl Emitter<'_> {
                 "deparser: headers keep their places; write back assigned fields".into(),
             )];
         }
-        let Some(deparser) = self.prog.controls.get(1) else {
+        let Some(deparser) = self.prog.deparser() else {
             return vec![];
         };
         let mut out = vec![
@@ -230,30 +231,15 @@ impl Emitter<'_> {
             }
         }
         out.push(line("int delta = (int)offset - (int)new_len"));
-        let (resize, refresh) = match self.hook {
-            Hook::Xdp => (
-                "bpf_xdp_adjust_head(ctx, delta)",
-                [
-                    "pkt = (u8 *)(long)ctx->data",
-                    "pkt_end = (u8 *)(long)ctx->data_end",
-                ],
-            ),
-            // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones, so others move their bytes.
-            Hook::Tc => {
-                self.use_helper(super::helpers::Helper::SkbShrink);
-                (
-                    "(delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))",
-                    ["pkt = (u8 *)(long)skb->data", "pkt_end = (u8 *)(long)skb->data_end"],
-                )
-            }
-        };
+        if self.target.moving_needs_shrink() {
+            self.use_helper(super::helpers::Helper::SkbShrink);
+        }
         out.push(CStmt::If {
-            cond: format!("delta != 0 && {resize}"),
+            cond: format!("delta != 0 && {}", self.target.move_start_fails("delta")),
             then: vec![CStmt::Goto("reject".into())],
             other: vec![],
         });
-        out.push(line(refresh[0]));
-        out.push(line(refresh[1]));
+        out.extend(self.target.reload_pointers().map(line));
         out.push(line("u32 out = 0"));
         out
     }

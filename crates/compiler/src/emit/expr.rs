@@ -132,11 +132,11 @@ impl Emitter<'_> {
                 };
                 self.load_field("(pkt + offset)", &field)
             }
-            ExprKind::PacketLength => match self.hook {
-                p4bpf_layout::Hook::Xdp => "((u32)(pkt_end - pkt))".into(),
-                p4bpf_layout::Hook::Tc => "skb->len".into(),
-            },
+            ExprKind::PacketLength => self.target.packet_length().into(),
             ExprKind::Builtin { func, args } => self.builtin(*func, args),
+            ExprKind::ExternMethod { instance, op, args } => {
+                self.extern_method(*instance, *op, args)
+            }
             ExprKind::ExternCall { name, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 format!("{name}({})", args.join(", "))
@@ -266,9 +266,9 @@ impl Emitter<'_> {
         }
     }
 
-    fn builtin(&self, func: Builtin, args: &[Expr]) -> String {
-        let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
-        let args = args.join(", ");
+    fn builtin(&self, func: Builtin, args_of: &[Expr]) -> String {
+        let values: Vec<String> = args_of.iter().map(|a| self.expr(a)).collect();
+        let args = values.join(", ");
         match func {
             Builtin::Ipv4Checksum => {
                 self.use_helper(Helper::Ipv4Checksum);
@@ -283,7 +283,25 @@ impl Emitter<'_> {
                 format!("p4bpf_csum_replace4({args})")
             }
             Builtin::KtimeGetNs => "((u32)bpf_ktime_get_ns())".into(),
+            Builtin::TimeNs48 => "(bpf_ktime_get_ns() & 0xffffffffffffULL)".into(),
             Builtin::PerfEventOutput => self.perf_event_output_call(),
+            Builtin::Lookup3 => {
+                self.use_helper(Helper::Lookup3);
+                // 64-bit fields hash as two words, high first.
+                let words: Vec<String> = args_of
+                    .iter()
+                    .zip(&values)
+                    .flat_map(|(a, v)| match a.ty.width() {
+                        Some(w) if w > 32 => vec![format!("(u32)((u64)({v}) >> 32)"), format!("(u32)({v})")],
+                        _ => vec![format!("(u32)({v})")],
+                    })
+                    .collect();
+                format!(
+                    "({{ u32 words[{n}] = {{ {} }}; p4bpf_lookup3(words, {n}); }})",
+                    words.join(", "),
+                    n = words.len().max(1)
+                )
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Small C functions the generated code calls, each printed only when used:
-//! big-endian loads and stores of odd-sized fields, byte comparison, and
-//! the xdp_model checksum externs.
+//! big-endian loads and stores of odd-sized fields, byte comparison, the
+//! xdp_model and ubpf_model checksum externs, and ubpf_model's hash.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Helper {
@@ -11,6 +11,7 @@ pub enum Helper {
     Ipv4Checksum,
     CsumReplace,
     SkbShrink,
+    Lookup3,
 }
 
 pub fn text(helper: Helper) -> &'static str {
@@ -119,6 +120,42 @@ static __always_inline u16 p4bpf_ipv4_checksum(u8 version, u8 ihl, u8 diffserv, 
 }
 "
         }
+        Helper::Lookup3 => {
+            "/* Bob Jenkins' lookup3 hashword() over `length` words, initval 0. */
+#define p4bpf_rot(x, k) (((x) << (k)) | ((x) >> (32 - (k))))
+static __always_inline u32 p4bpf_lookup3(const u32 *k, u32 length)
+{
+    u32 a, b, c;
+    a = b = c = 0xdeadbeef + (length << 2);
+    while (length > 3) {
+        a += k[0]; b += k[1]; c += k[2];
+        a -= c; a ^= p4bpf_rot(c, 4); c += b;
+        b -= a; b ^= p4bpf_rot(a, 6); a += c;
+        c -= b; c ^= p4bpf_rot(b, 8); b += a;
+        a -= c; a ^= p4bpf_rot(c, 16); c += b;
+        b -= a; b ^= p4bpf_rot(a, 19); a += c;
+        c -= b; c ^= p4bpf_rot(b, 4); b += a;
+        length -= 3;
+        k += 3;
+    }
+    if (length == 0)
+        return c;
+    if (length == 3)
+        c += k[2];
+    if (length >= 2)
+        b += k[1];
+    a += k[0];
+    c ^= b; c -= p4bpf_rot(b, 14);
+    a ^= c; a -= p4bpf_rot(c, 11);
+    b ^= a; b -= p4bpf_rot(a, 25);
+    c ^= b; c -= p4bpf_rot(b, 16);
+    a ^= c; a -= p4bpf_rot(c, 4);
+    b ^= a; b -= p4bpf_rot(a, 14);
+    c ^= b; c -= p4bpf_rot(b, 24);
+    return c;
+}
+"
+        }
         Helper::CsumReplace => {
             "/* Incremental checksum update (RFC 1624), host-order values. */
 static __always_inline u16 p4bpf_csum_fold(u32 sum)
@@ -157,6 +194,7 @@ mod tests {
             Helper::Ipv4Checksum,
             Helper::CsumReplace,
             Helper::SkbShrink,
+            Helper::Lookup3,
         ] {
             assert!(text(h).contains("static __always_inline"), "{h:?}");
         }

@@ -1,12 +1,13 @@
 //! Map definitions: the key and value structs of every table (with
 //! `_Static_assert`s on their sizes) and the BTF-typed maps of tables,
-//! default actions, ternary groups and buckets, counters and value sets.
+//! default actions, ternary groups and buckets, and value sets (extern
+//! instances' maps are in `externs`).
 
 use super::Emitter;
 use crate::ir::{Storage, Table};
 use crate::map_layout::{TableLayout, MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
 
-fn map_def(
+pub(super) fn map_def(
     kind: &str,
     key: &str,
     value: &str,
@@ -21,7 +22,7 @@ fn map_def(
 }
 
 impl Emitter<'_> {
-    /// Key/value structs and maps of every table, counter and value set.
+    /// Key/value structs and maps of every table and value set.
     pub fn map_definitions(&self) -> String {
         let mut out = String::new();
         for (i, t) in self.prog.tables.iter().enumerate() {
@@ -93,18 +94,6 @@ impl Emitter<'_> {
                     &format!("{}_defaultAction", t.c_name),
                 ));
             }
-        }
-        for c in &self.prog.counters {
-            let kind = if c.sparse {
-                "BPF_MAP_TYPE_PERCPU_HASH"
-            } else {
-                "BPF_MAP_TYPE_PERCPU_ARRAY"
-            };
-            out.push_str(&format!(
-                "/* CounterArray {}: packets per index */\n",
-                c.name
-            ));
-            out.push_str(&map_def(kind, "u32", "u64", c.size, None, &c.c_name));
         }
         for v in &self.prog.value_sets {
             out.push_str(&format!("/* value_set {} */\n", v.name));

@@ -6,7 +6,7 @@ use super::c::{line, CStmt};
 use super::stmt::Ctx;
 use super::tables::keyset_test;
 use super::Emitter;
-use crate::ir::{Expr, ExprKind, Next, Transition};
+use crate::ir::{Expr, ExprKind, Next, Parser, Transition};
 
 /// Bytes a lookahead inside `e` needs in the packet, if it has one.
 pub fn has_lookahead(e: &Expr) -> Option<u32> {
@@ -26,13 +26,11 @@ pub fn has_lookahead(e: &Expr) -> Option<u32> {
 }
 
 impl Emitter<'_> {
-    pub fn state_label(&self, next: Next) -> String {
+    pub fn state_label(&self, parser: &Parser, next: Next) -> String {
         match next {
             Next::Accept => "accept".into(),
             Next::Reject => "reject".into(),
-            Next::State(s) => self
-                .prog
-                .parser
+            Next::State(s) => parser
                 .states
                 .get(s.index())
                 .map(|s| format!("state_{}", s.name))
@@ -40,31 +38,29 @@ impl Emitter<'_> {
         }
     }
 
-    pub fn parser_code(&self) -> Vec<CStmt> {
+    pub fn parser_code(&self, parser: &Parser) -> Vec<CStmt> {
         let cx = Ctx {
             in_action: false,
             end: "reject".into(),
             exit: "reject".into(),
         };
-        let start = self
-            .prog
-            .parser
+        let start = parser
             .states
             .iter()
             .position(|s| s.name == "start")
             .unwrap_or(0);
         let mut out = vec![CStmt::Goto(
-            self.state_label(Next::State(crate::ir::StateId(start as u32))),
+            self.state_label(parser, Next::State(crate::ir::StateId(start as u32))),
         )];
-        for s in &self.prog.parser.states {
+        for s in &parser.states {
             out.push(CStmt::Label(format!("state_{}", s.name)));
             out.push(CStmt::Comment(format!(
                 "parser {} state {} ({})",
-                self.prog.parser.name, s.name, s.origin
+                parser.name, s.name, s.origin
             )));
             out.extend(self.stmts(&s.stmts, &cx));
             match &s.transition {
-                Transition::Direct(next) => out.push(CStmt::Goto(self.state_label(*next))),
+                Transition::Direct(next) => out.push(CStmt::Goto(self.state_label(parser, *next))),
                 Transition::Select { keys, cases } => {
                     if let Some(bytes) = keys.iter().filter_map(has_lookahead).max() {
                         out.push(self.too_short_check(&bytes.to_string()));
@@ -89,7 +85,7 @@ impl Emitter<'_> {
                                 keyset_test(v, ks, k.ty.width().unwrap_or(32), k, self)
                             })
                             .collect();
-                        let goto = vec![CStmt::Goto(self.state_label(case.next))];
+                        let goto = vec![CStmt::Goto(self.state_label(parser, case.next))];
                         chain = if conds.is_empty() {
                             goto
                         } else {

@@ -11,7 +11,6 @@
 //! otherwise, -ENOENT (0xfffffffe) when no reader has opened this CPU's ring.
 
 use super::Emitter;
-use p4bpf_layout::Hook;
 
 /// The most packet bytes one event carries: the kernel takes up to 20 bits
 /// of length in the flags; 16 bits covers every packet short of BIG TCP.
@@ -21,18 +20,14 @@ impl Emitter<'_> {
     /// The name the program context has in the entry function and in
     /// actions of programs that send perf events.
     pub fn context_name(&self) -> &'static str {
-        match self.hook {
-            Hook::Xdp => "ctx",
-            Hook::Tc => "skb",
-        }
+        self.target.context()
     }
 
     /// The context parameter actions take, if they need one.
     pub fn action_context_param(&self) -> Option<String> {
-        self.prog.sends_perf_events.then(|| match self.hook {
-            Hook::Xdp => "struct xdp_md *ctx".to_string(),
-            Hook::Tc => "struct __sk_buff *skb".to_string(),
-        })
+        self.prog
+            .sends_perf_events
+            .then(|| self.target.context_param().to_string())
     }
 
     /// The C expression of one `BPF_PERF_EVENT_OUTPUT()` call.
@@ -46,11 +41,9 @@ impl Emitter<'_> {
             return String::new();
         }
         let prefix = self.c_prefix();
-        let (param, length) = match self.hook {
-            Hook::Xdp => ("struct xdp_md *ctx", "(u32)(ctx->data_end - ctx->data)"),
-            Hook::Tc => ("struct __sk_buff *skb", "skb->len"),
-        };
+        let param = self.target.context_param();
         let ctx = self.context_name();
+        let length = self.target.context_length();
         format!(
             "/* BPF_PERF_EVENT_OUTPUT: one ring per CPU; max_entries 0 lets libbpf size it to the CPU count. */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 0);\n}} {prefix}_perf_events SEC(\".maps\");\n\n\

@@ -27,7 +27,7 @@ impl Reads {
             everything: rebuilds,
             ..Reads::default()
         };
-        for state in &prog.parser.states {
+        for state in prog.parsers.iter().flat_map(|p| &p.states) {
             r.stmts(&state.stmts);
             if let Transition::Select { keys, .. } = &state.transition {
                 keys.iter().for_each(|k| r.expr(k));
@@ -96,7 +96,9 @@ impl Reads {
                 self.expr(then);
                 self.expr(other);
             }
-            ExprKind::Builtin { args, .. } | ExprKind::ExternCall { args, .. } => {
+            ExprKind::Builtin { args, .. }
+            | ExprKind::ExternCall { args, .. }
+            | ExprKind::ExternMethod { args, .. } => {
                 args.iter().for_each(|a| self.expr(a));
             }
             ExprKind::Bool(_)
@@ -147,10 +149,6 @@ impl Reads {
                 self.path(header)
             }
             Stmt::StackShift { .. } => self.everything = true,
-            Stmt::Count { index, amount, .. } => {
-                self.expr(index);
-                amount.iter().for_each(|a| self.expr(a));
-            }
             Stmt::Verify { cond, .. } => self.expr(cond),
             Stmt::Eval(e) => self.expr(e),
             Stmt::Inline { body, .. } => self.stmts(body),

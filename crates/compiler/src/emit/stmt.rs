@@ -259,11 +259,6 @@ impl Emitter<'_> {
                 )));
             }
             Stmt::StackShift { stack, count } => out.extend(self.stack_shift(stack, *count)),
-            Stmt::Count {
-                counter,
-                index,
-                amount,
-            } => out.extend(self.count(*counter, index, amount.as_ref())),
             // An action's own body returns; an inlined body jumps to its end.
             Stmt::Return if cx.in_action && cx.end.is_empty() => {
                 out.push(CStmt::Return(String::new()))

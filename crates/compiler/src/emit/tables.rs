@@ -1,4 +1,4 @@
-//! Looking tables, counters and value sets up (their maps are defined in
+//! Looking tables and value sets up (their maps are defined in
 //! [`super::maps`]).
 //!
 //! A lookup fills the key struct, probes the map (ternary tables: see
@@ -12,7 +12,7 @@ use super::expr::{literal, mask_literal};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
-use crate::ir::{ActionCall, CounterId, Expr, Keyset, Storage, Table, TableId, VarId};
+use crate::ir::{ActionCall, Expr, Keyset, Storage, Table, TableId, VarId};
 use crate::map_layout::TableLayout;
 use p4bpf_layout::ByteOrder;
 
@@ -242,35 +242,6 @@ impl Emitter<'_> {
             }];
         }
         chain
-    }
-
-    /// `counter.increment(i)` / `.add(i, n)`.
-    pub fn count(&self, id: CounterId, index: &Expr, amount: Option<&Expr>) -> Vec<CStmt> {
-        let Some(c) = self.prog.counters.get(id.index()) else {
-            return vec![];
-        };
-        let add = amount.map(|a| self.expr(a)).unwrap_or_else(|| "1".into());
-        let mut on_missing = vec![];
-        if c.sparse {
-            on_missing.push(line(format!("u64 init = {add}")));
-            on_missing.push(line(format!(
-                "bpf_map_update_elem(&{}, &index, &init, BPF_NOEXIST)",
-                c.c_name
-            )));
-        }
-        vec![CStmt::Block(vec![
-            CStmt::Comment(format!("count in {}", c.name)),
-            line(format!("u32 index = {}", self.expr(index))),
-            line(format!(
-                "u64 *cell = bpf_map_lookup_elem(&{}, &index)",
-                c.c_name
-            )),
-            CStmt::If {
-                cond: "cell".into(),
-                then: vec![line(format!("*cell += {add}"))],
-                other: on_missing,
-            },
-        ])]
     }
 }
 

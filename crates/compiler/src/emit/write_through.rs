@@ -17,7 +17,7 @@ use crate::ir::{AggId, Expr, ExprKind, Ty};
 
 impl Emitter<'_> {
     fn writes_through(&self) -> bool {
-        self.plan == Plan::InPlace && self.prog.controls.len() > 1
+        self.plan == Plan::InPlace && self.prog.deparser().is_some()
     }
 
     /// Whether every assignment of (header type, field) writes the packet.

@@ -4,7 +4,7 @@
 //! extern functions (`--extern-file`) and P4 functions (inlined).
 
 use super::{Binding, Lowerer};
-use crate::ir::{Builtin, Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
+use crate::ir::{Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
 use p4bpf_front::ast::{self, ExprKind as A};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -182,7 +182,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         }
                     }
                 }
-                _ => {
+                method => {
+                    if let A::Path(p) = &base.kind {
+                        if let Some(Binding::Extern(instance)) = self.lookup(&p.name.name) {
+                            return self.extern_method(instance, method, args, e);
+                        }
+                    }
                     self.diags.error(
                         e.span,
                         format!(
@@ -209,28 +214,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         args: &'a [ast::Argument],
         e: &'a ast::Expr,
     ) -> Option<Expr> {
-        let builtin = match name {
-            "ebpf_ipv4_checksum" => Some((Builtin::Ipv4Checksum, Ty::bits(16))),
-            "csum_replace2" => Some((Builtin::CsumReplace2, Ty::bits(16))),
-            "csum_replace4" => Some((Builtin::CsumReplace4, Ty::bits(16))),
-            "BPF_KTIME_GET_NS" => Some((Builtin::KtimeGetNs, Ty::bits(32))),
-            "BPF_PERF_EVENT_OUTPUT" => Some((Builtin::PerfEventOutput, Ty::bits(32))),
-            _ => None,
-        };
-        let param_types = self.extern_param_types(name);
-        let mut lowered = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            lowered.push(self.expr(&a.value, param_types.get(i).and_then(|t| t.as_ref()))?);
-        }
-        if let Some((func, ty)) = builtin {
-            self.prog.sends_perf_events |= func == Builtin::PerfEventOutput;
-            return Some(Expr {
-                kind: ExprKind::Builtin {
-                    func,
-                    args: lowered,
-                },
-                ty,
-            });
+        if let Some(call) = self.arch_function(name, args, e) {
+            return call;
         }
         if let Some(
             decl @ ast::Decl {
@@ -255,6 +240,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if !self.allow_user_externs {
             self.diags.error(e.span, format!("extern function `{name}` needs its C implementation: pass it with --extern-file"));
             return None;
+        }
+        let param_types = self.extern_param_types(name);
+        let mut lowered = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            lowered.push(self.expr(&a.value, param_types.get(i).and_then(|t| t.as_ref()))?);
         }
         let ty = self.env.resolve(return_type, &mut self.diags)?;
         Some(Expr {
@@ -361,7 +351,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         })
     }
 
-    fn extern_param_types(&mut self, name: &str) -> Vec<Option<Ty>> {
+    pub(super) fn extern_param_types(&mut self, name: &str) -> Vec<Option<Ty>> {
         let Some(ast::Decl {
             kind: ast::DeclKind::ExternFunction { sig, .. },
             ..

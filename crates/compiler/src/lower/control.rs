@@ -4,7 +4,7 @@
 //! with copy-in/copy-out of their arguments).
 
 use super::{Binding, Lowerer};
-use crate::ir::{self, ActionId, CounterArray, Expr, ExprKind, Stmt, Ty, VarStorage};
+use crate::ir::{self, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
 use std::collections::HashMap;
 
@@ -89,34 +89,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 return;
             }
         }
-        if type_name != "CounterArray" {
-            self.diags.error(
-                decl.span,
-                format!("instances of `{type_name}` are not supported by the eBPF target"),
-            );
-            return;
-        }
-        let [size, sparse] = args else {
-            self.diags
-                .error(decl.span, "`CounterArray` takes a size and a sparse flag");
-            return;
-        };
-        let Some(size) = self.env.eval_u32(&size.value, &mut self.diags) else {
-            return;
-        };
-        let sparse = matches!(sparse.value.kind, A::Bool(true));
-        let p4 = self.dotted(&name.name);
-        let c_name = self.c_name(&p4);
-        let id = ir::CounterId(self.prog.counters.len() as u32);
-        let p4_id = self.id_annotation(&decl.annotations);
-        self.prog.counters.push(CounterArray {
-            name: p4,
-            c_name,
-            size: size.max(1),
-            sparse,
-            p4_id,
-        });
-        self.bind(&name.name, Binding::Counter(id));
+        self.extern_instance(ty, type_name, args, name, decl);
     }
 
     fn sub_control(&mut self, control: &'a ast::Decl, instance: &ast::Ident) {

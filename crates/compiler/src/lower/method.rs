@@ -1,6 +1,7 @@
 //! Calls used as statements: action calls, `verify`, extern and P4
 //! functions, and the methods of packets (`extract`, `advance`, `emit`),
-//! tables (`apply`), controls, counters, headers and stacks.
+//! tables (`apply`), controls, extern objects (counters, registers),
+//! headers and stacks.
 
 use super::{Binding, Lowerer};
 use crate::ir::{Expr, ExprKind, Stmt, Ty, VarStorage};
@@ -149,24 +150,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 hit: None,
                 action_run: None,
             }),
-            (Some(Binding::Counter(counter)), "increment" | "add") => {
-                let Some(index) = arg(0).and_then(|a| self.expr_into(a, Some(&Ty::bits(32)), out))
-                else {
-                    return;
-                };
-                let amount = match arg(1) {
-                    Some(a) if method == "add" => match self.expr_into(a, Some(&Ty::bits(32)), out)
-                    {
-                        Some(x) => Some(x),
-                        None => return,
-                    },
-                    _ => None,
-                };
-                out.push(Stmt::Count {
-                    counter,
-                    index,
-                    amount,
-                });
+            (Some(Binding::Extern(instance)), _) => {
+                if let Some(x) = self.extern_method(instance, method, args, call) {
+                    out.append(&mut self.pending);
+                    out.push(Stmt::Eval(x));
+                }
             }
             (_, "setValid" | "setInvalid") => {
                 let Some(h) = self.expr_into(base, None, out) else {

@@ -61,10 +61,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             });
         }
         self.scopes.pop();
-        self.prog.parser = ir::Parser {
+        self.prog.parsers.push(ir::Parser {
             name: sig.name.name.clone(),
             states: lowered,
-        };
+        });
     }
 
     fn next(&mut self, path: &ast::Path) -> Option<Next> {

@@ -1,0 +1,215 @@
+//! The architecture layer: what each P4 architecture the compiler knows
+//! is made of, as data the lowering follows. One module per architecture;
+//! a new architecture is one new module and one line in [`find`].
+//!
+//! An [`Architecture`] says which blocks its package takes, in order, and
+//! what each block's parameters are bound to ([`Param`]): the packet, or a
+//! variable shared by every block that names it. Its metadata are named
+//! by meaning ([`Intrinsics`]: ingress port, output port, verdict), as
+//! places in those variables, not by position. Its extern functions say
+//! what each call means ([`Function`]). Its pipeline is a list of
+//! [`Step`]s over the blocks; architectures with several pipelines
+//! (PSA's ingress and egress) list a parser, control and deparser for
+//! each, each block keeping its own names in the C.
+
+mod ebpf_model;
+mod ubpf_model;
+mod xdp_model;
+
+use crate::ir::{Arch, Builtin, Outcome};
+
+/// One architecture: its package, blocks, metadata, externs and steps.
+pub struct Architecture {
+    pub arch: Arch,
+    /// The package `main` instantiates (`xdp`).
+    pub package: &'static str,
+    /// The package's blocks, in the order `main` passes them.
+    pub blocks: &'static [Block],
+    /// The steps a packet goes through, as indexes into `blocks`.
+    pub steps: &'static [Step],
+    pub intrinsics: Intrinsics,
+    /// Extern functions the architecture declares, and what they mean.
+    pub functions: &'static [(&'static str, Function)],
+    /// Extern object types the architecture declares, and what they are.
+    pub objects: &'static [(&'static str, Object)],
+}
+
+/// What an instance of an architecture's extern object type is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Object {
+    /// `CounterArray(size, sparse)`: `increment(index)`, `add(index, n)`.
+    CounterArray,
+    /// `Register<T, S>(size)`: `read(index)`, `write(index, value)`.
+    Register,
+}
+
+/// A block of the package.
+pub struct Block {
+    /// The role's name in the architecture (`parser`, `pipe`).
+    pub role: &'static str,
+    pub kind: BlockKind,
+    /// What each parameter is bound to, in order.
+    pub params: &'static [Param],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    Parser,
+    Control,
+    /// A control whose `packet_out` emits the outgoing headers.
+    Deparser,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Param {
+    /// `packet_in` (parsers) or `packet_out` (deparsers).
+    Packet,
+    /// The headers struct every block shares (the package's `H`).
+    Headers,
+    /// A variable shared by every block that names it, typed by the
+    /// first block that declares it.
+    Shared(&'static str),
+}
+
+/// A step of the pipeline over `blocks[i]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    Parse(usize),
+    Control(usize),
+    Deparse(usize),
+}
+
+/// A place in a shared variable: the variable, then a field if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub var: &'static str,
+    pub field: Option<&'static str>,
+}
+
+impl Place {
+    pub const fn field(var: &'static str, field: &'static str) -> Place {
+        Place {
+            var,
+            field: Some(field),
+        }
+    }
+    pub const fn var(var: &'static str) -> Place {
+        Place { var, field: None }
+    }
+}
+
+/// The architecture's metadata by meaning.
+pub struct Intrinsics {
+    pub ingress_port: Option<Place>,
+    pub packet_length: Option<Place>,
+    pub output_port: Option<Place>,
+    pub verdict: Verdict,
+    /// Codes outputs hold before the first step (`output_action = PASS`).
+    pub defaults: &'static [(Place, u32)],
+}
+
+/// How the packet's fate is read after the last step.
+pub enum Verdict {
+    /// A boolean: true passes, false drops.
+    Accept(Place),
+    /// A code (an enum's member index) selecting an outcome.
+    Code {
+        place: Place,
+        outcomes: &'static [(u32, Outcome)],
+    },
+}
+
+/// What a call of an architecture's extern function means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Function {
+    /// A target function returning `bit<width>`.
+    Builtin(Builtin, u32),
+    /// Stores `code` into `place` (`mark_to_drop()`).
+    SetCode(Place, u32),
+    /// `hash(out result, algorithm, { fields })`: the algorithm's hash of
+    /// the fields into `result`.
+    Hash(Builtin),
+    /// Declared by the architecture but not supported by this compiler:
+    /// calls are refused, naming the extern and why.
+    Refused(&'static str),
+}
+
+impl Architecture {
+    /// The extern function `name` of this architecture, if it declares one.
+    pub fn function(&self, name: &str) -> Option<Function> {
+        self.functions
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+
+    /// The extern object type `name` of this architecture, if it declares one.
+    pub fn object(&self, name: &str) -> Option<Object> {
+        self.objects
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, o)| *o)
+    }
+}
+
+/// The architecture whose package is `package`.
+pub fn find(package: &str) -> Option<&'static Architecture> {
+    [
+        &ebpf_model::EBPF_MODEL,
+        &xdp_model::XDP_MODEL,
+        &ubpf_model::UBPF_MODEL,
+    ]
+    .into_iter()
+    .find(|a| a.package == package)
+}
+
+/// The packages [`find`] knows, for error messages.
+pub fn known_packages() -> String {
+    [
+        &ebpf_model::EBPF_MODEL,
+        &xdp_model::XDP_MODEL,
+        &ubpf_model::UBPF_MODEL,
+    ]
+    .iter()
+    .map(|a| format!("`{}` ({}.p4)", a.package, a.arch.name()))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_step_names_a_block_of_its_kind_and_places_name_shared_vars() {
+        for package in ["ebpfFilter", "xdp", "ubpf"] {
+            let a = find(package).expect(package);
+            for step in a.steps {
+                let (i, kinds): (usize, &[BlockKind]) = match *step {
+                    Step::Parse(i) => (i, &[BlockKind::Parser]),
+                    Step::Control(i) => (i, &[BlockKind::Control]),
+                    Step::Deparse(i) => (i, &[BlockKind::Deparser]),
+                };
+                assert!(kinds.contains(&a.blocks[i].kind), "{package} step {step:?}");
+            }
+            let shared = |p: &Place| {
+                a.blocks
+                    .iter()
+                    .any(|b| b.params.contains(&Param::Shared(p.var)))
+            };
+            let i = &a.intrinsics;
+            for p in [i.ingress_port, i.packet_length, i.output_port]
+                .iter()
+                .flatten()
+            {
+                assert!(shared(p), "{package}: {p:?}");
+            }
+            let verdict = match &i.verdict {
+                Verdict::Accept(p) | Verdict::Code { place: p, .. } => p,
+            };
+            assert!(shared(verdict), "{package}: {verdict:?}");
+        }
+        assert!(find("v1switch").is_none());
+        assert!(known_packages().contains("`ubpf` (ubpf_model.p4)"));
+    }
+}

@@ -1,0 +1,249 @@
+//! The architecture's externs: instances of its extern object types
+//! (`CounterArray`, `Register`) as generic [`ExternInstance`]s, their
+//! method calls as [`ExprKind::ExternMethod`], and calls of its extern
+//! functions as the architecture's [`Function`] table says.
+
+use super::{Binding, Lowerer};
+use crate::arch::{Function, Object};
+use crate::ir::{
+    Builtin, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty,
+};
+use p4bpf_front::ast::{self, ExprKind as A};
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    /// `T(args) name;` where `T` is one of the architecture's extern types.
+    pub(super) fn extern_instance(
+        &mut self,
+        ty: &ast::TypeRef,
+        type_name: &str,
+        args: &'a [ast::Argument],
+        name: &ast::Ident,
+        decl: &ast::Decl,
+    ) {
+        let object = self.arch.and_then(|a| a.object(type_name));
+        let kind = match object {
+            Some(Object::CounterArray) => self.counter_kind(args, decl),
+            Some(Object::Register) => self.register_kind(ty, args, decl),
+            None => {
+                let arch = self.prog.arch.name();
+                self.diags.error(
+                    decl.span,
+                    format!("instances of `{type_name}` are not supported by the eBPF target for {arch}"),
+                );
+                None
+            }
+        };
+        let Some(kind) = kind else {
+            return;
+        };
+        let Some(size) = args
+            .first()
+            .and_then(|size| self.env.eval_u32(&size.value, &mut self.diags))
+        else {
+            return;
+        };
+        let p4 = self.dotted(&name.name);
+        let c_name = self.c_name(&p4);
+        let id = ExternId(self.prog.externs.len() as u32);
+        let p4_id = self.id_annotation(&decl.annotations);
+        self.prog.externs.push(ExternInstance {
+            name: p4,
+            c_name,
+            kind,
+            size: size.max(1),
+            p4_id,
+        });
+        self.bind(&name.name, Binding::Extern(id));
+    }
+
+    /// `CounterArray(bit<32> max_index, bool sparse)`.
+    fn counter_kind(&mut self, args: &[ast::Argument], decl: &ast::Decl) -> Option<ExternKind> {
+        let [_, sparse] = args else {
+            self.diags
+                .error(decl.span, "`CounterArray` takes a size and a sparse flag");
+            return None;
+        };
+        let sparse = matches!(sparse.value.kind, A::Bool(true));
+        Some(ExternKind::Counter { sparse })
+    }
+
+    /// `Register<T, S>(bit<32> size)`: bit-string values and indexes of at
+    /// most 64 bits, the cells of an array map.
+    fn register_kind(
+        &mut self,
+        ty: &ast::TypeRef,
+        args: &[ast::Argument],
+        decl: &ast::Decl,
+    ) -> Option<ExternKind> {
+        let ast::TypeRefKind::Named { args: types, .. } = &ty.kind else {
+            return None;
+        };
+        let (value, index) = match (types.as_slice(), args) {
+            ([value, index], [_]) => (
+                self.env.resolve(value, &mut self.diags)?,
+                self.env.resolve(index, &mut self.diags)?,
+            ),
+            _ => {
+                self.diags.error(
+                    decl.span,
+                    "`Register` takes a value and an index type and a size: `Register<bit<32>, bit<32>>(1024)`",
+                );
+                return None;
+            }
+        };
+        let fits = |t: &Ty| matches!(t, Ty::Bits { width, .. } if *width <= 64);
+        if !fits(&value) || !fits(&index) {
+            self.diags.error(
+                decl.span,
+                "`Register` values and indexes must be bit strings of at most 64 bits on the eBPF target",
+            );
+            return None;
+        }
+        Some(ExternKind::Register { value, index })
+    }
+
+    /// `instance.method(args)` of an extern object instance: the operation,
+    /// or a diagnostic naming the extern and the method.
+    pub(super) fn extern_method(
+        &mut self,
+        instance: ExternId,
+        method: &str,
+        args: &'a [ast::Argument],
+        call: &ast::Expr,
+    ) -> Option<Expr> {
+        let kind = self.prog.extern_instance(instance)?.kind.clone();
+        let (op, params, result) = match (&kind, method, args.len()) {
+            (ExternKind::Counter { .. }, "increment", 1) => {
+                (ExternOp::Count, vec![Ty::bits(32)], Ty::Void)
+            }
+            (ExternKind::Counter { .. }, "add", 2) => {
+                (ExternOp::Count, vec![Ty::bits(32), Ty::bits(32)], Ty::Void)
+            }
+            (ExternKind::Register { value, index }, "read", 1) => {
+                (ExternOp::Read, vec![index.clone()], value.clone())
+            }
+            (ExternKind::Register { value, index }, "write", 2) => {
+                (ExternOp::Write, vec![index.clone(), value.clone()], Ty::Void)
+            }
+            _ => {
+                let object = match kind {
+                    ExternKind::Counter { .. } => "CounterArray",
+                    ExternKind::Register { .. } => "Register",
+                };
+                self.diags.error(
+                    call.span,
+                    format!(
+                        "`{object}` has no method `{method}` taking {} arguments",
+                        args.len()
+                    ),
+                );
+                return None;
+            }
+        };
+        let mut lowered = Vec::with_capacity(args.len());
+        for (a, ty) in args.iter().zip(&params) {
+            lowered.push(self.expr(&a.value, Some(ty))?);
+        }
+        Some(Expr {
+            kind: ExprKind::ExternMethod {
+                instance,
+                op,
+                args: lowered,
+            },
+            ty: result,
+        })
+    }
+
+    /// A call of the architecture's extern function `name`, if it has one;
+    /// statements it needs first go to [`Lowerer::pending`].
+    pub(super) fn arch_function(
+        &mut self,
+        name: &str,
+        args: &'a [ast::Argument],
+        e: &ast::Expr,
+    ) -> Option<Option<Expr>> {
+        let function = self.arch.and_then(|a| a.function(name))?;
+        Some(match function {
+            Function::Builtin(func, width) => {
+                let param_types = self.extern_param_types(name);
+                let mut lowered = Vec::with_capacity(args.len());
+                for (i, a) in args.iter().enumerate() {
+                    let ty = param_types.get(i).and_then(|t| t.as_ref());
+                    match self.expr(&a.value, ty) {
+                        Some(x) => lowered.push(x),
+                        None => return Some(None),
+                    }
+                }
+                self.prog.sends_perf_events |= func == Builtin::PerfEventOutput;
+                Some(Expr {
+                    kind: ExprKind::Builtin {
+                        func,
+                        args: lowered,
+                    },
+                    ty: Ty::bits(width),
+                })
+            }
+            Function::SetCode(place, code) => {
+                let lhs = self.place(&place, e.span)?;
+                self.pending.push(Stmt::Assign {
+                    rhs: Expr {
+                        kind: ExprKind::Int(code.into()),
+                        ty: lhs.ty.clone(),
+                    },
+                    lhs,
+                });
+                Some(void())
+            }
+            Function::Hash(func) => self.hash(func, args, e),
+            Function::Refused(why) => {
+                self.diags
+                    .error(e.span, format!("extern `{name}`: {why}"));
+                None
+            }
+        })
+    }
+
+    /// `hash(out result, algorithm, { fields })`: `result = func(fields)`.
+    fn hash(&mut self, func: Builtin, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
+        let [result, _, data] = args else {
+            self.diags
+                .error(e.span, "`hash` takes a result, an algorithm and a list of fields");
+            return None;
+        };
+        let lhs = self.expr(&result.value, None)?;
+        let fields: Vec<&'a ast::Expr> = match &data.value.kind {
+            A::List(items) => items.iter().collect(),
+            _ => vec![&data.value],
+        };
+        let mut words = Vec::with_capacity(fields.len());
+        for f in fields {
+            let x = self.expr(f, None)?;
+            if !matches!(x.ty, Ty::Bits { width, .. } if width <= 64) {
+                self.diags.error(
+                    f.span,
+                    "`hash` hashes bit strings of at most 64 bits each on the eBPF target",
+                );
+                return None;
+            }
+            words.push(x);
+        }
+        let ty = lhs.ty.clone();
+        self.pending.push(Stmt::Assign {
+            lhs,
+            rhs: Expr {
+                kind: ExprKind::Builtin { func, args: words },
+                ty,
+            },
+        });
+        Some(void())
+    }
+
+}
+
+/// The value of a call done for its effect.
+fn void() -> Expr {
+    Expr {
+        kind: ExprKind::Bool(true),
+        ty: Ty::Void,
+    }
+}

@@ -1,0 +1,88 @@
+//! TC: `struct __sk_buff`, verdicts `TC_ACT_*`, headers pulled into the
+//! linear part first, the head moved with `bpf_skb_change_head` or
+//! `bpf_skb_adjust_room` (IPv4/IPv6 only, else `p4bpf_skb_shrink`),
+//! ports through a hash looked up before `bpf_redirect` (devmaps are
+//! XDP-only).
+
+use super::Target;
+use crate::emit::c::{line, CStmt};
+
+pub struct Tc;
+
+impl Target for Tc {
+    fn name(&self) -> &'static str {
+        "TC"
+    }
+    fn section(&self) -> &'static str {
+        "tc"
+    }
+    fn context_param(&self) -> &'static str {
+        "struct __sk_buff *skb"
+    }
+    fn context(&self) -> &'static str {
+        "skb"
+    }
+    // Headers must be in the linear part for direct access.
+    fn before_parsing(&self) -> Vec<CStmt> {
+        vec![CStmt::If {
+            cond: "skb->data_end - skb->data < skb->len".into(),
+            then: vec![line(
+                "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
+            )],
+            other: vec![],
+        }]
+    }
+    fn reload_pointers(&self) -> [String; 2] {
+        [
+            "pkt = (u8 *)(long)skb->data".into(),
+            "pkt_end = (u8 *)(long)skb->data_end".into(),
+        ]
+    }
+    // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones, so others move their bytes.
+    fn move_start_fails(&self, delta: &str) -> String {
+        format!("({delta} < 0 ? bpf_skb_change_head(skb, -{delta}, 0) : (bpf_skb_adjust_room(skb, -{delta}, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, {delta})))")
+    }
+    fn moving_needs_shrink(&self) -> bool {
+        true
+    }
+    fn packet_length(&self) -> &'static str {
+        "skb->len"
+    }
+    fn context_length(&self) -> &'static str {
+        "skb->len"
+    }
+    fn ingress_port(&self) -> &'static str {
+        "skb->ingress_ifindex"
+    }
+    fn pass(&self) -> &'static str {
+        "TC_ACT_OK"
+    }
+    fn drop(&self) -> &'static str {
+        "TC_ACT_SHOT"
+    }
+    fn abort(&self) -> &'static str {
+        "TC_ACT_SHOT"
+    }
+    // A redirect to the receiving interface, noted for test harnesses.
+    fn transmit(&self) -> Vec<CStmt> {
+        vec![
+            line(format!(
+                "p4bpf_note_port({:#x} /* the input port */)",
+                p4bpf_layout::SAME_PORT
+            )),
+            CStmt::Return("bpf_redirect(skb->ifindex, 0)".into()),
+        ]
+    }
+    fn port_map_kind(&self) -> (&'static str, &'static str) {
+        ("BPF_MAP_TYPE_HASH", "devmaps are XDP-only")
+    }
+    fn redirect(&self, map: &str, port: &str) -> Vec<CStmt> {
+        vec![
+            line(format!("u32 out_port = {port}")),
+            line(format!(
+                "u32 *out_ifindex = bpf_map_lookup_elem(&{map}, &out_port)"
+            )),
+            CStmt::Return("out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT".into()),
+        ]
+    }
+}

@@ -1,0 +1,67 @@
+//! XDP: `struct xdp_md`, verdicts `XDP_*`, the head moved with
+//! `bpf_xdp_adjust_head`, ports through a devmap and `bpf_redirect_map`.
+
+use super::Target;
+use crate::emit::c::CStmt;
+
+pub struct Xdp;
+
+impl Target for Xdp {
+    fn name(&self) -> &'static str {
+        "XDP"
+    }
+    fn section(&self) -> &'static str {
+        "xdp"
+    }
+    fn context_param(&self) -> &'static str {
+        "struct xdp_md *ctx"
+    }
+    fn context(&self) -> &'static str {
+        "ctx"
+    }
+    fn before_parsing(&self) -> Vec<CStmt> {
+        vec![]
+    }
+    fn reload_pointers(&self) -> [String; 2] {
+        [
+            "pkt = (u8 *)(long)ctx->data".into(),
+            "pkt_end = (u8 *)(long)ctx->data_end".into(),
+        ]
+    }
+    fn move_start_fails(&self, delta: &str) -> String {
+        format!("bpf_xdp_adjust_head(ctx, {delta})")
+    }
+    fn moving_needs_shrink(&self) -> bool {
+        false
+    }
+    fn packet_length(&self) -> &'static str {
+        "((u32)(pkt_end - pkt))"
+    }
+    fn context_length(&self) -> &'static str {
+        "(u32)(ctx->data_end - ctx->data)"
+    }
+    fn ingress_port(&self) -> &'static str {
+        "ctx->ingress_ifindex"
+    }
+    fn pass(&self) -> &'static str {
+        "XDP_PASS"
+    }
+    fn drop(&self) -> &'static str {
+        "XDP_DROP"
+    }
+    fn abort(&self) -> &'static str {
+        "XDP_ABORTED"
+    }
+    // The XDP_TX verdict itself says where the packet goes.
+    fn transmit(&self) -> Vec<CStmt> {
+        vec![CStmt::Return("XDP_TX".into())]
+    }
+    fn port_map_kind(&self) -> (&'static str, &'static str) {
+        ("BPF_MAP_TYPE_DEVMAP_HASH", "for bpf_redirect_map")
+    }
+    fn redirect(&self, map: &str, port: &str) -> Vec<CStmt> {
+        vec![CStmt::Return(format!(
+            "bpf_redirect_map(&{map}, {port}, XDP_DROP)"
+        ))]
+    }
+}
