@@ -29,4 +29,5 @@ pub const EBPF_MODEL: Architecture = Architecture {
     },
     functions: &[],
     objects: &[("CounterArray", Object::CounterArray)],
+    extern_prelude: "",
 };

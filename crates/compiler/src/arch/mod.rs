@@ -32,6 +32,9 @@ pub struct Architecture {
     pub functions: &'static [(&'static str, Function)],
     /// Extern object types the architecture declares, and what they are.
     pub objects: &'static [(&'static str, Object)],
+    /// C that extern files written for this architecture's p4c back end
+    /// expect from its headers, printed before them.
+    pub extern_prelude: &'static str,
 }
 
 /// What an instance of an architecture's extern object type is.
@@ -152,26 +155,27 @@ impl Architecture {
     }
 }
 
+/// Every architecture the compiler knows.
+const ALL: [&Architecture; 3] = [
+    &ebpf_model::EBPF_MODEL,
+    &xdp_model::XDP_MODEL,
+    &ubpf_model::UBPF_MODEL,
+];
+
 /// The architecture whose package is `package`.
 pub fn find(package: &str) -> Option<&'static Architecture> {
-    [
-        &ebpf_model::EBPF_MODEL,
-        &xdp_model::XDP_MODEL,
-        &ubpf_model::UBPF_MODEL,
-    ]
-    .into_iter()
-    .find(|a| a.package == package)
+    ALL.into_iter().find(|a| a.package == package)
+}
+
+/// The description of `arch`.
+pub fn find_arch(arch: Arch) -> Option<&'static Architecture> {
+    ALL.into_iter().find(|a| a.arch == arch)
 }
 
 /// The packages [`find`] knows, for error messages.
 pub fn known_packages() -> String {
-    [
-        &ebpf_model::EBPF_MODEL,
-        &xdp_model::XDP_MODEL,
-        &ubpf_model::UBPF_MODEL,
-    ]
-    .iter()
-    .map(|a| format!("`{}` ({}.p4)", a.package, a.arch.name()))
+    ALL.iter()
+        .map(|a| format!("`{}` ({}.p4)", a.package, a.arch.name()))
     .collect::<Vec<_>>()
     .join(", ")
 }

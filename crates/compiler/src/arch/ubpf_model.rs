@@ -69,4 +69,21 @@ pub const UBPF_MODEL: Architecture = Architecture {
         ),
     ],
     objects: &[("Register", Object::Register)],
+    extern_prelude: EXTERN_PRELUDE,
 };
+
+/// What p4c's uBPF headers give extern files: fixed-width integer names
+/// and byte-order conversions.
+const EXTERN_PRELUDE: &str = "\
+/* What extern files for p4c's uBPF back end expect from its headers. */
+typedef __u8 uint8_t;
+typedef __u16 uint16_t;
+typedef __u32 uint32_t;
+typedef __u64 uint64_t;
+#define htons(x) bpf_htons(x)
+#define ntohs(x) bpf_ntohs(x)
+#define htonl(x) bpf_htonl(x)
+#define ntohl(x) bpf_ntohl(x)
+#define __constant_ntohs(x) bpf_ntohs(x)
+
+";

@@ -55,4 +55,5 @@ pub const XDP_MODEL: Architecture = Architecture {
         ),
     ],
     objects: &[],
+    extern_prelude: "",
 };

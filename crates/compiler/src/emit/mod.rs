@@ -128,10 +128,15 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.state_definition());
     if let Some(c) = options.extern_c {
         out.push_str(EXTERN_MACROS);
+        if let Some(arch) = crate::arch::find_arch(prog.arch) {
+            out.push_str(arch.extern_prelude);
+        }
         out.push_str("/* User extern functions (--extern-file). */\n");
         for l in c.lines() {
-            // The extern file includes the compiler's generated header under some name; its types are above.
-            if !(l.trim_start().starts_with("#include") && l.contains('"')) {
+            // The extern file includes the compiler's generated header under some name, and
+            // <stdint.h>, which BPF builds lack: their types are above.
+            let include = l.trim_start().starts_with("#include");
+            if !(include && (l.contains('"') || l.contains("<stdint.h>"))) {
                 out.push_str(l);
                 out.push('\n');
             }
@@ -149,8 +154,10 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     if let Some(record) = output_record(prog) {
         out.push_str(&format!(
-            "/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 1);\n}} {record} SEC(\".maps\");\n\n\
-             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
+            "/* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),\n * [1] the P4 port + 1 a packet is sent in on (0: none noted). */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 2);\n}} {record} SEC(\".maps\");\n\n\
+             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n\
+             /* The ingress port: the P4 port a harness noted, else the interface's index. */\n\
+             static __always_inline u32 p4bpf_input_port(u32 ifindex)\n{{\n    u32 one = 1;\n    u32 *noted = bpf_map_lookup_elem(&{record}, &one);\n    return noted && *noted ? *noted - 1 : ifindex;\n}}\n\n"
         ));
     }
     out.push_str(&e.port_map_definition());
@@ -285,11 +292,12 @@ impl Emitter<'_> {
         let i = &self.prog.intrinsics;
         let mut out = vec![];
         if let Some(port) = &i.ingress_port {
-            out.push(line(format!(
-                "{} = {}",
-                self.lvalue(port),
-                self.target.ingress_port()
-            )));
+            let ifindex = self.target.ingress_port();
+            let value = match output_record(self.prog) {
+                Some(_) => format!("p4bpf_input_port({ifindex})"),
+                None => ifindex.to_string(),
+            };
+            out.push(line(format!("{} = {value}", self.lvalue(port))));
         }
         if let Some(length) = &i.packet_length {
             out.push(line(format!(
