@@ -98,12 +98,13 @@ struct action_out_params_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */
+/* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),
+ * [1] the P4 port + 1 a packet is sent in on (0: none noted). */
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __type(key, u32);
     __type(value, u32);
-    __uint(max_entries, 1);
+    __uint(max_entries, 2);
 } action_out_params_output_port SEC(".maps");
 
 static __always_inline void p4bpf_note_port(u32 port)
@@ -112,6 +113,14 @@ static __always_inline void p4bpf_note_port(u32 port)
     u32 *slot = bpf_map_lookup_elem(&action_out_params_output_port, &zero);
     if (slot)
         *slot = port;
+}
+
+/* The ingress port: the P4 port a harness noted, else the interface's index. */
+static __always_inline u32 p4bpf_input_port(u32 ifindex)
+{
+    u32 one = 1;
+    u32 *noted = bpf_map_lookup_elem(&action_out_params_output_port, &one);
+    return noted && *noted ? *noted - 1 : ifindex;
 }
 
 /* P4 output port -> ifindex (for bpf_redirect_map); filled by `p4bpf port add`. */
@@ -144,7 +153,7 @@ int action_out_params_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct action_out_params_state state = {};
     struct action_out_params_state *st = &state;
-    st->imd.input_port = ctx->ingress_ifindex;
+    st->imd.input_port = p4bpf_input_port(ctx->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (action_out_params.p4:8) */

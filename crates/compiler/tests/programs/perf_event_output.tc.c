@@ -96,12 +96,13 @@ struct {
     __uint(max_entries, 1);
 } sw_watch_defaultAction SEC(".maps");
 
-/* The port of the last packet sent out (XDP_TX/XDP_REDIRECT), for test harnesses. */
+/* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),
+ * [1] the P4 port + 1 a packet is sent in on (0: none noted). */
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __type(key, u32);
     __type(value, u32);
-    __uint(max_entries, 1);
+    __uint(max_entries, 2);
 } perf_event_output_output_port SEC(".maps");
 
 static __always_inline void p4bpf_note_port(u32 port)
@@ -110,6 +111,14 @@ static __always_inline void p4bpf_note_port(u32 port)
     u32 *slot = bpf_map_lookup_elem(&perf_event_output_output_port, &zero);
     if (slot)
         *slot = port;
+}
+
+/* The ingress port: the P4 port a harness noted, else the interface's index. */
+static __always_inline u32 p4bpf_input_port(u32 ifindex)
+{
+    u32 one = 1;
+    u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
+    return noted && *noted ? *noted - 1 : ifindex;
 }
 
 /* P4 output port -> ifindex (devmaps are XDP-only); filled by `p4bpf port add`. */
@@ -174,7 +183,7 @@ int perf_event_output_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct perf_event_output_state state = {};
     struct perf_event_output_state *st = &state;
-    st->imd.input_port = skb->ingress_ifindex;
+    st->imd.input_port = p4bpf_input_port(skb->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (perf_event_output.p4:9) */

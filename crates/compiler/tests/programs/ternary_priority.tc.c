@@ -133,6 +133,13 @@ struct {
     __uint(max_entries, 16);
 } pipe_hits SEC(".maps");
 
+static __always_inline void p4bpf_count_pipe_hits(u32 index, u64 amount)
+{
+    u64 *cell = bpf_map_lookup_elem(&pipe_hits, &index);
+    if (cell)
+        *cell += amount;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct ternary_priority_state *st)
 {
@@ -142,14 +149,7 @@ static __always_inline void action_NoAction(struct ternary_priority_state *st)
 static __always_inline void action_pipe_set(struct ternary_priority_state *st, u8 v, u32 slot)
 {
     st->accept = v;
-    {
-        /* count in pipe.hits */
-        u32 index = slot;
-        u64 *cell = bpf_map_lookup_elem(&pipe_hits, &index);
-        if (cell) {
-            *cell += 1;
-        }
-    }
+    (void)p4bpf_count_pipe_hits(slot, 1);
 }
 
 SEC("tc")
@@ -275,14 +275,7 @@ accept:;
     switch (st->pipe_t_action_run) {
     case 1:
     {
-        {
-            /* count in pipe.hits */
-            u32 index = 0xfU;
-            u64 *cell = bpf_map_lookup_elem(&pipe_hits, &index);
-            if (cell) {
-                *cell += 1U;
-            }
-        }
+        (void)p4bpf_count_pipe_hits(0xfU, 1U);
         break;
     }
     default:
