@@ -571,6 +571,8 @@ pub struct Intrinsics {
     /// The P4 port an [`Outcome::Redirect`] sends to.
     pub output_port: Option<Expr>,
     pub verdict: VerdictRule,
+    /// What a parser's `reject` does with the packet (as it came in).
+    pub on_reject: Outcome,
     /// Assignments giving outputs their defaults before the first step.
     pub defaults: Vec<Stmt>,
 }

@@ -2,7 +2,7 @@
 //! the filter's `accept` says whether the packet passes.
 
 use super::{Architecture, Block, BlockKind, Intrinsics, Object, Param, Place, Step, Verdict};
-use crate::ir::Arch;
+use crate::ir::{Arch, Outcome};
 
 pub const EBPF_MODEL: Architecture = Architecture {
     arch: Arch::EbpfModel,
@@ -25,6 +25,7 @@ pub const EBPF_MODEL: Architecture = Architecture {
         packet_length: None,
         output_port: None,
         verdict: Verdict::Accept(Place::var("accept")),
+        on_reject: Outcome::Drop,
         defaults: &[],
     },
     functions: &[],

@@ -107,6 +107,8 @@ pub struct Intrinsics {
     pub packet_length: Option<Place>,
     pub output_port: Option<Place>,
     pub verdict: Verdict,
+    /// What a parser's `reject` does with the packet, unchanged.
+    pub on_reject: Outcome,
     /// Codes outputs hold before the first step (`output_action = PASS`).
     pub defaults: &'static [(Place, u32)],
 }

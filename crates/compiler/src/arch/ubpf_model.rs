@@ -54,6 +54,8 @@ pub const UBPF_MODEL: Architecture = Architecture {
                 (REDIRECT, Outcome::Redirect),
             ],
         },
+        // p4c's uBPF programs return "forward" from `reject`, before any deparsing.
+        on_reject: Outcome::Pass,
         defaults: &[(OUTPUT_ACTION, PASS)],
     },
     functions: &[

@@ -42,6 +42,7 @@ pub const XDP_MODEL: Architecture = Architecture {
                 (4, Outcome::Redirect),
             ],
         },
+        on_reject: Outcome::Drop,
         defaults: &[],
     },
     functions: &[

@@ -327,7 +327,7 @@ impl Emitter<'_> {
                 out.extend(self.parser_code(parser));
                 out.push(CStmt::Label("reject".into()));
                 out.push(line("(void)parser_error"));
-                out.push(CStmt::Return(self.target.drop().into()));
+                out.extend(self.outcome(self.prog.intrinsics.on_reject));
                 out.push(CStmt::Label("accept".into()));
             }
             Step::Control(i) | Step::Deparse(i) => {

@@ -170,6 +170,7 @@ pub fn lower(
                     kind: ir::ExprKind::Bool(true),
                     ty: Ty::Bool,
                 }),
+                on_reject: ir::Outcome::Drop,
                 defaults: vec![],
             },
             sends_perf_events: false,
@@ -390,6 +391,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             packet_length,
             output_port,
             verdict,
+            on_reject: named.on_reject,
             defaults,
         })
     }
