@@ -1,0 +1,140 @@
+//! ubpf_model end to end: every `*ubpf*.stf` of the reference corpus
+//! against its program on the kernel target at XDP and TC and on the user
+//! target. A program whose extern functions need C gets the corpus's
+//! `extern_modules/*ubpf*.c` file that defines them. Skips, saying why,
+//! without the corpus, root/BPF or clang.
+//!
+//! [`KNOWN_GAPS`] lists what does not pass yet and why; each entry is
+//! checked to still fail for its stated reason, so a fix shows up here as
+//! a failure asking to remove the entry.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// (program stem, text its failing runs print): language features other
+/// work items bring, and limits of the kernel's BPF_PROG_TEST_RUN.
+const KNOWN_GAPS: &[(&str, &str)] = &[
+    // Parameterless actions written with parentheses in `actions` lists.
+    ("action_call_ubpf", "arguments bound in the `actions` list"),
+    ("tunneling_ubpf", "arguments bound in the `actions` list"),
+    // `advance` by a header field.
+    ("advance_ubpf", "not a compile-time constant"),
+    // Packets shorter than an Ethernet header cannot be test-run.
+    ("default_action_ubpf", "needs packets of at least 14 bytes"),
+    // A 24-byte packet announcing IPv4 cannot be test-run at TC.
+    ("metadata_ubpf", "needs the whole 20-byte IPv4 header"),
+    // A parser loop extracting headers in a packet-dependent order.
+    ("lookahead_ubpf", "differs from expect"),
+];
+
+/// Why kernel runs cannot happen here, if they cannot.
+fn kernel_unavailable() -> Option<String> {
+    if let Err(why) = p4bpf_runtime::check_bpf_available() {
+        return Some(why.to_string());
+    }
+    Command::new("clang")
+        .arg("--version")
+        .output()
+        .err()
+        .map(|_| "clang is not installed".to_string())
+}
+
+/// The extern module defining the extern function a compile error names,
+/// if the program needs one.
+fn extern_file(program: &Path, modules: &Path) -> Option<PathBuf> {
+    let check = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+        .arg("compile")
+        .arg(program)
+        .arg("-o")
+        .arg(std::env::temp_dir().join(format!("p4bpf-ubpf-probe-{}", std::process::id())))
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&check.stderr).into_owned();
+    let (_, after) = text.split_once("extern function `")?;
+    let (name, _) = after.split_once('`')?;
+    let mut candidates: Vec<PathBuf> = std::fs::read_dir(modules)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.to_string_lossy().ends_with("ubpf.c"))
+        .collect();
+    candidates.sort();
+    candidates.into_iter().find(|p| {
+        std::fs::read_to_string(p).is_ok_and(|c| c.contains(&format!(" {name}(")))
+    })
+}
+
+#[test]
+fn corpus_ubpf_stf_files_pass_on_kernel_and_user_targets() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED corpus_ubpf_stf_files: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = kernel_unavailable() {
+        eprintln!("SKIPPED corpus_ubpf_stf_files: {why}");
+        return;
+    }
+    let samples = corpus.join("p4_16_samples");
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(&samples)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    scripts.retain(|p| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.contains("ubpf") && n.ends_with(".stf"))
+    });
+    scripts.sort();
+    assert!(!scripts.is_empty(), "no ubpf STF files in {}", samples.display());
+    let targets: [&[&str]; 3] = [
+        &["--target", "kernel", "--hook", "xdp"],
+        &["--target", "kernel", "--hook", "tc"],
+        &["--target", "user"],
+    ];
+    let (mut passed, mut problems) = (0, vec![]);
+    for script in &scripts {
+        let program = script.with_extension("p4");
+        let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let gap = KNOWN_GAPS.iter().find(|(name, _)| *name == stem);
+        let externs = extern_file(&program, &corpus.join("extern_modules"));
+        let mut outputs = vec![];
+        for target in targets {
+            let mut run = Command::new(env!("CARGO_BIN_EXE_p4bpf"));
+            run.arg("test").arg(&program).arg(script).args(target);
+            if let Some(file) = &externs {
+                run.arg("--extern-file").arg(file);
+            }
+            let out = run.output().expect("p4bpf runs");
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            outputs.push((out.status.success(), target.join(" "), text));
+        }
+        let all_pass = outputs.iter().all(|(ok, _, _)| *ok);
+        match gap {
+            None if all_pass => passed += 1,
+            None => problems.extend(
+                outputs
+                    .iter()
+                    .filter(|(ok, _, _)| !ok)
+                    .map(|(_, t, text)| format!("{stem} ({t}):\n{text}")),
+            ),
+            Some((_, reason)) => {
+                let still = outputs.iter().any(|(ok, _, text)| !ok && text.contains(reason));
+                if !still {
+                    problems.push(format!(
+                        "{stem} no longer fails with \"{reason}\": remove it from KNOWN_GAPS"
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{passed} ubpf STF files pass on all targets; {} known gaps",
+        KNOWN_GAPS.len()
+    );
+    assert!(passed >= 8, "only {passed} ubpf STF files pass");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
