@@ -1,0 +1,86 @@
+//! The architecture layer from the outside: each package maps its blocks,
+//! metadata and externs as its module says, and a program that does not
+//! fit its architecture gets a diagnostic naming what is wrong.
+
+use p4bpf_compiler::{generate, Hook};
+use std::path::Path;
+
+/// The generated C for `text`, or the first error message.
+fn compile(text: &str, hook: Hook) -> Result<String, String> {
+    let fe = p4bpf_front::check_source(Path::new("test.p4"), text, &Default::default());
+    assert!(
+        !fe.has_errors(),
+        "front end: {:?}",
+        fe.diagnostics.list.first().map(|d| d.message.clone())
+    );
+    generate(&fe, "test", hook, None)
+        .map(|g| g.c)
+        .map_err(|d| d.list.first().map(|x| x.message.clone()).unwrap_or_default())
+}
+
+const UBPF_TYPES: &str = "#include <core.p4>\n#include <ubpf_model.p4>\n\
+    header h_t { bit<32> a; bit<32> b; }\nstruct hs { h_t h; }\nstruct m_t { bit<32> x; }\n\
+    parser prs(packet_in p, out hs hdr, inout m_t m, inout standard_metadata std) { state start { p.extract(hdr.h); transition accept; } }\n\
+    control dprs(packet_out p, in hs hdr) { apply { p.emit(hdr.h); } }\n";
+
+fn ubpf(pipe_body: &str) -> String {
+    format!("{UBPF_TYPES}control pipe(inout hs hdr, inout m_t m, inout standard_metadata std) {{ {pipe_body} }}\nubpf(prs(), pipe(), dprs()) main;\n")
+}
+
+#[test]
+fn ubpf_metadata_are_set_and_read_by_meaning() {
+    for hook in [Hook::Xdp, Hook::Tc] {
+        let c = compile(&ubpf("apply { if (std.input_port == 2) { mark_to_drop(); } }"), hook)
+            .unwrap_or_else(|e| e);
+        let (ifindex, drop) = match hook {
+            Hook::Xdp => ("ctx->ingress_ifindex", "XDP_DROP"),
+            Hook::Tc => ("skb->ingress_ifindex", "TC_ACT_SHOT"),
+        };
+        assert!(
+            c.contains(&format!("st->std.input_port = p4bpf_input_port({ifindex})")),
+            "{c}"
+        );
+        assert!(c.contains("st->std.packet_length = "), "{c}");
+        // PASS (2) until the program says otherwise; mark_to_drop stores DROP (1).
+        assert!(c.contains("st->std.output_action = 2U"), "{c}");
+        assert!(c.contains("st->std.output_action = 1U"), "{c}");
+        assert!(c.contains("switch (st->std.output_action)"), "{c}");
+        assert!(c.contains(&format!("case 1:\n    {{\n        return {drop};")), "{c}");
+    }
+}
+
+#[test]
+fn registers_are_array_maps_read_and_written_through_functions() {
+    let c = compile(
+        &ubpf("Register<bit<16>, bit<32>>(8) r;\n apply { m.x = (bit<32>)r.read(hdr.h.a); r.write(hdr.h.b, 16w7); }"),
+        Hook::Xdp,
+    )
+    .unwrap_or_else(|e| e);
+    assert!(c.contains("__uint(type, BPF_MAP_TYPE_ARRAY);\n    __type(key, u32);\n    __type(value, u16);\n    __uint(max_entries, 8);\n} pipe_r SEC"), "{c}");
+    assert!(c.contains("static __always_inline u16 p4bpf_read_pipe_r(u64 index)"), "{c}");
+    assert!(c.contains("p4bpf_write_pipe_r(st->headers.h.b, 7U)"), "{c}");
+}
+
+#[test]
+fn refused_externs_are_named() {
+    let truncate = compile(&ubpf("apply { truncate(10); }"), Hook::Xdp);
+    assert!(
+        truncate.as_ref().is_err_and(|e| e.starts_with("extern `truncate`")),
+        "{truncate:?}"
+    );
+    let wide = compile(&ubpf("Register<bit<128>, bit<32>>(8) r;\n apply { }"), Hook::Xdp);
+    assert!(
+        wide.as_ref().is_err_and(|e| e.contains("`Register` values")),
+        "{wide:?}"
+    );
+}
+
+#[test]
+fn an_unknown_package_lists_the_known_ones() {
+    let text = "#include <core.p4>\nparser P(packet_in p); package Pkg(P p);\nparser prs(packet_in p) { state start { transition accept; } }\nPkg(prs()) main;\n";
+    let e = compile(text, Hook::Xdp).err().unwrap_or_default();
+    assert!(e.contains("package `Pkg` is not supported"), "{e}");
+    for known in ["`ebpfFilter`", "`xdp`", "`ubpf`"] {
+        assert!(e.contains(known), "{e}");
+    }
+}
