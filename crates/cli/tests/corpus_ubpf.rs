@@ -60,9 +60,9 @@ fn extern_file(program: &Path, modules: &Path) -> Option<PathBuf> {
         .filter(|p| p.to_string_lossy().ends_with("ubpf.c"))
         .collect();
     candidates.sort();
-    candidates.into_iter().find(|p| {
-        std::fs::read_to_string(p).is_ok_and(|c| c.contains(&format!(" {name}(")))
-    })
+    candidates
+        .into_iter()
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|c| c.contains(&format!(" {name}("))))
 }
 
 #[test]
@@ -85,7 +85,11 @@ fn corpus_ubpf_stf_files_pass_on_kernel_and_user_targets() {
             .is_some_and(|n| n.contains("ubpf") && n.ends_with(".stf"))
     });
     scripts.sort();
-    assert!(!scripts.is_empty(), "no ubpf STF files in {}", samples.display());
+    assert!(
+        !scripts.is_empty(),
+        "no ubpf STF files in {}",
+        samples.display()
+    );
     let targets: [&[&str]; 3] = [
         &["--target", "kernel", "--hook", "xdp"],
         &["--target", "kernel", "--hook", "tc"],
@@ -122,7 +126,9 @@ fn corpus_ubpf_stf_files_pass_on_kernel_and_user_targets() {
                     .map(|(_, t, text)| format!("{stem} ({t}):\n{text}")),
             ),
             Some((_, reason)) => {
-                let still = outputs.iter().any(|(ok, _, text)| !ok && text.contains(reason));
+                let still = outputs
+                    .iter()
+                    .any(|(ok, _, text)| !ok && text.contains(reason));
                 if !still {
                     problems.push(format!(
                         "{stem} no longer fails with \"{reason}\": remove it from KNOWN_GAPS"

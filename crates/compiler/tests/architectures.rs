@@ -13,9 +13,12 @@ fn compile(text: &str, hook: Hook) -> Result<String, String> {
         "front end: {:?}",
         fe.diagnostics.list.first().map(|d| d.message.clone())
     );
-    generate(&fe, "test", hook, None)
-        .map(|g| g.c)
-        .map_err(|d| d.list.first().map(|x| x.message.clone()).unwrap_or_default())
+    generate(&fe, "test", hook, None).map(|g| g.c).map_err(|d| {
+        d.list
+            .first()
+            .map(|x| x.message.clone())
+            .unwrap_or_default()
+    })
 }
 
 const UBPF_TYPES: &str = "#include <core.p4>\n#include <ubpf_model.p4>\n\
@@ -30,8 +33,11 @@ fn ubpf(pipe_body: &str) -> String {
 #[test]
 fn ubpf_metadata_are_set_and_read_by_meaning() {
     for hook in [Hook::Xdp, Hook::Tc] {
-        let c = compile(&ubpf("apply { if (std.input_port == 2) { mark_to_drop(); } }"), hook)
-            .unwrap_or_else(|e| e);
+        let c = compile(
+            &ubpf("apply { if (std.input_port == 2) { mark_to_drop(); } }"),
+            hook,
+        )
+        .unwrap_or_else(|e| e);
         let (ifindex, drop) = match hook {
             Hook::Xdp => ("ctx->ingress_ifindex", "XDP_DROP"),
             Hook::Tc => ("skb->ingress_ifindex", "TC_ACT_SHOT"),
@@ -45,7 +51,10 @@ fn ubpf_metadata_are_set_and_read_by_meaning() {
         assert!(c.contains("st->std.output_action = 2U"), "{c}");
         assert!(c.contains("st->std.output_action = 1U"), "{c}");
         assert!(c.contains("switch (st->std.output_action)"), "{c}");
-        assert!(c.contains(&format!("case 1:\n    {{\n        return {drop};")), "{c}");
+        assert!(
+            c.contains(&format!("case 1:\n    {{\n        return {drop};")),
+            "{c}"
+        );
     }
 }
 
@@ -57,7 +66,10 @@ fn registers_are_array_maps_read_and_written_through_functions() {
     )
     .unwrap_or_else(|e| e);
     assert!(c.contains("__uint(type, BPF_MAP_TYPE_ARRAY);\n    __type(key, u32);\n    __type(value, u16);\n    __uint(max_entries, 8);\n} pipe_r SEC"), "{c}");
-    assert!(c.contains("static __always_inline u16 p4bpf_read_pipe_r(u64 index)"), "{c}");
+    assert!(
+        c.contains("static __always_inline u16 p4bpf_read_pipe_r(u64 index)"),
+        "{c}"
+    );
     assert!(c.contains("p4bpf_write_pipe_r(st->headers.h.b, 7U)"), "{c}");
 }
 
@@ -65,12 +77,18 @@ fn registers_are_array_maps_read_and_written_through_functions() {
 fn refused_externs_are_named() {
     let truncate = compile(&ubpf("apply { truncate(10); }"), Hook::Xdp);
     assert!(
-        truncate.as_ref().is_err_and(|e| e.starts_with("extern `truncate`")),
+        truncate
+            .as_ref()
+            .is_err_and(|e| e.starts_with("extern `truncate`")),
         "{truncate:?}"
     );
-    let wide = compile(&ubpf("Register<bit<128>, bit<32>>(8) r;\n apply { }"), Hook::Xdp);
+    let wide = compile(
+        &ubpf("Register<bit<128>, bit<32>>(8) r;\n apply { }"),
+        Hook::Xdp,
+    );
     assert!(
-        wide.as_ref().is_err_and(|e| e.contains("`Register` values")),
+        wide.as_ref()
+            .is_err_and(|e| e.contains("`Register` values")),
         "{wide:?}"
     );
 }

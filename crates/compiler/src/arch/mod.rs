@@ -178,8 +178,8 @@ pub fn find_arch(arch: Arch) -> Option<&'static Architecture> {
 pub fn known_packages() -> String {
     ALL.iter()
         .map(|a| format!("`{}` ({}.p4)", a.package, a.arch.name()))
-    .collect::<Vec<_>>()
-    .join(", ")
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 #[cfg(test)]

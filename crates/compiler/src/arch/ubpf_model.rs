@@ -62,8 +62,14 @@ pub const UBPF_MODEL: Architecture = Architecture {
         ("mark_to_drop", Function::SetCode(OUTPUT_ACTION, DROP)),
         ("mark_to_pass", Function::SetCode(OUTPUT_ACTION, PASS)),
         ("ubpf_time_get_ns", Function::Builtin(Builtin::TimeNs48, 48)),
-        ("csum_replace2", Function::Builtin(Builtin::CsumReplace2, 16)),
-        ("csum_replace4", Function::Builtin(Builtin::CsumReplace4, 16)),
+        (
+            "csum_replace2",
+            Function::Builtin(Builtin::CsumReplace2, 16),
+        ),
+        (
+            "csum_replace4",
+            Function::Builtin(Builtin::CsumReplace4, 16),
+        ),
         ("hash", Function::Hash(Builtin::Lookup3)),
         (
             "truncate",

@@ -46,10 +46,22 @@ pub const XDP_MODEL: Architecture = Architecture {
         defaults: &[],
     },
     functions: &[
-        ("ebpf_ipv4_checksum", Function::Builtin(Builtin::Ipv4Checksum, 16)),
-        ("csum_replace2", Function::Builtin(Builtin::CsumReplace2, 16)),
-        ("csum_replace4", Function::Builtin(Builtin::CsumReplace4, 16)),
-        ("BPF_KTIME_GET_NS", Function::Builtin(Builtin::KtimeGetNs, 32)),
+        (
+            "ebpf_ipv4_checksum",
+            Function::Builtin(Builtin::Ipv4Checksum, 16),
+        ),
+        (
+            "csum_replace2",
+            Function::Builtin(Builtin::CsumReplace2, 16),
+        ),
+        (
+            "csum_replace4",
+            Function::Builtin(Builtin::CsumReplace4, 16),
+        ),
+        (
+            "BPF_KTIME_GET_NS",
+            Function::Builtin(Builtin::KtimeGetNs, 32),
+        ),
         (
             "BPF_PERF_EVENT_OUTPUT",
             Function::Builtin(Builtin::PerfEventOutput, 32),

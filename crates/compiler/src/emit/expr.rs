@@ -292,7 +292,9 @@ impl Emitter<'_> {
                     .iter()
                     .zip(&values)
                     .flat_map(|(a, v)| match a.ty.width() {
-                        Some(w) if w > 32 => vec![format!("(u32)((u64)({v}) >> 32)"), format!("(u32)({v})")],
+                        Some(w) if w > 32 => {
+                            vec![format!("(u32)((u64)({v}) >> 32)"), format!("(u32)({v})")]
+                        }
                         _ => vec![format!("(u32)({v})")],
                     })
                     .collect();

@@ -16,7 +16,7 @@ impl Emitter<'_> {
             .map(|x| match &x.kind {
                 ExternKind::Counter { sparse } => counter_definition(x, *sparse),
                 ExternKind::Register { value, .. } => {
-                    self.register_definition(x, &self.declare(value, "").trim().to_string())
+                    self.register_definition(x, self.declare(value, "").trim())
                 }
             })
             .collect()
@@ -62,7 +62,10 @@ fn counter_definition(x: &ExternInstance, sparse: bool) -> String {
     let (kind, on_missing) = if sparse {
         (
             "BPF_MAP_TYPE_PERCPU_HASH",
-            format!("\n    else\n        bpf_map_update_elem(&{}, &index, &amount, BPF_NOEXIST);", x.c_name),
+            format!(
+                "\n    else\n        bpf_map_update_elem(&{}, &index, &amount, BPF_NOEXIST);",
+                x.c_name
+            ),
         )
     } else {
         ("BPF_MAP_TYPE_PERCPU_ARRAY", String::new())

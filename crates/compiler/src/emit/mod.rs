@@ -29,10 +29,10 @@ mod write_through;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
 use crate::map_layout::{table_layout, TableLayout};
+use crate::target::{self, Target};
 use c::{line, CStmt};
 use deparser::{Plan, Writes};
 use helpers::Helper;
-use crate::target::{self, Target};
 use p4bpf_layout::Hook;
 use std::cell::RefCell;
 use std::collections::BTreeSet;
@@ -81,7 +81,9 @@ const EXTERN_MACROS: &str = "\
 /// The one-entry per-CPU map where the program notes the port it sends a
 /// packet out of (the pipeline description's `output_record`), if any.
 pub fn output_record(prog: &Program) -> Option<String> {
-    prog.intrinsics.sends_to_ports().then(|| format!("{}_output_port", c_identifier(&prog.name)))
+    prog.intrinsics
+        .sends_to_ports()
+        .then(|| format!("{}_output_port", c_identifier(&prog.name)))
 }
 
 /// `name` with every character C identifiers cannot hold made `_`.

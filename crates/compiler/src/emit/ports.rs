@@ -15,7 +15,9 @@ pub const PORT_MAP_SIZE: u32 = 512;
 /// The name of the ports map (the description's `port_map`), if the
 /// program can redirect.
 pub fn port_map(prog: &Program) -> Option<String> {
-    prog.intrinsics.sends_to_ports().then(|| format!("{}_ports", super::c_identifier(&prog.name)))
+    prog.intrinsics
+        .sends_to_ports()
+        .then(|| format!("{}_ports", super::c_identifier(&prog.name)))
 }
 
 impl Emitter<'_> {

@@ -122,9 +122,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (ExternKind::Register { value, index }, "read", 1) => {
                 (ExternOp::Read, vec![index.clone()], value.clone())
             }
-            (ExternKind::Register { value, index }, "write", 2) => {
-                (ExternOp::Write, vec![index.clone(), value.clone()], Ty::Void)
-            }
+            (ExternKind::Register { value, index }, "write", 2) => (
+                ExternOp::Write,
+                vec![index.clone(), value.clone()],
+                Ty::Void,
+            ),
             _ => {
                 let object = match kind {
                     ExternKind::Counter { .. } => "CounterArray",
@@ -196,8 +198,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             Function::Hash(func) => self.hash(func, args, e),
             Function::Refused(why) => {
-                self.diags
-                    .error(e.span, format!("extern `{name}`: {why}"));
+                self.diags.error(e.span, format!("extern `{name}`: {why}"));
                 None
             }
         })
@@ -206,8 +207,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// `hash(out result, algorithm, { fields })`: `result = func(fields)`.
     fn hash(&mut self, func: Builtin, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
         let [result, _, data] = args else {
-            self.diags
-                .error(e.span, "`hash` takes a result, an algorithm and a list of fields");
+            self.diags.error(
+                e.span,
+                "`hash` takes a result, an algorithm and a list of fields",
+            );
             return None;
         };
         let lhs = self.expr(&result.value, None)?;
@@ -237,7 +240,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         });
         Some(void())
     }
-
 }
 
 /// The value of a call done for its effect.

@@ -359,11 +359,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// The architecture's metadata as places in the shared variables.
-    fn intrinsics(
-        &mut self,
-        named: &arch::Intrinsics,
-        span: Span,
-    ) -> Option<ir::Intrinsics> {
+    fn intrinsics(&mut self, named: &arch::Intrinsics, span: Span) -> Option<ir::Intrinsics> {
         let mut place = |p: &arch::Place| self.place(p, span);
         let ingress_port = named.ingress_port.as_ref().and_then(&mut place);
         let packet_length = named.packet_length.as_ref().and_then(&mut place);
