@@ -236,7 +236,7 @@ impl Emitter<'_> {
         }
         out.push(CStmt::If {
             cond: format!("delta != 0 && {}", self.target.move_start_fails("delta")),
-            then: vec![CStmt::Goto("reject".into())],
+            then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
             other: vec![],
         });
         out.extend(self.target.reload_pointers().map(line));
@@ -270,7 +270,7 @@ impl Emitter<'_> {
                 line(format!("u32 at = {place}.{OFFSET} & 0x3fff")),
                 CStmt::If {
                     cond: format!("pkt + at + {bytes} > pkt_end"),
-                    then: vec![CStmt::Goto("reject".into())],
+                    then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
                     other: vec![],
                 },
                 line("u8 *hdr_start = pkt + at"),
@@ -287,7 +287,7 @@ impl Emitter<'_> {
             body = vec![
                 CStmt::If {
                     cond: format!("pkt + out + {bytes} > pkt_end"),
-                    then: vec![CStmt::Goto("reject".into())],
+                    then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
                     other: vec![],
                 },
                 line("u8 *hdr_start = pkt + out"),

@@ -40,6 +40,9 @@ use stmt::Ctx;
 
 pub use ports::port_map;
 
+/// Where the deparser jumps when it cannot write the packet.
+const DEPARSE_FAILED: &str = "deparse_failed";
+
 /// State larger than this lives in a per-CPU array instead of the stack.
 const MAX_STACK_STATE: u32 = 320;
 
@@ -277,6 +280,11 @@ impl Emitter<'_> {
             body.extend(self.step(*step));
         }
         body.extend(self.verdict());
+        if self.prog.deparser().is_some() {
+            // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
+            body.push(CStmt::Label(DEPARSE_FAILED.into()));
+            body.push(CStmt::Return(drop.into()));
+        }
         let mut out = format!(
             "SEC(\"{}\")\nint {}({})\n{{\n",
             self.target.section(),

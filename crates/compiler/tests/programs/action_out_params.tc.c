@@ -193,7 +193,7 @@ sw_end:;
         if (st->headers.eth.p4bpf_dirty) {
             u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
             if (pkt + at + 14 > pkt_end) {
-                goto reject;
+                goto deparse_failed;
             }
             u8 *hdr_start = pkt + at;
             p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
@@ -236,6 +236,8 @@ dep_end:;
         break;
     }
     }
+    return TC_ACT_SHOT;
+deparse_failed:;
     return TC_ACT_SHOT;
 }
 

@@ -190,7 +190,7 @@ sw_end:;
         if (st->headers.eth.p4bpf_dirty) {
             u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
             if (pkt + at + 14 > pkt_end) {
-                goto reject;
+                goto deparse_failed;
             }
             u8 *hdr_start = pkt + at;
             p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
@@ -230,6 +230,8 @@ dep_end:;
         break;
     }
     }
+    return XDP_DROP;
+deparse_failed:;
     return XDP_DROP;
 }
 

@@ -349,6 +349,8 @@ dep_end:;
     }
     }
     return TC_ACT_SHOT;
+deparse_failed:;
+    return TC_ACT_SHOT;
 }
 
 /* The pipeline description the runtime reads (p4bpf-layout). */

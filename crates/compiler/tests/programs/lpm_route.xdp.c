@@ -343,6 +343,8 @@ dep_end:;
     }
     }
     return XDP_DROP;
+deparse_failed:;
+    return XDP_DROP;
 }
 
 /* The pipeline description the runtime reads (p4bpf-layout). */

@@ -310,6 +310,8 @@ dprs_end:;
     }
     }
     return TC_ACT_SHOT;
+deparse_failed:;
+    return TC_ACT_SHOT;
 }
 
 /* The pipeline description the runtime reads (p4bpf-layout). */

@@ -304,6 +304,8 @@ dprs_end:;
     }
     }
     return XDP_DROP;
+deparse_failed:;
+    return XDP_DROP;
 }
 
 /* The pipeline description the runtime reads (p4bpf-layout). */

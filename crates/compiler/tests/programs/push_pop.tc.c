@@ -290,7 +290,7 @@ sw_end:;
     }
     int delta = (int)offset - (int)new_len;
     if (delta != 0 && (delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
-        goto reject;
+        goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
     pkt_end = (u8 *)(long)skb->data_end;
@@ -298,7 +298,7 @@ sw_end:;
     /* emit ethernet_t */
     if (st->headers.eth.p4bpf_valid) {
         if (pkt + out + 14 > pkt_end) {
-            goto reject;
+            goto deparse_failed;
         }
         u8 *hdr_start = pkt + out;
         p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
@@ -309,7 +309,7 @@ sw_end:;
     /* emit tag_t */
     if (st->headers.tag.p4bpf_valid) {
         if (pkt + out + 4 > pkt_end) {
-            goto reject;
+            goto deparse_failed;
         }
         u8 *hdr_start = pkt + out;
         *(u16 *)(hdr_start + 0) = bpf_htons(st->headers.tag.value);
@@ -319,7 +319,7 @@ sw_end:;
     /* emit ipv4_t */
     if (st->headers.ipv4.p4bpf_valid) {
         if (pkt + out + 20 > pkt_end) {
-            goto reject;
+            goto deparse_failed;
         }
         u8 *hdr_start = pkt + out;
         p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 4)) | (((u64)(st->headers.ipv4.version) << 4) & ((u64)0xfU << 4)));
@@ -372,6 +372,8 @@ dep_end:;
         break;
     }
     }
+    return TC_ACT_SHOT;
+deparse_failed:;
     return TC_ACT_SHOT;
 }
 

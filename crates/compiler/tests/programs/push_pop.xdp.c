@@ -260,7 +260,7 @@ sw_end:;
     }
     int delta = (int)offset - (int)new_len;
     if (delta != 0 && bpf_xdp_adjust_head(ctx, delta)) {
-        goto reject;
+        goto deparse_failed;
     }
     pkt = (u8 *)(long)ctx->data;
     pkt_end = (u8 *)(long)ctx->data_end;
@@ -268,7 +268,7 @@ sw_end:;
     /* emit ethernet_t */
     if (st->headers.eth.p4bpf_valid) {
         if (pkt + out + 14 > pkt_end) {
-            goto reject;
+            goto deparse_failed;
         }
         u8 *hdr_start = pkt + out;
         p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
@@ -279,7 +279,7 @@ sw_end:;
     /* emit tag_t */
     if (st->headers.tag.p4bpf_valid) {
         if (pkt + out + 4 > pkt_end) {
-            goto reject;
+            goto deparse_failed;
         }
         u8 *hdr_start = pkt + out;
         *(u16 *)(hdr_start + 0) = bpf_htons(st->headers.tag.value);
@@ -289,7 +289,7 @@ sw_end:;
     /* emit ipv4_t */
     if (st->headers.ipv4.p4bpf_valid) {
         if (pkt + out + 20 > pkt_end) {
-            goto reject;
+            goto deparse_failed;
         }
         u8 *hdr_start = pkt + out;
         p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 4)) | (((u64)(st->headers.ipv4.version) << 4) & ((u64)0xfU << 4)));
@@ -339,6 +339,8 @@ dep_end:;
         break;
     }
     }
+    return XDP_DROP;
+deparse_failed:;
     return XDP_DROP;
 }
 
