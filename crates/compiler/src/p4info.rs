@@ -1,15 +1,15 @@
 //! P4Info in protobuf text format (`prog.p4info.txtpb`): what a P4Runtime
-//! controller needs to address the program's tables, actions, counters and
-//! value sets.
+//! controller needs to address the program's tables, actions, counters,
+//! registers and value sets.
 //!
 //! IDs follow the P4Runtime rules: the top 8 bits say the resource type
-//! (0x01 action, 0x02 table, 0x03 value set, 0x12 counter), the low 24 bits
+//! (0x01 action, 0x02 table, 0x03 value set, 0x12 counter, 0x13 register), the low 24 bits
 //! are the Jenkins one-at-a-time hash of the fully-qualified name, probed
 //! linearly on collision; `@id(N)` wins and is assigned first; names are
 //! hashed in sorted order so the IDs do not depend on declaration order.
 //! Aliases are the shortest unique dotted suffix.
 
-use crate::ir::{MatchKind, Program, Storage};
+use crate::ir::{ExternKind, MatchKind, Program, Storage};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -17,6 +17,7 @@ const ACTION: u32 = 0x01;
 const TABLE: u32 = 0x02;
 const VALUE_SET: u32 = 0x03;
 const COUNTER: u32 = 0x12;
+const REGISTER: u32 = 0x13;
 
 pub fn jenkins_one_at_a_time(bytes: &[u8]) -> u32 {
     let mut hash: u32 = 0;
@@ -114,6 +115,20 @@ pub fn write(prog: &Program) -> String {
         prog.counters()
             .map(|(c, _)| (COUNTER, c.name.clone(), c.p4_id)),
     );
+    let registers: Vec<(&str, u32, u32)> = prog
+        .externs
+        .iter()
+        .filter_map(|x| match &x.kind {
+            ExternKind::Register { value, .. } => {
+                Some((x.name.as_str(), value.width().unwrap_or(0), x.size))
+            }
+            ExternKind::Counter { .. } => None,
+        })
+        .collect();
+    resources.extend(prog.externs.iter().filter_map(|x| match x.kind {
+        ExternKind::Register { .. } => Some((REGISTER, x.name.clone(), x.p4_id)),
+        ExternKind::Counter { .. } => None,
+    }));
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();
     let arch = prog.arch.name();
@@ -186,6 +201,14 @@ pub fn write(prog: &Program) -> String {
             out,
             "  spec {{\n    unit: PACKETS\n  }}\n  size: {}\n}}\n",
             c.size
+        );
+    }
+    for (name, width, size) in registers {
+        out.push_str("registers {\n");
+        preamble(&mut out, ids.get(REGISTER, name), name, &all);
+        let _ = write!(
+            out,
+            "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {width}\n      }}\n    }}\n  }}\n  size: {size}\n}}\n"
         );
     }
     for v in &prog.value_sets {

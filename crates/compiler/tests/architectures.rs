@@ -74,6 +74,26 @@ fn registers_are_array_maps_read_and_written_through_functions() {
 }
 
 #[test]
+fn registers_are_in_the_p4info_with_their_width_and_size() {
+    let text = ubpf("Register<bit<16>, bit<32>>(8) r;\n apply { r.write(hdr.h.b, 16w7); }");
+    let fe = p4bpf_front::check_source(Path::new("test.p4"), &text, &Default::default());
+    let p4info = generate(&fe, "test", Hook::Xdp, None)
+        .map(|g| g.p4info)
+        .unwrap_or_default();
+    let register = p4info.split("registers {").nth(1).unwrap_or_default();
+    assert!(register.contains("name: \"pipe.r\""), "{p4info}");
+    assert!(register.contains("bitwidth: 16"), "{p4info}");
+    assert!(register.contains("size: 8"), "{p4info}");
+    let id = register
+        .split("id: ")
+        .nth(1)
+        .and_then(|t| t.split_whitespace().next())
+        .and_then(|t| t.parse::<u32>().ok())
+        .unwrap_or(0);
+    assert_eq!(id >> 24, 0x13, "{p4info}");
+}
+
+#[test]
 fn refused_externs_are_named() {
     let truncate = compile(&ubpf("apply { truncate(10); }"), Hook::Xdp);
     assert!(
