@@ -573,6 +573,9 @@ pub struct Intrinsics {
     pub verdict: VerdictRule,
     /// What a parser's `reject` does with the packet (as it came in).
     pub on_reject: Outcome,
+    /// The length the packet is cut to after the last step, when the
+    /// program asks for a cut (ubpf_model's `truncate`).
+    pub truncate: Option<Expr>,
     /// Assignments giving outputs their defaults before the first step.
     pub defaults: Vec<Stmt>,
 }

@@ -1,6 +1,6 @@
 //! The architecture layer from the outside: each package maps its blocks,
-//! metadata and externs as its module says, and a program that does not
-//! fit its architecture gets a diagnostic naming what is wrong.
+//! metadata and externs as its module says; an unknown package gets a
+//! diagnostic naming the known ones.
 
 use p4bpf_compiler::{generate, Hook};
 use std::path::Path;
@@ -94,23 +94,22 @@ fn registers_are_in_the_p4info_with_their_width_and_size() {
 }
 
 #[test]
-fn refused_externs_are_named() {
-    let truncate = compile(&ubpf("apply { truncate(10); }"), Hook::Xdp);
-    assert!(
-        truncate
-            .as_ref()
-            .is_err_and(|e| e.starts_with("extern `truncate`")),
-        "{truncate:?}"
-    );
-    let wide = compile(
-        &ubpf("Register<bit<128>, bit<32>>(8) r;\n apply { }"),
-        Hook::Xdp,
-    );
-    assert!(
-        wide.as_ref()
-            .is_err_and(|e| e.contains("`Register` values")),
-        "{wide:?}"
-    );
+fn truncate_cuts_after_the_pipeline_at_both_hooks() {
+    for (hook, cut) in [
+        (
+            Hook::Xdp,
+            "bpf_xdp_adjust_tail(ctx, (int)st->truncate_to - (int)(pkt_end - pkt))",
+        ),
+        (Hook::Tc, "bpf_skb_change_tail(skb, st->truncate_to, 0)"),
+    ] {
+        let c = compile(&ubpf("apply { truncate(hdr.h.a); }"), hook).unwrap_or_else(|e| e);
+        // No cut unless the program asks: all ones first.
+        assert!(c.contains("st->truncate_to = 0xffffffffU"), "{c}");
+        assert!(c.contains("st->truncate_to = st->headers.h.a"), "{c}");
+        let cut_at = c.find(cut).unwrap_or(usize::MAX);
+        let verdict_at = c.find("switch (st->std.output_action)").unwrap_or(0);
+        assert!(cut_at < verdict_at, "{c}");
+    }
 }
 
 #[test]

@@ -134,9 +134,9 @@ pub enum Function {
     /// `hash(out result, algorithm, { fields })`: the algorithm's hash of
     /// the fields into `result`.
     Hash(Builtin),
-    /// Declared by the architecture but not supported by this compiler:
-    /// calls are refused, naming the extern and why.
-    Refused(&'static str),
+    /// `truncate(len)`: the packet leaves with at most `len` bytes (the
+    /// last call wins; the cut happens after the last step).
+    Truncate,
 }
 
 impl Architecture {

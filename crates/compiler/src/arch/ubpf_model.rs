@@ -71,10 +71,7 @@ pub const UBPF_MODEL: Architecture = Architecture {
             Function::Builtin(Builtin::CsumReplace4, 16),
         ),
         ("hash", Function::Hash(Builtin::Lookup3)),
-        (
-            "truncate",
-            Function::Refused("cutting the packet short is not supported by the eBPF target yet"),
-        ),
+        ("truncate", Function::Truncate),
     ],
     objects: &[("Register", Object::Register)],
     extern_prelude: EXTERN_PRELUDE,

@@ -279,6 +279,7 @@ impl Emitter<'_> {
         for step in &self.prog.pipeline {
             body.extend(self.step(*step));
         }
+        body.extend(self.truncation());
         body.extend(self.verdict());
         if self.prog.deparser().is_some() {
             // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
@@ -362,6 +363,26 @@ impl Emitter<'_> {
             }
         }
         out
+    }
+
+    /// The cut the program asked for, if it can ask for one.
+    fn truncation(&self) -> Vec<CStmt> {
+        let Some(place) = &self.prog.intrinsics.truncate else {
+            return vec![];
+        };
+        let len = self.expr(place);
+        vec![
+            CStmt::Comment("truncate: cut the packet after the pipeline".into()),
+            CStmt::If {
+                cond: format!("{len} < {}", self.target.packet_length()),
+                then: vec![CStmt::If {
+                    cond: self.target.cut_fails(&len),
+                    then: vec![CStmt::Return(self.target.abort().into())],
+                    other: vec![],
+                }],
+                other: vec![],
+            },
+        ]
     }
 
     /// The return value the architecture's metadata decide.

@@ -6,7 +6,7 @@
 use super::{Binding, Lowerer};
 use crate::arch::{Function, Object};
 use crate::ir::{
-    Builtin, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty,
+    Builtin, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty, VarStorage,
 };
 use p4bpf_front::ast::{self, ExprKind as A};
 
@@ -197,11 +197,43 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 Some(void())
             }
             Function::Hash(func) => self.hash(func, args, e),
-            Function::Refused(why) => {
-                self.diags.error(e.span, format!("extern `{name}`: {why}"));
-                None
-            }
+            Function::Truncate => self.truncate(args, e),
         })
+    }
+
+    /// `truncate(len)`: stores `len` where the target reads the cut from
+    /// after the last step (no cut until a call: all ones).
+    fn truncate(&mut self, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
+        let [len] = args else {
+            self.diags
+                .error(e.span, "`truncate` takes a length in bytes");
+            return None;
+        };
+        let len = self.expr(&len.value, Some(&Ty::bits(32)))?;
+        let place = match self.prog.intrinsics.truncate.clone() {
+            Some(place) => place,
+            None => {
+                let var = self.new_var("truncate_to".into(), Ty::bits(32), VarStorage::State);
+                let place = Expr {
+                    kind: ExprKind::Var(var),
+                    ty: Ty::bits(32),
+                };
+                self.prog.intrinsics.defaults.push(Stmt::Assign {
+                    lhs: place.clone(),
+                    rhs: Expr {
+                        kind: ExprKind::Int(u32::MAX.into()),
+                        ty: Ty::bits(32),
+                    },
+                });
+                self.prog.intrinsics.truncate = Some(place.clone());
+                place
+            }
+        };
+        self.pending.push(Stmt::Assign {
+            lhs: place,
+            rhs: len,
+        });
+        Some(void())
     }
 
     /// `hash(out result, algorithm, { fields })`: `result = func(fields)`.

@@ -171,6 +171,7 @@ pub fn lower(
                     ty: Ty::Bool,
                 }),
                 on_reject: ir::Outcome::Drop,
+                truncate: None,
                 defaults: vec![],
             },
             sends_perf_events: false,
@@ -388,6 +389,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             output_port,
             verdict,
             on_reject: named.on_reject,
+            truncate: None,
             defaults,
         })
     }

@@ -33,6 +33,9 @@ pub trait Target {
     /// A C condition that moves the packet's start by `delta` bytes
     /// (positive: fewer bytes), true when that failed.
     fn move_start_fails(&self, delta: &str) -> String;
+    /// A C condition that cuts the packet to `len` bytes (shorter than it
+    /// is), true when that failed.
+    fn cut_fails(&self, len: &str) -> String;
     /// Whether [`Target::move_start_fails`] calls `p4bpf_skb_shrink`.
     fn moving_needs_shrink(&self) -> bool;
     /// The packet's length in bytes, as a `u32`, in the entry function.

@@ -42,6 +42,9 @@ impl Target for Tc {
     fn move_start_fails(&self, delta: &str) -> String {
         format!("({delta} < 0 ? bpf_skb_change_head(skb, -{delta}, 0) : (bpf_skb_adjust_room(skb, -{delta}, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, {delta})))")
     }
+    fn cut_fails(&self, len: &str) -> String {
+        format!("bpf_skb_change_tail(skb, {len}, 0)")
+    }
     fn moving_needs_shrink(&self) -> bool {
         true
     }

@@ -31,6 +31,9 @@ impl Target for Xdp {
     fn move_start_fails(&self, delta: &str) -> String {
         format!("bpf_xdp_adjust_head(ctx, {delta})")
     }
+    fn cut_fails(&self, len: &str) -> String {
+        format!("bpf_xdp_adjust_tail(ctx, (int){len} - (int)(pkt_end - pkt))")
+    }
     fn moving_needs_shrink(&self) -> bool {
         false
     }
