@@ -1,13 +1,15 @@
 //! Lowering: AST (+ the top-level type environment) to the pipeline IR.
 //!
-//! Finds `main` and its architecture ([`crate::arch`]), binds the
-//! package's blocks to the variables the architecture shares between them,
-//! lowers each block with a scope stack of names, and records the
-//! pipeline's steps and the architecture's metadata as IR places. Every limit of the
-//! eBPF target is reported here as a P4 diagnostic, so emission cannot fail
-//! on the program. Split by concern: [`types`] (types, constants),
-//! [`expr`], [`call`], [`control`], [`stmt`], [`method`], [`parser`], [`table`].
+//! [`architecture`] finds `main` and its architecture ([`crate::arch`]),
+//! binds the package's blocks to the variables the architecture shares
+//! between them and records the pipeline's steps and the architecture's
+//! metadata as IR places; each block is lowered with a scope stack of
+//! names. Every limit of the eBPF target is reported here as a P4
+//! diagnostic, so emission cannot fail on the program. Split by concern:
+//! [`types`] (types, constants), [`expr`], [`call`], [`control`],
+//! [`stmt`], [`method`], [`externs`], [`parser`], [`table`].
 
+mod architecture;
 mod call;
 mod control;
 mod expr;
@@ -18,9 +20,9 @@ mod stmt;
 mod table;
 pub mod types;
 
-use crate::arch::{self, Architecture, BlockKind, Param};
+use crate::arch::Architecture;
 use crate::ir::{self, Arch, Ty, Var, VarId, VarStorage};
-use p4bpf_front::ast::{self, DeclKind, ExprKind, TypeRefKind};
+use p4bpf_front::ast::{self, ExprKind};
 use p4bpf_front::diag::{Diagnostic, Diagnostics};
 use p4bpf_front::source::{SourceMap, Span, TranslationUnit};
 use std::collections::HashMap;
@@ -67,18 +69,6 @@ impl<'u> Diags<'u> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join("")
-    }
-}
-
-/// The shared variable holding the package's headers.
-const HEADERS: &str = "headers";
-
-/// The shared variable a block parameter is bound to (none: the packet).
-fn shared_name(param: Param) -> Option<&'static str> {
-    match param {
-        Param::Packet => None,
-        Param::Headers => Some(HEADERS),
-        Param::Shared(name) => Some(name),
     }
 }
 
@@ -197,291 +187,6 @@ pub fn lower(
 }
 
 impl<'a, 'u> Lowerer<'a, 'u> {
-    fn program(&mut self, program: &'a ast::Program) {
-        let Some(main) = program
-            .decls
-            .iter()
-            .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main"))
-        else {
-            self.diags
-                .list
-                .error(None, "the program has no `main` instance");
-            return;
-        };
-        let DeclKind::Instance { ty, args, .. } = &main.kind else {
-            return;
-        };
-        let package = match &ty.kind {
-            TypeRefKind::Named { path, .. } => path.name.name.as_str(),
-            _ => "",
-        };
-        let Some(arch) = crate::arch::find(package) else {
-            self.diags.error(
-                main.span,
-                format!(
-                    "package `{package}` is not supported: p4bpf runs {}",
-                    crate::arch::known_packages()
-                ),
-            );
-            return;
-        };
-        self.arch = Some(arch);
-        self.prog.arch = arch.arch;
-        let blocks: Vec<Option<&'a ast::Decl>> =
-            args.iter().map(|a| self.block_decl(&a.value)).collect();
-        if blocks.iter().any(Option::is_none) {
-            return;
-        }
-        let blocks: Vec<&'a ast::Decl> = blocks.into_iter().flatten().collect();
-        if blocks.len() != arch.blocks.len() {
-            self.diags.error(
-                main.span,
-                format!(
-                    "`{package}` takes {} blocks ({}), not {}",
-                    arch.blocks.len(),
-                    arch.blocks
-                        .iter()
-                        .map(|b| b.role)
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    blocks.len()
-                ),
-            );
-            return;
-        }
-        self.architecture(arch, &blocks, program);
-    }
-
-    /// Lowers the package's blocks in order, each bound to the variables
-    /// the architecture shares between them, then its steps and metadata.
-    fn architecture(
-        &mut self,
-        arch: &'static Architecture,
-        decls: &[&'a ast::Decl],
-        program: &'a ast::Program,
-    ) {
-        for (block, decl) in arch.blocks.iter().zip(decls) {
-            if !self.block_fits(block, decl) {
-                return;
-            }
-            for (index, param) in block.params.iter().enumerate() {
-                let Some(name) = shared_name(*param) else {
-                    continue;
-                };
-                if !self.shared.contains_key(name) {
-                    let Some(var) = self.shared_var(decl, index, name) else {
-                        return;
-                    };
-                    self.shared.insert(name, var);
-                }
-            }
-        }
-        if let Some(headers) = self.shared.get(HEADERS) {
-            self.prog.headers = *headers;
-        }
-        let span = decls.first().map(|d| d.span).unwrap_or_default();
-        let Some(intrinsics) = self.intrinsics(&arch.intrinsics, span) else {
-            return;
-        };
-        self.prog.intrinsics = intrinsics;
-        // Top-level actions may call externs that set the metadata.
-        for decl in &program.decls {
-            if let DeclKind::Action { .. } = decl.kind {
-                self.action(decl);
-            }
-        }
-        let mut lowered = Vec::with_capacity(decls.len());
-        for (block, decl) in arch.blocks.iter().zip(decls) {
-            let bound: Vec<Option<VarId>> = block
-                .params
-                .iter()
-                .map(|p| shared_name(*p).and_then(|n| self.shared.get(n).copied()))
-                .collect();
-            lowered.push(match block.kind {
-                BlockKind::Parser => {
-                    self.parser(decl, &bound);
-                    self.prog.parsers.len().saturating_sub(1)
-                }
-                BlockKind::Control | BlockKind::Deparser => {
-                    self.control(decl, &bound);
-                    self.prog.controls.len().saturating_sub(1)
-                }
-            });
-        }
-        let at = |i: usize| lowered.get(i).copied().unwrap_or(0);
-        self.prog.pipeline = arch
-            .steps
-            .iter()
-            .map(|step| match *step {
-                arch::Step::Parse(i) => ir::Step::Parse(at(i)),
-                arch::Step::Control(i) => ir::Step::Control(at(i)),
-                arch::Step::Deparse(i) => ir::Step::Deparse(at(i)),
-            })
-            .collect();
-    }
-
-    /// Whether `decl` can fill `block`: a parser or control as the block
-    /// asks, with as many parameters.
-    fn block_fits(&mut self, block: &arch::Block, decl: &ast::Decl) -> bool {
-        let (is_parser, sig) = match &decl.kind {
-            DeclKind::Parser { sig, .. } => (true, sig),
-            DeclKind::Control { sig, .. } => (false, sig),
-            _ => return false,
-        };
-        let wanted = if block.kind == BlockKind::Parser {
-            "parser"
-        } else {
-            "control"
-        };
-        if is_parser != (block.kind == BlockKind::Parser) {
-            self.diags.error(
-                decl.span,
-                format!(
-                    "`{}` fills the architecture's `{}` block, which must be a {wanted}",
-                    sig.name.name, block.role
-                ),
-            );
-            return false;
-        }
-        if sig.params.len() != block.params.len() {
-            self.diags.error(
-                decl.span,
-                format!(
-                    "`{}` fills the architecture's `{}` block, which takes {} parameters, not {}",
-                    sig.name.name,
-                    block.role,
-                    block.params.len(),
-                    sig.params.len()
-                ),
-            );
-            return false;
-        }
-        true
-    }
-
-    /// The architecture's metadata as places in the shared variables.
-    fn intrinsics(&mut self, named: &arch::Intrinsics, span: Span) -> Option<ir::Intrinsics> {
-        let mut place = |p: &arch::Place| self.place(p, span);
-        let ingress_port = named.ingress_port.as_ref().and_then(&mut place);
-        let packet_length = named.packet_length.as_ref().and_then(&mut place);
-        let output_port = named.output_port.as_ref().and_then(&mut place);
-        let verdict = match &named.verdict {
-            arch::Verdict::Accept(p) => ir::VerdictRule::Accept(place(p)?),
-            arch::Verdict::Code { place: p, outcomes } => ir::VerdictRule::Code {
-                place: place(p)?,
-                outcomes: outcomes.to_vec(),
-            },
-        };
-        let mut defaults = vec![];
-        for (p, code) in named.defaults {
-            let lhs = place(p)?;
-            defaults.push(ir::Stmt::Assign {
-                rhs: ir::Expr {
-                    kind: ir::ExprKind::Int((*code).into()),
-                    ty: lhs.ty.clone(),
-                },
-                lhs,
-            });
-        }
-        Some(ir::Intrinsics {
-            ingress_port,
-            packet_length,
-            output_port,
-            verdict,
-            on_reject: named.on_reject,
-            truncate: None,
-            defaults,
-        })
-    }
-
-    /// An architecture's place (`std.output_port`) as an expression.
-    fn place(&mut self, place: &arch::Place, span: Span) -> Option<ir::Expr> {
-        let var = self.shared.get(place.var).copied()?;
-        let ty = self.prog.var(var)?.ty.clone();
-        let base = ir::Expr {
-            kind: ir::ExprKind::Var(var),
-            ty,
-        };
-        let Some(field) = place.field else {
-            return Some(base);
-        };
-        let found = match base.ty {
-            Ty::Struct(agg) => self.env.aggregates.get(agg.index()).and_then(|a| {
-                a.fields
-                    .iter()
-                    .position(|f| f.name == field)
-                    .map(|i| (agg, i, a.fields[i].ty.clone()))
-            }),
-            _ => None,
-        };
-        let Some((agg, index, ty)) = found else {
-            self.diags.error(
-                span,
-                format!(
-                    "the architecture needs a field `{field}` in `{}`",
-                    place.var
-                ),
-            );
-            return None;
-        };
-        Some(ir::Expr {
-            kind: ir::ExprKind::Field {
-                base: Box::new(base),
-                agg,
-                field: index,
-            },
-            ty,
-        })
-    }
-
-    /// The parser or control declaration an argument of `main` instantiates.
-    fn block_decl(&mut self, arg: &ast::Expr) -> Option<&'a ast::Decl> {
-        let name = match &arg.kind {
-            ExprKind::Call { callee, args, .. } if args.is_empty() => match &callee.kind {
-                ExprKind::Path(p) => Some(&p.name.name),
-                _ => None,
-            },
-            _ => None,
-        };
-        let decl = name.and_then(|n| self.env.decl(n));
-        match decl {
-            Some(
-                d @ ast::Decl {
-                    kind:
-                        DeclKind::Parser { ctor_params, .. } | DeclKind::Control { ctor_params, .. },
-                    ..
-                },
-            ) if ctor_params.is_empty() => Some(d),
-            _ => {
-                self.diags.error(
-                    arg.span,
-                    "expected a parser or control without constructor parameters, like `prs()`",
-                );
-                None
-            }
-        }
-    }
-
-    /// A variable for the block parameter at `index`, shared by all blocks.
-    fn shared_var(&mut self, block: &'a ast::Decl, index: usize, name: &str) -> Option<VarId> {
-        let sig = match &block.kind {
-            DeclKind::Parser { sig, .. } | DeclKind::Control { sig, .. } => sig,
-            _ => return None,
-        };
-        let Some(param) = sig.params.get(index) else {
-            self.diags.error(
-                block.span,
-                format!(
-                    "`{}` has too few parameters for its architecture",
-                    sig.name.name
-                ),
-            );
-            return None;
-        };
-        let ty = self.env.resolve(&param.ty, &mut self.diags)?;
-        Some(self.new_var(name.to_string(), ty, VarStorage::State))
-    }
-
     /// Binds a block's parameters to the shared variables (`None`: packet).
     fn bind_params(&mut self, params: &[ast::Param], shared: &[Option<VarId>], is_parser: bool) {
         if params.len() != shared.len() {
