@@ -1,6 +1,6 @@
 //! The architecture layer: what each P4 architecture the compiler knows
 //! is made of, as data the lowering follows. One module per architecture;
-//! a new architecture is one new module and one line in [`find`].
+//! a new architecture is one new module and one line in `ALL`.
 //!
 //! An [`Architecture`] says which blocks its package takes, in order, and
 //! what each block's parameters are bound to ([`Param`]): the packet, or a

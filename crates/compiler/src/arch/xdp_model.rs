@@ -1,7 +1,9 @@
 //! xdp_model (p4c's XDP back end): `xdp(parser, switch, deparser)`; the
 //! switch's `xdp_output.output_action` (an `xdp_action`) is the verdict.
 
-use super::{Architecture, Block, BlockKind, Function, Intrinsics, Param, Place, Step, Verdict};
+use super::{
+    Architecture, Block, BlockKind, Function, Intrinsics, Object, Param, Place, Step, Verdict,
+};
 use crate::ir::{Arch, Builtin, Outcome};
 
 const OUTPUT_ACTION: Place = Place::field("omd", "output_action");
@@ -67,6 +69,7 @@ pub const XDP_MODEL: Architecture = Architecture {
             Function::Builtin(Builtin::PerfEventOutput, 32),
         ),
     ],
-    objects: &[],
+    // xdp_model.p4 includes ebpf_model.p4, and with it its counters.
+    objects: &[("CounterArray", Object::CounterArray)],
     extern_prelude: "",
 };
