@@ -1,8 +1,9 @@
 //! p4bpf's back end: P4 programs to eBPF objects.
 //!
 //! The path: front end ([`p4bpf_front`]) → [`lower`] (pipeline IR, every
-//! target limit checked) → [`emit`] (readable C for XDP or TC) →
-//! [`clang`] (object file). [`describe`] builds the description of tables
+//! target limit checked; the architecture's blocks, metadata and externs
+//! from [`arch`]) → [`emit`] (readable C; what depends on XDP or TC from
+//! [`target`]) → [`clang`] (object file). [`describe`] builds the description of tables
 //! and counters the runtime reads from the object's `.p4bpf.pipeline`
 //! section; [`p4info`] writes the P4Runtime description.
 

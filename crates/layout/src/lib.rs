@@ -63,6 +63,11 @@ pub struct Pipeline {
     /// never redirect read the same as before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_record: Option<String>,
+    /// Hash map interface index -> P4 port (u32 both, host byte order)
+    /// the program reads its ingress port from; `p4bpf port add` fills it.
+    /// `None` when the program does not read its ingress port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ingress_port_map: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -299,6 +304,7 @@ mod tests {
             value_sets: vec![],
             port_map: None,
             output_record: None,
+            ingress_port_map: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

@@ -50,6 +50,16 @@ fn devmap(deployment: &Deployment) -> Result<Map> {
     deployment.pinned_map("ports", "ports")
 }
 
+/// The map the program reads its ingress P4 port from, if it has one.
+fn ingress_ports(deployment: &Deployment) -> Result<Option<Map>> {
+    match &deployment.description.ingress_port_map {
+        Some(name) => deployment
+            .pinned_map(name, &format!("maps/{name}"))
+            .map(Some),
+        None => Ok(None),
+    }
+}
+
 fn link_pin(deployment: &Deployment, ifindex: u32) -> PathBuf {
     deployment.path(&format!("links/if{ifindex}"))
 }
@@ -75,9 +85,13 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
     let link = attach(deployment, index, interface)?;
     let pin = link_pin(deployment, index);
     bpffs::pin(link.as_raw_fd(), &pin)?;
-    if let Err(error) =
-        devmap(deployment)?.write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert)
-    {
+    let noted = devmap(deployment)?
+        .write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert)
+        .and_then(|()| match ingress_ports(deployment)? {
+            Some(map) => map.write(&index.to_ne_bytes(), &port.to_ne_bytes(), Write::Replace),
+            None => Ok(()),
+        });
+    if let Err(error) = noted {
         // Best effort undo: dropping the pin and our descriptor detaches.
         let _ = std::fs::remove_file(&pin);
         return Err(error);
@@ -130,6 +144,9 @@ pub fn delete(deployment: &Deployment, interface: &str) -> Result<()> {
         )));
     };
     crate::control::delete_key(&devmap(deployment)?, &port.port.to_ne_bytes())?;
+    if let Some(map) = ingress_ports(deployment)? {
+        crate::control::delete_key(&map, &index.to_ne_bytes())?;
+    }
     std::fs::remove_file(link_pin(deployment, index))
         .map_err(|e| RuntimeError::Value(format!("cannot detach `{interface}`: {e}")))
 }

@@ -38,7 +38,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use stmt::Ctx;
 
-pub use ports::port_map;
+pub use ports::{ingress_port_map, port_map};
 
 /// Where the deparser jumps when it cannot write the packet.
 const DEPARSE_FAILED: &str = "deparse_failed";
@@ -160,11 +160,10 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     if let Some(record) = output_record(prog) {
         out.push_str(&format!(
             "/* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),\n * [1] the P4 port + 1 a packet is sent in on (0: none noted). */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 2);\n}} {record} SEC(\".maps\");\n\n\
-             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n\
-             /* The ingress port: the P4 port a harness noted, else the interface's index. */\n\
-             static __always_inline u32 p4bpf_input_port(u32 ifindex)\n{{\n    u32 one = 1;\n    u32 *noted = bpf_map_lookup_elem(&{record}, &one);\n    return noted && *noted ? *noted - 1 : ifindex;\n}}\n\n"
+             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
         ));
     }
+    out.push_str(&e.ingress_port_definitions());
     out.push_str(&e.port_map_definition());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
@@ -303,12 +302,11 @@ impl Emitter<'_> {
         let i = &self.prog.intrinsics;
         let mut out = vec![];
         if let Some(port) = &i.ingress_port {
-            let ifindex = self.target.ingress_port();
-            let value = match output_record(self.prog) {
-                Some(_) => format!("p4bpf_input_port({ifindex})"),
-                None => ifindex.to_string(),
-            };
-            out.push(line(format!("{} = {value}", self.lvalue(port))));
+            out.push(line(format!(
+                "{} = p4bpf_input_port({})",
+                self.lvalue(port),
+                self.target.ingress_port()
+            )));
         }
         if let Some(length) = &i.packet_length {
             out.push(line(format!(

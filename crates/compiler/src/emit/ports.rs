@@ -20,7 +20,38 @@ pub fn port_map(prog: &Program) -> Option<String> {
         .then(|| format!("{}_ports", super::c_identifier(&prog.name)))
 }
 
+/// The name of the ingress ports map (interface index to P4 port, filled
+/// by `p4bpf port add`; the description's `ingress_port_map`), if the
+/// program reads its ingress port.
+pub fn ingress_port_map(prog: &Program) -> Option<String> {
+    prog.intrinsics
+        .ingress_port
+        .is_some()
+        .then(|| format!("{}_in_ports", super::c_identifier(&prog.name)))
+}
+
 impl Emitter<'_> {
+    /// The ingress ports map and `p4bpf_input_port`, if the program reads
+    /// its ingress port.
+    pub fn ingress_port_definitions(&self) -> String {
+        let Some(name) = ingress_port_map(self.prog) else {
+            return String::new();
+        };
+        let noted = match super::output_record(self.prog) {
+            Some(record) => format!(
+                "    u32 one = 1;\n    u32 *noted = bpf_map_lookup_elem(&{record}, &one);\n    if (noted && *noted)\n        return *noted - 1;\n"
+            ),
+            None => String::new(),
+        };
+        format!(
+            "/* Interface index -> P4 port; filled by `p4bpf port add`. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n\
+             /* The P4 port a packet came in on: the one a test harness noted (output\n * record [1], port + 1), else the interface's P4 port, else its index. */\n\
+             static __always_inline u32 p4bpf_input_port(u32 ifindex)\n{{\n{noted}    \
+             u32 *port = bpf_map_lookup_elem(&{name}, &ifindex);\n    return port ? *port : ifindex;\n}}\n\n"
+        )
+    }
+
     /// The ports map's definition, if the program has one.
     pub fn port_map_definition(&self) -> String {
         let Some(name) = port_map(self.prog) else {

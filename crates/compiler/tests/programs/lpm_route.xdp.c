@@ -146,12 +146,24 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* The ingress port: the P4 port a harness noted, else the interface's index. */
+/* Interface index -> P4 port; filled by `p4bpf port add`. */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 512);
+} lpm_route_in_ports SEC(".maps");
+
+/* The P4 port a packet came in on: the one a test harness noted (output
+ * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
     u32 one = 1;
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
-    return noted && *noted ? *noted - 1 : ifindex;
+    if (noted && *noted)
+        return *noted - 1;
+    u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
+    return port ? *port : ifindex;
 }
 
 /* P4 output port -> ifindex (for bpf_redirect_map); filled by `p4bpf port add`. */
@@ -406,7 +418,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"counters\": [],\n"
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"lpm_route_ports\",\n"
-    "  \"output_record\": \"lpm_route_output_port\"\n"
+    "  \"output_record\": \"lpm_route_output_port\",\n"
+    "  \"ingress_port_map\": \"lpm_route_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";

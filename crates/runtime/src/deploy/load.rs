@@ -139,6 +139,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.counters.iter().map(|c| c.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
+    names.extend(description.ingress_port_map.clone());
     names.sort();
     names.dedup();
     names
@@ -193,6 +194,7 @@ mod tests {
             value_sets: vec![],
             port_map: None,
             output_record: Some("out".into()),
+            ingress_port_map: None,
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

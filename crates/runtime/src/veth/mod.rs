@@ -120,6 +120,14 @@ impl VethTarget {
                     Write::Replace,
                 )?;
             }
+            // And one that reads its ingress port sees P, not the index.
+            if let Some(ingress) = &pipeline.description.ingress_port_map {
+                pipeline.map(ingress)?.write(
+                    &inner_index.to_ne_bytes(),
+                    &port.to_ne_bytes(),
+                    Write::Replace,
+                )?;
+            }
             ports.insert(
                 port,
                 Port {
