@@ -94,6 +94,9 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
     if let Err(error) = noted {
         // Best effort undo: dropping the pin and our descriptor detaches.
         let _ = std::fs::remove_file(&pin);
+        if let Ok(map) = devmap(deployment) {
+            let _ = crate::control::delete_key(&map, &port.to_ne_bytes());
+        }
         return Err(error);
     }
     Ok(Port {
