@@ -85,18 +85,22 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
     let link = attach(deployment, index, interface)?;
     let pin = link_pin(deployment, index);
     bpffs::pin(link.as_raw_fd(), &pin)?;
-    let noted = devmap(deployment)?
-        .write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert)
-        .and_then(|()| match ingress_ports(deployment)? {
-            Some(map) => map.write(&index.to_ne_bytes(), &port.to_ne_bytes(), Write::Replace),
-            None => Ok(()),
-        });
-    if let Err(error) = noted {
-        // Best effort undo: dropping the pin and our descriptor detaches.
+    // Best effort undo: dropping the pin and our descriptor detaches.
+    let detach = || {
         let _ = std::fs::remove_file(&pin);
-        if let Ok(map) = devmap(deployment) {
-            let _ = crate::control::delete_key(&map, &port.to_ne_bytes());
-        }
+    };
+    let ports = devmap(deployment)?;
+    if let Err(error) = ports.write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert) {
+        detach();
+        return Err(error);
+    }
+    let ingress = ingress_ports(deployment).and_then(|map| match map {
+        Some(map) => map.write(&index.to_ne_bytes(), &port.to_ne_bytes(), Write::Replace),
+        None => Ok(()),
+    });
+    if let Err(error) = ingress {
+        detach();
+        let _ = crate::control::delete_key(&ports, &port.to_ne_bytes());
         return Err(error);
     }
     Ok(Port {
