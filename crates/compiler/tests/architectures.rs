@@ -59,6 +59,13 @@ fn ubpf_metadata_are_set_and_read_by_meaning() {
 }
 
 #[test]
+fn the_ingress_port_is_looked_up_only_when_read() {
+    let c = compile(&ubpf("apply { mark_to_drop(); }"), Hook::Xdp).unwrap_or_else(|e| e);
+    assert!(c.contains("} test_in_ports SEC"), "{c}");
+    assert!(!c.contains("= p4bpf_input_port("), "{c}");
+}
+
+#[test]
 fn registers_are_array_maps_read_and_written_through_functions() {
     let c = compile(
         &ubpf("Register<bit<16>, bit<32>>(8) r;\n apply { m.x = (bit<32>)r.read(hdr.h.a); r.write(hdr.h.b, 16w7); }"),

@@ -301,7 +301,12 @@ impl Emitter<'_> {
     fn intrinsic_inputs(&self) -> Vec<CStmt> {
         let i = &self.prog.intrinsics;
         let mut out = vec![];
-        if let Some(port) = &i.ingress_port {
+        // Finding the P4 port takes map lookups: only for programs that read it.
+        let read = |place: &crate::ir::Expr| match place.kind {
+            crate::ir::ExprKind::Field { agg, field, .. } => self.reads.contains(agg, field),
+            _ => true,
+        };
+        if let Some(port) = i.ingress_port.as_ref().filter(|p| read(p)) {
             out.push(line(format!(
                 "{} = p4bpf_input_port({})",
                 self.lvalue(port),

@@ -1,5 +1,5 @@
-//! Def-use, the read side: which header fields the program ever reads
-//! (parser, controls, actions, table keys and action arguments). A parser
+//! Def-use, the read side: which header (and struct) fields the program
+//! ever reads (parser, controls, actions, table keys and action arguments). A parser
 //! whose state lives in the per-CPU scratch extracts only those, since
 //! clang cannot drop stores to map memory it does not see read. Anything
 //! it cannot follow field by field (a whole header or struct used as a
@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 #[derive(Default)]
 pub struct Reads {
-    /// Header fields read somewhere, by (header type, field index).
+    /// Header and struct fields read somewhere, by (type, field index).
     fields: BTreeSet<(AggId, usize)>,
     /// Something reads headers whole: every field counts as read.
     everything: bool,
@@ -66,7 +66,9 @@ impl Reads {
 
     fn expr(&mut self, e: &Expr) {
         match &e.kind {
-            ExprKind::Field { base, agg, field } if matches!(base.ty, Ty::Header(_)) => {
+            ExprKind::Field { base, agg, field }
+                if matches!(base.ty, Ty::Header(_) | Ty::Struct(_)) =>
+            {
                 self.fields.insert((*agg, *field));
                 self.path(base);
             }

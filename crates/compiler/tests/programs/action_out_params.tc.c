@@ -168,7 +168,6 @@ int action_out_params_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct action_out_params_state state = {};
     struct action_out_params_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(skb->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (action_out_params.p4:8) */

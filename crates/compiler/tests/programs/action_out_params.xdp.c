@@ -165,7 +165,6 @@ int action_out_params_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct action_out_params_state state = {};
     struct action_out_params_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(ctx->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (action_out_params.p4:8) */

@@ -226,7 +226,6 @@ int lpm_route_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct lpm_route_state state = {};
     struct lpm_route_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(skb->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (lpm_route.p4:7) */

@@ -223,7 +223,6 @@ int lpm_route_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct lpm_route_state state = {};
     struct lpm_route_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(ctx->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (lpm_route.p4:7) */

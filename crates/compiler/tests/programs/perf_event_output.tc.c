@@ -195,7 +195,6 @@ int perf_event_output_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct perf_event_output_state state = {};
     struct perf_event_output_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(skb->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (perf_event_output.p4:9) */
