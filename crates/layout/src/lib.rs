@@ -56,9 +56,10 @@ pub struct Pipeline {
     /// XDP_TX is not recorded (the verdict says "back out of the input
     /// port"); at TC, where XDP_TX becomes a redirect to the receiving
     /// interface, the slot holds [`SAME_PORT`].
-    /// Key 1 is the other way: a harness that sends a packet in on P4 port
-    /// `p` writes `p + 1` there, and the program takes that as its ingress
-    /// port instead of the interface's index (0: nothing noted).
+    /// When the program reads its ingress port ([`Pipeline::ingress_port_map`]
+    /// is set), key 1 is the other way: a harness that sends a packet in on
+    /// P4 port `p` writes `p + 1` there, and the program takes that as its
+    /// ingress port instead of the interface's (0: nothing noted).
     /// Left out of the JSON when absent, so descriptions of programs that
     /// never redirect read the same as before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -114,8 +114,10 @@ impl LoadedPipeline {
         if let Some(record) = &record {
             record.write(&0u32.to_ne_bytes(), &NO_PORT.to_ne_bytes(), Write::Replace)?;
             // The program's ingress port: the P4 port, not the test interface.
-            let noted = input_port.wrapping_add(1);
-            record.write(&1u32.to_ne_bytes(), &noted.to_ne_bytes(), Write::Replace)?;
+            if self.description.ingress_port_map.is_some() {
+                let noted = input_port.wrapping_add(1);
+                record.write(&1u32.to_ne_bytes(), &noted.to_ne_bytes(), Write::Replace)?;
+            }
         }
         test_run::check_length(self.description.hook, packet)?;
         let (retval, packet) = match &self.executor {
