@@ -11,6 +11,7 @@ mod counter;
 mod diagnostic_line;
 mod fuzz;
 mod fuzz_packets;
+mod graph;
 mod help;
 mod pipeline;
 mod port;
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
         "conformance" => conformance::run(rest),
         "counter" => counter::run(rest),
         "fuzz" => fuzz::run(rest),
+        "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),
