@@ -418,10 +418,15 @@ impl Checker<'_> {
         }
         self.tables.push(info);
         let mut key_types: Option<Vec<Type>> = None;
+        let mut match_kinds: Vec<&str> = Vec::new();
         for p in properties {
             match &p.kind {
                 TablePropertyKind::Key(elements) => {
                     key_types = Some(elements.iter().map(|k| self.key_element(k)).collect());
+                    match_kinds = elements
+                        .iter()
+                        .map(|k| k.match_kind.name.name.as_str())
+                        .collect();
                 }
                 TablePropertyKind::Actions(_) => {}
                 TablePropertyKind::DefaultAction(e) => {
@@ -437,6 +442,7 @@ impl Checker<'_> {
                     }
                     for entry in entries {
                         self.keyset(&entry.keyset, &keys, "entry");
+                        self.lpm_masks(&entry.keyset, &match_kinds, &keys);
                         self.table_action_call(index, &entry.action, "entry action");
                         if let Some(prio) = &entry.priority {
                             self.const_int(prio, "entry priority");
@@ -448,6 +454,35 @@ impl Checker<'_> {
         }
         self.scopes
             .declare(&name.name, Symbol::Table(index, name.span));
+    }
+
+    /// An `lpm` key field of an entry takes a value, or a value `&&&` a
+    /// prefix mask: ones from the most significant bit, then zeros.
+    fn lpm_masks(&mut self, keyset: &Expr, match_kinds: &[&str], key_types: &[Type]) {
+        let elements: Vec<&Expr> = match &keyset.kind {
+            ExprKind::List(items) => items.iter().collect(),
+            _ => vec![keyset],
+        };
+        let fields = elements.into_iter().zip(match_kinds).zip(key_types);
+        for ((element, kind), ty) in fields {
+            let ExprKind::Mask { mask, .. } = &element.kind else {
+                continue;
+            };
+            let width = self.types.width_of(ty);
+            let value = self.values.get(&mask.id).and_then(|v| v.int().cloned());
+            let (Some(width), Some(value), true) = (width, value, *kind == "lpm") else {
+                continue;
+            };
+            if !super::consteval::is_prefix_mask(&value, width) {
+                self.error(
+                    mask.span,
+                    format!(
+                        "`{}` is not a prefix mask for an `lpm` key of {width} bits",
+                        self.unit.slice(mask.span)
+                    ),
+                );
+            }
+        }
     }
 
     fn key_element(&mut self, k: &ast::KeyElement) -> Type {

@@ -249,7 +249,7 @@ impl Checker<'_> {
                         Rc::new(c)
                     })
                     .collect();
-                return self.overloaded_call(
+                let instance = self.overloaded_call(
                     span,
                     &def.name,
                     &generic,
@@ -257,6 +257,8 @@ impl Checker<'_> {
                     args,
                     Binding::AllArguments,
                 );
+                self.constructor_args_known(args);
+                return instance;
             }
             TypeDefKind::Block {
                 block: super::BlockKind::Package,
@@ -302,14 +304,16 @@ impl Checker<'_> {
             decl: def.span,
         };
         let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();
-        self.checked_call(
+        let instance = self.checked_call(
             span,
             &callable,
             &[],
             args,
             &arg_types,
             Binding::AllArguments,
-        )
+        );
+        self.constructor_args_known(args);
+        instance
     }
 
     /// Among block types overloaded on one name, the one whose parameters
@@ -484,6 +488,28 @@ impl Checker<'_> {
                 }
             }
         }
+        if targs.is_empty() && !arg_types.contains(&Type::Unknown) {
+            // A parameter left out passes its default (whose type must be
+            // known) or, when only `@optional`, nothing.
+            let given: Vec<&Type> = callable
+                .params
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| !p.has_default || matched.iter().any(|(m, _)| m == i))
+                .map(|(_, p)| &p.ty)
+                .collect();
+            let is_package = matches!(
+                self.types.kind(&callable.ret),
+                Some(TypeDefKind::Block { block: super::BlockKind::Package, .. })
+            );
+            if let Some(v) = unbound_type_var(callable, vars, &given, is_package) {
+                self.error(
+                    span,
+                    format!("cannot infer type argument `{v}` of `{}`: no argument determines it", callable.name),
+                );
+                return Type::Unknown;
+            }
+        }
         if callable.kind == CallableKind::Function {
             if let Some(Some(obj)) = bound
                 .iter()
@@ -651,6 +677,33 @@ fn arity_fits(c: &Callable, args: &[Argument], binding: Binding) -> bool {
 }
 
 /// Whether type variable `var` occurs in `ty`.
+/// A type variable of `callable` that nothing can bind: no parameter
+/// given (or defaulted) mentions it, nor, for a function or a parser or
+/// control, its result, which the caller's context might bind (this
+/// checker does not follow that; it stays lenient there). A package's
+/// type variables must come from its arguments (spec 7.2.10).
+fn unbound_type_var<'v>(
+    callable: &Callable,
+    vars: &'v [String],
+    given: &[&Type],
+    is_package: bool,
+) -> Option<&'v String> {
+    let context_may_bind = match callable.kind {
+        CallableKind::Constructor => !is_package,
+        CallableKind::Function | CallableKind::ExternFunction => true,
+        _ => return None,
+    };
+    vars.iter().find(|v| {
+        let only_optional = callable
+            .params
+            .iter()
+            .any(|p| p.optional && !p.has_default && mentions(&p.ty, v));
+        !given.iter().any(|t| mentions(t, v))
+            && !only_optional
+            && !(context_may_bind && mentions(&callable.ret, v))
+    })
+}
+
 fn mentions(ty: &Type, var: &str) -> bool {
     match ty {
         Type::Var(v) => v == var,

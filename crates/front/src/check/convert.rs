@@ -24,6 +24,13 @@ impl Checker<'_> {
                 a.clone()
             });
         }
+        // An `int` operand takes the other operand's fixed width (the
+        // fixed type also converts to `int`, but only for `int` parameters).
+        match (a, b) {
+            (Type::InfInt, Type::Bit(_) | Type::Int(_)) => return Some(b.clone()),
+            (Type::Bit(_) | Type::Int(_), Type::InfInt) => return Some(a.clone()),
+            _ => {}
+        }
         if self.types.convertible(b, a)
             && !matches!(
                 a,
