@@ -295,6 +295,25 @@ impl Checker<'_> {
                 ),
             );
         }
+        // A parser holds parsers and externs; a control, controls and
+        // externs (spec 10.3).
+        let misplaced = match self.types.kind(&inst) {
+            Some(TypeDefKind::Block { block: BlockKind::Parser, .. }) if self.ctx.in_control => {
+                Some("a parser cannot be instantiated in a control")
+            }
+            Some(TypeDefKind::Block { block: BlockKind::Control, .. }) if self.ctx.in_parser => {
+                Some("a control cannot be instantiated in a parser")
+            }
+            Some(TypeDefKind::Block { block: BlockKind::Package, .. })
+                if !self.scopes.is_top_level() =>
+            {
+                Some("a package can only be instantiated at the top level")
+            }
+            _ => None,
+        };
+        if let Some(why) = misplaced {
+            self.error(name.span, format!("{why} (`{}`)", name.name));
+        }
         if let Some(methods) = initializer {
             self.abstract_impls(name, &inst, methods);
         }

@@ -698,9 +698,10 @@ fn unbound_type_var<'v>(
             .params
             .iter()
             .any(|p| p.optional && !p.has_default && mentions(&p.ty, v));
-        !given.iter().any(|t| mentions(t, v))
-            && !only_optional
-            && !(context_may_bind && mentions(&callable.ret, v))
+        let bindable = given.iter().any(|t| mentions(t, v))
+            || only_optional
+            || (context_may_bind && mentions(&callable.ret, v));
+        !bindable
     })
 }
 

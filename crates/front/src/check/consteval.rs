@@ -146,9 +146,8 @@ fn int_binary_unbounded(
                 _ => 1 << 16,
             };
             if op == Shl {
-                if amount >= limit && !matches!(ty, Type::InfInt) {
-                    BigInt::zero()
-                } else if a.is_zero() {
+                let shifted_out = amount >= limit && !matches!(ty, Type::InfInt);
+                if shifted_out || a.is_zero() {
                     BigInt::zero()
                 } else if a.bits().saturating_add(amount as u64) > MAX_INT_BITS {
                     return Err(format!(

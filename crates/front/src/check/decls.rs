@@ -157,6 +157,11 @@ impl Checker<'_> {
     fn constant_decl(&mut self, ty: &TypeRef, name: &ast::Ident, value: &ast::Expr) {
         self.reject_dont_care(ty, "the type of a constant");
         let ty = self.resolve_type(ty);
+        // Constants are values; objects are instantiated, not assigned.
+        if self.is_object_type(&ty) {
+            let shown = self.show(&ty);
+            self.error(name.span, format!("constant `{}` cannot have type `{shown}`", name.name));
+        }
         let value_ty = self.expr(value);
         self.coerce(value, &ty, "constant initializer");
         let known = self.values.get(&value.id).cloned();
@@ -531,6 +536,17 @@ impl Checker<'_> {
         if sig.ret == Type::InfInt && !may_return_object {
             self.error(sig.decl, format!("`{}` cannot return `int`", sig.name));
         }
+        // Actions take data (spec 7.2.12, 14.1), no objects (`int` is the
+        // structural rules' to refuse). Functions may take externs;
+        // parsers and controls are refused below.
+        if sig.kind == CallableKind::Action {
+            for p in &sig.params {
+                if self.is_object_type(&p.ty) {
+                    let shown = self.show(&p.ty);
+                    self.error(p.span, format!("parameter `{}` of `{}` cannot have type `{shown}`", p.name, sig.name));
+                }
+            }
+        }
         // Parsers, controls and packages are passed only to the
         // constructors of parsers, controls and packages (spec 7.2.12).
         for p in &sig.params {
@@ -563,6 +579,13 @@ impl Checker<'_> {
                     self.error(p.name.span, format!("parameter `{}` with a direction cannot have type `{shown}`", p.name.name));
                 }
                 if let Some(d) = &p.default {
+                    // `...` stands for the type's default value (spec 7.3),
+                    // which lists and objects do not have.
+                    let no_default = matches!(ty, Type::List(_)) || self.is_object_type(&ty);
+                    if matches!(d.kind, ast::ExprKind::DefaultValue) && no_default {
+                        let shown = self.show(&ty);
+                        self.error(d.span, format!("`...`: type `{shown}` of `{}` has no default value", p.name.name));
+                    }
                     self.expr(d);
                     self.coerce(d, &ty, "default value");
                     if !self.values.contains_key(&d.id) && self.runtime_value(d) {
