@@ -104,6 +104,14 @@ impl Checker<'_> {
                     if let [Type::ListExpr(items) | Type::Tuple(items)] = types.as_slice() {
                         types = items.clone();
                     }
+                    // A varbit has no fixed width to match keysets against.
+                    if let Some(i) = types.iter().position(|t| matches!(t, Type::Varbit(_))) {
+                        let at = exprs
+                            .get(i)
+                            .or(exprs.first())
+                            .map_or(state.name.span, |e| e.span);
+                        c.error(at, "cannot select on a `varbit` value");
+                    }
                     for e in exprs {
                         let t = c.type_of(e.id);
                         if matches!(
@@ -151,6 +159,17 @@ impl Checker<'_> {
                 self.expr(keyset);
             }
             (ExprKind::List(items), [_, _, ..]) | (ExprKind::List(items), []) => {
+                // `...` stands for all the remaining keys, so it comes last.
+                let all_but_last = items.split_last().map_or(&[][..], |(_, rest)| rest);
+                if let Some(dots) = all_but_last
+                    .iter()
+                    .find(|i| matches!(i.kind, ExprKind::DefaultValue))
+                {
+                    self.error(
+                        dots.span,
+                        format!("`...` must be the last element of a {what} keyset"),
+                    );
+                }
                 if items.len() != types.len() {
                     self.error(
                         keyset.span,
@@ -298,15 +317,18 @@ impl Checker<'_> {
         // A parser holds parsers and externs; a control, controls and
         // externs (spec 10.3).
         let misplaced = match self.types.kind(&inst) {
-            Some(TypeDefKind::Block { block: BlockKind::Parser, .. }) if self.ctx.in_control => {
-                Some("a parser cannot be instantiated in a control")
-            }
-            Some(TypeDefKind::Block { block: BlockKind::Control, .. }) if self.ctx.in_parser => {
-                Some("a control cannot be instantiated in a parser")
-            }
-            Some(TypeDefKind::Block { block: BlockKind::Package, .. })
-                if !self.scopes.is_top_level() =>
-            {
+            Some(TypeDefKind::Block {
+                block: BlockKind::Parser,
+                ..
+            }) if self.ctx.in_control => Some("a parser cannot be instantiated in a control"),
+            Some(TypeDefKind::Block {
+                block: BlockKind::Control,
+                ..
+            }) if self.ctx.in_parser => Some("a control cannot be instantiated in a parser"),
+            Some(TypeDefKind::Block {
+                block: BlockKind::Package,
+                ..
+            }) if !self.scopes.is_top_level() => {
                 Some("a package can only be instantiated at the top level")
             }
             _ => None,

@@ -500,12 +500,18 @@ impl Checker<'_> {
                 .collect();
             let is_package = matches!(
                 self.types.kind(&callable.ret),
-                Some(TypeDefKind::Block { block: super::BlockKind::Package, .. })
+                Some(TypeDefKind::Block {
+                    block: super::BlockKind::Package,
+                    ..
+                })
             );
             if let Some(v) = unbound_type_var(callable, vars, &given, is_package) {
                 self.error(
                     span,
-                    format!("cannot infer type argument `{v}` of `{}`: no argument determines it", callable.name),
+                    format!(
+                        "cannot infer type argument `{v}` of `{}`: no argument determines it",
+                        callable.name
+                    ),
                 );
                 return Type::Unknown;
             }

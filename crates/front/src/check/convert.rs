@@ -60,9 +60,18 @@ impl Checker<'_> {
         if to_bool && matches!(from, Type::InfInt) {
             // Only 0 and 1 name a truth value (spec 8.11.1).
             let value = self.const_of(inner);
-            if !value.as_ref().is_some_and(|v| *v == BigInt::from(0) || *v == BigInt::from(1)) {
-                let shown = value.map_or_else(|| self.unit.slice(inner.span).to_string(), |v| v.to_string());
-                self.error(e.span, format!("cannot cast `{shown}` to `bool`: only 0 and 1 convert"));
+            if !value
+                .as_ref()
+                .is_some_and(|v| *v == BigInt::from(0) || *v == BigInt::from(1))
+            {
+                let shown = value.map_or_else(
+                    || self.unit.slice(inner.span).to_string(),
+                    |v| v.to_string(),
+                );
+                self.error(
+                    e.span,
+                    format!("cannot cast `{shown}` to `bool`: only 0 and 1 convert"),
+                );
                 return Type::Unknown;
             }
         }

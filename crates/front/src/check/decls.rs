@@ -160,7 +160,10 @@ impl Checker<'_> {
         // Constants are values; objects are instantiated, not assigned.
         if self.is_object_type(&ty) {
             let shown = self.show(&ty);
-            self.error(name.span, format!("constant `{}` cannot have type `{shown}`", name.name));
+            self.error(
+                name.span,
+                format!("constant `{}` cannot have type `{shown}`", name.name),
+            );
         }
         let value_ty = self.expr(value);
         self.coerce(value, &ty, "constant initializer");
@@ -543,7 +546,13 @@ impl Checker<'_> {
             for p in &sig.params {
                 if self.is_object_type(&p.ty) {
                     let shown = self.show(&p.ty);
-                    self.error(p.span, format!("parameter `{}` of `{}` cannot have type `{shown}`", p.name, sig.name));
+                    self.error(
+                        p.span,
+                        format!(
+                            "parameter `{}` of `{}` cannot have type `{shown}`",
+                            p.name, sig.name
+                        ),
+                    );
                 }
             }
         }

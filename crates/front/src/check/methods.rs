@@ -316,10 +316,7 @@ impl Checker<'_> {
             _ => ("control", self.ctx.in_control, "a control's `apply` block"),
         };
         if self.ctx.body.is_some() || !allowed {
-            self.error(
-                e.span,
-                format!("a {kind} can only be applied from {place}"),
-            );
+            self.error(e.span, format!("a {kind} can only be applied from {place}"));
         }
     }
 }

@@ -108,7 +108,10 @@ pub(super) fn binary(
             if matches!(common, Type::ListExpr(_) | Type::StructExpr(_)) && !both_lists {
                 return mismatch(c, " (the initializer has no type to compare with)");
             }
-            if let Some(why) = [&lt, &rt, &common].into_iter().find_map(|t| incomparable(c, t)) {
+            if let Some(why) = [&lt, &rt, &common]
+                .into_iter()
+                .find_map(|t| incomparable(c, t))
+            {
                 c.error(e.span, format!("operator `{}`: {why}", symbol(op)));
                 return Type::Unknown;
             }

@@ -1,8 +1,8 @@
 //! Statements in the wrong place: `return` with or without a value against
 //! the enclosing function or action, `exit` and `return` in parsers, `exit`
 //! in functions, `break`/`continue` outside loops, instantiations inside
-//! bodies, `switch` in actions, variables of type `int`, `for ... in`
-//! without a type, and functions that can end without returning their
+//! bodies, `switch` in actions, `for` in parsers, variables of type `int`,
+//! `for ... in` without a type, and functions that can end without returning their
 //! value. This walker knows which body each statement is in; the rules on
 //! the expressions it meets are in [`expressions`].
 //!
@@ -261,6 +261,7 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             update,
             body,
         } => {
+            no_loop_in_parser(s, ctx, r);
             stmts(init, ctx, r);
             cond.iter().for_each(|c| expr(c, ctx, r));
             stmts(update, ctx, r);
@@ -279,6 +280,7 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             range,
             body,
         } => {
+            no_loop_in_parser(s, ctx, r);
             if ty.is_none() {
                 r.error(
                     var.span,
@@ -382,5 +384,16 @@ fn returns(s: &Stmt) -> bool {
             has_default && bodies_return && ends_with_body
         }
         _ => false,
+    }
+}
+
+/// Parser states loop through transitions; the grammar's parser statements
+/// have no `for` (spec 12.4).
+fn no_loop_in_parser(s: &Stmt, ctx: &Ctx, r: &mut Reporter) {
+    if ctx.body == Body::State {
+        r.error(
+            s.span,
+            "`for` loops are not allowed in a parser (loop with transitions)",
+        );
     }
 }
