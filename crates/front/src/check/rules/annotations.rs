@@ -296,6 +296,7 @@ fn shape(a: &Annotation, r: &mut Reporter) {
         "hidden" | "optional" | "tableonly" | "defaultonly" | "pure" | "noSideEffects" => {
             is_empty(a)
         }
+        "p4runtime_translation" => translation_body(r.text(a.span)),
         _ => true,
     };
     if !ok {
@@ -303,10 +304,34 @@ fn shape(a: &Annotation, r: &mut Reporter) {
             "name" | "deprecated" | "noWarn" => "one string",
             "priority" => "one integer",
             "match" => "one match kind name",
+            "p4runtime_translation" => {
+                "a URI string and the controller's type: a width, `bit<W>` or `string`"
+            }
             _ => "no arguments",
         };
         r.error(a.span, format!("annotation `@{name}` takes {expected}"));
     }
+}
+
+/// `@p4runtime_translation("uri", T)` as written: T is an integer (a
+/// width), `bit<W>` with a literal W, or `string` (P4Runtime spec 8.x).
+fn translation_body(text: &str) -> bool {
+    let inner = text
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map_or("", |(inner, _)| inner);
+    let Some((uri, ty)) = inner.rsplit_once(',') else {
+        return false;
+    };
+    let ty: String = ty.split_whitespace().collect();
+    let width = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let type_ok = ty == "string"
+        || width(&ty)
+        || ty
+            .strip_prefix("bit<")
+            .and_then(|t| t.strip_suffix('>'))
+            .is_some_and(width);
+    uri.trim().starts_with('"') && type_ok
 }
 
 /// A string literal, a constant's name, or a `++` of those.
