@@ -682,12 +682,11 @@ fn arity_fits(c: &Callable, args: &[Argument], binding: Binding) -> bool {
     args.len() <= c.params.len() && args.len() >= required
 }
 
-/// Whether type variable `var` occurs in `ty`.
 /// A type variable of `callable` that nothing can bind: no parameter
-/// given (or defaulted) mentions it, nor, for a function or a parser or
-/// control, its result, which the caller's context might bind (this
-/// checker does not follow that; it stays lenient there). A package's
-/// type variables must come from its arguments (spec 7.2.10).
+/// given (or defaulted) mentions it. Functions and packages take their
+/// type arguments from their arguments only (spec 8.17); a generic parser
+/// or control may also get them from the type its instance is expected to
+/// have, which this checker does not follow (it stays lenient there).
 fn unbound_type_var<'v>(
     callable: &Callable,
     vars: &'v [String],
@@ -696,7 +695,7 @@ fn unbound_type_var<'v>(
 ) -> Option<&'v String> {
     let context_may_bind = match callable.kind {
         CallableKind::Constructor => !is_package,
-        CallableKind::Function | CallableKind::ExternFunction => true,
+        CallableKind::Function | CallableKind::ExternFunction => false,
         _ => return None,
     };
     vars.iter().find(|v| {
@@ -711,6 +710,7 @@ fn unbound_type_var<'v>(
     })
 }
 
+/// Whether type variable `var` occurs in `ty`.
 fn mentions(ty: &Type, var: &str) -> bool {
     match ty {
         Type::Var(v) => v == var,
