@@ -7,6 +7,7 @@
 //! to it (`default_action`, `entries`, `switch` on `action_run`).
 
 use super::calls::Binding;
+use super::consteval::Value;
 use super::env::{Callable, CallableKind, Symbol, ValueRole};
 use super::types::{subst, BlockKind, ParamSig, Type, TypeDef, TypeDefKind};
 use super::{Checker, Context, TableInfo};
@@ -15,6 +16,7 @@ use crate::ast::{
     Transition,
 };
 use crate::source::Span;
+use num_bigint::BigInt;
 use std::rc::Rc;
 
 impl Checker<'_> {
@@ -493,8 +495,56 @@ impl Checker<'_> {
                 TablePropertyKind::Other { name: prop, value } => self.table_property(prop, value),
             }
         }
+        self.implied_priorities(properties);
         self.scopes
             .declare(&name.name, Symbol::Table(index, name.span));
+    }
+
+    /// Entries after one with a priority and without their own get the
+    /// previous priority minus `priority_delta` (plus, when
+    /// `largest_priority_wins = false`); spec 13.2.1.4. Each must stay a
+    /// positive 32-bit number.
+    fn implied_priorities(&mut self, properties: &[TableProperty]) {
+        let number = |c: &Self, name: &str| {
+            properties.iter().find_map(|p| match &p.kind {
+                TablePropertyKind::Other { name: n, value } if n.name == name => {
+                    c.values.get(&value.id).cloned()
+                }
+                _ => None,
+            })
+        };
+        let delta = match number(self, "priority_delta") {
+            Some(v) => v.int().cloned().unwrap_or_else(|| BigInt::from(1)),
+            None => BigInt::from(1),
+        };
+        let largest_wins = !matches!(
+            number(self, "largest_priority_wins"),
+            Some(Value::Bool(false))
+        );
+        let entries = properties.iter().find_map(|p| match &p.kind {
+            TablePropertyKind::Entries(list) => Some(list),
+            _ => None,
+        });
+        let mut current: Option<BigInt> = None;
+        for entry in entries.into_iter().flatten() {
+            let explicit = entry.priority.as_ref().and_then(|p| self.values.get(&p.id));
+            current = match (explicit.and_then(|v| v.int()), current) {
+                (Some(v), _) => Some(v.clone()),
+                (None, Some(previous)) if largest_wins => Some(previous - &delta),
+                (None, Some(previous)) => Some(previous + &delta),
+                (None, None) => None,
+            };
+            let Some(priority) = &current else { continue };
+            if entry.priority.is_none()
+                && (*priority < BigInt::from(1) || *priority > BigInt::from(u32::MAX))
+            {
+                self.error(
+                    entry.span,
+                    format!("this entry's implied priority {priority} is not in 1..=4294967295 (the previous one's, stepped by `priority_delta` {delta})"),
+                );
+                return;
+            }
+        }
     }
 
     /// An `lpm` key field of an entry takes a value, or a value `&&&` a
