@@ -682,6 +682,14 @@ impl Checker<'_> {
                         value.span,
                         "table `size` must be a compile-time known integer",
                     );
+                } else if let Some(n) = self
+                    .const_of(value)
+                    .filter(|n| num_traits::Signed::is_negative(n))
+                {
+                    self.error(
+                        value.span,
+                        format!("table `size` must not be negative, found {n}"),
+                    );
                 }
             }
             "largest_priority_wins" if !matches!(t, Type::Bool | Type::Unknown) => {
