@@ -684,7 +684,7 @@ impl Checker<'_> {
                     );
                 } else if let Some(n) = self
                     .const_of(value)
-                    .filter(|n| num_traits::Signed::is_negative(n))
+                    .filter(num_traits::Signed::is_negative)
                 {
                     self.error(
                         value.span,
