@@ -1,10 +1,11 @@
 //! Statements in the wrong place: `return` with or without a value against
 //! the enclosing function or action, `exit` and `return` in parsers, `exit`
 //! in functions, `break`/`continue` outside loops, instantiations inside
-//! bodies, `switch` in actions, `for` in parsers, variables of type `int`,
-//! `for ... in` without a type, and functions that can end without returning their
-//! value. This walker knows which body each statement is in; the rules on
-//! the expressions it meets are in [`expressions`].
+//! bodies, `switch` in actions and parsers, `for` in parsers, variables of
+//! type `int`, `for ... in` without a type, and functions that can end
+//! without returning their value. This walker knows which body each
+//! statement is in; the rules on the expressions it meets are in
+//! [`expressions`].
 //!
 //! Only names declared in the same control (its tables) or at the top level
 //! (actions, a user `verify`) are looked at, and only by their spelling.
@@ -242,6 +243,10 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
         } => {
             if ctx.body == Body::Action {
                 r.error(s.span, "`switch` statements are not allowed in actions");
+            }
+            // The grammar's parser statements have no `switch` (spec 12.4).
+            if ctx.body == Body::State {
+                r.error(s.span, "`switch` statements are not allowed in a parser (use `select`)");
             }
             match switches::action_run_base(subject) {
                 Some(call) => expr(call, ctx, r),
