@@ -474,12 +474,16 @@ impl Checker<'_> {
                 else {
                     continue;
                 };
-                let Type::Var(v) = &p.ty else { continue };
-                let unbound = vars
-                    .iter()
-                    .position(|x| x == v)
-                    .is_some_and(|i| bound.get(i).is_some_and(|b| b.is_none()));
-                if unbound && matches!(t, Type::StructExpr(_) | Type::DontCare) {
+                // An argument that is `_` (or made of `_` only) tells no
+                // type; a lone initializer does not either.
+                let untyped = match &p.ty {
+                    Type::Var(_) => matches!(t, Type::StructExpr(_)) || only_dont_care(t),
+                    _ => only_dont_care(t),
+                };
+                let unbound = vars.iter().zip(&bound).find(|(v, b)| {
+                    b.is_none() && mentions(&p.ty, v)
+                });
+                if let (true, Some((v, _))) = (untyped, unbound) {
                     self.error(
                         span,
                         format!("cannot infer type argument `{v}` of `{}`", callable.name),
@@ -708,6 +712,15 @@ fn unbound_type_var<'v>(
             || (context_may_bind && mentions(&callable.ret, v));
         !bindable
     })
+}
+
+/// `_`, or a list of nothing but `_`s: a value that carries no type.
+fn only_dont_care(ty: &Type) -> bool {
+    match ty {
+        Type::DontCare => true,
+        Type::ListExpr(items) => !items.is_empty() && items.iter().all(only_dont_care),
+        _ => false,
+    }
 }
 
 /// Whether type variable `var` occurs in `ty`.
