@@ -18,6 +18,7 @@
 mod blocks;
 mod calls;
 mod consteval;
+mod control_plane;
 mod convert;
 mod decls;
 mod env;
@@ -101,6 +102,9 @@ pub fn check(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics)
         checker.decl(decl);
     }
     let main = checker.instantiate_main(program);
+    if let Some(main) = &main {
+        checker.control_plane_names(program, main);
+    }
     CheckedProgram {
         types: checker.types,
         expr_types: checker.expr_types,
