@@ -13,6 +13,7 @@ mod fuzz;
 mod fuzz_packets;
 mod help;
 mod pipeline;
+mod p4runtime;
 mod port;
 mod run;
 mod summary;
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
         "counter" => counter::run(rest),
         "fuzz" => fuzz::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),
         "run" => run::run(rest),
