@@ -18,6 +18,7 @@ mod port;
 mod run;
 mod summary;
 mod table;
+mod table_load;
 mod target;
 mod test;
 

@@ -73,9 +73,11 @@ fn options(words: &mut Args) -> Result<ServeOptions, UsageError> {
         }
     }
     Ok(ServeOptions {
-        address: address
-            .parse()
-            .map_err(|_| UsageError::new(format!("`{address}` is not HOST:PORT (an IP address and a port)")))?,
+        address: address.parse().map_err(|_| {
+            UsageError::new(format!(
+                "`{address}` is not HOST:PORT (an IP address and a port)"
+            ))
+        })?,
         device_id: device_id
             .parse()
             .map_err(|_| UsageError::new(format!("bad device id `{device_id}`")))?,

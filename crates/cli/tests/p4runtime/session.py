@@ -7,7 +7,9 @@ time:
 
 Prints what it checks; exits non-zero on the first failed check.
 """
+import os
 import sys
+import traceback
 import threading
 
 import grpc
@@ -25,7 +27,9 @@ PRIMARY = (0, 10)
 def check(what, condition):
     print(("ok   " if condition else "FAIL ") + what, flush=True)
     if not condition:
-        sys.exit(1)
+        # Not sys.exit: p4runtime-shell's stream thread would keep the
+        # process alive.
+        os._exit(1)
 
 
 def connect(set_pipeline):
@@ -75,9 +79,13 @@ def program():
 def counters():
     connect(set_pipeline=False)
     cells = list(sh.CounterEntry("arrivals").read())
-    cell = [c for c in cells if c.index.index == 0]
-    print("arrivals[0] =", cell[0].data.packet_count if cell else None)
-    check("counter cell 0 counted the test packet", cell and cell[0].data.packet_count >= 1)
+    check("all 8 cells of the counter read", sorted(c.index for c in cells) == list(range(8)))
+    first = next(c for c in cells if c.index == 0)
+    print("arrivals[0] =", first.packet_count)
+    check("cell 0 counted the test packets", first.packet_count >= 5)
+    one = sh.CounterEntry("arrivals")
+    one.index = 0
+    check("cell 0 alone", [c.index for c in one.read()] == [0])
     sh.teardown()
 
 
@@ -246,4 +254,9 @@ def errors():
     primary.close()
 
 
-{"program": program, "counters": counters, "errors": errors}[PHASE]()
+try:
+    {"program": program, "counters": counters, "errors": errors}[PHASE]()
+except Exception:  # noqa: BLE001 - any failure ends the phase, loudly
+    traceback.print_exc()
+    sys.stderr.flush()
+    os._exit(1)

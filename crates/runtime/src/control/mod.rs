@@ -11,7 +11,7 @@ mod decode;
 mod tables;
 mod words;
 
-pub use batch::insert_batch;
+pub use batch::{insert_batch, insert_batches, BatchError};
 pub use counters::{counter_cells, reset_counter, CounterCell};
 pub use decode::Entry;
 pub use tables::{add, clear, delete, dump, get, modify};
