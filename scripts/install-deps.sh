@@ -18,6 +18,10 @@ test_packages=(
     "linux-libc-dev:dpkg:linux-libc-dev"
     "iproute2:command:ip"
     "bpftool:command:bpftool"
+    # The P4Runtime test makes a venv with p4runtime-shell from PyPI, and
+    # test certificates with openssl.
+    "python3-venv:dpkg:python3-venv"
+    "openssl:command:openssl"
 )
 demo_packages=(
     "llvm:command:llvm-strip"

@@ -2,13 +2,14 @@
 //! command. Options only; the server does the rest.
 
 use crate::args::{unknown_option, Args, UsageError};
-use p4bpf_p4runtime::{serve, ServeOptions, DEFAULT_ADDRESS};
+use p4bpf_p4runtime::{serve, ServeOptions, TlsFiles, DEFAULT_ADDRESS};
 use p4bpf_runtime::deploy::XdpMode;
 use std::process::ExitCode;
 
 pub const USAGE: &str = "\
 usage: p4bpf p4runtime serve [--addr HOST:PORT] [--device-id N] [--pipeline NAME]
                              [--xdp-mode native|generic]
+                             [--tls-cert FILE --tls-key FILE [--tls-ca FILE]]
 
 Serves P4Runtime v1 (gRPC) for one device. A controller's
 SetForwardingPipelineConfig sends the P4Info and, as p4_device_config, the
@@ -23,8 +24,11 @@ options:
   --device-id N        the P4Runtime device id (default 1)
   --pipeline NAME      the pipeline to load and serve (default p4runtime)
   --xdp-mode MODE      how `port add` attaches the loaded pipeline (default native)
+  --tls-cert FILE      serve TLS with this certificate (PEM) ...
+  --tls-key FILE       ... and its private key (PEM)
+  --tls-ca FILE        require client certificates signed by this CA (mutual TLS)
 
-Not supported yet: TLS (serve on localhost, or tunnel), packet-in/out,
+Not supported yet: packet-in/out,
 digests and idle timeouts (today's architectures have none), action
 profiles, meters, registers and replication: each is refused with
 UNIMPLEMENTED and a message.
@@ -51,6 +55,7 @@ fn options(words: &mut Args) -> Result<ServeOptions, UsageError> {
     let mut device_id = "1".to_string();
     let mut pipeline = "p4runtime".to_string();
     let mut xdp_mode = XdpMode::Native;
+    let (mut cert, mut key, mut client_ca) = (None, None, None);
     while let Some(word) = words.next_word() {
         if let Some(value) = words.option(&word, "--addr")? {
             address = value;
@@ -64,14 +69,28 @@ fn options(words: &mut Args) -> Result<ServeOptions, UsageError> {
                 "generic" => XdpMode::Generic,
                 other => return Err(UsageError::new(format!("unknown XDP mode `{other}`"))),
             };
-        } else if word.starts_with("--tls") {
-            return Err(UsageError::new(format!(
-                "`{word}`: TLS is not built into this p4bpf yet; serve on localhost"
-            )));
+        } else if let Some(value) = words.option(&word, "--tls-cert")? {
+            cert = Some(value.into());
+        } else if let Some(value) = words.option(&word, "--tls-key")? {
+            key = Some(value.into());
+        } else if let Some(value) = words.option(&word, "--tls-ca")? {
+            client_ca = Some(value.into());
         } else {
             return Err(unknown_option(&word));
         }
     }
+    let tls =
+        match (cert, key, client_ca) {
+            (None, None, None) => None,
+            (Some(cert), Some(key), client_ca) => Some(TlsFiles {
+                cert,
+                key,
+                client_ca,
+            }),
+            _ => return Err(UsageError::new(
+                "TLS needs both `--tls-cert` and `--tls-key` (`--tls-ca` adds client certificates)",
+            )),
+        };
     Ok(ServeOptions {
         address: address.parse().map_err(|_| {
             UsageError::new(format!(
@@ -83,5 +102,6 @@ fn options(words: &mut Args) -> Result<ServeOptions, UsageError> {
             .map_err(|_| UsageError::new(format!("bad device id `{device_id}`")))?,
         pipeline,
         xdp_mode,
+        tls,
     })
 }

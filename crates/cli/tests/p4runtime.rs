@@ -6,9 +6,12 @@
 //! write. Then bad input (tests/p4runtime/session.py `errors`): each gets
 //! the specification's code and leaves the table as it was.
 //!
+//! A second test serves mutual TLS (certificates from
+//! tests/p4runtime/certs.sh) and checks who gets in.
+//!
 //! The test's own set-up installs p4runtime-shell in a venv under
 //! target/tmp. Skips, saying why, without root/BPF, clang, python3 with
-//! venv, or PyPI.
+//! venv, or PyPI (and openssl, for TLS).
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
@@ -78,7 +81,7 @@ fn free_port() -> u16 {
     listener.local_addr().expect("its address").port()
 }
 
-fn start_server(address: &str, pipeline: &str) -> Server {
+fn start_server(address: &str, pipeline: &str, extra: &[&str]) -> Server {
     let child = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
         .args([
             "p4runtime",
@@ -88,6 +91,7 @@ fn start_server(address: &str, pipeline: &str) -> Server {
             "--pipeline",
             pipeline,
         ])
+        .args(extra)
         .stdout(Stdio::null())
         .spawn()
         .expect("the server starts");
@@ -106,12 +110,12 @@ fn start_server(address: &str, pipeline: &str) -> Server {
     server
 }
 
-fn session(python: &Path, address: &str, compiled: &Path, phase: &str) {
+fn session(python: &Path, address: &str, folder: &Path, phase: &str) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4runtime/session.py");
     let mut child = Command::new(python)
         .arg(script)
         .args([address, "router.p4info.txtpb", "router.o", phase])
-        .current_dir(compiled)
+        .current_dir(folder)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -181,7 +185,7 @@ fn p4runtime_shell_programs_a_pipeline() {
     }
     let pipeline = format!("p4rt{}", std::process::id());
     let address = format!("127.0.0.1:{}", free_port());
-    let _server = start_server(&address, &pipeline);
+    let _server = start_server(&address, &pipeline, &[]);
 
     session(&python, &address, &compiled, "program");
 
@@ -236,4 +240,35 @@ fn p4runtime_shell_programs_a_pipeline() {
 
     session(&python, &address, &compiled, "counters");
     session(&python, &address, &compiled, "errors");
+}
+
+#[test]
+fn mutual_tls_admits_only_clients_with_a_certificate() {
+    let python = match python_with_shell() {
+        Ok(python) => python,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let folder = scratch_dir("p4runtime_tls");
+    let certs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4runtime/certs.sh");
+    let made = Command::new("bash").arg(certs).arg(&folder).output();
+    if !made.as_ref().is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: openssl could not make test certificates: {made:?}");
+        return;
+    }
+    let file = |name: &str| folder.join(name).to_string_lossy().into_owned();
+    let address = format!("127.0.0.1:{}", free_port());
+    let pipeline = format!("p4rttls{}", std::process::id());
+    let tls = [
+        "--tls-cert",
+        &file("server.pem"),
+        "--tls-key",
+        &file("server.key"),
+        "--tls-ca",
+        &file("ca.pem"),
+    ];
+    let _server = start_server(&address, &pipeline, &tls);
+    session(&python, &address, &folder, "tls");
 }

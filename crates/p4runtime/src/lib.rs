@@ -20,7 +20,7 @@ mod service;
 mod table_entry;
 mod write;
 
-pub use serve::{serve, ServeOptions, DEFAULT_ADDRESS};
+pub use serve::{serve, ServeOptions, TlsFiles, DEFAULT_ADDRESS};
 
 /// The generated P4Runtime messages and service.
 #[allow(clippy::all, clippy::unwrap_used, clippy::panic)]

@@ -254,8 +254,34 @@ def errors():
     primary.close()
 
 
+def tls():
+    """The server runs with --tls-ca: only clients with a certificate the CA
+    signed get in. Certificates from certs.sh, in the current folder."""
+    def capabilities(channel):
+        try:
+            stub = p4runtime_pb2_grpc.P4RuntimeStub(channel)
+            return stub.Capabilities(p4runtime_pb2.CapabilitiesRequest(), timeout=10).p4runtime_api_version
+        except grpc.RpcError as error:
+            return error.code()
+        finally:
+            channel.close()
+
+    def read(name):
+        with open(name, "rb") as f:
+            return f.read()
+
+    trusted = grpc.ssl_channel_credentials(read("ca.pem"), read("client.key"), read("client.pem"))
+    version = capabilities(grpc.secure_channel(ADDRESS, trusted))
+    check(f"a client with a certificate gets in (P4Runtime {version})", version == "1.4.1")
+    anonymous = grpc.ssl_channel_credentials(read("ca.pem"))
+    check("a client without a certificate does not",
+          capabilities(grpc.secure_channel(ADDRESS, anonymous)) == grpc.StatusCode.UNAVAILABLE)
+    check("a plain-text client does not",
+          capabilities(grpc.insecure_channel(ADDRESS)) == grpc.StatusCode.UNAVAILABLE)
+
+
 try:
-    {"program": program, "counters": counters, "errors": errors}[PHASE]()
+    {"program": program, "counters": counters, "errors": errors, "tls": tls}[PHASE]()
 except Exception:  # noqa: BLE001 - any failure ends the phase, loudly
     traceback.print_exc()
     sys.stderr.flush()
