@@ -8,10 +8,10 @@
 //! cannot offer it: BPF maps change one key at a time, and packets in
 //! flight between two updates see the first without the second.
 //!
-//! A batch of inserts into one hash table goes to the kernel as one
-//! `BPF_MAP_UPDATE_BATCH` (`control::insert_batch`, all or nothing); when
-//! that refuses the batch, the updates are applied one by one to find and
-//! report the ones at fault.
+//! A batch of inserts into one table goes in through
+//! `control::insert_batch` (all or nothing; for hash and lpm tables one
+//! `BPF_MAP_UPDATE_BATCH` per chunk); when that refuses the batch, the
+//! updates are applied one by one to find and report the ones at fault.
 
 use crate::failure::{Failure, Outcome};
 use crate::proto::p4::v1::{
@@ -19,7 +19,7 @@ use crate::proto::p4::v1::{
 };
 use crate::schema::{Schema, TableIds};
 use crate::table_entry::{action_spec, entry_spec, key_spec};
-use p4bpf_layout::{Table, TableStorage};
+use p4bpf_layout::Table;
 use p4bpf_runtime::control::{self, Entry};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
@@ -115,7 +115,7 @@ fn batch_insert(
     }
     let ids = schema.table(table_id?).ok()?;
     let table = schema.layout_table(ids).ok()?;
-    if updates.len() < 2 || table.storage != TableStorage::Hash {
+    if updates.len() < 2 {
         return None;
     }
     let specs = entries
