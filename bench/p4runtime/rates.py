@@ -146,6 +146,9 @@ def main():
     target = f"127.0.0.1:{free_port()}"
     server = subprocess.Popen([P4BPF, "p4runtime", "serve", "--addr", target, "--pipeline", PIPELINE],
                               stderr=subprocess.DEVNULL)
+    if os.environ.get("PERF_SERVER"):
+        subprocess.Popen(["perf", "record", "-g", "-o", os.environ["PERF_SERVER"], "-p", str(server.pid)],
+                         stderr=subprocess.DEVNULL)
     try:
         deadline = time.time() + 20
         while True:

@@ -8,16 +8,21 @@
 //! in chunks through `bench::fill` (one system call per chunk instead of
 //! per entry; `fill` falls back to one update per entry where a kernel has
 //! no batch op for the map type). The kernel takes no "insert only" flag
-//! there, hence the duplicate check against the table's keys beforehand
-//! (one walk of the table; run it under the pipeline's writer lock so
-//! nobody adds between check and write). Other storages insert one by one.
-//! When a write fails after all (the kernel ran out of memory), everything
-//! this batch wrote is deleted again: none of its keys existed before.
+//! there (batch updates refuse `BPF_NOEXIST` with EINVAL), hence the
+//! duplicate check beforehand: a walk of the table while it is small next
+//! to the batch, else one lookup per entry, so the check never costs more
+//! than a few system calls per entry however large the table (run it under
+//! the pipeline's writer lock so nobody adds between check and write).
+//! Other storages count their entries and insert one by one. When a write
+//! fails after all (a full table the check did not count, no memory),
+//! everything this batch wrote is deleted again: none of its keys existed
+//! before.
 
-use super::{count_entries, delete_key, in_table_terms, keys};
+use super::{count_entries, delete_key, in_table_terms, keys_up_to};
 use crate::bench::fill;
 use crate::entry::{encode_entry, EncodedEntry, EntrySpec};
 use crate::error::{Result, RuntimeError};
+use crate::map::Map;
 use crate::map_source::MapSource;
 use p4bpf_layout::{Table, TableStorage};
 use std::collections::HashSet;
@@ -88,24 +93,30 @@ fn check(
     for (index, spec) in specs.iter().enumerate() {
         encoded.push(encode_entry(table, spec).map_err(|e| (Some(index), e))?);
     }
-    let present = count_entries(source, table).map_err(|e| (None, e))?;
-    if present + specs.len() > table.size as usize {
-        let error = RuntimeError::Value(format!(
-            "table `{}` is full: it has {present} of {} entries, {} more do not fit",
-            table.name,
-            table.size,
-            specs.len()
-        ));
-        return Err((None, error));
-    }
     let map = source.map(&table.map).map_err(|e| (None, e))?;
     if !batched(table) || map.per_cpu() {
-        return Ok(encoded);
+        let present = count_entries(source, table).map_err(|e| (None, e))?;
+        return room(table, present, specs.len()).map(|()| encoded);
     }
-    let existing: HashSet<Vec<u8>> = keys(&map).map_err(|e| (None, e))?.into_iter().collect();
+    // Which keys are taken: from a walk of the table while it is small
+    // next to the batch, else one lookup per entry (a walk costs a system
+    // call per key of the table, and tables grow). Without the walk, room
+    // is the kernel's to refuse (`E2BIG`, `ENOSPC`); `write` then removes
+    // the batch again.
+    let walked = keys_up_to(&map, specs.len() / 2).map_err(|e| (None, e))?;
+    if let Some(walked) = &walked {
+        room(table, walked.len(), specs.len())?;
+    }
+    let existing: Option<HashSet<&[u8]>> = walked
+        .as_ref()
+        .map(|keys| keys.iter().map(Vec::as_slice).collect());
     let mut batch = HashSet::with_capacity(encoded.len());
     for (index, entry) in encoded.iter().enumerate() {
-        let why = if existing.contains(&entry.key) {
+        let taken = match &existing {
+            Some(existing) => existing.contains(entry.key.as_slice()),
+            None => present(&map, &entry.key).map_err(|e| (None, e))?,
+        };
+        let why = if taken {
             "already has an entry with this key"
         } else if !batch.insert(entry.key.as_slice()) {
             "gets this key twice in the batch"
@@ -116,6 +127,25 @@ fn check(
         return Err((Some(index), error));
     }
     Ok(encoded)
+}
+
+fn present(map: &Map, key: &[u8]) -> Result<bool> {
+    match map.read(key) {
+        Ok(_) => Ok(true),
+        Err(RuntimeError::KeyNotFound { .. }) => Ok(false),
+        Err(other) => Err(other),
+    }
+}
+
+fn room(table: &Table, present: usize, more: usize) -> std::result::Result<(), CheckError> {
+    if present + more > table.size as usize {
+        let error = RuntimeError::Value(format!(
+            "table `{}` is full: it has {present} of {} entries, {more} more do not fit",
+            table.name, table.size
+        ));
+        return Err((None, error));
+    }
+    Ok(())
 }
 
 /// A write that stopped: how many entries went in (all may have, for a
