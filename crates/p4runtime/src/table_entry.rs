@@ -286,3 +286,230 @@ fn field_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldMatch>> {
         field_match_type: Some(kind),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::proto::p4::v1::field_match::{Exact, Lpm, Ternary};
+    use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, TableStorage};
+    use tonic::Code;
+
+    fn layout(name: &str, bits: u32, offset: u32) -> FieldLayout {
+        FieldLayout {
+            name: name.into(),
+            bit_width: bits,
+            byte_offset: offset,
+            byte_len: bits.div_ceil(8),
+            byte_order: ByteOrder::Network,
+        }
+    }
+
+    /// An lpm table on a 32-bit address with one 16-bit parameter action.
+    fn routes() -> (TableIds, Table) {
+        let table = Table {
+            name: "Ingress.routes".into(),
+            map: "routes".into(),
+            storage: TableStorage::LpmTrie,
+            size: 16,
+            keys: vec![KeyField {
+                field: layout("hdr.ipv4.dst", 32, 0),
+                match_kind: MatchKind::Lpm,
+            }],
+            key_size: 8,
+            value_size: 8,
+            actions: vec![p4bpf_layout::Action {
+                name: "Ingress.send".into(),
+                code: 1,
+                params: vec![layout("port", 16, 4)],
+                default_only: false,
+                table_only: false,
+            }],
+            default_map: None,
+            ternary: None,
+        };
+        let ids = TableIds {
+            id: 0x0200_0001,
+            name: "Ingress.routes".into(),
+            index: Some(0),
+            fields: vec![FieldIds {
+                id: 1,
+                name: "hdr.ipv4.dst".into(),
+                key: 0,
+                bitwidth: 32,
+                kind: MatchKind::Lpm,
+            }],
+            actions: vec![ActionIds {
+                id: 0x0100_0001,
+                name: "Ingress.send".into(),
+                index: 0,
+                params: vec![(1, 0, 16, "port".into())],
+            }],
+            needs_priority: false,
+        };
+        (ids, table)
+    }
+
+    fn entry(
+        field: Option<FieldMatchType>,
+        params: Vec<(u32, Vec<u8>)>,
+        priority: i32,
+    ) -> TableEntry {
+        TableEntry {
+            table_id: 0x0200_0001,
+            r#match: field
+                .into_iter()
+                .map(|kind| FieldMatch {
+                    field_id: 1,
+                    field_match_type: Some(kind),
+                })
+                .collect(),
+            action: Some(TableAction {
+                r#type: Some(table_action::Type::Action(Action {
+                    action_id: 0x0100_0001,
+                    params: params
+                        .into_iter()
+                        .map(|(param_id, value)| action::Param { param_id, value })
+                        .collect(),
+                })),
+            }),
+            priority,
+            ..TableEntry::default()
+        }
+    }
+
+    use field_match::FieldMatchType;
+
+    fn lpm(value: &[u8], prefix_len: i32) -> Option<FieldMatchType> {
+        Some(FieldMatchType::Lpm(Lpm {
+            value: value.to_vec(),
+            prefix_len,
+        }))
+    }
+
+    fn code(result: Outcome<EntrySpec>) -> Result<EntrySpec, Code> {
+        result.map_err(|f| f.code)
+    }
+
+    #[test]
+    fn lpm_entries_are_checked_as_the_specification_says() {
+        let (ids, table) = routes();
+        let port = vec![(1, vec![7])];
+        let good = code(entry_spec(
+            &ids,
+            &table,
+            &entry(lpm(&[10, 0, 0, 0], 8), port.clone(), 0),
+        ));
+        assert_eq!(
+            good.map(|s| s.keys),
+            Ok(vec![(0, "0x0a000000/8".to_string())])
+        );
+        let cases = [
+            (lpm(&[10, 1, 0, 0], 8), 0, Code::InvalidArgument), // bits past the prefix
+            (lpm(&[10, 0, 0, 0], 0), 0, Code::InvalidArgument), // a wildcard given
+            (lpm(&[10, 0, 0, 0], 33), 0, Code::InvalidArgument),
+            (lpm(&[1, 10, 0, 0, 0], 8), 0, Code::OutOfRange), // 33 bits
+            (lpm(&[10, 0, 0, 0], 8), 5, Code::InvalidArgument), // priority on lpm
+            (
+                Some(FieldMatchType::Exact(Exact { value: vec![1] })),
+                0,
+                Code::InvalidArgument,
+            ),
+        ];
+        for (field, priority, expected) in cases {
+            let result = code(entry_spec(
+                &ids,
+                &table,
+                &entry(field.clone(), port.clone(), priority),
+            ));
+            assert_eq!(result.map(|_| ()), Err(expected), "{field:?}");
+        }
+        // A missing lpm field is a wildcard; parameters are all checked.
+        assert!(entry_spec(&ids, &table, &entry(None, port, 0)).is_ok());
+        for (params, expected) in [
+            (vec![], Code::InvalidArgument),
+            (vec![(2, vec![1])], Code::InvalidArgument),
+            (vec![(1, vec![1]), (1, vec![2])], Code::InvalidArgument),
+            (vec![(1, vec![1, 0, 0])], Code::OutOfRange),
+            (vec![(1, vec![])], Code::InvalidArgument),
+        ] {
+            let result = code(entry_spec(
+                &ids,
+                &table,
+                &entry(lpm(&[10, 0, 0, 0], 8), params.clone(), 0),
+            ));
+            assert_eq!(result.map(|_| ()), Err(expected), "{params:?}");
+        }
+    }
+
+    #[test]
+    fn ternary_matches_need_a_mask_covering_the_value() {
+        let (mut ids, table) = routes();
+        ids.fields[0].kind = MatchKind::Ternary;
+        ids.needs_priority = true;
+        let ternary = |value: &[u8], mask: &[u8]| {
+            Some(FieldMatchType::Ternary(Ternary {
+                value: value.to_vec(),
+                mask: mask.to_vec(),
+            }))
+        };
+        let port = vec![(1, vec![7])];
+        let good = entry_spec(
+            &ids,
+            &table,
+            &entry(ternary(&[10, 0, 0, 0], &[255, 0, 0, 0]), port.clone(), 3),
+        );
+        assert_eq!(
+            good.map(|s| (s.keys, s.priority)).map_err(|f| f.code),
+            Ok((vec![(0, "0x0a000000&&&0xff000000".to_string())], Some(3)))
+        );
+        let zero_mask = entry_spec(&ids, &table, &entry(ternary(&[0], &[0]), port.clone(), 3));
+        assert_eq!(
+            zero_mask.map_err(|f| f.code).map(|_| ()),
+            Err(Code::InvalidArgument)
+        );
+        let outside = entry_spec(
+            &ids,
+            &table,
+            &entry(ternary(&[10, 1, 0, 0], &[255, 0, 0, 0]), port.clone(), 3),
+        );
+        assert_eq!(
+            outside.map_err(|f| f.code).map(|_| ()),
+            Err(Code::InvalidArgument)
+        );
+        let no_priority = entry_spec(
+            &ids,
+            &table,
+            &entry(ternary(&[10, 0, 0, 0], &[255, 0, 0, 0]), port, 0),
+        );
+        assert_eq!(
+            no_priority.map_err(|f| f.code).map(|_| ()),
+            Err(Code::InvalidArgument)
+        );
+    }
+
+    #[test]
+    fn decoded_entries_come_back_canonical() {
+        let (ids, table) = routes();
+        let decoded = Entry {
+            keys: vec![("hdr.ipv4.dst".into(), "10.0.0.0/8".into())],
+            action: "Ingress.send".into(),
+            params: vec![("port".into(), "7".into())],
+            priority: None,
+        };
+        let back = table_entry(&ids, &table, &decoded).map_err(|f| f.message);
+        assert_eq!(
+            back,
+            Ok(entry(lpm(&[10, 0, 0, 0], 8), vec![(1, vec![7])], 0))
+        );
+        let everything = Entry {
+            keys: vec![("hdr.ipv4.dst".into(), "0.0.0.0/0".into())],
+            ..decoded
+        };
+        let back = table_entry(&ids, &table, &everything).map_err(|f| f.message);
+        assert_eq!(
+            back.map(|e| e.r#match.len()),
+            Ok(0),
+            "a /0 route is a wildcard: no match"
+        );
+    }
+}
