@@ -8,6 +8,7 @@ use crate::proto::p4::v1::{entity, CounterData, CounterEntry, Entity, Index, Tab
 use crate::schema::Schema;
 use crate::table_entry::{key_spec, table_entry};
 use crate::write::entity_kind;
+use p4bpf_layout::TableStorage;
 use p4bpf_runtime::control;
 use p4bpf_runtime::deploy::Deployment;
 
@@ -57,7 +58,10 @@ fn table_entries(
             Err(_) if wanted.table_id == 0 => continue,
             Err(failure) => return Err(failure),
         };
-        let entries = if wanted.r#match.is_empty() {
+        let entries = if table.storage == TableStorage::Keyless {
+            // Only a default action: no entries to read.
+            Vec::new()
+        } else if wanted.r#match.is_empty() {
             control::dump(source, table)?
         } else {
             let spec = key_spec(ids, table, wanted)?;
