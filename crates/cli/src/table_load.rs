@@ -6,10 +6,12 @@
 //! batches (`control::insert_batches`): all or nothing, and an error names
 //! the line (FILE:LINE) that caused it.
 
+use p4bpf_layout::MatchKind;
 use p4bpf_runtime::control::{self, BatchError};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
 use p4bpf_runtime::{names, RuntimeError};
+use std::collections::HashMap;
 use std::io::Read;
 
 /// The entries of one table, with the line each came from.
@@ -55,35 +57,167 @@ fn read(file: &str) -> Result<String, String> {
 
 fn parse(deployment: &Deployment, file: &str, text: &str) -> Result<Vec<TableEntries>, String> {
     let mut batches: Vec<TableEntries> = Vec::new();
+    let mut shapes: HashMap<String, Shape> = HashMap::new();
     for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
         let content = line.split('#').next().unwrap_or_default();
-        let words: Vec<String> = content.split_whitespace().map(str::to_string).collect();
-        if words.is_empty() {
+        if content.trim().is_empty() {
             continue;
         }
-        let at_line = |e: RuntimeError| format!("{file}:{number}: {e}");
-        let (table_name, rest) = words
-            .split_first()
-            .ok_or_else(|| at_line(RuntimeError::Value("empty".into())))?;
-        let (rest, priority) = priority(rest).map_err(|e| at_line(RuntimeError::Value(e)))?;
-        let table = names::table(&deployment.description, table_name).map_err(at_line)?;
-        let spec = control::parse_entry(table, &rest, priority).map_err(at_line)?;
-        let batch = match batches.iter().position(|b| b.table.name == table.name) {
-            Some(index) => &mut batches[index],
-            None => {
-                batches.push(TableEntries {
-                    table: table.clone(),
-                    specs: Vec::new(),
-                    lines: Vec::new(),
-                });
-                let last = batches.len() - 1;
-                &mut batches[last]
+        let split = Line::split(content);
+        let known = split
+            .as_ref()
+            .and_then(|l| Some((shapes.get(&l.shape())?, l)));
+        if let Some((spec, batch)) = known.and_then(|(shape, l)| shape.entry(l, &batches)) {
+            if let Some(batch) = batches.get_mut(batch) {
+                batch.specs.push(spec);
+                batch.lines.push(number);
+                continue;
             }
-        };
-        batch.specs.push(spec);
-        batch.lines.push(number);
+        }
+        let (batch, shape) = parse_words(deployment, &mut batches, content)
+            .map_err(|e| format!("{file}:{number}: {e}"))?;
+        if let (Some(line), Some(shape)) = (split, shape) {
+            shapes.insert(line.shape(), shape);
+        }
+        if let Some(batch) = batches.get_mut(batch) {
+            batch.lines.push(number);
+        }
     }
     Ok(batches)
+}
+
+/// A line the slow way: names resolved by `control::parse_entry`, whose
+/// errors are the ones to show. Returns the batch the entry joined and the
+/// shape to reuse for lines like it.
+fn parse_words(
+    deployment: &Deployment,
+    batches: &mut Vec<TableEntries>,
+    content: &str,
+) -> Result<(usize, Option<Shape>), RuntimeError> {
+    let words: Vec<String> = content.split_whitespace().map(str::to_string).collect();
+    let (table_name, rest) = words
+        .split_first()
+        .ok_or_else(|| RuntimeError::Value("empty line".into()))?;
+    let (rest, priority) = priority(rest).map_err(RuntimeError::Value)?;
+    let table = names::table(&deployment.description, table_name)?;
+    let spec = control::parse_entry(table, &rest, priority)?;
+    let batch = match batches.iter().position(|b| b.table.name == table.name) {
+        Some(index) => index,
+        None => {
+            batches.push(TableEntries {
+                table: table.clone(),
+                specs: Vec::new(),
+                lines: Vec::new(),
+            });
+            batches.len() - 1
+        }
+    };
+    let shape = Shape {
+        batch,
+        keys: spec.keys.iter().map(|(i, _)| *i).collect(),
+        action: spec.action,
+        params: spec.args.iter().map(|(i, _)| *i).collect(),
+    };
+    if let Some(entries) = batches.get_mut(batch) {
+        entries.specs.push(spec);
+    }
+    Ok((batch, Some(shape)))
+}
+
+/// A line's words, borrowed: table, `KEY=VALUE`s, action, `PARAM=VALUE`s.
+struct Line<'a> {
+    table: &'a str,
+    keys: Vec<(&'a str, &'a str)>,
+    action: &'a str,
+    params: Vec<(&'a str, &'a str)>,
+    priority: Option<u32>,
+}
+
+impl<'a> Line<'a> {
+    /// `None` for anything unusual: the slow path then says what is wrong.
+    fn split(content: &'a str) -> Option<Line<'a>> {
+        let mut words = content.split_whitespace();
+        let table = words.next()?;
+        let mut line = Line {
+            table,
+            keys: Vec::new(),
+            action: "",
+            params: Vec::new(),
+            priority: None,
+        };
+        while let Some(word) = words.next() {
+            if let Some(option) = word.strip_prefix("--") {
+                let value = match option.strip_prefix("priority") {
+                    Some("") => words.next()?,
+                    Some(joined) => joined.strip_prefix('=')?,
+                    None => return None,
+                };
+                line.priority = Some(value.parse().ok()?);
+                continue;
+            }
+            match (word.split_once('='), line.action.is_empty()) {
+                (Some(pair), true) => line.keys.push(pair),
+                (Some(pair), false) => line.params.push(pair),
+                (None, true) => line.action = word,
+                _ => return None,
+            }
+        }
+        (!line.action.is_empty()).then_some(line)
+    }
+
+    /// The names that decide how the line resolves.
+    fn shape(&self) -> String {
+        let mut shape = format!("{}\t{}", self.table, self.action);
+        for (name, _) in &self.keys {
+            shape.push_str("\tk");
+            shape.push_str(name);
+        }
+        for (name, _) in &self.params {
+            shape.push_str("\tp");
+            shape.push_str(name);
+        }
+        shape
+    }
+}
+
+/// How lines of one shape resolve: their batch, the key field of each key
+/// word, the action, the parameter of each parameter word.
+struct Shape {
+    batch: usize,
+    keys: Vec<usize>,
+    action: usize,
+    params: Vec<usize>,
+}
+
+impl Shape {
+    /// The entry of `line`, if its values have the forms their match kinds
+    /// need (else the slow path reports it).
+    fn entry(&self, line: &Line, batches: &[TableEntries]) -> Option<(EntrySpec, usize)> {
+        let table = &batches.get(self.batch)?.table;
+        if self.keys.len() != line.keys.len() || self.params.len() != line.params.len() {
+            return None;
+        }
+        let mut keys = Vec::with_capacity(self.keys.len());
+        for (index, (_, value)) in self.keys.iter().zip(&line.keys) {
+            let needs = match table.keys.get(*index)?.match_kind {
+                MatchKind::Lpm => "/",
+                MatchKind::Ternary => "&&&",
+                _ => "",
+            };
+            if !value.contains(needs) {
+                return None;
+            }
+            keys.push((*index, value.to_string()));
+        }
+        let args = self.params.iter().zip(&line.params);
+        let spec = EntrySpec {
+            keys,
+            action: self.action,
+            args: args.map(|(i, (_, v))| (*i, v.to_string())).collect(),
+            priority: line.priority,
+        };
+        Some((spec, self.batch))
+    }
 }
 
 /// The words without `--priority P` (or `--priority=P`), and P.

@@ -106,6 +106,20 @@ fn loads_every_table_or_nothing() {
         ("by_type etherType=0x86dd drop\nby_dst dstAddr=02:00:00:00:00:09 forward port=0x1ffffffff\n", "does not fit"),
         ("by_type etherType=0x86dd drop\nno_such_table x=1 drop\n", "no_such_table"),
         ("by_dst dstAddr=02:00:00:00:00:0a drop\nby_type etherType=0x86dd drop --priority x\n", "--priority"),
+        // Lines of one shape after the first take a shortcut past name
+        // resolution: their values are still checked.
+        (
+            "by_dst dstAddr=02:00:00:00:00:0d forward port=1\nby_dst dstAddr=02:00:00:00:00:0e forward port=0x1ffffffff\n",
+            "does not fit",
+        ),
+        (
+            "by_prefix srcAddr=04:00:00:00:00:00/24 drop\nby_prefix srcAddr=05:00:00:00:00:00 drop\n",
+            "prefix length",
+        ),
+        (
+            "by_src srcAddr=06:00:00:00:00:00&&&ff:00:00:00:00:00 drop --priority=3\nby_src srcAddr=07:00:00:00:00:00&&&ff:00:00:00:00:00 drop --priority=x\n",
+            "--priority",
+        ),
         // by_type holds 2: one is in, two more do not fit.
         ("by_dst dstAddr=02:00:00:00:00:0b drop\nby_type etherType=1 drop\nby_type etherType=2 drop\n", "full"),
     ];
@@ -120,7 +134,15 @@ fn loads_every_table_or_nothing() {
         assert_eq!(counts(name), [2, 1, 1, 1], "half-loaded: {text}");
     }
 
-    let more = load_stdin(name, "by_type etherType=0x86dd drop\n\n# done\n");
+    let more = load_stdin(
+        name,
+        "by_type etherType=0x86dd drop\n\n# done\nby_dst dstAddr=02:00:00:00:00:21 forward port=21\nby_dst dstAddr=02:00:00:00:00:22 forward port=22\n",
+    );
     assert!(more.status.success(), "{}", stderr(&more));
-    assert_eq!(counts(name), [2, 2, 1, 1]);
+    assert_eq!(counts(name), [4, 2, 1, 1]);
+    let hosts = stdout(&p4bpf(&["table", "dump", name, "by_dst"]));
+    for (mac, port) in [("02:00:00:00:00:21", 21), ("02:00:00:00:00:22", 22)] {
+        let line = format!("hdr.ethernet.dstAddr={mac}\tTestIngress.forward\tport={port}");
+        assert!(hosts.contains(&line), "{line} not in {hosts}");
+    }
 }
