@@ -17,6 +17,7 @@ mod read;
 mod schema;
 mod serve;
 mod service;
+mod stream;
 mod table_entry;
 mod write;
 

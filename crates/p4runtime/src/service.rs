@@ -1,19 +1,19 @@
 //! The P4Runtime gRPC service: checks who is asking (device id, primary
 //! controller of the role) and hands the work to `config`, `write`, `read`
-//! and `arbitration`. Map work runs on blocking threads, each request with
-//! its own handle on the pinned pipeline (holding its writer lock for a
-//! write), so the CLI and this server can work on the same pipeline.
+//! and `stream` (which joins `arbitration`). Map work runs on blocking
+//! threads, each request with its own handle on the pinned pipeline
+//! (holding its writer lock for a write), so the CLI and this server can
+//! work on the same pipeline.
 
-use crate::arbitration::{election, Arbitration, Outbox};
+use crate::arbitration::{election, Arbitration};
 use crate::config::{self, Step, Verified};
 use crate::failure::{batch_status, Failure, Outcome};
 use crate::proto::p4::v1::p4_runtime_server::P4Runtime;
 use crate::proto::p4::v1::{
-    stream_error, stream_message_request, stream_message_response, CapabilitiesRequest,
-    CapabilitiesResponse, GetForwardingPipelineConfigRequest, GetForwardingPipelineConfigResponse,
-    PacketOutError, ReadRequest, ReadResponse, SetForwardingPipelineConfigRequest,
-    SetForwardingPipelineConfigResponse, StreamError, StreamMessageRequest, StreamMessageResponse,
-    Uint128, WriteRequest, WriteResponse,
+    CapabilitiesRequest, CapabilitiesResponse, GetForwardingPipelineConfigRequest,
+    GetForwardingPipelineConfigResponse, ReadRequest, ReadResponse,
+    SetForwardingPipelineConfigRequest, SetForwardingPipelineConfigResponse, StreamMessageRequest,
+    StreamMessageResponse, Uint128, WriteRequest, WriteResponse,
 };
 use p4bpf_runtime::deploy::{Deployment, XdpMode};
 use std::pin::Pin;
@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
-use tokio_stream::{Stream, StreamExt};
+use tokio_stream::Stream;
 use tonic::{Code, Request, Response, Status, Streaming};
 
 /// The P4Runtime version this server implements (the schema's).
@@ -34,6 +34,7 @@ pub struct Service {
     pipeline: String,
     xdp_mode: XdpMode,
     state: Arc<Mutex<State>>,
+    arbitration: Arc<Mutex<Arbitration>>,
     next_stream: AtomicU64,
 }
 
@@ -41,7 +42,6 @@ pub struct Service {
 struct State {
     active: Option<Arc<Verified>>,
     saved: Option<Arc<Verified>>,
-    arbitration: Arbitration,
 }
 
 impl Service {
@@ -51,6 +51,7 @@ impl Service {
             pipeline,
             xdp_mode,
             state: Arc::default(),
+            arbitration: Arc::default(),
             next_stream: AtomicU64::new(1),
         }
     }
@@ -70,11 +71,7 @@ impl Service {
     }
 
     fn check_primary(&self, role: &str, election_id: Option<&Uint128>) -> Outcome<()> {
-        if !self
-            .state()
-            .arbitration
-            .is_primary(role, election(election_id))
-        {
+        if !lock(&self.arbitration).is_primary(role, election(election_id)) {
             return Err(Failure::new(
                 Code::PermissionDenied,
                 "only the primary controller may write: open a stream with the highest election id first",
@@ -160,89 +157,14 @@ impl Service {
             false => Ok(()),
         }
     }
-
-    /// Serves one stream: arbitration first, then packets and acks (which
-    /// today's architectures have nowhere to send).
-    async fn stream(
-        state: Arc<Mutex<State>>,
-        device_id: u64,
-        stream: u64,
-        mut incoming: Streaming<StreamMessageRequest>,
-        outbox: Outbox,
-    ) {
-        let mut joined = false;
-        while let Some(Ok(message)) = incoming.next().await {
-            let reply = match message.update {
-                Some(stream_message_request::Update::Arbitration(update)) => {
-                    let role = update.role.as_ref().map_or("", |r| r.name.as_str());
-                    let refused = if update.device_id != device_id {
-                        Some(Failure::not_found(format!(
-                            "unknown device id {} (this server is device {device_id})",
-                            update.device_id
-                        )))
-                    } else if update.role.as_ref().is_some_and(|r| r.config.is_some()) {
-                        Some(Failure::unimplemented("role configs are not supported: every role has the whole pipeline"))
-                    } else {
-                        let election_id = election(update.election_id.as_ref());
-                        lock(&state)
-                            .arbitration
-                            .join(stream, device_id, role, election_id, outbox.clone())
-                            .err()
-                    };
-                    joined |= refused.is_none();
-                    if let Some(failure) = refused {
-                        let _ = outbox.send(Err(failure.into_status())).await;
-                        break;
-                    }
-                    None
-                }
-                Some(stream_message_request::Update::Packet(packet)) => Some(stream_error(
-                    if joined { Code::Unimplemented } else { Code::PermissionDenied },
-                    "PacketOut needs a @controller_header, which ebpf_model and xdp_model do not have (it comes with PSA and v1model)",
-                    Some(stream_error::Details::PacketOut(PacketOutError { packet_out: Some(packet) })),
-                )),
-                Some(stream_message_request::Update::DigestAck(_)) => Some(stream_error(
-                    Code::Unimplemented,
-                    "digests come with PSA and v1model; today's architectures send none",
-                    None,
-                )),
-                Some(stream_message_request::Update::Other(_)) | None => Some(stream_error(
-                    Code::Unimplemented,
-                    "unknown stream message",
-                    None,
-                )),
-            };
-            if let Some(reply) = reply {
-                if outbox.send(Ok(reply)).await.is_err() {
-                    break;
-                }
-            }
-        }
-        lock(&state).arbitration.leave(stream, device_id);
-    }
 }
 
-fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
-    // A panic elsewhere cannot leave the state half-changed: each change is
-    // one assignment or one call that completes.
-    state
+/// The lock of `mutex`, also after a panic elsewhere: each change to what
+/// it guards is one assignment or one call that completes.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
-}
-
-fn stream_error(
-    code: Code,
-    message: &str,
-    details: Option<stream_error::Details>,
-) -> StreamMessageResponse {
-    StreamMessageResponse {
-        update: Some(stream_message_response::Update::Error(StreamError {
-            canonical_code: code as i32,
-            message: message.to_string(),
-            details,
-            ..StreamError::default()
-        })),
-    }
 }
 
 type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
@@ -324,8 +246,8 @@ impl P4Runtime for Service {
     ) -> Result<Response<Self::StreamChannelStream>, Status> {
         let (outbox, responses) = mpsc::channel(64);
         let stream = self.next_stream.fetch_add(1, Ordering::Relaxed);
-        tokio::spawn(Service::stream(
-            self.state.clone(),
+        tokio::spawn(crate::stream::serve(
+            self.arbitration.clone(),
             self.device_id,
             stream,
             request.into_inner(),
