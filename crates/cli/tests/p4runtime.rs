@@ -239,7 +239,16 @@ fn p4runtime_shell_programs_a_pipeline() {
     );
 
     session(&python, &address, &compiled, "counters");
+    // An unknown station, not IPv4: only the stations table's default acts.
+    let mut other = packet([2, 0, 0, 0, 0, 0x42], [0; 4], [0; 4], 0);
+    other[12..14].copy_from_slice(&[0x86, 0xdd]);
+    assert_eq!(verdict(&pipeline, &other), XDP_PASS, "NoAction by default");
     session(&python, &address, &compiled, "errors");
+    assert_eq!(
+        verdict(&pipeline, &other),
+        XDP_DROP,
+        "the errors phase made drop the default"
+    );
 }
 
 #[test]

@@ -185,6 +185,17 @@ def stations_now(controller):
     return sorted(e.table_entry.match[0].exact.value.hex() for e in found)
 
 
+def station_port(controller, mac):
+    entity = p4runtime_pb2.Entity()
+    entity.table_entry.table_id = object_id("tables", "stations")
+    field = entity.table_entry.match.add()
+    field.field_id = 1
+    field.exact.value = bytes.fromhex(mac)
+    _, found = controller.read(entity)
+    params = [e.table_entry.action.action.params[0].value for e in found]
+    return int.from_bytes(params[0], "big") if len(params) == 1 else None
+
+
 def errors():
     primary = Controller(PRIMARY)
     for station in stations_now(primary):
@@ -222,6 +233,25 @@ def errors():
         [station_update(INSERT, b, 1), station_update(INSERT, a, 1), station_update(INSERT, c, 1)])
     check("CONTINUE_ON_ERROR: the others take",
           codes == [OK, ALREADY_EXISTS, OK] and stations_now(primary) == [a, b, c])
+    code, codes = primary.write([station_update(MODIFY, a, 9), station_update(DELETE, b, 0),
+                                 station_update(INSERT, c, 1)],
+                                atomicity=p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR)
+    check("ROLLBACK_ON_ERROR undoes a modify and a delete",
+          codes == [ABORTED, ABORTED, ALREADY_EXISTS] and stations_now(primary) == [a, b, c]
+          and station_port(primary, a) == 1)
+    code, codes = primary.write([station_update(MODIFY, a, 9), station_update(DELETE, b, 0)])
+    check("MODIFY and DELETE take", code == grpc.StatusCode.OK and station_port(primary, a) == 9
+          and stations_now(primary) == [a, c])
+    primary.write([station_update(INSERT, b, 1)])
+    default = p4runtime_pb2.Update(type=MODIFY)
+    default.entity.table_entry.table_id = object_id("tables", "stations")
+    default.entity.table_entry.is_default_action = True
+    default.entity.table_entry.action.action.action_id = object_id("actions", "drop")
+    code, _ = primary.write([default])
+    check("the default entry takes MODIFY", code == grpc.StatusCode.OK)
+    default.type = INSERT
+    code, codes = primary.write([default])
+    check("but not INSERT", codes == [INVALID_ARGUMENT])
     code, _ = primary.write([station_update(INSERT, "020000000a04", 1)],
                             atomicity=p4runtime_pb2.WriteRequest.DATAPLANE_ATOMIC)
     check("DATAPLANE_ATOMIC: UNIMPLEMENTED", code == grpc.StatusCode.UNIMPLEMENTED)
