@@ -1,7 +1,8 @@
 //! The Read RPC: table entries and counter cells of a pinned pipeline, with
 //! the specification's wildcards (table id 0: every table; no match: every
 //! entry of the table; counter id 0: every counter; no index: every cell).
-//! An entry given with its match is looked up by key.
+//! An entry given with its match is looked up by key; `is_default_action`
+//! reads the table's default entry.
 
 use crate::failure::{Failure, Outcome};
 use crate::proto::p4::v1::{entity, CounterData, CounterEntry, Entity, Index, TableEntry};
@@ -9,8 +10,9 @@ use crate::schema::Schema;
 use crate::table_entry::{key_spec, table_entry};
 use crate::write::entity_kind;
 use p4bpf_layout::TableStorage;
-use p4bpf_runtime::control;
+use p4bpf_runtime::control::{self, Entry};
 use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::MapSource;
 
 /// Every entity `wanted` selects, in request order.
 pub fn read(schema: &Schema, source: &Deployment, wanted: &[Entity]) -> Outcome<Vec<Entity>> {
@@ -42,9 +44,7 @@ fn table_entries(
     found: &mut Vec<Entity>,
 ) -> Outcome<()> {
     if wanted.is_default_action {
-        return Err(Failure::unimplemented(
-            "reading default entries is not supported yet (`p4bpf pipeline show` prints them)",
-        ));
+        return default_entry(schema, source, wanted, found);
     }
     let table_ids = match wanted.table_id {
         0 => schema.table_ids(),
@@ -73,6 +73,42 @@ fn table_entries(
             });
         }
     }
+    Ok(())
+}
+
+/// The default entry of one table. A slot never written means the
+/// program's own default action, which the description does not name: it
+/// is returned without an action.
+fn default_entry(
+    schema: &Schema,
+    source: &Deployment,
+    wanted: &TableEntry,
+    found: &mut Vec<Entity>,
+) -> Outcome<()> {
+    let ids = schema.table(wanted.table_id)?;
+    let table = schema.layout_table(ids)?;
+    let mut entry = TableEntry {
+        table_id: ids.id,
+        is_default_action: true,
+        ..TableEntry::default()
+    };
+    if let Some(map) = &table.default_map {
+        let slot = source.map(map)?.read(&0u32.to_ne_bytes())?;
+        let value = slot.into_iter().next().unwrap_or_default();
+        if value.iter().any(|b| *b != 0) {
+            let (action, params) = control::decode_action(table, &value)?;
+            let decoded = Entry {
+                keys: Vec::new(),
+                action,
+                params,
+                priority: None,
+            };
+            entry.action = table_entry(ids, table, &decoded)?.action;
+        }
+    }
+    found.push(Entity {
+        entity: Some(entity::Entity::TableEntry(entry)),
+    });
     Ok(())
 }
 

@@ -196,6 +196,15 @@ def station_port(controller, mac):
     return int.from_bytes(params[0], "big") if len(params) == 1 else None
 
 
+def default_action(controller):
+    entity = p4runtime_pb2.Entity()
+    entity.table_entry.table_id = object_id("tables", "stations")
+    entity.table_entry.is_default_action = True
+    _, found = controller.read(entity)
+    check("one default entry", len(found) == 1 and found[0].table_entry.is_default_action)
+    return found[0].table_entry.action.action.action_id
+
+
 def errors():
     primary = Controller(PRIMARY)
     for station in stations_now(primary):
@@ -247,8 +256,11 @@ def errors():
     default.entity.table_entry.table_id = object_id("tables", "stations")
     default.entity.table_entry.is_default_action = True
     default.entity.table_entry.action.action.action_id = object_id("actions", "drop")
+    check("the default entry reads back without an action while the program's own",
+          default_action(primary) == 0)
     code, _ = primary.write([default])
     check("the default entry takes MODIFY", code == grpc.StatusCode.OK)
+    check("and reads back as drop", default_action(primary) == object_id("actions", "drop"))
     default.type = INSERT
     code, codes = primary.write([default])
     check("but not INSERT", codes == [INVALID_ARGUMENT])

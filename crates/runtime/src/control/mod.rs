@@ -13,7 +13,7 @@ mod words;
 
 pub use batch::{insert_batch, insert_batches, BatchError};
 pub use counters::{counter_cells, reset_counter, CounterCell};
-pub use decode::Entry;
+pub use decode::{action as decode_action, Entry};
 pub use tables::{add, clear, delete, dump, get, modify};
 pub use words::{parse_entry, parse_key, EntryWords};
 
