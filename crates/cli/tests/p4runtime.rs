@@ -22,6 +22,7 @@ use p4bpf_runtime::deploy::{self, Deployment};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 const XDP_DROP: u32 = 1;
@@ -42,8 +43,14 @@ impl Drop for Server {
     }
 }
 
-/// A python with p4runtime-shell, installed on first use.
+/// A python with p4runtime-shell, installed on first use (once, however
+/// many tests ask at the same time).
 fn python_with_shell() -> Result<PathBuf, String> {
+    static PYTHON: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    PYTHON.get_or_init(install_shell).clone()
+}
+
+fn install_shell() -> Result<PathBuf, String> {
     let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv");
     let python = venv.join("bin/python");
     let has_shell = |python: &Path| {
