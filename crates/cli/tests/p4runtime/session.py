@@ -71,6 +71,11 @@ def program():
           lower.arbitration_code == grpc.StatusCode.ALREADY_EXISTS.value[0])
     code = lower.write_station("02:00:00:00:00:02")
     check("its write is refused with PERMISSION_DENIED", code == grpc.StatusCode.PERMISSION_DENIED)
+    with open(P4INFO) as text:
+        info = text_format.Parse(text.read(), p4info_pb2.P4Info())
+    with open(OBJECT, "rb") as f:
+        check("and so is its pipeline config",
+              lower.verify(info, f.read()) == grpc.StatusCode.PERMISSION_DENIED)
     check("and nothing was written", len(list(sh.TableEntry("stations").read())) == 1)
     lower.close()
     sh.teardown()
@@ -123,6 +128,18 @@ class Controller:
     def write_station(self, mac):
         code, _ = self.write([station_update(p4runtime_pb2.Update.INSERT, mac, 1)])
         return code
+
+    def verify(self, p4info, device_config):
+        request = p4runtime_pb2.SetForwardingPipelineConfigRequest(
+            device_id=DEVICE, action=p4runtime_pb2.SetForwardingPipelineConfigRequest.VERIFY)
+        request.election_id.high, request.election_id.low = self.election_id
+        request.config.p4info.CopyFrom(p4info)
+        request.config.p4_device_config = device_config
+        try:
+            self.stub.SetForwardingPipelineConfig(request)
+            return grpc.StatusCode.OK
+        except grpc.RpcError as error:
+            return error.code()
 
     def read(self, entity):
         request = p4runtime_pb2.ReadRequest(device_id=DEVICE)
@@ -283,6 +300,23 @@ def errors():
     except grpc.RpcError as error:
         code = error.code()
     check("unknown device id: NOT_FOUND", code == grpc.StatusCode.NOT_FOUND)
+
+    entity = p4runtime_pb2.Entity()
+    entity.table_entry.table_id = 0x02abcdef
+    check("reading an unknown table id: NOT_FOUND",
+          primary.read(entity)[0] == grpc.StatusCode.NOT_FOUND)
+
+    with open(P4INFO) as text:
+        info = text_format.Parse(text.read(), p4info_pb2.P4Info())
+    with open(OBJECT, "rb") as f:
+        good_object = f.read()
+    check("VERIFY of the right pair: OK", primary.verify(info, good_object) == grpc.StatusCode.OK)
+    check("VERIFY of a config that is no object: INVALID_ARGUMENT",
+          primary.verify(info, b"not an ELF object") == grpc.StatusCode.INVALID_ARGUMENT)
+    info.tables[0].preamble.name = "RouterIngress.no_such_table"
+    info.tables[1].match_fields[0].name = "hdr.ipv4.no_such_field"
+    check("VERIFY of a P4Info for another program: INVALID_ARGUMENT",
+          primary.verify(info, good_object) == grpc.StatusCode.INVALID_ARGUMENT)
 
     garbage = primary.channel.unary_unary("/p4.v1.P4Runtime/Write")
     try:
