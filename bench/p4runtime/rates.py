@@ -5,6 +5,9 @@ P4Runtime test makes: target/tmp/p4runtime-venv). Run from the repository:
 
     target/tmp/p4runtime-venv/bin/python bench/p4runtime/rates.py target/release/p4bpf
 
+With PERF_SERVER=FILE set, `perf record -g` samples the server into FILE
+(where its time goes: bench/p4runtime/README.md).
+
 Prints a Markdown table, best of 3 rounds: entries per second of wall
 time, and per second of CPU time of the server or of `table load` (user +
 system, from /proc and getrusage), which says more than wall time on a
