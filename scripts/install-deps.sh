@@ -20,6 +20,10 @@ test_packages=(
     "iproute2:command:ip"
     "bpftool:command:bpftool"
     "graphviz:command:dot"
+    # The P4Runtime test makes a venv with p4runtime-shell from PyPI, and
+    # test certificates with openssl.
+    "python3-venv:dpkg:python3-venv"
+    "openssl:command:openssl"
 )
 demo_packages=(
     "llvm:command:llvm-strip"

@@ -14,10 +14,12 @@ mod fuzz_packets;
 mod graph;
 mod help;
 mod pipeline;
+mod p4runtime;
 mod port;
 mod run;
 mod summary;
 mod table;
+mod table_load;
 mod target;
 mod test;
 
@@ -58,6 +60,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),
         "run" => run::run(rest),
