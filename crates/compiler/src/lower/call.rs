@@ -11,14 +11,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// `p.lookahead<H>().f`: the bits of field `f` of the header ahead.
     pub(super) fn lookahead_field(
         &mut self,
-        type_args: &[ast::TypeRef],
+        call: &ast::Expr,
         name: &str,
         e: &ast::Expr,
     ) -> Option<Expr> {
-        let ty = type_args
-            .first()
-            .and_then(|t| self.env.resolve(t, &mut self.diags));
-        let Some(Ty::Header(agg)) = ty else {
+        let Some(Ty::Header(agg)) = self.env.expr_ty(call, &mut self.diags) else {
             self.diags.error(
                 e.span,
                 "expected `lookahead<H>()` of a header type before `.`",
@@ -103,48 +100,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     ) -> Option<Expr> {
         match &callee.kind {
             A::Member { base, member } => match member.name.as_str() {
-                "minSizeInBits" | "minSizeInBytes" | "maxSizeInBits" | "maxSizeInBytes" => {
-                    let ty = match &base.kind {
-                        A::Type(t) => self.env.resolve(t, &mut self.diags)?,
-                        // A type name written where an expression stands: `h_t.minSizeInBits()`.
-                        A::Path(p)
-                            if self.lookup(&p.name.name).is_none()
-                                && self.env.decl(&p.name.name).is_some() =>
-                        {
-                            let named = ast::TypeRef {
-                                kind: ast::TypeRefKind::Named {
-                                    path: p.clone(),
-                                    args: vec![],
-                                },
-                                span: base.span,
-                            };
-                            self.env.resolve(&named, &mut self.diags)?
-                        }
-                        _ => self.expr(base, None)?.ty,
-                    };
-                    let bits = match ty {
-                        Ty::Header(a) => self.env.aggregates.get(a.index()).map(|h| h.wire_bits),
-                        other => other.width(),
-                    };
-                    let Some(bits) = bits else {
-                        self.diags.error(
-                            e.span,
-                            format!("`{}` needs a header or a bit string", member.name),
-                        );
-                        return None;
-                    };
-                    let value = if member.name.ends_with("Bytes") {
-                        bits.div_ceil(8)
-                    } else {
-                        bits
-                    };
-                    Some(Expr {
-                        kind: ExprKind::Int(value.into()),
-                        ty: Ty::bits(32),
-                    })
-                }
                 "isValid" => {
-                    let h = self.expr(base, None)?;
+                    let h = self.expr(base)?;
                     if !matches!(h.ty, Ty::Header(_) | Ty::Union(_)) {
                         self.diags.error(e.span, "`isValid` needs a header");
                         return None;
@@ -161,12 +118,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     })
                 }
                 "lookahead" => {
-                    let ty = match &e.kind {
-                        A::Call { type_args, .. } => type_args
-                            .first()
-                            .and_then(|t| self.env.resolve(t, &mut self.diags)),
-                        _ => None,
-                    };
+                    let ty = self.env.expr_ty(e, &mut self.diags);
                     match ty {
                         Some(ty @ Ty::Bits { width, .. }) if width <= 64 => Some(Expr {
                             kind: ExprKind::Lookahead {
@@ -217,10 +169,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             "BPF_PERF_EVENT_OUTPUT" => Some((Builtin::PerfEventOutput, Ty::bits(32))),
             _ => None,
         };
-        let param_types = self.extern_param_types(name);
         let mut lowered = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            lowered.push(self.expr(&a.value, param_types.get(i).and_then(|t| t.as_ref()))?);
+        for a in args {
+            lowered.push(self.expr(&a.value)?);
         }
         if let Some((func, ty)) = builtin {
             self.prog.sends_perf_events |= func == Builtin::PerfEventOutput;
@@ -242,7 +193,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return self.inline_function(decl, args, e);
         }
         let Some(ast::Decl {
-            kind: ast::DeclKind::ExternFunction { return_type, .. },
+            kind: ast::DeclKind::ExternFunction { .. },
             ..
         }) = self.env.decl(name)
         else {
@@ -256,7 +207,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.diags.error(e.span, format!("extern function `{name}` needs its C implementation: pass it with --extern-file"));
             return None;
         }
-        let ty = self.env.resolve(return_type, &mut self.diags)?;
+        let ty = self.env.expr_ty(e, &mut self.diags)?;
         Some(Expr {
             kind: ExprKind::ExternCall {
                 name: name.to_string(),
@@ -274,11 +225,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         args: &'a [ast::Argument],
         e: &'a ast::Expr,
     ) -> Option<Expr> {
-        let ast::DeclKind::Function {
-            return_type,
-            sig,
-            body,
-        } = &decl.kind
+        let ast::DeclKind::Function { sig, body, .. } = &decl.kind
         else {
             return None;
         };
@@ -294,13 +241,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         }
-        let ret_ty = self.env.resolve(return_type, &mut self.diags)?;
+        let ret_ty = self.env.expr_ty(e, &mut self.diags)?;
         let call = format!("{}.{}", self.dotted(&sig.name.name), self.prog.vars.len());
         let mut pre = std::mem::take(&mut self.pending);
         let mut params = vec![];
         let mut copy_out = vec![];
         for (p, a) in sig.params.iter().zip(args) {
-            let ty = self.env.resolve(&p.ty, &mut self.diags)?;
+            let ty = self.env.decl_ty(&p.name, &mut self.diags)?;
             let v = self.new_var(
                 format!("{call}.{}", p.name.name),
                 ty.clone(),
@@ -310,7 +257,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 kind: ExprKind::Var(v),
                 ty: ty.clone(),
             };
-            let arg = self.expr(&a.value, Some(&ty))?;
+            let arg = self.expr(&a.value)?;
             pre.append(&mut self.pending);
             if p.direction != Some(ast::Direction::Out) {
                 pre.push(Stmt::Assign {
@@ -359,19 +306,5 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 ty: Ty::Void,
             },
         })
-    }
-
-    fn extern_param_types(&mut self, name: &str) -> Vec<Option<Ty>> {
-        let Some(ast::Decl {
-            kind: ast::DeclKind::ExternFunction { sig, .. },
-            ..
-        }) = self.env.decl(name)
-        else {
-            return vec![];
-        };
-        sig.params
-            .iter()
-            .map(|p| self.env.resolve(&p.ty, &mut self.diags))
-            .collect()
     }
 }

@@ -6,6 +6,7 @@
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionId, CounterArray, Expr, ExprKind, Stmt, Ty, VarStorage};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
+use p4bpf_front::check::Value;
 use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -38,9 +39,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             DeclKind::Action { .. } => self.action(decl),
             DeclKind::Table { .. } => self.table(decl),
             DeclKind::Instance { ty, args, name, .. } => self.instance(ty, args, name, decl),
-            DeclKind::ValueSet { elem, size, name } => {
+            DeclKind::ValueSet { size, name, .. } => {
                 let (Some(ty), Some(size)) = (
-                    self.env.resolve(elem, &mut self.diags),
+                    self.env.decl_ty(name, &mut self.diags),
                     self.env.eval_u32(size, &mut self.diags),
                 ) else {
                     return;
@@ -104,7 +105,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let Some(size) = self.env.eval_u32(&size.value, &mut self.diags) else {
             return;
         };
-        let sparse = matches!(sparse.value.kind, A::Bool(true));
+        let sparse = matches!(self.env.value(&sparse.value), Some(Value::Bool(true)));
         let p4 = self.dotted(&name.name);
         let c_name = self.c_name(&p4);
         let id = ir::CounterId(self.prog.counters.len() as u32);
@@ -143,7 +144,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
         let mut params = vec![];
         for p in &sig.params {
-            if let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) {
+            if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
                 let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
                 self.bind(&p.name.name, Binding::Var(v));
                 params.push((v, p.direction));
@@ -191,7 +192,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 continue;
             }
             let ty = self.prog.var(*v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-            let Some(x) = self.expr_into(&a.value, Some(&ty), out) else {
+            let Some(x) = self.expr_into(&a.value, out) else {
                 return;
             };
             let param = Expr {
@@ -225,7 +226,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut params = vec![];
         let directional = sig.params.iter().filter(|p| p.direction.is_some()).count();
         for p in &sig.params {
-            let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) else {
+            let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) else {
                 continue;
             };
             let by_pointer = matches!(

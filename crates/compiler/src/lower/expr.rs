@@ -1,13 +1,18 @@
-//! Expressions: resolves names, gives every expression its concrete type
-//! (untyped literals take the type the context expects) and maps method
-//! and extern calls to IR operations. A table application inside an
-//! expression (`t.apply().hit`) is hoisted into [`Lowerer::pending`].
+//! Expressions: maps each checked expression to a typed IR expression.
+//! Types and compile-time values are the checker's ([`CheckedProgram`]):
+//! an expression whose value is known becomes a constant of its checked
+//! type, everything else is lowered node by node with the type the checker
+//! recorded. Method and extern calls become IR operations; a table
+//! application inside an expression (`t.apply().hit`) is hoisted into
+//! [`Lowerer::pending`].
+//!
+//! [`CheckedProgram`]: p4bpf_front::check::CheckedProgram
 
-use super::types::to_bits;
 use super::{Binding, Lowerer};
 use crate::ir::{BinOp, Expr, ExprKind, Ty, UnOp};
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigUint;
 use p4bpf_front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use p4bpf_front::check::Value;
 
 fn int(value: BigUint, ty: Ty) -> Expr {
     Expr {
@@ -16,38 +21,16 @@ fn int(value: BigUint, ty: Ty) -> Expr {
     }
 }
 
-fn is_untyped_literal(e: &ast::Expr) -> bool {
-    match &e.kind {
-        A::Int(lit) => lit.width.is_none(),
-        A::Unary { operand, .. } => is_untyped_literal(operand),
-        _ => false,
-    }
-}
-
 impl<'a, 'u> Lowerer<'a, 'u> {
-    pub(super) fn expr(&mut self, e: &'a ast::Expr, expected: Option<&Ty>) -> Option<Expr> {
+    pub(super) fn expr(&mut self, e: &'a ast::Expr) -> Option<Expr> {
+        if let Some(constant) = self.constant(e) {
+            return Some(constant);
+        }
         match &e.kind {
-            A::Bool(b) => Some(Expr {
-                kind: ExprKind::Bool(*b),
-                ty: Ty::Bool,
-            }),
-            A::Int(lit) => {
-                if lit.width.is_some_and(|(w, _)| w == 0 || w > 2048) {
-                    self.diags.error(e.span, "unsupported literal width");
-                    return None;
-                }
-                let ty = match (lit.width, expected) {
-                    (Some((width, signed)), _) => Ty::Bits { width, signed },
-                    (None, Some(t @ Ty::Bits { .. })) => t.clone(),
-                    _ => Ty::bits(32),
-                };
-                let width = ty.width().unwrap_or(32);
-                Some(int(to_bits(&lit.value, width), ty))
-            }
             A::Path(p) => self.path(&p.name.name, e),
             A::Member { base, member } => self.member(base, member, e),
             A::Index { base, index } => {
-                let base = self.expr(base, None)?;
+                let base = self.expr(base)?;
                 let Ty::Stack { elem, size } = base.ty else {
                     self.diags
                         .error(e.span, "only header stacks can be indexed");
@@ -71,7 +54,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 })
             }
             A::Slice { base, hi, lo } => {
-                let base = self.expr(base, None)?;
+                let base = self.expr(base)?;
                 let hi = self.env.eval_u32(hi, &mut self.diags)?;
                 let lo = self.env.eval_u32(lo, &mut self.diags)?;
                 let width = base.ty.width().unwrap_or(0);
@@ -93,14 +76,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             A::Call { callee, args, .. } => self.call_expr(callee, args, e),
             A::Unary { op, operand } => {
-                let operand = self.expr(operand, expected)?;
-                let (op, ty) = match op {
+                let operand = self.expr(operand)?;
+                let op = match op {
                     UnaryOp::Plus => return Some(operand),
-                    UnaryOp::Not => (UnOp::Not, Ty::Bool),
-                    UnaryOp::Neg => (UnOp::Neg, operand.ty.clone()),
-                    UnaryOp::Complement => (UnOp::Complement, operand.ty.clone()),
+                    UnaryOp::Not => UnOp::Not,
+                    UnaryOp::Neg => UnOp::Neg,
+                    UnaryOp::Complement => UnOp::Complement,
                 };
                 self.check_scalar(&operand, e)?;
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
                 Some(Expr {
                     kind: ExprKind::Unary {
                         op,
@@ -109,12 +93,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
-            A::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, expected, e),
+            A::Binary { op, lhs, rhs } => {
+                let l = self.expr(lhs)?;
+                let r = self.expr(rhs)?;
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
+                self.combine(*op, l, r, ty, e)
+            }
             A::Ternary { cond, then, other } => {
-                let cond = self.expr(cond, Some(&Ty::Bool))?;
-                let then = self.expr(then, expected)?;
-                let other = self.expr(other, Some(&then.ty))?;
-                let ty = then.ty.clone();
+                let cond = self.expr(cond)?;
+                let then = self.expr(then)?;
+                let other = self.expr(other)?;
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
                 Some(Expr {
                     kind: ExprKind::Mux {
                         cond: Box::new(cond),
@@ -124,17 +113,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
-            A::Cast { ty, expr } => {
-                let ty = self.env.resolve(ty, &mut self.diags)?;
-                let inner = self.expr(expr, Some(&ty))?;
-                if let (ExprKind::Int(v), Some(w)) = (&inner.kind, ty.width()) {
-                    return Some(int(to_bits(&BigInt::from(v.clone()), w), ty));
-                }
+            A::Cast { expr, .. } => {
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
+                let inner = self.expr(expr)?;
                 self.check_scalar(&inner, e)?;
                 Some(Expr {
                     kind: ExprKind::Cast(Box::new(inner)),
                     ty,
                 })
+            }
+            A::List(_) | A::StructInit { .. } | A::Invalid => {
+                self.diags.error(
+                    e.span,
+                    "an initializer is supported by the eBPF target only as the right side of an assignment or declaration",
+                );
+                None
             }
             _ => {
                 self.diags.error(
@@ -144,6 +137,34 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 None
             }
         }
+    }
+
+    /// `e` as a constant when the checker knows its value and it is a
+    /// scalar (integer, bool, enum member, error).
+    fn constant(&mut self, e: &ast::Expr) -> Option<Expr> {
+        let value = self.env.value(e)?;
+        if matches!(value, Value::List(_) | Value::Struct(_) | Value::String(_)) {
+            return None;
+        }
+        if let Value::Bool(b) = value {
+            return Some(Expr {
+                kind: ExprKind::Bool(*b),
+                ty: Ty::Bool,
+            });
+        }
+        if let Value::Member { ty, member } = value {
+            if ty == "error" {
+                let code = self.env.error_code(member)?;
+                return Some(Expr {
+                    kind: ExprKind::ErrorCode(code),
+                    ty: Ty::Error,
+                });
+            }
+        }
+        let ty = self.env.expr_ty(e, &mut self.diags)?;
+        let width = ty.width()?;
+        let bits = self.env.scalar_bits(value, width)?;
+        Some(int(bits, ty))
     }
 
     fn check_scalar(&mut self, x: &Expr, at: &ast::Expr) -> Option<()> {
@@ -160,53 +181,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    fn binary(
-        &mut self,
-        op: BinaryOp,
-        lhs: &'a ast::Expr,
-        rhs: &'a ast::Expr,
-        expected: Option<&Ty>,
-        e: &'a ast::Expr,
-    ) -> Option<Expr> {
-        let comparison = matches!(
-            op,
-            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-        );
-        let operand_hint = if comparison || matches!(op, BinaryOp::And | BinaryOp::Or) {
-            None
-        } else {
-            expected
-        };
-        // Type the typed side first so an untyped literal can follow it.
-        let (l, r) = if is_untyped_literal(lhs) && !is_untyped_literal(rhs) {
-            let r = self.expr(rhs, operand_hint)?;
-            let l = self.expr(lhs, Some(&r.ty))?;
-            (l, r)
-        } else {
-            let l = self.expr(lhs, operand_hint)?;
-            let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
-            let r = self.expr(rhs, if shift { None } else { Some(&l.ty) })?;
-            (l, r)
-        };
-        self.combine(op, l, r, e)
-    }
-
-    /// The typed binary operation `l op r`.
+    /// The binary operation `l op r` of checked type `ty`.
     pub(super) fn combine(
         &mut self,
         op: BinaryOp,
         l: Expr,
         r: Expr,
+        ty: Ty,
         e: &ast::Expr,
     ) -> Option<Expr> {
         if op == BinaryOp::Concat {
-            let width = l.ty.width().unwrap_or(0) + r.ty.width().unwrap_or(0);
-            // Constants fold at any width (wide keyset values are written so).
-            if let (ExprKind::Int(a), ExprKind::Int(b)) = (&l.kind, &r.kind) {
-                let lo_width = r.ty.width().unwrap_or(0);
-                return Some(int((a << lo_width) | b, Ty::bits(width)));
-            }
-            if width > 64 {
+            if ty.width().is_none_or(|w| w > 64) {
                 self.diags.error(
                     e.span,
                     "concatenation wider than 64 bits is not supported by the eBPF target",
@@ -218,7 +203,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     hi: Box::new(l),
                     lo: Box::new(r),
                 },
-                ty: Ty::bits(width),
+                ty,
             });
         }
         let wide_eq =
@@ -227,27 +212,27 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.check_scalar(&l, e)?;
             self.check_scalar(&r, e)?;
         }
-        let (op, ty) = match op {
-            BinaryOp::Mul => (BinOp::Mul, l.ty.clone()),
-            BinaryOp::Div => (BinOp::Div, l.ty.clone()),
-            BinaryOp::Mod => (BinOp::Mod, l.ty.clone()),
-            BinaryOp::Add => (BinOp::Add, l.ty.clone()),
-            BinaryOp::Sub => (BinOp::Sub, l.ty.clone()),
-            BinaryOp::AddSat => (BinOp::AddSat, l.ty.clone()),
-            BinaryOp::SubSat => (BinOp::SubSat, l.ty.clone()),
-            BinaryOp::Shl => (BinOp::Shl, l.ty.clone()),
-            BinaryOp::Shr => (BinOp::Shr, l.ty.clone()),
-            BinaryOp::BitAnd => (BinOp::BitAnd, l.ty.clone()),
-            BinaryOp::BitOr => (BinOp::BitOr, l.ty.clone()),
-            BinaryOp::BitXor => (BinOp::BitXor, l.ty.clone()),
-            BinaryOp::Le => (BinOp::Le, Ty::Bool),
-            BinaryOp::Ge => (BinOp::Ge, Ty::Bool),
-            BinaryOp::Lt => (BinOp::Lt, Ty::Bool),
-            BinaryOp::Gt => (BinOp::Gt, Ty::Bool),
-            BinaryOp::Eq => (BinOp::Eq, Ty::Bool),
-            BinaryOp::Ne => (BinOp::Ne, Ty::Bool),
-            BinaryOp::And => (BinOp::And, Ty::Bool),
-            BinaryOp::Or => (BinOp::Or, Ty::Bool),
+        let op = match op {
+            BinaryOp::Mul => BinOp::Mul,
+            BinaryOp::Div => BinOp::Div,
+            BinaryOp::Mod => BinOp::Mod,
+            BinaryOp::Add => BinOp::Add,
+            BinaryOp::Sub => BinOp::Sub,
+            BinaryOp::AddSat => BinOp::AddSat,
+            BinaryOp::SubSat => BinOp::SubSat,
+            BinaryOp::Shl => BinOp::Shl,
+            BinaryOp::Shr => BinOp::Shr,
+            BinaryOp::BitAnd => BinOp::BitAnd,
+            BinaryOp::BitOr => BinOp::BitOr,
+            BinaryOp::BitXor => BinOp::BitXor,
+            BinaryOp::Le => BinOp::Le,
+            BinaryOp::Ge => BinOp::Ge,
+            BinaryOp::Lt => BinOp::Lt,
+            BinaryOp::Gt => BinOp::Gt,
+            BinaryOp::Eq => BinOp::Eq,
+            BinaryOp::Ne => BinOp::Ne,
+            BinaryOp::And => BinOp::And,
+            BinaryOp::Or => BinOp::Or,
             BinaryOp::Concat => return None,
         };
         Some(Expr {
@@ -269,27 +254,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
-            Some(Binding::Const(value, ty)) => {
-                Some(int(to_bits(&value, ty.width().unwrap_or(32)), ty))
+            _ => {
+                self.diags.error(
+                    e.span,
+                    format!("`{name}` is not a value the eBPF target can use here"),
+                );
+                None
             }
-            _ => match self.env.consts.get(name).cloned() {
-                Some((value, ty)) => {
-                    if ty == Ty::Bool {
-                        return Some(Expr {
-                            kind: ExprKind::Bool(value != BigInt::from(0)),
-                            ty,
-                        });
-                    }
-                    Some(int(to_bits(&value, ty.width().unwrap_or(32)), ty))
-                }
-                None => {
-                    self.diags.error(
-                        e.span,
-                        format!("`{name}` is not a value the eBPF target can use here"),
-                    );
-                    None
-                }
-            },
         }
     }
 
@@ -299,45 +270,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         member: &ast::Ident,
         e: &'a ast::Expr,
     ) -> Option<Expr> {
-        let base_name = match &base.kind {
-            A::Path(p) => Some(p.name.name.as_str()),
-            A::Type(t) if matches!(t.kind, ast::TypeRefKind::Error) => Some("error"),
-            _ => None,
-        };
-        if base_name == Some("error") {
-            return match self.env.error_code(&member.name) {
-                Some(code) => Some(Expr {
-                    kind: ExprKind::ErrorCode(code),
-                    ty: Ty::Error,
-                }),
-                None => {
-                    self.diags
-                        .error(member.span, format!("unknown error `{}`", member.name));
-                    None
-                }
-            };
-        }
-        if let Some(name) = base_name {
-            if self.lookup(name).is_none() {
-                if let Some(info) = self.env.enums.get(name) {
-                    let width = info.width;
-                    return match info.members.get(&member.name).cloned() {
-                        Some(v) => Some(int(v, Ty::bits(width))),
-                        None => {
-                            self.diags.error(
-                                member.span,
-                                format!("`{name}` has no member `{}`", member.name),
-                            );
-                            None
-                        }
-                    };
-                }
-            }
-        }
-        if let A::Call {
-            callee, type_args, ..
-        } = &base.kind
-        {
+        if let A::Call { callee, .. } = &base.kind {
             if let A::Member {
                 base: table,
                 member: apply,
@@ -347,11 +280,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     return self.apply_hit(table, member.name == "miss", e);
                 }
                 if apply.name == "lookahead" {
-                    return self.lookahead_field(type_args, &member.name, e);
+                    return self.lookahead_field(base, &member.name, e);
                 }
             }
         }
-        let b = self.expr(base, None)?;
+        let b = self.expr(base)?;
         self.field(b, &member.name, e)
     }
 

@@ -18,11 +18,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 Some(Binding::Action(action)) => {
                     let params: Vec<Ty> = self.action_param_types(action);
                     let mut lowered = vec![];
-                    for (a, ty) in args
-                        .iter()
-                        .zip(params.iter().chain(std::iter::repeat(&Ty::Void)))
-                    {
-                        let Some(x) = self.expr_into(&a.value, Some(ty), out) else {
+                    for a in args {
+                        let Some(x) = self.expr_into(&a.value, out) else {
                             return;
                         };
                         lowered.push(x);
@@ -70,13 +67,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             .error(call.span, "`verify` takes a condition and an error");
                         return;
                     };
-                    let Some(cond) = self.expr_into(&cond.value, Some(&Ty::Bool), out) else {
+                    let Some(cond) = self.expr_into(&cond.value, out) else {
                         return;
                     };
                     let Some(Expr {
                         kind: ExprKind::ErrorCode(error),
                         ..
-                    }) = self.expr(&error.value, None)
+                    }) = self.expr(&error.value)
                     else {
                         self.diags.error(
                             error.value.span,
@@ -117,7 +114,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let arg = |i: usize| args.get(i).map(|a| &a.value);
         match (target, method) {
             (Some(Binding::PacketIn), "extract") if args.len() == 1 => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
+                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, out)) {
                     self.push_header_op(h, call, out, |header| Stmt::Extract { header });
                 }
             }
@@ -137,7 +134,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 out.push(Stmt::Advance { bits });
             }
             (Some(Binding::PacketOut), "emit") => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
+                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, out)) {
                     self.push_header_op(h, call, out, |header| Stmt::Emit { header });
                 }
             }
@@ -150,12 +147,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 action_run: None,
             }),
             (Some(Binding::Counter(counter)), "increment" | "add") => {
-                let Some(index) = arg(0).and_then(|a| self.expr_into(a, Some(&Ty::bits(32)), out))
+                let Some(index) = arg(0).and_then(|a| self.expr_into(a, out))
                 else {
                     return;
                 };
                 let amount = match arg(1) {
-                    Some(a) if method == "add" => match self.expr_into(a, Some(&Ty::bits(32)), out)
+                    Some(a) if method == "add" => match self.expr_into(a, out)
                     {
                         Some(x) => Some(x),
                         None => return,
@@ -169,7 +166,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 });
             }
             (_, "setValid" | "setInvalid") => {
-                let Some(h) = self.expr_into(base, None, out) else {
+                let Some(h) = self.expr_into(base, out) else {
                     return;
                 };
                 if !matches!(h.ty, Ty::Header(_)) {
@@ -183,7 +180,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 });
             }
             (_, "push_front" | "pop_front") => {
-                let Some(stack) = self.expr_into(base, None, out) else {
+                let Some(stack) = self.expr_into(base, out) else {
                     return;
                 };
                 let Some(n) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else {

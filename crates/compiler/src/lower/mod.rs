@@ -17,7 +17,9 @@ mod table;
 pub mod types;
 
 use crate::ir::{self, Arch, Ty, Var, VarId, VarStorage};
+use num_traits::ToPrimitive;
 use p4bpf_front::ast::{self, DeclKind, ExprKind, TypeRefKind};
+use p4bpf_front::check::CheckedProgram;
 use p4bpf_front::diag::{Diagnostic, Diagnostics};
 use p4bpf_front::source::{SourceMap, Span, TranslationUnit};
 use std::collections::HashMap;
@@ -71,7 +73,6 @@ impl<'u> Diags<'u> {
 #[derive(Clone, Debug)]
 enum Binding {
     Var(VarId),
-    Const(num_bigint::BigInt, Ty),
     Table(ir::TableId),
     Action(ir::ActionId),
     Counter(ir::CounterId),
@@ -113,16 +114,17 @@ struct SubControl {
     body: Vec<ir::Stmt>,
 }
 
-/// Lowers a parsed program; `name` is the program's file stem.
+/// Lowers a checked program; `name` is the program's file stem.
 pub fn lower(
     program: &ast::Program,
+    checked: &CheckedProgram,
     unit: &TranslationUnit,
     sources: &SourceMap,
     name: &str,
     allow_user_externs: bool,
 ) -> Result<ir::Program, Diagnostics> {
-    let mut diags = Diags::new(unit, sources);
-    let env = TypeEnv::new(program, &mut diags);
+    let diags = Diags::new(unit, sources);
+    let env = TypeEnv::new(program, checked);
     let mut lw = Lowerer {
         env,
         diags,
@@ -276,7 +278,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         };
-        let ty = self.env.resolve(&param.ty, &mut self.diags)?;
+        let ty = self.env.decl_ty(&param.name, &mut self.diags)?;
         Some(self.new_var(name.to_string(), ty, VarStorage::State))
     }
 
@@ -349,15 +351,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         id
     }
 
-    /// The value of `@id(N)`, for P4Runtime.
+    /// The value of `@id(N)`, for P4Runtime (annotation bodies are not
+    /// typed, so `N` is read as the integer literal it must be).
     fn id_annotation(&mut self, annotations: &[ast::Annotation]) -> Option<u32> {
         let a = annotations.iter().find(|a| a.name.name == "id")?;
-        match &a.body {
-            ast::AnnotationBody::Expressions(list) => list
-                .first()
-                .and_then(|e| self.env.eval_u32(e, &mut self.diags)),
+        let ast::AnnotationBody::Expressions(list) = &a.body else {
+            return None;
+        };
+        let e = list.first()?;
+        let id = match &e.kind {
+            ExprKind::Int(lit) => lit.value.to_u32(),
             _ => None,
+        };
+        if id.is_none() {
+            self.diags
+                .error(e.span, "`@id` takes an integer literal that fits 32 bits");
         }
+        id
     }
 
     pub(super) fn annotation_string(annotations: &[ast::Annotation], name: &str) -> Option<String> {

@@ -5,7 +5,7 @@
 
 use super::{Binding, Lowerer};
 use crate::ir::{ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
-use p4bpf_front::ast::{self, BinaryOp, DeclKind, ExprKind as A, StmtKind, SwitchLabel};
+use p4bpf_front::ast::{self, DeclKind, ExprKind as A, StmtKind, SwitchLabel};
 use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -27,13 +27,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// Lowers an expression and moves its hoisted table applications to `out`.
-    pub(super) fn expr_into(
-        &mut self,
-        e: &'a ast::Expr,
-        expected: Option<&Ty>,
-        out: &mut Vec<Stmt>,
-    ) -> Option<Expr> {
-        let x = self.expr(e, expected);
+    pub(super) fn expr_into(&mut self, e: &'a ast::Expr, out: &mut Vec<Stmt>) -> Option<Expr> {
+        let x = self.expr(e);
         out.append(&mut self.pending);
         x
     }
@@ -41,33 +36,30 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn stmt(&mut self, s: &'a ast::Stmt, out: &mut Vec<Stmt>) {
         match &s.kind {
             StmtKind::Assign { lhs, rhs } => {
-                let Some(l) = self.expr_into(lhs, None, out) else {
+                let Some(l) = self.expr_into(lhs, out) else {
                     return;
                 };
-                let Some(r) = self.expr_into(rhs, Some(&l.ty), out) else {
+                let Some(r) = self.expr_into(rhs, out) else {
                     return;
                 };
                 self.assign(l, r, s, out);
             }
             StmtKind::CompoundAssign { op, lhs, rhs } => {
-                let Some(l) = self.expr_into(lhs, None, out) else {
+                let Some(l) = self.expr_into(lhs, out) else {
                     return;
                 };
-                let hint = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-                    None
-                } else {
-                    Some(&l.ty)
-                };
-                let Some(r) = self.expr_into(rhs, hint, out) else {
+                let Some(r) = self.expr_into(rhs, out) else {
                     return;
                 };
-                if let Some(value) = self.combine(*op, l.clone(), r, lhs) {
+                // `a op= b` has the type of `a`.
+                let ty = l.ty.clone();
+                if let Some(value) = self.combine(*op, l.clone(), r, ty, lhs) {
                     self.assign(l, value, s, out);
                 }
             }
             StmtKind::Call(call) => self.call_stmt(call, out),
             StmtKind::If { cond, then, other } => {
-                let Some(cond) = self.expr_into(cond, Some(&Ty::Bool), out) else {
+                let Some(cond) = self.expr_into(cond, out) else {
                     return;
                 };
                 let then = self.sub_block(then);
@@ -87,7 +79,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     return;
                 };
                 let ty = self.prog.var(ret).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-                let Some(value) = self.expr_into(value, Some(&ty), out) else {
+                let Some(value) = self.expr_into(value, out) else {
                     return;
                 };
                 out.push(Stmt::Assign {
@@ -123,14 +115,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     pub(super) fn decl_stmt(&mut self, d: &'a ast::Decl, out: &mut Vec<Stmt>) {
         match &d.kind {
-            DeclKind::Variable { ty, name, init } => {
-                let Some(ty) = self.env.resolve(ty, &mut self.diags) else {
+            DeclKind::Variable { name, init, .. } => {
+                let Some(ty) = self.env.decl_ty(name, &mut self.diags) else {
                     return;
                 };
                 let p4 = self.dotted(&name.name);
                 let v = self.new_var(p4, ty.clone(), VarStorage::State);
                 if let Some(init) = init {
-                    if let Some(r) = self.expr_into(init, Some(&ty), out) {
+                    if let Some(r) = self.expr_into(init, out) {
                         out.push(Stmt::Assign {
                             lhs: Expr {
                                 kind: ExprKind::Var(v),
@@ -142,15 +134,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
                 self.bind(&name.name, Binding::Var(v));
             }
-            DeclKind::Constant { ty, name, value } => {
-                let (Some(ty), Some(v)) = (
-                    self.env.resolve(ty, &mut self.diags),
-                    self.env.eval(value, &mut self.diags),
-                ) else {
-                    return;
-                };
-                self.bind(&name.name, Binding::Const(v, ty));
-            }
+            // Uses of a constant read the checker's value.
+            DeclKind::Constant { .. } => {}
             _ => self.diags.error(
                 d.span,
                 "this declaration is not supported here by the eBPF target",
@@ -238,7 +223,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         s: &ast::Stmt,
         out: &mut Vec<Stmt>,
     ) {
-        let Some(value) = self.expr_into(scrutinee, None, out) else {
+        let Some(value) = self.expr_into(scrutinee, out) else {
             return;
         };
         let Some(width) = value.ty.width().filter(|w| *w <= 64) else {
@@ -262,7 +247,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     )
                 }
                 SwitchLabel::Expr(e) => {
-                    match self.expr(e, Some(&value.ty)) {
+                    match self.expr(e) {
                         Some(Expr {
                             kind: ExprKind::Int(v),
                             ..

@@ -184,7 +184,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     fn table_key(&mut self, k: &'a ast::KeyElement) -> Option<TableKey> {
-        let expr = self.expr(&k.expr, None)?;
+        let expr = self.expr(&k.expr)?;
         if !self.pending.is_empty() {
             self.pending.clear();
             self.diags.error(k.span, "a table key cannot apply a table");
@@ -243,8 +243,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return None;
         }
         let mut lowered = vec![];
-        for (a, ty) in args.iter().zip(&types) {
-            let x = self.expr(&a.value, Some(ty))?;
+        for a in args {
+            let x = self.expr(&a.value)?;
             if !matches!(x.kind, ir::ExprKind::Int(_) | ir::ExprKind::Bool(_)) {
                 self.diags.error(
                     a.span,
