@@ -42,7 +42,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             DeclKind::ValueSet { size, name, .. } => {
                 let (Some(ty), Some(size)) = (
                     self.env.decl_ty(name, &mut self.diags),
-                    self.env.eval_u32(size, &mut self.diags),
+                    self.env.const_u32(size, &mut self.diags),
                 ) else {
                     return;
                 };
@@ -102,7 +102,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .error(decl.span, "`CounterArray` takes a size and a sparse flag");
             return;
         };
-        let Some(size) = self.env.eval_u32(&size.value, &mut self.diags) else {
+        let Some(size) = self.env.const_u32(&size.value, &mut self.diags) else {
             return;
         };
         let sparse = matches!(self.env.value(&sparse.value), Some(Value::Bool(true)));

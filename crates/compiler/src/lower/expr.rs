@@ -36,7 +36,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         .error(e.span, "only header stacks can be indexed");
                     return None;
                 };
-                let i = self.env.eval_u32(index, &mut self.diags)?;
+                let i = self.env.const_u32(index, &mut self.diags)?;
                 if i >= size {
                     self.diags.error(
                         index.span,
@@ -55,8 +55,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             A::Slice { base, hi, lo } => {
                 let base = self.expr(base)?;
-                let hi = self.env.eval_u32(hi, &mut self.diags)?;
-                let lo = self.env.eval_u32(lo, &mut self.diags)?;
+                let hi = self.env.const_u32(hi, &mut self.diags)?;
+                let lo = self.env.const_u32(lo, &mut self.diags)?;
                 let width = base.ty.width().unwrap_or(0);
                 if hi < lo || hi >= width || width > 64 {
                     self.diags.error(

@@ -119,7 +119,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
             (Some(Binding::PacketIn), "advance") => {
-                let Some(bits) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else {
+                let Some(bits) = arg(0).and_then(|a| self.env.const_u32(a, &mut self.diags)) else {
                     return;
                 };
                 if bits % 8 != 0 {
@@ -183,7 +183,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let Some(stack) = self.expr_into(base, out) else {
                     return;
                 };
-                let Some(n) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else {
+                let Some(n) = arg(0).and_then(|a| self.env.const_u32(a, &mut self.diags)) else {
                     return;
                 };
                 let count = if method == "push_front" {

@@ -64,7 +64,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     name: prop_name,
                     value,
                 } => match prop_name.name.as_str() {
-                    "size" => size = self.env.eval_u32(value, &mut self.diags),
+                    "size" => size = self.env.const_u32(value, &mut self.diags),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -76,7 +76,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                                 self.diags.error(value.span, format!("table implementation `{kind}` is not supported (use `hash_table` or `array_table`)"));
                             }
                             if let Some(a) = args.first() {
-                                size = self.env.eval_u32(&a.value, &mut self.diags);
+                                size = self.env.const_u32(&a.value, &mut self.diags);
                             }
                         }
                         _ => self

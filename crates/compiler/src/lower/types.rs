@@ -257,7 +257,7 @@ impl<'a> TypeEnv<'a> {
     }
 
     /// A small non-negative constant: a size, an index, a bit count.
-    pub fn eval_u32(&self, e: &ast::Expr, diags: &mut Diags) -> Option<u32> {
+    pub fn const_u32(&self, e: &ast::Expr, diags: &mut Diags) -> Option<u32> {
         let v = self.int(e, diags)?;
         match v.to_u32() {
             Some(v) => Some(v),
