@@ -46,12 +46,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         })
                         .unwrap_or_default();
                     for ((x, out_param), a) in lowered.iter().zip(&by_pointer).zip(args) {
-                        if *out_param
-                            && !matches!(
-                                x.kind,
-                                ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. }
-                            )
-                        {
+                        if *out_param && !super::actions_list::is_place(x) {
                             self.diags.error(a.span, "an `out` or `inout` argument must be a variable, field or stack element");
                             return;
                         }

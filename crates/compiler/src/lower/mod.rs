@@ -7,9 +7,11 @@
 //! on the program. Split by concern: [`types`] (types, constants),
 //! [`expr`], [`call`], [`control`], [`stmt`], [`method`], [`parser`], [`table`].
 
+mod actions_list;
 mod call;
 mod control;
 mod expr;
+mod init;
 mod method;
 mod parser;
 mod stmt;
@@ -103,6 +105,8 @@ struct Lowerer<'a, 'u> {
     return_var: Option<VarId>,
     /// Functions being inlined, innermost last (P4 forbids recursion).
     inlining: Vec<String>,
+    /// The current table's wrappers of actions bound in its `actions` list.
+    bound_actions: HashMap<ir::ActionId, ir::ActionId>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -153,6 +157,7 @@ pub fn lower(
         local_inits: vec![],
         return_var: None,
         inlining: vec![],
+        bound_actions: HashMap::new(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

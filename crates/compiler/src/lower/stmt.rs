@@ -6,6 +6,7 @@
 use super::{Binding, Lowerer};
 use crate::ir::{ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A, StmtKind, SwitchLabel};
+use p4bpf_front::source::Span;
 use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -39,10 +40,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let Some(l) = self.expr_into(lhs, out) else {
                     return;
                 };
-                let Some(r) = self.expr_into(rhs, out) else {
-                    return;
-                };
-                self.assign(l, r, s, out);
+                self.assign_value(l, rhs, out);
             }
             StmtKind::CompoundAssign { op, lhs, rhs } => {
                 let Some(l) = self.expr_into(lhs, out) else {
@@ -54,7 +52,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 // `a op= b` has the type of `a`.
                 let ty = l.ty.clone();
                 if let Some(value) = self.combine(*op, l.clone(), r, ty, lhs) {
-                    self.assign(l, value, s, out);
+                    self.assign(l, value, s.span, out);
                 }
             }
             StmtKind::Call(call) => self.call_stmt(call, out),
@@ -100,14 +98,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    fn assign(&mut self, lhs: Expr, rhs: Expr, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+    pub(super) fn assign(&mut self, lhs: Expr, rhs: Expr, at: Span, out: &mut Vec<Stmt>) {
         let same_shape = match (&lhs.ty, &rhs.ty) {
             (Ty::Bits { width: a, .. }, Ty::Bits { width: b, .. }) => a == b,
             (a, b) => a == b,
         };
         if !same_shape {
             self.diags
-                .error(s.span, "cannot assign a value of a different type");
+                .error(at, "cannot assign a value of a different type");
             return;
         }
         out.push(Stmt::Assign { lhs, rhs });
@@ -122,15 +120,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let p4 = self.dotted(&name.name);
                 let v = self.new_var(p4, ty.clone(), VarStorage::State);
                 if let Some(init) = init {
-                    if let Some(r) = self.expr_into(init, out) {
-                        out.push(Stmt::Assign {
-                            lhs: Expr {
-                                kind: ExprKind::Var(v),
-                                ty,
-                            },
-                            rhs: r,
-                        });
-                    }
+                    let place = Expr {
+                        kind: ExprKind::Var(v),
+                        ty,
+                    };
+                    self.assign_value(place, init, out);
                 }
                 self.bind(&name.name, Binding::Var(v));
             }

@@ -33,25 +33,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         }
                     }
                 }
-                TablePropertyKind::Actions(refs) => {
-                    for r in refs {
-                        if r.args.is_some() {
-                            self.diags.error(r.span, "actions with arguments bound in the `actions` list are not supported yet");
-                            continue;
-                        }
-                        match self.lookup(&r.name.name.name) {
-                            Some(Binding::Action(a))
-                                if self.prog.action(a).is_some_and(|x| x.directional > 0) =>
-                            {
-                                self.diags.error(r.span, format!("action `{}` has directional parameters, which a table cannot supply", r.name.name.name));
-                            }
-                            Some(Binding::Action(a)) => actions.push(a),
-                            _ => self
-                                .diags
-                                .error(r.span, format!("unknown action `{}`", r.name.name.name)),
-                        }
-                    }
-                }
+                TablePropertyKind::Actions(refs) => actions = self.actions_list(refs),
                 TablePropertyKind::DefaultAction(e) => {
                     default = Some(e);
                     default_is_const = prop.is_const;
@@ -230,6 +212,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.diags.error(e.span, "expected an action");
             return None;
         };
+        let (action, args) = self.table_action(action, args);
         let types = self.action_param_types(action);
         if types.len() != args.len() {
             self.diags.error(

@@ -6,7 +6,7 @@
 use super::consteval::Value;
 use super::types::{Type, TypeDefKind};
 use super::CheckedProgram;
-use crate::ast::{Expr, Ident};
+use crate::ast::{Expr, ExprKind, Ident};
 
 impl CheckedProgram {
     /// The type of `e` after implicit casts (`Unknown` if the checker had
@@ -17,9 +17,22 @@ impl CheckedProgram {
             .unwrap_or(&Type::Unknown)
     }
 
-    /// The value of `e` when it is known at compile time.
+    /// The value of `e` when it is known at compile time; for a field of
+    /// a constant of struct type (`C.f`), that field of its value.
     pub fn value_of(&self, e: &Expr) -> Option<&Value> {
-        self.values.get(&e.id)
+        if let Some(v) = self.values.get(&e.id) {
+            return Some(v);
+        }
+        let ExprKind::Member { base, member } = &e.kind else {
+            return None;
+        };
+        match self.value_of(base)? {
+            Value::Struct(fields) => fields
+                .iter()
+                .find(|(name, _)| *name == member.name)
+                .map(|(_, v)| v),
+            _ => None,
+        }
     }
 
     /// The declared type of a variable, constant, parameter or instance,
