@@ -229,14 +229,20 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) else {
                 continue;
             };
-            let by_pointer = matches!(
-                p.direction,
-                Some(ast::Direction::Out | ast::Direction::InOut)
-            );
-            if ty.width().is_none_or(|w| w > 64)
-                && !(by_pointer && matches!(ty, Ty::Header(_) | Ty::Struct(_)))
-            {
-                self.diags.error(p.span, "action parameters must be bit strings of at most 64 bits or bool (or out/inout headers and structs)");
+            let aggregate = matches!(ty, Ty::Header(_) | Ty::Struct(_) | Ty::Union(_));
+            // Headers and structs go by pointer (`in` ones are read-only);
+            // `out`/`inout` scalars too, so the action writes the caller's place.
+            let by_pointer = match p.direction {
+                Some(ast::Direction::Out | ast::Direction::InOut) => true,
+                Some(ast::Direction::In) => aggregate,
+                None => false,
+            };
+            if p.direction.is_none() && aggregate {
+                self.diags.error(p.span, format!("action parameter `{}` from the control plane is a header or struct: the eBPF target takes bit strings and bools from the control plane (give it a direction to pass it from a call or the `actions` list)", p.name.name));
+                continue;
+            }
+            if !by_pointer && ty.width().is_none_or(|w| w > 64) {
+                self.diags.error(p.span, format!("action parameter `{}` must be a bit string of at most 64 bits or a bool (headers and structs need a direction)", p.name.name));
                 continue;
             }
             let storage = if by_pointer {

@@ -184,7 +184,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 SwitchLabel::Expr(e) => {
                     let action = match &e.kind {
                         A::Path(p) => match self.lookup(&p.name.name) {
-                            Some(Binding::Action(a)) => Some(a),
+                            Some(Binding::Action(a)) => Some(self.run_by(table, a)),
                             _ => None,
                         },
                         _ => None,
@@ -207,6 +207,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             cases: arms,
             default,
         });
+    }
+
+    /// The action `table` runs for `action`: itself, or the wrapper its
+    /// `actions` list bound it in (same P4 name).
+    fn run_by(&self, table: crate::ir::TableId, action: ActionId) -> ActionId {
+        let name = self.prog.action(action).map(|a| a.name.as_str());
+        self.prog
+            .table(table)
+            .and_then(|t| {
+                t.actions
+                    .iter()
+                    .find(|a| **a == action || self.prog.action(**a).map(|x| x.name.as_str()) == name)
+            })
+            .copied()
+            .unwrap_or(action)
     }
 
     /// `switch` over a bit string or enum value: labels are constants.
