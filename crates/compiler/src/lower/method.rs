@@ -195,7 +195,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    /// Extract/emit of a header, or of every header of a stack or struct.
+    /// Extract/emit of a header, or of every header of a stack, struct or
+    /// union.
     fn push_header_op(
         &mut self,
         h: Expr,
@@ -221,7 +222,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     }));
                 }
             }
-            Ty::Struct(agg) => {
+            // A union emits its valid member, if any.
+            Ty::Struct(agg) | Ty::Union(agg) => {
                 let fields = self
                     .env
                     .aggregates
