@@ -239,6 +239,29 @@ pub enum ExprKind {
         name: String,
         args: Vec<Expr>,
     },
+    /// An operation on bit strings wider than 64 bits, which C holds as
+    /// big-endian byte arrays. Only the right side of an assignment to a
+    /// variable; its wide operands are places (variables, fields).
+    Wide {
+        op: WideOp,
+        args: Vec<Expr>,
+    },
+}
+
+/// What [`ExprKind::Wide`] computes from its `args`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WideOp {
+    Add,
+    Sub,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Complement,
+    /// Shift by a constant number of bits.
+    Shl(u32),
+    Shr(u32),
+    /// The one argument (a scalar or a narrower wide place), zero-extended.
+    Widen,
 }
 
 #[derive(Clone, Debug)]

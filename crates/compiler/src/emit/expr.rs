@@ -3,6 +3,7 @@
 
 use super::helpers::Helper;
 use super::types::VALID;
+use super::wide::is_wide;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{BinOp, Builtin, Expr, ExprKind, Ty, UnOp, VarStorage};
@@ -106,6 +107,9 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, &e.ty),
+            ExprKind::Slice { base, lo, .. } if is_wide(&base.ty) => {
+                self.wide_bits(base, *lo, &e.ty)
+            }
             ExprKind::Slice { base, lo, .. } => {
                 wrap(&e.ty, &format!("{} >> {lo}", self.expr(base)))
             }
@@ -116,6 +120,7 @@ impl Emitter<'_> {
                     &format!("((u64){} << {lo_width}) | {}", self.expr(hi), self.expr(lo)),
                 )
             }
+            ExprKind::Cast(inner) if is_wide(&inner.ty) => self.wide_bits(inner, 0, &e.ty),
             ExprKind::Cast(inner) => self.cast(inner, &e.ty),
             ExprKind::Mux { cond, then, other } => format!(
                 "({} ? {} : {})",
@@ -141,6 +146,9 @@ impl Emitter<'_> {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 format!("{name}({})", args.join(", "))
             }
+            // The lowering puts wide operations only on the right of an
+            // assignment, which `Emitter::assign` prints as a helper call.
+            ExprKind::Wide { .. } => "0 /* wide operation outside an assignment */".into(),
         }
     }
 
@@ -238,6 +246,9 @@ impl Emitter<'_> {
             }
             BinOp::Eq => format!("({a} == {b})"),
             BinOp::Ne => format!("({a} != {b})"),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if width > 64 => {
+                self.wide_compare(op, lhs, rhs)
+            }
             BinOp::Lt => compare("<"),
             BinOp::Le => compare("<="),
             BinOp::Gt => compare(">"),

@@ -24,6 +24,7 @@ mod stmt;
 mod tables;
 mod ternary;
 mod types;
+mod wide;
 mod write_through;
 
 use crate::ir::{Arch, Program};

@@ -96,7 +96,9 @@ impl Reads {
                 self.expr(then);
                 self.expr(other);
             }
-            ExprKind::Builtin { args, .. } | ExprKind::ExternCall { args, .. } => {
+            ExprKind::Builtin { args, .. }
+            | ExprKind::ExternCall { args, .. }
+            | ExprKind::Wide { args, .. } => {
                 args.iter().for_each(|a| self.expr(a));
             }
             ExprKind::Bool(_)

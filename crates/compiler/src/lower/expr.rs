@@ -8,6 +8,7 @@
 //!
 //! [`CheckedProgram`]: p4bpf_front::check::CheckedProgram
 
+use super::wide::is_wide;
 use super::{Binding, Lowerer};
 use crate::ir::{BinOp, Expr, ExprKind, Ty, UnOp};
 use num_bigint::BigUint;
@@ -58,13 +59,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let hi = self.env.const_u32(hi, &mut self.diags)?;
                 let lo = self.env.const_u32(lo, &mut self.diags)?;
                 let width = base.ty.width().unwrap_or(0);
-                if hi < lo || hi >= width || width > 64 {
+                if hi < lo || hi >= width || hi - lo >= 64 {
                     self.diags.error(
                         e.span,
                         format!("slice [{hi}:{lo}] does not fit a bit<{width}>"),
                     );
                     return None;
                 }
+                let base = if is_wide(&base.ty) { self.place(base) } else { base };
                 Some(Expr {
                     kind: ExprKind::Slice {
                         base: Box::new(base),
@@ -83,8 +85,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     UnaryOp::Neg => UnOp::Neg,
                     UnaryOp::Complement => UnOp::Complement,
                 };
-                self.check_scalar(&operand, e)?;
                 let ty = self.env.expr_ty(e, &mut self.diags)?;
+                if is_wide(&ty) && op != UnOp::Not {
+                    return Some(self.wide_unary(op == UnOp::Complement, operand, ty));
+                }
+                self.check_scalar(&operand, e)?;
                 Some(Expr {
                     kind: ExprKind::Unary {
                         op,
@@ -116,6 +121,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             A::Cast { expr, .. } => {
                 let ty = self.env.expr_ty(e, &mut self.diags)?;
                 let inner = self.expr(expr)?;
+                if is_wide(&ty) || is_wide(&inner.ty) {
+                    return Some(self.wide_cast(inner, ty));
+                }
                 self.check_scalar(&inner, e)?;
                 Some(Expr {
                     kind: ExprKind::Cast(Box::new(inner)),
@@ -190,14 +198,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         ty: Ty,
         e: &ast::Expr,
     ) -> Option<Expr> {
+        if is_wide(&ty) || is_wide(&l.ty) || is_wide(&r.ty) {
+            return self.wide_binary(op, l, r, ty, e);
+        }
         if op == BinaryOp::Concat {
-            if ty.width().is_none_or(|w| w > 64) {
-                self.diags.error(
-                    e.span,
-                    "concatenation wider than 64 bits is not supported by the eBPF target",
-                );
-                return None;
-            }
             return Some(Expr {
                 kind: ExprKind::Concat {
                     hi: Box::new(l),
@@ -206,12 +210,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 ty,
             });
         }
-        let wide_eq =
-            matches!(op, BinaryOp::Eq | BinaryOp::Ne) && l.ty.width().is_some_and(|w| w > 64);
-        if !wide_eq {
-            self.check_scalar(&l, e)?;
-            self.check_scalar(&r, e)?;
-        }
+        self.check_scalar(&l, e)?;
+        self.check_scalar(&r, e)?;
         let op = match op {
             BinaryOp::Mul => BinOp::Mul,
             BinaryOp::Div => BinOp::Div,

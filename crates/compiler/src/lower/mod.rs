@@ -17,6 +17,7 @@ mod parser;
 mod stmt;
 mod table;
 pub mod types;
+mod wide;
 
 use crate::ir::{self, Arch, Ty, Var, VarId, VarStorage};
 use num_traits::ToPrimitive;
