@@ -180,6 +180,10 @@ fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
 
 pub fn writes(prog: &Program) -> Writes {
     let mut w = Writes::default();
+    // A parser may assign header fields too (after extracting them).
+    for state in &prog.parser.states {
+        collect(prog, &state.stmts, &mut w);
+    }
     for c in &prog.controls {
         collect(prog, &c.body, &mut w);
     }

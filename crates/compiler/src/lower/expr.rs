@@ -32,9 +32,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             A::Member { base, member } => self.member(base, member, e),
             A::Index { base, index } => {
                 let base = self.expr(base)?;
+                if matches!(base.ty, Ty::Struct(_)) {
+                    // A tuple, held as a struct with one field per element.
+                    let i = self.env.const_u32(index, &mut self.diags)?;
+                    return self.field(base, &format!("f{i}"), e);
+                }
                 let Ty::Stack { elem, size } = base.ty else {
                     self.diags
-                        .error(e.span, "only header stacks can be indexed");
+                        .error(e.span, "only header stacks and tuples can be indexed");
                     return None;
                 };
                 let i = self.env.const_u32(index, &mut self.diags)?;

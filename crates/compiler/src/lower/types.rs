@@ -138,6 +138,7 @@ impl<'a> TypeEnv<'a> {
                 None
             }
             Type::Named { .. } => self.named(ty, at, diags),
+            Type::Tuple(elems) => self.tuple(ty, elems, at, diags),
             Type::Unknown => {
                 diags.error(at, "the type of this expression could not be inferred; add a cast");
                 None
@@ -188,10 +189,38 @@ impl<'a> TypeEnv<'a> {
         };
         let def = checked.types.get(*type_id)?;
         let fields = checked.types.fields(ty)?;
+        self.layout(ty, def.name.clone(), kind, &fields, def.span, diags)
+    }
+
+    /// A tuple is held as a struct with fields `f0`, `f1`, ...
+    fn tuple(&mut self, ty: &Type, elems: &[Type], at: Span, diags: &mut Diags) -> Option<Ty> {
+        if let Some(i) = self.agg_types.iter().position(|t| t == ty) {
+            return Some(self.agg_ty(AggId(i as u32)));
+        }
+        let fields: Vec<(String, Type)> = elems
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("f{i}"), t.clone()))
+            .collect();
+        let name = format!("tuple{}", self.aggregates.len());
+        self.layout(ty, name, AggKind::Struct, &fields, at, diags)
+    }
+
+    /// Builds the aggregate `name` for the checked type `ty`; `at` locates
+    /// layout errors.
+    fn layout(
+        &mut self,
+        ty: &Type,
+        name: String,
+        kind: AggKind,
+        fields: &[(String, Type)],
+        at: Span,
+        diags: &mut Diags,
+    ) -> Option<Ty> {
         let id = AggId(self.aggregates.len() as u32);
         // Registered before the fields so a recursive type is caught below.
         self.aggregates.push(Aggregate {
-            name: def.name.clone(),
+            name: name.clone(),
             kind,
             fields: vec![],
             wire_bits: 0,
@@ -199,36 +228,33 @@ impl<'a> TypeEnv<'a> {
         self.agg_types.push(ty.clone());
         let mut out = Vec::new();
         let mut offset = 0u32;
-        for (name, field_ty) in &fields {
-            let fty = self.ty(field_ty, def.span, diags)?;
+        for (field, field_ty) in fields {
+            let fty = self.ty(field_ty, at, diags)?;
             let bit_offset = offset;
             if kind == AggKind::Header {
                 let Some(w) = fty.width() else {
-                    diags.error(def.span, format!("header field `{name}` must be a bit string"));
+                    diags.error(at, format!("header field `{field}` must be a bit string"));
                     return None;
                 };
                 if w > 64 && !offset.is_multiple_of(8) {
                     diags.error(
-                        def.span,
-                        format!("field `{name}` wider than 64 bits must start on a byte boundary"),
+                        at,
+                        format!("field `{field}` wider than 64 bits must start on a byte boundary"),
                     );
                     return None;
                 }
                 offset += w;
             }
             out.push(AggField {
-                name: name.clone(),
+                name: field.clone(),
                 ty: fty,
                 bit_offset: if kind == AggKind::Header { bit_offset } else { 0 },
             });
         }
         if kind == AggKind::Header && !offset.is_multiple_of(8) {
             diags.error(
-                def.span,
-                format!(
-                    "header `{}` is {offset} bits long, not a whole number of bytes",
-                    def.name
-                ),
+                at,
+                format!("header `{name}` is {offset} bits long, not a whole number of bytes"),
             );
             return None;
         }

@@ -1,0 +1,87 @@
+// Compiler: switch on values (bit strings and an enum, with fall-through
+// labels and default), `return` from a control and an action, `exit` from
+// an action, a function with several returns, tuples, and a parser select
+// on a range.
+#include <core.p4>
+#include <xdp_model.p4>
+
+header h_t {
+    bit<8> op;
+    bit<8> x;
+    bit<8> y;
+    bit<8> res;
+}
+
+struct headers_t {
+    h_t h;
+}
+
+enum Color { Red, Green, Blue }
+
+bit<8> clamp(in bit<8> v, in bit<8> lo, in bit<8> hi) {
+    if (v < lo) {
+        return lo;
+    }
+    if (v > hi) {
+        return hi;
+    }
+    return v;
+}
+
+parser prs(packet_in p, out headers_t hdr) {
+    state start {
+        p.extract(hdr.h);
+        transition select(hdr.h.op) {
+            7 .. 9: mark;
+            default: accept;
+        }
+    }
+    state mark {
+        hdr.h.y = 0xaa;
+        transition accept;
+    }
+}
+
+control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
+    action stop() {
+        hdr.h.res = 0xee;
+        exit;
+    }
+    action early(bit<8> v) {
+        if (v == 0) {
+            return;
+        }
+        hdr.h.res = v;
+    }
+    apply {
+        omd.output_port = 0;
+        omd.output_action = xdp_action.XDP_PASS;
+        tuple<bit<8>, bool> pair = { hdr.h.x, hdr.h.x > 0x80 };
+        Color c = Color.Red;
+        switch (hdr.h.op) {
+            1: { c = Color.Green; }
+            2:
+            3: { c = Color.Blue; }
+            4: { stop(); }
+            5: { early(0); early(hdr.h.x); }
+            6: {
+                hdr.h.res = clamp(hdr.h.x, 0x10, 0x20);
+                return;
+            }
+            default: { hdr.h.res = pair[1] ? pair[0] : 8w0x7f; }
+        }
+        switch (c) {
+            Color.Green: { hdr.h.res = 0x01; }
+            Color.Blue: { hdr.h.res = hdr.h.res + 0x02; }
+        }
+        hdr.h.x = 0;
+    }
+}
+
+control dprs(in headers_t hdr, packet_out p) {
+    apply {
+        p.emit(hdr.h);
+    }
+}
+
+xdp(prs(), sw(), dprs()) main;
