@@ -162,18 +162,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         e: &'a ast::Expr,
     ) -> Option<Expr> {
         let builtin = match name {
-            "ebpf_ipv4_checksum" => Some((Builtin::Ipv4Checksum, Ty::bits(16))),
-            "csum_replace2" => Some((Builtin::CsumReplace2, Ty::bits(16))),
-            "csum_replace4" => Some((Builtin::CsumReplace4, Ty::bits(16))),
-            "BPF_KTIME_GET_NS" => Some((Builtin::KtimeGetNs, Ty::bits(32))),
-            "BPF_PERF_EVENT_OUTPUT" => Some((Builtin::PerfEventOutput, Ty::bits(32))),
+            "ebpf_ipv4_checksum" => Some(Builtin::Ipv4Checksum),
+            "csum_replace2" => Some(Builtin::CsumReplace2),
+            "csum_replace4" => Some(Builtin::CsumReplace4),
+            "BPF_KTIME_GET_NS" => Some(Builtin::KtimeGetNs),
+            "BPF_PERF_EVENT_OUTPUT" => Some(Builtin::PerfEventOutput),
             _ => None,
         };
         let mut lowered = Vec::new();
         for a in args {
             lowered.push(self.expr(&a.value)?);
         }
-        if let Some((func, ty)) = builtin {
+        if let Some(func) = builtin {
+            let ty = self.env.expr_ty(e, &mut self.diags)?;
             self.prog.sends_perf_events |= func == Builtin::PerfEventOutput;
             return Some(Expr {
                 kind: ExprKind::Builtin {

@@ -72,13 +72,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     return None;
                 }
                 let base = if is_wide(&base.ty) { self.place(base) } else { base };
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
                 Some(Expr {
                     kind: ExprKind::Slice {
                         base: Box::new(base),
                         hi,
                         lo,
                     },
-                    ty: Ty::bits(hi - lo + 1),
+                    ty,
                 })
             }
             A::Call { callee, args, .. } => self.call_expr(callee, args, e),
