@@ -68,7 +68,10 @@ pub fn generate(
 ) -> Result<Generated, Diagnostics> {
     let Some(checked) = &fe.checked else {
         let mut diags = Diagnostics::default();
-        diags.error(None, "the program was not checked, so it cannot be compiled");
+        diags.error(
+            None,
+            "the program was not checked, so it cannot be compiled",
+        );
         return Err(diags);
     };
     let prog = lower::lower(

@@ -112,9 +112,7 @@ fn listed_actions(prog: &Program) -> impl Iterator<Item = &crate::ir::Action> {
 pub fn write(prog: &Program) -> String {
     let tables: Vec<_> = prog.tables.iter().collect();
     let mut resources = vec![];
-    resources.extend(
-        listed_actions(prog).map(|a| (ACTION, a.name.clone(), a.p4_id)),
-    );
+    resources.extend(listed_actions(prog).map(|a| (ACTION, a.name.clone(), a.p4_id)));
     resources.extend(tables.iter().map(|t| (TABLE, t.name.clone(), t.p4_id)));
     resources.extend(
         prog.value_sets

@@ -9,11 +9,20 @@ use std::path::Path;
 fn generate_body(body: &str) -> Result<Generated, String> {
     let text = format!("#include <core.p4>\n#include <ebpf_model.p4>\n{body}");
     let fe = p4bpf_front::check_source(Path::new("test.p4"), &text, &Default::default());
-    if let Some(d) = fe.diagnostics.list.iter().find(|d| d.severity == p4bpf_front::diag::Severity::Error) {
+    if let Some(d) = fe
+        .diagnostics
+        .list
+        .iter()
+        .find(|d| d.severity == p4bpf_front::diag::Severity::Error)
+    {
         return Err(format!("front end: {}", d.message));
     }
-    generate(&fe, "test", Hook::Xdp, None)
-        .map_err(|d| d.list.first().map(|d| d.message.clone()).unwrap_or_default())
+    generate(&fe, "test", Hook::Xdp, None).map_err(|d| {
+        d.list
+            .first()
+            .map(|d| d.message.clone())
+            .unwrap_or_default()
+    })
 }
 
 const HEADERS: &str = "header a_t { bit<8> x; }\nstruct h_t { a_t a; }\n";
@@ -47,8 +56,14 @@ fn bit8_constants_wrap_at_every_step() {
         filter("", "pass = hdr.a.x == HALF;")
     );
     let c = generate_body(&body).unwrap_or_else(|e| panic!("{e}")).c;
-    assert!(c.contains("== 0x16U"), "expected the wrapped value 22 in:\n{c}");
-    assert!(!c.contains("0x96U"), "found the unwrapped value 150 in:\n{c}");
+    assert!(
+        c.contains("== 0x16U"),
+        "expected the wrapped value 22 in:\n{c}"
+    );
+    assert!(
+        !c.contains("0x96U"),
+        "found the unwrapped value 150 in:\n{c}"
+    );
 }
 
 #[test]

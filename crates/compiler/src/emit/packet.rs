@@ -73,7 +73,9 @@ impl Emitter<'_> {
         let bit = f.bit_offset % 8;
         // Wider than 64 bits: a byte array in network order already.
         if let Scalar::Bytes(n) = Scalar::for_width(width) {
-            return vec![line(format!("__builtin_memcpy({base} + {byte}, {value}, {n})"))];
+            return vec![line(format!(
+                "__builtin_memcpy({base} + {byte}, {value}, {n})"
+            ))];
         }
         if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
             return vec![if width == 8 {

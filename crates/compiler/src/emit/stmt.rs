@@ -349,7 +349,9 @@ impl Emitter<'_> {
         }
         let place = self.lvalue(lhs);
         match (&lhs.ty, &rhs.kind) {
-            (ty, ExprKind::Wide { op, args }) => vec![line(self.wide_assign(&place, ty, *op, args))],
+            (ty, ExprKind::Wide { op, args }) => {
+                vec![line(self.wide_assign(&place, ty, *op, args))]
+            }
             (Ty::Bits { width, .. }, ExprKind::Int(v)) if *width > 64 => {
                 let n = width.div_ceil(8);
                 let bytes = v.to_bytes_be();

@@ -129,8 +129,15 @@ impl Emitter<'_> {
                     WideOp::BitXor => 2,
                     _ => 3,
                 };
-                let b = if op == WideOp::Complement { arg(0) } else { arg(1) };
-                format!("p4bpf_wide_bitwise({place}, {}, {b}, {n}, {top}, {code})", arg(0))
+                let b = if op == WideOp::Complement {
+                    arg(0)
+                } else {
+                    arg(1)
+                };
+                format!(
+                    "p4bpf_wide_bitwise({place}, {}, {b}, {n}, {top}, {code})",
+                    arg(0)
+                )
             }
             WideOp::Shl(k) => format!("p4bpf_wide_shl({place}, {}, {n}, {top}, {k})", arg(0)),
             WideOp::Shr(k) => format!("p4bpf_wide_shr({place}, {}, {n}, {k})", arg(0)),

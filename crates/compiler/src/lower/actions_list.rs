@@ -75,13 +75,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .var(*param)
                 .is_some_and(|v| v.storage == VarStorage::ActionOutParam);
             if by_pointer && !is_place(&x) {
-                self.diags.error(a.span, "an `out` or `inout` argument must be a variable, field or stack element");
+                self.diags.error(
+                    a.span,
+                    "an `out` or `inout` argument must be a variable, field or stack element",
+                );
                 return None;
             }
             args.push(x);
         }
         if !hoisted.is_empty() {
-            self.diags.error(r.span, "an argument bound in the `actions` list cannot apply a table");
+            self.diags.error(
+                r.span,
+                "an argument bound in the `actions` list cannot apply a table",
+            );
             return None;
         }
         let mut params = vec![];

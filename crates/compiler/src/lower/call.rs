@@ -226,8 +226,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         args: &'a [ast::Argument],
         e: &'a ast::Expr,
     ) -> Option<Expr> {
-        let ast::DeclKind::Function { sig, body, .. } = &decl.kind
-        else {
+        let ast::DeclKind::Function { sig, body, .. } = &decl.kind else {
             return None;
         };
         if self.inlining.contains(&sig.name.name) || self.inlining.len() > 16 {

@@ -71,7 +71,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     );
                     return None;
                 }
-                let base = if is_wide(&base.ty) { self.place(base) } else { base };
+                let base = if is_wide(&base.ty) {
+                    self.place(base)
+                } else {
+                    base
+                };
                 let ty = self.env.expr_ty(e, &mut self.diags)?;
                 Some(Expr {
                     kind: ExprKind::Slice {

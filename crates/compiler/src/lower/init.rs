@@ -102,7 +102,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         },
                         lhs: place,
                     }),
-                    None => self.diags.error(at, "this constant does not fit the place it initializes"),
+                    None => self
+                        .diags
+                        .error(at, "this constant does not fit the place it initializes"),
                 }
             }
         }
@@ -171,7 +173,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             .iter()
             .find(|(name, _)| !parts.iter().any(|(n, _)| n == name))
         {
-            self.diags.error(at, format!("no field `{unknown}` to initialize"));
+            self.diags
+                .error(at, format!("no field `{unknown}` to initialize"));
             return;
         }
         self.validate_header(&place, at, out);
@@ -179,7 +182,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             match fields.iter().find(|(n, _)| *n == name) {
                 Some((_, init)) => self.init(part, *init, at, out),
                 None if rest => self.init_default(part, out),
-                None => self.diags.error(at, format!("field `{name}` is not initialized")),
+                None => self
+                    .diags
+                    .error(at, format!("field `{name}` is not initialized")),
             }
         }
     }
@@ -191,7 +196,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 header: place.clone(),
                 valid: true,
             }),
-            Ty::Union(_) => self.diags.error(at, "a header union takes `{#}` or one of its headers, not a list"),
+            Ty::Union(_) => self.diags.error(
+                at,
+                "a header union takes `{#}` or one of its headers, not a list",
+            ),
             _ => {}
         }
     }

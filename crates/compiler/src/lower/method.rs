@@ -142,13 +142,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 action_run: None,
             }),
             (Some(Binding::Counter(counter)), "increment" | "add") => {
-                let Some(index) = arg(0).and_then(|a| self.expr_into(a, out))
-                else {
+                let Some(index) = arg(0).and_then(|a| self.expr_into(a, out)) else {
                     return;
                 };
                 let amount = match arg(1) {
-                    Some(a) if method == "add" => match self.expr_into(a, out)
-                    {
+                    Some(a) if method == "add" => match self.expr_into(a, out) {
                         Some(x) => Some(x),
                         None => return,
                     },

@@ -216,9 +216,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prog
             .table(table)
             .and_then(|t| {
-                t.actions
-                    .iter()
-                    .find(|a| **a == action || self.prog.action(**a).map(|x| x.name.as_str()) == name)
+                t.actions.iter().find(|a| {
+                    **a == action || self.prog.action(**a).map(|x| x.name.as_str()) == name
+                })
             })
             .copied()
             .unwrap_or(action)

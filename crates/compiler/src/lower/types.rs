@@ -140,12 +140,18 @@ impl<'a> TypeEnv<'a> {
             Type::Named { .. } => self.named(ty, at, diags),
             Type::Tuple(elems) => self.tuple(ty, elems, at, diags),
             Type::Unknown => {
-                diags.error(at, "the type of this expression could not be inferred; add a cast");
+                diags.error(
+                    at,
+                    "the type of this expression could not be inferred; add a cast",
+                );
                 None
             }
             other => {
                 let shown = self.checked.types.display(other).to_string();
-                diags.error(at, format!("values of type `{shown}` are not supported by the eBPF target"));
+                diags.error(
+                    at,
+                    format!("values of type `{shown}` are not supported by the eBPF target"),
+                );
                 None
             }
         }
@@ -168,7 +174,10 @@ impl<'a> TypeEnv<'a> {
             TypeDefKind::NewType(t) => self.ty(t, at, diags),
             _ => {
                 let shown = self.checked.types.display(ty).to_string();
-                diags.error(at, format!("`{shown}` is not a data type the eBPF target can hold"));
+                diags.error(
+                    at,
+                    format!("`{shown}` is not a data type the eBPF target can hold"),
+                );
                 None
             }
         }
@@ -248,7 +257,11 @@ impl<'a> TypeEnv<'a> {
             out.push(AggField {
                 name: field.clone(),
                 ty: fty,
-                bit_offset: if kind == AggKind::Header { bit_offset } else { 0 },
+                bit_offset: if kind == AggKind::Header {
+                    bit_offset
+                } else {
+                    0
+                },
             });
         }
         if kind == AggKind::Header && !offset.is_multiple_of(8) {
@@ -288,7 +301,10 @@ impl<'a> TypeEnv<'a> {
         match v.to_u32() {
             Some(v) => Some(v),
             None => {
-                diags.error(e.span, format!("expected a small non-negative constant, found {v}"));
+                diags.error(
+                    e.span,
+                    format!("expected a small non-negative constant, found {v}"),
+                );
                 None
             }
         }

@@ -29,7 +29,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         e: &ast::Expr,
     ) -> Option<Expr> {
         if matches!(l.ty, Ty::Bits { signed: true, .. }) {
-            self.diags.error(e.span, "signed arithmetic wider than 64 bits is not supported by the eBPF target");
+            self.diags.error(
+                e.span,
+                "signed arithmetic wider than 64 bits is not supported by the eBPF target",
+            );
             return None;
         }
         let compare = match op {
@@ -63,7 +66,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     self.diags.error(e.span, "shifts of values wider than 64 bits need a constant amount on the eBPF target");
                     return None;
                 };
-                let op = if op == BinaryOp::Shl { WideOp::Shl(k) } else { WideOp::Shr(k) };
+                let op = if op == BinaryOp::Shl {
+                    WideOp::Shl(k)
+                } else {
+                    WideOp::Shr(k)
+                };
                 let x = self.place(l);
                 return Some(self.wide_temp(op, vec![x], ty));
             }

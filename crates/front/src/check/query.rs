@@ -56,9 +56,11 @@ impl CheckedProgram {
     /// The non-serializable enum called `name`, for a member value that
     /// names its type.
     pub fn enum_named(&self, name: &str) -> Option<Type> {
-        let index = self.types.defs.iter().position(|d| {
-            d.name == name && matches!(d.kind, TypeDefKind::Enum { .. })
-        })?;
+        let index = self
+            .types
+            .defs
+            .iter()
+            .position(|d| d.name == name && matches!(d.kind, TypeDefKind::Enum { .. }))?;
         Some(Type::Named {
             id: super::TypeId(u32::try_from(index).ok()?),
             args: vec![],
