@@ -8,6 +8,7 @@
 //!
 //! [`CheckedProgram`]: p4bpf_front::check::CheckedProgram
 
+use super::compare::is_aggregate;
 use super::wide::is_wide;
 use super::{Binding, Lowerer};
 use crate::ir::{BinOp, Expr, ExprKind, Ty, UnOp};
@@ -140,13 +141,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
-            A::List(_) | A::StructInit { .. } | A::Invalid => {
-                self.diags.error(
-                    e.span,
-                    "an initializer is supported by the eBPF target only as the right side of an assignment or declaration",
-                );
-                None
-            }
+            A::List(_) | A::StructInit { .. } | A::Invalid => self.initialized_temp(e),
             _ => {
                 self.diags.error(
                     e.span,
@@ -208,6 +203,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         ty: Ty,
         e: &ast::Expr,
     ) -> Option<Expr> {
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && is_aggregate(&l.ty) {
+            return self.aggregate_eq(l, r, op == BinaryOp::Ne, e);
+        }
         if is_wide(&ty) || is_wide(&l.ty) || is_wide(&r.ty) {
             return self.wide_binary(op, l, r, ty, e);
         }

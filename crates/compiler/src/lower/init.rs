@@ -7,7 +7,7 @@
 //! invalid headers).
 
 use super::Lowerer;
-use crate::ir::{AggId, Expr, ExprKind, Stmt, Ty};
+use crate::ir::{AggId, Expr, ExprKind, Stmt, Ty, VarStorage};
 use num_bigint::BigUint;
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
@@ -28,6 +28,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// `place = value`, where `value` may be an initializer.
     pub(super) fn assign_value(&mut self, place: Expr, value: &'a ast::Expr, out: &mut Vec<Stmt>) {
         self.init(place, Init::Written(value), value.span, out);
+    }
+
+    /// An initializer used as a value (an argument, an operand): a fresh
+    /// variable of its checked type, initialized before the expression.
+    pub(super) fn initialized_temp(&mut self, e: &'a ast::Expr) -> Option<Expr> {
+        let ty = self.env.expr_ty(e, &mut self.diags)?;
+        let name = format!("{}.init{}", self.dotted("tmp"), self.prog.vars.len());
+        let v = self.new_var(name, ty.clone(), VarStorage::State);
+        let temp = Expr {
+            kind: ExprKind::Var(v),
+            ty,
+        };
+        let mut stmts = vec![];
+        self.assign_value(temp.clone(), e, &mut stmts);
+        self.pending.append(&mut stmts);
+        Some(temp)
     }
 
     fn init(&mut self, place: Expr, init: Init<'a, 'a>, at: Span, out: &mut Vec<Stmt>) {
@@ -111,7 +127,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// The places inside an aggregate or stack, in order.
-    fn parts(&self, place: &Expr) -> Vec<(String, Expr)> {
+    pub(super) fn parts(&self, place: &Expr) -> Vec<(String, Expr)> {
         match &place.ty {
             Ty::Header(agg) | Ty::Struct(agg) | Ty::Union(agg) => {
                 let fields = self

@@ -9,6 +9,7 @@
 
 mod actions_list;
 mod call;
+mod compare;
 mod control;
 mod expr;
 mod init;
