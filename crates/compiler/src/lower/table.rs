@@ -169,7 +169,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let expr = self.expr(&k.expr)?;
         if !self.pending.is_empty() {
             self.pending.clear();
-            self.diags.error(k.span, "a table key cannot apply a table");
+            self.diags.error(k.span, "a table key cannot apply a table, call a function or compute on more than 64 bits on the eBPF target; compute it into a variable before `apply`");
             return None;
         }
         let kind = match k.match_kind.name.name.as_str() {
