@@ -19,6 +19,19 @@ pub fn literal(value: &BigUint, width: u32) -> String {
     }
 }
 
+/// `value` as the big-endian bytes of a `width`-bit array: a compound
+/// literal, usable wherever a wide place is read.
+pub fn wide_literal(value: &BigUint, width: u32) -> String {
+    let n = width.div_ceil(8) as usize;
+    let bytes = value.to_bytes_be();
+    let pad = n.saturating_sub(bytes.len());
+    let all: Vec<String> = std::iter::repeat_n(0u8, pad)
+        .chain(bytes.iter().copied().skip(bytes.len().saturating_sub(n)))
+        .map(|b| format!("0x{b:02x}"))
+        .collect();
+    format!("((u8[{n}]){{{}}})", all.join(", "))
+}
+
 /// All ones in the low `width` bits.
 pub fn mask_literal(width: u32) -> String {
     if width >= 64 {
@@ -68,6 +81,7 @@ impl Emitter<'_> {
     pub fn expr(&self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Bool(b) => if *b { "1" } else { "0" }.into(),
+            ExprKind::Int(v) if is_wide(&e.ty) => wide_literal(v, e.ty.width().unwrap_or(0)),
             ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
             ExprKind::Var(_)
             | ExprKind::Field { .. }

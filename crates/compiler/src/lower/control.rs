@@ -241,8 +241,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.diags.error(p.span, format!("action parameter `{}` from the control plane is a header or struct: the eBPF target takes bit strings and bools from the control plane (give it a direction to pass it from a call or the `actions` list)", p.name.name));
                 continue;
             }
-            if !by_pointer && ty.width().is_none_or(|w| w > 64) {
-                self.diags.error(p.span, format!("action parameter `{}` must be a bit string of at most 64 bits or a bool (headers and structs need a direction)", p.name.name));
+            if !by_pointer && ty.width().is_none() {
+                self.diags.error(p.span, format!("action parameter `{}` must be a bit string or a bool (headers and structs need a direction)", p.name.name));
                 continue;
             }
             let storage = if by_pointer {
