@@ -1,7 +1,7 @@
 // Compiler: switch on values (bit strings and an enum, with fall-through
 // labels and default), `return` from a control and an action, `exit` from
-// an action, a function with several returns, tuples, and a parser select
-// on a range.
+// an action, a function with several returns, a generic function called at
+// two widths, tuples, and a parser select on a range.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -26,6 +26,13 @@ bit<8> clamp(in bit<8> v, in bit<8> lo, in bit<8> hi) {
         return hi;
     }
     return v;
+}
+
+T pick<T>(in bool first, in T a, in T b) {
+    if (first) {
+        return a;
+    }
+    return b;
 }
 
 parser prs(packet_in p, out headers_t hdr) {
@@ -68,7 +75,10 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
                 hdr.h.res = clamp(hdr.h.x, 0x10, 0x20);
                 return;
             }
-            default: { hdr.h.res = pair[1] ? pair[0] : 8w0x7f; }
+            default: {
+                bit<16> wide = pick(pair[1], (bit<16>)pair[0], 16w0x17f);
+                hdr.h.res = pick(true, wide[7:0], 8w0);
+            }
         }
         switch (c) {
             Color.Green: { hdr.h.res = 0x01; }

@@ -6,6 +6,7 @@
 use super::{Binding, Lowerer};
 use crate::ir::{Builtin, Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
 use p4bpf_front::ast::{self, ExprKind as A};
+use p4bpf_front::check::{CheckedProgram, Type};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     /// `p.lookahead<H>().f`: the bits of field `f` of the header ahead.
@@ -241,6 +242,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         }
+        let type_params: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
+        let type_args = checked_type_args(self.env.checked, e);
+        let bound = self.env.bind_type_params(&type_params, &type_args);
+        let inlined = self.inline_body(sig, body, args, e);
+        self.env.unbind_type_params(bound);
+        inlined
+    }
+
+    fn inline_body(
+        &mut self,
+        sig: &'a ast::Signature,
+        body: &'a ast::Block,
+        args: &'a [ast::Argument],
+        e: &'a ast::Expr,
+    ) -> Option<Expr> {
         let ret_ty = self.env.expr_ty(e, &mut self.diags)?;
         let call = format!("{}.{}", self.dotted(&sig.name.name), self.prog.vars.len());
         let mut pre = std::mem::take(&mut self.pending);
@@ -307,4 +323,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
         })
     }
+}
+
+/// The type arguments the checker chose for the call `e`.
+fn checked_type_args(checked: &CheckedProgram, e: &ast::Expr) -> Vec<Type> {
+    checked
+        .calls
+        .get(&e.id)
+        .map(|c| c.type_args.clone())
+        .unwrap_or_default()
 }

@@ -30,6 +30,9 @@ pub struct TypeEnv<'a> {
     agg_types: Vec<Type>,
     /// Error names by code, `NoError` first, then in declaration order.
     pub errors: Vec<String>,
+    /// Type variables of the generic functions being inlined, innermost
+    /// last, with the types the checker inferred at the call.
+    type_args: Vec<(String, Type)>,
 }
 
 /// `value` reduced modulo 2^width, as the unsigned bits of a field.
@@ -46,6 +49,7 @@ impl<'a> TypeEnv<'a> {
             aggregates: Vec::new(),
             agg_types: Vec::new(),
             errors: vec!["NoError".into()],
+            type_args: Vec::new(),
         };
         for decl in &program.decls {
             env.collect(decl);
@@ -79,6 +83,25 @@ impl<'a> TypeEnv<'a> {
                 }
             }
         }
+    }
+
+    /// Binds the type parameters of a generic function for the inlining of
+    /// one call; returns how many bindings to drop afterwards.
+    pub fn bind_type_params(&mut self, params: &[String], args: &[Type]) -> usize {
+        let names: Vec<String> = self.type_args.iter().map(|(n, _)| n.clone()).collect();
+        let outer: Vec<Type> = self.type_args.iter().map(|(_, t)| t.clone()).collect();
+        // Arguments may name the type variables of an enclosing inlining.
+        let resolved: Vec<Type> = args
+            .iter()
+            .map(|a| self.checked.substitute(a, &names, &outer))
+            .collect();
+        self.type_args.extend(params.iter().cloned().zip(resolved));
+        params.len().min(args.len())
+    }
+
+    pub fn unbind_type_params(&mut self, count: usize) {
+        let keep = self.type_args.len().saturating_sub(count);
+        self.type_args.truncate(keep);
     }
 
     pub fn error_code(&self, name: &str) -> Option<u32> {
@@ -139,6 +162,16 @@ impl<'a> TypeEnv<'a> {
             }
             Type::Named { .. } => self.named(ty, at, diags),
             Type::Tuple(elems) => self.tuple(ty, elems, at, diags),
+            Type::Var(name) => match self.type_args.iter().rev().find(|(n, _)| n == name) {
+                Some((_, bound)) => {
+                    let bound = bound.clone();
+                    self.ty(&bound, at, diags)
+                }
+                None => {
+                    diags.error(at, format!("type variable `{name}` is not bound here"));
+                    None
+                }
+            },
             Type::Unknown => {
                 diags.error(
                     at,

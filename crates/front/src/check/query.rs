@@ -53,6 +53,11 @@ impl CheckedProgram {
         }
     }
 
+    /// `ty` with the type variables `params` replaced by `args`.
+    pub fn substitute(&self, ty: &Type, params: &[String], args: &[Type]) -> Type {
+        super::types::subst(ty, params, args)
+    }
+
     /// The non-serializable enum called `name`, for a member value that
     /// names its type.
     pub fn enum_named(&self, name: &str) -> Option<Type> {
