@@ -39,14 +39,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             .zip(self.parts(&r))
             .map(|((_, a), (_, b))| (a, b))
             .collect();
-        let mut all = Expr {
-            kind: ExprKind::Bool(true),
-            ty: Ty::Bool,
-        };
+        let mut all: Option<Expr> = None;
         for (a, b) in pairs {
             let eq = self.equal(a, b, e)?;
-            all = binary(BinOp::And, all, eq);
+            all = Some(match all {
+                Some(before) => binary(BinOp::And, before, eq),
+                None => eq,
+            });
         }
+        // Nothing to compare (an empty struct): equal.
+        let all = all.unwrap_or(Expr {
+            kind: ExprKind::Bool(true),
+            ty: Ty::Bool,
+        });
         if !matches!(l.ty, Ty::Header(_)) {
             return Some(all);
         }

@@ -28,6 +28,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if let Some(constant) = self.constant(e) {
             return Some(constant);
         }
+        // A constant of struct or list type used as a value.
+        if matches!(self.env.value(e), Some(Value::List(_) | Value::Struct(_))) {
+            return self.initialized_temp(e);
+        }
         match &e.kind {
             A::Path(p) => self.path(&p.name.name, e),
             A::Member { base, member } => self.member(base, member, e),
