@@ -1,6 +1,7 @@
 // Compiler: constants are the checker's values. bit<8> arithmetic wraps at
 // every step (an intermediate that overflows does not survive), saturating
-// operators fold in constants and run at run time, casts reinterpret.
+// operators fold in constants and run at run time (signed ones clamp to
+// int<8>'s range), casts reinterpret.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -10,6 +11,8 @@ header h_t {
     bit<8> c;
     bit<8> d;
     bit<8> e;
+    bit<8> f;
+    bit<8> g;
 }
 
 struct headers_t {
@@ -37,6 +40,8 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
         hdr.h.c = FLOOR + (bit<8>)NEG;
         hdr.h.d = hdr.h.d |+| 8w250;
         hdr.h.e = hdr.h.e |-| (bit<8>)(int<8>)-6;
+        hdr.h.f = (bit<8>)((int<8>)hdr.h.f |+| 8s100);
+        hdr.h.g = (bit<8>)((int<8>)hdr.h.g |-| 8s100);
         omd.output_port = 0;
         omd.output_action = xdp_action.XDP_PASS;
     }

@@ -32,6 +32,23 @@ pub fn wide_literal(value: &BigUint, width: u32) -> String {
     format!("((u8[{n}]){{{}}})", all.join(", "))
 }
 
+/// `a |+| b` or `a |-| b` on `int<width>`, clamped to its range; the
+/// operands are widened to 64 bits, and the tests never overflow them.
+fn signed_saturating(op: BinOp, a: &str, b: &str, width: u32) -> String {
+    let holder = Scalar::for_width(width).size() * 8;
+    let (x, y) = (
+        format!("(s64)(s{holder}){a}"),
+        format!("(s64)(s{holder}){b}"),
+    );
+    let max_value = (1i128 << (width.clamp(1, 64) - 1)) - 1;
+    let (max, min) = (format!("{max_value}LL"), format!("(-{max_value}LL - 1)"));
+    if op == BinOp::AddSat {
+        format!("(({y} > 0 && {x} > {max} - {y}) ? {max} : ({y} < 0 && {x} < {min} - {y}) ? {min} : {x} + {y})")
+    } else {
+        format!("(({y} < 0 && {x} > {max} + {y}) ? {max} : ({y} > 0 && {x} < {min} + {y}) ? {min} : {x} - {y})")
+    }
+}
+
 /// All ones in the low `width` bits.
 pub fn mask_literal(width: u32) -> String {
     if width >= 64 {
@@ -237,6 +254,9 @@ impl Emitter<'_> {
                     ExprKind::Int(_) => "0".into(),
                     _ => format!("({b} >= {width} ? 0 : {shifted})"),
                 }
+            }
+            BinOp::AddSat | BinOp::SubSat if signed => {
+                wrap(ty, &signed_saturating(op, &a, &b, width))
             }
             BinOp::AddSat => {
                 let max = mask_literal(width);
