@@ -203,9 +203,18 @@ impl Emitter<'_> {
                     .unwrap_or_default();
                 format!("{}.{name}", self.lvalue(base))
             }
-            ExprKind::Index { base, index } => {
-                format!("{}.elem[{}]", self.lvalue(base), self.expr(index))
-            }
+            ExprKind::Index { base, index } => match (&index.kind, &base.ty) {
+                (ExprKind::Int(_), _) => {
+                    format!("{}.elem[{}]", self.lvalue(base), self.expr(index))
+                }
+                // A run-time index is bounded for the verifier; an
+                // out-of-range read takes element 0 (its value is undefined).
+                (_, Ty::Stack { size, .. }) => {
+                    let i = self.expr(index);
+                    format!("{}.elem[{i} < {size} ? {i} : 0]", self.lvalue(base))
+                }
+                _ => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
+            },
             ExprKind::StackNext(stack) | ExprKind::StackLast(stack) => {
                 let size = match stack.ty {
                     Ty::Stack { size, .. } => size,
@@ -222,6 +231,27 @@ impl Emitter<'_> {
             }
             _ => self.expr(e),
         }
+    }
+
+    /// `i < size && ...` for the run-time stack indices on the path of
+    /// the place `e`, or `None` when every index is a constant.
+    pub fn index_guard(&self, mut e: &Expr) -> Option<String> {
+        let mut conds = vec![];
+        loop {
+            match &e.kind {
+                ExprKind::Index { base, index } => {
+                    if let (false, Ty::Stack { size, .. }) =
+                        (matches!(index.kind, ExprKind::Int(_)), &base.ty)
+                    {
+                        conds.push(format!("{} < {size}", self.expr(index)));
+                    }
+                    e = base;
+                }
+                ExprKind::Field { base, .. } | ExprKind::Slice { base, .. } => e = base,
+                _ => break,
+            }
+        }
+        (!conds.is_empty()).then(|| conds.join(" && "))
     }
 
     fn binary(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: &Ty) -> String {

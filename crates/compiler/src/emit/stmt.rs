@@ -112,7 +112,29 @@ impl Emitter<'_> {
         out
     }
 
+    /// A write through a stack element at a run-time index happens only
+    /// when the index is in range (P4: out-of-range writes do nothing).
     fn stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
+        let target = match s {
+            Stmt::Assign { lhs, .. } => Some(lhs),
+            Stmt::SetValid { header, .. } => Some(header),
+            _ => None,
+        };
+        match target.and_then(|t| self.index_guard(t)) {
+            Some(cond) => {
+                let mut then = vec![];
+                self.plain_stmt(s, cx, &mut then);
+                out.push(CStmt::If {
+                    cond,
+                    then,
+                    other: vec![],
+                });
+            }
+            None => self.plain_stmt(s, cx, out),
+        }
+    }
+
+    fn plain_stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
         match s {
             Stmt::Assign { lhs, rhs } => {
                 if let Some(bytes) = super::parser::has_lookahead(rhs) {

@@ -47,6 +47,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         .error(e.span, "only header stacks and tuples can be indexed");
                     return None;
                 };
+                let ty = self.prog_agg_ty(elem);
+                if self.env.value(index).is_none() {
+                    let index = self.expr(index)?;
+                    self.check_scalar(&index, e)?;
+                    return Some(Expr {
+                        kind: ExprKind::Index {
+                            base: Box::new(base),
+                            index: Box::new(index),
+                        },
+                        ty,
+                    });
+                }
                 let i = self.env.const_u32(index, &mut self.diags)?;
                 if i >= size {
                     self.diags.error(
@@ -55,7 +67,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     );
                     return None;
                 }
-                let ty = self.prog_agg_ty(elem);
                 Some(Expr {
                     kind: ExprKind::Index {
                         base: Box::new(base),
