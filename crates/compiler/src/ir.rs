@@ -96,8 +96,20 @@ pub struct Aggregate {
     pub name: String,
     pub kind: AggKind,
     pub fields: Vec<AggField>,
-    /// Size on the wire in bits (headers only; 0 otherwise).
+    /// Size on the wire in bits (headers only; 0 otherwise), without the
+    /// varbit field.
     pub wire_bits: u32,
+    /// A header's `varbit` field, which must come last.
+    pub varbit: Option<VarbitField>,
+}
+
+/// A header's trailing `varbit<max_bits>` field. It is not in `fields`:
+/// its bytes follow the fixed ones and `extract` sets how many there are.
+#[derive(Clone, Debug)]
+pub struct VarbitField {
+    pub name: String,
+    /// A multiple of 8.
+    pub max_bits: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -319,6 +331,8 @@ pub enum Stmt {
     Exit,
     Extract {
         header: Expr,
+        /// `extract(h, bits)`: the size of `h`'s varbit field, in bits.
+        varbit_bits: Option<Expr>,
     },
     /// Skips `bits` (a multiple of 8).
     Advance {

@@ -66,8 +66,8 @@ fn filter(headers: &str, locals: &str, apply: &str) -> String {
 }
 
 #[test]
-fn varbit_fields_are_named() {
-    let body = "header a_t { bit<8> x; varbit<32> opts; }\nstruct h_t { a_t a; }\nparser prs(packet_in p, out h_t hdr) { state start { p.extract(hdr.a, 32w16); transition accept; } }\ncontrol f(inout h_t hdr, out bool pass) { apply { pass = true; } }\nebpfFilter(prs(), f()) main;\n";
+fn varbit_fields_not_last_are_named() {
+    let body = "header a_t { varbit<32> opts; bit<8> x; }\nstruct h_t { a_t a; }\nparser prs(packet_in p, out h_t hdr) { state start { p.extract(hdr.a, 32w16); transition accept; } }\ncontrol f(inout h_t hdr, out bool pass) { apply { pass = true; } }\nebpfFilter(prs(), f()) main;\n";
     let message = first_error(body).unwrap_or_default();
     assert!(message.contains("`varbit`"), "{message}");
 }

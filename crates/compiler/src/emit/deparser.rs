@@ -13,6 +13,7 @@
 
 use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
+use super::varbit::VARBIT_BYTES;
 use super::Emitter;
 use crate::ir::{AggId, Expr, ExprKind, Next, Program, Stmt, Transition, Ty};
 use p4bpf_layout::Hook;
@@ -130,7 +131,7 @@ fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
 fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter) {
     for s in stmts {
         match s {
-            Stmt::Extract { header } if extract => out.push(e.lvalue(header)),
+            Stmt::Extract { header, .. } if extract => out.push(e.lvalue(header)),
             Stmt::Emit { header } if !extract => out.push(e.lvalue(header)),
             Stmt::If { then, other, .. } => {
                 header_ops(then, extract, out, e);
@@ -226,9 +227,14 @@ impl Emitter<'_> {
         collect_emits(&deparser.body, &mut emitted);
         for h in &emitted {
             if let Some(bytes) = self.header_bytes(h) {
+                let place = self.lvalue(h);
+                let mut grow = vec![line(format!("new_len += {bytes}"))];
+                if self.varbit_of(h).is_some() {
+                    grow.push(line(format!("new_len += {place}.{VARBIT_BYTES}")));
+                }
                 out.push(CStmt::If {
-                    cond: format!("{}.{VALID}", self.lvalue(h)),
-                    then: vec![line(format!("new_len += {bytes}"))],
+                    cond: format!("{place}.{VALID}"),
+                    then: grow,
                     other: vec![],
                 });
             }
@@ -260,6 +266,13 @@ impl Emitter<'_> {
         out.push(line(refresh[1]));
         out.push(line("u32 out = 0"));
         out
+    }
+
+    fn varbit_of(&self, h: &Expr) -> Option<&crate::ir::VarbitField> {
+        match h.ty {
+            Ty::Header(a) => self.prog.agg(a).and_then(|a| a.varbit.as_ref()),
+            _ => None,
+        }
     }
 
     fn header_bytes(&self, h: &Expr) -> Option<u32> {
@@ -311,6 +324,9 @@ impl Emitter<'_> {
                 line("u8 *hdr_start = pkt + out"),
             ];
             body.extend(self.write_header(a, "hdr_start", &place, |_| true));
+            if let Some(v) = &a.varbit {
+                body.extend(self.emit_varbit(v, bytes, &place));
+            }
             body.push(line(format!("out += {bytes}")));
         }
         vec![

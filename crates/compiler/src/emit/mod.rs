@@ -24,6 +24,7 @@ mod stmt;
 mod tables;
 mod ternary;
 mod types;
+mod varbit;
 mod wide;
 mod write_through;
 

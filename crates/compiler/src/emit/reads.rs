@@ -145,8 +145,13 @@ impl Reads {
             }
             // `out`/`inout` arguments too: the action may read them.
             Stmt::CallAction { args, .. } => args.iter().for_each(|a| self.expr(a)),
-            Stmt::SetValid { header, .. } | Stmt::Extract { header } | Stmt::Emit { header } => {
-                self.path(header)
+            Stmt::SetValid { header, .. } | Stmt::Emit { header } => self.path(header),
+            Stmt::Extract {
+                header,
+                varbit_bits,
+            } => {
+                self.path(header);
+                varbit_bits.iter().for_each(|b| self.expr(b));
             }
             Stmt::StackShift { .. } => self.everything = true,
             Stmt::Count { index, amount, .. } => {

@@ -307,7 +307,10 @@ impl Emitter<'_> {
                 out.push(CStmt::Block(self.stmts(body, &inner)));
                 out.push(CStmt::Label(end));
             }
-            Stmt::Extract { header } => out.extend(self.extract(header)),
+            Stmt::Extract {
+                header,
+                varbit_bits,
+            } => out.extend(self.extract(header, varbit_bits.as_ref())),
             Stmt::Advance { bits } => {
                 let bytes = bits / 8;
                 out.push(self.too_short_check(&format!("{bytes}")));
@@ -490,8 +493,9 @@ impl Emitter<'_> {
         ]
     }
 
-    /// One bounds check for the header, then its fields.
-    fn extract(&self, header: &Expr) -> Vec<CStmt> {
+    /// One bounds check for the header, then its fields (and its varbit
+    /// bytes, `varbit_bits` of them).
+    fn extract(&self, header: &Expr, varbit_bits: Option<&Expr>) -> Vec<CStmt> {
         let Ty::Header(agg) = header.ty else {
             return vec![];
         };
@@ -507,11 +511,15 @@ impl Emitter<'_> {
         body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
-        vec![
+        let mut out = vec![
             CStmt::Comment(format!("extract {} ({bytes} bytes)", a.name)),
             self.too_short_check(&bytes.to_string()),
             CStmt::Block(body),
-            line(format!("offset += {bytes}")),
-        ]
+        ];
+        if let Some(bits) = varbit_bits {
+            out.extend(self.extract_varbit(a, &place, bits));
+        }
+        out.push(line(format!("offset += {bytes}")));
+        out
     }
 }

@@ -364,7 +364,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 ty,
             }),
             None => {
-                self.diags.error(e.span, format!("no field `{name}`"));
+                let varbit = self
+                    .env
+                    .aggregates
+                    .get(agg.index())
+                    .and_then(|g| g.varbit.as_ref())
+                    .is_some_and(|v| v.name == name);
+                let message = if varbit {
+                    format!("the `varbit` field `{name}` can only be extracted and emitted on the eBPF target")
+                } else {
+                    format!("no field `{name}`")
+                };
+                self.diags.error(e.span, message);
                 None
             }
         }

@@ -110,7 +110,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match (target, method) {
             (Some(Binding::PacketIn), "extract") if args.len() == 1 => {
                 if let Some(h) = arg(0).and_then(|a| self.expr_into(a, out)) {
-                    self.push_header_op(h, call, out, |header| Stmt::Extract { header });
+                    self.push_header_op(h, call, out, |header| Stmt::Extract {
+                        header,
+                        varbit_bits: None,
+                    });
+                }
+            }
+            (Some(Binding::PacketIn), "extract") if args.len() == 2 => {
+                let (Some(h), Some(bits)) = (arg(0), arg(1)) else {
+                    return;
+                };
+                if let Some(stmt) = self.extract_varbit(h, bits, call, out) {
+                    out.push(stmt);
                 }
             }
             (Some(Binding::PacketIn), "advance") => {
@@ -191,6 +202,35 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 format!("method `{method}` is not supported by the eBPF target here"),
             ),
         }
+    }
+
+    /// `extract(h, bits)` of a header with a varbit field.
+    fn extract_varbit(
+        &mut self,
+        h: &'a ast::Expr,
+        bits: &'a ast::Expr,
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Stmt> {
+        let header = self.expr_into(h, out)?;
+        let bits = self.expr_into(bits, out)?;
+        let has_varbit = match (&header.kind, &header.ty) {
+            (ExprKind::StackNext(_), _) => false,
+            (_, Ty::Header(agg)) => self
+                .env
+                .aggregates
+                .get(agg.index())
+                .is_some_and(|a| a.varbit.is_some()),
+            _ => false,
+        };
+        if !has_varbit || bits.ty.width().is_none_or(|w| w > 32) {
+            self.diags.error(call.span, "`extract(h, bits)` needs a header with a `varbit` field (not a stack's `next`) and a size of at most 32 bits");
+            return None;
+        }
+        Some(Stmt::Extract {
+            header,
+            varbit_bits: Some(bits),
+        })
     }
 
     /// Extract/emit of a header, or of every header of a stack, struct or

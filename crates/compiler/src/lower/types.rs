@@ -9,7 +9,7 @@
 //! representation get 32-bit codes in declaration order.
 
 use super::Diags;
-use crate::ir::{AggField, AggId, AggKind, Aggregate, Ty};
+use crate::ir::{AggField, AggId, AggKind, Aggregate, Ty, VarbitField};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, ToPrimitive};
 use p4bpf_front::ast::{self, Decl, DeclKind, TypedefTarget};
@@ -266,10 +266,12 @@ impl<'a> TypeEnv<'a> {
             kind,
             fields: vec![],
             wire_bits: 0,
+            varbit: None,
         });
         self.agg_types.push(ty.clone());
         let mut out = Vec::new();
         let mut offset = 0u32;
+        let (fields, varbit) = split_varbit(&name, kind, fields, at, diags)?;
         for (field, field_ty) in fields {
             let fty = self.ty(field_ty, at, diags)?;
             let bit_offset = offset;
@@ -307,6 +309,7 @@ impl<'a> TypeEnv<'a> {
         if let Some(agg) = self.aggregates.get_mut(id.index()) {
             agg.fields = out;
             agg.wire_bits = offset;
+            agg.varbit = varbit;
         }
         Some(self.agg_ty(id))
     }
@@ -359,6 +362,36 @@ impl<'a> TypeEnv<'a> {
             _ => None,
         }
     }
+}
+
+/// The fixed fields of an aggregate and its trailing varbit field, which
+/// only a header may have, last, of a whole number of bytes.
+fn split_varbit<'f>(
+    name: &str,
+    kind: AggKind,
+    fields: &'f [(String, Type)],
+    at: Span,
+    diags: &mut Diags,
+) -> Option<(&'f [(String, Type)], Option<VarbitField>)> {
+    let position = fields
+        .iter()
+        .position(|(_, t)| matches!(t, Type::Varbit(_)));
+    let Some(i) = position else {
+        return Some((fields, None));
+    };
+    let (field, max_bits) = match fields.get(i) {
+        Some((field, Type::Varbit(max))) => (field, *max),
+        _ => return None,
+    };
+    if kind != AggKind::Header || i + 1 != fields.len() || !max_bits.is_multiple_of(8) {
+        diags.error(at, format!("`varbit` field `{field}` of `{name}`: the eBPF target takes one varbit field of whole bytes, as the last field of a header"));
+        return None;
+    }
+    let varbit = VarbitField {
+        name: field.clone(),
+        max_bits,
+    };
+    Some((fields.get(..i).unwrap_or_default(), Some(varbit)))
 }
 
 #[cfg(test)]
