@@ -2,7 +2,8 @@
 // written with parentheses (`Reject()`), actions whose directional
 // parameters the list binds (`bump(hdr.h.count)`, a header passed `in`),
 // the default action of a bound action, `switch` on `action_run` with a
-// bound action as label, and `hit`/`miss` inside expressions.
+// bound action as label, and `hit`/`miss` inside expressions, where the
+// right side of `||` applies its table only when it is evaluated.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -39,6 +40,14 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
         actions = { Reject(); bump(hdr.h.count); copy_from(hdr.h); }
         default_action = bump(hdr.h.count, 100);
     }
+    action mark_third() {
+        hdr.h.flags = hdr.h.flags | 8;
+    }
+    table third {
+        key = { hdr.h.op : exact; }
+        actions = { mark_third; NoAction; }
+        default_action = NoAction;
+    }
     table second {
         key = { hdr.h.v : exact; }
         actions = { NoAction; }
@@ -56,6 +65,10 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
         }
         if (second.apply().hit && hdr.h.op != 0) {
             hdr.h.flags = hdr.h.flags | 4;
+        }
+        // `third` is applied only when op is not 7.
+        if (hdr.h.op == 7 || third.apply().hit) {
+            hdr.h.v = hdr.h.v | 0x80;
         }
     }
 }

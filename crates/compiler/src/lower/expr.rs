@@ -124,6 +124,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
+            A::Binary {
+                op: op @ (BinaryOp::And | BinaryOp::Or),
+                lhs,
+                rhs,
+            } => self.short_circuit(*op, lhs, rhs, e),
             A::Binary { op, lhs, rhs } => {
                 let l = self.expr(lhs)?;
                 let r = self.expr(rhs)?;
@@ -131,18 +136,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.combine(*op, l, r, ty, e)
             }
             A::Ternary { cond, then, other } => {
-                let cond = self.expr(cond)?;
-                let then = self.expr(then)?;
-                let other = self.expr(other)?;
                 let ty = self.env.expr_ty(e, &mut self.diags)?;
-                Some(Expr {
-                    kind: ExprKind::Mux {
-                        cond: Box::new(cond),
-                        then: Box::new(then),
-                        other: Box::new(other),
-                    },
-                    ty,
-                })
+                self.conditional(cond, then, other, ty)
             }
             A::Cast { expr, .. } => {
                 let ty = self.env.expr_ty(e, &mut self.diags)?;

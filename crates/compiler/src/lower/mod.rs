@@ -10,6 +10,7 @@
 mod actions_list;
 mod call;
 mod compare;
+mod conditional;
 mod control;
 mod expr;
 mod init;
