@@ -59,6 +59,9 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
             hdr.w.n = (bit<64>)hdr.w.b;
         } else if (op == 9) {
             hdr.w.a = -hdr.w.a;
+        } else if (op == 10) {
+            hdr.w.c = hdr.w.a[119:48];
+            hdr.w.b = hdr.w.op ++ hdr.w.b[119:0];
         }
     }
 }

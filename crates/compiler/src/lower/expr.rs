@@ -80,7 +80,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let hi = self.env.const_u32(hi, &mut self.diags)?;
                 let lo = self.env.const_u32(lo, &mut self.diags)?;
                 let width = base.ty.width().unwrap_or(0);
-                if hi < lo || hi >= width || hi - lo >= 64 {
+                if hi >= lo && hi < width && hi - lo >= 64 {
+                    let ty = self.env.expr_ty(e, &mut self.diags)?;
+                    return Some(self.wide_slice(base, lo, ty));
+                }
+                if hi < lo || hi >= width {
                     self.diags.error(
                         e.span,
                         format!("slice [{hi}:{lo}] does not fit a bit<{width}>"),

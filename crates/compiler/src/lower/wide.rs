@@ -5,7 +5,8 @@
 //! wide operands (a constant or a computed value is put in a variable
 //! first). Comparisons, slices and casts to 64 bits or less read places
 //! directly. Supported: `+`, `-`, bitwise operators, `~`, unary `-`,
-//! shifts by constants, comparisons, slices, concatenation and casts;
+//! shifts by constants, comparisons, slices (of any width),
+//! concatenation and casts;
 //! the rest is refused naming the operator.
 
 use super::Lowerer;
@@ -108,6 +109,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             kind: ExprKind::Cast(Box::new(self.place(x))),
             ty,
         }
+    }
+
+    /// `base[hi:lo]` of more than 64 bits: shifted down, then cut to `ty`.
+    pub(super) fn wide_slice(&mut self, base: Expr, lo: u32, ty: Ty) -> Expr {
+        let base_ty = base.ty.clone();
+        let mut x = self.place(base);
+        if lo > 0 {
+            x = self.wide_temp(WideOp::Shr(lo), vec![x], base_ty);
+        }
+        self.wide_temp(WideOp::Widen, vec![x], ty)
     }
 
     /// `hi ++ lo` of a wide result: `(widen(hi) << |lo|) | widen(lo)`.
