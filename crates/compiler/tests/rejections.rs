@@ -125,3 +125,14 @@ fn parenthesized_parameterless_actions_are_plain_actions() {
     );
     assert_eq!(first_error(&body), None);
 }
+
+#[test]
+fn for_loops_are_named() {
+    let body = filter(
+        "header a_t { bit<8> x; }",
+        "",
+        "pass = true; for (bit<8> i = 0; i < 4; i = i + 1) { hdr.a.x = hdr.a.x + 1; }",
+    );
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("`for` loops"), "{message}");
+}

@@ -1,6 +1,7 @@
 // Compiler: arithmetic on bit strings wider than 64 bits, as byte-array
 // code: +, -, bitwise operators, unary minus, shifts by constants,
-// comparisons, slices, concatenation and casts, with wide constants.
+// comparisons, slices (also `[lo +: width]`), concatenation and casts, with
+// wide constants.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -43,6 +44,7 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
             hdr.w.c = hdr.w.c << 3;
         } else if (op == 5) {
             hdr.w.n = hdr.w.a[100:37];
+            hdr.w.c = (bit<72>)hdr.w.a[8 +: 16];
         } else if (op == 6) {
             hdr.w.a = hdr.w.n ++ hdr.w.n;
             hdr.w.c = hdr.w.op ++ hdr.w.n;

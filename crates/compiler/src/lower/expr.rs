@@ -13,6 +13,7 @@ use super::wide::is_wide;
 use super::{Binding, Lowerer};
 use crate::ir::{BinOp, Expr, ExprKind, Ty, UnOp};
 use num_bigint::BigUint;
+use num_traits::ToPrimitive;
 use p4bpf_front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
 use p4bpf_front::check::Value;
 
@@ -79,32 +80,25 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let base = self.expr(base)?;
                 let hi = self.env.const_u32(hi, &mut self.diags)?;
                 let lo = self.env.const_u32(lo, &mut self.diags)?;
-                let width = base.ty.width().unwrap_or(0);
-                if hi >= lo && hi < width && hi - lo >= 64 {
-                    let ty = self.env.expr_ty(e, &mut self.diags)?;
-                    return Some(self.wide_slice(base, lo, ty));
-                }
-                if hi < lo || hi >= width {
+                self.slice(base, hi, lo, e)
+            }
+            // `base[lo +: width]` with a constant `lo` is `base[lo + width - 1 : lo]`.
+            A::IndexedSlice { base, lo, width } => {
+                let base = self.expr(base)?;
+                let Some(lo) = self
+                    .env
+                    .value(lo)
+                    .and_then(|v| v.int())
+                    .and_then(|v| v.to_u32())
+                else {
                     self.diags.error(
-                        e.span,
-                        format!("slice [{hi}:{lo}] does not fit a bit<{width}>"),
+                        lo.span,
+                        "`e[lo +: width]` needs a constant `lo` on the eBPF target",
                     );
                     return None;
-                }
-                let base = if is_wide(&base.ty) {
-                    self.place(base)
-                } else {
-                    base
                 };
-                let ty = self.env.expr_ty(e, &mut self.diags)?;
-                Some(Expr {
-                    kind: ExprKind::Slice {
-                        base: Box::new(base),
-                        hi,
-                        lo,
-                    },
-                    ty,
-                })
+                let width = self.env.const_u32(width, &mut self.diags)?;
+                self.slice(base, (lo + width).checked_sub(1)?, lo, e)
             }
             A::Call { callee, args, .. } => self.call_expr(callee, args, e),
             A::Unary { op, operand } => {
@@ -156,14 +150,51 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 })
             }
             A::List(_) | A::StructInit { .. } | A::Invalid => self.initialized_temp(e),
-            _ => {
+            other => {
+                let what = match other {
+                    A::String(_) => "a string",
+                    A::This => "`this`",
+                    A::Type(_) => "a type",
+                    A::DefaultValue => "`...`",
+                    A::DontCare => "`_`",
+                    _ => "a keyset",
+                };
                 self.diags.error(
                     e.span,
-                    "this expression is not supported by the eBPF target",
+                    format!("{what} is not a value the eBPF target can compute here"),
                 );
                 None
             }
         }
+    }
+
+    /// `base[hi:lo]`, checked against the base's width.
+    fn slice(&mut self, base: Expr, hi: u32, lo: u32, e: &ast::Expr) -> Option<Expr> {
+        let width = base.ty.width().unwrap_or(0);
+        if hi < lo || hi >= width {
+            self.diags.error(
+                e.span,
+                format!("slice [{hi}:{lo}] does not fit a bit<{width}>"),
+            );
+            return None;
+        }
+        let ty = self.env.expr_ty(e, &mut self.diags)?;
+        if hi - lo >= 64 {
+            return Some(self.wide_slice(base, lo, ty));
+        }
+        let base = if is_wide(&base.ty) {
+            self.place(base)
+        } else {
+            base
+        };
+        Some(Expr {
+            kind: ExprKind::Slice {
+                base: Box::new(base),
+                hi,
+                lo,
+            },
+            ty,
+        })
     }
 
     /// `e` as a constant when the checker knows its value and it is a

@@ -92,9 +92,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             StmtKind::Exit => out.push(Stmt::Exit),
             StmtKind::Decl(d) => self.decl_stmt(d, out),
             StmtKind::Empty => {}
-            _ => self
+            StmtKind::For { .. } | StmtKind::ForIn { .. } => self
                 .diags
-                .error(s.span, "this statement is not supported by the eBPF target"),
+                .error(s.span, "`for` loops are not supported by the eBPF target"),
+            StmtKind::Break | StmtKind::Continue => self.diags.error(
+                s.span,
+                "`break` and `continue` are not supported by the eBPF target",
+            ),
         }
     }
 
