@@ -325,6 +325,22 @@ pub enum Stmt {
         index: Expr,
         amount: Option<Expr>,
     },
+    /// A loop: `body` runs while `cond` holds, `step` after each round
+    /// and after `Continue`. `label` is unique in the program.
+    Loop {
+        label: String,
+        cond: Expr,
+        step: Vec<Stmt>,
+        body: Vec<Stmt>,
+    },
+    /// Leaves the loop `label`.
+    Break {
+        label: String,
+    },
+    /// Ends the current round of the loop `label`.
+    Continue {
+        label: String,
+    },
     /// Leaves the current control or action.
     Return,
     /// Leaves every control.

@@ -123,6 +123,10 @@ fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
                 }
             }
             Stmt::Inline { body, .. } => collect(prog, body, w),
+            Stmt::Loop { step, body, .. } => {
+                collect(prog, body, w);
+                collect(prog, step, w);
+            }
             _ => {}
         }
     }

@@ -161,6 +161,14 @@ impl Reads {
             Stmt::Verify { cond, .. } => self.expr(cond),
             Stmt::Eval(e) => self.expr(e),
             Stmt::Inline { body, .. } => self.stmts(body),
+            Stmt::Loop {
+                cond, step, body, ..
+            } => {
+                self.expr(cond);
+                self.stmts(body);
+                self.stmts(step);
+            }
+            Stmt::Break { .. } | Stmt::Continue { .. } => {}
             Stmt::Apply { .. } | Stmt::Return | Stmt::Exit | Stmt::Advance { .. } => {}
         }
     }

@@ -29,6 +29,7 @@ fn may_exit(stmts: &[Stmt]) -> bool {
             cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
         }
         Stmt::Inline { body, .. } => may_exit(body),
+        Stmt::Loop { body, .. } => may_exit(body),
         _ => false,
     })
 }
@@ -311,6 +312,29 @@ impl Emitter<'_> {
                 header,
                 varbit_bits,
             } => out.extend(self.extract(header, varbit_bits.as_ref())),
+            Stmt::Loop {
+                label,
+                cond,
+                step,
+                body,
+            } => {
+                // Labels rather than C's break/continue: the body may hold a C switch.
+                let mut round = vec![CStmt::If {
+                    cond: format!("!{}", self.expr(cond)),
+                    then: vec![CStmt::Goto(format!("{label}_end"))],
+                    other: vec![],
+                }];
+                round.push(CStmt::Block(self.stmts(body, cx)));
+                round.push(CStmt::Label(format!("{label}_next")));
+                round.extend(self.stmts(step, cx));
+                out.push(CStmt::For {
+                    head: ";;".into(),
+                    body: round,
+                });
+                out.push(CStmt::Label(format!("{label}_end")));
+            }
+            Stmt::Break { label } => out.push(CStmt::Goto(format!("{label}_end"))),
+            Stmt::Continue { label } => out.push(CStmt::Goto(format!("{label}_next"))),
             Stmt::Advance { bits } => {
                 let bytes = bits / 8;
                 out.push(self.too_short_check(&format!("{bytes}")));

@@ -14,6 +14,7 @@ mod conditional;
 mod control;
 mod expr;
 mod init;
+mod loops;
 mod method;
 mod parser;
 mod stmt;
@@ -110,6 +111,8 @@ struct Lowerer<'a, 'u> {
     inlining: Vec<String>,
     /// The current table's wrappers of actions bound in its `actions` list.
     bound_actions: HashMap<ir::ActionId, ir::ActionId>,
+    /// Labels of the loops being lowered, innermost last.
+    loops: Vec<String>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -161,6 +164,7 @@ pub fn lower(
         return_var: None,
         inlining: vec![],
         bound_actions: HashMap::new(),
+        loops: vec![],
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

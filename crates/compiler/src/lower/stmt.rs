@@ -92,13 +92,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             StmtKind::Exit => out.push(Stmt::Exit),
             StmtKind::Decl(d) => self.decl_stmt(d, out),
             StmtKind::Empty => {}
-            StmtKind::For { .. } | StmtKind::ForIn { .. } => self
-                .diags
-                .error(s.span, "`for` loops are not supported by the eBPF target"),
-            StmtKind::Break | StmtKind::Continue => self.diags.error(
-                s.span,
-                "`break` and `continue` are not supported by the eBPF target",
-            ),
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => self.for_loop(init, cond.as_ref(), update, body, out),
+            StmtKind::ForIn {
+                var, range, body, ..
+            } => self.for_in(var, range, body, out),
+            StmtKind::Break | StmtKind::Continue => {
+                let is_break = matches!(s.kind, StmtKind::Break);
+                out.extend(self.loop_jump(is_break, s.span));
+            }
         }
     }
 
