@@ -2,6 +2,8 @@
 //! constructor arguments come from `CheckedProgram`, so what the checker
 //! computed is what the generated program does.
 
+#![allow(clippy::panic)] // a failing test should stop loudly
+
 use p4bpf_compiler::{generate, Generated, Hook};
 use std::path::Path;
 

@@ -364,15 +364,18 @@ impl<'a> TypeEnv<'a> {
     }
 }
 
+/// Fields of a checked aggregate type, by name.
+type Fields<'f> = &'f [(String, Type)];
+
 /// The fixed fields of an aggregate and its trailing varbit field, which
 /// only a header may have, last, of a whole number of bytes.
 fn split_varbit<'f>(
     name: &str,
     kind: AggKind,
-    fields: &'f [(String, Type)],
+    fields: Fields<'f>,
     at: Span,
     diags: &mut Diags,
-) -> Option<(&'f [(String, Type)], Option<VarbitField>)> {
+) -> Option<(Fields<'f>, Option<VarbitField>)> {
     let position = fields
         .iter()
         .position(|(_, t)| matches!(t, Type::Varbit(_)));
