@@ -1,7 +1,8 @@
 // Compiler: switch on values (bit strings and an enum, with fall-through
 // labels and default), `return` from a control and an action, `exit` from
 // an action, a function with several returns, a generic function called at
-// two widths, tuples, and a parser select on a range.
+// two widths, named arguments and a parameter's default value, tuples, and
+// a parser select on a range.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -26,6 +27,10 @@ bit<8> clamp(in bit<8> v, in bit<8> lo, in bit<8> hi) {
         return hi;
     }
     return v;
+}
+
+bit<8> scaled(in bit<8> v, in bit<8> by = 2) {
+    return v * by;
 }
 
 T pick<T>(in bool first, in T a, in T b) {
@@ -75,6 +80,7 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
                 hdr.h.res = clamp(hdr.h.x, 0x10, 0x20);
                 return;
             }
+            10: { hdr.h.res = scaled(by = 3, v = hdr.h.x) + scaled(hdr.h.x); }
             default: {
                 bit<16> wide = pick(pair[1], (bit<16>)pair[0], 16w0x17f);
                 hdr.h.res = pick(true, wide[7:0], 8w0);

@@ -3,6 +3,7 @@
 //! [`Lowerer::pending`]), the xdp_model's extern functions, the user's
 //! extern functions (`--extern-file`) and P4 functions (inlined).
 
+use super::args::{match_args, Given};
 use super::{Binding, Lowerer};
 use crate::ir::{Builtin, Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
 use p4bpf_front::ast::{self, ExprKind as A};
@@ -235,13 +236,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .error(e.span, format!("function `{}` calls itself", sig.name.name));
             return None;
         }
-        if args.len() != sig.params.len() {
-            self.diags.error(
-                e.span,
-                format!("`{}` takes {} arguments", sig.name.name, sig.params.len()),
-            );
-            return None;
-        }
         let type_params: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
         let type_args = checked_type_args(self.env.checked, e);
         let bound = self.env.bind_type_params(&type_params, &type_args);
@@ -262,7 +256,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut pre = std::mem::take(&mut self.pending);
         let mut params = vec![];
         let mut copy_out = vec![];
-        for (p, a) in sig.params.iter().zip(args) {
+        let given = match match_args(&sig.params, args) {
+            Ok(given) => given,
+            Err(why) => {
+                self.diags
+                    .error(e.span, format!("call of `{}`: {why}", sig.name.name));
+                return None;
+            }
+        };
+        for (p, given) in sig.params.iter().zip(given) {
             let ty = self.env.decl_ty(&p.name, &mut self.diags)?;
             let v = self.new_var(
                 format!("{call}.{}", p.name.name),
@@ -273,7 +275,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 kind: ExprKind::Var(v),
                 ty: ty.clone(),
             };
-            let arg = self.expr(&a.value)?;
+            params.push((p.name.name.clone(), v));
+            let Given::Value(value) = given else {
+                continue;
+            };
+            let arg = self.expr(value)?;
             pre.append(&mut self.pending);
             if p.direction != Some(ast::Direction::Out) {
                 pre.push(Stmt::Assign {
@@ -290,7 +296,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     rhs: param,
                 });
             }
-            params.push((p.name.name.clone(), v));
         }
         let ret = (ret_ty != Ty::Void)
             .then(|| self.new_var(format!("{call}.result"), ret_ty.clone(), VarStorage::State));

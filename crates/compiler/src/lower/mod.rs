@@ -8,6 +8,7 @@
 //! [`expr`], [`call`], [`control`], [`stmt`], [`method`], [`parser`], [`table`].
 
 mod actions_list;
+mod args;
 mod call;
 mod compare;
 mod conditional;
