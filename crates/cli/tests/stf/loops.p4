@@ -1,6 +1,7 @@
 // Compiler: loops. `for (init; cond; update)` with `continue` and `break`,
 // `for (x in lo .. hi)` (also up to the type's largest value), and
-// `for (x in stack)` over a header stack's elements.
+// `for (x in stack)` over a header stack's elements; 128-bit arithmetic in
+// a loop of run-time length.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -9,6 +10,7 @@ header h_t {
     bit<8> sum;
     bit<8> bits;
     bit<8> total;
+    bit<8> counted;
 }
 
 header e_t {
@@ -61,6 +63,12 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
         for (bit<8> m in 250 .. 255) {
             hdr.h.total = hdr.h.total + 1;
         }
+        // n rounds of 128-bit arithmetic (its helpers inside a run-time loop).
+        bit<128> acc = 0;
+        for (bit<8> r in 1 .. hdr.h.n) {
+            acc = acc + 128w0x10000000000000000;
+        }
+        hdr.h.counted = acc[71:64];
     }
 }
 

@@ -15,10 +15,13 @@ typedef __s64 s64;
 
 /* Bit strings wider than 64 bits: big-endian byte arrays of `n` bytes
  * holding the value in their low bits; `top` keeps the first byte's bits
- * that belong to the width. */
+ * that belong to the width. `n` is a constant at every call, and the loops
+ * are unrolled: inside a P4 loop a rolled one would index the stack with a
+ * register, which the verifier refuses. */
 static __always_inline void p4bpf_wide_add(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top, int sub)
 {
     u32 carry = sub ? 1 : 0;
+#pragma unroll
     for (u32 k = 0; k < n; k++) {
         u32 i = n - 1 - k;
         u32 s = (u32)a[i] + (u8)(sub ? ~b[i] : b[i]) + carry;
@@ -31,6 +34,7 @@ static __always_inline void p4bpf_wide_add(u8 *d, const u8 *a, const u8 *b, u32 
 /* op 0: and, 1: or, 2: xor, 3: complement of `a`. */
 static __always_inline void p4bpf_wide_bitwise(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top, int op)
 {
+#pragma unroll
     for (u32 i = 0; i < n; i++)
         d[i] = op == 0 ? a[i] & b[i] : op == 1 ? a[i] | b[i] : op == 2 ? a[i] ^ b[i] : (u8)~a[i];
     d[0] &= top;
@@ -39,6 +43,7 @@ static __always_inline void p4bpf_wide_bitwise(u8 *d, const u8 *a, const u8 *b, 
 static __always_inline void p4bpf_wide_shl(u8 *d, const u8 *a, u32 n, u8 top, u32 k)
 {
     u32 q = k / 8, r = k % 8;
+#pragma unroll
     for (u32 i = 0; i < n; i++) {
         u8 hi = i + q < n ? (u8)(a[i + q] << r) : 0;
         u8 lo = r && i + q + 1 < n ? (u8)(a[i + q + 1] >> (8 - r)) : 0;
@@ -50,6 +55,7 @@ static __always_inline void p4bpf_wide_shl(u8 *d, const u8 *a, u32 n, u8 top, u3
 static __always_inline void p4bpf_wide_shr(u8 *d, const u8 *a, u32 n, u32 k)
 {
     u32 q = k / 8, r = k % 8;
+#pragma unroll
     for (u32 i = 0; i < n; i++) {
         u8 lo = i >= q ? (u8)(a[i - q] >> r) : 0;
         u8 hi = r && i >= q + 1 ? (u8)(a[i - q - 1] << (8 - r)) : 0;
@@ -60,6 +66,7 @@ static __always_inline void p4bpf_wide_shr(u8 *d, const u8 *a, u32 n, u32 k)
 /* `v` zero-extended (or cut) to `n` bytes. */
 static __always_inline void p4bpf_wide_from_u64(u8 *d, u32 n, u8 top, u64 v)
 {
+#pragma unroll
     for (u32 k = 0; k < n; k++)
         d[n - 1 - k] = k < 8 ? (u8)(v >> (8 * k)) : 0;
     d[0] &= top;
@@ -68,6 +75,7 @@ static __always_inline void p4bpf_wide_from_u64(u8 *d, u32 n, u8 top, u64 v)
 /* The `sn`-byte value `s` zero-extended (or cut) to `n` bytes. */
 static __always_inline void p4bpf_wide_resize(u8 *d, u32 n, u8 top, const u8 *s, u32 sn)
 {
+#pragma unroll
     for (u32 k = 0; k < n; k++)
         d[n - 1 - k] = k < sn ? s[sn - 1 - k] : 0;
     d[0] &= top;
@@ -77,6 +85,7 @@ static __always_inline void p4bpf_wide_resize(u8 *d, u32 n, u8 top, const u8 *s,
 static __always_inline u64 p4bpf_wide_bits(const u8 *a, u32 n, u32 lo, u32 w)
 {
     u64 v = 0;
+#pragma unroll
     for (u32 k = 0; k < n; k++) {
         u32 bit = 8 * k;
         if (bit + 8 <= lo || bit >= lo + w)
@@ -89,6 +98,7 @@ static __always_inline u64 p4bpf_wide_bits(const u8 *a, u32 n, u32 lo, u32 w)
 
 static __always_inline int p4bpf_wide_cmp(const u8 *a, const u8 *b, u32 n)
 {
+#pragma unroll
     for (u32 i = 0; i < n; i++)
         if (a[i] != b[i])
             return a[i] < b[i] ? -1 : 1;
