@@ -1,6 +1,6 @@
 // Compiler: header stacks (next, last, lastIndex, size, push_front,
-// pop_front), a header union whose member changes, select on a tuple with
-// masks, ranges and `_`, and `exit`.
+// pop_front), a header union whose member changes (by setValid and by
+// assignment), select on a tuple with masks, ranges and `_`, and `exit`.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -82,6 +82,12 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
         if (hdr.u.a.isValid()) {
             hdr.u.b.setValid();
             hdr.u.b.y = 8w0x80 ++ hdr.u.a.x;
+        } else if (hdr.eth.kind == 5) {
+            // Assigning a valid header to member a invalidates member b.
+            a_t fresh = { 0x99 };
+            hdr.u.b.setValid();
+            hdr.u.b.y = 1;
+            hdr.u.a = fresh;
         }
         hdr.eth.n = hdr.eth.n + 0x10;
     }

@@ -118,7 +118,45 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .error(at, "cannot assign a value of a different type");
             return;
         }
-        out.push(Stmt::Assign { lhs, rhs });
+        let siblings = self.union_siblings(&lhs);
+        out.push(Stmt::Assign {
+            lhs: lhs.clone(),
+            rhs,
+        });
+        // A valid header assigned to a member of a union invalidates the others.
+        if !siblings.is_empty() {
+            let then = siblings
+                .into_iter()
+                .map(|header| Stmt::SetValid {
+                    header,
+                    valid: false,
+                })
+                .collect();
+            out.push(Stmt::If {
+                cond: Expr {
+                    kind: ExprKind::IsValid(Box::new(lhs)),
+                    ty: Ty::Bool,
+                },
+                then,
+                other: vec![],
+            });
+        }
+    }
+
+    /// The other members of the union `member` belongs to, if it does.
+    fn union_siblings(&self, member: &Expr) -> Vec<Expr> {
+        let ExprKind::Field { base, field, .. } = &member.kind else {
+            return vec![];
+        };
+        if !matches!(base.ty, Ty::Union(_)) {
+            return vec![];
+        }
+        self.parts(base)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i != field)
+            .map(|(_, (_, sibling))| sibling)
+            .collect()
     }
 
     pub(super) fn decl_stmt(&mut self, d: &'a ast::Decl, out: &mut Vec<Stmt>) {
