@@ -2,7 +2,7 @@
 // labels and default), `return` from a control and an action, `exit` from
 // an action, a function with several returns, a generic function called at
 // two widths, named arguments and a parameter's default value, tuples, and
-// a parser select on a range.
+// a parser select on a range into a state that reads a header looked ahead.
 #include <core.p4>
 #include <xdp_model.p4>
 
@@ -15,6 +15,11 @@ header h_t {
 
 struct headers_t {
     h_t h;
+}
+
+header peek_t {
+    bit<8> op;
+    bit<8> next;
 }
 
 enum Color { Red, Green, Blue }
@@ -41,7 +46,9 @@ T pick<T>(in bool first, in T a, in T b) {
 }
 
 parser prs(packet_in p, out headers_t hdr) {
+    peek_t ahead;
     state start {
+        ahead = p.lookahead<peek_t>();
         p.extract(hdr.h);
         transition select(hdr.h.op) {
             7 .. 9: mark;
@@ -49,7 +56,7 @@ parser prs(packet_in p, out headers_t hdr) {
         }
     }
     state mark {
-        hdr.h.y = 0xaa;
+        hdr.h.y = ahead.next;
         transition accept;
     }
 }
