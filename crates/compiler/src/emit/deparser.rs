@@ -13,7 +13,6 @@
 
 use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
-use super::varbit::VARBIT_BYTES;
 use super::Emitter;
 use crate::ir::{AggId, Expr, ExprKind, Next, Program, Stmt, Transition, Ty};
 use p4bpf_layout::Hook;
@@ -141,6 +140,15 @@ fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter)
                 header_ops(then, extract, out, e);
                 header_ops(other, extract, out, e);
             }
+            // Emits in a switch count too, so the plan sees them.
+            Stmt::SwitchValue { cases, default, .. } => {
+                for (_, body) in cases {
+                    header_ops(body, extract, out, e);
+                }
+                if let Some(d) = default {
+                    header_ops(d, extract, out, e);
+                }
+            }
             _ => {}
         }
     }
@@ -227,22 +235,7 @@ impl Emitter<'_> {
             CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()),
             line("u32 new_len = 0"),
         ];
-        let mut emitted = vec![];
-        collect_emits(&deparser.body, &mut emitted);
-        for h in &emitted {
-            if let Some(bytes) = self.header_bytes(h) {
-                let place = self.lvalue(h);
-                let mut grow = vec![line(format!("new_len += {bytes}"))];
-                if self.varbit_of(h).is_some() {
-                    grow.push(line(format!("new_len += {place}.{VARBIT_BYTES}")));
-                }
-                out.push(CStmt::If {
-                    cond: format!("{place}.{VALID}"),
-                    then: grow,
-                    other: vec![],
-                });
-            }
-        }
+        out.extend(self.emitted_length(&deparser.body));
         out.push(line("int delta = (int)offset - (int)new_len"));
         let (resize, refresh) = match self.hook {
             Hook::Xdp => (
@@ -270,20 +263,6 @@ impl Emitter<'_> {
         out.push(line(refresh[1]));
         out.push(line("u32 out = 0"));
         out
-    }
-
-    fn varbit_of(&self, h: &Expr) -> Option<&crate::ir::VarbitField> {
-        match h.ty {
-            Ty::Header(a) => self.prog.agg(a).and_then(|a| a.varbit.as_ref()),
-            _ => None,
-        }
-    }
-
-    fn header_bytes(&self, h: &Expr) -> Option<u32> {
-        match h.ty {
-            Ty::Header(a) => self.prog.agg(a).map(|a| a.wire_bits / 8),
-            _ => None,
-        }
     }
 
     /// `packet.emit(h)`.
@@ -341,18 +320,5 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ]
-    }
-}
-
-fn collect_emits(stmts: &[Stmt], out: &mut Vec<Expr>) {
-    for s in stmts {
-        match s {
-            Stmt::Emit { header } => out.push(header.clone()),
-            Stmt::If { then, other, .. } => {
-                collect_emits(then, out);
-                collect_emits(other, out);
-            }
-            _ => {}
-        }
     }
 }

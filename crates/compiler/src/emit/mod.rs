@@ -11,6 +11,7 @@
 
 mod c;
 mod deparser;
+mod deparser_size;
 mod expr;
 mod helpers;
 mod maps;
