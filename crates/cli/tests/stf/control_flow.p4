@@ -1,7 +1,8 @@
 // Compiler: switch on values (bit strings and an enum, with fall-through
 // labels and default), `return` from a control and an action, `exit` from
 // an action, a function with several returns, a generic function called at
-// two widths, named arguments and a parameter's default value, tuples, and
+// two widths, named arguments and a parameter's default value (for a
+// function and an action, with `_` for an `out` argument), tuples, and
 // a parser select on a range into a state that reads a header looked ahead.
 #include <core.p4>
 #include <xdp_model.p4>
@@ -72,6 +73,10 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
         }
         hdr.h.res = v;
     }
+    action add_to(inout bit<8> total, in bit<8> step = 1, out bit<8> before) {
+        before = total;
+        total = total + step;
+    }
     apply {
         omd.output_port = 0;
         omd.output_action = xdp_action.XDP_PASS;
@@ -88,6 +93,10 @@ control sw(inout headers_t hdr, in xdp_input imd, out xdp_output omd) {
                 return;
             }
             10: { hdr.h.res = scaled(by = 3, v = hdr.h.x) + scaled(hdr.h.x); }
+            11: {
+                add_to(before = hdr.h.y, total = hdr.h.res);
+                add_to(hdr.h.res, 0x10, _);
+            }
             default: {
                 bit<16> wide = pick(pair[1], (bit<16>)pair[0], 16w0x17f);
                 hdr.h.res = pick(true, wide[7:0], 8w0);

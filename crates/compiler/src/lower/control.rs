@@ -268,6 +268,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             table_only: Self::has_annotation(&decl.annotations, "tableonly"),
             p4_id,
         });
+        self.action_params.insert(id, &sig.params);
         let stmts = self.block(&body.stmts);
         self.scopes.pop();
         if let Some(a) = self.prog.actions.get_mut(id.index()) {

@@ -3,7 +3,7 @@
 //! tables (`apply`), controls, counters, headers and stacks.
 
 use super::{Binding, Lowerer};
-use crate::ir::{Expr, ExprKind, Stmt, Ty, VarStorage};
+use crate::ir::{Expr, ExprKind, Stmt, Ty};
 use p4bpf_front::ast::{self, ExprKind as A};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -15,47 +15,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match &callee.kind {
             A::Member { base, member } => self.method_call(base, &member.name, args, call, out),
             A::Path(p) => match self.lookup(&p.name.name) {
-                Some(Binding::Action(action)) => {
-                    let params: Vec<Ty> = self.action_param_types(action);
-                    let mut lowered = vec![];
-                    for a in args {
-                        let Some(x) = self.expr_into(&a.value, out) else {
-                            return;
-                        };
-                        lowered.push(x);
-                    }
-                    if lowered.len() != params.len() {
-                        self.diags.error(
-                            call.span,
-                            format!("action takes {} arguments", params.len()),
-                        );
-                        return;
-                    }
-                    let by_pointer: Vec<bool> = self
-                        .prog
-                        .action(action)
-                        .map(|a| {
-                            a.params
-                                .iter()
-                                .map(|v| {
-                                    self.prog
-                                        .var(*v)
-                                        .is_some_and(|v| v.storage == VarStorage::ActionOutParam)
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    for ((x, out_param), a) in lowered.iter().zip(&by_pointer).zip(args) {
-                        if *out_param && !super::actions_list::is_place(x) {
-                            self.diags.error(a.span, "an `out` or `inout` argument must be a variable, field or stack element");
-                            return;
-                        }
-                    }
-                    out.push(Stmt::CallAction {
-                        action,
-                        args: lowered,
-                    });
-                }
+                Some(Binding::Action(action)) => self.direct_action_call(action, args, call, out),
                 _ if p.name.name == "verify" => {
                     let [cond, error] = args.as_slice() else {
                         self.diags

@@ -7,6 +7,7 @@
 //! on the program. Split by concern: [`types`] (types, constants),
 //! [`expr`], [`call`], [`control`], [`stmt`], [`method`], [`parser`], [`table`].
 
+mod action_call;
 mod actions_list;
 mod args;
 mod call;
@@ -114,6 +115,8 @@ struct Lowerer<'a, 'u> {
     bound_actions: HashMap<ir::ActionId, ir::ActionId>,
     /// Labels of the loops being lowered, innermost last.
     loops: Vec<String>,
+    /// Each action's parameters as declared, for calls by name.
+    action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -166,6 +169,7 @@ pub fn lower(
         inlining: vec![],
         bound_actions: HashMap::new(),
         loops: vec![],
+        action_params: HashMap::new(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();
