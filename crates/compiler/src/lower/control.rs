@@ -3,6 +3,7 @@
 //! instantiated inside a control (lowered once, inlined at each `apply`
 //! with copy-in/copy-out of their arguments).
 
+use super::args::{match_args, Given};
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionId, CounterArray, Expr, ExprKind, Stmt, Ty, VarStorage};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
@@ -85,10 +86,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
         ) = self.env.decl(type_name)
         {
-            if args.is_empty() {
-                self.sub_control(control, name);
-                return;
-            }
+            self.sub_control(control, name, args);
+            return;
         }
         if type_name != "CounterArray" {
             self.diags.error(
@@ -120,7 +119,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.bind(&name.name, Binding::Counter(id));
     }
 
-    fn sub_control(&mut self, control: &'a ast::Decl, instance: &ast::Ident) {
+    fn sub_control(
+        &mut self,
+        control: &'a ast::Decl,
+        instance: &ast::Ident,
+        ctor_args: &'a [ast::Argument],
+    ) {
         let DeclKind::Control {
             sig,
             ctor_params,
@@ -130,13 +134,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         else {
             return;
         };
-        if !ctor_params.is_empty() {
-            self.diags.error(
-                instance.span,
-                "controls with constructor parameters are not supported yet",
-            );
-            return;
-        }
         let prefix = self.dotted(&instance.name);
         let global = self.scopes.first().cloned().unwrap_or_default();
         // The instance sees only the top level and its own names.
@@ -151,6 +148,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         let outer_inits = std::mem::take(&mut self.local_inits);
+        self.bind_ctor_args(ctor_params, ctor_args, instance);
         for local in locals {
             self.local_decl(local);
         }
@@ -167,6 +165,56 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             &instance.name,
             Binding::SubControl(self.sub_controls.len() - 1),
         );
+    }
+
+    /// Constructor parameters of a control instance: variables set to the
+    /// instance's compile-time arguments when its body starts.
+    fn bind_ctor_args(
+        &mut self,
+        params: &'a [ast::Param],
+        args: &'a [ast::Argument],
+        instance: &ast::Ident,
+    ) {
+        let given = match match_args(params, args) {
+            Ok(given) => given,
+            Err(why) => {
+                self.diags.error(
+                    instance.span,
+                    format!("instance `{}`: {why}", instance.name),
+                );
+                return;
+            }
+        };
+        for (p, given) in params.iter().zip(given) {
+            let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) else {
+                continue;
+            };
+            let Given::Value(value) = given else {
+                continue;
+            };
+            let bits = match (self.env.value(value), ty.width()) {
+                (Some(v), Some(w)) => self.env.scalar_bits(v, w),
+                _ => None,
+            };
+            let Some(bits) = bits else {
+                self.diags.error(value.span, format!("constructor argument `{}` must be a compile-time bit string, bool, enum or error value on the eBPF target", p.name.name));
+                continue;
+            };
+            let v = self.new_var(self.dotted(&p.name.name), ty.clone(), VarStorage::State);
+            self.bind(&p.name.name, Binding::Var(v));
+            let rhs = match ty {
+                Ty::Bool => ExprKind::Bool(bits != 0u32.into()),
+                Ty::Error => ExprKind::ErrorCode(u32::try_from(&bits).unwrap_or(0)),
+                _ => ExprKind::Int(bits),
+            };
+            self.local_inits.push(Stmt::Assign {
+                lhs: Expr {
+                    kind: ExprKind::Var(v),
+                    ty: ty.clone(),
+                },
+                rhs: Expr { kind: rhs, ty },
+            });
+        }
     }
 
     pub(super) fn apply_sub_control(
