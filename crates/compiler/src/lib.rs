@@ -66,7 +66,22 @@ pub fn generate(
     hook: Hook,
     extern_c: Option<&str>,
 ) -> Result<Generated, Diagnostics> {
-    let prog = lower::lower(&fe.program, &fe.unit, &fe.sources, name, extern_c.is_some())?;
+    let Some(checked) = &fe.checked else {
+        let mut diags = Diagnostics::default();
+        diags.error(
+            None,
+            "the program was not checked, so it cannot be compiled",
+        );
+        return Err(diags);
+    };
+    let prog = lower::lower(
+        &fe.program,
+        checked,
+        &fe.unit,
+        &fe.sources,
+        name,
+        extern_c.is_some(),
+    )?;
     let pipeline = describe::describe(&prog, hook);
     let c = emit::emit(
         &prog,

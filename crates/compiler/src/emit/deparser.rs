@@ -122,6 +122,10 @@ fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
                 }
             }
             Stmt::Inline { body, .. } => collect(prog, body, w),
+            Stmt::Loop { step, body, .. } => {
+                collect(prog, body, w);
+                collect(prog, step, w);
+            }
             _ => {}
         }
     }
@@ -130,11 +134,20 @@ fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
 fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter) {
     for s in stmts {
         match s {
-            Stmt::Extract { header } if extract => out.push(e.lvalue(header)),
+            Stmt::Extract { header, .. } if extract => out.push(e.lvalue(header)),
             Stmt::Emit { header } if !extract => out.push(e.lvalue(header)),
             Stmt::If { then, other, .. } => {
                 header_ops(then, extract, out, e);
                 header_ops(other, extract, out, e);
+            }
+            // Emits in a switch count too, so the plan sees them.
+            Stmt::SwitchValue { cases, default, .. } => {
+                for (_, body) in cases {
+                    header_ops(body, extract, out, e);
+                }
+                if let Some(d) = default {
+                    header_ops(d, extract, out, e);
+                }
             }
             _ => {}
         }
@@ -180,6 +193,10 @@ fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
 
 pub fn writes(prog: &Program) -> Writes {
     let mut w = Writes::default();
+    // A parser may assign header fields too (after extracting them).
+    for state in &prog.parser.states {
+        collect(prog, &state.stmts, &mut w);
+    }
     for c in &prog.controls {
         collect(prog, &c.body, &mut w);
     }
@@ -218,17 +235,7 @@ impl Emitter<'_> {
             CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()),
             line("u32 new_len = 0"),
         ];
-        let mut emitted = vec![];
-        collect_emits(&deparser.body, &mut emitted);
-        for h in &emitted {
-            if let Some(bytes) = self.header_bytes(h) {
-                out.push(CStmt::If {
-                    cond: format!("{}.{VALID}", self.lvalue(h)),
-                    then: vec![line(format!("new_len += {bytes}"))],
-                    other: vec![],
-                });
-            }
-        }
+        out.extend(self.emitted_length(&deparser.body));
         out.push(line("int delta = (int)offset - (int)new_len"));
         let (resize, refresh) = match self.hook {
             Hook::Xdp => (
@@ -256,13 +263,6 @@ impl Emitter<'_> {
         out.push(line(refresh[1]));
         out.push(line("u32 out = 0"));
         out
-    }
-
-    fn header_bytes(&self, h: &Expr) -> Option<u32> {
-        match h.ty {
-            Ty::Header(a) => self.prog.agg(a).map(|a| a.wire_bits / 8),
-            _ => None,
-        }
     }
 
     /// `packet.emit(h)`.
@@ -307,6 +307,9 @@ impl Emitter<'_> {
                 line("u8 *hdr_start = pkt + out"),
             ];
             body.extend(self.write_header(a, "hdr_start", &place, |_| true));
+            if let Some(v) = &a.varbit {
+                body.extend(self.emit_varbit(v, bytes, &place));
+            }
             body.push(line(format!("out += {bytes}")));
         }
         vec![
@@ -317,18 +320,5 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ]
-    }
-}
-
-fn collect_emits(stmts: &[Stmt], out: &mut Vec<Expr>) {
-    for s in stmts {
-        match s {
-            Stmt::Emit { header } => out.push(header.clone()),
-            Stmt::If { then, other, .. } => {
-                collect_emits(then, out);
-                collect_emits(other, out);
-            }
-            _ => {}
-        }
     }
 }

@@ -11,10 +11,13 @@ pub enum Helper {
     Ipv4Checksum,
     CsumReplace,
     SkbShrink,
+    /// Operations on bit strings wider than 64 bits (`super::wide`).
+    Wide,
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
+        Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
@@ -157,6 +160,7 @@ mod tests {
             Helper::Ipv4Checksum,
             Helper::CsumReplace,
             Helper::SkbShrink,
+            Helper::Wide,
         ] {
             assert!(text(h).contains("static __always_inline"), "{h:?}");
         }

@@ -11,6 +11,7 @@
 
 mod c;
 mod deparser;
+mod deparser_size;
 mod expr;
 mod helpers;
 mod maps;
@@ -24,6 +25,8 @@ mod stmt;
 mod tables;
 mod ternary;
 mod types;
+mod varbit;
+mod wide;
 mod write_through;
 
 use crate::ir::{Arch, Program};

@@ -71,6 +71,12 @@ impl Emitter<'_> {
         let width = f.ty.width().unwrap_or(8);
         let byte = f.bit_offset / 8;
         let bit = f.bit_offset % 8;
+        // Wider than 64 bits: a byte array in network order already.
+        if let Scalar::Bytes(n) = Scalar::for_width(width) {
+            return vec![line(format!(
+                "__builtin_memcpy({base} + {byte}, {value}, {n})"
+            ))];
+        }
         if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
             return vec![if width == 8 {
                 line(format!("{base}[{byte}] = {value}"))

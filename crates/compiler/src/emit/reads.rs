@@ -96,7 +96,9 @@ impl Reads {
                 self.expr(then);
                 self.expr(other);
             }
-            ExprKind::Builtin { args, .. } | ExprKind::ExternCall { args, .. } => {
+            ExprKind::Builtin { args, .. }
+            | ExprKind::ExternCall { args, .. }
+            | ExprKind::Wide { args, .. } => {
                 args.iter().for_each(|a| self.expr(a));
             }
             ExprKind::Bool(_)
@@ -143,8 +145,13 @@ impl Reads {
             }
             // `out`/`inout` arguments too: the action may read them.
             Stmt::CallAction { args, .. } => args.iter().for_each(|a| self.expr(a)),
-            Stmt::SetValid { header, .. } | Stmt::Extract { header } | Stmt::Emit { header } => {
-                self.path(header)
+            Stmt::SetValid { header, .. } | Stmt::Emit { header } => self.path(header),
+            Stmt::Extract {
+                header,
+                varbit_bits,
+            } => {
+                self.path(header);
+                varbit_bits.iter().for_each(|b| self.expr(b));
             }
             Stmt::StackShift { .. } => self.everything = true,
             Stmt::Count { index, amount, .. } => {
@@ -154,6 +161,14 @@ impl Reads {
             Stmt::Verify { cond, .. } => self.expr(cond),
             Stmt::Eval(e) => self.expr(e),
             Stmt::Inline { body, .. } => self.stmts(body),
+            Stmt::Loop {
+                cond, step, body, ..
+            } => {
+                self.expr(cond);
+                self.stmts(body);
+                self.stmts(step);
+            }
+            Stmt::Break { .. } | Stmt::Continue { .. } => {}
             Stmt::Apply { .. } | Stmt::Return | Stmt::Exit | Stmt::Advance { .. } => {}
         }
     }

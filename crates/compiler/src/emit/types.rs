@@ -3,6 +3,7 @@
 //! validity flag and the header's packet offset), and the per-packet state
 //! struct holding every P4 variable of the pipeline.
 
+use super::varbit::VARBIT_BYTES;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{AggId, AggKind, Ty, VarStorage};
@@ -127,6 +128,14 @@ impl Emitter<'_> {
                 out.push_str(&format!(
                     "    {};{comment}\n",
                     self.declare(&f.ty, &c_ident(&f.name))
+                ));
+            }
+            if let Some(v) = &agg.varbit {
+                out.push_str(&format!(
+                    "    u8 {}[{}]; /* varbit<{}> */\n    u16 {VARBIT_BYTES}; /* bytes extracted */\n",
+                    c_ident(&v.name),
+                    v.max_bits / 8,
+                    v.max_bits
                 ));
             }
             if agg.kind == AggKind::Header {

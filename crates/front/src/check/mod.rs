@@ -26,6 +26,7 @@ mod expr;
 mod instantiate;
 mod methods;
 mod ops;
+mod query;
 mod rules;
 mod stmt;
 mod typeref;
