@@ -63,7 +63,8 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Storage::LpmTrie => layout::TableStorage::LpmTrie,
             Storage::Ternary => layout::TableStorage::Ternary,
             Storage::DefaultOnly => layout::TableStorage::Keyless,
-            _ => layout::TableStorage::Hash,
+            Storage::Code => layout::TableStorage::Const,
+            Storage::Hash => layout::TableStorage::Hash,
         };
         let key_size = l.key.size();
         let ternary = (t.storage == Storage::Ternary).then(|| {
@@ -93,7 +94,9 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             key_size,
             value_size: l.value_size,
             actions,
-            default_map: (!t.default_is_const).then(|| format!("{}_defaultAction", t.c_name)),
+            // A const table's default is compiled into its if-chain too.
+            default_map: (!t.default_is_const && t.storage != Storage::Code)
+                .then(|| format!("{}_defaultAction", t.c_name)),
             ternary,
         });
     }

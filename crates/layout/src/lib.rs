@@ -135,6 +135,9 @@ pub enum TableStorage {
     /// No key: only the default action (in [`Table::default_map`]) runs;
     /// `map` names no map.
     Keyless,
+    /// Every entry is `const` and compiled into the program: `map` names
+    /// no map and the control plane cannot change the entries.
+    Const,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -250,6 +253,17 @@ pub struct ValueSet {
     pub size: u32,
     pub fields: Vec<FieldLayout>,
     pub key_size: u32,
+}
+
+impl Table {
+    /// The map holding the entries, or `None` for keyless and const tables
+    /// (their `map` names no map).
+    pub fn entry_map(&self) -> Option<&str> {
+        match self.storage {
+            TableStorage::Keyless | TableStorage::Const => None,
+            _ => Some(&self.map),
+        }
+    }
 }
 
 impl Pipeline {
