@@ -17,7 +17,7 @@ fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
 
 pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let mut tables = vec![];
-    for t in &prog.tables {
+    for (slot, t) in prog.tables.iter().enumerate() {
         if t.storage == Storage::Code {
             continue;
         }
@@ -94,9 +94,8 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             key_size,
             value_size: l.value_size,
             actions,
-            // A const table's default is compiled into its if-chain too.
-            default_map: (!t.default_is_const && t.storage != Storage::Code)
-                .then(|| format!("{}_defaultAction", t.c_name)),
+            default_map: crate::emit::runtime_default(t).then(|| crate::emit::defaults_map(prog)),
+            default_slot: slot as u32,
             ternary,
         });
     }

@@ -178,9 +178,15 @@ pub struct Table {
     /// parameters of the chosen action.
     pub value_size: u32,
     pub actions: Vec<Action>,
-    /// One-entry array holding the default action (a value struct), or
+    /// The array holding the default actions of the program's tables (one
+    /// map for all: the kernel allows 64 maps per program), this table's
+    /// at index [`Table::default_slot`], as a value struct padded with
+    /// zeros to the map's value size; or
     /// `None` when the default is `const` and compiled into the code.
     pub default_map: Option<String>,
+    /// Index of this table's default action in [`Table::default_map`].
+    #[serde(default)]
+    pub default_slot: u32,
     /// Present for [`TableStorage::Ternary`].
     pub ternary: Option<TernaryLayout>,
 }

@@ -361,6 +361,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        }\n"
     "      ],\n"
     "      \"default_map\": null,\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": {\n"
     "        \"groups_map\": \"pipe_classify_groups\",\n"
     "        \"max_groups\": 8,\n"

@@ -1,0 +1,294 @@
+//! Splitting the packet path into parts the verifier checks one by one.
+//!
+//! The kernel's verifier walks every path of a program, instruction by
+//! instruction, and gives up after one million. Tables applied one after
+//! another add up, and worse: each table is walked again for every distinct
+//! state the code before it leaves (parser outcomes, earlier actions). A
+//! global function (not `static`, `noinline`, described in BTF by
+//! `clang -g`) is verified once, on its own, whatever its callers; after a
+//! call the caller knows nothing more of the state it passed, so its paths
+//! merge again. So when the entry function's estimated cost passes a
+//! budget, the costliest table applications become global functions
+//! (`PROG_apply_TABLE(ctx, st)`, a nonzero result meaning `exit`), until
+//! the rest fits. Programs under the budget keep one function and no call
+//! on their packet path.
+//!
+//! The estimate counts instructions the verifier walks, from measurements
+//! on kernel 6.x (see ARCHITECTURE.md, "Verification at scale").
+
+use super::c::{self, line, CStmt};
+use super::stmt::Ctx;
+use super::Emitter;
+use crate::ir::{Program, Stmt, Storage, Table, TableId, VarId};
+use crate::map_layout::{MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
+use p4bpf_layout::Hook;
+use std::cell::RefCell;
+use std::collections::BTreeSet;
+
+/// The verifier's limit: instructions walked over all functions of a
+/// program together (global functions save walks, not this sum).
+const VERIFIER_LIMIT: u64 = 1_000_000;
+
+/// Estimated walk of the entry function above which tables move out: half
+/// the limit, since the estimate is rough and states multiply where it adds.
+pub const ENTRY_BUDGET: u64 = VERIFIER_LIMIT / 2;
+
+/// Estimated walk of the whole program above which more tables move out
+/// (a table in its own function is walked once, not once per state).
+const TOTAL_BUDGET: u64 = VERIFIER_LIMIT * 9 / 10;
+
+/// States a table is walked for when inlined (parser outcomes, earlier
+/// actions' writes): measured 1 exact table 489 instructions, 8 exact
+/// tables 11.9K; one three-field ternary table 307K.
+const PATHS_INTO_TABLE: u64 = 4;
+
+/// Instructions walked for one map lookup with its key fill and the miss
+/// path through the default-action map.
+const LOOKUP: u64 = 250;
+const PER_KEY_FIELD: u64 = 8;
+/// One rule of a ternary bucket scan, per key field and the rule itself
+/// (a three-field table in its own function: 103K measured).
+const PER_TERNARY_RULE_FIELD: u64 = 400;
+const PER_STATEMENT: u64 = 6;
+/// The call of a global function and the test of its result.
+const CALL: u64 = 8;
+
+/// Label inside a table function that `exit` jumps to.
+const EXIT_LABEL: &str = "p4bpf_exit";
+
+/// Which tables are applied through a global function of their own, and
+/// those functions once written.
+#[derive(Debug, Default)]
+pub struct Split {
+    outlined: BTreeSet<TableId>,
+    functions: RefCell<Vec<TableFunction>>,
+}
+
+/// One global function: the table application it performs and its C text.
+#[derive(Debug)]
+struct TableFunction {
+    site: (TableId, Option<VarId>, Option<VarId>),
+    name: String,
+    text: String,
+}
+
+impl Split {
+    pub fn outlines(&self, table: TableId) -> bool {
+        self.outlined.contains(&table)
+    }
+
+    /// Chooses the tables to outline: costliest first, until the entry
+    /// function's estimate is within `ENTRY_BUDGET` and the program's
+    /// within `TOTAL_BUDGET`.
+    pub fn plan(prog: &Program) -> Split {
+        let mut applied = vec![];
+        let mut rest = 0u64;
+        for control in &prog.controls {
+            rest = rest.saturating_add(walk(prog, &control.body, &mut applied));
+        }
+        let mut costs: Vec<(u64, TableId)> = applied
+            .into_iter()
+            .map(|id| (table_cost(prog, id), id))
+            .collect();
+        let mut entry = costs.iter().fold(rest, |sum, (c, _)| {
+            sum.saturating_add(c.saturating_mul(PATHS_INTO_TABLE))
+        });
+        let mut total = entry;
+        costs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
+        let mut outlined = BTreeSet::new();
+        for (cost, id) in costs {
+            if entry <= ENTRY_BUDGET && total <= TOTAL_BUDGET {
+                break;
+            }
+            let inline = cost.saturating_mul(PATHS_INTO_TABLE);
+            entry = entry.saturating_sub(inline).saturating_add(CALL);
+            // A table applied at several sites is one function, walked once.
+            if outlined.insert(id) {
+                total = total.saturating_sub(inline).saturating_add(cost);
+            } else {
+                total = total.saturating_sub(inline);
+            }
+            total = total.saturating_add(CALL);
+        }
+        Split {
+            outlined,
+            functions: RefCell::default(),
+        }
+    }
+}
+
+impl Emitter<'_> {
+    /// The call of table `id`'s global function, writing the function on
+    /// its first use; `exit` inside comes back as a nonzero result.
+    pub fn call_table_function(
+        &self,
+        id: TableId,
+        hit: Option<VarId>,
+        action_run: Option<VarId>,
+        cx: &Ctx,
+    ) -> Vec<CStmt> {
+        let name = self.table_function(id, hit, action_run);
+        let call = format!("{name}({}, st)", self.context_name());
+        let exits = self
+            .prog
+            .table(id)
+            .is_some_and(|t| t.actions.iter().any(|a| self.action_exits(*a)));
+        if exits {
+            vec![CStmt::If {
+                cond: call,
+                then: vec![CStmt::Goto(cx.exit.clone())],
+                other: vec![],
+            }]
+        } else {
+            vec![line(call)]
+        }
+    }
+
+    /// The name of the function applying `id` with these outcome
+    /// variables, written into the split's list if new.
+    fn table_function(&self, id: TableId, hit: Option<VarId>, action_run: Option<VarId>) -> String {
+        let site = (id, hit, action_run);
+        if let Some(f) = self
+            .split
+            .functions
+            .borrow()
+            .iter()
+            .find(|f| f.site == site)
+        {
+            return f.name.clone();
+        }
+        let table = self.prog.table(id).map_or("", |t| t.c_name.as_str());
+        let stem = format!("{}_apply_{table}", self.c_prefix());
+        let taken = self
+            .split
+            .functions
+            .borrow()
+            .iter()
+            .filter(|f| f.site.0 == id)
+            .count();
+        let name = match taken {
+            0 => stem,
+            n => format!("{stem}_{n}"),
+        };
+        let cx = Ctx {
+            in_action: false,
+            end: EXIT_LABEL.into(),
+            exit: EXIT_LABEL.into(),
+        };
+        let body = self.table_lookup(id, hit, action_run, &cx);
+        let text = self.table_function_text(id, &name, &body);
+        self.split.functions.borrow_mut().push(TableFunction {
+            site,
+            name: name.clone(),
+            text,
+        });
+        name
+    }
+
+    fn table_function_text(&self, id: TableId, name: &str, body: &[CStmt]) -> String {
+        let context = match self.hook {
+            Hook::Xdp => "struct xdp_md *ctx",
+            Hook::Tc => "struct __sk_buff *skb",
+        };
+        let ctx = self.context_name();
+        // The verifier passes pointer arguments of global functions as maybe null.
+        let mut all = vec![CStmt::If {
+            cond: "!st".into(),
+            then: vec![CStmt::Return("0".into())],
+            other: vec![],
+        }];
+        let mut text = String::new();
+        c::print(body, 1, &mut text);
+        if text.contains("pkt") {
+            all.push(line(format!("u8 *pkt = (u8 *)(long){ctx}->data")));
+            all.push(line(format!("u8 *pkt_end = (u8 *)(long){ctx}->data_end")));
+        }
+        all.extend(body.iter().cloned());
+        all.push(CStmt::Return("0".into()));
+        if text.contains(EXIT_LABEL) {
+            all.push(CStmt::Label(EXIT_LABEL.into()));
+            all.push(CStmt::Return("1".into()));
+        }
+        let origin = self.prog.table(id).map_or("", |t| t.origin.as_str());
+        let mut out = format!(
+            "/* table {} ({origin}): a global function, verified on its own */\n\
+             __attribute__((noinline)) int {name}({context}, struct {} *st)\n{{\n",
+            self.prog.table(id).map_or("", |t| t.name.as_str()),
+            self.state_type()
+        );
+        c::print(&all, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// Every table function written, in order of first use.
+    pub fn table_function_definitions(&self) -> String {
+        self.split
+            .functions
+            .borrow()
+            .iter()
+            .map(|f| f.text.as_str())
+            .collect()
+    }
+}
+
+/// Estimated walk of `stmts` without the tables they apply, which are
+/// pushed onto `applied` (once per application).
+fn walk(prog: &Program, stmts: &[Stmt], applied: &mut Vec<TableId>) -> u64 {
+    stmts.iter().fold(0u64, |sum, s| {
+        let cost = match s {
+            Stmt::Apply { table, .. } => {
+                applied.push(*table);
+                0
+            }
+            Stmt::If { then, other, .. } => {
+                walk(prog, then, applied).saturating_add(walk(prog, other, applied))
+            }
+            Stmt::SwitchAction { cases, default, .. } => cases
+                .iter()
+                .map(|(_, body)| body)
+                .chain(default)
+                .fold(0u64, |c, body| c.saturating_add(walk(prog, body, applied))),
+            Stmt::SwitchValue { cases, default, .. } => cases
+                .iter()
+                .map(|(_, body)| body)
+                .chain(default)
+                .fold(0u64, |c, body| c.saturating_add(walk(prog, body, applied))),
+            Stmt::Inline { body, .. } => walk(prog, body, applied),
+            Stmt::CallAction { action, .. } => prog
+                .action(*action)
+                .map_or(0, |a| walk(prog, &a.body, applied)),
+            _ => PER_STATEMENT,
+        };
+        sum.saturating_add(cost)
+    })
+}
+
+/// Estimated walk of one application of table `id`, its actions included,
+/// for one incoming state.
+fn table_cost(prog: &Program, id: TableId) -> u64 {
+    let Some(t) = prog.table(id) else { return 0 };
+    let actions = t
+        .actions
+        .iter()
+        .filter_map(|a| prog.action(*a))
+        .fold(0u64, |sum, a| {
+            sum.saturating_add(walk(prog, &a.body, &mut vec![]))
+        });
+    lookup_cost(t).saturating_add(actions)
+}
+
+fn lookup_cost(t: &Table) -> u64 {
+    let fields = t.keys.len() as u64;
+    match t.storage {
+        Storage::Ternary => {
+            u64::from(MAX_TERNARY_GROUPS * TERNARY_BUCKET_RULES)
+                * (1 + fields)
+                * PER_TERNARY_RULE_FIELD
+        }
+        Storage::Code => (t.const_entries.len() as u64 + 1) * (fields + 1) * PER_STATEMENT,
+        Storage::Hash | Storage::Array | Storage::LpmTrie | Storage::DefaultOnly => {
+            LOOKUP + fields * PER_KEY_FIELD
+        }
+    }
+}
