@@ -13,6 +13,7 @@ mod c;
 mod deparser;
 mod expr;
 mod helpers;
+mod line;
 mod maps;
 mod packet;
 mod packet_key;
@@ -163,7 +164,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&entry);
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
-    out
+    line::resolve(&out, &format!("{}.c", prog.name))
 }
 
 fn pipeline_section(json: &str) -> String {

@@ -67,7 +67,8 @@ impl Emitter<'_> {
             action.c_name,
             params.join(", ")
         );
-        super::c::print(&self.stmts(&action.body, &cx), 1, &mut out);
+        let body = super::line::from_p4(&action.origin, self.stmts(&action.body, &cx));
+        super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
     }

@@ -77,10 +77,13 @@ impl Emitter<'_> {
         action_run: Option<VarId>,
         cx: &Ctx,
     ) -> Vec<CStmt> {
-        if self.split.outlines(id) {
-            return self.call_table_function(id, hit, action_run, cx);
-        }
-        self.table_lookup(id, hit, action_run, cx)
+        let origin = self.prog.table(id).map_or("", |t| t.origin.as_str());
+        let code = if self.split.outlines(id) {
+            self.call_table_function(id, hit, action_run, cx)
+        } else {
+            self.table_lookup(id, hit, action_run, cx)
+        };
+        super::line::from_p4(origin, code)
     }
 
     /// Key fill, lookup, default and action dispatch of table `id`.

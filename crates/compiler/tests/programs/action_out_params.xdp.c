@@ -130,9 +130,13 @@ static __always_inline void action_NoAction(struct action_out_params_state *st)
 /* action sw.swap (action_out_params.p4:15) */
 static __always_inline void action_sw_swap(struct action_out_params_state *st, u64 *a, u64 *b)
 {
+#line 15 "action_out_params.p4"
     st->sw_t = (*a);
+#line 15 "action_out_params.p4"
     (*a) = (*b);
+#line 15 "action_out_params.p4"
     (*b) = st->sw_t;
+#line 140 "action_out_params.c"
 }
 
 SEC("xdp")

@@ -157,14 +157,19 @@ static __always_inline void action_NoAction(struct perf_event_output_state *st, 
 /* action sw.sample (perf_event_output.p4:16) */
 static __always_inline void action_sw_sample(struct perf_event_output_state *st, struct __sk_buff *skb, u8 *pkt, u8 *pkt_end)
 {
+#line 16 "perf_event_output.p4"
     (void)p4bpf_perf_event_output(skb);
+#line 16 "perf_event_output.p4"
     st->omd.output_action = 2U;
+#line 165 "perf_event_output.c"
 }
 
 /* action sw.drop (perf_event_output.p4:20) */
 static __always_inline void action_sw_drop(struct perf_event_output_state *st, struct __sk_buff *skb, u8 *pkt, u8 *pkt_end)
 {
+#line 20 "perf_event_output.p4"
     st->omd.output_action = 1U;
+#line 173 "perf_event_output.c"
 }
 
 SEC("tc")
@@ -225,11 +230,17 @@ accept:;
     st->omd.output_port = 0U;
     {
         /* apply table sw.watch */
+#line 21 "perf_event_output.p4"
         struct sw_watch_key key = {};
+#line 21 "perf_event_output.p4"
         key.hdr_eth_dst = st->headers.eth.dst;
+#line 21 "perf_event_output.p4"
         struct sw_watch_value *value = 0;
+#line 21 "perf_event_output.p4"
         value = bpf_map_lookup_elem(&sw_watch, &key);
+#line 21 "perf_event_output.p4"
         u32 action = 0;
+#line 21 "perf_event_output.p4"
         if (value) {
             action = value->action;
         } else {
@@ -239,6 +250,7 @@ accept:;
                 action = value->action;
             }
         }
+#line 21 "perf_event_output.p4"
         switch (action) {
         case 1:
         {
@@ -257,6 +269,7 @@ accept:;
         }
         }
     }
+#line 273 "perf_event_output.c"
     if (st->headers.report.p4bpf_valid) {
         st->headers.report.status = p4bpf_perf_event_output(skb);
         if (st->headers.report.p4bpf_valid) {
