@@ -69,7 +69,7 @@ fn table(out: &mut String, i: usize, kind: Kind) {
             "hdr.ipv4.src: ternary; hdr.ipv4.dst: ternary; hdr.ipv4.protocol: ternary;".to_string()
         }
         Kind::Lpm => "hdr.ipv4.dst: lpm;".to_string(),
-        Kind::Exact if i % 2 == 0 => format!("m{}: exact;", i % 4),
+        Kind::Exact if i.is_multiple_of(2) => format!("m{}: exact;", i % 4),
         Kind::Exact => "hdr.udp.dport: exact;".to_string(),
     };
     let _ = write!(

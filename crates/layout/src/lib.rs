@@ -22,6 +22,53 @@ use serde::{Deserialize, Serialize};
 /// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
 
+/// Name of the ELF section that maps lines of the generated C back to the
+/// P4 source: text, one [`SourceRegion`] a line.
+pub const LINES_SECTION: &str = ".p4bpf.lines";
+
+/// Lines `c_first..=c_last` of the generated C come from P4 source at
+/// `origin` (`file.p4:LINE`), inside `what` (`action f.look`, `table f.t`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRegion {
+    pub c_first: u32,
+    pub c_last: u32,
+    pub origin: String,
+    pub what: String,
+}
+
+impl SourceRegion {
+    /// `C_FIRST<TAB>C_LAST<TAB>ORIGIN<TAB>WHAT`.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}",
+            self.c_first, self.c_last, self.origin, self.what
+        )
+    }
+
+    /// Every well-formed line of `text`.
+    pub fn parse_all(text: &str) -> Vec<SourceRegion> {
+        text.lines()
+            .filter_map(|line| {
+                let mut parts = line.splitn(4, '\t');
+                Some(SourceRegion {
+                    c_first: parts.next()?.parse().ok()?,
+                    c_last: parts.next()?.parse().ok()?,
+                    origin: parts.next()?.to_string(),
+                    what: parts.next()?.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// The innermost region holding C line `line`.
+    pub fn find(regions: &[SourceRegion], line: u32) -> Option<&SourceRegion> {
+        regions
+            .iter()
+            .filter(|r| (r.c_first..=r.c_last).contains(&line))
+            .min_by_key(|r| r.c_last - r.c_first)
+    }
+}
+
 /// Value of the output record for "out of the port the packet came in on"
 /// (an xdp_model XDP_TX run at TC, where it is a redirect).
 pub const SAME_PORT: u32 = u32::MAX - 1;

@@ -29,11 +29,11 @@ pub enum CStmt {
     Label(String),
     Goto(String),
     Return(String),
-    /// Statements written in P4 at `file:line`: each is printed after a
-    /// `#line` directive naming it (see [`super::line`]).
+    /// Statements from P4 source at `origin`, inside `what` (an action or
+    /// a table): printed between marks [`super::source_map`] resolves.
     FromP4 {
-        file: String,
-        line: u32,
+        origin: String,
+        what: String,
         body: Vec<CStmt>,
     },
 }
@@ -144,33 +144,12 @@ fn print_one(s: &CStmt, depth: usize, out: &mut String) {
             indent(depth, out);
             out.push_str(&format!("return {value};\n"));
         }
-        CStmt::FromP4 { file, line, body } => {
-            let directive = super::line::directive(*line, file);
-            print_from_p4(body, depth, &directive, out);
-            out.push_str(super::line::BACK_TO_C);
+        CStmt::FromP4 { origin, what, body } => {
+            out.push_str(&format!("{}{origin}\t{what}\n", super::source_map::BEGIN));
+            print(body, depth, out);
+            out.push_str(super::source_map::END);
             out.push('\n');
         }
-    }
-}
-
-/// Statements each after `directive`; a block's own statements too, so
-/// lines drift from the P4 line only inside one compound statement.
-fn print_from_p4(stmts: &[CStmt], depth: usize, directive: &str, out: &mut String) {
-    for s in stmts {
-        if let CStmt::Block(inner) = s {
-            indent(depth, out);
-            out.push_str("{\n");
-            print_from_p4(inner, depth + 1, directive, out);
-            indent(depth, out);
-            out.push_str("}\n");
-            continue;
-        }
-        // Comments and labels make no instructions.
-        if !matches!(s, CStmt::Comment(_) | CStmt::Label(_)) {
-            out.push_str(directive);
-            out.push('\n');
-        }
-        print_one(s, depth, out);
     }
 }
 

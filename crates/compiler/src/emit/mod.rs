@@ -13,7 +13,6 @@ mod c;
 mod deparser;
 mod expr;
 mod helpers;
-mod line;
 mod maps;
 mod packet;
 mod packet_key;
@@ -21,6 +20,7 @@ mod parser;
 mod perf_events;
 mod ports;
 mod reads;
+mod source_map;
 mod split;
 mod stmt;
 mod tables;
@@ -164,7 +164,9 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&entry);
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
-    line::resolve(&out, &format!("{}.c", prog.name))
+    let (mut c, regions) = source_map::resolve(&out);
+    c.push_str(&source_map::section(&regions));
+    c
 }
 
 fn pipeline_section(json: &str) -> String {

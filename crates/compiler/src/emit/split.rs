@@ -175,8 +175,7 @@ impl Emitter<'_> {
             end: EXIT_LABEL.into(),
             exit: EXIT_LABEL.into(),
         };
-        let origin = self.prog.table(id).map_or("", |t| t.origin.as_str());
-        let body = super::line::from_p4(origin, self.table_lookup(id, hit, action_run, &cx));
+        let body = self.table_lookup(id, hit, action_run, &cx);
         let text = self.table_function_text(id, &name, &body);
         self.split.functions.borrow_mut().push(TableFunction {
             site,

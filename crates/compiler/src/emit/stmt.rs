@@ -67,7 +67,11 @@ impl Emitter<'_> {
             action.c_name,
             params.join(", ")
         );
-        let body = super::line::from_p4(&action.origin, self.stmts(&action.body, &cx));
+        let body = super::source_map::from_p4(
+            &action.origin,
+            format!("action `{}`", action.name),
+            self.stmts(&action.body, &cx),
+        );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out

@@ -77,17 +77,29 @@ impl Emitter<'_> {
         action_run: Option<VarId>,
         cx: &Ctx,
     ) -> Vec<CStmt> {
-        let origin = self.prog.table(id).map_or("", |t| t.origin.as_str());
-        let code = if self.split.outlines(id) {
-            self.call_table_function(id, hit, action_run, cx)
-        } else {
-            self.table_lookup(id, hit, action_run, cx)
-        };
-        super::line::from_p4(origin, code)
+        if self.split.outlines(id) {
+            return self.call_table_function(id, hit, action_run, cx);
+        }
+        self.table_lookup(id, hit, action_run, cx)
     }
 
-    /// Key fill, lookup, default and action dispatch of table `id`.
+    /// Key fill, lookup, default and action dispatch of table `id`, marked
+    /// as coming from the table's declaration.
     pub fn table_lookup(
+        &self,
+        id: TableId,
+        hit: Option<VarId>,
+        action_run: Option<VarId>,
+        cx: &Ctx,
+    ) -> Vec<CStmt> {
+        let Some(t) = self.prog.table(id) else {
+            return vec![];
+        };
+        let code = self.table_code(id, hit, action_run, cx);
+        super::source_map::from_p4(&t.origin, format!("table `{}`", t.name), code)
+    }
+
+    fn table_code(
         &self,
         id: TableId,
         hit: Option<VarId>,

@@ -130,13 +130,9 @@ static __always_inline void action_NoAction(struct action_out_params_state *st)
 /* action sw.swap (action_out_params.p4:15) */
 static __always_inline void action_sw_swap(struct action_out_params_state *st, u64 *a, u64 *b)
 {
-#line 15 "action_out_params.p4"
     st->sw_t = (*a);
-#line 15 "action_out_params.p4"
     (*a) = (*b);
-#line 15 "action_out_params.p4"
     (*b) = st->sw_t;
-#line 140 "action_out_params.c"
 }
 
 SEC("xdp")
@@ -244,3 +240,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "133\t135\taction_out_params.p4:15\taction `sw.swap`\n"
+    "";

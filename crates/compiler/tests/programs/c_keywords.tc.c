@@ -77,9 +77,7 @@ static __always_inline void action_NoAction(struct c_keywords_state *st)
 /* action f.static (c_keywords.p4:8) */
 static __always_inline void action_f_static(struct c_keywords_state *st, u8 auto_)
 {
-#line 8 "c_keywords.p4"
     st->accept = (st->headers.char_.register_ == auto_);
-#line 83 "c_keywords.c"
 }
 
 SEC("tc")
@@ -120,17 +118,11 @@ accept:;
     st->accept = (st->f_while == 1U);
     {
         /* apply table f.t */
-#line 9 "c_keywords.p4"
         struct f_t_key key = {};
-#line 9 "c_keywords.p4"
         key.hdr_char_do = st->headers.char_.do_;
-#line 9 "c_keywords.p4"
         struct f_t_value *value = 0;
-#line 9 "c_keywords.p4"
         value = bpf_map_lookup_elem(&f_t, &key);
-#line 9 "c_keywords.p4"
         u32 action = 0;
-#line 9 "c_keywords.p4"
         if (value) {
             action = value->action;
         } else {
@@ -140,7 +132,6 @@ accept:;
                 action = value->action;
             }
         }
-#line 9 "c_keywords.p4"
         switch (action) {
         case 1:
         {
@@ -159,7 +150,6 @@ accept:;
         }
         }
     }
-#line 163 "c_keywords.c"
 f_end:;
     return st->accept ? TC_ACT_OK : TC_ACT_SHOT;
 }
@@ -227,3 +217,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "80\t80\tc_keywords.p4:8\taction `f.static`\n"
+    "119\t152\tc_keywords.p4:9\ttable `f.t`\n"
+    "";

@@ -114,17 +114,13 @@ static __always_inline void action_NoAction(struct exact_filter_state *st)
 /* action pipe.allow (exact_filter.p4:21) */
 static __always_inline void action_pipe_allow(struct exact_filter_state *st)
 {
-#line 21 "exact_filter.p4"
     st->accept = 1;
-#line 120 "exact_filter.c"
 }
 
 /* action pipe.deny (exact_filter.p4:22) */
 static __always_inline void action_pipe_deny(struct exact_filter_state *st, u8 reason)
 {
-#line 22 "exact_filter.p4"
     st->accept = (reason == 0U);
-#line 128 "exact_filter.c"
 }
 
 SEC("xdp")
@@ -193,19 +189,12 @@ accept:;
     if (st->headers.ipv4.p4bpf_valid) {
         {
             /* apply table pipe.acl */
-#line 23 "exact_filter.p4"
             struct pipe_acl_key key = {};
-#line 23 "exact_filter.p4"
             key.hdr_ipv4_src = bpf_htonl(st->headers.ipv4.src);
-#line 23 "exact_filter.p4"
             key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
-#line 23 "exact_filter.p4"
             struct pipe_acl_value *value = 0;
-#line 23 "exact_filter.p4"
             value = bpf_map_lookup_elem(&pipe_acl, &key);
-#line 23 "exact_filter.p4"
             u32 action = 0;
-#line 23 "exact_filter.p4"
             if (value) {
                 action = value->action;
             } else {
@@ -215,7 +204,6 @@ accept:;
                     action = value->action;
                 }
             }
-#line 23 "exact_filter.p4"
             switch (action) {
             case 1:
             {
@@ -234,7 +222,6 @@ accept:;
             }
             }
         }
-#line 238 "exact_filter.c"
     }
 pipe_end:;
     return st->accept ? XDP_PASS : XDP_DROP;
@@ -313,3 +300,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "117\t117\texact_filter.p4:21\taction `pipe.allow`\n"
+    "123\t123\texact_filter.p4:22\taction `pipe.deny`\n"
+    "190\t224\texact_filter.p4:23\ttable `pipe.acl`\n"
+    "";

@@ -50,26 +50,19 @@ static __always_inline void action_NoAction(struct functions_state *st)
 /* action f.check (functions.p4:34) */
 static __always_inline void action_f_check(struct functions_state *st, u8 limit)
 {
-#line 34 "functions.p4"
     st->f_max_3_x = st->headers.h.a;
-#line 34 "functions.p4"
     st->f_max_3_y = st->headers.h.b;
     /* apply f.max.3 */
     {
-#line 34 "functions.p4"
         if ((st->f_max_3_x > st->f_max_3_y)) {
             st->f_max_3_result = st->f_max_3_x;
             goto f_max_3_end_1;
         }
-#line 34 "functions.p4"
         st->f_max_3_result = st->f_max_3_y;
-#line 34 "functions.p4"
         goto f_max_3_end_1;
     }
 f_max_3_end_1:;
-#line 34 "functions.p4"
     st->accept = (st->f_max_3_result <= limit);
-#line 73 "functions.c"
 }
 
 SEC("tc")
@@ -138,3 +131,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "53\t65\tfunctions.p4:34\taction `f.check`\n"
+    "";

@@ -166,48 +166,36 @@ static __always_inline void action_NoAction(struct lpm_route_state *st, u8 *pkt,
 /* action route.forward (lpm_route.p4:22) */
 static __always_inline void action_route_forward(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end, u32 port)
 {
-#line 22 "lpm_route.p4"
     st->omd.output_action = 4U;
-#line 22 "lpm_route.p4"
     st->omd.output_port = port;
-#line 22 "lpm_route.p4"
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
-#line 22 "lpm_route.p4"
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
     }
-#line 183 "lpm_route.c"
 }
 
 /* action route.bounce (lpm_route.p4:27) */
 static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end)
 {
-#line 27 "lpm_route.p4"
     st->omd.output_action = 3U;
-#line 27 "lpm_route.p4"
     st->route_tmp = st->headers.eth.dst;
-#line 27 "lpm_route.p4"
     st->headers.eth.dst = st->headers.eth.src;
-#line 27 "lpm_route.p4"
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
     }
-#line 27 "lpm_route.p4"
     st->headers.eth.src = st->route_tmp;
-#line 27 "lpm_route.p4"
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.eth.src);
         }
     }
-#line 211 "lpm_route.c"
 }
 
 SEC("xdp")
@@ -281,19 +269,12 @@ accept:;
     st->omd.output_port = 0U;
     {
         /* apply table route.fib */
-#line 33 "lpm_route.p4"
         struct route_fib_key key = {};
-#line 33 "lpm_route.p4"
         key.prefixlen = 32;
-#line 33 "lpm_route.p4"
         key.hdr_ipv4_dst = bpf_htonl(st->headers.ipv4.dst);
-#line 33 "lpm_route.p4"
         struct route_fib_value *value = 0;
-#line 33 "lpm_route.p4"
         value = bpf_map_lookup_elem(&route_fib, &key);
-#line 33 "lpm_route.p4"
         u32 action = 0;
-#line 33 "lpm_route.p4"
         if (value) {
             action = value->action;
         } else {
@@ -303,7 +284,6 @@ accept:;
                 action = value->action;
             }
         }
-#line 33 "lpm_route.p4"
         switch (action) {
         case 1:
         {
@@ -322,7 +302,6 @@ accept:;
         }
         }
     }
-#line 326 "lpm_route.c"
 route_end:;
     /* control dep (lpm_route.p4:46) */
     /* deparser: headers keep their places; write back assigned fields */
@@ -426,3 +405,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "169\t177\tlpm_route.p4:22\taction `route.forward`\n"
+    "183\t198\tlpm_route.p4:27\taction `route.bounce`\n"
+    "270\t304\tlpm_route.p4:33\ttable `route.fib`\n"
+    "";

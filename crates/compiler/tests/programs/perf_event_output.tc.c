@@ -157,19 +157,14 @@ static __always_inline void action_NoAction(struct perf_event_output_state *st, 
 /* action sw.sample (perf_event_output.p4:16) */
 static __always_inline void action_sw_sample(struct perf_event_output_state *st, struct __sk_buff *skb, u8 *pkt, u8 *pkt_end)
 {
-#line 16 "perf_event_output.p4"
     (void)p4bpf_perf_event_output(skb);
-#line 16 "perf_event_output.p4"
     st->omd.output_action = 2U;
-#line 165 "perf_event_output.c"
 }
 
 /* action sw.drop (perf_event_output.p4:20) */
 static __always_inline void action_sw_drop(struct perf_event_output_state *st, struct __sk_buff *skb, u8 *pkt, u8 *pkt_end)
 {
-#line 20 "perf_event_output.p4"
     st->omd.output_action = 1U;
-#line 173 "perf_event_output.c"
 }
 
 SEC("tc")
@@ -230,17 +225,11 @@ accept:;
     st->omd.output_port = 0U;
     {
         /* apply table sw.watch */
-#line 21 "perf_event_output.p4"
         struct sw_watch_key key = {};
-#line 21 "perf_event_output.p4"
         key.hdr_eth_dst = st->headers.eth.dst;
-#line 21 "perf_event_output.p4"
         struct sw_watch_value *value = 0;
-#line 21 "perf_event_output.p4"
         value = bpf_map_lookup_elem(&sw_watch, &key);
-#line 21 "perf_event_output.p4"
         u32 action = 0;
-#line 21 "perf_event_output.p4"
         if (value) {
             action = value->action;
         } else {
@@ -250,7 +239,6 @@ accept:;
                 action = value->action;
             }
         }
-#line 21 "perf_event_output.p4"
         switch (action) {
         case 1:
         {
@@ -269,7 +257,6 @@ accept:;
         }
         }
     }
-#line 273 "perf_event_output.c"
     if (st->headers.report.p4bpf_valid) {
         st->headers.report.status = p4bpf_perf_event_output(skb);
         if (st->headers.report.p4bpf_valid) {
@@ -377,3 +364,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "160\t161\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "167\t167\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "226\t259\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "";

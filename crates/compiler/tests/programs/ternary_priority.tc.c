@@ -141,20 +141,15 @@ static __always_inline void action_NoAction(struct ternary_priority_state *st)
 /* action pipe.set (ternary_priority.p4:16) */
 static __always_inline void action_pipe_set(struct ternary_priority_state *st, u8 v, u32 slot)
 {
-#line 16 "ternary_priority.p4"
     st->accept = v;
     {
         /* count in pipe.hits */
-#line 16 "ternary_priority.p4"
         u32 index = slot;
-#line 16 "ternary_priority.p4"
         u64 *cell = bpf_map_lookup_elem(&pipe_hits, &index);
-#line 16 "ternary_priority.p4"
         if (cell) {
             *cell += 1;
         }
     }
-#line 158 "ternary_priority.c"
 }
 
 SEC("tc")
@@ -218,15 +213,10 @@ accept:;
     st->accept = 1;
     {
         /* apply table pipe.classify */
-#line 17 "ternary_priority.p4"
         struct pipe_classify_key key = {};
-#line 17 "ternary_priority.p4"
         key.hdr_ipv4_dst = st->headers.ipv4.dst;
-#line 17 "ternary_priority.p4"
         key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
-#line 17 "ternary_priority.p4"
         struct pipe_classify_value *value = 0;
-#line 17 "ternary_priority.p4"
         for (u32 g = 0; g < 8; g++) {
             u32 slot = g;
             struct pipe_classify_group *group = bpf_map_lookup_elem(&pipe_classify_groups, &slot);
@@ -258,13 +248,10 @@ accept:;
                 break /* sorted: the first match is the bucket's best */;
             }
         }
-#line 17 "ternary_priority.p4"
         u32 action = 0;
-#line 17 "ternary_priority.p4"
         if (value) {
             action = value->action;
         }
-#line 17 "ternary_priority.p4"
         switch (action) {
         case 1:
         {
@@ -283,10 +270,8 @@ accept:;
             break;
         }
         }
-#line 17 "ternary_priority.p4"
         st->pipe_t_action_run = action;
     }
-#line 290 "ternary_priority.c"
     switch (st->pipe_t_action_run) {
     case 1:
     {
@@ -412,3 +397,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "144\t152\tternary_priority.p4:16\taction `pipe.set`\n"
+    "214\t274\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "";
