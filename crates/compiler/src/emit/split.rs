@@ -9,7 +9,7 @@
 //! call the caller knows nothing more of the state it passed, so its paths
 //! merge again. So when the entry function's estimated cost passes a
 //! budget, the costliest table applications become global functions
-//! (`PROG_apply_TABLE(ctx, st)`, a nonzero result meaning `exit`), until
+//! (`PROG_apply_TABLE([ctx, ]st)`, a nonzero result meaning `exit`), until
 //! the rest fits. Programs under the budget keep one function and no call
 //! on their packet path.
 //!
@@ -69,6 +69,8 @@ pub struct Split {
 struct TableFunction {
     site: (TableId, Option<VarId>, Option<VarId>),
     name: String,
+    /// Whether it takes the hook's context (for packet access or helpers).
+    takes_context: bool,
     text: String,
 }
 
@@ -127,8 +129,12 @@ impl Emitter<'_> {
         action_run: Option<VarId>,
         cx: &Ctx,
     ) -> Vec<CStmt> {
-        let name = self.table_function(id, hit, action_run);
-        let call = format!("{name}({}, st)", self.context_name());
+        let (name, takes_context) = self.table_function(id, hit, action_run);
+        let call = if takes_context {
+            format!("{name}({}, st)", self.context_name())
+        } else {
+            format!("{name}(st)")
+        };
         let exits = self
             .prog
             .table(id)
@@ -145,8 +151,14 @@ impl Emitter<'_> {
     }
 
     /// The name of the function applying `id` with these outcome
-    /// variables, written into the split's list if new.
-    fn table_function(&self, id: TableId, hit: Option<VarId>, action_run: Option<VarId>) -> String {
+    /// variables, and whether it takes the context; written into the
+    /// split's list if new.
+    fn table_function(
+        &self,
+        id: TableId,
+        hit: Option<VarId>,
+        action_run: Option<VarId>,
+    ) -> (String, bool) {
         let site = (id, hit, action_run);
         if let Some(f) = self
             .split
@@ -155,7 +167,7 @@ impl Emitter<'_> {
             .iter()
             .find(|f| f.site == site)
         {
-            return f.name.clone();
+            return (f.name.clone(), f.takes_context);
         }
         let table = self.prog.table(id).map_or("", |t| t.c_name.as_str());
         let stem = format!("{}_apply_{table}", self.c_prefix());
@@ -176,45 +188,68 @@ impl Emitter<'_> {
             exit: EXIT_LABEL.into(),
         };
         let body = self.table_lookup(id, hit, action_run, &cx);
-        let text = self.table_function_text(id, &name, &body);
+        let mut printed = String::new();
+        c::print(&body, 1, &mut printed);
+        // clang passes garbage for a parameter the body never reads, which
+        // the verifier refuses for a context: take it only when used.
+        let uses_packet = printed.contains("pkt");
+        let takes_context = uses_packet || self.prog.sends_perf_events;
+        let text = self.table_function_text(id, &name, body, uses_packet, takes_context);
         self.split.functions.borrow_mut().push(TableFunction {
             site,
             name: name.clone(),
+            takes_context,
             text,
         });
-        name
+        (name, takes_context)
     }
 
-    fn table_function_text(&self, id: TableId, name: &str, body: &[CStmt]) -> String {
-        let context = match self.hook {
-            Hook::Xdp => "struct xdp_md *ctx",
-            Hook::Tc => "struct __sk_buff *skb",
-        };
+    fn table_function_text(
+        &self,
+        id: TableId,
+        name: &str,
+        body: Vec<CStmt>,
+        uses_packet: bool,
+        takes_context: bool,
+    ) -> String {
         let ctx = self.context_name();
+        let mut params = vec![];
+        if takes_context {
+            params.push(match self.hook {
+                Hook::Xdp => "struct xdp_md *ctx",
+                Hook::Tc => "struct __sk_buff *skb",
+            });
+        }
+        let state = format!("struct {} *st", self.state_type());
+        params.push(&state);
         // The verifier passes pointer arguments of global functions as maybe null.
         let mut all = vec![CStmt::If {
             cond: "!st".into(),
             then: vec![CStmt::Return("0".into())],
             other: vec![],
         }];
-        let mut text = String::new();
-        c::print(body, 1, &mut text);
-        if text.contains("pkt") {
+        if uses_packet {
             all.push(line(format!("u8 *pkt = (u8 *)(long){ctx}->data")));
             all.push(line(format!("u8 *pkt_end = (u8 *)(long){ctx}->data_end")));
         }
-        all.extend(body.iter().cloned());
+        let exits = {
+            let mut printed = String::new();
+            c::print(&body, 1, &mut printed);
+            printed.contains(EXIT_LABEL)
+        };
+        all.extend(body);
         all.push(CStmt::Return("0".into()));
-        if text.contains(EXIT_LABEL) {
+        if exits {
             all.push(CStmt::Label(EXIT_LABEL.into()));
             all.push(CStmt::Return("1".into()));
         }
-        let origin = self.prog.table(id).map_or("", |t| t.origin.as_str());
+        let table = self.prog.table(id);
         let mut out = format!(
-            "/* table {} ({origin}): a global function, verified on its own */\n\
-             __attribute__((noinline)) int {name}({context}, struct {} *st)\n{{\n",
-            self.prog.table(id).map_or("", |t| t.name.as_str()),
-            self.state_type()
+            "/* table {} ({}): a global function, verified on its own */\n\
+             __attribute__((noinline)) int {name}({})\n{{\n",
+            table.map_or("", |t| t.name.as_str()),
+            table.map_or("", |t| t.origin.as_str()),
+            params.join(", ")
         );
         c::print(&all, 1, &mut out);
         out.push_str("}\n\n");
