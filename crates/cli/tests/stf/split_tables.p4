@@ -1,8 +1,10 @@
-// ebpf_model: three three-field ternary tables, more than the verifier
-// walks inline, so the compiler applies the costliest through global
-// functions verified on their own. Checks that a moved-out table still
-// reports `action_run`, that `exit` in one still leaves the control, and
-// that the table left inline still sees what the others wrote.
+// ebpf_model: four three-field ternary tables after a parser with two
+// outcomes, more than the verifier walks inline, so the compiler applies
+// the costliest through global functions verified on their own (here
+// `audit`, walked after a branch, and `filter`). Checks that a moved-out
+// table still reports `action_run`, that `exit` in one still leaves the
+// control, and that the tables left inline still see what the others
+// wrote.
 #include <core.p4>
 #include <ebpf_model.p4>
 
@@ -32,6 +34,9 @@ struct headers_t {
 parser prs(packet_in p, out headers_t hdr) {
     state start {
         p.extract(hdr.eth);
+        transition select(hdr.eth.ether_type) { 0x0800: ipv4; default: accept; }
+    }
+    state ipv4 {
         p.extract(hdr.ipv4);
         transition accept;
     }
@@ -57,14 +62,20 @@ control pipe(inout headers_t hdr, out bool pass) {
         actions = { count; NoAction; }
         default_action = count(0);
     }
+    table audit {
+        key = { hdr.ipv4.src: ternary; hdr.ipv4.dst: ternary; hdr.ipv4.protocol: ternary; }
+        actions = { count; NoAction; }
+        default_action = NoAction();
+    }
     apply {
         pass = true;
-        switch (mark.apply().action_run) {
-            set_tos: { seen.increment(6); }
-        }
+        mark.apply();
         filter.apply();
         if (tally.apply().hit) {
             seen.increment(7);
+        }
+        switch (audit.apply().action_run) {
+            count: { seen.increment(6); }
         }
     }
 }

@@ -19,7 +19,7 @@
 use super::c::{self, line, CStmt};
 use super::stmt::Ctx;
 use super::Emitter;
-use crate::ir::{Program, Stmt, Storage, Table, TableId, VarId};
+use crate::ir::{Next, Program, StateId, Stmt, Storage, Table, TableId, Transition, VarId};
 use crate::map_layout::{MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
 use p4bpf_layout::Hook;
 use std::cell::RefCell;
@@ -37,18 +37,17 @@ pub const ENTRY_BUDGET: u64 = VERIFIER_LIMIT / 2;
 /// (a table in its own function is walked once, not once per state).
 const TOTAL_BUDGET: u64 = VERIFIER_LIMIT * 9 / 10;
 
-/// States a table is walked for when inlined (parser outcomes, earlier
-/// actions' writes): measured 1 exact table 489 instructions, 8 exact
-/// tables 11.9K; one three-field ternary table 307K.
-const PATHS_INTO_TABLE: u64 = 4;
+/// Most states counted as walking a table separately.
+const MAX_PATHS_INTO_TABLE: u64 = 16;
 
 /// Instructions walked for one map lookup with its key fill and the miss
 /// path through the default-action map.
 const LOOKUP: u64 = 250;
 const PER_KEY_FIELD: u64 = 8;
 /// One rule of a ternary bucket scan, per key field and the rule itself
-/// (a three-field table in its own function: 103K measured).
-const PER_TERNARY_RULE_FIELD: u64 = 400;
+/// (measured in a function of its own: 1 field 40K, 3 fields 103K, 4
+/// fields 117K, 16 fields 341K; inline, times the parser's outcomes).
+const PER_TERNARY_RULE_FIELD: u64 = 350;
 const PER_STATEMENT: u64 = 6;
 /// The call of a global function and the test of its result.
 const CALL: u64 = 8;
@@ -83,34 +82,40 @@ impl Split {
     /// function's estimate is within `ENTRY_BUDGET` and the program's
     /// within `TOTAL_BUDGET`.
     pub fn plan(prog: &Program) -> Split {
-        let mut applied = vec![];
-        let mut rest = 0u64;
+        let mut walk = Walk {
+            prog,
+            paths: parser_outcomes(prog),
+            cost: 0,
+            applied: vec![],
+        };
         for control in &prog.controls {
-            rest = rest.saturating_add(walk(prog, &control.body, &mut applied));
+            walk.stmts(&control.body);
         }
-        let mut costs: Vec<(u64, TableId)> = applied
-            .into_iter()
-            .map(|id| (table_cost(prog, id), id))
-            .collect();
-        let mut entry = costs.iter().fold(rest, |sum, (c, _)| {
-            sum.saturating_add(c.saturating_mul(PATHS_INTO_TABLE))
-        });
+        // Per table: its own cost, and its inline cost over all its sites.
+        let mut tables: Vec<(u64, u64, TableId)> = vec![];
+        for (id, paths) in &walk.applied {
+            let own = table_cost(prog, *id);
+            let inline = own.saturating_mul(*paths);
+            match tables.iter_mut().find(|t| t.2 == *id) {
+                Some(t) => t.0 = t.0.saturating_add(inline),
+                None => tables.push((inline, own, *id)),
+            }
+        }
+        let mut entry = tables
+            .iter()
+            .fold(walk.cost, |sum, t| sum.saturating_add(t.0));
         let mut total = entry;
-        costs.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.index().cmp(&b.1.index())));
+        tables.sort_by(|a, b| b.0.cmp(&a.0).then(a.2.index().cmp(&b.2.index())));
         let mut outlined = BTreeSet::new();
-        for (cost, id) in costs {
+        for (inline, own, id) in tables {
             if entry <= ENTRY_BUDGET && total <= TOTAL_BUDGET {
                 break;
             }
-            let inline = cost.saturating_mul(PATHS_INTO_TABLE);
             entry = entry.saturating_sub(inline).saturating_add(CALL);
-            // A table applied at several sites is one function, walked once.
-            if outlined.insert(id) {
-                total = total.saturating_sub(inline).saturating_add(cost);
-            } else {
-                total = total.saturating_sub(inline);
-            }
-            total = total.saturating_add(CALL);
+            total = total
+                .saturating_sub(inline)
+                .saturating_add(own.saturating_add(CALL));
+            outlined.insert(id);
         }
         Split {
             outlined,
@@ -267,36 +272,106 @@ impl Emitter<'_> {
     }
 }
 
-/// Estimated walk of `stmts` without the tables they apply, which are
-/// pushed onto `applied` (once per application).
-fn walk(prog: &Program, stmts: &[Stmt], applied: &mut Vec<TableId>) -> u64 {
-    stmts.iter().fold(0u64, |sum, s| {
-        let cost = match s {
-            Stmt::Apply { table, .. } => {
-                applied.push(*table);
-                0
-            }
-            Stmt::If { then, other, .. } => {
-                walk(prog, then, applied).saturating_add(walk(prog, other, applied))
-            }
-            Stmt::SwitchAction { cases, default, .. } => cases
-                .iter()
-                .map(|(_, body)| body)
-                .chain(default)
-                .fold(0u64, |c, body| c.saturating_add(walk(prog, body, applied))),
-            Stmt::SwitchValue { cases, default, .. } => cases
-                .iter()
-                .map(|(_, body)| body)
-                .chain(default)
-                .fold(0u64, |c, body| c.saturating_add(walk(prog, body, applied))),
-            Stmt::Inline { body, .. } => walk(prog, body, applied),
-            Stmt::CallAction { action, .. } => prog
-                .action(*action)
-                .map_or(0, |a| walk(prog, &a.body, applied)),
-            _ => PER_STATEMENT,
+/// How many distinct ways the parser reaches `accept` (distinct next
+/// states per select), each a state the verifier carries into the
+/// controls; at least 1, at most [`MAX_PATHS_INTO_TABLE`] (loops count
+/// once).
+fn parser_outcomes(prog: &Program) -> u64 {
+    fn from(prog: &Program, next: Next, seen: &mut Vec<StateId>) -> u64 {
+        let id = match next {
+            Next::Accept => return 1,
+            Next::Reject => return 0,
+            Next::State(id) => id,
         };
-        sum.saturating_add(cost)
-    })
+        let Some(state) = prog.parser.states.get(id.index()) else {
+            return 0;
+        };
+        if seen.contains(&id) {
+            return 1;
+        }
+        seen.push(id);
+        let mut nexts: Vec<Next> = vec![];
+        match &state.transition {
+            Transition::Direct(next) => nexts.push(*next),
+            Transition::Select { cases, .. } => {
+                for case in cases {
+                    if !nexts.contains(&case.next) {
+                        nexts.push(case.next);
+                    }
+                }
+            }
+        }
+        let paths = nexts.into_iter().fold(0u64, |sum, n| {
+            sum.saturating_add(from(prog, n, seen))
+                .min(MAX_PATHS_INTO_TABLE)
+        });
+        seen.pop();
+        paths
+    }
+    let states = &prog.parser.states;
+    let start = states.iter().position(|s| s.name == "start").unwrap_or(0);
+    let start = Next::State(StateId(u32::try_from(start).unwrap_or(0)));
+    from(prog, start, &mut vec![]).clamp(1, MAX_PATHS_INTO_TABLE)
+}
+
+/// The verifier's walk of control bodies, estimated: the cost of their
+/// plain statements, and each table application with the number of
+/// distinct states the verifier carries into it (parser outcomes, times
+/// the branches taken before it: states of different branches go on
+/// separately when they differ).
+struct Walk<'p> {
+    prog: &'p Program,
+    paths: u64,
+    cost: u64,
+    applied: Vec<(TableId, u64)>,
+}
+
+impl Walk<'_> {
+    fn stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Apply { table, .. } => self.applied.push((*table, self.paths)),
+            Stmt::If { then, other, .. } => self.branches([then, other].into_iter()),
+            // A switch without `default` goes on past it too.
+            Stmt::SwitchAction { cases, default, .. } => {
+                let none = vec![];
+                let rest = default.as_ref().unwrap_or(&none);
+                self.branches(cases.iter().map(|(_, body)| body).chain([rest]))
+            }
+            Stmt::SwitchValue { cases, default, .. } => {
+                let none = vec![];
+                let rest = default.as_ref().unwrap_or(&none);
+                self.branches(cases.iter().map(|(_, body)| body).chain([rest]))
+            }
+            Stmt::Inline { body, .. } => self.stmts(body),
+            Stmt::CallAction { action, .. } => {
+                if let Some(a) = self.prog.action(*action) {
+                    self.stmts(&a.body);
+                }
+            }
+            _ => {
+                self.cost = self
+                    .cost
+                    .saturating_add(PER_STATEMENT.saturating_mul(self.paths))
+            }
+        }
+    }
+
+    fn branches<'s>(&mut self, arms: impl Iterator<Item = &'s Vec<Stmt>>) {
+        let start = self.paths;
+        let mut after = 0u64;
+        for arm in arms {
+            self.paths = start;
+            self.stmts(arm);
+            after = after.saturating_add(self.paths);
+        }
+        self.paths = after.clamp(1, MAX_PATHS_INTO_TABLE);
+    }
 }
 
 /// Estimated walk of one application of table `id`, its actions included,
@@ -308,7 +383,14 @@ fn table_cost(prog: &Program, id: TableId) -> u64 {
         .iter()
         .filter_map(|a| prog.action(*a))
         .fold(0u64, |sum, a| {
-            sum.saturating_add(walk(prog, &a.body, &mut vec![]))
+            let mut walk = Walk {
+                prog,
+                paths: 1,
+                cost: 0,
+                applied: vec![],
+            };
+            walk.stmts(&a.body);
+            sum.saturating_add(walk.cost)
         });
     lookup_cost(t).saturating_add(actions)
 }
