@@ -17,7 +17,7 @@ fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
 
 pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let mut tables = vec![];
-    for t in &prog.tables {
+    for (slot, t) in prog.tables.iter().enumerate() {
         if t.storage == Storage::Code {
             continue;
         }
@@ -63,7 +63,8 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Storage::LpmTrie => layout::TableStorage::LpmTrie,
             Storage::Ternary => layout::TableStorage::Ternary,
             Storage::DefaultOnly => layout::TableStorage::Keyless,
-            _ => layout::TableStorage::Hash,
+            Storage::Code => layout::TableStorage::Const,
+            Storage::Hash => layout::TableStorage::Hash,
         };
         let key_size = l.key.size();
         let ternary = (t.storage == Storage::Ternary).then(|| {
@@ -93,7 +94,8 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             key_size,
             value_size: l.value_size,
             actions,
-            default_map: (!t.default_is_const).then(|| format!("{}_defaultAction", t.c_name)),
+            default_map: crate::emit::runtime_default(t).then(|| crate::emit::defaults_map(prog)),
+            default_slot: slot as u32,
             ternary,
         });
     }

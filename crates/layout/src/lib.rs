@@ -22,6 +22,53 @@ use serde::{Deserialize, Serialize};
 /// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
 
+/// Name of the ELF section that maps lines of the generated C back to the
+/// P4 source: text, one [`SourceRegion`] a line.
+pub const LINES_SECTION: &str = ".p4bpf.lines";
+
+/// Lines `c_first..=c_last` of the generated C come from P4 source at
+/// `origin` (`file.p4:LINE`), inside `what` (`action f.look`, `table f.t`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRegion {
+    pub c_first: u32,
+    pub c_last: u32,
+    pub origin: String,
+    pub what: String,
+}
+
+impl SourceRegion {
+    /// `C_FIRST<TAB>C_LAST<TAB>ORIGIN<TAB>WHAT`.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}",
+            self.c_first, self.c_last, self.origin, self.what
+        )
+    }
+
+    /// Every well-formed line of `text`.
+    pub fn parse_all(text: &str) -> Vec<SourceRegion> {
+        text.lines()
+            .filter_map(|line| {
+                let mut parts = line.splitn(4, '\t');
+                Some(SourceRegion {
+                    c_first: parts.next()?.parse().ok()?,
+                    c_last: parts.next()?.parse().ok()?,
+                    origin: parts.next()?.to_string(),
+                    what: parts.next()?.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// The innermost region holding C line `line`.
+    pub fn find(regions: &[SourceRegion], line: u32) -> Option<&SourceRegion> {
+        regions
+            .iter()
+            .filter(|r| (r.c_first..=r.c_last).contains(&line))
+            .min_by_key(|r| r.c_last - r.c_first)
+    }
+}
+
 /// Value of the output record for "out of the port the packet came in on"
 /// (an xdp_model XDP_TX run at TC, where it is a redirect).
 pub const SAME_PORT: u32 = u32::MAX - 1;
@@ -135,6 +182,9 @@ pub enum TableStorage {
     /// No key: only the default action (in [`Table::default_map`]) runs;
     /// `map` names no map.
     Keyless,
+    /// Every entry is `const` and compiled into the program: `map` names
+    /// no map and the control plane cannot change the entries.
+    Const,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -175,9 +225,15 @@ pub struct Table {
     /// parameters of the chosen action.
     pub value_size: u32,
     pub actions: Vec<Action>,
-    /// One-entry array holding the default action (a value struct), or
+    /// The array holding the default actions of the program's tables (one
+    /// map for all: the kernel allows 64 maps per program), this table's
+    /// at index [`Table::default_slot`], as a value struct padded with
+    /// zeros to the map's value size; or
     /// `None` when the default is `const` and compiled into the code.
     pub default_map: Option<String>,
+    /// Index of this table's default action in [`Table::default_map`].
+    #[serde(default)]
+    pub default_slot: u32,
     /// Present for [`TableStorage::Ternary`].
     pub ternary: Option<TernaryLayout>,
 }
@@ -250,6 +306,17 @@ pub struct ValueSet {
     pub size: u32,
     pub fields: Vec<FieldLayout>,
     pub key_size: u32,
+}
+
+impl Table {
+    /// The map holding the entries, or `None` for keyless and const tables
+    /// (their `map` names no map).
+    pub fn entry_map(&self) -> Option<&str> {
+        match self.storage {
+            TableStorage::Keyless | TableStorage::Const => None,
+            _ => Some(&self.map),
+        }
+    }
 }
 
 impl Pipeline {

@@ -69,6 +69,12 @@ pub fn encode_entry(table: &Table, spec: &EntrySpec) -> Result<EncodedEntry> {
                 "the table has no key: only its default action can be set",
             ));
         }
+        TableStorage::Const => {
+            return Err(bad(
+                table,
+                "the table's entries are const (compiled into the program) and cannot be changed",
+            ));
+        }
     };
     Ok(EncodedEntry { key, value, mask })
 }
@@ -321,6 +327,7 @@ mod tests {
                 table_only: false,
             }],
             default_map: None,
+            default_slot: 0,
             ternary: None,
         }
     }

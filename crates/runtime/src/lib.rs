@@ -45,6 +45,7 @@ pub mod test_run;
 pub mod user;
 pub mod value;
 pub mod verdict;
+pub mod verifier_log;
 pub mod veth;
 
 pub use error::{Result, RuntimeError};

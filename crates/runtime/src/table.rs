@@ -78,10 +78,11 @@ pub fn set_default(
             table.name, action.name
         )));
     }
-    let value = encode_action(table, action_index, args)?;
-    pipeline
-        .map(default_map)?
-        .write(&0u32.to_ne_bytes(), &value, Write::Replace)
+    let mut value = encode_action(table, action_index, args)?;
+    let map = pipeline.map(default_map)?;
+    // One map holds every table's default: its values fit the largest.
+    value.resize(map.value_size() as usize, 0);
+    map.write(&table.default_slot.to_ne_bytes(), &value, Write::Replace)
 }
 
 fn in_table(table: &Table, error: RuntimeError) -> RuntimeError {

@@ -362,6 +362,7 @@ mod tests {
             value_size: 8,
             actions: vec![],
             default_map: None,
+            default_slot: 0,
             ternary: Some(TernaryLayout {
                 groups_map: "g".into(),
                 max_groups: 2,

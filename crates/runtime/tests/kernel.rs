@@ -154,7 +154,7 @@ fn verifier_rejection_is_typed_with_its_log() {
         return;
     };
     match LoadedPipeline::from_image(image) {
-        Err(RuntimeError::Verifier { program, log }) => {
+        Err(RuntimeError::Verifier { program, log, .. }) => {
             assert_eq!(program, "broken");
             assert!(log.contains("invalid access to packet"), "{log}");
         }

@@ -83,17 +83,8 @@ impl Emitter<'_> {
                 }
                 Storage::Code | Storage::DefaultOnly => {}
             }
-            if !t.default_is_const {
-                out.push_str(&map_def(
-                    "BPF_MAP_TYPE_ARRAY",
-                    "u32",
-                    &value,
-                    1,
-                    None,
-                    &format!("{}_defaultAction", t.c_name),
-                ));
-            }
         }
+        out.push_str(&self.defaults_definition());
         for c in &self.prog.counters {
             let kind = if c.sparse {
                 "BPF_MAP_TYPE_PERCPU_HASH"

@@ -21,6 +21,8 @@ mod parser;
 mod perf_events;
 mod ports;
 mod reads;
+mod source_map;
+mod split;
 mod stmt;
 mod tables;
 mod ternary;
@@ -40,6 +42,7 @@ use std::collections::BTreeSet;
 use stmt::Ctx;
 
 pub use ports::port_map;
+pub use tables::{defaults_map, runtime_default};
 
 /// State larger than this lives in a per-CPU array instead of the stack.
 const MAX_STACK_STATE: u32 = 320;
@@ -54,6 +57,8 @@ pub struct Emitter<'p> {
     plan: Plan,
     /// Numbers unique labels of inlined controls.
     labels: std::cell::Cell<u32>,
+    /// Tables applied through global functions, verified on their own.
+    split: split::Split,
 }
 
 /// What goes into the C file besides the program.
@@ -115,6 +120,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         reads: reads::Reads::default(),
         plan: Plan::InPlace,
         labels: std::cell::Cell::new(0),
+        split: split::Split::plan(prog),
     };
     e.plan = e.deparse_plan();
     e.reads = reads::Reads::of(prog, e.plan == Plan::Rebuild);
@@ -157,10 +163,13 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.port_map_definition());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
+    out.push_str(&e.table_function_definitions());
     out.push_str(&entry);
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
-    out
+    let (mut c, regions) = source_map::resolve(&out);
+    c.push_str(&source_map::section(&regions));
+    c
 }
 
 fn pipeline_section(json: &str) -> String {

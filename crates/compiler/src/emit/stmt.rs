@@ -68,7 +68,12 @@ impl Emitter<'_> {
             action.c_name,
             params.join(", ")
         );
-        super::c::print(&self.stmts(&action.body, &cx), 1, &mut out);
+        let body = super::source_map::from_p4(
+            &action.origin,
+            format!("action `{}`", action.name),
+            self.stmts(&action.body, &cx),
+        );
+        super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
     }

@@ -364,6 +364,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        }\n"
     "      ],\n"
     "      \"default_map\": null,\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": {\n"
     "        \"groups_map\": \"pipe_classify_groups\",\n"
     "        \"max_groups\": 8,\n"
@@ -396,3 +397,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "144\t152\tternary_priority.p4:16\taction `pipe.set`\n"
+    "214\t274\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "";

@@ -68,7 +68,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
                 keys.push((layout.name.clone(), text));
             }
         }
-        TableStorage::Hash | TableStorage::Keyless => {
+        TableStorage::Hash | TableStorage::Keyless | TableStorage::Const => {
             for field in &table.keys {
                 let layout = &field.field;
                 let text = render(&field_bytes(map_key, layout), layout);

@@ -90,9 +90,11 @@ pub(crate) fn delete_key(map: &Map, key: &[u8]) -> Result<()> {
 
 /// How many entries `table` holds (an array slot counts when written).
 pub fn count_entries(source: &impl MapSource, table: &Table) -> Result<usize> {
-    let map = source.map(&table.map)?;
+    let Some(name) = table.entry_map() else {
+        return Ok(0);
+    };
+    let map = source.map(name)?;
     match table.storage {
-        TableStorage::Keyless => Ok(0),
         TableStorage::Array => {
             let mut used = 0;
             for key in keys(&map)? {

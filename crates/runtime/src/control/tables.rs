@@ -132,7 +132,10 @@ pub fn get(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<E
 
 /// Every entry of `table`.
 pub fn dump(source: &impl MapSource, table: &Table) -> Result<Vec<Entry>> {
-    let map = source.map(&table.map)?;
+    let Some(name) = table.entry_map() else {
+        return Ok(Vec::new());
+    };
+    let map = source.map(name)?;
     let mut entries = Vec::new();
     for key in keys(&map)? {
         let value = match map.read(&key) {
@@ -157,7 +160,10 @@ pub fn dump(source: &impl MapSource, table: &Table) -> Result<Vec<Entry>> {
 
 /// Remove every entry (and, for ternary, every group); returns how many.
 pub fn clear(source: &impl MapSource, table: &Table) -> Result<usize> {
-    let map = source.map(&table.map)?;
+    let Some(name) = table.entry_map() else {
+        return Ok(0);
+    };
+    let map = source.map(name)?;
     let mut removed = 0;
     for key in keys(&map)? {
         if table.storage == TableStorage::Array {

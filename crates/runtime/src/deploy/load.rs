@@ -129,7 +129,7 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
 fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     let mut names = Vec::new();
     for table in &description.tables {
-        names.push(table.map.clone());
+        names.extend(table.entry_map().map(str::to_string));
         names.extend(table.default_map.clone());
         names.extend(table.ternary.as_ref().map(|t| t.groups_map.clone()));
     }
