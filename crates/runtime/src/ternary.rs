@@ -1,40 +1,95 @@
-//! The control plane of ternary tables (grouped tuple space, laid out as
-//! `p4bpf_layout::TernaryLayout` says): which group and bucket a rule goes
-//! to, and the bytes of group slots and buckets. Pure: callers read and
-//! write the maps ([`crate::table`] one entry at a time, [`Batch`] for
-//! filling a table at once).
+//! The control plane of ternary, range and optional tables (grouped tuple
+//! space, laid out as `p4bpf_layout::TernaryLayout` says): an in-memory
+//! [`Classifier`] that decides where each rule goes and which map writes
+//! an insert, modify or delete makes, in an order that never gives a
+//! lookup under traffic a wrong answer. Pure: `crate::ternary_store` reads
+//! and writes the maps.
 //!
-//! Placement: a rule joins the first group whose mask it covers (the group
-//! mask has no bit the rule's mask lacks) and whose bucket for the rule
-//! has room. Otherwise it opens a group: with its mask relaxed to each
-//! field's leading ones rounded down to whole bytes (so masks that differ
-//! only in low bits share a group), or, when a group with that mask
-//! exists and is full there, with its own mask. Buckets keep rules sorted
-//! by priority, best first; among equal priorities the older rule first.
+//! Placement: a rule's *shape* is its ternary mask, with each range field
+//! widened to the bits its bounds share (a `lo..hi` range lies inside that
+//! prefix). The rule joins a group whose mask is its shape relaxed to each
+//! field's leading ones rounded down to whole bytes (masks differing in low
+//! bits, as ACL masks do, share one), else a group with exactly its shape,
+//! whichever first has room in the rule's bucket; else it opens a group of
+//! the relaxed shape, or of its exact shape when the relaxed one is taken.
+//! Groups may repeat a mask, so every rule fits until the table holds
+//! `size` rules (or the list its `max_groups` groups). Buckets keep rules
+//! best priority first; among equal priorities the older rule first.
+//!
+//! Make before break: a group list that names a group or a priority too
+//! many only costs a probe, one that misses a rule gives a wrong answer. So
+//! the list is written before a bucket when the change adds a group or
+//! raises a group's best priority, and after it when it removes or lowers.
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
 use crate::value;
-use p4bpf_layout::{ByteOrder, Table, TernaryLayout};
-use std::collections::BTreeMap;
+use p4bpf_layout::{ByteOrder, FieldLayout, MatchKind, Table, TernaryLayout};
+use std::collections::{BTreeMap, HashMap};
 
-/// One rule as the bucket stores it.
+/// One rule as a bucket stores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Rule {
-    value: Vec<u8>,
-    mask: Vec<u8>,
+pub struct Rule {
+    /// The key struct, masked (zero in range fields).
+    pub value: Vec<u8>,
+    pub mask: Vec<u8>,
+    /// (lo, hi) key structs, for a table with range keys.
+    pub bounds: Option<(Vec<u8>, Vec<u8>)>,
     /// The table's value struct (action, priority, parameters).
-    action: Vec<u8>,
+    pub action: Vec<u8>,
 }
 
-/// Where a rule went: the bucket to write, and the group to open first
-/// if the rule needed a new one.
+/// What identifies a rule: its key without the action.
+type RuleKey = (Vec<u8>, Vec<u8>, Option<(Vec<u8>, Vec<u8>)>);
+
+impl Rule {
+    fn of(entry: &EncodedEntry) -> Option<Rule> {
+        Some(Rule {
+            value: entry.key.clone(),
+            mask: entry.mask.clone()?,
+            bounds: entry.bounds.clone(),
+            action: entry.value.clone(),
+        })
+    }
+
+    fn key(&self) -> RuleKey {
+        (self.value.clone(), self.mask.clone(), self.bounds.clone())
+    }
+}
+
+/// A map write, in the order the writes must happen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placement {
-    pub bucket_key: Vec<u8>,
-    pub bucket: Vec<u8>,
-    /// (slot, group value) of a group this rule opens.
-    pub new_group: Option<(u32, Vec<u8>)>,
+pub enum MapWrite {
+    /// Replace the group list (the one value of the groups map).
+    Groups(Vec<u8>),
+    /// Replace a bucket, or delete it (`None`).
+    Bucket(Vec<u8>, Option<Vec<u8>>),
+}
+
+#[derive(Clone, Debug)]
+struct Group {
+    id: u32,
+    mask: Vec<u8>,
+    /// Priority → how many of the group's rules have it.
+    priorities: BTreeMap<u32, usize>,
+}
+
+impl Group {
+    fn best(&self) -> u32 {
+        self.priorities.keys().next_back().copied().unwrap_or(0)
+    }
+}
+
+/// The whole state of one ternary table, as the maps hold it.
+#[derive(Clone, Debug, Default)]
+pub struct Classifier {
+    groups: HashMap<u32, Group>,
+    /// Mask → ids of the groups with it, oldest first.
+    by_mask: HashMap<Vec<u8>, Vec<u32>>,
+    buckets: HashMap<Vec<u8>, Vec<Rule>>,
+    /// Rule key → its bucket key.
+    index: HashMap<RuleKey, Vec<u8>>,
+    next_id: u32,
 }
 
 fn bad(table: &Table, why: &str) -> RuntimeError {
@@ -48,9 +103,82 @@ fn layout(table: &Table) -> Result<&TernaryLayout> {
         .ok_or_else(|| bad(table, "ternary table without its layout"))
 }
 
-/// Whether every bit of `group` is also in `mask`.
-fn covers(group: &[u8], mask: &[u8]) -> bool {
-    group.len() == mask.len() && group.iter().zip(mask).all(|(g, m)| g & !m == 0)
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    bytes
+        .get(at..at + 4)
+        .and_then(|w| w.try_into().ok())
+        .map(u32::from_ne_bytes)
+        .unwrap_or(0)
+}
+
+fn put(bytes: &mut [u8], at: usize, part: &[u8]) {
+    if let Some(slot) = bytes.get_mut(at..at + part.len()) {
+        slot.copy_from_slice(part);
+    }
+}
+
+fn priority(t: &TernaryLayout, action: &[u8]) -> u32 {
+    u32_at(action, t.priority_offset as usize)
+}
+
+/// A field's bytes as a big-endian number's bytes.
+fn field_be(bytes: &[u8], f: &FieldLayout) -> Vec<u8> {
+    let start = f.byte_offset as usize;
+    let mut part = bytes
+        .get(start..start + f.byte_len as usize)
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default();
+    if f.byte_order == ByteOrder::Host && cfg!(target_endian = "little") {
+        part.reverse();
+    }
+    part
+}
+
+fn put_field_be(bytes: &mut [u8], f: &FieldLayout, big_endian: &[u8]) {
+    let mut part = big_endian.to_vec();
+    if f.byte_order == ByteOrder::Host && cfg!(target_endian = "little") {
+        part.reverse();
+    }
+    put(bytes, f.byte_offset as usize, &part);
+}
+
+/// Leading bits (of `width`) where `a` and `b`, big-endian, agree.
+fn common_prefix(a: &[u8], b: &[u8], width: u32) -> u32 {
+    let spare = (a.len() as u32 * 8).saturating_sub(width);
+    (0..width)
+        .take_while(|i| {
+            let bit = spare + i;
+            let of = |x: &[u8]| x.get((bit / 8) as usize).map(|b| b & (0x80 >> (bit % 8)));
+            of(a) == of(b)
+        })
+        .count() as u32
+}
+
+/// Leading one bits (of `width`) of `mask`, big-endian.
+fn leading_ones(mask: &[u8], width: u32) -> u32 {
+    let zeros = vec![0u8; mask.len()];
+    let inverted: Vec<u8> = mask.iter().map(|b| !b).collect();
+    common_prefix(&inverted, &zeros, width)
+}
+
+/// The rule's shape (the bits it always fixes) and its value there.
+fn shape(table: &Table, rule: &Rule) -> (Vec<u8>, Vec<u8>) {
+    let (mut mask, mut value) = (rule.mask.clone(), rule.value.clone());
+    let Some((lo, hi)) = &rule.bounds else {
+        return (mask, value);
+    };
+    for key in table
+        .keys
+        .iter()
+        .filter(|k| k.match_kind == MatchKind::Range)
+    {
+        let f = &key.field;
+        let (lo, hi) = (field_be(lo, f), field_be(hi, f));
+        let fixed = value::prefix_mask(common_prefix(&lo, &hi, f.bit_width), f.bit_width);
+        put_field_be(&mut mask, f, &fixed);
+        put_field_be(&mut value, f, &value::and(&lo, &fixed));
+    }
+    (mask, value)
 }
 
 /// `mask` with each field cut to its leading ones, rounded down to bytes.
@@ -58,281 +186,349 @@ fn relax(table: &Table, mask: &[u8]) -> Vec<u8> {
     let mut relaxed = vec![0u8; mask.len()];
     for key in &table.keys {
         let f = &key.field;
-        let (start, len) = (f.byte_offset as usize, f.byte_len as usize);
-        let Some(bytes) = mask.get(start..start + len) else {
-            continue;
-        };
-        let mut big_endian = bytes.to_vec();
-        if f.byte_order == ByteOrder::Host {
-            big_endian.reverse();
-        }
-        let spare = (len as u32 * 8).saturating_sub(f.bit_width);
-        let ones = (0..f.bit_width)
-            .take_while(|i| {
-                let bit = spare + i;
-                big_endian
-                    .get((bit / 8) as usize)
-                    .is_some_and(|b| b & (0x80 >> (bit % 8)) != 0)
-            })
-            .count() as u32;
-        let mut kept = value::prefix_mask(ones / 8 * 8, f.bit_width);
-        if f.byte_order == ByteOrder::Host {
-            kept.reverse();
-        }
-        if let Some(slot) = relaxed.get_mut(start..start + kept.len()) {
-            slot.copy_from_slice(&kept);
-        }
+        let ones = leading_ones(&field_be(mask, f), f.bit_width);
+        put_field_be(
+            &mut relaxed,
+            f,
+            &value::prefix_mask(ones / 8 * 8, f.bit_width),
+        );
     }
     relaxed
 }
 
-/// `size` bytes: `word` at 0 and `body` at `offset`.
-fn with_word(size: u32, word: u32, offset: u32, body: &[u8]) -> Vec<u8> {
-    let mut bytes = word.to_ne_bytes().to_vec();
-    bytes.resize(offset as usize, 0);
-    bytes.extend_from_slice(body);
-    bytes.resize((size as usize).max(bytes.len()), 0);
-    bytes
-}
-
-/// The group slot value holding `mask`.
-pub fn group_value(t: &TernaryLayout, mask: &[u8]) -> Vec<u8> {
-    with_word(t.group_value_size, 1, t.group_mask_offset, mask)
-}
-
-/// The mask of a used group slot value, `None` for an unused one.
-pub fn group_mask(t: &TernaryLayout, slot_value: &[u8], key_size: usize) -> Option<Vec<u8>> {
-    let used = slot_value.get(..4).is_some_and(|w| w != [0, 0, 0, 0]);
-    let start = t.group_mask_offset as usize;
-    used.then(|| slot_value.get(start..start + key_size).map(<[u8]>::to_vec))
-        .flatten()
+/// Whether every bit of `group` is also in `mask`.
+fn covers(group: &[u8], mask: &[u8]) -> bool {
+    group.len() == mask.len() && group.iter().zip(mask).all(|(g, m)| g & !m == 0)
 }
 
 fn bucket_key(t: &TernaryLayout, group: u32, value: &[u8], mask: &[u8]) -> Vec<u8> {
-    with_word(
-        t.bucket_key_size,
-        group,
-        t.bucket_key_offset,
+    let mut key = vec![0u8; t.bucket_key_size as usize];
+    put(&mut key, 0, &group.to_ne_bytes());
+    put(
+        &mut key,
+        t.bucket_key_offset as usize,
         &value::and(value, mask),
-    )
+    );
+    key
 }
 
-fn decode(t: &TernaryLayout, bucket: &[u8], key_size: usize) -> Vec<Rule> {
-    let count = bucket
-        .get(..4)
-        .and_then(|w| w.try_into().ok())
-        .map(u32::from_ne_bytes)
-        .unwrap_or(0)
-        .min(t.bucket_rules);
-    let value_size = (t.rule_size - t.rule_value_offset) as usize;
-    (0..count)
-        .filter_map(|i| {
-            let at = (t.rules_offset + i * t.rule_size) as usize;
-            let part = |offset: u32, len: usize| {
-                let from = at + offset as usize;
-                bucket.get(from..from + len).map(<[u8]>::to_vec)
-            };
-            Some(Rule {
-                value: part(0, key_size)?,
-                mask: part(t.rule_mask_offset, key_size)?,
-                action: part(t.rule_value_offset, value_size)?,
-            })
-        })
-        .collect()
-}
-
-fn encode(t: &TernaryLayout, rules: &[Rule]) -> Vec<u8> {
+fn encode_bucket(t: &TernaryLayout, key_size: usize, rules: &[Rule]) -> Vec<u8> {
     let mut bucket = vec![0u8; t.bucket_size as usize];
-    let mut put = |at: usize, bytes: &[u8]| {
-        if let Some(slot) = bucket.get_mut(at..at + bytes.len()) {
-            slot.copy_from_slice(bytes);
-        }
-    };
-    put(0, &(rules.len() as u32).to_ne_bytes());
+    put(&mut bucket, 0, &(rules.len() as u32).to_ne_bytes());
     for (i, r) in rules.iter().enumerate() {
         let at = (t.rules_offset + i as u32 * t.rule_size) as usize;
-        put(at, &r.value);
-        put(at + t.rule_mask_offset as usize, &r.mask);
-        put(at + t.rule_value_offset as usize, &r.action);
+        put(&mut bucket, at, &r.value);
+        put(&mut bucket, at + t.rule_mask_offset as usize, &r.mask);
+        if let (Some((lo, hi)), Some(bounds)) = (&r.bounds, t.rule_bounds_offset) {
+            put(&mut bucket, at + bounds as usize, lo);
+            put(&mut bucket, at + bounds as usize + key_size, hi);
+        }
+        put(&mut bucket, at + t.rule_value_offset as usize, &r.action);
     }
     bucket
 }
 
-fn priority(t: &TernaryLayout, action: &[u8]) -> u32 {
-    let at = t.priority_offset as usize;
-    action
-        .get(at..at + 4)
-        .and_then(|w| w.try_into().ok())
-        .map(u32::from_ne_bytes)
-        .unwrap_or(0)
-}
-
-/// Where `entry` goes, given the masks of the groups in use (slot order)
-/// and a way to read a bucket (`None`: no such bucket yet).
-pub fn place(
-    table: &Table,
-    groups: &[Vec<u8>],
-    entry: &EncodedEntry,
-    mut read_bucket: impl FnMut(&[u8]) -> Result<Option<Vec<u8>>>,
-) -> Result<Placement> {
+/// The rules of a bucket's bytes.
+pub fn decode_bucket(table: &Table, bucket: &[u8]) -> Result<Vec<Rule>> {
     let t = layout(table)?;
-    let mask = entry
-        .mask
-        .clone()
-        .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
     let key_size = table.key_size as usize;
-    let rule = Rule {
-        value: entry.key.clone(),
-        mask: mask.clone(),
-        action: entry.value.clone(),
-    };
-    let mut chosen = None;
-    for (slot, group) in groups.iter().enumerate() {
-        if !covers(group, &mask) {
-            continue;
-        }
-        let key = bucket_key(t, slot as u32, &entry.key, group);
-        let rules = read_bucket(&key)?
-            .map(|b| decode(t, &b, key_size))
-            .unwrap_or_default();
-        if rules
-            .iter()
-            .any(|r| r.value == rule.value && r.mask == rule.mask)
-        {
-            return Err(bad(table, "an entry with this key and mask already exists"));
-        }
-        if chosen.is_none() && rules.len() < t.bucket_rules as usize {
-            chosen = Some((key, rules, None));
-        }
-    }
-    let (key, mut rules, new_group) = match chosen {
-        Some(found) => found,
-        None => {
-            let relaxed = relax(table, &mask);
-            let group = if groups.contains(&relaxed) {
-                mask.clone()
-            } else {
-                relaxed
-            };
-            let slot = groups.len() as u32;
-            if groups.contains(&group) || slot >= t.max_groups {
-                return Err(bad(
-                    table,
-                    &format!(
-                        "no room for this entry: its buckets are full and the table has all {} mask groups in use",
-                        t.max_groups
-                    ),
-                ));
-            }
-            let key = bucket_key(t, slot, &entry.key, &group);
-            (key, vec![], Some((slot, group_value(t, &group))))
-        }
-    };
-    let best = priority(t, &rule.action);
-    let at = rules
-        .iter()
-        .position(|r| priority(t, &r.action) < best)
-        .unwrap_or(rules.len());
-    rules.insert(at, rule);
-    Ok(Placement {
-        bucket_key: key,
-        bucket: encode(t, &rules),
-        new_group,
-    })
-}
-
-/// A rule's bytes: (value, mask, table value struct).
-pub type RuleParts = (Vec<u8>, Vec<u8>, Vec<u8>);
-/// Where a rule was found: (bucket key, bucket, index of the rule there).
-pub type Found = (Vec<u8>, Vec<u8>, usize);
-/// (map key, map value) pairs to write.
-pub type Records = Vec<(Vec<u8>, Vec<u8>)>;
-
-/// The rules of a bucket.
-pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<RuleParts>> {
-    let t = layout(table)?;
-    Ok(decode(t, bucket, table.key_size as usize)
-        .into_iter()
-        .map(|r| (r.value, r.mask, r.action))
-        .collect())
-}
-
-/// A bucket holding `rules`, kept in priority order (best first, stable).
-pub fn bucket(table: &Table, mut rules: Vec<RuleParts>) -> Result<Vec<u8>> {
-    let t = layout(table)?;
-    rules.sort_by_key(|(_, _, action)| std::cmp::Reverse(priority(t, action)));
-    let rules: Vec<Rule> = rules
-        .into_iter()
-        .map(|(value, mask, action)| Rule {
-            value,
-            mask,
-            action,
-        })
-        .collect();
-    Ok(encode(t, &rules))
-}
-
-/// The bucket key and bucket holding the rule of `entry`'s value and mask,
-/// with the rule's index there, or `None`.
-pub fn find(
-    table: &Table,
-    groups: &[Vec<u8>],
-    entry: &EncodedEntry,
-    mut read_bucket: impl FnMut(&[u8]) -> Result<Option<Vec<u8>>>,
-) -> Result<Option<Found>> {
-    let t = layout(table)?;
-    let Some(mask) = &entry.mask else {
-        return Ok(None);
-    };
-    for (slot, group) in groups.iter().enumerate() {
-        if !covers(group, mask) {
-            continue;
-        }
-        let key = bucket_key(t, slot as u32, &entry.key, group);
-        let Some(bucket) = read_bucket(&key)? else {
-            continue;
+    let count = u32_at(bucket, 0).min(t.bucket_rules);
+    let value_size = (t.rule_size - t.rule_value_offset) as usize;
+    let rules = (0..count).filter_map(|i| {
+        let at = (t.rules_offset + i * t.rule_size) as usize;
+        let part = |offset: usize, len: usize| {
+            bucket
+                .get(at + offset..at + offset + len)
+                .map(<[u8]>::to_vec)
         };
-        let at = decode(t, &bucket, table.key_size as usize)
-            .iter()
-            .position(|r| r.value == entry.key && &r.mask == mask);
-        if let Some(at) = at {
-            return Ok(Some((key, bucket, at)));
-        }
-    }
-    Ok(None)
+        let bounds = match t.rule_bounds_offset {
+            Some(b) => Some((
+                part(b as usize, key_size)?,
+                part(b as usize + key_size, key_size)?,
+            )),
+            None => None,
+        };
+        Some(Rule {
+            value: part(0, key_size)?,
+            mask: part(t.rule_mask_offset as usize, key_size)?,
+            bounds,
+            action: part(t.rule_value_offset as usize, value_size)?,
+        })
+    });
+    Ok(rules.collect())
 }
 
-/// A whole ternary table built in memory, for writing in one go.
-#[derive(Default)]
-pub struct Batch {
-    groups: Vec<Vec<u8>>,
-    buckets: BTreeMap<Vec<u8>, Vec<u8>>,
-}
-
-impl Batch {
-    pub fn add(&mut self, table: &Table, entry: &EncodedEntry) -> Result<()> {
-        let placed = place(table, &self.groups, entry, |key| {
-            Ok(self.buckets.get(key).cloned())
-        })?;
-        if let Some((_, value)) = &placed.new_group {
-            let t = layout(table)?;
-            self.groups
-                .extend(group_mask(t, value, table.key_size as usize));
-        }
-        self.buckets.insert(placed.bucket_key, placed.bucket);
-        Ok(())
-    }
-
-    /// (slot key, group value) of every group, then (key, bucket) pairs.
-    pub fn into_maps(self, table: &Table) -> Result<(Records, Records)> {
+impl Classifier {
+    /// The classifier the maps hold: the group list's value and every
+    /// (bucket key, bucket) pair.
+    pub fn from_maps(
+        table: &Table,
+        list: Option<&[u8]>,
+        buckets: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
+    ) -> Result<Classifier> {
         let t = layout(table)?;
-        let groups = self
-            .groups
+        let mut c = Classifier::default();
+        let list = list.unwrap_or_default();
+        for i in 0..u32_at(list, 0).min(t.max_groups) {
+            let at = (t.groups_offset + i * t.group_size) as usize;
+            let mask_at = at + t.group_mask_offset as usize;
+            let mask = list
+                .get(mask_at..mask_at + table.key_size as usize)
+                .ok_or_else(|| bad(table, "a truncated group list"))?;
+            c.open(u32_at(list, at), mask.to_vec());
+        }
+        for (key, bytes) in buckets {
+            let id = u32_at(&key, 0);
+            for rule in decode_bucket(table, &bytes)? {
+                c.count_in(id, priority(t, &rule.action), 1);
+                c.index.insert(rule.key(), key.clone());
+                c.buckets.entry(key.clone()).or_default().push(rule);
+            }
+        }
+        Ok(c)
+    }
+
+    /// How many rules the table holds.
+    pub fn len(&self) -> usize {
+        self.index.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
+    /// Every rule, bucket by bucket.
+    pub fn rules(&self) -> impl Iterator<Item = &Rule> {
+        self.buckets.values().flatten()
+    }
+
+    /// The stored rule with `entry`'s key, if any.
+    pub fn find(&self, entry: &EncodedEntry) -> Option<&Rule> {
+        let key = Rule::of(entry)?.key();
+        let bucket = self.buckets.get(self.index.get(&key)?)?;
+        bucket.iter().find(|r| r.key() == key)
+    }
+
+    fn open(&mut self, id: u32, mask: Vec<u8>) {
+        self.by_mask.entry(mask.clone()).or_default().push(id);
+        self.groups.insert(
+            id,
+            Group {
+                id,
+                mask,
+                priorities: BTreeMap::new(),
+            },
+        );
+        self.next_id = self.next_id.max(id.wrapping_add(1));
+    }
+
+    fn close(&mut self, id: u32) {
+        if let Some(group) = self.groups.remove(&id) {
+            if let Some(ids) = self.by_mask.get_mut(&group.mask) {
+                ids.retain(|g| *g != id);
+                if ids.is_empty() {
+                    self.by_mask.remove(&group.mask);
+                }
+            }
+        }
+    }
+
+    /// Count `n` more (or, negative, fewer) rules of `priority` in group `id`.
+    fn count_in(&mut self, id: u32, priority: u32, n: isize) {
+        if let Some(group) = self.groups.get_mut(&id) {
+            let count = group.priorities.entry(priority).or_default();
+            *count = count.saturating_add_signed(n);
+            if *count == 0 {
+                group.priorities.remove(&priority);
+            }
+        }
+    }
+
+    /// The group list's value: groups by best priority, highest first.
+    pub fn list(&self, table: &Table) -> Result<Vec<u8>> {
+        let t = layout(table)?;
+        let mut groups: Vec<&Group> = self.groups.values().collect();
+        groups.sort_by_key(|g| (std::cmp::Reverse(g.best()), g.id));
+        let mut list = vec![0u8; t.groups_size() as usize];
+        put(&mut list, 0, &(groups.len() as u32).to_ne_bytes());
+        for (i, g) in groups.iter().enumerate() {
+            let at = (t.groups_offset + i as u32 * t.group_size) as usize;
+            put(&mut list, at, &g.id.to_ne_bytes());
+            put(&mut list, at + 4, &g.best().to_ne_bytes());
+            put(&mut list, at + t.group_mask_offset as usize, &g.mask);
+        }
+        Ok(list)
+    }
+
+    /// Every (bucket key, bucket) pair.
+    pub fn buckets(&self, table: &Table) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let t = layout(table)?;
+        let key_size = table.key_size as usize;
+        Ok(self
+            .buckets
             .iter()
-            .enumerate()
-            .map(|(slot, mask)| ((slot as u32).to_ne_bytes().to_vec(), group_value(t, mask)))
-            .collect();
-        Ok((groups, self.buckets.into_iter().collect()))
+            .map(|(key, rules)| (key.clone(), encode_bucket(t, key_size, rules)))
+            .collect())
+    }
+
+    /// The first group of mask `mask` with room in `value`'s bucket.
+    fn room_in(&self, t: &TernaryLayout, mask: &[u8], value: &[u8]) -> Option<Vec<u8>> {
+        self.by_mask.get(mask)?.iter().find_map(|id| {
+            let key = bucket_key(t, *id, value, mask);
+            let used = self.buckets.get(&key).map_or(0, Vec::len);
+            (used < t.bucket_rules as usize).then_some(key)
+        })
+    }
+
+    /// The bucket `rule` goes to, opening a group if it needs one.
+    fn home(&mut self, table: &Table, rule: &Rule) -> Result<Vec<u8>> {
+        let t = layout(table)?;
+        let (mask, value) = shape(table, rule);
+        let relaxed = relax(table, &mask);
+        if let Some(key) = self
+            .room_in(t, &relaxed, &value)
+            .or_else(|| self.room_in(t, &mask, &value))
+        {
+            return Ok(key);
+        }
+        if self.groups.len() >= t.max_groups as usize {
+            return Err(bad(
+                table,
+                &format!(
+                    "no room for this entry: its buckets are full and the table has all {} mask groups in use",
+                    t.max_groups
+                ),
+            ));
+        }
+        let group = if self.by_mask.contains_key(&relaxed) {
+            mask
+        } else {
+            relaxed
+        };
+        let id = self.next_id;
+        let key = bucket_key(t, id, &value, &group);
+        self.open(id, group);
+        Ok(key)
+    }
+
+    /// Add `entry`; the writes that put it in the maps.
+    pub fn insert(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
+        let t = layout(table)?;
+        let rule = Rule::of(entry).ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
+        if rule.mask.len() != table.key_size as usize || !covers(&rule.value, &rule.mask) {
+            return Err(bad(table, "an entry whose value has bits outside its mask"));
+        }
+        if self.index.contains_key(&rule.key()) {
+            return Err(bad(table, "an entry with this key already exists"));
+        }
+        if self.len() >= table.size as usize {
+            return Err(bad(
+                table,
+                &format!("the table is full ({} entries)", table.size),
+            ));
+        }
+        let before = self.list(table)?;
+        let key = self.home(table, &rule)?;
+        let id = u32_at(&key, 0);
+        let best = priority(t, &rule.action);
+        self.count_in(id, best, 1);
+        self.index.insert(rule.key(), key.clone());
+        let rules = self.buckets.entry(key.clone()).or_default();
+        let at = rules
+            .iter()
+            .position(|r| priority(t, &r.action) < best)
+            .unwrap_or(rules.len());
+        rules.insert(at, rule);
+        self.writes_for(table, &key, before, true)
+    }
+
+    /// Remove the rule with `entry`'s key; the writes that take it out.
+    pub fn remove(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
+        let t = layout(table)?;
+        let key = Rule::of(entry)
+            .map(|r| r.key())
+            .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
+        let bucket_key = self
+            .index
+            .remove(&key)
+            .ok_or_else(|| bad(table, "no entry with this key"))?;
+        let before = self.list(table)?;
+        let id = u32_at(&bucket_key, 0);
+        let mut gone = None;
+        if let Some(rules) = self.buckets.get_mut(&bucket_key) {
+            if let Some(at) = rules.iter().position(|r| r.key() == key) {
+                gone = Some(rules.remove(at));
+            }
+            if rules.is_empty() {
+                self.buckets.remove(&bucket_key);
+            }
+        }
+        if let Some(rule) = gone {
+            self.count_in(id, priority(t, &rule.action), -1);
+        }
+        if self
+            .groups
+            .get(&id)
+            .is_some_and(|g| g.priorities.is_empty())
+        {
+            self.close(id);
+        }
+        self.writes_for(table, &bucket_key, before, false)
+    }
+
+    /// Give the rule with `entry`'s key `entry`'s action and priority,
+    /// in the bucket it is in.
+    pub fn modify(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
+        let t = layout(table)?;
+        let rule = Rule::of(entry).ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
+        let no_entry = || bad(table, "no entry with this key");
+        let key = self.index.get(&rule.key()).cloned().ok_or_else(no_entry)?;
+        let before = self.list(table)?;
+        let rules = self.buckets.get_mut(&key).ok_or_else(no_entry)?;
+        let at = rules
+            .iter()
+            .position(|r| r.key() == rule.key())
+            .ok_or_else(no_entry)?;
+        let (old, new) = (
+            priority(t, &rules.remove(at).action),
+            priority(t, &rule.action),
+        );
+        let to = rules
+            .iter()
+            .position(|r| priority(t, &r.action) < new)
+            .unwrap_or(rules.len());
+        rules.insert(to, rule);
+        let id = u32_at(&key, 0);
+        self.count_in(id, old, -1);
+        self.count_in(id, new, 1);
+        self.writes_for(table, &key, before, new > old)
+    }
+
+    /// The bucket write of `key`, with the group list before it when the
+    /// change `widens` the list, after it otherwise.
+    fn writes_for(
+        &self,
+        table: &Table,
+        key: &[u8],
+        before: Vec<u8>,
+        widens: bool,
+    ) -> Result<Vec<MapWrite>> {
+        let t = layout(table)?;
+        let bucket = self
+            .buckets
+            .get(key)
+            .map(|rules| encode_bucket(t, table.key_size as usize, rules));
+        let after = self.list(table)?;
+        let mut writes = vec![MapWrite::Bucket(key.to_vec(), bucket)];
+        if after != before {
+            let list = MapWrite::Groups(after);
+            if widens {
+                writes.insert(0, list);
+            } else {
+                writes.push(list);
+            }
+        }
+        Ok(writes)
     }
 }
 
@@ -340,9 +536,9 @@ impl Batch {
 #[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
 mod tests {
     use super::*;
-    use p4bpf_layout::{FieldLayout, KeyField, MatchKind, TableStorage};
+    use p4bpf_layout::{KeyField, TableStorage};
 
-    fn table() -> Table {
+    fn table(bucket_rules: u32) -> Table {
         Table {
             name: "t".into(),
             map: "t".into(),
@@ -364,16 +560,18 @@ mod tests {
             default_map: None,
             ternary: Some(TernaryLayout {
                 groups_map: "g".into(),
-                max_groups: 2,
-                group_mask_offset: 4,
-                group_value_size: 8,
+                max_groups: 4,
+                groups_offset: 4,
+                group_size: 12,
+                group_mask_offset: 8,
                 bucket_key_offset: 4,
                 bucket_key_size: 8,
-                bucket_size: 4 + 2 * 16,
-                bucket_rules: 2,
+                bucket_size: 4 + bucket_rules * 16,
+                bucket_rules,
                 rules_offset: 4,
                 rule_size: 16,
                 rule_mask_offset: 4,
+                rule_bounds_offset: None,
                 rule_value_offset: 8,
                 priority_offset: 4,
             }),
@@ -384,50 +582,92 @@ mod tests {
         let mut v = 1u32.to_ne_bytes().to_vec();
         v.extend_from_slice(&priority.to_ne_bytes());
         EncodedEntry {
-            key: (value & mask).to_le_bytes().to_vec(),
+            key: (value & mask).to_ne_bytes().to_vec(),
             value: v,
-            mask: Some(mask.to_le_bytes().to_vec()),
+            mask: Some(mask.to_ne_bytes().to_vec()),
+            bounds: None,
         }
+    }
+
+    fn priorities(c: &Classifier, t: &Table) -> Vec<Vec<u32>> {
+        let l = t.ternary.as_ref().unwrap();
+        let mut all: Vec<Vec<u32>> = c
+            .buckets
+            .values()
+            .map(|rules| rules.iter().map(|r| priority(l, &r.action)).collect())
+            .collect();
+        all.sort();
+        all
     }
 
     #[test]
     fn masks_differing_in_low_bits_share_one_group_and_rules_sort_by_priority() {
-        let t = table();
-        let mut b = Batch::default();
-        b.add(&t, &entry(0x0a000001, 0xffffff0f, 5)).unwrap();
-        b.add(&t, &entry(0x0a000002, 0xffffff03, 9)).unwrap();
-        assert_eq!(b.groups, vec![0xffffff00u32.to_le_bytes().to_vec()]);
-        let rules = decode(
-            t.ternary.as_ref().unwrap(),
-            b.buckets.values().next().unwrap(),
-            4,
-        );
-        let priorities: Vec<u32> = rules
-            .iter()
-            .map(|r| priority(t.ternary.as_ref().unwrap(), &r.action))
-            .collect();
-        assert_eq!(priorities, vec![9, 5]);
+        let t = table(8);
+        let mut c = Classifier::default();
+        c.insert(&t, &entry(0x0a000001, 0xffffff0f, 5)).unwrap();
+        c.insert(&t, &entry(0x0a000002, 0xffffff03, 9)).unwrap();
+        assert_eq!(c.groups.len(), 1);
+        assert_eq!(priorities(&c, &t), vec![vec![9, 5]]);
     }
 
     #[test]
-    fn a_full_bucket_opens_a_group_and_then_the_table_is_full() {
-        let t = table();
-        let mut b = Batch::default();
-        for (i, m) in [0xffffff01u32, 0xffffff03].into_iter().enumerate() {
-            b.add(&t, &entry(0x0a000001, m, i as u32)).unwrap();
+    fn full_buckets_open_groups_even_with_a_mask_in_use() {
+        let t = table(1);
+        let mut c = Classifier::default();
+        for p in 0..3 {
+            c.insert(&t, &entry(0x0a000001, 0xffffff00 | (1 << p), p))
+                .unwrap();
         }
-        b.add(&t, &entry(0x0a000001, 0xffffff07, 7)).unwrap();
-        assert_eq!(b.groups.len(), 2);
-        b.add(&t, &entry(0x0a000001, 0xffffff0f, 8)).unwrap();
-        let full = b.add(&t, &entry(0x0a000001, 0xffffff1f, 8));
-        assert!(full.is_err_and(|e| e.to_string().contains("no room")));
+        // Relaxed group, own-mask group, then a third with a repeated mask.
+        assert_eq!(c.groups.len(), 3);
+        c.insert(&t, &entry(0x0a000001, 0xffffff08, 4)).unwrap();
+        let full = c.insert(&t, &entry(0x0a000001, 0xffffff10, 5));
+        assert!(full.is_err_and(|e| e.to_string().contains("mask groups")));
+    }
+
+    #[test]
+    fn a_raised_group_is_listed_before_its_bucket_and_a_removal_after() {
+        let t = table(8);
+        let mut c = Classifier::default();
+        let writes = c.insert(&t, &entry(1, 0xff, 3)).unwrap();
+        assert!(matches!(
+            writes.as_slice(),
+            [MapWrite::Groups(_), MapWrite::Bucket(_, Some(_))]
+        ));
+        let writes = c.insert(&t, &entry(2, 0xff, 1)).unwrap();
+        assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
+        let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
+        assert!(matches!(
+            writes.as_slice(),
+            [MapWrite::Bucket(_, Some(_)), MapWrite::Groups(_)]
+        ));
+        let writes = c.remove(&t, &entry(2, 0xff, 0)).unwrap();
+        assert!(matches!(
+            writes.as_slice(),
+            [MapWrite::Bucket(_, None), MapWrite::Groups(_)]
+        ));
+        assert!(c.groups.is_empty() && c.is_empty());
+    }
+
+    #[test]
+    fn the_maps_read_back_give_the_same_classifier() {
+        let t = table(2);
+        let mut c = Classifier::default();
+        for i in 0..6 {
+            c.insert(&t, &entry(i, 0xff, i)).unwrap();
+        }
+        let list = c.list(&t).unwrap();
+        let back = Classifier::from_maps(&t, Some(&list), c.buckets(&t).unwrap()).unwrap();
+        assert_eq!(back.list(&t).unwrap(), list);
+        assert_eq!(priorities(&back, &t), priorities(&c, &t));
+        assert!(back.find(&entry(3, 0xff, 0)).is_some());
     }
 
     #[test]
     fn the_same_key_and_mask_twice_is_an_error() {
-        let t = table();
-        let mut b = Batch::default();
-        b.add(&t, &entry(1, 0xff, 1)).unwrap();
-        assert!(b.add(&t, &entry(1, 0xff, 2)).is_err());
+        let t = table(8);
+        let mut c = Classifier::default();
+        c.insert(&t, &entry(1, 0xff, 1)).unwrap();
+        assert!(c.insert(&t, &entry(1, 0xff, 2)).is_err());
     }
 }

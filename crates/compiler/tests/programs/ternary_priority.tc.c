@@ -90,8 +90,13 @@ struct pipe_classify_value {
 _Static_assert(sizeof(struct pipe_classify_key) == 8, "key layout");
 _Static_assert(sizeof(struct pipe_classify_value) == 16, "value layout");
 struct pipe_classify_group {
-    u32 used;
-    struct pipe_classify_key mask; /* bits every rule of the group has */
+    u32 id;
+    u32 max_priority; /* the best priority of its rules */
+    struct pipe_classify_key mask; /* the bits every rule of the group fixes */
+};
+struct pipe_classify_groups {
+    u32 count;
+    struct pipe_classify_group group[1024]; /* best max_priority first */
 };
 struct pipe_classify_bucket_key {
     u32 group;
@@ -106,15 +111,23 @@ struct pipe_classify_bucket {
     u32 count; /* rules in use, best priority first */
     struct pipe_classify_rule rule[8];
 };
-_Static_assert(sizeof(struct pipe_classify_group) == 12 && sizeof(struct pipe_classify_bucket_key) == 12, "ternary slot layout");
+/* A lookup in progress: the key, the group list, the best rule so far. */
+struct pipe_classify_search {
+    struct pipe_classify_key key;
+    struct pipe_classify_groups *groups;
+    struct pipe_classify_value *value;
+};
+_Static_assert(sizeof(struct pipe_classify_group) == 16 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
+_Static_assert(sizeof(struct pipe_classify_bucket_key) == 12, "ternary bucket key layout");
 _Static_assert(sizeof(struct pipe_classify_rule) == 32 && __builtin_offsetof(struct pipe_classify_rule, action) == 16, "ternary rule layout");
 _Static_assert(sizeof(struct pipe_classify_bucket) == 260 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
 
 struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u32);
-    __type(value, struct pipe_classify_group);
-    __uint(max_entries, 8);
+    __type(value, struct pipe_classify_groups);
+    __uint(max_entries, 1);
+    __uint(map_flags, BPF_F_NO_PREALLOC);
 } pipe_classify_groups SEC(".maps");
 
 struct {
@@ -124,6 +137,47 @@ struct {
     __uint(max_entries, 1024);
     __uint(map_flags, BPF_F_NO_PREALLOC);
 } pipe_classify SEC(".maps");
+
+/* Probes group i of pipe_classify (a bpf_loop callback) and keeps the best
+ * matching rule; returns 1 when no group left can beat it. */
+static long pipe_classify_probe(u32 i, void *ctx)
+{
+    struct pipe_classify_search *s = ctx;
+    if (i >= 1024) {
+        return 1;
+    }
+    struct pipe_classify_group *group = &s->groups->group[i];
+    if (s->value && s->value->priority >= group->max_priority) {
+        /* groups come best first: none left can beat it */
+        return 1;
+    }
+    struct pipe_classify_bucket_key probe = {};
+    probe.group = group->id;
+    probe.key.hdr_ipv4_dst = s->key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
+    probe.key.hdr_ipv4_protocol = s->key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
+    struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
+    if (!bucket) {
+        return 0;
+    }
+    for (u32 r = 0; r < 8; r++) {
+        if (r >= bucket->count) {
+            break;
+        }
+        struct pipe_classify_rule *rule = &bucket->rule[r];
+        if (s->value && rule->action.priority <= s->value->priority) {
+            break /* sorted: no better rule further on */;
+        }
+        u64 miss = 0;
+        miss |= (s->key.hdr_ipv4_dst & rule->mask.hdr_ipv4_dst) ^ rule->value.hdr_ipv4_dst;
+        miss |= (s->key.hdr_ipv4_protocol & rule->mask.hdr_ipv4_protocol) ^ rule->value.hdr_ipv4_protocol;
+        if (miss) {
+            continue;
+        }
+        s->value = &rule->action;
+        break;
+    }
+    return 0;
+}
 
 /* CounterArray pipe.hits: packets per index */
 struct {
@@ -217,37 +271,13 @@ accept:;
         key.hdr_ipv4_dst = st->headers.ipv4.dst;
         key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
         struct pipe_classify_value *value = 0;
-        for (u32 g = 0; g < 8; g++) {
-            u32 slot = g;
-            struct pipe_classify_group *group = bpf_map_lookup_elem(&pipe_classify_groups, &slot);
-            if (!group || !group->used) {
-                break;
-            }
-            struct pipe_classify_bucket_key probe = {};
-            probe.group = g;
-            probe.key.hdr_ipv4_dst = key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
-            probe.key.hdr_ipv4_protocol = key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
-            struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
-            if (!bucket) {
-                continue;
-            }
-            for (u32 r = 0; r < 8; r++) {
-                if (r >= bucket->count) {
-                    break;
-                }
-                struct pipe_classify_rule *rule = &bucket->rule[r];
-                u64 miss = 0;
-                miss |= (key.hdr_ipv4_dst & rule->mask.hdr_ipv4_dst) ^ rule->value.hdr_ipv4_dst;
-                miss |= (key.hdr_ipv4_protocol & rule->mask.hdr_ipv4_protocol) ^ rule->value.hdr_ipv4_protocol;
-                if (miss) {
-                    continue;
-                }
-                if (!value || rule->action.priority > value->priority) {
-                    value = &rule->action;
-                }
-                break /* sorted: the first match is the bucket's best */;
-            }
+        u32 list = 0;
+        struct pipe_classify_search search = { .key = key };
+        search.groups = bpf_map_lookup_elem(&pipe_classify_groups, &list);
+        if (search.groups) {
+            bpf_loop(search.groups->count, pipe_classify_probe, &search, 0);
         }
+        value = search.value;
         u32 action = 0;
         if (value) {
             action = value->action;
@@ -366,9 +396,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"default_map\": null,\n"
     "      \"ternary\": {\n"
     "        \"groups_map\": \"pipe_classify_groups\",\n"
-    "        \"max_groups\": 8,\n"
-    "        \"group_mask_offset\": 4,\n"
-    "        \"group_value_size\": 12,\n"
+    "        \"max_groups\": 1024,\n"
+    "        \"groups_offset\": 4,\n"
+    "        \"group_size\": 16,\n"
+    "        \"group_mask_offset\": 8,\n"
     "        \"bucket_key_offset\": 4,\n"
     "        \"bucket_key_size\": 12,\n"
     "        \"bucket_size\": 260,\n"
@@ -376,6 +407,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"rules_offset\": 4,\n"
     "        \"rule_size\": 32,\n"
     "        \"rule_mask_offset\": 8,\n"
+    "        \"rule_bounds_offset\": null,\n"
     "        \"rule_value_offset\": 16,\n"
     "        \"priority_offset\": 4\n"
     "      }\n"
