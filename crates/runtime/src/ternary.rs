@@ -427,9 +427,9 @@ impl Classifier {
                 &format!("the table is full ({} entries)", table.size),
             ));
         }
-        let before = self.list(table)?;
         let key = self.home(table, &rule)?;
         let id = u32_at(&key, 0);
+        let before = self.best_of(id);
         let best = priority(t, &rule.action);
         self.count_in(id, best, 1);
         self.index.insert(rule.key(), key.clone());
@@ -452,8 +452,8 @@ impl Classifier {
             .index
             .remove(&key)
             .ok_or_else(|| bad(table, "no entry with this key"))?;
-        let before = self.list(table)?;
         let id = u32_at(&bucket_key, 0);
+        let before = self.best_of(id);
         let mut gone = None;
         if let Some(rules) = self.buckets.get_mut(&bucket_key) {
             if let Some(at) = rules.iter().position(|r| r.key() == key) {
@@ -483,7 +483,7 @@ impl Classifier {
         let rule = Rule::of(entry).ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
         let no_entry = || bad(table, "no entry with this key");
         let key = self.index.get(&rule.key()).cloned().ok_or_else(no_entry)?;
-        let before = self.list(table)?;
+        let before = self.best_of(u32_at(&key, 0));
         let rules = self.buckets.get_mut(&key).ok_or_else(no_entry)?;
         let at = rules
             .iter()
@@ -504,24 +504,37 @@ impl Classifier {
         self.writes_for(table, &key, before, new > old)
     }
 
-    /// The bucket write of `key`, with the group list before it when the
-    /// change `widens` the list, after it otherwise.
+    /// The best priority of group `id`'s rules; `None` for a group that
+    /// is not there or holds no rule yet.
+    fn best_of(&self, id: u32) -> Option<u32> {
+        self.groups
+            .get(&id)
+            .and_then(|g| g.priorities.keys().next_back().copied())
+    }
+
+    /// The bytes of bucket `key`, `None` when it holds no rule.
+    pub fn bucket(&self, table: &Table, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let t = layout(table)?;
+        Ok(self
+            .buckets
+            .get(key)
+            .map(|rules| encode_bucket(t, table.key_size as usize, rules)))
+    }
+
+    /// The bucket write of `key`, and the group list's when the best
+    /// priority of the bucket's group was `before` and is no longer:
+    /// before the bucket when the change `widens` the list (a group or a
+    /// higher priority more), after it otherwise.
     fn writes_for(
         &self,
         table: &Table,
         key: &[u8],
-        before: Vec<u8>,
+        before: Option<u32>,
         widens: bool,
     ) -> Result<Vec<MapWrite>> {
-        let t = layout(table)?;
-        let bucket = self
-            .buckets
-            .get(key)
-            .map(|rules| encode_bucket(t, table.key_size as usize, rules));
-        let after = self.list(table)?;
-        let mut writes = vec![MapWrite::Bucket(key.to_vec(), bucket)];
-        if after != before {
-            let list = MapWrite::Groups(after);
+        let mut writes = vec![MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?)];
+        if self.best_of(u32_at(key, 0)) != before {
+            let list = MapWrite::Groups(self.list(table)?);
             if widens {
                 writes.insert(0, list);
             } else {

@@ -11,6 +11,7 @@ use crate::map::{Map, Write};
 use crate::map_source::MapSource;
 use crate::ternary::{Classifier, MapWrite};
 use p4bpf_layout::Table;
+use std::collections::BTreeSet;
 
 /// The key of the group list, the groups map's only entry.
 const LIST_KEY: [u8; 4] = [0; 4];
@@ -74,6 +75,33 @@ impl Store {
         self.apply(writes)
     }
 
+    /// Insert every entry of `entries`, or none when one of them cannot
+    /// go in. The list that holds the new groups goes first, then every
+    /// bucket that changed (each holds its old rules and its new ones).
+    pub fn insert_all(&mut self, entries: &[EncodedEntry]) -> Result<()> {
+        let mut next = self.classifier.clone();
+        let mut touched = BTreeSet::new();
+        for entry in entries {
+            for write in next.insert(&self.table, entry)? {
+                if let MapWrite::Bucket(key, _) = write {
+                    touched.insert(key);
+                }
+            }
+        }
+        let list = next.list(&self.table)?;
+        let mut writes = vec![];
+        if list != self.classifier.list(&self.table)? {
+            writes.push(MapWrite::Groups(list));
+        }
+        for key in touched {
+            let bucket = next.bucket(&self.table, &key)?;
+            writes.push(MapWrite::Bucket(key, bucket));
+        }
+        self.apply(writes)?;
+        self.classifier = next;
+        Ok(())
+    }
+
     /// Remove every rule and group; returns how many rules there were.
     pub fn clear(&mut self) -> Result<usize> {
         let removed = self.classifier.len();
@@ -84,18 +112,6 @@ impl Store {
         }
         self.classifier = empty;
         Ok(removed)
-    }
-
-    /// Write the whole classifier `built` in memory: every bucket, then
-    /// the list that makes them visible. For a table that is empty.
-    pub fn fill(&mut self, built: Classifier) -> Result<()> {
-        for (key, bucket) in built.buckets(&self.table)? {
-            self.buckets.write(&key, &bucket, Write::Insert)?;
-        }
-        self.groups
-            .write(&LIST_KEY, &built.list(&self.table)?, Write::Replace)?;
-        self.classifier = built;
-        Ok(())
     }
 
     fn apply(&self, writes: Vec<MapWrite>) -> Result<()> {

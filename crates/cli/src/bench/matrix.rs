@@ -239,7 +239,10 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
         let list = batch.list(table).map_err(|e| e.to_string())?;
         let buckets = batch.buckets(table).map_err(|e| e.to_string())?;
         raw.push(records(&table.map, buckets));
-        raw.push(records(&layout.groups_map, vec![(0u32.to_ne_bytes().to_vec(), list)]));
+        raw.push(records(
+            &layout.groups_map,
+            vec![(0u32.to_ne_bytes().to_vec(), list)],
+        ));
     }
     super::fill::write_p4(object, pipeline, &plain)?;
     super::fill::write_raw(object, &raw)

@@ -6,8 +6,9 @@
 //! call per chunk instead of per entry); the kernel takes no "insert only" flag there, hence the
 //! duplicate check against the table's keys beforehand (one walk of the
 //! table; run it under the pipeline's writer lock so nobody adds between
-//! check and write). Other storages, and kernels without batch support,
-//! insert one by one.
+//! check and write). Ternary tables are built in memory and written bucket
+//! by bucket (`ternary_store`). Other storages, and kernels without batch
+//! support, insert one by one.
 
 use super::{count_entries, in_table_terms, keys};
 use crate::bench::fill;
@@ -31,6 +32,10 @@ pub fn insert_batch(source: &impl MapSource, table: &Table, specs: &[EntrySpec])
             table.size,
             specs.len()
         )));
+    }
+    if table.storage == TableStorage::Ternary {
+        crate::ternary_store::Store::open(source, table)?.insert_all(&encoded)?;
+        return Ok(specs.len());
     }
     let map = source.map(&table.map)?;
     if table.storage != TableStorage::Hash || map.per_cpu() {

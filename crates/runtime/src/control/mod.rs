@@ -86,6 +86,10 @@ pub fn count_entries(source: &impl MapSource, table: &Table) -> Result<usize> {
     let map = source.map(&table.map)?;
     match table.storage {
         TableStorage::Keyless => Ok(0),
+        // A bucket holds several rules.
+        TableStorage::Ternary => Ok(crate::ternary_store::Store::open(source, table)?
+            .classifier()
+            .len()),
         TableStorage::Array => {
             let mut used = 0;
             for key in keys(&map)? {
