@@ -39,8 +39,10 @@ pub struct Rule {
     pub action: Vec<u8>,
 }
 
-/// What identifies a rule: its key without the action.
-type RuleKey = (Vec<u8>, Vec<u8>, Option<(Vec<u8>, Vec<u8>)>);
+/// What a rule matches: its key without the action. A rule is its match
+/// and its priority (as in P4Runtime: two rules may match alike at two
+/// priorities).
+type MatchKey = (Vec<u8>, Vec<u8>, Option<(Vec<u8>, Vec<u8>)>);
 
 impl Rule {
     fn of(entry: &EncodedEntry) -> Option<Rule> {
@@ -52,7 +54,7 @@ impl Rule {
         })
     }
 
-    fn key(&self) -> RuleKey {
+    fn key(&self) -> MatchKey {
         (self.value.clone(), self.mask.clone(), self.bounds.clone())
     }
 }
@@ -87,8 +89,9 @@ pub struct Classifier {
     /// Mask → ids of the groups with it, oldest first.
     by_mask: HashMap<Vec<u8>, Vec<u32>>,
     buckets: HashMap<Vec<u8>, Vec<Rule>>,
-    /// Rule key → its bucket key.
-    index: HashMap<RuleKey, Vec<u8>>,
+    /// Match → (priority, bucket key) of each rule with it.
+    index: HashMap<MatchKey, Vec<(u32, Vec<u8>)>>,
+    rules: usize,
     next_id: u32,
 }
 
@@ -281,7 +284,7 @@ impl Classifier {
             let id = u32_at(&key, 0);
             for rule in decode_bucket(table, &bytes)? {
                 c.count_in(id, priority(t, &rule.action), 1);
-                c.index.insert(rule.key(), key.clone());
+                c.note(&rule, priority(t, &rule.action), &key);
                 c.buckets.entry(key.clone()).or_default().push(rule);
             }
         }
@@ -290,11 +293,55 @@ impl Classifier {
 
     /// How many rules the table holds.
     pub fn len(&self) -> usize {
-        self.index.len()
+        self.rules
     }
 
     pub fn is_empty(&self) -> bool {
-        self.index.is_empty()
+        self.rules == 0
+    }
+
+    fn note(&mut self, rule: &Rule, priority: u32, bucket: &[u8]) {
+        self.index
+            .entry(rule.key())
+            .or_default()
+            .push((priority, bucket.to_vec()));
+        self.rules += 1;
+    }
+
+    fn forget(&mut self, key: &MatchKey, priority: u32) {
+        if let Some(found) = self.index.get_mut(key) {
+            found.retain(|(p, _)| *p != priority);
+            if found.is_empty() {
+                self.index.remove(key);
+            }
+            self.rules = self.rules.saturating_sub(1);
+        }
+    }
+
+    /// The priority and bucket of the rule `entry` names: its match at
+    /// its priority, or the only rule with its match (so a rule can be
+    /// named without its priority when no other matches alike).
+    fn locate(&self, t: &TernaryLayout, entry: &EncodedEntry) -> Option<(u32, Vec<u8>)> {
+        let found = self.index.get(&Rule::of(entry)?.key())?;
+        let wanted = priority(t, &entry.value);
+        found
+            .iter()
+            .find(|(p, _)| *p == wanted)
+            .or_else(|| found.first().filter(|_| found.len() == 1))
+            .cloned()
+    }
+
+    /// How many groups are in use.
+    pub fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Bytes of map values and keys the classifier occupies: the group
+    /// list and every bucket with its key.
+    pub fn map_bytes(&self, table: &Table) -> Result<u64> {
+        let t = layout(table)?;
+        let bucket = u64::from(t.bucket_key_size + t.bucket_size);
+        Ok(u64::from(t.groups_size()) + self.buckets.len() as u64 * bucket)
     }
 
     /// Every rule, bucket by bucket.
@@ -302,11 +349,15 @@ impl Classifier {
         self.buckets.values().flatten()
     }
 
-    /// The stored rule with `entry`'s key, if any.
-    pub fn find(&self, entry: &EncodedEntry) -> Option<&Rule> {
+    /// The stored rule `entry` names, if any.
+    pub fn find(&self, table: &Table, entry: &EncodedEntry) -> Option<&Rule> {
+        let t = layout(table).ok()?;
+        let (p, bucket) = self.locate(t, entry)?;
         let key = Rule::of(entry)?.key();
-        let bucket = self.buckets.get(self.index.get(&key)?)?;
-        bucket.iter().find(|r| r.key() == key)
+        self.buckets
+            .get(&bucket)?
+            .iter()
+            .find(|r| r.key() == key && priority(t, &r.action) == p)
     }
 
     fn open(&mut self, id: u32, mask: Vec<u8>) {
@@ -418,8 +469,13 @@ impl Classifier {
         if rule.mask.len() != table.key_size as usize || !covers(&rule.value, &rule.mask) {
             return Err(bad(table, "an entry whose value has bits outside its mask"));
         }
-        if self.index.contains_key(&rule.key()) {
-            return Err(bad(table, "an entry with this key already exists"));
+        let best = priority(t, &rule.action);
+        let taken = self.index.get(&rule.key());
+        if taken.is_some_and(|found| found.iter().any(|(p, _)| *p == best)) {
+            return Err(bad(
+                table,
+                "an entry with this key and priority already exists",
+            ));
         }
         if self.len() >= table.size as usize {
             return Err(bad(
@@ -430,9 +486,8 @@ impl Classifier {
         let key = self.home(table, &rule)?;
         let id = u32_at(&key, 0);
         let before = self.best_of(id);
-        let best = priority(t, &rule.action);
         self.count_in(id, best, 1);
-        self.index.insert(rule.key(), key.clone());
+        self.note(&rule, best, &key);
         let rules = self.buckets.entry(key.clone()).or_default();
         let at = rules
             .iter()
@@ -442,30 +497,25 @@ impl Classifier {
         self.writes_for(table, &key, before, true)
     }
 
-    /// Remove the rule with `entry`'s key; the writes that take it out.
+    /// Remove the rule `entry` names; the writes that take it out.
     pub fn remove(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
         let t = layout(table)?;
+        let (p, bucket_key) = self
+            .locate(t, entry)
+            .ok_or_else(|| bad(table, "no entry with this key"))?;
         let key = Rule::of(entry)
             .map(|r| r.key())
             .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
-        let bucket_key = self
-            .index
-            .remove(&key)
-            .ok_or_else(|| bad(table, "no entry with this key"))?;
+        self.forget(&key, p);
         let id = u32_at(&bucket_key, 0);
         let before = self.best_of(id);
-        let mut gone = None;
         if let Some(rules) = self.buckets.get_mut(&bucket_key) {
-            if let Some(at) = rules.iter().position(|r| r.key() == key) {
-                gone = Some(rules.remove(at));
-            }
+            rules.retain(|r| !(r.key() == key && priority(t, &r.action) == p));
             if rules.is_empty() {
                 self.buckets.remove(&bucket_key);
             }
         }
-        if let Some(rule) = gone {
-            self.count_in(id, priority(t, &rule.action), -1);
-        }
+        self.count_in(id, p, -1);
         if self
             .groups
             .get(&id)
@@ -476,32 +526,22 @@ impl Classifier {
         self.writes_for(table, &bucket_key, before, false)
     }
 
-    /// Give the rule with `entry`'s key `entry`'s action and priority,
-    /// in the bucket it is in.
+    /// Give the rule `entry` names `entry`'s action and parameters; its
+    /// priority, part of what names it, stays. Only its bucket changes.
     pub fn modify(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
         let t = layout(table)?;
-        let rule = Rule::of(entry).ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
         let no_entry = || bad(table, "no entry with this key");
-        let key = self.index.get(&rule.key()).cloned().ok_or_else(no_entry)?;
-        let before = self.best_of(u32_at(&key, 0));
-        let rules = self.buckets.get_mut(&key).ok_or_else(no_entry)?;
-        let at = rules
-            .iter()
-            .position(|r| r.key() == rule.key())
+        let (p, bucket_key) = self.locate(t, entry).ok_or_else(no_entry)?;
+        let key = Rule::of(entry).map(|r| r.key()).ok_or_else(no_entry)?;
+        let rules = self.buckets.get_mut(&bucket_key).ok_or_else(no_entry)?;
+        let rule = rules
+            .iter_mut()
+            .find(|r| r.key() == key && priority(t, &r.action) == p)
             .ok_or_else(no_entry)?;
-        let (old, new) = (
-            priority(t, &rules.remove(at).action),
-            priority(t, &rule.action),
-        );
-        let to = rules
-            .iter()
-            .position(|r| priority(t, &r.action) < new)
-            .unwrap_or(rules.len());
-        rules.insert(to, rule);
-        let id = u32_at(&key, 0);
-        self.count_in(id, old, -1);
-        self.count_in(id, new, 1);
-        self.writes_for(table, &key, before, new > old)
+        rule.action = entry.value.clone();
+        put(&mut rule.action, t.priority_offset as usize, &p.to_ne_bytes());
+        let bucket = self.bucket(table, &bucket_key)?;
+        Ok(vec![MapWrite::Bucket(bucket_key, bucket)])
     }
 
     /// The best priority of group `id`'s rules; `None` for a group that
@@ -673,14 +713,21 @@ mod tests {
         let back = Classifier::from_maps(&t, Some(&list), c.buckets(&t).unwrap()).unwrap();
         assert_eq!(back.list(&t).unwrap(), list);
         assert_eq!(priorities(&back, &t), priorities(&c, &t));
-        assert!(back.find(&entry(3, 0xff, 0)).is_some());
+        assert!(back.find(&t, &entry(3, 0xff, 0)).is_some());
     }
 
     #[test]
-    fn the_same_key_and_mask_twice_is_an_error() {
+    fn a_match_may_repeat_at_another_priority_and_is_then_named_with_it() {
         let t = table(8);
         let mut c = Classifier::default();
         c.insert(&t, &entry(1, 0xff, 1)).unwrap();
-        assert!(c.insert(&t, &entry(1, 0xff, 2)).is_err());
+        assert!(c.insert(&t, &entry(1, 0xff, 1)).is_err());
+        c.insert(&t, &entry(1, 0xff, 2)).unwrap();
+        assert!(c.remove(&t, &entry(1, 0xff, 7)).is_err());
+        c.remove(&t, &entry(1, 0xff, 2)).unwrap();
+        // The only rule left with this match is found without its priority.
+        c.modify(&t, &entry(1, 0xff, 0)).unwrap();
+        assert_eq!(priorities(&c, &t), vec![vec![1]]);
+        assert_eq!(c.len(), 1);
     }
 }

@@ -83,7 +83,7 @@ pub fn get(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<E
         let store = store(source, table)?;
         let rule = store
             .classifier()
-            .find(&encoded)
+            .find(table, &encoded)
             .ok_or_else(|| no_entry(table))?;
         return rule_entry(table, rule);
     }
