@@ -7,11 +7,12 @@
 //!
 //! Placement: a rule's *shape* is its ternary mask, with each range field
 //! widened to the bits its bounds share (a `lo..hi` range lies inside that
-//! prefix). The rule joins a group whose mask is its shape relaxed to each
-//! field's leading ones rounded down to whole bytes (masks differing in low
-//! bits, as ACL masks do, share one), else a group with exactly its shape,
-//! whichever first has room in the rule's bucket; else it opens a group of
-//! the relaxed shape, or of its exact shape when the relaxed one is taken.
+//! prefix). The rule joins the first group with room in its bucket among
+//! those whose mask is, coarsest first: its shape's address-wide fields cut
+//! to their leading ones rounded down to whole bytes (masks differing in
+//! low bits, as ACL masks do, share one; narrower fields are left out),
+//! then every field so cut, then its shape itself. Else it opens a group
+//! of the first of these masks no group has, or a second of its shape.
 //! Groups may repeat a mask, so every rule fits until the table holds
 //! `size` rules (or the list its `max_groups` groups). Buckets keep rules
 //! best priority first; among equal priorities the older rule first.
@@ -184,19 +185,28 @@ fn shape(table: &Table, rule: &Rule) -> (Vec<u8>, Vec<u8>) {
     (mask, value)
 }
 
-/// `mask` with each field cut to its leading ones, rounded down to bytes.
-fn relax(table: &Table, mask: &[u8]) -> Vec<u8> {
+/// `mask` with each field of at least `min_width` bits cut to its leading
+/// ones, rounded down to whole bytes, and the other fields left out.
+fn relax(table: &Table, mask: &[u8], min_width: u32) -> Vec<u8> {
     let mut relaxed = vec![0u8; mask.len()];
-    for key in &table.keys {
+    for key in table.keys.iter().filter(|k| k.field.bit_width >= min_width) {
         let f = &key.field;
         let ones = leading_ones(&field_be(mask, f), f.bit_width);
-        put_field_be(
-            &mut relaxed,
-            f,
-            &value::prefix_mask(ones / 8 * 8, f.bit_width),
-        );
+        put_field_be(&mut relaxed, f, &value::prefix_mask(ones / 8 * 8, f.bit_width));
     }
     relaxed
+}
+
+/// The group masks a rule of shape `mask` may join, coarsest first: the
+/// address-wide fields relaxed (ports and protocol tell few rules apart
+/// and would multiply the groups), every field relaxed, the shape itself.
+fn group_masks(table: &Table, mask: &[u8]) -> [Vec<u8>; 3] {
+    let widest = table.keys.iter().map(|k| k.field.bit_width).max().unwrap_or(0);
+    [
+        relax(table, mask, widest.min(32)),
+        relax(table, mask, 0),
+        mask.to_vec(),
+    ]
 }
 
 /// Whether every bit of `group` is also in `mask`.
@@ -435,11 +445,8 @@ impl Classifier {
     fn home(&mut self, table: &Table, rule: &Rule) -> Result<Vec<u8>> {
         let t = layout(table)?;
         let (mask, value) = shape(table, rule);
-        let relaxed = relax(table, &mask);
-        if let Some(key) = self
-            .room_in(t, &relaxed, &value)
-            .or_else(|| self.room_in(t, &mask, &value))
-        {
+        let candidates = group_masks(table, &mask);
+        if let Some(key) = candidates.iter().find_map(|m| self.room_in(t, m, &value)) {
             return Ok(key);
         }
         if self.groups.len() >= t.max_groups as usize {
@@ -451,11 +458,12 @@ impl Classifier {
                 ),
             ));
         }
-        let group = if self.by_mask.contains_key(&relaxed) {
-            mask
-        } else {
-            relaxed
-        };
+        // A mask no group has yet, else a second group of the finest.
+        let [coarse, relaxed, own] = candidates;
+        let group = [coarse, relaxed]
+            .into_iter()
+            .find(|m| !self.by_mask.contains_key(m))
+            .unwrap_or(own);
         let id = self.next_id;
         let key = bucket_key(t, id, &value, &group);
         self.open(id, group);

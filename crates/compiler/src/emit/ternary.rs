@@ -35,8 +35,10 @@ impl Emitter<'_> {
         out.push_str(&format!(
             "    struct {n}_value action;\n}};\n\
              struct {n}_bucket {{\n    u32 count; /* rules in use, best priority first */\n    struct {n}_rule rule[{rules}];\n}};\n\
-             /* A lookup in progress: the key, the group list, the best rule so far. */\n\
-             struct {n}_search {{\n    struct {n}_key key;\n    struct {n}_groups *groups;\n    struct {n}_value *value;\n}};\n"
+             /* A lookup in progress: the key, the group list, a copy of the best\n \
+             * rule's value so far (a copy, not a pointer: the verifier then\n \
+             * checks one probe, not one per kind of pointer it may hold). */\n\
+             struct {n}_search {{\n    struct {n}_key key;\n    struct {n}_groups *groups;\n    u32 found;\n    struct {n}_value best;\n}};\n"
         ));
         let bounds_at = shape
             .rule_bounds_offset
@@ -100,7 +102,7 @@ impl Emitter<'_> {
             },
             line(format!("struct {name}_group *group = &s->groups->group[i]")),
             CStmt::If {
-                cond: "s->value && s->value->priority >= group->max_priority".into(),
+                cond: "s->found && s->best.priority >= group->max_priority".into(),
                 then: vec![
                     CStmt::Comment("groups come best first: none left can beat it".into()),
                     CStmt::Return("1".into()),
@@ -157,7 +159,7 @@ impl Emitter<'_> {
             },
             line(format!("struct {name}_rule *rule = &bucket->rule[r]")),
             CStmt::If {
-                cond: "s->value && rule->action.priority <= s->value->priority".into(),
+                cond: "s->found && rule->action.priority <= s->best.priority".into(),
                 then: vec![line("break /* sorted: no better rule further on */")],
                 other: vec![],
             },
@@ -168,7 +170,8 @@ impl Emitter<'_> {
             then: vec![line("continue")],
             other: vec![],
         });
-        scan.push(line("s->value = &rule->action"));
+        scan.push(line("s->best = rule->action"));
+        scan.push(line("s->found = 1"));
         scan.push(line("break"));
         body.push(CStmt::For {
             head: format!("u32 r = 0; r < {TERNARY_BUCKET_RULES}; r++"),
@@ -194,7 +197,11 @@ impl Emitter<'_> {
                 ))],
                 other: vec![],
             },
-            line("value = search.value"),
+            CStmt::If {
+                cond: "search.found".into(),
+                then: vec![line("value = &search.best")],
+                other: vec![],
+            },
         ]
     }
 }

@@ -111,11 +111,14 @@ struct pipe_classify_bucket {
     u32 count; /* rules in use, best priority first */
     struct pipe_classify_rule rule[8];
 };
-/* A lookup in progress: the key, the group list, the best rule so far. */
+/* A lookup in progress: the key, the group list, a copy of the best
+ * rule's value so far (a copy, not a pointer: the verifier then
+ * checks one probe, not one per kind of pointer it may hold). */
 struct pipe_classify_search {
     struct pipe_classify_key key;
     struct pipe_classify_groups *groups;
-    struct pipe_classify_value *value;
+    u32 found;
+    struct pipe_classify_value best;
 };
 _Static_assert(sizeof(struct pipe_classify_group) == 16 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
 _Static_assert(sizeof(struct pipe_classify_bucket_key) == 12, "ternary bucket key layout");
@@ -147,7 +150,7 @@ static long pipe_classify_probe(u32 i, void *ctx)
         return 1;
     }
     struct pipe_classify_group *group = &s->groups->group[i];
-    if (s->value && s->value->priority >= group->max_priority) {
+    if (s->found && s->best.priority >= group->max_priority) {
         /* groups come best first: none left can beat it */
         return 1;
     }
@@ -164,7 +167,7 @@ static long pipe_classify_probe(u32 i, void *ctx)
             break;
         }
         struct pipe_classify_rule *rule = &bucket->rule[r];
-        if (s->value && rule->action.priority <= s->value->priority) {
+        if (s->found && rule->action.priority <= s->best.priority) {
             break /* sorted: no better rule further on */;
         }
         u64 miss = 0;
@@ -173,7 +176,8 @@ static long pipe_classify_probe(u32 i, void *ctx)
         if (miss) {
             continue;
         }
-        s->value = &rule->action;
+        s->best = rule->action;
+        s->found = 1;
         break;
     }
     return 0;
@@ -277,7 +281,9 @@ accept:;
         if (search.groups) {
             bpf_loop(search.groups->count, pipe_classify_probe, &search, 0);
         }
-        value = search.value;
+        if (search.found) {
+            value = &search.best;
+        }
         u32 action = 0;
         if (value) {
             action = value->action;
