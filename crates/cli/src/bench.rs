@@ -160,7 +160,9 @@ fn run_classbench(request: &Request, dir: &std::path::Path) -> ExitCode {
         }
         eprintln!("wrote {}", path.display());
     }
-    let correct = results.iter().all(|r| r.wrong == 0 && r.wrong_after_updates == 0);
+    let correct = results
+        .iter()
+        .all(|r| r.wrong == 0 && r.wrong_after_updates == 0);
     if correct {
         ExitCode::SUCCESS
     } else {

@@ -18,7 +18,7 @@ use p4bpf_layout::ByteOrder;
 /// smaller): the list is one map value, replaced whole on a change.
 pub const MAX_TERNARY_GROUPS: u32 = 4096;
 /// Rules in one ternary bucket (scanned in priority order).
-pub const TERNARY_BUCKET_RULES: u32 = 8;
+pub const TERNARY_BUCKET_RULES: u32 = 16;
 
 /// Byte layout of a ternary table's group list, buckets and rules (see
 /// `p4bpf_layout::TernaryLayout`): computed here, printed as C structs and

@@ -192,7 +192,11 @@ fn relax(table: &Table, mask: &[u8], min_width: u32) -> Vec<u8> {
     for key in table.keys.iter().filter(|k| k.field.bit_width >= min_width) {
         let f = &key.field;
         let ones = leading_ones(&field_be(mask, f), f.bit_width);
-        put_field_be(&mut relaxed, f, &value::prefix_mask(ones / 8 * 8, f.bit_width));
+        put_field_be(
+            &mut relaxed,
+            f,
+            &value::prefix_mask(ones / 8 * 8, f.bit_width),
+        );
     }
     relaxed
 }
@@ -201,7 +205,12 @@ fn relax(table: &Table, mask: &[u8], min_width: u32) -> Vec<u8> {
 /// address-wide fields relaxed (ports and protocol tell few rules apart
 /// and would multiply the groups), every field relaxed, the shape itself.
 fn group_masks(table: &Table, mask: &[u8]) -> [Vec<u8>; 3] {
-    let widest = table.keys.iter().map(|k| k.field.bit_width).max().unwrap_or(0);
+    let widest = table
+        .keys
+        .iter()
+        .map(|k| k.field.bit_width)
+        .max()
+        .unwrap_or(0);
     [
         relax(table, mask, widest.min(32)),
         relax(table, mask, 0),
@@ -547,7 +556,11 @@ impl Classifier {
             .find(|r| r.key() == key && priority(t, &r.action) == p)
             .ok_or_else(no_entry)?;
         rule.action = entry.value.clone();
-        put(&mut rule.action, t.priority_offset as usize, &p.to_ne_bytes());
+        put(
+            &mut rule.action,
+            t.priority_offset as usize,
+            &p.to_ne_bytes(),
+        );
         let bucket = self.bucket(table, &bucket_key)?;
         Ok(vec![MapWrite::Bucket(bucket_key, bucket)])
     }

@@ -59,7 +59,11 @@ pub struct Times {
 
 fn times(mut ns: Vec<f64>) -> Times {
     ns.sort_by(f64::total_cmp);
-    let at = |q: f64| ns.get(((ns.len() as f64 - 1.0) * q).round() as usize).copied().unwrap_or(0.0);
+    let at = |q: f64| {
+        ns.get(((ns.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     Times {
         mean: ns.iter().sum::<f64>() / ns.len().max(1) as f64,
         p50: at(0.5),
@@ -69,12 +73,16 @@ fn times(mut ns: Vec<f64>) -> Times {
 
 /// The rule sets of `dir`: (name, rules file, trace file), by name.
 fn rule_sets(dir: &Path) -> Result<Vec<(String, PathBuf, PathBuf)>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let mut sets: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "rules"))
         .map(|rules| {
-            let name = rules.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = rules
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             (name, rules.with_extension("trace"), rules)
         })
         .filter(|(_, trace, _)| trace.is_file())
@@ -82,7 +90,10 @@ fn rule_sets(dir: &Path) -> Result<Vec<(String, PathBuf, PathBuf)>, String> {
         .collect();
     sets.sort();
     if sets.is_empty() {
-        return Err(format!("{} holds no NAME.rules with its NAME.trace", dir.display()));
+        return Err(format!(
+            "{} holds no NAME.rules with its NAME.trace",
+            dir.display()
+        ));
     }
     Ok(sets)
 }
@@ -117,13 +128,19 @@ fn time_steady(pipeline: &LoadedPipeline, packets: &[Vec<u8>]) -> Result<f64, St
     let sample: Vec<&Vec<u8>> = packets.iter().step_by(step).take(STEADY_PACKETS).collect();
     let mut total = 0.0;
     for p in &sample {
-        total += time_plain(fd, p, STEADY_REPEAT).map_err(|e| e.to_string())?.kernel_ns;
+        total += time_plain(fd, p, STEADY_REPEAT)
+            .map_err(|e| e.to_string())?
+            .kernel_ns;
     }
     Ok(total / sample.len().max(1) as f64)
 }
 
 /// Trace packets whose verdict differs from the linear scan of `rules`.
-fn wrong_verdicts(pipeline: &LoadedPipeline, rules: &[AclRule], trace: &[Header]) -> Result<(usize, usize), String> {
+fn wrong_verdicts(
+    pipeline: &LoadedPipeline,
+    rules: &[AclRule],
+    trace: &[Header],
+) -> Result<(usize, usize), String> {
     let fd = pipeline.program_fd().map_err(|e| e.to_string())?;
     let (mut wrong, mut hits) = (0, 0);
     for h in trace {
@@ -147,11 +164,21 @@ fn update_rate(store: &mut Store, entries: &[EncodedEntry]) -> Result<f64, Strin
     Ok(2.0 * chosen.len() as f64 / start.elapsed().as_secs_f64())
 }
 
-fn measure_set(suite: &Path, out_dir: &Path, name: &str, rules_file: &Path, trace_file: &Path) -> Result<SetResult, String> {
-    let rules = classbench::parse_rules(&read(rules_file)?).map_err(|e| format!("{}: {e}", rules_file.display()))?;
-    let trace = classbench::parse_trace(&read(trace_file)?).map_err(|e| format!("{}: {e}", trace_file.display()))?;
+fn measure_set(
+    suite: &Path,
+    out_dir: &Path,
+    name: &str,
+    rules_file: &Path,
+    trace_file: &Path,
+) -> Result<SetResult, String> {
+    let rules = classbench::parse_rules(&read(rules_file)?)
+        .map_err(|e| format!("{}: {e}", rules_file.display()))?;
+    let trace = classbench::parse_trace(&read(trace_file)?)
+        .map_err(|e| format!("{}: {e}", trace_file.display()))?;
     let acl = load(&suite.join("classbench/acl.p4"), out_dir)?;
-    let table = names::table(&acl.description, "acl").map_err(|e| e.to_string())?.clone();
+    let table = names::table(&acl.description, "acl")
+        .map_err(|e| e.to_string())?
+        .clone();
     let entries = (0..rules.len())
         .map(|i| encode_entry(&table, &rules[i].entry(i, rules.len())))
         .collect::<Result<Vec<_>, _>>()
@@ -166,14 +193,20 @@ fn measure_set(suite: &Path, out_dir: &Path, name: &str, rules_file: &Path, trac
     let acl_steady = time_steady(&acl, &packets)?;
 
     let exact = load(&suite.join("classbench/exact.p4"), out_dir)?;
-    let exact_table = names::table(&exact.description, "acl").map_err(|e| e.to_string())?.clone();
+    let exact_table = names::table(&exact.description, "acl")
+        .map_err(|e| e.to_string())?
+        .clone();
     let mut keys: Vec<Header> = trace.clone();
     keys.sort_by_key(|h| (h.src, h.dst, h.sport, h.dport, h.proto));
     keys.dedup();
     let mut filler = classbench::random_headers(1, &[], rules.len());
     keys.append(&mut filler);
     keys.truncate(rules.len());
-    let specs: Vec<_> = keys.iter().enumerate().map(|(i, h)| h.exact_entry(i + 1)).collect();
+    let specs: Vec<_> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, h)| h.exact_entry(i + 1))
+        .collect();
     control::insert_batch(&exact, &exact_table, &specs).map_err(|e| e.to_string())?;
     let exact_ns = time_trace(&exact, &packets)?;
     let exact_steady = time_steady(&exact, &packets)?;
@@ -196,7 +229,10 @@ fn measure_set(suite: &Path, out_dir: &Path, name: &str, rules_file: &Path, trac
         verified_insns: stats.verified_insns,
         xlated_insns: stats.xlated_insns,
         exact_verified_insns: exact_stats.verified_insns,
-        map_bytes: store.classifier().map_bytes(&table).map_err(|e| e.to_string())?,
+        map_bytes: store
+            .classifier()
+            .map_bytes(&table)
+            .map_err(|e| e.to_string())?,
         load_ms,
         updates_per_s,
         wrong_after_updates,
@@ -206,7 +242,8 @@ fn measure_set(suite: &Path, out_dir: &Path, name: &str, rules_file: &Path, trac
 /// Every rule set of `dir`, measured.
 pub fn run(suite: &Path, dir: &Path) -> Result<Vec<SetResult>, String> {
     let out_dir = std::env::temp_dir().join(format!("p4bpf-classbench-{}", std::process::id()));
-    std::fs::create_dir_all(&out_dir).map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
+    std::fs::create_dir_all(&out_dir)
+        .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
     let results = rule_sets(dir)?
         .iter()
         .map(|(name, rules, trace)| {
