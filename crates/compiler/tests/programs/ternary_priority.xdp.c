@@ -109,7 +109,7 @@ struct pipe_classify_rule {
 };
 struct pipe_classify_bucket {
     u32 count; /* rules in use, best priority first */
-    struct pipe_classify_rule rule[8];
+    struct pipe_classify_rule rule[16];
 };
 /* A lookup in progress: the key, the group list, a copy of the best
  * rule's value so far (a copy, not a pointer: the verifier then
@@ -123,7 +123,7 @@ struct pipe_classify_search {
 _Static_assert(sizeof(struct pipe_classify_group) == 16 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
 _Static_assert(sizeof(struct pipe_classify_bucket_key) == 12, "ternary bucket key layout");
 _Static_assert(sizeof(struct pipe_classify_rule) == 32 && __builtin_offsetof(struct pipe_classify_rule, action) == 16, "ternary rule layout");
-_Static_assert(sizeof(struct pipe_classify_bucket) == 260 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
+_Static_assert(sizeof(struct pipe_classify_bucket) == 516 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -162,7 +162,7 @@ static long pipe_classify_probe(u32 i, void *ctx)
     if (!bucket) {
         return 0;
     }
-    for (u32 r = 0; r < 8; r++) {
+    for (u32 r = 0; r < 16; r++) {
         if (r >= bucket->count) {
             break;
         }
@@ -405,8 +405,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"group_mask_offset\": 8,\n"
     "        \"bucket_key_offset\": 4,\n"
     "        \"bucket_key_size\": 12,\n"
-    "        \"bucket_size\": 260,\n"
-    "        \"bucket_rules\": 8,\n"
+    "        \"bucket_size\": 516,\n"
+    "        \"bucket_rules\": 16,\n"
     "        \"rules_offset\": 4,\n"
     "        \"rule_size\": 32,\n"
     "        \"rule_mask_offset\": 8,\n"
