@@ -17,6 +17,9 @@ use p4bpf_layout::ByteOrder;
 /// Most groups a ternary table's list holds (fewer when its `size` is
 /// smaller): the list is one map value, replaced whole on a change.
 pub const MAX_TERNARY_GROUPS: u32 = 4096;
+/// u32 words of a ternary group's bucket filter (2048 bits: the top 11
+/// bits of the bucket key's hash), a power of two.
+pub const TERNARY_FILTER_WORDS: u32 = 64;
 /// Rules in one ternary bucket (scanned in priority order).
 pub const TERNARY_BUCKET_RULES: u32 = 16;
 

@@ -195,7 +195,15 @@ pub struct Table {
 ///   lookup sees the old list or the new one: a u32 count, then from
 ///   `groups_offset` up to `max_groups` groups of `group_size` bytes: u32
 ///   id, u32 best priority of its rules, the key struct holding `R` at
-///   `group_mask_offset`. Sorted by best priority, highest first.
+///   `group_mask_offset`. Sorted by best priority, highest first. Group ids
+///   are below `max_groups`.
+/// - `filters_map`: BPF array of `max_groups` filters indexed by group id,
+///   each `filter_words` (a power of two) u32 words of bits: a group's
+///   bucket may exist only if the bit of its bucket key is set. The bit of
+///   a bucket key (all its bytes, padding zero) is the top
+///   log2(32 * filter_words) bits of `h`, where `h` starts at 0 and takes
+///   each u32 word of the key in native order as `h = (h ^ word) *
+///   0x9e3779b1` (32-bit); bit `b` is bit `b % 32` of word `b / 32`.
 /// - [`Table::map`] (hash): key = u32 group id, then at `bucket_key_offset`
 ///   the key struct ANDed with `R` (`bucket_key_size` bytes); value = a
 ///   bucket of `bucket_size` bytes: u32 count of rules in use, then from
@@ -213,6 +221,8 @@ pub struct TernaryLayout {
     pub groups_offset: u32,
     pub group_size: u32,
     pub group_mask_offset: u32,
+    pub filters_map: String,
+    pub filter_words: u32,
     pub bucket_key_offset: u32,
     pub bucket_key_size: u32,
     pub bucket_size: u32,

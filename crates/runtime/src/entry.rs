@@ -421,6 +421,8 @@ mod tests {
             groups_offset: 4,
             group_size: 12,
             group_mask_offset: 8,
+            filters_map: "f".into(),
+            filter_words: 8,
             bucket_key_offset: 4,
             bucket_key_size: 8,
             bucket_size: 4 + 8 * 16,

@@ -67,6 +67,23 @@ pub enum MapWrite {
     Groups(Vec<u8>),
     /// Replace a bucket, or delete it (`None`).
     Bucket(Vec<u8>, Option<Vec<u8>>),
+    /// Replace the filter of a group (its id, the filter's bytes).
+    Filter(u32, Vec<u8>),
+}
+
+/// The filter bit of a bucket key in a filter of `words` u32 words (a
+/// power of two): its u32 words (native order) hashed by `h = (h ^ word)
+/// * 0x9e3779b1` from 0, the top log2(32 * words) bits of `h`. The data
+/// path computes the same on its probe and skips the bucket when the bit
+/// is clear.
+fn filter_bit(bucket_key: &[u8], words: u32) -> u32 {
+    let hash = bucket_key.chunks(4).fold(0u32, |h, word| {
+        let mut w = [0u8; 4];
+        w[..word.len()].copy_from_slice(word);
+        (h ^ u32::from_ne_bytes(w)).wrapping_mul(0x9e37_79b1)
+    });
+    let bits = (32 * words.max(1)).next_power_of_two().trailing_zeros();
+    hash.checked_shr(32 - bits).unwrap_or(0)
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +92,8 @@ struct Group {
     mask: Vec<u8>,
     /// Priority → how many of the group's rules have it.
     priorities: BTreeMap<u32, usize>,
+    /// A bit per bucket key hash (see [`filter_bit`]) of its buckets.
+    filter: Vec<u32>,
 }
 
 impl Group {
@@ -297,10 +316,11 @@ impl Classifier {
             let mask = list
                 .get(mask_at..mask_at + table.key_size as usize)
                 .ok_or_else(|| bad(table, "a truncated group list"))?;
-            c.open(u32_at(list, at), mask.to_vec());
+            c.open(t, u32_at(list, at), mask.to_vec());
         }
         for (key, bytes) in buckets {
             let id = u32_at(&key, 0);
+            c.mark(id, &key);
             for rule in decode_bucket(table, &bytes)? {
                 c.count_in(id, priority(t, &rule.action), 1);
                 c.note(&rule, priority(t, &rule.action), &key);
@@ -379,7 +399,7 @@ impl Classifier {
             .find(|r| r.key() == key && priority(t, &r.action) == p)
     }
 
-    fn open(&mut self, id: u32, mask: Vec<u8>) {
+    fn open(&mut self, t: &TernaryLayout, id: u32, mask: Vec<u8>) {
         self.by_mask.entry(mask.clone()).or_default().push(id);
         self.groups.insert(
             id,
@@ -387,9 +407,46 @@ impl Classifier {
                 id,
                 mask,
                 priorities: BTreeMap::new(),
+                filter: vec![0; t.filter_words as usize],
             },
         );
-        self.next_id = self.next_id.max(id.wrapping_add(1));
+        self.next_id = id.wrapping_add(1) % t.max_groups.max(1);
+    }
+
+    /// A group id below `max_groups` no group has, after the last one given
+    /// (an id just freed is taken last: a lookup may still hold a list
+    /// that names it).
+    fn free_id(&self, t: &TernaryLayout) -> Option<u32> {
+        let max = t.max_groups.max(1);
+        (0..max)
+            .map(|i| (self.next_id + i) % max)
+            .find(|id| !self.groups.contains_key(id))
+    }
+
+    /// Set the filter bit of `bucket_key` in group `id`; whether it was clear.
+    fn mark(&mut self, id: u32, bucket_key: &[u8]) -> bool {
+        let Some(group) = self.groups.get(&id) else {
+            return false;
+        };
+        let bit = filter_bit(bucket_key, group.filter.len() as u32);
+        let Some(word) = self
+            .groups
+            .get_mut(&id)
+            .and_then(|g| g.filter.get_mut((bit / 32) as usize))
+        else {
+            return false;
+        };
+        let was_clear = *word & (1 << (bit % 32)) == 0;
+        *word |= 1 << (bit % 32);
+        was_clear
+    }
+
+    /// The filter of group `id` as its map value.
+    fn filter(&self, id: u32) -> Vec<u8> {
+        self.groups
+            .get(&id)
+            .map(|g| g.filter.iter().flat_map(|w| w.to_ne_bytes()).collect())
+            .unwrap_or_default()
     }
 
     fn close(&mut self, id: u32) {
@@ -428,6 +485,14 @@ impl Classifier {
             put(&mut list, at + t.group_mask_offset as usize, &g.mask);
         }
         Ok(list)
+    }
+
+    /// Every (group id, filter) pair, as the filters map holds them.
+    pub fn filters(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
+        self.groups
+            .keys()
+            .map(|id| (id.to_ne_bytes().to_vec(), self.filter(*id)))
+            .collect()
     }
 
     /// Every (bucket key, bucket) pair.
@@ -473,9 +538,11 @@ impl Classifier {
             .into_iter()
             .find(|m| !self.by_mask.contains_key(m))
             .unwrap_or(own);
-        let id = self.next_id;
+        let id = self
+            .free_id(t)
+            .ok_or_else(|| bad(table, "no free group id"))?;
         let key = bucket_key(t, id, &value, &group);
-        self.open(id, group);
+        self.open(t, id, group);
         Ok(key)
     }
 
@@ -503,6 +570,7 @@ impl Classifier {
         let key = self.home(table, &rule)?;
         let id = u32_at(&key, 0);
         let before = self.best_of(id);
+        let marked = self.mark(id, &key);
         self.count_in(id, best, 1);
         self.note(&rule, best, &key);
         let rules = self.buckets.entry(key.clone()).or_default();
@@ -511,7 +579,12 @@ impl Classifier {
             .position(|r| priority(t, &r.action) < best)
             .unwrap_or(rules.len());
         rules.insert(at, rule);
-        self.writes_for(table, &key, before, true)
+        let mut writes = self.writes_for(table, &key, before, true)?;
+        if marked {
+            // The bit goes on before the bucket it lets lookups find.
+            writes.insert(0, MapWrite::Filter(id, self.filter(id)));
+        }
+        Ok(writes)
     }
 
     /// Remove the rule `entry` names; the writes that take it out.
@@ -637,6 +710,8 @@ mod tests {
                 max_groups: 4,
                 groups_offset: 4,
                 group_size: 12,
+                filters_map: "f".into(),
+                filter_words: 8,
                 group_mask_offset: 8,
                 bucket_key_offset: 4,
                 bucket_key_size: 8,
@@ -706,10 +781,16 @@ mod tests {
         let writes = c.insert(&t, &entry(1, 0xff, 3)).unwrap();
         assert!(matches!(
             writes.as_slice(),
-            [MapWrite::Groups(_), MapWrite::Bucket(_, Some(_))]
+            [
+                MapWrite::Filter(..),
+                MapWrite::Groups(_),
+                MapWrite::Bucket(_, Some(_))
+            ]
         ));
+        // Same group, no higher priority: no list write (a filter bit may be).
         let writes = c.insert(&t, &entry(2, 0xff, 1)).unwrap();
-        assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
+        assert!(matches!(writes.last(), Some(MapWrite::Bucket(_, Some(_)))));
+        assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(_))));
         let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
         assert!(matches!(
             writes.as_slice(),

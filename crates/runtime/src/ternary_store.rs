@@ -11,7 +11,7 @@ use crate::map::{Map, Write};
 use crate::map_source::MapSource;
 use crate::ternary::{Classifier, MapWrite};
 use p4bpf_layout::Table;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The key of the group list, the groups map's only entry.
 const LIST_KEY: [u8; 4] = [0; 4];
@@ -19,6 +19,7 @@ const LIST_KEY: [u8; 4] = [0; 4];
 pub struct Store {
     table: Table,
     groups: Map,
+    filters: Map,
     buckets: Map,
     classifier: Classifier,
 }
@@ -38,6 +39,7 @@ impl Store {
             RuntimeError::Value(format!("table `{}` is not a ternary table", table.name))
         })?;
         let groups = source.map(&layout.groups_map)?;
+        let filters = source.map(&layout.filters_map)?;
         let buckets = source.map(&table.map)?;
         let list = read_optional(&groups, &LIST_KEY)?;
         let mut pairs = vec![];
@@ -51,6 +53,7 @@ impl Store {
         Ok(Store {
             table: table.clone(),
             groups,
+            filters,
             buckets,
             classifier,
         })
@@ -76,20 +79,31 @@ impl Store {
     }
 
     /// Insert every entry of `entries`, or none when one of them cannot
-    /// go in. The list that holds the new groups goes first, then every
-    /// bucket that changed (each holds its old rules and its new ones).
+    /// go in. The filters and the list that hold the new buckets and
+    /// groups go first, then every bucket that changed (each holds its old
+    /// rules and its new ones).
     pub fn insert_all(&mut self, entries: &[EncodedEntry]) -> Result<()> {
         let mut next = self.classifier.clone();
         let mut touched = BTreeSet::new();
+        let mut filters = BTreeMap::new();
         for entry in entries {
             for write in next.insert(&self.table, entry)? {
-                if let MapWrite::Bucket(key, _) = write {
-                    touched.insert(key);
+                match write {
+                    MapWrite::Bucket(key, _) => {
+                        touched.insert(key);
+                    }
+                    MapWrite::Filter(id, filter) => {
+                        filters.insert(id, filter);
+                    }
+                    MapWrite::Groups(_) => {}
                 }
             }
         }
         let list = next.list(&self.table)?;
-        let mut writes = vec![];
+        let mut writes: Vec<MapWrite> = filters
+            .into_iter()
+            .map(|(id, filter)| MapWrite::Filter(id, filter))
+            .collect();
         if list != self.classifier.list(&self.table)? {
             writes.push(MapWrite::Groups(list));
         }
@@ -118,6 +132,10 @@ impl Store {
         for write in writes {
             match write {
                 MapWrite::Groups(list) => self.groups.write(&LIST_KEY, &list, Write::Replace)?,
+                MapWrite::Filter(id, filter) => {
+                    self.filters
+                        .write(&id.to_ne_bytes(), &filter, Write::Replace)?
+                }
                 MapWrite::Bucket(key, Some(bucket)) => {
                     self.buckets.write(&key, &bucket, Write::Replace)?
                 }

@@ -76,6 +76,10 @@ struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 16);
          __type(key, struct tkey); __type(value, struct tbucket); } tern_t SEC(".maps");
 struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1); __uint(map_flags, BPF_F_NO_PREALLOC);
          __type(key, __u32); __type(value, struct tgroups); } tern_t_groups SEC(".maps");
+// Bucket filters: written by the control plane, not consulted here.
+struct tfilter { __u32 bits[8]; };
+struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 4);
+         __type(key, __u32); __type(value, struct tfilter); } tern_t_filters SEC(".maps");
 
 SEC("xdp") int tern_prog(struct xdp_md *ctx) {
     unsigned char *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;

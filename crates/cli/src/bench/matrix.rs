@@ -238,6 +238,7 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
         };
         let list = batch.list(table).map_err(|e| e.to_string())?;
         let buckets = batch.buckets(table).map_err(|e| e.to_string())?;
+        raw.push(records(&layout.filters_map, batch.filters()));
         raw.push(records(&table.map, buckets));
         raw.push(records(
             &layout.groups_map,

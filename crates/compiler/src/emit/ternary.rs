@@ -2,16 +2,18 @@
 //! of groups (layout in `p4bpf_layout::TernaryLayout`). The group list is
 //! sorted by each group's best priority; a lookup walks it with `bpf_loop`
 //! (so the verifier checks one probe, whatever the number of groups),
-//! probes one bucket per group (the key ANDed with the group's mask),
-//! scans the bucket's rules best first, and stops as soon as the match in
-//! hand is at least as good as anything the groups left can hold.
+//! forms one bucket key per group (the key ANDed with the group's mask),
+//! skips it when the bit of its hash is clear in the group's filter (an
+//! array lookup instead of a hash probe that would miss), else probes the
+//! bucket and scans its rules best first, and stops as soon as the match
+//! in hand is at least as good as anything the groups left can hold.
 
 use super::c::{line, print, CStmt};
 use super::maps::map_def;
 use super::Emitter;
 use crate::cstruct::Scalar;
 use crate::ir::{MatchKind, Table};
-use crate::map_layout::{TableLayout, TERNARY_BUCKET_RULES};
+use crate::map_layout::{TableLayout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 
 impl Emitter<'_> {
     /// The group, bucket, rule and search structs of ternary table `t`.
@@ -22,7 +24,10 @@ impl Emitter<'_> {
         let mut out = format!(
             "struct {n}_group {{\n    u32 id;\n    u32 max_priority; /* the best priority of its rules */\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n}};\n\
              struct {n}_groups {{\n    u32 count;\n    struct {n}_group group[{groups}]; /* best max_priority first */\n}};\n\
-             struct {n}_bucket_key {{\n    u32 group;\n    struct {n}_key key; /* key & the group's mask */\n}};\n"
+             struct {n}_bucket_key {{\n    u32 group;\n    struct {n}_key key; /* key & the group's mask */\n}};\n\
+             /* A bit per bucket key hash: clear means no such bucket. */\n\
+             struct {n}_filter {{\n    u32 bits[{filter_words}];\n}};\n",
+            filter_words = TERNARY_FILTER_WORDS
         );
         out.push_str(&format!(
             "struct {n}_rule {{\n    struct {n}_key value;\n    struct {n}_key mask;\n"
@@ -73,6 +78,14 @@ impl Emitter<'_> {
             Some("BPF_F_NO_PREALLOC"),
             &format!("{name}_groups"),
         );
+        out.push_str(&map_def(
+            "BPF_MAP_TYPE_ARRAY",
+            "u32",
+            &format!("struct {name}_filter"),
+            l.ternary_shape(t.size).max_groups,
+            None,
+            &format!("{name}_filters"),
+        ));
         // Buckets are large and mostly few: allocated on use.
         out.push_str(&map_def(
             "BPF_MAP_TYPE_HASH",
@@ -143,6 +156,7 @@ impl Emitter<'_> {
                 }
             }
         }
+        body.extend(self.filter_check(t, l));
         body.push(line(format!(
             "struct {name}_bucket *bucket = bpf_map_lookup_elem(&{name}, &probe)"
         )));
@@ -179,6 +193,35 @@ impl Emitter<'_> {
         });
         body.push(CStmt::Return("0".into()));
         body
+    }
+
+    /// Return from the probe when the group's filter rules the bucket out
+    /// (the hash `p4bpf_layout::TernaryLayout` defines, over the probe's
+    /// u32 words).
+    fn filter_check(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
+        let name = &t.c_name;
+        let words = l.ternary_shape(t.size).bucket_key_size / 4;
+        let bits = (32 * TERNARY_FILTER_WORDS).trailing_zeros();
+        vec![
+            line("const u32 *word = (const u32 *)&probe"),
+            line("u32 hash = 0"),
+            CStmt::For {
+                head: format!("u32 w = 0; w < {words}; w++"),
+                body: vec![line("hash = (hash ^ word[w]) * 0x9e3779b1u")],
+            },
+            line(format!(
+                "struct {name}_filter *filter = bpf_map_lookup_elem(&{name}_filters, &group->id)"
+            )),
+            CStmt::If {
+                cond: format!(
+                    "!filter || !(filter->bits[hash >> {}] & (1u << ((hash >> {}) & 31)))",
+                    32 - bits + 5,
+                    32 - bits
+                ),
+                then: vec![CStmt::Return("0".into())],
+                other: vec![],
+            },
+        ]
     }
 
     /// Statements pointing `value` at the best matching rule's value.

@@ -102,6 +102,10 @@ struct pipe_classify_bucket_key {
     u32 group;
     struct pipe_classify_key key; /* key & the group's mask */
 };
+/* A bit per bucket key hash: clear means no such bucket. */
+struct pipe_classify_filter {
+    u32 bits[64];
+};
 struct pipe_classify_rule {
     struct pipe_classify_key value;
     struct pipe_classify_key mask;
@@ -134,6 +138,13 @@ struct {
 } pipe_classify_groups SEC(".maps");
 
 struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct pipe_classify_filter);
+    __uint(max_entries, 1024);
+} pipe_classify_filters SEC(".maps");
+
+struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, struct pipe_classify_bucket_key);
     __type(value, struct pipe_classify_bucket);
@@ -158,6 +169,15 @@ static long pipe_classify_probe(u32 i, void *ctx)
     probe.group = group->id;
     probe.key.hdr_ipv4_dst = s->key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
     probe.key.hdr_ipv4_protocol = s->key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
+    const u32 *word = (const u32 *)&probe;
+    u32 hash = 0;
+    for (u32 w = 0; w < 3; w++) {
+        hash = (hash ^ word[w]) * 0x9e3779b1u;
+    }
+    struct pipe_classify_filter *filter = bpf_map_lookup_elem(&pipe_classify_filters, &group->id);
+    if (!filter || !(filter->bits[hash >> 26] & (1u << ((hash >> 21) & 31)))) {
+        return 0;
+    }
     struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
     if (!bucket) {
         return 0;
@@ -403,6 +423,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"groups_offset\": 4,\n"
     "        \"group_size\": 16,\n"
     "        \"group_mask_offset\": 8,\n"
+    "        \"filters_map\": \"pipe_classify_filters\",\n"
+    "        \"filter_words\": 64,\n"
     "        \"bucket_key_offset\": 4,\n"
     "        \"bucket_key_size\": 12,\n"
     "        \"bucket_size\": 516,\n"
