@@ -376,11 +376,13 @@ impl Classifier {
     }
 
     /// Bytes of map values and keys the classifier occupies: the group
-    /// list and every bucket with its key.
+    /// list, the filters (an array: all `max_groups` of them) and every
+    /// bucket with its key.
     pub fn map_bytes(&self, table: &Table) -> Result<u64> {
         let t = layout(table)?;
         let bucket = u64::from(t.bucket_key_size + t.bucket_size);
-        Ok(u64::from(t.groups_size()) + self.buckets.len() as u64 * bucket)
+        let filters = u64::from(t.max_groups) * u64::from(t.filter_words) * 4;
+        Ok(u64::from(t.groups_size()) + filters + self.buckets.len() as u64 * bucket)
     }
 
     /// Every rule, bucket by bucket.

@@ -104,7 +104,7 @@ struct pipe_classify_bucket_key {
 };
 /* A bit per bucket key hash: clear means no such bucket. */
 struct pipe_classify_filter {
-    u32 bits[64];
+    u32 bits[256];
 };
 struct pipe_classify_rule {
     struct pipe_classify_key value;
@@ -175,7 +175,7 @@ static long pipe_classify_probe(u32 i, void *ctx)
         hash = (hash ^ word[w]) * 0x9e3779b1u;
     }
     struct pipe_classify_filter *filter = bpf_map_lookup_elem(&pipe_classify_filters, &group->id);
-    if (!filter || !(filter->bits[hash >> 26] & (1u << ((hash >> 21) & 31)))) {
+    if (!filter || !(filter->bits[hash >> 24] & (1u << ((hash >> 19) & 31)))) {
         return 0;
     }
     struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
@@ -427,7 +427,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"group_size\": 16,\n"
     "        \"group_mask_offset\": 8,\n"
     "        \"filters_map\": \"pipe_classify_filters\",\n"
-    "        \"filter_words\": 64,\n"
+    "        \"filter_words\": 256,\n"
     "        \"bucket_key_offset\": 4,\n"
     "        \"bucket_key_size\": 12,\n"
     "        \"bucket_size\": 516,\n"
