@@ -94,6 +94,10 @@ struct Group {
     priorities: BTreeMap<u32, usize>,
     /// A bit per bucket key hash (see [`filter_bit`]) of its buckets.
     filter: Vec<u32>,
+    /// The best priority the group list in the map gives it (at least
+    /// the true one: removals leave it high until the list is next
+    /// written); `None` while the list does not name it.
+    listed: Option<u32>,
 }
 
 impl Group {
@@ -316,7 +320,11 @@ impl Classifier {
             let mask = list
                 .get(mask_at..mask_at + table.key_size as usize)
                 .ok_or_else(|| bad(table, "a truncated group list"))?;
-            c.open(t, u32_at(list, at), mask.to_vec());
+            let id = u32_at(list, at);
+            c.open(t, id, mask.to_vec());
+            if let Some(group) = c.groups.get_mut(&id) {
+                group.listed = Some(u32_at(list, at + 4));
+            }
         }
         for (key, bytes) in buckets {
             let id = u32_at(&key, 0);
@@ -410,6 +418,7 @@ impl Classifier {
                 mask,
                 priorities: BTreeMap::new(),
                 filter: vec![0; t.filter_words as usize],
+                listed: None,
             },
         );
         self.next_id = id.wrapping_add(1) % t.max_groups.max(1);
@@ -473,9 +482,13 @@ impl Classifier {
         }
     }
 
-    /// The group list's value: groups by best priority, highest first.
-    pub fn list(&self, table: &Table) -> Result<Vec<u8>> {
+    /// The group list's value, to be written: groups by best priority,
+    /// highest first.
+    pub fn list(&mut self, table: &Table) -> Result<Vec<u8>> {
         let t = layout(table)?;
+        for group in self.groups.values_mut() {
+            group.listed = Some(group.best());
+        }
         let mut groups: Vec<&Group> = self.groups.values().collect();
         groups.sort_by_key(|g| (std::cmp::Reverse(g.best()), g.id));
         let mut list = vec![0u8; t.groups_size() as usize];
@@ -571,7 +584,6 @@ impl Classifier {
         }
         let key = self.home(table, &rule)?;
         let id = u32_at(&key, 0);
-        let before = self.best_of(id);
         let marked = self.mark(id, &key);
         self.count_in(id, best, 1);
         self.note(&rule, best, &key);
@@ -581,7 +593,7 @@ impl Classifier {
             .position(|r| priority(t, &r.action) < best)
             .unwrap_or(rules.len());
         rules.insert(at, rule);
-        let mut writes = self.writes_for(table, &key, before, true)?;
+        let mut writes = self.writes_for(table, &key, true)?;
         if marked {
             // The bit goes on before the bucket it lets lookups find.
             writes.insert(0, MapWrite::Filter(id, self.filter(id)));
@@ -600,7 +612,6 @@ impl Classifier {
             .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
         self.forget(&key, p);
         let id = u32_at(&bucket_key, 0);
-        let before = self.best_of(id);
         if let Some(rules) = self.buckets.get_mut(&bucket_key) {
             rules.retain(|r| !(r.key() == key && priority(t, &r.action) == p));
             if rules.is_empty() {
@@ -615,7 +626,7 @@ impl Classifier {
         {
             self.close(id);
         }
-        self.writes_for(table, &bucket_key, before, false)
+        self.writes_for(table, &bucket_key, false)
     }
 
     /// Give the rule `entry` names `entry`'s action and parameters; its
@@ -640,14 +651,6 @@ impl Classifier {
         Ok(vec![MapWrite::Bucket(bucket_key, bucket)])
     }
 
-    /// The best priority of group `id`'s rules; `None` for a group that
-    /// is not there or holds no rule yet.
-    fn best_of(&self, id: u32) -> Option<u32> {
-        self.groups
-            .get(&id)
-            .and_then(|g| g.priorities.keys().next_back().copied())
-    }
-
     /// The bytes of bucket `key`, `None` when it holds no rule.
     pub fn bucket(&self, table: &Table, key: &[u8]) -> Result<Option<Vec<u8>>> {
         let t = layout(table)?;
@@ -657,19 +660,20 @@ impl Classifier {
             .map(|rules| encode_bucket(t, table.key_size as usize, rules)))
     }
 
-    /// The bucket write of `key`, and the group list's when the best
-    /// priority of the bucket's group was `before` and is no longer:
-    /// before the bucket when the change `widens` the list (a group or a
-    /// higher priority more), after it otherwise.
-    fn writes_for(
-        &self,
-        table: &Table,
-        key: &[u8],
-        before: Option<u32>,
-        widens: bool,
-    ) -> Result<Vec<MapWrite>> {
+    /// The bucket write of `key`, with the group list's when the map's
+    /// list would miss something: before the bucket when the change
+    /// `widens` (the group is new, or its best priority rose above what
+    /// the list says), after it when the bucket's group closed. A lowered
+    /// priority is left in the list (it only costs a probe) until the
+    /// list is next written, so deleting and adding back writes no list.
+    fn writes_for(&mut self, table: &Table, key: &[u8], widens: bool) -> Result<Vec<MapWrite>> {
         let mut writes = vec![MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?)];
-        if self.best_of(u32_at(key, 0)) != before {
+        let group = self.groups.get(&u32_at(key, 0));
+        let stale = match group {
+            Some(g) => widens && g.listed.is_none_or(|listed| g.best() > listed),
+            None => !widens,
+        };
+        if stale {
             let list = MapWrite::Groups(self.list(table)?);
             if widens {
                 writes.insert(0, list);
@@ -793,11 +797,9 @@ mod tests {
         let writes = c.insert(&t, &entry(2, 0xff, 1)).unwrap();
         assert!(matches!(writes.last(), Some(MapWrite::Bucket(_, Some(_)))));
         assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(_))));
+        // A lowered best stays in the list; a closed group leaves it.
         let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
-        assert!(matches!(
-            writes.as_slice(),
-            [MapWrite::Bucket(_, Some(_)), MapWrite::Groups(_)]
-        ));
+        assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
         let writes = c.remove(&t, &entry(2, 0xff, 0)).unwrap();
         assert!(matches!(
             writes.as_slice(),
@@ -814,7 +816,7 @@ mod tests {
             c.insert(&t, &entry(i, 0xff, i)).unwrap();
         }
         let list = c.list(&t).unwrap();
-        let back = Classifier::from_maps(&t, Some(&list), c.buckets(&t).unwrap()).unwrap();
+        let mut back = Classifier::from_maps(&t, Some(&list), c.buckets(&t).unwrap()).unwrap();
         assert_eq!(back.list(&t).unwrap(), list);
         assert_eq!(priorities(&back, &t), priorities(&c, &t));
         assert!(back.find(&t, &entry(3, 0xff, 0)).is_some());

@@ -99,14 +99,11 @@ impl Store {
                 }
             }
         }
-        let list = next.list(&self.table)?;
         let mut writes: Vec<MapWrite> = filters
             .into_iter()
             .map(|(id, filter)| MapWrite::Filter(id, filter))
             .collect();
-        if list != self.classifier.list(&self.table)? {
-            writes.push(MapWrite::Groups(list));
-        }
+        writes.push(MapWrite::Groups(next.list(&self.table)?));
         for key in touched {
             let bucket = next.bucket(&self.table, &key)?;
             writes.push(MapWrite::Bucket(key, bucket));
@@ -119,7 +116,7 @@ impl Store {
     /// Remove every rule and group; returns how many rules there were.
     pub fn clear(&mut self) -> Result<usize> {
         let removed = self.classifier.len();
-        let empty = Classifier::default();
+        let mut empty = Classifier::default();
         self.apply(vec![MapWrite::Groups(empty.list(&self.table)?)])?;
         for (key, _) in self.classifier.buckets(&self.table)? {
             self.apply(vec![MapWrite::Bucket(key, None)])?;

@@ -232,7 +232,7 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
         }
     }
     let mut raw = Vec::new();
-    for (table, batch) in batches {
+    for (table, mut batch) in batches {
         let Some(layout) = table.ternary.as_ref() else {
             continue;
         };
