@@ -72,10 +72,10 @@ pub enum MapWrite {
 }
 
 /// The filter bit of a bucket key in a filter of `words` u32 words (a
-/// power of two): its u32 words (native order) hashed by `h = (h ^ word)
-/// * 0x9e3779b1` from 0, the top log2(32 * words) bits of `h`. The data
-/// path computes the same on its probe and skips the bucket when the bit
-/// is clear.
+/// power of two): its u32 words (native order) hashed from 0 as
+/// `h = (h ^ word) * 0x9e3779b1`, then the top log2(32 * words) bits of
+/// `h`. The data path computes the same on its probe and skips the bucket
+/// when the bit is clear.
 fn filter_bit(bucket_key: &[u8], words: u32) -> u32 {
     let hash = bucket_key.chunks(4).fold(0u32, |h, word| {
         let mut w = [0u8; 4];

@@ -202,7 +202,7 @@ impl Random {
         Random(seed.max(1))
     }
 
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -210,13 +210,13 @@ impl Random {
     }
 
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n.max(1)
+        self.next_u64() % n.max(1)
     }
 
     /// A mask of one of the shapes ACLs and adversaries write: a prefix,
     /// a prefix with holes, arbitrary bits, none, all.
     fn mask(&mut self) -> u32 {
-        let bits = self.next() as u32;
+        let bits = self.next_u64() as u32;
         match self.below(5) {
             0 => prefix(self.below(33) as u32),
             1 => prefix(self.below(33) as u32) & (bits | bits >> 7),
@@ -227,13 +227,13 @@ impl Random {
     }
 
     fn port_range(&mut self) -> (u16, u16) {
-        let a = self.next() as u16;
+        let a = self.next_u64() as u16;
         match self.below(4) {
             0 => (0, u16::MAX),
             1 => (a, a),
             2 => (a.min(1024), a.max(1024)),
             _ => {
-                let b = self.next() as u16;
+                let b = self.next_u64() as u16;
                 (a.min(b), a.max(b))
             }
         }
@@ -250,11 +250,11 @@ pub fn random_rules(seed: u64, count: usize) -> Vec<AclRule> {
         let (sm, dm) = (r.mask(), r.mask());
         let proto_mask = [0, 0xff, 0x0f][r.below(3) as usize];
         let rule = AclRule {
-            src: (r.next() as u32 & sm, sm),
-            dst: (r.next() as u32 & dm, dm),
+            src: (r.next_u64() as u32 & sm, sm),
+            dst: (r.next_u64() as u32 & dm, dm),
             sport: r.port_range(),
             dport: r.port_range(),
-            proto: (r.next() as u8 & proto_mask, proto_mask),
+            proto: (r.next_u64() as u8 & proto_mask, proto_mask),
         };
         if seen.insert(format!("{rule:?}")) {
             rules.push(rule);
@@ -273,18 +273,18 @@ pub fn random_headers(seed: u64, rules: &[AclRule], count: usize) -> Vec<Header>
     (0..count)
         .map(|_| {
             let free = Header {
-                src: r.next() as u32,
-                dst: r.next() as u32,
-                sport: r.next() as u16,
-                dport: r.next() as u16,
-                proto: r.next() as u8,
+                src: r.next_u64() as u32,
+                dst: r.next_u64() as u32,
+                sport: r.next_u64() as u16,
+                dport: r.next_u64() as u16,
+                proto: r.next_u64() as u8,
             };
             match rules.get(r.below(rules.len() as u64) as usize) {
                 Some(rule) if r.below(4) > 0 => Header {
                     src: inside(rule.src.0, rule.src.1, free.src),
                     dst: inside(rule.dst.0, rule.dst.1, free.dst),
-                    sport: in_range(rule.sport, r.next()),
-                    dport: in_range(rule.dport, r.next()),
+                    sport: in_range(rule.sport, r.next_u64()),
+                    dport: in_range(rule.dport, r.next_u64()),
                     proto: rule.proto.0 | (free.proto & !rule.proto.1),
                 },
                 _ => free,
