@@ -55,6 +55,11 @@ impl Rule {
         })
     }
 
+    /// Whether this rule, of priority `mine`, is the rule `key` at `priority`.
+    fn is(&self, key: &MatchKey, mine: u32, priority: u32) -> bool {
+        mine == priority && self.value == key.0 && self.mask == key.1 && self.bounds == key.2
+    }
+
     fn key(&self) -> MatchKey {
         (self.value.clone(), self.mask.clone(), self.bounds.clone())
     }
@@ -406,7 +411,7 @@ impl Classifier {
         self.buckets
             .get(&bucket)?
             .iter()
-            .find(|r| r.key() == key && priority(t, &r.action) == p)
+            .find(|r| r.is(&key, priority(t, &r.action), p))
     }
 
     fn open(&mut self, t: &TernaryLayout, id: u32, mask: Vec<u8>) {
@@ -613,7 +618,7 @@ impl Classifier {
         self.forget(&key, p);
         let id = u32_at(&bucket_key, 0);
         if let Some(rules) = self.buckets.get_mut(&bucket_key) {
-            rules.retain(|r| !(r.key() == key && priority(t, &r.action) == p));
+            rules.retain(|r| !(r.is(&key, priority(t, &r.action), p)));
             if rules.is_empty() {
                 self.buckets.remove(&bucket_key);
             }
@@ -639,7 +644,7 @@ impl Classifier {
         let rules = self.buckets.get_mut(&bucket_key).ok_or_else(no_entry)?;
         let rule = rules
             .iter_mut()
-            .find(|r| r.key() == key && priority(t, &r.action) == p)
+            .find(|r| r.is(&key, priority(t, &r.action), p))
             .ok_or_else(no_entry)?;
         rule.action = entry.value.clone();
         put(
