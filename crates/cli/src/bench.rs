@@ -154,7 +154,8 @@ fn run_classbench(request: &Request, dir: &std::path::Path) -> ExitCode {
     print!("{text}");
     if request.write {
         let path = request.suite.join("classbench/RESULTS.md");
-        if let Err(e) = std::fs::write(&path, format!("{}{text}", classbench::RESULTS_HEAD)) {
+        let head = format!("{}{}\n\n", classbench::RESULTS_HEAD, classbench::machine());
+        if let Err(e) = std::fs::write(&path, format!("{head}{text}")) {
             eprintln!("p4bpf: error: cannot write {}: {e}", path.display());
             return ExitCode::FAILURE;
         }

@@ -263,6 +263,18 @@ p99: the kernel's BPF_PROG_TEST_RUN time of one run of each trace packet\n\
 trace packets run 2000 times each. `wrong` counts trace packets whose rule\n\
 differs from a linear scan.\n\n";
 
+/// The kernel and CPU the figures come from.
+pub fn machine() -> String {
+    let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let cpu = cpuinfo
+        .lines()
+        .find_map(|l| l.strip_prefix("model name"))
+        .map(|l| l.trim_start_matches([' ', '\t', ':']))
+        .unwrap_or("unknown CPU");
+    format!("Kernel {}, {cpu}.", kernel.trim())
+}
+
 /// The results as a Markdown table.
 pub fn markdown(results: &[SetResult]) -> String {
     let mut out = String::from(
