@@ -24,9 +24,9 @@ line and loads none of them.
 Tables, keys, actions and parameters go by P4 name (`MyIngress.routes`,
 `hdr.ipv4.dstAddr`), by a unique last part (`routes`, `dstAddr`) or, for
 keys, by position (`key.field0`). Values: decimal, 0x hex, 0b binary, IPv4,
-IPv6, MAC; `VALUE/PREFIX` for lpm, `VALUE&&&MASK` for ternary. Entries print
-as `KEY=VALUE...<tab>ACTION<tab>PARAM=VALUE...` or, with --json, one JSON
-object per line.
+IPv6, MAC; `VALUE/PREFIX` for lpm, `VALUE&&&MASK` for ternary, `LO..HI`
+for range. Entries print as `KEY=VALUE...<tab>ACTION<tab>PARAM=VALUE...`
+or, with --json, one JSON object per line.
 ";
 
 pub fn run(words: Args) -> ExitCode {

@@ -3,7 +3,7 @@
 //! layouts [`crate::map_layout`] computed for the emitter.
 
 use crate::ir::{Arch, Program, Storage};
-use crate::map_layout::{table_layout, MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
+use crate::map_layout::{table_layout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 use p4bpf_layout as layout;
 
 fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
@@ -11,6 +11,7 @@ fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
         crate::ir::MatchKind::Exact => layout::MatchKind::Exact,
         crate::ir::MatchKind::Lpm => layout::MatchKind::Lpm,
         crate::ir::MatchKind::Ternary => layout::MatchKind::Ternary,
+        crate::ir::MatchKind::Range => layout::MatchKind::Range,
         crate::ir::MatchKind::Optional => layout::MatchKind::Optional,
     }
 }
@@ -68,19 +69,23 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         };
         let key_size = l.key.size();
         let ternary = (t.storage == Storage::Ternary).then(|| {
-            let shape = l.ternary_shape();
+            let shape = l.ternary_shape(t.size);
             layout::TernaryLayout {
                 groups_map: format!("{}_groups", t.c_name),
-                max_groups: MAX_TERNARY_GROUPS,
-                group_mask_offset: shape.key_offset,
-                group_value_size: shape.slot_size,
+                max_groups: shape.max_groups,
+                groups_offset: shape.groups_offset,
+                group_size: shape.group_size,
+                group_mask_offset: shape.group_mask_offset,
+                filters_map: format!("{}_filters", t.c_name),
+                filter_words: TERNARY_FILTER_WORDS,
                 bucket_key_offset: shape.key_offset,
-                bucket_key_size: shape.slot_size,
+                bucket_key_size: shape.bucket_key_size,
                 bucket_size: shape.bucket_size,
                 bucket_rules: TERNARY_BUCKET_RULES,
                 rules_offset: shape.rules_offset,
                 rule_size: shape.rule_size,
                 rule_mask_offset: shape.rule_mask_offset,
+                rule_bounds_offset: shape.rule_bounds_offset,
                 rule_value_offset: shape.rule_value_offset,
                 priority_offset: 4,
             }

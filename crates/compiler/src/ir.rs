@@ -447,6 +447,8 @@ pub enum MatchKind {
     Exact,
     Lpm,
     Ternary,
+    /// `lo .. hi`, bounds included: stored as a ternary rule with bounds.
+    Range,
     /// Exact or wildcard: stored as a ternary key whose mask is all or nothing.
     Optional,
 }

@@ -142,6 +142,7 @@ pub fn write(prog: &Program) -> String {
                 MatchKind::Exact => "EXACT",
                 MatchKind::Lpm => "LPM",
                 MatchKind::Ternary => "TERNARY",
+                MatchKind::Range => "RANGE",
                 MatchKind::Optional => "OPTIONAL",
             };
             let _ = write!(out, "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {kind}\n  }}\n", i + 1, k.name, k.expr.ty.width().unwrap_or(0));

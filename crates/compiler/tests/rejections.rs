@@ -46,11 +46,25 @@ fn extern_functions_need_an_extern_file() {
 #[test]
 fn unsupported_match_kinds_are_named() {
     let body = format!(
-        "match_kind {{ range }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+        "match_kind {{ selector }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : selector; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
     );
     assert_eq!(
         first_error(&body),
-        Some("match kind `range` is not supported by the eBPF target".into())
+        Some("match kind `selector` is not supported by the eBPF target".into())
+    );
+}
+
+#[test]
+fn range_keys_compile_up_to_64_bits() {
+    let table = |width: u32| {
+        format!(
+            "match_kind {{ range }}\nheader a_t {{ bit<{width}> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+        )
+    };
+    assert_eq!(first_error(&table(16)), None);
+    assert_eq!(
+        first_error(&table(72)),
+        Some("a `range` key may be at most 64 bits wide".into())
     );
 }
 

@@ -238,31 +238,47 @@ pub struct Table {
     pub ternary: Option<TernaryLayout>,
 }
 
-/// How ternary entries are stored: grouped tuple space (after TupleMerge,
-/// Daly and Torng 2017). The control plane puts every rule into a group
-/// whose relaxed mask `R` keeps only bits the rule's own mask has; the rule
-/// lives in the bucket keyed by (group, key & R), a short array of rules
-/// sorted by priority, best first, each with its own value and mask. The
-/// data path probes one bucket per group (not one per mask) and scans it;
-/// the best priority over the groups wins.
+/// How ternary, range and optional entries are stored: grouped tuple
+/// space (after TupleMerge, Daly and Torng 2017) with any number of groups,
+/// probed best first. The control plane puts every rule into a group whose
+/// mask `R` keeps only bits the rule always fixes (its ternary mask; for a
+/// range field, the bits `lo` and `hi` share); the rule lives in the bucket
+/// keyed by (group id, key & R), a short array of rules sorted by priority,
+/// best first. The data path walks the group list in order of each group's
+/// best priority and stops once no group left can beat the match in hand.
 ///
-/// - `groups_map`: BPF array of `max_groups` values, each a u32 `used` flag
-///   (1 = group in use) followed at `group_mask_offset` by a key struct
-///   holding `R` (`group_value_size` bytes in all). The data path stops at
-///   the first unused slot: used slots are contiguous.
-/// - [`Table::map`] (hash): key = u32 group slot, then at
-///   `bucket_key_offset` the key struct ANDed with `R`
-///   (`bucket_key_size` bytes); value = a bucket of `bucket_size` bytes:
-///   u32 count of rules in use, then from `rules_offset` `bucket_rules`
-///   rules of `rule_size` bytes: the key struct value (already masked) at
-///   0, its mask at `rule_mask_offset`, the table's value struct (action,
-///   u32 priority at `priority_offset`, parameters) at `rule_value_offset`.
+/// - `groups_map`: BPF hash of one entry (key u32 0), replaced whole so a
+///   lookup sees the old list or the new one: a u32 count, then from
+///   `groups_offset` up to `max_groups` groups of `group_size` bytes: u32
+///   id, u32 best priority of its rules, the key struct holding `R` at
+///   `group_mask_offset`. Sorted by best priority, highest first. Group ids
+///   are below `max_groups`.
+/// - `filters_map`: BPF array of `max_groups` filters indexed by group id,
+///   each `filter_words` (a power of two) u32 words of bits: a group's
+///   bucket may exist only if the bit of its bucket key is set. The bit of
+///   a bucket key (all its bytes, padding zero) is the top
+///   log2(32 * filter_words) bits of `h`, where `h` starts at 0 and takes
+///   each u32 word of the key in native order as `h = (h ^ word) *
+///   0x9e3779b1` (32-bit); bit `b` is bit `b % 32` of word `b / 32`.
+/// - [`Table::map`] (hash): key = u32 group id, then at `bucket_key_offset`
+///   the key struct ANDed with `R` (`bucket_key_size` bytes); value = a
+///   bucket of `bucket_size` bytes: u32 count of rules in use, then from
+///   `rules_offset` `bucket_rules` rules of `rule_size` bytes: the key
+///   struct value (masked; zero in range fields) at 0, its mask (zero in
+///   range fields) at `rule_mask_offset`, for tables with range keys the
+///   key structs `lo` at `rule_bounds_offset` and `hi` right after it
+///   (meaningful in range fields only), and the table's value struct
+///   (action, u32 priority at `priority_offset`, parameters) at
+///   `rule_value_offset`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TernaryLayout {
     pub groups_map: String,
     pub max_groups: u32,
+    pub groups_offset: u32,
+    pub group_size: u32,
     pub group_mask_offset: u32,
-    pub group_value_size: u32,
+    pub filters_map: String,
+    pub filter_words: u32,
     pub bucket_key_offset: u32,
     pub bucket_key_size: u32,
     pub bucket_size: u32,
@@ -270,10 +286,18 @@ pub struct TernaryLayout {
     pub rules_offset: u32,
     pub rule_size: u32,
     pub rule_mask_offset: u32,
+    pub rule_bounds_offset: Option<u32>,
     pub rule_value_offset: u32,
     /// Offset of the u32 priority inside the value struct (higher wins,
     /// as in P4Runtime).
     pub priority_offset: u32,
+}
+
+impl TernaryLayout {
+    /// Size of the group list value.
+    pub fn groups_size(&self) -> u32 {
+        self.groups_offset + self.max_groups * self.group_size
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

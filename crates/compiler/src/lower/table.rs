@@ -131,9 +131,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         decl: &ast::Decl,
     ) -> Storage {
         let lpm = keys.iter().filter(|k| k.kind == MatchKind::Lpm).count();
-        let ternary = keys
-            .iter()
-            .any(|k| matches!(k.kind, MatchKind::Ternary | MatchKind::Optional));
+        let ternary = keys.iter().any(|k| {
+            matches!(
+                k.kind,
+                MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+            )
+        });
         if has_entries {
             return Storage::Code;
         }
@@ -177,6 +180,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             "lpm" => MatchKind::Lpm,
             "ternary" => MatchKind::Ternary,
             "optional" => MatchKind::Optional,
+            "range" => MatchKind::Range,
             other => {
                 self.diags.error(
                     k.match_kind.span,
@@ -188,6 +192,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if expr.ty.width().is_none() {
             self.diags
                 .error(k.expr.span, "a table key must be a bit string or bool");
+            return None;
+        }
+        // Bounds are compared as host integers in the data path.
+        if kind == MatchKind::Range && expr.ty.width().is_some_and(|w| w > 64) {
+            self.diags
+                .error(k.expr.span, "a `range` key may be at most 64 bits wide");
             return None;
         }
         let name = Self::annotation_string(&k.annotations, "name")

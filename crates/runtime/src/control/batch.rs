@@ -13,7 +13,9 @@
 //! to the batch, else one lookup per entry, so the check never costs more
 //! than a few system calls per entry however large the table (run it under
 //! the pipeline's writer lock so nobody adds between check and write).
-//! Other storages count their entries and insert one by one. When a write
+//! Ternary tables are built in memory and written bucket by bucket
+//! (`ternary_store`). Other storages count their entries and insert one
+//! by one. When a write
 //! fails after all (a full table the check did not count, no memory),
 //! everything this batch wrote is deleted again: none of its keys existed
 //! before.
@@ -167,6 +169,10 @@ fn write(
         entry: None,
         error,
     };
+    if table.storage == TableStorage::Ternary {
+        let mut store = crate::ternary_store::Store::open(source, table).map_err(whole)?;
+        return store.insert_all(encoded).map_err(whole);
+    }
     let map = source.map(&table.map).map_err(whole)?;
     if !batched(table) || map.per_cpu() {
         for (index, spec) in specs.iter().enumerate() {

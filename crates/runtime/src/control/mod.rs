@@ -95,6 +95,11 @@ pub fn count_entries(source: &impl MapSource, table: &Table) -> Result<usize> {
     };
     let map = source.map(name)?;
     match table.storage {
+        TableStorage::Keyless => Ok(0),
+        // A bucket holds several rules.
+        TableStorage::Ternary => Ok(crate::ternary_store::Store::open(source, table)?
+            .classifier()
+            .len()),
         TableStorage::Array => {
             let mut used = 0;
             for key in keys(&map)? {

@@ -131,7 +131,9 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     for table in &description.tables {
         names.extend(table.entry_map().map(str::to_string));
         names.extend(table.default_map.clone());
-        names.extend(table.ternary.as_ref().map(|t| t.groups_map.clone()));
+        if let Some(t) = &table.ternary {
+            names.extend([t.groups_map.clone(), t.filters_map.clone()]);
+        }
     }
     names.extend(description.counters.iter().map(|c| c.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
