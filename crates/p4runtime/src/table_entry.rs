@@ -325,6 +325,7 @@ mod tests {
                 table_only: false,
             }],
             default_map: None,
+            default_slot: 0,
             ternary: None,
         };
         let ids = TableIds {
