@@ -22,16 +22,29 @@ fn c_of(body: &str, hook: Hook) -> String {
     }
 }
 
+/// A parser with sixteen outcomes (fifteen selected states and `default`),
+/// so each table after it is estimated as walked sixteen times.
+fn sixteen_outcome_parser() -> String {
+    let cases: String = (1..16).map(|i| format!("{i}: s{i}; ")).collect();
+    let states: String = (1..16)
+        .map(|i| format!("state s{i} {{ transition accept; }} "))
+        .collect();
+    format!(
+        "parser prs(packet_in p, out hs hdr) {{ state start {{ p.extract(hdr.h); transition select(hdr.h.proto) {{ {cases}default: accept; }} }} {states}}}\n"
+    )
+}
+
 /// An ebpf_model filter with `ternary` ternary and `exact` exact tables
 /// applied in sequence; the ternary ones may `exit`.
 fn filter(ternary: usize, exact: usize) -> String {
     let mut out = String::from(
         "header h_t { bit<8> proto; bit<16> port; bit<32> addr; }\nstruct hs { h_t h; }\n\
-         parser prs(packet_in p, out hs hdr) { state start { p.extract(hdr.h); transition select(hdr.h.proto) { 1: more; default: accept; } } state more { transition accept; } }\n\
+         {PARSER}\
          control f(inout hs hdr, out bool pass) {\n\
          action stop() { pass = false; exit; }\n\
          action set(bit<32> a) { hdr.h.addr = a; }\n",
-    );
+    )
+    .replace("{PARSER}", &sixteen_outcome_parser());
     let mut apply = String::new();
     for i in 0..ternary {
         let _ = writeln!(
@@ -70,16 +83,17 @@ fn a_small_program_stays_one_function() {
 #[test]
 fn more_tables_move_out_as_the_estimate_grows() {
     let functions_of = |n| global_functions(&c_of(&filter(n, 0), Hook::Xdp)).len();
-    let counts: Vec<usize> = [2, 4, 8].into_iter().map(functions_of).collect();
+    let counts: Vec<usize> = [4, 8, 12].into_iter().map(functions_of).collect();
     assert!(counts[0] < counts[1] && counts[1] < counts[2], "{counts:?}");
 }
 
 #[test]
 fn costly_tables_move_out_and_cheap_ones_stay() {
-    let c = c_of(&filter(3, 5), Hook::Xdp);
+    let c = c_of(&filter(5, 5), Hook::Xdp);
     let functions = global_functions(&c);
-    // Two parser outcomes: each inline ternary table is walked twice; one
-    // moved out brings the rest under the budget, exact tables stay.
+    // Sixteen parser outcomes: each inline ternary table is walked sixteen
+    // times; one moved out brings the rest under the budget, exact tables
+    // stay.
     assert_eq!(functions, ["s_apply_f_tern0"]);
     // `exit` in a moved-out table leaves the control through the result.
     assert!(c.contains("if (s_apply_f_tern0(st)) {"), "{c}");
@@ -89,7 +103,7 @@ fn costly_tables_move_out_and_cheap_ones_stay() {
 #[test]
 fn table_functions_take_the_context_only_to_reach_the_packet() {
     // clang would pass garbage for an unread context, which the verifier refuses.
-    let c = c_of(&filter(3, 0), Hook::Tc);
+    let c = c_of(&filter(5, 0), Hook::Tc);
     assert!(c.contains("int s_apply_f_tern0(struct s_state *st)"), "{c}");
     let xdp = c_of(&switch_writing_the_packet(), Hook::Tc);
     assert!(
@@ -106,13 +120,14 @@ fn switch_writing_the_packet() -> String {
     let mut out = String::from(
         "#include <xdp_model.p4>\n\
          header h_t { bit<8> proto; bit<16> port; bit<32> addr; }\nstruct hs { h_t h; }\n\
-         parser prs(packet_in p, out hs hdr) { state start { p.extract(hdr.h); transition select(hdr.h.proto) { 1: more; default: accept; } } state more { transition accept; } }\n\
+         {PARSER}\
          control dep(in hs hdr, packet_out p) { apply { p.emit(hdr.h); } }\n\
          control sw(inout hs hdr, in xdp_input i, out xdp_output o) {\n\
          action set(bit<32> a) { hdr.h.addr = a; }\n",
-    );
+    )
+    .replace("{PARSER}", &sixteen_outcome_parser());
     let mut apply = String::new();
-    for i in 0..3 {
+    for i in 0..5 {
         let _ = writeln!(
             out,
             "table tern{i} {{ key = {{ hdr.h.addr: ternary; hdr.h.port: ternary; hdr.h.proto: ternary; }} actions = {{ set; NoAction; }} default_action = NoAction(); }}"
@@ -133,8 +148,8 @@ fn every_table_default_shares_one_map() {
     let maps = c.matches("SEC(\".maps\")").count();
     assert_eq!(
         maps,
-        2 * 2 + 40 + 1,
-        "entries (+ groups) per table, one defaults map"
+        2 * 3 + 40 + 1,
+        "entries (+ groups and filters) per table, one defaults map"
     );
     assert!(c.contains("__type(value, union s_defaults);\n    __uint(max_entries, 42);"));
     assert!(

@@ -56,12 +56,17 @@ struct {
     __uint(max_entries, 1024);
 } pipe_t SEC(".maps");
 
+/* Default actions set by the control plane, at each table's index. */
+union bound_actions_defaults {
+    struct pipe_t_value pipe_t;
+};
+
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct pipe_t_value);
+    __type(value, union bound_actions_defaults);
     __uint(max_entries, 1);
-} pipe_t_defaultAction SEC(".maps");
+} bound_actions_defaults SEC(".maps");
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct bound_actions_state *st)
@@ -130,8 +135,8 @@ accept:;
         if (value) {
             action = value->action;
         } else {
-            u32 zero = 0;
-            value = bpf_map_lookup_elem(&pipe_t_defaultAction, &zero);
+            u32 slot = 0;
+            value = bpf_map_lookup_elem(&bound_actions_defaults, &slot);
             if (value) {
                 action = value->action;
             }
@@ -210,7 +215,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          \"table_only\": false\n"
     "        }\n"
     "      ],\n"
-    "      \"default_map\": \"pipe_t_defaultAction\",\n"
+    "      \"default_map\": \"bound_actions_defaults\",\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": null\n"
     "    }\n"
     "  ],\n"
@@ -220,3 +226,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "79\t79\tbound_actions.p4:10\taction `pipe.Reject`\n"
+    "85\t86\tbound_actions.p4:11\taction `pipe.bump`\n"
+    "92\t93\tbound_actions.p4:11\taction `pipe.bump`\n"
+    "128\t161\tbound_actions.p4:12\ttable `pipe.t`\n"
+    "";

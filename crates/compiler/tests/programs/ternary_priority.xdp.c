@@ -456,6 +456,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "144\t152\tternary_priority.p4:16\taction `pipe.set`\n"
-    "211\t271\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "222\t230\tternary_priority.p4:16\taction `pipe.set`\n"
+    "289\t327\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";
