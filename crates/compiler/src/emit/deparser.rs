@@ -1,216 +1,139 @@
-//! The xdp_model deparser, planned from def-use facts.
+//! The xdp_model deparser, planned by the mid-end's parser-to-deparser
+//! correspondence ([`crate::midend::correspond`]).
 //!
-//! In place: when no control changes which headers are valid and the
-//! deparser emits exactly the extracted headers in their extraction order,
-//! the packet keeps its shape and only fields some control assigns are
-//! written back, at the offset each header was extracted from (most of
-//! them already where they are assigned: see [`super::write_through`]). Rebuild:
-//! otherwise the parsed bytes are replaced by the emitted headers,
-//! resizing the packet once (`bpf_xdp_adjust_head`; at TC
-//! `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink, which
-//! the kernel allows only for IPv4/IPv6 packets: others move their bytes
-//! forward and trim the tail, up to 4 KiB).
+//! Kept shape: headers stay where they were parsed; each emit writes back
+//! only fields assigned indirectly and only when one was assigned on this
+//! packet's path (`p4bpf_dirty`); plain assignments were already stored
+//! where they happened ([`super::write_through`]). May change: the same,
+//! then, when a control pushed or popped one of the first emitted headers
+//! (its validity no longer says whether it was parsed), those headers
+//! alone are rewritten after one resize; the stable headers after them
+//! keep their bytes. Rebuilt: the parsed headers are replaced by the
+//! emitted ones, the new length counted by running the deparser's
+//! conditions once more before writing. Resizes: `bpf_xdp_adjust_head`; at
+//! TC `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink,
+//! which the kernel allows only for IPv4/IPv6 packets (others move their
+//! bytes forward and trim the tail, up to 4 KiB); at TC a change rewrites
+//! every emitted header, since the shrink moves bytes after Ethernet.
 
 use super::c::{line, CStmt};
+use super::stmt::Ctx;
 use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
-use crate::ir::{AggId, Expr, ExprKind, Next, Program, Stmt, Transition, Ty};
+use crate::ir::{AggId, Expr, Stmt, Ty};
+use crate::midend::correspond::{self, Shape};
 use p4bpf_layout::Hook;
-use std::collections::BTreeSet;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Plan {
-    InPlace,
-    Rebuild,
-}
+/// The bit of `p4bpf_offset` an extract sets on a header a control may
+/// push or pop: was it parsed, whatever it is now?
+const PARSED: u32 = 0x8000;
 
-/// Def-use facts about the controls and actions.
-#[derive(Default)]
-pub struct Writes {
-    /// Header fields assigned somewhere, by (header type, field index).
-    pub fields: BTreeSet<(AggId, usize)>,
-    /// Validity or whole headers may change.
-    pub reshapes: bool,
-    /// Fields also assigned other than by a plain `hdr.h.f = v` (through an
-    /// `out` argument, a slice, a stack element): the deparser writes them.
-    pub indirect: BTreeSet<(AggId, usize)>,
-}
-
-/// The (header type, field) a header field expression names, if any.
-fn header_field(e: &Expr) -> Option<(AggId, usize)> {
-    match &e.kind {
-        ExprKind::Field { agg, field, base } if matches!(base.ty, Ty::Header(_)) => {
-            Some((*agg, *field))
-        }
-        _ => None,
-    }
-}
-
-/// Whether `e` is a path of struct members from a variable (`hdr.ipv4`),
-/// which has one place in the packet once extracted.
-pub fn plain_path(mut e: &Expr) -> bool {
-    loop {
-        match &e.kind {
-            ExprKind::Var(_) => return true,
-            ExprKind::Field { base, .. } => e = base,
-            _ => return false,
-        }
-    }
-}
-
-fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
-    for s in stmts {
-        match s {
-            Stmt::Assign { lhs, .. } => match (&lhs.kind, &lhs.ty) {
-                (ExprKind::Field { agg, field, base }, Ty::Bits { .. } | Ty::Bool)
-                    if matches!(base.ty, Ty::Header(_)) =>
-                {
-                    w.fields.insert((*agg, *field));
-                    if !plain_path(base) {
-                        w.indirect.insert((*agg, *field));
-                    }
-                }
-                (ExprKind::Slice { base, .. }, _) if header_field(base).is_some() => {
-                    w.fields.extend(header_field(base));
-                    w.indirect.extend(header_field(base));
-                }
-                (_, Ty::Bits { .. } | Ty::Bool | Ty::Error) => {}
-                _ => w.reshapes = true,
-            },
-            Stmt::SetValid { .. } | Stmt::StackShift { .. } => w.reshapes = true,
-            // `out`/`inout` arguments are written through pointers.
-            Stmt::CallAction { action, args } => {
-                let params = prog
-                    .action(*action)
-                    .map(|a| a.params.as_slice())
-                    .unwrap_or(&[]);
-                for (v, arg) in params.iter().zip(args) {
-                    if prog
-                        .var(*v)
-                        .is_some_and(|v| v.storage == crate::ir::VarStorage::ActionOutParam)
-                    {
-                        w.indirect.extend(header_field(arg));
-                        collect(
-                            prog,
-                            &[Stmt::Assign {
-                                lhs: arg.clone(),
-                                rhs: arg.clone(),
-                            }],
-                            w,
-                        );
-                    }
-                }
-            }
-            Stmt::If { then, other, .. } => {
-                collect(prog, then, w);
-                collect(prog, other, w);
-            }
-            Stmt::SwitchAction { cases, default, .. } => {
-                for (_, b) in cases {
-                    collect(prog, b, w);
-                }
-                if let Some(d) = default {
-                    collect(prog, d, w);
-                }
-            }
-            Stmt::SwitchValue { cases, default, .. } => {
-                for (_, b) in cases {
-                    collect(prog, b, w);
-                }
-                if let Some(d) = default {
-                    collect(prog, d, w);
-                }
-            }
-            Stmt::Inline { body, .. } => collect(prog, body, w),
-            _ => {}
-        }
-    }
-}
-
-fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter) {
-    for s in stmts {
-        match s {
-            Stmt::Extract { header } if extract => out.push(e.lvalue(header)),
-            Stmt::Emit { header } if !extract => out.push(e.lvalue(header)),
-            Stmt::If { then, other, .. } => {
-                header_ops(then, extract, out, e);
-                header_ops(other, extract, out, e);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Headers in the order a walk of the parser from `start` extracts them.
-fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
-    let mut order = vec![];
-    let mut seen = vec![false; prog.parser.states.len()];
-    let mut queue: Vec<usize> = prog
-        .parser
-        .states
-        .iter()
-        .position(|s| s.name == "start")
-        .into_iter()
-        .collect();
-    while let Some(i) = queue.first().copied() {
-        queue.remove(0);
-        if seen.get(i).copied().unwrap_or(true) {
-            continue;
-        }
-        if let Some(s) = seen.get_mut(i) {
-            *s = true;
-        }
-        let Some(state) = prog.parser.states.get(i) else {
-            continue;
-        };
-        header_ops(&state.stmts, true, &mut order, e);
-        let nexts: Vec<Next> = match &state.transition {
-            Transition::Direct(n) => vec![*n],
-            Transition::Select { cases, .. } => cases.iter().map(|c| c.next).collect(),
-        };
-        for n in nexts {
-            if let Next::State(s) = n {
-                queue.push(s.index());
-            }
-        }
-    }
-    order.dedup();
-    order
-}
-
-pub fn writes(prog: &Program) -> Writes {
-    let mut w = Writes::default();
-    for c in &prog.controls {
-        collect(prog, &c.body, &mut w);
-    }
-    for a in &prog.actions {
-        collect(prog, &a.body, &mut w);
-    }
-    w
-}
+/// Where the length count of a rebuild ends (a `return` in the deparser
+/// must not skip the writing).
+const COUNTED: &str = "deparser_counted";
 
 impl Emitter<'_> {
-    pub fn deparse_plan(&self) -> Plan {
-        let Some(deparser) = self.prog.controls.get(1) else {
-            return Plan::InPlace;
-        };
-        let mut emitted = vec![];
-        header_ops(&deparser.body, false, &mut emitted, self);
-        let extracted = extraction_order(self.prog, self);
-        if self.writes.reshapes || emitted != extracted {
-            Plan::Rebuild
-        } else {
-            Plan::InPlace
+    /// How the deparser treats the packet (ebpf_model has none).
+    pub fn deparse_plan(&self) -> Shape {
+        match self.prog.controls.get(1) {
+            Some(deparser) => correspond::shape(self.prog, &self.facts, deparser),
+            None => Shape::Kept,
         }
     }
 
-    /// Code before the deparser's body: the resize, for a rebuild.
-    pub fn deparser_prologue(&self) -> Vec<CStmt> {
-        if self.plan != Plan::Rebuild {
-            return vec![CStmt::Comment(
-                "deparser: headers keep their places; write back assigned fields".into(),
-            )];
+    /// Whether the extract of a header of type `agg` records that it was
+    /// parsed, for the deparser's check of a pushed or popped header.
+    pub fn marks_parsed(&self, agg: AggId) -> bool {
+        matches!(self.plan, Shape::MayChange { .. }) && !self.facts.stable(agg)
+    }
+
+    /// What an extract of `agg` stores in `p4bpf_offset` beside the offset.
+    pub fn parsed_mark(&self, agg: AggId) -> String {
+        if self.marks_parsed(agg) {
+            format!(" | {PARSED:#x} /* parsed */")
+        } else {
+            String::new()
         }
+    }
+
+    /// Code before the deparser's body.
+    pub fn deparser_prologue(&self) -> Vec<CStmt> {
+        match self.plan {
+            Shape::Kept => vec![CStmt::Comment(
+                "deparser: headers keep their places; write back assigned fields".into(),
+            )],
+            Shape::MayChange { .. } => vec![CStmt::Comment(
+                "deparser: headers keep their places unless a control pushed or popped one".into(),
+            )],
+            Shape::Rebuilt => self.rebuild_prologue(),
+        }
+    }
+
+    /// Code after the deparser's body: the rebuild of a changed prefix.
+    pub fn deparser_epilogue(&self) -> Vec<CStmt> {
+        let Shape::MayChange { prefix } = self.plan else {
+            return vec![];
+        };
+        let Some(deparser) = self.prog.controls.get(1) else {
+            return vec![];
+        };
+        let emits: Vec<&Expr> = deparser
+            .body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Emit { header } => Some(header),
+                _ => None,
+            })
+            .collect();
+        // At TC the shrink moves the bytes after Ethernet: rewrite them all.
+        let prefix = if self.hook == Hook::Tc {
+            emits.len()
+        } else {
+            prefix
+        };
+        let (moved, kept) = emits.split_at(prefix.min(emits.len()));
+        let changed: Vec<String> = moved
+            .iter()
+            .filter(|h| matches!(h.ty, Ty::Header(a) if self.marks_parsed(a)))
+            .map(|h| {
+                let place = self.lvalue(h);
+                format!("{place}.{VALID} != ({place}.{OFFSET} >> 15)")
+            })
+            .collect();
+        let mut rebuild = vec![line("u32 new_len = 0")];
+        rebuild.extend(moved.iter().filter_map(|h| self.count_header(h)));
+        rebuild.push(CStmt::Comment(
+            "the headers after them stay where they are".into(),
+        ));
+        rebuild.push(line("u32 keep_from = offset"));
+        for h in kept.iter().rev() {
+            let place = self.lvalue(h);
+            rebuild.push(CStmt::If {
+                cond: format!("{place}.{VALID}"),
+                then: vec![line(format!("keep_from = {place}.{OFFSET} & 0x3fff"))],
+                other: vec![],
+            });
+        }
+        rebuild.extend(self.resize("keep_from"));
+        rebuild.push(line("u32 out = 0"));
+        for h in moved {
+            rebuild.extend(self.write_whole(h));
+        }
+        vec![
+            CStmt::Comment(format!(
+                "a control pushed or popped one of the first {} emitted headers: rewrite them",
+                moved.len()
+            )),
+            CStmt::If {
+                cond: changed.join(" || "),
+                then: rebuild,
+                other: vec![],
+            },
+        ]
+    }
+
+    /// The start of a rebuild: count the emitted bytes, resize once.
+    fn rebuild_prologue(&self) -> Vec<CStmt> {
         let Some(deparser) = self.prog.controls.get(1) else {
             return vec![];
         };
@@ -218,18 +141,75 @@ impl Emitter<'_> {
             CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()),
             line("u32 new_len = 0"),
         ];
-        let mut emitted = vec![];
-        collect_emits(&deparser.body, &mut emitted);
-        for h in &emitted {
-            if let Some(bytes) = self.header_bytes(h) {
-                out.push(CStmt::If {
-                    cond: format!("{}.{VALID}", self.lvalue(h)),
-                    then: vec![line(format!("new_len += {bytes}"))],
-                    other: vec![],
-                });
+        out.extend(self.count_emits(&deparser.body));
+        out.push(CStmt::Label(COUNTED.into()));
+        out.extend(self.resize("offset"));
+        out.push(line("u32 out = 0"));
+        out
+    }
+
+    /// The deparser's control flow with each emit adding its header's
+    /// length to `new_len`; other effects are left to the real run, except
+    /// assignments, which conditions may read.
+    fn count_emits(&self, body: &[Stmt]) -> Vec<CStmt> {
+        let mut out = vec![];
+        for s in body {
+            match s {
+                Stmt::Emit { header } => out.extend(self.count_header(header)),
+                Stmt::If { cond, then, other } => out.push(CStmt::If {
+                    cond: self.expr(cond),
+                    then: self.count_emits(then),
+                    other: self.count_emits(other),
+                }),
+                Stmt::SwitchValue {
+                    value,
+                    cases,
+                    default,
+                } => {
+                    let width = value.ty.width().unwrap_or(32);
+                    out.push(CStmt::Switch {
+                        scrutinee: self.expr(value),
+                        cases: cases
+                            .iter()
+                            .map(|(labels, b)| {
+                                let labels = labels.iter().map(|v| super::expr::literal(v, width));
+                                (labels.collect(), self.count_emits(b))
+                            })
+                            .collect(),
+                        default: default
+                            .as_deref()
+                            .map(|d| self.count_emits(d))
+                            .unwrap_or_default(),
+                    });
+                }
+                Stmt::Inline { body, .. } => out.push(CStmt::Block(self.count_emits(body))),
+                Stmt::Assign { .. } => {
+                    let cx = Ctx {
+                        in_action: false,
+                        end: COUNTED.into(),
+                        exit: COUNTED.into(),
+                    };
+                    out.extend(self.stmts(std::slice::from_ref(s), &cx));
+                }
+                Stmt::Return | Stmt::Exit => out.push(CStmt::Goto(COUNTED.into())),
+                _ => {}
             }
         }
-        out.push(line("int delta = (int)offset - (int)new_len"));
+        out
+    }
+
+    fn count_header(&self, h: &Expr) -> Option<CStmt> {
+        let bytes = self.header_bytes(h)?;
+        Some(CStmt::If {
+            cond: format!("{}.{VALID}", self.lvalue(h)),
+            then: vec![line(format!("new_len += {bytes}"))],
+            other: vec![],
+        })
+    }
+
+    /// Makes room for `new_len` bytes of headers in place of the first
+    /// `parsed` bytes, then refreshes the packet pointers.
+    fn resize(&self, parsed: &str) -> Vec<CStmt> {
         let (resize, refresh) = match self.hook {
             Hook::Xdp => (
                 "bpf_xdp_adjust_head(ctx, delta)",
@@ -247,15 +227,16 @@ impl Emitter<'_> {
                 )
             }
         };
-        out.push(CStmt::If {
-            cond: format!("delta != 0 && {resize}"),
-            then: vec![CStmt::Goto("reject".into())],
-            other: vec![],
-        });
-        out.push(line(refresh[0]));
-        out.push(line(refresh[1]));
-        out.push(line("u32 out = 0"));
-        out
+        vec![
+            line(format!("int delta = (int){parsed} - (int)new_len")),
+            CStmt::If {
+                cond: format!("delta != 0 && {resize}"),
+                then: vec![CStmt::Goto("reject".into())],
+                other: vec![],
+            },
+            line(refresh[0]),
+            line(refresh[1]),
+        ]
     }
 
     fn header_bytes(&self, h: &Expr) -> Option<u32> {
@@ -267,48 +248,64 @@ impl Emitter<'_> {
 
     /// `packet.emit(h)`.
     pub fn emit_header(&self, h: &Expr) -> Vec<CStmt> {
+        if self.plan == Shape::Rebuilt {
+            return self.write_whole(h);
+        }
+        let Ty::Header(agg) = h.ty else { return vec![] };
+        let Some(a) = self.prog.agg(agg) else {
+            return vec![];
+        };
+        let keep =
+            |i: usize| self.writes.fields.contains(&(agg, i)) && !self.written_through(agg, i);
+        if !(0..a.fields.len()).any(keep) {
+            return vec![];
+        }
+        let bytes = a.wire_bits / 8;
+        let place = self.lvalue(h);
+        let mut body = vec![
+            line(format!("u32 at = {place}.{OFFSET} & 0x3fff")),
+            CStmt::If {
+                cond: format!("pkt + at + {bytes} > pkt_end"),
+                then: vec![CStmt::Goto("reject".into())],
+                other: vec![],
+            },
+            line("u8 *hdr_start = pkt + at"),
+        ];
+        body.extend(self.write_header(a, "hdr_start", &place, keep));
+        // Only when a field was assigned on this packet's path (clang then
+        // moves the store into that path), and only into a parsed header.
+        let mut cond = format!("{place}.{VALID} && {place}.{DIRTY}");
+        if self.marks_parsed(agg) {
+            cond.push_str(&format!(" && ({place}.{OFFSET} & {PARSED:#x})"));
+        }
+        vec![
+            CStmt::Comment(format!("emit {}", a.name)),
+            CStmt::If {
+                cond,
+                then: body,
+                other: vec![],
+            },
+        ]
+    }
+
+    /// Writes all of `h`, when valid, at `out` and moves `out` past it.
+    fn write_whole(&self, h: &Expr) -> Vec<CStmt> {
         let Ty::Header(agg) = h.ty else { return vec![] };
         let Some(a) = self.prog.agg(agg) else {
             return vec![];
         };
         let bytes = a.wire_bits / 8;
         let place = self.lvalue(h);
-        let mut body;
-        if self.plan == Plan::InPlace {
-            let keep =
-                |i: usize| self.writes.fields.contains(&(agg, i)) && !self.written_through(agg, i);
-            if !(0..a.fields.len()).any(keep) {
-                return vec![];
-            }
-            body = vec![
-                line(format!("u32 at = {place}.{OFFSET} & 0x3fff")),
-                CStmt::If {
-                    cond: format!("pkt + at + {bytes} > pkt_end"),
-                    then: vec![CStmt::Goto("reject".into())],
-                    other: vec![],
-                },
-                line("u8 *hdr_start = pkt + at"),
-            ];
-            body.extend(self.write_header(a, "hdr_start", &place, keep));
-            // Only when a field was assigned on this packet's path: clang
-            // then moves the store into that path.
-            body = vec![CStmt::If {
-                cond: format!("{place}.{DIRTY}"),
-                then: body,
+        let mut body = vec![
+            CStmt::If {
+                cond: format!("pkt + out + {bytes} > pkt_end"),
+                then: vec![CStmt::Goto("reject".into())],
                 other: vec![],
-            }];
-        } else {
-            body = vec![
-                CStmt::If {
-                    cond: format!("pkt + out + {bytes} > pkt_end"),
-                    then: vec![CStmt::Goto("reject".into())],
-                    other: vec![],
-                },
-                line("u8 *hdr_start = pkt + out"),
-            ];
-            body.extend(self.write_header(a, "hdr_start", &place, |_| true));
-            body.push(line(format!("out += {bytes}")));
-        }
+            },
+            line("u8 *hdr_start = pkt + out"),
+        ];
+        body.extend(self.write_header(a, "hdr_start", &place, |_| true));
+        body.push(line(format!("out += {bytes}")));
         vec![
             CStmt::Comment(format!("emit {}", a.name)),
             CStmt::If {
@@ -317,18 +314,5 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ]
-    }
-}
-
-fn collect_emits(stmts: &[Stmt], out: &mut Vec<Expr>) {
-    for s in stmts {
-        match s {
-            Stmt::Emit { header } => out.push(header.clone()),
-            Stmt::If { then, other, .. } => {
-                collect_emits(then, out);
-                collect_emits(other, out);
-            }
-            _ => {}
-        }
     }
 }

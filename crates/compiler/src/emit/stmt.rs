@@ -481,7 +481,10 @@ impl Emitter<'_> {
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
         body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
-        body.push(line(format!("{place}.{OFFSET} = offset")));
+        body.push(line(format!(
+            "{place}.{OFFSET} = offset{}",
+            self.parsed_mark(agg)
+        )));
         vec![
             CStmt::Comment(format!("extract {} ({bytes} bytes)", a.name)),
             self.too_short_check(&bytes.to_string()),
