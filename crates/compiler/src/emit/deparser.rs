@@ -103,17 +103,21 @@ impl Emitter<'_> {
         let mut rebuild = vec![line("u32 new_len = 0")];
         rebuild.extend(moved.iter().filter_map(|h| self.count_header(h)));
         rebuild.push(CStmt::Comment(
-            "the headers after them stay where they are".into(),
+            "the headers after them stay where they are: from the first valid one".into(),
         ));
         rebuild.push(line("u32 keep_from = offset"));
+        // An else-chain reads no further than the first valid header, so
+        // the verifier sees paths that differ only after it as one.
+        let mut chain = vec![];
         for h in kept.iter().rev() {
             let place = self.lvalue(h);
-            rebuild.push(CStmt::If {
+            chain = vec![CStmt::If {
                 cond: format!("{place}.{VALID}"),
                 then: vec![line(format!("keep_from = {place}.{OFFSET} & 0x3fff"))],
-                other: vec![],
-            });
+                other: chain,
+            }];
         }
+        rebuild.extend(chain);
         rebuild.extend(self.resize("keep_from"));
         rebuild.push(line("u32 out = 0"));
         for h in moved {
