@@ -320,3 +320,107 @@ impl Emitter<'_> {
         ]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{generate, Hook};
+    use std::path::Path;
+
+    /// Ethernet, optional IPv4, UDP; a tag only `CONTROL` may push; the
+    /// deparser is `EMITS`.
+    const TEMPLATE: &str = "
+#include <xdp_model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> ty; }
+header tag_t { bit<16> magic; bit<16> ty; }
+header ip_t { bit<64> a; bit<64> b; bit<8> ttl; bit<8> proto; bit<16> sum; }
+header udp_t { bit<16> sp; bit<16> dp; bit<16> len; bit<16> sum; }
+struct hs { eth_t eth; tag_t tag; ip_t ip; udp_t udp; }
+parser prs(packet_in p, out hs hdr) {
+    state start { p.extract(hdr.eth); transition select(hdr.eth.ty) { 0x0800: ip; default: accept; } }
+    state ip { p.extract(hdr.ip); transition select(hdr.ip.proto) { 17: udp; default: accept; } }
+    state udp { p.extract(hdr.udp); transition accept; }
+}
+control sw(inout hs hdr, in xdp_input imd, out xdp_output omd) {
+    apply { omd.output_port = 0; omd.output_action = xdp_action.XDP_PASS; CONTROL }
+}
+control dprs(in hs hdr, packet_out p) { apply { EMITS } }
+xdp(prs(), sw(), dprs()) main;
+";
+
+    const ALL: &str = "p.emit(hdr.eth); p.emit(hdr.tag); p.emit(hdr.ip); p.emit(hdr.udp);";
+
+    fn c_text(control: &str, emits: &str, hook: Hook) -> String {
+        let source = TEMPLATE.replace("CONTROL", control).replace("EMITS", emits);
+        let fe = p4bpf_front::check_source(Path::new("t.p4"), &source, &Default::default());
+        assert!(!fe.has_errors(), "{:?}", fe.diagnostics);
+        generate(&fe, "t", hook, None)
+            .map(|g| g.c)
+            .unwrap_or_default()
+    }
+
+    /// The entry function's deparser and verdict.
+    fn deparser_part(c: &str) -> &str {
+        c.split("/* control dprs").nth(1).unwrap_or("")
+    }
+
+    #[test]
+    fn emitting_every_header_of_the_struct_keeps_the_packet_in_place() {
+        let c = c_text("hdr.ip.ttl = 3;", ALL, Hook::Xdp);
+        let deparser = deparser_part(&c);
+        assert!(
+            deparser.contains("headers keep their places; write back"),
+            "{deparser}"
+        );
+        assert!(!c.contains("bpf_xdp_adjust_head"), "{deparser}");
+        // The tag is never valid: neither emitted nor tested.
+        assert!(!c.contains("headers.tag"), "{c}");
+    }
+
+    #[test]
+    fn a_push_rewrites_only_the_headers_up_to_it() {
+        let push = "if (hdr.ip.isValid()) { hdr.tag.setValid(); hdr.tag.ty = hdr.eth.ty; hdr.eth.ty = 0x88b5; }";
+        let c = c_text(push, ALL, Hook::Xdp);
+        let deparser = deparser_part(&c);
+        assert!(
+            deparser.contains(
+                "if (st->headers.tag.p4bpf_valid != (st->headers.tag.p4bpf_offset >> 15))"
+            ),
+            "{deparser}"
+        );
+        assert!(
+            deparser.contains("keep_from = st->headers.ip.p4bpf_offset & 0x3fff"),
+            "{deparser}"
+        );
+        assert!(
+            deparser.contains("out += 4") && deparser.contains("out += 14"),
+            "{deparser}"
+        );
+        assert!(
+            !deparser.contains("out += 20"),
+            "IPv4 keeps its bytes: {deparser}"
+        );
+        assert!(
+            c.contains("st->headers.tag.p4bpf_offset = offset | 0x8000")
+                || !c.contains("extract tag_t")
+        );
+        // At TC the shrink moves what follows Ethernet: everything is rewritten.
+        let tc = c_text(push, ALL, Hook::Tc);
+        assert!(deparser_part(&tc).contains("out += 20"), "{tc}");
+    }
+
+    #[test]
+    fn emits_inside_a_switch_or_an_if_count_in_the_new_length() {
+        let push = "hdr.tag.setValid();";
+        let emits = "p.emit(hdr.eth); switch (hdr.eth.ty) { 0x0800: { p.emit(hdr.tag); } default: { } } if (hdr.ip.ttl != 1) { p.emit(hdr.ip); } p.emit(hdr.udp);";
+        let c = c_text(push, emits, Hook::Xdp);
+        let count = deparser_part(&c)
+            .split("deparser_counted:")
+            .next()
+            .unwrap_or("");
+        assert!(count.contains("switch (st->headers.eth.ty)"), "{count}");
+        let case = count.split("case 0x800").nth(1).unwrap_or("");
+        assert!(case.trim_start().contains("new_len += 4"), "{count}");
+        let taken = count.split("!= 1").nth(1).unwrap_or("");
+        assert!(taken.contains("new_len += 20"), "{count}");
+    }
+}

@@ -19,18 +19,7 @@ pub struct Ctx {
 }
 
 fn may_exit(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Exit => true,
-        Stmt::If { then, other, .. } => may_exit(then) || may_exit(other),
-        Stmt::SwitchAction { cases, default, .. } => {
-            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
-        }
-        Stmt::SwitchValue { cases, default, .. } => {
-            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
-        }
-        Stmt::Inline { body, .. } => may_exit(body),
-        _ => false,
-    })
+    crate::midend::visit::any_stmt(stmts, |s| matches!(s, Stmt::Exit))
 }
 
 impl Emitter<'_> {

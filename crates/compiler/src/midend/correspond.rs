@@ -12,7 +12,7 @@
 //! it keep their bytes where they are.
 
 use super::validity::HeaderFacts;
-use super::visit::{walk_stmts, Descend, Visitor};
+use super::visit::any_stmt;
 use crate::ir::{Control, Expr, ExprKind, Next, Program, Stmt, Transition, Ty, VarId};
 
 /// What the deparser does to the packet's bytes.
@@ -102,24 +102,11 @@ fn top_level_emits(body: &[Stmt]) -> Option<Vec<(HeaderRef, Ty)>> {
                 return None;
             }
             emits.push((h, header.ty.clone()));
-        } else if contains_emit(s) {
+        } else if any_stmt(std::slice::from_ref(s), |s| matches!(s, Stmt::Emit { .. })) {
             return None;
         }
     }
     Some(emits)
-}
-
-fn contains_emit(s: &Stmt) -> bool {
-    struct Finds(bool);
-    impl Visitor for Finds {
-        fn stmt(&mut self, s: &Stmt) -> Descend {
-            self.0 |= matches!(s, Stmt::Emit { .. });
-            Descend::Yes
-        }
-    }
-    let mut f = Finds(false);
-    walk_stmts(&mut f, std::slice::from_ref(s));
-    f.0
 }
 
 /// The headers each path from `start` to `accept` extracts, in order;
@@ -136,7 +123,13 @@ fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
             match s {
                 Stmt::Extract { header } => headers.push(HeaderRef::of(header)?),
                 Stmt::Advance { .. } => return None,
-                other if contains_extract(other) => return None,
+                other
+                    if any_stmt(std::slice::from_ref(other), |s| {
+                        matches!(s, Stmt::Extract { .. })
+                    }) =>
+                {
+                    return None
+                }
                 _ => {}
             }
         }
@@ -165,19 +158,6 @@ fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
     paths.sort_by_key(|p: &Vec<HeaderRef>| p.len());
     paths.dedup();
     Some(paths)
-}
-
-fn contains_extract(s: &Stmt) -> bool {
-    struct Finds(bool);
-    impl Visitor for Finds {
-        fn stmt(&mut self, s: &Stmt) -> Descend {
-            self.0 |= matches!(s, Stmt::Extract { .. });
-            Descend::Yes
-        }
-    }
-    let mut f = Finds(false);
-    walk_stmts(&mut f, std::slice::from_ref(s));
-    f.0
 }
 
 #[cfg(test)]

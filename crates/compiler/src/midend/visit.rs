@@ -73,6 +73,36 @@ pub fn walk_program<V: Visitor + ?Sized>(v: &mut V, prog: &Program) {
     }
 }
 
+/// Whether any statement in `body`, at any depth, satisfies `pred`.
+pub fn any_stmt(body: &[Stmt], pred: impl Fn(&Stmt) -> bool) -> bool {
+    struct Finds<F>(F, bool);
+    impl<F: Fn(&Stmt) -> bool> Visitor for Finds<F> {
+        fn stmt(&mut self, s: &Stmt) -> Descend {
+            self.1 |= (self.0)(s);
+            if self.1 {
+                Descend::No
+            } else {
+                Descend::Yes
+            }
+        }
+    }
+    let mut finds = Finds(pred, false);
+    walk_stmts(&mut finds, body);
+    finds.1
+}
+
+/// Calls `f` on `e` and every expression inside it.
+pub fn each_expr(e: &Expr, f: impl FnMut(&Expr)) {
+    struct Each<F>(F);
+    impl<F: FnMut(&Expr)> Visitor for Each<F> {
+        fn expr(&mut self, e: &Expr) -> Descend {
+            (self.0)(e);
+            Descend::Yes
+        }
+    }
+    walk_expr(&mut Each(f), e);
+}
+
 /// The expressions a statement holds directly (not those of nested bodies).
 pub fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
     match s {
@@ -307,6 +337,25 @@ mod tests {
         let mut v = Top(0);
         walk_stmts(&mut v, &nested());
         assert_eq!(v.0, 1);
+    }
+
+    #[test]
+    fn searches_reach_nested_statements_and_expressions() {
+        assert!(any_stmt(&nested(), |s| matches!(s, Stmt::Assign { .. })));
+        assert!(!any_stmt(&nested(), |s| matches!(s, Stmt::Exit)));
+        let mut seen = 0;
+        each_expr(
+            &Expr {
+                kind: ExprKind::Mux {
+                    cond: Box::new(var(1)),
+                    then: Box::new(var(2)),
+                    other: Box::new(var(3)),
+                },
+                ty: Ty::bits(8),
+            },
+            |_| seen += 1,
+        );
+        assert_eq!(seen, 4);
     }
 
     #[test]
