@@ -67,6 +67,9 @@ const MAX_PATHS: usize = 4096;
 /// The shape the deparser gives the packet, given what `facts` says of
 /// header validity.
 pub fn shape(prog: &Program, facts: &HeaderFacts, deparser: &Control) -> Shape {
+    if facts.headers_overwritten() {
+        return Shape::Rebuilt;
+    }
     let Some(emits) = top_level_emits(&deparser.body) else {
         return Shape::Rebuilt;
     };
@@ -267,6 +270,12 @@ xdp(prs(), sw(), dprs()) main;
             "if (hdr.ip4.ttl == 1) { p.emit(hdr.udp); }",
         );
         assert_eq!(shape_of("", &cond), Shape::Rebuilt);
+    }
+
+    #[test]
+    fn a_whole_header_copy_is_a_rebuild() {
+        // The copy brings the other header's validity and place.
+        assert_eq!(shape_of("hdr.udp = hdr.udp;", ALL), Shape::Rebuilt);
     }
 
     #[test]

@@ -18,6 +18,8 @@ use std::collections::BTreeSet;
 pub struct HeaderFacts {
     made_valid: BTreeSet<AggId>,
     changed: BTreeSet<AggId>,
+    /// Some statement writes headers whole (valid bit, fields and all).
+    overwritten: bool,
 }
 
 impl HeaderFacts {
@@ -38,6 +40,13 @@ impl HeaderFacts {
     /// A header of this type is valid exactly when the parser extracted it.
     pub fn stable(&self, agg: AggId) -> bool {
         !self.changed.contains(&agg)
+    }
+
+    /// Some assignment (or `out` argument) writes whole headers: a copy
+    /// brings another header's validity and place, so headers cannot be
+    /// followed to where they were parsed.
+    pub fn headers_overwritten(&self) -> bool {
+        self.overwritten
     }
 }
 
@@ -70,6 +79,7 @@ impl Collect<'_> {
         for a in headers_in(self.prog, ty) {
             self.facts.made_valid.insert(a);
             self.facts.changed.insert(a);
+            self.facts.overwritten = true;
         }
     }
 
@@ -231,6 +241,8 @@ xdp(prs(), sw(), dprs()) main;
         let facts = HeaderFacts::of(&prog);
         assert!(!facts.never_valid(agg(&prog, "never_t")));
         assert!(!facts.stable(agg(&prog, "never_t")));
+        assert!(facts.headers_overwritten());
+        assert!(!HeaderFacts::of(&lowered(PROGRAM)).headers_overwritten());
     }
 
     #[test]
