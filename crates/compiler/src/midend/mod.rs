@@ -1,19 +1,22 @@
 //! The mid-end: analyses and rewrites of the pipeline IR between the
 //! lowering and the emitter, all over one IR walk ([`visit`]).
 //!
-//! Passes that change the IR run in [`run`]: headers that are never valid
-//! are neither emitted nor tested ([`validity::drop_dead`]), and what that
-//! makes constant is folded away with the code it made dead ([`fold`]).
+//! Passes that change the IR run in [`run`]: constants and copies of
+//! scalar variables reach later reads in straight-line code
+//! ([`propagate`]); headers that are never valid are neither emitted nor
+//! tested ([`validity::drop_dead`]), and what that makes constant is folded
+//! away with the code it made dead ([`fold`]).
 //! Analyses the emitter asks: header validity ([`validity::HeaderFacts`]),
 //! field def-use ([`defuse`]) and the parser-to-deparser correspondence
 //! ([`correspond`]) that decides how the deparser treats the packet.
-//! Inlining of controls and functions happens in the lowering; copy
-//! propagation and arithmetic folding are left to clang, which does them
-//! on the C as long as state is on the stack.
+//! Inlining of controls and functions happens in the lowering; arithmetic
+//! folding and propagation across branches are left to clang, which does
+//! them on the C as long as state is on the stack.
 
 pub mod correspond;
 pub mod defuse;
 pub mod fold;
+pub mod propagate;
 pub mod validity;
 pub mod visit;
 
@@ -21,6 +24,7 @@ use crate::ir::{Program, Stmt};
 
 /// Runs the rewriting passes over `prog`.
 pub fn run(prog: &mut Program) {
+    propagate::propagate(prog);
     validity::drop_dead(prog);
 }
 

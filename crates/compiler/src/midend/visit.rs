@@ -241,7 +241,8 @@ pub fn rewrite_exprs(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
     }
 }
 
-fn rewrite_expr(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+/// Rewrites `e` and every expression inside it (bottom-up).
+pub fn rewrite_expr(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     match &mut e.kind {
         ExprKind::Field { base, .. }
         | ExprKind::StackNext(base)
