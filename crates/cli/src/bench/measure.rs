@@ -140,10 +140,19 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         floors.push(load_c(request, scratch, name, Mode::Plain)?);
     }
     floors.push(load_c(request, scratch, "tx", Mode::Live)?);
-    for _ in 0..request.rounds {
+    for round in 0..request.rounds {
+        // Which of a pair runs first alternates: the first live run after
+        // plain ones pays for waking the veth up.
+        let twin_first = round % 2 == 1;
         let subjects = pairs
             .iter_mut()
-            .flat_map(|p| [&mut p.p4, &mut p.twin])
+            .flat_map(|p| {
+                if twin_first {
+                    [&mut p.twin, &mut p.p4]
+                } else {
+                    [&mut p.p4, &mut p.twin]
+                }
+            })
             .chain(floors.iter_mut());
         for subject in subjects {
             let fd = subject
