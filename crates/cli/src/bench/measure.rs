@@ -72,6 +72,9 @@ pub struct Results {
     pub clang: String,
     pub kernel: String,
     pub cpu: String,
+    /// `/proc/loadavg`'s 1-minute figure when the run started and ended:
+    /// other work on the machine, which interleaving makes fair but noisy.
+    pub load: (String, String),
 }
 
 pub fn run(request: &Request) -> Result<Results, String> {
@@ -86,6 +89,7 @@ pub fn run(request: &Request) -> Result<Results, String> {
 }
 
 fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
+    let load_at_start = load_average();
     // The veth pair first: routed cases need its ifindex in their entries.
     build::c_object(&request.suite.join("c").join("drop.c"), scratch, &[])?;
     let (pair, live_skipped) = match VethPair::create(&scratch.join("twin_drop.o")) {
@@ -195,6 +199,7 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         clang: build::clang_version(),
         kernel: first_line("/proc/sys/kernel/osrelease"),
         cpu: cpu_model(),
+        load: (load_at_start, load_average()),
     })
 }
 
@@ -321,6 +326,12 @@ fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subj
         cpu_samples: Vec::new(),
         packet: packet::udp_packet(packet::DST_IP),
     })
+}
+
+/// The 1-minute load average.
+fn load_average() -> String {
+    let line = first_line("/proc/loadavg");
+    line.split_whitespace().next().unwrap_or("unknown").to_string()
 }
 
 fn first_line(path: &str) -> String {
