@@ -86,12 +86,11 @@ impl Emitter<'_> {
             })
             .collect();
         // At TC the shrink moves the bytes after Ethernet: rewrite them all.
-        let prefix = if self.hook == Hook::Tc {
-            emits.len()
-        } else {
-            prefix
+        let prefix = match self.hook {
+            Hook::Tc => emits.len(),
+            Hook::Xdp => prefix.min(emits.len()),
         };
-        let (moved, kept) = emits.split_at(prefix.min(emits.len()));
+        let (moved, kept) = emits.split_at(prefix);
         let changed: Vec<String> = moved
             .iter()
             .filter(|h| matches!(h.ty, Ty::Header(a) if self.marks_parsed(a)))
@@ -100,24 +99,12 @@ impl Emitter<'_> {
                 format!("{place}.{VALID} != ({place}.{OFFSET} >> 15)")
             })
             .collect();
+        if changed.is_empty() {
+            return vec![];
+        }
         let mut rebuild = vec![line("u32 new_len = 0")];
         rebuild.extend(moved.iter().filter_map(|h| self.count_header(h)));
-        rebuild.push(CStmt::Comment(
-            "the headers after them stay where they are: from the first valid one".into(),
-        ));
-        rebuild.push(line("u32 keep_from = offset"));
-        // An else-chain reads no further than the first valid header, so
-        // the verifier sees paths that differ only after it as one.
-        let mut chain = vec![];
-        for h in kept.iter().rev() {
-            let place = self.lvalue(h);
-            chain = vec![CStmt::If {
-                cond: format!("{place}.{VALID}"),
-                then: vec![line(format!("keep_from = {place}.{OFFSET} & 0x3fff"))],
-                other: chain,
-            }];
-        }
-        rebuild.extend(chain);
+        rebuild.extend(self.keep_from(kept));
         rebuild.extend(self.resize("keep_from"));
         rebuild.push(line("u32 out = 0"));
         for h in moved {
@@ -134,6 +121,28 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ]
+    }
+
+    /// `keep_from`: where the first valid header of `kept` starts (or the
+    /// parsed length); from there on the packet's bytes stay.
+    fn keep_from(&self, kept: &[&Expr]) -> Vec<CStmt> {
+        // An else-chain reads no further than the first valid header, so
+        // the verifier sees paths that differ only after it as one.
+        let mut chain = vec![];
+        for h in kept.iter().rev() {
+            let place = self.lvalue(h);
+            chain = vec![CStmt::If {
+                cond: format!("{place}.{VALID}"),
+                then: vec![line(format!("keep_from = {place}.{OFFSET} & 0x3fff"))],
+                other: chain,
+            }];
+        }
+        let mut out = vec![
+            CStmt::Comment("the headers after them stay where they are".into()),
+            line("u32 keep_from = offset"),
+        ];
+        out.extend(chain);
+        out
     }
 
     /// The start of a rebuild: count the emitted bytes, resize once.

@@ -302,7 +302,7 @@ dep_end:;
         if (st->headers.ipv4.p4bpf_valid) {
             new_len += 20;
         }
-        /* the headers after them stay where they are: from the first valid one */
+        /* the headers after them stay where they are */
         u32 keep_from = offset;
         int delta = (int)keep_from - (int)new_len;
         if (delta != 0 && (delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {

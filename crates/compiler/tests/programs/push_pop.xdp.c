@@ -269,7 +269,7 @@ dep_end:;
         if (st->headers.tag.p4bpf_valid) {
             new_len += 4;
         }
-        /* the headers after them stay where they are: from the first valid one */
+        /* the headers after them stay where they are */
         u32 keep_from = offset;
         if (st->headers.ipv4.p4bpf_valid) {
             keep_from = st->headers.ipv4.p4bpf_offset & 0x3fff;
