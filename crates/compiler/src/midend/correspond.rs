@@ -273,6 +273,22 @@ xdp(prs(), sw(), dprs()) main;
     }
 
     #[test]
+    fn after_the_passes_an_emit_guarded_by_its_validity_keeps_the_shape() {
+        let guarded = ALL.replace(
+            "p.emit(hdr.udp);",
+            "if (hdr.udp.isValid()) { p.emit(hdr.udp); }",
+        );
+        let source = TEMPLATE
+            .replace("DECLS", "")
+            .replace("CONTROL", "")
+            .replace("EMITS", &guarded);
+        let mut prog = lowered(&source);
+        crate::midend::run(&mut prog);
+        let facts = HeaderFacts::of(&prog);
+        assert_eq!(shape(&prog, &facts, &prog.controls[1]), Shape::Kept);
+    }
+
+    #[test]
     fn a_whole_header_copy_is_a_rebuild() {
         // The copy brings the other header's validity and place.
         assert_eq!(shape_of("hdr.udp = hdr.udp;", ALL), Shape::Rebuilt);

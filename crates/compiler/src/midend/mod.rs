@@ -3,9 +3,11 @@
 //!
 //! Passes that change the IR run in [`run`]: constants and copies of
 //! scalar variables reach later reads in straight-line code
-//! ([`propagate`]); headers that are never valid are neither emitted nor
-//! tested ([`validity::drop_dead`]), and what that makes constant is folded
-//! away with the code it made dead ([`fold`]).
+//! ([`propagate`]); an emit guarded by its own header's validity is made
+//! unconditional ([`validity::unguard_emits`]); headers that are never
+//! valid are neither emitted nor tested ([`validity::drop_dead`]), and what
+//! that makes constant is folded away with the code it made dead
+//! ([`fold`]).
 //! Analyses the emitter asks: header validity ([`validity::HeaderFacts`]),
 //! field def-use ([`defuse`]) and the parser-to-deparser correspondence
 //! ([`correspond`]) that decides how the deparser treats the packet.
@@ -25,6 +27,7 @@ use crate::ir::{Program, Stmt};
 /// Runs the rewriting passes over `prog`.
 pub fn run(prog: &mut Program) {
     propagate::propagate(prog);
+    validity::unguard_emits(prog);
     validity::drop_dead(prog);
 }
 

@@ -10,6 +10,7 @@
 //! stack shift. A type nothing makes valid is never valid: [`drop_dead`]
 //! removes its emits and folds its `isValid()` tests to `false`.
 
+use super::correspond::HeaderRef;
 use super::visit::{walk_program, Descend, Visitor};
 use crate::ir::{AggId, Expr, ExprKind, Program, Stmt, Ty, VarStorage};
 use std::collections::BTreeSet;
@@ -173,6 +174,35 @@ pub fn drop_dead(prog: &mut Program) {
     }
 }
 
+/// `if (h.isValid()) { emit(h); }` is `emit(h)`: an emit writes only a
+/// valid header. Written out, the emit is no longer conditional, so the
+/// deparser need not rebuild the packet for it.
+pub fn unguard_emits(prog: &mut Program) {
+    let unguarded = |s: &Stmt| -> Option<Stmt> {
+        let Stmt::If { cond, then, other } = s else {
+            return None;
+        };
+        let (ExprKind::IsValid(tested), [Stmt::Emit { header }], []) =
+            (&cond.kind, then.as_slice(), other.as_slice())
+        else {
+            return None;
+        };
+        let same = HeaderRef::of(tested).is_some_and(|t| HeaderRef::of(header) == Some(t));
+        same.then(|| Stmt::Emit {
+            header: header.clone(),
+        })
+    };
+    for body in super::bodies_mut(prog) {
+        super::visit::rewrite_stmts(body, &mut |list| {
+            for s in list.iter_mut() {
+                if let Some(emit) = unguarded(s) {
+                    *s = emit;
+                }
+            }
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,6 +273,20 @@ xdp(prs(), sw(), dprs()) main;
         assert!(!facts.stable(agg(&prog, "never_t")));
         assert!(facts.headers_overwritten());
         assert!(!HeaderFacts::of(&lowered(PROGRAM)).headers_overwritten());
+    }
+
+    #[test]
+    fn an_emit_guarded_by_its_own_validity_is_unconditional() {
+        let guarded = PROGRAM.replace(
+            "p.emit(hdr.vlan);",
+            "if (hdr.vlan.isValid()) { p.emit(hdr.vlan); } if (hdr.eth.isValid()) { p.emit(hdr.vlan); }",
+        );
+        let mut prog = lowered(&guarded);
+        unguard_emits(&mut prog);
+        let deparser = &prog.controls[1].body;
+        assert!(matches!(deparser[1], Stmt::Emit { .. }), "{deparser:?}");
+        // Guarded by another header's validity: still conditional.
+        assert!(matches!(deparser[2], Stmt::If { .. }), "{deparser:?}");
     }
 
     #[test]
