@@ -338,13 +338,11 @@ dep_end:;
                 goto reject;
             }
             u8 *hdr_start = pkt + out;
-            p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 4)) | (((u64)(st->headers.ipv4.version) << 4) & ((u64)0xfU << 4)));
-            p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 0)) | (((u64)(st->headers.ipv4.ihl) << 0) & ((u64)0xfU << 0)));
+            hdr_start[0] = ((((u64)st->headers.ipv4.version & 0xfU) << 4) | (((u64)st->headers.ipv4.ihl & 0xfU) << 0));
             hdr_start[1] = st->headers.ipv4.tos;
             *(u16 *)(hdr_start + 2) = bpf_htons(st->headers.ipv4.total_len);
             *(u16 *)(hdr_start + 4) = bpf_htons(st->headers.ipv4.id);
-            p4bpf_store_be_pkt(hdr_start + 6, 1, (p4bpf_load_be_pkt(hdr_start + 6, 1) & ~((u64)7U << 5)) | (((u64)(st->headers.ipv4.flags) << 5) & ((u64)7U << 5)));
-            p4bpf_store_be_pkt(hdr_start + 6, 2, (p4bpf_load_be_pkt(hdr_start + 6, 2) & ~((u64)0x1fffU << 0)) | (((u64)(st->headers.ipv4.frag_offset) << 0) & ((u64)0x1fffU << 0)));
+            *(u16 *)(hdr_start + 6) = bpf_htons(((((u64)st->headers.ipv4.flags & 7U) << 13) | (((u64)st->headers.ipv4.frag_offset & 0x1fffU) << 0)));
             hdr_start[8] = st->headers.ipv4.ttl;
             hdr_start[9] = st->headers.ipv4.protocol;
             *(u16 *)(hdr_start + 10) = bpf_htons(st->headers.ipv4.checksum);
