@@ -9,15 +9,16 @@
 //! (its validity no longer says whether it was parsed), those headers
 //! alone are rewritten after one resize; the stable headers after them
 //! keep their bytes. Rebuilt: the parsed headers are replaced by the
-//! emitted ones, the new length counted by running the deparser's
-//! conditions once more before writing. Resizes: `bpf_xdp_adjust_head`; at
+//! emitted ones: the deparser's body runs once, each emit that runs with
+//! its header valid recorded and counted; after it, one resize, then the
+//! recorded headers are written in order (emits in a switch, an if or a
+//! table's action switch count only when they run). Resizes: `bpf_xdp_adjust_head`; at
 //! TC `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink,
 //! which the kernel allows only for IPv4/IPv6 packets (others move their
 //! bytes forward and trim the tail, up to 4 KiB); at TC a change rewrites
 //! every emitted header, since the shrink moves bytes after Ethernet.
 
 use super::c::{line, CStmt};
-use super::stmt::Ctx;
 use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::ir::{AggId, Expr, Stmt, Ty};
@@ -27,10 +28,6 @@ use p4bpf_layout::Hook;
 /// The bit of `p4bpf_offset` an extract sets on a header a control may
 /// push or pop: was it parsed, whatever it is now?
 const PARSED: u32 = 0x8000;
-
-/// Where the length count of a rebuild ends (a `return` in the deparser
-/// must not skip the writing).
-const COUNTED: &str = "deparser_counted";
 
 impl Emitter<'_> {
     /// How the deparser treats the packet (ebpf_model has none).
@@ -69,10 +66,13 @@ impl Emitter<'_> {
         }
     }
 
-    /// Code after the deparser's body: the rebuild of a changed prefix.
+    /// Code after the deparser's body: the rebuild, or that of a changed
+    /// prefix.
     pub fn deparser_epilogue(&self) -> Vec<CStmt> {
-        let Shape::MayChange { prefix } = self.plan else {
-            return vec![];
+        let prefix = match self.plan {
+            Shape::Kept => return vec![],
+            Shape::Rebuilt => return self.rebuild_epilogue(),
+            Shape::MayChange { prefix } => prefix,
         };
         let Some(deparser) = self.prog.controls.get(1) else {
             return vec![];
@@ -145,70 +145,78 @@ impl Emitter<'_> {
         out
     }
 
-    /// The start of a rebuild: count the emitted bytes, resize once.
+    /// The start of a rebuild: one flag per emit statement, set when it
+    /// runs with its header valid, and the bytes they add up to.
     fn rebuild_prologue(&self) -> Vec<CStmt> {
-        let Some(deparser) = self.prog.controls.get(1) else {
-            return vec![];
-        };
         let mut out = vec![
-            CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()),
+            CStmt::Comment(
+                "deparser: replace the parsed headers by the emitted ones (recorded, then written)"
+                    .into(),
+            ),
             line("u32 new_len = 0"),
         ];
-        out.extend(self.count_emits(&deparser.body));
-        out.push(CStmt::Label(COUNTED.into()));
-        out.extend(self.resize("offset"));
-        out.push(line("u32 out = 0"));
+        for i in 0..self.deparser_emits().len() {
+            out.push(line(format!("u8 emitted_{i} = 0")));
+        }
         out
     }
 
-    /// The deparser's control flow with each emit adding its header's
-    /// length to `new_len`; other effects are left to the real run, except
-    /// assignments, which conditions may read.
-    fn count_emits(&self, body: &[Stmt]) -> Vec<CStmt> {
-        let mut out = vec![];
-        for s in body {
-            match s {
-                Stmt::Emit { header } => out.extend(self.count_header(header)),
-                Stmt::If { cond, then, other } => out.push(CStmt::If {
-                    cond: self.expr(cond),
-                    then: self.count_emits(then),
-                    other: self.count_emits(other),
-                }),
-                Stmt::SwitchValue {
-                    value,
-                    cases,
-                    default,
-                } => {
-                    let width = value.ty.width().unwrap_or(32);
-                    out.push(CStmt::Switch {
-                        scrutinee: self.expr(value),
-                        cases: cases
-                            .iter()
-                            .map(|(labels, b)| {
-                                let labels = labels.iter().map(|v| super::expr::literal(v, width));
-                                (labels.collect(), self.count_emits(b))
-                            })
-                            .collect(),
-                        default: default
-                            .as_deref()
-                            .map(|d| self.count_emits(d))
-                            .unwrap_or_default(),
-                    });
+    /// Every emit statement of the deparser, in the order they can run
+    /// (controls have no loops, so source order).
+    fn deparser_emits(&self) -> Vec<&Expr> {
+        struct Emits<'p>(Vec<&'p Expr>);
+        impl<'p> Emits<'p> {
+            fn walk(&mut self, body: &'p [Stmt]) {
+                for s in body {
+                    match s {
+                        Stmt::Emit { header } => self.0.push(header),
+                        _ => crate::midend::visit::stmt_bodies(s)
+                            .into_iter()
+                            .for_each(|b| self.walk(b)),
+                    }
                 }
-                Stmt::Inline { body, .. } => out.push(CStmt::Block(self.count_emits(body))),
-                Stmt::Assign { .. } => {
-                    let cx = Ctx {
-                        in_action: false,
-                        end: COUNTED.into(),
-                        exit: COUNTED.into(),
-                    };
-                    out.extend(self.stmts(std::slice::from_ref(s), &cx));
-                }
-                Stmt::Return | Stmt::Exit => out.push(CStmt::Goto(COUNTED.into())),
-                _ => {}
             }
         }
+        let mut emits = Emits(vec![]);
+        if let Some(deparser) = self.prog.controls.get(1) {
+            emits.walk(&deparser.body);
+        }
+        emits.0
+    }
+
+    /// The end of a rebuild: one resize, then the recorded headers in order.
+    fn rebuild_epilogue(&self) -> Vec<CStmt> {
+        let mut out = self.resize("offset");
+        out.push(line("u32 out = 0"));
+        for (i, h) in self.deparser_emits().into_iter().enumerate() {
+            out.push(CStmt::If {
+                cond: format!("emitted_{i}"),
+                then: self.write_whole(h),
+                other: vec![],
+            });
+        }
         out
+    }
+
+    /// A rebuild's `packet.emit(h)`: record it, when `h` is valid.
+    fn record_emit(&self, h: &Expr) -> Vec<CStmt> {
+        // The emitter walks the deparser's own statements, so the emit is
+        // found by identity.
+        let index = self
+            .deparser_emits()
+            .iter()
+            .position(|e| std::ptr::eq(*e, h));
+        let (Some(i), Some(bytes)) = (index, self.header_bytes(h)) else {
+            return vec![];
+        };
+        vec![CStmt::If {
+            cond: format!("{}.{VALID}", self.lvalue(h)),
+            then: vec![
+                line(format!("emitted_{i} = 1")),
+                line(format!("new_len += {bytes}")),
+            ],
+            other: vec![],
+        }]
     }
 
     fn count_header(&self, h: &Expr) -> Option<CStmt> {
@@ -262,7 +270,7 @@ impl Emitter<'_> {
     /// `packet.emit(h)`.
     pub fn emit_header(&self, h: &Expr) -> Vec<CStmt> {
         if self.plan == Shape::Rebuilt {
-            return self.write_whole(h);
+            return self.record_emit(h);
         }
         let Ty::Header(agg) = h.ty else { return vec![] };
         let Some(a) = self.prog.agg(agg) else {
@@ -422,14 +430,26 @@ xdp(prs(), sw(), dprs()) main;
         let push = "hdr.tag.setValid();";
         let emits = "p.emit(hdr.eth); switch (hdr.eth.ty) { 0x0800: { p.emit(hdr.tag); } default: { } } if (hdr.ip.ttl != 1) { p.emit(hdr.ip); } p.emit(hdr.udp);";
         let c = c_text(push, emits, Hook::Xdp);
-        let count = deparser_part(&c)
-            .split("deparser_counted:")
-            .next()
-            .unwrap_or("");
-        assert!(count.contains("switch (st->headers.eth.ty)"), "{count}");
-        let case = count.split("case 0x800").nth(1).unwrap_or("");
-        assert!(case.trim_start().contains("new_len += 4"), "{count}");
-        let taken = count.split("!= 1").nth(1).unwrap_or("");
-        assert!(taken.contains("new_len += 20"), "{count}");
+        let deparser = deparser_part(&c);
+        let (body, written) = deparser.split_once("dprs_end:").unwrap_or_default();
+        // Recorded where the emit runs, counted there.
+        let case = body.split("case 0x800").nth(1).unwrap_or("");
+        let case = case.split("break").next().unwrap_or("");
+        assert!(
+            case.contains("emitted_1 = 1") && case.contains("new_len += 4"),
+            "{body}"
+        );
+        let taken = body.split("!= 1").nth(1).unwrap_or("");
+        assert!(
+            taken.contains("emitted_2 = 1") && taken.contains("new_len += 20"),
+            "{body}"
+        );
+        // Written after the one resize, in order, as recorded.
+        let after_resize = written.split("bpf_xdp_adjust_head").nth(1).unwrap_or("");
+        let order: Vec<usize> = (0..4)
+            .filter_map(|i| after_resize.find(&format!("if (emitted_{i})")))
+            .collect();
+        assert_eq!(order.len(), 4, "{written}");
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{written}");
     }
 }
