@@ -156,8 +156,7 @@ fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
             }
         }
     }
-    // A select with no default rejects what it does not match; an accept
-    // reached without a select case is still a path.
+    // Several select cases often lead to the same path: check it once.
     paths.sort_by_key(|p: &Vec<HeaderRef>| p.len());
     paths.dedup();
     Some(paths)
