@@ -31,7 +31,7 @@ pub enum Shape {
 
 /// A header named by a plain path from a variable: `hdr.ipv4` is the
 /// variable `hdr` and the field indexes leading to it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct HeaderRef {
     var: VarId,
     fields: Vec<usize>,
@@ -157,7 +157,7 @@ fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
         }
     }
     // Several select cases often lead to the same path: check it once.
-    paths.sort_by_key(|p: &Vec<HeaderRef>| p.len());
+    paths.sort();
     paths.dedup();
     Some(paths)
 }
