@@ -331,7 +331,10 @@ fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subj
 /// The 1-minute load average.
 fn load_average() -> String {
     let line = first_line("/proc/loadavg");
-    line.split_whitespace().next().unwrap_or("unknown").to_string()
+    line.split_whitespace()
+        .next()
+        .unwrap_or("unknown")
+        .to_string()
 }
 
 fn first_line(path: &str) -> String {
