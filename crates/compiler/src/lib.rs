@@ -1,8 +1,8 @@
 //! p4bpf's back end: P4 programs to eBPF objects.
 //!
 //! The path: front end ([`p4bpf_front`]) → [`lower`] (pipeline IR, every
-//! target limit checked) → [`emit`] (readable C for XDP or TC) →
-//! [`clang`] (object file). [`describe`] builds the description of tables
+//! target limit checked) → [`midend`] (IR passes and analyses) → [`emit`]
+//! (readable C for XDP or TC) → [`clang`] (object file). [`describe`] builds the description of tables
 //! and counters the runtime reads from the object's `.p4bpf.pipeline`
 //! section; [`p4info`] writes the P4Runtime description.
 
@@ -13,6 +13,7 @@ pub mod emit;
 pub mod ir;
 pub mod lower;
 pub mod map_layout;
+pub mod midend;
 pub mod p4info;
 
 use p4bpf_front::diag::Diagnostics;
@@ -74,7 +75,7 @@ pub fn generate(
         );
         return Err(diags);
     };
-    let prog = lower::lower(
+    let mut prog = lower::lower(
         &fe.program,
         checked,
         &fe.unit,
@@ -82,6 +83,7 @@ pub fn generate(
         name,
         extern_c.is_some(),
     )?;
+    midend::run(&mut prog);
     let pipeline = describe::describe(&prog, hook);
     let c = emit::emit(
         &prog,

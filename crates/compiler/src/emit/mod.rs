@@ -11,7 +11,6 @@
 
 mod c;
 mod deparser;
-mod deparser_size;
 mod expr;
 mod helpers;
 mod maps;
@@ -20,7 +19,6 @@ mod packet_key;
 mod parser;
 mod perf_events;
 mod ports;
-mod reads;
 mod source_map;
 mod split;
 mod stmt;
@@ -33,8 +31,10 @@ mod write_through;
 
 use crate::ir::{Arch, Program};
 use crate::map_layout::{table_layout, TableLayout};
+use crate::midend::correspond::Shape;
+use crate::midend::defuse::{Reads, Writes};
+use crate::midend::validity::HeaderFacts;
 use c::{line, CStmt};
-use deparser::{Plan, Writes};
 use helpers::Helper;
 use p4bpf_layout::Hook;
 use std::cell::RefCell;
@@ -52,9 +52,10 @@ pub struct Emitter<'p> {
     hook: Hook,
     table_layouts: Vec<TableLayout>,
     helpers: RefCell<BTreeSet<Helper>>,
+    facts: HeaderFacts,
     writes: Writes,
-    reads: reads::Reads,
-    plan: Plan,
+    reads: Reads,
+    plan: Shape,
     /// Numbers unique labels of inlined controls.
     labels: std::cell::Cell<u32>,
     /// Tables applied through global functions, verified on their own.
@@ -116,14 +117,16 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         hook: options.hook,
         table_layouts: prog.tables.iter().map(|t| table_layout(prog, t)).collect(),
         helpers: RefCell::new(BTreeSet::new()),
-        writes: deparser::writes(prog),
-        reads: reads::Reads::default(),
-        plan: Plan::InPlace,
+        facts: HeaderFacts::of(prog),
+        writes: Writes::default(),
+        reads: Reads::default(),
+        plan: Shape::Kept,
         labels: std::cell::Cell::new(0),
         split: split::Split::plan(prog),
     };
+    e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
-    e.reads = reads::Reads::of(prog, e.plan == Plan::Rebuild);
+    e.reads = Reads::of(prog, e.plan != Shape::Kept);
     // Bodies first: they decide which helpers the file needs.
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
@@ -326,6 +329,9 @@ impl Emitter<'_> {
             }
             body.extend(self.stmts(&control.body, &cx));
             body.push(CStmt::Label(end));
+            if self.prog.arch == Arch::XdpModel && i == 1 {
+                body.extend(self.deparser_epilogue());
+            }
         }
         body.extend(self.verdict(pass, drop));
         let mut out = format!(

@@ -19,19 +19,7 @@ pub struct Ctx {
 }
 
 fn may_exit(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Exit => true,
-        Stmt::If { then, other, .. } => may_exit(then) || may_exit(other),
-        Stmt::SwitchAction { cases, default, .. } => {
-            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
-        }
-        Stmt::SwitchValue { cases, default, .. } => {
-            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
-        }
-        Stmt::Inline { body, .. } => may_exit(body),
-        Stmt::Loop { body, .. } => may_exit(body),
-        _ => false,
-    })
+    crate::midend::visit::any_stmt(stmts, |s| matches!(s, Stmt::Exit))
 }
 
 impl Emitter<'_> {
@@ -539,7 +527,10 @@ impl Emitter<'_> {
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
         body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
-        body.push(line(format!("{place}.{OFFSET} = offset")));
+        body.push(line(format!(
+            "{place}.{OFFSET} = offset{}",
+            self.parsed_mark(agg)
+        )));
         let mut out = vec![
             CStmt::Comment(format!("extract {} ({bytes} bytes)", a.name)),
             self.too_short_check(&bytes.to_string()),

@@ -216,9 +216,12 @@ impl Emitter<'_> {
                     _ => out.push(super::c::line(format!("{place} = 0"))),
                 }
             }
-            Ty::Header(_) => {
+            Ty::Header(a) => {
                 out.push(super::c::line(format!("{place}.{VALID} = 0")));
                 out.push(super::c::line(format!("{place}.{DIRTY} = 0")));
+                if self.marks_parsed(*a) {
+                    out.push(super::c::line(format!("{place}.{OFFSET} = 0")));
+                }
             }
             Ty::Struct(a) | Ty::Union(a) => {
                 for f in self

@@ -115,7 +115,7 @@ reject:;
 accept:;
     /* control f (c_keywords.p4:7) */
     st->f_while = 1U;
-    st->accept = (st->f_while == 1U);
+    st->accept = (1U == 1U);
     {
         /* apply table f.t */
         struct f_t_key key = {};
