@@ -253,6 +253,7 @@ mod tests {
             kind: AggKind::Header,
             fields,
             wire_bits: offset,
+            varbit: None,
         }
     }
 

@@ -52,7 +52,10 @@ pub(crate) mod tests {
     pub fn lowered(text: &str) -> Program {
         let fe = p4bpf_front::check_source(Path::new("t.p4"), text, &Default::default());
         assert!(!fe.has_errors(), "{:?}", fe.diagnostics);
-        match crate::lower::lower(&fe.program, &fe.unit, &fe.sources, "t", false) {
+        let Some(checked) = &fe.checked else {
+            panic!("the front end did not check the program");
+        };
+        match crate::lower::lower(&fe.program, checked, &fe.unit, &fe.sources, "t", false) {
             Ok(prog) => prog,
             Err(d) => panic!("cannot lower: {d:?}"),
         }

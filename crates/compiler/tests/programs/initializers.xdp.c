@@ -107,7 +107,7 @@ state_start:;
         st->headers.h.a = hdr_start[0];
         st->headers.h.b = bpf_ntohs(*(u16 *)(hdr_start + 1));
         st->headers.h.p4bpf_valid = 1;
-        st->headers.h.p4bpf_offset = offset;
+        st->headers.h.p4bpf_offset = offset | 0x8000 /* parsed */;
     }
     offset += 3;
     goto accept;
@@ -137,42 +137,67 @@ accept:;
     st->omd.output_action = 2U;
 sw_end:;
     /* control dprs (initializers.p4:21) */
-    /* deparser: replace the parsed headers by the emitted ones */
-    u32 new_len = 0;
-    if (st->headers.h.p4bpf_valid) {
-        new_len += 3;
-    }
-    if (st->headers.extra.p4bpf_valid) {
-        new_len += 3;
-    }
-    int delta = (int)offset - (int)new_len;
-    if (delta != 0 && bpf_xdp_adjust_head(ctx, delta)) {
-        goto reject;
-    }
-    pkt = (u8 *)(long)ctx->data;
-    pkt_end = (u8 *)(long)ctx->data_end;
-    u32 out = 0;
+    /* deparser: headers keep their places unless a control pushed or popped one */
     /* emit h_t */
-    if (st->headers.h.p4bpf_valid) {
-        if (pkt + out + 3 > pkt_end) {
+    if (st->headers.h.p4bpf_valid && st->headers.h.p4bpf_dirty && (st->headers.h.p4bpf_offset & 0x8000)) {
+        u32 at = st->headers.h.p4bpf_offset & 0x3fff;
+        if (pkt + at + 3 > pkt_end) {
             goto reject;
         }
-        u8 *hdr_start = pkt + out;
+        u8 *hdr_start = pkt + at;
         hdr_start[0] = st->headers.h.a;
         *(u16 *)(hdr_start + 1) = bpf_htons(st->headers.h.b);
-        out += 3;
     }
     /* emit h_t */
-    if (st->headers.extra.p4bpf_valid) {
-        if (pkt + out + 3 > pkt_end) {
+    if (st->headers.extra.p4bpf_valid && st->headers.extra.p4bpf_dirty && (st->headers.extra.p4bpf_offset & 0x8000)) {
+        u32 at = st->headers.extra.p4bpf_offset & 0x3fff;
+        if (pkt + at + 3 > pkt_end) {
             goto reject;
         }
-        u8 *hdr_start = pkt + out;
+        u8 *hdr_start = pkt + at;
         hdr_start[0] = st->headers.extra.a;
         *(u16 *)(hdr_start + 1) = bpf_htons(st->headers.extra.b);
-        out += 3;
     }
 dprs_end:;
+    /* a control pushed or popped one of the first 2 emitted headers: rewrite them */
+    if (st->headers.h.p4bpf_valid != (st->headers.h.p4bpf_offset >> 15) || st->headers.extra.p4bpf_valid != (st->headers.extra.p4bpf_offset >> 15)) {
+        u32 new_len = 0;
+        if (st->headers.h.p4bpf_valid) {
+            new_len += 3;
+        }
+        if (st->headers.extra.p4bpf_valid) {
+            new_len += 3;
+        }
+        /* the headers after them stay where they are */
+        u32 keep_from = offset;
+        int delta = (int)keep_from - (int)new_len;
+        if (delta != 0 && bpf_xdp_adjust_head(ctx, delta)) {
+            goto reject;
+        }
+        pkt = (u8 *)(long)ctx->data;
+        pkt_end = (u8 *)(long)ctx->data_end;
+        u32 out = 0;
+        /* emit h_t */
+        if (st->headers.h.p4bpf_valid) {
+            if (pkt + out + 3 > pkt_end) {
+                goto reject;
+            }
+            u8 *hdr_start = pkt + out;
+            hdr_start[0] = st->headers.h.a;
+            *(u16 *)(hdr_start + 1) = bpf_htons(st->headers.h.b);
+            out += 3;
+        }
+        /* emit h_t */
+        if (st->headers.extra.p4bpf_valid) {
+            if (pkt + out + 3 > pkt_end) {
+                goto reject;
+            }
+            u8 *hdr_start = pkt + out;
+            hdr_start[0] = st->headers.extra.a;
+            *(u16 *)(hdr_start + 1) = bpf_htons(st->headers.extra.b);
+            out += 3;
+        }
+    }
     switch (st->omd.output_action) {
     case 0:
     {
