@@ -11,13 +11,19 @@ purpose="${1:-test}"
 # clang, libbpf-dev and linux-libc-dev (linux/bpf.h): the compiler tests
 # compile the generated C, the runtime links the system libbpf (-lbpf) and
 # its kernel tests load programs; iproute2 makes the veth pairs of
-# `p4bpf test --target veth`; bpftool shows that maps carry P4 field names.
+# `p4bpf test --target veth`; bpftool shows that maps carry P4 field names;
+# graphviz lays out `p4bpf graph`'s pictures.
 test_packages=(
     "clang:command:clang"
     "libbpf-dev:dpkg:libbpf-dev"
     "linux-libc-dev:dpkg:linux-libc-dev"
     "iproute2:command:ip"
     "bpftool:command:bpftool"
+    "graphviz:command:dot"
+    # The P4Runtime test makes a venv with p4runtime-shell from PyPI, and
+    # test certificates with openssl.
+    "python3-venv:dpkg:python3-venv"
+    "openssl:command:openssl"
 )
 demo_packages=(
     "llvm:command:llvm-strip"

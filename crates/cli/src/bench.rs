@@ -10,6 +10,7 @@
 //! Exit status 0 when every program ran, 1 otherwise, 2 bad command line.
 
 mod build;
+mod classbench;
 mod designs;
 mod fill;
 mod matrix;
@@ -43,6 +44,11 @@ options:
   --no-matrix  leave out the table matrix (exact/LPM/ternary, 1-3 tables,
                2..130K entries, 1.. masks, 4..64-byte keys), which takes
                a few minutes
+  --classbench DIR
+               instead, the ClassBench ACL (SUITE/classbench) on every
+               NAME.rules + NAME.trace of DIR: verdicts against a linear
+               scan, ns/packet beside an exact table, updates/s; writes
+               SUITE/classbench/RESULTS.md
 ";
 
 #[derive(Debug, Clone)]
@@ -53,6 +59,8 @@ pub struct Request {
     pub only: Option<String>,
     pub write: bool,
     pub matrix: bool,
+    /// Rule sets for the ClassBench run, which replaces the suite's.
+    pub classbench: Option<PathBuf>,
 }
 
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
@@ -63,6 +71,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         only: None,
         write: true,
         matrix: true,
+        classbench: None,
     };
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
@@ -73,6 +82,8 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             request.rounds = count("--rounds", &n)?;
         } else if let Some(name) = words.option(&word, "--only")? {
             request.only = Some(name);
+        } else if let Some(dir) = words.option(&word, "--classbench")? {
+            request.classbench = Some(PathBuf::from(dir));
         } else if word == "--no-matrix" {
             request.matrix = false;
         } else if word == "--no-write" {
@@ -102,6 +113,9 @@ pub fn run(words: Args) -> ExitCode {
         }
         Err(error) => return error.report(Some("bench")),
     };
+    if let Some(dir) = &request.classbench {
+        return run_classbench(&request, dir);
+    }
     match measure::run(&request) {
         Ok(results) => {
             let text = report::markdown(&request, &results);
@@ -125,6 +139,35 @@ pub fn run(words: Args) -> ExitCode {
             eprintln!("p4bpf: error: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+fn run_classbench(request: &Request, dir: &std::path::Path) -> ExitCode {
+    let results = match classbench::run(&request.suite, dir) {
+        Ok(results) => results,
+        Err(message) => {
+            eprintln!("p4bpf: error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let text = classbench::markdown(&results);
+    print!("{text}");
+    if request.write {
+        let path = request.suite.join("classbench/RESULTS.md");
+        let head = format!("{}{}\n\n", classbench::RESULTS_HEAD, classbench::machine());
+        if let Err(e) = std::fs::write(&path, format!("{head}{text}")) {
+            eprintln!("p4bpf: error: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!("wrote {}", path.display());
+    }
+    let correct = results
+        .iter()
+        .all(|r| r.wrong == 0 && r.wrong_after_updates == 0);
+    if correct {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

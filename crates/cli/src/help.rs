@@ -14,9 +14,11 @@ commands:
   test PROGRAM STF      run a packet-test file against a program (kernel, user space, veth)
   run PROGRAM --in PCAP process a capture offline, one output capture per port
   fuzz PROGRAM          compare the kernel and user-space targets on random packets
+  graph PROGRAM         draw parsers and controls as DOT and SVG (state machines, table flow)
   bench [SUITE]         time generated programs against hand-written C, write RESULTS.md
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   counter ...           read or reset a loaded pipeline's counters
+  p4runtime serve       serve P4Runtime (gRPC) for a pipeline: controllers like p4runtime-shell
   pipeline ...          load, unload or show pipelines pinned in bpffs
   port ...              attach a loaded pipeline to interfaces as P4 ports
   table ...             add, modify, delete, dump a loaded pipeline's table entries
@@ -76,8 +78,10 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("conformance") => Some(CONFORMANCE),
         Some("run") => Some(crate::run::USAGE),
         Some("fuzz") => Some(crate::fuzz::USAGE),
+        Some("graph") => Some(crate::graph::USAGE),
         Some("bench") => Some(crate::bench::USAGE),
         Some("counter") => Some(crate::counter::USAGE),
+        Some("p4runtime") => Some(crate::p4runtime::USAGE),
         Some("pipeline") => Some(crate::pipeline::USAGE),
         Some("port") => Some(crate::port::USAGE),
         Some("table") => Some(crate::table::USAGE),

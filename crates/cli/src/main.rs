@@ -11,12 +11,15 @@ mod counter;
 mod diagnostic_line;
 mod fuzz;
 mod fuzz_packets;
+mod graph;
 mod help;
 mod pipeline;
+mod p4runtime;
 mod port;
 mod run;
 mod summary;
 mod table;
+mod table_load;
 mod target;
 mod test;
 
@@ -55,7 +58,9 @@ fn main() -> ExitCode {
         "conformance" => conformance::run(rest),
         "counter" => counter::run(rest),
         "fuzz" => fuzz::run(rest),
+        "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),
         "run" => run::run(rest),

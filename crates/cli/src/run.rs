@@ -5,14 +5,22 @@
 //! port, `OUT-PORT.pcap` beside OUT.pcap. Table entries come from the
 //! `add`/`setdefault` lines of an STF file.
 //!
+//! `p4bpf run --pipeline NAME --in IN.pcap --out OUT.pcap` replays the
+//! capture through the program of a loaded (pinned) pipeline instead, its
+//! tables as they are, and writes every packet the program lets out to
+//! OUT.pcap in input order.
+//!
 //! Exit status 0 when every packet ran (dropping is running), 1 when the
 //! program, the capture or a packet failed, 2 for a bad command line.
 
 use crate::args::{Args, UsageError};
 use crate::target::{self, Target};
 use p4bpf_compiler::CompileOptions;
+use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::pcap::{self, Record};
+use p4bpf_runtime::{test_run, Verdict};
 use std::collections::BTreeMap;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,9 +28,13 @@ pub const USAGE: &str = "\
 usage: p4bpf run PROGRAM.p4 --in IN.pcap --out OUT.pcap [--target user|kernel]
                  [--entries FILE.stf] [--port N] [--hook xdp|tc]
                  [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
+       p4bpf run --pipeline NAME --in IN.pcap --out OUT.pcap
 
 Runs every packet of IN.pcap through PROGRAM (arriving on port N, default 0)
 and writes the packets it sends out to OUT-PORT.pcap, one file per port.
+With --pipeline, runs them through the loaded pipeline NAME (`p4bpf
+pipeline load`), its tables as they are, and writes every packet it lets
+out (passed, sent back or redirected) to OUT.pcap, in input order.
 
 options:
   --target user|kernel   where the program runs (default: user; kernel
@@ -36,7 +48,8 @@ exit status: 0 every packet ran, 1 a failure, 2 bad command line
 
 #[derive(Debug)]
 struct Request {
-    program: PathBuf,
+    /// The program, or `--pipeline NAME`.
+    source: Source,
     input: PathBuf,
     output: PathBuf,
     target: Target,
@@ -45,9 +58,16 @@ struct Request {
     compile: CompileOptions,
 }
 
+#[derive(Debug, PartialEq, Eq)]
+enum Source {
+    Program(PathBuf),
+    Pipeline(String),
+}
+
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut compile = target::default_compile_options();
     let (mut program, mut input, mut output, mut entries) = (None, None, None, None);
+    let mut pipeline = None;
     let mut target = Target::User;
     let mut port = 0;
     while let Some(word) = words.next_word() {
@@ -55,6 +75,8 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             return Ok(None);
         } else if let Some(name) = words.option(&word, "--target")? {
             target = Target::parse(&name).map_err(UsageError::new)?;
+        } else if let Some(name) = words.option(&word, "--pipeline")? {
+            pipeline = Some(name);
         } else if let Some(file) = words.option(&word, "--in")? {
             input = Some(PathBuf::from(file));
         } else if let Some(file) = words.option(&word, "--out")? {
@@ -76,8 +98,18 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         }
     }
     let missing = |what: &str| UsageError::new(format!("missing {what}"));
+    let source = match (program, pipeline) {
+        (Some(_), Some(_)) => {
+            return Err(UsageError::new(
+                "a program and --pipeline: run takes one of them",
+            ))
+        }
+        (Some(program), None) => Source::Program(program),
+        (None, Some(name)) => Source::Pipeline(name),
+        (None, None) => return Err(missing("the program (or --pipeline NAME)")),
+    };
     Ok(Some(Request {
-        program: program.ok_or_else(|| missing("the program"))?,
+        source,
         input: input.ok_or_else(|| missing("--in IN.pcap"))?,
         output: output.ok_or_else(|| missing("--out OUT.pcap"))?,
         target,
@@ -96,7 +128,11 @@ fn run_request(request: &Request) -> Result<bool, String> {
     let bytes = std::fs::read(&request.input)
         .map_err(|e| format!("cannot read {}: {e}", request.input.display()))?;
     let packets = pcap::parse(&bytes).map_err(|e| format!("{}: {e}", request.input.display()))?;
-    let pipeline = target::load(&request.program, &request.compile, request.target)?;
+    let program = match &request.source {
+        Source::Program(program) => program,
+        Source::Pipeline(name) => return replay(name, &packets, &request.output),
+    };
+    let pipeline = target::load(program, &request.compile, request.target)?;
     if let Some(path) = &request.entries {
         let entries = target::table_commands(path)?;
         target::install_entries(&pipeline, path, &entries)?;
@@ -133,6 +169,39 @@ fn run_request(request: &Request) -> Result<bool, String> {
     for line in written {
         println!("wrote {line}");
     }
+    Ok(failed == 0)
+}
+
+/// Every packet through the program of loaded pipeline `name`; those it
+/// lets out go to `output` in input order.
+fn replay(name: &str, packets: &[Record], output: &Path) -> Result<bool, String> {
+    let deployment = Deployment::open(name).map_err(|e| e.to_string())?;
+    let program = deployment.program().map_err(|e| e.to_string())?;
+    let hook = deployment.description.hook;
+    let (mut out, mut failed) = (Vec::new(), 0);
+    for (number, packet) in packets.iter().enumerate() {
+        match test_run::run(program.as_raw_fd(), &packet.data, 1) {
+            Ok(ran) if Verdict::from_retval(hook, ran.retval).delivers() => out.push(Record {
+                data: ran.packet,
+                ..packet.clone()
+            }),
+            Ok(_) => {}
+            Err(e) => {
+                failed += 1;
+                eprintln!("packet {}: {e}", number + 1);
+            }
+        }
+    }
+    std::fs::write(output, pcap::write(&out))
+        .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+    println!(
+        "{} packets: {} let out, {} dropped, {failed} failed\nwrote {} ({} packets)",
+        packets.len(),
+        out.len(),
+        packets.len() - out.len() - failed,
+        output.display(),
+        out.len()
+    );
     Ok(failed == 0)
 }
 
@@ -178,5 +247,20 @@ mod tests {
         assert!(parse(words(&["p.p4", "q.p4", "--in", "a", "--out", "b"])).is_err());
         assert!(parse(words(&["p.p4", "--in", "a", "--out", "b", "--port", "x"])).is_err());
         assert!(parse(words(&["--help"])).is_ok_and(|r| r.is_none()));
+        let pinned = parse(words(&["--pipeline", "acl", "--in", "a", "--out", "b"]));
+        assert!(pinned
+            .ok()
+            .flatten()
+            .is_some_and(|r| r.source == Source::Pipeline("acl".into())));
+        assert!(parse(words(&[
+            "p.p4",
+            "--pipeline",
+            "acl",
+            "--in",
+            "a",
+            "--out",
+            "b"
+        ]))
+        .is_err());
     }
 }

@@ -14,13 +14,19 @@ usage: p4bpf table add|modify PIPELINE TABLE KEY=VALUE... ACTION [PARAM=VALUE...
        p4bpf table dump PIPELINE TABLE [--json]
        p4bpf table default PIPELINE TABLE ACTION [PARAM=VALUE...]
        p4bpf table clear PIPELINE TABLE
+       p4bpf table load PIPELINE FILE
+
+`load` reads entries from FILE (`-`: stdin), one a line as `table add` takes
+them after the pipeline: `TABLE KEY=VALUE... ACTION [PARAM=VALUE...]
+[--priority P]`; `#` starts a comment. All or nothing: an error names the
+line and loads none of them.
 
 Tables, keys, actions and parameters go by P4 name (`MyIngress.routes`,
 `hdr.ipv4.dstAddr`), by a unique last part (`routes`, `dstAddr`) or, for
 keys, by position (`key.field0`). Values: decimal, 0x hex, 0b binary, IPv4,
-IPv6, MAC; `VALUE/PREFIX` for lpm, `VALUE&&&MASK` for ternary. Entries print
-as `KEY=VALUE...<tab>ACTION<tab>PARAM=VALUE...` or, with --json, one JSON
-object per line.
+IPv6, MAC; `VALUE/PREFIX` for lpm, `VALUE&&&MASK` for ternary, `LO..HI`
+for range. Entries print as `KEY=VALUE...<tab>ACTION<tab>PARAM=VALUE...`
+or, with --json, one JSON object per line.
 ";
 
 pub fn run(words: Args) -> ExitCode {
@@ -39,6 +45,13 @@ pub fn run(words: Args) -> ExitCode {
         return UsageError::new("expected `table COMMAND PIPELINE TABLE ...`")
             .report(Some("table"));
     };
+    if command == "load" {
+        return match (rest, crate::table_load::load(pipeline, table_name)) {
+            ([], Ok(done)) => print_lines(&[done]),
+            ([], Err(why)) => fail(why),
+            _ => UsageError::new("expected `table load PIPELINE FILE`").report(Some("table")),
+        };
+    }
     let opened = match command.as_str() {
         "get" | "dump" => Deployment::open(pipeline),
         _ => Deployment::open_for_writing(pipeline),

@@ -3,7 +3,7 @@
 //! layouts [`crate::map_layout`] computed for the emitter.
 
 use crate::ir::{Arch, Program, Storage};
-use crate::map_layout::{table_layout, MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
+use crate::map_layout::{table_layout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 use p4bpf_layout as layout;
 
 fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
@@ -11,13 +11,14 @@ fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
         crate::ir::MatchKind::Exact => layout::MatchKind::Exact,
         crate::ir::MatchKind::Lpm => layout::MatchKind::Lpm,
         crate::ir::MatchKind::Ternary => layout::MatchKind::Ternary,
+        crate::ir::MatchKind::Range => layout::MatchKind::Range,
         crate::ir::MatchKind::Optional => layout::MatchKind::Optional,
     }
 }
 
 pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let mut tables = vec![];
-    for t in &prog.tables {
+    for (slot, t) in prog.tables.iter().enumerate() {
         if t.storage == Storage::Code {
             continue;
         }
@@ -63,23 +64,28 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Storage::LpmTrie => layout::TableStorage::LpmTrie,
             Storage::Ternary => layout::TableStorage::Ternary,
             Storage::DefaultOnly => layout::TableStorage::Keyless,
-            _ => layout::TableStorage::Hash,
+            Storage::Code => layout::TableStorage::Const,
+            Storage::Hash => layout::TableStorage::Hash,
         };
         let key_size = l.key.size();
         let ternary = (t.storage == Storage::Ternary).then(|| {
-            let shape = l.ternary_shape();
+            let shape = l.ternary_shape(t.size);
             layout::TernaryLayout {
                 groups_map: format!("{}_groups", t.c_name),
-                max_groups: MAX_TERNARY_GROUPS,
-                group_mask_offset: shape.key_offset,
-                group_value_size: shape.slot_size,
+                max_groups: shape.max_groups,
+                groups_offset: shape.groups_offset,
+                group_size: shape.group_size,
+                group_mask_offset: shape.group_mask_offset,
+                filters_map: format!("{}_filters", t.c_name),
+                filter_words: TERNARY_FILTER_WORDS,
                 bucket_key_offset: shape.key_offset,
-                bucket_key_size: shape.slot_size,
+                bucket_key_size: shape.bucket_key_size,
                 bucket_size: shape.bucket_size,
                 bucket_rules: TERNARY_BUCKET_RULES,
                 rules_offset: shape.rules_offset,
                 rule_size: shape.rule_size,
                 rule_mask_offset: shape.rule_mask_offset,
+                rule_bounds_offset: shape.rule_bounds_offset,
                 rule_value_offset: shape.rule_value_offset,
                 priority_offset: 4,
             }
@@ -93,7 +99,8 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             key_size,
             value_size: l.value_size,
             actions,
-            default_map: (!t.default_is_const).then(|| format!("{}_defaultAction", t.c_name)),
+            default_map: crate::emit::runtime_default(t).then(|| crate::emit::defaults_map(prog)),
+            default_slot: slot as u32,
             ternary,
         });
     }

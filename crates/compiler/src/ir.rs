@@ -110,8 +110,20 @@ pub struct Aggregate {
     pub name: String,
     pub kind: AggKind,
     pub fields: Vec<AggField>,
-    /// Size on the wire in bits (headers only; 0 otherwise).
+    /// Size on the wire in bits (headers only; 0 otherwise), without the
+    /// varbit field.
     pub wire_bits: u32,
+    /// A header's `varbit` field, which must come last.
+    pub varbit: Option<VarbitField>,
+}
+
+/// A header's trailing `varbit<max_bits>` field. It is not in `fields`:
+/// its bytes follow the fixed ones and `extract` sets how many there are.
+#[derive(Clone, Debug)]
+pub struct VarbitField {
+    pub name: String,
+    /// A multiple of 8.
+    pub max_bits: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,6 +277,29 @@ pub enum ExprKind {
         op: ExternOp,
         args: Vec<Expr>,
     },
+    /// An operation on bit strings wider than 64 bits, which C holds as
+    /// big-endian byte arrays. Only the right side of an assignment to a
+    /// variable; its wide operands are places (variables, fields).
+    Wide {
+        op: WideOp,
+        args: Vec<Expr>,
+    },
+}
+
+/// What [`ExprKind::Wide`] computes from its `args`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WideOp {
+    Add,
+    Sub,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Complement,
+    /// Shift by a constant number of bits.
+    Shl(u32),
+    Shr(u32),
+    /// The one argument (a scalar or a narrower wide place), zero-extended.
+    Widen,
 }
 
 #[derive(Clone, Debug)]
@@ -311,12 +346,30 @@ pub enum Stmt {
         stack: Expr,
         count: i64,
     },
+    /// A loop: `body` runs while `cond` holds, `step` after each round
+    /// and after `Continue`. `label` is unique in the program.
+    Loop {
+        label: String,
+        cond: Expr,
+        step: Vec<Stmt>,
+        body: Vec<Stmt>,
+    },
+    /// Leaves the loop `label`.
+    Break {
+        label: String,
+    },
+    /// Ends the current round of the loop `label`.
+    Continue {
+        label: String,
+    },
     /// Leaves the current control or action.
     Return,
     /// Leaves every control.
     Exit,
     Extract {
         header: Expr,
+        /// `extract(h, bits)`: the size of `h`'s varbit field, in bits.
+        varbit_bits: Option<Expr>,
     },
     /// Skips `bits` (a multiple of 8).
     Advance {
@@ -415,6 +468,8 @@ pub enum MatchKind {
     Exact,
     Lpm,
     Ternary,
+    /// `lo .. hi`, bounds included: stored as a ternary rule with bounds.
+    Range,
     /// Exact or wildcard: stored as a ternary key whose mask is all or nothing.
     Optional,
 }

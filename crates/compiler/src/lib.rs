@@ -2,7 +2,8 @@
 //!
 //! The path: front end ([`p4bpf_front`]) → [`lower`] (pipeline IR, every
 //! target limit checked; the architecture's blocks, metadata and externs
-//! from [`arch`]) → [`emit`] (readable C; what depends on XDP or TC from
+//! from [`arch`]) → [`midend`] (IR passes and analyses) → [`emit`] (readable
+//! C; what depends on XDP or TC from
 //! [`target`]) → [`clang`] (object file). [`describe`] builds the description of tables
 //! and counters the runtime reads from the object's `.p4bpf.pipeline`
 //! section; [`p4info`] writes the P4Runtime description.
@@ -15,6 +16,7 @@ pub mod emit;
 pub mod ir;
 pub mod lower;
 pub mod map_layout;
+pub mod midend;
 pub mod p4info;
 pub mod target;
 
@@ -69,7 +71,23 @@ pub fn generate(
     hook: Hook,
     extern_c: Option<&str>,
 ) -> Result<Generated, Diagnostics> {
-    let prog = lower::lower(&fe.program, &fe.unit, &fe.sources, name, extern_c.is_some())?;
+    let Some(checked) = &fe.checked else {
+        let mut diags = Diagnostics::default();
+        diags.error(
+            None,
+            "the program was not checked, so it cannot be compiled",
+        );
+        return Err(diags);
+    };
+    let mut prog = lower::lower(
+        &fe.program,
+        checked,
+        &fe.unit,
+        &fe.sources,
+        name,
+        extern_c.is_some(),
+    )?;
+    midend::run(&mut prog);
     let pipeline = describe::describe(&prog, hook);
     let c = emit::emit(
         &prog,

@@ -14,22 +14,32 @@ use crate::cstruct::{CStruct, Scalar};
 use crate::ir::{ActionId, MatchKind, Program, Storage, Table};
 use p4bpf_layout::ByteOrder;
 
-/// Groups of masks a ternary table can hold: the data path probes one
-/// bucket per group, whatever the number of distinct masks.
-pub const MAX_TERNARY_GROUPS: u32 = 8;
+/// Most groups a ternary table's list holds (fewer when its `size` is
+/// smaller): the list is one map value, replaced whole on a change.
+pub const MAX_TERNARY_GROUPS: u32 = 4096;
+/// u32 words of a ternary group's bucket filter (8192 bits: the top 13
+/// bits of the bucket key's hash), a power of two. ClassBench steady ns
+/// per packet, fw1/ipc1: 346/532 at 256 bits, 271/439 at 2048, 231/373 here.
+pub const TERNARY_FILTER_WORDS: u32 = 256;
 /// Rules in one ternary bucket (scanned in priority order).
-pub const TERNARY_BUCKET_RULES: u32 = 8;
+pub const TERNARY_BUCKET_RULES: u32 = 16;
 
-/// Byte layout of a ternary table's group slots and buckets (see
+/// Byte layout of a ternary table's group list, buckets and rules (see
 /// `p4bpf_layout::TernaryLayout`): computed here, printed as C structs and
 /// checked there with `_Static_assert`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TernaryShape {
-    /// Offset of the key struct after the leading u32 (group value, bucket key).
+    pub max_groups: u32,
+    /// Offset of the first group in the list (after the u32 count).
+    pub groups_offset: u32,
+    pub group_size: u32,
+    pub group_mask_offset: u32,
+    /// Offset of the key struct in a bucket key (after the u32 group id).
     pub key_offset: u32,
-    /// Size of a group value and of a bucket key.
-    pub slot_size: u32,
+    pub bucket_key_size: u32,
     pub rule_mask_offset: u32,
+    /// Where a rule's `lo` and `hi` key structs start (range tables only).
+    pub rule_bounds_offset: Option<u32>,
     pub rule_value_offset: u32,
     pub rule_size: u32,
     pub rules_offset: u32,
@@ -48,6 +58,8 @@ pub struct TableLayout {
     pub key_order: Vec<usize>,
     pub lpm: bool,
     pub ternary: bool,
+    /// A ternary table with a `range` key: its rules carry bounds.
+    pub ranged: bool,
     /// Parameters of each action the table can run, relative to the union.
     pub params: Vec<(ActionId, CStruct)>,
     /// Offset of the parameter union in the value struct.
@@ -138,6 +150,7 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
         key_order,
         lpm,
         ternary,
+        ranged: table.keys.iter().any(|k| k.kind == MatchKind::Range),
         params,
         union_offset,
         value_size,
@@ -146,21 +159,28 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
 }
 
 impl TableLayout {
-    /// Where a ternary table's group slots, bucket keys and rules keep
-    /// their parts (natural C alignment).
-    pub fn ternary_shape(&self) -> TernaryShape {
+    /// Where a ternary table of `size` entries keeps the parts of its
+    /// group list, bucket keys and rules (natural C alignment).
+    pub fn ternary_shape(&self, size: u32) -> TernaryShape {
         let key_align = self.key.align().max(1);
+        let word_align = key_align.max(4);
         let key_size = align_to(self.key.size(), key_align);
+        let group_mask_offset = align_to(8, key_align);
         let key_offset = align_to(4, key_align);
-        let slot_size = align_to(key_offset + key_size, key_align.max(4));
-        let rule_align = key_align.max(self.value_align).max(4);
-        let rule_value_offset = align_to(2 * key_size, self.value_align.max(4));
+        let keys_in_rule = if self.ranged { 4 } else { 2 };
+        let rule_align = word_align.max(self.value_align);
+        let rule_value_offset = align_to(keys_in_rule * key_size, self.value_align.max(4));
         let rule_size = align_to(rule_value_offset + self.value_size, rule_align);
         let rules_offset = align_to(4, rule_align);
         TernaryShape {
+            max_groups: size.clamp(1, MAX_TERNARY_GROUPS),
+            groups_offset: align_to(4, word_align),
+            group_size: align_to(group_mask_offset + key_size, word_align),
+            group_mask_offset,
             key_offset,
-            slot_size,
+            bucket_key_size: align_to(key_offset + key_size, word_align),
             rule_mask_offset: key_size,
+            rule_bounds_offset: self.ranged.then_some(2 * key_size),
             rule_value_offset,
             rule_size,
             rules_offset,

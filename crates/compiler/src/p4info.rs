@@ -97,14 +97,23 @@ fn preamble(out: &mut String, id: u32, name: &str, all: &[String]) {
     );
 }
 
+/// Actions as the control plane sees them: an action bound in an
+/// `actions` list appears once, as the wrapper with the parameters the
+/// control plane gives.
+fn listed_actions(prog: &Program) -> impl Iterator<Item = &crate::ir::Action> {
+    prog.actions.iter().filter(|a| {
+        a.directional == 0
+            || !prog
+                .actions
+                .iter()
+                .any(|b| b.name == a.name && b.directional == 0)
+    })
+}
+
 pub fn write(prog: &Program) -> String {
     let tables: Vec<_> = prog.tables.iter().collect();
     let mut resources = vec![];
-    resources.extend(
-        prog.actions
-            .iter()
-            .map(|a| (ACTION, a.name.clone(), a.p4_id)),
-    );
+    resources.extend(listed_actions(prog).map(|a| (ACTION, a.name.clone(), a.p4_id)));
     resources.extend(tables.iter().map(|t| (TABLE, t.name.clone(), t.p4_id)));
     resources.extend(
         prog.value_sets
@@ -144,6 +153,7 @@ pub fn write(prog: &Program) -> String {
                 MatchKind::Exact => "EXACT",
                 MatchKind::Lpm => "LPM",
                 MatchKind::Ternary => "TERNARY",
+                MatchKind::Range => "RANGE",
                 MatchKind::Optional => "OPTIONAL",
             };
             let _ = write!(out, "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {kind}\n  }}\n", i + 1, k.name, k.expr.ty.width().unwrap_or(0));
@@ -179,7 +189,7 @@ pub fn write(prog: &Program) -> String {
         }
         let _ = write!(out, "  size: {}\n}}\n", t.size);
     }
-    for a in &prog.actions {
+    for a in listed_actions(prog) {
         out.push_str("actions {\n");
         preamble(&mut out, ids.get(ACTION, &a.name), &a.name, &all);
         for (i, v) in a.params.iter().enumerate() {

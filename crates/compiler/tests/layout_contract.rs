@@ -67,7 +67,8 @@ fn lpm_keys_put_exact_fields_first_in_network_order_but_list_in_p4_order() {
         .collect();
     assert_eq!(params, vec![("cookie", 8, 8), ("tag", 16, 1)]);
     assert_eq!(t.value_size, 24);
-    assert_eq!(t.default_map.as_deref(), Some("f_t_defaultAction"));
+    assert_eq!(t.default_map.as_deref(), Some("t_defaults"));
+    assert_eq!(t.default_slot, 0);
     assert!(g
         .c
         .contains("_Static_assert(sizeof(struct f_t_value) == 24"));
@@ -116,9 +117,9 @@ fn assigned_fields_are_written_in_place_when_headers_keep_their_places() {
 }
 
 #[test]
-fn deparser_rebuilds_when_validity_changes() {
+fn deparser_resizes_when_validity_changes() {
     let g = compile(&xdp_program("hdr.h.setInvalid();"), "xdp_model.p4");
-    assert!(g.c.contains("replace the parsed headers"));
+    assert!(g.c.contains("unless a control pushed or popped one"));
     assert!(g.c.contains("bpf_xdp_adjust_head(ctx, delta)"));
 }
 

@@ -46,11 +46,25 @@ fn extern_functions_need_an_extern_file() {
 #[test]
 fn unsupported_match_kinds_are_named() {
     let body = format!(
-        "match_kind {{ range }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+        "match_kind {{ selector }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : selector; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
     );
     assert_eq!(
         first_error(&body),
-        Some("match kind `range` is not supported by the eBPF target".into())
+        Some("match kind `selector` is not supported by the eBPF target".into())
+    );
+}
+
+#[test]
+fn range_keys_compile_up_to_64_bits() {
+    let table = |width: u32| {
+        format!(
+            "match_kind {{ range }}\nheader a_t {{ bit<{width}> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : range; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+        )
+    };
+    assert_eq!(first_error(&table(16)), None);
+    assert_eq!(
+        first_error(&table(72)),
+        Some("a `range` key may be at most 64 bits wide".into())
     );
 }
 
@@ -58,4 +72,81 @@ fn unsupported_match_kinds_are_named() {
 fn a_valid_program_generates() {
     let body = format!("header a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{ apply {{ pass = hdr.a.x == 1; }} }}\nebpfFilter(prs(), f()) main;\n");
     assert_eq!(first_error(&body), None);
+}
+
+/// A filter over `h_t { a_t a; }` with `locals` and `apply`.
+fn filter(headers: &str, locals: &str, apply: &str) -> String {
+    format!("{headers}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n{locals}\napply {{ {apply} }} }}\nebpfFilter(prs(), f()) main;\n")
+}
+
+#[test]
+fn varbit_fields_not_last_are_named() {
+    let body = "header a_t { varbit<32> opts; bit<8> x; }\nstruct h_t { a_t a; }\nparser prs(packet_in p, out h_t hdr) { state start { p.extract(hdr.a, 32w16); transition accept; } }\ncontrol f(inout h_t hdr, out bool pass) { apply { pass = true; } }\nebpfFilter(prs(), f()) main;\n";
+    let message = first_error(body).unwrap_or_default();
+    assert!(message.contains("`varbit`"), "{message}");
+}
+
+#[test]
+fn non_const_entries_are_named() {
+    let body = filter(
+        "header a_t { bit<8> x; }",
+        "action a() {} table t { key = { hdr.a.x : exact; } actions = { a; } entries = { 1 : a(); } }",
+        "t.apply(); pass = true;",
+    );
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("non-const `entries`"), "{message}");
+}
+
+#[test]
+fn wide_multiplication_names_the_operator_and_width() {
+    let body = filter(
+        "header a_t { bit<128> x; bit<128> y; }",
+        "",
+        "hdr.a.x = hdr.a.x * hdr.a.y; pass = true;",
+    );
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("`*` on bit<128>"), "{message}");
+}
+
+#[test]
+fn wide_shifts_by_a_run_time_amount_are_refused() {
+    let body = filter(
+        "header a_t { bit<128> x; bit<8> n; }",
+        "",
+        "hdr.a.x = hdr.a.x << hdr.a.n; pass = true;",
+    );
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("constant amount"), "{message}");
+}
+
+#[test]
+fn struct_parameters_from_the_control_plane_are_named() {
+    let body = filter(
+        "header a_t { bit<8> x; }\nstruct p_t { bit<8> v; }",
+        "action set(p_t p) { hdr.a.x = p.v; } table t { key = { hdr.a.x : exact; } actions = { set; } }",
+        "t.apply(); pass = true;",
+    );
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("action parameter `p`"), "{message}");
+}
+
+#[test]
+fn parenthesized_parameterless_actions_are_plain_actions() {
+    let body = filter(
+        "header a_t { bit<8> x; }",
+        "action Reject() { pass = false; } table t { key = { hdr.a.x : exact; } actions = { Reject(); NoAction(); } default_action = Reject(); }",
+        "pass = true; t.apply();",
+    );
+    assert_eq!(first_error(&body), None);
+}
+
+#[test]
+fn a_loop_condition_that_applies_a_table_is_refused() {
+    let body = filter(
+        "header a_t { bit<8> x; }",
+        "action a() {} table t { key = { hdr.a.x : exact; } actions = { a; } }",
+        "pass = true; for (bit<8> i = 0; i < 4 && t.apply().hit; i = i + 1) { hdr.a.x = hdr.a.x + 1; }",
+    );
+    let message = first_error(&body).unwrap_or_default();
+    assert!(message.contains("loop condition"), "{message}");
 }

@@ -22,6 +22,53 @@ use serde::{Deserialize, Serialize};
 /// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
 
+/// Name of the ELF section that maps lines of the generated C back to the
+/// P4 source: text, one [`SourceRegion`] a line.
+pub const LINES_SECTION: &str = ".p4bpf.lines";
+
+/// Lines `c_first..=c_last` of the generated C come from P4 source at
+/// `origin` (`file.p4:LINE`), inside `what` (`action f.look`, `table f.t`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRegion {
+    pub c_first: u32,
+    pub c_last: u32,
+    pub origin: String,
+    pub what: String,
+}
+
+impl SourceRegion {
+    /// `C_FIRST<TAB>C_LAST<TAB>ORIGIN<TAB>WHAT`.
+    pub fn to_line(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}",
+            self.c_first, self.c_last, self.origin, self.what
+        )
+    }
+
+    /// Every well-formed line of `text`.
+    pub fn parse_all(text: &str) -> Vec<SourceRegion> {
+        text.lines()
+            .filter_map(|line| {
+                let mut parts = line.splitn(4, '\t');
+                Some(SourceRegion {
+                    c_first: parts.next()?.parse().ok()?,
+                    c_last: parts.next()?.parse().ok()?,
+                    origin: parts.next()?.to_string(),
+                    what: parts.next()?.to_string(),
+                })
+            })
+            .collect()
+    }
+
+    /// The innermost region holding C line `line`.
+    pub fn find(regions: &[SourceRegion], line: u32) -> Option<&SourceRegion> {
+        regions
+            .iter()
+            .filter(|r| (r.c_first..=r.c_last).contains(&line))
+            .min_by_key(|r| r.c_last - r.c_first)
+    }
+}
+
 /// Value of the output record for "out of the port the packet came in on"
 /// (an xdp_model XDP_TX run at TC, where it is a redirect).
 pub const SAME_PORT: u32 = u32::MAX - 1;
@@ -145,6 +192,9 @@ pub enum TableStorage {
     /// No key: only the default action (in [`Table::default_map`]) runs;
     /// `map` names no map.
     Keyless,
+    /// Every entry is `const` and compiled into the program: `map` names
+    /// no map and the control plane cannot change the entries.
+    Const,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,38 +235,60 @@ pub struct Table {
     /// parameters of the chosen action.
     pub value_size: u32,
     pub actions: Vec<Action>,
-    /// One-entry array holding the default action (a value struct), or
+    /// The array holding the default actions of the program's tables (one
+    /// map for all: the kernel allows 64 maps per program), this table's
+    /// at index [`Table::default_slot`], as a value struct padded with
+    /// zeros to the map's value size; or
     /// `None` when the default is `const` and compiled into the code.
     pub default_map: Option<String>,
+    /// Index of this table's default action in [`Table::default_map`].
+    #[serde(default)]
+    pub default_slot: u32,
     /// Present for [`TableStorage::Ternary`].
     pub ternary: Option<TernaryLayout>,
 }
 
-/// How ternary entries are stored: grouped tuple space (after TupleMerge,
-/// Daly and Torng 2017). The control plane puts every rule into a group
-/// whose relaxed mask `R` keeps only bits the rule's own mask has; the rule
-/// lives in the bucket keyed by (group, key & R), a short array of rules
-/// sorted by priority, best first, each with its own value and mask. The
-/// data path probes one bucket per group (not one per mask) and scans it;
-/// the best priority over the groups wins.
+/// How ternary, range and optional entries are stored: grouped tuple
+/// space (after TupleMerge, Daly and Torng 2017) with any number of groups,
+/// probed best first. The control plane puts every rule into a group whose
+/// mask `R` keeps only bits the rule always fixes (its ternary mask; for a
+/// range field, the bits `lo` and `hi` share); the rule lives in the bucket
+/// keyed by (group id, key & R), a short array of rules sorted by priority,
+/// best first. The data path walks the group list in order of each group's
+/// best priority and stops once no group left can beat the match in hand.
 ///
-/// - `groups_map`: BPF array of `max_groups` values, each a u32 `used` flag
-///   (1 = group in use) followed at `group_mask_offset` by a key struct
-///   holding `R` (`group_value_size` bytes in all). The data path stops at
-///   the first unused slot: used slots are contiguous.
-/// - [`Table::map`] (hash): key = u32 group slot, then at
-///   `bucket_key_offset` the key struct ANDed with `R`
-///   (`bucket_key_size` bytes); value = a bucket of `bucket_size` bytes:
-///   u32 count of rules in use, then from `rules_offset` `bucket_rules`
-///   rules of `rule_size` bytes: the key struct value (already masked) at
-///   0, its mask at `rule_mask_offset`, the table's value struct (action,
-///   u32 priority at `priority_offset`, parameters) at `rule_value_offset`.
+/// - `groups_map`: BPF hash of one entry (key u32 0), replaced whole so a
+///   lookup sees the old list or the new one: a u32 count, then from
+///   `groups_offset` up to `max_groups` groups of `group_size` bytes: u32
+///   id, u32 best priority of its rules, the key struct holding `R` at
+///   `group_mask_offset`. Sorted by best priority, highest first. Group ids
+///   are below `max_groups`.
+/// - `filters_map`: BPF array of `max_groups` filters indexed by group id,
+///   each `filter_words` (a power of two) u32 words of bits: a group's
+///   bucket may exist only if the bit of its bucket key is set. The bit of
+///   a bucket key (all its bytes, padding zero) is the top
+///   log2(32 * filter_words) bits of `h`, where `h` starts at 0 and takes
+///   each u32 word of the key in native order as `h = (h ^ word) *
+///   0x9e3779b1` (32-bit); bit `b` is bit `b % 32` of word `b / 32`.
+/// - [`Table::map`] (hash): key = u32 group id, then at `bucket_key_offset`
+///   the key struct ANDed with `R` (`bucket_key_size` bytes); value = a
+///   bucket of `bucket_size` bytes: u32 count of rules in use, then from
+///   `rules_offset` `bucket_rules` rules of `rule_size` bytes: the key
+///   struct value (masked; zero in range fields) at 0, its mask (zero in
+///   range fields) at `rule_mask_offset`, for tables with range keys the
+///   key structs `lo` at `rule_bounds_offset` and `hi` right after it
+///   (meaningful in range fields only), and the table's value struct
+///   (action, u32 priority at `priority_offset`, parameters) at
+///   `rule_value_offset`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TernaryLayout {
     pub groups_map: String,
     pub max_groups: u32,
+    pub groups_offset: u32,
+    pub group_size: u32,
     pub group_mask_offset: u32,
-    pub group_value_size: u32,
+    pub filters_map: String,
+    pub filter_words: u32,
     pub bucket_key_offset: u32,
     pub bucket_key_size: u32,
     pub bucket_size: u32,
@@ -224,10 +296,18 @@ pub struct TernaryLayout {
     pub rules_offset: u32,
     pub rule_size: u32,
     pub rule_mask_offset: u32,
+    pub rule_bounds_offset: Option<u32>,
     pub rule_value_offset: u32,
     /// Offset of the u32 priority inside the value struct (higher wins,
     /// as in P4Runtime).
     pub priority_offset: u32,
+}
+
+impl TernaryLayout {
+    /// Size of the group list value.
+    pub fn groups_size(&self) -> u32 {
+        self.groups_offset + self.max_groups * self.group_size
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -260,6 +340,17 @@ pub struct ValueSet {
     pub size: u32,
     pub fields: Vec<FieldLayout>,
     pub key_size: u32,
+}
+
+impl Table {
+    /// The map holding the entries, or `None` for keyless and const tables
+    /// (their `map` names no map).
+    pub fn entry_map(&self) -> Option<&str> {
+        match self.storage {
+            TableStorage::Keyless | TableStorage::Const => None,
+            _ => Some(&self.map),
+        }
+    }
 }
 
 impl Pipeline {

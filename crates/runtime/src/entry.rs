@@ -31,6 +31,10 @@ pub struct EncodedEntry {
     pub value: Vec<u8>,
     /// The key struct's mask, for a ternary table.
     pub mask: Option<Vec<u8>>,
+    /// (lo, hi) key structs holding each range field's bounds (included),
+    /// for a ternary table with range keys; range fields stay zero in
+    /// `key` and `mask`.
+    pub bounds: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 /// The map key and value of `spec` in `table`.
@@ -46,12 +50,14 @@ pub fn encode_entry(table: &Table, spec: &EntrySpec) -> Result<EncodedEntry> {
         ));
     }
     let mut value = encode_action(table, spec.action, &spec.args)?;
+    let mut bounds = None;
     let (key, mask) = match table.storage {
         TableStorage::Hash => (exact_key(table, spec)?, None),
         TableStorage::Array => (array_index(table, spec)?, None),
         TableStorage::LpmTrie => (lpm_key(table, spec)?, None),
         TableStorage::Ternary => {
             let (key, mask) = ternary_key(table, spec)?;
+            bounds = range_bounds(table, spec)?;
             let priority_offset = table.ternary.as_ref().map(|t| t.priority_offset as usize);
             let priority_offset =
                 priority_offset.ok_or_else(|| bad(table, "ternary table without its layout"))?;
@@ -69,8 +75,19 @@ pub fn encode_entry(table: &Table, spec: &EntrySpec) -> Result<EncodedEntry> {
                 "the table has no key: only its default action can be set",
             ));
         }
+        TableStorage::Const => {
+            return Err(bad(
+                table,
+                "the table's entries are const (compiled into the program) and cannot be changed",
+            ));
+        }
     };
-    Ok(EncodedEntry { key, value, mask })
+    Ok(EncodedEntry {
+        key,
+        value,
+        mask,
+        bounds,
+    })
 }
 
 /// The value struct selecting action `action_index` with `args`; also what
@@ -183,7 +200,9 @@ fn ternary_key(table: &Table, spec: &EntrySpec) -> Result<(Vec<u8>, Vec<u8>)> {
             .map(|(_, text)| text.trim());
         let (value_text, field_mask) = match (given, field.match_kind) {
             // A wildcard: value and mask stay zero.
-            (None, MatchKind::Ternary | MatchKind::Lpm | MatchKind::Optional) => continue,
+            // A wildcard (or a range, kept in the bounds): value and mask stay zero.
+            (None, MatchKind::Ternary | MatchKind::Lpm | MatchKind::Optional)
+            | (_, MatchKind::Range) => continue,
             (None, _) => return Err(field_error(table, layout, "is missing")),
             (Some(text), MatchKind::Ternary) => match text.split_once("&&&") {
                 Some((v, m)) => (v, parse_field(table, layout, m)?),
@@ -210,6 +229,50 @@ fn ternary_key(table: &Table, spec: &EntrySpec) -> Result<(Vec<u8>, Vec<u8>)> {
         place(table, &mut mask, layout, &field_mask)?;
     }
     Ok((key, mask))
+}
+
+/// The (lo, hi) key structs of a table with range keys: `LO..HI`, or one
+/// value for both; a range field left out spans every value.
+fn range_bounds(table: &Table, spec: &EntrySpec) -> Result<Option<(Vec<u8>, Vec<u8>)>> {
+    if !table.keys.iter().any(|k| k.match_kind == MatchKind::Range) {
+        return Ok(None);
+    }
+    let mut lo = vec![0u8; table.key_size as usize];
+    let mut hi = vec![0u8; table.key_size as usize];
+    for (index, field) in table.keys.iter().enumerate() {
+        let layout = &field.field;
+        if field.match_kind != MatchKind::Range {
+            continue;
+        }
+        let given = spec.keys.iter().find(|(i, _)| *i == index);
+        let (low, high) = match given.map(|(_, text)| text.trim()) {
+            None => (
+                value::prefix_mask(0, layout.bit_width),
+                value::prefix_mask(layout.bit_width, layout.bit_width),
+            ),
+            Some(text) => {
+                let (l, h) = text.split_once("..").unwrap_or((text, text));
+                (
+                    parse_field(table, layout, l)?,
+                    parse_field(table, layout, h)?,
+                )
+            }
+        };
+        // Both are big-endian and of the field's length.
+        if high < low {
+            return Err(field_error(
+                table,
+                layout,
+                &format!(
+                    "the range `{}` ends below its start",
+                    given.map_or("", |(_, t)| t)
+                ),
+            ));
+        }
+        place(table, &mut lo, layout, &low)?;
+        place(table, &mut hi, layout, &high)?;
+    }
+    Ok(Some((lo, hi)))
 }
 
 fn key_text<'a>(table: &Table, spec: &'a EntrySpec, index: usize) -> Result<&'a str> {
@@ -321,6 +384,7 @@ mod tests {
                 table_only: false,
             }],
             default_map: None,
+            default_slot: 0,
             ternary: None,
         }
     }
@@ -361,8 +425,11 @@ mod tests {
         t.ternary = Some(p4bpf_layout::TernaryLayout {
             groups_map: "m".into(),
             max_groups: 4,
-            group_mask_offset: 4,
-            group_value_size: 8,
+            groups_offset: 4,
+            group_size: 12,
+            group_mask_offset: 8,
+            filters_map: "f".into(),
+            filter_words: 8,
             bucket_key_offset: 4,
             bucket_key_size: 8,
             bucket_size: 4 + 8 * 16,
@@ -370,6 +437,7 @@ mod tests {
             rules_offset: 4,
             rule_size: 16,
             rule_mask_offset: 4,
+            rule_bounds_offset: None,
             rule_value_offset: 8,
             priority_offset: 4,
         });

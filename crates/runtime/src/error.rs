@@ -11,8 +11,15 @@ pub enum RuntimeError {
     NotSupported(String),
     /// The object is not a usable p4bpf pipeline (no description, bad ELF).
     BadObject(String),
-    /// The kernel verifier rejected the program; `log` is its output.
-    Verifier { program: String, log: String },
+    /// The kernel verifier rejected the program; `log` is its output, `at`
+    /// the P4 line (`file.p4:LINE`) and `involving` the action or table it
+    /// was verifying, when the log and the object tell.
+    Verifier {
+        program: String,
+        log: String,
+        at: Option<String>,
+        involving: Option<String>,
+    },
     /// A lookup found no entry for the key.
     KeyNotFound { map: String },
     /// A name, value or width the pipeline does not accept.
@@ -35,11 +42,26 @@ impl fmt::Display for RuntimeError {
         match self {
             RuntimeError::NotSupported(why) => write!(f, "not supported here: {why}"),
             RuntimeError::BadObject(why) => write!(f, "bad pipeline object: {why}"),
-            RuntimeError::Verifier { program, log } => {
-                write!(
-                    f,
-                    "the kernel verifier rejected program `{program}`:\n{log}"
-                )
+            RuntimeError::Verifier {
+                program,
+                log,
+                at,
+                involving,
+            } => {
+                // The log can be megabytes: its reason and last lines.
+                let refusal = crate::verifier_log::read(log);
+                if let Some(at) = at {
+                    write!(f, "{at}: ")?;
+                }
+                write!(f, "the kernel verifier rejected program `{program}`")?;
+                if let Some(involving) = involving {
+                    write!(f, " in {involving}")?;
+                }
+                write!(f, ": {}\nnote: the verifier's last lines:", refusal.reason)?;
+                for line in &refusal.tail {
+                    write!(f, "\n    {line}")?;
+                }
+                Ok(())
             }
             RuntimeError::KeyNotFound { map } => write!(f, "no entry for this key in map `{map}`"),
             RuntimeError::Value(why) => write!(f, "{why}"),

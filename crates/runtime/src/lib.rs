@@ -40,11 +40,13 @@ mod sys_net;
 mod sys_ops;
 pub mod table;
 pub mod ternary;
+pub mod ternary_store;
 pub mod test_ports;
 pub mod test_run;
 pub mod user;
 pub mod value;
 pub mod verdict;
+pub mod verifier_log;
 pub mod veth;
 
 pub use error::{Result, RuntimeError};

@@ -114,6 +114,10 @@ impl Map {
         }
     }
 
+    pub(crate) fn value_size(&self) -> u32 {
+        self.value_size
+    }
+
     pub(crate) fn key_size(&self) -> u32 {
         self.key_size
     }

@@ -220,6 +220,8 @@ fn load_failure(errno: i32, logs: &mut [(String, Vec<u8>)]) -> RuntimeError {
             return RuntimeError::Verifier {
                 program: std::mem::take(program),
                 log,
+                at: None,
+                involving: None,
             };
         }
     }

@@ -11,7 +11,7 @@ use crate::object::{LoadedObject, ProgramStats};
 use crate::test_run::{self, RunOutput};
 use crate::user::UserHost;
 use crate::verdict::Verdict;
-use p4bpf_layout::{Pipeline, SAME_PORT, SECTION};
+use p4bpf_layout::{Pipeline, SourceRegion, SAME_PORT, SECTION};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -62,7 +62,11 @@ impl LoadedPipeline {
 
     pub fn from_image(image: Vec<u8>) -> Result<LoadedPipeline> {
         let description = read_description(&image)?;
-        let object = LoadedObject::load(image)?;
+        let regions = elf::section(&image, p4bpf_layout::LINES_SECTION)?
+            .map(|bytes| SourceRegion::parse_all(&String::from_utf8_lossy(bytes)))
+            .unwrap_or_default();
+        let object =
+            LoadedObject::load(image).map_err(|e| in_p4_terms(e, &description, &regions))?;
         object.program_fd(&description.entry)?;
         Ok(LoadedPipeline {
             description,
@@ -161,4 +165,26 @@ fn recorded_port(record: &Map) -> Result<Option<u32>> {
                 .map(u32::from_ne_bytes)
         })
         .find(|port| *port != NO_PORT))
+}
+
+/// A verifier refusal with its P4 line and the action or table involved,
+/// when the log and the object's source regions tell.
+fn in_p4_terms(
+    error: RuntimeError,
+    description: &Pipeline,
+    regions: &[SourceRegion],
+) -> RuntimeError {
+    match error {
+        RuntimeError::Verifier { program, log, .. } => {
+            let refusal = crate::verifier_log::read(&log);
+            let place = crate::verifier_log::place(&refusal, description, regions);
+            RuntimeError::Verifier {
+                program,
+                log,
+                at: place.at,
+                involving: place.involving,
+            }
+        }
+        other => other,
+    }
 }

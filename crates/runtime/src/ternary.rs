@@ -1,40 +1,127 @@
-//! The control plane of ternary tables (grouped tuple space, laid out as
-//! `p4bpf_layout::TernaryLayout` says): which group and bucket a rule goes
-//! to, and the bytes of group slots and buckets. Pure: callers read and
-//! write the maps ([`crate::table`] one entry at a time, [`Batch`] for
-//! filling a table at once).
+//! The control plane of ternary, range and optional tables (grouped tuple
+//! space, laid out as `p4bpf_layout::TernaryLayout` says): an in-memory
+//! [`Classifier`] that decides where each rule goes and which map writes
+//! an insert, modify or delete makes, in an order that never gives a
+//! lookup under traffic a wrong answer. Pure: `crate::ternary_store` reads
+//! and writes the maps.
 //!
-//! Placement: a rule joins the first group whose mask it covers (the group
-//! mask has no bit the rule's mask lacks) and whose bucket for the rule
-//! has room. Otherwise it opens a group: with its mask relaxed to each
-//! field's leading ones rounded down to whole bytes (so masks that differ
-//! only in low bits share a group), or, when a group with that mask
-//! exists and is full there, with its own mask. Buckets keep rules sorted
-//! by priority, best first; among equal priorities the older rule first.
+//! Placement: a rule's *shape* is its ternary mask, with each range field
+//! widened to the bits its bounds share (a `lo..hi` range lies inside that
+//! prefix). The rule joins the first group with room in its bucket among
+//! those whose mask is, coarsest first: its shape's address-wide fields cut
+//! to their leading ones rounded down to whole bytes (masks differing in
+//! low bits, as ACL masks do, share one; narrower fields are left out),
+//! then every field so cut, then its shape itself. Else it opens a group
+//! of the first of these masks no group has, or a second of its shape.
+//! Groups may repeat a mask, so every rule fits until the table holds
+//! `size` rules (or the list its `max_groups` groups). Buckets keep rules
+//! best priority first; among equal priorities the older rule first.
+//!
+//! Make before break: a group list that names a group or a priority too
+//! many only costs a probe, one that misses a rule gives a wrong answer. So
+//! the list is written before a bucket when the change adds a group or
+//! raises a group's best priority, and after it when it removes or lowers.
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
 use crate::value;
-use p4bpf_layout::{ByteOrder, Table, TernaryLayout};
-use std::collections::BTreeMap;
+use p4bpf_layout::{ByteOrder, FieldLayout, MatchKind, Table, TernaryLayout};
+use std::collections::{BTreeMap, HashMap};
 
-/// One rule as the bucket stores it.
+/// One rule as a bucket stores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Rule {
-    value: Vec<u8>,
-    mask: Vec<u8>,
+pub struct Rule {
+    /// The key struct, masked (zero in range fields).
+    pub value: Vec<u8>,
+    pub mask: Vec<u8>,
+    /// (lo, hi) key structs, for a table with range keys.
+    pub bounds: Option<(Vec<u8>, Vec<u8>)>,
     /// The table's value struct (action, priority, parameters).
-    action: Vec<u8>,
+    pub action: Vec<u8>,
 }
 
-/// Where a rule went: the bucket to write, and the group to open first
-/// if the rule needed a new one.
+/// What a rule matches: its key without the action. A rule is its match
+/// and its priority (as in P4Runtime: two rules may match alike at two
+/// priorities).
+type MatchKey = (Vec<u8>, Vec<u8>, Option<(Vec<u8>, Vec<u8>)>);
+
+impl Rule {
+    fn of(entry: &EncodedEntry) -> Option<Rule> {
+        Some(Rule {
+            value: entry.key.clone(),
+            mask: entry.mask.clone()?,
+            bounds: entry.bounds.clone(),
+            action: entry.value.clone(),
+        })
+    }
+
+    /// Whether this rule, of priority `mine`, is the rule `key` at `priority`.
+    fn is(&self, key: &MatchKey, mine: u32, priority: u32) -> bool {
+        mine == priority && self.value == key.0 && self.mask == key.1 && self.bounds == key.2
+    }
+
+    fn key(&self) -> MatchKey {
+        (self.value.clone(), self.mask.clone(), self.bounds.clone())
+    }
+}
+
+/// A map write, in the order the writes must happen.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Placement {
-    pub bucket_key: Vec<u8>,
-    pub bucket: Vec<u8>,
-    /// (slot, group value) of a group this rule opens.
-    pub new_group: Option<(u32, Vec<u8>)>,
+pub enum MapWrite {
+    /// Replace the group list (the one value of the groups map).
+    Groups(Vec<u8>),
+    /// Replace a bucket, or delete it (`None`).
+    Bucket(Vec<u8>, Option<Vec<u8>>),
+    /// Replace the filter of a group (its id, the filter's bytes).
+    Filter(u32, Vec<u8>),
+}
+
+/// The filter bit of a bucket key in a filter of `words` u32 words (a
+/// power of two): its u32 words (native order) hashed from 0 as
+/// `h = (h ^ word) * 0x9e3779b1`, then the top log2(32 * words) bits of
+/// `h`. The data path computes the same on its probe and skips the bucket
+/// when the bit is clear.
+fn filter_bit(bucket_key: &[u8], words: u32) -> u32 {
+    let hash = bucket_key.chunks(4).fold(0u32, |h, word| {
+        let mut w = [0u8; 4];
+        w[..word.len()].copy_from_slice(word);
+        (h ^ u32::from_ne_bytes(w)).wrapping_mul(0x9e37_79b1)
+    });
+    let bits = (32 * words.max(1)).next_power_of_two().trailing_zeros();
+    hash.checked_shr(32 - bits).unwrap_or(0)
+}
+
+#[derive(Clone, Debug)]
+struct Group {
+    id: u32,
+    mask: Vec<u8>,
+    /// Priority → how many of the group's rules have it.
+    priorities: BTreeMap<u32, usize>,
+    /// A bit per bucket key hash (see [`filter_bit`]) of its buckets.
+    filter: Vec<u32>,
+    /// The best priority the group list in the map gives it (at least
+    /// the true one: removals leave it high until the list is next
+    /// written); `None` while the list does not name it.
+    listed: Option<u32>,
+}
+
+impl Group {
+    fn best(&self) -> u32 {
+        self.priorities.keys().next_back().copied().unwrap_or(0)
+    }
+}
+
+/// The whole state of one ternary table, as the maps hold it.
+#[derive(Clone, Debug, Default)]
+pub struct Classifier {
+    groups: HashMap<u32, Group>,
+    /// Mask → ids of the groups with it, oldest first.
+    by_mask: HashMap<Vec<u8>, Vec<u32>>,
+    buckets: HashMap<Vec<u8>, Vec<Rule>>,
+    /// Match → (priority, bucket key) of each rule with it.
+    index: HashMap<MatchKey, Vec<(u32, Vec<u8>)>>,
+    rules: usize,
+    next_id: u32,
 }
 
 fn bad(table: &Table, why: &str) -> RuntimeError {
@@ -48,291 +135,558 @@ fn layout(table: &Table) -> Result<&TernaryLayout> {
         .ok_or_else(|| bad(table, "ternary table without its layout"))
 }
 
-/// Whether every bit of `group` is also in `mask`.
-fn covers(group: &[u8], mask: &[u8]) -> bool {
-    group.len() == mask.len() && group.iter().zip(mask).all(|(g, m)| g & !m == 0)
-}
-
-/// `mask` with each field cut to its leading ones, rounded down to bytes.
-fn relax(table: &Table, mask: &[u8]) -> Vec<u8> {
-    let mut relaxed = vec![0u8; mask.len()];
-    for key in &table.keys {
-        let f = &key.field;
-        let (start, len) = (f.byte_offset as usize, f.byte_len as usize);
-        let Some(bytes) = mask.get(start..start + len) else {
-            continue;
-        };
-        let mut big_endian = bytes.to_vec();
-        if f.byte_order == ByteOrder::Host {
-            big_endian.reverse();
-        }
-        let spare = (len as u32 * 8).saturating_sub(f.bit_width);
-        let ones = (0..f.bit_width)
-            .take_while(|i| {
-                let bit = spare + i;
-                big_endian
-                    .get((bit / 8) as usize)
-                    .is_some_and(|b| b & (0x80 >> (bit % 8)) != 0)
-            })
-            .count() as u32;
-        let mut kept = value::prefix_mask(ones / 8 * 8, f.bit_width);
-        if f.byte_order == ByteOrder::Host {
-            kept.reverse();
-        }
-        if let Some(slot) = relaxed.get_mut(start..start + kept.len()) {
-            slot.copy_from_slice(&kept);
-        }
-    }
-    relaxed
-}
-
-/// `size` bytes: `word` at 0 and `body` at `offset`.
-fn with_word(size: u32, word: u32, offset: u32, body: &[u8]) -> Vec<u8> {
-    let mut bytes = word.to_ne_bytes().to_vec();
-    bytes.resize(offset as usize, 0);
-    bytes.extend_from_slice(body);
-    bytes.resize((size as usize).max(bytes.len()), 0);
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
     bytes
-}
-
-/// The group slot value holding `mask`.
-pub fn group_value(t: &TernaryLayout, mask: &[u8]) -> Vec<u8> {
-    with_word(t.group_value_size, 1, t.group_mask_offset, mask)
-}
-
-/// The mask of a used group slot value, `None` for an unused one.
-pub fn group_mask(t: &TernaryLayout, slot_value: &[u8], key_size: usize) -> Option<Vec<u8>> {
-    let used = slot_value.get(..4).is_some_and(|w| w != [0, 0, 0, 0]);
-    let start = t.group_mask_offset as usize;
-    used.then(|| slot_value.get(start..start + key_size).map(<[u8]>::to_vec))
-        .flatten()
-}
-
-fn bucket_key(t: &TernaryLayout, group: u32, value: &[u8], mask: &[u8]) -> Vec<u8> {
-    with_word(
-        t.bucket_key_size,
-        group,
-        t.bucket_key_offset,
-        &value::and(value, mask),
-    )
-}
-
-fn decode(t: &TernaryLayout, bucket: &[u8], key_size: usize) -> Vec<Rule> {
-    let count = bucket
-        .get(..4)
-        .and_then(|w| w.try_into().ok())
-        .map(u32::from_ne_bytes)
-        .unwrap_or(0)
-        .min(t.bucket_rules);
-    let value_size = (t.rule_size - t.rule_value_offset) as usize;
-    (0..count)
-        .filter_map(|i| {
-            let at = (t.rules_offset + i * t.rule_size) as usize;
-            let part = |offset: u32, len: usize| {
-                let from = at + offset as usize;
-                bucket.get(from..from + len).map(<[u8]>::to_vec)
-            };
-            Some(Rule {
-                value: part(0, key_size)?,
-                mask: part(t.rule_mask_offset, key_size)?,
-                action: part(t.rule_value_offset, value_size)?,
-            })
-        })
-        .collect()
-}
-
-fn encode(t: &TernaryLayout, rules: &[Rule]) -> Vec<u8> {
-    let mut bucket = vec![0u8; t.bucket_size as usize];
-    let mut put = |at: usize, bytes: &[u8]| {
-        if let Some(slot) = bucket.get_mut(at..at + bytes.len()) {
-            slot.copy_from_slice(bytes);
-        }
-    };
-    put(0, &(rules.len() as u32).to_ne_bytes());
-    for (i, r) in rules.iter().enumerate() {
-        let at = (t.rules_offset + i as u32 * t.rule_size) as usize;
-        put(at, &r.value);
-        put(at + t.rule_mask_offset as usize, &r.mask);
-        put(at + t.rule_value_offset as usize, &r.action);
-    }
-    bucket
-}
-
-fn priority(t: &TernaryLayout, action: &[u8]) -> u32 {
-    let at = t.priority_offset as usize;
-    action
         .get(at..at + 4)
         .and_then(|w| w.try_into().ok())
         .map(u32::from_ne_bytes)
         .unwrap_or(0)
 }
 
-/// Where `entry` goes, given the masks of the groups in use (slot order)
-/// and a way to read a bucket (`None`: no such bucket yet).
-pub fn place(
-    table: &Table,
-    groups: &[Vec<u8>],
-    entry: &EncodedEntry,
-    mut read_bucket: impl FnMut(&[u8]) -> Result<Option<Vec<u8>>>,
-) -> Result<Placement> {
-    let t = layout(table)?;
-    let mask = entry
-        .mask
-        .clone()
-        .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
-    let key_size = table.key_size as usize;
-    let rule = Rule {
-        value: entry.key.clone(),
-        mask: mask.clone(),
-        action: entry.value.clone(),
-    };
-    let mut chosen = None;
-    for (slot, group) in groups.iter().enumerate() {
-        if !covers(group, &mask) {
-            continue;
-        }
-        let key = bucket_key(t, slot as u32, &entry.key, group);
-        let rules = read_bucket(&key)?
-            .map(|b| decode(t, &b, key_size))
-            .unwrap_or_default();
-        if rules
-            .iter()
-            .any(|r| r.value == rule.value && r.mask == rule.mask)
-        {
-            return Err(bad(table, "an entry with this key and mask already exists"));
-        }
-        if chosen.is_none() && rules.len() < t.bucket_rules as usize {
-            chosen = Some((key, rules, None));
-        }
+fn put(bytes: &mut [u8], at: usize, part: &[u8]) {
+    if let Some(slot) = bytes.get_mut(at..at + part.len()) {
+        slot.copy_from_slice(part);
     }
-    let (key, mut rules, new_group) = match chosen {
-        Some(found) => found,
-        None => {
-            let relaxed = relax(table, &mask);
-            let group = if groups.contains(&relaxed) {
-                mask.clone()
-            } else {
-                relaxed
-            };
-            let slot = groups.len() as u32;
-            if groups.contains(&group) || slot >= t.max_groups {
-                return Err(bad(
-                    table,
-                    &format!(
-                        "no room for this entry: its buckets are full and the table has all {} mask groups in use",
-                        t.max_groups
-                    ),
-                ));
-            }
-            let key = bucket_key(t, slot, &entry.key, &group);
-            (key, vec![], Some((slot, group_value(t, &group))))
-        }
-    };
-    let best = priority(t, &rule.action);
-    let at = rules
-        .iter()
-        .position(|r| priority(t, &r.action) < best)
-        .unwrap_or(rules.len());
-    rules.insert(at, rule);
-    Ok(Placement {
-        bucket_key: key,
-        bucket: encode(t, &rules),
-        new_group,
-    })
 }
 
-/// A rule's bytes: (value, mask, table value struct).
-pub type RuleParts = (Vec<u8>, Vec<u8>, Vec<u8>);
-/// Where a rule was found: (bucket key, bucket, index of the rule there).
-pub type Found = (Vec<u8>, Vec<u8>, usize);
-/// (map key, map value) pairs to write.
-pub type Records = Vec<(Vec<u8>, Vec<u8>)>;
-
-/// The rules of a bucket.
-pub fn rules(table: &Table, bucket: &[u8]) -> Result<Vec<RuleParts>> {
-    let t = layout(table)?;
-    Ok(decode(t, bucket, table.key_size as usize)
-        .into_iter()
-        .map(|r| (r.value, r.mask, r.action))
-        .collect())
+fn priority(t: &TernaryLayout, action: &[u8]) -> u32 {
+    u32_at(action, t.priority_offset as usize)
 }
 
-/// A bucket holding `rules`, kept in priority order (best first, stable).
-pub fn bucket(table: &Table, mut rules: Vec<RuleParts>) -> Result<Vec<u8>> {
-    let t = layout(table)?;
-    rules.sort_by_key(|(_, _, action)| std::cmp::Reverse(priority(t, action)));
-    let rules: Vec<Rule> = rules
-        .into_iter()
-        .map(|(value, mask, action)| Rule {
-            value,
-            mask,
-            action,
+/// A field's bytes as a big-endian number's bytes.
+fn field_be(bytes: &[u8], f: &FieldLayout) -> Vec<u8> {
+    let start = f.byte_offset as usize;
+    let mut part = bytes
+        .get(start..start + f.byte_len as usize)
+        .map(<[u8]>::to_vec)
+        .unwrap_or_default();
+    if f.byte_order == ByteOrder::Host && cfg!(target_endian = "little") {
+        part.reverse();
+    }
+    part
+}
+
+fn put_field_be(bytes: &mut [u8], f: &FieldLayout, big_endian: &[u8]) {
+    let mut part = big_endian.to_vec();
+    if f.byte_order == ByteOrder::Host && cfg!(target_endian = "little") {
+        part.reverse();
+    }
+    put(bytes, f.byte_offset as usize, &part);
+}
+
+/// Leading bits (of `width`) where `a` and `b`, big-endian, agree.
+fn common_prefix(a: &[u8], b: &[u8], width: u32) -> u32 {
+    let spare = (a.len() as u32 * 8).saturating_sub(width);
+    (0..width)
+        .take_while(|i| {
+            let bit = spare + i;
+            let of = |x: &[u8]| x.get((bit / 8) as usize).map(|b| b & (0x80 >> (bit % 8)));
+            of(a) == of(b)
         })
-        .collect();
-    Ok(encode(t, &rules))
+        .count() as u32
 }
 
-/// The bucket key and bucket holding the rule of `entry`'s value and mask,
-/// with the rule's index there, or `None`.
-pub fn find(
-    table: &Table,
-    groups: &[Vec<u8>],
-    entry: &EncodedEntry,
-    mut read_bucket: impl FnMut(&[u8]) -> Result<Option<Vec<u8>>>,
-) -> Result<Option<Found>> {
-    let t = layout(table)?;
-    let Some(mask) = &entry.mask else {
-        return Ok(None);
+/// Leading one bits (of `width`) of `mask`, big-endian.
+fn leading_ones(mask: &[u8], width: u32) -> u32 {
+    let zeros = vec![0u8; mask.len()];
+    let inverted: Vec<u8> = mask.iter().map(|b| !b).collect();
+    common_prefix(&inverted, &zeros, width)
+}
+
+/// The rule's shape (the bits it always fixes) and its value there.
+fn shape(table: &Table, rule: &Rule) -> (Vec<u8>, Vec<u8>) {
+    let (mut mask, mut value) = (rule.mask.clone(), rule.value.clone());
+    let Some((lo, hi)) = &rule.bounds else {
+        return (mask, value);
     };
-    for (slot, group) in groups.iter().enumerate() {
-        if !covers(group, mask) {
-            continue;
+    for key in table
+        .keys
+        .iter()
+        .filter(|k| k.match_kind == MatchKind::Range)
+    {
+        let f = &key.field;
+        let (lo, hi) = (field_be(lo, f), field_be(hi, f));
+        let fixed = value::prefix_mask(common_prefix(&lo, &hi, f.bit_width), f.bit_width);
+        put_field_be(&mut mask, f, &fixed);
+        put_field_be(&mut value, f, &value::and(&lo, &fixed));
+    }
+    (mask, value)
+}
+
+/// `mask` with each field of at least `min_width` bits cut to its leading
+/// ones, rounded down to whole bytes, and the other fields left out.
+fn relax(table: &Table, mask: &[u8], min_width: u32) -> Vec<u8> {
+    let mut relaxed = vec![0u8; mask.len()];
+    for key in table.keys.iter().filter(|k| k.field.bit_width >= min_width) {
+        let f = &key.field;
+        let ones = leading_ones(&field_be(mask, f), f.bit_width);
+        put_field_be(
+            &mut relaxed,
+            f,
+            &value::prefix_mask(ones / 8 * 8, f.bit_width),
+        );
+    }
+    relaxed
+}
+
+/// The group masks a rule of shape `mask` may join, coarsest first: the
+/// address-wide fields relaxed (ports and protocol tell few rules apart
+/// and would multiply the groups), every field relaxed, the shape itself.
+fn group_masks(table: &Table, mask: &[u8]) -> [Vec<u8>; 3] {
+    let widest = table
+        .keys
+        .iter()
+        .map(|k| k.field.bit_width)
+        .max()
+        .unwrap_or(0);
+    [
+        relax(table, mask, widest.min(32)),
+        relax(table, mask, 0),
+        mask.to_vec(),
+    ]
+}
+
+/// Whether every bit of `group` is also in `mask`.
+fn covers(group: &[u8], mask: &[u8]) -> bool {
+    group.len() == mask.len() && group.iter().zip(mask).all(|(g, m)| g & !m == 0)
+}
+
+fn bucket_key(t: &TernaryLayout, group: u32, value: &[u8], mask: &[u8]) -> Vec<u8> {
+    let mut key = vec![0u8; t.bucket_key_size as usize];
+    put(&mut key, 0, &group.to_ne_bytes());
+    put(
+        &mut key,
+        t.bucket_key_offset as usize,
+        &value::and(value, mask),
+    );
+    key
+}
+
+fn encode_bucket(t: &TernaryLayout, key_size: usize, rules: &[Rule]) -> Vec<u8> {
+    let mut bucket = vec![0u8; t.bucket_size as usize];
+    put(&mut bucket, 0, &(rules.len() as u32).to_ne_bytes());
+    for (i, r) in rules.iter().enumerate() {
+        let at = (t.rules_offset + i as u32 * t.rule_size) as usize;
+        put(&mut bucket, at, &r.value);
+        put(&mut bucket, at + t.rule_mask_offset as usize, &r.mask);
+        if let (Some((lo, hi)), Some(bounds)) = (&r.bounds, t.rule_bounds_offset) {
+            put(&mut bucket, at + bounds as usize, lo);
+            put(&mut bucket, at + bounds as usize + key_size, hi);
         }
-        let key = bucket_key(t, slot as u32, &entry.key, group);
-        let Some(bucket) = read_bucket(&key)? else {
-            continue;
+        put(&mut bucket, at + t.rule_value_offset as usize, &r.action);
+    }
+    bucket
+}
+
+/// The rules of a bucket's bytes.
+pub fn decode_bucket(table: &Table, bucket: &[u8]) -> Result<Vec<Rule>> {
+    let t = layout(table)?;
+    let key_size = table.key_size as usize;
+    let count = u32_at(bucket, 0).min(t.bucket_rules);
+    let value_size = (t.rule_size - t.rule_value_offset) as usize;
+    let rules = (0..count).filter_map(|i| {
+        let at = (t.rules_offset + i * t.rule_size) as usize;
+        let part = |offset: usize, len: usize| {
+            bucket
+                .get(at + offset..at + offset + len)
+                .map(<[u8]>::to_vec)
         };
-        let at = decode(t, &bucket, table.key_size as usize)
-            .iter()
-            .position(|r| r.value == entry.key && &r.mask == mask);
-        if let Some(at) = at {
-            return Ok(Some((key, bucket, at)));
-        }
-    }
-    Ok(None)
+        let bounds = match t.rule_bounds_offset {
+            Some(b) => Some((
+                part(b as usize, key_size)?,
+                part(b as usize + key_size, key_size)?,
+            )),
+            None => None,
+        };
+        Some(Rule {
+            value: part(0, key_size)?,
+            mask: part(t.rule_mask_offset as usize, key_size)?,
+            bounds,
+            action: part(t.rule_value_offset as usize, value_size)?,
+        })
+    });
+    Ok(rules.collect())
 }
 
-/// A whole ternary table built in memory, for writing in one go.
-#[derive(Default)]
-pub struct Batch {
-    groups: Vec<Vec<u8>>,
-    buckets: BTreeMap<Vec<u8>, Vec<u8>>,
-}
-
-impl Batch {
-    pub fn add(&mut self, table: &Table, entry: &EncodedEntry) -> Result<()> {
-        let placed = place(table, &self.groups, entry, |key| {
-            Ok(self.buckets.get(key).cloned())
-        })?;
-        if let Some((_, value)) = &placed.new_group {
-            let t = layout(table)?;
-            self.groups
-                .extend(group_mask(t, value, table.key_size as usize));
-        }
-        self.buckets.insert(placed.bucket_key, placed.bucket);
-        Ok(())
-    }
-
-    /// (slot key, group value) of every group, then (key, bucket) pairs.
-    pub fn into_maps(self, table: &Table) -> Result<(Records, Records)> {
+impl Classifier {
+    /// The classifier the maps hold: the group list's value and every
+    /// (bucket key, bucket) pair.
+    pub fn from_maps(
+        table: &Table,
+        list: Option<&[u8]>,
+        buckets: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
+    ) -> Result<Classifier> {
         let t = layout(table)?;
-        let groups = self
-            .groups
+        let mut c = Classifier::default();
+        let list = list.unwrap_or_default();
+        for i in 0..u32_at(list, 0).min(t.max_groups) {
+            let at = (t.groups_offset + i * t.group_size) as usize;
+            let mask_at = at + t.group_mask_offset as usize;
+            let mask = list
+                .get(mask_at..mask_at + table.key_size as usize)
+                .ok_or_else(|| bad(table, "a truncated group list"))?;
+            let id = u32_at(list, at);
+            c.open(t, id, mask.to_vec());
+            if let Some(group) = c.groups.get_mut(&id) {
+                group.listed = Some(u32_at(list, at + 4));
+            }
+        }
+        for (key, bytes) in buckets {
+            let id = u32_at(&key, 0);
+            c.mark(id, &key);
+            for rule in decode_bucket(table, &bytes)? {
+                c.count_in(id, priority(t, &rule.action), 1);
+                c.note(&rule, priority(t, &rule.action), &key);
+                c.buckets.entry(key.clone()).or_default().push(rule);
+            }
+        }
+        Ok(c)
+    }
+
+    /// How many rules the table holds.
+    pub fn len(&self) -> usize {
+        self.rules
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rules == 0
+    }
+
+    fn note(&mut self, rule: &Rule, priority: u32, bucket: &[u8]) {
+        self.index
+            .entry(rule.key())
+            .or_default()
+            .push((priority, bucket.to_vec()));
+        self.rules += 1;
+    }
+
+    fn forget(&mut self, key: &MatchKey, priority: u32) {
+        if let Some(found) = self.index.get_mut(key) {
+            found.retain(|(p, _)| *p != priority);
+            if found.is_empty() {
+                self.index.remove(key);
+            }
+            self.rules = self.rules.saturating_sub(1);
+        }
+    }
+
+    /// The priority and bucket of the rule `entry` names: its match at
+    /// its priority, or the only rule with its match (so a rule can be
+    /// named without its priority when no other matches alike).
+    fn locate(&self, t: &TernaryLayout, entry: &EncodedEntry) -> Option<(u32, Vec<u8>)> {
+        let found = self.index.get(&Rule::of(entry)?.key())?;
+        let wanted = priority(t, &entry.value);
+        found
             .iter()
-            .enumerate()
-            .map(|(slot, mask)| ((slot as u32).to_ne_bytes().to_vec(), group_value(t, mask)))
-            .collect();
-        Ok((groups, self.buckets.into_iter().collect()))
+            .find(|(p, _)| *p == wanted)
+            .or_else(|| found.first().filter(|_| found.len() == 1))
+            .cloned()
+    }
+
+    /// How many groups are in use.
+    pub fn groups(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Bytes of map values and keys the classifier occupies: the group
+    /// list, the filters (an array: all `max_groups` of them) and every
+    /// bucket with its key.
+    pub fn map_bytes(&self, table: &Table) -> Result<u64> {
+        let t = layout(table)?;
+        let bucket = u64::from(t.bucket_key_size + t.bucket_size);
+        let filters = u64::from(t.max_groups) * u64::from(t.filter_words) * 4;
+        Ok(u64::from(t.groups_size()) + filters + self.buckets.len() as u64 * bucket)
+    }
+
+    /// Every rule, bucket by bucket.
+    pub fn rules(&self) -> impl Iterator<Item = &Rule> {
+        self.buckets.values().flatten()
+    }
+
+    /// The stored rule `entry` names, if any.
+    pub fn find(&self, table: &Table, entry: &EncodedEntry) -> Option<&Rule> {
+        let t = layout(table).ok()?;
+        let (p, bucket) = self.locate(t, entry)?;
+        let key = Rule::of(entry)?.key();
+        self.buckets
+            .get(&bucket)?
+            .iter()
+            .find(|r| r.is(&key, priority(t, &r.action), p))
+    }
+
+    fn open(&mut self, t: &TernaryLayout, id: u32, mask: Vec<u8>) {
+        self.by_mask.entry(mask.clone()).or_default().push(id);
+        self.groups.insert(
+            id,
+            Group {
+                id,
+                mask,
+                priorities: BTreeMap::new(),
+                filter: vec![0; t.filter_words as usize],
+                listed: None,
+            },
+        );
+        self.next_id = id.wrapping_add(1) % t.max_groups.max(1);
+    }
+
+    /// A group id below `max_groups` no group has, after the last one given
+    /// (an id just freed is taken last: a lookup may still hold a list
+    /// that names it).
+    fn free_id(&self, t: &TernaryLayout) -> Option<u32> {
+        let max = t.max_groups.max(1);
+        (0..max)
+            .map(|i| (self.next_id + i) % max)
+            .find(|id| !self.groups.contains_key(id))
+    }
+
+    /// Set the filter bit of `bucket_key` in group `id`; whether it was clear.
+    fn mark(&mut self, id: u32, bucket_key: &[u8]) -> bool {
+        let Some(group) = self.groups.get(&id) else {
+            return false;
+        };
+        let bit = filter_bit(bucket_key, group.filter.len() as u32);
+        let Some(word) = self
+            .groups
+            .get_mut(&id)
+            .and_then(|g| g.filter.get_mut((bit / 32) as usize))
+        else {
+            return false;
+        };
+        let was_clear = *word & (1 << (bit % 32)) == 0;
+        *word |= 1 << (bit % 32);
+        was_clear
+    }
+
+    /// The filter of group `id` as its map value.
+    fn filter(&self, id: u32) -> Vec<u8> {
+        self.groups
+            .get(&id)
+            .map(|g| g.filter.iter().flat_map(|w| w.to_ne_bytes()).collect())
+            .unwrap_or_default()
+    }
+
+    fn close(&mut self, id: u32) {
+        if let Some(group) = self.groups.remove(&id) {
+            if let Some(ids) = self.by_mask.get_mut(&group.mask) {
+                ids.retain(|g| *g != id);
+                if ids.is_empty() {
+                    self.by_mask.remove(&group.mask);
+                }
+            }
+        }
+    }
+
+    /// Count `n` more (or, negative, fewer) rules of `priority` in group `id`.
+    fn count_in(&mut self, id: u32, priority: u32, n: isize) {
+        if let Some(group) = self.groups.get_mut(&id) {
+            let count = group.priorities.entry(priority).or_default();
+            *count = count.saturating_add_signed(n);
+            if *count == 0 {
+                group.priorities.remove(&priority);
+            }
+        }
+    }
+
+    /// The group list's value, to be written: groups by best priority,
+    /// highest first.
+    pub fn list(&mut self, table: &Table) -> Result<Vec<u8>> {
+        let t = layout(table)?;
+        for group in self.groups.values_mut() {
+            group.listed = Some(group.best());
+        }
+        let mut groups: Vec<&Group> = self.groups.values().collect();
+        groups.sort_by_key(|g| (std::cmp::Reverse(g.best()), g.id));
+        let mut list = vec![0u8; t.groups_size() as usize];
+        put(&mut list, 0, &(groups.len() as u32).to_ne_bytes());
+        for (i, g) in groups.iter().enumerate() {
+            let at = (t.groups_offset + i as u32 * t.group_size) as usize;
+            put(&mut list, at, &g.id.to_ne_bytes());
+            put(&mut list, at + 4, &g.best().to_ne_bytes());
+            put(&mut list, at + t.group_mask_offset as usize, &g.mask);
+        }
+        Ok(list)
+    }
+
+    /// Every (group id, filter) pair, as the filters map holds them.
+    pub fn filters(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
+        self.groups
+            .keys()
+            .map(|id| (id.to_ne_bytes().to_vec(), self.filter(*id)))
+            .collect()
+    }
+
+    /// Every (bucket key, bucket) pair.
+    pub fn buckets(&self, table: &Table) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let t = layout(table)?;
+        let key_size = table.key_size as usize;
+        Ok(self
+            .buckets
+            .iter()
+            .map(|(key, rules)| (key.clone(), encode_bucket(t, key_size, rules)))
+            .collect())
+    }
+
+    /// The first group of mask `mask` with room in `value`'s bucket.
+    fn room_in(&self, t: &TernaryLayout, mask: &[u8], value: &[u8]) -> Option<Vec<u8>> {
+        self.by_mask.get(mask)?.iter().find_map(|id| {
+            let key = bucket_key(t, *id, value, mask);
+            let used = self.buckets.get(&key).map_or(0, Vec::len);
+            (used < t.bucket_rules as usize).then_some(key)
+        })
+    }
+
+    /// The bucket `rule` goes to, opening a group if it needs one.
+    fn home(&mut self, table: &Table, rule: &Rule) -> Result<Vec<u8>> {
+        let t = layout(table)?;
+        let (mask, value) = shape(table, rule);
+        let candidates = group_masks(table, &mask);
+        if let Some(key) = candidates.iter().find_map(|m| self.room_in(t, m, &value)) {
+            return Ok(key);
+        }
+        if self.groups.len() >= t.max_groups as usize {
+            return Err(bad(
+                table,
+                &format!(
+                    "no room for this entry: its buckets are full and the table has all {} mask groups in use",
+                    t.max_groups
+                ),
+            ));
+        }
+        // A mask no group has yet, else a second group of the finest.
+        let [coarse, relaxed, own] = candidates;
+        let group = [coarse, relaxed]
+            .into_iter()
+            .find(|m| !self.by_mask.contains_key(m))
+            .unwrap_or(own);
+        let id = self
+            .free_id(t)
+            .ok_or_else(|| bad(table, "no free group id"))?;
+        let key = bucket_key(t, id, &value, &group);
+        self.open(t, id, group);
+        Ok(key)
+    }
+
+    /// Add `entry`; the writes that put it in the maps.
+    pub fn insert(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
+        let t = layout(table)?;
+        let rule = Rule::of(entry).ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
+        if rule.mask.len() != table.key_size as usize || !covers(&rule.value, &rule.mask) {
+            return Err(bad(table, "an entry whose value has bits outside its mask"));
+        }
+        let best = priority(t, &rule.action);
+        let taken = self.index.get(&rule.key());
+        if taken.is_some_and(|found| found.iter().any(|(p, _)| *p == best)) {
+            return Err(bad(
+                table,
+                "an entry with this key and priority already exists",
+            ));
+        }
+        if self.len() >= table.size as usize {
+            return Err(bad(
+                table,
+                &format!("the table is full ({} entries)", table.size),
+            ));
+        }
+        let key = self.home(table, &rule)?;
+        let id = u32_at(&key, 0);
+        let marked = self.mark(id, &key);
+        self.count_in(id, best, 1);
+        self.note(&rule, best, &key);
+        let rules = self.buckets.entry(key.clone()).or_default();
+        let at = rules
+            .iter()
+            .position(|r| priority(t, &r.action) < best)
+            .unwrap_or(rules.len());
+        rules.insert(at, rule);
+        let mut writes = self.writes_for(table, &key, true)?;
+        if marked {
+            // The bit goes on before the bucket it lets lookups find.
+            writes.insert(0, MapWrite::Filter(id, self.filter(id)));
+        }
+        Ok(writes)
+    }
+
+    /// Remove the rule `entry` names; the writes that take it out.
+    pub fn remove(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
+        let t = layout(table)?;
+        let (p, bucket_key) = self
+            .locate(t, entry)
+            .ok_or_else(|| bad(table, "no entry with this key"))?;
+        let key = Rule::of(entry)
+            .map(|r| r.key())
+            .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
+        self.forget(&key, p);
+        let id = u32_at(&bucket_key, 0);
+        if let Some(rules) = self.buckets.get_mut(&bucket_key) {
+            rules.retain(|r| !(r.is(&key, priority(t, &r.action), p)));
+            if rules.is_empty() {
+                self.buckets.remove(&bucket_key);
+            }
+        }
+        self.count_in(id, p, -1);
+        if self
+            .groups
+            .get(&id)
+            .is_some_and(|g| g.priorities.is_empty())
+        {
+            self.close(id);
+        }
+        self.writes_for(table, &bucket_key, false)
+    }
+
+    /// Give the rule `entry` names `entry`'s action and parameters; its
+    /// priority, part of what names it, stays. Only its bucket changes.
+    pub fn modify(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
+        let t = layout(table)?;
+        let no_entry = || bad(table, "no entry with this key");
+        let (p, bucket_key) = self.locate(t, entry).ok_or_else(no_entry)?;
+        let key = Rule::of(entry).map(|r| r.key()).ok_or_else(no_entry)?;
+        let rules = self.buckets.get_mut(&bucket_key).ok_or_else(no_entry)?;
+        let rule = rules
+            .iter_mut()
+            .find(|r| r.is(&key, priority(t, &r.action), p))
+            .ok_or_else(no_entry)?;
+        rule.action = entry.value.clone();
+        put(
+            &mut rule.action,
+            t.priority_offset as usize,
+            &p.to_ne_bytes(),
+        );
+        let bucket = self.bucket(table, &bucket_key)?;
+        Ok(vec![MapWrite::Bucket(bucket_key, bucket)])
+    }
+
+    /// The bytes of bucket `key`, `None` when it holds no rule.
+    pub fn bucket(&self, table: &Table, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        let t = layout(table)?;
+        Ok(self
+            .buckets
+            .get(key)
+            .map(|rules| encode_bucket(t, table.key_size as usize, rules)))
+    }
+
+    /// The bucket write of `key`, with the group list's when the map's
+    /// list would miss something: before the bucket when the change
+    /// `widens` (the group is new, or its best priority rose above what
+    /// the list says), after it when the bucket's group closed. A lowered
+    /// priority is left in the list (it only costs a probe) until the
+    /// list is next written, so deleting and adding back writes no list.
+    fn writes_for(&mut self, table: &Table, key: &[u8], widens: bool) -> Result<Vec<MapWrite>> {
+        let mut writes = vec![MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?)];
+        let group = self.groups.get(&u32_at(key, 0));
+        let stale = match group {
+            Some(g) => widens && g.listed.is_none_or(|listed| g.best() > listed),
+            None => !widens,
+        };
+        if stale {
+            let list = MapWrite::Groups(self.list(table)?);
+            if widens {
+                writes.insert(0, list);
+            } else {
+                writes.push(list);
+            }
+        }
+        Ok(writes)
     }
 }
 
@@ -340,9 +694,9 @@ impl Batch {
 #[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
 mod tests {
     use super::*;
-    use p4bpf_layout::{FieldLayout, KeyField, MatchKind, TableStorage};
+    use p4bpf_layout::{KeyField, TableStorage};
 
-    fn table() -> Table {
+    fn table(bucket_rules: u32) -> Table {
         Table {
             name: "t".into(),
             map: "t".into(),
@@ -362,18 +716,23 @@ mod tests {
             value_size: 8,
             actions: vec![],
             default_map: None,
+            default_slot: 0,
             ternary: Some(TernaryLayout {
                 groups_map: "g".into(),
-                max_groups: 2,
-                group_mask_offset: 4,
-                group_value_size: 8,
+                max_groups: 4,
+                groups_offset: 4,
+                group_size: 12,
+                filters_map: "f".into(),
+                filter_words: 8,
+                group_mask_offset: 8,
                 bucket_key_offset: 4,
                 bucket_key_size: 8,
-                bucket_size: 4 + 2 * 16,
-                bucket_rules: 2,
+                bucket_size: 4 + bucket_rules * 16,
+                bucket_rules,
                 rules_offset: 4,
                 rule_size: 16,
                 rule_mask_offset: 4,
+                rule_bounds_offset: None,
                 rule_value_offset: 8,
                 priority_offset: 4,
             }),
@@ -384,50 +743,103 @@ mod tests {
         let mut v = 1u32.to_ne_bytes().to_vec();
         v.extend_from_slice(&priority.to_ne_bytes());
         EncodedEntry {
-            key: (value & mask).to_le_bytes().to_vec(),
+            key: (value & mask).to_ne_bytes().to_vec(),
             value: v,
-            mask: Some(mask.to_le_bytes().to_vec()),
+            mask: Some(mask.to_ne_bytes().to_vec()),
+            bounds: None,
         }
+    }
+
+    fn priorities(c: &Classifier, t: &Table) -> Vec<Vec<u32>> {
+        let l = t.ternary.as_ref().unwrap();
+        let mut all: Vec<Vec<u32>> = c
+            .buckets
+            .values()
+            .map(|rules| rules.iter().map(|r| priority(l, &r.action)).collect())
+            .collect();
+        all.sort();
+        all
     }
 
     #[test]
     fn masks_differing_in_low_bits_share_one_group_and_rules_sort_by_priority() {
-        let t = table();
-        let mut b = Batch::default();
-        b.add(&t, &entry(0x0a000001, 0xffffff0f, 5)).unwrap();
-        b.add(&t, &entry(0x0a000002, 0xffffff03, 9)).unwrap();
-        assert_eq!(b.groups, vec![0xffffff00u32.to_le_bytes().to_vec()]);
-        let rules = decode(
-            t.ternary.as_ref().unwrap(),
-            b.buckets.values().next().unwrap(),
-            4,
-        );
-        let priorities: Vec<u32> = rules
-            .iter()
-            .map(|r| priority(t.ternary.as_ref().unwrap(), &r.action))
-            .collect();
-        assert_eq!(priorities, vec![9, 5]);
+        let t = table(8);
+        let mut c = Classifier::default();
+        c.insert(&t, &entry(0x0a000001, 0xffffff0f, 5)).unwrap();
+        c.insert(&t, &entry(0x0a000002, 0xffffff03, 9)).unwrap();
+        assert_eq!(c.groups.len(), 1);
+        assert_eq!(priorities(&c, &t), vec![vec![9, 5]]);
     }
 
     #[test]
-    fn a_full_bucket_opens_a_group_and_then_the_table_is_full() {
-        let t = table();
-        let mut b = Batch::default();
-        for (i, m) in [0xffffff01u32, 0xffffff03].into_iter().enumerate() {
-            b.add(&t, &entry(0x0a000001, m, i as u32)).unwrap();
+    fn full_buckets_open_groups_even_with_a_mask_in_use() {
+        let t = table(1);
+        let mut c = Classifier::default();
+        for p in 0..3 {
+            c.insert(&t, &entry(0x0a000001, 0xffffff00 | (1 << p), p))
+                .unwrap();
         }
-        b.add(&t, &entry(0x0a000001, 0xffffff07, 7)).unwrap();
-        assert_eq!(b.groups.len(), 2);
-        b.add(&t, &entry(0x0a000001, 0xffffff0f, 8)).unwrap();
-        let full = b.add(&t, &entry(0x0a000001, 0xffffff1f, 8));
-        assert!(full.is_err_and(|e| e.to_string().contains("no room")));
+        // Relaxed group, own-mask group, then a third with a repeated mask.
+        assert_eq!(c.groups.len(), 3);
+        c.insert(&t, &entry(0x0a000001, 0xffffff08, 4)).unwrap();
+        let full = c.insert(&t, &entry(0x0a000001, 0xffffff10, 5));
+        assert!(full.is_err_and(|e| e.to_string().contains("mask groups")));
     }
 
     #[test]
-    fn the_same_key_and_mask_twice_is_an_error() {
-        let t = table();
-        let mut b = Batch::default();
-        b.add(&t, &entry(1, 0xff, 1)).unwrap();
-        assert!(b.add(&t, &entry(1, 0xff, 2)).is_err());
+    fn a_raised_group_is_listed_before_its_bucket_and_a_removal_after() {
+        let t = table(8);
+        let mut c = Classifier::default();
+        let writes = c.insert(&t, &entry(1, 0xff, 3)).unwrap();
+        assert!(matches!(
+            writes.as_slice(),
+            [
+                MapWrite::Filter(..),
+                MapWrite::Groups(_),
+                MapWrite::Bucket(_, Some(_))
+            ]
+        ));
+        // Same group, no higher priority: no list write (a filter bit may be).
+        let writes = c.insert(&t, &entry(2, 0xff, 1)).unwrap();
+        assert!(matches!(writes.last(), Some(MapWrite::Bucket(_, Some(_)))));
+        assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(_))));
+        // A lowered best stays in the list; a closed group leaves it.
+        let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
+        assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
+        let writes = c.remove(&t, &entry(2, 0xff, 0)).unwrap();
+        assert!(matches!(
+            writes.as_slice(),
+            [MapWrite::Bucket(_, None), MapWrite::Groups(_)]
+        ));
+        assert!(c.groups.is_empty() && c.is_empty());
+    }
+
+    #[test]
+    fn the_maps_read_back_give_the_same_classifier() {
+        let t = table(2);
+        let mut c = Classifier::default();
+        for i in 0..6 {
+            c.insert(&t, &entry(i, 0xff, i)).unwrap();
+        }
+        let list = c.list(&t).unwrap();
+        let mut back = Classifier::from_maps(&t, Some(&list), c.buckets(&t).unwrap()).unwrap();
+        assert_eq!(back.list(&t).unwrap(), list);
+        assert_eq!(priorities(&back, &t), priorities(&c, &t));
+        assert!(back.find(&t, &entry(3, 0xff, 0)).is_some());
+    }
+
+    #[test]
+    fn a_match_may_repeat_at_another_priority_and_is_then_named_with_it() {
+        let t = table(8);
+        let mut c = Classifier::default();
+        c.insert(&t, &entry(1, 0xff, 1)).unwrap();
+        assert!(c.insert(&t, &entry(1, 0xff, 1)).is_err());
+        c.insert(&t, &entry(1, 0xff, 2)).unwrap();
+        assert!(c.remove(&t, &entry(1, 0xff, 7)).is_err());
+        c.remove(&t, &entry(1, 0xff, 2)).unwrap();
+        // The only rule left with this match is found without its priority.
+        c.modify(&t, &entry(1, 0xff, 0)).unwrap();
+        assert_eq!(priorities(&c, &t), vec![vec![1]]);
+        assert_eq!(c.len(), 1);
     }
 }

@@ -154,7 +154,7 @@ fn verifier_rejection_is_typed_with_its_log() {
         return;
     };
     match LoadedPipeline::from_image(image) {
-        Err(RuntimeError::Verifier { program, log }) => {
+        Err(RuntimeError::Verifier { program, log, .. }) => {
             assert_eq!(program, "broken");
             assert!(log.contains("invalid access to packet"), "{log}");
         }
@@ -232,24 +232,28 @@ expect 0 0b000001
         outcome.lines
     );
     let acl = names::table(&pipeline.description, "pipe_acl").unwrap_or_else(|e| panic!("{e}"));
-    // Two groups are in use: /8 (holding /8, /16 and, in another bucket,
-    // 11/8) and /32 (10.1.2.3, whose /8 bucket was full). A /24 joins the
-    // /8 group; another /16 under 10/8 finds that bucket full, cannot join
-    // the /32 group and finds no free group.
-    let fourth_mask = EntrySpec {
-        keys: vec![(0, "1.2.3.0&&&255.255.255.0".into())],
-        ..EntrySpec::default()
-    };
-    table::add_entry(&pipeline, acl, &fourth_mask).unwrap_or_else(|e| panic!("{e}"));
-    let no_room = EntrySpec {
-        keys: vec![(0, "10.2.0.0&&&255.255.0.0".into())],
-        ..EntrySpec::default()
-    };
-    let full = table::add_entry(&pipeline, acl, &no_room);
-    assert!(
-        matches!(full, Err(RuntimeError::Value(ref m)) if m.contains("groups")),
-        "{full:?}"
-    );
+    // Three groups are in use: /8 (10/8 and, in another bucket, 11/8), /16
+    // and /32; a /24 opens the fourth and last. A second 10.1/16-shaped
+    // rule joins the /16 bucket of 10.1; a third finds it full, no group
+    // of its own mask, and no room for one.
+    for (key, fits) in [
+        ("1.2.3.0&&&255.255.255.0", true),
+        ("10.1.0.0&&&255.255.0.255", true),
+        ("10.1.0.1&&&255.255.0.255", false),
+    ] {
+        let spec = EntrySpec {
+            keys: vec![(0, key.into())],
+            ..EntrySpec::default()
+        };
+        let added = table::add_entry(&pipeline, acl, &spec);
+        assert_eq!(added.is_ok(), fits, "{key}: {added:?}");
+        if !fits {
+            assert!(
+                matches!(added, Err(RuntimeError::Value(ref m)) if m.contains("groups")),
+                "{added:?}"
+            );
+        }
+    }
 }
 
 #[test]

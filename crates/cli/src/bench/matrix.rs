@@ -9,7 +9,7 @@ use super::fill::{P4Entry, RawEntries};
 use p4bpf_layout::{Pipeline, TableStorage};
 use p4bpf_runtime::bench::BenchObject;
 use p4bpf_runtime::entry::{encode_entry, EntrySpec};
-use p4bpf_runtime::ternary::Batch;
+use p4bpf_runtime::ternary::Classifier;
 use std::fmt::Write;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,7 +204,7 @@ pub fn entries(point: &Point) -> Vec<P4Entry> {
 /// everything else goes as is.
 pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> Result<(), String> {
     let mut plain = Vec::new();
-    let mut batches: Vec<(&p4bpf_layout::Table, Batch)> = Vec::new();
+    let mut batches: Vec<(&p4bpf_layout::Table, Classifier)> = Vec::new();
     for entry in entries {
         let table =
             p4bpf_runtime::names::table(pipeline, &entry.table).map_err(|e| e.to_string())?;
@@ -223,22 +223,27 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
         let at = match batches.iter().position(|(t, _)| t.map == table.map) {
             Some(at) => at,
             None => {
-                batches.push((table, Batch::default()));
+                batches.push((table, Classifier::default()));
                 batches.len() - 1
             }
         };
         if let Some((_, batch)) = batches.get_mut(at) {
-            batch.add(table, &encoded).map_err(|e| e.to_string())?;
+            batch.insert(table, &encoded).map_err(|e| e.to_string())?;
         }
     }
     let mut raw = Vec::new();
-    for (table, batch) in batches {
+    for (table, mut batch) in batches {
         let Some(layout) = table.ternary.as_ref() else {
             continue;
         };
-        let (groups, buckets) = batch.into_maps(table).map_err(|e| e.to_string())?;
-        raw.push(records(&layout.groups_map, groups));
+        let list = batch.list(table).map_err(|e| e.to_string())?;
+        let buckets = batch.buckets(table).map_err(|e| e.to_string())?;
+        raw.push(records(&layout.filters_map, batch.filters()));
         raw.push(records(&table.map, buckets));
+        raw.push(records(
+            &layout.groups_map,
+            vec![(0u32.to_ne_bytes().to_vec(), list)],
+        ));
     }
     super::fill::write_p4(object, pipeline, &plain)?;
     super::fill::write_raw(object, &raw)

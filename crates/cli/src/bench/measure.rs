@@ -3,7 +3,7 @@
 //! kernel's average ns per run.
 
 use super::matrix::{self, Point};
-use super::suite::{self, Mode};
+use super::suite::{self, Family, Mode};
 use super::{build, designs, fill, twin, veth::VethPair, Request};
 use p4bpf_runtime::bench::live::time_live;
 use p4bpf_runtime::bench::{median, packet, time_plain, BenchObject, ProgramFacts};
@@ -21,6 +21,8 @@ pub struct Subject {
     pub samples: Vec<f64>,
     /// Thread CPU ns per run, one per round (plain mode only).
     pub cpu_samples: Vec<f64>,
+    /// The packet it is timed with.
+    packet: Vec<u8>,
 }
 
 impl Subject {
@@ -43,7 +45,7 @@ impl Subject {
 /// A study program and its twin.
 pub struct Pair {
     pub name: &'static str,
-    pub study: bool,
+    pub family: Family,
     pub what: &'static str,
     pub p4: Subject,
     pub twin: Subject,
@@ -70,6 +72,9 @@ pub struct Results {
     pub clang: String,
     pub kernel: String,
     pub cpu: String,
+    /// `/proc/loadavg`'s 1-minute figure when the run started and ended:
+    /// other work on the machine, which interleaving makes fair but noisy.
+    pub load: (String, String),
 }
 
 pub fn run(request: &Request) -> Result<Results, String> {
@@ -84,6 +89,7 @@ pub fn run(request: &Request) -> Result<Results, String> {
 }
 
 fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
+    let load_at_start = load_average();
     // The veth pair first: routed cases need its ifindex in their entries.
     build::c_object(&request.suite.join("c").join("drop.c"), scratch, &[])?;
     let (pair, live_skipped) = match VethPair::create(&scratch.join("twin_drop.o")) {
@@ -106,12 +112,13 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         let p4_path = request.suite.join("p4").join(format!("{}.p4", case.name));
         let (image, pipeline) = build::p4_object(&p4_path, scratch)
             .map_err(|e| format!("{}: {e}", p4_path.display()))?;
-        let p4 = load(
+        let mut p4 = load(
             format!("{} (P4)", case.name),
             case.mode,
             image,
             &pipeline.entry,
         )?;
+        p4.packet = case.packet.clone();
         fill::write_p4(&p4.object, &pipeline, &case.p4_entries)
             .map_err(|e| format!("{}: {e}", case.name))?;
         // Routed entries name the veth's ifindex as their P4 port too.
@@ -120,12 +127,13 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
             fill::write_raw(&p4.object, &[fill::RawEntries::one(ports, &bytes, &bytes)])
                 .map_err(|e| format!("{}: {e}", case.name))?;
         }
-        let twin = load_c(request, scratch, case.name, case.mode)?;
+        let mut twin = load_c(request, scratch, case.name, case.mode)?;
+        twin.packet = case.packet.clone();
         fill::write_raw(&twin.object, &case.twin_entries)
             .map_err(|e| format!("twin {}: {e}", case.name))?;
         pairs.push(Pair {
             name: case.name,
-            study: case.study,
+            family: case.family,
             what: case.what,
             p4,
             twin,
@@ -136,11 +144,19 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         floors.push(load_c(request, scratch, name, Mode::Plain)?);
     }
     floors.push(load_c(request, scratch, "tx", Mode::Live)?);
-    let wire = packet::udp_packet(packet::DST_IP);
-    for _ in 0..request.rounds {
+    for round in 0..request.rounds {
+        // Which of a pair runs first alternates: the first live run after
+        // plain ones pays for waking the veth up.
+        let twin_first = round % 2 == 1;
         let subjects = pairs
             .iter_mut()
-            .flat_map(|p| [&mut p.p4, &mut p.twin])
+            .flat_map(|p| {
+                if twin_first {
+                    [&mut p.twin, &mut p.p4]
+                } else {
+                    [&mut p.p4, &mut p.twin]
+                }
+            })
             .chain(floors.iter_mut());
         for subject in subjects {
             let fd = subject
@@ -150,12 +166,13 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
             let failed = |e: p4bpf_runtime::RuntimeError| format!("{}: {e}", subject.label);
             match (subject.mode, &pair) {
                 (Mode::Plain, _) => {
-                    let timing = time_plain(fd, &wire, request.repeat).map_err(failed)?;
+                    let timing = time_plain(fd, &subject.packet, request.repeat).map_err(failed)?;
                     subject.samples.push(timing.kernel_ns);
                     subject.cpu_samples.push(timing.cpu_ns);
                 }
                 (Mode::Live, Some(veth)) => {
-                    let ns = time_live(fd, &wire, request.repeat, veth.ifindex).map_err(failed)?;
+                    let ns = time_live(fd, &subject.packet, request.repeat, veth.ifindex)
+                        .map_err(failed)?;
                     subject.samples.push(ns);
                 }
                 (Mode::Live, None) => continue,
@@ -182,6 +199,7 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         clang: build::clang_version(),
         kernel: first_line("/proc/sys/kernel/osrelease"),
         cpu: cpu_model(),
+        load: (load_at_start, load_average()),
     })
 }
 
@@ -306,7 +324,17 @@ fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subj
         facts,
         samples: Vec::new(),
         cpu_samples: Vec::new(),
+        packet: packet::udp_packet(packet::DST_IP),
     })
+}
+
+/// The 1-minute load average.
+fn load_average() -> String {
+    let line = first_line("/proc/loadavg");
+    line.split_whitespace()
+        .next()
+        .unwrap_or("unknown")
+        .to_string()
 }
 
 fn first_line(path: &str) -> String {

@@ -1,6 +1,8 @@
-//! The benchmark cases: the six programs of the p4c-xdp study, each with
-//! its hand-written twin (same file stem under `c/`), the two empty floors,
-//! and the entries each needs so the packet takes the path the study timed.
+//! The benchmark cases: the six programs of the p4c-xdp study and the
+//! second family (the same work written as users write P4: one shared
+//! parser and one deparser emitting every header), each with its
+//! hand-written twin (same file stem under `c/`), the two empty floors,
+//! and the entries each needs so the packet takes the path timed.
 
 use super::fill::{P4Entry, RawEntries};
 use p4bpf_runtime::bench::packet;
@@ -14,16 +16,28 @@ pub enum Mode {
     Live,
 }
 
+/// Which table of RESULTS.md a case belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// The p4c-xdp study's six: each parser extracts what its deparser emits.
+    Study,
+    /// `p4/shared.p4`'s parser and deparser under each program's control.
+    Shared,
+    /// Routed live frames (packets per second).
+    Routed,
+}
+
 pub struct Case {
     /// File stem of `p4/NAME.p4` and `c/NAME.c`; the programs are
     /// `NAME_xdp` in both objects.
     pub name: &'static str,
     pub what: &'static str,
     pub mode: Mode,
-    /// One of the study's six (else an extra case with its own table).
-    pub study: bool,
+    pub family: Family,
     pub p4_entries: Vec<P4Entry>,
     pub twin_entries: Vec<RawEntries>,
+    /// The packet timed (the 64-byte UDP packet unless said otherwise).
+    pub packet: Vec<u8>,
 }
 
 /// The floors: hand-written programs with nothing in them (`c/NAME.c`).
@@ -37,7 +51,7 @@ const NEW_TTL: u8 = 63;
 pub fn cases(port: u32) -> Vec<Case> {
     let dst = packet::DST_IP;
     let dst_text = format!("{}.{}.{}.{}", dst[0], dst[1], dst[2], dst[3]);
-    vec![
+    let mut cases = vec![
         case("parse_drop", "parse Ethernet+IPv4, drop", Mode::Plain),
         case(
             "exact_miss",
@@ -70,7 +84,7 @@ pub fn cases(port: u32) -> Vec<Case> {
             Mode::Live,
         ),
         Case {
-            study: false,
+            family: Family::Routed,
             p4_entries: vec![P4Entry::new(
                 "Forward.routes",
                 &["10.0.0.0/8"],
@@ -84,7 +98,100 @@ pub fn cases(port: u32) -> Vec<Case> {
                 Mode::Live,
             )
         },
+    ];
+    cases.extend(shared_cases(&dst_text));
+    cases
+}
+
+/// The second family: `p4/shared_NAME.p4` and `c/shared_NAME.c`.
+fn shared_cases(dst_text: &str) -> Vec<Case> {
+    let shared = |name, what, mode| Case {
+        family: Family::Shared,
+        ..case(name, what, mode)
+    };
+    vec![
+        shared("shared_parse_drop", "shared parser, drop", Mode::Plain),
+        shared(
+            "shared_exact_miss",
+            "exact lookup of dst MAC (miss), drop",
+            Mode::Plain,
+        ),
+        Case {
+            p4_entries: vec![P4Entry::new(
+                "SetTtl.ttl_by_dst",
+                &[dst_text],
+                "set_ttl",
+                &[&NEW_TTL.to_string()],
+            )],
+            twin_entries: vec![RawEntries::one("ttl_by_dst", &packet::DST_IP, &[NEW_TTL])],
+            ..shared(
+                "shared_exact_ttl",
+                "exact lookup (hit) gives TTL, write it, drop",
+                Mode::Plain,
+            )
+        },
+        shared(
+            "shared_udp_rewrite",
+            "write UDP src port + IPv4 src, both checksums, drop",
+            Mode::Plain,
+        ),
+        shared("shared_mac_swap", "swap MACs, XDP_TX", Mode::Plain),
+        Case {
+            p4_entries: vec![P4Entry::new(
+                "Push.tag_by_dst",
+                &[dst_text],
+                "push_tag",
+                &[&TAG_VALUE.to_string()],
+            )],
+            twin_entries: vec![RawEntries::one(
+                "tag_by_dst",
+                &packet::DST_IP,
+                &TAG_VALUE.to_ne_bytes(),
+            )],
+            ..shared(
+                "shared_push_header",
+                "exact lookup (hit) pushes an 8-byte tag after Ethernet, XDP_TX",
+                Mode::Live,
+            )
+        },
+        Case {
+            p4_entries: vec![P4Entry::new(
+                "Pop.untag_by_dst",
+                &[dst_text],
+                "pop_vlan",
+                &[],
+            )],
+            twin_entries: vec![RawEntries::one(
+                "untag_by_dst",
+                &packet::DST_IP,
+                &1u32.to_ne_bytes(),
+            )],
+            packet: vlan_packet(),
+            ..shared(
+                "shared_pop_header",
+                "exact lookup (hit) pops the VLAN tag, XDP_TX",
+                Mode::Live,
+            )
+        },
     ]
+}
+
+/// The value the push case's tag carries. Live frames come back with the
+/// bytes the last run wrote: the pushed tag's last two bytes land where the
+/// next frame's EtherType is read, so they say IPv4 and every frame takes
+/// the same path.
+const TAG_VALUE: u32 = 0x0001_0800;
+
+/// The benchmark packet with a VLAN tag (VID 100) after the MACs, for the
+/// pop case. Live frames come back with the bytes the last run wrote, here
+/// the MACs moved 4 bytes on: after a few pops the EtherType is read from
+/// what were bytes 0-1 of the destination MAC, 4-5 of it and 2-3 of the
+/// source MAC, so all of them are 0x8100 and every frame is tagged IPv4.
+fn vlan_packet() -> Vec<u8> {
+    let mut p = packet::udp_packet(packet::DST_IP);
+    p[0..12].copy_from_slice(&[0x81, 0, 0, 0, 0x81, 0, 2, 0, 0x81, 0, 0, 1]);
+    p.splice(12..12, [0x81, 0x00, 0x00, 0x64]);
+    p
 }
 
 const NEXT_HOP: [u8; 6] = [2, 0, 0, 0, 0, 0x10];
@@ -112,8 +219,9 @@ fn case(name: &'static str, what: &'static str, mode: Mode) -> Case {
         name,
         what,
         mode,
-        study: true,
+        family: Family::Study,
         p4_entries: Vec::new(),
         twin_entries: Vec::new(),
+        packet: packet::udp_packet(packet::DST_IP),
     }
 }

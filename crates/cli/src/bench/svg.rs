@@ -5,6 +5,7 @@
 
 use super::measure::Results;
 use super::report::{TIME_GOAL, VERIFIED_GOAL};
+use super::suite::Family;
 use std::fmt::Write;
 
 const ROW: f64 = 40.0;
@@ -23,7 +24,7 @@ pub fn ratios(results: &Results) -> String {
     let bars: Vec<Bar> = results
         .pairs
         .iter()
-        .filter(|p| p.study)
+        .filter(|p| p.family != Family::Routed)
         .map(|p| {
             let verified = f64::from(p.p4.facts.verified_insns)
                 / f64::from(p.twin.facts.verified_insns.max(1));

@@ -29,6 +29,13 @@ pub enum CStmt {
     Label(String),
     Goto(String),
     Return(String),
+    /// Statements from P4 source at `origin`, inside `what` (an action or
+    /// a table): printed between marks [`super::source_map`] resolves.
+    FromP4 {
+        origin: String,
+        what: String,
+        body: Vec<CStmt>,
+    },
 }
 
 pub fn line(text: impl Into<String>) -> CStmt {
@@ -136,6 +143,12 @@ fn print_one(s: &CStmt, depth: usize, out: &mut String) {
         CStmt::Return(value) => {
             indent(depth, out);
             out.push_str(&format!("return {value};\n"));
+        }
+        CStmt::FromP4 { origin, what, body } => {
+            out.push_str(&format!("{}{origin}\t{what}\n", super::source_map::BEGIN));
+            print(body, depth, out);
+            out.push_str(super::source_map::END);
+            out.push('\n');
         }
     }
 }

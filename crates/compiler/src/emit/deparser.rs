@@ -1,246 +1,260 @@
-//! The xdp_model deparser, planned from def-use facts.
+//! The xdp_model deparser, planned by the mid-end's parser-to-deparser
+//! correspondence ([`crate::midend::correspond`]).
 //!
-//! In place: when no control changes which headers are valid and the
-//! deparser emits exactly the extracted headers in their extraction order,
-//! the packet keeps its shape and only fields some control assigns are
-//! written back, at the offset each header was extracted from (most of
-//! them already where they are assigned: see [`super::write_through`]). Rebuild:
-//! otherwise the parsed bytes are replaced by the emitted headers,
-//! resizing the packet once (`bpf_xdp_adjust_head`; at TC
-//! `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink, which
-//! the kernel allows only for IPv4/IPv6 packets: others move their bytes
-//! forward and trim the tail, up to 4 KiB).
+//! Kept shape: headers stay where they were parsed; each emit writes back
+//! only fields assigned indirectly and only when one was assigned on this
+//! packet's path (`p4bpf_dirty`); plain assignments were already stored
+//! where they happened ([`super::write_through`]). May change: the same,
+//! then, when a control pushed or popped one of the first emitted headers
+//! (its validity no longer says whether it was parsed), those headers
+//! alone are rewritten after one resize; the stable headers after them
+//! keep their bytes. Rebuilt: the parsed headers are replaced by the
+//! emitted ones: the deparser's body runs once, each emit that runs with
+//! its header valid recorded and counted; after it, one resize, then the
+//! recorded headers are written in order (emits in a switch, an if or a
+//! table's action switch count only when they run). Resizes: `bpf_xdp_adjust_head`; at
+//! TC `bpf_skb_change_head` to grow and `bpf_skb_adjust_room` to shrink,
+//! which the kernel allows only for IPv4/IPv6 packets (others move their
+//! bytes forward and trim the tail, up to 4 KiB); at TC a change rewrites
+//! every emitted header, since the shrink moves bytes after Ethernet.
 
 use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
+use super::varbit::VARBIT_BYTES;
 use super::Emitter;
-use crate::ir::{AggId, Expr, ExprKind, Next, Program, Stmt, Transition, Ty};
-use std::collections::BTreeSet;
+use crate::ir::{AggId, Expr, Stmt, Ty};
+use crate::midend::correspond::{self, Shape};
+use p4bpf_layout::Hook;
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Plan {
-    InPlace,
-    Rebuild,
-}
-
-/// Def-use facts about the controls and actions.
-#[derive(Default)]
-pub struct Writes {
-    /// Header fields assigned somewhere, by (header type, field index).
-    pub fields: BTreeSet<(AggId, usize)>,
-    /// Validity or whole headers may change.
-    pub reshapes: bool,
-    /// Fields also assigned other than by a plain `hdr.h.f = v` (through an
-    /// `out` argument, a slice, a stack element): the deparser writes them.
-    pub indirect: BTreeSet<(AggId, usize)>,
-}
-
-/// The (header type, field) a header field expression names, if any.
-fn header_field(e: &Expr) -> Option<(AggId, usize)> {
-    match &e.kind {
-        ExprKind::Field { agg, field, base } if matches!(base.ty, Ty::Header(_)) => {
-            Some((*agg, *field))
-        }
-        _ => None,
-    }
-}
-
-/// Whether `e` is a path of struct members from a variable (`hdr.ipv4`),
-/// which has one place in the packet once extracted.
-pub fn plain_path(mut e: &Expr) -> bool {
-    loop {
-        match &e.kind {
-            ExprKind::Var(_) => return true,
-            ExprKind::Field { base, .. } => e = base,
-            _ => return false,
-        }
-    }
-}
-
-fn collect(prog: &Program, stmts: &[Stmt], w: &mut Writes) {
-    for s in stmts {
-        match s {
-            Stmt::Assign { lhs, .. } => match (&lhs.kind, &lhs.ty) {
-                (ExprKind::Field { agg, field, base }, Ty::Bits { .. } | Ty::Bool)
-                    if matches!(base.ty, Ty::Header(_)) =>
-                {
-                    w.fields.insert((*agg, *field));
-                    if !plain_path(base) {
-                        w.indirect.insert((*agg, *field));
-                    }
-                }
-                (ExprKind::Slice { base, .. }, _) if header_field(base).is_some() => {
-                    w.fields.extend(header_field(base));
-                    w.indirect.extend(header_field(base));
-                }
-                (_, Ty::Bits { .. } | Ty::Bool | Ty::Error) => {}
-                _ => w.reshapes = true,
-            },
-            Stmt::SetValid { .. } | Stmt::StackShift { .. } => w.reshapes = true,
-            // `out`/`inout` arguments are written through pointers.
-            Stmt::CallAction { action, args } => {
-                let params = prog
-                    .action(*action)
-                    .map(|a| a.params.as_slice())
-                    .unwrap_or(&[]);
-                for (v, arg) in params.iter().zip(args) {
-                    if prog
-                        .var(*v)
-                        .is_some_and(|v| v.storage == crate::ir::VarStorage::ActionOutParam)
-                    {
-                        w.indirect.extend(header_field(arg));
-                        collect(
-                            prog,
-                            &[Stmt::Assign {
-                                lhs: arg.clone(),
-                                rhs: arg.clone(),
-                            }],
-                            w,
-                        );
-                    }
-                }
-            }
-            Stmt::If { then, other, .. } => {
-                collect(prog, then, w);
-                collect(prog, other, w);
-            }
-            Stmt::SwitchAction { cases, default, .. } => {
-                for (_, b) in cases {
-                    collect(prog, b, w);
-                }
-                if let Some(d) = default {
-                    collect(prog, d, w);
-                }
-            }
-            Stmt::SwitchValue { cases, default, .. } => {
-                for (_, b) in cases {
-                    collect(prog, b, w);
-                }
-                if let Some(d) = default {
-                    collect(prog, d, w);
-                }
-            }
-            Stmt::Inline { body, .. } => collect(prog, body, w),
-            _ => {}
-        }
-    }
-}
-
-fn header_ops(stmts: &[Stmt], extract: bool, out: &mut Vec<String>, e: &Emitter) {
-    for s in stmts {
-        match s {
-            Stmt::Extract { header } if extract => out.push(e.lvalue(header)),
-            Stmt::Emit { header } if !extract => out.push(e.lvalue(header)),
-            Stmt::If { then, other, .. } => {
-                header_ops(then, extract, out, e);
-                header_ops(other, extract, out, e);
-            }
-            _ => {}
-        }
-    }
-}
-
-/// Headers in the order a walk of the parser from `start` extracts them.
-fn extraction_order(prog: &Program, e: &Emitter) -> Vec<String> {
-    let mut order = vec![];
-    let Some(parser) = prog.parsers.first() else {
-        return order;
-    };
-    let mut seen = vec![false; parser.states.len()];
-    let mut queue: Vec<usize> = parser
-        .states
-        .iter()
-        .position(|s| s.name == "start")
-        .into_iter()
-        .collect();
-    while let Some(i) = queue.first().copied() {
-        queue.remove(0);
-        if seen.get(i).copied().unwrap_or(true) {
-            continue;
-        }
-        if let Some(s) = seen.get_mut(i) {
-            *s = true;
-        }
-        let Some(state) = parser.states.get(i) else {
-            continue;
-        };
-        header_ops(&state.stmts, true, &mut order, e);
-        let nexts: Vec<Next> = match &state.transition {
-            Transition::Direct(n) => vec![*n],
-            Transition::Select { cases, .. } => cases.iter().map(|c| c.next).collect(),
-        };
-        for n in nexts {
-            if let Next::State(s) = n {
-                queue.push(s.index());
-            }
-        }
-    }
-    order.dedup();
-    order
-}
-
-pub fn writes(prog: &Program) -> Writes {
-    let mut w = Writes::default();
-    for c in &prog.controls {
-        collect(prog, &c.body, &mut w);
-    }
-    for a in &prog.actions {
-        collect(prog, &a.body, &mut w);
-    }
-    w
-}
+/// The bit of `p4bpf_offset` an extract sets on a header a control may
+/// push or pop: was it parsed, whatever it is now?
+const PARSED: u32 = 0x8000;
 
 impl Emitter<'_> {
-    pub fn deparse_plan(&self) -> Plan {
-        let Some(deparser) = self.prog.deparser() else {
-            return Plan::InPlace;
-        };
-        let mut emitted = vec![];
-        header_ops(&deparser.body, false, &mut emitted, self);
-        let extracted = extraction_order(self.prog, self);
-        if self.writes.reshapes || emitted != extracted {
-            Plan::Rebuild
-        } else {
-            Plan::InPlace
+    /// How the deparser treats the packet (ebpf_model has none).
+    pub fn deparse_plan(&self) -> Shape {
+        match self.prog.deparser() {
+            Some(deparser) => correspond::shape(self.prog, &self.facts, deparser),
+            None => Shape::Kept,
         }
     }
 
-    /// Code before the deparser's body: the resize, for a rebuild.
-    pub fn deparser_prologue(&self) -> Vec<CStmt> {
-        if self.plan != Plan::Rebuild {
-            return vec![CStmt::Comment(
-                "deparser: headers keep their places; write back assigned fields".into(),
-            )];
+    /// Whether the extract of a header of type `agg` records that it was
+    /// parsed, for the deparser's check of a pushed or popped header.
+    pub fn marks_parsed(&self, agg: AggId) -> bool {
+        matches!(self.plan, Shape::MayChange { .. }) && !self.facts.stable(agg)
+    }
+
+    /// What an extract of `agg` stores in `p4bpf_offset` beside the offset.
+    pub fn parsed_mark(&self, agg: AggId) -> String {
+        if self.marks_parsed(agg) {
+            format!(" | {PARSED:#x} /* parsed */")
+        } else {
+            String::new()
         }
+    }
+
+    /// Code before the deparser's body.
+    pub fn deparser_prologue(&self) -> Vec<CStmt> {
+        match self.plan {
+            Shape::Kept => vec![CStmt::Comment(
+                "deparser: headers keep their places; write back assigned fields".into(),
+            )],
+            Shape::MayChange { .. } => vec![CStmt::Comment(
+                "deparser: headers keep their places unless a control pushed or popped one".into(),
+            )],
+            Shape::Rebuilt => self.rebuild_prologue(),
+        }
+    }
+
+    /// Code after the deparser's body: the rebuild, or that of a changed
+    /// prefix.
+    pub fn deparser_epilogue(&self) -> Vec<CStmt> {
+        let prefix = match self.plan {
+            Shape::Kept => return vec![],
+            Shape::Rebuilt => return self.rebuild_epilogue(),
+            Shape::MayChange { prefix } => prefix,
+        };
         let Some(deparser) = self.prog.deparser() else {
             return vec![];
         };
+        let emits: Vec<&Expr> = deparser
+            .body
+            .iter()
+            .filter_map(|s| match s {
+                Stmt::Emit { header } => Some(header),
+                _ => None,
+            })
+            .collect();
+        // At TC the shrink moves the bytes after Ethernet: rewrite them all.
+        let prefix = match self.hook {
+            Hook::Tc => emits.len(),
+            Hook::Xdp => prefix.min(emits.len()),
+        };
+        let (moved, kept) = emits.split_at(prefix);
+        let changed: Vec<String> = moved
+            .iter()
+            .filter(|h| matches!(h.ty, Ty::Header(a) if self.marks_parsed(a)))
+            .map(|h| {
+                let place = self.lvalue(h);
+                format!("{place}.{VALID} != ({place}.{OFFSET} >> 15)")
+            })
+            .collect();
+        if changed.is_empty() {
+            return vec![];
+        }
+        let mut rebuild = vec![line("u32 new_len = 0")];
+        rebuild.extend(moved.iter().filter_map(|h| self.count_header(h)));
+        rebuild.extend(self.keep_from(kept));
+        rebuild.extend(self.resize("keep_from"));
+        rebuild.push(line("u32 out = 0"));
+        for h in moved {
+            rebuild.extend(self.write_whole(h));
+        }
+        vec![
+            CStmt::Comment(format!(
+                "a control pushed or popped one of the first {} emitted headers: rewrite them",
+                moved.len()
+            )),
+            CStmt::If {
+                cond: changed.join(" || "),
+                then: rebuild,
+                other: vec![],
+            },
+        ]
+    }
+
+    /// `keep_from`: where the first valid header of `kept` starts (or the
+    /// parsed length); from there on the packet's bytes stay.
+    fn keep_from(&self, kept: &[&Expr]) -> Vec<CStmt> {
+        // An else-chain reads no further than the first valid header, so
+        // the verifier sees paths that differ only after it as one.
+        let mut chain = vec![];
+        for h in kept.iter().rev() {
+            let place = self.lvalue(h);
+            chain = vec![CStmt::If {
+                cond: format!("{place}.{VALID}"),
+                then: vec![line(format!("keep_from = {place}.{OFFSET} & 0x3fff"))],
+                other: chain,
+            }];
+        }
         let mut out = vec![
-            CStmt::Comment("deparser: replace the parsed headers by the emitted ones".into()),
+            CStmt::Comment("the headers after them stay where they are".into()),
+            line("u32 keep_from = offset"),
+        ];
+        out.extend(chain);
+        out
+    }
+
+    /// The start of a rebuild: one flag per emit statement, set when it
+    /// runs with its header valid, and the bytes they add up to.
+    fn rebuild_prologue(&self) -> Vec<CStmt> {
+        let mut out = vec![
+            CStmt::Comment(
+                "deparser: replace the parsed headers by the emitted ones (recorded, then written)"
+                    .into(),
+            ),
             line("u32 new_len = 0"),
         ];
-        let mut emitted = vec![];
-        collect_emits(&deparser.body, &mut emitted);
-        for h in &emitted {
-            if let Some(bytes) = self.header_bytes(h) {
-                out.push(CStmt::If {
-                    cond: format!("{}.{VALID}", self.lvalue(h)),
-                    then: vec![line(format!("new_len += {bytes}"))],
-                    other: vec![],
-                });
+        for i in 0..self.deparser_emits().len() {
+            out.push(line(format!("u8 emitted_{i} = 0")));
+        }
+        out
+    }
+
+    /// Every emit statement of the deparser, in the order they can run
+    /// (controls have no loops, so source order).
+    fn deparser_emits(&self) -> Vec<&Expr> {
+        struct Emits<'p>(Vec<&'p Expr>);
+        impl<'p> Emits<'p> {
+            fn walk(&mut self, body: &'p [Stmt]) {
+                for s in body {
+                    match s {
+                        Stmt::Emit { header } => self.0.push(header),
+                        _ => crate::midend::visit::stmt_bodies(s)
+                            .into_iter()
+                            .for_each(|b| self.walk(b)),
+                    }
+                }
             }
         }
-        out.push(line("int delta = (int)offset - (int)new_len"));
+        let mut emits = Emits(vec![]);
+        if let Some(deparser) = self.prog.deparser() {
+            emits.walk(&deparser.body);
+        }
+        emits.0
+    }
+
+    /// The end of a rebuild: one resize, then the recorded headers in order.
+    fn rebuild_epilogue(&self) -> Vec<CStmt> {
+        let mut out = self.resize("offset");
+        out.push(line("u32 out = 0"));
+        for (i, h) in self.deparser_emits().into_iter().enumerate() {
+            out.push(CStmt::If {
+                cond: format!("emitted_{i}"),
+                then: self.write_whole(h),
+                other: vec![],
+            });
+        }
+        out
+    }
+
+    /// A rebuild's `packet.emit(h)`: record it, when `h` is valid.
+    fn record_emit(&self, h: &Expr) -> Vec<CStmt> {
+        // The emitter walks the deparser's own statements, so the emit is
+        // found by identity.
+        let index = self
+            .deparser_emits()
+            .iter()
+            .position(|e| std::ptr::eq(*e, h));
+        let (Some(i), Some(bytes)) = (index, self.emitted_bytes(h)) else {
+            return vec![];
+        };
+        vec![CStmt::If {
+            cond: format!("{}.{VALID}", self.lvalue(h)),
+            then: vec![
+                line(format!("emitted_{i} = 1")),
+                line(format!("new_len += {bytes}")),
+            ],
+            other: vec![],
+        }]
+    }
+
+    /// The bytes an emit of `h` writes, as C: its fixed part and, for a
+    /// header with a varbit field, the bytes that field holds.
+    fn emitted_bytes(&self, h: &Expr) -> Option<String> {
+        let bytes = self.header_bytes(h)?;
+        let varbit = matches!(h.ty, Ty::Header(a) if self.prog.agg(a).is_some_and(|a| a.varbit.is_some()));
+        Some(match varbit {
+            true => format!("{bytes} + {}.{VARBIT_BYTES}", self.lvalue(h)),
+            false => bytes.to_string(),
+        })
+    }
+
+    fn count_header(&self, h: &Expr) -> Option<CStmt> {
+        let bytes = self.emitted_bytes(h)?;
+        Some(CStmt::If {
+            cond: format!("{}.{VALID}", self.lvalue(h)),
+            then: vec![line(format!("new_len += {bytes}"))],
+            other: vec![],
+        })
+    }
+
+    /// Makes room for `new_len` bytes of headers in place of the first
+    /// `parsed` bytes, then refreshes the packet pointers.
+    fn resize(&self, parsed: &str) -> Vec<CStmt> {
         if self.target.moving_needs_shrink() {
             self.use_helper(super::helpers::Helper::SkbShrink);
         }
-        out.push(CStmt::If {
-            cond: format!("delta != 0 && {}", self.target.move_start_fails("delta")),
-            then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
-            other: vec![],
-        });
+        let mut out = vec![
+            line(format!("int delta = (int){parsed} - (int)new_len")),
+            CStmt::If {
+                cond: format!("delta != 0 && {}", self.target.move_start_fails("delta")),
+                then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
+                other: vec![],
+            },
+        ];
         out.extend(self.target.reload_pointers().map(line));
-        out.push(line("u32 out = 0"));
         out
     }
 
@@ -253,48 +267,67 @@ impl Emitter<'_> {
 
     /// `packet.emit(h)`.
     pub fn emit_header(&self, h: &Expr) -> Vec<CStmt> {
+        if self.plan == Shape::Rebuilt {
+            return self.record_emit(h);
+        }
+        let Ty::Header(agg) = h.ty else { return vec![] };
+        let Some(a) = self.prog.agg(agg) else {
+            return vec![];
+        };
+        let keep =
+            |i: usize| self.writes.fields.contains(&(agg, i)) && !self.written_through(agg, i);
+        if !(0..a.fields.len()).any(keep) {
+            return vec![];
+        }
+        let bytes = a.wire_bits / 8;
+        let place = self.lvalue(h);
+        let mut body = vec![
+            line(format!("u32 at = {place}.{OFFSET} & 0x3fff")),
+            CStmt::If {
+                cond: format!("pkt + at + {bytes} > pkt_end"),
+                then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
+                other: vec![],
+            },
+            line("u8 *hdr_start = pkt + at"),
+        ];
+        body.extend(self.write_header(a, "hdr_start", &place, keep));
+        // Only when a field was assigned on this packet's path (clang then
+        // moves the store into that path), and only into a parsed header.
+        let mut cond = format!("{place}.{VALID} && {place}.{DIRTY}");
+        if self.marks_parsed(agg) {
+            cond.push_str(&format!(" && ({place}.{OFFSET} & {PARSED:#x})"));
+        }
+        vec![
+            CStmt::Comment(format!("emit {}", a.name)),
+            CStmt::If {
+                cond,
+                then: body,
+                other: vec![],
+            },
+        ]
+    }
+
+    /// Writes all of `h`, when valid, at `out` and moves `out` past it.
+    fn write_whole(&self, h: &Expr) -> Vec<CStmt> {
         let Ty::Header(agg) = h.ty else { return vec![] };
         let Some(a) = self.prog.agg(agg) else {
             return vec![];
         };
         let bytes = a.wire_bits / 8;
         let place = self.lvalue(h);
-        let mut body;
-        if self.plan == Plan::InPlace {
-            let keep =
-                |i: usize| self.writes.fields.contains(&(agg, i)) && !self.written_through(agg, i);
-            if !(0..a.fields.len()).any(keep) {
-                return vec![];
-            }
-            body = vec![
-                line(format!("u32 at = {place}.{OFFSET} & 0x3fff")),
-                CStmt::If {
-                    cond: format!("pkt + at + {bytes} > pkt_end"),
-                    then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
-                    other: vec![],
-                },
-                line("u8 *hdr_start = pkt + at"),
-            ];
-            body.extend(self.write_header(a, "hdr_start", &place, keep));
-            // Only when a field was assigned on this packet's path: clang
-            // then moves the store into that path.
-            body = vec![CStmt::If {
-                cond: format!("{place}.{DIRTY}"),
-                then: body,
+        let mut body = vec![
+            CStmt::If {
+                cond: format!("pkt + out + {bytes} > pkt_end"),
+                then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
                 other: vec![],
-            }];
-        } else {
-            body = vec![
-                CStmt::If {
-                    cond: format!("pkt + out + {bytes} > pkt_end"),
-                    then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
-                    other: vec![],
-                },
-                line("u8 *hdr_start = pkt + out"),
-            ];
-            body.extend(self.write_header(a, "hdr_start", &place, |_| true));
-            body.push(line(format!("out += {bytes}")));
+            },
+            line("u8 *hdr_start = pkt + out"),
+        ];
+        body.extend(self.write_header(a, "hdr_start", &place, |_| true));
+        if let Some(v) = &a.varbit {
+            body.extend(self.emit_varbit(v, bytes, &place));
         }
+        body.push(line(format!("out += {bytes}")));
         vec![
             CStmt::Comment(format!("emit {}", a.name)),
             CStmt::If {
@@ -306,15 +339,118 @@ impl Emitter<'_> {
     }
 }
 
-fn collect_emits(stmts: &[Stmt], out: &mut Vec<Expr>) {
-    for s in stmts {
-        match s {
-            Stmt::Emit { header } => out.push(header.clone()),
-            Stmt::If { then, other, .. } => {
-                collect_emits(then, out);
-                collect_emits(other, out);
-            }
-            _ => {}
-        }
+#[cfg(test)]
+mod tests {
+    use crate::{generate, Hook};
+    use std::path::Path;
+
+    /// Ethernet, optional IPv4, UDP; a tag only `CONTROL` may push; the
+    /// deparser is `EMITS`.
+    const TEMPLATE: &str = "
+#include <xdp_model.p4>
+header eth_t { bit<48> dst; bit<48> src; bit<16> ty; }
+header tag_t { bit<16> magic; bit<16> ty; }
+header ip_t { bit<64> a; bit<64> b; bit<8> ttl; bit<8> proto; bit<16> sum; }
+header udp_t { bit<16> sp; bit<16> dp; bit<16> len; bit<16> sum; }
+struct hs { eth_t eth; tag_t tag; ip_t ip; udp_t udp; }
+parser prs(packet_in p, out hs hdr) {
+    state start { p.extract(hdr.eth); transition select(hdr.eth.ty) { 0x0800: ip; default: accept; } }
+    state ip { p.extract(hdr.ip); transition select(hdr.ip.proto) { 17: udp; default: accept; } }
+    state udp { p.extract(hdr.udp); transition accept; }
+}
+control sw(inout hs hdr, in xdp_input imd, out xdp_output omd) {
+    apply { omd.output_port = 0; omd.output_action = xdp_action.XDP_PASS; CONTROL }
+}
+control dprs(in hs hdr, packet_out p) { apply { EMITS } }
+xdp(prs(), sw(), dprs()) main;
+";
+
+    const ALL: &str = "p.emit(hdr.eth); p.emit(hdr.tag); p.emit(hdr.ip); p.emit(hdr.udp);";
+
+    fn c_text(control: &str, emits: &str, hook: Hook) -> String {
+        let source = TEMPLATE.replace("CONTROL", control).replace("EMITS", emits);
+        let fe = p4bpf_front::check_source(Path::new("t.p4"), &source, &Default::default());
+        assert!(!fe.has_errors(), "{:?}", fe.diagnostics);
+        generate(&fe, "t", hook, None)
+            .map(|g| g.c)
+            .unwrap_or_default()
+    }
+
+    /// The entry function's deparser and verdict.
+    fn deparser_part(c: &str) -> &str {
+        c.split("/* control dprs").nth(1).unwrap_or("")
+    }
+
+    #[test]
+    fn emitting_every_header_of_the_struct_keeps_the_packet_in_place() {
+        let c = c_text("hdr.ip.ttl = 3;", ALL, Hook::Xdp);
+        let deparser = deparser_part(&c);
+        assert!(
+            deparser.contains("headers keep their places; write back"),
+            "{deparser}"
+        );
+        assert!(!c.contains("bpf_xdp_adjust_head"), "{deparser}");
+        // The tag is never valid: neither emitted nor tested.
+        assert!(!c.contains("headers.tag"), "{c}");
+    }
+
+    #[test]
+    fn a_push_rewrites_only_the_headers_up_to_it() {
+        let push = "if (hdr.ip.isValid()) { hdr.tag.setValid(); hdr.tag.ty = hdr.eth.ty; hdr.eth.ty = 0x88b5; }";
+        let c = c_text(push, ALL, Hook::Xdp);
+        let deparser = deparser_part(&c);
+        assert!(
+            deparser.contains(
+                "if (st->headers.tag.p4bpf_valid != (st->headers.tag.p4bpf_offset >> 15))"
+            ),
+            "{deparser}"
+        );
+        assert!(
+            deparser.contains("keep_from = st->headers.ip.p4bpf_offset & 0x3fff"),
+            "{deparser}"
+        );
+        assert!(
+            deparser.contains("out += 4") && deparser.contains("out += 14"),
+            "{deparser}"
+        );
+        assert!(
+            !deparser.contains("out += 20"),
+            "IPv4 keeps its bytes: {deparser}"
+        );
+        assert!(
+            c.contains("st->headers.tag.p4bpf_offset = offset | 0x8000")
+                || !c.contains("extract tag_t")
+        );
+        // At TC the shrink moves what follows Ethernet: everything is rewritten.
+        let tc = c_text(push, ALL, Hook::Tc);
+        assert!(deparser_part(&tc).contains("out += 20"), "{tc}");
+    }
+
+    #[test]
+    fn emits_inside_a_switch_or_an_if_count_in_the_new_length() {
+        let push = "hdr.tag.setValid();";
+        let emits = "p.emit(hdr.eth); switch (hdr.eth.ty) { 0x0800: { p.emit(hdr.tag); } default: { } } if (hdr.ip.ttl != 1) { p.emit(hdr.ip); } p.emit(hdr.udp);";
+        let c = c_text(push, emits, Hook::Xdp);
+        let deparser = deparser_part(&c);
+        let (body, written) = deparser.split_once("dprs_end:").unwrap_or_default();
+        // Recorded where the emit runs, counted there.
+        let case = body.split("case 0x800").nth(1).unwrap_or("");
+        let case = case.split("break").next().unwrap_or("");
+        assert!(
+            case.contains("emitted_1 = 1") && case.contains("new_len += 4"),
+            "{body}"
+        );
+        let taken = body.split("!= 1").nth(1).unwrap_or("");
+        assert!(
+            taken.contains("emitted_2 = 1") && taken.contains("new_len += 20"),
+            "{body}"
+        );
+        // Written after the one resize, in order, as recorded.
+        let after_resize = written.split("bpf_xdp_adjust_head").nth(1).unwrap_or("");
+        let order: Vec<usize> = (0..4)
+            .filter_map(|i| after_resize.find(&format!("if (emitted_{i})")))
+            .collect();
+        assert_eq!(order.len(), 4, "{written}");
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{written}");
     }
 }

@@ -3,6 +3,7 @@
 
 use super::helpers::Helper;
 use super::types::VALID;
+use super::wide::is_wide;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{BinOp, Builtin, Expr, ExprKind, Ty, UnOp, VarStorage};
@@ -15,6 +16,36 @@ pub fn literal(value: &BigUint, width: u32) -> String {
         format!("{value}{suffix}")
     } else {
         format!("0x{value:x}{suffix}")
+    }
+}
+
+/// `value` as the big-endian bytes of a `width`-bit array: a compound
+/// literal, usable wherever a wide place is read.
+pub fn wide_literal(value: &BigUint, width: u32) -> String {
+    let n = width.div_ceil(8) as usize;
+    let bytes = value.to_bytes_be();
+    let pad = n.saturating_sub(bytes.len());
+    let all: Vec<String> = std::iter::repeat_n(0u8, pad)
+        .chain(bytes.iter().copied().skip(bytes.len().saturating_sub(n)))
+        .map(|b| format!("0x{b:02x}"))
+        .collect();
+    format!("((u8[{n}]){{{}}})", all.join(", "))
+}
+
+/// `a |+| b` or `a |-| b` on `int<width>`, clamped to its range; the
+/// operands are widened to 64 bits, and the tests never overflow them.
+fn signed_saturating(op: BinOp, a: &str, b: &str, width: u32) -> String {
+    let holder = Scalar::for_width(width).size() * 8;
+    let (x, y) = (
+        format!("(s64)(s{holder}){a}"),
+        format!("(s64)(s{holder}){b}"),
+    );
+    let max_value = (1i128 << (width.clamp(1, 64) - 1)) - 1;
+    let (max, min) = (format!("{max_value}LL"), format!("(-{max_value}LL - 1)"));
+    if op == BinOp::AddSat {
+        format!("(({y} > 0 && {x} > {max} - {y}) ? {max} : ({y} < 0 && {x} < {min} - {y}) ? {min} : {x} + {y})")
+    } else {
+        format!("(({y} < 0 && {x} > {max} + {y}) ? {max} : ({y} > 0 && {x} < {min} + {y}) ? {min} : {x} - {y})")
     }
 }
 
@@ -67,6 +98,7 @@ impl Emitter<'_> {
     pub fn expr(&self, e: &Expr) -> String {
         match &e.kind {
             ExprKind::Bool(b) => if *b { "1" } else { "0" }.into(),
+            ExprKind::Int(v) if is_wide(&e.ty) => wide_literal(v, e.ty.width().unwrap_or(0)),
             ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
             ExprKind::Var(_)
             | ExprKind::Field { .. }
@@ -106,6 +138,9 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, &e.ty),
+            ExprKind::Slice { base, lo, .. } if is_wide(&base.ty) => {
+                self.wide_bits(base, *lo, &e.ty)
+            }
             ExprKind::Slice { base, lo, .. } => {
                 wrap(&e.ty, &format!("{} >> {lo}", self.expr(base)))
             }
@@ -116,6 +151,7 @@ impl Emitter<'_> {
                     &format!("((u64){} << {lo_width}) | {}", self.expr(hi), self.expr(lo)),
                 )
             }
+            ExprKind::Cast(inner) if is_wide(&inner.ty) => self.wide_bits(inner, 0, &e.ty),
             ExprKind::Cast(inner) => self.cast(inner, &e.ty),
             ExprKind::Mux { cond, then, other } => format!(
                 "({} ? {} : {})",
@@ -141,6 +177,9 @@ impl Emitter<'_> {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 format!("{name}({})", args.join(", "))
             }
+            // The lowering puts wide operations only on the right of an
+            // assignment, which `Emitter::assign` prints as a helper call.
+            ExprKind::Wide { .. } => "0 /* wide operation outside an assignment */".into(),
         }
     }
 
@@ -164,9 +203,18 @@ impl Emitter<'_> {
                     .unwrap_or_default();
                 format!("{}.{name}", self.lvalue(base))
             }
-            ExprKind::Index { base, index } => {
-                format!("{}.elem[{}]", self.lvalue(base), self.expr(index))
-            }
+            ExprKind::Index { base, index } => match (&index.kind, &base.ty) {
+                (ExprKind::Int(_), _) => {
+                    format!("{}.elem[{}]", self.lvalue(base), self.expr(index))
+                }
+                // A run-time index is bounded for the verifier; an
+                // out-of-range read takes element 0 (its value is undefined).
+                (_, Ty::Stack { size, .. }) => {
+                    let i = self.expr(index);
+                    format!("{}.elem[{i} < {size} ? {i} : 0]", self.lvalue(base))
+                }
+                _ => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
+            },
             ExprKind::StackNext(stack) | ExprKind::StackLast(stack) => {
                 let size = match stack.ty {
                     Ty::Stack { size, .. } => size,
@@ -183,6 +231,27 @@ impl Emitter<'_> {
             }
             _ => self.expr(e),
         }
+    }
+
+    /// `i < size && ...` for the run-time stack indices on the path of
+    /// the place `e`, or `None` when every index is a constant.
+    pub fn index_guard(&self, mut e: &Expr) -> Option<String> {
+        let mut conds = vec![];
+        loop {
+            match &e.kind {
+                ExprKind::Index { base, index } => {
+                    if let (false, Ty::Stack { size, .. }) =
+                        (matches!(index.kind, ExprKind::Int(_)), &base.ty)
+                    {
+                        conds.push(format!("{} < {size}", self.expr(index)));
+                    }
+                    e = base;
+                }
+                ExprKind::Field { base, .. } | ExprKind::Slice { base, .. } => e = base,
+                _ => break,
+            }
+        }
+        (!conds.is_empty()).then(|| conds.join(" && "))
     }
 
     fn binary(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: &Ty) -> String {
@@ -216,6 +285,9 @@ impl Emitter<'_> {
                     _ => format!("({b} >= {width} ? 0 : {shifted})"),
                 }
             }
+            BinOp::AddSat | BinOp::SubSat if signed => {
+                wrap(ty, &signed_saturating(op, &a, &b, width))
+            }
             BinOp::AddSat => {
                 let max = mask_literal(width);
                 wrap(
@@ -238,6 +310,9 @@ impl Emitter<'_> {
             }
             BinOp::Eq => format!("({a} == {b})"),
             BinOp::Ne => format!("({a} != {b})"),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge if width > 64 => {
+                self.wide_compare(op, lhs, rhs)
+            }
             BinOp::Lt => compare("<"),
             BinOp::Le => compare("<="),
             BinOp::Gt => compare(">"),

@@ -12,10 +12,13 @@ pub enum Helper {
     CsumReplace,
     SkbShrink,
     Lookup3,
+    /// Operations on bit strings wider than 64 bits (`super::wide`).
+    Wide,
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
+        Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
@@ -195,6 +198,7 @@ mod tests {
             Helper::CsumReplace,
             Helper::SkbShrink,
             Helper::Lookup3,
+            Helper::Wide,
         ] {
             assert!(text(h).contains("static __always_inline"), "{h:?}");
         }

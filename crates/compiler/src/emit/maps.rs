@@ -5,7 +5,7 @@
 
 use super::Emitter;
 use crate::ir::{Storage, Table};
-use crate::map_layout::{TableLayout, MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
+use crate::map_layout::TableLayout;
 
 pub(super) fn map_def(
     kind: &str,
@@ -63,38 +63,11 @@ impl Emitter<'_> {
                     Some("BPF_F_NO_PREALLOC"),
                     &t.c_name,
                 )),
-                Storage::Ternary => {
-                    out.push_str(&map_def(
-                        "BPF_MAP_TYPE_ARRAY",
-                        "u32",
-                        &format!("struct {}_group", t.c_name),
-                        MAX_TERNARY_GROUPS,
-                        None,
-                        &format!("{}_groups", t.c_name),
-                    ));
-                    // Buckets are large and mostly few: allocated on use.
-                    out.push_str(&map_def(
-                        "BPF_MAP_TYPE_HASH",
-                        &format!("struct {}_bucket_key", t.c_name),
-                        &format!("struct {}_bucket", t.c_name),
-                        t.size,
-                        Some("BPF_F_NO_PREALLOC"),
-                        &t.c_name,
-                    ));
-                }
+                Storage::Ternary => out.push_str(&self.ternary_maps(t, l)),
                 Storage::Code | Storage::DefaultOnly => {}
             }
-            if !t.default_is_const {
-                out.push_str(&map_def(
-                    "BPF_MAP_TYPE_ARRAY",
-                    "u32",
-                    &value,
-                    1,
-                    None,
-                    &format!("{}_defaultAction", t.c_name),
-                ));
-            }
         }
+        out.push_str(&self.defaults_definition());
         for v in &self.prog.value_sets {
             out.push_str(&format!("/* value_set {} */\n", v.name));
             let key = self.declare(&v.ty, "").trim().to_string();
@@ -162,23 +135,7 @@ impl Emitter<'_> {
             t.c_name, l.value_size
         ));
         if l.ternary {
-            let shape = l.ternary_shape();
-            out.push_str(&format!(
-                "struct {0}_group {{\n    u32 used;\n    struct {0}_key mask; /* bits every rule of the group has */\n}};\n\
-                 struct {0}_bucket_key {{\n    u32 group;\n    struct {0}_key key; /* key & the group's mask */\n}};\n\
-                 struct {0}_rule {{\n    struct {0}_key value;\n    struct {0}_key mask;\n    struct {0}_value action;\n}};\n\
-                 struct {0}_bucket {{\n    u32 count; /* rules in use, best priority first */\n    struct {0}_rule rule[{rules}];\n}};\n\
-                 _Static_assert(sizeof(struct {0}_group) == {slot} && sizeof(struct {0}_bucket_key) == {slot}, \"ternary slot layout\");\n\
-                 _Static_assert(sizeof(struct {0}_rule) == {rule} && __builtin_offsetof(struct {0}_rule, action) == {action}, \"ternary rule layout\");\n\
-                 _Static_assert(sizeof(struct {0}_bucket) == {bucket} && __builtin_offsetof(struct {0}_bucket, rule) == {rules_at}, \"ternary bucket layout\");\n",
-                t.c_name,
-                rules = TERNARY_BUCKET_RULES,
-                slot = shape.slot_size,
-                rule = shape.rule_size,
-                action = shape.rule_value_offset,
-                bucket = shape.bucket_size,
-                rules_at = shape.rules_offset,
-            ));
+            out.push_str(&self.ternary_structs(t, l));
         }
         out.push('\n');
         out

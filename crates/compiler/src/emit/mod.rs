@@ -20,18 +20,23 @@ mod packet_key;
 mod parser;
 mod perf_events;
 mod ports;
-mod reads;
+mod source_map;
+mod split;
 mod stmt;
 mod tables;
 mod ternary;
 mod types;
+mod varbit;
+mod wide;
 mod write_through;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
 use crate::map_layout::{table_layout, TableLayout};
 use crate::target::{self, Target};
+use crate::midend::correspond::Shape;
+use crate::midend::defuse::{Reads, Writes};
+use crate::midend::validity::HeaderFacts;
 use c::{line, CStmt};
-use deparser::{Plan, Writes};
 use helpers::Helper;
 use p4bpf_layout::Hook;
 use std::cell::RefCell;
@@ -39,9 +44,11 @@ use std::collections::BTreeSet;
 use stmt::Ctx;
 
 pub use ports::{ingress_port_map, port_map};
+pub use tables::{defaults_map, runtime_default};
 
 /// Where the deparser jumps when it cannot write the packet.
 const DEPARSE_FAILED: &str = "deparse_failed";
+
 
 /// State larger than this lives in a per-CPU array instead of the stack.
 const MAX_STACK_STATE: u32 = 320;
@@ -52,11 +59,14 @@ pub struct Emitter<'p> {
     target: &'static dyn Target,
     table_layouts: Vec<TableLayout>,
     helpers: RefCell<BTreeSet<Helper>>,
+    facts: HeaderFacts,
     writes: Writes,
-    reads: reads::Reads,
-    plan: Plan,
+    reads: Reads,
+    plan: Shape,
     /// Numbers unique labels of inlined controls.
     labels: std::cell::Cell<u32>,
+    /// Tables applied through global functions, verified on their own.
+    split: split::Split,
 }
 
 /// What goes into the C file besides the program.
@@ -114,13 +124,16 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         target: target::for_hook(options.hook),
         table_layouts: prog.tables.iter().map(|t| table_layout(prog, t)).collect(),
         helpers: RefCell::new(BTreeSet::new()),
-        writes: deparser::writes(prog),
-        reads: reads::Reads::default(),
-        plan: Plan::InPlace,
+        facts: HeaderFacts::of(prog),
+        writes: Writes::default(),
+        reads: Reads::default(),
+        plan: Shape::Kept,
         labels: std::cell::Cell::new(0),
+        split: split::Split::plan(prog),
     };
+    e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
-    e.reads = reads::Reads::of(prog, e.plan == Plan::Rebuild);
+    e.reads = Reads::of(prog, e.plan != Shape::Kept);
     // Bodies first: they decide which helpers the file needs.
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
@@ -167,10 +180,13 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.port_map_definition());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
+    out.push_str(&e.table_function_definitions());
     out.push_str(&entry);
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
-    out
+    let (mut c, regions) = source_map::resolve(&out);
+    c.push_str(&source_map::section(&regions));
+    c
 }
 
 fn pipeline_section(json: &str) -> String {
@@ -363,6 +379,9 @@ impl Emitter<'_> {
                 }
                 out.extend(self.stmts(&control.body, &cx));
                 out.push(CStmt::Label(end));
+                if matches!(step, Step::Deparse(_)) {
+                    out.extend(self.deparser_epilogue());
+                }
             }
         }
         out

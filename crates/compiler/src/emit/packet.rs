@@ -71,6 +71,12 @@ impl Emitter<'_> {
         let width = f.ty.width().unwrap_or(8);
         let byte = f.bit_offset / 8;
         let bit = f.bit_offset % 8;
+        // Wider than 64 bits: a byte array in network order already.
+        if let Scalar::Bytes(n) = Scalar::for_width(width) {
+            return vec![line(format!(
+                "__builtin_memcpy({base} + {byte}, {value}, {n})"
+            ))];
+        }
         if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
             return vec![if width == 8 {
                 line(format!("{base}[{byte}] = {value}"))
@@ -124,7 +130,10 @@ impl Emitter<'_> {
             .collect()
     }
 
-    /// Writes the fields of `agg` for which `keep` holds from `place` to `base`.
+    /// Writes the fields of `agg` for which `keep` holds from `place` to
+    /// `base`. Kept fields that share bytes (`bit<3> pcp; bit<1> dei;
+    /// bit<12> vid`) are packed into one store instead of one
+    /// read-modify-write each.
     pub fn write_header(
         &self,
         agg: &Aggregate,
@@ -133,8 +142,15 @@ impl Emitter<'_> {
         keep: impl Fn(usize) -> bool,
     ) -> Vec<CStmt> {
         let mut out = vec![];
-        for (i, f) in agg.fields.iter().enumerate() {
+        let mut i = 0;
+        while let Some(f) = agg.fields.get(i) {
             if !keep(i) {
+                i += 1;
+                continue;
+            }
+            if let Some(run) = byte_run(agg, i, &keep) {
+                out.extend(self.store_run(agg, i..i + run, base, place));
+                i += run;
                 continue;
             }
             match Scalar::for_width(f.ty.width().unwrap_or(8)) {
@@ -147,7 +163,109 @@ impl Emitter<'_> {
                     out.extend(self.store_field(base, f, &format!("{place}.{}", c_ident(&f.name))))
                 }
             }
+            i += 1;
         }
         out
+    }
+
+    /// One store of the fields `range` of `agg`, packed big-endian.
+    fn store_run(
+        &self,
+        agg: &Aggregate,
+        range: std::ops::Range<usize>,
+        base: &str,
+        place: &str,
+    ) -> Vec<CStmt> {
+        let fields = agg.fields.get(range).unwrap_or(&[]);
+        let Some(first) = fields.first() else {
+            return vec![];
+        };
+        let total: u32 = fields.iter().filter_map(|f| f.ty.width()).sum();
+        let parts: Vec<String> = fields
+            .iter()
+            .map(|f| {
+                let width = f.ty.width().unwrap_or(8);
+                let shift = first.bit_offset + total - f.bit_offset - width;
+                format!(
+                    "(((u64){place}.{} & {}) << {shift})",
+                    c_ident(&f.name),
+                    mask_literal(width)
+                )
+            })
+            .collect();
+        let packed = AggField {
+            name: String::new(),
+            ty: crate::ir::Ty::bits(total),
+            bit_offset: first.bit_offset,
+        };
+        self.store_field(base, &packed, &format!("({})", parts.join(" | ")))
+    }
+}
+
+/// How many fields from `start`, all kept and none byte-aligned whole
+/// bytes on its own, fill whole bytes together (at most 64 bits): at least
+/// two, or `None`.
+fn byte_run(agg: &Aggregate, start: usize, keep: &impl Fn(usize) -> bool) -> Option<usize> {
+    let first = agg.fields.get(start)?;
+    if first.bit_offset % 8 != 0 {
+        return None;
+    }
+    let mut bits = 0;
+    for (n, f) in agg.fields.iter().enumerate().skip(start) {
+        let width = f.ty.width().filter(|w| *w <= 64)?;
+        if !keep(n) || f.bit_offset != first.bit_offset + bits {
+            return None;
+        }
+        bits += width;
+        if bits > 64 {
+            return None;
+        }
+        if bits % 8 == 0 {
+            return (n > start).then_some(n - start + 1);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{AggKind, Ty};
+
+    /// `bit<3> pcp; bit<1> dei; bit<12> vid; bit<16> ty; bit<4> a; bit<8> b; bit<4> c`.
+    fn vlan_like() -> Aggregate {
+        let mut offset = 0;
+        let fields = [3, 1, 12, 16, 4, 8, 4]
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                let f = AggField {
+                    name: format!("f{i}"),
+                    ty: Ty::bits(*w),
+                    bit_offset: offset,
+                };
+                offset += w;
+                f
+            })
+            .collect();
+        Aggregate {
+            name: "h".into(),
+            kind: AggKind::Header,
+            fields,
+            wire_bits: offset,
+            varbit: None,
+        }
+    }
+
+    #[test]
+    fn fields_sharing_bytes_are_packed_into_runs() {
+        let h = vlan_like();
+        let all = |_: usize| true;
+        assert_eq!(byte_run(&h, 0, &all), Some(3), "pcp, dei, vid: 2 bytes");
+        assert_eq!(byte_run(&h, 3, &all), None, "a whole u16 alone");
+        assert_eq!(byte_run(&h, 4, &all), Some(3), "4 + 8 + 4 bits");
+        assert_eq!(byte_run(&h, 1, &all), None, "not at a byte boundary");
+        // A field left out breaks the run: the others keep their own stores.
+        assert_eq!(byte_run(&h, 0, &|i| i != 1), None);
     }
 }

@@ -1,23 +1,23 @@
 //! Keys looked up straight from the packet: when an exact table's whole
 //! key is one byte-aligned 16/32/64-bit header field that no control
-//! assigns, the map is probed with a pointer to that field's bytes in the
+//! assigns, of a header that is valid only when parsed, the map is probed with a pointer to that field's bytes in the
 //! packet (network order, as the key layout stores it), as a hand-written
 //! program would; the key struct on the stack stays only as the fallback
 //! for an invalid header, which clang removes where validity is known.
 
 use super::c::{line, CStmt};
-use super::deparser::Plan;
 use super::types::{OFFSET, VALID};
 use super::Emitter;
 use crate::ir::{ExprKind, Storage, Table, Ty};
 use crate::map_layout::TableLayout;
+use crate::midend::defuse::plain_path;
 use p4bpf_layout::ByteOrder;
 
 impl Emitter<'_> {
     /// Statements pointing `key_at` at the key's bytes in the packet when
     /// the header is valid, or `None` when the key cannot come from there.
     pub fn key_from_packet(&self, t: &Table, l: &TableLayout) -> Option<Vec<CStmt>> {
-        if t.storage != Storage::Hash || self.plan != Plan::InPlace || self.writes.reshapes {
+        if t.storage != Storage::Hash {
             return None;
         }
         let [f] = l.key.fields.as_slice() else {
@@ -33,17 +33,10 @@ impl Emitter<'_> {
             && matches!(f.bit_width, 16 | 32 | 64)
             && l.key.size() == f.bit_width / 8
             && af.bit_offset.is_multiple_of(8);
-        // Only a plain header path has one offset in the packet.
-        let plain = |mut e: &crate::ir::Expr| loop {
-            match &e.kind {
-                ExprKind::Var(_) => return true,
-                ExprKind::Field { base, .. } => e = base,
-                _ => return false,
-            }
-        };
+        // Only a header whose validity says it was parsed has bytes there.
         if !packet_shaped
-            || !matches!(base.ty, Ty::Header(_))
-            || !plain(base)
+            || !matches!(base.ty, Ty::Header(a) if self.facts.stable(a))
+            || !plain_path(base)
             || self.writes.fields.contains(&(*agg, *field))
         {
             return None;

@@ -10,19 +10,13 @@ use crate::ir::{Expr, ExprKind, Next, Parser, Transition};
 
 /// Bytes a lookahead inside `e` needs in the packet, if it has one.
 pub fn has_lookahead(e: &Expr) -> Option<u32> {
-    match &e.kind {
-        ExprKind::Lookahead { check_bytes, .. } => Some(*check_bytes),
-        ExprKind::Mux { cond, then, other } => has_lookahead(cond)
-            .max(has_lookahead(then))
-            .max(has_lookahead(other)),
-        ExprKind::Unary { operand, .. }
-        | ExprKind::Cast(operand)
-        | ExprKind::Slice { base: operand, .. } => has_lookahead(operand),
-        ExprKind::Binary { lhs, rhs, .. } | ExprKind::Concat { hi: lhs, lo: rhs } => {
-            has_lookahead(lhs).max(has_lookahead(rhs))
+    let mut most = None;
+    crate::midend::visit::each_expr(e, |x| {
+        if let ExprKind::Lookahead { check_bytes, .. } = x.kind {
+            most = most.max(Some(check_bytes));
         }
-        _ => None,
-    }
+    });
+    most
 }
 
 impl Emitter<'_> {

@@ -19,18 +19,7 @@ pub struct Ctx {
 }
 
 fn may_exit(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Exit => true,
-        Stmt::If { then, other, .. } => may_exit(then) || may_exit(other),
-        Stmt::SwitchAction { cases, default, .. } => {
-            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
-        }
-        Stmt::SwitchValue { cases, default, .. } => {
-            cases.iter().any(|(_, b)| may_exit(b)) || default.as_deref().is_some_and(may_exit)
-        }
-        Stmt::Inline { body, .. } => may_exit(body),
-        _ => false,
-    })
+    crate::midend::visit::any_stmt(stmts, |s| matches!(s, Stmt::Exit))
 }
 
 impl Emitter<'_> {
@@ -67,7 +56,12 @@ impl Emitter<'_> {
             action.c_name,
             params.join(", ")
         );
-        super::c::print(&self.stmts(&action.body, &cx), 1, &mut out);
+        let body = super::source_map::from_p4(
+            &action.origin,
+            format!("action `{}`", action.name),
+            self.stmts(&action.body, &cx),
+        );
+        super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
     }
@@ -112,7 +106,29 @@ impl Emitter<'_> {
         out
     }
 
+    /// A write through a stack element at a run-time index happens only
+    /// when the index is in range (P4: out-of-range writes do nothing).
     fn stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
+        let target = match s {
+            Stmt::Assign { lhs, .. } => Some(lhs),
+            Stmt::SetValid { header, .. } => Some(header),
+            _ => None,
+        };
+        match target.and_then(|t| self.index_guard(t)) {
+            Some(cond) => {
+                let mut then = vec![];
+                self.plain_stmt(s, cx, &mut then);
+                out.push(CStmt::If {
+                    cond,
+                    then,
+                    other: vec![],
+                });
+            }
+            None => self.plain_stmt(s, cx, out),
+        }
+    }
+
+    fn plain_stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
         match s {
             Stmt::Assign { lhs, rhs } => {
                 if let Some(bytes) = super::parser::has_lookahead(rhs) {
@@ -280,7 +296,33 @@ impl Emitter<'_> {
                 out.push(CStmt::Block(self.stmts(body, &inner)));
                 out.push(CStmt::Label(end));
             }
-            Stmt::Extract { header } => out.extend(self.extract(header)),
+            Stmt::Extract {
+                header,
+                varbit_bits,
+            } => out.extend(self.extract(header, varbit_bits.as_ref())),
+            Stmt::Loop {
+                label,
+                cond,
+                step,
+                body,
+            } => {
+                // Labels rather than C's break/continue: the body may hold a C switch.
+                let mut round = vec![CStmt::If {
+                    cond: format!("!{}", self.expr(cond)),
+                    then: vec![CStmt::Goto(format!("{label}_end"))],
+                    other: vec![],
+                }];
+                round.push(CStmt::Block(self.stmts(body, cx)));
+                round.push(CStmt::Label(format!("{label}_next")));
+                round.extend(self.stmts(step, cx));
+                out.push(CStmt::For {
+                    head: ";;".into(),
+                    body: round,
+                });
+                out.push(CStmt::Label(format!("{label}_end")));
+            }
+            Stmt::Break { label } => out.push(CStmt::Goto(format!("{label}_end"))),
+            Stmt::Continue { label } => out.push(CStmt::Goto(format!("{label}_next"))),
             Stmt::Advance { bits } => {
                 let bytes = bits / 8;
                 out.push(self.too_short_check(&format!("{bytes}")));
@@ -344,6 +386,9 @@ impl Emitter<'_> {
         }
         let place = self.lvalue(lhs);
         match (&lhs.ty, &rhs.kind) {
+            (ty, ExprKind::Wide { op, args }) => {
+                vec![line(self.wide_assign(&place, ty, *op, args))]
+            }
             (Ty::Bits { width, .. }, ExprKind::Int(v)) if *width > 64 => {
                 let n = width.div_ceil(8);
                 let bytes = v.to_bytes_be();
@@ -460,8 +505,9 @@ impl Emitter<'_> {
         ]
     }
 
-    /// One bounds check for the header, then its fields.
-    fn extract(&self, header: &Expr) -> Vec<CStmt> {
+    /// One bounds check for the header, then its fields (and its varbit
+    /// bytes, `varbit_bits` of them).
+    fn extract(&self, header: &Expr, varbit_bits: Option<&Expr>) -> Vec<CStmt> {
         let Ty::Header(agg) = header.ty else {
             return vec![];
         };
@@ -476,12 +522,19 @@ impl Emitter<'_> {
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
         body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
-        body.push(line(format!("{place}.{OFFSET} = offset")));
-        vec![
+        body.push(line(format!(
+            "{place}.{OFFSET} = offset{}",
+            self.parsed_mark(agg)
+        )));
+        let mut out = vec![
             CStmt::Comment(format!("extract {} ({bytes} bytes)", a.name)),
             self.too_short_check(&bytes.to_string()),
             CStmt::Block(body),
-            line(format!("offset += {bytes}")),
-        ]
+        ];
+        if let Some(bits) = varbit_bits {
+            out.extend(self.extract_varbit(a, &place, bits));
+        }
+        out.push(line(format!("offset += {bytes}")));
+        out
     }
 }

@@ -12,9 +12,21 @@ use super::expr::{literal, mask_literal};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
-use crate::ir::{ActionCall, Expr, Keyset, Storage, Table, TableId, VarId};
+use crate::ir::{ActionCall, Expr, Keyset, Program, Storage, Table, TableId, VarId};
 use crate::map_layout::TableLayout;
 use p4bpf_layout::ByteOrder;
+
+/// Whether the control plane can set `t`'s default action (it then lives
+/// in the program's defaults map).
+pub fn runtime_default(t: &Table) -> bool {
+    !t.default_is_const && t.storage != Storage::Code
+}
+
+/// The one array holding every table's runtime default action, at the
+/// table's index: one map for all, since the kernel allows 64 per program.
+pub fn defaults_map(prog: &Program) -> String {
+    format!("{}_defaults", super::c_identifier(&prog.name))
+}
 
 impl Emitter<'_> {
     fn layout_of(&self, id: TableId) -> Option<(&Table, &TableLayout)> {
@@ -56,8 +68,38 @@ impl Emitter<'_> {
         out
     }
 
-    /// The whole application of table `id`.
+    /// The whole application of table `id`: here, or as a call of its own
+    /// global function when the program is split ([`super::split`]).
     pub fn apply_table(
+        &self,
+        id: TableId,
+        hit: Option<VarId>,
+        action_run: Option<VarId>,
+        cx: &Ctx,
+    ) -> Vec<CStmt> {
+        if self.split.outlines(id) {
+            return self.call_table_function(id, hit, action_run, cx);
+        }
+        self.table_lookup(id, hit, action_run, cx)
+    }
+
+    /// Key fill, lookup, default and action dispatch of table `id`, marked
+    /// as coming from the table's declaration.
+    pub fn table_lookup(
+        &self,
+        id: TableId,
+        hit: Option<VarId>,
+        action_run: Option<VarId>,
+        cx: &Ctx,
+    ) -> Vec<CStmt> {
+        let Some(t) = self.prog.table(id) else {
+            return vec![];
+        };
+        let code = self.table_code(id, hit, action_run, cx);
+        super::source_map::from_p4(&t.origin, format!("table `{}`", t.name), code)
+    }
+
+    fn table_code(
         &self,
         id: TableId,
         hit: Option<VarId>,
@@ -101,7 +143,7 @@ impl Emitter<'_> {
                     other: vec![],
                 });
             }
-            Storage::Ternary => body.extend(self.ternary_search(t, l)),
+            Storage::Ternary => body.extend(self.ternary_search(t)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
             _ => match self.key_from_packet(t, l) {
                 Some(point) => {
@@ -127,11 +169,11 @@ impl Emitter<'_> {
         if let Some(h) = &hit {
             on_miss.push(line(format!("{h} = 0")));
         }
-        if !t.default_is_const {
-            on_miss.push(line("u32 zero = 0"));
+        if runtime_default(t) {
+            on_miss.push(line(format!("u32 slot = {}", id.index())));
             on_miss.push(line(format!(
-                "value = bpf_map_lookup_elem(&{}_defaultAction, &zero)",
-                t.c_name
+                "value = bpf_map_lookup_elem(&{}, &slot)",
+                defaults_map(self.prog)
             )));
             on_miss.push(CStmt::If {
                 cond: "value".into(),
@@ -191,6 +233,28 @@ impl Emitter<'_> {
             });
         }
         vec![CStmt::Block(body)]
+    }
+
+    /// The defaults map: a union of the value structs of the tables with a
+    /// runtime default, one slot per table.
+    pub fn defaults_definition(&self) -> String {
+        let members: String = self
+            .prog
+            .tables
+            .iter()
+            .filter(|t| runtime_default(t))
+            .map(|t| format!("    struct {0}_value {0};\n", t.c_name))
+            .collect();
+        if members.is_empty() {
+            return String::new();
+        }
+        let name = defaults_map(self.prog);
+        format!(
+            "/* Default actions set by the control plane, at each table's index. */\n\
+             union {name} {{\n{members}}};\n\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_ARRAY);\n    __type(key, u32);\n    __type(value, union {name});\n    __uint(max_entries, {});\n}} {name} SEC(\".maps\");\n\n",
+            self.prog.tables.len()
+        )
     }
 
     fn call_const(&self, call: &ActionCall, cx: &Ctx) -> Vec<CStmt> {

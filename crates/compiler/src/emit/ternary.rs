@@ -1,68 +1,168 @@
-//! The ternary lookup: grouped tuple space (layout in
-//! `p4bpf_layout::TernaryLayout`). For each group in use, the key ANDed
-//! with the group's mask finds one bucket; its rules are sorted best
-//! priority first, so the first rule whose own mask and value match is the
-//! bucket's best, and the best over the groups wins. The cost is one probe
-//! per group, not one per distinct mask. Group slots are looked up through
-//! a copy of the loop counter, which the verifier needs to bound the loop.
+//! Ternary, range and optional tables: grouped tuple space with any number
+//! of groups (layout in `p4bpf_layout::TernaryLayout`). The group list is
+//! sorted by each group's best priority; a lookup walks it with `bpf_loop`
+//! (so the verifier checks one probe, whatever the number of groups),
+//! forms one bucket key per group (the key ANDed with the group's mask),
+//! skips it when the bit of its hash is clear in the group's filter (an
+//! array lookup instead of a hash probe that would miss), else probes the
+//! bucket and scans its rules best first, and stops as soon as the match
+//! in hand is at least as good as anything the groups left can hold.
 
-use super::c::{line, CStmt};
+use super::c::{line, print, CStmt};
+use super::maps::map_def;
 use super::Emitter;
 use crate::cstruct::Scalar;
-use crate::ir::Table;
-use crate::map_layout::{TableLayout, MAX_TERNARY_GROUPS, TERNARY_BUCKET_RULES};
+use crate::ir::{MatchKind, Table};
+use crate::map_layout::{TableLayout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 
 impl Emitter<'_> {
-    /// Statements pointing `value` at the best matching rule's value.
-    pub fn ternary_search(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
+    /// The group, bucket, rule and search structs of ternary table `t`.
+    pub fn ternary_structs(&self, t: &Table, l: &TableLayout) -> String {
+        let n = &t.c_name;
+        let shape = l.ternary_shape(t.size);
+        let (groups, rules) = (shape.max_groups, TERNARY_BUCKET_RULES);
+        let mut out = format!(
+            "struct {n}_group {{\n    u32 id;\n    u32 max_priority; /* the best priority of its rules */\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n}};\n\
+             struct {n}_groups {{\n    u32 count;\n    struct {n}_group group[{groups}]; /* best max_priority first */\n}};\n\
+             struct {n}_bucket_key {{\n    u32 group;\n    struct {n}_key key; /* key & the group's mask */\n}};\n\
+             /* A bit per bucket key hash: clear means no such bucket. */\n\
+             struct {n}_filter {{\n    u32 bits[{filter_words}];\n}};\n",
+            filter_words = TERNARY_FILTER_WORDS
+        );
+        out.push_str(&format!(
+            "struct {n}_rule {{\n    struct {n}_key value;\n    struct {n}_key mask;\n"
+        ));
+        if l.ranged {
+            out.push_str(&format!(
+                "    struct {n}_key lo; /* range fields: the bounds, both included */\n    struct {n}_key hi;\n"
+            ));
+        }
+        out.push_str(&format!(
+            "    struct {n}_value action;\n}};\n\
+             struct {n}_bucket {{\n    u32 count; /* rules in use, best priority first */\n    struct {n}_rule rule[{rules}];\n}};\n\
+             /* A lookup in progress: the key, the group list, a copy of the best\n \
+             * rule's value so far (a copy, not a pointer: the verifier then\n \
+             * checks one probe, not one per kind of pointer it may hold). */\n\
+             struct {n}_search {{\n    struct {n}_key key;\n    struct {n}_groups *groups;\n    u32 found;\n    struct {n}_value best;\n}};\n"
+        ));
+        let bounds_at = shape
+            .rule_bounds_offset
+            .map(|at| format!(" && __builtin_offsetof(struct {n}_rule, lo) == {at}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "_Static_assert(sizeof(struct {n}_group) == {} && __builtin_offsetof(struct {n}_groups, group) == {}, \"ternary group layout\");\n\
+             _Static_assert(sizeof(struct {n}_bucket_key) == {}, \"ternary bucket key layout\");\n\
+             _Static_assert(sizeof(struct {n}_rule) == {} && __builtin_offsetof(struct {n}_rule, action) == {}{bounds_at}, \"ternary rule layout\");\n\
+             _Static_assert(sizeof(struct {n}_bucket) == {} && __builtin_offsetof(struct {n}_bucket, rule) == {}, \"ternary bucket layout\");\n",
+            shape.group_size,
+            shape.groups_offset,
+            shape.bucket_key_size,
+            shape.rule_size,
+            shape.rule_value_offset,
+            shape.bucket_size,
+            shape.rules_offset,
+        ));
+        out
+    }
+
+    /// The group list and bucket maps of ternary table `t`, and the probe
+    /// of one group that lookups run under `bpf_loop`.
+    pub fn ternary_maps(&self, t: &Table, l: &TableLayout) -> String {
         let name = &t.c_name;
-        let mut probe = vec![
-            line("u32 slot = g"),
-            line(format!(
-                "struct {name}_group *group = bpf_map_lookup_elem(&{name}_groups, &slot)"
-            )),
+        // One value replaced whole: a lookup sees the old list or the new.
+        let mut out = map_def(
+            "BPF_MAP_TYPE_HASH",
+            "u32",
+            &format!("struct {name}_groups"),
+            1,
+            Some("BPF_F_NO_PREALLOC"),
+            &format!("{name}_groups"),
+        );
+        out.push_str(&map_def(
+            "BPF_MAP_TYPE_ARRAY",
+            "u32",
+            &format!("struct {name}_filter"),
+            l.ternary_shape(t.size).max_groups,
+            None,
+            &format!("{name}_filters"),
+        ));
+        // Buckets are large and mostly few: allocated on use.
+        out.push_str(&map_def(
+            "BPF_MAP_TYPE_HASH",
+            &format!("struct {name}_bucket_key"),
+            &format!("struct {name}_bucket"),
+            t.size,
+            Some("BPF_F_NO_PREALLOC"),
+            name,
+        ));
+        out.push_str(&format!(
+            "/* Probes group i of {name} (a bpf_loop callback) and keeps the best\n * matching rule; returns 1 when no group left can beat it. */\nstatic long {name}_probe(u32 i, void *ctx)\n{{\n"
+        ));
+        print(&self.probe_body(t, l), 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    fn probe_body(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
+        let name = &t.c_name;
+        let max_groups = l.ternary_shape(t.size).max_groups;
+        let mut body = vec![
+            line(format!("struct {name}_search *s = ctx")),
             CStmt::If {
-                cond: "!group || !group->used".into(),
-                then: vec![line("break")],
+                cond: format!("i >= {max_groups}"),
+                then: vec![CStmt::Return("1".into())],
+                other: vec![],
+            },
+            line(format!("struct {name}_group *group = &s->groups->group[i]")),
+            CStmt::If {
+                cond: "s->found && s->best.priority >= group->max_priority".into(),
+                then: vec![
+                    CStmt::Comment("groups come best first: none left can beat it".into()),
+                    CStmt::Return("1".into()),
+                ],
                 other: vec![],
             },
             line(format!("struct {name}_bucket_key probe = {{}}")),
-            line("probe.group = g"),
+            line("probe.group = group->id"),
         ];
         let mut differs = vec![line("u64 miss = 0")];
-        for f in &l.key.fields {
+        for (f, i) in l.key.fields.iter().zip(&l.key_order) {
             let field = &f.c_name;
+            let ranged = t.keys.get(*i).is_some_and(|k| k.kind == MatchKind::Range);
             match f.scalar {
                 Scalar::Bytes(n) => {
-                    probe.push(CStmt::For {
+                    body.push(CStmt::For {
                         head: format!("u32 j = 0; j < {n}; j++"),
                         body: vec![line(format!(
-                            "probe.key.{field}[j] = key.{field}[j] & group->mask.{field}[j]"
+                            "probe.key.{field}[j] = s->key.{field}[j] & group->mask.{field}[j]"
                         ))],
                     });
                     differs.push(CStmt::For {
                         head: format!("u32 j = 0; j < {n}; j++"),
                         body: vec![line(format!(
-                            "miss |= (key.{field}[j] & rule->mask.{field}[j]) ^ rule->value.{field}[j]"
+                            "miss |= (s->key.{field}[j] & rule->mask.{field}[j]) ^ rule->value.{field}[j]"
                         ))],
                     });
                 }
                 _ => {
-                    probe.push(line(format!(
-                        "probe.key.{field} = key.{field} & group->mask.{field}"
+                    body.push(line(format!(
+                        "probe.key.{field} = s->key.{field} & group->mask.{field}"
                     )));
-                    differs.push(line(format!(
-                        "miss |= (key.{field} & rule->mask.{field}) ^ rule->value.{field}"
-                    )));
+                    differs.push(line(if ranged {
+                        format!("miss |= s->key.{field} < rule->lo.{field} || s->key.{field} > rule->hi.{field}")
+                    } else {
+                        format!("miss |= (s->key.{field} & rule->mask.{field}) ^ rule->value.{field}")
+                    }));
                 }
             }
         }
-        probe.push(line(format!(
+        body.extend(self.filter_check(t, l));
+        body.push(line(format!(
             "struct {name}_bucket *bucket = bpf_map_lookup_elem(&{name}, &probe)"
         )));
-        probe.push(CStmt::If {
+        body.push(CStmt::If {
             cond: "!bucket".into(),
-            then: vec![line("continue")],
+            then: vec![CStmt::Return("0".into())],
             other: vec![],
         });
         let mut scan = vec![
@@ -72,6 +172,11 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line(format!("struct {name}_rule *rule = &bucket->rule[r]")),
+            CStmt::If {
+                cond: "s->found && rule->action.priority <= s->best.priority".into(),
+                then: vec![line("break /* sorted: no better rule further on */")],
+                other: vec![],
+            },
         ];
         scan.extend(differs);
         scan.push(CStmt::If {
@@ -79,21 +184,67 @@ impl Emitter<'_> {
             then: vec![line("continue")],
             other: vec![],
         });
-        scan.push(CStmt::If {
-            cond: "!value || rule->action.priority > value->priority".into(),
-            then: vec![line("value = &rule->action")],
-            other: vec![],
-        });
-        scan.push(line(
-            "break /* sorted: the first match is the bucket's best */",
-        ));
-        probe.push(CStmt::For {
+        scan.push(line("s->best = rule->action"));
+        scan.push(line("s->found = 1"));
+        scan.push(line("break"));
+        body.push(CStmt::For {
             head: format!("u32 r = 0; r < {TERNARY_BUCKET_RULES}; r++"),
             body: scan,
         });
-        vec![CStmt::For {
-            head: format!("u32 g = 0; g < {MAX_TERNARY_GROUPS}; g++"),
-            body: probe,
-        }]
+        body.push(CStmt::Return("0".into()));
+        body
+    }
+
+    /// Return from the probe when the group's filter rules the bucket out
+    /// (the hash `p4bpf_layout::TernaryLayout` defines, over the probe's
+    /// u32 words).
+    fn filter_check(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
+        let name = &t.c_name;
+        let words = l.ternary_shape(t.size).bucket_key_size / 4;
+        let bits = (32 * TERNARY_FILTER_WORDS).trailing_zeros();
+        vec![
+            line("const u32 *word = (const u32 *)&probe"),
+            line("u32 hash = 0"),
+            CStmt::For {
+                head: format!("u32 w = 0; w < {words}; w++"),
+                body: vec![line("hash = (hash ^ word[w]) * 0x9e3779b1u")],
+            },
+            line(format!(
+                "struct {name}_filter *filter = bpf_map_lookup_elem(&{name}_filters, &group->id)"
+            )),
+            CStmt::If {
+                cond: format!(
+                    "!filter || !(filter->bits[hash >> {}] & (1u << ((hash >> {}) & 31)))",
+                    32 - bits + 5,
+                    32 - bits
+                ),
+                then: vec![CStmt::Return("0".into())],
+                other: vec![],
+            },
+        ]
+    }
+
+    /// Statements pointing `value` at the best matching rule's value.
+    pub fn ternary_search(&self, t: &Table) -> Vec<CStmt> {
+        let name = &t.c_name;
+        vec![
+            line("u32 list = 0"),
+            line(format!("struct {name}_search search = {{ .key = key }}")),
+            line(format!(
+                "search.groups = bpf_map_lookup_elem(&{name}_groups, &list)"
+            )),
+            CStmt::If {
+                cond: "search.groups".into(),
+                then: vec![line(format!(
+                    "bpf_loop(search.groups->count, {name}_probe, &search, 0)"
+                ))],
+                other: vec![],
+            },
+            CStmt::If {
+                cond: "search.found".into(),
+                then: vec![line("value = &search.best")],
+                other: vec![],
+            },
+        ]
     }
 }

@@ -3,6 +3,7 @@
 //! validity flag and the header's packet offset), and the per-packet state
 //! struct holding every P4 variable of the pipeline.
 
+use super::varbit::VARBIT_BYTES;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{AggId, AggKind, Ty, VarStorage};
@@ -129,6 +130,14 @@ impl Emitter<'_> {
                     self.declare(&f.ty, &c_ident(&f.name))
                 ));
             }
+            if let Some(v) = &agg.varbit {
+                out.push_str(&format!(
+                    "    u8 {}[{}]; /* varbit<{}> */\n    u16 {VARBIT_BYTES}; /* bytes extracted */\n",
+                    c_ident(&v.name),
+                    v.max_bits / 8,
+                    v.max_bits
+                ));
+            }
             if agg.kind == AggKind::Header {
                 out.push_str(&format!(
                     "    u8 {VALID};\n    u8 {DIRTY}; /* a field was assigned */\n    u16 {OFFSET}; /* where it was extracted */\n"
@@ -207,9 +216,12 @@ impl Emitter<'_> {
                     _ => out.push(super::c::line(format!("{place} = 0"))),
                 }
             }
-            Ty::Header(_) => {
+            Ty::Header(a) => {
                 out.push(super::c::line(format!("{place}.{VALID} = 0")));
                 out.push(super::c::line(format!("{place}.{DIRTY} = 0")));
+                if self.marks_parsed(*a) {
+                    out.push(super::c::line(format!("{place}.{OFFSET} = 0")));
+                }
             }
             Ty::Struct(a) | Ty::Union(a) => {
                 for f in self

@@ -1,23 +1,27 @@
 //! Writing assigned header fields straight into the packet.
 //!
-//! When the deparser keeps the packet's shape (the in-place plan of an
-//! architecture with a deparser), a plain assignment `hdr.h.f = v` also
+//! When the deparser keeps the packet's shape, at least unless a header is
+//! pushed or popped (an architecture with a deparser whose plan is not a
+//! rebuild), a plain assignment `hdr.h.f = v` of a header whose validity
+//! nothing changes after the parser also
 //! stores `f` into the packet at once, as a hand-written program does,
 //! and the deparser leaves that field alone: nothing is carried to the end
 //! of the pipeline, and paths that never assign the field never touch the
 //! packet. Fields also written indirectly (an `out` argument, a slice, a
-//! stack element) are still written back by the deparser. Actions get the
+//! stack element) or of a header that may be pushed or popped are still
+//! written back by the deparser. Actions get the
 //! packet pointers as parameters when anything is written through.
 
 use super::c::{line, CStmt};
-use super::deparser::{plain_path, Plan};
 use super::types::{OFFSET, VALID};
 use super::Emitter;
 use crate::ir::{AggId, Expr, ExprKind, Ty};
+use crate::midend::correspond::Shape;
+use crate::midend::defuse::plain_path;
 
 impl Emitter<'_> {
     fn writes_through(&self) -> bool {
-        self.plan == Plan::InPlace && self.prog.deparser().is_some()
+        self.plan != Shape::Rebuilt && self.prog.deparser().is_some()
     }
 
     /// Whether every assignment of (header type, field) writes the packet.

@@ -187,7 +187,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     /// The architecture's metadata as places in the shared variables.
     fn intrinsics(&mut self, named: &arch::Intrinsics, span: Span) -> Option<ir::Intrinsics> {
-        let mut place = |p: &arch::Place| self.place(p, span);
+        let mut place = |p: &arch::Place| self.arch_place(p, span);
         let ingress_port = named.ingress_port.as_ref().and_then(&mut place);
         let packet_length = named.packet_length.as_ref().and_then(&mut place);
         let output_port = named.output_port.as_ref().and_then(&mut place);
@@ -221,7 +221,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// An architecture's place (`std.output_port`) as an expression.
-    pub(super) fn place(&mut self, place: &arch::Place, span: Span) -> Option<ir::Expr> {
+    pub(super) fn arch_place(&mut self, place: &arch::Place, span: Span) -> Option<ir::Expr> {
         let var = self.shared.get(place.var).copied()?;
         let ty = self.prog.var(var)?.ty.clone();
         let base = ir::Expr {
@@ -304,7 +304,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         };
-        let ty = self.env.resolve(&param.ty, &mut self.diags)?;
+        let ty = self.env.decl_ty(&param.name, &mut self.diags)?;
         Some(self.new_var(name.to_string(), ty, VarStorage::State))
     }
 }

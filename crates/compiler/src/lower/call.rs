@@ -3,22 +3,21 @@
 //! [`Lowerer::pending`]), the xdp_model's extern functions, the user's
 //! extern functions (`--extern-file`) and P4 functions (inlined).
 
+use super::args::{match_args, Given};
 use super::{Binding, Lowerer};
 use crate::ir::{Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
 use p4bpf_front::ast::{self, ExprKind as A};
+use p4bpf_front::check::{CheckedProgram, Type};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     /// `p.lookahead<H>().f`: the bits of field `f` of the header ahead.
     pub(super) fn lookahead_field(
         &mut self,
-        type_args: &[ast::TypeRef],
+        call: &ast::Expr,
         name: &str,
         e: &ast::Expr,
     ) -> Option<Expr> {
-        let ty = type_args
-            .first()
-            .and_then(|t| self.env.resolve(t, &mut self.diags));
-        let Some(Ty::Header(agg)) = ty else {
+        let Some(Ty::Header(agg)) = self.env.expr_ty(call, &mut self.diags) else {
             self.diags.error(
                 e.span,
                 "expected `lookahead<H>()` of a header type before `.`",
@@ -47,6 +46,55 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 None
             }
         }
+    }
+
+    /// `p.lookahead<H>()` as a value: a valid header whose fields are the
+    /// bits ahead, in a fresh variable filled before the expression.
+    fn lookahead_header(&mut self, agg: crate::ir::AggId, e: &ast::Expr) -> Option<Expr> {
+        let header = self.env.aggregates.get(agg.index())?.clone();
+        if header.varbit.is_some()
+            || header
+                .fields
+                .iter()
+                .any(|f| f.ty.width().is_none_or(|w| w > 64))
+        {
+            self.diags.error(
+                e.span,
+                "`lookahead` of a header needs fields of at most 64 bits and no varbit",
+            );
+            return None;
+        }
+        let ty = Ty::Header(agg);
+        let name = format!("{}.lookahead{}", self.dotted("tmp"), self.prog.vars.len());
+        let v = self.new_var(name, ty.clone(), VarStorage::State);
+        let place = Expr {
+            kind: ExprKind::Var(v),
+            ty,
+        };
+        self.pending.push(Stmt::SetValid {
+            header: place.clone(),
+            valid: true,
+        });
+        for (field, f) in header.fields.iter().enumerate() {
+            self.pending.push(Stmt::Assign {
+                lhs: Expr {
+                    kind: ExprKind::Field {
+                        base: Box::new(place.clone()),
+                        agg,
+                        field,
+                    },
+                    ty: f.ty.clone(),
+                },
+                rhs: Expr {
+                    kind: ExprKind::Lookahead {
+                        bit_offset: f.bit_offset,
+                        check_bytes: header.wire_bits / 8,
+                    },
+                    ty: f.ty.clone(),
+                },
+            });
+        }
+        Some(place)
     }
 
     /// `t.apply().hit` / `.miss`: hoists the application, yields its flag.
@@ -103,48 +151,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     ) -> Option<Expr> {
         match &callee.kind {
             A::Member { base, member } => match member.name.as_str() {
-                "minSizeInBits" | "minSizeInBytes" | "maxSizeInBits" | "maxSizeInBytes" => {
-                    let ty = match &base.kind {
-                        A::Type(t) => self.env.resolve(t, &mut self.diags)?,
-                        // A type name written where an expression stands: `h_t.minSizeInBits()`.
-                        A::Path(p)
-                            if self.lookup(&p.name.name).is_none()
-                                && self.env.decl(&p.name.name).is_some() =>
-                        {
-                            let named = ast::TypeRef {
-                                kind: ast::TypeRefKind::Named {
-                                    path: p.clone(),
-                                    args: vec![],
-                                },
-                                span: base.span,
-                            };
-                            self.env.resolve(&named, &mut self.diags)?
-                        }
-                        _ => self.expr(base, None)?.ty,
-                    };
-                    let bits = match ty {
-                        Ty::Header(a) => self.env.aggregates.get(a.index()).map(|h| h.wire_bits),
-                        other => other.width(),
-                    };
-                    let Some(bits) = bits else {
-                        self.diags.error(
-                            e.span,
-                            format!("`{}` needs a header or a bit string", member.name),
-                        );
-                        return None;
-                    };
-                    let value = if member.name.ends_with("Bytes") {
-                        bits.div_ceil(8)
-                    } else {
-                        bits
-                    };
-                    Some(Expr {
-                        kind: ExprKind::Int(value.into()),
-                        ty: Ty::bits(32),
-                    })
-                }
                 "isValid" => {
-                    let h = self.expr(base, None)?;
+                    let h = self.expr(base)?;
                     if !matches!(h.ty, Ty::Header(_) | Ty::Union(_)) {
                         self.diags.error(e.span, "`isValid` needs a header");
                         return None;
@@ -161,12 +169,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     })
                 }
                 "lookahead" => {
-                    let ty = match &e.kind {
-                        A::Call { type_args, .. } => type_args
-                            .first()
-                            .and_then(|t| self.env.resolve(t, &mut self.diags)),
-                        _ => None,
-                    };
+                    let ty = self.env.expr_ty(e, &mut self.diags);
                     match ty {
                         Some(ty @ Ty::Bits { width, .. }) if width <= 64 => Some(Expr {
                             kind: ExprKind::Lookahead {
@@ -175,9 +178,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             },
                             ty,
                         }),
+                        Some(Ty::Header(agg)) => self.lookahead_header(agg, e),
                         _ => {
-                            self.diags
-                                .error(e.span, "`lookahead` is supported for bit<N> with N <= 64");
+                            self.diags.error(
+                                e.span,
+                                "`lookahead` is supported for bit<N> with N <= 64 and for headers",
+                            );
                             None
                         }
                     }
@@ -227,7 +233,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return self.inline_function(decl, args, e);
         }
         let Some(ast::Decl {
-            kind: ast::DeclKind::ExternFunction { return_type, .. },
+            kind: ast::DeclKind::ExternFunction { .. },
             ..
         }) = self.env.decl(name)
         else {
@@ -241,12 +247,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.diags.error(e.span, format!("extern function `{name}` needs its C implementation: pass it with --extern-file"));
             return None;
         }
-        let param_types = self.extern_param_types(name);
         let mut lowered = Vec::new();
-        for (i, a) in args.iter().enumerate() {
-            lowered.push(self.expr(&a.value, param_types.get(i).and_then(|t| t.as_ref()))?);
+        for a in args {
+            lowered.push(self.expr(&a.value)?);
         }
-        let ty = self.env.resolve(return_type, &mut self.diags)?;
+        let ty = self.env.expr_ty(e, &mut self.diags)?;
         Some(Expr {
             kind: ExprKind::ExternCall {
                 name: name.to_string(),
@@ -264,12 +269,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         args: &'a [ast::Argument],
         e: &'a ast::Expr,
     ) -> Option<Expr> {
-        let ast::DeclKind::Function {
-            return_type,
-            sig,
-            body,
-        } = &decl.kind
-        else {
+        let ast::DeclKind::Function { sig, body, .. } = &decl.kind else {
             return None;
         };
         if self.inlining.contains(&sig.name.name) || self.inlining.len() > 16 {
@@ -277,20 +277,36 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .error(e.span, format!("function `{}` calls itself", sig.name.name));
             return None;
         }
-        if args.len() != sig.params.len() {
-            self.diags.error(
-                e.span,
-                format!("`{}` takes {} arguments", sig.name.name, sig.params.len()),
-            );
-            return None;
-        }
-        let ret_ty = self.env.resolve(return_type, &mut self.diags)?;
+        let type_params: Vec<String> = sig.type_params.iter().map(|p| p.name.clone()).collect();
+        let type_args = checked_type_args(self.env.checked, e);
+        let bound = self.env.bind_type_params(&type_params, &type_args);
+        let inlined = self.inline_body(sig, body, args, e);
+        self.env.unbind_type_params(bound);
+        inlined
+    }
+
+    fn inline_body(
+        &mut self,
+        sig: &'a ast::Signature,
+        body: &'a ast::Block,
+        args: &'a [ast::Argument],
+        e: &'a ast::Expr,
+    ) -> Option<Expr> {
+        let ret_ty = self.env.expr_ty(e, &mut self.diags)?;
         let call = format!("{}.{}", self.dotted(&sig.name.name), self.prog.vars.len());
         let mut pre = std::mem::take(&mut self.pending);
         let mut params = vec![];
         let mut copy_out = vec![];
-        for (p, a) in sig.params.iter().zip(args) {
-            let ty = self.env.resolve(&p.ty, &mut self.diags)?;
+        let given = match match_args(&sig.params, args) {
+            Ok(given) => given,
+            Err(why) => {
+                self.diags
+                    .error(e.span, format!("call of `{}`: {why}", sig.name.name));
+                return None;
+            }
+        };
+        for (p, given) in sig.params.iter().zip(given) {
+            let ty = self.env.decl_ty(&p.name, &mut self.diags)?;
             let v = self.new_var(
                 format!("{call}.{}", p.name.name),
                 ty.clone(),
@@ -300,7 +316,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 kind: ExprKind::Var(v),
                 ty: ty.clone(),
             };
-            let arg = self.expr(&a.value, Some(&ty))?;
+            params.push((p.name.name.clone(), v));
+            let Given::Value(value) = given else {
+                continue;
+            };
+            let arg = self.expr(value)?;
             pre.append(&mut self.pending);
             if p.direction != Some(ast::Direction::Out) {
                 pre.push(Stmt::Assign {
@@ -317,7 +337,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     rhs: param,
                 });
             }
-            params.push((p.name.name.clone(), v));
         }
         let ret = (ret_ty != Ty::Void)
             .then(|| self.new_var(format!("{call}.result"), ret_ty.clone(), VarStorage::State));
@@ -350,18 +369,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
         })
     }
+}
 
-    pub(super) fn extern_param_types(&mut self, name: &str) -> Vec<Option<Ty>> {
-        let Some(ast::Decl {
-            kind: ast::DeclKind::ExternFunction { sig, .. },
-            ..
-        }) = self.env.decl(name)
-        else {
-            return vec![];
-        };
-        sig.params
-            .iter()
-            .map(|p| self.env.resolve(&p.ty, &mut self.diags))
-            .collect()
-    }
+/// The type arguments the checker chose for the call `e`.
+fn checked_type_args(checked: &CheckedProgram, e: &ast::Expr) -> Vec<Type> {
+    checked
+        .calls
+        .get(&e.id)
+        .map(|c| c.type_args.clone())
+        .unwrap_or_default()
 }

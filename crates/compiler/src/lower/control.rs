@@ -3,6 +3,7 @@
 //! instantiated inside a control (lowered once, inlined at each `apply`
 //! with copy-in/copy-out of their arguments).
 
+use super::args::{match_args, Given};
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
@@ -38,10 +39,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             DeclKind::Action { .. } => self.action(decl),
             DeclKind::Table { .. } => self.table(decl),
             DeclKind::Instance { ty, args, name, .. } => self.instance(ty, args, name, decl),
-            DeclKind::ValueSet { elem, size, name } => {
+            DeclKind::ValueSet { size, name, .. } => {
                 let (Some(ty), Some(size)) = (
-                    self.env.resolve(elem, &mut self.diags),
-                    self.env.eval_u32(size, &mut self.diags),
+                    self.env.decl_ty(name, &mut self.diags),
+                    self.env.const_u32(size, &mut self.diags),
                 ) else {
                     return;
                 };
@@ -84,15 +85,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
         ) = self.env.decl(type_name)
         {
-            if args.is_empty() {
-                self.sub_control(control, name);
-                return;
-            }
+            self.sub_control(control, name, args);
+            return;
         }
-        self.extern_instance(ty, type_name, args, name, decl);
+        self.extern_instance(type_name, args, name, decl);
     }
 
-    fn sub_control(&mut self, control: &'a ast::Decl, instance: &ast::Ident) {
+    fn sub_control(
+        &mut self,
+        control: &'a ast::Decl,
+        instance: &ast::Ident,
+        ctor_args: &'a [ast::Argument],
+    ) {
         let DeclKind::Control {
             sig,
             ctor_params,
@@ -102,13 +106,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         else {
             return;
         };
-        if !ctor_params.is_empty() {
-            self.diags.error(
-                instance.span,
-                "controls with constructor parameters are not supported yet",
-            );
-            return;
-        }
         let prefix = self.dotted(&instance.name);
         let global = self.scopes.first().cloned().unwrap_or_default();
         // The instance sees only the top level and its own names.
@@ -116,13 +113,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
         let mut params = vec![];
         for p in &sig.params {
-            if let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) {
+            if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
                 let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
                 self.bind(&p.name.name, Binding::Var(v));
                 params.push((v, p.direction));
             }
         }
         let outer_inits = std::mem::take(&mut self.local_inits);
+        self.bind_ctor_args(ctor_params, ctor_args, instance);
         for local in locals {
             self.local_decl(local);
         }
@@ -139,6 +137,56 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             &instance.name,
             Binding::SubControl(self.sub_controls.len() - 1),
         );
+    }
+
+    /// Constructor parameters of a control instance: variables set to the
+    /// instance's compile-time arguments when its body starts.
+    fn bind_ctor_args(
+        &mut self,
+        params: &'a [ast::Param],
+        args: &'a [ast::Argument],
+        instance: &ast::Ident,
+    ) {
+        let given = match match_args(params, args) {
+            Ok(given) => given,
+            Err(why) => {
+                self.diags.error(
+                    instance.span,
+                    format!("instance `{}`: {why}", instance.name),
+                );
+                return;
+            }
+        };
+        for (p, given) in params.iter().zip(given) {
+            let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) else {
+                continue;
+            };
+            let Given::Value(value) = given else {
+                continue;
+            };
+            let bits = match (self.env.value(value), ty.width()) {
+                (Some(v), Some(w)) => self.env.scalar_bits(v, w),
+                _ => None,
+            };
+            let Some(bits) = bits else {
+                self.diags.error(value.span, format!("constructor argument `{}` must be a compile-time bit string, bool, enum or error value on the eBPF target", p.name.name));
+                continue;
+            };
+            let v = self.new_var(self.dotted(&p.name.name), ty.clone(), VarStorage::State);
+            self.bind(&p.name.name, Binding::Var(v));
+            let rhs = match ty {
+                Ty::Bool => ExprKind::Bool(bits != 0u32.into()),
+                Ty::Error => ExprKind::ErrorCode(u32::try_from(&bits).unwrap_or(0)),
+                _ => ExprKind::Int(bits),
+            };
+            self.local_inits.push(Stmt::Assign {
+                lhs: Expr {
+                    kind: ExprKind::Var(v),
+                    ty: ty.clone(),
+                },
+                rhs: Expr { kind: rhs, ty },
+            });
+        }
     }
 
     pub(super) fn apply_sub_control(
@@ -164,7 +212,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 continue;
             }
             let ty = self.prog.var(*v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-            let Some(x) = self.expr_into(&a.value, Some(&ty), out) else {
+            let Some(x) = self.expr_into(&a.value, out) else {
                 return;
             };
             let param = Expr {
@@ -198,17 +246,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut params = vec![];
         let directional = sig.params.iter().filter(|p| p.direction.is_some()).count();
         for p in &sig.params {
-            let Some(ty) = self.env.resolve(&p.ty, &mut self.diags) else {
+            let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) else {
                 continue;
             };
-            let by_pointer = matches!(
-                p.direction,
-                Some(ast::Direction::Out | ast::Direction::InOut)
-            );
-            if ty.width().is_none_or(|w| w > 64)
-                && !(by_pointer && matches!(ty, Ty::Header(_) | Ty::Struct(_)))
-            {
-                self.diags.error(p.span, "action parameters must be bit strings of at most 64 bits or bool (or out/inout headers and structs)");
+            let aggregate = matches!(ty, Ty::Header(_) | Ty::Struct(_) | Ty::Union(_));
+            // Headers and structs go by pointer (`in` ones are read-only);
+            // `out`/`inout` scalars too, so the action writes the caller's place.
+            let by_pointer = match p.direction {
+                Some(ast::Direction::Out | ast::Direction::InOut) => true,
+                Some(ast::Direction::In) => aggregate,
+                None => false,
+            };
+            if p.direction.is_none() && aggregate {
+                self.diags.error(p.span, format!("action parameter `{}` from the control plane is a header or struct: the eBPF target takes bit strings and bools from the control plane (give it a direction to pass it from a call or the `actions` list)", p.name.name));
+                continue;
+            }
+            if !by_pointer && ty.width().is_none() {
+                self.diags.error(p.span, format!("action parameter `{}` must be a bit string or a bool (headers and structs need a direction)", p.name.name));
                 continue;
             }
             let storage = if by_pointer {
@@ -234,6 +288,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             table_only: Self::has_annotation(&decl.annotations, "tableonly"),
             p4_id,
         });
+        self.action_params.insert(id, &sig.params);
         let stmts = self.block(&body.stmts);
         self.scopes.pop();
         if let Some(a) = self.prog.actions.get_mut(id.index()) {

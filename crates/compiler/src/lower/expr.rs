@@ -1,13 +1,21 @@
-//! Expressions: resolves names, gives every expression its concrete type
-//! (untyped literals take the type the context expects) and maps method
-//! and extern calls to IR operations. A table application inside an
-//! expression (`t.apply().hit`) is hoisted into [`Lowerer::pending`].
+//! Expressions: maps each checked expression to a typed IR expression.
+//! Types and compile-time values are the checker's ([`CheckedProgram`]):
+//! an expression whose value is known becomes a constant of its checked
+//! type, everything else is lowered node by node with the type the checker
+//! recorded. Method and extern calls become IR operations; a table
+//! application inside an expression (`t.apply().hit`) is hoisted into
+//! [`Lowerer::pending`].
+//!
+//! [`CheckedProgram`]: p4bpf_front::check::CheckedProgram
 
-use super::types::to_bits;
+use super::compare::is_aggregate;
+use super::wide::is_wide;
 use super::{Binding, Lowerer};
 use crate::ir::{BinOp, Expr, ExprKind, Ty, UnOp};
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigUint;
+use num_traits::ToPrimitive;
 use p4bpf_front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use p4bpf_front::check::Value;
 
 fn int(value: BigUint, ty: Ty) -> Expr {
     Expr {
@@ -16,44 +24,43 @@ fn int(value: BigUint, ty: Ty) -> Expr {
     }
 }
 
-fn is_untyped_literal(e: &ast::Expr) -> bool {
-    match &e.kind {
-        A::Int(lit) => lit.width.is_none(),
-        A::Unary { operand, .. } => is_untyped_literal(operand),
-        _ => false,
-    }
-}
-
 impl<'a, 'u> Lowerer<'a, 'u> {
-    pub(super) fn expr(&mut self, e: &'a ast::Expr, expected: Option<&Ty>) -> Option<Expr> {
+    pub(super) fn expr(&mut self, e: &'a ast::Expr) -> Option<Expr> {
+        if let Some(constant) = self.constant(e) {
+            return Some(constant);
+        }
+        // A constant of struct or list type used as a value.
+        if matches!(self.env.value(e), Some(Value::List(_) | Value::Struct(_))) {
+            return self.initialized_temp(e);
+        }
         match &e.kind {
-            A::Bool(b) => Some(Expr {
-                kind: ExprKind::Bool(*b),
-                ty: Ty::Bool,
-            }),
-            A::Int(lit) => {
-                if lit.width.is_some_and(|(w, _)| w == 0 || w > 2048) {
-                    self.diags.error(e.span, "unsupported literal width");
-                    return None;
-                }
-                let ty = match (lit.width, expected) {
-                    (Some((width, signed)), _) => Ty::Bits { width, signed },
-                    (None, Some(t @ Ty::Bits { .. })) => t.clone(),
-                    _ => Ty::bits(32),
-                };
-                let width = ty.width().unwrap_or(32);
-                Some(int(to_bits(&lit.value, width), ty))
-            }
             A::Path(p) => self.path(&p.name.name, e),
             A::Member { base, member } => self.member(base, member, e),
             A::Index { base, index } => {
-                let base = self.expr(base, None)?;
+                let base = self.expr(base)?;
+                if matches!(base.ty, Ty::Struct(_)) {
+                    // A tuple, held as a struct with one field per element.
+                    let i = self.env.const_u32(index, &mut self.diags)?;
+                    return self.field(base, &format!("f{i}"), e);
+                }
                 let Ty::Stack { elem, size } = base.ty else {
                     self.diags
-                        .error(e.span, "only header stacks can be indexed");
+                        .error(e.span, "only header stacks and tuples can be indexed");
                     return None;
                 };
-                let i = self.env.eval_u32(index, &mut self.diags)?;
+                let ty = self.prog_agg_ty(elem);
+                if self.env.value(index).is_none() {
+                    let index = self.expr(index)?;
+                    self.check_scalar(&index, e)?;
+                    return Some(Expr {
+                        kind: ExprKind::Index {
+                            base: Box::new(base),
+                            index: Box::new(index),
+                        },
+                        ty,
+                    });
+                }
+                let i = self.env.const_u32(index, &mut self.diags)?;
                 if i >= size {
                     self.diags.error(
                         index.span,
@@ -61,7 +68,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     );
                     return None;
                 }
-                let ty = self.prog_agg_ty(elem);
                 Some(Expr {
                     kind: ExprKind::Index {
                         base: Box::new(base),
@@ -71,35 +77,42 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 })
             }
             A::Slice { base, hi, lo } => {
-                let base = self.expr(base, None)?;
-                let hi = self.env.eval_u32(hi, &mut self.diags)?;
-                let lo = self.env.eval_u32(lo, &mut self.diags)?;
-                let width = base.ty.width().unwrap_or(0);
-                if hi < lo || hi >= width || width > 64 {
+                let base = self.expr(base)?;
+                let hi = self.env.const_u32(hi, &mut self.diags)?;
+                let lo = self.env.const_u32(lo, &mut self.diags)?;
+                self.slice(base, hi, lo, e)
+            }
+            // `base[lo +: width]` with a constant `lo` is `base[lo + width - 1 : lo]`.
+            A::IndexedSlice { base, lo, width } => {
+                let base = self.expr(base)?;
+                let Some(lo) = self
+                    .env
+                    .value(lo)
+                    .and_then(|v| v.int())
+                    .and_then(|v| v.to_u32())
+                else {
                     self.diags.error(
-                        e.span,
-                        format!("slice [{hi}:{lo}] does not fit a bit<{width}>"),
+                        lo.span,
+                        "`e[lo +: width]` needs a constant `lo` on the eBPF target",
                     );
                     return None;
-                }
-                Some(Expr {
-                    kind: ExprKind::Slice {
-                        base: Box::new(base),
-                        hi,
-                        lo,
-                    },
-                    ty: Ty::bits(hi - lo + 1),
-                })
+                };
+                let width = self.env.const_u32(width, &mut self.diags)?;
+                self.slice(base, (lo + width).checked_sub(1)?, lo, e)
             }
             A::Call { callee, args, .. } => self.call_expr(callee, args, e),
             A::Unary { op, operand } => {
-                let operand = self.expr(operand, expected)?;
-                let (op, ty) = match op {
+                let operand = self.expr(operand)?;
+                let op = match op {
                     UnaryOp::Plus => return Some(operand),
-                    UnaryOp::Not => (UnOp::Not, Ty::Bool),
-                    UnaryOp::Neg => (UnOp::Neg, operand.ty.clone()),
-                    UnaryOp::Complement => (UnOp::Complement, operand.ty.clone()),
+                    UnaryOp::Not => UnOp::Not,
+                    UnaryOp::Neg => UnOp::Neg,
+                    UnaryOp::Complement => UnOp::Complement,
                 };
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
+                if is_wide(&ty) && op != UnOp::Not {
+                    return Some(self.wide_unary(op == UnOp::Complement, operand, ty));
+                }
                 self.check_scalar(&operand, e)?;
                 Some(Expr {
                     kind: ExprKind::Unary {
@@ -109,26 +122,26 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
-            A::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, expected, e),
-            A::Ternary { cond, then, other } => {
-                let cond = self.expr(cond, Some(&Ty::Bool))?;
-                let then = self.expr(then, expected)?;
-                let other = self.expr(other, Some(&then.ty))?;
-                let ty = then.ty.clone();
-                Some(Expr {
-                    kind: ExprKind::Mux {
-                        cond: Box::new(cond),
-                        then: Box::new(then),
-                        other: Box::new(other),
-                    },
-                    ty,
-                })
+            A::Binary {
+                op: op @ (BinaryOp::And | BinaryOp::Or),
+                lhs,
+                rhs,
+            } => self.short_circuit(*op, lhs, rhs, e),
+            A::Binary { op, lhs, rhs } => {
+                let l = self.expr(lhs)?;
+                let r = self.expr(rhs)?;
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
+                self.combine(*op, l, r, ty, e)
             }
-            A::Cast { ty, expr } => {
-                let ty = self.env.resolve(ty, &mut self.diags)?;
-                let inner = self.expr(expr, Some(&ty))?;
-                if let (ExprKind::Int(v), Some(w)) = (&inner.kind, ty.width()) {
-                    return Some(int(to_bits(&BigInt::from(v.clone()), w), ty));
+            A::Ternary { cond, then, other } => {
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
+                self.conditional(cond, then, other, ty)
+            }
+            A::Cast { expr, .. } => {
+                let ty = self.env.expr_ty(e, &mut self.diags)?;
+                let inner = self.expr(expr)?;
+                if is_wide(&ty) || is_wide(&inner.ty) {
+                    return Some(self.wide_cast(inner, ty));
                 }
                 self.check_scalar(&inner, e)?;
                 Some(Expr {
@@ -136,14 +149,80 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
-            _ => {
+            A::List(_) | A::StructInit { .. } | A::Invalid => self.initialized_temp(e),
+            other => {
+                let what = match other {
+                    A::String(_) => "a string",
+                    A::This => "`this`",
+                    A::Type(_) => "a type",
+                    A::DefaultValue => "`...`",
+                    A::DontCare => "`_`",
+                    _ => "a keyset",
+                };
                 self.diags.error(
                     e.span,
-                    "this expression is not supported by the eBPF target",
+                    format!("{what} is not a value the eBPF target can compute here"),
                 );
                 None
             }
         }
+    }
+
+    /// `base[hi:lo]`, checked against the base's width.
+    fn slice(&mut self, base: Expr, hi: u32, lo: u32, e: &ast::Expr) -> Option<Expr> {
+        let width = base.ty.width().unwrap_or(0);
+        if hi < lo || hi >= width {
+            self.diags.error(
+                e.span,
+                format!("slice [{hi}:{lo}] does not fit a bit<{width}>"),
+            );
+            return None;
+        }
+        let ty = self.env.expr_ty(e, &mut self.diags)?;
+        if hi - lo >= 64 {
+            return Some(self.wide_slice(base, lo, ty));
+        }
+        let base = if is_wide(&base.ty) {
+            self.place(base)
+        } else {
+            base
+        };
+        Some(Expr {
+            kind: ExprKind::Slice {
+                base: Box::new(base),
+                hi,
+                lo,
+            },
+            ty,
+        })
+    }
+
+    /// `e` as a constant when the checker knows its value and it is a
+    /// scalar (integer, bool, enum member, error).
+    fn constant(&mut self, e: &ast::Expr) -> Option<Expr> {
+        let value = self.env.value(e)?;
+        if matches!(value, Value::List(_) | Value::Struct(_) | Value::String(_)) {
+            return None;
+        }
+        if let Value::Bool(b) = value {
+            return Some(Expr {
+                kind: ExprKind::Bool(*b),
+                ty: Ty::Bool,
+            });
+        }
+        if let Value::Member { ty, member } = value {
+            if ty == "error" {
+                let code = self.env.error_code(member)?;
+                return Some(Expr {
+                    kind: ExprKind::ErrorCode(code),
+                    ty: Ty::Error,
+                });
+            }
+        }
+        let ty = self.env.expr_ty(e, &mut self.diags)?;
+        let width = ty.width()?;
+        let bits = self.env.scalar_bits(value, width)?;
+        Some(int(bits, ty))
     }
 
     fn check_scalar(&mut self, x: &Expr, at: &ast::Expr) -> Option<()> {
@@ -160,94 +239,53 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    fn binary(
-        &mut self,
-        op: BinaryOp,
-        lhs: &'a ast::Expr,
-        rhs: &'a ast::Expr,
-        expected: Option<&Ty>,
-        e: &'a ast::Expr,
-    ) -> Option<Expr> {
-        let comparison = matches!(
-            op,
-            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
-        );
-        let operand_hint = if comparison || matches!(op, BinaryOp::And | BinaryOp::Or) {
-            None
-        } else {
-            expected
-        };
-        // Type the typed side first so an untyped literal can follow it.
-        let (l, r) = if is_untyped_literal(lhs) && !is_untyped_literal(rhs) {
-            let r = self.expr(rhs, operand_hint)?;
-            let l = self.expr(lhs, Some(&r.ty))?;
-            (l, r)
-        } else {
-            let l = self.expr(lhs, operand_hint)?;
-            let shift = matches!(op, BinaryOp::Shl | BinaryOp::Shr);
-            let r = self.expr(rhs, if shift { None } else { Some(&l.ty) })?;
-            (l, r)
-        };
-        self.combine(op, l, r, e)
-    }
-
-    /// The typed binary operation `l op r`.
+    /// The binary operation `l op r` of checked type `ty`.
     pub(super) fn combine(
         &mut self,
         op: BinaryOp,
         l: Expr,
         r: Expr,
+        ty: Ty,
         e: &ast::Expr,
     ) -> Option<Expr> {
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && is_aggregate(&l.ty) {
+            return self.aggregate_eq(l, r, op == BinaryOp::Ne, e);
+        }
+        if is_wide(&ty) || is_wide(&l.ty) || is_wide(&r.ty) {
+            return self.wide_binary(op, l, r, ty, e);
+        }
         if op == BinaryOp::Concat {
-            let width = l.ty.width().unwrap_or(0) + r.ty.width().unwrap_or(0);
-            // Constants fold at any width (wide keyset values are written so).
-            if let (ExprKind::Int(a), ExprKind::Int(b)) = (&l.kind, &r.kind) {
-                let lo_width = r.ty.width().unwrap_or(0);
-                return Some(int((a << lo_width) | b, Ty::bits(width)));
-            }
-            if width > 64 {
-                self.diags.error(
-                    e.span,
-                    "concatenation wider than 64 bits is not supported by the eBPF target",
-                );
-                return None;
-            }
             return Some(Expr {
                 kind: ExprKind::Concat {
                     hi: Box::new(l),
                     lo: Box::new(r),
                 },
-                ty: Ty::bits(width),
+                ty,
             });
         }
-        let wide_eq =
-            matches!(op, BinaryOp::Eq | BinaryOp::Ne) && l.ty.width().is_some_and(|w| w > 64);
-        if !wide_eq {
-            self.check_scalar(&l, e)?;
-            self.check_scalar(&r, e)?;
-        }
-        let (op, ty) = match op {
-            BinaryOp::Mul => (BinOp::Mul, l.ty.clone()),
-            BinaryOp::Div => (BinOp::Div, l.ty.clone()),
-            BinaryOp::Mod => (BinOp::Mod, l.ty.clone()),
-            BinaryOp::Add => (BinOp::Add, l.ty.clone()),
-            BinaryOp::Sub => (BinOp::Sub, l.ty.clone()),
-            BinaryOp::AddSat => (BinOp::AddSat, l.ty.clone()),
-            BinaryOp::SubSat => (BinOp::SubSat, l.ty.clone()),
-            BinaryOp::Shl => (BinOp::Shl, l.ty.clone()),
-            BinaryOp::Shr => (BinOp::Shr, l.ty.clone()),
-            BinaryOp::BitAnd => (BinOp::BitAnd, l.ty.clone()),
-            BinaryOp::BitOr => (BinOp::BitOr, l.ty.clone()),
-            BinaryOp::BitXor => (BinOp::BitXor, l.ty.clone()),
-            BinaryOp::Le => (BinOp::Le, Ty::Bool),
-            BinaryOp::Ge => (BinOp::Ge, Ty::Bool),
-            BinaryOp::Lt => (BinOp::Lt, Ty::Bool),
-            BinaryOp::Gt => (BinOp::Gt, Ty::Bool),
-            BinaryOp::Eq => (BinOp::Eq, Ty::Bool),
-            BinaryOp::Ne => (BinOp::Ne, Ty::Bool),
-            BinaryOp::And => (BinOp::And, Ty::Bool),
-            BinaryOp::Or => (BinOp::Or, Ty::Bool),
+        self.check_scalar(&l, e)?;
+        self.check_scalar(&r, e)?;
+        let op = match op {
+            BinaryOp::Mul => BinOp::Mul,
+            BinaryOp::Div => BinOp::Div,
+            BinaryOp::Mod => BinOp::Mod,
+            BinaryOp::Add => BinOp::Add,
+            BinaryOp::Sub => BinOp::Sub,
+            BinaryOp::AddSat => BinOp::AddSat,
+            BinaryOp::SubSat => BinOp::SubSat,
+            BinaryOp::Shl => BinOp::Shl,
+            BinaryOp::Shr => BinOp::Shr,
+            BinaryOp::BitAnd => BinOp::BitAnd,
+            BinaryOp::BitOr => BinOp::BitOr,
+            BinaryOp::BitXor => BinOp::BitXor,
+            BinaryOp::Le => BinOp::Le,
+            BinaryOp::Ge => BinOp::Ge,
+            BinaryOp::Lt => BinOp::Lt,
+            BinaryOp::Gt => BinOp::Gt,
+            BinaryOp::Eq => BinOp::Eq,
+            BinaryOp::Ne => BinOp::Ne,
+            BinaryOp::And => BinOp::And,
+            BinaryOp::Or => BinOp::Or,
             BinaryOp::Concat => return None,
         };
         Some(Expr {
@@ -269,27 +307,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 })
             }
-            Some(Binding::Const(value, ty)) => {
-                Some(int(to_bits(&value, ty.width().unwrap_or(32)), ty))
+            _ => {
+                self.diags.error(
+                    e.span,
+                    format!("`{name}` is not a value the eBPF target can use here"),
+                );
+                None
             }
-            _ => match self.env.consts.get(name).cloned() {
-                Some((value, ty)) => {
-                    if ty == Ty::Bool {
-                        return Some(Expr {
-                            kind: ExprKind::Bool(value != BigInt::from(0)),
-                            ty,
-                        });
-                    }
-                    Some(int(to_bits(&value, ty.width().unwrap_or(32)), ty))
-                }
-                None => {
-                    self.diags.error(
-                        e.span,
-                        format!("`{name}` is not a value the eBPF target can use here"),
-                    );
-                    None
-                }
-            },
         }
     }
 
@@ -299,45 +323,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         member: &ast::Ident,
         e: &'a ast::Expr,
     ) -> Option<Expr> {
-        let base_name = match &base.kind {
-            A::Path(p) => Some(p.name.name.as_str()),
-            A::Type(t) if matches!(t.kind, ast::TypeRefKind::Error) => Some("error"),
-            _ => None,
-        };
-        if base_name == Some("error") {
-            return match self.env.error_code(&member.name) {
-                Some(code) => Some(Expr {
-                    kind: ExprKind::ErrorCode(code),
-                    ty: Ty::Error,
-                }),
-                None => {
-                    self.diags
-                        .error(member.span, format!("unknown error `{}`", member.name));
-                    None
-                }
-            };
-        }
-        if let Some(name) = base_name {
-            if self.lookup(name).is_none() {
-                if let Some(info) = self.env.enums.get(name) {
-                    let width = info.width;
-                    return match info.members.get(&member.name).cloned() {
-                        Some(v) => Some(int(v, Ty::bits(width))),
-                        None => {
-                            self.diags.error(
-                                member.span,
-                                format!("`{name}` has no member `{}`", member.name),
-                            );
-                            None
-                        }
-                    };
-                }
-            }
-        }
-        if let A::Call {
-            callee, type_args, ..
-        } = &base.kind
-        {
+        if let A::Call { callee, .. } = &base.kind {
             if let A::Member {
                 base: table,
                 member: apply,
@@ -347,11 +333,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     return self.apply_hit(table, member.name == "miss", e);
                 }
                 if apply.name == "lookahead" {
-                    return self.lookahead_field(type_args, &member.name, e);
+                    return self.lookahead_field(base, &member.name, e);
                 }
             }
         }
-        let b = self.expr(base, None)?;
+        let b = self.expr(base)?;
         self.field(b, &member.name, e)
     }
 
@@ -408,7 +394,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 ty,
             }),
             None => {
-                self.diags.error(e.span, format!("no field `{name}`"));
+                let varbit = self
+                    .env
+                    .aggregates
+                    .get(agg.index())
+                    .and_then(|g| g.varbit.as_ref())
+                    .is_some_and(|v| v.name == name);
+                let message = if varbit {
+                    format!("the `varbit` field `{name}` can only be extracted and emitted on the eBPF target")
+                } else {
+                    format!("no field `{name}`")
+                };
+                self.diags.error(e.span, message);
                 None
             }
         }

@@ -9,12 +9,12 @@ use crate::ir::{
     Builtin, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty, VarStorage,
 };
 use p4bpf_front::ast::{self, ExprKind as A};
+use p4bpf_front::check::{Type, Value};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     /// `T(args) name;` where `T` is one of the architecture's extern types.
     pub(super) fn extern_instance(
         &mut self,
-        ty: &ast::TypeRef,
         type_name: &str,
         args: &'a [ast::Argument],
         name: &ast::Ident,
@@ -23,7 +23,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let object = self.arch.and_then(|a| a.object(type_name));
         let kind = match object {
             Some(Object::CounterArray) => self.counter_kind(args, decl),
-            Some(Object::Register) => self.register_kind(ty, args, decl),
+            Some(Object::Register) => self.register_kind(name, args, decl),
             None => {
                 let arch = self.prog.arch.name();
                 self.diags.error(
@@ -38,7 +38,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let Some(size) = args
             .first()
-            .and_then(|size| self.env.eval_u32(&size.value, &mut self.diags))
+            .and_then(|size| self.env.const_u32(&size.value, &mut self.diags))
         else {
             return;
         };
@@ -63,7 +63,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .error(decl.span, "`CounterArray` takes a size and a sparse flag");
             return None;
         };
-        let sparse = matches!(sparse.value.kind, A::Bool(true));
+        let sparse = matches!(self.env.value(&sparse.value), Some(Value::Bool(true)));
         Some(ExternKind::Counter { sparse })
     }
 
@@ -71,17 +71,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// most 64 bits, the cells of an array map.
     fn register_kind(
         &mut self,
-        ty: &ast::TypeRef,
+        name: &ast::Ident,
         args: &[ast::Argument],
         decl: &ast::Decl,
     ) -> Option<ExternKind> {
-        let ast::TypeRefKind::Named { args: types, .. } = &ty.kind else {
-            return None;
+        let checked = self.env.checked;
+        let types = match checked.decl_type(name) {
+            Some(Type::Named { args: types, .. }) => types.as_slice(),
+            _ => &[],
         };
-        let (value, index) = match (types.as_slice(), args) {
+        let (value, index) = match (types, args) {
             ([value, index], [_]) => (
-                self.env.resolve(value, &mut self.diags)?,
-                self.env.resolve(index, &mut self.diags)?,
+                self.env.ty(value, decl.span, &mut self.diags)?,
+                self.env.ty(index, decl.span, &mut self.diags)?,
             ),
             _ => {
                 self.diags.error(
@@ -112,21 +114,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         call: &ast::Expr,
     ) -> Option<Expr> {
         let kind = self.prog.extern_instance(instance)?.kind.clone();
-        let (op, params, result) = match (&kind, method, args.len()) {
-            (ExternKind::Counter { .. }, "increment", 1) => {
-                (ExternOp::Count, vec![Ty::bits(32)], Ty::Void)
+        // Argument types are the checker's, from the extern's declaration.
+        let (op, result) = match (&kind, method, args.len()) {
+            (ExternKind::Counter { .. }, "increment", 1) | (ExternKind::Counter { .. }, "add", 2) => {
+                (ExternOp::Count, Ty::Void)
             }
-            (ExternKind::Counter { .. }, "add", 2) => {
-                (ExternOp::Count, vec![Ty::bits(32), Ty::bits(32)], Ty::Void)
-            }
-            (ExternKind::Register { value, index }, "read", 1) => {
-                (ExternOp::Read, vec![index.clone()], value.clone())
-            }
-            (ExternKind::Register { value, index }, "write", 2) => (
-                ExternOp::Write,
-                vec![index.clone(), value.clone()],
-                Ty::Void,
-            ),
+            (ExternKind::Register { value, .. }, "read", 1) => (ExternOp::Read, value.clone()),
+            (ExternKind::Register { .. }, "write", 2) => (ExternOp::Write, Ty::Void),
             _ => {
                 let object = match kind {
                     ExternKind::Counter { .. } => "CounterArray",
@@ -143,8 +137,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         };
         let mut lowered = Vec::with_capacity(args.len());
-        for (a, ty) in args.iter().zip(&params) {
-            lowered.push(self.expr(&a.value, Some(ty))?);
+        for a in args {
+            lowered.push(self.expr(&a.value)?);
         }
         Some(Expr {
             kind: ExprKind::ExternMethod {
@@ -167,11 +161,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let function = self.arch.and_then(|a| a.function(name))?;
         Some(match function {
             Function::Builtin(func, width) => {
-                let param_types = self.extern_param_types(name);
                 let mut lowered = Vec::with_capacity(args.len());
-                for (i, a) in args.iter().enumerate() {
-                    let ty = param_types.get(i).and_then(|t| t.as_ref());
-                    match self.expr(&a.value, ty) {
+                for a in args {
+                    match self.expr(&a.value) {
                         Some(x) => lowered.push(x),
                         None => return Some(None),
                     }
@@ -186,7 +178,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 })
             }
             Function::SetCode(place, code) => {
-                let lhs = self.place(&place, e.span)?;
+                let lhs = self.arch_place(&place, e.span)?;
                 self.pending.push(Stmt::Assign {
                     rhs: Expr {
                         kind: ExprKind::Int(code.into()),
@@ -209,7 +201,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .error(e.span, "`truncate` takes a length in bytes");
             return None;
         };
-        let len = self.expr(&len.value, Some(&Ty::bits(32)))?;
+        let len = self.expr(&len.value)?;
         let place = match self.prog.intrinsics.truncate.clone() {
             Some(place) => place,
             None => {
@@ -245,14 +237,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         };
-        let lhs = self.expr(&result.value, None)?;
+        let lhs = self.expr(&result.value)?;
         let fields: Vec<&'a ast::Expr> = match &data.value.kind {
             A::List(items) => items.iter().collect(),
             _ => vec![&data.value],
         };
         let mut words = Vec::with_capacity(fields.len());
         for f in fields {
-            let x = self.expr(f, None)?;
+            let x = self.expr(f)?;
             if !matches!(x.ty, Ty::Bits { width, .. } if width <= 64) {
                 self.diags.error(
                     f.span,

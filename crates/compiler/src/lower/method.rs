@@ -4,7 +4,7 @@
 //! headers and stacks.
 
 use super::{Binding, Lowerer};
-use crate::ir::{Expr, ExprKind, Stmt, Ty, VarStorage};
+use crate::ir::{Expr, ExprKind, Stmt, Ty};
 use p4bpf_front::ast::{self, ExprKind as A};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -16,68 +16,20 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match &callee.kind {
             A::Member { base, member } => self.method_call(base, &member.name, args, call, out),
             A::Path(p) => match self.lookup(&p.name.name) {
-                Some(Binding::Action(action)) => {
-                    let params: Vec<Ty> = self.action_param_types(action);
-                    let mut lowered = vec![];
-                    for (a, ty) in args
-                        .iter()
-                        .zip(params.iter().chain(std::iter::repeat(&Ty::Void)))
-                    {
-                        let Some(x) = self.expr_into(&a.value, Some(ty), out) else {
-                            return;
-                        };
-                        lowered.push(x);
-                    }
-                    if lowered.len() != params.len() {
-                        self.diags.error(
-                            call.span,
-                            format!("action takes {} arguments", params.len()),
-                        );
-                        return;
-                    }
-                    let by_pointer: Vec<bool> = self
-                        .prog
-                        .action(action)
-                        .map(|a| {
-                            a.params
-                                .iter()
-                                .map(|v| {
-                                    self.prog
-                                        .var(*v)
-                                        .is_some_and(|v| v.storage == VarStorage::ActionOutParam)
-                                })
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    for ((x, out_param), a) in lowered.iter().zip(&by_pointer).zip(args) {
-                        if *out_param
-                            && !matches!(
-                                x.kind,
-                                ExprKind::Var(_) | ExprKind::Field { .. } | ExprKind::Index { .. }
-                            )
-                        {
-                            self.diags.error(a.span, "an `out` or `inout` argument must be a variable, field or stack element");
-                            return;
-                        }
-                    }
-                    out.push(Stmt::CallAction {
-                        action,
-                        args: lowered,
-                    });
-                }
+                Some(Binding::Action(action)) => self.direct_action_call(action, args, call, out),
                 _ if p.name.name == "verify" => {
                     let [cond, error] = args.as_slice() else {
                         self.diags
                             .error(call.span, "`verify` takes a condition and an error");
                         return;
                     };
-                    let Some(cond) = self.expr_into(&cond.value, Some(&Ty::Bool), out) else {
+                    let Some(cond) = self.expr_into(&cond.value, out) else {
                         return;
                     };
                     let Some(Expr {
                         kind: ExprKind::ErrorCode(error),
                         ..
-                    }) = self.expr(&error.value, None)
+                    }) = self.expr(&error.value)
                     else {
                         self.diags.error(
                             error.value.span,
@@ -118,12 +70,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let arg = |i: usize| args.get(i).map(|a| &a.value);
         match (target, method) {
             (Some(Binding::PacketIn), "extract") if args.len() == 1 => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
-                    self.push_header_op(h, call, out, |header| Stmt::Extract { header });
+                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, out)) {
+                    self.push_header_op(h, call, out, |header| Stmt::Extract {
+                        header,
+                        varbit_bits: None,
+                    });
+                }
+            }
+            (Some(Binding::PacketIn), "extract") if args.len() == 2 => {
+                let (Some(h), Some(bits)) = (arg(0), arg(1)) else {
+                    return;
+                };
+                if let Some(stmt) = self.extract_varbit(h, bits, call, out) {
+                    out.push(stmt);
                 }
             }
             (Some(Binding::PacketIn), "advance") => {
-                let Some(bits) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else {
+                let Some(bits) = arg(0).and_then(|a| self.env.const_u32(a, &mut self.diags)) else {
                     return;
                 };
                 if bits % 8 != 0 {
@@ -138,7 +101,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 out.push(Stmt::Advance { bits });
             }
             (Some(Binding::PacketOut), "emit") => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, None, out)) {
+                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, out)) {
                     self.push_header_op(h, call, out, |header| Stmt::Emit { header });
                 }
             }
@@ -157,7 +120,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
             (_, "setValid" | "setInvalid") => {
-                let Some(h) = self.expr_into(base, None, out) else {
+                let Some(h) = self.expr_into(base, out) else {
                     return;
                 };
                 if !matches!(h.ty, Ty::Header(_)) {
@@ -171,10 +134,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 });
             }
             (_, "push_front" | "pop_front") => {
-                let Some(stack) = self.expr_into(base, None, out) else {
+                let Some(stack) = self.expr_into(base, out) else {
                     return;
                 };
-                let Some(n) = arg(0).and_then(|a| self.env.eval_u32(a, &mut self.diags)) else {
+                let Some(n) = arg(0).and_then(|a| self.env.const_u32(a, &mut self.diags)) else {
                     return;
                 };
                 let count = if method == "push_front" {
@@ -191,7 +154,37 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    /// Extract/emit of a header, or of every header of a stack or struct.
+    /// `extract(h, bits)` of a header with a varbit field.
+    fn extract_varbit(
+        &mut self,
+        h: &'a ast::Expr,
+        bits: &'a ast::Expr,
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Stmt> {
+        let header = self.expr_into(h, out)?;
+        let bits = self.expr_into(bits, out)?;
+        let has_varbit = match (&header.kind, &header.ty) {
+            (ExprKind::StackNext(_), _) => false,
+            (_, Ty::Header(agg)) => self
+                .env
+                .aggregates
+                .get(agg.index())
+                .is_some_and(|a| a.varbit.is_some()),
+            _ => false,
+        };
+        if !has_varbit || bits.ty.width().is_none_or(|w| w > 32) {
+            self.diags.error(call.span, "`extract(h, bits)` needs a header with a `varbit` field (not a stack's `next`) and a size of at most 32 bits");
+            return None;
+        }
+        Some(Stmt::Extract {
+            header,
+            varbit_bits: Some(bits),
+        })
+    }
+
+    /// Extract/emit of a header, or of every header of a stack, struct or
+    /// union.
     fn push_header_op(
         &mut self,
         h: Expr,
@@ -217,7 +210,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     }));
                 }
             }
-            Ty::Struct(agg) => {
+            // A union emits its valid member, if any.
+            Ty::Struct(agg) | Ty::Union(agg) => {
                 let fields = self
                     .env
                     .aggregates

@@ -10,19 +10,29 @@
 //! [`stmt`], [`method`], [`externs`], [`parser`], [`table`].
 
 mod architecture;
+mod action_call;
+mod actions_list;
+mod args;
 mod call;
+mod compare;
+mod conditional;
 mod control;
 mod expr;
 mod externs;
+mod init;
+mod loops;
 mod method;
 mod parser;
 mod stmt;
 mod table;
 pub mod types;
+mod wide;
 
 use crate::arch::Architecture;
 use crate::ir::{self, Arch, Ty, Var, VarId, VarStorage};
+use num_traits::ToPrimitive;
 use p4bpf_front::ast::{self, ExprKind};
+use p4bpf_front::check::CheckedProgram;
 use p4bpf_front::diag::{Diagnostic, Diagnostics};
 use p4bpf_front::source::{SourceMap, Span, TranslationUnit};
 use std::collections::HashMap;
@@ -76,7 +86,6 @@ impl<'u> Diags<'u> {
 #[derive(Clone, Debug)]
 enum Binding {
     Var(VarId),
-    Const(num_bigint::BigInt, Ty),
     Table(ir::TableId),
     Action(ir::ActionId),
     /// An extern object instance (`CounterArray`, `Register`).
@@ -112,6 +121,12 @@ struct Lowerer<'a, 'u> {
     return_var: Option<VarId>,
     /// Functions being inlined, innermost last (P4 forbids recursion).
     inlining: Vec<String>,
+    /// The current table's wrappers of actions bound in its `actions` list.
+    bound_actions: HashMap<ir::ActionId, ir::ActionId>,
+    /// Labels of the loops being lowered, innermost last.
+    loops: Vec<String>,
+    /// Each action's parameters as declared, for calls by name.
+    action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -123,16 +138,17 @@ struct SubControl {
     body: Vec<ir::Stmt>,
 }
 
-/// Lowers a parsed program; `name` is the program's file stem.
+/// Lowers a checked program; `name` is the program's file stem.
 pub fn lower(
     program: &ast::Program,
+    checked: &CheckedProgram,
     unit: &TranslationUnit,
     sources: &SourceMap,
     name: &str,
     allow_user_externs: bool,
 ) -> Result<ir::Program, Diagnostics> {
-    let mut diags = Diags::new(unit, sources);
-    let env = TypeEnv::new(program, &mut diags);
+    let diags = Diags::new(unit, sources);
+    let env = TypeEnv::new(program, checked);
     let mut lw = Lowerer {
         env,
         arch: None,
@@ -175,6 +191,9 @@ pub fn lower(
         local_inits: vec![],
         return_var: None,
         inlining: vec![],
+        bound_actions: HashMap::new(),
+        loops: vec![],
+        action_params: HashMap::new(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();
@@ -256,15 +275,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         id
     }
 
-    /// The value of `@id(N)`, for P4Runtime.
+    /// The value of `@id(N)`, for P4Runtime (annotation bodies are not
+    /// typed, so `N` is read as the integer literal it must be).
     fn id_annotation(&mut self, annotations: &[ast::Annotation]) -> Option<u32> {
         let a = annotations.iter().find(|a| a.name.name == "id")?;
-        match &a.body {
-            ast::AnnotationBody::Expressions(list) => list
-                .first()
-                .and_then(|e| self.env.eval_u32(e, &mut self.diags)),
+        let ast::AnnotationBody::Expressions(list) = &a.body else {
+            return None;
+        };
+        let e = list.first()?;
+        let id = match &e.kind {
+            ExprKind::Int(lit) => lit.value.to_u32(),
             _ => None,
+        };
+        if id.is_none() {
+            self.diags
+                .error(e.span, "`@id` takes an integer literal that fits 32 bits");
         }
+        id
     }
 
     pub(super) fn annotation_string(annotations: &[ast::Annotation], name: &str) -> Option<String> {

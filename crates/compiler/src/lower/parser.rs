@@ -2,9 +2,9 @@
 //! advance, verify, assignments) and end in a direct transition or a
 //! select over keysets (values, masks, ranges, value sets, default).
 
-use super::types::to_bits;
 use super::{Binding, Lowerer};
-use crate::ir::{self, Keyset, Next, SelectCase, StateId, Transition, Ty};
+use crate::ir::{self, Keyset, Next, SelectCase, StateId, Transition};
+use num_bigint::BigUint;
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
 use std::collections::HashMap;
 
@@ -89,7 +89,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let mut keys = vec![];
                 let mut pre = vec![];
                 for e in exprs {
-                    let key = self.expr(e, None)?;
+                    let key = self.expr(e)?;
                     pre.append(&mut self.pending);
                     if key.ty.width().is_none_or(|w| w > 64) {
                         self.diags
@@ -137,46 +137,33 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn keyset(&mut self, e: &'a ast::Expr, width: u32) -> Option<Keyset> {
         match &e.kind {
             A::Default | A::DontCare => Some(Keyset::Default),
-            A::Mask { value, mask } => {
-                let value = self.env.eval(value, &mut self.diags)?;
-                let mask = self.env.eval(mask, &mut self.diags)?;
-                Some(Keyset::Mask {
-                    value: to_bits(&value, width),
-                    mask: to_bits(&mask, width),
-                })
-            }
-            A::Range { lo, hi } => {
-                let lo = self.env.eval(lo, &mut self.diags)?;
-                let hi = self.env.eval(hi, &mut self.diags)?;
-                Some(Keyset::Range {
-                    lo: to_bits(&lo, width),
-                    hi: to_bits(&hi, width),
-                })
-            }
+            A::Mask { value, mask } => Some(Keyset::Mask {
+                value: self.keyset_bits(value, width)?,
+                mask: self.keyset_bits(mask, width)?,
+            }),
+            A::Range { lo, hi } => Some(Keyset::Range {
+                lo: self.keyset_bits(lo, width)?,
+                hi: self.keyset_bits(hi, width)?,
+            }),
             A::Path(p) => match self.lookup(&p.name.name) {
                 Some(Binding::ValueSet(v)) => Some(Keyset::ValueSet(v)),
-                _ => self.keyset_value(e, width),
+                _ => Some(Keyset::Value(self.keyset_bits(e, width)?)),
             },
-            _ => self.keyset_value(e, width),
+            _ => Some(Keyset::Value(self.keyset_bits(e, width)?)),
         }
     }
 
-    fn keyset_value(&mut self, e: &'a ast::Expr, width: u32) -> Option<Keyset> {
-        match self.expr(e, Some(&Ty::bits(width)))? {
-            ir::Expr {
-                kind: ir::ExprKind::Int(v),
-                ..
-            } => Some(Keyset::Value(v)),
-            ir::Expr {
-                kind: ir::ExprKind::Bool(b),
-                ..
-            } => Some(Keyset::Value(u8::from(b).into())),
-            _ => {
-                self.diags
-                    .error(e.span, "keyset values must be compile-time constants");
-                None
-            }
+    /// The checker's value of a keyset part, as `width` bits.
+    fn keyset_bits(&mut self, e: &ast::Expr, width: u32) -> Option<BigUint> {
+        let bits = self
+            .env
+            .value(e)
+            .and_then(|v| self.env.scalar_bits(v, width));
+        if bits.is_none() {
+            self.diags
+                .error(e.span, "keyset values must be compile-time constants");
         }
+        bits
     }
 }
 

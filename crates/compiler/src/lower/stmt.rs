@@ -5,7 +5,8 @@
 
 use super::{Binding, Lowerer};
 use crate::ir::{ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
-use p4bpf_front::ast::{self, BinaryOp, DeclKind, ExprKind as A, StmtKind, SwitchLabel};
+use p4bpf_front::ast::{self, DeclKind, ExprKind as A, StmtKind, SwitchLabel};
+use p4bpf_front::source::Span;
 use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -27,13 +28,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// Lowers an expression and moves its hoisted table applications to `out`.
-    pub(super) fn expr_into(
-        &mut self,
-        e: &'a ast::Expr,
-        expected: Option<&Ty>,
-        out: &mut Vec<Stmt>,
-    ) -> Option<Expr> {
-        let x = self.expr(e, expected);
+    pub(super) fn expr_into(&mut self, e: &'a ast::Expr, out: &mut Vec<Stmt>) -> Option<Expr> {
+        let x = self.expr(e);
         out.append(&mut self.pending);
         x
     }
@@ -41,33 +37,27 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn stmt(&mut self, s: &'a ast::Stmt, out: &mut Vec<Stmt>) {
         match &s.kind {
             StmtKind::Assign { lhs, rhs } => {
-                let Some(l) = self.expr_into(lhs, None, out) else {
+                let Some(l) = self.expr_into(lhs, out) else {
                     return;
                 };
-                let Some(r) = self.expr_into(rhs, Some(&l.ty), out) else {
-                    return;
-                };
-                self.assign(l, r, s, out);
+                self.assign_value(l, rhs, out);
             }
             StmtKind::CompoundAssign { op, lhs, rhs } => {
-                let Some(l) = self.expr_into(lhs, None, out) else {
+                let Some(l) = self.expr_into(lhs, out) else {
                     return;
                 };
-                let hint = if matches!(op, BinaryOp::Shl | BinaryOp::Shr) {
-                    None
-                } else {
-                    Some(&l.ty)
-                };
-                let Some(r) = self.expr_into(rhs, hint, out) else {
+                let Some(r) = self.expr_into(rhs, out) else {
                     return;
                 };
-                if let Some(value) = self.combine(*op, l.clone(), r, lhs) {
-                    self.assign(l, value, s, out);
+                // `a op= b` has the type of `a`.
+                let ty = l.ty.clone();
+                if let Some(value) = self.combine(*op, l.clone(), r, ty, lhs) {
+                    self.assign(l, value, s.span, out);
                 }
             }
             StmtKind::Call(call) => self.call_stmt(call, out),
             StmtKind::If { cond, then, other } => {
-                let Some(cond) = self.expr_into(cond, Some(&Ty::Bool), out) else {
+                let Some(cond) = self.expr_into(cond, out) else {
                     return;
                 };
                 let then = self.sub_block(then);
@@ -87,7 +77,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     return;
                 };
                 let ty = self.prog.var(ret).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-                let Some(value) = self.expr_into(value, Some(&ty), out) else {
+                let Some(value) = self.expr_into(value, out) else {
                     return;
                 };
                 out.push(Stmt::Assign {
@@ -102,55 +92,92 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             StmtKind::Exit => out.push(Stmt::Exit),
             StmtKind::Decl(d) => self.decl_stmt(d, out),
             StmtKind::Empty => {}
-            _ => self
-                .diags
-                .error(s.span, "this statement is not supported by the eBPF target"),
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => self.for_loop(init, cond.as_ref(), update, body, out),
+            StmtKind::ForIn {
+                var, range, body, ..
+            } => self.for_in(var, range, body, out),
+            StmtKind::Break | StmtKind::Continue => {
+                let is_break = matches!(s.kind, StmtKind::Break);
+                out.extend(self.loop_jump(is_break, s.span));
+            }
         }
     }
 
-    fn assign(&mut self, lhs: Expr, rhs: Expr, s: &ast::Stmt, out: &mut Vec<Stmt>) {
+    pub(super) fn assign(&mut self, lhs: Expr, rhs: Expr, at: Span, out: &mut Vec<Stmt>) {
         let same_shape = match (&lhs.ty, &rhs.ty) {
             (Ty::Bits { width: a, .. }, Ty::Bits { width: b, .. }) => a == b,
             (a, b) => a == b,
         };
         if !same_shape {
             self.diags
-                .error(s.span, "cannot assign a value of a different type");
+                .error(at, "cannot assign a value of a different type");
             return;
         }
-        out.push(Stmt::Assign { lhs, rhs });
+        let siblings = self.union_siblings(&lhs);
+        out.push(Stmt::Assign {
+            lhs: lhs.clone(),
+            rhs,
+        });
+        // A valid header assigned to a member of a union invalidates the others.
+        if !siblings.is_empty() {
+            let then = siblings
+                .into_iter()
+                .map(|header| Stmt::SetValid {
+                    header,
+                    valid: false,
+                })
+                .collect();
+            out.push(Stmt::If {
+                cond: Expr {
+                    kind: ExprKind::IsValid(Box::new(lhs)),
+                    ty: Ty::Bool,
+                },
+                then,
+                other: vec![],
+            });
+        }
+    }
+
+    /// The other members of the union `member` belongs to, if it does.
+    fn union_siblings(&self, member: &Expr) -> Vec<Expr> {
+        let ExprKind::Field { base, field, .. } = &member.kind else {
+            return vec![];
+        };
+        if !matches!(base.ty, Ty::Union(_)) {
+            return vec![];
+        }
+        self.parts(base)
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i != field)
+            .map(|(_, (_, sibling))| sibling)
+            .collect()
     }
 
     pub(super) fn decl_stmt(&mut self, d: &'a ast::Decl, out: &mut Vec<Stmt>) {
         match &d.kind {
-            DeclKind::Variable { ty, name, init } => {
-                let Some(ty) = self.env.resolve(ty, &mut self.diags) else {
+            DeclKind::Variable { name, init, .. } => {
+                let Some(ty) = self.env.decl_ty(name, &mut self.diags) else {
                     return;
                 };
                 let p4 = self.dotted(&name.name);
                 let v = self.new_var(p4, ty.clone(), VarStorage::State);
                 if let Some(init) = init {
-                    if let Some(r) = self.expr_into(init, Some(&ty), out) {
-                        out.push(Stmt::Assign {
-                            lhs: Expr {
-                                kind: ExprKind::Var(v),
-                                ty,
-                            },
-                            rhs: r,
-                        });
-                    }
+                    let place = Expr {
+                        kind: ExprKind::Var(v),
+                        ty,
+                    };
+                    self.assign_value(place, init, out);
                 }
                 self.bind(&name.name, Binding::Var(v));
             }
-            DeclKind::Constant { ty, name, value } => {
-                let (Some(ty), Some(v)) = (
-                    self.env.resolve(ty, &mut self.diags),
-                    self.env.eval(value, &mut self.diags),
-                ) else {
-                    return;
-                };
-                self.bind(&name.name, Binding::Const(v, ty));
-            }
+            // Uses of a constant read the checker's value.
+            DeclKind::Constant { .. } => {}
             _ => self.diags.error(
                 d.span,
                 "this declaration is not supported here by the eBPF target",
@@ -205,7 +232,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 SwitchLabel::Expr(e) => {
                     let action = match &e.kind {
                         A::Path(p) => match self.lookup(&p.name.name) {
-                            Some(Binding::Action(a)) => Some(a),
+                            Some(Binding::Action(a)) => Some(self.run_by(table, a)),
                             _ => None,
                         },
                         _ => None,
@@ -230,6 +257,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         });
     }
 
+    /// The action `table` runs for `action`: itself, or the wrapper its
+    /// `actions` list bound it in (same P4 name).
+    fn run_by(&self, table: crate::ir::TableId, action: ActionId) -> ActionId {
+        let name = self.prog.action(action).map(|a| a.name.as_str());
+        self.prog
+            .table(table)
+            .and_then(|t| {
+                t.actions.iter().find(|a| {
+                    **a == action || self.prog.action(**a).map(|x| x.name.as_str()) == name
+                })
+            })
+            .copied()
+            .unwrap_or(action)
+    }
+
     /// `switch` over a bit string or enum value: labels are constants.
     fn switch_value(
         &mut self,
@@ -238,7 +280,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         s: &ast::Stmt,
         out: &mut Vec<Stmt>,
     ) {
-        let Some(value) = self.expr_into(scrutinee, None, out) else {
+        let Some(value) = self.expr_into(scrutinee, out) else {
             return;
         };
         let Some(width) = value.ty.width().filter(|w| *w <= 64) else {
@@ -262,7 +304,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     )
                 }
                 SwitchLabel::Expr(e) => {
-                    match self.expr(e, Some(&value.ty)) {
+                    match self.expr(e) {
                         Some(Expr {
                             kind: ExprKind::Int(v),
                             ..

@@ -33,25 +33,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         }
                     }
                 }
-                TablePropertyKind::Actions(refs) => {
-                    for r in refs {
-                        if r.args.is_some() {
-                            self.diags.error(r.span, "actions with arguments bound in the `actions` list are not supported yet");
-                            continue;
-                        }
-                        match self.lookup(&r.name.name.name) {
-                            Some(Binding::Action(a))
-                                if self.prog.action(a).is_some_and(|x| x.directional > 0) =>
-                            {
-                                self.diags.error(r.span, format!("action `{}` has directional parameters, which a table cannot supply", r.name.name.name));
-                            }
-                            Some(Binding::Action(a)) => actions.push(a),
-                            _ => self
-                                .diags
-                                .error(r.span, format!("unknown action `{}`", r.name.name.name)),
-                        }
-                    }
-                }
+                TablePropertyKind::Actions(refs) => actions = self.actions_list(refs),
                 TablePropertyKind::DefaultAction(e) => {
                     default = Some(e);
                     default_is_const = prop.is_const;
@@ -64,7 +46,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     name: prop_name,
                     value,
                 } => match prop_name.name.as_str() {
-                    "size" => size = self.env.eval_u32(value, &mut self.diags),
+                    "size" => size = self.env.const_u32(value, &mut self.diags),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -76,7 +58,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                                 self.diags.error(value.span, format!("table implementation `{kind}` is not supported (use `hash_table` or `array_table`)"));
                             }
                             if let Some(a) = args.first() {
-                                size = self.env.eval_u32(&a.value, &mut self.diags);
+                                size = self.env.const_u32(&a.value, &mut self.diags);
                             }
                         }
                         _ => self
@@ -149,9 +131,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         decl: &ast::Decl,
     ) -> Storage {
         let lpm = keys.iter().filter(|k| k.kind == MatchKind::Lpm).count();
-        let ternary = keys
-            .iter()
-            .any(|k| matches!(k.kind, MatchKind::Ternary | MatchKind::Optional));
+        let ternary = keys.iter().any(|k| {
+            matches!(
+                k.kind,
+                MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+            )
+        });
         if has_entries {
             return Storage::Code;
         }
@@ -184,10 +169,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     fn table_key(&mut self, k: &'a ast::KeyElement) -> Option<TableKey> {
-        let expr = self.expr(&k.expr, None)?;
+        let expr = self.expr(&k.expr)?;
         if !self.pending.is_empty() {
             self.pending.clear();
-            self.diags.error(k.span, "a table key cannot apply a table");
+            self.diags.error(k.span, "a table key cannot apply a table, call a function or compute on more than 64 bits on the eBPF target; compute it into a variable before `apply`");
             return None;
         }
         let kind = match k.match_kind.name.name.as_str() {
@@ -195,6 +180,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             "lpm" => MatchKind::Lpm,
             "ternary" => MatchKind::Ternary,
             "optional" => MatchKind::Optional,
+            "range" => MatchKind::Range,
             other => {
                 self.diags.error(
                     k.match_kind.span,
@@ -206,6 +192,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if expr.ty.width().is_none() {
             self.diags
                 .error(k.expr.span, "a table key must be a bit string or bool");
+            return None;
+        }
+        // Bounds are compared as host integers in the data path.
+        if kind == MatchKind::Range && expr.ty.width().is_some_and(|w| w > 64) {
+            self.diags
+                .error(k.expr.span, "a `range` key may be at most 64 bits wide");
             return None;
         }
         let name = Self::annotation_string(&k.annotations, "name")
@@ -230,6 +222,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.diags.error(e.span, "expected an action");
             return None;
         };
+        let (action, args) = self.table_action(action, args);
         let types = self.action_param_types(action);
         if types.len() != args.len() {
             self.diags.error(
@@ -243,8 +236,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return None;
         }
         let mut lowered = vec![];
-        for (a, ty) in args.iter().zip(&types) {
-            let x = self.expr(&a.value, Some(ty))?;
+        for a in args {
+            let x = self.expr(&a.value)?;
             if !matches!(x.kind, ir::ExprKind::Int(_) | ir::ExprKind::Bool(_)) {
                 self.diags.error(
                     a.span,

@@ -1,67 +1,63 @@
-//! Types and constants of the top level: turns written types into concrete
-//! IR types with bit layouts, and evaluates the constant expressions that
-//! sizes, enum values, keysets and literals need.
+//! The checker's types and values as the IR needs them: headers, structs
+//! and unions get concrete bit layouts (one aggregate per checked type),
+//! enums and errors get their codes, compile-time values become bits.
+//! Nothing is typed or evaluated here: every type and constant comes from
+//! [`CheckedProgram`].
 //!
 //! Rules: headers must be a whole number of bytes (the target extracts
 //! bytes); fields wider than 64 bits must start on a byte. Enums without a
 //! representation get 32-bit codes in declaration order.
 
 use super::Diags;
-use crate::ir::{AggField, AggId, AggKind, Aggregate, Ty};
-use num_bigint::{BigInt, BigUint, Sign};
-use num_traits::{One, ToPrimitive, Zero};
-use p4bpf_front::ast::{
-    self, BinaryOp, Decl, DeclKind, ExprKind, TypeRef, TypeRefKind, TypedefTarget, UnaryOp,
-};
+use crate::ir::{AggField, AggId, AggKind, Aggregate, Ty, VarbitField};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, ToPrimitive};
+use p4bpf_front::ast::{self, Decl, DeclKind, TypedefTarget};
+use p4bpf_front::check::{CheckedProgram, Type, TypeDefKind, Value};
+use p4bpf_front::source::Span;
 use std::collections::HashMap;
 
-/// A P4 enum as bits: its width and member values.
-#[derive(Clone, Debug)]
-pub struct EnumInfo {
-    pub width: u32,
-    pub members: HashMap<String, BigUint>,
-}
+/// Width of a non-serializable enum's code.
+const ENUM_CODE_BITS: u32 = 32;
 
-/// Everything named at the top level that has a type or a constant value.
+/// The checked program seen through IR types, plus the top-level
+/// declarations by name.
 pub struct TypeEnv<'a> {
+    pub checked: &'a CheckedProgram,
     decls: HashMap<&'a str, &'a Decl>,
     pub aggregates: Vec<Aggregate>,
-    agg_by_name: HashMap<String, AggId>,
-    pub enums: HashMap<String, EnumInfo>,
+    /// The checked type each aggregate was built from.
+    agg_types: Vec<Type>,
+    /// Error names by code, `NoError` first, then in declaration order.
     pub errors: Vec<String>,
-    pub consts: HashMap<String, (BigInt, Ty)>,
-}
-
-/// Nesting guard for typedef chains and constant expressions.
-const MAX_DEPTH: u32 = 64;
-
-pub fn mask(width: u32) -> BigInt {
-    (BigInt::one() << width) - 1
+    /// Type variables of the generic functions being inlined, innermost
+    /// last, with the types the checker inferred at the call.
+    type_args: Vec<(String, Type)>,
 }
 
 /// `value` reduced modulo 2^width, as the unsigned bits of a field.
 pub fn to_bits(value: &BigInt, width: u32) -> BigUint {
-    let reduced = value & mask(width);
+    let reduced: BigInt = value & ((BigInt::one() << width) - 1);
     reduced.to_biguint().unwrap_or_default()
 }
 
 impl<'a> TypeEnv<'a> {
-    pub fn new(program: &'a ast::Program, diags: &mut Diags) -> TypeEnv<'a> {
+    pub fn new(program: &'a ast::Program, checked: &'a CheckedProgram) -> TypeEnv<'a> {
         let mut env = TypeEnv {
+            checked,
             decls: HashMap::new(),
             aggregates: Vec::new(),
-            agg_by_name: HashMap::new(),
-            enums: HashMap::new(),
+            agg_types: Vec::new(),
             errors: vec!["NoError".into()],
-            consts: HashMap::new(),
+            type_args: Vec::new(),
         };
         for decl in &program.decls {
-            env.collect(decl, diags);
+            env.collect(decl);
         }
         env
     }
 
-    fn collect(&mut self, decl: &'a Decl, diags: &mut Diags) {
+    fn collect(&mut self, decl: &'a Decl) {
         match &decl.kind {
             DeclKind::Error { members } => {
                 for m in members {
@@ -78,25 +74,8 @@ impl<'a> TypeEnv<'a> {
                 target: TypedefTarget::Decl(inner),
                 name,
             } => {
-                self.collect(inner, diags);
+                self.collect(inner);
                 self.decls.insert(&name.name, decl);
-            }
-            DeclKind::Enum {
-                name,
-                underlying,
-                members,
-            } => {
-                self.decls.insert(&name.name, decl);
-                let info = self.enum_info(underlying.as_ref(), members, diags);
-                self.enums.insert(name.name.clone(), info);
-            }
-            DeclKind::Constant { ty, name, value } => {
-                self.decls.insert(&name.name, decl);
-                if let Some(ty) = self.resolve(ty, diags) {
-                    if let Some(v) = self.eval(value, diags) {
-                        self.consts.insert(name.name.clone(), (v, ty));
-                    }
-                }
             }
             _ => {
                 if let Some(name) = decl.name() {
@@ -106,31 +85,23 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    fn enum_info(
-        &mut self,
-        underlying: Option<&TypeRef>,
-        members: &[ast::EnumMember],
-        diags: &mut Diags,
-    ) -> EnumInfo {
-        let width = match underlying.and_then(|t| self.resolve(t, diags)) {
-            Some(Ty::Bits { width, .. }) => width,
-            _ => 32,
-        };
-        let mut values = HashMap::new();
-        for (i, m) in members.iter().enumerate() {
-            let v = match &m.value {
-                Some(e) => self
-                    .eval(e, diags)
-                    .map(|v| to_bits(&v, width))
-                    .unwrap_or_default(),
-                None => BigUint::from(i),
-            };
-            values.insert(m.name.name.clone(), v);
-        }
-        EnumInfo {
-            width,
-            members: values,
-        }
+    /// Binds the type parameters of a generic function for the inlining of
+    /// one call; returns how many bindings to drop afterwards.
+    pub fn bind_type_params(&mut self, params: &[String], args: &[Type]) -> usize {
+        let names: Vec<String> = self.type_args.iter().map(|(n, _)| n.clone()).collect();
+        let outer: Vec<Type> = self.type_args.iter().map(|(_, t)| t.clone()).collect();
+        // Arguments may name the type variables of an enclosing inlining.
+        let resolved: Vec<Type> = args
+            .iter()
+            .map(|a| self.checked.substitute(a, &names, &outer))
+            .collect();
+        self.type_args.extend(params.iter().cloned().zip(resolved));
+        params.len().min(args.len())
+    }
+
+    pub fn unbind_type_params(&mut self, count: usize) {
+        let keep = self.type_args.len().saturating_sub(count);
+        self.type_args.truncate(keep);
     }
 
     pub fn error_code(&self, name: &str) -> Option<u32> {
@@ -141,107 +112,111 @@ impl<'a> TypeEnv<'a> {
         self.decls.get(name).copied()
     }
 
-    /// The concrete type of a written type.
-    pub fn resolve(&mut self, ty: &TypeRef, diags: &mut Diags) -> Option<Ty> {
-        self.resolve_at(ty, diags, 0)
+    /// The IR type of the checked expression `e`.
+    pub fn expr_ty(&mut self, e: &ast::Expr, diags: &mut Diags) -> Option<Ty> {
+        let checked = self.checked;
+        self.ty(checked.type_of(e), e.span, diags)
     }
 
-    fn resolve_at(&mut self, ty: &TypeRef, diags: &mut Diags, depth: u32) -> Option<Ty> {
-        if depth > MAX_DEPTH {
-            diags.error(ty.span, "type definitions nest too deeply");
-            return None;
+    /// The IR type of a declared name (variable, parameter, value set).
+    pub fn decl_ty(&mut self, name: &ast::Ident, diags: &mut Diags) -> Option<Ty> {
+        let checked = self.checked;
+        match checked.decl_type(name) {
+            Some(Type::ValueSet(elem)) => self.ty(elem, name.span, diags),
+            Some(t) => self.ty(t, name.span, diags),
+            None => {
+                diags.error(name.span, format!("`{}` has no checked type", name.name));
+                None
+            }
         }
-        match &ty.kind {
-            TypeRefKind::Bool => Some(Ty::Bool),
-            TypeRefKind::Error => Some(Ty::Error),
-            TypeRefKind::Void => Some(Ty::Void),
-            TypeRefKind::Bit(w) | TypeRefKind::Int(w) => {
-                let width = self.eval_u32(w, diags)?;
-                if width == 0 || width > 2048 {
-                    diags.error(ty.span, format!("unsupported width {width}"));
+    }
+
+    /// The concrete IR type of a checked type; `at` locates errors.
+    pub fn ty(&mut self, ty: &Type, at: Span, diags: &mut Diags) -> Option<Ty> {
+        match ty {
+            Type::Bool => Some(Ty::Bool),
+            Type::Error => Some(Ty::Error),
+            Type::Void => Some(Ty::Void),
+            Type::Bit(w) | Type::Int(w) => {
+                if *w == 0 || *w > 2048 {
+                    diags.error(at, format!("unsupported width {w}"));
                     return None;
                 }
                 Some(Ty::Bits {
-                    width,
-                    signed: matches!(ty.kind, TypeRefKind::Int(_)),
+                    width: *w,
+                    signed: matches!(ty, Type::Int(_)),
                 })
             }
-            TypeRefKind::Stack { elem, size } => {
-                let size = self.eval_u32(size, diags)?;
-                match self.resolve_at(elem, diags, depth + 1)? {
-                    Ty::Header(elem) | Ty::Union(elem) => Some(Ty::Stack { elem, size }),
-                    _ => {
-                        diags.error(
-                            ty.span,
-                            "only header stacks are supported by the eBPF target",
-                        );
-                        None
-                    }
+            // An integer no context fixed (a shift amount): its value is used.
+            Type::InfInt => Some(Ty::bits(64)),
+            Type::Stack(elem, size) => match self.ty(elem, at, diags)? {
+                Ty::Header(elem) | Ty::Union(elem) => Some(Ty::Stack { elem, size: *size }),
+                _ => {
+                    diags.error(at, "only header stacks are supported by the eBPF target");
+                    None
                 }
-            }
-            TypeRefKind::Named { path, .. } => self.resolve_name(&path.name.name, ty, diags, depth),
-            TypeRefKind::Varbit(_) => {
-                diags.error(
-                    ty.span,
-                    "`varbit` fields are not supported by the eBPF target",
-                );
-                None
-            }
-            _ => {
-                diags.error(ty.span, "this type is not supported by the eBPF target");
-                None
-            }
-        }
-    }
-
-    fn resolve_name(
-        &mut self,
-        name: &str,
-        at: &TypeRef,
-        diags: &mut Diags,
-        depth: u32,
-    ) -> Option<Ty> {
-        if let Some(id) = self.agg_by_name.get(name) {
-            return Some(self.agg_ty(*id));
-        }
-        if let Some(info) = self.enums.get(name) {
-            return Some(Ty::bits(info.width));
-        }
-        let Some(decl) = self.decl(name) else {
-            diags.error(at.span, format!("unknown type `{name}`"));
-            return None;
-        };
-        match &decl.kind {
-            DeclKind::Typedef { target, .. } | DeclKind::NewType { target, .. } => match target {
-                TypedefTarget::Type(t) => self.resolve_at(t, diags, depth + 1),
-                TypedefTarget::Decl(inner) => match inner.name() {
-                    Some(n) => {
-                        let n = n.name.clone();
-                        self.resolve_name(&n, at, diags, depth + 1)
-                    }
-                    None => None,
-                },
             },
-            DeclKind::Header { name, fields, .. } => {
-                self.aggregate(name, AggKind::Header, fields, diags, depth)
+            Type::Varbit(_) => {
+                diags.error(at, "`varbit` fields are not supported by the eBPF target");
+                None
             }
-            DeclKind::Struct { name, fields, .. } => {
-                self.aggregate(name, AggKind::Struct, fields, diags, depth)
-            }
-            DeclKind::HeaderUnion { name, fields, .. } => {
-                self.aggregate(name, AggKind::Union, fields, diags, depth)
-            }
-            _ => {
+            Type::Named { .. } => self.named(ty, at, diags),
+            Type::Tuple(elems) => self.tuple(ty, elems, at, diags),
+            Type::Var(name) => match self.type_args.iter().rev().find(|(n, _)| n == name) {
+                Some((_, bound)) => {
+                    let bound = bound.clone();
+                    self.ty(&bound, at, diags)
+                }
+                None => {
+                    diags.error(at, format!("type variable `{name}` is not bound here"));
+                    None
+                }
+            },
+            Type::Unknown => {
                 diags.error(
-                    at.span,
-                    format!("`{name}` is not a data type the eBPF target can hold"),
+                    at,
+                    "the type of this expression could not be inferred; add a cast",
+                );
+                None
+            }
+            other => {
+                let shown = self.checked.types.display(other).to_string();
+                diags.error(
+                    at,
+                    format!("values of type `{shown}` are not supported by the eBPF target"),
                 );
                 None
             }
         }
     }
 
-    fn agg_ty(&self, id: AggId) -> Ty {
+    fn named(&mut self, ty: &Type, at: Span, diags: &mut Diags) -> Option<Ty> {
+        if let Some(i) = self.agg_types.iter().position(|t| t == ty) {
+            return Some(self.agg_ty(AggId(i as u32)));
+        }
+        let def = self.checked.types.kind(ty)?;
+        match def {
+            TypeDefKind::Header { .. } => self.aggregate(ty, AggKind::Header, diags),
+            TypeDefKind::Struct { .. } => self.aggregate(ty, AggKind::Struct, diags),
+            TypeDefKind::HeaderUnion { .. } => self.aggregate(ty, AggKind::Union, diags),
+            TypeDefKind::Enum {
+                underlying: Some(u),
+                ..
+            } => self.ty(u, at, diags),
+            TypeDefKind::Enum { .. } => Some(Ty::bits(ENUM_CODE_BITS)),
+            TypeDefKind::NewType(t) => self.ty(t, at, diags),
+            _ => {
+                let shown = self.checked.types.display(ty).to_string();
+                diags.error(
+                    at,
+                    format!("`{shown}` is not a data type the eBPF target can hold"),
+                );
+                None
+            }
+        }
+    }
+
+    pub fn agg_ty(&self, id: AggId) -> Ty {
         match self.aggregates.get(id.index()).map(|a| a.kind) {
             Some(AggKind::Header) => Ty::Header(id),
             Some(AggKind::Union) => Ty::Union(id),
@@ -249,78 +224,116 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    fn aggregate(
+    fn aggregate(&mut self, ty: &Type, kind: AggKind, diags: &mut Diags) -> Option<Ty> {
+        let checked = self.checked;
+        let Type::Named { id: type_id, .. } = ty else {
+            return None;
+        };
+        let def = checked.types.get(*type_id)?;
+        let fields = checked.types.fields(ty)?;
+        self.layout(ty, def.name.clone(), kind, &fields, def.span, diags)
+    }
+
+    /// A tuple is held as a struct with fields `f0`, `f1`, ...
+    fn tuple(&mut self, ty: &Type, elems: &[Type], at: Span, diags: &mut Diags) -> Option<Ty> {
+        if let Some(i) = self.agg_types.iter().position(|t| t == ty) {
+            return Some(self.agg_ty(AggId(i as u32)));
+        }
+        let fields: Vec<(String, Type)> = elems
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (format!("f{i}"), t.clone()))
+            .collect();
+        let name = format!("tuple{}", self.aggregates.len());
+        self.layout(ty, name, AggKind::Struct, &fields, at, diags)
+    }
+
+    /// Builds the aggregate `name` for the checked type `ty`; `at` locates
+    /// layout errors.
+    fn layout(
         &mut self,
-        name: &ast::Ident,
+        ty: &Type,
+        name: String,
         kind: AggKind,
-        fields: &[ast::Field],
+        fields: &[(String, Type)],
+        at: Span,
         diags: &mut Diags,
-        depth: u32,
     ) -> Option<Ty> {
         let id = AggId(self.aggregates.len() as u32);
         // Registered before the fields so a recursive type is caught below.
         self.aggregates.push(Aggregate {
-            name: name.name.clone(),
+            name: name.clone(),
             kind,
             fields: vec![],
             wire_bits: 0,
+            varbit: None,
         });
-        self.agg_by_name.insert(name.name.clone(), id);
+        self.agg_types.push(ty.clone());
         let mut out = Vec::new();
         let mut offset = 0u32;
-        for f in fields {
-            let ty = self.resolve_at(&f.ty, diags, depth + 1)?;
+        let (fields, varbit) = split_varbit(&name, kind, fields, at, diags)?;
+        for (field, field_ty) in fields {
+            let fty = self.ty(field_ty, at, diags)?;
+            let bit_offset = offset;
             if kind == AggKind::Header {
-                let Some(w) = ty.width() else {
-                    diags.error(
-                        f.span,
-                        format!("header field `{}` must be a bit string", f.name.name),
-                    );
+                let Some(w) = fty.width() else {
+                    diags.error(at, format!("header field `{field}` must be a bit string"));
                     return None;
                 };
                 if w > 64 && !offset.is_multiple_of(8) {
                     diags.error(
-                        f.span,
-                        format!(
-                            "field `{}` wider than 64 bits must start on a byte boundary",
-                            f.name.name
-                        ),
+                        at,
+                        format!("field `{field}` wider than 64 bits must start on a byte boundary"),
                     );
                     return None;
                 }
-                out.push(AggField {
-                    name: f.name.name.clone(),
-                    ty,
-                    bit_offset: offset,
-                });
                 offset += w;
-            } else {
-                out.push(AggField {
-                    name: f.name.name.clone(),
-                    ty,
-                    bit_offset: 0,
-                });
             }
+            out.push(AggField {
+                name: field.clone(),
+                ty: fty,
+                bit_offset: if kind == AggKind::Header {
+                    bit_offset
+                } else {
+                    0
+                },
+            });
         }
         if kind == AggKind::Header && !offset.is_multiple_of(8) {
             diags.error(
-                name.span,
-                format!(
-                    "header `{}` is {offset} bits long, not a whole number of bytes",
-                    name.name
-                ),
+                at,
+                format!("header `{name}` is {offset} bits long, not a whole number of bytes"),
             );
             return None;
         }
         if let Some(agg) = self.aggregates.get_mut(id.index()) {
             agg.fields = out;
             agg.wire_bits = offset;
+            agg.varbit = varbit;
         }
         Some(self.agg_ty(id))
     }
 
-    pub fn eval_u32(&mut self, e: &ast::Expr, diags: &mut Diags) -> Option<u32> {
-        let v = self.eval(e, diags)?;
+    /// The compile-time value the checker gave `e`.
+    pub fn value(&self, e: &ast::Expr) -> Option<&'a Value> {
+        self.checked.value_of(e)
+    }
+
+    /// The integer the checker gave `e`, or an error naming the need.
+    pub fn int(&self, e: &ast::Expr, diags: &mut Diags) -> Option<BigInt> {
+        match self.value(e) {
+            Some(Value::Int { value, .. }) => Some(value.clone()),
+            Some(Value::Bool(b)) => Some(BigInt::from(u8::from(*b))),
+            _ => {
+                diags.error(e.span, "expected a compile-time constant");
+                None
+            }
+        }
+    }
+
+    /// A small non-negative constant: a size, an index, a bit count.
+    pub fn const_u32(&self, e: &ast::Expr, diags: &mut Diags) -> Option<u32> {
+        let v = self.int(e, diags)?;
         match v.to_u32() {
             Some(v) => Some(v),
             None => {
@@ -333,119 +346,55 @@ impl<'a> TypeEnv<'a> {
         }
     }
 
-    /// Evaluates a compile-time constant expression.
-    pub fn eval(&mut self, e: &ast::Expr, diags: &mut Diags) -> Option<BigInt> {
-        self.eval_at(e, diags, 0)
+    /// The bits of a compile-time scalar (integer, bool, enum member,
+    /// error) of `width` bits.
+    pub fn scalar_bits(&self, v: &Value, width: u32) -> Option<BigUint> {
+        match v {
+            Value::Int { value, .. } => Some(to_bits(value, width)),
+            Value::Bool(b) => Some(BigUint::from(u8::from(*b))),
+            Value::Member { ty, member } if ty == "error" => {
+                self.error_code(member).map(BigUint::from)
+            }
+            Value::Member { ty, member } => {
+                let enum_ty = self.checked.enum_named(ty)?;
+                self.checked.enum_code(&enum_ty, member).map(BigUint::from)
+            }
+            _ => None,
+        }
     }
+}
 
-    fn eval_at(&mut self, e: &ast::Expr, diags: &mut Diags, depth: u32) -> Option<BigInt> {
-        if depth > MAX_DEPTH {
-            diags.error(e.span, "constant expression nests too deeply");
-            return None;
-        }
-        match &e.kind {
-            ExprKind::Int(lit) => Some(match lit.width {
-                Some((w, _)) if w == 0 || w > 2048 => {
-                    diags.error(e.span, "unsupported literal width");
-                    return None;
-                }
-                Some((w, false)) => BigInt::from_biguint(Sign::Plus, to_bits(&lit.value, w)),
-                _ => lit.value.clone(),
-            }),
-            ExprKind::Bool(b) => Some(BigInt::from(u8::from(*b))),
-            ExprKind::Path(p) => match self.consts.get(&p.name.name) {
-                Some((v, _)) => Some(v.clone()),
-                None => {
-                    diags.error(
-                        e.span,
-                        format!("`{}` is not a compile-time constant", p.name.name),
-                    );
-                    None
-                }
-            },
-            ExprKind::Member { base, member } => {
-                if let ExprKind::Path(p) = &base.kind {
-                    if let Some(v) = self
-                        .enums
-                        .get(&p.name.name)
-                        .and_then(|i| i.members.get(&member.name))
-                    {
-                        return Some(BigInt::from_biguint(Sign::Plus, v.clone()));
-                    }
-                }
-                diags.error(e.span, "not a compile-time constant");
-                None
-            }
-            ExprKind::Cast { ty, expr } => {
-                let v = self.eval_at(expr, diags, depth + 1)?;
-                match self.resolve(ty, diags) {
-                    Some(Ty::Bits {
-                        width,
-                        signed: false,
-                    }) => Some(BigInt::from_biguint(Sign::Plus, to_bits(&v, width))),
-                    _ => Some(v),
-                }
-            }
-            ExprKind::Unary { op, operand } => {
-                let v = self.eval_at(operand, diags, depth + 1)?;
-                match op {
-                    UnaryOp::Neg => Some(-v),
-                    UnaryOp::Plus => Some(v),
-                    UnaryOp::Not => Some(BigInt::from(u8::from(v.is_zero()))),
-                    UnaryOp::Complement => Some(!v),
-                }
-            }
-            ExprKind::Binary { op, lhs, rhs } => {
-                let a = self.eval_at(lhs, diags, depth + 1)?;
-                let b = self.eval_at(rhs, diags, depth + 1)?;
-                self.binary(*op, a, b, e, diags)
-            }
-            _ => {
-                diags.error(e.span, "expected a compile-time constant");
-                None
-            }
-        }
-    }
+/// Fields of a checked aggregate type, by name.
+type Fields<'f> = &'f [(String, Type)];
 
-    fn binary(
-        &self,
-        op: BinaryOp,
-        a: BigInt,
-        b: BigInt,
-        e: &ast::Expr,
-        diags: &mut Diags,
-    ) -> Option<BigInt> {
-        let shift = || b.to_u32().filter(|s| *s <= 4096);
-        let flag = |c: bool| Some(BigInt::from(u8::from(c)));
-        match op {
-            BinaryOp::Add => Some(a + b),
-            BinaryOp::Sub => Some(a - b),
-            BinaryOp::Mul => Some(a * b),
-            BinaryOp::Div | BinaryOp::Mod if b.is_zero() => {
-                diags.error(e.span, "division by zero");
-                None
-            }
-            BinaryOp::Div => Some(a / b),
-            BinaryOp::Mod => Some(a % b),
-            BinaryOp::Shl => Some(a << shift()?),
-            BinaryOp::Shr => Some(a >> shift()?),
-            BinaryOp::BitAnd => Some(a & b),
-            BinaryOp::BitOr => Some(a | b),
-            BinaryOp::BitXor => Some(a ^ b),
-            BinaryOp::Eq => flag(a == b),
-            BinaryOp::Ne => flag(a != b),
-            BinaryOp::Lt => flag(a < b),
-            BinaryOp::Le => flag(a <= b),
-            BinaryOp::Gt => flag(a > b),
-            BinaryOp::Ge => flag(a >= b),
-            BinaryOp::And => flag(!a.is_zero() && !b.is_zero()),
-            BinaryOp::Or => flag(!a.is_zero() || !b.is_zero()),
-            _ => {
-                diags.error(e.span, "this operator is not supported in a constant");
-                None
-            }
-        }
+/// The fixed fields of an aggregate and its trailing varbit field, which
+/// only a header may have, last, of a whole number of bytes.
+fn split_varbit<'f>(
+    name: &str,
+    kind: AggKind,
+    fields: Fields<'f>,
+    at: Span,
+    diags: &mut Diags,
+) -> Option<(Fields<'f>, Option<VarbitField>)> {
+    let position = fields
+        .iter()
+        .position(|(_, t)| matches!(t, Type::Varbit(_)));
+    let Some(i) = position else {
+        return Some((fields, None));
+    };
+    let (field, max_bits) = match fields.get(i) {
+        Some((field, Type::Varbit(max))) => (field, *max),
+        _ => return None,
+    };
+    if kind != AggKind::Header || i + 1 != fields.len() || !max_bits.is_multiple_of(8) {
+        diags.error(at, format!("`varbit` field `{field}` of `{name}`: the eBPF target takes one varbit field of whole bytes, as the last field of a header"));
+        return None;
     }
+    let varbit = VarbitField {
+        name: field.clone(),
+        max_bits,
+    };
+    Some((fields.get(..i).unwrap_or_default(), Some(varbit)))
 }
 
 #[cfg(test)]

@@ -200,16 +200,14 @@ sw_end:;
     /* control dep (action_out_params.p4:27) */
     /* deparser: headers keep their places; write back assigned fields */
     /* emit ethernet_t */
-    if (st->headers.eth.p4bpf_valid) {
-        if (st->headers.eth.p4bpf_dirty) {
-            u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
-            if (pkt + at + 14 > pkt_end) {
-                goto deparse_failed;
-            }
-            u8 *hdr_start = pkt + at;
-            p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
-            p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
+    if (st->headers.eth.p4bpf_valid && st->headers.eth.p4bpf_dirty) {
+        u32 at = st->headers.eth.p4bpf_offset & 0x3fff;
+        if (pkt + at + 14 > pkt_end) {
+            goto deparse_failed;
         }
+        u8 *hdr_start = pkt + at;
+        p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
+        p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
     }
 dep_end:;
     switch (st->omd.output_action) {
@@ -269,3 +267,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "154\t156\taction_out_params.p4:15\taction `sw.swap`\n"
+    "";

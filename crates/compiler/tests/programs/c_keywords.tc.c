@@ -57,12 +57,17 @@ struct {
     __uint(max_entries, 1024);
 } f_t SEC(".maps");
 
+/* Default actions set by the control plane, at each table's index. */
+union c_keywords_defaults {
+    struct f_t_value f_t;
+};
+
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct f_t_value);
+    __type(value, union c_keywords_defaults);
     __uint(max_entries, 1);
-} f_t_defaultAction SEC(".maps");
+} c_keywords_defaults SEC(".maps");
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct c_keywords_state *st)
@@ -110,7 +115,7 @@ reject:;
 accept:;
     /* control f (c_keywords.p4:7) */
     st->f_while = 1U;
-    st->accept = (st->f_while == 1U);
+    st->accept = (1U == 1U);
     {
         /* apply table f.t */
         struct f_t_key key = {};
@@ -121,8 +126,8 @@ accept:;
         if (value) {
             action = value->action;
         } else {
-            u32 zero = 0;
-            value = bpf_map_lookup_elem(&f_t_defaultAction, &zero);
+            u32 slot = 0;
+            value = bpf_map_lookup_elem(&c_keywords_defaults, &slot);
             if (value) {
                 action = value->action;
             }
@@ -201,7 +206,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          \"table_only\": false\n"
     "        }\n"
     "      ],\n"
-    "      \"default_map\": \"f_t_defaultAction\",\n"
+    "      \"default_map\": \"c_keywords_defaults\",\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": null\n"
     "    }\n"
     "  ],\n"
@@ -211,3 +217,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "80\t80\tc_keywords.p4:8\taction `f.static`\n"
+    "119\t152\tc_keywords.p4:9\ttable `f.t`\n"
+    "";

@@ -94,12 +94,17 @@ struct {
     __uint(max_entries, 256);
 } pipe_acl SEC(".maps");
 
+/* Default actions set by the control plane, at each table's index. */
+union exact_filter_defaults {
+    struct pipe_acl_value pipe_acl;
+};
+
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct pipe_acl_value);
+    __type(value, union exact_filter_defaults);
     __uint(max_entries, 1);
-} pipe_acl_defaultAction SEC(".maps");
+} exact_filter_defaults SEC(".maps");
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct exact_filter_state *st)
@@ -193,8 +198,8 @@ accept:;
             if (value) {
                 action = value->action;
             } else {
-                u32 zero = 0;
-                value = bpf_map_lookup_elem(&pipe_acl_defaultAction, &zero);
+                u32 slot = 0;
+                value = bpf_map_lookup_elem(&exact_filter_defaults, &slot);
                 if (value) {
                     action = value->action;
                 }
@@ -284,7 +289,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          \"table_only\": false\n"
     "        }\n"
     "      ],\n"
-    "      \"default_map\": \"pipe_acl_defaultAction\",\n"
+    "      \"default_map\": \"exact_filter_defaults\",\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": null\n"
     "    }\n"
     "  ],\n"
@@ -294,3 +300,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "117\t117\texact_filter.p4:21\taction `pipe.allow`\n"
+    "123\t123\texact_filter.p4:22\taction `pipe.deny`\n"
+    "190\t224\texact_filter.p4:23\ttable `pipe.acl`\n"
+    "";

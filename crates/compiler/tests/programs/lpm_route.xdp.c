@@ -122,12 +122,17 @@ struct {
     __uint(map_flags, BPF_F_NO_PREALLOC);
 } route_fib SEC(".maps");
 
+/* Default actions set by the control plane, at each table's index. */
+union lpm_route_defaults {
+    struct route_fib_value route_fib;
+};
+
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct route_fib_value);
+    __type(value, union lpm_route_defaults);
     __uint(max_entries, 1);
-} route_fib_defaultAction SEC(".maps");
+} lpm_route_defaults SEC(".maps");
 
 /* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),
  * [1] the P4 port + 1 a packet is sent in on (0: none noted). */
@@ -293,8 +298,8 @@ accept:;
         if (value) {
             action = value->action;
         } else {
-            u32 zero = 0;
-            value = bpf_map_lookup_elem(&route_fib_defaultAction, &zero);
+            u32 slot = 0;
+            value = bpf_map_lookup_elem(&lpm_route_defaults, &slot);
             if (value) {
                 action = value->action;
             }
@@ -410,7 +415,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          \"table_only\": false\n"
     "        }\n"
     "      ],\n"
-    "      \"default_map\": \"route_fib_defaultAction\",\n"
+    "      \"default_map\": \"lpm_route_defaults\",\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": null\n"
     "    }\n"
     "  ],\n"
@@ -422,3 +428,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "190\t198\tlpm_route.p4:22\taction `route.forward`\n"
+    "204\t219\tlpm_route.p4:27\taction `route.bounce`\n"
+    "290\t324\tlpm_route.p4:33\ttable `route.fib`\n"
+    "";

@@ -89,12 +89,17 @@ struct {
     __uint(max_entries, 1024);
 } sw_watch SEC(".maps");
 
+/* Default actions set by the control plane, at each table's index. */
+union perf_event_output_defaults {
+    struct sw_watch_value sw_watch;
+};
+
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct sw_watch_value);
+    __type(value, union perf_event_output_defaults);
     __uint(max_entries, 1);
-} sw_watch_defaultAction SEC(".maps");
+} perf_event_output_defaults SEC(".maps");
 
 /* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),
  * [1] the P4 port + 1 a packet is sent in on (0: none noted). */
@@ -248,8 +253,8 @@ accept:;
         if (value) {
             action = value->action;
         } else {
-            u32 zero = 0;
-            value = bpf_map_lookup_elem(&sw_watch_defaultAction, &zero);
+            u32 slot = 0;
+            value = bpf_map_lookup_elem(&perf_event_output_defaults, &slot);
             if (value) {
                 action = value->action;
             }
@@ -369,7 +374,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          \"table_only\": false\n"
     "        }\n"
     "      ],\n"
-    "      \"default_map\": \"sw_watch_defaultAction\",\n"
+    "      \"default_map\": \"perf_event_output_defaults\",\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": null\n"
     "    }\n"
     "  ],\n"
@@ -381,3 +387,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "181\t182\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "188\t188\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "246\t279\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "";

@@ -153,7 +153,7 @@ struct {
 } push_pop_ports SEC(".maps");
 
 /* action NoAction (core.p4:57) */
-static __always_inline void action_NoAction(struct push_pop_state *st)
+static __always_inline void action_NoAction(struct push_pop_state *st, u8 *pkt, u8 *pkt_end)
 {
 }
 
@@ -203,7 +203,7 @@ state_tagged:;
         st->headers.tag.value = bpf_ntohs(*(u16 *)(hdr_start + 0));
         st->headers.tag.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 2));
         st->headers.tag.p4bpf_valid = 1;
-        st->headers.tag.p4bpf_offset = offset;
+        st->headers.tag.p4bpf_offset = offset | 0x8000 /* parsed */;
     }
     offset += 4;
     if (st->headers.tag.ether_type == 0x800U) {
@@ -246,7 +246,12 @@ accept:;
     st->omd.output_action = 2U;
     if (st->headers.tag.p4bpf_valid) {
         st->headers.eth.ether_type = st->headers.tag.ether_type;
-        st->headers.eth.p4bpf_dirty = 1;
+        if (st->headers.eth.p4bpf_valid) {
+            u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            if (hdr_at + 14 <= pkt_end) {
+                *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
+            }
+        }
         st->headers.tag.p4bpf_valid = 0;
     } else if (st->headers.ipv4.p4bpf_valid) {
         st->headers.tag.p4bpf_valid = 1;
@@ -255,70 +260,70 @@ accept:;
         st->headers.tag.ether_type = st->headers.eth.ether_type;
         st->headers.tag.p4bpf_dirty = 1;
         st->headers.eth.ether_type = 0x88b5U;
-        st->headers.eth.p4bpf_dirty = 1;
+        if (st->headers.eth.p4bpf_valid) {
+            u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            if (hdr_at + 14 <= pkt_end) {
+                *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
+            }
+        }
     }
 sw_end:;
     /* control dep (push_pop.p4:57) */
-    /* deparser: replace the parsed headers by the emitted ones */
-    u32 new_len = 0;
-    if (st->headers.eth.p4bpf_valid) {
-        new_len += 14;
-    }
-    if (st->headers.tag.p4bpf_valid) {
-        new_len += 4;
-    }
-    if (st->headers.ipv4.p4bpf_valid) {
-        new_len += 20;
-    }
-    int delta = (int)offset - (int)new_len;
-    if (delta != 0 && bpf_xdp_adjust_head(ctx, delta)) {
-        goto deparse_failed;
-    }
-    pkt = (u8 *)(long)ctx->data;
-    pkt_end = (u8 *)(long)ctx->data_end;
-    u32 out = 0;
-    /* emit ethernet_t */
-    if (st->headers.eth.p4bpf_valid) {
-        if (pkt + out + 14 > pkt_end) {
-            goto deparse_failed;
-        }
-        u8 *hdr_start = pkt + out;
-        p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
-        p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
-        *(u16 *)(hdr_start + 12) = bpf_htons(st->headers.eth.ether_type);
-        out += 14;
-    }
+    /* deparser: headers keep their places unless a control pushed or popped one */
     /* emit tag_t */
-    if (st->headers.tag.p4bpf_valid) {
-        if (pkt + out + 4 > pkt_end) {
+    if (st->headers.tag.p4bpf_valid && st->headers.tag.p4bpf_dirty && (st->headers.tag.p4bpf_offset & 0x8000)) {
+        u32 at = st->headers.tag.p4bpf_offset & 0x3fff;
+        if (pkt + at + 4 > pkt_end) {
             goto deparse_failed;
         }
-        u8 *hdr_start = pkt + out;
+        u8 *hdr_start = pkt + at;
         *(u16 *)(hdr_start + 0) = bpf_htons(st->headers.tag.value);
         *(u16 *)(hdr_start + 2) = bpf_htons(st->headers.tag.ether_type);
-        out += 4;
-    }
-    /* emit ipv4_t */
-    if (st->headers.ipv4.p4bpf_valid) {
-        if (pkt + out + 20 > pkt_end) {
-            goto deparse_failed;
-        }
-        u8 *hdr_start = pkt + out;
-        p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 4)) | (((u64)(st->headers.ipv4.version) << 4) & ((u64)0xfU << 4)));
-        p4bpf_store_be_pkt(hdr_start + 0, 1, (p4bpf_load_be_pkt(hdr_start + 0, 1) & ~((u64)0xfU << 0)) | (((u64)(st->headers.ipv4.ihl) << 0) & ((u64)0xfU << 0)));
-        hdr_start[1] = st->headers.ipv4.tos;
-        *(u16 *)(hdr_start + 2) = bpf_htons(st->headers.ipv4.total_len);
-        *(u16 *)(hdr_start + 4) = bpf_htons(st->headers.ipv4.id);
-        p4bpf_store_be_pkt(hdr_start + 6, 1, (p4bpf_load_be_pkt(hdr_start + 6, 1) & ~((u64)7U << 5)) | (((u64)(st->headers.ipv4.flags) << 5) & ((u64)7U << 5)));
-        p4bpf_store_be_pkt(hdr_start + 6, 2, (p4bpf_load_be_pkt(hdr_start + 6, 2) & ~((u64)0x1fffU << 0)) | (((u64)(st->headers.ipv4.frag_offset) << 0) & ((u64)0x1fffU << 0)));
-        hdr_start[8] = st->headers.ipv4.ttl;
-        hdr_start[9] = st->headers.ipv4.protocol;
-        *(u16 *)(hdr_start + 10) = bpf_htons(st->headers.ipv4.checksum);
-        *(u32 *)(hdr_start + 12) = bpf_htonl(st->headers.ipv4.src);
-        *(u32 *)(hdr_start + 16) = bpf_htonl(st->headers.ipv4.dst);
-        out += 20;
     }
 dep_end:;
+    /* a control pushed or popped one of the first 2 emitted headers: rewrite them */
+    if (st->headers.tag.p4bpf_valid != (st->headers.tag.p4bpf_offset >> 15)) {
+        u32 new_len = 0;
+        if (st->headers.eth.p4bpf_valid) {
+            new_len += 14;
+        }
+        if (st->headers.tag.p4bpf_valid) {
+            new_len += 4;
+        }
+        /* the headers after them stay where they are */
+        u32 keep_from = offset;
+        if (st->headers.ipv4.p4bpf_valid) {
+            keep_from = st->headers.ipv4.p4bpf_offset & 0x3fff;
+        }
+        int delta = (int)keep_from - (int)new_len;
+        if (delta != 0 && bpf_xdp_adjust_head(ctx, delta)) {
+            goto deparse_failed;
+        }
+        pkt = (u8 *)(long)ctx->data;
+        pkt_end = (u8 *)(long)ctx->data_end;
+        u32 out = 0;
+        /* emit ethernet_t */
+        if (st->headers.eth.p4bpf_valid) {
+            if (pkt + out + 14 > pkt_end) {
+                goto deparse_failed;
+            }
+            u8 *hdr_start = pkt + out;
+            p4bpf_store_be_pkt(hdr_start + 0, 6, st->headers.eth.dst);
+            p4bpf_store_be_pkt(hdr_start + 6, 6, st->headers.eth.src);
+            *(u16 *)(hdr_start + 12) = bpf_htons(st->headers.eth.ether_type);
+            out += 14;
+        }
+        /* emit tag_t */
+        if (st->headers.tag.p4bpf_valid) {
+            if (pkt + out + 4 > pkt_end) {
+                goto deparse_failed;
+            }
+            u8 *hdr_start = pkt + out;
+            *(u16 *)(hdr_start + 0) = bpf_htons(st->headers.tag.value);
+            *(u16 *)(hdr_start + 2) = bpf_htons(st->headers.tag.ether_type);
+            out += 4;
+        }
+    }
     switch (st->omd.output_action) {
     case 0:
     {
@@ -373,3 +378,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "";

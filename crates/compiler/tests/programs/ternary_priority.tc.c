@@ -90,12 +90,21 @@ struct pipe_classify_value {
 _Static_assert(sizeof(struct pipe_classify_key) == 8, "key layout");
 _Static_assert(sizeof(struct pipe_classify_value) == 16, "value layout");
 struct pipe_classify_group {
-    u32 used;
-    struct pipe_classify_key mask; /* bits every rule of the group has */
+    u32 id;
+    u32 max_priority; /* the best priority of its rules */
+    struct pipe_classify_key mask; /* the bits every rule of the group fixes */
+};
+struct pipe_classify_groups {
+    u32 count;
+    struct pipe_classify_group group[1024]; /* best max_priority first */
 };
 struct pipe_classify_bucket_key {
     u32 group;
     struct pipe_classify_key key; /* key & the group's mask */
+};
+/* A bit per bucket key hash: clear means no such bucket. */
+struct pipe_classify_filter {
+    u32 bits[256];
 };
 struct pipe_classify_rule {
     struct pipe_classify_key value;
@@ -104,18 +113,36 @@ struct pipe_classify_rule {
 };
 struct pipe_classify_bucket {
     u32 count; /* rules in use, best priority first */
-    struct pipe_classify_rule rule[8];
+    struct pipe_classify_rule rule[16];
 };
-_Static_assert(sizeof(struct pipe_classify_group) == 12 && sizeof(struct pipe_classify_bucket_key) == 12, "ternary slot layout");
+/* A lookup in progress: the key, the group list, a copy of the best
+ * rule's value so far (a copy, not a pointer: the verifier then
+ * checks one probe, not one per kind of pointer it may hold). */
+struct pipe_classify_search {
+    struct pipe_classify_key key;
+    struct pipe_classify_groups *groups;
+    u32 found;
+    struct pipe_classify_value best;
+};
+_Static_assert(sizeof(struct pipe_classify_group) == 16 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
+_Static_assert(sizeof(struct pipe_classify_bucket_key) == 12, "ternary bucket key layout");
 _Static_assert(sizeof(struct pipe_classify_rule) == 32 && __builtin_offsetof(struct pipe_classify_rule, action) == 16, "ternary rule layout");
-_Static_assert(sizeof(struct pipe_classify_bucket) == 260 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
+_Static_assert(sizeof(struct pipe_classify_bucket) == 516 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, struct pipe_classify_groups);
+    __uint(max_entries, 1);
+    __uint(map_flags, BPF_F_NO_PREALLOC);
+} pipe_classify_groups SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
-    __type(value, struct pipe_classify_group);
-    __uint(max_entries, 8);
-} pipe_classify_groups SEC(".maps");
+    __type(value, struct pipe_classify_filter);
+    __uint(max_entries, 1024);
+} pipe_classify_filters SEC(".maps");
 
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -124,6 +151,57 @@ struct {
     __uint(max_entries, 1024);
     __uint(map_flags, BPF_F_NO_PREALLOC);
 } pipe_classify SEC(".maps");
+
+/* Probes group i of pipe_classify (a bpf_loop callback) and keeps the best
+ * matching rule; returns 1 when no group left can beat it. */
+static long pipe_classify_probe(u32 i, void *ctx)
+{
+    struct pipe_classify_search *s = ctx;
+    if (i >= 1024) {
+        return 1;
+    }
+    struct pipe_classify_group *group = &s->groups->group[i];
+    if (s->found && s->best.priority >= group->max_priority) {
+        /* groups come best first: none left can beat it */
+        return 1;
+    }
+    struct pipe_classify_bucket_key probe = {};
+    probe.group = group->id;
+    probe.key.hdr_ipv4_dst = s->key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
+    probe.key.hdr_ipv4_protocol = s->key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
+    const u32 *word = (const u32 *)&probe;
+    u32 hash = 0;
+    for (u32 w = 0; w < 3; w++) {
+        hash = (hash ^ word[w]) * 0x9e3779b1u;
+    }
+    struct pipe_classify_filter *filter = bpf_map_lookup_elem(&pipe_classify_filters, &group->id);
+    if (!filter || !(filter->bits[hash >> 24] & (1u << ((hash >> 19) & 31)))) {
+        return 0;
+    }
+    struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
+    if (!bucket) {
+        return 0;
+    }
+    for (u32 r = 0; r < 16; r++) {
+        if (r >= bucket->count) {
+            break;
+        }
+        struct pipe_classify_rule *rule = &bucket->rule[r];
+        if (s->found && rule->action.priority <= s->best.priority) {
+            break /* sorted: no better rule further on */;
+        }
+        u64 miss = 0;
+        miss |= (s->key.hdr_ipv4_dst & rule->mask.hdr_ipv4_dst) ^ rule->value.hdr_ipv4_dst;
+        miss |= (s->key.hdr_ipv4_protocol & rule->mask.hdr_ipv4_protocol) ^ rule->value.hdr_ipv4_protocol;
+        if (miss) {
+            continue;
+        }
+        s->best = rule->action;
+        s->found = 1;
+        break;
+    }
+    return 0;
+}
 
 /* CounterArray pipe.hits: packets per index */
 struct {
@@ -217,36 +295,14 @@ accept:;
         key.hdr_ipv4_dst = st->headers.ipv4.dst;
         key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
         struct pipe_classify_value *value = 0;
-        for (u32 g = 0; g < 8; g++) {
-            u32 slot = g;
-            struct pipe_classify_group *group = bpf_map_lookup_elem(&pipe_classify_groups, &slot);
-            if (!group || !group->used) {
-                break;
-            }
-            struct pipe_classify_bucket_key probe = {};
-            probe.group = g;
-            probe.key.hdr_ipv4_dst = key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
-            probe.key.hdr_ipv4_protocol = key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
-            struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
-            if (!bucket) {
-                continue;
-            }
-            for (u32 r = 0; r < 8; r++) {
-                if (r >= bucket->count) {
-                    break;
-                }
-                struct pipe_classify_rule *rule = &bucket->rule[r];
-                u64 miss = 0;
-                miss |= (key.hdr_ipv4_dst & rule->mask.hdr_ipv4_dst) ^ rule->value.hdr_ipv4_dst;
-                miss |= (key.hdr_ipv4_protocol & rule->mask.hdr_ipv4_protocol) ^ rule->value.hdr_ipv4_protocol;
-                if (miss) {
-                    continue;
-                }
-                if (!value || rule->action.priority > value->priority) {
-                    value = &rule->action;
-                }
-                break /* sorted: the first match is the bucket's best */;
-            }
+        u32 list = 0;
+        struct pipe_classify_search search = { .key = key };
+        search.groups = bpf_map_lookup_elem(&pipe_classify_groups, &list);
+        if (search.groups) {
+            bpf_loop(search.groups->count, pipe_classify_probe, &search, 0);
+        }
+        if (search.found) {
+            value = &search.best;
         }
         u32 action = 0;
         if (value) {
@@ -357,18 +413,23 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        }\n"
     "      ],\n"
     "      \"default_map\": null,\n"
+    "      \"default_slot\": 0,\n"
     "      \"ternary\": {\n"
     "        \"groups_map\": \"pipe_classify_groups\",\n"
-    "        \"max_groups\": 8,\n"
-    "        \"group_mask_offset\": 4,\n"
-    "        \"group_value_size\": 12,\n"
+    "        \"max_groups\": 1024,\n"
+    "        \"groups_offset\": 4,\n"
+    "        \"group_size\": 16,\n"
+    "        \"group_mask_offset\": 8,\n"
+    "        \"filters_map\": \"pipe_classify_filters\",\n"
+    "        \"filter_words\": 256,\n"
     "        \"bucket_key_offset\": 4,\n"
     "        \"bucket_key_size\": 12,\n"
-    "        \"bucket_size\": 260,\n"
-    "        \"bucket_rules\": 8,\n"
+    "        \"bucket_size\": 516,\n"
+    "        \"bucket_rules\": 16,\n"
     "        \"rules_offset\": 4,\n"
     "        \"rule_size\": 32,\n"
     "        \"rule_mask_offset\": 8,\n"
+    "        \"rule_bounds_offset\": null,\n"
     "        \"rule_value_offset\": 16,\n"
     "        \"priority_offset\": 4\n"
     "      }\n"
@@ -389,3 +450,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
+/* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
+__attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "229\t230\tternary_priority.p4:16\taction `pipe.set`\n"
+    "292\t330\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "";

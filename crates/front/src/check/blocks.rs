@@ -7,6 +7,7 @@
 //! to it (`default_action`, `entries`, `switch` on `action_run`).
 
 use super::calls::Binding;
+use super::consteval::Value;
 use super::env::{Callable, CallableKind, Symbol, ValueRole};
 use super::types::{subst, BlockKind, ParamSig, Type, TypeDef, TypeDefKind};
 use super::{Checker, Context, TableInfo};
@@ -15,6 +16,7 @@ use crate::ast::{
     Transition,
 };
 use crate::source::Span;
+use num_bigint::BigInt;
 use std::rc::Rc;
 
 impl Checker<'_> {
@@ -104,6 +106,14 @@ impl Checker<'_> {
                     if let [Type::ListExpr(items) | Type::Tuple(items)] = types.as_slice() {
                         types = items.clone();
                     }
+                    // A varbit has no fixed width to match keysets against.
+                    if let Some(i) = types.iter().position(|t| matches!(t, Type::Varbit(_))) {
+                        let at = exprs
+                            .get(i)
+                            .or(exprs.first())
+                            .map_or(state.name.span, |e| e.span);
+                        c.error(at, "cannot select on a `varbit` value");
+                    }
                     for e in exprs {
                         let t = c.type_of(e.id);
                         if matches!(
@@ -151,6 +161,17 @@ impl Checker<'_> {
                 self.expr(keyset);
             }
             (ExprKind::List(items), [_, _, ..]) | (ExprKind::List(items), []) => {
+                // `...` stands for all the remaining keys, so it comes last.
+                let all_but_last = items.split_last().map_or(&[][..], |(_, rest)| rest);
+                if let Some(dots) = all_but_last
+                    .iter()
+                    .find(|i| matches!(i.kind, ExprKind::DefaultValue))
+                {
+                    self.error(
+                        dots.span,
+                        format!("`...` must be the last element of a {what} keyset"),
+                    );
+                }
                 if items.len() != types.len() {
                     self.error(
                         keyset.span,
@@ -295,6 +316,28 @@ impl Checker<'_> {
                 ),
             );
         }
+        // A parser holds parsers and externs; a control, controls and
+        // externs (spec 10.3).
+        let misplaced = match self.types.kind(&inst) {
+            Some(TypeDefKind::Block {
+                block: BlockKind::Parser,
+                ..
+            }) if self.ctx.in_control => Some("a parser cannot be instantiated in a control"),
+            Some(TypeDefKind::Block {
+                block: BlockKind::Control,
+                ..
+            }) if self.ctx.in_parser => Some("a control cannot be instantiated in a parser"),
+            Some(TypeDefKind::Block {
+                block: BlockKind::Package,
+                ..
+            }) if !self.scopes.is_top_level() => {
+                Some("a package can only be instantiated at the top level")
+            }
+            _ => None,
+        };
+        if let Some(why) = misplaced {
+            self.error(name.span, format!("{why} (`{}`)", name.name));
+        }
         if let Some(methods) = initializer {
             self.abstract_impls(name, &inst, methods);
         }
@@ -418,10 +461,15 @@ impl Checker<'_> {
         }
         self.tables.push(info);
         let mut key_types: Option<Vec<Type>> = None;
+        let mut match_kinds: Vec<&str> = Vec::new();
         for p in properties {
             match &p.kind {
                 TablePropertyKind::Key(elements) => {
                     key_types = Some(elements.iter().map(|k| self.key_element(k)).collect());
+                    match_kinds = elements
+                        .iter()
+                        .map(|k| k.match_kind.name.name.as_str())
+                        .collect();
                 }
                 TablePropertyKind::Actions(_) => {}
                 TablePropertyKind::DefaultAction(e) => {
@@ -437,6 +485,7 @@ impl Checker<'_> {
                     }
                     for entry in entries {
                         self.keyset(&entry.keyset, &keys, "entry");
+                        self.lpm_masks(&entry.keyset, &match_kinds, &keys);
                         self.table_action_call(index, &entry.action, "entry action");
                         if let Some(prio) = &entry.priority {
                             self.const_int(prio, "entry priority");
@@ -446,8 +495,85 @@ impl Checker<'_> {
                 TablePropertyKind::Other { name: prop, value } => self.table_property(prop, value),
             }
         }
+        self.implied_priorities(properties);
         self.scopes
             .declare(&name.name, Symbol::Table(index, name.span));
+    }
+
+    /// Entries after one with a priority and without their own get the
+    /// previous priority minus `priority_delta` (plus, when
+    /// `largest_priority_wins = false`); spec 13.2.1.4. Each must stay a
+    /// positive 32-bit number.
+    fn implied_priorities(&mut self, properties: &[TableProperty]) {
+        let number = |c: &Self, name: &str| {
+            properties.iter().find_map(|p| match &p.kind {
+                TablePropertyKind::Other { name: n, value } if n.name == name => {
+                    c.values.get(&value.id).cloned()
+                }
+                _ => None,
+            })
+        };
+        let delta = match number(self, "priority_delta") {
+            Some(v) => v.int().cloned().unwrap_or_else(|| BigInt::from(1)),
+            None => BigInt::from(1),
+        };
+        let largest_wins = !matches!(
+            number(self, "largest_priority_wins"),
+            Some(Value::Bool(false))
+        );
+        let entries = properties.iter().find_map(|p| match &p.kind {
+            TablePropertyKind::Entries(list) => Some(list),
+            _ => None,
+        });
+        let mut current: Option<BigInt> = None;
+        for entry in entries.into_iter().flatten() {
+            let explicit = entry.priority.as_ref().and_then(|p| self.values.get(&p.id));
+            current = match (explicit.and_then(|v| v.int()), current) {
+                (Some(v), _) => Some(v.clone()),
+                (None, Some(previous)) if largest_wins => Some(previous - &delta),
+                (None, Some(previous)) => Some(previous + &delta),
+                (None, None) => None,
+            };
+            let Some(priority) = &current else { continue };
+            if entry.priority.is_none()
+                && (*priority < BigInt::from(1) || *priority > BigInt::from(u32::MAX))
+            {
+                self.error(
+                    entry.span,
+                    format!("this entry's implied priority {priority} is not in 1..=4294967295 (the previous one's, stepped by `priority_delta` {delta})"),
+                );
+                return;
+            }
+        }
+    }
+
+    /// An `lpm` key field of an entry takes a value, or a value `&&&` a
+    /// prefix mask: ones from the most significant bit, then zeros.
+    fn lpm_masks(&mut self, keyset: &Expr, match_kinds: &[&str], key_types: &[Type]) {
+        let elements: Vec<&Expr> = match &keyset.kind {
+            ExprKind::List(items) => items.iter().collect(),
+            _ => vec![keyset],
+        };
+        let fields = elements.into_iter().zip(match_kinds).zip(key_types);
+        for ((element, kind), ty) in fields {
+            let ExprKind::Mask { mask, .. } = &element.kind else {
+                continue;
+            };
+            let width = self.types.width_of(ty);
+            let value = self.values.get(&mask.id).and_then(|v| v.int().cloned());
+            let (Some(width), Some(value), true) = (width, value, *kind == "lpm") else {
+                continue;
+            };
+            if !super::consteval::is_prefix_mask(&value, width) {
+                self.error(
+                    mask.span,
+                    format!(
+                        "`{}` is not a prefix mask for an `lpm` key of {width} bits",
+                        self.unit.slice(mask.span)
+                    ),
+                );
+            }
+        }
     }
 
     fn key_element(&mut self, k: &ast::KeyElement) -> Type {
@@ -555,6 +681,14 @@ impl Checker<'_> {
                     self.error(
                         value.span,
                         "table `size` must be a compile-time known integer",
+                    );
+                } else if let Some(n) = self
+                    .const_of(value)
+                    .filter(num_traits::Signed::is_negative)
+                {
+                    self.error(
+                        value.span,
+                        format!("table `size` must not be negative, found {n}"),
                     );
                 }
             }

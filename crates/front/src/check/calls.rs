@@ -249,7 +249,7 @@ impl Checker<'_> {
                         Rc::new(c)
                     })
                     .collect();
-                return self.overloaded_call(
+                let instance = self.overloaded_call(
                     span,
                     &def.name,
                     &generic,
@@ -257,6 +257,8 @@ impl Checker<'_> {
                     args,
                     Binding::AllArguments,
                 );
+                self.constructor_args_known(args);
+                return instance;
             }
             TypeDefKind::Block {
                 block: super::BlockKind::Package,
@@ -302,14 +304,16 @@ impl Checker<'_> {
             decl: def.span,
         };
         let arg_types: Vec<Type> = args.iter().map(|a| self.expr(&a.value)).collect();
-        self.checked_call(
+        let instance = self.checked_call(
             span,
             &callable,
             &[],
             args,
             &arg_types,
             Binding::AllArguments,
-        )
+        );
+        self.constructor_args_known(args);
+        instance
     }
 
     /// Among block types overloaded on one name, the one whose parameters
@@ -470,18 +474,50 @@ impl Checker<'_> {
                 else {
                     continue;
                 };
-                let Type::Var(v) = &p.ty else { continue };
-                let unbound = vars
-                    .iter()
-                    .position(|x| x == v)
-                    .is_some_and(|i| bound.get(i).is_some_and(|b| b.is_none()));
-                if unbound && matches!(t, Type::StructExpr(_) | Type::DontCare) {
+                // An argument that is `_` (or made of `_` only) tells no
+                // type; a lone initializer does not either.
+                let untyped = match &p.ty {
+                    Type::Var(_) => matches!(t, Type::StructExpr(_)) || only_dont_care(t),
+                    _ => only_dont_care(t),
+                };
+                let unbound = vars.iter().zip(&bound).find(|(v, b)| {
+                    b.is_none() && mentions(&p.ty, v)
+                });
+                if let (true, Some((v, _))) = (untyped, unbound) {
                     self.error(
                         span,
                         format!("cannot infer type argument `{v}` of `{}`", callable.name),
                     );
                     return Type::Unknown;
                 }
+            }
+        }
+        if targs.is_empty() && !arg_types.contains(&Type::Unknown) {
+            // A parameter left out passes its default (whose type must be
+            // known) or, when only `@optional`, nothing.
+            let given: Vec<&Type> = callable
+                .params
+                .iter()
+                .enumerate()
+                .filter(|(i, p)| !p.has_default || matched.iter().any(|(m, _)| m == i))
+                .map(|(_, p)| &p.ty)
+                .collect();
+            let is_package = matches!(
+                self.types.kind(&callable.ret),
+                Some(TypeDefKind::Block {
+                    block: super::BlockKind::Package,
+                    ..
+                })
+            );
+            if let Some(v) = unbound_type_var(callable, vars, &given, is_package) {
+                self.error(
+                    span,
+                    format!(
+                        "cannot infer type argument `{v}` of `{}`: no argument determines it",
+                        callable.name
+                    ),
+                );
+                return Type::Unknown;
             }
         }
         if callable.kind == CallableKind::Function {
@@ -648,6 +684,43 @@ fn arity_fits(c: &Callable, args: &[Argument], binding: Binding) -> bool {
         .filter(|p| !(p.optional || binding == Binding::ControlPlaneTail && p.direction.is_none()))
         .count();
     args.len() <= c.params.len() && args.len() >= required
+}
+
+/// A type variable of `callable` that nothing can bind: no parameter
+/// given (or defaulted) mentions it. Functions and packages take their
+/// type arguments from their arguments only (spec 8.17); a generic parser
+/// or control may also get them from the type its instance is expected to
+/// have, which this checker does not follow (it stays lenient there).
+fn unbound_type_var<'v>(
+    callable: &Callable,
+    vars: &'v [String],
+    given: &[&Type],
+    is_package: bool,
+) -> Option<&'v String> {
+    let context_may_bind = match callable.kind {
+        CallableKind::Constructor => !is_package,
+        CallableKind::Function | CallableKind::ExternFunction => false,
+        _ => return None,
+    };
+    vars.iter().find(|v| {
+        let only_optional = callable
+            .params
+            .iter()
+            .any(|p| p.optional && !p.has_default && mentions(&p.ty, v));
+        let bindable = given.iter().any(|t| mentions(t, v))
+            || only_optional
+            || (context_may_bind && mentions(&callable.ret, v));
+        !bindable
+    })
+}
+
+/// `_`, or a list of nothing but `_`s: a value that carries no type.
+fn only_dont_care(ty: &Type) -> bool {
+    match ty {
+        Type::DontCare => true,
+        Type::ListExpr(items) => !items.is_empty() && items.iter().all(only_dont_care),
+        _ => false,
+    }
 }
 
 /// Whether type variable `var` occurs in `ty`.

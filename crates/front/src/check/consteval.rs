@@ -146,13 +146,18 @@ fn int_binary_unbounded(
                 _ => 1 << 16,
             };
             if op == Shl {
-                if amount >= limit && !matches!(ty, Type::InfInt) {
+                let shifted_out = amount >= limit && !matches!(ty, Type::InfInt);
+                if shifted_out || a.is_zero() {
                     BigInt::zero()
+                } else if a.bits().saturating_add(amount as u64) > MAX_INT_BITS {
+                    return Err(format!(
+                        "shifting by {amount} makes a constant of more than {MAX_INT_BITS} bits"
+                    ));
                 } else {
-                    a << amount.min(1 << 16)
+                    a << amount
                 }
             } else {
-                a >> amount.min(1 << 16)
+                a >> amount.min(MAX_INT_BITS as usize + 1)
             }
         }
         _ => return Err("not an arithmetic operator".into()),
@@ -169,6 +174,15 @@ fn saturate(exact: BigInt, ty: &Type) -> BigInt {
         _ => return exact,
     };
     exact.clamp(lo, hi)
+}
+
+/// Whether `mask`, read as `width` bits, is ones from the most significant
+/// bit down, then zeros (a prefix length); all zeros and all ones count.
+pub fn is_prefix_mask(mask: &BigInt, width: u64) -> bool {
+    let all = (BigInt::one() << width) - 1;
+    let host_bits: BigInt = &all ^ (mask & &all);
+    let next: BigInt = &host_bits + 1;
+    (host_bits & next).is_zero()
 }
 
 /// Value of `(ty) value` for integer and boolean casts.

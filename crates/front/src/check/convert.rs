@@ -24,6 +24,13 @@ impl Checker<'_> {
                 a.clone()
             });
         }
+        // An `int` operand takes the other operand's fixed width (the
+        // fixed type also converts to `int`, but only for `int` parameters).
+        match (a, b) {
+            (Type::InfInt, Type::Bit(_) | Type::Int(_)) => return Some(b.clone()),
+            (Type::Bit(_) | Type::Int(_), Type::InfInt) => return Some(a.clone()),
+            _ => {}
+        }
         if self.types.convertible(b, a)
             && !matches!(
                 a,
@@ -48,6 +55,25 @@ impl Checker<'_> {
             let (sf, st) = (self.show(&from), self.show(&to));
             self.error(e.span, format!("cannot cast `{sf}` to `{st}`"));
             return Type::Unknown;
+        }
+        let to_bool = self.types.representation(&to) == Type::Bool;
+        if to_bool && matches!(from, Type::InfInt) {
+            // Only 0 and 1 name a truth value (spec 8.11.1).
+            let value = self.const_of(inner);
+            if !value
+                .as_ref()
+                .is_some_and(|v| *v == BigInt::from(0) || *v == BigInt::from(1))
+            {
+                let shown = value.map_or_else(
+                    || self.unit.slice(inner.span).to_string(),
+                    |v| v.to_string(),
+                );
+                self.error(
+                    e.span,
+                    format!("cannot cast `{shown}` to `bool`: only 0 and 1 convert"),
+                );
+                return Type::Unknown;
+            }
         }
         if let Some(v) = self.values.get(&inner.id).cloned() {
             let target = self.types.representation(&to);

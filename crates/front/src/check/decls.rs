@@ -157,6 +157,14 @@ impl Checker<'_> {
     fn constant_decl(&mut self, ty: &TypeRef, name: &ast::Ident, value: &ast::Expr) {
         self.reject_dont_care(ty, "the type of a constant");
         let ty = self.resolve_type(ty);
+        // Constants are values; objects are instantiated, not assigned.
+        if self.is_object_type(&ty) {
+            let shown = self.show(&ty);
+            self.error(
+                name.span,
+                format!("constant `{}` cannot have type `{shown}`", name.name),
+            );
+        }
         let value_ty = self.expr(value);
         self.coerce(value, &ty, "constant initializer");
         let known = self.values.get(&value.id).cloned();
@@ -531,6 +539,34 @@ impl Checker<'_> {
         if sig.ret == Type::InfInt && !may_return_object {
             self.error(sig.decl, format!("`{}` cannot return `int`", sig.name));
         }
+        // Actions take data (spec 7.2.12, 14.1), no objects (`int` is the
+        // structural rules' to refuse). Functions may take externs;
+        // parsers and controls are refused below.
+        if sig.kind == CallableKind::Action {
+            for p in &sig.params {
+                if self.is_object_type(&p.ty) {
+                    let shown = self.show(&p.ty);
+                    self.error(
+                        p.span,
+                        format!(
+                            "parameter `{}` of `{}` cannot have type `{shown}`",
+                            p.name, sig.name
+                        ),
+                    );
+                }
+            }
+        }
+        // Parsers, controls and packages are passed only to the
+        // constructors of parsers, controls and packages (spec 7.2.12).
+        for p in &sig.params {
+            if matches!(self.types.kind(&p.ty), Some(TypeDefKind::Block { .. })) {
+                let shown = self.show(&p.ty);
+                self.error(
+                    p.span,
+                    format!("parameter `{}` of `{}` cannot have type `{shown}`: only parsers, controls and packages take parsers, controls or packages", p.name, sig.name),
+                );
+            }
+        }
     }
 
     /// Externs, parsers, controls and packages: objects, not values.
@@ -552,6 +588,13 @@ impl Checker<'_> {
                     self.error(p.name.span, format!("parameter `{}` with a direction cannot have type `{shown}`", p.name.name));
                 }
                 if let Some(d) = &p.default {
+                    // `...` stands for the type's default value (spec 7.3),
+                    // which lists and objects do not have.
+                    let no_default = matches!(ty, Type::List(_)) || self.is_object_type(&ty);
+                    if matches!(d.kind, ast::ExprKind::DefaultValue) && no_default {
+                        let shown = self.show(&ty);
+                        self.error(d.span, format!("`...`: type `{shown}` of `{}` has no default value", p.name.name));
+                    }
                     self.expr(d);
                     self.coerce(d, &ty, "default value");
                     if !self.values.contains_key(&d.id) && self.runtime_value(d) {
@@ -563,7 +606,7 @@ impl Checker<'_> {
                     self.error(p.ty.span, format!("`{shown}` is a declared block, not a type a parameter can have (use its parser or control type)"));
                 }
                 let optional = p.default.is_some() || p.annotations.iter().any(|a| a.name.name == "optional");
-                ParamSig { name: p.name.name.clone(), direction: p.direction, ty, optional, span: p.name.span }
+                ParamSig { name: p.name.name.clone(), direction: p.direction, ty, optional, has_default: p.default.is_some(), span: p.name.span }
             })
             .collect()
     }
@@ -640,11 +683,36 @@ impl Checker<'_> {
 
     /// Whether an expression reads something only known at run time
     /// (a variable, a parameter, a call other than a size method).
+    /// Constructor arguments are evaluated when the program is compiled
+    /// (spec 10.3, instantiations), so none may need a packet's values.
+    pub(super) fn constructor_args_known(&mut self, args: &[ast::Argument]) {
+        for a in args {
+            // The target may evaluate an extern function of known arguments
+            // while building the instance (a hash algorithm chooser, say).
+            let value = &a.value;
+            let runtime = match (&value.kind, self.calls.get(&value.id).map(|c| c.kind)) {
+                (ast::ExprKind::Call { args, .. }, Some(super::CallKind::ExternFunction)) => {
+                    args.iter().any(|a| self.runtime_value(&a.value))
+                }
+                _ => self.runtime_value(value),
+            };
+            if runtime {
+                self.error(
+                    a.value.span,
+                    "a constructor argument must be known at compile time",
+                );
+            }
+        }
+    }
+
     pub(super) fn runtime_value(&self, e: &ast::Expr) -> bool {
         use ast::ExprKind as K;
         match &e.kind {
-            // An instantiation is evaluated at compile time.
-            K::Call { .. } if self.is_object_type(&self.type_of(e.id)) => false,
+            // An instantiation (or a factory making an object) is evaluated
+            // at compile time, from arguments that must be known then too.
+            K::Call { args, .. } if self.is_object_type(&self.type_of(e.id)) => {
+                args.iter().any(|a| self.runtime_value(&a.value))
+            }
             K::Call { callee, .. } => match &callee.kind {
                 K::Member { member, .. } => !super::expr::is_size_method(&member.name),
                 K::Path(p) => p.name.name != "static_assert",

@@ -167,6 +167,7 @@ impl Checker<'_> {
                 Some(TypeDefKind::Block { block, .. })
                     if name == "apply" && block != super::BlockKind::Package =>
                 {
+                    self.block_apply_placement(e, block);
                     let Some(def) = self.types.get(*id) else {
                         return Type::Unknown;
                     };
@@ -301,6 +302,21 @@ impl Checker<'_> {
                 format!("`{name}` takes no arguments, {} given", args.len()),
             );
             self.args_only(args);
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// A parser runs only from a parser state and a control only from a
+    /// control's `apply` block (spec 12.10, 13.6): not from actions or
+    /// functions, and not across kinds.
+    fn block_apply_placement(&mut self, e: &Expr, block: super::BlockKind) {
+        let (kind, allowed, place) = match block {
+            super::BlockKind::Parser => ("parser", self.ctx.in_parser, "a parser state"),
+            _ => ("control", self.ctx.in_control, "a control's `apply` block"),
+        };
+        if self.ctx.body.is_some() || !allowed {
+            self.error(e.span, format!("a {kind} can only be applied from {place}"));
         }
     }
 }

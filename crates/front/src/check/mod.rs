@@ -18,6 +18,7 @@
 mod blocks;
 mod calls;
 mod consteval;
+mod control_plane;
 mod convert;
 mod decls;
 mod env;
@@ -25,6 +26,7 @@ mod expr;
 mod instantiate;
 mod methods;
 mod ops;
+mod query;
 mod rules;
 mod stmt;
 mod typeref;
@@ -101,6 +103,9 @@ pub fn check(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics)
         checker.decl(decl);
     }
     let main = checker.instantiate_main(program);
+    if let Some(main) = &main {
+        checker.control_plane_names(program, main);
+    }
     CheckedProgram {
         types: checker.types,
         expr_types: checker.expr_types,

@@ -43,6 +43,32 @@ fn is_int(t: &Type) -> bool {
     matches!(t, Type::Bit(_) | Type::Int(_) | Type::InfInt | Type::Var(_))
 }
 
+/// Why values of `ty` cannot be compared with `==`/`!=` (spec 8.x: equality
+/// is defined on base types, headers, structs, tuples, stacks and enums,
+/// not on things that are not data).
+fn incomparable(c: &Checker, ty: &Type) -> Option<&'static str> {
+    use super::types::TypeDefKind;
+    match ty {
+        Type::Var(_) => Some("values of a type variable cannot be compared"),
+        Type::Table(_) | Type::ApplyResult(_) | Type::ActionRun(_) => {
+            Some("tables and the results of applying them cannot be compared")
+        }
+        Type::Callable | Type::Void => Some("functions, actions and methods cannot be compared"),
+        Type::TypeName(_) => Some("a type is not a value and cannot be compared"),
+        Type::State | Type::Keyset(_) | Type::ValueSet(_) | Type::DontCare => {
+            Some("only values can be compared")
+        }
+        Type::Named { .. } => match c.types.kind(ty) {
+            Some(TypeDefKind::Extern) => Some("externs cannot be compared"),
+            Some(TypeDefKind::Block { .. }) => {
+                Some("parsers, controls and packages cannot be compared")
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 pub(super) fn binary(
     c: &mut Checker,
     e: &Expr,
@@ -81,6 +107,13 @@ pub(super) fn binary(
             let both_lists = matches!((&lt, &rt), (Type::ListExpr(_), Type::ListExpr(_)));
             if matches!(common, Type::ListExpr(_) | Type::StructExpr(_)) && !both_lists {
                 return mismatch(c, " (the initializer has no type to compare with)");
+            }
+            if let Some(why) = [&lt, &rt, &common]
+                .into_iter()
+                .find_map(|t| incomparable(c, t))
+            {
+                c.error(e.span, format!("operator `{}`: {why}", symbol(op)));
+                return Type::Unknown;
             }
             c.coerce(lhs, &common, "comparison");
             c.coerce(rhs, &common, "comparison");

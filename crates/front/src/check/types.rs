@@ -116,6 +116,9 @@ pub struct ParamSig {
     pub ty: Type,
     /// Has a default value or is `@optional`: may be left out of a call.
     pub optional: bool,
+    /// Has a default value (left out, the default is passed; `@optional`
+    /// alone passes nothing).
+    pub has_default: bool,
     pub span: Span,
 }
 

@@ -8,6 +8,7 @@
 //! `bpf_prog_info`, the verifier's own stack-depth line); a round that
 //! fails is an error, never a silent zero.
 
+pub mod classbench;
 pub mod fill;
 pub mod live;
 pub mod object;

@@ -1,7 +1,7 @@
 //! Map keys and values back to P4 terms for `get` and `dump`: each key
 //! field as text the value parser reads back (a MAC for 48 bits, dotted
 //! IPv4 for a 32-bit field named like an address, decimal up to 64 bits,
-//! else hex), with `/prefix` for lpm and `&&&mask` for ternary;
+//! else hex), with `/prefix` for lpm, `&&&mask` for ternary, `lo..hi` for range;
 //! the action by its code and its parameters by name.
 
 use crate::error::{Result, RuntimeError};
@@ -68,7 +68,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
                 keys.push((layout.name.clone(), text));
             }
         }
-        TableStorage::Hash | TableStorage::Keyless => {
+        TableStorage::Hash | TableStorage::Keyless | TableStorage::Const => {
             for field in &table.keys {
                 let layout = &field.field;
                 let text = render(&field_bytes(map_key, layout), layout);
@@ -87,6 +87,31 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
         params,
         priority,
     })
+}
+
+/// The range fields of a rule's bounds, as `LO..HI` (one value when
+/// `lo == hi`); a range spanning every value is left out, as a wildcard.
+pub fn ranges(table: &Table, lo: &[u8], hi: &[u8]) -> Vec<(String, String)> {
+    let mut keys = Vec::new();
+    for field in table
+        .keys
+        .iter()
+        .filter(|k| k.match_kind == MatchKind::Range)
+    {
+        let layout = &field.field;
+        let (low, high) = (field_bytes(lo, layout), field_bytes(hi, layout));
+        let ones = high.iter().map(|b| b.count_ones()).sum::<u32>();
+        if low.iter().all(|b| *b == 0) && ones == layout.bit_width {
+            continue;
+        }
+        let text = if low == high {
+            render(&low, layout)
+        } else {
+            format!("{}..{}", render(&low, layout), render(&high, layout))
+        };
+        keys.push((layout.name.clone(), text));
+    }
+    keys
 }
 
 /// The action a value struct selects, with its parameters.

@@ -11,9 +11,9 @@ mod decode;
 mod tables;
 mod words;
 
-pub use batch::insert_batch;
+pub use batch::{insert_batch, insert_batches, BatchError};
 pub use counters::{counter_cells, reset_counter, CounterCell};
-pub use decode::Entry;
+pub use decode::{action as decode_action, Entry};
 pub use tables::{add, clear, delete, dump, get, modify};
 pub use words::{parse_entry, parse_key, EntryWords};
 
@@ -30,13 +30,19 @@ const ENOSPC: i32 = 28;
 
 /// Every key of `map`, in the kernel's order.
 pub(crate) fn keys(map: &Map) -> Result<Vec<Vec<u8>>> {
+    Ok(keys_up_to(map, usize::MAX)?.unwrap_or_default())
+}
+
+/// Every key of `map` if it has at most `limit`, else `None` (having read
+/// only `limit + 1`: the walk costs a system call per key).
+pub(crate) fn keys_up_to(map: &Map, limit: usize) -> Result<Option<Vec<Vec<u8>>>> {
     if let Some(keys) = map.user_keys() {
-        return keys;
+        return keys.map(|keys| Some(keys).filter(|k| k.len() <= limit));
     }
     let mut keys: Vec<Vec<u8>> = Vec::new();
     let size = map.key_size() as usize;
     let fd = map.fd()?;
-    loop {
+    while keys.len() <= limit {
         let mut next = vec![0u8; size];
         let previous = keys.last().map_or(std::ptr::null(), |k| k.as_ptr().cast());
         // SAFETY: both buffers hold a key of the map's size (NULL asks for
@@ -45,7 +51,7 @@ pub(crate) fn keys(map: &Map) -> Result<Vec<Vec<u8>>> {
             unsafe { sys_ops::bpf_map_get_next_key(fd, previous, next.as_mut_ptr().cast()) };
         match -status {
             0 => keys.push(next),
-            ENOENT => return Ok(keys),
+            ENOENT => return Ok(Some(keys)),
             errno => {
                 return Err(RuntimeError::os(
                     format!("walking map `{}`", map.name()),
@@ -54,6 +60,7 @@ pub(crate) fn keys(map: &Map) -> Result<Vec<Vec<u8>>> {
             }
         }
     }
+    Ok(None)
 }
 
 /// Delete `key` from `map`; a missing key is [`RuntimeError::KeyNotFound`].
@@ -83,11 +90,16 @@ pub(crate) fn delete_key(map: &Map, key: &[u8]) -> Result<()> {
 
 /// How many entries `table` holds (an array slot counts when written).
 pub fn count_entries(source: &impl MapSource, table: &Table) -> Result<usize> {
-    if table.storage == TableStorage::Keyless {
+    let Some(name) = table.entry_map() else {
         return Ok(0);
-    }
-    let map = source.map(&table.map)?;
+    };
+    let map = source.map(name)?;
     match table.storage {
+        TableStorage::Keyless => Ok(0),
+        // A bucket holds several rules.
+        TableStorage::Ternary => Ok(crate::ternary_store::Store::open(source, table)?
+            .classifier()
+            .len()),
         TableStorage::Array => {
             let mut used = 0;
             for key in keys(&map)? {

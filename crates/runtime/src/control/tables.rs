@@ -1,21 +1,20 @@
 //! Entry operations: add (`table::add_entry`, with a full table said in
 //! table terms), modify, delete and get by key, dump and clear. A ternary
-//! entry is a rule in a bucket (`crate::ternary`): modify, delete and get
-//! rewrite or read that bucket; a group is kept after its last rule goes
-//! (probing an empty group finds nothing), except by `clear`, which empties
-//! the group slots too.
+//! entry is a rule of the table's classifier (`crate::ternary`), changed
+//! through `crate::ternary_store`, which orders the writes.
 
 use super::decode::{self, Entry};
 use super::{delete_key, in_table_terms, keys};
-use crate::entry::{encode_entry, EncodedEntry, EntrySpec};
+use crate::entry::{encode_entry, EntrySpec};
 use crate::error::{Result, RuntimeError};
-use crate::map::{Map, Write};
+use crate::map::Write;
 use crate::map_source::MapSource;
-use crate::ternary;
+use crate::ternary::Rule;
+use crate::ternary_store::Store;
 use p4bpf_layout::{Table, TableStorage};
 
 /// The map key of `spec` and the entry value it would store (not for
-/// ternary tables: see [`find_rule`]).
+/// ternary tables: see [`store`]).
 fn locate(table: &Table, spec: &EntrySpec) -> Result<(Vec<u8>, Vec<u8>)> {
     let encoded = encode_entry(table, spec)?;
     Ok((encoded.key, encoded.value))
@@ -25,36 +24,23 @@ fn no_entry(table: &Table) -> RuntimeError {
     RuntimeError::Value(format!("table `{}` has no entry with this key", table.name))
 }
 
-/// The bucket key, bucket and rule index of the ternary entry `encoded`.
-fn find_rule(
-    source: &impl MapSource,
-    table: &Table,
-    encoded: &EncodedEntry,
-) -> Result<(Vec<u8>, Vec<u8>, usize)> {
-    let layout = table.ternary.as_ref().ok_or_else(|| no_entry(table))?;
-    let map = source.map(&table.map)?;
-    let groups = crate::table::used_groups(table, layout, &source.map(&layout.groups_map)?)?;
-    ternary::find(table, &groups, encoded, |key| read_optional(&map, key))?
-        .ok_or_else(|| no_entry(table))
-}
-
-fn read_optional(map: &Map, key: &[u8]) -> Result<Option<Vec<u8>>> {
-    match map.read(key) {
-        Ok(values) => Ok(values.into_iter().next()),
-        Err(RuntimeError::KeyNotFound { .. }) => Ok(None),
-        Err(e) => Err(e),
-    }
+fn store(source: &impl MapSource, table: &Table) -> Result<Store> {
+    Store::open(source, table)
 }
 
 /// A rule in P4 terms (`decode` reads a ternary key after the slot word).
-fn rule_entry(table: &Table, value: &[u8], mask: &[u8], action: &[u8]) -> Result<Entry> {
+fn rule_entry(table: &Table, rule: &Rule) -> Result<Entry> {
     let offset = table
         .ternary
         .as_ref()
         .map_or(0, |t| t.bucket_key_offset as usize);
     let mut key = vec![0u8; offset];
-    key.extend_from_slice(value);
-    decode::entry(table, &key, action, Some(mask))
+    key.extend_from_slice(&rule.value);
+    let mut entry = decode::entry(table, &key, &rule.action, Some(&rule.mask))?;
+    if let Some((lo, hi)) = &rule.bounds {
+        entry.keys.extend(decode::ranges(table, lo, hi));
+    }
+    Ok(entry)
 }
 
 /// Insert `spec`; an existing entry with the same key is an error.
@@ -65,17 +51,7 @@ pub fn add(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<(
 /// Replace the action of the existing entry `spec` keys.
 pub fn modify(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
     if table.storage == TableStorage::Ternary {
-        let encoded = encode_entry(table, spec)?;
-        let (key, bucket, at) = find_rule(source, table, &encoded)?;
-        let mut rules = ternary::rules(table, &bucket)?;
-        if let Some(rule) = rules.get_mut(at) {
-            rule.2 = encoded.value;
-        }
-        let bucket = ternary::bucket(table, rules)?;
-        return source
-            .map(&table.map)?
-            .write(&key, &bucket, Write::Replace)
-            .map_err(|e| in_table_terms(table, e));
+        return store(source, table)?.modify(&encode_entry(table, spec)?);
     }
     let (key, value) = locate(table, spec)?;
     let map = source.map(&table.map)?;
@@ -87,19 +63,7 @@ pub fn modify(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Resul
 /// Remove the entry `spec` keys (its action is ignored).
 pub fn delete(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
     if table.storage == TableStorage::Ternary {
-        let encoded = encode_entry(table, spec)?;
-        let (key, bucket, at) = find_rule(source, table, &encoded)?;
-        let mut rules = ternary::rules(table, &bucket)?;
-        if at < rules.len() {
-            rules.remove(at);
-        }
-        let map = source.map(&table.map)?;
-        return if rules.is_empty() {
-            delete_key(&map, &key).map_err(|e| in_table_terms(table, e))
-        } else {
-            map.write(&key, &ternary::bucket(table, rules)?, Write::Replace)
-                .map_err(|e| in_table_terms(table, e))
-        };
+        return store(source, table)?.remove(&encode_entry(table, spec)?);
     }
     if table.storage == TableStorage::Array {
         // Array slots cannot be removed: zero the slot back to "never written".
@@ -116,10 +80,12 @@ pub fn delete(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Resul
 pub fn get(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<Entry> {
     let encoded = encode_entry(table, spec)?;
     if table.storage == TableStorage::Ternary {
-        let (_, bucket, at) = find_rule(source, table, &encoded)?;
-        let rules = ternary::rules(table, &bucket)?;
-        let (value, mask, action) = rules.get(at).ok_or_else(|| no_entry(table))?;
-        return rule_entry(table, value, mask, action);
+        let store = store(source, table)?;
+        let rule = store
+            .classifier()
+            .find(table, &encoded)
+            .ok_or_else(|| no_entry(table))?;
+        return rule_entry(table, rule);
     }
     let value = first(
         source
@@ -132,7 +98,18 @@ pub fn get(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<E
 
 /// Every entry of `table`.
 pub fn dump(source: &impl MapSource, table: &Table) -> Result<Vec<Entry>> {
-    let map = source.map(&table.map)?;
+    if table.storage == TableStorage::Ternary {
+        let store = store(source, table)?;
+        return store
+            .classifier()
+            .rules()
+            .map(|rule| rule_entry(table, rule))
+            .collect();
+    }
+    let Some(name) = table.entry_map() else {
+        return Ok(Vec::new());
+    };
+    let map = source.map(name)?;
     let mut entries = Vec::new();
     for key in keys(&map)? {
         let value = match map.read(&key) {
@@ -141,12 +118,6 @@ pub fn dump(source: &impl MapSource, table: &Table) -> Result<Vec<Entry>> {
             Err(RuntimeError::KeyNotFound { .. }) => continue,
             Err(other) => return Err(other),
         };
-        if table.storage == TableStorage::Ternary {
-            for (v, m, action) in ternary::rules(table, &value)? {
-                entries.push(rule_entry(table, &v, &m, &action)?);
-            }
-            continue;
-        }
         if table.storage == TableStorage::Array && value.iter().all(|b| *b == 0) {
             continue;
         }
@@ -157,7 +128,13 @@ pub fn dump(source: &impl MapSource, table: &Table) -> Result<Vec<Entry>> {
 
 /// Remove every entry (and, for ternary, every group); returns how many.
 pub fn clear(source: &impl MapSource, table: &Table) -> Result<usize> {
-    let map = source.map(&table.map)?;
+    if table.storage == TableStorage::Ternary {
+        return store(source, table)?.clear();
+    }
+    let Some(name) = table.entry_map() else {
+        return Ok(0);
+    };
+    let map = source.map(name)?;
     let mut removed = 0;
     for key in keys(&map)? {
         if table.storage == TableStorage::Array {
@@ -168,22 +145,10 @@ pub fn clear(source: &impl MapSource, table: &Table) -> Result<usize> {
             }
             continue;
         }
-        let rules = match (&table.storage, read_optional(&map, &key)?) {
-            (TableStorage::Ternary, Some(bucket)) => ternary::rules(table, &bucket)?.len(),
-            _ => 1,
-        };
         match delete_key(&map, &key) {
-            Ok(()) => removed += rules,
+            Ok(()) => removed += 1,
             Err(RuntimeError::KeyNotFound { .. }) => {}
             Err(other) => return Err(other),
-        }
-    }
-    if let Some(layout) = &table.ternary {
-        let groups = source.map(&layout.groups_map)?;
-        let used = crate::table::used_groups(table, layout, &groups)?;
-        for slot in 0..used.len() as u32 {
-            let empty = vec![0u8; layout.group_value_size as usize];
-            groups.write(&slot.to_ne_bytes(), &empty, Write::Replace)?;
         }
     }
     Ok(removed)

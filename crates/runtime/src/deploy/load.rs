@@ -129,12 +129,11 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
 fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     let mut names = Vec::new();
     for table in &description.tables {
-        // A keyless table has only its default map.
-        if table.storage != p4bpf_layout::TableStorage::Keyless {
-            names.push(table.map.clone());
-        }
+        names.extend(table.entry_map().map(str::to_string));
         names.extend(table.default_map.clone());
-        names.extend(table.ternary.as_ref().map(|t| t.groups_map.clone()));
+        if let Some(t) = &table.ternary {
+            names.extend([t.groups_map.clone(), t.filters_map.clone()]);
+        }
     }
     names.extend(description.counters.iter().map(|c| c.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));

@@ -357,6 +357,7 @@ mod tests {
             value_size: 4,
             actions: vec![],
             default_map: None,
+            default_slot: 0,
             ternary: None,
         };
         assert_eq!(key_text(&table, 0, "0x010a/16").unwrap(), "0x0a010000/16");

@@ -17,19 +17,45 @@ use crate::ast::{
 use std::collections::HashMap;
 
 pub(super) fn check(program: &crate::ast::Program, r: &mut Reporter) {
-    program.decls.iter().for_each(|d| declaration(d, r));
+    let o = objects(program);
+    program.decls.iter().for_each(|d| declaration(d, &o, r));
 }
 
-fn declaration(d: &Decl, r: &mut Reporter) {
-    list(&d.annotations, r);
+/// Top-level names that denote objects or code, not values: a structured
+/// annotation (whose values must be compile-time known data) cannot use
+/// them.
+type Objects<'p> = HashMap<&'p str, &'static str>;
+
+fn objects(program: &crate::ast::Program) -> Objects<'_> {
+    let mut names = HashMap::new();
+    for d in &program.decls {
+        let kind = match &d.kind {
+            DeclKind::Instance { .. } => "an instance",
+            DeclKind::ExternType { .. } | DeclKind::Parser { .. } | DeclKind::Control { .. } => {
+                "a type"
+            }
+            DeclKind::Action { .. }
+            | DeclKind::Function { .. }
+            | DeclKind::ExternFunction { .. } => "code",
+            _ => continue,
+        };
+        if let Some(name) = d.name() {
+            names.insert(name.name.as_str(), kind);
+        }
+    }
+    names
+}
+
+fn declaration(d: &Decl, o: &Objects, r: &mut Reporter) {
+    list(&d.annotations, o, r);
     match &d.kind {
         DeclKind::Header { fields, .. }
         | DeclKind::HeaderUnion { fields, .. }
         | DeclKind::Struct { fields, .. } => {
-            fields.iter().for_each(|f| list(&f.annotations, r));
+            fields.iter().for_each(|f| list(&f.annotations, o, r));
             length_uses_earlier_fields(fields, r);
         }
-        DeclKind::Enum { members, .. } => members.iter().for_each(|m| list(&m.annotations, r)),
+        DeclKind::Enum { members, .. } => members.iter().for_each(|m| list(&m.annotations, o, r)),
         DeclKind::Typedef {
             target: TypedefTarget::Decl(inner),
             ..
@@ -37,20 +63,22 @@ fn declaration(d: &Decl, r: &mut Reporter) {
         | DeclKind::NewType {
             target: TypedefTarget::Decl(inner),
             ..
-        } => declaration(inner, r),
+        } => declaration(inner, o, r),
         DeclKind::ExternType { methods, .. } => {
             for m in methods {
-                list(&m.annotations, r);
-                m.sig.params.iter().for_each(|p| list(&p.annotations, r));
+                list(&m.annotations, o, r);
+                m.sig.params.iter().for_each(|p| list(&p.annotations, o, r));
             }
         }
         DeclKind::ExternFunction { sig, .. }
         | DeclKind::ParserType { sig }
         | DeclKind::ControlType { sig }
-        | DeclKind::PackageType { sig } => sig.params.iter().for_each(|p| list(&p.annotations, r)),
+        | DeclKind::PackageType { sig } => {
+            sig.params.iter().for_each(|p| list(&p.annotations, o, r))
+        }
         DeclKind::Function { sig, body, .. } | DeclKind::Action { sig, body } => {
-            sig.params.iter().for_each(|p| list(&p.annotations, r));
-            block(body, r);
+            sig.params.iter().for_each(|p| list(&p.annotations, o, r));
+            block(body, o, r);
         }
         DeclKind::Parser {
             sig,
@@ -61,11 +89,11 @@ fn declaration(d: &Decl, r: &mut Reporter) {
             sig.params
                 .iter()
                 .chain(ctor_params)
-                .for_each(|p| list(&p.annotations, r));
-            locals.iter().for_each(|l| declaration(l, r));
+                .for_each(|p| list(&p.annotations, o, r));
+            locals.iter().for_each(|l| declaration(l, o, r));
             for s in states {
-                list(&s.annotations, r);
-                s.stmts.iter().for_each(|s| stmt(s, r));
+                list(&s.annotations, o, r);
+                s.stmts.iter().for_each(|s| stmt(s, o, r));
             }
         }
         DeclKind::Control {
@@ -77,22 +105,22 @@ fn declaration(d: &Decl, r: &mut Reporter) {
             sig.params
                 .iter()
                 .chain(ctor_params)
-                .for_each(|p| list(&p.annotations, r));
-            locals.iter().for_each(|l| declaration(l, r));
-            block(apply, r);
+                .for_each(|p| list(&p.annotations, o, r));
+            locals.iter().for_each(|l| declaration(l, o, r));
+            block(apply, o, r);
         }
         DeclKind::Table { properties, .. } => {
             for p in properties {
-                list(&p.annotations, r);
+                list(&p.annotations, o, r);
                 match &p.kind {
                     TablePropertyKind::Key(keys) => {
-                        keys.iter().for_each(|k| list(&k.annotations, r))
+                        keys.iter().for_each(|k| list(&k.annotations, o, r))
                     }
                     TablePropertyKind::Actions(actions) => {
-                        actions.iter().for_each(|a| list(&a.annotations, r))
+                        actions.iter().for_each(|a| list(&a.annotations, o, r))
                     }
                     TablePropertyKind::Entries(entries) => {
-                        entries.iter().for_each(|e| list(&e.annotations, r))
+                        entries.iter().for_each(|e| list(&e.annotations, o, r))
                     }
                     _ => {}
                 }
@@ -101,28 +129,29 @@ fn declaration(d: &Decl, r: &mut Reporter) {
         DeclKind::Instance {
             initializer: Some(methods),
             ..
-        } => methods.iter().for_each(|m| declaration(m, r)),
+        } => methods.iter().for_each(|m| declaration(m, o, r)),
         _ => {}
     }
 }
 
-fn block(b: &Block, r: &mut Reporter) {
-    list(&b.annotations, r);
-    b.stmts.iter().for_each(|s| stmt(s, r));
+fn block(b: &Block, o: &Objects, r: &mut Reporter) {
+    list(&b.annotations, o, r);
+    b.stmts.iter().for_each(|s| stmt(s, o, r));
 }
 
-fn stmt(s: &Stmt, r: &mut Reporter) {
+fn stmt(s: &Stmt, o: &Objects, r: &mut Reporter) {
     match &s.kind {
-        StmtKind::Block(b) => block(b, r),
+        StmtKind::Block(b) => block(b, o, r),
         StmtKind::If { then, other, .. } => {
-            stmt(then, r);
-            other.iter().for_each(|o| stmt(o, r));
+            stmt(then, o, r);
+            other.iter().for_each(|other| stmt(other, o, r));
         }
-        StmtKind::Switch { cases, .. } => {
-            cases.iter().flat_map(|c| &c.body).for_each(|b| block(b, r))
-        }
-        StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => stmt(body, r),
-        StmtKind::Decl(d) => declaration(d, r),
+        StmtKind::Switch { cases, .. } => cases
+            .iter()
+            .flat_map(|c| &c.body)
+            .for_each(|b| block(b, o, r)),
+        StmtKind::For { body, .. } | StmtKind::ForIn { body, .. } => stmt(body, o, r),
+        StmtKind::Decl(d) => declaration(d, o, r),
         _ => {}
     }
 }
@@ -155,7 +184,7 @@ fn length_uses_earlier_fields(fields: &[Field], r: &mut Reporter) {
 }
 
 /// The annotations of one element.
-fn list(annotations: &[Annotation], r: &mut Reporter) {
+fn list(annotations: &[Annotation], o: &Objects, r: &mut Reporter) {
     let mut structured: HashMap<&str, bool> = HashMap::new();
     for a in annotations {
         let is_structured = is_structured(a, r);
@@ -172,7 +201,7 @@ fn list(annotations: &[Annotation], r: &mut Reporter) {
             }
         }
         if is_structured {
-            structured_values(a, r);
+            structured_values(a, o, r);
         } else {
             shape(a, r);
         }
@@ -188,7 +217,7 @@ fn is_structured(a: &Annotation, r: &Reporter) -> bool {
     after_name.trim_start().starts_with('[')
 }
 
-fn structured_values(a: &Annotation, r: &mut Reporter) {
+fn structured_values(a: &Annotation, o: &Objects, r: &mut Reporter) {
     let values: Vec<&Expr> = match &a.body {
         AnnotationBody::Expressions(list) => list.iter().collect(),
         AnnotationBody::KeyValues(pairs) => {
@@ -209,6 +238,18 @@ fn structured_values(a: &Annotation, r: &mut Reporter) {
         _ => Vec::new(),
     };
     for v in values {
+        for_each_expr(v, &mut |e| {
+            let ExprKind::Path(p) = &e.kind else { return };
+            if let Some(kind) = o.get(p.name.name.as_str()) {
+                r.error(
+                    e.span,
+                    format!(
+                        "`{}` in structured annotation `@{}` is {kind}, not a compile-time-known value",
+                        p.name.name, a.name.name
+                    ),
+                );
+            }
+        });
         if matches!(
             v.kind,
             ExprKind::List(_)
@@ -255,6 +296,7 @@ fn shape(a: &Annotation, r: &mut Reporter) {
         "hidden" | "optional" | "tableonly" | "defaultonly" | "pure" | "noSideEffects" => {
             is_empty(a)
         }
+        "p4runtime_translation" => translation_body(r.text(a.span)),
         _ => true,
     };
     if !ok {
@@ -262,10 +304,34 @@ fn shape(a: &Annotation, r: &mut Reporter) {
             "name" | "deprecated" | "noWarn" => "one string",
             "priority" => "one integer",
             "match" => "one match kind name",
+            "p4runtime_translation" => {
+                "a URI string and the controller's type: a width, `bit<W>` or `string`"
+            }
             _ => "no arguments",
         };
         r.error(a.span, format!("annotation `@{name}` takes {expected}"));
     }
+}
+
+/// `@p4runtime_translation("uri", T)` as written: T is an integer (a
+/// width), `bit<W>` with a literal W, or `string` (P4Runtime spec 8.x).
+fn translation_body(text: &str) -> bool {
+    let inner = text
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map_or("", |(inner, _)| inner);
+    let Some((uri, ty)) = inner.rsplit_once(',') else {
+        return false;
+    };
+    let ty: String = ty.split_whitespace().collect();
+    let width = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let type_ok = ty == "string"
+        || width(&ty)
+        || ty
+            .strip_prefix("bit<")
+            .and_then(|t| t.strip_suffix('>'))
+            .is_some_and(width);
+    uri.trim().starts_with('"') && type_ok
 }
 
 /// A string literal, a constant's name, or a `++` of those.

@@ -14,6 +14,7 @@
 
 mod abstracts;
 mod annotations;
+mod control_plane;
 mod declarations;
 mod names;
 mod params;
@@ -30,9 +31,12 @@ use crate::ast::Program;
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::source::{Span, TranslationUnit};
 
+pub(super) use control_plane::name_annotation;
+
 pub fn check_rules(program: &Program, unit: &TranslationUnit, diags: &mut Diagnostics) {
     let mut r = Reporter { unit, diags };
     names::check(program, &mut r);
+    control_plane::check(program, &mut r);
     shadowing::check(program, &mut r);
     declarations::check(program, &mut r);
     params::check(program, &mut r);

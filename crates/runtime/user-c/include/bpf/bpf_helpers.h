@@ -54,4 +54,14 @@ __u64 bpf_ktime_get_ns(void);
 long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed);
 long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size);
 
+/* Calls `fn` with 0, 1, ... until it returns nonzero or nr_loops calls. */
+static inline long bpf_loop(__u32 nr_loops, long (*fn)(__u32, void *), void *ctx, __u64 flags)
+{
+    (void)flags;
+    for (__u32 i = 0; i < nr_loops; i++)
+        if (fn(i, ctx))
+            return i + 1;
+    return nr_loops;
+}
+
 #endif

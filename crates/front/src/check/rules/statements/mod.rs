@@ -1,10 +1,11 @@
 //! Statements in the wrong place: `return` with or without a value against
 //! the enclosing function or action, `exit` and `return` in parsers, `exit`
 //! in functions, `break`/`continue` outside loops, instantiations inside
-//! bodies, `switch` in actions, variables of type `int`, `for ... in`
-//! without a type, and functions that can end without returning their
-//! value. This walker knows which body each statement is in; the rules on
-//! the expressions it meets are in [`expressions`].
+//! bodies, `switch` in actions and parsers, `for` in parsers, variables of
+//! type `int`, `for ... in` without a type, and functions that can end
+//! without returning their value. This walker knows which body each
+//! statement is in; the rules on the expressions it meets are in
+//! [`expressions`].
 //!
 //! Only names declared in the same control (its tables) or at the top level
 //! (actions, a user `verify`) are looked at, and only by their spelling.
@@ -243,6 +244,10 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             if ctx.body == Body::Action {
                 r.error(s.span, "`switch` statements are not allowed in actions");
             }
+            // The grammar's parser statements have no `switch` (spec 12.4).
+            if ctx.body == Body::State {
+                r.error(s.span, "`switch` statements are not allowed in a parser (use `select`)");
+            }
             match switches::action_run_base(subject) {
                 Some(call) => expr(call, ctx, r),
                 None => expr(subject, ctx, r),
@@ -261,6 +266,7 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             update,
             body,
         } => {
+            no_loop_in_parser(s, ctx, r);
             stmts(init, ctx, r);
             cond.iter().for_each(|c| expr(c, ctx, r));
             stmts(update, ctx, r);
@@ -279,6 +285,7 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             range,
             body,
         } => {
+            no_loop_in_parser(s, ctx, r);
             if ty.is_none() {
                 r.error(
                     var.span,
@@ -382,5 +389,16 @@ fn returns(s: &Stmt) -> bool {
             has_default && bodies_return && ends_with_body
         }
         _ => false,
+    }
+}
+
+/// Parser states loop through transitions; the grammar's parser statements
+/// have no `for` (spec 12.4).
+fn no_loop_in_parser(s: &Stmt, ctx: &Ctx, r: &mut Reporter) {
+    if ctx.body == Body::State {
+        r.error(
+            s.span,
+            "`for` loops are not allowed in a parser (loop with transitions)",
+        );
     }
 }

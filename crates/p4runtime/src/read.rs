@@ -1,0 +1,159 @@
+//! The Read RPC: table entries and counter cells of a pinned pipeline, with
+//! the specification's wildcards (table id 0: every table; no match: every
+//! entry of the table; counter id 0: every counter; no index: every cell).
+//! An entry given with its match is looked up by key; `is_default_action`
+//! reads the table's default entry.
+
+use crate::failure::{Failure, Outcome};
+use crate::proto::p4::v1::{entity, CounterData, CounterEntry, Entity, Index, TableEntry};
+use crate::schema::Schema;
+use crate::table_entry::{key_spec, table_entry};
+use crate::write::entity_kind;
+use p4bpf_layout::TableStorage;
+use p4bpf_runtime::control::{self, Entry};
+use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::MapSource;
+
+/// Every entity `wanted` selects, in request order.
+pub fn read(schema: &Schema, source: &Deployment, wanted: &[Entity]) -> Outcome<Vec<Entity>> {
+    let mut found = Vec::new();
+    for entity in wanted {
+        match entity.entity.as_ref() {
+            Some(entity::Entity::TableEntry(entry)) => {
+                table_entries(schema, source, entry, &mut found)?
+            }
+            Some(entity::Entity::CounterEntry(entry)) => {
+                counter_cells(schema, source, entry, &mut found)?
+            }
+            Some(other) => {
+                return Err(Failure::unimplemented(format!(
+                    "reading {}: not supported by today's architectures (ebpf_model, xdp_model)",
+                    entity_kind(other)
+                )))
+            }
+            None => return Err(Failure::invalid("the read request has an empty entity")),
+        }
+    }
+    Ok(found)
+}
+
+fn table_entries(
+    schema: &Schema,
+    source: &Deployment,
+    wanted: &TableEntry,
+    found: &mut Vec<Entity>,
+) -> Outcome<()> {
+    if wanted.is_default_action {
+        return default_entry(schema, source, wanted, found);
+    }
+    let table_ids = match wanted.table_id {
+        0 => schema.table_ids(),
+        id => vec![id],
+    };
+    for id in table_ids {
+        let ids = schema.table(id)?;
+        let table = match schema.layout_table(ids) {
+            Ok(table) => table,
+            // Const-only tables hold nothing a wildcard read could return.
+            Err(_) if wanted.table_id == 0 => continue,
+            Err(failure) => return Err(failure),
+        };
+        let entries = if table.storage == TableStorage::Keyless {
+            // Only a default action: no entries to read.
+            Vec::new()
+        } else if wanted.r#match.is_empty() {
+            control::dump(source, table)?
+        } else {
+            let spec = key_spec(ids, table, wanted)?;
+            control::get(source, table, &spec).into_iter().collect()
+        };
+        for entry in &entries {
+            found.push(Entity {
+                entity: Some(entity::Entity::TableEntry(table_entry(ids, table, entry)?)),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The default entry of one table. A slot never written means the
+/// program's own default action, which the description does not name: it
+/// is returned without an action.
+fn default_entry(
+    schema: &Schema,
+    source: &Deployment,
+    wanted: &TableEntry,
+    found: &mut Vec<Entity>,
+) -> Outcome<()> {
+    let ids = schema.table(wanted.table_id)?;
+    let table = schema.layout_table(ids)?;
+    let mut entry = TableEntry {
+        table_id: ids.id,
+        is_default_action: true,
+        ..TableEntry::default()
+    };
+    if let Some(map) = &table.default_map {
+        let slot = source.map(map)?.read(&0u32.to_ne_bytes())?;
+        let value = slot.into_iter().next().unwrap_or_default();
+        if value.iter().any(|b| *b != 0) {
+            let (action, params) = control::decode_action(table, &value)?;
+            let decoded = Entry {
+                keys: Vec::new(),
+                action,
+                params,
+                priority: None,
+            };
+            entry.action = table_entry(ids, table, &decoded)?.action;
+        }
+    }
+    found.push(Entity {
+        entity: Some(entity::Entity::TableEntry(entry)),
+    });
+    Ok(())
+}
+
+fn counter_cells(
+    schema: &Schema,
+    source: &Deployment,
+    wanted: &CounterEntry,
+    found: &mut Vec<Entity>,
+) -> Outcome<()> {
+    let counter_ids = match wanted.counter_id {
+        0 => schema.counter_ids(),
+        id => vec![id],
+    };
+    for id in counter_ids {
+        let counter = schema.counter(id)?;
+        let index = match wanted.index.as_ref().map(|i| i.index) {
+            Some(i) => Some(u32::try_from(i).map_err(|_| {
+                Failure::new(
+                    tonic::Code::OutOfRange,
+                    format!("counter `{}`: index {i}", counter.name),
+                )
+            })?),
+            None => None,
+        };
+        let cells = control::counter_cells(source, counter, index).map_err(|e| {
+            let failure = Failure::from(e);
+            match failure.message.contains("out of range") {
+                true => Failure::new(tonic::Code::OutOfRange, failure.message),
+                false => failure,
+            }
+        })?;
+        for cell in cells {
+            found.push(Entity {
+                entity: Some(entity::Entity::CounterEntry(CounterEntry {
+                    counter_id: id,
+                    index: Some(Index {
+                        index: i64::from(cell.index),
+                    }),
+                    data: Some(CounterData {
+                        byte_count: cell.value.bytes.unwrap_or(0) as i64,
+                        packet_count: cell.value.packets.unwrap_or(0) as i64,
+                    }),
+                })),
+            });
+        }
+    }
+    Ok(())
+}

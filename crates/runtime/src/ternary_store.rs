@@ -1,0 +1,147 @@
+//! A ternary table's [`Classifier`] bound to its maps: read back from the
+//! group list and the buckets, and changed through them, each change's
+//! writes in the order the classifier gives (make before break). A
+//! long-lived [`Store`] (a control-plane server, a benchmark) reads the
+//! maps once and then only writes; a one-shot command opens one per call.
+
+use crate::control::{delete_key, keys};
+use crate::entry::EncodedEntry;
+use crate::error::{Result, RuntimeError};
+use crate::map::{Map, Write};
+use crate::map_source::MapSource;
+use crate::ternary::{Classifier, MapWrite};
+use p4bpf_layout::Table;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The key of the group list, the groups map's only entry.
+const LIST_KEY: [u8; 4] = [0; 4];
+
+pub struct Store {
+    table: Table,
+    groups: Map,
+    filters: Map,
+    buckets: Map,
+    classifier: Classifier,
+}
+
+fn read_optional(map: &Map, key: &[u8]) -> Result<Option<Vec<u8>>> {
+    match map.read(key) {
+        Ok(values) => Ok(values.into_iter().next()),
+        Err(RuntimeError::KeyNotFound { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+impl Store {
+    /// The classifier `table`'s maps in `source` hold.
+    pub fn open(source: &impl MapSource, table: &Table) -> Result<Store> {
+        let layout = table.ternary.as_ref().ok_or_else(|| {
+            RuntimeError::Value(format!("table `{}` is not a ternary table", table.name))
+        })?;
+        let groups = source.map(&layout.groups_map)?;
+        let filters = source.map(&layout.filters_map)?;
+        let buckets = source.map(&table.map)?;
+        let list = read_optional(&groups, &LIST_KEY)?;
+        let mut pairs = vec![];
+        for key in keys(&buckets)? {
+            // Gone between the walk and the read: someone else's delete.
+            if let Some(bucket) = read_optional(&buckets, &key)? {
+                pairs.push((key, bucket));
+            }
+        }
+        let classifier = Classifier::from_maps(table, list.as_deref(), pairs)?;
+        Ok(Store {
+            table: table.clone(),
+            groups,
+            filters,
+            buckets,
+            classifier,
+        })
+    }
+
+    pub fn classifier(&self) -> &Classifier {
+        &self.classifier
+    }
+
+    pub fn insert(&mut self, entry: &EncodedEntry) -> Result<()> {
+        let writes = self.classifier.insert(&self.table, entry)?;
+        self.apply(writes)
+    }
+
+    pub fn modify(&mut self, entry: &EncodedEntry) -> Result<()> {
+        let writes = self.classifier.modify(&self.table, entry)?;
+        self.apply(writes)
+    }
+
+    pub fn remove(&mut self, entry: &EncodedEntry) -> Result<()> {
+        let writes = self.classifier.remove(&self.table, entry)?;
+        self.apply(writes)
+    }
+
+    /// Insert every entry of `entries`, or none when one of them cannot
+    /// go in. The filters and the list that hold the new buckets and
+    /// groups go first, then every bucket that changed (each holds its old
+    /// rules and its new ones).
+    pub fn insert_all(&mut self, entries: &[EncodedEntry]) -> Result<()> {
+        let mut next = self.classifier.clone();
+        let mut touched = BTreeSet::new();
+        let mut filters = BTreeMap::new();
+        for entry in entries {
+            for write in next.insert(&self.table, entry)? {
+                match write {
+                    MapWrite::Bucket(key, _) => {
+                        touched.insert(key);
+                    }
+                    MapWrite::Filter(id, filter) => {
+                        filters.insert(id, filter);
+                    }
+                    MapWrite::Groups(_) => {}
+                }
+            }
+        }
+        let mut writes: Vec<MapWrite> = filters
+            .into_iter()
+            .map(|(id, filter)| MapWrite::Filter(id, filter))
+            .collect();
+        writes.push(MapWrite::Groups(next.list(&self.table)?));
+        for key in touched {
+            let bucket = next.bucket(&self.table, &key)?;
+            writes.push(MapWrite::Bucket(key, bucket));
+        }
+        self.apply(writes)?;
+        self.classifier = next;
+        Ok(())
+    }
+
+    /// Remove every rule and group; returns how many rules there were.
+    pub fn clear(&mut self) -> Result<usize> {
+        let removed = self.classifier.len();
+        let mut empty = Classifier::default();
+        self.apply(vec![MapWrite::Groups(empty.list(&self.table)?)])?;
+        for (key, _) in self.classifier.buckets(&self.table)? {
+            self.apply(vec![MapWrite::Bucket(key, None)])?;
+        }
+        self.classifier = empty;
+        Ok(removed)
+    }
+
+    fn apply(&self, writes: Vec<MapWrite>) -> Result<()> {
+        for write in writes {
+            match write {
+                MapWrite::Groups(list) => self.groups.write(&LIST_KEY, &list, Write::Replace)?,
+                MapWrite::Filter(id, filter) => {
+                    self.filters
+                        .write(&id.to_ne_bytes(), &filter, Write::Replace)?
+                }
+                MapWrite::Bucket(key, Some(bucket)) => {
+                    self.buckets.write(&key, &bucket, Write::Replace)?
+                }
+                MapWrite::Bucket(key, None) => match delete_key(&self.buckets, &key) {
+                    Ok(()) | Err(RuntimeError::KeyNotFound { .. }) => {}
+                    Err(other) => return Err(other),
+                },
+            }
+        }
+        Ok(())
+    }
+}
