@@ -20,6 +20,7 @@
 
 use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
+use super::varbit::VARBIT_BYTES;
 use super::Emitter;
 use crate::ir::{AggId, Expr, Stmt, Ty};
 use crate::midend::correspond::{self, Shape};
@@ -206,7 +207,7 @@ impl Emitter<'_> {
             .deparser_emits()
             .iter()
             .position(|e| std::ptr::eq(*e, h));
-        let (Some(i), Some(bytes)) = (index, self.header_bytes(h)) else {
+        let (Some(i), Some(bytes)) = (index, self.emitted_bytes(h)) else {
             return vec![];
         };
         vec![CStmt::If {
@@ -219,8 +220,19 @@ impl Emitter<'_> {
         }]
     }
 
-    fn count_header(&self, h: &Expr) -> Option<CStmt> {
+    /// The bytes an emit of `h` writes, as C: its fixed part and, for a
+    /// header with a varbit field, the bytes that field holds.
+    fn emitted_bytes(&self, h: &Expr) -> Option<String> {
         let bytes = self.header_bytes(h)?;
+        let varbit = matches!(h.ty, Ty::Header(a) if self.prog.agg(a).is_some_and(|a| a.varbit.is_some()));
+        Some(match varbit {
+            true => format!("{bytes} + {}.{VARBIT_BYTES}", self.lvalue(h)),
+            false => bytes.to_string(),
+        })
+    }
+
+    fn count_header(&self, h: &Expr) -> Option<CStmt> {
+        let bytes = self.emitted_bytes(h)?;
         Some(CStmt::If {
             cond: format!("{}.{VALID}", self.lvalue(h)),
             then: vec![line(format!("new_len += {bytes}"))],
@@ -326,6 +338,9 @@ impl Emitter<'_> {
             line("u8 *hdr_start = pkt + out"),
         ];
         body.extend(self.write_header(a, "hdr_start", &place, |_| true));
+        if let Some(v) = &a.varbit {
+            body.extend(self.emit_varbit(v, bytes, &place));
+        }
         body.push(line(format!("out += {bytes}")));
         vec![
             CStmt::Comment(format!("emit {}", a.name)),
