@@ -188,7 +188,10 @@ fn ten_ternary_ten_lpm_and_fifteen_exact_tables_load() {
 #[ignore = "70 table maps exceed the kernel's 64 maps per program: needs tail calls between stages or maps shared by tables"]
 fn fifty_tables_ten_of_them_ternary_load() {
     let kinds = kinds(10, 10, 30);
-    loads_at_xdp_and_tc("fifty_ten_ternary", &program(&kinds, &in_sequence(kinds.len())));
+    loads_at_xdp_and_tc(
+        "fifty_ten_ternary",
+        &program(&kinds, &in_sequence(kinds.len())),
+    );
 }
 
 #[test]

@@ -399,9 +399,7 @@ fn table_cost(prog: &Program, id: TableId) -> u64 {
 fn lookup_cost(t: &Table) -> u64 {
     let fields = t.keys.len() as u64;
     match t.storage {
-        Storage::Ternary => {
-            u64::from(TERNARY_BUCKET_RULES) * (1 + fields) * PER_TERNARY_RULE_FIELD
-        }
+        Storage::Ternary => u64::from(TERNARY_BUCKET_RULES) * (1 + fields) * PER_TERNARY_RULE_FIELD,
         Storage::Code => (t.const_entries.len() as u64 + 1) * (fields + 1) * PER_STATEMENT,
         Storage::Hash | Storage::Array | Storage::LpmTrie | Storage::DefaultOnly => {
             LOOKUP + fields * PER_KEY_FIELD
