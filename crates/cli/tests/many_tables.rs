@@ -8,18 +8,6 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::process::Command;
-
-fn kernel_unavailable() -> Option<String> {
-    if let Err(why) = p4bpf_runtime::check_bpf_available() {
-        return Some(why.to_string());
-    }
-    Command::new("clang")
-        .arg("--version")
-        .output()
-        .err()
-        .map(|_| "clang is not installed".to_string())
-}
 
 const HEADERS: &str = "\
 #include <core.p4>
@@ -132,7 +120,7 @@ fn in_sequence(count: usize) -> String {
 
 /// Compiles `source` for each hook and loads it with `pipeline load`.
 fn loads_at_xdp_and_tc(test: &str, source: &str) {
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED {test}: {why}");
         return;
     }
