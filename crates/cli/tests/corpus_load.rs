@@ -33,17 +33,6 @@ fn known_gap(why: &str) -> bool {
 /// Child processes at once: compiling is clang-bound, loading is quick.
 const WORKERS: usize = 3;
 
-fn kernel_unavailable() -> Option<String> {
-    if let Err(why) = p4bpf_runtime::check_bpf_available() {
-        return Some(why.to_string());
-    }
-    Command::new("clang")
-        .arg("--version")
-        .output()
-        .err()
-        .map(|_| "clang is not installed".to_string())
-}
-
 fn p4bpf(args: &[&str]) -> std::io::Result<Output> {
     Command::new(env!("CARGO_BIN_EXE_p4bpf"))
         .args(args)
@@ -123,7 +112,7 @@ fn every_compiled_corpus_object_loads_at_xdp_and_tc() {
         eprintln!("SKIPPED every_compiled_corpus_object_loads: ../shared/corpus/p4c is absent");
         return;
     };
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED every_compiled_corpus_object_loads: {why}");
         return;
     }

@@ -8,18 +8,6 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Why kernel STF runs cannot happen here, if they cannot.
-fn kernel_unavailable() -> Option<String> {
-    if let Err(why) = p4bpf_runtime::check_bpf_available() {
-        return Some(why.to_string());
-    }
-    Command::new("clang")
-        .arg("--version")
-        .output()
-        .err()
-        .map(|_| "clang is not installed".to_string())
-}
-
 /// Runs every `*.stf` in `folder` whose name passes `wanted` against the
 /// `.p4` beside it, at XDP and TC; the failures, with their output.
 fn run_folder(folder: &Path, wanted: impl Fn(&str) -> bool) -> (usize, Vec<String>) {
@@ -67,7 +55,7 @@ fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
         );
         return;
     };
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED corpus_ebpf_stf_files_pass_at_xdp_and_tc: {why}");
         return;
     }
@@ -83,7 +71,7 @@ fn corpus_ebpf_stf_files_pass_at_xdp_and_tc() {
 
 #[test]
 fn own_stf_tests_pass_at_xdp_and_tc() {
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED own_stf_tests_pass_at_xdp_and_tc: {why}");
         return;
     }
@@ -110,7 +98,7 @@ fn counters_of_a_compiled_program_are_checked() {
         );
         return;
     };
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED counters_of_a_compiled_program_are_checked: {why}");
         return;
     }

@@ -1,6 +1,8 @@
 //! `p4bpf graph`: every example program is drawn, and its pictures name
 //! every parser state and every table the program declares.
 
+#![allow(clippy::panic)] // a failing test should stop loudly
+
 mod common;
 
 use common::{p4bpf, scratch_dir, stderr};
@@ -128,7 +130,7 @@ fn control_flow_follows_the_program() {
     let node = |label: &str| {
         dot.lines()
             .find(|l| l.contains(&format!("label=\"{label}")))
-            .and_then(|l| l.trim().split_whitespace().next())
+            .and_then(|l| l.split_whitespace().next())
             .unwrap_or_else(|| panic!("no node {label} in\n{dot}"))
             .to_string()
     };

@@ -8,18 +8,6 @@
 mod common;
 
 use std::fmt::Write as _;
-use std::process::Command;
-
-fn kernel_unavailable() -> Option<String> {
-    if let Err(why) = p4bpf_runtime::check_bpf_available() {
-        return Some(why.to_string());
-    }
-    Command::new("clang")
-        .arg("--version")
-        .output()
-        .err()
-        .map(|_| "clang is not installed".to_string())
-}
 
 const HEADERS: &str = "\
 #include <core.p4>
@@ -132,7 +120,7 @@ fn in_sequence(count: usize) -> String {
 
 /// Compiles `source` for each hook and loads it with `pipeline load`.
 fn loads_at_xdp_and_tc(test: &str, source: &str) {
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED {test}: {why}");
         return;
     }
@@ -188,7 +176,10 @@ fn ten_ternary_ten_lpm_and_fifteen_exact_tables_load() {
 #[ignore = "70 table maps exceed the kernel's 64 maps per program: needs tail calls between stages or maps shared by tables"]
 fn fifty_tables_ten_of_them_ternary_load() {
     let kinds = kinds(10, 10, 30);
-    loads_at_xdp_and_tc("fifty_ten_ternary", &program(&kinds, &in_sequence(kinds.len())));
+    loads_at_xdp_and_tc(
+        "fifty_ten_ternary",
+        &program(&kinds, &in_sequence(kinds.len())),
+    );
 }
 
 #[test]

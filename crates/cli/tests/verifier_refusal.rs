@@ -9,8 +9,6 @@
 
 mod common;
 
-use std::process::Command;
-
 const PROGRAM: &str = "\
 #include <core.p4>
 #include <ebpf_model.p4>
@@ -40,20 +38,9 @@ static inline u32 peek(u32 at)
 }
 ";
 
-fn kernel_unavailable() -> Option<String> {
-    if let Err(why) = p4bpf_runtime::check_bpf_available() {
-        return Some(why.to_string());
-    }
-    Command::new("clang")
-        .arg("--version")
-        .output()
-        .err()
-        .map(|_| "clang is not installed".to_string())
-}
-
 #[test]
 fn a_refused_object_is_reported_at_its_p4_line_and_table() {
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED a_refused_object_is_reported_at_its_p4_line_and_table: {why}");
         return;
     }

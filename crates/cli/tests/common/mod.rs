@@ -50,3 +50,16 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     std::fs::write(&path, text).expect("scratch file");
     path
 }
+
+/// Why tests that compile and load programs cannot run here, if they
+/// cannot: no BPF (not root, no bpffs) or no clang.
+pub fn kernel_unavailable() -> Option<String> {
+    if let Err(why) = p4bpf_runtime::check_bpf_available() {
+        return Some(why.to_string());
+    }
+    Command::new("clang")
+        .arg("--version")
+        .output()
+        .err()
+        .map(|_| "clang is not installed".to_string())
+}

@@ -224,7 +224,8 @@ impl Emitter<'_> {
     /// header with a varbit field, the bytes that field holds.
     fn emitted_bytes(&self, h: &Expr) -> Option<String> {
         let bytes = self.header_bytes(h)?;
-        let varbit = matches!(h.ty, Ty::Header(a) if self.prog.agg(a).is_some_and(|a| a.varbit.is_some()));
+        let varbit =
+            matches!(h.ty, Ty::Header(a) if self.prog.agg(a).is_some_and(|a| a.varbit.is_some()));
         Some(match varbit {
             true => format!("{bytes} + {}.{VARBIT_BYTES}", self.lvalue(h)),
             false => bytes.to_string(),

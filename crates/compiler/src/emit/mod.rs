@@ -32,10 +32,10 @@ mod write_through;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
 use crate::map_layout::{table_layout, TableLayout};
-use crate::target::{self, Target};
 use crate::midend::correspond::Shape;
 use crate::midend::defuse::{Reads, Writes};
 use crate::midend::validity::HeaderFacts;
+use crate::target::{self, Target};
 use c::{line, CStmt};
 use helpers::Helper;
 use p4bpf_layout::Hook;
@@ -48,7 +48,6 @@ pub use tables::{defaults_map, runtime_default};
 
 /// Where the deparser jumps when it cannot write the packet.
 const DEPARSE_FAILED: &str = "deparse_failed";
-
 
 /// State larger than this lives in a per-CPU array instead of the stack.
 const MAX_STACK_STATE: u32 = 320;

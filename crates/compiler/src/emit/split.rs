@@ -309,7 +309,10 @@ fn parser_outcomes(prog: &Program) -> u64 {
         seen.pop();
         paths
     }
-    let states = prog.parsers.first().map_or(&[][..], |p| p.states.as_slice());
+    let states = prog
+        .parsers
+        .first()
+        .map_or(&[][..], |p| p.states.as_slice());
     let start = states.iter().position(|s| s.name == "start").unwrap_or(0);
     let start = Next::State(StateId(u32::try_from(start).unwrap_or(0)));
     from(prog, start, &mut vec![]).clamp(1, MAX_PATHS_INTO_TABLE)
@@ -399,9 +402,7 @@ fn table_cost(prog: &Program, id: TableId) -> u64 {
 fn lookup_cost(t: &Table) -> u64 {
     let fields = t.keys.len() as u64;
     match t.storage {
-        Storage::Ternary => {
-            u64::from(TERNARY_BUCKET_RULES) * (1 + fields) * PER_TERNARY_RULE_FIELD
-        }
+        Storage::Ternary => u64::from(TERNARY_BUCKET_RULES) * (1 + fields) * PER_TERNARY_RULE_FIELD,
         Storage::Code => (t.const_entries.len() as u64 + 1) * (fields + 1) * PER_STATEMENT,
         Storage::Hash | Storage::Array | Storage::LpmTrie | Storage::DefaultOnly => {
             LOOKUP + fields * PER_KEY_FIELD

@@ -116,9 +116,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let kind = self.prog.extern_instance(instance)?.kind.clone();
         // Argument types are the checker's, from the extern's declaration.
         let (op, result) = match (&kind, method, args.len()) {
-            (ExternKind::Counter { .. }, "increment", 1) | (ExternKind::Counter { .. }, "add", 2) => {
-                (ExternOp::Count, Ty::Void)
-            }
+            (ExternKind::Counter { .. }, "increment", 1)
+            | (ExternKind::Counter { .. }, "add", 2) => (ExternOp::Count, Ty::Void),
             (ExternKind::Register { value, .. }, "read", 1) => (ExternOp::Read, value.clone()),
             (ExternKind::Register { .. }, "write", 2) => (ExternOp::Write, Ty::Void),
             _ => {

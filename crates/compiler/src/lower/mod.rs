@@ -9,9 +9,9 @@
 //! [`types`] (types, constants), [`expr`], [`call`], [`control`],
 //! [`stmt`], [`method`], [`externs`], [`parser`], [`table`].
 
-mod architecture;
 mod action_call;
 mod actions_list;
+mod architecture;
 mod args;
 mod call;
 mod compare;

@@ -116,7 +116,10 @@ fn top_level_emits(body: &[Stmt]) -> Option<Vec<(HeaderRef, Ty)>> {
 /// `None` when a path cannot be followed header by header (a loop, a
 /// stack, an `advance`, an extract under a condition) or there are too many.
 fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
-    let states = prog.parsers.first().map_or(&[][..], |p| p.states.as_slice());
+    let states = prog
+        .parsers
+        .first()
+        .map_or(&[][..], |p| p.states.as_slice());
     let start = states.iter().position(|s| s.name == "start")?;
     let mut paths = vec![];
     let mut stack = vec![(start, vec![start], vec![])];

@@ -175,7 +175,9 @@ impl Visitor for Reads {
                 walk_expr(self, rhs);
                 Descend::No
             }
-            Stmt::SetValid { header, .. } | Stmt::Extract { header, .. } | Stmt::Emit { header } => {
+            Stmt::SetValid { header, .. }
+            | Stmt::Extract { header, .. }
+            | Stmt::Emit { header } => {
                 self.path(header);
                 Descend::No
             }

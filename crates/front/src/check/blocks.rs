@@ -682,9 +682,7 @@ impl Checker<'_> {
                         value.span,
                         "table `size` must be a compile-time known integer",
                     );
-                } else if let Some(n) = self
-                    .const_of(value)
-                    .filter(num_traits::Signed::is_negative)
+                } else if let Some(n) = self.const_of(value).filter(num_traits::Signed::is_negative)
                 {
                     self.error(
                         value.span,

@@ -480,9 +480,10 @@ impl Checker<'_> {
                     Type::Var(_) => matches!(t, Type::StructExpr(_)) || only_dont_care(t),
                     _ => only_dont_care(t),
                 };
-                let unbound = vars.iter().zip(&bound).find(|(v, b)| {
-                    b.is_none() && mentions(&p.ty, v)
-                });
+                let unbound = vars
+                    .iter()
+                    .zip(&bound)
+                    .find(|(v, b)| b.is_none() && mentions(&p.ty, v));
                 if let (true, Some((v, _))) = (untyped, unbound) {
                     self.error(
                         span,

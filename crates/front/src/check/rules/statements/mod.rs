@@ -246,7 +246,10 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
             }
             // The grammar's parser statements have no `switch` (spec 12.4).
             if ctx.body == Body::State {
-                r.error(s.span, "`switch` statements are not allowed in a parser (use `select`)");
+                r.error(
+                    s.span,
+                    "`switch` statements are not allowed in a parser (use `select`)",
+                );
             }
             match switches::action_run_base(subject) {
                 Some(call) => expr(call, ctx, r),
