@@ -27,18 +27,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
     ("metadata_ubpf", "needs the whole 20-byte IPv4 header"),
 ];
 
-/// Why kernel runs cannot happen here, if they cannot.
-fn kernel_unavailable() -> Option<String> {
-    if let Err(why) = p4bpf_runtime::check_bpf_available() {
-        return Some(why.to_string());
-    }
-    Command::new("clang")
-        .arg("--version")
-        .output()
-        .err()
-        .map(|_| "clang is not installed".to_string())
-}
-
 /// The extern module defining the extern function a compile error names,
 /// if the program needs one.
 fn extern_file(program: &Path, modules: &Path) -> Option<PathBuf> {
@@ -71,7 +59,7 @@ fn corpus_ubpf_stf_files_pass_on_kernel_and_user_targets() {
         eprintln!("SKIPPED corpus_ubpf_stf_files: ../shared/corpus/p4c is absent");
         return;
     };
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED corpus_ubpf_stf_files: {why}");
         return;
     }
@@ -155,7 +143,7 @@ fn corpus_ubpf_programs_that_compile_load_at_xdp_and_tc() {
         eprintln!("SKIPPED corpus_ubpf_programs_load: ../shared/corpus/p4c is absent");
         return;
     };
-    if let Some(why) = kernel_unavailable() {
+    if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED corpus_ubpf_programs_load: {why}");
         return;
     }
