@@ -153,5 +153,6 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
         ingress_port_map: crate::emit::ingress_port_map(prog),
+        trace: None,
     }
 }

@@ -18,6 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod trace;
+
 /// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8
 /// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
@@ -116,6 +118,10 @@ pub struct Pipeline {
     /// `None` when the program does not read its ingress port.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ingress_port_map: Option<String>,
+    /// What the records of a traced build refer to; `None` (and left out
+    /// of the JSON) in the normal build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<trace::Trace>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -397,6 +403,7 @@ mod tests {
             port_map: None,
             output_record: None,
             ingress_port_map: None,
+            trace: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

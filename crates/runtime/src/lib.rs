@@ -43,6 +43,8 @@ pub mod ternary;
 pub mod ternary_store;
 pub mod test_ports;
 pub mod test_run;
+pub mod trace;
+pub mod trace_ring;
 pub mod user;
 pub mod value;
 pub mod verdict;

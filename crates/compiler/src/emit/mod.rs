@@ -25,6 +25,7 @@ mod split;
 mod stmt;
 mod tables;
 mod ternary;
+mod trace;
 mod types;
 mod varbit;
 mod wide;
@@ -45,6 +46,7 @@ use stmt::Ctx;
 
 pub use ports::{ingress_port_map, port_map};
 pub use tables::{defaults_map, runtime_default};
+pub use trace::describe as trace_description;
 
 /// Where the deparser jumps when it cannot write the packet.
 const DEPARSE_FAILED: &str = "deparse_failed";
@@ -66,6 +68,8 @@ pub struct Emitter<'p> {
     labels: std::cell::Cell<u32>,
     /// Tables applied through global functions, verified on their own.
     split: split::Split,
+    /// Whether to write trace records ([`trace`]).
+    trace: bool,
 }
 
 /// What goes into the C file besides the program.
@@ -75,6 +79,8 @@ pub struct EmitOptions<'o> {
     pub pipeline_json: &'o str,
     /// C text of the user's extern functions (`--extern-file`).
     pub extern_c: Option<&'o str>,
+    /// The instrumented build: trace records to a ring buffer.
+    pub trace: bool,
 }
 
 /// The map macros extern files written for p4c's eBPF back end use.
@@ -129,6 +135,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         plan: Shape::Kept,
         labels: std::cell::Cell::new(0),
         split: split::Split::plan(prog),
+        trace: options.trace,
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -161,6 +168,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         out.push('\n');
     }
     out.push_str(&e.map_definitions());
+    out.push_str(&e.trace_definitions());
     out.push_str(&e.extern_definitions());
     if e.state_in_map() {
         out.push_str(&format!(
@@ -289,17 +297,19 @@ impl Emitter<'_> {
             body.push(line(format!("struct {} state = {{}}", self.state_type())));
             body.push(line(format!("struct {} *st = &state", self.state_type())));
         }
-        body.extend(self.intrinsic_inputs());
+        body.extend(self.trace_begin());
+        let mut pipeline = self.intrinsic_inputs();
         for step in &self.prog.pipeline {
-            body.extend(self.step(*step));
+            pipeline.extend(self.step(*step));
         }
-        body.extend(self.truncation());
-        body.extend(self.verdict());
+        pipeline.extend(self.truncation());
+        pipeline.extend(self.verdict());
         if self.prog.deparser().is_some() {
             // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
-            body.push(CStmt::Label(DEPARSE_FAILED.into()));
-            body.push(CStmt::Return(drop.into()));
+            pipeline.push(CStmt::Label(DEPARSE_FAILED.into()));
+            pipeline.push(CStmt::Return(drop.into()));
         }
+        body.extend(self.trace_returns(pipeline));
         let mut out = format!(
             "SEC(\"{}\")\nint {}({})\n{{\n",
             self.target.section(),

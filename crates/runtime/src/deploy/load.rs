@@ -139,6 +139,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
+    names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.sort();
     names.dedup();
     names
@@ -194,6 +195,7 @@ mod tests {
             port_map: None,
             output_record: Some("out".into()),
             ingress_port_map: None,
+            trace: None,
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -54,6 +54,17 @@ __u64 bpf_ktime_get_ns(void);
 long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed);
 long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size);
 
+/* One ring buffer per program (p4u_ring.c): the map is not looked at. */
+void *p4u_ringbuf_reserve(__u64 size, __u64 flags);
+void p4u_ringbuf_submit(void *data, __u64 flags);
+#define bpf_ringbuf_reserve(m, size, flags) p4u_ringbuf_reserve((size), (flags))
+#define bpf_ringbuf_submit(data, flags) p4u_ringbuf_submit((data), (flags))
+/* The host program is one thread: CPU 0. */
+static inline __u32 bpf_get_smp_processor_id(void)
+{
+    return 0;
+}
+
 /* Calls `fn` with 0, 1, ... until it returns nonzero or nr_loops calls. */
 static inline long bpf_loop(__u32 nr_loops, long (*fn)(__u32, void *), void *ctx, __u64 flags)
 {

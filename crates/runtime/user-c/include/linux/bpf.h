@@ -17,6 +17,7 @@ enum bpf_map_type {
     BPF_MAP_TYPE_PERCPU_ARRAY = 6,
     BPF_MAP_TYPE_LPM_TRIE = 11,
     BPF_MAP_TYPE_DEVMAP_HASH = 25,
+    BPF_MAP_TYPE_RINGBUF = 27,
 };
 
 #define BPF_ANY 0
