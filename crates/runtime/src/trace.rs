@@ -242,7 +242,7 @@ fn verdict(pipeline: &Pipeline, trace: &Trace, head: RecordHead, data: &[u8]) ->
     TraceVerdict {
         verdict,
         retval: head.detail,
-        port: matches!(verdict, Verdict::Redirect | Verdict::Transmit).then(|| u32_at(0)),
+        port: (verdict == Verdict::Redirect).then(|| u32_at(0)),
         parser_error: (error != 0).then(|| {
             trace
                 .errors

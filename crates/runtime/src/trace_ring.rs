@@ -8,7 +8,9 @@ use std::ffi::c_void;
 /// A consumer of one kernel ring buffer, freed on drop.
 pub struct TraceRing {
     ring: *mut sys::RingBuffer,
-    /// Where the callback puts records; boxed so its address stays put.
+    /// Where the callback puts records; boxed so its address stays put
+    /// when the TraceRing moves (libbpf holds a pointer to it).
+    #[allow(clippy::box_collection)]
     records: Box<Vec<Vec<u8>>>,
 }
 
