@@ -5,7 +5,7 @@
 use crate::args::{Args, UsageError};
 use crate::control_output::{fail, split};
 use p4bpf_runtime::deploy::Deployment;
-use p4bpf_runtime::trace::{Decoder, PacketTrace, TraceSource};
+use p4bpf_runtime::trace::{Decoder, PacketTrace, TraceSource, Traced};
 use p4bpf_runtime::Result;
 use std::io::Write;
 use std::process::ExitCode;
@@ -101,6 +101,14 @@ pub fn with_traces(lines: Vec<String>, packets: &[Result<Vec<PacketTrace>>]) -> 
         }
     }
     out
+}
+
+/// The trace of the last packet `traced` ran.
+pub fn last_text(traced: &Traced) -> String {
+    match traced.packets.borrow().last() {
+        Some(packet) => trace_text(packet),
+        None => "  trace: no packet ran".into(),
+    }
 }
 
 fn trace_text(traced: &Result<Vec<PacketTrace>>) -> String {

@@ -310,3 +310,55 @@ fn untraced_builds_have_no_trace_code() {
         != std::fs::read(traced.join("split_tables.o")).ok();
     assert!(objects_differ);
 }
+
+#[test]
+fn run_with_trace_prints_each_packets_trace() {
+    if let Some(why) = kernel_unavailable() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let dir = common::scratch_dir("trace_run");
+    let (p4, stf) = program("stf", "compile_lpm_redirect");
+    let packet = |dst: [u8; 4]| {
+        let mut p = hex("00112233445566778899aabb080045000014000100004006000a0a000001");
+        p.extend(dst);
+        p
+    };
+    let records: Vec<p4bpf_runtime::pcap::Record> = [[10, 1, 0, 2], [11, 0, 0, 2]]
+        .iter()
+        .map(|dst| p4bpf_runtime::pcap::Record {
+            seconds: 0,
+            micros: 0,
+            data: packet(*dst),
+        })
+        .collect();
+    let input = dir.join("in.pcap");
+    let _ = std::fs::write(&input, p4bpf_runtime::pcap::write(&records));
+    for target in ["kernel", "user"] {
+        let out = dir.join(format!("{target}.pcap"));
+        let ran = p4bpf(&[
+            "run",
+            p4.to_str().unwrap_or_default(),
+            "--in",
+            input.to_str().unwrap_or_default(),
+            "--out",
+            out.to_str().unwrap_or_default(),
+            "--entries",
+            stf.to_str().unwrap_or_default(),
+            "--target",
+            target,
+            "--trace",
+        ]);
+        let text = stdout(&ran);
+        assert!(ran.status.success(), "{text}{}", common::stderr(&ran));
+        assert!(
+            text.contains("packet 1\n  trace: 34 bytes in")
+                && text.contains(
+                    "table route.fib [hdr.ipv4.dst=10.1.0.2] -> hit -> route.forward(port=9)"
+                )
+                && text.contains("verdict redirect port 9")
+                && text.contains("table route.fib [hdr.ipv4.dst=11.0.0.2] -> miss -> route.keep()"),
+            "{target}:\n{text}"
+        );
+    }
+}
