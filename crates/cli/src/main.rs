@@ -22,6 +22,7 @@ mod table;
 mod table_load;
 mod target;
 mod test;
+mod top;
 mod trace;
 
 use args::{Args, UsageError};
@@ -67,6 +68,7 @@ fn main() -> ExitCode {
         "run" => run::run(rest),
         "table" => table::run(rest),
         "test" => test::run(rest),
+        "top" => top::run(rest),
         "trace" => trace::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));

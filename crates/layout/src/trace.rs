@@ -73,6 +73,9 @@ pub struct Trace {
     pub headers: Vec<String>,
     /// The program's `error` names by code, for a verdict's parser error.
     pub errors: Vec<String>,
+    /// Per-CPU array of u64: at `2 * table` the hits of table `table` (its
+    /// index in [`Trace::tables`]), at `2 * table + 1` its misses.
+    pub table_stats: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -43,6 +43,7 @@ pub mod ternary;
 pub mod ternary_store;
 pub mod test_ports;
 pub mod test_run;
+pub mod top;
 pub mod trace;
 pub mod trace_ring;
 pub mod user;

@@ -19,6 +19,10 @@ fn ring_name(prog: &Program) -> String {
     format!("{}_trace", super::c_identifier(&prog.name))
 }
 
+fn stats_name(prog: &Program) -> String {
+    format!("{}_table_stats", super::c_identifier(&prog.name))
+}
+
 /// Parser states in the order records number them, `parser.state`.
 fn state_names(prog: &Program) -> Vec<String> {
     prog.parsers
@@ -55,6 +59,7 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
         tables: prog.tables.iter().map(traced).collect(),
         headers: header_places(prog).into_iter().map(|(p4, _)| p4).collect(),
         errors: prog.errors.clone(),
+        table_stats: stats_name(prog),
     }
 }
 
@@ -118,8 +123,13 @@ impl Emitter<'_> {
              \x20   head->cpu = bpf_get_smp_processor_id();\n    head->kind = kind;\n    head->what = what;\n    head->detail = detail;\n    head->len = len;\n\
              \x20   return (u8 *)(head + 1);\n}}\n\n\
              static __always_inline void p4bpf_trace_event(u16 kind, u16 what, u32 detail)\n{{\n\
-             \x20   u8 *data = p4bpf_trace_open(kind, what, detail, 0);\n    if (data)\n        bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n",
+             \x20   u8 *data = p4bpf_trace_open(kind, what, detail, 0);\n    if (data)\n        bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n\
+             /* Hits ([2 * table]) and misses ([2 * table + 1]) of each table, for `p4bpf top`. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u64);\n    __uint(max_entries, {slots});\n}} {stats} SEC(\".maps\");\n\n\
+             static __always_inline void p4bpf_table_stat(u32 slot)\n{{\n    u64 *n = bpf_map_lookup_elem(&{stats}, &slot);\n    if (n)\n        *n += 1;\n}}\n\n",
             ring = ring_name(self.prog),
+            stats = stats_name(self.prog),
+            slots = (2 * self.prog.tables.len()).max(1),
         )
     }
 
@@ -181,6 +191,7 @@ impl Emitter<'_> {
             line("bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0)"),
         ];
         vec![CStmt::Block(vec![
+            line(format!("p4bpf_table_stat({} + !{hit})", 2 * id.index())),
             line(open),
             CStmt::If {
                 cond: "trace_data".into(),
@@ -201,11 +212,15 @@ impl Emitter<'_> {
             return vec![];
         }
         let detail = if matched { layout::HIT | code } else { code };
-        vec![line(format!(
-            "p4bpf_trace_event({}, {}, {detail:#x})",
-            layout::TABLE,
-            id.index()
-        ))]
+        let slot = 2 * id.index() + usize::from(!matched);
+        vec![
+            line(format!("p4bpf_table_stat({slot})")),
+            line(format!(
+                "p4bpf_trace_event({}, {}, {detail:#x})",
+                layout::TABLE,
+                id.index()
+            )),
+        ]
     }
 
     /// `body` with the verdict record written before each of its returns.

@@ -139,7 +139,9 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
-    names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
+    if let Some(trace) = &description.trace {
+        names.extend([trace.ring.clone(), trace.table_stats.clone()]);
+    }
     names.sort();
     names.dedup();
     names
