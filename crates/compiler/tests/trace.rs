@@ -94,7 +94,7 @@ fn untraced_c_is_the_default_build_and_traced_c_loads() {
                 panic!("{stem}: no trace description");
             };
             for (i, _) in trace.states.iter().enumerate() {
-                let hook_line = format!("p4bpf_trace_event(2, {i}, 0);");
+                let hook_line = format!("p4bpf_trace_event(P4BPF_TRACE_STATE, {i} /*");
                 assert!(
                     traced.c.contains(&hook_line),
                     "{stem}: no record of state {i}"

@@ -169,6 +169,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     out.push_str(&e.map_definitions());
     out.push_str(&e.trace_definitions());
+    out.push_str(&e.trace_verdict_definition());
     out.push_str(&e.extern_definitions());
     if e.state_in_map() {
         out.push_str(&format!(

@@ -115,6 +115,7 @@ impl Emitter<'_> {
         format!(
             "/* --trace: what each packet did, for `p4bpf trace` (records: p4bpf_layout::trace). */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_RINGBUF);\n    __uint(max_entries, {RING_BYTES});\n}} {ring} SEC(\".maps\");\n\n\
+             #define P4BPF_TRACE_BEGIN {begin}\n#define P4BPF_TRACE_STATE {state}\n#define P4BPF_TRACE_TABLE {table}\n#define P4BPF_TRACE_VERDICT {verdict}\n#define P4BPF_TRACE_HIT {hit:#x}\n\n\
              struct p4bpf_trace_head {{\n    u32 cpu;\n    u16 kind;\n    u16 what;\n    u32 detail;\n    u32 len;\n}};\n\n\
              /* A record of `len` data bytes (a constant), its head filled; NULL when the ring is full. */\n\
              static __always_inline u8 *p4bpf_trace_open(u16 kind, u16 what, u32 detail, u32 len)\n{{\n\
@@ -130,6 +131,11 @@ impl Emitter<'_> {
             ring = ring_name(self.prog),
             stats = stats_name(self.prog),
             slots = (2 * self.prog.tables.len()).max(1),
+            begin = layout::BEGIN,
+            state = layout::STATE,
+            table = layout::TABLE,
+            verdict = layout::VERDICT,
+            hit = layout::HIT,
         )
     }
 
@@ -139,8 +145,7 @@ impl Emitter<'_> {
             return vec![];
         }
         vec![line(format!(
-            "p4bpf_trace_event({}, 0, {})",
-            layout::BEGIN,
+            "p4bpf_trace_event(P4BPF_TRACE_BEGIN, 0, {})",
             self.target.packet_length()
         ))]
     }
@@ -156,8 +161,7 @@ impl Emitter<'_> {
             return vec![];
         };
         vec![line(format!(
-            "p4bpf_trace_event({}, {index}, 0)",
-            layout::STATE
+            "p4bpf_trace_event(P4BPF_TRACE_STATE, {index} /* {name} */, 0)"
         ))]
     }
 
@@ -172,10 +176,9 @@ impl Emitter<'_> {
             format!("struct {}_value", t.c_name),
         );
         let open = format!(
-            "u8 *trace_data = p4bpf_trace_open({}, {}, ({hit} ? {:#x} : 0) | action, sizeof({key}) + sizeof({value}))",
-            layout::TABLE,
+            "u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_TABLE, {} /* {} */, ({hit} ? P4BPF_TRACE_HIT : 0) | action, sizeof({key}) + sizeof({value}))",
             id.index(),
-            layout::HIT
+            t.name
         );
         let fill = vec![
             line(format!("__builtin_memcpy(trace_data, &key, sizeof({key}))")),
@@ -191,7 +194,11 @@ impl Emitter<'_> {
             line("bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0)"),
         ];
         vec![CStmt::Block(vec![
-            line(format!("p4bpf_table_stat({} + !{hit})", 2 * id.index())),
+            line(format!(
+                "p4bpf_table_stat({} /* hits of {} */ + !{hit})",
+                2 * id.index(),
+                t.name
+            )),
             line(open),
             CStmt::If {
                 cond: "trace_data".into(),
@@ -203,22 +210,28 @@ impl Emitter<'_> {
 
     /// The record of a table compiled into code (no key recorded).
     pub fn trace_code_table(&self, id: TableId, matched: bool, code: u32) -> Vec<CStmt> {
-        if !self.trace
-            || self
-                .prog
-                .table(id)
-                .is_none_or(|t| t.storage != Storage::Code)
-        {
+        let Some(t) = self
+            .prog
+            .table(id)
+            .filter(|t| self.trace && t.storage == Storage::Code)
+        else {
             return vec![];
-        }
-        let detail = if matched { layout::HIT | code } else { code };
+        };
+        let (outcome, hit) = if matched {
+            ("hits", "P4BPF_TRACE_HIT | ")
+        } else {
+            ("misses", "")
+        };
         let slot = 2 * id.index() + usize::from(!matched);
         vec![
-            line(format!("p4bpf_table_stat({slot})")),
             line(format!(
-                "p4bpf_trace_event({}, {}, {detail:#x})",
-                layout::TABLE,
-                id.index()
+                "p4bpf_table_stat({slot} /* {outcome} of {} */)",
+                t.name
+            )),
+            line(format!(
+                "p4bpf_trace_event(P4BPF_TRACE_TABLE, {} /* {} */, {hit}{code})",
+                id.index(),
+                t.name
             )),
         ]
     }
@@ -234,12 +247,11 @@ impl Emitter<'_> {
     fn traced_return(&self, s: CStmt) -> CStmt {
         let all = |v: Vec<CStmt>| v.into_iter().map(|s| self.traced_return(s)).collect();
         match s {
-            CStmt::Return(value) => {
-                let mut block = vec![line(format!("int verdict = {value}"))];
-                block.extend(self.verdict_record());
-                block.push(CStmt::Return("verdict".into()));
-                CStmt::Block(block)
-            }
+            CStmt::Return(value) => CStmt::Block(vec![
+                line(format!("int verdict = {value}")),
+                line("p4bpf_trace_verdict(st, verdict, parser_error)"),
+                CStmt::Return("verdict".into()),
+            ]),
             CStmt::Block(b) => CStmt::Block(all(b)),
             CStmt::If { cond, then, other } => CStmt::If {
                 cond,
@@ -268,7 +280,21 @@ impl Emitter<'_> {
         }
     }
 
-    /// The verdict record: output port, parser error, valid headers.
+    /// The function writing the verdict record: output port, parser
+    /// error, valid headers.
+    pub fn trace_verdict_definition(&self) -> String {
+        if !self.trace {
+            return String::new();
+        }
+        let mut out = format!(
+            "static __always_inline void p4bpf_trace_verdict(struct {} *st, int verdict, u32 parser_error)\n{{\n",
+            self.state_type()
+        );
+        super::c::print(&self.verdict_record(), 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
     fn verdict_record(&self) -> Vec<CStmt> {
         let headers = header_places(self.prog);
         let bitmap_bytes = headers.len().div_ceil(8);
@@ -300,8 +326,7 @@ impl Emitter<'_> {
         ));
         vec![
             line(format!(
-                "u8 *trace_data = p4bpf_trace_open({}, 0, verdict, {})",
-                layout::VERDICT,
+                "u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_VERDICT, 0, verdict, {})",
                 8 + bitmap_bytes
             )),
             CStmt::If {

@@ -140,6 +140,12 @@ struct {
     __uint(max_entries, 262144);
 } lpm_route_trace SEC(".maps");
 
+#define P4BPF_TRACE_BEGIN 1
+#define P4BPF_TRACE_STATE 2
+#define P4BPF_TRACE_TABLE 3
+#define P4BPF_TRACE_VERDICT 4
+#define P4BPF_TRACE_HIT 0x80000000
+
 struct p4bpf_trace_head {
     u32 cpu;
     u16 kind;
@@ -182,6 +188,17 @@ static __always_inline void p4bpf_table_stat(u32 slot)
     u64 *n = bpf_map_lookup_elem(&lpm_route_table_stats, &slot);
     if (n)
         *n += 1;
+}
+
+static __always_inline void p4bpf_trace_verdict(struct lpm_route_state *st, int verdict, u32 parser_error)
+{
+    u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_VERDICT, 0, verdict, 9);
+    if (trace_data) {
+        *(u32 *)trace_data = st->omd.output_port;
+        *(u32 *)(trace_data + 4) = parser_error;
+        trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
+        bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
+    }
 }
 
 /* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),
@@ -278,10 +295,10 @@ int lpm_route_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct lpm_route_state state = {};
     struct lpm_route_state *st = &state;
-    p4bpf_trace_event(1, 0, ((u32)(pkt_end - pkt)));
+    p4bpf_trace_event(P4BPF_TRACE_BEGIN, 0, ((u32)(pkt_end - pkt)));
     goto state_start;
 state_start:;
-    p4bpf_trace_event(2, 0, 0);
+    p4bpf_trace_event(P4BPF_TRACE_STATE, 0 /* prs.start */, 0);
     /* parser prs state start (lpm_route.p4:7) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
@@ -303,7 +320,7 @@ state_start:;
         goto reject;
     }
 state_ipv4:;
-    p4bpf_trace_event(2, 1, 0);
+    p4bpf_trace_event(P4BPF_TRACE_STATE, 1 /* prs.ipv4 */, 0);
     /* parser prs state ipv4 (lpm_route.p4:14) */
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
@@ -337,13 +354,7 @@ reject:;
     (void)parser_error;
     {
         int verdict = XDP_DROP;
-        u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-        if (trace_data) {
-            *(u32 *)trace_data = st->omd.output_port;
-            *(u32 *)(trace_data + 4) = parser_error;
-            trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-            bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-        }
+        p4bpf_trace_verdict(st, verdict, parser_error);
         return verdict;
     }
 accept:;
@@ -369,8 +380,8 @@ accept:;
             }
         }
         {
-            p4bpf_table_stat(0 + !trace_hit);
-            u8 *trace_data = p4bpf_trace_open(3, 0, (trace_hit ? 0x80000000 : 0) | action, sizeof(struct route_fib_key) + sizeof(struct route_fib_value));
+            p4bpf_table_stat(0 /* hits of route.fib */ + !trace_hit);
+            u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_TABLE, 0 /* route.fib */, (trace_hit ? P4BPF_TRACE_HIT : 0) | action, sizeof(struct route_fib_key) + sizeof(struct route_fib_value));
             if (trace_data) {
                 __builtin_memcpy(trace_data, &key, sizeof(struct route_fib_key));
                 if (value) {
@@ -408,13 +419,7 @@ dep_end:;
     {
         {
             int verdict = XDP_ABORTED;
-            u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-            if (trace_data) {
-                *(u32 *)trace_data = st->omd.output_port;
-                *(u32 *)(trace_data + 4) = parser_error;
-                trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-                bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-            }
+            p4bpf_trace_verdict(st, verdict, parser_error);
             return verdict;
         }
         break;
@@ -423,13 +428,7 @@ dep_end:;
     {
         {
             int verdict = XDP_DROP;
-            u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-            if (trace_data) {
-                *(u32 *)trace_data = st->omd.output_port;
-                *(u32 *)(trace_data + 4) = parser_error;
-                trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-                bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-            }
+            p4bpf_trace_verdict(st, verdict, parser_error);
             return verdict;
         }
         break;
@@ -438,13 +437,7 @@ dep_end:;
     {
         {
             int verdict = XDP_PASS;
-            u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-            if (trace_data) {
-                *(u32 *)trace_data = st->omd.output_port;
-                *(u32 *)(trace_data + 4) = parser_error;
-                trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-                bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-            }
+            p4bpf_trace_verdict(st, verdict, parser_error);
             return verdict;
         }
         break;
@@ -453,13 +446,7 @@ dep_end:;
     {
         {
             int verdict = XDP_TX;
-            u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-            if (trace_data) {
-                *(u32 *)trace_data = st->omd.output_port;
-                *(u32 *)(trace_data + 4) = parser_error;
-                trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-                bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-            }
+            p4bpf_trace_verdict(st, verdict, parser_error);
             return verdict;
         }
         break;
@@ -469,13 +456,7 @@ dep_end:;
         p4bpf_note_port(st->omd.output_port);
         {
             int verdict = bpf_redirect_map(&lpm_route_ports, st->omd.output_port, XDP_DROP);
-            u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-            if (trace_data) {
-                *(u32 *)trace_data = st->omd.output_port;
-                *(u32 *)(trace_data + 4) = parser_error;
-                trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-                bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-            }
+            p4bpf_trace_verdict(st, verdict, parser_error);
             return verdict;
         }
         break;
@@ -487,25 +468,13 @@ dep_end:;
     }
     {
         int verdict = XDP_DROP;
-        u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-        if (trace_data) {
-            *(u32 *)trace_data = st->omd.output_port;
-            *(u32 *)(trace_data + 4) = parser_error;
-            trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-            bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-        }
+        p4bpf_trace_verdict(st, verdict, parser_error);
         return verdict;
     }
 deparse_failed:;
     {
         int verdict = XDP_DROP;
-        u8 *trace_data = p4bpf_trace_open(4, 0, verdict, 9);
-        if (trace_data) {
-            *(u32 *)trace_data = st->omd.output_port;
-            *(u32 *)(trace_data + 4) = parser_error;
-            trace_data[8] = (!!st->headers.eth.p4bpf_valid << 0) | (!!st->headers.ipv4.p4bpf_valid << 1);
-            bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0);
-        }
+        p4bpf_trace_verdict(st, verdict, parser_error);
         return verdict;
     }
 }
@@ -616,7 +585,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "240\t248\tlpm_route.p4:22\taction `route.forward`\n"
-    "254\t269\tlpm_route.p4:27\taction `route.bounce`\n"
-    "353\t401\tlpm_route.p4:33\ttable `route.fib`\n"
+    "257\t265\tlpm_route.p4:22\taction `route.forward`\n"
+    "271\t286\tlpm_route.p4:27\taction `route.bounce`\n"
+    "364\t412\tlpm_route.p4:33\ttable `route.fib`\n"
     "";
