@@ -40,6 +40,10 @@ pub enum Arch {
     XdpModel,
     /// `ubpf(parse, pipeline, deparser)`: p4c's user-space uBPF model.
     UbpfModel,
+    /// `PNA_NIC(main parser, pre-control, main control, main deparser)`.
+    Pna,
+    /// P4TC's `PNA_NIC(parser, control, deparser)` (`tc/pna.p4`).
+    PnaTc,
 }
 
 impl Arch {
@@ -49,6 +53,8 @@ impl Arch {
             Arch::EbpfModel => "ebpf_model",
             Arch::XdpModel => "xdp_model",
             Arch::UbpfModel => "ubpf_model",
+            Arch::Pna => "pna",
+            Arch::PnaTc => "tc/pna",
         }
     }
 }

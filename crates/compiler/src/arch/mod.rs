@@ -13,6 +13,7 @@
 //! each, each block keeping its own names in the C.
 
 mod ebpf_model;
+mod pna;
 mod ubpf_model;
 mod xdp_model;
 
@@ -137,6 +138,31 @@ pub enum Function {
     /// `truncate(len)`: the packet leaves with at most `len` bytes (the
     /// last call wins; the cut happens after the last step).
     Truncate,
+    /// `send_to_port(p)`: `p` into `port` and `code` into `verdict`, or,
+    /// when `p` is `host.0`, the code `host.1`.
+    SendToPort {
+        verdict: Place,
+        port: Place,
+        code: u32,
+        host: (u32, u32),
+    },
+    /// `f(c, a, b)`: `a` when `c` is true or equals `first`, else `b`
+    /// (PNA's `SelectByDirection`).
+    Select { first: u32 },
+    /// `f(p)`: whether `p` is `port` (`equal`) or is not.
+    PortIs { port: u32, equal: bool },
+    /// Declared by the architecture but refused: the diagnostic's reason.
+    Unsupported(&'static str),
+}
+
+/// A value an input gets before the first step, beyond [`Intrinsics`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The value of another place, one of [`Intrinsics`]' inputs.
+    Copy(Place),
+    /// The time in nanoseconds.
+    TimeNs,
+    Const(u32),
 }
 
 impl Architecture {
@@ -146,6 +172,24 @@ impl Architecture {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, f)| *f)
+    }
+
+    /// Variables the architecture keeps for itself, which no block names
+    /// (PNA's destination): names and widths in bits.
+    pub fn internal_vars(&self) -> &'static [(&'static str, u32)] {
+        match self.arch {
+            Arch::Pna | Arch::PnaTc => pna::INTERNAL,
+            _ => &[],
+        }
+    }
+
+    /// Inputs set before the first step beyond [`Intrinsics`], in order.
+    pub fn inputs(&self) -> &'static [(Place, Input)] {
+        match self.arch {
+            Arch::Pna => pna::INPUTS,
+            Arch::PnaTc => pna::TC_INPUTS,
+            _ => &[],
+        }
     }
 
     /// The extern object type `name` of this architecture, if it declares one.
@@ -158,15 +202,25 @@ impl Architecture {
 }
 
 /// Every architecture the compiler knows.
-const ALL: [&Architecture; 3] = [
+const ALL: [&Architecture; 5] = [
     &ebpf_model::EBPF_MODEL,
     &xdp_model::XDP_MODEL,
     &ubpf_model::UBPF_MODEL,
+    &pna::PNA,
+    &pna::PNA_TC,
 ];
 
 /// The architecture whose package is `package`.
 pub fn find(package: &str) -> Option<&'static Architecture> {
     ALL.into_iter().find(|a| a.package == package)
+}
+
+/// The architecture whose package is `package` and takes `blocks`
+/// blocks (PNA's two flavours share a package name), else [`find`]'s.
+pub fn find_with_blocks(package: &str, blocks: usize) -> Option<&'static Architecture> {
+    ALL.into_iter()
+        .find(|a| a.package == package && a.blocks.len() == blocks)
+        .or_else(|| find(package))
 }
 
 /// The description of `arch`.

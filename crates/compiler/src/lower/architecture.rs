@@ -41,7 +41,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             TypeRefKind::Named { path, .. } => path.name.name.as_str(),
             _ => "",
         };
-        let Some(arch) = crate::arch::find(package) else {
+        let Some(arch) = crate::arch::find_with_blocks(package, args.len()) else {
             self.diags.error(
                 main.span,
                 format!(
@@ -102,6 +102,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
         }
+        for (name, width) in arch.internal_vars() {
+            let var = self.new_var(name.to_string(), Ty::bits(*width), VarStorage::State);
+            self.shared.insert(*name, var);
+        }
         if let Some(headers) = self.shared.get(HEADERS) {
             self.prog.headers = *headers;
         }
@@ -110,6 +114,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return;
         };
         self.prog.intrinsics = intrinsics;
+        self.arch_inputs(arch, span);
         // Top-level actions may call externs that set the metadata.
         for decl in &program.decls {
             if let DeclKind::Action { .. } = decl.kind {

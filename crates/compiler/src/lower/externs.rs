@@ -189,6 +189,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             Function::Hash(func) => self.hash(func, args, e),
             Function::Truncate => self.truncate(args, e),
+            Function::SendToPort {
+                verdict,
+                port,
+                code,
+                host,
+            } => self.send_to_port(args, e, [verdict, port], code, host),
+            Function::Select { first } => self.select(name, args, e, first),
+            Function::PortIs { port, equal } => self.port_is(name, args, e, port, equal),
+            Function::Unsupported(why) => {
+                self.diags.error(e.span, format!("`{name}` {why}"));
+                None
+            }
         })
     }
 

@@ -23,6 +23,7 @@ mod init;
 mod loops;
 mod method;
 mod parser;
+mod pna;
 mod stmt;
 mod table;
 pub mod types;
