@@ -151,6 +151,8 @@ pub enum Function {
     Select { first: u32 },
     /// `f(p)`: whether `p` is `port` (`equal`) or is not.
     PortIs { port: u32, equal: bool },
+    /// PNA's `add_entry(action, params, profile)` (add-on-miss).
+    AddEntry,
     /// Declared by the architecture but refused: the diagnostic's reason.
     Unsupported(&'static str),
 }

@@ -42,17 +42,32 @@ const INPUT_PORT: Place = Place::field(ISTD, "input_port");
 
 /// Input metadata beyond the ingress port, for `pna.p4`.
 pub const INPUTS: &[(Place, Input)] = &[
-    (Place::field(PARSER_ISTD, "input_port"), Input::Copy(INPUT_PORT)),
-    (Place::field("pre_istd", "input_port"), Input::Copy(INPUT_PORT)),
+    (
+        Place::field(PARSER_ISTD, "input_port"),
+        Input::Copy(INPUT_PORT),
+    ),
+    (
+        Place::field("pre_istd", "input_port"),
+        Input::Copy(INPUT_PORT),
+    ),
     (Place::field(ISTD, "timestamp"), Input::TimeNs),
     (Place::field(ISTD, "direction"), Input::Const(NET_TO_HOST)),
-    (Place::field(PARSER_ISTD, "direction"), Input::Const(NET_TO_HOST)),
-    (Place::field("pre_istd", "direction"), Input::Const(NET_TO_HOST)),
+    (
+        Place::field(PARSER_ISTD, "direction"),
+        Input::Const(NET_TO_HOST),
+    ),
+    (
+        Place::field("pre_istd", "direction"),
+        Input::Const(NET_TO_HOST),
+    ),
 ];
 
 /// Input metadata beyond the ingress port, for `tc/pna.p4`.
 pub const TC_INPUTS: &[(Place, Input)] = &[
-    (Place::field(PARSER_ISTD, "input_port"), Input::Copy(INPUT_PORT)),
+    (
+        Place::field(PARSER_ISTD, "input_port"),
+        Input::Copy(INPUT_PORT),
+    ),
     (Place::field(ISTD, "timestamp"), Input::TimeNs),
 ];
 
@@ -135,10 +150,7 @@ const FUNCTIONS: &[(&str, Function)] = &[
     ),
     ("mirror_packet", Function::Unsupported(NOT_YET)),
     ("recirculate", Function::Unsupported(NOT_YET)),
-    (
-        "SelectByDirection",
-        Function::Select { first: NET_TO_HOST },
-    ),
+    ("SelectByDirection", Function::Select { first: NET_TO_HOST }),
     (
         "is_host_port",
         Function::PortIs {
@@ -153,7 +165,7 @@ const FUNCTIONS: &[(&str, Function)] = &[
             equal: false,
         },
     ),
-    ("add_entry", Function::Unsupported(NOT_YET)),
+    ("add_entry", Function::AddEntry),
     ("add_entry_if", Function::Unsupported(NOT_YET)),
     ("allocate_flow_id", Function::Unsupported(NOT_YET)),
     ("set_entry_expire_time", Function::Unsupported(NOT_YET)),

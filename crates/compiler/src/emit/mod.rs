@@ -9,6 +9,7 @@
 //! [`perf_events`], [`ports`]. The lowering already
 //! checked everything, so emission cannot fail.
 
+mod add_on_miss;
 pub(crate) mod c;
 mod deparser;
 mod expr;

@@ -149,6 +149,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 arch::Step::Deparse(i) => ir::Step::Deparse(at(i)),
             })
             .collect();
+        self.check_entry_requests();
     }
 
     /// Whether `decl` can fill `block`: a parser or control as the block

@@ -197,6 +197,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             } => self.send_to_port(args, e, [verdict, port], code, host),
             Function::Select { first } => self.select(name, args, e, first),
             Function::PortIs { port, equal } => self.port_is(name, args, e, port, equal),
+            Function::AddEntry => {
+                let success = self.add_entry_success();
+                self.add_entry(args, e, success)
+            }
             Function::Unsupported(why) => {
                 self.diags.error(e.span, format!("`{name}` {why}"));
                 None

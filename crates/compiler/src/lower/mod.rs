@@ -11,6 +11,7 @@
 
 mod action_call;
 mod actions_list;
+mod add_on_miss;
 mod architecture;
 mod args;
 mod call;
@@ -128,6 +129,8 @@ struct Lowerer<'a, 'u> {
     loops: Vec<String>,
     /// Each action's parameters as declared, for calls by name.
     action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
+    /// Where each of `prog.entry_requests` was made, for diagnostics.
+    entry_request_spans: Vec<Span>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -182,6 +185,8 @@ pub fn lower(
                 defaults: vec![],
             },
             sends_perf_events: false,
+            entry_requests: vec![],
+            entry_request: None,
         },
         scopes: vec![HashMap::new()],
         prefix: String::new(),
@@ -195,6 +200,7 @@ pub fn lower(
         bound_actions: HashMap::new(),
         loops: vec![],
         action_params: HashMap::new(),
+        entry_request_spans: vec![],
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

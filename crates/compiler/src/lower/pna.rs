@@ -34,7 +34,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 kind,
                 ty: lhs.ty.clone(),
             };
-            self.prog.intrinsics.defaults.push(Stmt::Assign { lhs, rhs });
+            self.prog
+                .intrinsics
+                .defaults
+                .push(Stmt::Assign { lhs, rhs });
         }
     }
 

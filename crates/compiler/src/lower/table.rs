@@ -24,6 +24,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut entries_const = false;
         let mut size = None;
         let mut array = false;
+        let mut add_on_miss = false;
         for prop in properties {
             match &prop.kind {
                 TablePropertyKind::Key(elems) => {
@@ -47,6 +48,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     value,
                 } => match prop_name.name.as_str() {
                     "size" => size = self.env.const_u32(value, &mut self.diags),
+                    "add_on_miss" => add_on_miss = self.add_on_miss_property(value),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -103,6 +105,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         let storage = self.storage(&keys, array, entries.is_some(), decl);
+        let add_on_miss = add_on_miss && self.add_on_miss_fits(storage, decl);
         let id = ir::TableId(self.prog.tables.len() as u32);
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
@@ -119,6 +122,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             size: size.unwrap_or(DEFAULT_SIZE).max(1),
             storage,
             p4_id,
+            add_on_miss,
         });
         self.bind(&name.name, Binding::Table(id));
     }

@@ -1,0 +1,114 @@
+//! PNA's refusals and add-on-miss checks: each compile error names the
+//! place in the program and what is wrong (the programs that run are
+//! `tests/stf/pna_*.p4`).
+
+mod common;
+
+use common::{p4bpf_in, scratch_dir, stderr, write};
+
+/// A P4TC-flavour program whose control body is `control` (with a table
+/// `flows` whose `add_on_miss`, key kind and actions the test picks).
+fn program(control: &str) -> String {
+    format!(
+        r#"#include <core.p4>
+#include <tc/pna.p4>
+header ethernet_t {{ bit<48> dst; bit<48> src; bit<16> etherType; }}
+struct headers_t {{ ethernet_t ethernet; }}
+struct meta_t {{ }}
+parser P(packet_in pkt, out headers_t hdr, inout meta_t m, in pna_main_parser_input_metadata_t istd) {{
+    state start {{ pkt.extract(hdr.ethernet); transition accept; }}
+}}
+control C(inout headers_t hdr, inout meta_t m, in pna_main_input_metadata_t istd, inout pna_main_output_metadata_t ostd) {{
+{control}
+}}
+control D(packet_out pkt, inout headers_t hdr, in meta_t m, in pna_main_output_metadata_t ostd) {{
+    apply {{ pkt.emit(hdr.ethernet); }}
+}}
+PNA_NIC(P(), C(), D()) main;
+"#
+    )
+}
+
+/// Compiles `control` in a program; the compiler's stderr (it must fail).
+fn refusal(test: &str, control: &str) -> String {
+    let dir = scratch_dir(test);
+    write(&dir, "prog.p4", &program(control));
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    assert!(!out.status.success(), "{test} compiled");
+    stderr(&out)
+}
+
+const KNOWN: &str = "action known(bit<16> tag, PortId_t port) { send_to_port(port); }";
+
+#[test]
+fn add_entry_gives_one_value_per_entry_parameter() {
+    let err = refusal(
+        "pna_add_entry_count",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ hdr.ethernet.etherType }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = learn; add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains(
+                "action `known` takes 2 parameters from a table entry, and `add_entry` gives 1"
+            ),
+        "{err}"
+    );
+}
+
+#[test]
+fn add_entry_names_an_action_of_an_add_on_miss_table() {
+    let err = refusal(
+        "pna_add_entry_table",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = learn; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("`add_entry` names `known`, which is not an action of a table with `add_on_miss = true`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn add_on_miss_needs_exact_keys() {
+    let err = refusal(
+        "pna_add_on_miss_lpm",
+        &format!(
+            "{KNOWN}
+    table flows {{ key = {{ hdr.ethernet.src : lpm; }} actions = {{ known; }}
+                  add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("`add_on_miss` needs a table whose keys are all `exact`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn mirror_packet_is_refused_where_called() {
+    let err = refusal(
+        "pna_mirror",
+        "    apply {
+        mirror_packet((MirrorSlotId_t)0, (MirrorSessionId_t)1);
+    }",
+    );
+    assert!(
+        err.contains("prog.p4:11:9")
+            && err.contains("`mirror_packet` is not supported by p4bpf yet"),
+        "{err}"
+    );
+}
