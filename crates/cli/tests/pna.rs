@@ -112,3 +112,85 @@ fn mirror_packet_is_refused_where_called() {
         "{err}"
     );
 }
+
+#[test]
+fn tc_acl_without_data_plane_create_refuses_add_entry() {
+    let err = refusal(
+        "pna_acl_data",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
+    @tc_acl(\"CRUDPS:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }}
+                  actions = {{ known; learn; }} default_action = learn; add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("table `C.flows` does not let the data plane create entries: its @tc_acl(\"CRUDPS:RX\") has no `C` after the colon"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tc_acl_letters_are_checked() {
+    let err = refusal(
+        "pna_acl_letters",
+        &format!(
+            "{KNOWN}
+    @tc_acl(\"CRUQ:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; }} }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:5") && err.contains("`@tc_acl` takes a string"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tc_acl_without_control_plane_create_refuses_table_add() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED tc_acl_without_control_plane_create_refuses_table_add: {why}");
+        return;
+    }
+    let dir = scratch_dir("pna_acl_control");
+    write(
+        &dir,
+        "prog.p4",
+        &program(&format!(
+            "{KNOWN}
+    @tc_acl(\"RUS:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; }} }}
+    apply {{ flows.apply(); }}"
+        )),
+    );
+    let name = format!("pnaacl{}", std::process::id());
+    let load = p4bpf_in(&dir, &["pipeline", "load", "prog.p4", "--name", &name]);
+    assert!(load.status.success(), "{}", stderr(&load));
+    let add = p4bpf_in(
+        &dir,
+        &[
+            "table",
+            "add",
+            &name,
+            "C.flows",
+            "hdr.ethernet.src=1",
+            "C.known",
+            "tag=1",
+            "port=2",
+        ],
+    );
+    let dump = p4bpf_in(&dir, &["table", "dump", &name, "C.flows"]);
+    let _ = p4bpf_in(&dir, &["pipeline", "unload", &name]);
+    assert_eq!(add.status.code(), Some(1), "{}", stderr(&add));
+    assert!(
+        stderr(&add).contains("table `C.flows` does not let the control plane create entries in it: its @tc_acl(\"RUS:RX\") has no `C` before the colon"),
+        "{}",
+        stderr(&add)
+    );
+    assert!(
+        dump.status.success(),
+        "reading is allowed: {}",
+        stderr(&dump)
+    );
+}

@@ -154,5 +154,21 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
         ingress_port_map: crate::emit::ingress_port_map(prog),
+        table_acls: table_acls(prog),
     }
+}
+
+/// The control-plane half of each table's `@tc_acl`.
+fn table_acls(prog: &Program) -> Vec<layout::TableAcl> {
+    prog.tables
+        .iter()
+        .filter_map(|t| {
+            let acl = t.tc_acl.as_ref()?;
+            Some(layout::TableAcl {
+                table: t.name.clone(),
+                annotation: acl.annotation.clone(),
+                control: acl.control.clone(),
+            })
+        })
+        .collect()
 }

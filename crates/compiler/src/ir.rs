@@ -530,6 +530,18 @@ pub struct Table {
     /// PNA's `add_on_miss = true`: a miss whose action calls `add_entry`
     /// inserts the looked-up key (see [`EntryRequest`]).
     pub add_on_miss: bool,
+    /// P4TC's `@tc_acl`, when the table has one.
+    pub tc_acl: Option<TcAcl>,
+}
+
+/// `@tc_acl("CP:DP")`: the control plane's and the data plane's
+/// permissions on a table's entries, as letters (C create, R read,
+/// U update, D delete, P publish, S subscribe, X execute).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TcAcl {
+    pub annotation: String,
+    pub control: String,
+    pub data: String,
 }
 
 /// An `add_entry(action, params, profile)` call (PNA add-on-miss). The

@@ -126,10 +126,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .tables
                 .iter()
                 .filter(|t| t.add_on_miss)
-                .flat_map(|t| t.actions.iter())
-                .filter_map(|a| self.prog.action(*a))
-                .find(|a| request.names(&a.name));
-            match found {
+                .flat_map(|t| t.actions.iter().map(move |a| (t, a)))
+                .filter_map(|(t, a)| Some((t, self.prog.action(*a)?)))
+                .find(|(_, a)| request.names(&a.name));
+            if let Some((t, _)) = found {
+                if let Some(acl) = t.tc_acl.as_ref().filter(|acl| !acl.data.contains('C')) {
+                    self.diags.error(
+                        span,
+                        format!(
+                            "table `{}` does not let the data plane create entries: its @tc_acl(\"{}\") has no `C` after the colon",
+                            t.name, acl.annotation
+                        ),
+                    );
+                    continue;
+                }
+            }
+            match found.map(|(_, a)| a) {
                 None => self.diags.error(
                     span,
                     format!(

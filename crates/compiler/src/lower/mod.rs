@@ -27,6 +27,7 @@ mod parser;
 mod pna;
 mod stmt;
 mod table;
+mod tc_acl;
 pub mod types;
 mod wide;
 

@@ -106,6 +106,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
         let storage = self.storage(&keys, array, entries.is_some(), decl);
         let add_on_miss = add_on_miss && self.add_on_miss_fits(storage, decl);
+        let tc_acl = self.tc_acl(&decl.annotations);
         let id = ir::TableId(self.prog.tables.len() as u32);
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
@@ -123,6 +124,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             storage,
             p4_id,
             add_on_miss,
+            tc_acl,
         });
         self.bind(&name.name, Binding::Table(id));
     }

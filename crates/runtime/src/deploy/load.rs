@@ -194,6 +194,7 @@ mod tests {
             port_map: None,
             output_record: Some("out".into()),
             ingress_port_map: None,
+            table_acls: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }
