@@ -420,6 +420,11 @@ mod tests {
             port_map: None,
             output_record: None,
             ingress_port_map: None,
+            table_acls: vec![TableAcl {
+                table: "t".into(),
+                annotation: "RS:RX".into(),
+                control: "RS".into(),
+            }],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p
