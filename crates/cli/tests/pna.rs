@@ -62,20 +62,51 @@ fn add_entry_gives_one_value_per_entry_parameter() {
 }
 
 #[test]
-fn add_entry_names_an_action_of_an_add_on_miss_table() {
-    let err = refusal(
-        "pna_add_entry_table",
-        &format!(
-            "{KNOWN}
+fn add_entry_is_made_by_an_add_on_miss_tables_default_action() {
+    for (test, table_tail) in [
+        // The table does not add on miss.
+        ("pna_add_entry_table", "default_action = learn;"),
+        // learn() is not the default action.
+        (
+            "pna_add_entry_default",
+            "default_action = known(1, (PortId_t)1); add_on_miss = true;",
+        ),
+    ] {
+        let err = refusal(
+            test,
+            &format!(
+                "{KNOWN}
     action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
     table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
-                  default_action = learn; }}
+                  {table_tail} }}
+    apply {{ flows.apply(); }}"
+            ),
+        );
+        assert!(
+            err.contains("prog.p4:11:")
+                && err.contains("`add_entry` may only be called by the default action of a table with `add_on_miss = true`"),
+            "{test}: {err}"
+        );
+    }
+}
+
+#[test]
+fn add_entry_names_an_action_of_its_table() {
+    let err = refusal(
+        "pna_add_entry_name",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"elsewhere\", {{ 16w1 }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = learn; add_on_miss = true; }}
     apply {{ flows.apply(); }}"
         ),
     );
     assert!(
         err.contains("prog.p4:11:")
-            && err.contains("`add_entry` names `known`, which is not an action of a table with `add_on_miss = true`"),
+            && err.contains(
+                "`add_entry` names `elsewhere`, which is not an action of table `C.flows`"
+            ),
         "{err}"
     );
 }

@@ -3,7 +3,9 @@
 //! after the action (what the C does: `crate::emit::add_on_miss`).
 
 use super::Lowerer;
-use crate::ir::{Arch, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty, VarStorage};
+use crate::ir::{ActionId, Arch, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty, VarStorage};
+use crate::midend::visit::any_stmt;
+use num_bigint::BigUint;
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
 
@@ -116,53 +118,73 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         Some(success)
     }
 
-    /// Checks each `add_entry` against the add-on-miss tables: the action
-    /// is one of a table's, with as many parameters as the call gives.
+    /// Checks each `add_entry` as PNA asks: made by the default action of
+    /// an add-on-miss table whose `@tc_acl` lets the data plane create
+    /// entries, naming one of that table's actions, with one value per
+    /// parameter the action takes from an entry.
     pub(super) fn check_entry_requests(&mut self) {
         let requests = self.prog.entry_requests.clone();
-        for (request, span) in requests.iter().zip(self.entry_request_spans.clone()) {
-            let found = self
-                .prog
-                .tables
-                .iter()
-                .filter(|t| t.add_on_miss)
-                .flat_map(|t| t.actions.iter().map(move |a| (t, a)))
-                .filter_map(|(t, a)| Some((t, self.prog.action(*a)?)))
-                .find(|(_, a)| request.names(&a.name));
-            if let Some((t, _)) = found {
-                if let Some(acl) = t.tc_acl.as_ref().filter(|acl| !acl.data.contains('C')) {
-                    self.diags.error(
-                        span,
-                        format!(
-                            "table `{}` does not let the data plane create entries: its @tc_acl(\"{}\") has no `C` after the colon",
-                            t.name, acl.annotation
-                        ),
-                    );
-                    continue;
-                }
-            }
-            match found.map(|(_, a)| a) {
-                None => self.diags.error(
-                    span,
-                    format!(
-                        "`add_entry` names `{}`, which is not an action of a table with `add_on_miss = true`",
-                        request.action
-                    ),
-                ),
-                Some(a) if a.params.len() - a.directional != request.args.len() => {
-                    let wanted = a.params.len() - a.directional;
-                    self.diags.error(
-                        span,
-                        format!(
-                            "action `{}` takes {wanted} parameters from a table entry, and `add_entry` gives {}",
-                            request.action,
-                            request.args.len()
-                        ),
-                    )
-                }
-                Some(_) => {}
+        for (index, (request, span)) in requests
+            .iter()
+            .zip(self.entry_request_spans.clone())
+            .enumerate()
+        {
+            if let Err(why) = self.entry_request_fits(index, request) {
+                self.diags.error(span, why);
             }
         }
+    }
+
+    fn entry_request_fits(&self, index: usize, request: &EntryRequest) -> Result<(), String> {
+        let caller = self.request_caller(index);
+        let table = self
+            .prog
+            .tables
+            .iter()
+            .find(|t| t.add_on_miss && Some(t.default_action.action) == caller)
+            .ok_or("`add_entry` may only be called by the default action of a table with `add_on_miss = true`")?;
+        if let Some(acl) = table.tc_acl.as_ref().filter(|acl| !acl.data.contains('C')) {
+            return Err(format!(
+                "table `{}` does not let the data plane create entries: its @tc_acl(\"{}\") has no `C` after the colon",
+                table.name, acl.annotation
+            ));
+        }
+        let action = table
+            .actions
+            .iter()
+            .filter_map(|a| self.prog.action(*a))
+            .find(|a| request.names(&a.name))
+            .ok_or_else(|| {
+                format!(
+                    "`add_entry` names `{}`, which is not an action of table `{}`",
+                    request.action, table.name
+                )
+            })?;
+        let wanted = action.params.len() - action.directional;
+        if wanted != request.args.len() {
+            return Err(format!(
+                "action `{}` takes {wanted} parameters from a table entry, and `add_entry` gives {}",
+                request.action,
+                request.args.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The action whose body makes request `index` (stores its number).
+    fn request_caller(&self, index: usize) -> Option<ActionId> {
+        let pending = self.prog.entry_request?;
+        let number = BigUint::from(index + 1);
+        let makes = |s: &Stmt| {
+            matches!(s, Stmt::Assign { lhs, rhs }
+                if matches!(lhs.kind, ExprKind::Var(v) if v == pending)
+                    && matches!(&rhs.kind, ExprKind::Int(n) if *n == number))
+        };
+        self.prog
+            .actions
+            .iter()
+            .position(|a| any_stmt(&a.body, makes))
+            .map(|i| ActionId(i as u32))
     }
 
     /// What `add_entry` returns for success: `true` in `pna.p4`,
