@@ -63,15 +63,10 @@ fn add_entry_gives_one_value_per_entry_parameter() {
 
 #[test]
 fn add_entry_is_made_by_an_add_on_miss_tables_default_action() {
-    for (test, table_tail) in [
-        // The table does not add on miss.
-        ("pna_add_entry_table", "default_action = learn;"),
-        // learn() is not the default action.
-        (
-            "pna_add_entry_default",
-            "default_action = known(1, (PortId_t)1); add_on_miss = true;",
-        ),
-    ] {
+    for (test, table_tail) in [(
+        "pna_add_entry_default",
+        "default_action = known(1, (PortId_t)1); add_on_miss = true;",
+    )] {
         let err = refusal(
             test,
             &format!(
@@ -88,6 +83,31 @@ fn add_entry_is_made_by_an_add_on_miss_tables_default_action() {
             "{test}: {err}"
         );
     }
+}
+
+/// P4TC's compiler lets a default action add entries without the table
+/// saying `add_on_miss = true`; so does p4bpf for `tc/pna.p4`.
+#[test]
+fn p4tc_tables_whose_default_action_adds_entries_add_on_miss() {
+    let dir = scratch_dir("pna_add_implicit");
+    write(
+        &dir,
+        "prog.p4",
+        &program(&format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = learn; }}
+    apply {{ flows.apply(); }}"
+        )),
+    );
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let c = std::fs::read_to_string(dir.join("out/prog.c")).unwrap_or_default();
+    assert!(
+        c.contains("add on miss: insert the key C.flows missed"),
+        "{c}"
+    );
 }
 
 #[test]

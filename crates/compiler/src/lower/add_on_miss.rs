@@ -3,7 +3,9 @@
 //! after the action (what the C does: `crate::emit::add_on_miss`).
 
 use super::Lowerer;
-use crate::ir::{ActionId, Arch, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty, VarStorage};
+use crate::ir::{
+    ActionCall, ActionId, Arch, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty, VarStorage,
+};
 use crate::midend::visit::any_stmt;
 use num_bigint::BigUint;
 use p4bpf_front::ast::{self, ExprKind as A};
@@ -20,6 +22,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 false
             }
         }
+    }
+
+    /// Whether a table adds on miss without saying so: P4TC's compiler
+    /// lets a default action call `add_entry` in any table (`pna.p4`
+    /// programs must set `add_on_miss = true`, as PNA says).
+    pub(super) fn adds_implicitly(&self, default_action: &ActionCall) -> bool {
+        let Some(pending) = self.prog.entry_request else {
+            return false;
+        };
+        self.prog.arch == Arch::PnaTc
+            && self.prog.action(default_action.action).is_some_and(|a| {
+                any_stmt(&a.body, |s| {
+                    matches!(s, Stmt::Assign { lhs, .. } if matches!(lhs.kind, ExprKind::Var(v) if v == pending))
+                })
+            })
     }
 
     /// Whether an add-on-miss table's storage can take data-plane inserts.

@@ -105,7 +105,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         let storage = self.storage(&keys, array, entries.is_some(), decl);
-        let add_on_miss = add_on_miss && self.add_on_miss_fits(storage, decl);
+        let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
+            && self.add_on_miss_fits(storage, decl);
         let tc_acl = self.tc_acl(&decl.annotations);
         let id = ir::TableId(self.prog.tables.len() as u32);
         let c_name = self.c_name(&p4);
