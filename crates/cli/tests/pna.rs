@@ -241,3 +241,20 @@ fn tc_acl_without_control_plane_create_refuses_table_add() {
         stderr(&dump)
     );
 }
+
+#[test]
+fn tc_type_names_a_p4tc_type() {
+    let err = refusal(
+        "pna_tc_type",
+        &format!(
+            "{KNOWN}
+    table flows {{ key = {{ hdr.ethernet.src : exact @tc_type(\"mac\"); }} actions = {{ known; }} }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("`@tc_type(\"mac\")` is not a P4TC type (one of dev, macaddr, ipv4, ipv6, be16, be32, be64)"),
+        "{err}"
+    );
+}

@@ -150,6 +150,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             })
             .collect();
         self.check_entry_requests();
+        self.check_tc_types(program);
     }
 
     /// Whether `decl` can fill `block`: a parser or control as the block

@@ -28,6 +28,7 @@ mod pna;
 mod stmt;
 mod table;
 mod tc_acl;
+mod tc_type;
 pub mod types;
 mod wide;
 
