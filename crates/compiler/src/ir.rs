@@ -40,6 +40,8 @@ pub enum Arch {
     XdpModel,
     /// `ubpf(parse, pipeline, deparser)`: p4c's user-space uBPF model.
     UbpfModel,
+    /// `PSA_Switch(IngressPipeline(..), PRE, EgressPipeline(..), BQE)`.
+    Psa,
 }
 
 impl Arch {
@@ -49,6 +51,7 @@ impl Arch {
             Arch::EbpfModel => "ebpf_model",
             Arch::XdpModel => "xdp_model",
             Arch::UbpfModel => "ubpf_model",
+            Arch::Psa => "psa",
         }
     }
 }

@@ -13,6 +13,7 @@
 //! each, each block keeping its own names in the C.
 
 mod ebpf_model;
+mod psa;
 mod ubpf_model;
 mod xdp_model;
 
@@ -158,10 +159,11 @@ impl Architecture {
 }
 
 /// Every architecture the compiler knows.
-const ALL: [&Architecture; 3] = [
+const ALL: [&Architecture; 4] = [
     &ebpf_model::EBPF_MODEL,
     &xdp_model::XDP_MODEL,
     &ubpf_model::UBPF_MODEL,
+    &psa::PSA,
 ];
 
 /// The architecture whose package is `package`.
@@ -188,7 +190,7 @@ mod tests {
 
     #[test]
     fn every_step_names_a_block_of_its_kind_and_places_name_shared_vars() {
-        for package in ["ebpfFilter", "xdp", "ubpf"] {
+        for package in ["ebpfFilter", "xdp", "ubpf", "PSA_Switch"] {
             let a = find(package).expect(package);
             for step in a.steps {
                 let (i, kinds): (usize, &[BlockKind]) = match *step {

@@ -23,6 +23,7 @@ mod init;
 mod loops;
 mod method;
 mod parser;
+mod psa_egress;
 mod stmt;
 mod table;
 pub mod types;
