@@ -45,6 +45,8 @@ pub enum Object {
     CounterArray,
     /// `Register<T, S>(size)`: `read(index)`, `write(index, value)`.
     Register,
+    /// PSA's `Counter<W, S>(size, PSA_CounterType_t)`: `count(index)`.
+    PsaCounter,
 }
 
 /// A block of the package.

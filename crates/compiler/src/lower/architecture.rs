@@ -146,6 +146,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             .collect();
         if arch.arch == ir::Arch::Psa {
             self.psa_egress(decls.get(3..).unwrap_or_default());
+            self.psa_outputs(span);
         }
     }
 

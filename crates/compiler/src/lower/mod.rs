@@ -24,6 +24,7 @@ mod loops;
 mod method;
 mod parser;
 mod psa_egress;
+mod psa_outputs;
 mod stmt;
 mod table;
 pub mod types;
@@ -135,7 +136,8 @@ struct Lowerer<'a, 'u> {
 #[derive(Clone, Debug)]
 struct SubControl {
     name: String,
-    params: Vec<(VarId, Option<ast::Direction>)>,
+    /// Each parameter's variable (none: the packet, `packet_out`).
+    params: Vec<(Option<VarId>, Option<ast::Direction>)>,
     body: Vec<ir::Stmt>,
 }
 

@@ -7,8 +7,9 @@
 //! refused as not supported yet.
 
 use super::Lowerer;
-use crate::ir::{Control, Next, Parser, Stmt, Transition};
+use crate::ir::{Control, Expr, ExprKind, Next, Parser, Stmt, Transition, VarId};
 use p4bpf_front::ast;
+use std::collections::HashMap;
 
 impl Lowerer<'_, '_> {
     /// Checks that the egress blocks (the last parser and the last two
@@ -45,15 +46,17 @@ impl Lowerer<'_, '_> {
 }
 
 /// Ok when `deparser` writes back exactly what `parser` read: the parser
-/// only extracts fixed-size headers, the deparser only emits, and along
-/// every parse path the extracted headers come in the deparser's order.
+/// only extracts fixed-size headers, the deparser only emits (itself or
+/// through controls it applies), and along every parse path the extracted
+/// headers come in the deparser's order.
 fn re_emits(parser: &Parser, deparser: &Control) -> Result<(), String> {
     let mut order = vec![];
-    for stmt in &deparser.body {
-        match stmt {
-            Stmt::Emit { header } => order.push(format!("{:?}", header.kind)),
-            _ => return Err(format!("the egress deparser `{}` does more than emit", deparser.name)),
-        }
+    let mut copies = HashMap::new();
+    if !emits_only(&deparser.body, &mut copies, &mut order) {
+        return Err(format!(
+            "the egress deparser `{}` does more than emit",
+            deparser.name
+        ));
     }
     let mut ranks: Vec<Vec<usize>> = vec![];
     for state in &parser.states {
@@ -63,7 +66,7 @@ fn re_emits(parser: &Parser, deparser: &Control) -> Result<(), String> {
                 Stmt::Extract {
                     header,
                     varbit_bits: None,
-                } => format!("{:?}", header.kind),
+                } => place(header, &HashMap::new()),
                 _ => {
                     return Err(format!(
                         "the egress parser `{}` does more than extract headers in state `{}`",
@@ -127,4 +130,50 @@ fn in_order(
         Next::State(s) => in_order(parser, ranks, s.index(), last, reached),
         Next::Accept | Next::Reject => true,
     })
+}
+
+/// Appends to `order` the headers `body` emits, when it does nothing else
+/// but pass them to the controls it applies: a copy into an applied
+/// control's parameter is recorded in `copies`, and its copy back ignored.
+fn emits_only<'e>(
+    body: &'e [Stmt],
+    copies: &mut HashMap<VarId, &'e Expr>,
+    order: &mut Vec<String>,
+) -> bool {
+    body.iter().all(|stmt| match stmt {
+        Stmt::Emit { header } => {
+            order.push(place(header, copies));
+            true
+        }
+        Stmt::Inline { body, .. } => emits_only(body, copies, order),
+        Stmt::Assign { lhs, rhs } => match (&lhs.kind, &rhs.kind) {
+            (ExprKind::Var(param), _) if !copies.contains_key(param) && !is_copy(rhs, copies) => {
+                copies.insert(*param, rhs);
+                true
+            }
+            (ExprKind::Var(_), ExprKind::Var(param)) => copies.contains_key(param),
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
+/// Whether `e` is a parameter an applied control was given a copy in.
+fn is_copy(e: &Expr, copies: &HashMap<VarId, &Expr>) -> bool {
+    matches!(e.kind, ExprKind::Var(v) if copies.contains_key(&v))
+}
+
+/// A header place as a comparable name, parameters of applied controls
+/// replaced by what they were given.
+fn place(e: &Expr, copies: &HashMap<VarId, &Expr>) -> String {
+    match &e.kind {
+        ExprKind::Field { base, agg, field } => {
+            format!("{}.{}.{field}", place(base, copies), agg.index())
+        }
+        ExprKind::Var(v) => match copies.get(v) {
+            Some(given) => place(given, copies),
+            None => format!("var{}", v.index()),
+        },
+        other => format!("{other:?}"),
+    }
 }
