@@ -53,23 +53,25 @@ impl Lowerer<'_, '_> {
     }
 }
 
-/// The bodies of the pipeline's controls and of the actions they can run.
+/// The bodies of the pipeline's controls and of the actions they, their
+/// tables and those actions can run.
 fn runnable_bodies(prog: &Program) -> Vec<&[Stmt]> {
-    let mut called: Vec<ActionId> = prog.tables.iter().flat_map(|t| t.actions.clone()).collect();
     let mut bodies: Vec<&[Stmt]> = prog.controls.iter().map(|c| c.body.as_slice()).collect();
-    let mut calls = Calls(vec![]);
+    let mut seen: Vec<ActionId> = vec![];
+    let mut calls = Calls(prog.tables.iter().flat_map(|t| t.actions.clone()).collect());
     for body in &bodies {
         walk_stmts(&mut calls, body);
     }
-    called.extend(calls.0);
-    called.sort();
-    called.dedup();
-    bodies.extend(
-        called
-            .iter()
-            .filter_map(|a| prog.action(*a))
-            .map(|a| a.body.as_slice()),
-    );
+    while let Some(action) = calls.0.pop() {
+        if seen.contains(&action) {
+            continue;
+        }
+        seen.push(action);
+        if let Some(a) = prog.action(action) {
+            walk_stmts(&mut calls, &a.body);
+            bodies.push(&a.body);
+        }
+    }
     bodies
 }
 
