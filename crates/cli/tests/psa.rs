@@ -243,3 +243,34 @@ fn corpus_psa_ebpf_programs_load_at_xdp_and_tc_or_get_a_diagnostic() {
     assert!(loaded >= 26, "only {loaded} loads");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The scenarios of psa-ebpf-ptf that p4bpf supports, as our STF files
+/// (tests/psa/ptf/NAME.stf against psa-ebpf/NAME.p4, each naming its PTF
+/// test class); conformance/psa.md lists every scenario with its result.
+#[test]
+fn ptf_scenarios_pass_on_every_target() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED ptf_scenarios: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED ptf_scenarios: {why}");
+        return;
+    }
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(own("ptf"))
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    scripts.sort();
+    assert!(scripts.len() >= 9, "PTF scenario files missing");
+    let mut problems = vec![];
+    for script in &scripts {
+        let stem = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let program = corpus.join("psa-ebpf").join(format!("{stem}.p4"));
+        for (ok, target, text) in run_stf(&program, script, &PTF_DEFINES) {
+            if !ok {
+                problems.push(format!("{stem} ({target}):\n{text}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
