@@ -48,7 +48,10 @@ fn psa_unicast_drop_default_counter_and_register_on_every_target() {
     }
     for (ok, target, text) in run_stf(&own("psa_forward.p4"), &own("psa_forward.stf"), &[]) {
         assert!(ok, "{target}:\n{text}");
-        assert!(text.contains("drop: ok (dropped)"), "{target}: no drop seen:\n{text}");
+        assert!(
+            text.contains("drop: ok (dropped)"),
+            "{target}: no drop seen:\n{text}"
+        );
     }
     // The drop is observed: expecting the missed packet out fails.
     let dir = common::scratch_dir("psa_drop_observed");
@@ -101,8 +104,15 @@ fn psa_refusals_name_their_reason_and_place() {
     let source = std::fs::read_to_string(own("psa_forward.p4")).expect("psa_forward.p4");
     let dir = common::scratch_dir("psa_refusals");
     for (i, (from, to, says)) in REFUSED.iter().enumerate() {
-        assert!(source.contains(from), "variant {i}: `{from}` not in psa_forward.p4");
-        let program = common::write(&dir, &format!("variant{i}.p4"), &source.replacen(from, to, 1));
+        assert!(
+            source.contains(from),
+            "variant {i}: `{from}` not in psa_forward.p4"
+        );
+        let program = common::write(
+            &dir,
+            &format!("variant{i}.p4"),
+            &source.replacen(from, to, 1),
+        );
         let out_dir = dir.join(format!("out{i}"));
         let out = common::p4bpf(&[
             "compile",
@@ -113,31 +123,70 @@ fn psa_refusals_name_their_reason_and_place() {
         let err = common::stderr(&out);
         assert!(!out.status.success(), "variant {i} compiled");
         assert!(err.contains(says), "variant {i}: {err}");
-        assert!(err.contains(&format!("variant{i}.p4:")), "variant {i} has no place: {err}");
+        assert!(
+            err.contains(&format!("variant{i}.p4:")),
+            "variant {i} has no place: {err}"
+        );
     }
 }
 
 /// (PSA STF file stem, text its failing runs print).
 const KNOWN_GAPS: &[(&str, &str)] = &[
     // Multicast groups and clone sessions: the STF commands and the PRE.
-    ("psa-e2e-cloning-basic-bmv2", "unsupported STF command `mc_mgrp_create`"),
-    ("psa-multicast-basic-2-bmv2", "unsupported STF command `mc_mgrp_create`"),
-    ("psa-multicast-basic-corrected-bmv2", "unsupported STF command `mc_mgrp_create`"),
+    (
+        "psa-e2e-cloning-basic-bmv2",
+        "unsupported STF command `mc_mgrp_create`",
+    ),
+    (
+        "psa-multicast-basic-2-bmv2",
+        "unsupported STF command `mc_mgrp_create`",
+    ),
+    (
+        "psa-multicast-basic-corrected-bmv2",
+        "unsupported STF command `mc_mgrp_create`",
+    ),
     // ActionProfile.
-    ("psa-example-dpdk-varbit-bmv2", "instances of `ActionProfile` are not supported"),
+    (
+        "psa-example-dpdk-varbit-bmv2",
+        "instances of `ActionProfile` are not supported",
+    ),
     // Reading registers from the STF.
-    ("psa-example-register2-bmv2", "unsupported STF command `register_read`"),
-    ("psa-register-read-write-bmv2", "unsupported STF command `register_read`"),
+    (
+        "psa-example-register2-bmv2",
+        "unsupported STF command `register_read`",
+    ),
+    (
+        "psa-register-read-write-bmv2",
+        "unsupported STF command `register_read`",
+    ),
     // Sub-parsers (`CommonParser`).
-    ("psa-fwd-bmv2", "instances of `CommonParser` are not supported"),
-    ("psa-metadata-bmv2", "instances of `CommonParser` are not supported"),
+    (
+        "psa-fwd-bmv2",
+        "instances of `CommonParser` are not supported",
+    ),
+    (
+        "psa-metadata-bmv2",
+        "instances of `CommonParser` are not supported",
+    ),
     // Meters.
-    ("psa-meter7-bmv2", "unsupported STF command `meter_set_rates`"),
+    (
+        "psa-meter7-bmv2",
+        "unsupported STF command `meter_set_rates`",
+    ),
     // Applying a control with enum arguments, and egress pipelines that act.
-    ("psa-parser-error-test-bmv2", "method `apply` is not supported"),
-    ("psa-recirculate-no-meta-bmv2", "method `apply` is not supported"),
+    (
+        "psa-parser-error-test-bmv2",
+        "method `apply` is not supported",
+    ),
+    (
+        "psa-recirculate-no-meta-bmv2",
+        "method `apply` is not supported",
+    ),
     ("psa-resubmit-bmv2", "method `apply` is not supported"),
-    ("psa-unicast-or-drop-bmv2", "method `apply` is not supported"),
+    (
+        "psa-unicast-or-drop-bmv2",
+        "method `apply` is not supported",
+    ),
 ];
 
 #[test]
@@ -175,7 +224,10 @@ fn corpus_psa_stf_files_pass_on_kernel_and_user_targets() {
                     .map(|(_, t, text)| format!("{stem} ({t}):\n{text}")),
             ),
             Some((_, reason)) => {
-                if !outputs.iter().any(|(ok, _, text)| !ok && text.contains(reason)) {
+                if !outputs
+                    .iter()
+                    .any(|(ok, _, text)| !ok && text.contains(reason))
+                {
                     problems.push(format!(
                         "{stem} no longer fails with \"{reason}\": remove it from KNOWN_GAPS"
                     ));
@@ -194,7 +246,14 @@ fn corpus_psa_stf_files_pass_on_kernel_and_user_targets() {
 
 /// What the PTF suite's programs are compiled with (its `common.py`).
 const PTF_DEFINES: [&str; 8] = [
-    "-D", "PORT0=0", "-D", "PORT1=1", "-D", "PORT2=2", "-D", "PSA_RECIRC=3",
+    "-D",
+    "PORT0=0",
+    "-D",
+    "PORT1=1",
+    "-D",
+    "PORT2=2",
+    "-D",
+    "PSA_RECIRC=3",
 ];
 
 #[test]
@@ -221,7 +280,15 @@ fn corpus_psa_ebpf_programs_load_at_xdp_and_tc_or_get_a_diagnostic() {
         for hook in ["xdp", "tc"] {
             let name = format!("psa{}_{hook}_{}", std::process::id(), loaded + refused);
             let p = program.to_string_lossy();
-            let mut args = vec!["pipeline", "load", p.as_ref(), "--name", &name, "--hook", hook];
+            let mut args = vec![
+                "pipeline",
+                "load",
+                p.as_ref(),
+                "--name",
+                &name,
+                "--hook",
+                hook,
+            ];
             args.extend_from_slice(&PTF_DEFINES);
             let out = common::p4bpf(&args);
             let _ = common::p4bpf(&["pipeline", "unload", &name]);

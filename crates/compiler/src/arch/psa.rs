@@ -10,9 +10,7 @@
 //! egress pipeline runs only where it cannot change the packet (see
 //! `lower::psa_egress`): an egress that could is refused.
 
-use super::{
-    Architecture, Block, BlockKind, Intrinsics, Object, Param, Place, Step, Verdict,
-};
+use super::{Architecture, Block, BlockKind, Intrinsics, Object, Param, Place, Step, Verdict};
 use crate::ir::{Arch, Outcome};
 
 /// `psa_ingress_output_metadata_t ostd.drop`, a bool: 0 sends the packet

@@ -290,17 +290,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ..
                 }),
                 None,
-            ) => (
-                self.env.decl(&path.name.name).map(|d| &d.kind),
-                Some(args),
-            ),
+            ) => (self.env.decl(&path.name.name).map(|d| &d.kind), Some(args)),
             (kind, args) => (kind, args),
         };
         match (kind, args) {
             (Some(DeclKind::ExternType { .. }), _) => true,
-            (Some(DeclKind::PackageType { .. }), Some(args)) => args
-                .iter()
-                .all(|a| self.package_blocks(&a.value, blocks)),
+            (Some(DeclKind::PackageType { .. }), Some(args)) => {
+                args.iter().all(|a| self.package_blocks(&a.value, blocks))
+            }
             _ => match self.block_decl(arg) {
                 Some(decl) => {
                     blocks.push(decl);

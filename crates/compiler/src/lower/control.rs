@@ -114,7 +114,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut params = vec![];
         for p in &sig.params {
             // There is one packet: a deparser helper's `packet_out` is it.
-            if matches!(&p.ty.kind, TypeRefKind::Named { path, .. } if path.name.name == "packet_out") {
+            if matches!(&p.ty.kind, TypeRefKind::Named { path, .. } if path.name.name == "packet_out")
+            {
                 self.bind(&p.name.name, Binding::PacketOut);
                 params.push((None, p.direction));
             } else if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {

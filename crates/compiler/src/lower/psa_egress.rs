@@ -24,7 +24,10 @@ impl Lowerer<'_, '_> {
             return;
         };
         let problem = if !control.body.is_empty() {
-            Some(format!("the egress control `{}` does something", control.name))
+            Some(format!(
+                "the egress control `{}` does something",
+                control.name
+            ))
         } else {
             re_emits(parser, deparser).err()
         };

@@ -33,7 +33,10 @@ impl Lowerer<'_, '_> {
         let watched: Vec<(usize, &str)> = NOT_YET
             .iter()
             .filter_map(|(name, what)| {
-                fields.iter().position(|f| f.name == *name).map(|i| (i, *what))
+                fields
+                    .iter()
+                    .position(|f| f.name == *name)
+                    .map(|i| (i, *what))
             })
             .collect();
         let mut finder = Sets {
