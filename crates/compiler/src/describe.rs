@@ -145,6 +145,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Arch::XdpModel => layout::Architecture::XdpModel,
             Arch::UbpfModel => layout::Architecture::UbpfModel,
             Arch::Pna | Arch::PnaTc => layout::Architecture::Pna,
+            Arch::Psa => layout::Architecture::Psa,
         },
         hook,
         entry: crate::emit::entry_name(prog, hook),

@@ -44,6 +44,8 @@ pub enum Arch {
     Pna,
     /// P4TC's `PNA_NIC(parser, control, deparser)` (`tc/pna.p4`).
     PnaTc,
+    /// `PSA_Switch(IngressPipeline(..), PRE, EgressPipeline(..), BQE)`.
+    Psa,
 }
 
 impl Arch {
@@ -55,6 +57,7 @@ impl Arch {
             Arch::UbpfModel => "ubpf_model",
             Arch::Pna => "pna",
             Arch::PnaTc => "tc/pna",
+            Arch::Psa => "psa",
         }
     }
 }

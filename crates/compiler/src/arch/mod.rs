@@ -14,6 +14,7 @@
 
 mod ebpf_model;
 mod pna;
+mod psa;
 mod ubpf_model;
 mod xdp_model;
 
@@ -45,6 +46,8 @@ pub enum Object {
     CounterArray,
     /// `Register<T, S>(size)`: `read(index)`, `write(index, value)`.
     Register,
+    /// PSA's `Counter<W, S>(size, PSA_CounterType_t)`: `count(index)`.
+    PsaCounter,
 }
 
 /// A block of the package.
@@ -204,12 +207,13 @@ impl Architecture {
 }
 
 /// Every architecture the compiler knows.
-const ALL: [&Architecture; 5] = [
+const ALL: [&Architecture; 6] = [
     &ebpf_model::EBPF_MODEL,
     &xdp_model::XDP_MODEL,
     &ubpf_model::UBPF_MODEL,
     &pna::PNA,
     &pna::PNA_TC,
+    &psa::PSA,
 ];
 
 /// The architecture whose package is `package`.
@@ -244,7 +248,7 @@ mod tests {
 
     #[test]
     fn every_step_names_a_block_of_its_kind_and_places_name_shared_vars() {
-        for package in ["ebpfFilter", "xdp", "ubpf"] {
+        for package in ["ebpfFilter", "xdp", "ubpf", "PSA_Switch"] {
             let a = find(package).expect(package);
             for step in a.steps {
                 let (i, kinds): (usize, &[BlockKind]) = match *step {

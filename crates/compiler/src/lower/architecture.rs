@@ -53,12 +53,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         self.arch = Some(arch);
         self.prog.arch = arch.arch;
-        let blocks: Vec<Option<&'a ast::Decl>> =
-            args.iter().map(|a| self.block_decl(&a.value)).collect();
-        if blocks.iter().any(Option::is_none) {
-            return;
+        let mut blocks = vec![];
+        for arg in args {
+            if !self.package_blocks(&arg.value, &mut blocks) {
+                return;
+            }
         }
-        let blocks: Vec<&'a ast::Decl> = blocks.into_iter().flatten().collect();
         if blocks.len() != arch.blocks.len() {
             self.diags.error(
                 main.span,
@@ -151,6 +151,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             .collect();
         self.check_entry_requests();
         self.check_tc_types(program);
+        if arch.arch == ir::Arch::Psa {
+            self.psa_egress(decls.get(3..).unwrap_or_default());
+            self.psa_outputs(span);
+        }
     }
 
     /// Whether `decl` can fill `block`: a parser or control as the block
@@ -265,6 +269,50 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
             ty,
         })
+    }
+
+    /// Appends the blocks a package argument stands for: a parser or
+    /// control, or, for a package nested in `main`'s (PSA's
+    /// `IngressPipeline`, inline or a named instance), its own blocks in
+    /// order. Extern objects (PSA's `PacketReplicationEngine`) are the
+    /// architecture's fixed functions, not blocks. False after an error.
+    fn package_blocks(&mut self, arg: &ast::Expr, blocks: &mut Vec<&'a ast::Decl>) -> bool {
+        let (name, args) = match &arg.kind {
+            ExprKind::Call { callee, args, .. } => match &callee.kind {
+                ExprKind::Path(p) => (p.name.name.as_str(), Some(args)),
+                _ => ("", None),
+            },
+            ExprKind::Path(p) => (p.name.name.as_str(), None),
+            _ => ("", None),
+        };
+        let (kind, args) = match (self.env.decl(name).map(|d| &d.kind), args) {
+            (
+                Some(DeclKind::Instance {
+                    ty:
+                        ast::TypeRef {
+                            kind: TypeRefKind::Named { path, .. },
+                            ..
+                        },
+                    args,
+                    ..
+                }),
+                None,
+            ) => (self.env.decl(&path.name.name).map(|d| &d.kind), Some(args)),
+            (kind, args) => (kind, args),
+        };
+        match (kind, args) {
+            (Some(DeclKind::ExternType { .. }), _) => true,
+            (Some(DeclKind::PackageType { .. }), Some(args)) => {
+                args.iter().all(|a| self.package_blocks(&a.value, blocks))
+            }
+            _ => match self.block_decl(arg) {
+                Some(decl) => {
+                    blocks.push(decl);
+                    true
+                }
+                None => false,
+            },
+        }
     }
 
     /// The parser or control declaration an argument of `main` instantiates.

@@ -25,6 +25,8 @@ mod loops;
 mod method;
 mod parser;
 mod pna;
+mod psa_egress;
+mod psa_outputs;
 mod stmt;
 mod table;
 mod tc_acl;
@@ -140,7 +142,8 @@ struct Lowerer<'a, 'u> {
 #[derive(Clone, Debug)]
 struct SubControl {
     name: String,
-    params: Vec<(VarId, Option<ast::Direction>)>,
+    /// Each parameter's variable (none: the packet, `packet_out`).
+    params: Vec<(Option<VarId>, Option<ast::Direction>)>,
     body: Vec<ir::Stmt>,
 }
 

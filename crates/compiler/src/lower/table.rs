@@ -104,6 +104,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
         }
+        longest_prefix_first(&keys, &mut const_entries);
         let storage = self.storage(&keys, array, entries.is_some(), decl);
         let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
             && self.add_on_miss_fits(storage, decl);
@@ -288,4 +289,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let action = self.action_call(&entry.action)?;
         Some(ConstEntry { keysets, action })
     }
+}
+
+/// In a table matching one `lpm` key among exact ones, the longest prefix
+/// wins whatever the order the entries are written in (as p4c and PSA-eBPF
+/// match them); tables with ternary, range or optional keys keep written
+/// order as priority. The sort is stable: equal prefixes keep their order.
+fn longest_prefix_first(keys: &[TableKey], entries: &mut [ConstEntry]) {
+    let kinds = || keys.iter().map(|k| k.kind);
+    let lpm = kinds().position(|k| k == MatchKind::Lpm);
+    let only_exact_besides = kinds().all(|k| matches!(k, MatchKind::Exact | MatchKind::Lpm));
+    let (Some(lpm), true) = (lpm, only_exact_besides) else {
+        return;
+    };
+    let width = keys.get(lpm).and_then(|k| k.expr.ty.width()).unwrap_or(0);
+    let prefix = |e: &ConstEntry| match e.keysets.get(lpm) {
+        Some(ir::Keyset::Mask { mask, .. }) => mask.count_ones(),
+        Some(ir::Keyset::Value(_)) => u64::from(width),
+        _ => 0,
+    };
+    entries.sort_by_key(|e| std::cmp::Reverse(prefix(e)));
 }
