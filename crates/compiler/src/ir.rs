@@ -40,6 +40,12 @@ pub enum Arch {
     XdpModel,
     /// `ubpf(parse, pipeline, deparser)`: p4c's user-space uBPF model.
     UbpfModel,
+    /// `PNA_NIC(main parser, pre-control, main control, main deparser)`.
+    Pna,
+    /// P4TC's `PNA_NIC(parser, control, deparser)` (`tc/pna.p4`).
+    PnaTc,
+    /// `PSA_Switch(IngressPipeline(..), PRE, EgressPipeline(..), BQE)`.
+    Psa,
 }
 
 impl Arch {
@@ -49,6 +55,9 @@ impl Arch {
             Arch::EbpfModel => "ebpf_model",
             Arch::XdpModel => "xdp_model",
             Arch::UbpfModel => "ubpf_model",
+            Arch::Pna => "pna",
+            Arch::PnaTc => "tc/pna",
+            Arch::Psa => "psa",
         }
     }
 }
@@ -521,6 +530,40 @@ pub struct Table {
     pub size: u32,
     pub storage: Storage,
     pub p4_id: Option<u32>,
+    /// PNA's `add_on_miss = true`: a miss whose action calls `add_entry`
+    /// inserts the looked-up key (see [`EntryRequest`]).
+    pub add_on_miss: bool,
+    /// P4TC's `@tc_acl`, when the table has one.
+    pub tc_acl: Option<TcAcl>,
+}
+
+/// `@tc_acl("CP:DP")`: the control plane's and the data plane's
+/// permissions on a table's entries, as letters (C create, R read,
+/// U update, D delete, P publish, S subscribe, X execute).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TcAcl {
+    pub annotation: String,
+    pub control: String,
+    pub data: String,
+}
+
+/// An `add_entry(action, params, profile)` call (PNA add-on-miss). The
+/// call stores its parameters in `args` and its index + 1 in
+/// [`Program::entry_request`]; the add-on-miss table whose action made
+/// the call inserts its key with this action after the action returns.
+#[derive(Clone, Debug)]
+pub struct EntryRequest {
+    /// The action's name as the call spells it (resolved in the table's
+    /// `actions`, which may declare it after the caller).
+    pub action: String,
+    pub args: Vec<VarId>,
+}
+
+impl EntryRequest {
+    /// Whether the request names the action `dotted` (`Main.next_hop`).
+    pub fn names(&self, dotted: &str) -> bool {
+        dotted == self.action || dotted.rsplit('.').next() == Some(self.action.as_str())
+    }
 }
 
 impl Table {
@@ -674,6 +717,10 @@ pub struct Program {
     /// Calls `BPF_PERF_EVENT_OUTPUT`: the C needs the perf event map, and
     /// actions need the program context the helper takes.
     pub sends_perf_events: bool,
+    /// The program's `add_entry` calls, and the variable holding the
+    /// pending one's index + 1 (0: none), once there is a call.
+    pub entry_requests: Vec<EntryRequest>,
+    pub entry_request: Option<VarId>,
 }
 
 impl Program {

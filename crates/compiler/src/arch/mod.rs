@@ -13,6 +13,8 @@
 //! each, each block keeping its own names in the C.
 
 mod ebpf_model;
+mod pna;
+mod psa;
 mod ubpf_model;
 mod xdp_model;
 
@@ -44,6 +46,8 @@ pub enum Object {
     CounterArray,
     /// `Register<T, S>(size)`: `read(index)`, `write(index, value)`.
     Register,
+    /// PSA's `Counter<W, S>(size, PSA_CounterType_t)`: `count(index)`.
+    PsaCounter,
 }
 
 /// A block of the package.
@@ -137,6 +141,33 @@ pub enum Function {
     /// `truncate(len)`: the packet leaves with at most `len` bytes (the
     /// last call wins; the cut happens after the last step).
     Truncate,
+    /// `send_to_port(p)`: `p` into `port` and `code` into `verdict`, or,
+    /// when `p` is `host.0`, the code `host.1`.
+    SendToPort {
+        verdict: Place,
+        port: Place,
+        code: u32,
+        host: (u32, u32),
+    },
+    /// `f(c, a, b)`: `a` when `c` is true or equals `first`, else `b`
+    /// (PNA's `SelectByDirection`).
+    Select { first: u32 },
+    /// `f(p)`: whether `p` is `port` (`equal`) or is not.
+    PortIs { port: u32, equal: bool },
+    /// PNA's `add_entry(action, params, profile)` (add-on-miss).
+    AddEntry,
+    /// Declared by the architecture but refused: the diagnostic's reason.
+    Unsupported(&'static str),
+}
+
+/// A value an input gets before the first step, beyond [`Intrinsics`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The value of another place, one of [`Intrinsics`]' inputs.
+    Copy(Place),
+    /// The time in nanoseconds.
+    TimeNs,
+    Const(u32),
 }
 
 impl Architecture {
@@ -146,6 +177,24 @@ impl Architecture {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, f)| *f)
+    }
+
+    /// Variables the architecture keeps for itself, which no block names
+    /// (PNA's destination): names and widths in bits.
+    pub fn internal_vars(&self) -> &'static [(&'static str, u32)] {
+        match self.arch {
+            Arch::Pna | Arch::PnaTc => pna::INTERNAL,
+            _ => &[],
+        }
+    }
+
+    /// Inputs set before the first step beyond [`Intrinsics`], in order.
+    pub fn inputs(&self) -> &'static [(Place, Input)] {
+        match self.arch {
+            Arch::Pna => pna::INPUTS,
+            Arch::PnaTc => pna::TC_INPUTS,
+            _ => &[],
+        }
     }
 
     /// The extern object type `name` of this architecture, if it declares one.
@@ -158,15 +207,26 @@ impl Architecture {
 }
 
 /// Every architecture the compiler knows.
-const ALL: [&Architecture; 3] = [
+const ALL: [&Architecture; 6] = [
     &ebpf_model::EBPF_MODEL,
     &xdp_model::XDP_MODEL,
     &ubpf_model::UBPF_MODEL,
+    &pna::PNA,
+    &pna::PNA_TC,
+    &psa::PSA,
 ];
 
 /// The architecture whose package is `package`.
 pub fn find(package: &str) -> Option<&'static Architecture> {
     ALL.into_iter().find(|a| a.package == package)
+}
+
+/// The architecture whose package is `package` and takes `blocks`
+/// blocks (PNA's two flavours share a package name), else [`find`]'s.
+pub fn find_with_blocks(package: &str, blocks: usize) -> Option<&'static Architecture> {
+    ALL.into_iter()
+        .find(|a| a.package == package && a.blocks.len() == blocks)
+        .or_else(|| find(package))
 }
 
 /// The description of `arch`.
@@ -188,7 +248,7 @@ mod tests {
 
     #[test]
     fn every_step_names_a_block_of_its_kind_and_places_name_shared_vars() {
-        for package in ["ebpfFilter", "xdp", "ubpf"] {
+        for package in ["ebpfFilter", "xdp", "ubpf", "PSA_Switch"] {
             let a = find(package).expect(package);
             for step in a.steps {
                 let (i, kinds): (usize, &[BlockKind]) = match *step {

@@ -9,6 +9,7 @@
 //! [`perf_events`], [`ports`]. The lowering already
 //! checked everything, so emission cannot fail.
 
+mod add_on_miss;
 pub(crate) mod c;
 mod deparser;
 mod expr;
@@ -22,6 +23,7 @@ mod perf_events;
 mod ports;
 mod source_map;
 mod split;
+mod stages;
 mod stmt;
 mod tables;
 mod ternary;
@@ -70,6 +72,8 @@ pub struct Emitter<'p> {
     split: split::Split,
     /// Whether to write trace records ([`trace`]).
     trace: bool,
+    /// Programs the packet path is cut into, joined by tail calls.
+    stages: stages::Stages,
 }
 
 /// What goes into the C file besides the program.
@@ -136,6 +140,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         labels: std::cell::Cell::new(0),
         split: split::Split::plan(prog),
         trace: options.trace,
+        stages: stages::Stages::plan(prog),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -143,6 +148,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     // Bodies first: they decide which helpers the file needs.
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
+    let later_stages = e.stage_functions();
     let mut out = e.preamble();
     for h in e.helpers.borrow().iter() {
         out.push_str(helpers::text(*h));
@@ -189,7 +195,11 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
+    if e.stages.staged() {
+        out.push_str(&e.stages_definition());
+    }
     out.push_str(&entry);
+    out.push_str(&later_stages);
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
     let (mut c, regions) = source_map::resolve(&out);
@@ -248,7 +258,7 @@ impl Emitter<'_> {
     }
 
     fn state_in_map(&self) -> bool {
-        self.state_size() > MAX_STACK_STATE
+        self.state_size() > MAX_STACK_STATE || self.stages.staged()
     }
 
     fn preamble(&self) -> String {
@@ -300,16 +310,8 @@ impl Emitter<'_> {
         }
         body.extend(self.trace_begin());
         let mut pipeline = self.intrinsic_inputs();
-        for step in &self.prog.pipeline {
-            pipeline.extend(self.step(*step));
-        }
-        pipeline.extend(self.truncation());
-        pipeline.extend(self.verdict());
-        if self.prog.deparser().is_some() {
-            // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
-            pipeline.push(CStmt::Label(DEPARSE_FAILED.into()));
-            pipeline.push(CStmt::Return(drop.into()));
-        }
+        pipeline.extend(self.staged_steps(None));
+        pipeline.extend(self.entry_epilogue());
         body.extend(self.trace_returns(pipeline));
         let mut out = format!(
             "SEC(\"{}\")\nint {}({})\n{{\n",
@@ -320,6 +322,19 @@ impl Emitter<'_> {
         c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
+    }
+
+    /// What every stage ends with: the cut, the verdict, and where a
+    /// packet the deparser cannot write goes.
+    fn entry_epilogue(&self) -> Vec<CStmt> {
+        let mut body = self.truncation();
+        body.extend(self.verdict());
+        if self.prog.deparser().is_some() {
+            // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
+            body.push(CStmt::Label(DEPARSE_FAILED.into()));
+            body.push(CStmt::Return(self.target.drop().into()));
+        }
+        body
     }
 
     /// The architecture's inputs set from the packet, and the defaults
@@ -356,8 +371,15 @@ impl Emitter<'_> {
     }
 
     /// One pipeline step: a parser ending at `accept` (or `reject`, which
-    /// drops), a control, or the deparser.
-    fn step(&self, step: Step) -> Vec<CStmt> {
+    /// drops), a control, or the deparser; of a control, the statements
+    /// from `from` up to `until`, where `tail` ends the stage.
+    fn step_part(
+        &self,
+        step: Step,
+        from: usize,
+        until: Option<usize>,
+        tail: Option<Vec<CStmt>>,
+    ) -> Vec<CStmt> {
         let mut out = vec![];
         match step {
             Step::Parse(i) => {
@@ -387,7 +409,12 @@ impl Emitter<'_> {
                 if matches!(step, Step::Deparse(_)) {
                     out.extend(self.deparser_prologue());
                 }
-                out.extend(self.stmts(&control.body, &cx));
+                let body = control.body.get(from..).unwrap_or(&[]);
+                let body = body
+                    .get(..until.map_or(body.len(), |u| u.saturating_sub(from)))
+                    .unwrap_or(body);
+                out.extend(self.stmts(body, &cx));
+                out.extend(tail.unwrap_or_default());
                 out.push(CStmt::Label(end));
                 if matches!(step, Step::Deparse(_)) {
                     out.extend(self.deparser_epilogue());

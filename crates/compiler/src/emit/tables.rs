@@ -145,7 +145,8 @@ impl Emitter<'_> {
             }
             Storage::Ternary => body.extend(self.ternary_search(t)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
-            _ => match self.key_from_packet(t, l) {
+            // Add-on-miss inserts `key`, so it looks `key` up too.
+            _ => match self.key_from_packet(t, l).filter(|_| !t.add_on_miss) {
                 Some(point) => {
                     body.push(line("const void *key_at = &key"));
                     body.extend(point);
@@ -236,6 +237,7 @@ impl Emitter<'_> {
                 default,
             });
         }
+        body.extend(self.add_on_miss_insert(t, l));
         vec![CStmt::Block(body)]
     }
 

@@ -24,6 +24,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let kind = match object {
             Some(Object::CounterArray) => self.counter_kind(args, decl),
             Some(Object::Register) => self.register_kind(name, args, decl),
+            Some(Object::PsaCounter) => self.psa_counter_kind(args, decl),
             None => {
                 let arch = self.prog.arch.name();
                 self.diags.error(
@@ -65,6 +66,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let sparse = matches!(self.env.value(&sparse.value), Some(Value::Bool(true)));
         Some(ExternKind::Counter { sparse })
+    }
+
+    /// PSA's `Counter<W, S>(size, type)`: packets per index, as
+    /// `CounterArray` counts them; byte counts are not supported yet.
+    fn psa_counter_kind(&mut self, args: &[ast::Argument], decl: &ast::Decl) -> Option<ExternKind> {
+        let counted = args.get(1).and_then(|a| self.env.value(&a.value));
+        match counted {
+            Some(Value::Member { member, .. }) if member == "PACKETS" => {
+                Some(ExternKind::Counter { sparse: false })
+            }
+            _ => {
+                self.diags.error(
+                    decl.span,
+                    "PSA `Counter`s of bytes are not supported yet: p4bpf counts packets (`PSA_CounterType_t.PACKETS`)",
+                );
+                None
+            }
+        }
     }
 
     /// `Register<T, S>(bit<32> size)`: bit-string values and indexes of at
@@ -116,7 +135,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let kind = self.prog.extern_instance(instance)?.kind.clone();
         // Argument types are the checker's, from the extern's declaration.
         let (op, result) = match (&kind, method, args.len()) {
-            (ExternKind::Counter { .. }, "increment", 1)
+            (ExternKind::Counter { .. }, "increment" | "count", 1)
             | (ExternKind::Counter { .. }, "add", 2) => (ExternOp::Count, Ty::Void),
             (ExternKind::Register { value, .. }, "read", 1) => (ExternOp::Read, value.clone()),
             (ExternKind::Register { .. }, "write", 2) => (ExternOp::Write, Ty::Void),
@@ -189,6 +208,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             Function::Hash(func) => self.hash(func, args, e),
             Function::Truncate => self.truncate(args, e),
+            Function::SendToPort {
+                verdict,
+                port,
+                code,
+                host,
+            } => self.send_to_port(args, e, [verdict, port], code, host),
+            Function::Select { first } => self.select(name, args, e, first),
+            Function::PortIs { port, equal } => self.port_is(name, args, e, port, equal),
+            Function::AddEntry => {
+                let success = self.add_entry_success();
+                self.add_entry(args, e, success)
+            }
+            Function::Unsupported(why) => {
+                self.diags.error(e.span, format!("`{name}` {why}"));
+                None
+            }
         })
     }
 

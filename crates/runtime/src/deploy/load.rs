@@ -99,6 +99,12 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
         bpffs::check_name("map", &name)?;
         bpffs::pin(map.fd()?, &target.join("maps").join(&name))?;
     }
+    // A program cut into stages: the kernel empties a program array when no
+    // pin or descriptor holds it, and the tail calls would then fail.
+    let stages = format!("{}_stages", description.entry);
+    if let Ok(map) = pipeline.map(&stages) {
+        bpffs::pin(map.fd()?, &target.join("maps").join(&stages))?;
+    }
     let ports = &target.join("ports");
     match &description.port_map {
         Some(name) => bpffs::pin(pipeline.map(name)?.fd()?, ports)?,
@@ -198,6 +204,7 @@ mod tests {
             output_record: Some("out".into()),
             ingress_port_map: None,
             trace: None,
+            table_acls: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -41,6 +41,11 @@ long p4u_map_delete(struct p4u_map *map, const void *key);
 long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags);
 #define bpf_redirect_map(m, key, flags) p4u_redirect_map(p4u_map_of((m), P4U_SHAPE(m), #m), (key), (flags))
 
+/* A tail call through a program array (`__array(values, ...)` above: the
+ * stage functions' addresses) runs the next stage and returns its verdict;
+ * the kernel's helper does not come back either when it succeeds. */
+#define bpf_tail_call(ctx, m, index) return (m)->values[index](ctx)
+
 long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta);
 long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta);
 long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags);
