@@ -144,6 +144,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Arch::EbpfModel => layout::Architecture::EbpfModel,
             Arch::XdpModel => layout::Architecture::XdpModel,
             Arch::UbpfModel => layout::Architecture::UbpfModel,
+            Arch::V1Model => layout::Architecture::V1Model,
         },
         hook,
         entry: crate::emit::entry_name(prog, hook),

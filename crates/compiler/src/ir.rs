@@ -40,6 +40,8 @@ pub enum Arch {
     XdpModel,
     /// `ubpf(parse, pipeline, deparser)`: p4c's user-space uBPF model.
     UbpfModel,
+    /// `V1Switch(...)`: BMv2's simple_switch.
+    V1Model,
 }
 
 impl Arch {
@@ -49,6 +51,7 @@ impl Arch {
             Arch::EbpfModel => "ebpf_model",
             Arch::XdpModel => "xdp_model",
             Arch::UbpfModel => "ubpf_model",
+            Arch::V1Model => "v1model",
         }
     }
 }
@@ -581,11 +584,17 @@ pub struct ValueSet {
 pub enum Step {
     /// Runs `parsers[i]` from its start state; rejecting drops the packet.
     Parse(usize),
+    /// Runs `parsers[i]`; rejecting stores the error in
+    /// [`Intrinsics::parser_error`] and goes on to the next step.
+    ParseKeepingError(usize),
     /// Runs `controls[i]`.
     Control(usize),
     /// Runs `controls[i]` as the deparser: the packet is rewritten from
     /// the headers it emits.
     Deparse(usize),
+    /// Drops the packet if the verdict says drop; else the output port
+    /// takes the verdict's port ([`VerdictRule::Port`]).
+    Checkpoint,
 }
 
 /// What a pipeline's verdict-deciding metadata says about the packet.
@@ -612,6 +621,9 @@ pub enum VerdictRule {
         place: Expr,
         outcomes: Vec<(u32, Outcome)>,
     },
+    /// A port place: `drop` drops, any other value redirects out of
+    /// [`Intrinsics::output_port`].
+    Port { place: Expr, drop: u32 },
 }
 
 /// The architecture's metadata by meaning, as places in the program's
@@ -628,6 +640,8 @@ pub struct Intrinsics {
     pub verdict: VerdictRule,
     /// What a parser's `reject` does with the packet (as it came in).
     pub on_reject: Outcome,
+    /// Where a [`Step::ParseKeepingError`] stores the parser's error.
+    pub parser_error: Option<Expr>,
     /// The length the packet is cut to after the last step, when the
     /// program asks for a cut (ubpf_model's `truncate`).
     pub truncate: Option<Expr>,
@@ -643,6 +657,7 @@ impl Intrinsics {
             VerdictRule::Code { outcomes, .. } => outcomes
                 .iter()
                 .any(|(_, o)| matches!(o, Outcome::Transmit | Outcome::Redirect)),
+            VerdictRule::Port { .. } => true,
         }
     }
 }

@@ -14,6 +14,7 @@
 
 mod ebpf_model;
 mod ubpf_model;
+mod v1model;
 mod xdp_model;
 
 use crate::ir::{Arch, Builtin, Outcome};
@@ -78,8 +79,14 @@ pub enum Param {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     Parse(usize),
+    /// A parser whose `reject` stores the error in the place and lets
+    /// the next step run (BMv2).
+    ParseKeepingError(usize, Place),
     Control(usize),
     Deparse(usize),
+    /// Drops the packet now if the verdict says so, else gives the output
+    /// port the verdict's port (v1model between ingress and egress).
+    Checkpoint,
 }
 
 /// A place in a shared variable: the variable, then a field if any.
@@ -122,6 +129,9 @@ pub enum Verdict {
         place: Place,
         outcomes: &'static [(u32, Outcome)],
     },
+    /// A port: `drop` drops, any other value sends the packet out of the
+    /// output port.
+    Port { place: Place, drop: u32 },
 }
 
 /// What a call of an architecture's extern function means.
@@ -158,10 +168,11 @@ impl Architecture {
 }
 
 /// Every architecture the compiler knows.
-const ALL: [&Architecture; 3] = [
+const ALL: [&Architecture; 4] = [
     &ebpf_model::EBPF_MODEL,
     &xdp_model::XDP_MODEL,
     &ubpf_model::UBPF_MODEL,
+    &v1model::V1MODEL,
 ];
 
 /// The architecture whose package is `package`.
@@ -188,11 +199,12 @@ mod tests {
 
     #[test]
     fn every_step_names_a_block_of_its_kind_and_places_name_shared_vars() {
-        for package in ["ebpfFilter", "xdp", "ubpf"] {
+        for package in ["ebpfFilter", "xdp", "ubpf", "V1Switch"] {
             let a = find(package).expect(package);
             for step in a.steps {
                 let (i, kinds): (usize, &[BlockKind]) = match *step {
-                    Step::Parse(i) => (i, &[BlockKind::Parser]),
+                    Step::Parse(i) | Step::ParseKeepingError(i, _) => (i, &[BlockKind::Parser]),
+                    Step::Checkpoint => continue,
                     Step::Control(i) => (i, &[BlockKind::Control]),
                     Step::Deparse(i) => (i, &[BlockKind::Deparser]),
                 };
@@ -211,7 +223,9 @@ mod tests {
                 assert!(shared(p), "{package}: {p:?}");
             }
             let verdict = match &i.verdict {
-                Verdict::Accept(p) | Verdict::Code { place: p, .. } => p,
+                Verdict::Accept(p)
+                | Verdict::Code { place: p, .. }
+                | Verdict::Port { place: p, .. } => p,
             };
             assert!(shared(verdict), "{package}: {verdict:?}");
         }

@@ -177,6 +177,7 @@ pub fn lower(
                     ty: Ty::Bool,
                 }),
                 on_reject: ir::Outcome::Drop,
+                parser_error: None,
                 truncate: None,
                 defaults: vec![],
             },

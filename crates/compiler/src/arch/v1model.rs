@@ -1,0 +1,88 @@
+//! v1model (BMv2's simple_switch): `V1Switch(parser, verifyChecksum,
+//! ingress, egress, computeChecksum, deparser)` sharing `meta` and
+//! `standard_metadata`. As on BMv2, a parser error does not drop: it is
+//! stored in `parser_error` and ingress runs. After ingress an
+//! `egress_spec` of 511 (the drop port, `mark_to_drop`) drops the packet;
+//! otherwise `egress_port` takes `egress_spec` and egress runs. After
+//! egress the drop port still drops (`mark_to_drop` in egress); any other
+//! value sends the packet out of `egress_port`.
+
+use super::{Architecture, Block, BlockKind, Function, Intrinsics, Param, Place, Step, Verdict};
+use crate::ir::{Arch, Outcome};
+
+const STD: &str = "standard_metadata";
+const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
+/// BMv2's drop port.
+const DROP_PORT: u32 = 511;
+
+/// A control over the headers, `meta` and `standard_metadata`.
+const PIPE: &[Param] = &[Param::Headers, Param::Shared("meta"), Param::Shared(STD)];
+/// A checksum control: the headers and `meta`.
+const CHECKSUM: &[Param] = &[Param::Headers, Param::Shared("meta")];
+
+pub const V1MODEL: Architecture = Architecture {
+    arch: Arch::V1Model,
+    package: "V1Switch",
+    blocks: &[
+        Block {
+            role: "p",
+            kind: BlockKind::Parser,
+            params: &[
+                Param::Packet,
+                Param::Headers,
+                Param::Shared("meta"),
+                Param::Shared(STD),
+            ],
+        },
+        Block {
+            role: "vr",
+            kind: BlockKind::Control,
+            params: CHECKSUM,
+        },
+        Block {
+            role: "ig",
+            kind: BlockKind::Control,
+            params: PIPE,
+        },
+        Block {
+            role: "eg",
+            kind: BlockKind::Control,
+            params: PIPE,
+        },
+        Block {
+            role: "ck",
+            kind: BlockKind::Control,
+            params: CHECKSUM,
+        },
+        Block {
+            role: "dep",
+            kind: BlockKind::Deparser,
+            params: &[Param::Packet, Param::Headers],
+        },
+    ],
+    steps: &[
+        Step::ParseKeepingError(0, Place::field(STD, "parser_error")),
+        Step::Control(1),
+        Step::Control(2),
+        Step::Checkpoint,
+        Step::Control(3),
+        Step::Control(4),
+        Step::Deparse(5),
+    ],
+    intrinsics: Intrinsics {
+        ingress_port: Some(Place::field(STD, "ingress_port")),
+        packet_length: Some(Place::field(STD, "packet_length")),
+        output_port: Some(Place::field(STD, "egress_port")),
+        verdict: Verdict::Port {
+            place: EGRESS_SPEC,
+            drop: DROP_PORT,
+        },
+        // Not reached: the parser step keeps the error and goes on.
+        on_reject: Outcome::Drop,
+        // BMv2 starts every packet with egress_spec 0.
+        defaults: &[(EGRESS_SPEC, 0)],
+    },
+    functions: &[("mark_to_drop", Function::SetCode(EGRESS_SPEC, DROP_PORT))],
+    objects: &[],
+    extern_prelude: "",
+};
