@@ -193,6 +193,22 @@ pub enum Builtin {
     /// Bob Jenkins' lookup3 over the arguments, each widened to 32 bits
     /// (64-bit ones as two words, high first).
     Lookup3,
+    /// A hash of the arguments concatenated as one bit string.
+    Hash(HashAlgorithm),
+    /// A random number of the expression's width (`random`).
+    Random,
+}
+
+/// Hash algorithms over a bit string, as BMv2 and the PSA define them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HashAlgorithm {
+    Crc16,
+    Crc32,
+    /// The Internet checksum (RFC 1071).
+    Csum16,
+    Xor16,
+    /// The bits themselves.
+    Identity,
 }
 
 #[derive(Clone, Debug)]

@@ -147,6 +147,22 @@ pub enum Function {
     /// `truncate(len)`: the packet leaves with at most `len` bytes (the
     /// last call wins; the cut happens after the last step).
     Truncate,
+    /// `hash(out result, algo, base, { fields }, max)`: the named
+    /// algorithm's hash of the fields, `base + hash % max`.
+    HashWithAlgorithm,
+    /// `verify_checksum(cond, { fields }, checksum, algo)`: 1 into the
+    /// place when the fields' checksum differs.
+    VerifyChecksum(Place),
+    /// `update_checksum(cond, { fields }, checksum, algo)`.
+    UpdateChecksum,
+    /// `random(out result, lo, hi)`.
+    Random,
+    /// `assert(cond)`: when false, `code` into the place and the control ends.
+    Assert(Place, u32),
+    /// A call without effect on the packet (`log_msg`).
+    Ignore,
+    /// A call p4bpf refuses, with why.
+    Unsupported(&'static str),
 }
 
 impl Architecture {

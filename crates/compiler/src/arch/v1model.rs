@@ -12,6 +12,9 @@ use crate::ir::{Arch, Outcome};
 
 const STD: &str = "standard_metadata";
 const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
+const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
+const PAYLOAD: &str = "checksums over the payload need the whole packet";
+const REPLICATION: &str = "clones, resubmission and recirculation run no second pass yet";
 /// BMv2's drop port.
 const DROP_PORT: u32 = 511;
 
@@ -82,7 +85,45 @@ pub const V1MODEL: Architecture = Architecture {
         // BMv2 starts every packet with egress_spec 0.
         defaults: &[(EGRESS_SPEC, 0)],
     },
-    functions: &[("mark_to_drop", Function::SetCode(EGRESS_SPEC, DROP_PORT))],
+    functions: &[
+        ("mark_to_drop", Function::SetCode(EGRESS_SPEC, DROP_PORT)),
+        ("hash", Function::HashWithAlgorithm),
+        ("verify_checksum", Function::VerifyChecksum(CHECKSUM_ERROR)),
+        ("update_checksum", Function::UpdateChecksum),
+        ("random", Function::Random),
+        ("assert", Function::Assert(EGRESS_SPEC, DROP_PORT)),
+        ("assume", Function::Assert(EGRESS_SPEC, DROP_PORT)),
+        ("log_msg", Function::Ignore),
+        (
+            "verify_checksum_with_payload",
+            Function::Unsupported(PAYLOAD),
+        ),
+        (
+            "update_checksum_with_payload",
+            Function::Unsupported(PAYLOAD),
+        ),
+        (
+            "digest",
+            Function::Unsupported("digests to the control plane come with PSA's Digest"),
+        ),
+        ("clone", Function::Unsupported(REPLICATION)),
+        ("clone3", Function::Unsupported(REPLICATION)),
+        (
+            "clone_preserving_field_list",
+            Function::Unsupported(REPLICATION),
+        ),
+        ("resubmit", Function::Unsupported(REPLICATION)),
+        (
+            "resubmit_preserving_field_list",
+            Function::Unsupported(REPLICATION),
+        ),
+        ("recirculate", Function::Unsupported(REPLICATION)),
+        (
+            "recirculate_preserving_field_list",
+            Function::Unsupported(REPLICATION),
+        ),
+        ("truncate", Function::Truncate),
+    ],
     objects: &[],
     extern_prelude: "",
 };

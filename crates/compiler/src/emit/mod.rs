@@ -13,6 +13,7 @@ pub(crate) mod c;
 mod deparser;
 mod expr;
 mod externs;
+mod hash;
 mod helpers;
 mod maps;
 mod packet;

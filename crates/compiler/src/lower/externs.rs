@@ -189,6 +189,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             Function::Hash(func) => self.hash(func, args, e),
             Function::Truncate => self.truncate(args, e),
+            Function::HashWithAlgorithm => self.hash_with_algorithm(args, e),
+            Function::VerifyChecksum(flag) => self.checksum(Some(flag), args, e),
+            Function::UpdateChecksum => self.checksum(None, args, e),
+            Function::Random => self.random(args, e),
+            Function::Assert(place, code) => self.assert(place, code, args, e),
+            Function::Ignore => Some(void()),
+            Function::Unsupported(why) => {
+                self.diags
+                    .error(e.span, format!("`{name}` is not supported yet: {why}"));
+                None
+            }
         })
     }
 

@@ -19,6 +19,7 @@ mod conditional;
 mod control;
 mod expr;
 mod externs;
+mod hash;
 mod init;
 mod loops;
 mod method;
