@@ -45,6 +45,14 @@ pub enum Object {
     CounterArray,
     /// `Register<T, S>(size)`: `read(index)`, `write(index, value)`.
     Register,
+    /// v1model's `register<T>(size)` or `register<T, I>(size)`:
+    /// `read(out value, index)`, `write(index, value)`.
+    RegisterReadOut,
+    /// v1model's `counter(size, CounterType)`: `count(index)` adds a
+    /// packet or its bytes.
+    TypedCounter,
+    /// A type p4bpf refuses, with why.
+    Unsupported(&'static str),
 }
 
 /// A block of the package.

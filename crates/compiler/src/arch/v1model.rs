@@ -7,7 +7,9 @@
 //! egress the drop port still drops (`mark_to_drop` in egress); any other
 //! value sends the packet out of `egress_port`.
 
-use super::{Architecture, Block, BlockKind, Function, Intrinsics, Param, Place, Step, Verdict};
+use super::{
+    Architecture, Block, BlockKind, Function, Intrinsics, Object, Param, Place, Step, Verdict,
+};
 use crate::ir::{Arch, Outcome};
 
 const STD: &str = "standard_metadata";
@@ -15,6 +17,9 @@ const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
 const PAYLOAD: &str = "checksums over the payload need the whole packet";
 const REPLICATION: &str = "clones, resubmission and recirculation run no second pass yet";
+const PSA_METERS: &str = "meters come with PSA's Meter and DirectMeter";
+const PSA_PROFILES: &str =
+    "action profiles and selectors come with PSA's ActionProfile and ActionSelector";
 /// BMv2's drop port.
 const DROP_PORT: u32 = 511;
 
@@ -124,6 +129,17 @@ pub const V1MODEL: Architecture = Architecture {
         ),
         ("truncate", Function::Truncate),
     ],
-    objects: &[],
+    objects: &[
+        ("register", Object::RegisterReadOut),
+        ("counter", Object::TypedCounter),
+        (
+            "direct_counter",
+            Object::Unsupported("direct counters are not wired to table entries yet"),
+        ),
+        ("meter", Object::Unsupported(PSA_METERS)),
+        ("direct_meter", Object::Unsupported(PSA_METERS)),
+        ("action_profile", Object::Unsupported(PSA_PROFILES)),
+        ("action_selector", Object::Unsupported(PSA_PROFILES)),
+    ],
     extern_prelude: "",
 };

@@ -128,6 +128,8 @@ struct Lowerer<'a, 'u> {
     loops: Vec<String>,
     /// Each action's parameters as declared, for calls by name.
     action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
+    /// Counters whose `count` adds the packet's bytes, not 1.
+    byte_counters: std::collections::HashSet<ir::ExternId>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -196,6 +198,7 @@ pub fn lower(
         bound_actions: HashMap::new(),
         loops: vec![],
         action_params: HashMap::new(),
+        byte_counters: Default::default(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();
