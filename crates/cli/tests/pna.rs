@@ -154,8 +154,7 @@ fn mirror_packet_is_refused_where_called() {
     }",
     );
     assert!(
-        err.contains("prog.p4:11:9")
-            && err.contains("`mirror_packet` is not supported by p4bpf yet"),
+        err.contains("prog.p4:11:9") && err.contains("`mirror_packet` is not supported yet"),
         "{err}"
     );
 }

@@ -146,6 +146,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Arch::UbpfModel => layout::Architecture::UbpfModel,
             Arch::Pna | Arch::PnaTc => layout::Architecture::Pna,
             Arch::Psa => layout::Architecture::Psa,
+            Arch::V1Model => layout::Architecture::V1Model,
         },
         hook,
         entry: crate::emit::entry_name(prog, hook),

@@ -46,6 +46,8 @@ pub enum Arch {
     PnaTc,
     /// `PSA_Switch(IngressPipeline(..), PRE, EgressPipeline(..), BQE)`.
     Psa,
+    /// `V1Switch(...)`: BMv2's simple_switch.
+    V1Model,
 }
 
 impl Arch {
@@ -58,6 +60,7 @@ impl Arch {
             Arch::Pna => "pna",
             Arch::PnaTc => "tc/pna",
             Arch::Psa => "psa",
+            Arch::V1Model => "v1model",
         }
     }
 }
@@ -199,6 +202,22 @@ pub enum Builtin {
     /// Bob Jenkins' lookup3 over the arguments, each widened to 32 bits
     /// (64-bit ones as two words, high first).
     Lookup3,
+    /// A hash of the arguments concatenated as one bit string.
+    Hash(HashAlgorithm),
+    /// A random number of the expression's width (`random`).
+    Random,
+}
+
+/// Hash algorithms over a bit string, as BMv2 and the PSA define them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HashAlgorithm {
+    Crc16,
+    Crc32,
+    /// The Internet checksum (RFC 1071).
+    Csum16,
+    Xor16,
+    /// The bits themselves.
+    Identity,
 }
 
 #[derive(Clone, Debug)]
@@ -624,11 +643,17 @@ pub struct ValueSet {
 pub enum Step {
     /// Runs `parsers[i]` from its start state; rejecting drops the packet.
     Parse(usize),
+    /// Runs `parsers[i]`; rejecting stores the error in
+    /// [`Intrinsics::parser_error`] and goes on to the next step.
+    ParseKeepingError(usize),
     /// Runs `controls[i]`.
     Control(usize),
     /// Runs `controls[i]` as the deparser: the packet is rewritten from
     /// the headers it emits.
     Deparse(usize),
+    /// Drops the packet if the verdict says drop; else the output port
+    /// takes the verdict's port ([`VerdictRule::Port`]).
+    Checkpoint,
 }
 
 /// What a pipeline's verdict-deciding metadata says about the packet.
@@ -655,6 +680,9 @@ pub enum VerdictRule {
         place: Expr,
         outcomes: Vec<(u32, Outcome)>,
     },
+    /// A port place: `drop` drops, any other value redirects out of
+    /// [`Intrinsics::output_port`].
+    Port { place: Expr, drop: u32 },
 }
 
 /// The architecture's metadata by meaning, as places in the program's
@@ -671,6 +699,8 @@ pub struct Intrinsics {
     pub verdict: VerdictRule,
     /// What a parser's `reject` does with the packet (as it came in).
     pub on_reject: Outcome,
+    /// Where a [`Step::ParseKeepingError`] stores the parser's error.
+    pub parser_error: Option<Expr>,
     /// The length the packet is cut to after the last step, when the
     /// program asks for a cut (ubpf_model's `truncate`).
     pub truncate: Option<Expr>,
@@ -686,6 +716,7 @@ impl Intrinsics {
             VerdictRule::Code { outcomes, .. } => outcomes
                 .iter()
                 .any(|(_, o)| matches!(o, Outcome::Transmit | Outcome::Redirect)),
+            VerdictRule::Port { .. } => true,
         }
     }
 }

@@ -155,6 +155,8 @@ pub enum Architecture {
     UbpfModel,
     Psa,
     Pna,
+    #[serde(rename = "v1model")]
+    V1Model,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

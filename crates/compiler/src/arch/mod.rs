@@ -16,6 +16,7 @@ mod ebpf_model;
 mod pna;
 mod psa;
 mod ubpf_model;
+mod v1model;
 mod xdp_model;
 
 use crate::ir::{Arch, Builtin, Outcome};
@@ -48,6 +49,14 @@ pub enum Object {
     Register,
     /// PSA's `Counter<W, S>(size, PSA_CounterType_t)`: `count(index)`.
     PsaCounter,
+    /// v1model's `register<T>(size)` or `register<T, I>(size)`:
+    /// `read(out value, index)`, `write(index, value)`.
+    RegisterReadOut,
+    /// v1model's `counter(size, CounterType)`: `count(index)` adds a
+    /// packet or its bytes.
+    TypedCounter,
+    /// A type p4bpf refuses, with why.
+    Unsupported(&'static str),
 }
 
 /// A block of the package.
@@ -82,8 +91,14 @@ pub enum Param {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     Parse(usize),
+    /// A parser whose `reject` stores the error in the place and lets
+    /// the next step run (BMv2).
+    ParseKeepingError(usize, Place),
     Control(usize),
     Deparse(usize),
+    /// Drops the packet now if the verdict says so, else gives the output
+    /// port the verdict's port (v1model between ingress and egress).
+    Checkpoint,
 }
 
 /// A place in a shared variable: the variable, then a field if any.
@@ -126,6 +141,9 @@ pub enum Verdict {
         place: Place,
         outcomes: &'static [(u32, Outcome)],
     },
+    /// A port: `drop` drops, any other value sends the packet out of the
+    /// output port.
+    Port { place: Place, drop: u32 },
 }
 
 /// What a call of an architecture's extern function means.
@@ -156,7 +174,21 @@ pub enum Function {
     PortIs { port: u32, equal: bool },
     /// PNA's `add_entry(action, params, profile)` (add-on-miss).
     AddEntry,
-    /// Declared by the architecture but refused: the diagnostic's reason.
+    /// `hash(out result, algo, base, { fields }, max)`: the named
+    /// algorithm's hash of the fields, `base + hash % max`.
+    HashWithAlgorithm,
+    /// `verify_checksum(cond, { fields }, checksum, algo)`: 1 into the
+    /// place when the fields' checksum differs.
+    VerifyChecksum(Place),
+    /// `update_checksum(cond, { fields }, checksum, algo)`.
+    UpdateChecksum,
+    /// `random(out result, lo, hi)`.
+    Random,
+    /// `assert(cond)`: when false, `code` into the place and the control ends.
+    Assert(Place, u32),
+    /// A call without effect on the packet (`log_msg`).
+    Ignore,
+    /// A call p4bpf refuses, with why.
     Unsupported(&'static str),
 }
 
@@ -207,13 +239,14 @@ impl Architecture {
 }
 
 /// Every architecture the compiler knows.
-const ALL: [&Architecture; 6] = [
+const ALL: [&Architecture; 7] = [
     &ebpf_model::EBPF_MODEL,
     &xdp_model::XDP_MODEL,
     &ubpf_model::UBPF_MODEL,
     &pna::PNA,
     &pna::PNA_TC,
     &psa::PSA,
+    &v1model::V1MODEL,
 ];
 
 /// The architecture whose package is `package`.
@@ -248,11 +281,12 @@ mod tests {
 
     #[test]
     fn every_step_names_a_block_of_its_kind_and_places_name_shared_vars() {
-        for package in ["ebpfFilter", "xdp", "ubpf", "PSA_Switch"] {
+        for package in ["ebpfFilter", "xdp", "ubpf", "PSA_Switch", "V1Switch"] {
             let a = find(package).expect(package);
             for step in a.steps {
                 let (i, kinds): (usize, &[BlockKind]) = match *step {
-                    Step::Parse(i) => (i, &[BlockKind::Parser]),
+                    Step::Parse(i) | Step::ParseKeepingError(i, _) => (i, &[BlockKind::Parser]),
+                    Step::Checkpoint => continue,
                     Step::Control(i) => (i, &[BlockKind::Control]),
                     Step::Deparse(i) => (i, &[BlockKind::Deparser]),
                 };
@@ -271,7 +305,9 @@ mod tests {
                 assert!(shared(p), "{package}: {p:?}");
             }
             let verdict = match &i.verdict {
-                Verdict::Accept(p) | Verdict::Code { place: p, .. } => p,
+                Verdict::Accept(p)
+                | Verdict::Code { place: p, .. }
+                | Verdict::Port { place: p, .. } => p,
             };
             assert!(shared(verdict), "{package}: {verdict:?}");
         }

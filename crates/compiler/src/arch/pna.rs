@@ -134,7 +134,7 @@ const INTRINSICS: Intrinsics = Intrinsics {
     defaults: &[(VERDICT, DROP)],
 };
 
-const NOT_YET: &str = "is not supported by p4bpf yet";
+const NOT_YET: &str = "PNA's mirroring, recirculation and entry timers are not built";
 
 /// The extern functions both flavours declare.
 const FUNCTIONS: &[(&str, Function)] = &[

@@ -14,6 +14,7 @@ pub(crate) mod c;
 mod deparser;
 mod expr;
 mod externs;
+mod hash;
 mod helpers;
 mod maps;
 mod packet;
@@ -392,6 +393,18 @@ impl Emitter<'_> {
                 out.extend(self.outcome(self.prog.intrinsics.on_reject));
                 out.push(CStmt::Label("accept".into()));
             }
+            Step::ParseKeepingError(i) => {
+                let Some(parser) = self.prog.parsers.get(i) else {
+                    return out;
+                };
+                out.extend(self.parser_code(parser));
+                out.push(CStmt::Label("reject".into()));
+                if let Some(place) = &self.prog.intrinsics.parser_error {
+                    out.push(line(format!("{} = parser_error", self.lvalue(place))));
+                }
+                out.push(CStmt::Label("accept".into()));
+            }
+            Step::Checkpoint => out.extend(self.checkpoint()),
             Step::Control(i) | Step::Deparse(i) => {
                 let Some(control) = self.prog.controls.get(i) else {
                     return out;
@@ -466,7 +479,34 @@ impl Emitter<'_> {
                     CStmt::Return(drop.into()),
                 ]
             }
+            VerdictRule::Port { place, drop: port } => {
+                let mut out = vec![CStmt::If {
+                    cond: format!("{} == {port}", self.expr(place)),
+                    then: vec![CStmt::Return(drop.into())],
+                    other: vec![],
+                }];
+                out.extend(self.outcome(Outcome::Redirect));
+                out
+            }
         }
+    }
+
+    /// Between two controls: drops the packet if the verdict says drop
+    /// already, else the output port takes the verdict's port.
+    fn checkpoint(&self) -> Vec<CStmt> {
+        let i = &self.prog.intrinsics;
+        let (VerdictRule::Port { place, drop }, Some(port)) = (&i.verdict, &i.output_port) else {
+            return vec![];
+        };
+        let spec = self.expr(place);
+        vec![
+            CStmt::If {
+                cond: format!("{spec} == {drop}"),
+                then: vec![CStmt::Return(self.target.drop().into())],
+                other: vec![],
+            },
+            line(format!("{} = {spec}", self.lvalue(port))),
+        ]
     }
 
     fn outcome(&self, outcome: Outcome) -> Vec<CStmt> {

@@ -91,7 +91,7 @@ fn controls(prog: &Program) -> impl Iterator<Item = (usize, &Vec<Stmt>)> {
         .enumerate()
         .filter_map(|(step, s)| match s {
             Step::Control(i) | Step::Deparse(i) => prog.controls.get(*i).map(|c| (step, &c.body)),
-            Step::Parse(_) => None,
+            Step::Parse(_) | Step::ParseKeepingError(_) | Step::Checkpoint => None,
         })
 }
 

@@ -140,15 +140,20 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             });
         }
         let at = |i: usize| lowered.get(i).copied().unwrap_or(0);
-        self.prog.pipeline = arch
-            .steps
-            .iter()
-            .map(|step| match *step {
+        let mut pipeline = Vec::with_capacity(arch.steps.len());
+        for step in arch.steps {
+            pipeline.push(match *step {
                 arch::Step::Parse(i) => ir::Step::Parse(at(i)),
+                arch::Step::ParseKeepingError(i, place) => {
+                    self.prog.intrinsics.parser_error = self.arch_place(&place, span);
+                    ir::Step::ParseKeepingError(at(i))
+                }
                 arch::Step::Control(i) => ir::Step::Control(at(i)),
                 arch::Step::Deparse(i) => ir::Step::Deparse(at(i)),
-            })
-            .collect();
+                arch::Step::Checkpoint => ir::Step::Checkpoint,
+            });
+        }
+        self.prog.pipeline = pipeline;
         self.check_entry_requests();
         self.check_tc_types(program);
         if arch.arch == ir::Arch::Psa {
@@ -208,6 +213,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 place: place(p)?,
                 outcomes: outcomes.to_vec(),
             },
+            arch::Verdict::Port { place: p, drop } => ir::VerdictRule::Port {
+                place: place(p)?,
+                drop: *drop,
+            },
         };
         let mut defaults = vec![];
         for (p, code) in named.defaults {
@@ -226,6 +235,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             output_port,
             verdict,
             on_reject: named.on_reject,
+            parser_error: None,
             truncate: None,
             defaults,
         })

@@ -20,6 +20,7 @@ mod conditional;
 mod control;
 mod expr;
 mod externs;
+mod hash;
 mod init;
 mod loops;
 mod method;
@@ -135,6 +136,8 @@ struct Lowerer<'a, 'u> {
     action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
     /// Where each of `prog.entry_requests` was made, for diagnostics.
     entry_request_spans: Vec<Span>,
+    /// Counters whose `count` adds the packet's bytes, not 1.
+    byte_counters: std::collections::HashSet<ir::ExternId>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -186,6 +189,7 @@ pub fn lower(
                     ty: Ty::Bool,
                 }),
                 on_reject: ir::Outcome::Drop,
+                parser_error: None,
                 truncate: None,
                 defaults: vec![],
             },
@@ -206,6 +210,7 @@ pub fn lower(
         loops: vec![],
         action_params: HashMap::new(),
         entry_request_spans: vec![],
+        byte_counters: Default::default(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();
