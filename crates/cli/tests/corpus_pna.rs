@@ -24,12 +24,7 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
 
 /// The files of `dir` whose names end with `suffix`, sorted.
 fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    found.retain(|p| p.to_string_lossy().ends_with(suffix));
-    found.sort();
-    found
+    common::files_where(dir, |name| name.ends_with(suffix))
 }
 
 /// The program `script` tests: the longest program stem its stem starts with.
@@ -75,10 +70,12 @@ fn corpus_p4tc_stf_files_pass_on_kernel_and_user_targets() {
         &["--target", "kernel", "--hook", "xdp"],
         &["--target", "user", "--hook", "tc"],
     ];
-    let (mut passed, mut problems) = (0, vec![]);
+    let mut tally = common::GapTally::default();
     for script in &scripts {
         let Some(program) = program_of(script, &programs) else {
-            problems.push(format!("no program for {}", script.display()));
+            tally
+                .problems
+                .push(format!("no program for {}", script.display()));
             continue;
         };
         let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
@@ -89,26 +86,9 @@ fn corpus_p4tc_stf_files_pass_on_kernel_and_user_targets() {
             let (ok, text) = run(&args);
             outputs.push((ok, target.join(" "), text));
         }
-        match KNOWN_GAPS.iter().find(|(name, _)| *name == stem) {
-            None if outputs.iter().all(|(ok, _, _)| *ok) => passed += 1,
-            None => problems.extend(
-                outputs
-                    .iter()
-                    .filter(|(ok, _, _)| !ok)
-                    .map(|(_, t, text)| format!("{} ({t}):\n{text}", script.display())),
-            ),
-            Some((_, reason)) => {
-                if !outputs
-                    .iter()
-                    .any(|(ok, _, text)| !ok && text.contains(reason))
-                {
-                    problems.push(format!(
-                        "{stem} no longer fails with \"{reason}\": remove it from KNOWN_GAPS"
-                    ));
-                }
-            }
-        }
+        tally.judge(stem, &outputs, KNOWN_GAPS);
     }
+    let (passed, problems) = (tally.passed, tally.problems);
     eprintln!(
         "{passed} p4tc STF files pass on all targets; {} known gaps",
         KNOWN_GAPS.len()

@@ -199,42 +199,17 @@ fn corpus_psa_stf_files_pass_on_kernel_and_user_targets() {
         eprintln!("SKIPPED corpus_psa_stf_files: {why}");
         return;
     }
-    let samples = corpus.join("p4_16_samples");
-    let mut scripts: Vec<PathBuf> = std::fs::read_dir(&samples)
-        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    scripts.retain(|p| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.starts_with("psa-") && n.ends_with(".stf"))
+    let scripts = common::files_where(&corpus.join("p4_16_samples"), |n| {
+        n.starts_with("psa-") && n.ends_with(".stf")
     });
-    scripts.sort();
-    let (mut passed, mut problems) = (0, vec![]);
+    let mut tally = common::GapTally::default();
     for script in &scripts {
         let program = script.with_extension("p4");
         let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
         let outputs = run_stf(&program, script, &[]);
-        let all_pass = outputs.iter().all(|(ok, _, _)| *ok);
-        match KNOWN_GAPS.iter().find(|(name, _)| *name == stem) {
-            None if all_pass => passed += 1,
-            None => problems.extend(
-                outputs
-                    .iter()
-                    .filter(|(ok, _, _)| !ok)
-                    .map(|(_, t, text)| format!("{stem} ({t}):\n{text}")),
-            ),
-            Some((_, reason)) => {
-                if !outputs
-                    .iter()
-                    .any(|(ok, _, text)| !ok && text.contains(reason))
-                {
-                    problems.push(format!(
-                        "{stem} no longer fails with \"{reason}\": remove it from KNOWN_GAPS"
-                    ));
-                }
-            }
-        }
+        tally.judge(stem, &outputs, KNOWN_GAPS);
     }
+    let (passed, problems) = (tally.passed, tally.problems);
     eprintln!(
         "{passed} of {} PSA STF files pass on all targets; {} known gaps",
         scripts.len(),
