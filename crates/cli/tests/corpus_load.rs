@@ -44,6 +44,13 @@ const VERIFIER_GAPS: &[(&str, &str)] = &[
     ("`opassign2_bmv2", VERIFIER),
     ("`runtime_index_2_bmv2", VERIFIER),
     ("`ternary2_bmv2", VERIFIER),
+    // clang adds a bounded run-time stack index to the stack pointer
+    // with `|`, which the verifier refuses on pointers (hiding the bound
+    // from clang breaks loops' bounds instead: still to solve).
+    (
+        "`gauntlet_index_7_bmv2",
+        "bitwise operator |= on pointer prohibited",
+    ),
 ];
 const VERIFIER: &str = "the kernel verifier rejected program";
 
