@@ -25,6 +25,7 @@ pub mod deploy;
 mod elf;
 pub mod entry;
 pub mod error;
+pub mod json;
 mod libbpf_log;
 pub mod map;
 pub mod map_source;

@@ -5,6 +5,7 @@
 use crate::control::decode;
 use crate::deploy::Deployment;
 use crate::error::{Result, RuntimeError};
+use crate::json::json_string;
 use crate::map::Map;
 use crate::map_source::MapSource;
 use crate::packet_target::PacketTarget;
@@ -349,26 +350,13 @@ impl PacketTrace {
     }
 }
 
+/// A compact JSON object of string values: one trace record a line.
 fn json_object(pairs: &[(String, String)]) -> String {
     let fields: Vec<String> = pairs
         .iter()
         .map(|(k, v)| format!("{}:{}", json_string(k), json_string(v)))
         .collect();
     format!("{{{}}}", fields.join(","))
-}
-
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// A loaded traced pipeline that keeps each packet's trace: what `test
