@@ -17,6 +17,7 @@ pub mod ir;
 pub mod lower;
 pub mod map_layout;
 pub mod midend;
+pub mod p4_lines;
 pub mod p4info;
 pub mod target;
 
@@ -163,10 +164,22 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
     write(&c_file, &generated.c)?;
     write(&p4info, &generated.p4info)?;
     clang::compile(&c_file, &object).map_err(CompileError::Tool)?;
+    let p4_text = |file: &str, line: u32| p4_line_text(&fe.sources, file, line);
+    p4_lines::put_into(&object, &c_file, &p4_text).map_err(CompileError::Tool)?;
     Ok(Compiled {
         c_file,
         object,
         p4info: Some(p4info),
         pipeline: generated.pipeline,
     })
+}
+
+/// The text of line `line` of the source file named `file` (a file name
+/// as the generated C's origins give it, without its folder).
+fn p4_line_text(sources: &SourceMap, file: &str, line: u32) -> Option<String> {
+    let source = sources
+        .files()
+        .iter()
+        .find(|f| f.path.file_name().is_some_and(|n| n.to_string_lossy() == file))?;
+    Some(source.line_text(line).to_string())
 }

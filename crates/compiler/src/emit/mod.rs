@@ -426,7 +426,9 @@ impl Emitter<'_> {
                 let body = body
                     .get(..until.map_or(body.len(), |u| u.saturating_sub(from)))
                     .unwrap_or(body);
-                out.extend(self.stmts(body, &cx));
+                let what = format!("control `{}`", control.name);
+                let body = self.stmts(body, &cx);
+                out.extend(source_map::from_p4(&control.origin, what, body));
                 out.extend(tail.unwrap_or_default());
                 out.push(CStmt::Label(end));
                 if matches!(step, Step::Deparse(_)) {

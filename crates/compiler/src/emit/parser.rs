@@ -53,12 +53,12 @@ impl Emitter<'_> {
                 "parser {} state {} ({})",
                 parser.name, s.name, s.origin
             )));
-            out.extend(self.stmts(&s.stmts, &cx));
+            let mut body = self.stmts(&s.stmts, &cx);
             match &s.transition {
-                Transition::Direct(next) => out.push(CStmt::Goto(self.state_label(parser, *next))),
+                Transition::Direct(next) => body.push(CStmt::Goto(self.state_label(parser, *next))),
                 Transition::Select { keys, cases } => {
                     if let Some(bytes) = keys.iter().filter_map(has_lookahead).max() {
-                        out.push(self.too_short_check(&bytes.to_string()));
+                        body.push(self.too_short_check(&bytes.to_string()));
                     }
                     let key_values: Vec<String> = keys.iter().map(|k| self.expr(k)).collect();
                     let no_match = self
@@ -91,9 +91,11 @@ impl Emitter<'_> {
                             }]
                         };
                     }
-                    out.extend(chain);
+                    body.extend(chain);
                 }
             }
+            let what = format!("parser state `{}.{}`", parser.name, s.name);
+            out.extend(super::source_map::from_p4(&s.origin, what, body));
         }
         out
     }
