@@ -87,7 +87,10 @@ pub fn relabel_lines(
     let header_len = read_u32(ext, 4)? as usize;
     let start = header_len.saturating_add(read_u32(ext, 16)? as usize);
     let end = start.saturating_add(read_u32(ext, 20)? as usize);
-    if end > ext.len() || end == start {
+    if end > ext.len() {
+        return Err(".BTF.ext line info extends past its section".into());
+    }
+    if end == start {
         return Ok(());
     }
     let record_size = read_u32(ext, start)? as usize;
@@ -143,4 +146,87 @@ fn write_u32(bytes: &mut [u8], at: usize, value: u32) -> Result<(), String> {
         .ok_or("truncated BTF")?
         .copy_from_slice(&value.to_le_bytes());
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)] // a failing test should stop loudly
+mod tests {
+    use super::*;
+
+    /// A `.BTF` with no types and strings "\0a.c\0".
+    fn btf_bytes() -> Vec<u8> {
+        let strings = b"\0a.c\0";
+        let mut b = vec![0x9f, 0xeb, 1, 0];
+        for v in [24u32, 0, 0, 0, strings.len() as u32] {
+            b.extend(v.to_le_bytes());
+        }
+        b.extend(strings);
+        b
+    }
+
+    /// A `.BTF.ext` with one section block of two line-info records.
+    fn ext_bytes() -> Vec<u8> {
+        let mut b = vec![0x9f, 0xeb, 1, 0];
+        for v in [24u32, 0, 0, 0, 4 + 8 + 32] {
+            b.extend(v.to_le_bytes());
+        }
+        for v in [16u32, 0, 2, 0, 1, 0, (7 << 10) | 3, 8, 1, 0, 9 << 10] {
+            b.extend(v.to_le_bytes());
+        }
+        b
+    }
+
+    #[test]
+    fn strings_are_appended_once_and_records_rewritten_in_place() {
+        let mut btf = Btf::read(&btf_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(btf.string(1), "a.c");
+        let mut ext = ext_bytes();
+        let mut seen = vec![];
+        relabel_lines(&mut ext, |info| {
+            seen.push(info);
+            let file = btf.add("p.p4")?;
+            Ok(LineInfo {
+                file,
+                text: btf.add("x = 1;")?,
+                line: info.line + 100,
+                column: 0,
+            })
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            seen[0],
+            LineInfo {
+                file: 1,
+                text: 0,
+                line: 7,
+                column: 3
+            }
+        );
+        assert_eq!(seen[1].line, 9);
+        let bytes = btf.into_bytes();
+        assert_eq!(&bytes[24..], b"\0a.c\0p.p4\0x = 1;\0");
+        assert_eq!(read_u32(&bytes, 20), Ok(17));
+        let again = Btf::read(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let mut after = vec![];
+        relabel_lines(&mut ext, |info| {
+            after.push((again.string(info.file).to_string(), info.line));
+            Ok(info)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            after,
+            [("p.p4".to_string(), 107), ("p.p4".to_string(), 109)]
+        );
+    }
+
+    #[test]
+    fn malformed_sections_are_errors() {
+        let mut short = btf_bytes();
+        short.pop();
+        assert!(Btf::read(&short).is_err());
+        let mut ext = ext_bytes();
+        ext.truncate(40);
+        assert!(relabel_lines(&mut ext, Ok).is_err());
+        assert!(relabel_lines(&mut [0u8; 4], Ok).is_err());
+    }
 }

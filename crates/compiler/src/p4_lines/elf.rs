@@ -80,8 +80,16 @@ pub fn replace(image: &mut Vec<u8>, section: &Section, bytes: &[u8]) -> Result<(
         .get_mut(offset..end)
         .ok_or("ELF section extends past the end of the file")?
         .copy_from_slice(bytes);
-    write_u64(image, section.header_at.saturating_add(OFFSET_FIELD), offset as u64)?;
-    write_u64(image, section.header_at.saturating_add(SIZE_FIELD), bytes.len() as u64)
+    write_u64(
+        image,
+        section.header_at.saturating_add(OFFSET_FIELD),
+        offset as u64,
+    )?;
+    write_u64(
+        image,
+        section.header_at.saturating_add(SIZE_FIELD),
+        bytes.len() as u64,
+    )
 }
 
 fn read_bytes<const N: usize>(image: &[u8], at: usize) -> Result<[u8; N], String> {

@@ -66,7 +66,11 @@ pub fn rewrite(image: &[u8], c_name: &str, p4_text: P4Text) -> Result<Option<Vec
 }
 
 /// The line info of `region`'s P4 origin (`file.p4:LINE`).
-fn p4_line(btf: &mut Btf, region: &SourceRegion, p4_text: P4Text) -> Result<Option<LineInfo>, String> {
+fn p4_line(
+    btf: &mut Btf,
+    region: &SourceRegion,
+    p4_text: P4Text,
+) -> Result<Option<LineInfo>, String> {
     let Some((file, line)) = region.origin.rsplit_once(':') else {
         return Ok(None);
     };
