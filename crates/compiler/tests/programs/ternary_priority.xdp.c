@@ -450,5 +450,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "229\t230\tternary_priority.p4:16\taction `pipe.set`\n"
+    "245\t282\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "288\t338\tternary_priority.p4:14\tcontrol `pipe`\n"
     "289\t327\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";
