@@ -16,6 +16,32 @@ fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
     }
 }
 
+/// The fields of `t`'s key struct, in P4 order (`key.fieldN`); offsets
+/// say where each lives.
+pub fn key_fields(
+    t: &crate::ir::Table,
+    l: &crate::map_layout::TableLayout,
+) -> Vec<layout::KeyField> {
+    let fields = l.key.describe(0);
+    let mut keyed: Vec<(usize, layout::KeyField)> = fields
+        .into_iter()
+        .zip(&l.key_order)
+        .filter_map(|(field, i)| {
+            t.keys.get(*i).map(|k| {
+                (
+                    *i,
+                    layout::KeyField {
+                        field,
+                        match_kind: match_kind(k.kind),
+                    },
+                )
+            })
+        })
+        .collect();
+    keyed.sort_by_key(|(i, _)| *i);
+    keyed.into_iter().map(|(_, k)| k).collect()
+}
+
 pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let mut tables = vec![];
     for (slot, t) in prog.tables.iter().enumerate() {
@@ -23,25 +49,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             continue;
         }
         let l = table_layout(prog, t);
-        let fields = l.key.describe(0);
-        // Listed in P4 order (`key.fieldN`); offsets say where each lives.
-        let mut keyed: Vec<(usize, layout::KeyField)> = fields
-            .into_iter()
-            .zip(&l.key_order)
-            .filter_map(|(field, i)| {
-                t.keys.get(*i).map(|k| {
-                    (
-                        *i,
-                        layout::KeyField {
-                            field,
-                            match_kind: match_kind(k.kind),
-                        },
-                    )
-                })
-            })
-            .collect();
-        keyed.sort_by_key(|(i, _)| *i);
-        let keys = keyed.into_iter().map(|(_, k)| k).collect();
+        let keys = key_fields(t, &l);
         let actions = t
             .actions
             .iter()

@@ -9,7 +9,7 @@
 //! |---|---|---|---|
 //! | [`BEGIN`] | 0 | packet length | none |
 //! | [`STATE`] | index in [`Trace::states`] | 0 | none |
-//! | [`TABLE`] | index in [`Trace::tables`] | [`HIT`] bit, action code | key struct, then value struct (zeros when none) |
+//! | [`TABLE`] | index in [`Trace::tables`] | [`HIT`] bit, action code | key struct, then value struct (zeros when none); for a const table, the key struct then the `u32` entry index |
 //! | [`VERDICT`] | 0 | the program's return value | u32 output port, u32 parser error, then [`Trace::headers`] validity, one bit each, LSB first |
 //!
 //! Records of one packet are written in order on one CPU (XDP and TC run
@@ -89,4 +89,14 @@ pub struct TracedTable {
     pub default_action: String,
     /// Action names by code.
     pub actions: Vec<(u32, String)>,
+    /// A table compiled into code (const entries): the fields of the key
+    /// struct its `TABLE` record carries (`key_size` bytes, then the `u32`
+    /// index of the entry that matched, `entry_args.len() - 1` for the
+    /// default action). Empty for a table in a map.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_keys: Vec<crate::KeyField>,
+    /// A code table's action arguments, `(parameter, value)`, of each const
+    /// entry in order, then of the default action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entry_args: Vec<Vec<(String, String)>>,
 }

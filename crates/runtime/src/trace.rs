@@ -196,6 +196,10 @@ fn table_apply(
         action: named(code).unwrap_or_else(|| traced.default_action.clone()),
         params: vec![],
     };
+    if !traced.code_keys.is_empty() {
+        code_table_apply(traced, data, &mut apply);
+        return Ok(apply);
+    }
     let Some(table) = pipeline.tables.iter().find(|t| t.name == traced.name) else {
         return Ok(apply);
     };
@@ -209,6 +213,23 @@ fn table_apply(
             .collect();
     }
     Ok(apply)
+}
+
+/// A const table's key and the arguments of the entry that matched.
+fn code_table_apply(traced: &layout::TracedTable, data: &[u8], apply: &mut TableApply) {
+    let (key, entry) = data.split_at(data.len().min(traced.key_size as usize));
+    apply.keys = traced
+        .code_keys
+        .iter()
+        .map(|k| (k.field.name.clone(), decode::field_text(key, &k.field)))
+        .collect();
+    let entry = entry
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .map(u32::from_ne_bytes);
+    if let Some(args) = entry.and_then(|i| traced.entry_args.get(i as usize)) {
+        apply.params = args.clone();
+    }
 }
 
 /// The key fields of a lookup key struct (an LPM key after its prefix length).

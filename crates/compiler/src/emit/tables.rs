@@ -29,12 +29,12 @@ pub fn defaults_map(prog: &Program) -> String {
 }
 
 impl Emitter<'_> {
-    fn layout_of(&self, id: TableId) -> Option<(&Table, &TableLayout)> {
+    pub(super) fn layout_of(&self, id: TableId) -> Option<(&Table, &TableLayout)> {
         Some((self.prog.table(id)?, self.table_layouts.get(id.index())?))
     }
 
     /// Assignments filling `key` (a `struct T_key`) from the key expressions.
-    fn fill_key(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
+    pub(super) fn fill_key(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
         let mut out = vec![];
         let mut bits = 0u32;
         for (f, i) in l.key.fields.iter().zip(&l.key_order) {
@@ -277,7 +277,7 @@ impl Emitter<'_> {
         run: Option<&str>,
         cx: &Ctx,
     ) -> Vec<CStmt> {
-        let outcome = |call: &ActionCall, matched: bool| {
+        let outcome = |call: &ActionCall, matched: bool, entry: usize| {
             let mut body = vec![];
             if let Some(h) = hit {
                 body.push(line(format!("{h} = {}", u8::from(matched))));
@@ -289,12 +289,12 @@ impl Emitter<'_> {
                 )));
             }
             let code = t.action_code(call.action).unwrap_or(0);
-            body.extend(self.trace_code_table(id, matched, code));
+            body.extend(self.trace_code_table(id, matched, code, entry));
             body.extend(self.call_const(call, cx));
             body
         };
-        let mut chain = outcome(&t.default_action, false);
-        for entry in t.const_entries.iter().rev() {
+        let mut chain = outcome(&t.default_action, false, t.const_entries.len());
+        for (index, entry) in t.const_entries.iter().enumerate().rev() {
             let conds: Vec<String> = entry
                 .keysets
                 .iter()
@@ -316,7 +316,7 @@ impl Emitter<'_> {
             };
             chain = vec![CStmt::If {
                 cond,
-                then: outcome(&entry.action, true),
+                then: outcome(&entry.action, true, index),
                 other: chain,
             }];
         }

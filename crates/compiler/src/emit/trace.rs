@@ -9,7 +9,7 @@
 use super::c::{line, CStmt};
 use super::types::VALID;
 use super::Emitter;
-use crate::ir::{Program, Storage, Table, TableId, Ty};
+use crate::ir::{ActionCall, ExprKind, Program, Storage, Table, TableId, Ty};
 use p4bpf_layout::trace::{self as layout, Trace, TracedTable};
 
 /// Room of the ring buffer: a few thousand packets' records.
@@ -41,9 +41,14 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
     let traced = |t: &Table| {
         let listed = tables.iter().find(|d| d.name == t.name);
         let action_name = |a| prog.action(a).map(|x| x.name.clone()).unwrap_or_default();
+        let code = t.storage == Storage::Code;
         TracedTable {
             name: t.name.clone(),
-            key_size: listed.map_or(0, |_| key_struct_size(prog, t)),
+            key_size: if listed.is_some() || code {
+                key_struct_size(prog, t)
+            } else {
+                0
+            },
             value_size: listed.map_or(0, |d| d.value_size),
             default_action: action_name(t.default_action.action),
             actions: t
@@ -51,6 +56,20 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
                 .iter()
                 .filter_map(|a| Some((t.action_code(*a)?, action_name(*a))))
                 .collect(),
+            code_keys: if code {
+                crate::describe::key_fields(t, &crate::map_layout::table_layout(prog, t))
+            } else {
+                vec![]
+            },
+            entry_args: if code {
+                let calls = t.const_entries.iter().map(|e| &e.action);
+                calls
+                    .chain([&t.default_action])
+                    .map(|call| call_args(prog, call))
+                    .collect()
+            } else {
+                vec![]
+            },
         }
     };
     Trace {
@@ -61,6 +80,23 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
         errors: prog.errors.clone(),
         table_stats: stats_name(prog),
     }
+}
+
+/// `(parameter, value)` of the control-plane arguments of a const call.
+fn call_args(prog: &Program, call: &ActionCall) -> Vec<(String, String)> {
+    let Some(action) = prog.action(call.action) else {
+        return vec![];
+    };
+    let names = action.params.iter().skip(action.directional).map(|v| {
+        let p4 = prog.var(*v).map_or("", |v| v.p4_name.as_str());
+        p4.rsplit('.').next().unwrap_or(p4).to_string()
+    });
+    let values = call.args.iter().map(|a| match &a.kind {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Bool(b) => b.to_string(),
+        _ => "(computed)".to_string(),
+    });
+    names.zip(values).collect()
 }
 
 /// Bytes of `struct T_key`: the fields, after an LPM key's prefix length.
@@ -74,6 +110,9 @@ fn header_places(prog: &Program) -> Vec<(String, String)> {
     fn walk(prog: &Program, ty: &Ty, p4: String, c: String, out: &mut Vec<(String, String)>) {
         match ty {
             Ty::Header(_) => out.push((p4, c)),
+            Ty::Stack { size, .. } => {
+                out.extend((0..*size).map(|i| (format!("{p4}[{i}]"), format!("{c}.elem[{i}]"))))
+            }
             Ty::Struct(a) | Ty::Union(a) => {
                 for f in prog.agg(*a).map(|g| g.fields.as_slice()).unwrap_or(&[]) {
                     let field = crate::cstruct::c_ident(&f.name);
@@ -208,12 +247,19 @@ impl Emitter<'_> {
         ])]
     }
 
-    /// The record of a table compiled into code (no key recorded).
-    pub fn trace_code_table(&self, id: TableId, matched: bool, code: u32) -> Vec<CStmt> {
-        let Some(t) = self
-            .prog
-            .table(id)
-            .filter(|t| self.trace && t.storage == Storage::Code)
+    /// The record of a table compiled into code: its key, the action and
+    /// the index of the const entry that matched (`entry`; the number of
+    /// entries for the default action).
+    pub fn trace_code_table(
+        &self,
+        id: TableId,
+        matched: bool,
+        code: u32,
+        entry: usize,
+    ) -> Vec<CStmt> {
+        let Some((t, l)) = self
+            .layout_of(id)
+            .filter(|(t, _)| self.trace && t.storage == Storage::Code)
         else {
             return vec![];
         };
@@ -223,17 +269,33 @@ impl Emitter<'_> {
             ("misses", "")
         };
         let slot = 2 * id.index() + usize::from(!matched);
-        vec![
+        let key = format!("struct {}_key", t.c_name);
+        let mut record = vec![
             line(format!(
                 "p4bpf_table_stat({slot} /* {outcome} of {} */)",
                 t.name
             )),
-            line(format!(
-                "p4bpf_trace_event(P4BPF_TRACE_TABLE, {} /* {} */, {hit}{code})",
-                id.index(),
-                t.name
-            )),
-        ]
+            line(format!("{key} key = {{}}")),
+        ];
+        record.extend(self.fill_key(t, l));
+        record.push(line(format!("u32 entry = {entry}")));
+        record.push(line(format!(
+            "u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_TABLE, {} /* {} */, {hit}{code}, sizeof({key}) + sizeof(entry))",
+            id.index(),
+            t.name
+        )));
+        record.push(CStmt::If {
+            cond: "trace_data".into(),
+            then: vec![
+                line(format!("__builtin_memcpy(trace_data, &key, sizeof({key}))")),
+                line(format!(
+                    "__builtin_memcpy(trace_data + sizeof({key}), &entry, sizeof(entry))"
+                )),
+                line("bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0)"),
+            ],
+            other: vec![],
+        });
+        vec![CStmt::Block(record)]
     }
 
     /// `body` with the verdict record written before each of its returns.

@@ -587,5 +587,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "257\t265\tlpm_route.p4:22\taction `route.forward`\n"
     "271\t286\tlpm_route.p4:27\taction `route.bounce`\n"
+    "303\t321\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "325\t352\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "362\t412\tlpm_route.p4:21\tcontrol `route`\n"
     "364\t412\tlpm_route.p4:33\ttable `route.fib`\n"
     "";
