@@ -169,7 +169,7 @@ fn traces_name_keys_actions_arguments_states_and_parser_errors() {
 }
 
 #[test]
-fn traces_show_stack_elements_and_const_ternary_keys_and_default_arguments() {
+fn traces_show_stack_elements_const_keys_default_arguments_and_extern_calls() {
     if let Some(why) = kernel_unavailable() {
         eprintln!("skipped: {why}");
         return;
@@ -180,6 +180,7 @@ fn traces_show_stack_elements_and_const_ternary_keys_and_default_arguments() {
             runs[0].1[3..],
             [
                 "table pipe.by_label [hdr.mpls[0].label=291] -> hit -> pipe.send(port=4)",
+                "extern pipe.labelled.count(index=5, amount=2)",
                 "verdict redirect port 4; valid headers: headers.eth headers.mpls[0] headers.mpls[1]",
             ]
         );
@@ -187,9 +188,31 @@ fn traces_show_stack_elements_and_const_ternary_keys_and_default_arguments() {
             runs[1].1[2..],
             [
                 "table pipe.by_label [hdr.mpls[0].label=512] -> miss -> pipe.set_ttl(ttl=9)",
+                "extern pipe.labelled.count(index=3, amount=2)",
                 "verdict pass; valid headers: headers.eth headers.mpls[0]",
             ]
         );
+    }
+}
+
+#[test]
+fn traces_show_register_reads_with_results_and_writes() {
+    if let Some(why) = kernel_unavailable() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    for target in ["kernel", "user"] {
+        let runs = packets(&traced_run("trace", "extern_calls", target));
+        for (n, (_, lines)) in runs.iter().enumerate() {
+            assert_eq!(
+                lines[1..3],
+                [
+                    format!("extern pipe.seen.read(index=2) -> {n}"),
+                    format!("extern pipe.seen.write(index=2, value={})", n + 1),
+                ],
+                "{target}"
+            );
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 // Trace: a header stack filled by `next` (its valid elements in the
-// verdict), and a const table with a ternary key and a default action
-// with an argument.
+// verdict), a const table with a ternary key and a default action with
+// an argument, and a counter's calls.
 #include <core.p4>
 #include <xdp_model.p4>
 header ethernet_t {
@@ -35,6 +35,7 @@ parser prs(packet_in p, out headers_t hdr) {
     }
 }
 control pipe(inout headers_t hdr, in xdp_input in_md, out xdp_output out_md) {
+    CounterArray(32w8, false) labelled;
     action set_ttl(bit<8> ttl) {
         hdr.mpls[0].ttl = ttl;
     }
@@ -55,6 +56,7 @@ control pipe(inout headers_t hdr, in xdp_input in_md, out xdp_output out_md) {
         out_md.output_port = 0;
         if (hdr.mpls[0].isValid()) {
             by_label.apply();
+            labelled.add((bit<32>)hdr.mpls[0].tc, 2);
         }
     }
 }

@@ -43,18 +43,25 @@ impl Emitter<'_> {
             .extern_instance(instance)
             .map(|x| x.c_name.as_str())
             .unwrap_or_default();
+        let mut wide: Vec<bool> = args
+            .iter()
+            .map(|a| a.ty.width().unwrap_or(0) > 64)
+            .collect();
         let mut args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+        let op_kind = op;
         let op = match op {
             ExternOp::Count => {
                 if args.len() < 2 {
                     args.push("1".into());
+                    wide.push(false);
                 }
                 "count"
             }
             ExternOp::Read => "read",
             ExternOp::Write => "write",
         };
-        format!("p4bpf_{op}_{name}({})", args.join(", "))
+        let call = |args: &[String]| format!("p4bpf_{op}_{name}({})", args.join(", "));
+        self.traced_extern(instance, op_kind, &args, &wide, &call)
     }
 }
 

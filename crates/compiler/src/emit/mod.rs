@@ -29,6 +29,7 @@ mod stmt;
 mod tables;
 mod ternary;
 mod trace;
+mod trace_externs;
 mod types;
 mod varbit;
 mod wide;

@@ -78,6 +78,10 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
         tables: prog.tables.iter().map(traced).collect(),
         headers: header_places(prog).into_iter().map(|(p4, _)| p4).collect(),
         errors: prog.errors.clone(),
+        extern_calls: super::trace_externs::extern_calls(prog)
+            .into_iter()
+            .map(|(_, _, call)| call)
+            .collect(),
         table_stats: stats_name(prog),
     }
 }
@@ -154,7 +158,7 @@ impl Emitter<'_> {
         format!(
             "/* --trace: what each packet did, for `p4bpf trace` (records: p4bpf_layout::trace). */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_RINGBUF);\n    __uint(max_entries, {RING_BYTES});\n}} {ring} SEC(\".maps\");\n\n\
-             #define P4BPF_TRACE_BEGIN {begin}\n#define P4BPF_TRACE_STATE {state}\n#define P4BPF_TRACE_TABLE {table}\n#define P4BPF_TRACE_VERDICT {verdict}\n#define P4BPF_TRACE_HIT {hit:#x}\n\n\
+             #define P4BPF_TRACE_BEGIN {begin}\n#define P4BPF_TRACE_STATE {state}\n#define P4BPF_TRACE_TABLE {table}\n#define P4BPF_TRACE_VERDICT {verdict}\n#define P4BPF_TRACE_EXTERN {extern_kind}\n#define P4BPF_TRACE_HIT {hit:#x}\n\n\
              struct p4bpf_trace_head {{\n    u32 cpu;\n    u16 kind;\n    u16 what;\n    u32 detail;\n    u32 len;\n}};\n\n\
              /* A record of `len` data bytes (a constant), its head filled; NULL when the ring is full. */\n\
              static __always_inline u8 *p4bpf_trace_open(u16 kind, u16 what, u32 detail, u32 len)\n{{\n\
@@ -164,6 +168,10 @@ impl Emitter<'_> {
              \x20   return (u8 *)(head + 1);\n}}\n\n\
              static __always_inline void p4bpf_trace_event(u16 kind, u16 what, u32 detail)\n{{\n\
              \x20   u8 *data = p4bpf_trace_open(kind, what, detail, 0);\n    if (data)\n        bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n\
+             /* An extern call's record: its arguments and result, `len` (a constant) bytes. */\n\
+             static __always_inline void p4bpf_trace_values(u16 call, const u64 *values, u32 len)\n{{\n\
+             \x20   u8 *data = p4bpf_trace_open(P4BPF_TRACE_EXTERN, call, 0, len);\n    if (!data)\n        return;\n\
+             \x20   __builtin_memcpy(data, values, len);\n    bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n\
              /* Hits ([2 * table]) and misses ([2 * table + 1]) of each table, for `p4bpf top`. */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u64);\n    __uint(max_entries, {slots});\n}} {stats} SEC(\".maps\");\n\n\
              static __always_inline void p4bpf_table_stat(u32 slot)\n{{\n    u64 *n = bpf_map_lookup_elem(&{stats}, &slot);\n    if (n)\n        *n += 1;\n}}\n\n",
@@ -174,6 +182,7 @@ impl Emitter<'_> {
             state = layout::STATE,
             table = layout::TABLE,
             verdict = layout::VERDICT,
+            extern_kind = layout::EXTERN,
             hit = layout::HIT,
         )
     }
