@@ -35,7 +35,7 @@ pub fn put_into(object: &Path, c_file: &Path, p4_text: P4Text) -> Result<(), Str
 
 /// `image` with the line info of C file `c_name` in P4 terms, or `None`
 /// when it has no line info or no source regions.
-pub fn rewrite(image: &[u8], c_name: &str, p4_text: P4Text) -> Result<Option<Vec<u8>>, String> {
+fn rewrite(image: &[u8], c_name: &str, p4_text: P4Text) -> Result<Option<Vec<u8>>, String> {
     let sections = elf::sections(image)?;
     let find = |name: &str| sections.iter().find(|s| s.name == name);
     let (Some(btf_section), Some(ext_section), Some(lines_section)) = (
@@ -88,4 +88,98 @@ fn p4_line(
 
 fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+#[cfg(test)]
+#[allow(clippy::panic)] // a failing test should stop loudly
+mod tests {
+    use super::*;
+    use crate::{compile_file, CompileOptions, Hook};
+
+    const PROGRAM: &str = "\
+#include <core.p4>
+#include <ebpf_model.p4>
+header h_t { bit<32> a; }
+struct hs { h_t h; }
+parser prs(packet_in p, out hs hdr) {
+    state start { p.extract(hdr.h); transition accept; }
+}
+control f(inout hs hdr, out bool pass) {
+    action allow() { pass = true; }
+    table by_a {
+        key = { hdr.h.a: exact; }
+        actions = { allow; NoAction; }
+        default_action = NoAction();
+    }
+    apply { pass = false; by_a.apply(); }
+}
+ebpfFilter(prs(), f()) main;
+";
+
+    /// File, line and text of every line-info record of `object`.
+    fn line_info(object: &[u8]) -> Vec<(String, u32, String)> {
+        let sections = elf::sections(object).unwrap_or_else(|e| panic!("{e}"));
+        let bytes = |name: &str| {
+            let section = sections.iter().find(|s| s.name == name);
+            section
+                .and_then(|s| s.bytes(object).ok())
+                .unwrap_or_default()
+        };
+        let strings = Btf::read(bytes(".BTF")).unwrap_or_else(|e| panic!("{e}"));
+        let mut out = vec![];
+        btf::relabel_lines(&mut bytes(".BTF.ext").to_vec(), |info| {
+            let file = strings.string(info.file).to_string();
+            out.push((file, info.line, strings.string(info.text).to_string()));
+            Ok(info)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        out
+    }
+
+    #[test]
+    fn the_object_names_p4_lines_with_their_text() {
+        if std::process::Command::new("clang")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            eprintln!("SKIPPED the_object_names_p4_lines_with_their_text: clang is not installed");
+            return;
+        }
+        let dir = std::env::temp_dir().join(format!("p4bpf-p4-lines-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let source = dir.join("lines.p4");
+        std::fs::write(&source, PROGRAM).unwrap_or_else(|e| panic!("{e}"));
+        let options = CompileOptions {
+            front: Default::default(),
+            hook: Hook::Xdp,
+            out_dir: dir.clone(),
+            extern_file: None,
+            trace: false,
+        };
+        let compiled = compile_file(&source, &options).unwrap_or_else(|e| panic!("{e:?}"));
+        let object = std::fs::read(&compiled.object).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let records = line_info(&object);
+        let p4: Vec<_> = records.iter().filter(|(f, _, _)| f == "lines.p4").collect();
+        assert!(
+            p4.iter()
+                .any(|(_, line, text)| *line == 10 && text == "table by_a {"),
+            "{records:?}"
+        );
+        assert!(
+            p4.iter()
+                .any(|(_, line, text)| *line == 6 && text.starts_with("state start {")),
+            "{records:?}"
+        );
+        for (_, line, text) in &p4 {
+            let source_line = PROGRAM.lines().nth(*line as usize - 1).unwrap_or_default();
+            assert_eq!(text, source_line.trim(), "line {line}");
+        }
+        // Glue with no P4 line keeps the generated C's name.
+        assert!(
+            records.iter().any(|(f, _, _)| f.ends_with("lines.c")),
+            "{records:?}"
+        );
+    }
 }
