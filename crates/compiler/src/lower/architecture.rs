@@ -160,6 +160,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.psa_egress(decls.get(3..).unwrap_or_default());
             self.psa_outputs(span);
         }
+        if arch.arch == ir::Arch::V1Model {
+            self.v1model_multicast(span);
+        }
     }
 
     /// Whether `decl` can fill `block`: a parser or control as the block
@@ -238,6 +241,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             parser_error: None,
             truncate: None,
             defaults,
+            replication: None,
         })
     }
 

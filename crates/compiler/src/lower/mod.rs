@@ -27,6 +27,7 @@ mod method;
 mod parser;
 mod pna;
 mod psa_egress;
+mod multicast;
 mod psa_outputs;
 mod stmt;
 mod table;
@@ -192,6 +193,7 @@ pub fn lower(
                 parser_error: None,
                 truncate: None,
                 defaults: vec![],
+                replication: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],
