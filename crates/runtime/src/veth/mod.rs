@@ -12,8 +12,8 @@
 //! a veth delivers XDP_TX and XDP_REDIRECT frames to its peer only when the
 //! peer has an XDP program (GRO alone was not enough for XDP_TX here).
 
-mod netns;
-mod socket;
+pub mod netns;
+pub mod socket;
 
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
