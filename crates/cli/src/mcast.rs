@@ -28,7 +28,9 @@ pub fn run(words: Args) -> ExitCode {
     };
     let positional: Vec<&str> = words.positional.iter().map(String::as_str).collect();
     let (command, name, rest) = match positional.as_slice() {
-        [command @ ("set" | "del"), name, group, rest @ ..] => (*command, *name, (Some(*group), rest)),
+        [command @ ("set" | "del"), name, group, rest @ ..] => {
+            (*command, *name, (Some(*group), rest))
+        }
         ["list", name] => ("list", *name, (None, &[][..])),
         _ => {
             return UsageError::new("expected `set|del PIPELINE GROUP ...` or `list PIPELINE`")
@@ -37,12 +39,18 @@ pub fn run(words: Args) -> ExitCode {
     };
     let group = match rest.0.map(|g| g.parse::<u32>()) {
         Some(Err(_)) => {
-            return UsageError::new("GROUP must be a number (1 to 4294967295)").report(Some("mcast"))
+            return UsageError::new("GROUP must be a number (1 to 4294967295)")
+                .report(Some("mcast"))
         }
         Some(Ok(group)) => group,
         None => 0,
     };
-    let members = match rest.1.iter().map(|m| member(m)).collect::<Result<Vec<_>, _>>() {
+    let members = match rest
+        .1
+        .iter()
+        .map(|m| member(m))
+        .collect::<Result<Vec<_>, _>>()
+    {
         Ok(members) => members,
         Err(error) => return error.report(Some("mcast")),
     };
@@ -96,7 +104,10 @@ fn render(group: u32, members: &[Member], json: bool) -> String {
             .collect();
         format!("{{\"group\": {group}, \"members\": [{}]}}", list.join(", "))
     } else {
-        let list: Vec<String> = members.iter().map(|m| format!("{}:{}", m.port, m.rid)).collect();
+        let list: Vec<String> = members
+            .iter()
+            .map(|m| format!("{}:{}", m.port, m.rid))
+            .collect();
         format!("{group}\t{}", list.join(" "))
     }
 }

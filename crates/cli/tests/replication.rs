@@ -44,6 +44,13 @@ fn p4bpf_ok(args: &[&str]) -> String {
     common::stdout(&out)
 }
 
+/// `pN`, the pipeline's side of port N, and its peer `tN`, for each port.
+fn veth_pairs() {
+    for port in PORTS {
+        netns::veth_pair(&format!("p{port}"), &format!("t{port}"), None).expect("veth pair");
+    }
+}
+
 /// The tester's side of each port: `tN` is the peer of the pipeline's `pN`.
 struct Wires {
     sockets: Vec<(u32, PacketSocket)>,
@@ -51,10 +58,10 @@ struct Wires {
 
 impl Wires {
     fn new() -> Wires {
+        veth_pairs();
         let mut sockets = vec![];
         for port in PORTS {
-            let (inner, outer) = (format!("p{port}"), format!("t{port}"));
-            netns::veth_pair(&inner, &outer, None).expect("veth pair");
+            let outer = format!("t{port}");
             let index = ifindex(&outer).expect("tester interface");
             sockets.push((port, PacketSocket::bind(index, &outer).expect("socket")));
         }
@@ -123,7 +130,14 @@ fn multicast_scenarios(name: &str) {
     ]);
     let _loaded = Loaded(name.to_string());
     for port in PORTS {
-        p4bpf_ok(&["port", "add", name, &format!("p{port}"), "--port", &port.to_string()]);
+        p4bpf_ok(&[
+            "port",
+            "add",
+            name,
+            &format!("p{port}"),
+            "--port",
+            &port.to_string(),
+        ]);
     }
     // Port 9 has no interface: its copy is skipped, the others still go.
     p4bpf_ok(&["mcast", "set", name, "1", "2:10", "3:7", "4:99", "9:1"]);
@@ -134,10 +148,7 @@ fn multicast_scenarios(name: &str) {
     // in egress; the original goes nowhere (nothing on port 1).
     assert_eq!(
         wires.exchange(&frame(1, 1)),
-        vec![
-            (2, expected(1, 1, 2, 10, 5)),
-            (3, expected(1, 1, 3, 7, 5)),
-        ]
+        vec![(2, expected(1, 1, 2, 10, 5)), (3, expected(1, 1, 3, 7, 5)),]
     );
     // Unicast still runs egress once, as a normal instance.
     assert_eq!(
@@ -197,7 +208,10 @@ fn multicast_is_refused_at_xdp_with_where_it_is_asked() {
     assert!(!out.status.success());
     let err = common::stderr(&out);
     assert!(err.contains("multicast.p4:"), "{err}");
-    assert!(err.contains("multicast (`mcast_grp`) is not supported at XDP"), "{err}");
+    assert!(
+        err.contains("multicast (`mcast_grp`) is not supported at XDP"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -207,4 +221,128 @@ fn mcast_refuses_group_zero_and_bad_members() {
     assert!(common::stderr(&out).contains("member `2:x`"));
     let out = common::p4bpf(&["mcast", "del", "no_such_pipeline_x", "1", "2"]);
     assert!(common::stderr(&out).contains("`del` takes no members"));
+}
+
+/// Members of the timed groups: no copy (unicast), then 1 to 8 copies.
+const TIMED_GROUPS: [u32; 5] = [0, 1, 2, 4, 8];
+const TIMED_REPEAT: u32 = 50_000;
+const TIMED_ROUNDS: usize = 7;
+
+/// ns per packet for a group of `members` copies (0: unicast), the median
+/// over rounds of `BPF_PROG_TEST_RUN` with repeat.
+fn time_group(name: &str, members: u32) -> f64 {
+    let deployment = p4bpf_runtime::deploy::Deployment::open(name).expect("pipeline");
+    let program = deployment.program().expect("program");
+    let group: Vec<String> = (0..members)
+        .map(|i| format!("{}:{}", 2 + i % 3, 20 + i))
+        .collect();
+    let mut args = vec!["mcast", "set", name, "1"];
+    args.extend(group.iter().map(String::as_str));
+    p4bpf_ok(&args);
+    let packet = if members == 0 {
+        frame(2, 3)
+    } else {
+        frame(1, 1)
+    };
+    let mut samples: Vec<f64> = (0..TIMED_ROUNDS)
+        .map(|_| {
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
+            p4bpf_runtime::bench::timing::time_plain(fd, &packet, TIMED_REPEAT)
+                .expect("test run")
+                .cpu_ns
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples.get(samples.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The cost of a multicast copy, written to bench/replication/RESULTS.md:
+/// `cargo test --release -p p4bpf --test replication -- --ignored`.
+#[test]
+#[ignore = "a benchmark: run explicitly, as root"]
+fn replication_cost() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED replication_cost: {why}");
+        return;
+    }
+    let name = format!("mcast_bench_{}", std::process::id());
+    let figures = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                netns::enter_fresh().expect("network namespace");
+                veth_pairs();
+                let program = program();
+                p4bpf_ok(&[
+                    "pipeline",
+                    "load",
+                    &program.to_string_lossy(),
+                    "--name",
+                    &name,
+                    "--hook",
+                    "tc",
+                ]);
+                let _loaded = Loaded(name.clone());
+                for port in PORTS {
+                    p4bpf_ok(&[
+                        "port",
+                        "add",
+                        &name,
+                        &format!("p{port}"),
+                        "--port",
+                        &port.to_string(),
+                    ]);
+                }
+                TIMED_GROUPS.map(|members| (members, time_group(&name, members)))
+            })
+            .join()
+            .expect("the benchmark ran")
+    });
+    std::fs::write(bench_results(), report(&figures)).expect("bench/replication/RESULTS.md");
+    print!("{}", report(&figures));
+}
+
+fn bench_results() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/replication/RESULTS.md")
+}
+
+/// The figures as Markdown, with the least-squares cost of one copy over
+/// the groups of 1 to 8.
+fn report(figures: &[(u32, f64)]) -> String {
+    let copies: Vec<(f64, f64)> = figures
+        .iter()
+        .filter(|(m, _)| *m > 0)
+        .map(|(m, ns)| (f64::from(*m), *ns))
+        .collect();
+    let n = copies.len() as f64;
+    let (sx, sy) = copies
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+    let (sxx, sxy) = copies
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x * x, b + x * y));
+    let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    let mut out = String::from(
+        "# Cost of packet replication (v1model multicast at TC)\n\n\
+         Written by `cargo test --release -p p4bpf --test replication -- --ignored replication_cost`\n\
+         (as root). `crates/cli/tests/replication/multicast.p4` is loaded at TC on four\n\
+         veth ports in a private namespace; each figure is the median over 7 rounds of\n\
+         this thread's CPU time per run of `BPF_PROG_TEST_RUN` (repeat 50000) on one\n\
+         36-byte frame. A copy is real: `bpf_clone_redirect`, the egress program at tcx\n\
+         egress of its port, and the veth transmit to the peer (whose stack drops the\n\
+         frame later, in a softirq this figure may not see). The unicast row runs ingress\n\
+         and egress in one program and returns a redirect the test run does not perform.\n\n\
+         | copies | ns/packet |\n| ---: | ---: |\n",
+    );
+    for (members, ns) in figures {
+        let what = if *members == 0 {
+            "unicast".to_string()
+        } else {
+            members.to_string()
+        };
+        out.push_str(&format!("| {what} | {ns:.0} |\n"));
+    }
+    out.push_str(&format!(
+        "\nOne multicast copy costs **{slope:.0} ns** (least-squares slope over 1 to 8 copies).\n"
+    ));
+    out
 }

@@ -47,9 +47,8 @@ pub fn set_group(
 /// Removes group `group`.
 pub fn delete_group(source: &impl MapSource, description: &Pipeline, group: u32) -> Result<()> {
     let (map, _) = groups(source, description)?;
-    delete_key(&map, &group.to_ne_bytes()).map_err(|_| {
-        RuntimeError::Value(format!("multicast group {group} does not exist"))
-    })
+    delete_key(&map, &group.to_ne_bytes())
+        .map_err(|_| RuntimeError::Value(format!("multicast group {group} does not exist")))
 }
 
 /// Every group with its members, by group number.

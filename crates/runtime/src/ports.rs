@@ -97,11 +97,10 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
         let _ = std::fs::remove_file(&pin);
         let _ = std::fs::remove_file(&egress_pin);
     };
-    let egress = attach_egress(deployment, index, interface)
-        .and_then(|link| match link {
-            Some(link) => bpffs::pin(link.as_raw_fd(), &egress_pin),
-            None => Ok(()),
-        });
+    let egress = attach_egress(deployment, index, interface).and_then(|link| match link {
+        Some(link) => bpffs::pin(link.as_raw_fd(), &egress_pin),
+        None => Ok(()),
+    });
     if let Err(error) = egress {
         detach();
         return Err(error);

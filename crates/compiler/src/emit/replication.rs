@@ -81,7 +81,9 @@ impl Emitter<'_> {
             .unwrap_or_default();
         let copy = vec![
             line("u32 port = group->members[i].port"),
-            line(format!("u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)")),
+            line(format!(
+                "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
+            )),
             CStmt::If {
                 cond: "!ifindex".into(),
                 then: vec![line("continue")],
@@ -123,7 +125,9 @@ impl Emitter<'_> {
                 body: copy,
             },
             line("skb->cb[0] = 0"),
-            CStmt::Return("TC_ACT_SHOT /* the copies went out; the original goes nowhere */".into()),
+            CStmt::Return(
+                "TC_ACT_SHOT /* the copies went out; the original goes nowhere */".into(),
+            ),
         ];
         out.push_str(&format!(
             "/* One copy per member of group `group_id`, each to its port's egress program. */\n\
@@ -180,7 +184,10 @@ impl Emitter<'_> {
             line("skb->cb[0] = 0"),
             line("u8 *pkt = (u8 *)(long)skb->data"),
             line("u8 *pkt_end = (u8 *)(long)skb->data_end"),
-            line(format!("struct {} *st = &mailbox->state", self.state_type())),
+            line(format!(
+                "struct {} *st = &mailbox->state",
+                self.state_type()
+            )),
             line("u32 offset = mailbox->offset"),
             line("u8 parser_error = mailbox->parser_error"),
             line("(void)parser_error"),

@@ -161,7 +161,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.psa_outputs(span);
         }
         if arch.arch == ir::Arch::V1Model {
-            self.v1model_multicast(span);
+            // Ingress is where a group takes effect: point there.
+            let ingress = decls.get(2).map_or(span, |d| d.span);
+            self.v1model_multicast(ingress);
         }
     }
 

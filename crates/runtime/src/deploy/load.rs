@@ -148,7 +148,12 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
-    names.extend(description.replication.as_ref().map(|r| r.groups_map.clone()));
+    names.extend(
+        description
+            .replication
+            .as_ref()
+            .map(|r| r.groups_map.clone()),
+    );
     if let Some(trace) = &description.trace {
         names.extend([trace.ring.clone(), trace.table_stats.clone()]);
     }
