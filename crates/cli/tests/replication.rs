@@ -346,3 +346,37 @@ fn report(figures: &[(u32, f64)]) -> String {
     ));
     out
 }
+
+fn stf() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replication/multicast.stf")
+}
+
+#[test]
+fn bmv2_multicast_commands_pass_live_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED bmv2_multicast_commands_pass_live_at_tc: {why}");
+        return;
+    }
+    let (p4, script) = (program(), stf());
+    let args = ["test", &*p4.to_string_lossy(), &*script.to_string_lossy()];
+    let out = common::p4bpf(&[&args[..], &["--target", "veth", "--hook", "tc"]].concat());
+    let text = common::stdout(&out);
+    assert!(out.status.success(), "{text}{}", common::stderr(&out));
+    assert!(text.contains("PASS: 3 packets, 0 failure(s)"), "{text}");
+    // Three copies of the first packet, each judged against its port's expect.
+    assert_eq!(
+        text.matches("(multicast.stf:15) in port 1: redirect to port")
+            .count(),
+        3,
+        "{text}"
+    );
+    // One test run returns one packet: the kernel target says so.
+    let out = common::p4bpf(&[&args[..], &["--target", "kernel", "--hook", "tc"]].concat());
+    assert!(!out.status.success());
+    let text = common::stdout(&out) + &common::stderr(&out);
+    assert!(text.contains("multicast.stf:5: error"), "{text}");
+    assert!(
+        text.contains("run this script with --target veth --hook tc"),
+        "{text}"
+    );
+}

@@ -128,7 +128,7 @@ fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
         (Some(r), Hook::Xdp) => {
             let mut diags = Diagnostics::default();
             diags.error(
-                r.at.clone(),
+                r.at,
                 "multicast (`mcast_grp`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc",
             );
             Err(diags)
