@@ -379,4 +379,12 @@ fn bmv2_multicast_commands_pass_live_at_tc() {
         text.contains("run this script with --target veth --hook tc"),
         "{text}"
     );
+    // The user target says what it lacks instead of failing to build.
+    let out = common::p4bpf(&[&args[..], &["--target", "user", "--hook", "tc"]].concat());
+    assert!(!out.status.success());
+    let text = common::stderr(&out);
+    assert!(
+        text.contains("the user target does not make multicast copies yet"),
+        "{text}"
+    );
 }
