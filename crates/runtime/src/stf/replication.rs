@@ -153,9 +153,10 @@ mod tests {
 
     #[test]
     fn a_group_holds_its_nodes_ports_in_order() {
-        let mut r = Replication::default();
-        r.nodes = vec![(5, vec![1, 2]), (6, vec![3])];
-        r.groups.insert(9, vec![1, 0]);
+        let r = Replication {
+            nodes: vec![(5, vec![1, 2]), (6, vec![3])],
+            groups: BTreeMap::from([(9, vec![1, 0])]),
+        };
         let members = r.members(9);
         let pairs: Vec<(u32, u32)> = members.iter().map(|m| (m.port, m.rid)).collect();
         assert_eq!(pairs, [(3, 6), (1, 5), (2, 5)]);
