@@ -13,6 +13,7 @@ mod fuzz;
 mod fuzz_packets;
 mod graph;
 mod help;
+mod mcast;
 mod p4runtime;
 mod pipeline;
 mod port;
@@ -62,6 +63,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "mcast" => mcast::run(rest),
         "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),

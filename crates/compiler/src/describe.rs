@@ -166,6 +166,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         ingress_port_map: crate::emit::ingress_port_map(prog),
         trace: None,
         table_acls: table_acls(prog),
+        replication: crate::emit::replication_description(prog, hook),
     }
 }
 

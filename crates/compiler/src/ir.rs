@@ -706,6 +706,26 @@ pub struct Intrinsics {
     pub truncate: Option<Expr>,
     /// Assignments giving outputs their defaults before the first step.
     pub defaults: Vec<Stmt>,
+    /// Multicast between ingress and egress, when the program asks for it.
+    pub replication: Option<Replication>,
+}
+
+/// Multicast (v1model's `mcast_grp`): at the [`Step::Checkpoint`] a
+/// non-zero group sends one copy of the packet per member of the group,
+/// each through the steps after the checkpoint with its own output port,
+/// replica id and instance type; the original is dropped.
+#[derive(Clone, Debug)]
+pub struct Replication {
+    /// The group number ingress sets (0: no multicast).
+    pub group: Expr,
+    /// Where each copy finds its replica id (`egress_rid`).
+    pub replica_id: Expr,
+    /// Where each copy finds [`Replication::replica_instance`].
+    pub instance_type: Expr,
+    /// The instance type of a multicast copy (v1model: 5).
+    pub replica_instance: u32,
+    /// Where the program asks for multicast, for hooks that cannot.
+    pub at: Option<p4bpf_front::source::SrcLoc>,
 }
 
 impl Intrinsics {

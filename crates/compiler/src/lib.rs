@@ -102,6 +102,7 @@ pub fn generate_with(
         extern_c.is_some(),
     )?;
     midend::run(&mut prog);
+    refuse_at_hook(&prog, hook)?;
     let mut pipeline = describe::describe(&prog, hook);
     if trace {
         pipeline.trace = Some(emit::trace_description(&prog, &pipeline.tables));
@@ -120,6 +121,21 @@ pub fn generate_with(
         pipeline,
         p4info: p4info::write(&prog),
     })
+}
+
+/// What the program asks that `hook` cannot do.
+fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
+    match (&prog.intrinsics.replication, hook) {
+        (Some(r), Hook::Xdp) => {
+            let mut diags = Diagnostics::default();
+            diags.error(
+                r.at,
+                "multicast (`mcast_grp`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc",
+            );
+            Err(diags)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Compiles the P4 program at `path` into `options.out_dir`.

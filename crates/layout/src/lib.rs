@@ -126,6 +126,22 @@ pub struct Pipeline {
     /// plane may do to their entries (`p4bpf table` refuses the rest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub table_acls: Vec<TableAcl>,
+    /// Multicast, when the program sets a group (TC only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replication: Option<Replication>,
+}
+
+/// How the control plane reaches a program's multicast groups, and the
+/// second program that runs egress on each copy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replication {
+    /// Hash map group (u32) -> [`Replication::max_replicas`] members:
+    /// a u32 count, then (port u32, replica id u32) pairs, host order.
+    pub groups_map: String,
+    pub max_replicas: u32,
+    /// The program to attach at TC egress of every port: it runs the
+    /// egress pipeline on the copies the entry program sends there.
+    pub egress_entry: String,
 }
 
 /// A table's control-plane permissions, from `@tc_acl("CRUDPS:RX")`.
@@ -434,6 +450,7 @@ mod tests {
                 annotation: "RS:RX".into(),
                 control: "RS".into(),
             }],
+            replication: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

@@ -108,6 +108,17 @@ impl LoadedPipeline {
         }
     }
 
+    /// The program multicast copies run egress in, if the pipeline has one.
+    pub fn egress_program_fd(&self) -> Result<Option<i32>> {
+        let Some(replication) = &self.description.replication else {
+            return Ok(None);
+        };
+        match &self.executor {
+            Executor::Kernel(object) => object.program_fd(&replication.egress_entry).map(Some),
+            Executor::User(_) => Ok(None),
+        }
+    }
+
     pub fn stats(&self) -> Result<ProgramStats> {
         match &self.executor {
             Executor::Kernel(object) => object.program_stats(&self.description.entry),

@@ -22,6 +22,7 @@ mod packet_key;
 mod parser;
 mod perf_events;
 mod ports;
+mod replication;
 mod source_map;
 mod split;
 mod stages;
@@ -49,6 +50,7 @@ use std::collections::BTreeSet;
 use stmt::Ctx;
 
 pub use ports::{ingress_port_map, port_map};
+pub use replication::replication_description;
 pub use tables::{defaults_map, runtime_default};
 pub use trace::describe as trace_description;
 
@@ -194,6 +196,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     out.push_str(&e.ingress_port_definitions());
     out.push_str(&e.port_map_definition());
+    out.push_str(&e.replication_definitions());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
@@ -202,6 +205,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     out.push_str(&entry);
     out.push_str(&later_stages);
+    out.push_str(&e.egress_entry_function());
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
     let (mut c, regions) = source_map::resolve(&out);
@@ -502,14 +506,14 @@ impl Emitter<'_> {
             return vec![];
         };
         let spec = self.expr(place);
-        vec![
-            CStmt::If {
-                cond: format!("{spec} == {drop}"),
-                then: vec![CStmt::Return(self.target.drop().into())],
-                other: vec![],
-            },
-            line(format!("{} = {spec}", self.lvalue(port))),
-        ]
+        let mut out = vec![CStmt::If {
+            cond: format!("{spec} == {drop}"),
+            then: vec![CStmt::Return(self.target.drop().into())],
+            other: vec![],
+        }];
+        out.extend(self.multicast_check());
+        out.push(line(format!("{} = {spec}", self.lvalue(port))));
+        out
     }
 
     fn outcome(&self, outcome: Outcome) -> Vec<CStmt> {

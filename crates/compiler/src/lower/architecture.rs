@@ -160,6 +160,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.psa_egress(decls.get(3..).unwrap_or_default());
             self.psa_outputs(span);
         }
+        if arch.arch == ir::Arch::V1Model {
+            // Ingress is where a group takes effect: point there.
+            let ingress = decls.get(2).map_or(span, |d| d.span);
+            self.v1model_multicast(ingress);
+        }
     }
 
     /// Whether `decl` can fill `block`: a parser or control as the block
@@ -238,6 +243,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             parser_error: None,
             truncate: None,
             defaults,
+            replication: None,
         })
     }
 

@@ -24,6 +24,7 @@ mod hash;
 mod init;
 mod loops;
 mod method;
+mod multicast;
 mod parser;
 mod pna;
 mod psa_egress;
@@ -192,6 +193,7 @@ pub fn lower(
                 parser_error: None,
                 truncate: None,
                 defaults: vec![],
+                replication: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],

@@ -5,8 +5,10 @@
 
 mod expect;
 mod parse;
+mod replication;
 mod run;
 
 pub use expect::Pattern;
 pub use parse::{parse, parse_file, ActionCall, Command, CountKind, Line, StfError};
+pub use replication::ReplicationCommand;
 pub use run::{run, Outcome};

@@ -55,6 +55,8 @@ pub enum Command {
         expected: Option<(CountKind, u64)>,
     },
     Wait,
+    /// Multicast groups and nodes, mirroring sessions (BMv2's commands).
+    Replication(super::replication::ReplicationCommand),
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -133,6 +135,9 @@ fn parse_command(content: &str) -> Result<Command, String> {
         }
         "check_counter" => parse_check_counter(rest),
         "wait" => Ok(Command::Wait),
+        w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
+            super::replication::parse(w, rest).map(Command::Replication)
+        }
         other => Err(format!(
             "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait)"
         )),
@@ -327,7 +332,9 @@ mod tests {
             })
         );
         assert_eq!(one("wait"), Ok(Command::Wait));
-        assert!(one("mc_mgrp_create 1").unwrap_err().contains("unsupported"));
+        assert!(one("no_such_command 1")
+            .unwrap_err()
+            .contains("unsupported"));
     }
 
     #[test]
