@@ -15,8 +15,9 @@ typedef __s64 s64;
 
 /* Removes the first `n` bytes of a TC packet the kernel will not shrink
  * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
- * 64-byte chunks, then trims the tail. Packets up to 4 KiB. */
-static __always_inline int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+ * 64-byte chunks, then trims the tail. Packets up to 4 KiB. A global
+ * function: the verifier walks its loop once, not once per parser path. */
+__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
 {
     u8 chunk[64];
     u32 len = skb->len;
