@@ -403,6 +403,11 @@ pub enum Stmt {
     Advance {
         bits: u32,
     },
+    /// Skips a number of bits known only at run time: a whole number of
+    /// bytes, else `ParserInvalidArgument`.
+    AdvanceBy {
+        bits: Expr,
+    },
     Verify {
         cond: Expr,
         error: u32,

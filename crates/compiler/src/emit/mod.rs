@@ -241,7 +241,9 @@ impl Emitter<'_> {
         let reads = |st: &crate::ir::Stmt| {
             matches!(
                 st,
-                crate::ir::Stmt::Extract { .. } | crate::ir::Stmt::Advance { .. }
+                crate::ir::Stmt::Extract { .. }
+                    | crate::ir::Stmt::Advance { .. }
+                    | crate::ir::Stmt::AdvanceBy { .. }
             )
         };
         self.prog.parsers.iter().flat_map(|p| &p.states).any(|s| {

@@ -328,6 +328,7 @@ impl Emitter<'_> {
                 out.push(self.too_short_check(&format!("{bytes}")));
                 out.push(line(format!("offset += {bytes}")));
             }
+            Stmt::AdvanceBy { bits } => out.push(self.advance_by(bits)),
             Stmt::Verify { cond, error } => {
                 if let Some(bytes) = super::parser::has_lookahead(cond) {
                     out.push(self.too_short_check(&bytes.to_string()));

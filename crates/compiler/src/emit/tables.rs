@@ -12,7 +12,8 @@ use super::expr::{literal, mask_literal};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
-use crate::ir::{ActionCall, Expr, Keyset, Program, Storage, Table, TableId, VarId};
+use crate::ir::{ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, VarId};
+use crate::midend::visit::any_stmt;
 use crate::map_layout::TableLayout;
 use p4bpf_layout::ByteOrder;
 
@@ -213,7 +214,9 @@ impl Emitter<'_> {
                     .collect(),
                 None => vec![],
             };
-            cases.push((vec![code.to_string()], self.call_action(*a, &args, cx)));
+            let mut call = self.branch_barrier(*a);
+            call.extend(self.call_action(*a, &args, cx));
+            cases.push((vec![code.to_string()], call));
         }
         let mut default = self.call_const(&t.default_action, cx);
         if let Some(r) = &run {
@@ -261,6 +264,29 @@ impl Emitter<'_> {
              struct {{\n    __uint(type, BPF_MAP_TYPE_ARRAY);\n    __type(key, u32);\n    __type(value, union {name});\n    __uint(max_entries, {});\n}} {name} SEC(\".maps\");\n\n",
             self.prog.tables.len()
         )
+    }
+
+    /// Before the call of an action that branches, a compiler barrier:
+    /// without it clang if-converts the action's branches into selects, each
+    /// testing the action code again, and the verifier forks at every test
+    /// on every parser path reaching the table.
+    fn branch_barrier(&self, action: ActionId) -> Vec<CStmt> {
+        let branches = self.prog.action(action).is_some_and(|a| {
+            any_stmt(&a.body, |s| {
+                matches!(
+                    s,
+                    Stmt::If { .. } | Stmt::SwitchValue { .. } | Stmt::SwitchAction { .. }
+                )
+            })
+        });
+        if branches {
+            vec![
+                CStmt::Comment("keeps the action's branches out of selects on `action`".into()),
+                line("asm volatile(\"\" ::: \"memory\")"),
+            ]
+        } else {
+            vec![]
+        }
     }
 
     fn call_const(&self, call: &ActionCall, cx: &Ctx) -> Vec<CStmt> {

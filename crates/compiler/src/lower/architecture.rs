@@ -22,13 +22,11 @@ fn shared_name(param: Param) -> Option<&'static str> {
 }
 
 impl<'a, 'u> Lowerer<'a, 'u> {
-    /// Lowers the program `main` instantiates.
+    /// Lowers the program `main` instantiates: the declaration the
+    /// checker's instance tree starts from.
     pub(super) fn program(&mut self, program: &'a ast::Program) {
-        let Some(main) = program
-            .decls
-            .iter()
-            .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main"))
-        else {
+        let main_span = self.env.checked.main.as_ref().map(|m| m.span);
+        let Some(main) = program.decls.iter().find(|d| Some(d.span) == main_span) else {
             self.diags
                 .list
                 .error(None, "the program has no `main` instance");

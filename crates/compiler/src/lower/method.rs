@@ -86,7 +86,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
             (Some(Binding::PacketIn), "advance") => {
-                let Some(bits) = arg(0).and_then(|a| self.env.const_u32(a, &mut self.diags)) else {
+                let Some(amount) = arg(0) else {
+                    return;
+                };
+                if self.env.value(amount).is_none() {
+                    if let Some(bits) = self.expr_into(amount, out) {
+                        out.push(Stmt::AdvanceBy { bits });
+                    }
+                    return;
+                }
+                let Some(bits) = self.env.const_u32(amount, &mut self.diags) else {
                     return;
                 };
                 if bits % 8 != 0 {
