@@ -24,7 +24,7 @@ struct Loaded<'t> {
 
 impl<'t> Loaded<'t> {
     /// Add `spec` to `batch`, from line `number`.
-    fn push(&mut self, batch: usize, spec: EntrySpec, number: usize) -> Result<(), RuntimeError> {
+    fn push(&mut self, batch: usize, spec: &EntrySpec, number: usize) -> Result<(), RuntimeError> {
         if let (Some(entries), Some(lines)) =
             (self.batches.get_mut(batch), self.lines.get_mut(batch))
         {
@@ -88,6 +88,7 @@ fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loade
     let mut shapes: Vec<(String, Shape)> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut last = 0;
+    let mut scratch = EntrySpec::default();
     for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
         let content = line.split('#').next().unwrap_or_default();
         if content.trim().is_empty() {
@@ -102,13 +103,13 @@ fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loade
             Some((&shapes.get(last)?.1, l))
         });
         let at_line = |e: RuntimeError| format!("{file}:{number}: {e}");
-        if let Some((spec, batch)) = known.and_then(|(shape, l)| shape.entry(l, &loaded)) {
-            loaded.push(batch, spec, number).map_err(at_line)?;
+        if let Some(batch) = known.and_then(|(shape, l)| shape.fill(l, &loaded, &mut scratch)) {
+            loaded.push(batch, &scratch, number).map_err(at_line)?;
             continue;
         }
         let (batch, spec, shape) =
             parse_words(deployment, &mut loaded, content).map_err(at_line)?;
-        loaded.push(batch, spec, number).map_err(at_line)?;
+        loaded.push(batch, &spec, number).map_err(at_line)?;
         if let Some(line) = split {
             by_name.insert(line.shape(), shapes.len());
             shapes.push((line.shape(), shape));
@@ -226,14 +227,14 @@ struct Shape {
 }
 
 impl Shape {
-    /// The entry of `line`, if its values have the forms their match kinds
-    /// need (else the slow path reports it).
-    fn entry(&self, line: &Line, loaded: &Loaded) -> Option<(EntrySpec, usize)> {
+    /// Fill `spec` with the entry of `line` (reusing its buffers: lines
+    /// are many), if its values have the forms their match kinds need
+    /// (else the slow path reports it); returns the entry's batch.
+    fn fill(&self, line: &Line, loaded: &Loaded, spec: &mut EntrySpec) -> Option<usize> {
         let table = loaded.batches.get(self.batch)?.table();
         if self.keys.len() != line.keys.len() || self.params.len() != line.params.len() {
             return None;
         }
-        let mut keys = Vec::with_capacity(self.keys.len());
         for (index, (_, value)) in self.keys.iter().zip(&line.keys) {
             let needs = match table.keys.get(*index)?.match_kind {
                 MatchKind::Lpm => "/",
@@ -243,17 +244,32 @@ impl Shape {
             if !value.contains(needs) {
                 return None;
             }
-            keys.push((*index, value.to_string()));
         }
+        let keys = self.keys.iter().zip(&line.keys);
+        refill(&mut spec.keys, keys.map(|(i, (_, v))| (*i, *v)));
         let args = self.params.iter().zip(&line.params);
-        let spec = EntrySpec {
-            keys,
-            action: self.action,
-            args: args.map(|(i, (_, v))| (*i, v.to_string())).collect(),
-            priority: line.priority,
-        };
-        Some((spec, self.batch))
+        refill(&mut spec.args, args.map(|(i, (_, v))| (*i, *v)));
+        spec.action = self.action;
+        spec.priority = line.priority;
+        Some(self.batch)
     }
+}
+
+/// Make `pairs` the `given` ones, reusing the strings already there.
+fn refill<'v>(pairs: &mut Vec<(usize, String)>, given: impl Iterator<Item = (usize, &'v str)>) {
+    let mut count = 0;
+    for (index, value) in given {
+        match pairs.get_mut(count) {
+            Some((i, text)) => {
+                *i = index;
+                text.clear();
+                text.push_str(value);
+            }
+            None => pairs.push((index, value.to_string())),
+        }
+        count += 1;
+    }
+    pairs.truncate(count);
 }
 
 /// The words without `--priority P` (or `--priority=P`), and P.

@@ -157,7 +157,7 @@ fn batch_insert(
     }
     let mut batch = control::TableBatch::new(table);
     for entry in entries {
-        batch.push(entry_spec(ids, table, entry).ok()?).ok()?;
+        batch.push(&entry_spec(ids, table, entry).ok()?).ok()?;
     }
     control::insert_table_batches(source, &[batch]).ok()?;
     Some(updates.iter().map(|_| Ok(())).collect())

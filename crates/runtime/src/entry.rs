@@ -297,31 +297,38 @@ fn parse_field(table: &Table, field: &FieldLayout, text: &str) -> Result<Vec<u8>
 /// Write big-endian `value` into `field` of `bytes`, in the field's order.
 fn place(table: &Table, bytes: &mut [u8], field: &FieldLayout, value: &[u8]) -> Result<()> {
     let length = field.byte_len as usize;
-    let mut stored = vec![0u8; length.saturating_sub(value.len())];
-    stored.extend_from_slice(value);
-    if stored.len() != length {
+    let Some(padding) = length.checked_sub(value.len()) else {
         return Err(field_error(
             table,
             field,
             "the layout's byte length is shorter than its bit width",
         ));
-    }
+    };
+    let offset = field.byte_offset as usize;
+    let slot = bytes
+        .get_mut(offset..offset + length)
+        .ok_or_else(|| outside(table))?;
+    let (zeros, data) = slot.split_at_mut(padding);
+    zeros.fill(0);
+    data.copy_from_slice(value);
     if field.byte_order == ByteOrder::Host {
-        stored.reverse();
+        slot.reverse();
     }
-    put(table, bytes, field.byte_offset as usize, &stored)
+    Ok(())
 }
 
 fn put(table: &Table, bytes: &mut [u8], offset: usize, data: &[u8]) -> Result<()> {
     bytes
         .get_mut(offset..offset + data.len())
         .map(|slot| slot.copy_from_slice(data))
-        .ok_or_else(|| {
-            RuntimeError::BadObject(format!(
-                "table `{}`: a field lies outside its struct",
-                table.name
-            ))
-        })
+        .ok_or_else(|| outside(table))
+}
+
+fn outside(table: &Table) -> RuntimeError {
+    RuntimeError::BadObject(format!(
+        "table `{}`: a field lies outside its struct",
+        table.name
+    ))
 }
 
 fn bad(table: &Table, why: &str) -> RuntimeError {

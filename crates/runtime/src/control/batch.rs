@@ -53,11 +53,11 @@ impl<'t> TableBatch<'t> {
 
     /// Add `spec`; a hash or lpm entry is encoded now, so a bad value is
     /// refused here.
-    pub fn push(&mut self, spec: EntrySpec) -> Result<()> {
+    pub fn push(&mut self, spec: &EntrySpec) -> Result<()> {
         match &mut self.entries {
-            Entries::Packed(packed) => packed.push(self.table, &encode_entry(self.table, &spec)?),
+            Entries::Packed(packed) => packed.push(self.table, &encode_entry(self.table, spec)?),
             Entries::Specs(specs) => {
-                specs.push(spec);
+                specs.push(spec.clone());
                 Ok(())
             }
         }
@@ -90,7 +90,7 @@ pub fn insert_batches(
     for (index, (table, specs)) in batches.iter().enumerate() {
         let mut batch = TableBatch::new(table);
         for (entry, spec) in specs.iter().enumerate() {
-            batch.push(spec.clone()).map_err(|error| BatchError {
+            batch.push(spec).map_err(|error| BatchError {
                 at: Some((index, entry)),
                 error,
             })?;
