@@ -157,7 +157,7 @@ fn batch_insert(
     }
     let mut batch = control::TableBatch::new(table);
     for entry in entries {
-        batch.push(&entry_spec(ids, table, entry).ok()?).ok()?;
+        batch.push(&entry_spec(ids, entry).ok()?).ok()?;
     }
     control::insert_table_batches(source, &[batch]).ok()?;
     Some(updates.iter().map(|_| Ok(())).collect())
@@ -210,7 +210,7 @@ fn table_update(
     }
     match kind {
         update::Type::Insert => {
-            let spec = entry_spec(ids, table, entry)?;
+            let spec = entry_spec(ids, entry)?;
             if control::get(source, table, &spec).is_ok() {
                 return Err(Failure::new(
                     Code::AlreadyExists,
@@ -221,7 +221,7 @@ fn table_update(
             Ok(Some(Undo::Delete(index, spec)))
         }
         update::Type::Modify => {
-            let spec = entry_spec(ids, table, entry)?;
+            let spec = entry_spec(ids, entry)?;
             let old = existing(source, ids, table, &spec)?;
             control::modify(source, table, &spec)?;
             Ok(Some(Undo::Modify(index, old)))

@@ -20,6 +20,10 @@ use p4bpf_layout::{Table, TableStorage};
 use std::collections::HashSet;
 
 const EEXIST: i32 = 17;
+/// A walk of the table (a system call per key) is tried up to a
+/// sixteenth of the batch's size: it lets an empty or small table take
+/// the batch in a few calls, and wastes little when the table is larger.
+const WALK_SHARE: usize = 16;
 
 /// Entries of one table as map records.
 #[derive(Clone, Debug, Default)]
@@ -87,7 +91,7 @@ impl Packed {
     }
 
     fn insert_kernel(&self, map: &Map, fd: i32, table: &Table) -> std::result::Result<(), Refusal> {
-        let Some(walked) = keys_up_to(map, self.len() / 2).map_err(|e| (None, e))? else {
+        let Some(walked) = keys_up_to(map, self.len() / WALK_SHARE).map_err(|e| (None, e))? else {
             return self.insert_each(map, fd, table);
         };
         room(table, walked.len(), self.len())?;
