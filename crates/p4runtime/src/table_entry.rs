@@ -15,6 +15,7 @@ use p4bpf_layout::{MatchKind, Table};
 use p4bpf_runtime::control::Entry;
 use p4bpf_runtime::entry::EntrySpec;
 use p4bpf_runtime::{names, value};
+use std::fmt::Write as _;
 
 /// The key of `entry` (fields and priority) as a runtime entry with a
 /// placeholder action, for lookups and deletes.
@@ -46,9 +47,12 @@ pub fn entry_spec(ids: &TableIds, entry: &TableEntry) -> Outcome<EntrySpec> {
     })
 }
 
+/// (key field index, runtime text) of each match field given.
+type KeyTexts = Vec<(usize, String)>;
+
 /// The match fields of `entry`, checked, as runtime key texts, and its
 /// priority.
-fn match_keys(ids: &TableIds, entry: &TableEntry) -> Outcome<(Vec<(usize, String)>, Option<u32>)> {
+fn match_keys(ids: &TableIds, entry: &TableEntry) -> Outcome<(KeyTexts, Option<u32>)> {
     let priority = priority(ids, entry)?;
     let mut keys: Vec<(usize, String)> = Vec::new();
     for field_match in &entry.r#match {
@@ -159,7 +163,7 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
             to_text(&exact.value, width, &what)
         }
         (Some(field_match::FieldMatchType::Lpm(lpm)), MatchKind::Lpm) => {
-            let value = to_text(&lpm.value, width, &what)?;
+            let mut value = to_text(&lpm.value, width, &what)?;
             let prefix = u32::try_from(lpm.prefix_len).ok().filter(|p| *p <= width);
             let Some(prefix) = prefix.filter(|p| *p > 0) else {
                 return Err(Failure::invalid(format!(
@@ -169,7 +173,9 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
                 )));
             };
             outside_mask(&lpm.value, &value::prefix_mask(prefix, width), width, &what)?;
-            Ok(format!("{value}/{prefix}"))
+            // Appended in place: a String's `write!` cannot fail.
+            let _ = write!(value, "/{prefix}");
+            Ok(value)
         }
         (Some(field_match::FieldMatchType::Ternary(ternary)), MatchKind::Ternary) => {
             let value = to_text(&ternary.value, width, &what)?;
