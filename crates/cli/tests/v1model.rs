@@ -71,3 +71,36 @@ fn v1model_scripts_pass_in_the_kernel() {
     let failures = failures("kernel");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Frames shorter than an Ethernet header (`tests/v1model/user`): the
+/// kernel refuses them, the user-space target runs them as BMv2 does.
+#[test]
+fn short_frames_run_in_user_space() {
+    if std::process::Command::new("clang")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED short_frames_run_in_user_space: clang is not installed");
+        return;
+    }
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/v1model/user");
+    let (program, script) = (folder.join("short_frames.p4"), folder.join("short_frames.stf"));
+    for hook in ["xdp", "tc"] {
+        let out = common::p4bpf(&[
+            "test",
+            &program.to_string_lossy(),
+            &script.to_string_lossy(),
+            "--target",
+            "user",
+            "--hook",
+            hook,
+        ]);
+        assert!(
+            out.status.success(),
+            "at {hook}:\n{}{}",
+            common::stdout(&out),
+            common::stderr(&out)
+        );
+    }
+}
