@@ -244,10 +244,11 @@ impl Emitter<'_> {
                         }
                     })
                     .collect();
-                out.extend(self.call_action(*action, &args, cx));
+                // Marked before the call: an `exit` in the action skips what follows.
                 for lhs in written {
                     out.extend(self.mark_dirty(lhs));
                 }
+                out.extend(self.call_action(*action, &args, cx));
             }
             Stmt::SetValid { header, valid } => {
                 // A union holds at most one valid member.
