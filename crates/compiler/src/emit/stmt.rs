@@ -374,6 +374,23 @@ impl Emitter<'_> {
 
     fn assign(&self, lhs: &Expr, rhs: &Expr) -> Vec<CStmt> {
         if let ExprKind::Slice { base, hi, lo } = &lhs.kind {
+            // `x[h1:l1][h2:l2]` is `x[l1 + h2 : l1 + l2]`.
+            if let ExprKind::Slice {
+                base: inner,
+                lo: inner_lo,
+                ..
+            } = &base.kind
+            {
+                let flat = Expr {
+                    kind: ExprKind::Slice {
+                        base: inner.clone(),
+                        hi: hi + inner_lo,
+                        lo: lo + inner_lo,
+                    },
+                    ty: lhs.ty.clone(),
+                };
+                return self.assign(&flat, rhs);
+            }
             let mask = format!("((u64){} << {lo})", super::expr::mask_literal(hi - lo + 1));
             let place = self.lvalue(base);
             let merged = format!(
