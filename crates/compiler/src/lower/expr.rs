@@ -242,11 +242,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// `l`, read before the statements pending from `mark` on ran: when
-    /// the right operand calls a function, P4 evaluates left to right, so
-    /// the left operand's value is kept in a temporary the call cannot
-    /// change (`x + f(x)` with `f` writing `x`).
+    /// the right operand calls something (a function, an action, a table,
+    /// an extern), P4 evaluates left to right, so the left operand's value
+    /// is kept in a temporary the call cannot change (`x + f(x)` with `f`
+    /// writing `x`). Plain assignments (temporaries the right operand
+    /// builds) need no copy.
     fn read_before(&mut self, l: Expr, mark: usize) -> Expr {
-        if self.pending.len() == mark || matches!(l.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
+        let calls = self.pending.get(mark..).unwrap_or_default().iter().any(|s| {
+            !matches!(s, Stmt::Assign { .. } | Stmt::SetValid { .. })
+        });
+        if !calls || matches!(l.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
             return l;
         }
         let name = format!("{}.left{}", self.dotted("tmp"), self.prog.vars.len());
