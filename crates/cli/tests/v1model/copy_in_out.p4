@@ -1,8 +1,9 @@
 // P4's copy-in/copy-out and left-to-right evaluation where a pointer or a
 // hoisted call could get them wrong: a function writing the operand to its
 // left, an action writing the variable its inout argument came from, an
-// `in` header argument the action changes behind it, and an `exit` after an
-// inout write. (A failing varbit extract: varbit_too_short.)
+// `in` header argument the action changes behind it, an `exit` after an
+// inout write, and a slice as an inout argument. (A failing varbit
+// extract: varbit_too_short.)
 #include <core.p4>
 #include <v1model.p4>
 
@@ -36,6 +37,9 @@ control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
         hdr.op.a = 0x55;
         hdr.op.b = o.a;    // the value copied in, not 0x55
     }
+    action bump_nibble(inout bit<4> n) {
+        n = n + 1;
+    }
     action set_and_exit(inout bit<8> x) {
         x = 0x33;
         exit;
@@ -49,6 +53,8 @@ control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
             read_in(hdr.op);
         } else if (hdr.op.op == 4) {
             set_and_exit(hdr.op.b);
+        } else if (hdr.op.op == 5) {
+            bump_nibble(hdr.op.b[5:2]);
         }
         sm.egress_spec = 1;
     }

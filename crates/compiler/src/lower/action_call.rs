@@ -1,10 +1,10 @@
 //! A direct call of an action (`a(x, y);`): arguments matched to its
 //! parameters by position or name, defaults filled in, `_` for an `out`
 //! parameter written to a scratch variable; `out` and `inout` arguments
-//! must be places the action can write through. Where the action also
-//! reads or writes the argument's variable itself, the argument goes
-//! through a copy, so the action sees P4's copy-in/copy-out and not an
-//! alias.
+//! must be places the action can write through, or slices of places.
+//! Where the argument is a slice, or the action also reads or writes the
+//! argument's variable itself, the argument goes through a copy, so the
+//! action sees P4's copy-in/copy-out and not an alias.
 
 use super::actions_list::is_place;
 use super::args::{match_args, Given};
@@ -64,15 +64,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     return;
                 }
             };
-            if by_pointer && !is_place(&x) {
+            let slice = matches!(&x.kind, ExprKind::Slice { base, .. } if is_place(base));
+            if by_pointer && !is_place(&x) && !slice {
                 self.diags.error(
                     call.span,
                     format!("the `out` or `inout` argument for `{}` must be a variable, field or stack element", param.name.name),
                 );
                 return;
             }
+            // A slice has no address of its own: it goes through a copy too.
             let aliased = root_var(&x).is_some_and(|v| self.action_touches(action, v));
-            if by_pointer && aliased {
+            if by_pointer && (aliased || slice) {
                 let name = format!("{}.copy{}", self.dotted("tmp"), self.prog.vars.len());
                 let copy = Expr {
                     kind: ExprKind::Var(self.new_var(name, x.ty.clone(), VarStorage::State)),
@@ -144,7 +146,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 fn root_var(x: &Expr) -> Option<VarId> {
     match &x.kind {
         ExprKind::Var(v) => Some(*v),
-        ExprKind::Field { base, .. } | ExprKind::Index { base, .. } => root_var(base),
+        ExprKind::Field { base, .. }
+        | ExprKind::Index { base, .. }
+        | ExprKind::Slice { base, .. } => root_var(base),
         _ => None,
     }
 }
