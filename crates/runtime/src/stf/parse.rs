@@ -2,8 +2,10 @@
 //! `add TABLE [PRIORITY] FIELD:VALUE... ACTION(PARAM:VALUE, ...)`,
 //! `setdefault TABLE ACTION(...)`, `packet PORT HEX...`,
 //! `expect PORT [HEX|*...] [$]`, `check_counter NAME(INDEX) [packets|bytes
-//! == N]`, `wait`. Commands of other targets (multicast groups, mirroring,
-//! registers, meters) are reported as unsupported at their line.
+//! == N]`, `wait`, and BMv2's `register_read NAME INDEX`, `register_write
+//! NAME INDEX VALUE`, `register_reset NAME`, `counter_read NAME INDEX`.
+//! Commands of other targets (multicast groups, mirroring, meters) are
+//! reported as unsupported at their line.
 
 use super::expect::Pattern;
 use std::fmt;
