@@ -529,7 +529,10 @@ impl Emitter<'_> {
         if let Some((u, field)) = union {
             let others = u.fields.iter().enumerate().filter(|(i, _)| *i != field);
             for (_, other) in others {
-                body.push(line(format!("{element}.{}.{VALID} = 0", c_ident(&other.name))));
+                body.push(line(format!(
+                    "{element}.{}.{VALID} = 0",
+                    c_ident(&other.name)
+                )));
             }
         }
         body.push(line(format!("{place}.{VALID} = 1")));

@@ -86,7 +86,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         rhs: x.clone(),
                     });
                 }
-                if matches!(param.direction, Some(ast::Direction::Out | ast::Direction::InOut)) {
+                if matches!(
+                    param.direction,
+                    Some(ast::Direction::Out | ast::Direction::InOut)
+                ) {
                     copy_out.push(Stmt::Assign {
                         lhs: x,
                         rhs: copy.clone(),

@@ -248,9 +248,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// writing `x`). Plain assignments (temporaries the right operand
     /// builds) need no copy.
     fn read_before(&mut self, l: Expr, mark: usize) -> Expr {
-        let calls = self.pending.get(mark..).unwrap_or_default().iter().any(|s| {
-            !matches!(s, Stmt::Assign { .. } | Stmt::SetValid { .. })
-        });
+        let calls = self
+            .pending
+            .get(mark..)
+            .unwrap_or_default()
+            .iter()
+            .any(|s| !matches!(s, Stmt::Assign { .. } | Stmt::SetValid { .. }));
         if !calls || matches!(l.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
             return l;
         }

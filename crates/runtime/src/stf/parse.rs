@@ -350,7 +350,9 @@ mod tests {
         );
         assert_eq!(
             one("register_reset r"),
-            Ok(Command::RegisterReset { register: "r".into() })
+            Ok(Command::RegisterReset {
+                register: "r".into()
+            })
         );
         assert_eq!(
             one("counter_read c 2"),

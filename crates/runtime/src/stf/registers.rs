@@ -33,8 +33,7 @@ pub fn write(pipeline: &impl MapSource, name: &str, index: u32, text: &str) -> R
 pub fn reset(pipeline: &impl MapSource, name: &str) -> Result<()> {
     let map = register_map(pipeline, name, 0)?;
     let zero = vec![0u8; map.value_size() as usize];
-    (0..map.max_entries())
-        .try_for_each(|i| map.write(&i.to_ne_bytes(), &zero, Write::Replace))
+    (0..map.max_entries()).try_for_each(|i| map.write(&i.to_ne_bytes(), &zero, Write::Replace))
 }
 
 fn register_map(pipeline: &impl MapSource, name: &str, index: u32) -> Result<Map> {
