@@ -67,7 +67,8 @@ if [ $LOADS = yes ]; then
     echo "$PROGRAMS" | xargs -P "$JOBS" -n 1 sh "$WORK/loadrow.sh" | sort >"$WORK/loads"
 fi
 
-count() { awk -F' \\| ' -v col="$2" '$col == "PASS" || $col == "ok" { n++ } END { print n + 0 }' "$1"; }
+# Rows whose column `col` (1-based after the leading `|`) says PASS or ok.
+count() { awk -F' \\| ' -v col="$2" '{ sub(/ \|$/, "", $col) } $col == "PASS" || $col == "ok" { n++ } END { print n + 0 }' "$1"; }
 total=$(wc -l <"$WORK/rows")
 {
     echo "# v1model conformance (issue 10)"
