@@ -151,15 +151,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "psa-example-dpdk-varbit-bmv2",
         "instances of `ActionProfile` are not supported",
     ),
-    // Reading registers from the STF.
-    (
-        "psa-example-register2-bmv2",
-        "unsupported STF command `register_read`",
-    ),
-    (
-        "psa-register-read-write-bmv2",
-        "unsupported STF command `register_read`",
-    ),
     // Sub-parsers (`CommonParser`).
     (
         "psa-fwd-bmv2",

@@ -142,9 +142,9 @@ impl LoadedPipeline {
                 record.write(&1u32.to_ne_bytes(), &noted.to_ne_bytes(), Write::Replace)?;
             }
         }
-        test_run::check_length(self.description.hook, packet)?;
         let (retval, packet) = match &self.executor {
             Executor::Kernel(object) => {
+                test_run::check_length(self.description.hook, packet)?;
                 let fd = object.program_fd(&self.description.entry)?;
                 let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
                 (retval, packet)

@@ -40,8 +40,8 @@ pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
 }
 
 /// The packets `BPF_PROG_TEST_RUN` takes at `hook`, checked before the
-/// call for a clear message, and by the user-space target so both targets
-/// take the same packets: an Ethernet header at least, and at TC (where the
+/// call for a clear message (the user-space target takes any packet, as
+/// BMv2 does): an Ethernet header at least, and at TC (where the
 /// kernel builds an skb) the whole IPv4 or IPv6 header its EtherType
 /// announces, else the kernel answers EINVAL.
 pub(crate) fn check_length(hook: Hook, packet: &[u8]) -> Result<()> {

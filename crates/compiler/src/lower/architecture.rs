@@ -113,6 +113,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         self.prog.intrinsics = intrinsics;
         self.arch_inputs(arch, span);
+        // Extern instances declared at the top level, shared by every block.
+        for decl in &program.decls {
+            if let DeclKind::Instance { ty, args, name, .. } = &decl.kind {
+                let object = match &ty.kind {
+                    TypeRefKind::Named { path, .. } => path.name.name.as_str(),
+                    _ => "",
+                };
+                if arch.object(object).is_some() {
+                    self.extern_instance(object, args, name, decl);
+                }
+            }
+        }
         // Top-level actions may call externs that set the metadata.
         for decl in &program.decls {
             if let DeclKind::Action { .. } = decl.kind {

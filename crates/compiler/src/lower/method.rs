@@ -210,13 +210,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         kind: ExprKind::Int(i.into()),
                         ty: Ty::bits(32),
                     };
-                    out.push(make(Expr {
+                    // Each element as what it is (a stack of unions too).
+                    let element = Expr {
                         kind: ExprKind::Index {
                             base: Box::new(h.clone()),
                             index: Box::new(index),
                         },
                         ty,
-                    }));
+                    };
+                    self.push_header_op(element, call, out, make);
                 }
             }
             // A union emits its valid member, if any.

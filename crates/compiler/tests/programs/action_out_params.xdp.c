@@ -188,9 +188,9 @@ reject:;
     return XDP_DROP;
 accept:;
     /* control sw (action_out_params.p4:14) */
+    st->headers.eth.p4bpf_dirty = 1;
+    st->headers.eth.p4bpf_dirty = 1;
     action_sw_swap(st, &st->headers.eth.dst, &st->headers.eth.src);
-    st->headers.eth.p4bpf_dirty = 1;
-    st->headers.eth.p4bpf_dirty = 1;
     st->omd.output_action = 3U;
     st->omd.output_port = 0U;
 sw_end:;

@@ -89,8 +89,8 @@ static __always_inline void action_pipe_bump(struct bound_actions_state *st, u8 
 /* action pipe.bump (bound_actions.p4:11) */
 static __always_inline void action_pipe_bump_bound(struct bound_actions_state *st, u8 by_2)
 {
-    action_pipe_bump(st, &st->headers.h.count, by_2);
     st->headers.h.p4bpf_dirty = 1;
+    action_pipe_bump(st, &st->headers.h.count, by_2);
 }
 
 SEC("xdp")

@@ -1,11 +1,13 @@
 //! STF, the P4 reference compiler's packet-test format: `parse` reads a
 //! file into commands (a malformed line is an error naming file:line),
 //! `expect` matches output packets against `expect` patterns, and `run`
-//! plays the commands against a loaded pipeline.
+//! plays the commands against a loaded pipeline; `registers` carries out
+//! BMv2's register commands.
 
 mod expect;
 mod parse;
 mod replication;
+mod registers;
 mod run;
 
 pub use expect::Pattern;

@@ -2,8 +2,10 @@
 //! `add TABLE [PRIORITY] FIELD:VALUE... ACTION(PARAM:VALUE, ...)`,
 //! `setdefault TABLE ACTION(...)`, `packet PORT HEX...`,
 //! `expect PORT [HEX|*...] [$]`, `check_counter NAME(INDEX) [packets|bytes
-//! == N]`, `wait`. Commands of other targets (multicast groups, mirroring,
-//! registers, meters) are reported as unsupported at their line.
+//! == N]`, `wait`, and BMv2's `register_read NAME INDEX`, `register_write
+//! NAME INDEX VALUE`, `register_reset NAME`, `counter_read NAME INDEX`.
+//! Commands of other targets (multicast groups, mirroring, meters) are
+//! reported as unsupported at their line.
 
 use super::expect::Pattern;
 use std::fmt;
@@ -57,6 +59,19 @@ pub enum Command {
     Wait,
     /// Multicast groups and nodes, mirroring sessions (BMv2's commands).
     Replication(super::replication::ReplicationCommand),
+    /// BMv2's `register_read NAME INDEX` (reported, not checked).
+    RegisterRead {
+        register: String,
+        index: u32,
+    },
+    RegisterWrite {
+        register: String,
+        index: u32,
+        value: String,
+    },
+    RegisterReset {
+        register: String,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -138,8 +153,11 @@ fn parse_command(content: &str) -> Result<Command, String> {
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
             super::replication::parse(w, rest).map(Command::Replication)
         }
+        "register_read" | "register_write" | "register_reset" | "counter_read" => {
+            parse_bmv2_state(word, rest)
+        }
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait)"
+            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add)"
         )),
     }
 }
@@ -244,6 +262,39 @@ fn parse_call(text: &str) -> Result<ActionCall, String> {
     })
 }
 
+/// BMv2's `register_read NAME INDEX`, `register_write NAME INDEX VALUE`,
+/// `register_reset NAME` and `counter_read NAME INDEX`.
+fn parse_bmv2_state(word: &str, rest: &str) -> Result<Command, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let index = |text: &str| {
+        text.parse::<u32>()
+            .map_err(|_| format!("`{word}`: `{text}` is not an index"))
+    };
+    let name = |text: &&str| text.to_string();
+    match (word, words.as_slice()) {
+        ("register_read", [register, i]) => Ok(Command::RegisterRead {
+            register: name(register),
+            index: index(i)?,
+        }),
+        ("register_write", [register, i, value]) => Ok(Command::RegisterWrite {
+            register: name(register),
+            index: index(i)?,
+            value: value.to_string(),
+        }),
+        ("register_reset", [register]) => Ok(Command::RegisterReset {
+            register: name(register),
+        }),
+        ("counter_read", [counter, i]) => Ok(Command::CheckCounter {
+            counter: name(counter),
+            index: index(i)?,
+            expected: None,
+        }),
+        _ => Err(format!(
+            "usage: register_read NAME INDEX, register_write NAME INDEX VALUE, register_reset NAME, counter_read NAME INDEX (found `{word} {rest}`)"
+        )),
+    }
+}
+
 fn parse_check_counter(rest: &str) -> Result<Command, String> {
     const USAGE: &str = "usage: check_counter NAME(INDEX) [packets|bytes == N]";
     let (name, after) = rest.split_once('(').ok_or(USAGE)?;
@@ -283,6 +334,41 @@ mod tests {
 
     fn one(text: &str) -> Result<Command, String> {
         parse_command(text)
+    }
+
+    #[test]
+    fn bmv2_register_and_counter_commands() {
+        assert_eq!(
+            one("register_write MyIngress.r 3 0x2a"),
+            Ok(Command::RegisterWrite {
+                register: "MyIngress.r".into(),
+                index: 3,
+                value: "0x2a".into(),
+            })
+        );
+        assert_eq!(
+            one("register_read r 0"),
+            Ok(Command::RegisterRead {
+                register: "r".into(),
+                index: 0,
+            })
+        );
+        assert_eq!(
+            one("register_reset r"),
+            Ok(Command::RegisterReset {
+                register: "r".into()
+            })
+        );
+        assert_eq!(
+            one("counter_read c 2"),
+            Ok(Command::CheckCounter {
+                counter: "c".into(),
+                index: 2,
+                expected: None,
+            })
+        );
+        assert!(one("register_write r 3").is_err());
+        assert!(one("register_read r x").is_err());
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 use super::expect::Pattern;
 use super::parse::{ActionCall, Command, CountKind, Line};
+use super::registers;
 use crate::entry::EntrySpec;
 use crate::error::{Result, RuntimeError};
 use crate::packet_target::PacketTarget;
@@ -95,6 +96,17 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
             }
             Command::Wait => Ok(()),
             Command::Replication(command) => replication.apply(pipeline, command),
+            Command::RegisterRead { register, index } => {
+                registers::read(pipeline, register, *index).map(|text| {
+                    report.push((at, format!("{name}:{at}: {text}"), false));
+                })
+            }
+            Command::RegisterWrite {
+                register,
+                index,
+                value,
+            } => registers::write(pipeline, register, *index, value),
+            Command::RegisterReset { register } => registers::reset(pipeline, register),
         };
         if let Err(error) = problem {
             report.push((at, format!("{name}:{at}: error: {error}"), true));
