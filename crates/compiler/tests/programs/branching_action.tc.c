@@ -519,5 +519,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "209\t219\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
     "225\t225\tbranching_action.p4:49\taction `sw.drop`\n"
+    "243\t263\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "266\t283\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "286\t309\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "315\t355\tbranching_action.p4:41\tcontrol `sw`\n"
     "318\t354\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -466,5 +466,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "180\t190\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
     "196\t196\tbranching_action.p4:49\taction `sw.drop`\n"
+    "211\t231\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "234\t251\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "254\t277\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "283\t323\tbranching_action.p4:41\tcontrol `sw`\n"
     "286\t322\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -309,7 +309,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "150\t163\tinitializers.p4:9\tparser state `prs.start`\n"
-    "169\t187\tinitializers.p4:10\tcontrol `sw`\n"
-    "191\t210\tinitializers.p4:21\tcontrol `dprs`\n"
+    "152\t165\tinitializers.p4:9\tparser state `prs.start`\n"
+    "171\t189\tinitializers.p4:10\tcontrol `sw`\n"
+    "193\t212\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

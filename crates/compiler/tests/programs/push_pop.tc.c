@@ -432,9 +432,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "202\t222\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "225\t242\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "245\t268\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "274\t298\tpush_pop.p4:39\tcontrol `sw`\n"
-    "302\t311\tpush_pop.p4:57\tcontrol `dep`\n"
+    "204\t224\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "227\t244\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "247\t270\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "276\t300\tpush_pop.p4:39\tcontrol `sw`\n"
+    "304\t313\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

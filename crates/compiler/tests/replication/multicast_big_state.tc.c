@@ -561,5 +561,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "262\t263\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
     "269\t269\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "327\t351\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "358\t396\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
     "358\t396\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "406\t415\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "451\t460\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
