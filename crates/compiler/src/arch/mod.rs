@@ -55,6 +55,9 @@ pub enum Object {
     /// v1model's `counter(size, CounterType)`: `count(index)` adds a
     /// packet or its bytes.
     TypedCounter,
+    /// PSA's and PNA's `InternetChecksum()`: a per-packet ones'
+    /// complement sum.
+    InternetChecksum,
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }

@@ -176,7 +176,10 @@ const FUNCTIONS: &[(&str, Function)] = &[
 
 /// Extern objects: counters and registers map onto p4bpf's own; Meter,
 /// Digest, Hash and the checksums come with the PSA and v1model work.
-const OBJECTS: &[(&str, Object)] = &[("Register", Object::Register)];
+const OBJECTS: &[(&str, Object)] = &[
+    ("Register", Object::Register),
+    ("InternetChecksum", Object::InternetChecksum),
+];
 
 pub const PNA: Architecture = Architecture {
     arch: Arch::Pna,

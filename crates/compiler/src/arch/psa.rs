@@ -112,6 +112,7 @@ pub const PSA: Architecture = Architecture {
     objects: &[
         ("Counter", Object::PsaCounter),
         ("Register", Object::Register),
+        ("InternetChecksum", Object::InternetChecksum),
     ],
     extern_prelude: "",
 };

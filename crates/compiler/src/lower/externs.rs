@@ -32,6 +32,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 counts_bytes = bytes;
                 ExternKind::Counter { sparse: false }
             }),
+            Some(Object::InternetChecksum) => {
+                self.internet_checksum_instance(name);
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,

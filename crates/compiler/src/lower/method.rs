@@ -119,6 +119,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     out.push(Stmt::Eval(x));
                 }
             }
+            (Some(Binding::InternetChecksum(sum)), _) => {
+                // A value (`get()`) as a statement has no effect.
+                if self
+                    .internet_checksum_method(sum, method, args, call)
+                    .is_some()
+                {
+                    out.append(&mut self.pending);
+                }
+            }
             (_, "setValid" | "setInvalid") => {
                 let Some(h) = self.expr_into(base, out) else {
                     return;

@@ -22,6 +22,7 @@ mod expr;
 mod externs;
 mod hash;
 mod init;
+mod internet_checksum;
 mod loops;
 mod method;
 mod parser;
@@ -97,6 +98,8 @@ enum Binding {
     Action(ir::ActionId),
     /// An extern object instance (`CounterArray`, `Register`).
     Extern(ir::ExternId),
+    /// An `InternetChecksum` instance: the variable holding its sum.
+    InternetChecksum(VarId),
     ValueSet(ir::ValueSetId),
     State(ir::StateId),
     /// A control instantiated inside another: index into `sub_controls`.

@@ -222,10 +222,8 @@ fn parse_call(text: &str) -> Result<ActionCall, String> {
         .trim_end()
         .strip_suffix(')')
         .ok_or_else(|| format!("missing `)` in `{text}`"))?;
-    let args = args
-        .split(',')
-        .map(str::trim)
-        .filter(|arg| !arg.is_empty())
+    let args = arg_texts(args)
+        .iter()
         .map(|arg| match arg.split_once(':') {
             Some((param, value)) if !param.trim().is_empty() && !value.trim().is_empty() => {
                 Ok((param.trim().to_string(), value.trim().to_string()))
@@ -237,6 +235,22 @@ fn parse_call(text: &str) -> Result<ActionCall, String> {
         name: name.trim().to_string(),
         args,
     })
+}
+
+/// The `P:V` texts of an argument list, separated by commas or, as
+/// P4TC's scripts write them, by spaces (`dmac:0xAABB port:0x1`); a space
+/// beside the colon (`P: V`) stays inside the argument.
+fn arg_texts(args: &str) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for word in args.split(|c: char| c == ',' || c.is_whitespace()) {
+        let joins_last = word.starts_with(':') || out.last().is_some_and(|l| l.ends_with(':'));
+        match out.last_mut() {
+            Some(last) if joins_last => last.push_str(word),
+            _ if word.is_empty() => {}
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
 }
 
 fn parse_check_counter(rest: &str) -> Result<Command, String> {
@@ -305,6 +319,21 @@ mod tests {
         );
         let ipv6 = one("add t k:2001:db8::1 a(x:00:11:22:33:44:55)");
         assert!(matches!(ipv6, Ok(Command::Add { keys, .. }) if keys[0].1 == "2001:db8::1"));
+    }
+
+    #[test]
+    fn action_arguments_separated_by_spaces_as_p4tc_writes_them() {
+        let args = |text: &str| match one(text) {
+            Ok(Command::Add { action, .. }) => action.args,
+            other => panic!("{other:?}"),
+        };
+        let expected: Vec<(String, String)> = vec![
+            ("dmac".into(), "0xAABBCCDDEEFF".into()),
+            ("port".into(), "0x1".into()),
+        ];
+        assert_eq!(args("add t k:0 a(dmac:0xAABBCCDDEEFF port:0x1)"), expected);
+        assert_eq!(args("add t k:0 a(dmac: 0xAABBCCDDEEFF ,port :0x1)"), expected);
+        assert!(one("add t k:0 a(dmac 0x1)").is_err());
     }
 
     #[test]
