@@ -206,6 +206,8 @@ pub enum Builtin {
     Hash(HashAlgorithm),
     /// A random number of the expression's width (`random`).
     Random,
+    /// A 32-bit ones' complement sum folded to 16 bits, carries added back.
+    CsumFold,
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.

@@ -113,6 +113,10 @@ pub const PSA: Architecture = Architecture {
         ("Counter", Object::PsaCounter),
         ("Register", Object::Register),
         ("InternetChecksum", Object::InternetChecksum),
+        (
+            "Checksum",
+            Object::Unsupported("a CRC over several `update`s is not built; `InternetChecksum` is"),
+        ),
     ],
     extern_prelude: "",
 };

@@ -90,14 +90,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 }
 
-/// `a + b` in ones' complement over 16 bits: the sum in 32 bits with its
-/// carry added back (one fold suffices for two 16-bit operands).
+/// `a + b` in ones' complement over 16 bits: the sum in 32 bits, folded.
 fn ones_add(a: Expr, b: Expr) -> Expr {
     let wide = Ty::bits(32);
     let sum = binary(BinOp::Add, cast(a, wide.clone()), cast(b, wide));
-    let low = binary(BinOp::BitAnd, sum.clone(), int(0xffff, 32));
-    let carry = binary(BinOp::Shr, sum, int(16, 32));
-    cast(binary(BinOp::Add, low, carry), Ty::bits(16))
+    Expr {
+        kind: ExprKind::Builtin {
+            func: Builtin::CsumFold,
+            args: vec![sum],
+        },
+        ty: Ty::bits(16),
+    }
 }
 
 fn complement(x: Expr) -> Expr {

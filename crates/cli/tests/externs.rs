@@ -1,0 +1,97 @@
+//! The externs v1model, PSA and PNA share, end to end: each program of
+//! tests/externs runs its STF on the kernel target at XDP and TC and on
+//! the user target; variants of them check each refusal names the extern,
+//! the method and the place. Skips, saying why, without root/BPF or clang.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+const TARGETS: [&[&str]; 3] = [
+    &["--target", "kernel", "--hook", "xdp"],
+    &["--target", "kernel", "--hook", "tc"],
+    &["--target", "user"],
+];
+
+fn own(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/externs")
+        .join(name)
+}
+
+/// Runs `stem.stf` against `stem.p4` on every target and asserts each
+/// passes, with every line of `seen` in its output.
+fn passes_everywhere(stem: &str, seen: &[&str]) {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED {stem}: {why}");
+        return;
+    }
+    let (program, script) = (own(&format!("{stem}.p4")), own(&format!("{stem}.stf")));
+    for target in TARGETS {
+        let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+        let mut args = vec!["test", p.as_ref(), s.as_ref()];
+        args.extend_from_slice(target);
+        let out = common::p4bpf(&args);
+        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        let target = target.join(" ");
+        assert!(out.status.success(), "{stem} at {target}:\n{text}");
+        for line in seen {
+            assert!(text.contains(line), "{stem} at {target}: no `{line}`:\n{text}");
+        }
+    }
+}
+
+/// Compiles `stem.p4` with `from` replaced by `to` and asserts it is
+/// refused with `says`, at a place in the variant.
+fn refused(stem: &str, from: &str, to: &str, says: &str) {
+    let source = std::fs::read_to_string(own(&format!("{stem}.p4"))).expect("program");
+    assert!(source.contains(from), "`{from}` not in {stem}.p4");
+    let dir = common::scratch_dir(&format!("externs_{stem}_refused"));
+    let program = common::write(&dir, "variant.p4", &source.replacen(from, to, 1));
+    let out_dir = dir.join("out");
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &out_dir.to_string_lossy(),
+    ]);
+    let err = common::stderr(&out);
+    assert!(!out.status.success(), "{stem} variant compiled: {to}");
+    assert!(err.contains(says), "{stem}: {err}");
+    assert!(err.contains("variant.p4:"), "{stem}: no place in {err}");
+}
+
+#[test]
+fn psa_internet_checksum_verifies_updates_incrementally_and_recomputes() {
+    passes_everywhere(
+        "psa_internet_checksum",
+        &["PASS: 15 packets", "drop: ok (dropped)"],
+    );
+}
+
+#[test]
+fn pna_internet_checksum_carries_state_between_instances() {
+    passes_everywhere("pna_internet_checksum", &["PASS: 8 packets"]);
+}
+
+#[test]
+fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
+    refused(
+        "psa_internet_checksum",
+        "hdr.probe.hc = ck.get();\n        }\n    }",
+        "hdr.probe.hc = ck.get(1);\n        }\n    }",
+        "no `get` takes 1 argument",
+    );
+    refused(
+        "psa_internet_checksum",
+        "    InternetChecksum() ck;\n    apply {\n        send_to_port",
+        "    InternetChecksum() ck;\n    Checksum<bit<16>>(PSA_HashAlgorithm_t.CRC16) crc;\n    apply {\n        send_to_port",
+        "`Checksum` is not supported yet",
+    );
+    refused(
+        "pna_internet_checksum",
+        "check.add(hdr.ipv4);",
+        "check.update(hdr.ipv4);",
+        "`InternetChecksum` has no method `update`",
+    );
+}
