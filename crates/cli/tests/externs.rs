@@ -75,6 +75,11 @@ fn pna_internet_checksum_carries_state_between_instances() {
 }
 
 #[test]
+fn psa_counters_count_packets_bytes_at_ingress_and_both() {
+    passes_everywhere("psa_counters", &["PASS: 5 packets"]);
+}
+
+#[test]
 fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
     refused(
         "psa_internet_checksum",

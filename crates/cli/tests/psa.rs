@@ -92,11 +92,6 @@ const REFUSED: &[(&str, &str, &str)] = &[
         "        send_to_port(ostd, port);\n        ostd.clone = true;\n",
         "PSA cloning (`clone`) is not supported yet",
     ),
-    (
-        "PSA_CounterType_t.PACKETS",
-        "PSA_CounterType_t.BYTES",
-        "PSA `Counter`s of bytes are not supported yet",
-    ),
 ];
 
 #[test]

@@ -600,12 +600,29 @@ impl Table {
 /// What an extern object is; its state lives in a map of `size` cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExternKind {
-    /// Packets per index (ebpf_model's `CounterArray`): a per-CPU array,
-    /// or a per-CPU hash when `sparse`.
-    Counter { sparse: bool },
+    /// Packets, bytes or both per index (ebpf_model's `CounterArray`,
+    /// PSA's `Counter`): a per-CPU array, or a per-CPU hash when `sparse`.
+    Counter { sparse: bool, unit: CounterUnit },
     /// Values of type `value` kept across packets, at indexes of type
     /// `index` (ubpf_model's `Register`): an array; cells start at 0.
     Register { value: Ty, index: Ty },
+}
+
+/// What a counter cell counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterUnit {
+    Packets,
+    /// The frame's length at ingress, in bytes.
+    Bytes,
+    /// Both, packets first.
+    PacketsAndBytes,
+}
+
+impl CounterUnit {
+    /// Whether a count adds the packet's length.
+    pub fn counts_bytes(self) -> bool {
+        self != CounterUnit::Packets
+    }
 }
 
 /// An operation of an extern object.
@@ -775,7 +792,7 @@ impl Program {
     /// The counter instances, with whether each is sparse.
     pub fn counters(&self) -> impl Iterator<Item = (&ExternInstance, bool)> {
         self.externs.iter().filter_map(|e| match e.kind {
-            ExternKind::Counter { sparse } => Some((e, sparse)),
+            ExternKind::Counter { sparse, .. } => Some((e, sparse)),
             ExternKind::Register { .. } => None,
         })
     }

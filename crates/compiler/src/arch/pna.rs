@@ -179,6 +179,7 @@ const FUNCTIONS: &[(&str, Function)] = &[
 const OBJECTS: &[(&str, Object)] = &[
     ("Register", Object::Register),
     ("InternetChecksum", Object::InternetChecksum),
+    ("Counter", Object::PsaCounter),
 ];
 
 pub const PNA: Architecture = Architecture {

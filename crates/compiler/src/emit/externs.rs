@@ -5,21 +5,38 @@
 
 use super::maps::map_def;
 use super::Emitter;
-use crate::ir::{Expr, ExternId, ExternInstance, ExternKind, ExternOp};
+use crate::ir::{CounterUnit, Expr, ExternId, ExternInstance, ExternKind, ExternOp};
 
 impl Emitter<'_> {
     /// The maps and operation functions of every extern instance.
     pub fn extern_definitions(&self) -> String {
-        self.prog
+        let both = self.prog.externs.iter().any(|x| {
+            matches!(
+                x.kind,
+                ExternKind::Counter {
+                    unit: CounterUnit::PacketsAndBytes,
+                    ..
+                }
+            )
+        });
+        let cell = if both {
+            "/* A cell of a counter of packets and bytes (the layout the runtime reads). */\n\
+             struct p4bpf_packets_bytes {\n    u64 packets;\n    u64 bytes;\n};\n\n"
+        } else {
+            ""
+        };
+        let definitions: String = self
+            .prog
             .externs
             .iter()
             .map(|x| match &x.kind {
-                ExternKind::Counter { sparse } => counter_definition(x, *sparse),
+                ExternKind::Counter { sparse, unit } => counter_definition(x, *sparse, *unit),
                 ExternKind::Register { value, .. } => {
                     self.register_definition(x, self.declare(value, "").trim())
                 }
             })
-            .collect()
+            .collect();
+        format!("{cell}{definitions}")
     }
 
     fn register_definition(&self, x: &ExternInstance, value: &str) -> String {
@@ -58,24 +75,36 @@ impl Emitter<'_> {
     }
 }
 
-fn counter_definition(x: &ExternInstance, sparse: bool) -> String {
+/// A counter's map and its `p4bpf_count_<instance>(index, amount)`:
+/// `amount` is 1 or the packet's length; a cell of packets and bytes is
+/// two u64s, packets first.
+fn counter_definition(x: &ExternInstance, sparse: bool, unit: CounterUnit) -> String {
+    let name = &x.c_name;
+    let (value, what, add, first) = match unit {
+        CounterUnit::Packets => ("u64", "packets", "*cell += amount;", "amount"),
+        CounterUnit::Bytes => ("u64", "bytes", "*cell += amount;", "amount"),
+        CounterUnit::PacketsAndBytes => (
+            "struct p4bpf_packets_bytes",
+            "packets and bytes",
+            "{\n        cell->packets += 1;\n        cell->bytes += amount;\n    }",
+            "(struct p4bpf_packets_bytes){ 1, amount }",
+        ),
+    };
     let (kind, on_missing) = if sparse {
         (
             "BPF_MAP_TYPE_PERCPU_HASH",
             format!(
-                "\n    else\n        bpf_map_update_elem(&{}, &index, &amount, BPF_NOEXIST);",
-                x.c_name
+                "\n    else {{\n        {value} first = {first};\n        bpf_map_update_elem(&{name}, &index, &first, BPF_NOEXIST);\n    }}"
             ),
         )
     } else {
         ("BPF_MAP_TYPE_PERCPU_ARRAY", String::new())
     };
     format!(
-        "/* CounterArray {}: packets per index */\n{}\
+        "/* Counter {}: {what} per index */\n{}\
          static __always_inline void p4bpf_count_{name}(u32 index, u64 amount)\n{{\n    \
-         u64 *cell = bpf_map_lookup_elem(&{name}, &index);\n    if (cell)\n        *cell += amount;{on_missing}\n}}\n\n",
+         {value} *cell = bpf_map_lookup_elem(&{name}, &index);\n    if (cell)\n        {add}{on_missing}\n}}\n\n",
         x.name,
-        map_def(kind, "u32", "u64", x.size, None, &x.c_name),
-        name = x.c_name,
+        map_def(kind, "u32", value, x.size, None, name),
     )
 }

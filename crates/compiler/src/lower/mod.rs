@@ -139,8 +139,6 @@ struct Lowerer<'a, 'u> {
     action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
     /// Where each of `prog.entry_requests` was made, for diagnostics.
     entry_request_spans: Vec<Span>,
-    /// Counters whose `count` adds the packet's bytes, not 1.
-    byte_counters: std::collections::HashSet<ir::ExternId>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -213,7 +211,6 @@ pub fn lower(
         loops: vec![],
         action_params: HashMap::new(),
         entry_request_spans: vec![],
-        byte_counters: Default::default(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();
