@@ -80,6 +80,21 @@ fn psa_counters_count_packets_bytes_at_ingress_and_both() {
 }
 
 #[test]
+fn pna_hashes_random_draws_and_byte_counter() {
+    passes_everywhere("pna_hash_random", &["PASS: 16 packets"]);
+}
+
+#[test]
+fn random_ranges_the_target_cannot_draw_are_refused() {
+    refused(
+        "pna_hash_random",
+        "Random<bit<8>>(10, 12) drawn;",
+        "Random<bit<8>>(12, 10) drawn;",
+        "`Random(12, 10)`: the range must hold 1 to 2^32 values",
+    );
+}
+
+#[test]
 fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
     refused(
         "psa_internet_checksum",

@@ -58,6 +58,11 @@ pub enum Object {
     /// PSA's and PNA's `InternetChecksum()`: a per-packet ones'
     /// complement sum.
     InternetChecksum,
+    /// PSA's and PNA's `Random<T>(min, max)`: `read()`.
+    Random,
+    /// PSA's and PNA's `Hash<O>(algorithm)`: `get_hash(data)`,
+    /// `get_hash(base, data, max)`.
+    Hash,
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }

@@ -180,6 +180,8 @@ const OBJECTS: &[(&str, Object)] = &[
     ("Register", Object::Register),
     ("InternetChecksum", Object::InternetChecksum),
     ("Counter", Object::PsaCounter),
+    ("Random", Object::Random),
+    ("Hash", Object::Hash),
 ];
 
 pub const PNA: Architecture = Architecture {

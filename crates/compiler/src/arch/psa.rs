@@ -113,6 +113,8 @@ pub const PSA: Architecture = Architecture {
         ("Counter", Object::PsaCounter),
         ("Register", Object::Register),
         ("InternetChecksum", Object::InternetChecksum),
+        ("Random", Object::Random),
+        ("Hash", Object::Hash),
         (
             "Checksum",
             Object::Unsupported("a CRC over several `update`s is not built; `InternetChecksum` is"),

@@ -194,8 +194,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             Some(Binding::Extern(instance)) => {
                                 return self.extern_method(instance, method, args, e);
                             }
-                            Some(Binding::InternetChecksum(sum)) => {
-                                return self.internet_checksum_method(sum, method, args, e);
+                            Some(
+                                b @ (Binding::InternetChecksum(_)
+                                | Binding::Random { .. }
+                                | Binding::Hash { .. }),
+                            ) => {
+                                return self.value_extern_method(b, method, args, e);
                             }
                             _ => {}
                         }
@@ -392,7 +396,12 @@ impl Lowerer<'_, '_> {
             return None;
         };
         match self.lookup(&p.name.name) {
-            Some(b @ (Binding::Extern(_) | Binding::InternetChecksum(_))) => Some(b),
+            Some(
+                b @ (Binding::Extern(_)
+                | Binding::InternetChecksum(_)
+                | Binding::Random { .. }
+                | Binding::Hash { .. }),
+            ) => Some(b),
             _ => None,
         }
     }

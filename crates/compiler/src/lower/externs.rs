@@ -38,6 +38,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.internet_checksum_instance(name);
                 return;
             }
+            Some(Object::Random) => {
+                self.random_instance(name, args, decl);
+                return;
+            }
+            Some(Object::Hash) => {
+                self.hash_instance(name, args, decl);
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,

@@ -176,15 +176,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         };
-        let items: Vec<&'a ast::Expr> = match &data.kind {
-            A::List(items) => items.iter().collect(),
-            _ => vec![data],
-        };
-        let mut fields = vec![];
-        for item in items {
-            let x = self.expr(item)?;
-            self.flatten(x, &mut fields);
-        }
+        let fields = self.fields_of(data)?;
         let func = match algorithm {
             Algorithm::Hash(a) => Builtin::Hash(a),
             Algorithm::Random => Builtin::Random,
@@ -195,9 +187,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         })
     }
 
+    /// The bit strings of a list of fields (`{ a, b }`) or of one
+    /// expression, as [`Lowerer::flatten`] gives them, in order.
+    pub(super) fn fields_of(&mut self, data: &'a ast::Expr) -> Option<Vec<Expr>> {
+        let items: Vec<&'a ast::Expr> = match &data.kind {
+            A::List(items) => items.iter().collect(),
+            _ => vec![data],
+        };
+        let mut fields = vec![];
+        for item in items {
+            let x = self.expr(item)?;
+            self.flatten(x, &mut fields);
+        }
+        Some(fields)
+    }
+
     /// `x` as bit strings of at most 64 bits, in order: a header's or
     /// struct's fields, a wide field's 64-bit slices from the top.
-    pub(super) fn flatten(&self, x: Expr, out: &mut Vec<Expr>) {
+    fn flatten(&self, x: Expr, out: &mut Vec<Expr>) {
         match &x.ty {
             Ty::Header(agg) | Ty::Struct(agg) => {
                 let Some(fields) = self.env.aggregates.get(agg.index()).map(|a| &a.fields) else {

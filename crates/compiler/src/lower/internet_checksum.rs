@@ -11,7 +11,7 @@
 
 use super::{Binding, Lowerer};
 use crate::ir::{BinOp, Builtin, Expr, ExprKind, HashAlgorithm, Stmt, Ty, UnOp, VarId, VarStorage};
-use p4bpf_front::ast::{self, ExprKind as A};
+use p4bpf_front::ast;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     /// `InternetChecksum() name;`: a zero sum each time its block starts,
@@ -70,15 +70,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// The Internet checksum (the complemented sum) of `data`'s fields
     /// concatenated, as a `bit<16>`.
     fn checksum_of(&mut self, data: &'a ast::Expr) -> Option<Expr> {
-        let items: Vec<&'a ast::Expr> = match &data.kind {
-            A::List(items) => items.iter().collect(),
-            _ => vec![data],
-        };
-        let mut fields = vec![];
-        for item in items {
-            let x = self.expr(item)?;
-            self.flatten(x, &mut fields);
-        }
+        let fields = self.fields_of(data)?;
         let checksum = Expr {
             kind: ExprKind::Builtin {
                 func: Builtin::Hash(HashAlgorithm::Csum16),

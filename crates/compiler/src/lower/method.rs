@@ -119,12 +119,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     out.push(Stmt::Eval(x));
                 }
             }
-            (Some(Binding::InternetChecksum(sum)), _) => {
+            (
+                Some(
+                    b @ (Binding::InternetChecksum(_)
+                    | Binding::Random { .. }
+                    | Binding::Hash { .. }),
+                ),
+                _,
+            ) => {
                 // A value (`get()`) as a statement has no effect.
-                if self
-                    .internet_checksum_method(sum, method, args, call)
-                    .is_some()
-                {
+                if self.value_extern_method(b, method, args, call).is_some() {
                     out.append(&mut self.pending);
                 }
             }

@@ -33,6 +33,7 @@ mod stmt;
 mod table;
 mod tc_acl;
 mod tc_type;
+mod value_externs;
 pub mod types;
 mod wide;
 
@@ -100,6 +101,13 @@ enum Binding {
     Extern(ir::ExternId),
     /// An `InternetChecksum` instance: the variable holding its sum.
     InternetChecksum(VarId),
+    /// A `Random<T>(lo, hi)` instance.
+    Random { lo: u64, hi: u64, ty: Ty },
+    /// A `Hash<O>(algorithm)` instance, `ty` being `O`.
+    Hash {
+        algorithm: ir::HashAlgorithm,
+        ty: Ty,
+    },
     ValueSet(ir::ValueSetId),
     State(ir::StateId),
     /// A control instantiated inside another: index into `sub_controls`.

@@ -56,6 +56,7 @@ long bpf_skb_load_bytes(const struct __sk_buff *skb, __u32 offset, void *to, __u
 long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, __u32 len, __u64 flags);
 long bpf_redirect(__u32 ifindex, __u64 flags);
 __u64 bpf_ktime_get_ns(void);
+__u32 bpf_get_prandom_u32(void);
 long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed);
 long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size);
 
