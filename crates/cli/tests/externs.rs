@@ -95,6 +95,11 @@ fn random_ranges_the_target_cannot_draw_are_refused() {
 }
 
 #[test]
+fn psa_meters_colour_blind_aware_and_by_bytes_as_rfc_2698() {
+    passes_everywhere("psa_meters", &["PASS: 7 packets"]);
+}
+
+#[test]
 fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
     refused(
         "psa_internet_checksum",

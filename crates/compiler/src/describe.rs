@@ -170,6 +170,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         entry: crate::emit::entry_name(prog, hook),
         tables,
         counters,
+        meters: meters(prog),
         value_sets,
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
@@ -190,6 +191,22 @@ fn table_acls(prog: &Program) -> Vec<layout::TableAcl> {
                 annotation: acl.annotation.clone(),
                 control: acl.control.clone(),
             })
+        })
+        .collect()
+}
+
+/// The meters the control plane sets, by P4 name.
+fn meters(prog: &Program) -> Vec<layout::Meter> {
+    prog.externs
+        .iter()
+        .filter_map(|x| match x.kind {
+            ExternKind::Meter { bytes } => Some(layout::Meter {
+                name: x.name.clone(),
+                map: x.c_name.clone(),
+                bytes,
+                size: x.size,
+            }),
+            _ => None,
         })
         .collect()
 }

@@ -606,6 +606,10 @@ pub enum ExternKind {
     /// Values of type `value` kept across packets, at indexes of type
     /// `index` (ubpf_model's `Register`): an array; cells start at 0.
     Register { value: Ty, index: Ty },
+    /// Two-rate three-colour meters (RFC 2698) per index, metering
+    /// packets or `bytes`: an array whose cells hold the control plane's
+    /// rates, the buckets and a lock.
+    Meter { bytes: bool },
 }
 
 /// What a counter cell counts.
@@ -634,6 +638,10 @@ pub enum ExternOp {
     Read,
     /// `(index, value)`: stores into a register cell.
     Write,
+    /// `(index, colour, amount)`: a meter's colour for a packet of
+    /// `amount` packets or bytes coloured `colour` so far (0 green,
+    /// 1 yellow, 2 red, BMv2's codes).
+    Execute,
 }
 
 /// One instance of an extern object (`CounterArray(1024, true) c;`).
@@ -793,7 +801,7 @@ impl Program {
     pub fn counters(&self) -> impl Iterator<Item = (&ExternInstance, bool)> {
         self.externs.iter().filter_map(|e| match e.kind {
             ExternKind::Counter { sparse, .. } => Some((e, sparse)),
-            ExternKind::Register { .. } => None,
+            ExternKind::Register { .. } | ExternKind::Meter { .. } => None,
         })
     }
     /// The deparser the pipeline runs, if any.

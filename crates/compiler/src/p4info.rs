@@ -131,12 +131,12 @@ pub fn write(prog: &Program) -> String {
             ExternKind::Register { value, .. } => {
                 Some((x.name.as_str(), value.width().unwrap_or(0), x.size))
             }
-            ExternKind::Counter { .. } => None,
+            ExternKind::Counter { .. } | ExternKind::Meter { .. } => None,
         })
         .collect();
     resources.extend(prog.externs.iter().filter_map(|x| match x.kind {
         ExternKind::Register { .. } => Some((REGISTER, x.name.clone(), x.p4_id)),
-        ExternKind::Counter { .. } => None,
+        ExternKind::Counter { .. } | ExternKind::Meter { .. } => None,
     }));
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();

@@ -58,6 +58,9 @@ pub enum Object {
     /// PSA's and PNA's `InternetChecksum()`: a per-packet ones'
     /// complement sum.
     InternetChecksum,
+    /// PSA's and PNA's `Meter<S>(size, type)`: `execute(index[, colour])`;
+    /// v1model's `meter(size, type)`: `execute_meter(index, out colour)`.
+    Meter,
     /// PSA's and PNA's `Random<T>(min, max)`: `read()`.
     Random,
     /// PSA's and PNA's `Hash<O>(algorithm)`: `get_hash(data)`,

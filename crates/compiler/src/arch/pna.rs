@@ -181,6 +181,7 @@ const OBJECTS: &[(&str, Object)] = &[
     ("InternetChecksum", Object::InternetChecksum),
     ("Counter", Object::PsaCounter),
     ("Random", Object::Random),
+    ("Meter", Object::Meter),
     ("Hash", Object::Hash),
 ];
 

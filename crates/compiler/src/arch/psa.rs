@@ -114,6 +114,7 @@ pub const PSA: Architecture = Architecture {
         ("Register", Object::Register),
         ("InternetChecksum", Object::InternetChecksum),
         ("Random", Object::Random),
+        ("Meter", Object::Meter),
         ("Hash", Object::Hash),
         (
             "Checksum",

@@ -17,7 +17,7 @@ const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
 const PAYLOAD: &str = "checksums over the payload need the whole packet";
 const REPLICATION: &str = "clones, resubmission and recirculation run no second pass yet";
-const PSA_METERS: &str = "meters come with PSA's Meter and DirectMeter";
+const DIRECT_METERS: &str = "meters of table entries come with PSA's DirectMeter";
 const PSA_PROFILES: &str =
     "action profiles and selectors come with PSA's ActionProfile and ActionSelector";
 /// BMv2's drop port.
@@ -136,8 +136,8 @@ pub const V1MODEL: Architecture = Architecture {
             "direct_counter",
             Object::Unsupported("direct counters are not wired to table entries yet"),
         ),
-        ("meter", Object::Unsupported(PSA_METERS)),
-        ("direct_meter", Object::Unsupported(PSA_METERS)),
+        ("meter", Object::Meter),
+        ("direct_meter", Object::Unsupported(DIRECT_METERS)),
         ("action_profile", Object::Unsupported(PSA_PROFILES)),
         ("action_selector", Object::Unsupported(PSA_PROFILES)),
     ],

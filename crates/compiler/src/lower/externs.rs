@@ -38,6 +38,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.internet_checksum_instance(name);
                 return;
             }
+            Some(Object::Meter) => self.meter_kind(args, decl),
             Some(Object::Random) => {
                 self.random_instance(name, args, decl);
                 return;
@@ -211,6 +212,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (ExternKind::Counter { .. }, "count", [index]) => {
                 return self.typed_count(instance, &index.value);
             }
+            (ExternKind::Meter { bytes }, _, _) => {
+                return self.meter_method(instance, *bytes, method, args, call);
+            }
             _ => {}
         }
         // Argument types are the checker's, from the extern's declaration.
@@ -223,6 +227,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let object = match kind {
                     ExternKind::Counter { .. } => "CounterArray",
                     ExternKind::Register { .. } => "Register",
+                    ExternKind::Meter { .. } => "Meter",
                 };
                 self.diags.error(
                     call.span,
@@ -282,12 +287,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Some(ExternKind::Counter { unit, .. }) if unit.counts_bytes()
         );
         if counts_bytes {
-            // The architecture's packet length, else the frame's.
-            let length = self.prog.intrinsics.packet_length.clone();
-            args.push(length.unwrap_or(Expr {
-                kind: ExprKind::PacketLength,
-                ty: Ty::bits(32),
-            }));
+            args.push(self.packet_length());
         }
         Some(Expr {
             kind: ExprKind::ExternMethod {
@@ -296,6 +296,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 args,
             },
             ty: Ty::Void,
+        })
+    }
+
+    /// The packet's length in bytes: the architecture's metadata, else the
+    /// frame's length at ingress.
+    pub(super) fn packet_length(&self) -> Expr {
+        let length = self.prog.intrinsics.packet_length.clone();
+        length.unwrap_or(Expr {
+            kind: ExprKind::PacketLength,
+            ty: Ty::bits(32),
         })
     }
 

@@ -24,6 +24,7 @@ mod hash;
 mod init;
 mod internet_checksum;
 mod loops;
+mod meter;
 mod method;
 mod parser;
 mod pna;

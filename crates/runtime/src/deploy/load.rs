@@ -199,6 +199,7 @@ mod tests {
             entry: "p_xdp".into(),
             tables: vec![],
             counters: vec![counter("c"), counter("c"), counter("a")],
+            meters: vec![],
             value_sets: vec![],
             port_map: None,
             output_record: Some("out".into()),

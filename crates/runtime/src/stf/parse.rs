@@ -55,6 +55,12 @@ pub enum Command {
         expected: Option<(CountKind, u64)>,
     },
     Wait,
+    /// `meter_set NAME INDEX PIR PBURST CIR CBURST` (p4bpf's own).
+    MeterSet {
+        meter: String,
+        index: u32,
+        config: crate::meter::MeterConfig,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -133,6 +139,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
         }
         "check_counter" => parse_check_counter(rest),
         "wait" => Ok(Command::Wait),
+        "meter_set" => parse_meter_set(rest),
         other => Err(format!(
             "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait)"
         )),
@@ -251,6 +258,32 @@ fn arg_texts(args: &str) -> Vec<String> {
         }
     }
     out
+}
+
+fn parse_meter_set(rest: &str) -> Result<Command, String> {
+    const USAGE: &str = "usage: meter_set METER INDEX PIR PBURST CIR CBURST";
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let [meter, numbers @ ..] = words.as_slice() else {
+        return Err(USAGE.into());
+    };
+    let numbers: Vec<u64> = numbers
+        .iter()
+        .map(|n| n.parse::<u64>().map_err(|_| format!("`{n}` is not a number; {USAGE}")))
+        .collect::<Result<_, _>>()?;
+    let [index, pir, pburst, cir, cburst] = numbers.as_slice() else {
+        return Err(USAGE.into());
+    };
+    let index = u32::try_from(*index).map_err(|_| format!("meter index {index} is too large"))?;
+    Ok(Command::MeterSet {
+        meter: meter.to_string(),
+        index,
+        config: crate::meter::MeterConfig {
+            pir: *pir,
+            pburst: *pburst,
+            cir: *cir,
+            cburst: *cburst,
+        },
+    })
 }
 
 fn parse_check_counter(rest: &str) -> Result<Command, String> {

@@ -86,6 +86,12 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 Ok(())
             }
             Command::Wait => Ok(()),
+            Command::MeterSet {
+                meter,
+                index,
+                config,
+            } => names::meter(pipeline.description(), meter)
+                .and_then(|found| crate::meter::set(pipeline, found, *index, *config)),
         };
         if let Err(error) = problem {
             report.push((at, format!("{name}:{at}: error: {error}"), true));
