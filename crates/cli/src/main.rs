@@ -8,6 +8,7 @@ mod compile;
 mod conformance;
 mod control_output;
 mod counter;
+mod meter;
 mod diagnostic_line;
 mod fuzz;
 mod fuzz_packets;
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "counter" => counter::run(rest),
+        "meter" => meter::run(rest),
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),

@@ -100,6 +100,54 @@ fn psa_meters_colour_blind_aware_and_by_bytes_as_rfc_2698() {
 }
 
 #[test]
+fn meter_set_configures_a_loaded_pipeline_and_names_bad_values() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED meter_set: {why}");
+        return;
+    }
+    let dir = common::scratch_dir("externs_meter_set");
+    let program = own("psa_meters.p4");
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &dir.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let object = dir.join("psa_meters.o");
+    let name = format!("externs_meter{}", std::process::id());
+    let load = common::p4bpf(&[
+        "pipeline",
+        "load",
+        &object.to_string_lossy(),
+        "--name",
+        &name,
+        "--hook",
+        "xdp",
+    ]);
+    assert!(load.status.success(), "{}", common::stderr(&load));
+    let set = |args: &[&str]| {
+        let mut all = vec!["meter", "set", name.as_str()];
+        all.extend_from_slice(args);
+        common::p4bpf(&all)
+    };
+    let ok = set(&["In.bytes", "3", "1000", "1500", "500", "1500"]);
+    let slow_peak = set(&["In.bytes", "3", "10", "1500", "500", "1500"]);
+    let out_of_range = set(&["In.bytes", "4", "1000", "1500", "500", "1500"]);
+    let unknown = set(&["In.nothing", "0", "1", "1", "1", "1"]);
+    common::p4bpf(&["pipeline", "unload", &name]);
+    assert!(ok.status.success(), "{}", common::stderr(&ok));
+    for (out, says) in [
+        (slow_peak, "PIR >= CIR"),
+        (out_of_range, "index 4 is out of range"),
+        (unknown, "In.nothing"),
+    ] {
+        assert!(!out.status.success());
+        assert!(common::stderr(&out).contains(says), "{}", common::stderr(&out));
+    }
+}
+
+#[test]
 fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
     refused(
         "psa_internet_checksum",

@@ -142,6 +142,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
         }
     }
     names.extend(description.counters.iter().map(|c| c.map.clone()));
+    names.extend(description.meters.iter().map(|m| m.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
