@@ -100,6 +100,11 @@ fn psa_meters_colour_blind_aware_and_by_bytes_as_rfc_2698() {
 }
 
 #[test]
+fn v1model_meter_and_counter_of_packets_and_bytes() {
+    passes_everywhere("v1model_meters", &["PASS: 4 packets"]);
+}
+
+#[test]
 fn meter_set_configures_a_loaded_pipeline_and_names_bad_values() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED meter_set: {why}");
