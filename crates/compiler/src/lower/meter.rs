@@ -96,7 +96,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             None => int(GREEN, Ty::bits(8)),
         };
         // The meter runs once: its colour goes through a variable.
-        let var = self.new_var("meter_colour".into(), Ty::bits(8), VarStorage::State);
+        let name = match self.prog.extern_instance(instance) {
+            Some(x) => format!("{}.colour", x.name),
+            None => "meter.colour".into(),
+        };
+        let var = self.new_var(name, Ty::bits(8), VarStorage::State);
         let colour = Expr {
             kind: ExprKind::Var(var),
             ty: Ty::bits(8),
