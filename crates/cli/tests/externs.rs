@@ -153,6 +153,28 @@ fn meter_set_configures_a_loaded_pipeline_and_names_bad_values() {
 }
 
 #[test]
+fn refusals_name_the_extern_and_what_is_missing() {
+    refused(
+        "psa_counters",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    Register<bit<8>, bit<8>>(4, 7) r;\n",
+        "`Register` initial values are not supported yet",
+    );
+    refused(
+        "psa_counters",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    DirectCounter<bit<32>>(PSA_CounterType_t.PACKETS) d;\n",
+        "`DirectCounter` is not supported yet",
+    );
+    refused(
+        "v1model_meters",
+        "    counter(4, CounterType.packets_and_bytes) seen;\n",
+        "    counter(4, CounterType.packets_and_bytes) seen;\n    direct_meter<bit<8>>(MeterType.packets) dm;\n",
+        "`direct_meter` is not supported yet",
+    );
+}
+
+#[test]
 fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
     refused(
         "psa_internet_checksum",

@@ -163,11 +163,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "psa-metadata-bmv2",
         "instances of `CommonParser` are not supported",
     ),
-    // Meters.
-    (
-        "psa-meter7-bmv2",
-        "unsupported STF command `meter_set_rates`",
-    ),
     // Applying a control with enum arguments, and egress pipelines that act.
     (
         "psa-parser-error-test-bmv2",

@@ -61,15 +61,39 @@ impl MeterConfig {
 
 /// Sets cell `index` of `meter` to `config`, its buckets full.
 pub fn set(pipeline: &impl MapSource, meter: &Meter, index: u32, config: MeterConfig) -> Result<()> {
-    if index >= meter.size {
-        return Err(RuntimeError::Value(format!(
-            "meter `{}` has {} cells, index {index} is out of range",
-            meter.name, meter.size
-        )));
-    }
+    in_range(meter, index)?;
     config.check(meter)?;
     let map = pipeline.map(&meter.map)?;
     map.write(&index.to_ne_bytes(), &config.cell(), Write::Replace)
+}
+
+/// The configuration of cell `index` of `meter` (all zero if never set).
+pub fn get(pipeline: &impl MapSource, meter: &Meter, index: u32) -> Result<MeterConfig> {
+    in_range(meter, index)?;
+    let map = pipeline.map(&meter.map)?;
+    let cells = map.read(&index.to_ne_bytes())?;
+    let cell = cells.first().map(Vec::as_slice).unwrap_or_default();
+    let word = |i: usize| {
+        cell.get(8 + 8 * i..16 + 8 * i)
+            .and_then(|b| b.try_into().ok())
+            .map_or(0, u64::from_ne_bytes)
+    };
+    Ok(MeterConfig {
+        pir: word(0),
+        pburst: word(1),
+        cir: word(2),
+        cburst: word(3),
+    })
+}
+
+fn in_range(meter: &Meter, index: u32) -> Result<()> {
+    if index < meter.size {
+        return Ok(());
+    }
+    Err(RuntimeError::Value(format!(
+        "meter `{}` has {} cells, index {index} is out of range",
+        meter.name, meter.size
+    )))
 }
 
 #[cfg(test)]

@@ -115,6 +115,9 @@ pub const PSA: Architecture = Architecture {
         ("InternetChecksum", Object::InternetChecksum),
         ("Random", Object::Random),
         ("Meter", Object::Meter),
+        ("DirectCounter", Object::Unsupported(super::DIRECT_COUNTERS)),
+        ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
+        ("Digest", Object::Unsupported(super::DIGESTS)),
         ("Hash", Object::Hash),
         (
             "Checksum",

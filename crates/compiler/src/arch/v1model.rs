@@ -17,7 +17,6 @@ const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
 const PAYLOAD: &str = "checksums over the payload need the whole packet";
 const REPLICATION: &str = "clones, resubmission and recirculation run no second pass yet";
-const DIRECT_METERS: &str = "meters of table entries come with PSA's DirectMeter";
 const PSA_PROFILES: &str =
     "action profiles and selectors come with PSA's ActionProfile and ActionSelector";
 /// BMv2's drop port.
@@ -109,7 +108,7 @@ pub const V1MODEL: Architecture = Architecture {
         ),
         (
             "digest",
-            Function::Unsupported("digests to the control plane come with PSA's Digest"),
+            Function::Unsupported(super::DIGESTS),
         ),
         ("clone", Function::Unsupported(REPLICATION)),
         ("clone3", Function::Unsupported(REPLICATION)),
@@ -132,12 +131,9 @@ pub const V1MODEL: Architecture = Architecture {
     objects: &[
         ("register", Object::RegisterReadOut),
         ("counter", Object::TypedCounter),
-        (
-            "direct_counter",
-            Object::Unsupported("direct counters are not wired to table entries yet"),
-        ),
+        ("direct_counter", Object::Unsupported(super::DIRECT_COUNTERS)),
         ("meter", Object::Meter),
-        ("direct_meter", Object::Unsupported(DIRECT_METERS)),
+        ("direct_meter", Object::Unsupported(super::DIRECT_METERS)),
         ("action_profile", Object::Unsupported(PSA_PROFILES)),
         ("action_selector", Object::Unsupported(PSA_PROFILES)),
     ],

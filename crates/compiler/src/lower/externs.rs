@@ -176,6 +176,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.env.ty(value, decl.span, &mut self.diags)?,
                 self.env.ty(index, decl.span, &mut self.diags)?,
             ),
+            (_, [_, _]) => {
+                self.diags.error(
+                    decl.span,
+                    "`Register` initial values are not supported yet: cells start at 0",
+                );
+                return None;
+            }
             _ => {
                 self.diags.error(
                     decl.span,

@@ -55,12 +55,17 @@ pub enum Command {
         expected: Option<(CountKind, u64)>,
     },
     Wait,
-    /// `meter_set NAME INDEX PIR PBURST CIR CBURST` (p4bpf's own).
+    /// `meter_set NAME INDEX PIR PBURST CIR CBURST` (p4bpf's own, per
+    /// second), BMv2's `meter_set_rates NAME INDEX C:CB P:PB` and
+    /// `meter_array_set_rates NAME C:CB P:PB` (per microsecond; every
+    /// index when `index` is `None`).
     MeterSet {
         meter: String,
-        index: u32,
+        index: Option<u32>,
         config: crate::meter::MeterConfig,
     },
+    /// BMv2's `meter_get_rates NAME INDEX`: reports the rates.
+    MeterGet { meter: String, index: u32 },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -140,8 +145,18 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "check_counter" => parse_check_counter(rest),
         "wait" => Ok(Command::Wait),
         "meter_set" => parse_meter_set(rest),
+        "meter_set_rates" | "meter_array_set_rates" => {
+            parse_bmv2_meter_rates(rest, word.eq_ignore_ascii_case("meter_set_rates"))
+        }
+        "meter_get_rates" => match rest.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [meter, index] => Ok(Command::MeterGet {
+                meter: meter.to_string(),
+                index: index.parse().map_err(|_| format!("bad meter index `{index}`"))?,
+            }),
+            _ => Err("usage: meter_get_rates METER INDEX".into()),
+        },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait)"
+            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates)"
         )),
     }
 }
@@ -276,12 +291,53 @@ fn parse_meter_set(rest: &str) -> Result<Command, String> {
     let index = u32::try_from(*index).map_err(|_| format!("meter index {index} is too large"))?;
     Ok(Command::MeterSet {
         meter: meter.to_string(),
-        index,
+        index: Some(index),
         config: crate::meter::MeterConfig {
             pir: *pir,
             pburst: *pburst,
             cir: *cir,
             cburst: *cburst,
+        },
+    })
+}
+
+/// BMv2's `meter_set_rates METER INDEX CIR:CBURST PIR:PBURST` (or
+/// `meter_array_set_rates` without the index): rates in units per
+/// microsecond, committed first.
+fn parse_bmv2_meter_rates(rest: &str, one_index: bool) -> Result<Command, String> {
+    let usage = if one_index {
+        "usage: meter_set_rates METER INDEX CIR:CBURST PIR:PBURST"
+    } else {
+        "usage: meter_array_set_rates METER CIR:CBURST PIR:PBURST"
+    };
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let (meter, index, rates) = match (one_index, words.as_slice()) {
+        (true, [meter, index, c, p]) => {
+            let index = index.parse::<u32>().map_err(|_| format!("bad meter index `{index}`"))?;
+            (meter, Some(index), [c, p])
+        }
+        (false, [meter, c, p]) => (meter, None, [c, p]),
+        _ => return Err(usage.into()),
+    };
+    let rate = |text: &str| -> Result<(u64, u64), String> {
+        let (rate, burst) = text.split_once(':').ok_or(usage)?;
+        let per_us: f64 = rate.parse().map_err(|_| format!("bad rate `{rate}`"))?;
+        let burst: u64 = burst.parse().map_err(|_| format!("bad burst `{burst}`"))?;
+        if !per_us.is_finite() || per_us < 0.0 || per_us > 1e12 {
+            return Err(format!("bad rate `{rate}`"));
+        }
+        Ok(((per_us * 1e6).round() as u64, burst))
+    };
+    let (cir, cburst) = rate(rates[0])?;
+    let (pir, pburst) = rate(rates[1])?;
+    Ok(Command::MeterSet {
+        meter: meter.to_string(),
+        index,
+        config: crate::meter::MeterConfig {
+            pir,
+            pburst,
+            cir,
+            cburst,
         },
     })
 }
@@ -367,6 +423,34 @@ mod tests {
         assert_eq!(args("add t k:0 a(dmac:0xAABBCCDDEEFF port:0x1)"), expected);
         assert_eq!(args("add t k:0 a(dmac: 0xAABBCCDDEEFF ,port :0x1)"), expected);
         assert!(one("add t k:0 a(dmac 0x1)").is_err());
+    }
+
+    #[test]
+    fn bmv2_meter_rates_are_per_microsecond_committed_first() {
+        let config = crate::meter::MeterConfig {
+            pir: 20,
+            pburst: 5,
+            cir: 5,
+            cburst: 4,
+        };
+        assert_eq!(
+            one("meter_set_rates cIngress.meter0 2 0.000005:4 0.00002:5"),
+            Ok(Command::MeterSet {
+                meter: "cIngress.meter0".into(),
+                index: Some(2),
+                config,
+            })
+        );
+        assert!(matches!(
+            one("meter_array_set_rates m 0.000005:4 0.00002:5"),
+            Ok(Command::MeterSet { index: None, .. })
+        ));
+        assert!(matches!(
+            one("meter_set m 1 20 5 5 4"),
+            Ok(Command::MeterSet { index: Some(1), config: c, .. }) if c == config
+        ));
+        assert!(one("meter_set_rates m 2 fast:4 0.1:5").is_err());
+        assert!(one("meter_set_rates m 2 0.1 0.1:5").is_err());
     }
 
     #[test]
