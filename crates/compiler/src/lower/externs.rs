@@ -306,14 +306,20 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         })
     }
 
-    /// The packet's length in bytes: the architecture's metadata, else the
-    /// frame's length at ingress.
-    pub(super) fn packet_length(&self) -> Expr {
-        let length = self.prog.intrinsics.packet_length.clone();
-        length.unwrap_or(Expr {
-            kind: ExprKind::PacketLength,
+    /// The packet's length in bytes: the architecture's metadata, else a
+    /// variable of p4bpf's the entry sets to the frame's length at
+    /// ingress (actions, being functions of the state, see it too).
+    pub(super) fn packet_length(&mut self) -> Expr {
+        if let Some(length) = self.prog.intrinsics.packet_length.clone() {
+            return length;
+        }
+        let var = self.new_var("frame_length".into(), Ty::bits(32), VarStorage::State);
+        let length = Expr {
+            kind: ExprKind::Var(var),
             ty: Ty::bits(32),
-        })
+        };
+        self.prog.intrinsics.packet_length = Some(length.clone());
+        length
     }
 
     /// A call of the architecture's extern function `name`, if it has one;

@@ -188,6 +188,7 @@ struct psa_externs_state {
     struct psa_egress_deparser_input_metadata_t egress_deparser_istd; /* egress_deparser_istd */
     u16 In_ck; /* In.ck */
     u8 In_bucket; /* In.bucket */
+    u32 frame_length; /* frame_length */
     u8 In_rate_colour; /* In.rate.colour */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
@@ -407,8 +408,10 @@ int psa_externs_xdp(struct xdp_md *ctx)
     st->egress_deparser_istd.egress_port = 0;
     st->In_ck = 0;
     st->In_bucket = 0;
+    st->frame_length = 0;
     st->In_rate_colour = 0;
     st->istd.ingress_port = p4bpf_input_port(ctx->ingress_ifindex);
+    st->frame_length = ((u32)(pkt_end - pkt));
     st->ostd.drop = 1U;
     goto state_start;
 state_start:;
@@ -469,8 +472,8 @@ accept:;
         }
     }
     st->In_bucket = ((u8)(((u16)(((u64)(((u64)(0U)) + (((u64)(0x10U)) == 0 ? 0 : ((u64)(({ u8 hash_in[8] = {0}; hash_in[0] |= (u8)(((u64)(st->headers.ipv4.src_addr) >> 24) & 0xff); hash_in[1] |= (u8)(((u64)(st->headers.ipv4.src_addr) >> 16) & 0xff); hash_in[2] |= (u8)(((u64)(st->headers.ipv4.src_addr) >> 8) & 0xff); hash_in[3] |= (u8)((u64)(st->headers.ipv4.src_addr) & 0xff); hash_in[4] |= (u8)(((u64)(st->headers.ipv4.dst_addr) >> 24) & 0xff); hash_in[5] |= (u8)(((u64)(st->headers.ipv4.dst_addr) >> 16) & 0xff); hash_in[6] |= (u8)(((u64)(st->headers.ipv4.dst_addr) >> 8) & 0xff); hash_in[7] |= (u8)((u64)(st->headers.ipv4.dst_addr) & 0xff); p4bpf_crc16(hash_in, 8); }) % ((u64)(0x10U)))))))))));
-    (void)p4bpf_count_In_seen(st->In_bucket, ((u32)(pkt_end - pkt)));
-    st->In_rate_colour = p4bpf_execute_In_rate(st->In_bucket, 0U, ((u32)(pkt_end - pkt)));
+    (void)p4bpf_count_In_seen(st->In_bucket, st->frame_length);
+    st->In_rate_colour = p4bpf_execute_In_rate(st->In_bucket, 0U, st->frame_length);
     if ((((st->In_rate_colour == 0U) ? 1U : ((st->In_rate_colour == 1U) ? 2U : 0U)) == 0U)) {
         action_ingress_drop(st, pkt, pkt_end, &st->ostd);
     } else {
@@ -533,8 +536,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "337\t339\tpsa.p4:237\taction `send_to_port`\n"
-    "345\t346\tpsa.p4:246\taction `multicast`\n"
-    "352\t352\tpsa.p4:254\taction `ingress_drop`\n"
-    "358\t358\tpsa.p4:260\taction `egress_drop`\n"
+    "338\t340\tpsa.p4:237\taction `send_to_port`\n"
+    "346\t347\tpsa.p4:246\taction `multicast`\n"
+    "353\t353\tpsa.p4:254\taction `ingress_drop`\n"
+    "359\t359\tpsa.p4:260\taction `egress_drop`\n"
     "";
