@@ -75,6 +75,8 @@ pub enum Object {
 pub const DIRECT_COUNTERS: &str = "counters of table entries are not built yet: use an indexed counter";
 pub const DIRECT_METERS: &str = "meters of table entries are not built yet: use an indexed meter";
 pub const DIGESTS: &str = "digests to the control plane are not built yet";
+pub const CRC_CHECKSUMS: &str =
+    "a checksum accumulated over several `update`s is not built; `InternetChecksum` is";
 
 /// A block of the package.
 pub struct Block {

@@ -185,6 +185,7 @@ const OBJECTS: &[(&str, Object)] = &[
     ("DirectCounter", Object::Unsupported(super::DIRECT_COUNTERS)),
     ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
     ("Digest", Object::Unsupported(super::DIGESTS)),
+    ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ("Hash", Object::Hash),
 ];
 

@@ -119,10 +119,7 @@ pub const PSA: Architecture = Architecture {
         ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
         ("Digest", Object::Unsupported(super::DIGESTS)),
         ("Hash", Object::Hash),
-        (
-            "Checksum",
-            Object::Unsupported("a CRC over several `update`s is not built; `InternetChecksum` is"),
-        ),
+        ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ],
     extern_prelude: "",
 };
