@@ -36,7 +36,10 @@ fn passes_everywhere(stem: &str, seen: &[&str]) {
         let target = target.join(" ");
         assert!(out.status.success(), "{stem} at {target}:\n{text}");
         for line in seen {
-            assert!(text.contains(line), "{stem} at {target}: no `{line}`:\n{text}");
+            assert!(
+                text.contains(line),
+                "{stem} at {target}: no `{line}`:\n{text}"
+            );
         }
     }
 }
@@ -148,7 +151,11 @@ fn meter_set_configures_a_loaded_pipeline_and_names_bad_values() {
         (unknown, "In.nothing"),
     ] {
         assert!(!out.status.success());
-        assert!(common::stderr(&out).contains(says), "{}", common::stderr(&out));
+        assert!(
+            common::stderr(&out).contains(says),
+            "{}",
+            common::stderr(&out)
+        );
     }
 }
 

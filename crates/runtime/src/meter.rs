@@ -24,7 +24,12 @@ impl MeterConfig {
     /// RFC 2698 asks PIR >= CIR; bursts must fit the buckets' count of
     /// billionths in 64 bits.
     fn check(&self, meter: &Meter) -> Result<()> {
-        let bad = |why: String| Err(RuntimeError::Value(format!("meter `{}`: {why}", meter.name)));
+        let bad = |why: String| {
+            Err(RuntimeError::Value(format!(
+                "meter `{}`: {why}",
+                meter.name
+            )))
+        };
         if self.pir < self.cir {
             return bad(format!(
                 "the peak rate {} is below the committed rate {} (RFC 2698 wants PIR >= CIR)",
@@ -60,7 +65,12 @@ impl MeterConfig {
 }
 
 /// Sets cell `index` of `meter` to `config`, its buckets full.
-pub fn set(pipeline: &impl MapSource, meter: &Meter, index: u32, config: MeterConfig) -> Result<()> {
+pub fn set(
+    pipeline: &impl MapSource,
+    meter: &Meter,
+    index: u32,
+    config: MeterConfig,
+) -> Result<()> {
     in_range(meter, index)?;
     config.check(meter)?;
     let map = pipeline.map(&meter.map)?;
@@ -119,7 +129,8 @@ mod tests {
         };
         let cell = config.cell();
         assert_eq!(cell.len(), 64);
-        let word = |i: usize| u64::from_ne_bytes(cell[8 + 8 * i..16 + 8 * i].try_into().unwrap());
+        let word =
+            |i: usize| u64::from_ne_bytes(cell[8 + 8 * i..16 + 8 * i].try_into().expect("8 bytes"));
         assert_eq!([word(0), word(1), word(2), word(3)], [10, 3, 5, 2]);
         assert_eq!([word(4), word(5), word(6)], [3 * NANO, 2 * NANO, 0]);
     }
@@ -132,7 +143,10 @@ mod tests {
             cir: 2,
             cburst: 1,
         };
-        let err = slow_peak.check(&meter()).unwrap_err().to_string();
+        let err = match slow_peak.check(&meter()) {
+            Err(e) => e.to_string(),
+            Ok(()) => String::new(),
+        };
         assert!(err.contains("In.m") && err.contains("PIR >= CIR"), "{err}");
         let huge = MeterConfig {
             pir: 1,

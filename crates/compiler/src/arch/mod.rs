@@ -72,7 +72,8 @@ pub enum Object {
 
 /// Why the externs of table entries and digests are refused, for every
 /// architecture that has them.
-pub const DIRECT_COUNTERS: &str = "counters of table entries are not built yet: use an indexed counter";
+pub const DIRECT_COUNTERS: &str =
+    "counters of table entries are not built yet: use an indexed counter";
 pub const DIRECT_METERS: &str = "meters of table entries are not built yet: use an indexed meter";
 pub const DIGESTS: &str = "digests to the control plane are not built yet";
 pub const CRC_CHECKSUMS: &str =

@@ -106,10 +106,7 @@ pub const V1MODEL: Architecture = Architecture {
             "update_checksum_with_payload",
             Function::Unsupported(PAYLOAD),
         ),
-        (
-            "digest",
-            Function::Unsupported(super::DIGESTS),
-        ),
+        ("digest", Function::Unsupported(super::DIGESTS)),
         ("clone", Function::Unsupported(REPLICATION)),
         ("clone3", Function::Unsupported(REPLICATION)),
         (
@@ -131,7 +128,10 @@ pub const V1MODEL: Architecture = Architecture {
     objects: &[
         ("register", Object::RegisterReadOut),
         ("counter", Object::TypedCounter),
-        ("direct_counter", Object::Unsupported(super::DIRECT_COUNTERS)),
+        (
+            "direct_counter",
+            Object::Unsupported(super::DIRECT_COUNTERS),
+        ),
         ("meter", Object::Meter),
         ("direct_meter", Object::Unsupported(super::DIRECT_METERS)),
         ("action_profile", Object::Unsupported(PSA_PROFILES)),

@@ -127,7 +127,14 @@ fn meter_definition(x: &ExternInstance, bytes: bool) -> String {
          struct p4bpf_meter *meter = bpf_map_lookup_elem(&{name}, &index);\n    \
          return meter ? p4bpf_meter_colour(meter, colour, amount) : colour;\n}}\n\n",
         x.name,
-        map_def("BPF_MAP_TYPE_ARRAY", "u32", "struct p4bpf_meter", x.size, None, name),
+        map_def(
+            "BPF_MAP_TYPE_ARRAY",
+            "u32",
+            "struct p4bpf_meter",
+            x.size,
+            None,
+            name
+        ),
     )
 }
 

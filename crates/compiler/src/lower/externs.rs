@@ -6,7 +6,8 @@
 use super::{Binding, Lowerer};
 use crate::arch::{Function, Object};
 use crate::ir::{
-    Builtin, CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty, VarStorage,
+    Builtin, CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty,
+    VarStorage,
 };
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::{Type, Value};

@@ -52,9 +52,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             ("execute", [index]) => (index, None, None, None),
             ("execute", [index, colour]) => (index, Some(colour), None, None),
             ("dpdk_execute", [index, length]) => (index, None, Some(length), None),
-            ("dpdk_execute", [index, colour, length]) => {
-                (index, Some(colour), Some(length), None)
-            }
+            ("dpdk_execute", [index, colour, length]) => (index, Some(colour), Some(length), None),
             ("execute_meter", [index, result]) => (index, None, None, Some(result)),
             _ => {
                 self.diags.error(
@@ -151,7 +149,11 @@ fn from_enum(c: Expr, [_, yellow, red]: &[u64; 3]) -> Expr {
     mux(
         is(*red),
         int(RED, Ty::bits(8)),
-        mux(is(*yellow), int(YELLOW, Ty::bits(8)), int(GREEN, Ty::bits(8))),
+        mux(
+            is(*yellow),
+            int(YELLOW, Ty::bits(8)),
+            int(GREEN, Ty::bits(8)),
+        ),
     )
 }
 

@@ -34,8 +34,8 @@ mod stmt;
 mod table;
 mod tc_acl;
 mod tc_type;
-mod value_externs;
 pub mod types;
+mod value_externs;
 mod wide;
 
 use crate::arch::Architecture;
@@ -103,7 +103,11 @@ enum Binding {
     /// An `InternetChecksum` instance: the variable holding its sum.
     InternetChecksum(VarId),
     /// A `Random<T>(lo, hi)` instance.
-    Random { lo: u64, hi: u64, ty: Ty },
+    Random {
+        lo: u64,
+        hi: u64,
+        ty: Ty,
+    },
     /// A `Hash<O>(algorithm)` instance, `ty` being `O`.
     Hash {
         algorithm: ir::HashAlgorithm,

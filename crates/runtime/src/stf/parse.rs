@@ -65,7 +65,10 @@ pub enum Command {
         config: crate::meter::MeterConfig,
     },
     /// BMv2's `meter_get_rates NAME INDEX`: reports the rates.
-    MeterGet { meter: String, index: u32 },
+    MeterGet {
+        meter: String,
+        index: u32,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -283,7 +286,10 @@ fn parse_meter_set(rest: &str) -> Result<Command, String> {
     };
     let numbers: Vec<u64> = numbers
         .iter()
-        .map(|n| n.parse::<u64>().map_err(|_| format!("`{n}` is not a number; {USAGE}")))
+        .map(|n| {
+            n.parse::<u64>()
+                .map_err(|_| format!("`{n}` is not a number; {USAGE}"))
+        })
         .collect::<Result<_, _>>()?;
     let [index, pir, pburst, cir, cburst] = numbers.as_slice() else {
         return Err(USAGE.into());
@@ -313,7 +319,9 @@ fn parse_bmv2_meter_rates(rest: &str, one_index: bool) -> Result<Command, String
     let words: Vec<&str> = rest.split_whitespace().collect();
     let (meter, index, rates) = match (one_index, words.as_slice()) {
         (true, [meter, index, c, p]) => {
-            let index = index.parse::<u32>().map_err(|_| format!("bad meter index `{index}`"))?;
+            let index = index
+                .parse::<u32>()
+                .map_err(|_| format!("bad meter index `{index}`"))?;
             (meter, Some(index), [c, p])
         }
         (false, [meter, c, p]) => (meter, None, [c, p]),
@@ -323,7 +331,7 @@ fn parse_bmv2_meter_rates(rest: &str, one_index: bool) -> Result<Command, String
         let (rate, burst) = text.split_once(':').ok_or(usage)?;
         let per_us: f64 = rate.parse().map_err(|_| format!("bad rate `{rate}`"))?;
         let burst: u64 = burst.parse().map_err(|_| format!("bad burst `{burst}`"))?;
-        if !per_us.is_finite() || per_us < 0.0 || per_us > 1e12 {
+        if !(0.0..=1e12).contains(&per_us) {
             return Err(format!("bad rate `{rate}`"));
         }
         Ok(((per_us * 1e6).round() as u64, burst))
@@ -421,7 +429,10 @@ mod tests {
             ("port".into(), "0x1".into()),
         ];
         assert_eq!(args("add t k:0 a(dmac:0xAABBCCDDEEFF port:0x1)"), expected);
-        assert_eq!(args("add t k:0 a(dmac: 0xAABBCCDDEEFF ,port :0x1)"), expected);
+        assert_eq!(
+            args("add t k:0 a(dmac: 0xAABBCCDDEEFF ,port :0x1)"),
+            expected
+        );
         assert!(one("add t k:0 a(dmac 0x1)").is_err());
     }
 

@@ -92,10 +92,8 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 config,
             } => names::meter(pipeline.description(), meter).and_then(|found| {
                 let all = 0..found.size;
-                let indexes = index.map_or(all, |i| i..i.saturating_add(1));
-                indexes
-                    .map(|i| crate::meter::set(pipeline, found, i, *config))
-                    .collect()
+                let mut indexes = index.map_or(all, |i| i..i.saturating_add(1));
+                indexes.try_for_each(|i| crate::meter::set(pipeline, found, i, *config))
             }),
             Command::MeterGet { meter, index } => names::meter(pipeline.description(), meter)
                 .and_then(|found| crate::meter::get(pipeline, found, *index))
