@@ -14,6 +14,7 @@ mod fuzz_packets;
 mod graph;
 mod help;
 mod mcast;
+mod meter;
 mod p4runtime;
 mod pipeline;
 mod port;
@@ -60,6 +61,7 @@ fn main() -> ExitCode {
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "counter" => counter::run(rest),
+        "meter" => meter::run(rest),
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),

@@ -2,7 +2,7 @@
 //! program: every map the runtime fills or reads, by P4 name, with the byte
 //! layouts [`crate::map_layout`] computed for the emitter.
 
-use crate::ir::{Arch, Program, Storage};
+use crate::ir::{Arch, CounterUnit, ExternKind, Program, Storage};
 use crate::map_layout::{table_layout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 use p4bpf_layout as layout;
 
@@ -114,13 +114,31 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     }
     let counters = prog
         .counters()
-        .map(|(c, sparse)| layout::Counter {
-            name: c.name.clone(),
-            map: c.c_name.clone(),
-            kind: layout::CounterKind::Packets,
-            size: c.size,
-            sparse,
-            value_size: 8,
+        .map(|(c, sparse)| {
+            let kind = match c.kind {
+                ExternKind::Counter {
+                    unit: CounterUnit::Bytes,
+                    ..
+                } => layout::CounterKind::Bytes,
+                ExternKind::Counter {
+                    unit: CounterUnit::PacketsAndBytes,
+                    ..
+                } => layout::CounterKind::PacketsAndBytes,
+                _ => layout::CounterKind::Packets,
+            };
+            let value_size = if kind == layout::CounterKind::PacketsAndBytes {
+                16
+            } else {
+                8
+            };
+            layout::Counter {
+                name: c.name.clone(),
+                map: c.c_name.clone(),
+                kind,
+                size: c.size,
+                sparse,
+                value_size,
+            }
         })
         .collect();
     let value_sets = prog
@@ -160,6 +178,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         entry: crate::emit::entry_name(prog, hook),
         tables,
         counters,
+        meters: meters(prog),
         value_sets,
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
@@ -181,6 +200,22 @@ fn table_acls(prog: &Program) -> Vec<layout::TableAcl> {
                 annotation: acl.annotation.clone(),
                 control: acl.control.clone(),
             })
+        })
+        .collect()
+}
+
+/// The meters the control plane sets, by P4 name.
+fn meters(prog: &Program) -> Vec<layout::Meter> {
+    prog.externs
+        .iter()
+        .filter_map(|x| match x.kind {
+            ExternKind::Meter { bytes } => Some(layout::Meter {
+                name: x.name.clone(),
+                map: x.c_name.clone(),
+                bytes,
+                size: x.size,
+            }),
+            _ => None,
         })
         .collect()
 }

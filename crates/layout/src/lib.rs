@@ -91,6 +91,10 @@ pub struct Pipeline {
     /// `const` are compiled into code and not listed).
     pub tables: Vec<Table>,
     pub counters: Vec<Counter>,
+    /// Left out of the JSON when empty, so descriptions without meters
+    /// read the same as before the field existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meters: Vec<Meter>,
     pub value_sets: Vec<ValueSet>,
     /// The devmap that maps P4 port numbers to ifindexes, if the program
     /// redirects.
@@ -380,6 +384,22 @@ pub struct Counter {
     pub value_size: u32,
 }
 
+/// An array of two-rate three-colour meters (RFC 2698). A cell (host
+/// byte order) is: a 4-byte `bpf_spin_lock`, 4 bytes of padding, then
+/// u64s: `pir`, `pburst`, `cir`, `cburst` (units per second, units),
+/// the peak and committed buckets in billionths of a unit, and the time
+/// of the last packet in ns. Keys are u32 indexes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meter {
+    /// Dotted P4 name of the meter instance.
+    pub name: String,
+    pub map: String,
+    /// Metering bytes (else packets).
+    pub bytes: bool,
+    /// Number of cells.
+    pub size: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ValueSet {
     pub name: String,
@@ -440,6 +460,7 @@ mod tests {
             entry: "x_xdp".into(),
             tables: vec![],
             counters: vec![],
+            meters: vec![],
             value_sets: vec![],
             port_map: None,
             output_record: None,

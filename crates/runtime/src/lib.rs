@@ -30,6 +30,7 @@ mod libbpf_log;
 pub mod map;
 pub mod map_source;
 pub mod multicast;
+pub mod meter;
 pub mod names;
 pub mod object;
 pub mod packet_target;

@@ -160,6 +160,17 @@ __u64 bpf_ktime_get_ns(void)
     return (__u64)now.tv_sec * 1000000000u + (__u64)now.tv_nsec;
 }
 
+/* Pseudo-random numbers as the kernel's helper gives them: xorshift32,
+ * one sequence per thread, the same on every run (reproducible tests). */
+__u32 bpf_get_prandom_u32(void)
+{
+    static __thread __u32 state = 0x9e3779b9u;
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state;
+}
+
 /* The kernel's csum_diff: a 32-bit one's-complement partial sum of `to`
  * minus `from`, both whole 32-bit words, folded into `seed`. */
 long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed)

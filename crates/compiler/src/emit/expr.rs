@@ -368,6 +368,10 @@ impl Emitter<'_> {
                 self.use_helper(Helper::CsumReplace);
                 format!("p4bpf_csum_replace4({args})")
             }
+            Builtin::CsumFold => {
+                self.use_helper(Helper::CsumReplace);
+                format!("p4bpf_csum_fold({args})")
+            }
             Builtin::KtimeGetNs => "((u32)bpf_ktime_get_ns())".into(),
             Builtin::TimeNs48 => "(bpf_ktime_get_ns() & 0xffffffffffffULL)".into(),
             Builtin::PerfEventOutput => self.perf_event_output_call(),

@@ -128,6 +128,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     out.push(Stmt::Eval(x));
                 }
             }
+            (
+                Some(
+                    b @ (Binding::InternetChecksum(_)
+                    | Binding::Random { .. }
+                    | Binding::Hash { .. }),
+                ),
+                _,
+            ) => {
+                // A value (`get()`) as a statement has no effect.
+                if self.value_extern_method(b, method, args, call).is_some() {
+                    out.append(&mut self.pending);
+                }
+            }
             (_, "setValid" | "setInvalid") => {
                 let Some(h) = self.expr_into(base, out) else {
                     return;

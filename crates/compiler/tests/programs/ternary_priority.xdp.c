@@ -203,7 +203,7 @@ static long pipe_classify_probe(u32 i, void *ctx)
     return 0;
 }
 
-/* CounterArray pipe.hits: packets per index */
+/* Counter pipe.hits: packets per index */
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __type(key, u32);

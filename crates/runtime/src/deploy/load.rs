@@ -145,6 +145,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
         }
     }
     names.extend(description.counters.iter().map(|c| c.map.clone()));
+    names.extend(description.meters.iter().map(|m| m.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
@@ -208,6 +209,7 @@ mod tests {
             entry: "p_xdp".into(),
             tables: vec![],
             counters: vec![counter("c"), counter("c"), counter("a")],
+            meters: vec![],
             value_sets: vec![],
             port_map: None,
             output_record: Some("out".into()),

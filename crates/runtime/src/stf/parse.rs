@@ -72,6 +72,20 @@ pub enum Command {
     RegisterReset {
         register: String,
     },
+    /// `meter_set NAME INDEX PIR PBURST CIR CBURST` (p4bpf's own, per
+    /// second), BMv2's `meter_set_rates NAME INDEX C:CB P:PB` and
+    /// `meter_array_set_rates NAME C:CB P:PB` (per microsecond; every
+    /// index when `index` is `None`).
+    MeterSet {
+        meter: String,
+        index: Option<u32>,
+        config: crate::meter::MeterConfig,
+    },
+    /// BMv2's `meter_get_rates NAME INDEX`: reports the rates.
+    MeterGet {
+        meter: String,
+        index: u32,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -156,8 +170,19 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "register_read" | "register_write" | "register_reset" | "counter_read" => {
             parse_bmv2_state(word, rest)
         }
+        "meter_set" => parse_meter_set(rest),
+        "meter_set_rates" | "meter_array_set_rates" => {
+            parse_bmv2_meter_rates(rest, word.eq_ignore_ascii_case("meter_set_rates"))
+        }
+        "meter_get_rates" => match rest.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [meter, index] => Ok(Command::MeterGet {
+                meter: meter.to_string(),
+                index: index.parse().map_err(|_| format!("bad meter index `{index}`"))?,
+            }),
+            _ => Err("usage: meter_get_rates METER INDEX".into()),
+        },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add)"
+            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add)"
         )),
     }
 }
@@ -245,10 +270,8 @@ fn parse_call(text: &str) -> Result<ActionCall, String> {
         .trim_end()
         .strip_suffix(')')
         .ok_or_else(|| format!("missing `)` in `{text}`"))?;
-    let args = args
-        .split(',')
-        .map(str::trim)
-        .filter(|arg| !arg.is_empty())
+    let args = arg_texts(args)
+        .iter()
         .map(|arg| match arg.split_once(':') {
             Some((param, value)) if !param.trim().is_empty() && !value.trim().is_empty() => {
                 Ok((param.trim().to_string(), value.trim().to_string()))
@@ -293,6 +316,92 @@ fn parse_bmv2_state(word: &str, rest: &str) -> Result<Command, String> {
             "usage: register_read NAME INDEX, register_write NAME INDEX VALUE, register_reset NAME, counter_read NAME INDEX (found `{word} {rest}`)"
         )),
     }
+/// The `P:V` texts of an argument list, separated by commas or, as
+/// P4TC's scripts write them, by spaces (`dmac:0xAABB port:0x1`); a space
+/// beside the colon (`P: V`) stays inside the argument.
+fn arg_texts(args: &str) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for word in args.split(|c: char| c == ',' || c.is_whitespace()) {
+        let joins_last = word.starts_with(':') || out.last().is_some_and(|l| l.ends_with(':'));
+        match out.last_mut() {
+            Some(last) if joins_last => last.push_str(word),
+            _ if word.is_empty() => {}
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
+fn parse_meter_set(rest: &str) -> Result<Command, String> {
+    const USAGE: &str = "usage: meter_set METER INDEX PIR PBURST CIR CBURST";
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let [meter, numbers @ ..] = words.as_slice() else {
+        return Err(USAGE.into());
+    };
+    let numbers: Vec<u64> = numbers
+        .iter()
+        .map(|n| {
+            n.parse::<u64>()
+                .map_err(|_| format!("`{n}` is not a number; {USAGE}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let [index, pir, pburst, cir, cburst] = numbers.as_slice() else {
+        return Err(USAGE.into());
+    };
+    let index = u32::try_from(*index).map_err(|_| format!("meter index {index} is too large"))?;
+    Ok(Command::MeterSet {
+        meter: meter.to_string(),
+        index: Some(index),
+        config: crate::meter::MeterConfig {
+            pir: *pir,
+            pburst: *pburst,
+            cir: *cir,
+            cburst: *cburst,
+        },
+    })
+}
+
+/// BMv2's `meter_set_rates METER INDEX CIR:CBURST PIR:PBURST` (or
+/// `meter_array_set_rates` without the index): rates in units per
+/// microsecond, committed first.
+fn parse_bmv2_meter_rates(rest: &str, one_index: bool) -> Result<Command, String> {
+    let usage = if one_index {
+        "usage: meter_set_rates METER INDEX CIR:CBURST PIR:PBURST"
+    } else {
+        "usage: meter_array_set_rates METER CIR:CBURST PIR:PBURST"
+    };
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let (meter, index, rates) = match (one_index, words.as_slice()) {
+        (true, [meter, index, c, p]) => {
+            let index = index
+                .parse::<u32>()
+                .map_err(|_| format!("bad meter index `{index}`"))?;
+            (meter, Some(index), [c, p])
+        }
+        (false, [meter, c, p]) => (meter, None, [c, p]),
+        _ => return Err(usage.into()),
+    };
+    let rate = |text: &str| -> Result<(u64, u64), String> {
+        let (rate, burst) = text.split_once(':').ok_or(usage)?;
+        let per_us: f64 = rate.parse().map_err(|_| format!("bad rate `{rate}`"))?;
+        let burst: u64 = burst.parse().map_err(|_| format!("bad burst `{burst}`"))?;
+        if !(0.0..=1e12).contains(&per_us) {
+            return Err(format!("bad rate `{rate}`"));
+        }
+        Ok(((per_us * 1e6).round() as u64, burst))
+    };
+    let (cir, cburst) = rate(rates[0])?;
+    let (pir, pburst) = rate(rates[1])?;
+    Ok(Command::MeterSet {
+        meter: meter.to_string(),
+        index,
+        config: crate::meter::MeterConfig {
+            pir,
+            pburst,
+            cir,
+            cburst,
+        },
+    })
 }
 
 fn parse_check_counter(rest: &str) -> Result<Command, String> {
@@ -396,6 +505,52 @@ mod tests {
         );
         let ipv6 = one("add t k:2001:db8::1 a(x:00:11:22:33:44:55)");
         assert!(matches!(ipv6, Ok(Command::Add { keys, .. }) if keys[0].1 == "2001:db8::1"));
+    }
+
+    #[test]
+    fn action_arguments_separated_by_spaces_as_p4tc_writes_them() {
+        let args = |text: &str| match one(text) {
+            Ok(Command::Add { action, .. }) => action.args,
+            other => panic!("{other:?}"),
+        };
+        let expected: Vec<(String, String)> = vec![
+            ("dmac".into(), "0xAABBCCDDEEFF".into()),
+            ("port".into(), "0x1".into()),
+        ];
+        assert_eq!(args("add t k:0 a(dmac:0xAABBCCDDEEFF port:0x1)"), expected);
+        assert_eq!(
+            args("add t k:0 a(dmac: 0xAABBCCDDEEFF ,port :0x1)"),
+            expected
+        );
+        assert!(one("add t k:0 a(dmac 0x1)").is_err());
+    }
+
+    #[test]
+    fn bmv2_meter_rates_are_per_microsecond_committed_first() {
+        let config = crate::meter::MeterConfig {
+            pir: 20,
+            pburst: 5,
+            cir: 5,
+            cburst: 4,
+        };
+        assert_eq!(
+            one("meter_set_rates cIngress.meter0 2 0.000005:4 0.00002:5"),
+            Ok(Command::MeterSet {
+                meter: "cIngress.meter0".into(),
+                index: Some(2),
+                config,
+            })
+        );
+        assert!(matches!(
+            one("meter_array_set_rates m 0.000005:4 0.00002:5"),
+            Ok(Command::MeterSet { index: None, .. })
+        ));
+        assert!(matches!(
+            one("meter_set m 1 20 5 5 4"),
+            Ok(Command::MeterSet { index: Some(1), config: c, .. }) if c == config
+        ));
+        assert!(one("meter_set_rates m 2 fast:4 0.1:5").is_err());
+        assert!(one("meter_set_rates m 2 0.1 0.1:5").is_err());
     }
 
     #[test]

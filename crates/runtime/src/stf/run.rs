@@ -107,6 +107,24 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 value,
             } => registers::write(pipeline, register, *index, value),
             Command::RegisterReset { register } => registers::reset(pipeline, register),
+            Command::MeterSet {
+                meter,
+                index,
+                config,
+            } => names::meter(pipeline.description(), meter).and_then(|found| {
+                let all = 0..found.size;
+                let mut indexes = index.map_or(all, |i| i..i.saturating_add(1));
+                indexes.try_for_each(|i| crate::meter::set(pipeline, found, i, *config))
+            }),
+            Command::MeterGet { meter, index } => names::meter(pipeline.description(), meter)
+                .and_then(|found| crate::meter::get(pipeline, found, *index))
+                .map(|config| {
+                    let text = format!(
+                        "{name}:{at}: meter {meter}({index}): committed {} per second, burst {}; peak {} per second, burst {}",
+                        config.cir, config.cburst, config.pir, config.pburst
+                    );
+                    report.push((at, text, false));
+                }),
         };
         if let Err(error) = problem {
             report.push((at, format!("{name}:{at}: error: {error}"), true));
