@@ -193,9 +193,10 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
 /// The text of line `line` of the source file named `file` (a file name
 /// as the generated C's origins give it, without its folder).
 fn p4_line_text(sources: &SourceMap, file: &str, line: u32) -> Option<String> {
-    let source = sources
-        .files()
-        .iter()
-        .find(|f| f.path.file_name().is_some_and(|n| n.to_string_lossy() == file))?;
+    let source = sources.files().iter().find(|f| {
+        f.path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy() == file)
+    })?;
     Some(source.line_text(line).to_string())
 }

@@ -36,7 +36,10 @@ impl Emitter<'_> {
         };
         let fail = |name: &str, fallback: usize| {
             vec![
-                line(format!("parser_error = {} /* {name} */", code(name, fallback))),
+                line(format!(
+                    "parser_error = {} /* {name} */",
+                    code(name, fallback)
+                )),
                 CStmt::Goto("reject".into()),
             ]
         };

@@ -12,9 +12,11 @@ use super::expr::{literal, mask_literal};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
-use crate::ir::{ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, VarId};
-use crate::midend::visit::any_stmt;
+use crate::ir::{
+    ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, VarId,
+};
 use crate::map_layout::TableLayout;
+use crate::midend::visit::any_stmt;
 use p4bpf_layout::ByteOrder;
 
 /// Whether the control plane can set `t`'s default action (it then lives

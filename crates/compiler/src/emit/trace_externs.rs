@@ -34,6 +34,12 @@ fn methods(kind: &ExternKind) -> Vec<(ExternOp, &'static str, &'static [&'static
             (ExternOp::Read, "read", &["index"], true),
             (ExternOp::Write, "write", &["index", "value"], false),
         ],
+        ExternKind::Meter { .. } => vec![(
+            ExternOp::Execute,
+            "execute",
+            &["index", "colour", "amount"],
+            true,
+        )],
     }
 }
 

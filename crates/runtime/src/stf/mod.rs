@@ -6,8 +6,8 @@
 
 mod expect;
 mod parse;
-mod replication;
 mod registers;
+mod replication;
 mod run;
 
 pub use expect::Pattern;

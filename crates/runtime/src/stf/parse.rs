@@ -316,6 +316,8 @@ fn parse_bmv2_state(word: &str, rest: &str) -> Result<Command, String> {
             "usage: register_read NAME INDEX, register_write NAME INDEX VALUE, register_reset NAME, counter_read NAME INDEX (found `{word} {rest}`)"
         )),
     }
+}
+
 /// The `P:V` texts of an argument list, separated by commas or, as
 /// P4TC's scripts write them, by spaces (`dmac:0xAABB port:0x1`); a space
 /// beside the colon (`P: V`) stays inside the argument.
