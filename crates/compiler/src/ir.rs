@@ -228,6 +228,59 @@ pub struct Expr {
     pub ty: Ty,
 }
 
+/// The expressions lowering and the mid-end build themselves.
+impl Expr {
+    /// The integer `value` as a literal of type `ty`.
+    pub fn int(value: impl Into<BigUint>, ty: Ty) -> Expr {
+        Expr {
+            kind: ExprKind::Int(value.into()),
+            ty,
+        }
+    }
+
+    /// `lhs op rhs`: `bool` for a comparison or `&&`/`||`, otherwise of
+    /// `lhs`'s type.
+    pub fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+        use BinOp::*;
+        let ty = match op {
+            Le | Ge | Lt | Gt | Eq | Ne | And | Or => Ty::Bool,
+            _ => lhs.ty.clone(),
+        };
+        Expr {
+            kind: ExprKind::Binary {
+                op,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            ty,
+        }
+    }
+
+    /// `self` as `ty`: itself when it has that type already.
+    pub fn cast(self, ty: Ty) -> Expr {
+        if self.ty == ty {
+            return self;
+        }
+        Expr {
+            kind: ExprKind::Cast(Box::new(self)),
+            ty,
+        }
+    }
+
+    /// `cond ? then : other`, of `then`'s type.
+    pub fn mux(cond: Expr, then: Expr, other: Expr) -> Expr {
+        let ty = then.ty.clone();
+        Expr {
+            kind: ExprKind::Mux {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                other: Box::new(other),
+            },
+            ty,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum ExprKind {
     Bool(bool),

@@ -43,7 +43,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         for (a, b) in pairs {
             let eq = self.equal(a, b, e)?;
             all = Some(match all {
-                Some(before) => binary(BinOp::And, before, eq),
+                Some(before) => Expr::binary(BinOp::And, before, eq),
                 None => eq,
             });
         }
@@ -56,12 +56,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return Some(all);
         }
         let (lv, rv) = (valid(&l), valid(&r));
-        let both_invalid = binary(BinOp::And, not(lv.clone()), not(rv.clone()));
-        let both_valid = binary(BinOp::And, lv, rv);
-        Some(binary(
+        let both_invalid = Expr::binary(BinOp::And, not(lv.clone()), not(rv.clone()));
+        let both_valid = Expr::binary(BinOp::And, lv, rv);
+        Some(Expr::binary(
             BinOp::Or,
             both_invalid,
-            binary(BinOp::And, both_valid, all),
+            Expr::binary(BinOp::And, both_valid, all),
         ))
     }
 }
@@ -78,17 +78,6 @@ fn not(x: Expr) -> Expr {
         kind: ExprKind::Unary {
             op: UnOp::Not,
             operand: Box::new(x),
-        },
-        ty: Ty::Bool,
-    }
-}
-
-fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
         },
         ty: Ty::Bool,
     }

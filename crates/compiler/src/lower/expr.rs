@@ -12,17 +12,9 @@ use super::compare::is_aggregate;
 use super::wide::is_wide;
 use super::{Binding, Lowerer};
 use crate::ir::{BinOp, Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
-use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use p4bpf_front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
 use p4bpf_front::check::Value;
-
-fn int(value: BigUint, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value),
-        ty,
-    }
-}
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn expr(&mut self, e: &'a ast::Expr) -> Option<Expr> {
@@ -71,7 +63,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 Some(Expr {
                     kind: ExprKind::Index {
                         base: Box::new(base),
-                        index: Box::new(int(i.into(), Ty::bits(32))),
+                        index: Box::new(Expr::int(i, Ty::bits(32))),
                     },
                     ty,
                 })
@@ -224,7 +216,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let ty = self.env.expr_ty(e, &mut self.diags)?;
         let width = ty.width()?;
         let bits = self.env.scalar_bits(value, width)?;
-        Some(int(bits, ty))
+        Some(Expr::int(bits, ty))
     }
 
     fn check_scalar(&mut self, x: &Expr, at: &ast::Expr) -> Option<()> {
@@ -396,7 +388,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     kind: ExprKind::StackIndex { stack: b, minus: 1 },
                     ty: Ty::bits(32),
                 }),
-                "size" => Some(int(size.into(), Ty::bits(32))),
+                "size" => Some(Expr::int(size, Ty::bits(32))),
                 _ => {
                     self.diags
                         .error(e.span, format!("header stacks have no member `{name}`"));

@@ -34,17 +34,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let lhs = self.expr(&result.value)?;
         let hash = self.hash_of(&algo.value, &data.value)?;
-        let base = cast(self.expr(&base.value)?, Ty::bits(64));
+        let base = Expr::cast(self.expr(&base.value)?, Ty::bits(64));
         let zero_max = matches!(self.env.value(&max.value), Some(Value::Int { value, .. }) if value.bits() == 0);
         let offset = if zero_max {
             hash
         } else {
-            binary(BinOp::Mod, hash, cast(self.expr(&max.value)?, Ty::bits(64)))
+            Expr::binary(
+                BinOp::Mod,
+                hash,
+                Expr::cast(self.expr(&max.value)?, Ty::bits(64)),
+            )
         };
         let ty = lhs.ty.clone();
         self.pending.push(Stmt::Assign {
             lhs,
-            rhs: cast(binary(BinOp::Add, base, offset), ty),
+            rhs: Expr::cast(Expr::binary(BinOp::Add, base, offset), ty),
         });
         Some(void())
     }
@@ -68,14 +72,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let cond = self.expr(&cond.value)?;
         let checksum = self.expr(&checksum.value)?;
-        let computed = cast(self.hash_of(&algo.value, &data.value)?, checksum.ty.clone());
+        let computed = Expr::cast(self.hash_of(&algo.value, &data.value)?, checksum.ty.clone());
         let stmt = match verify {
             Some(flag) => {
                 let flag = self.arch_place(&flag, e.span)?;
                 Stmt::If {
-                    cond: binary(BinOp::And, cond, binary(BinOp::Ne, computed, checksum)),
+                    cond: Expr::binary(
+                        BinOp::And,
+                        cond,
+                        Expr::binary(BinOp::Ne, computed, checksum),
+                    ),
                     then: vec![Stmt::Assign {
-                        rhs: int(1, flag.ty.clone()),
+                        rhs: Expr::int(1u32, flag.ty.clone()),
                         lhs: flag,
                     }],
                     other: vec![],
@@ -105,12 +113,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let lhs = self.expr(&result.value)?;
         let wide = Ty::bits(64);
-        let lo = cast(self.expr(&lo.value)?, wide.clone());
-        let hi = cast(self.expr(&hi.value)?, wide.clone());
-        let span = binary(
+        let lo = Expr::cast(self.expr(&lo.value)?, wide.clone());
+        let hi = Expr::cast(self.expr(&hi.value)?, wide.clone());
+        let span = Expr::binary(
             BinOp::Add,
-            binary(BinOp::Sub, hi, lo.clone()),
-            int(1, wide.clone()),
+            Expr::binary(BinOp::Sub, hi, lo.clone()),
+            Expr::int(1u32, wide.clone()),
         );
         let r = Expr {
             kind: ExprKind::Builtin {
@@ -122,7 +130,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let ty = lhs.ty.clone();
         self.pending.push(Stmt::Assign {
             lhs,
-            rhs: cast(binary(BinOp::Add, lo, binary(BinOp::Mod, r, span)), ty),
+            rhs: Expr::cast(
+                Expr::binary(BinOp::Add, lo, Expr::binary(BinOp::Mod, r, span)),
+                ty,
+            ),
         });
         Some(void())
     }
@@ -153,7 +164,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
             then: vec![
                 Stmt::Assign {
-                    rhs: int(drop.into(), lhs.ty.clone()),
+                    rhs: Expr::int(drop, lhs.ty.clone()),
                     lhs,
                 },
                 Stmt::Exit,
@@ -237,7 +248,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     hi = lo;
                 }
             }
-            Ty::Bool => out.push(cast(x, Ty::bits(1))),
+            Ty::Bool => out.push(Expr::cast(x, Ty::bits(1))),
             _ => out.push(x),
         }
     }
@@ -255,38 +266,6 @@ fn algorithm(member: &str) -> Option<Algorithm> {
         "random" => Algorithm::Random,
         _ => return None,
     })
-}
-
-fn cast(x: Expr, ty: Ty) -> Expr {
-    if x.ty == ty {
-        return x;
-    }
-    Expr {
-        kind: ExprKind::Cast(Box::new(x)),
-        ty,
-    }
-}
-
-fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
-    let ty = match op {
-        BinOp::Ne | BinOp::Eq | BinOp::And | BinOp::Or => Ty::Bool,
-        _ => lhs.ty.clone(),
-    };
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        ty,
-    }
-}
-
-fn int(value: u64, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value.into()),
-        ty,
-    }
 }
 
 /// The value of a call done for its effect.

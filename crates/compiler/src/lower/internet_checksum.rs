@@ -78,14 +78,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
             ty: Ty::bits(64),
         };
-        Some(cast(checksum, Ty::bits(16)))
+        Some(Expr::cast(checksum, Ty::bits(16)))
     }
 }
 
 /// `a + b` in ones' complement over 16 bits: the sum in 32 bits, folded.
 fn ones_add(a: Expr, b: Expr) -> Expr {
     let wide = Ty::bits(32);
-    let sum = binary(BinOp::Add, cast(a, wide.clone()), cast(b, wide));
+    let sum = Expr::binary(BinOp::Add, Expr::cast(a, wide.clone()), Expr::cast(b, wide));
     Expr {
         kind: ExprKind::Builtin {
             func: Builtin::CsumFold,
@@ -114,30 +114,5 @@ fn var(v: VarId) -> Expr {
 }
 
 fn int(value: u64, width: u32) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value.into()),
-        ty: Ty::bits(width),
-    }
-}
-
-fn cast(x: Expr, ty: Ty) -> Expr {
-    if x.ty == ty {
-        return x;
-    }
-    Expr {
-        kind: ExprKind::Cast(Box::new(x)),
-        ty,
-    }
-}
-
-fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
-    let ty = lhs.ty.clone();
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        ty,
-    }
+    Expr::int(value, Ty::bits(width))
 }

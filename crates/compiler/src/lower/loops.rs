@@ -101,16 +101,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let last = self.loop_var(x.ty.clone());
         out.push(assign(&last, hi));
         out.push(assign(x, lo));
-        let cond = binary(BinOp::Le, x.clone(), last.clone(), Ty::Bool);
+        let cond = Expr::binary(BinOp::Le, x.clone(), last.clone());
         let step = vec![
             Stmt::If {
-                cond: binary(BinOp::Eq, x.clone(), last, Ty::Bool),
+                cond: Expr::binary(BinOp::Eq, x.clone(), last),
                 then: vec![Stmt::Break {
                     label: label.to_string(),
                 }],
                 other: vec![],
             },
-            assign(x, binary(BinOp::Add, x.clone(), one(&x.ty), x.ty.clone())),
+            assign(x, Expr::binary(BinOp::Add, x.clone(), one(&x.ty))),
         ];
         Some((cond, step, vec![]))
     }
@@ -132,16 +132,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return None;
         };
         let index = self.loop_var(Ty::bits(32));
-        out.push(assign(&index, int(0, Ty::bits(32))));
-        let cond = binary(BinOp::Lt, index.clone(), int(size, Ty::bits(32)), Ty::Bool);
+        out.push(assign(&index, Expr::int(0u32, Ty::bits(32))));
+        let cond = Expr::binary(BinOp::Lt, index.clone(), Expr::int(size, Ty::bits(32)));
         let step = vec![assign(
             &index,
-            binary(
-                BinOp::Add,
-                index.clone(),
-                int(1, Ty::bits(32)),
-                Ty::bits(32),
-            ),
+            Expr::binary(BinOp::Add, index.clone(), Expr::int(1u32, Ty::bits(32))),
         )];
         let element = Expr {
             kind: ExprKind::Index {
@@ -206,24 +201,6 @@ fn assign(place: &Expr, value: Expr) -> Stmt {
     }
 }
 
-fn binary(op: BinOp, lhs: Expr, rhs: Expr, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        ty,
-    }
-}
-
-fn int(value: u32, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value.into()),
-        ty,
-    }
-}
-
 fn one(ty: &Ty) -> Expr {
-    int(1, ty.clone())
+    Expr::int(1u32, ty.clone())
 }

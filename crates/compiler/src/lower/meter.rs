@@ -68,16 +68,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let amount = match length {
             Some(length) => self.expr(&length.value)?,
             None if bytes => self.packet_length(),
-            None => int(1, Ty::bits(32)),
+            None => Expr::int(1u32, Ty::bits(32)),
         };
         let index = self.expr(&index.value)?;
         if let Some(result) = result {
             let lhs = self.expr(&result.value)?;
-            let colour = execute(instance, index, int(GREEN, Ty::bits(8)), amount);
+            let colour = execute(instance, index, Expr::int(GREEN, Ty::bits(8)), amount);
             let ty = lhs.ty.clone();
             self.pending.push(Stmt::Assign {
                 lhs,
-                rhs: cast(colour, ty),
+                rhs: Expr::cast(colour, ty),
             });
             return Some(Expr {
                 kind: ExprKind::Bool(true),
@@ -91,7 +91,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let c = self.expr(&c.value)?;
                 from_enum(c, &codes)
             }
-            None => int(GREEN, Ty::bits(8)),
+            None => Expr::int(GREEN, Ty::bits(8)),
         };
         // The meter runs once: its colour goes through a variable.
         let name = match self.prog.extern_instance(instance) {
@@ -145,64 +145,28 @@ fn execute(instance: ExternId, index: Expr, colour: Expr, amount: Expr) -> Expr 
 /// The enum colour `c` as the meter's code.
 fn from_enum(c: Expr, [_, yellow, red]: &[u64; 3]) -> Expr {
     let ty = c.ty.clone();
-    let is = |code: u64| binary(BinOp::Eq, c.clone(), int(code, ty.clone()));
-    mux(
+    let is = |code: u64| Expr::binary(BinOp::Eq, c.clone(), Expr::int(code, ty.clone()));
+    Expr::mux(
         is(*red),
-        int(RED, Ty::bits(8)),
-        mux(
+        Expr::int(RED, Ty::bits(8)),
+        Expr::mux(
             is(*yellow),
-            int(YELLOW, Ty::bits(8)),
-            int(GREEN, Ty::bits(8)),
+            Expr::int(YELLOW, Ty::bits(8)),
+            Expr::int(GREEN, Ty::bits(8)),
         ),
     )
 }
 
 /// The meter's code `colour` (a variable) as the enum's.
 fn to_enum(colour: Expr, [green, yellow, red]: &[u64; 3], ty: Ty) -> Expr {
-    let is = |code: u64| binary(BinOp::Eq, colour.clone(), int(code, Ty::bits(8)));
-    mux(
+    let is = |code: u64| Expr::binary(BinOp::Eq, colour.clone(), Expr::int(code, Ty::bits(8)));
+    Expr::mux(
         is(GREEN),
-        int(*green, ty.clone()),
-        mux(is(YELLOW), int(*yellow, ty.clone()), int(*red, ty)),
+        Expr::int(*green, ty.clone()),
+        Expr::mux(
+            is(YELLOW),
+            Expr::int(*yellow, ty.clone()),
+            Expr::int(*red, ty),
+        ),
     )
-}
-
-fn mux(cond: Expr, then: Expr, other: Expr) -> Expr {
-    let ty = then.ty.clone();
-    Expr {
-        kind: ExprKind::Mux {
-            cond: Box::new(cond),
-            then: Box::new(then),
-            other: Box::new(other),
-        },
-        ty,
-    }
-}
-
-fn int(value: u64, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value.into()),
-        ty,
-    }
-}
-
-fn cast(x: Expr, ty: Ty) -> Expr {
-    if x.ty == ty {
-        return x;
-    }
-    Expr {
-        kind: ExprKind::Cast(Box::new(x)),
-        ty,
-    }
-}
-
-fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        ty: Ty::Bool,
-    }
 }

@@ -137,10 +137,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 }
 
 fn int(value: u32, ty: &Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value.into()),
-        ty: ty.clone(),
-    }
+    Expr::int(value, ty.clone())
 }
 
 fn equals(x: Expr, value: u32) -> Expr {

@@ -88,17 +88,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (Binding::Random { lo, hi, ty }, "read", []) => Some(random(lo, hi, ty)),
             (Binding::Hash { algorithm, ty }, "get_hash", [data]) => {
                 let hash = self.hashed(algorithm, &data.value)?;
-                Some(cast(hash, ty))
+                Some(Expr::cast(hash, ty))
             }
             // base + hash % max; a zero max gives base (the emitted `%`
             // by zero is 0).
             (Binding::Hash { algorithm, ty }, "get_hash", [base, data, max]) => {
                 let wide = Ty::bits(64);
                 let hash = self.hashed(algorithm, &data.value)?;
-                let base = cast(self.expr(&base.value)?, wide.clone());
-                let max = cast(self.expr(&max.value)?, wide);
-                let offset = binary(BinOp::Mod, hash, max);
-                Some(cast(binary(BinOp::Add, base, offset), ty))
+                let base = Expr::cast(self.expr(&base.value)?, wide.clone());
+                let max = Expr::cast(self.expr(&max.value)?, wide);
+                let offset = Expr::binary(BinOp::Mod, hash, max);
+                Some(Expr::cast(Expr::binary(BinOp::Add, base, offset), ty))
             }
             (binding, ..) => {
                 let object = match binding {
@@ -163,9 +163,9 @@ fn random(lo: u64, hi: u64, ty: Ty) -> Expr {
     };
     let span = hi - lo + 1;
     if span != RANDOM_SPAN {
-        r = binary(BinOp::Mod, r, int(span, wide.clone()));
+        r = Expr::binary(BinOp::Mod, r, Expr::int(span, wide.clone()));
     }
-    cast(binary(BinOp::Add, int(lo, wide), r), ty)
+    Expr::cast(Expr::binary(BinOp::Add, Expr::int(lo, wide), r), ty)
 }
 
 /// The algorithm a `PSA_HashAlgorithm_t` or `PNA_HashAlgorithm_t` member
@@ -178,33 +178,4 @@ fn algorithm(member: &str) -> Option<HashAlgorithm> {
         "ONES_COMPLEMENT16" => HashAlgorithm::Csum16,
         _ => return None,
     })
-}
-
-fn int(value: u64, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value.into()),
-        ty,
-    }
-}
-
-fn cast(x: Expr, ty: Ty) -> Expr {
-    if x.ty == ty {
-        return x;
-    }
-    Expr {
-        kind: ExprKind::Cast(Box::new(x)),
-        ty,
-    }
-}
-
-fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
-    let ty = lhs.ty.clone();
-    Expr {
-        kind: ExprKind::Binary {
-            op,
-            lhs: Box::new(lhs),
-            rhs: Box::new(rhs),
-        },
-        ty,
-    }
 }

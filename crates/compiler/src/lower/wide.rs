@@ -95,7 +95,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if complement {
             return self.wide_temp(WideOp::Complement, vec![x], ty);
         }
-        let zero = self.place(int(BigUint::default(), ty.clone()));
+        let zero = self.place(Expr::int(BigUint::default(), ty.clone()));
         self.wide_temp(WideOp::Sub, vec![zero, x], ty)
     }
 
@@ -165,13 +165,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             kind: ExprKind::Var(v),
             ty,
         }
-    }
-}
-
-fn int(value: BigUint, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Int(value),
-        ty,
     }
 }
 
