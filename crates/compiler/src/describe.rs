@@ -88,6 +88,12 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 rule_bounds_offset: shape.rule_bounds_offset,
                 rule_value_offset: shape.rule_value_offset,
                 priority_offset: 4,
+                partition: (l.ternary_cuts(t.size).into_iter())
+                    .filter_map(|(j, bits)| {
+                        let key = *l.key_order.get(j)? as u32;
+                        Some(layout::PartitionCut { key, bits })
+                    })
+                    .collect(),
             }
         });
         tables.push(layout::Table {

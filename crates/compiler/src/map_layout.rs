@@ -23,6 +23,12 @@ pub const MAX_TERNARY_GROUPS: u32 = 4096;
 pub const TERNARY_FILTER_WORDS: u32 = 256;
 /// Rules in one ternary bucket (scanned in priority order).
 pub const TERNARY_BUCKET_RULES: u32 = 16;
+/// Most bits of a ternary table's partition. 0 (one list) until lists
+/// are smaller: at 8 (256 lists of up to 4096 groups, 98 KB each for a
+/// 10K-rule table) ClassBench steady ns/packet fell 318 -> 208 (fw1) and
+/// 483 -> 268 (ipc1), but a new group wild in the cut bits rewrites every
+/// list (25 MB of writes), too slow for tables of unrelated masks.
+pub const MAX_PARTITION_BITS: u32 = 0;
 
 /// Byte layout of a ternary table's group list, buckets and rules (see
 /// `p4bpf_layout::TernaryLayout`): computed here, printed as C structs and
@@ -186,6 +192,38 @@ impl TableLayout {
             rules_offset,
             bucket_size: align_to(rules_offset + TERNARY_BUCKET_RULES * rule_size, rule_align),
         }
+    }
+
+    /// The cuts of a ternary table's partition (`p4bpf_layout::
+    /// PartitionCut`), as (index into `key.fields`, bits): the top bits of
+    /// its two widest numeric fields (addresses, in an ACL), about size/16
+    /// partitions up to 2^`MAX_PARTITION_BITS`, so a partition's list
+    /// holds only the groups with rules there (a rule with no bits fixed
+    /// there is in all).
+    #[allow(clippy::unnecessary_min_or_max)] // MAX_PARTITION_BITS is 0 while off
+    pub fn ternary_cuts(&self, size: u32) -> Vec<(usize, u32)> {
+        let total = size
+            .max(1)
+            .ilog2()
+            .saturating_sub(4)
+            .min(MAX_PARTITION_BITS);
+        let mut numeric: Vec<(usize, u32)> = (self.key.fields.iter().enumerate())
+            .filter(|(_, f)| !matches!(f.scalar, Scalar::Bytes(_)) && f.bit_width >= 8)
+            .map(|(j, f)| (j, f.bit_width))
+            .collect();
+        numeric.sort_by_key(|(j, width)| (std::cmp::Reverse(*width), *j));
+        numeric.truncate(2);
+        numeric.sort();
+        let count = numeric.len() as u32;
+        (numeric.iter().enumerate())
+            .map(|(n, (j, _))| {
+                (
+                    *j,
+                    total / count.max(1) + u32::from((n as u32) < total % count.max(1)),
+                )
+            })
+            .filter(|(_, bits)| *bits > 0)
+            .collect()
     }
 
     pub fn params_of(&self, action: ActionId) -> Option<&CStruct> {

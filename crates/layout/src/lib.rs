@@ -257,8 +257,12 @@ pub struct Table {
 /// best first. The data path walks the group list in order of each group's
 /// best priority and stops once no group left can beat the match in hand.
 ///
-/// - `groups_map`: BPF hash of one entry (key u32 0), replaced whole so a
-///   lookup sees the old list or the new one: a u32 count, then from
+/// - `groups_map`: BPF hash of one group list per *partition* (key u32),
+///   each replaced whole so a lookup sees the old list or the new one. A
+///   key's partition is the top bits `partition` cuts from its fields; a
+///   partition's list names the groups with a rule that may match a key
+///   of that partition, each with the best priority among those rules (no
+///   cut: one list, partition 0). A list: a u32 count, then from
 ///   `groups_offset` up to `max_groups` groups of `group_size` bytes: u32
 ///   id, u32 best priority of its rules, the key struct holding `R` at
 ///   `group_mask_offset`. Sorted by best priority, highest first. Group ids
@@ -301,12 +305,28 @@ pub struct TernaryLayout {
     /// Offset of the u32 priority inside the value struct (higher wins,
     /// as in P4Runtime).
     pub priority_offset: u32,
+    /// The cuts forming a key's partition, most significant first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partition: Vec<PartitionCut>,
+}
+
+/// The top `bits` bits of key field `key` (an index into [`Table::keys`],
+/// a field held as a host-order number) as part of a key's partition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionCut {
+    pub key: u32,
+    pub bits: u32,
 }
 
 impl TernaryLayout {
     /// Size of the group list value.
     pub fn groups_size(&self) -> u32 {
         self.groups_offset + self.max_groups * self.group_size
+    }
+
+    /// How many partitions (and group lists) keys fall into.
+    pub fn partitions(&self) -> u32 {
+        1 << self.partition.iter().map(|c| c.bits).sum::<u32>().min(16)
     }
 }
 

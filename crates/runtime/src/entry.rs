@@ -440,6 +440,7 @@ mod tests {
             rule_bounds_offset: None,
             rule_value_offset: 8,
             priority_offset: 4,
+            partition: vec![],
         });
         t.actions[0].params[0].byte_offset = 8;
         t.value_size = 12;

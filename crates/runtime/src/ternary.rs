@@ -17,10 +17,17 @@
 //! `size` rules (or the list its `max_groups` groups). Buckets keep rules
 //! best priority first; among equal priorities the older rule first.
 //!
+//! Partitions: a key's partition is the top bits of a cut or two of its
+//! fields (`TernaryLayout::partition`), and each partition has its own
+//! group list naming only the groups with a rule that may match there,
+//! each with the best priority among those rules: fewer groups to probe,
+//! and a sharper stop. A rule is counted in every partition it overlaps.
+//!
 //! Make before break: a group list that names a group or a priority too
 //! many only costs a probe, one that misses a rule gives a wrong answer. So
-//! the list is written before a bucket when the change adds a group or
-//! raises a group's best priority, and after it when it removes or lowers.
+//! a partition's list is written before a bucket when the change adds a
+//! group there or raises its best priority there, and after it when the
+//! group closes (its id may come back with another mask).
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
@@ -68,8 +75,8 @@ impl Rule {
 /// A map write, in the order the writes must happen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MapWrite {
-    /// Replace the group list (the one value of the groups map).
-    Groups(Vec<u8>),
+    /// Replace the group list of a partition.
+    Groups(u32, Vec<u8>),
     /// Replace a bucket, or delete it (`None`).
     Bucket(Vec<u8>, Option<Vec<u8>>),
     /// Replace the filter of a group (its id, the filter's bytes).
@@ -97,17 +104,21 @@ struct Group {
     mask: Vec<u8>,
     /// Priority → how many of the group's rules have it.
     priorities: BTreeMap<u32, usize>,
+    /// The same count per partition the rules overlap.
+    by_partition: HashMap<u32, BTreeMap<u32, usize>>,
     /// A bit per bucket key hash (see [`filter_bit`]) of its buckets.
     filter: Vec<u32>,
-    /// The best priority the group list in the map gives it (at least
-    /// the true one: removals leave it high until the list is next
-    /// written); `None` while the list does not name it.
-    listed: Option<u32>,
+    /// Partition → the best priority its list in the map gives the group
+    /// (at least the true one: removals leave it high until the list is
+    /// next written); partitions whose list does not name it are absent.
+    listed: HashMap<u32, u32>,
 }
 
 impl Group {
-    fn best(&self) -> u32 {
-        self.priorities.keys().next_back().copied().unwrap_or(0)
+    /// The best priority of its rules overlapping `partition`, if any.
+    fn best_in(&self, partition: u32) -> Option<u32> {
+        let counts = self.by_partition.get(&partition)?;
+        counts.keys().next_back().copied()
     }
 }
 
@@ -213,6 +224,42 @@ fn shape(table: &Table, rule: &Rule) -> (Vec<u8>, Vec<u8>) {
     (mask, value)
 }
 
+/// The top `bits` bits of field `f` of `bytes`.
+fn top_bits(bytes: &[u8], f: &FieldLayout, bits: u32) -> u32 {
+    let number = (field_be(bytes, f).iter()).fold(0u128, |n, b| n << 8 | u128::from(*b));
+    let shift = f.bit_width.saturating_sub(bits);
+    (number.checked_shr(shift).unwrap_or(0) & ((1u128 << bits.min(16)) - 1)) as u32
+}
+
+/// The partitions holding keys `rule` may match.
+fn partitions_of(table: &Table, t: &TernaryLayout, rule: &Rule) -> Vec<u32> {
+    let mut partitions = vec![0u32];
+    for cut in &t.partition {
+        let Some(key) = table.keys.get(cut.key as usize) else {
+            continue;
+        };
+        let (f, bits) = (&key.field, cut.bits.min(16));
+        let tops: Vec<u32> = match (&rule.bounds, key.match_kind) {
+            (Some((lo, hi)), MatchKind::Range) => {
+                (top_bits(lo, f, bits)..=top_bits(hi, f, bits)).collect()
+            }
+            _ => {
+                let (value, mask) = (
+                    top_bits(&rule.value, f, bits),
+                    top_bits(&rule.mask, f, bits),
+                );
+                (0..1u32 << bits)
+                    .filter(|v| v & mask == value & mask)
+                    .collect()
+            }
+        };
+        partitions = (partitions.iter())
+            .flat_map(|p| tops.iter().map(move |top| p << bits | top))
+            .collect();
+    }
+    partitions
+}
+
 /// `mask` with each field of at least `min_width` bits cut to its leading
 /// ones, rounded down to whole bytes, and the other fields left out.
 fn relax(table: &Table, mask: &[u8], min_width: u32) -> Vec<u8> {
@@ -309,33 +356,37 @@ pub fn decode_bucket(table: &Table, bucket: &[u8]) -> Result<Vec<Rule>> {
 }
 
 impl Classifier {
-    /// The classifier the maps hold: the group list's value and every
-    /// (bucket key, bucket) pair.
+    /// The classifier the maps hold: every (partition, group list) and
+    /// every (bucket key, bucket) pair.
     pub fn from_maps(
         table: &Table,
-        list: Option<&[u8]>,
+        lists: impl IntoIterator<Item = (u32, Vec<u8>)>,
         buckets: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
     ) -> Result<Classifier> {
         let t = layout(table)?;
         let mut c = Classifier::default();
-        let list = list.unwrap_or_default();
-        for i in 0..u32_at(list, 0).min(t.max_groups) {
-            let at = (t.groups_offset + i * t.group_size) as usize;
-            let mask_at = at + t.group_mask_offset as usize;
-            let mask = list
-                .get(mask_at..mask_at + table.key_size as usize)
-                .ok_or_else(|| bad(table, "a truncated group list"))?;
-            let id = u32_at(list, at);
-            c.open(t, id, mask.to_vec());
-            if let Some(group) = c.groups.get_mut(&id) {
-                group.listed = Some(u32_at(list, at + 4));
+        for (partition, list) in lists {
+            for i in 0..u32_at(&list, 0).min(t.max_groups) {
+                let at = (t.groups_offset + i * t.group_size) as usize;
+                let mask_at = at + t.group_mask_offset as usize;
+                let mask = list
+                    .get(mask_at..mask_at + table.key_size as usize)
+                    .ok_or_else(|| bad(table, "a truncated group list"))?;
+                let id = u32_at(&list, at);
+                if !c.groups.contains_key(&id) {
+                    c.open(t, id, mask.to_vec());
+                }
+                if let Some(group) = c.groups.get_mut(&id) {
+                    group.listed.insert(partition, u32_at(&list, at + 4));
+                }
             }
         }
         for (key, bytes) in buckets {
             let id = u32_at(&key, 0);
             c.mark(id, &key);
             for rule in decode_bucket(table, &bytes)? {
-                c.count_in(id, priority(t, &rule.action), 1);
+                let partitions = partitions_of(table, t, &rule);
+                c.count_in(id, priority(t, &rule.action), 1, &partitions);
                 c.note(&rule, priority(t, &rule.action), &key);
                 c.buckets.entry(key.clone()).or_default().push(rule);
             }
@@ -389,13 +440,22 @@ impl Classifier {
     }
 
     /// Bytes of map values and keys the classifier occupies: the group
-    /// list, the filters (an array: all `max_groups` of them) and every
+    /// lists, the filters (an array: all `max_groups` of them) and every
     /// bucket with its key.
     pub fn map_bytes(&self, table: &Table) -> Result<u64> {
         let t = layout(table)?;
         let bucket = u64::from(t.bucket_key_size + t.bucket_size);
         let filters = u64::from(t.max_groups) * u64::from(t.filter_words) * 4;
-        Ok(u64::from(t.groups_size()) + filters + self.buckets.len() as u64 * bucket)
+        let lists = self.partitions().len() as u64 * u64::from(t.groups_size());
+        Ok(lists + filters + self.buckets.len() as u64 * bucket)
+    }
+
+    /// Every partition some group has rules in or is listed in.
+    fn partitions(&self) -> std::collections::BTreeSet<u32> {
+        (self.groups.values())
+            .flat_map(|g| g.by_partition.keys().chain(g.listed.keys()))
+            .copied()
+            .collect()
     }
 
     /// Every rule, bucket by bucket.
@@ -422,8 +482,9 @@ impl Classifier {
                 id,
                 mask,
                 priorities: BTreeMap::new(),
+                by_partition: HashMap::new(),
                 filter: vec![0; t.filter_words as usize],
-                listed: None,
+                listed: HashMap::new(),
             },
         );
         self.next_id = id.wrapping_add(1) % t.max_groups.max(1);
@@ -465,46 +526,82 @@ impl Classifier {
             .unwrap_or_default()
     }
 
-    fn close(&mut self, id: u32) {
-        if let Some(group) = self.groups.remove(&id) {
-            if let Some(ids) = self.by_mask.get_mut(&group.mask) {
-                ids.retain(|g| *g != id);
-                if ids.is_empty() {
-                    self.by_mask.remove(&group.mask);
+    fn close(&mut self, id: u32) -> Option<Group> {
+        let group = self.groups.remove(&id)?;
+        if let Some(ids) = self.by_mask.get_mut(&group.mask) {
+            ids.retain(|g| *g != id);
+            if ids.is_empty() {
+                self.by_mask.remove(&group.mask);
+            }
+        }
+        Some(group)
+    }
+
+    /// Count `n` more (or, negative, fewer) rules of `priority` in group
+    /// `id`, overlapping `partitions`.
+    fn count_in(&mut self, id: u32, priority: u32, n: isize, partitions: &[u32]) {
+        let Some(group) = self.groups.get_mut(&id) else {
+            return;
+        };
+        let counts = std::iter::once(&mut group.priorities).chain(
+            (group.by_partition.iter_mut())
+                .filter(|(p, _)| partitions.contains(p))
+                .map(|(_, c)| c),
+        );
+        for counts in counts {
+            Self::count(counts, priority, n);
+        }
+        for p in partitions {
+            if n > 0 && !group.by_partition.contains_key(p) {
+                let counts = group.by_partition.entry(*p).or_default();
+                Self::count(counts, priority, n);
+            }
+        }
+        group.by_partition.retain(|_, c| !c.is_empty());
+    }
+
+    fn count(counts: &mut BTreeMap<u32, usize>, priority: u32, n: isize) {
+        let count = counts.entry(priority).or_default();
+        *count = count.saturating_add_signed(n);
+        if *count == 0 {
+            counts.remove(&priority);
+        }
+    }
+
+    /// The group list of `partition`, to be written: the groups with rules
+    /// there, by their best priority there, highest first.
+    pub fn list(&mut self, table: &Table, partition: u32) -> Result<Vec<u8>> {
+        let t = layout(table)?;
+        let mut groups: Vec<(u32, u32, &[u8])> = vec![];
+        for g in self.groups.values_mut() {
+            match g.best_in(partition) {
+                Some(best) => {
+                    g.listed.insert(partition, best);
+                    groups.push((best, g.id, &g.mask));
+                }
+                None => {
+                    g.listed.remove(&partition);
                 }
             }
         }
-    }
-
-    /// Count `n` more (or, negative, fewer) rules of `priority` in group `id`.
-    fn count_in(&mut self, id: u32, priority: u32, n: isize) {
-        if let Some(group) = self.groups.get_mut(&id) {
-            let count = group.priorities.entry(priority).or_default();
-            *count = count.saturating_add_signed(n);
-            if *count == 0 {
-                group.priorities.remove(&priority);
-            }
-        }
-    }
-
-    /// The group list's value, to be written: groups by best priority,
-    /// highest first.
-    pub fn list(&mut self, table: &Table) -> Result<Vec<u8>> {
-        let t = layout(table)?;
-        for group in self.groups.values_mut() {
-            group.listed = Some(group.best());
-        }
-        let mut groups: Vec<&Group> = self.groups.values().collect();
-        groups.sort_by_key(|g| (std::cmp::Reverse(g.best()), g.id));
+        groups.sort_by_key(|(best, id, _)| (std::cmp::Reverse(*best), *id));
         let mut list = vec![0u8; t.groups_size() as usize];
         put(&mut list, 0, &(groups.len() as u32).to_ne_bytes());
-        for (i, g) in groups.iter().enumerate() {
+        for (i, (best, id, mask)) in groups.iter().enumerate() {
             let at = (t.groups_offset + i as u32 * t.group_size) as usize;
-            put(&mut list, at, &g.id.to_ne_bytes());
-            put(&mut list, at + 4, &g.best().to_ne_bytes());
-            put(&mut list, at + t.group_mask_offset as usize, &g.mask);
+            put(&mut list, at, &id.to_ne_bytes());
+            put(&mut list, at + 4, &best.to_ne_bytes());
+            put(&mut list, at + t.group_mask_offset as usize, mask);
         }
         Ok(list)
+    }
+
+    /// Every (partition, group list) some group has rules in or was listed
+    /// in, to be written.
+    pub fn lists(&mut self, table: &Table) -> Result<Vec<(u32, Vec<u8>)>> {
+        (self.partitions().into_iter())
+            .map(|p| Ok((p, self.list(table, p)?)))
+            .collect()
     }
 
     /// Every (group id, filter) pair, as the filters map holds them.
@@ -590,7 +687,8 @@ impl Classifier {
         let key = self.home(table, &rule)?;
         let id = u32_at(&key, 0);
         let marked = self.mark(id, &key);
-        self.count_in(id, best, 1);
+        let partitions = partitions_of(table, t, &rule);
+        self.count_in(id, best, 1, &partitions);
         self.note(&rule, best, &key);
         let rules = self.buckets.entry(key.clone()).or_default();
         let at = rules
@@ -598,7 +696,7 @@ impl Classifier {
             .position(|r| priority(t, &r.action) < best)
             .unwrap_or(rules.len());
         rules.insert(at, rule);
-        let mut writes = self.writes_for(table, &key, true)?;
+        let mut writes = self.writes_for(table, &key, &partitions, None)?;
         if marked {
             // The bit goes on before the bucket it lets lookups find.
             writes.insert(0, MapWrite::Filter(id, self.filter(id)));
@@ -617,21 +715,26 @@ impl Classifier {
             .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
         self.forget(&key, p);
         let id = u32_at(&bucket_key, 0);
+        let mut partitions = vec![];
         if let Some(rules) = self.buckets.get_mut(&bucket_key) {
-            rules.retain(|r| !(r.is(&key, priority(t, &r.action), p)));
+            if let Some(at) = rules
+                .iter()
+                .position(|r| r.is(&key, priority(t, &r.action), p))
+            {
+                partitions = partitions_of(table, t, &rules.remove(at));
+            }
             if rules.is_empty() {
                 self.buckets.remove(&bucket_key);
             }
         }
-        self.count_in(id, p, -1);
-        if self
+        self.count_in(id, p, -1, &partitions);
+        let closed = self
             .groups
             .get(&id)
             .is_some_and(|g| g.priorities.is_empty())
-        {
-            self.close(id);
-        }
-        self.writes_for(table, &bucket_key, false)
+            .then(|| self.close(id))
+            .flatten();
+        self.writes_for(table, &bucket_key, &[], closed)
     }
 
     /// Give the rule `entry` names `entry`'s action and parameters; its
@@ -665,26 +768,32 @@ impl Classifier {
             .map(|rules| encode_bucket(t, table.key_size as usize, rules)))
     }
 
-    /// The bucket write of `key`, with the group list's when the map's
-    /// list would miss something: before the bucket when the change
-    /// `widens` (the group is new, or its best priority rose above what
-    /// the list says), after it when the bucket's group closed. A lowered
-    /// priority is left in the list (it only costs a probe) until the
-    /// list is next written, so deleting and adding back writes no list.
-    fn writes_for(&mut self, table: &Table, key: &[u8], widens: bool) -> Result<Vec<MapWrite>> {
-        let mut writes = vec![MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?)];
-        let group = self.groups.get(&u32_at(key, 0));
-        let stale = match group {
-            Some(g) => widens && g.listed.is_none_or(|listed| g.best() > listed),
-            None => !widens,
+    /// The bucket write of `key`, with the group lists that would miss
+    /// something: before the bucket, those of the partitions the change
+    /// `widens` (where the group is new, or its best priority rose above
+    /// what the list says); after it, all that named a `closed` group. A
+    /// lowered priority is left in a list (it only costs a probe) until
+    /// the list is next written, so deleting and adding back writes none.
+    fn writes_for(
+        &mut self,
+        table: &Table,
+        key: &[u8],
+        widens: &[u32],
+        closed: Option<Group>,
+    ) -> Result<Vec<MapWrite>> {
+        let stale: Vec<u32> = match self.groups.get(&u32_at(key, 0)) {
+            Some(g) => (widens.iter().copied())
+                .filter(|p| g.listed.get(p).copied() < g.best_in(*p))
+                .collect(),
+            None => vec![],
         };
-        if stale {
-            let list = MapWrite::Groups(self.list(table)?);
-            if widens {
-                writes.insert(0, list);
-            } else {
-                writes.push(list);
-            }
+        let mut writes = vec![];
+        for p in stale {
+            writes.push(MapWrite::Groups(p, self.list(table, p)?));
+        }
+        writes.push(MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?));
+        for p in closed.iter().flat_map(|g| g.listed.keys()) {
+            writes.push(MapWrite::Groups(*p, self.list(table, *p)?));
         }
         Ok(writes)
     }
@@ -694,7 +803,7 @@ impl Classifier {
 #[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
 mod tests {
     use super::*;
-    use p4bpf_layout::{KeyField, TableStorage};
+    use p4bpf_layout::{KeyField, PartitionCut, TableStorage};
 
     fn table(bucket_rules: u32) -> Table {
         Table {
@@ -735,6 +844,7 @@ mod tests {
                 rule_bounds_offset: None,
                 rule_value_offset: 8,
                 priority_offset: 4,
+                partition: vec![],
             }),
         }
     }
@@ -795,21 +905,21 @@ mod tests {
             writes.as_slice(),
             [
                 MapWrite::Filter(..),
-                MapWrite::Groups(_),
+                MapWrite::Groups(0, _),
                 MapWrite::Bucket(_, Some(_))
             ]
         ));
         // Same group, no higher priority: no list write (a filter bit may be).
         let writes = c.insert(&t, &entry(2, 0xff, 1)).unwrap();
         assert!(matches!(writes.last(), Some(MapWrite::Bucket(_, Some(_)))));
-        assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(_))));
+        assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(..))));
         // A lowered best stays in the list; a closed group leaves it.
         let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
         assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
         let writes = c.remove(&t, &entry(2, 0xff, 0)).unwrap();
         assert!(matches!(
             writes.as_slice(),
-            [MapWrite::Bucket(_, None), MapWrite::Groups(_)]
+            [MapWrite::Bucket(_, None), MapWrite::Groups(0, _)]
         ));
         assert!(c.groups.is_empty() && c.is_empty());
     }
@@ -821,9 +931,9 @@ mod tests {
         for i in 0..6 {
             c.insert(&t, &entry(i, 0xff, i)).unwrap();
         }
-        let list = c.list(&t).unwrap();
-        let mut back = Classifier::from_maps(&t, Some(&list), c.buckets(&t).unwrap()).unwrap();
-        assert_eq!(back.list(&t).unwrap(), list);
+        let lists = c.lists(&t).unwrap();
+        let mut back = Classifier::from_maps(&t, lists.clone(), c.buckets(&t).unwrap()).unwrap();
+        assert_eq!(back.lists(&t).unwrap(), lists);
         assert_eq!(priorities(&back, &t), priorities(&c, &t));
         assert!(back.find(&t, &entry(3, 0xff, 0)).is_some());
     }
@@ -841,5 +951,38 @@ mod tests {
         c.modify(&t, &entry(1, 0xff, 0)).unwrap();
         assert_eq!(priorities(&c, &t), vec![vec![1]]);
         assert_eq!(c.len(), 1);
+    }
+
+    /// The group ids a partition's list names, in order.
+    fn listed(c: &mut Classifier, t: &Table, partition: u32) -> Vec<u32> {
+        let list = c.list(t, partition).unwrap();
+        let l = t.ternary.as_ref().unwrap();
+        (0..u32_at(&list, 0))
+            .map(|i| u32_at(&list, (l.groups_offset + i * l.group_size) as usize))
+            .collect()
+    }
+
+    #[test]
+    fn a_partition_lists_only_the_groups_with_rules_there() {
+        let mut t = table(8);
+        // Partitions by the top two bits of the key: 0x00.., 0x40.., ...
+        t.ternary.as_mut().unwrap().partition = vec![PartitionCut { key: 0, bits: 2 }];
+        let mut c = Classifier::default();
+        let writes = c.insert(&t, &entry(0x4000_0001, 0xffff_ffff, 5)).unwrap();
+        let lists: Vec<u32> = (writes.iter())
+            .filter_map(|w| match w {
+                MapWrite::Groups(p, _) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(lists, vec![1]);
+        // A rule wild in the top bits is in every partition.
+        c.insert(&t, &entry(0x0000_0001, 0x0000_00ff, 9)).unwrap();
+        assert_eq!(listed(&mut c, &t, 1).len(), 2);
+        assert_eq!(listed(&mut c, &t, 3).len(), 1);
+        // Closing the specific group rewrites the list that named it.
+        let writes = c.remove(&t, &entry(0x4000_0001, 0xffff_ffff, 5)).unwrap();
+        assert!(matches!(writes.last(), Some(MapWrite::Groups(1, _))));
+        assert_eq!(listed(&mut c, &t, 1).len(), 1);
     }
 }

@@ -13,8 +13,12 @@ use crate::ternary::{Classifier, MapWrite};
 use p4bpf_layout::Table;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The key of the group list, the groups map's only entry.
-const LIST_KEY: [u8; 4] = [0; 4];
+/// A groups map key (a u32 partition) as its bytes.
+fn key_word(key: &[u8]) -> [u8; 4] {
+    key.get(..4)
+        .and_then(|w| w.try_into().ok())
+        .unwrap_or_default()
+}
 
 pub struct Store {
     table: Table,
@@ -41,7 +45,12 @@ impl Store {
         let groups = source.map(&layout.groups_map)?;
         let filters = source.map(&layout.filters_map)?;
         let buckets = source.map(&table.map)?;
-        let list = read_optional(&groups, &LIST_KEY)?;
+        let mut lists = vec![];
+        for key in keys(&groups)? {
+            if let Some(list) = read_optional(&groups, &key)? {
+                lists.push((u32::from_ne_bytes(key_word(&key)), list));
+            }
+        }
         let mut pairs = vec![];
         for key in keys(&buckets)? {
             // Gone between the walk and the read: someone else's delete.
@@ -49,7 +58,7 @@ impl Store {
                 pairs.push((key, bucket));
             }
         }
-        let classifier = Classifier::from_maps(table, list.as_deref(), pairs)?;
+        let classifier = Classifier::from_maps(table, lists, pairs)?;
         Ok(Store {
             table: table.clone(),
             groups,
@@ -95,7 +104,7 @@ impl Store {
                     MapWrite::Filter(id, filter) => {
                         filters.insert(id, filter);
                     }
-                    MapWrite::Groups(_) => {}
+                    MapWrite::Groups(..) => {}
                 }
             }
         }
@@ -103,7 +112,8 @@ impl Store {
             .into_iter()
             .map(|(id, filter)| MapWrite::Filter(id, filter))
             .collect();
-        writes.push(MapWrite::Groups(next.list(&self.table)?));
+        let lists = next.lists(&self.table)?;
+        writes.extend(lists.into_iter().map(|(p, list)| MapWrite::Groups(p, list)));
         for key in touched {
             let bucket = next.bucket(&self.table, &key)?;
             writes.push(MapWrite::Bucket(key, bucket));
@@ -117,7 +127,10 @@ impl Store {
     pub fn clear(&mut self) -> Result<usize> {
         let removed = self.classifier.len();
         let mut empty = Classifier::default();
-        self.apply(vec![MapWrite::Groups(empty.list(&self.table)?)])?;
+        let lists = self.classifier.lists(&self.table)?;
+        for (p, _) in lists {
+            self.apply(vec![MapWrite::Groups(p, empty.list(&self.table, p)?)])?;
+        }
         for (key, _) in self.classifier.buckets(&self.table)? {
             self.apply(vec![MapWrite::Bucket(key, None)])?;
         }
@@ -128,7 +141,9 @@ impl Store {
     fn apply(&self, writes: Vec<MapWrite>) -> Result<()> {
         for write in writes {
             match write {
-                MapWrite::Groups(list) => self.groups.write(&LIST_KEY, &list, Write::Replace)?,
+                MapWrite::Groups(p, list) => {
+                    self.groups.write(&p.to_ne_bytes(), &list, Write::Replace)?
+                }
                 MapWrite::Filter(id, filter) => {
                     self.filters
                         .write(&id.to_ne_bytes(), &filter, Write::Replace)?

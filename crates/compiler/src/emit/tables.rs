@@ -143,7 +143,7 @@ impl Emitter<'_> {
                     other: vec![],
                 });
             }
-            Storage::Ternary => body.extend(self.ternary_search(t)),
+            Storage::Ternary => body.extend(self.ternary_search(t, l)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
             _ => match self.key_from_packet(t, l) {
                 Some(point) => {

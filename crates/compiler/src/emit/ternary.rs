@@ -69,12 +69,14 @@ impl Emitter<'_> {
     /// of one group that lookups run under `bpf_loop`.
     pub fn ternary_maps(&self, t: &Table, l: &TableLayout) -> String {
         let name = &t.c_name;
-        // One value replaced whole: a lookup sees the old list or the new.
+        // A list per partition, each replaced whole: a lookup sees the old
+        // list or the new.
+        let partitions = 1u32 << l.ternary_cuts(t.size).iter().map(|(_, b)| b).sum::<u32>();
         let mut out = map_def(
             "BPF_MAP_TYPE_HASH",
             "u32",
             &format!("struct {name}_groups"),
-            1,
+            partitions,
             Some("BPF_F_NO_PREALLOC"),
             &format!("{name}_groups"),
         );
@@ -224,11 +226,41 @@ impl Emitter<'_> {
         ]
     }
 
+    /// The key's partition: the top bits of the cut fields, the first
+    /// cut most significant.
+    fn partition(l: &TableLayout, size: u32) -> String {
+        let mut shift = 0;
+        let mut parts = vec![];
+        for (j, bits) in l.ternary_cuts(size).into_iter().rev() {
+            let Some(f) = l.key.fields.get(j) else {
+                continue;
+            };
+            let top = format!(
+                "((u32)(key.{} >> {}) & {:#x})",
+                f.c_name,
+                f.bit_width - bits,
+                (1u32 << bits) - 1
+            );
+            parts.push(if shift == 0 {
+                top
+            } else {
+                format!("{top} << {shift}")
+            });
+            shift += bits;
+        }
+        parts.reverse();
+        if parts.is_empty() {
+            "0".into()
+        } else {
+            parts.join(" | ")
+        }
+    }
+
     /// Statements pointing `value` at the best matching rule's value.
-    pub fn ternary_search(&self, t: &Table) -> Vec<CStmt> {
+    pub fn ternary_search(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
         let name = &t.c_name;
         vec![
-            line("u32 list = 0"),
+            line(format!("u32 list = {}", Self::partition(l, t.size))),
             line(format!("struct {name}_search search = {{ .key = key }}")),
             line(format!(
                 "search.groups = bpf_map_lookup_elem(&{name}_groups, &list)"
