@@ -199,17 +199,24 @@ struct psa_egress_output_metadata_t {
 
 // In the deparsers: which copies of the packet will be made. Assignments
 // to the matching deparser `out` parameter belong under these tests.
-@pure
-extern bool psa_clone_i2e(in psa_ingress_output_metadata_t istd);
-@pure
-extern bool psa_resubmit(in psa_ingress_output_metadata_t istd);
-@pure
-extern bool psa_normal(in psa_ingress_output_metadata_t istd);
-@pure
-extern bool psa_clone_e2e(in psa_egress_output_metadata_t istd);
-@pure
-extern bool psa_recirculate(in psa_egress_output_metadata_t istd,
-                            in psa_egress_deparser_input_metadata_t edstd);
+// Defined here as psa.p4's reference comments define them, so that every
+// target computes them alike.
+bool psa_clone_i2e(in psa_ingress_output_metadata_t istd) {
+    return istd.clone;
+}
+bool psa_resubmit(in psa_ingress_output_metadata_t istd) {
+    return !istd.drop && istd.resubmit;
+}
+bool psa_normal(in psa_ingress_output_metadata_t istd) {
+    return !istd.drop && !istd.resubmit;
+}
+bool psa_clone_e2e(in psa_egress_output_metadata_t istd) {
+    return istd.clone;
+}
+bool psa_recirculate(in psa_egress_output_metadata_t istd,
+                     in psa_egress_deparser_input_metadata_t edstd) {
+    return !istd.drop && edstd.egress_port == PSA_PORT_RECIRCULATE;
+}
 
 // Run-time checks: a false `check` is reported (assert) or taken as
 // impossible by verification tools (assume).

@@ -22,6 +22,8 @@ commands:
   pipeline ...          load, unload or show pipelines pinned in bpffs
   port ...              attach a loaded pipeline to interfaces as P4 ports
   table ...             add, modify, delete, dump a loaded pipeline's table entries
+  top PIPELINE          live per-port, per-counter and per-table rates of a loaded pipeline
+  trace PIPELINE        print what a pipeline loaded with --trace does with each packet
   help [COMMAND]        print this text, or the help of COMMAND
 
 options:
@@ -86,6 +88,8 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("port") => Some(crate::port::USAGE),
         Some("table") => Some(crate::table::USAGE),
         Some("test") => Some(crate::test::USAGE),
+        Some("top") => Some(crate::top::USAGE),
+        Some("trace") => Some(crate::trace::USAGE),
         Some(_) => None,
     }
 }

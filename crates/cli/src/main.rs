@@ -22,6 +22,8 @@ mod table;
 mod table_load;
 mod target;
 mod test;
+mod top;
+mod trace;
 
 use args::{Args, UsageError};
 use std::process::ExitCode;
@@ -66,6 +68,8 @@ fn main() -> ExitCode {
         "run" => run::run(rest),
         "table" => table::run(rest),
         "test" => test::run(rest),
+        "top" => top::run(rest),
+        "trace" => trace::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

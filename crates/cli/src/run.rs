@@ -17,7 +17,9 @@ use crate::args::{Args, UsageError};
 use crate::target::{self, Target};
 use p4bpf_compiler::CompileOptions;
 use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::packet_target::PacketTarget;
 use p4bpf_runtime::pcap::{self, Record};
+use p4bpf_runtime::trace::Traced;
 use p4bpf_runtime::{test_run, Verdict};
 use std::collections::BTreeMap;
 use std::os::fd::AsRawFd;
@@ -27,7 +29,7 @@ use std::process::ExitCode;
 pub const USAGE: &str = "\
 usage: p4bpf run PROGRAM.p4 --in IN.pcap --out OUT.pcap [--target user|kernel]
                  [--entries FILE.stf] [--port N] [--hook xdp|tc]
-                 [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
+                 [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--trace]
        p4bpf run --pipeline NAME --in IN.pcap --out OUT.pcap
 
 Runs every packet of IN.pcap through PROGRAM (arriving on port N, default 0)
@@ -42,6 +44,8 @@ options:
   --entries FILE.stf     table entries: the file's `add` and `setdefault` lines
   --port N               input port of every packet (default 0)
   --hook, --extern-file, -I, -D   as for `p4bpf compile`
+  --trace                compile with tracing; print each packet's parser
+                         states, tables and verdict
 
 exit status: 0 every packet ran, 1 a failure, 2 bad command line
 ";
@@ -137,10 +141,21 @@ fn run_request(request: &Request) -> Result<bool, String> {
         let entries = target::table_commands(path)?;
         target::install_entries(&pipeline, path, &entries)?;
     }
+    let traced = match request.compile.trace {
+        true => Some(Traced::new(&pipeline).map_err(|e| e.to_string())?),
+        false => None,
+    };
     let mut by_port: BTreeMap<u32, Vec<Record>> = BTreeMap::new();
     let (mut dropped, mut failed) = (0, 0);
     for (number, packet) in packets.iter().enumerate() {
-        match pipeline.run_packet(request.port, &packet.data) {
+        let result = match &traced {
+            Some(traced) => traced.run_packet(request.port, &packet.data),
+            None => pipeline.run_packet(request.port, &packet.data),
+        };
+        if let Some(traced) = &traced {
+            println!("packet {}\n{}", number + 1, crate::trace::last_text(traced));
+        }
+        match result {
             Ok(outcome) => match outcome.port.filter(|_| outcome.verdict.delivers()) {
                 Some(port) => by_port.entry(port).or_default().push(Record {
                     data: outcome.packet,

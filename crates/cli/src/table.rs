@@ -58,6 +58,7 @@ pub fn run(words: Args) -> ExitCode {
     };
     let result = opened.and_then(|deployment| {
         let table = names::table(&deployment.description, table_name)?.clone();
+        tc_acl_allows(&deployment.description, &table.name, command)?;
         let keys_only = || control::parse_key(&table, rest, priority);
         match command.as_str() {
             "add" => {
@@ -95,6 +96,32 @@ pub fn run(words: Args) -> ExitCode {
         Ok(lines) => print_lines(&lines),
         Err(error) => fail(error),
     }
+}
+
+/// Refuses `command` on `table` when the table's P4TC `@tc_acl` does not
+/// give the control plane the permission it needs.
+fn tc_acl_allows(
+    description: &p4bpf_layout::Pipeline,
+    table: &str,
+    command: &str,
+) -> Result<(), RuntimeError> {
+    let Some(acl) = description.table_acls.iter().find(|a| a.table == table) else {
+        return Ok(());
+    };
+    let (letter, doing) = match command {
+        "add" => ('C', "create entries in"),
+        "modify" | "default" => ('U', "update"),
+        "del" | "clear" => ('D', "delete entries of"),
+        "get" | "dump" => ('R', "read"),
+        _ => return Ok(()),
+    };
+    if acl.allows(letter) {
+        return Ok(());
+    }
+    Err(RuntimeError::Value(format!(
+        "table `{table}` does not let the control plane {doing} it: its @tc_acl(\"{}\") has no `{letter}` before the colon",
+        acl.annotation
+    )))
 }
 
 fn render(entry: &Entry, words: &Words) -> String {

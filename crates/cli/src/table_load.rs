@@ -57,16 +57,24 @@ fn read(file: &str) -> Result<String, String> {
 
 fn parse(deployment: &Deployment, file: &str, text: &str) -> Result<Vec<TableEntries>, String> {
     let mut batches: Vec<TableEntries> = Vec::new();
-    let mut shapes: HashMap<String, Shape> = HashMap::new();
+    // Shapes with their names, found by name; a line mostly has the shape
+    // of the line before, which is checked first without building a name.
+    let mut shapes: Vec<(String, Shape)> = Vec::new();
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    let mut last = 0;
     for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
         let content = line.split('#').next().unwrap_or_default();
         if content.trim().is_empty() {
             continue;
         }
         let split = Line::split(content);
-        let known = split
-            .as_ref()
-            .and_then(|l| Some((shapes.get(&l.shape())?, l)));
+        let known = split.as_ref().and_then(|l| {
+            last = match shapes.get(last) {
+                Some((name, _)) if l.has_shape(name) => last,
+                _ => *by_name.get(&l.shape())?,
+            };
+            Some((&shapes.get(last)?.1, l))
+        });
         if let Some((spec, batch)) = known.and_then(|(shape, l)| shape.entry(l, &batches)) {
             if let Some(batch) = batches.get_mut(batch) {
                 batch.specs.push(spec);
@@ -77,7 +85,8 @@ fn parse(deployment: &Deployment, file: &str, text: &str) -> Result<Vec<TableEnt
         let (batch, shape) = parse_words(deployment, &mut batches, content)
             .map_err(|e| format!("{file}:{number}: {e}"))?;
         if let (Some(line), Some(shape)) = (split, shape) {
-            shapes.insert(line.shape(), shape);
+            by_name.insert(line.shape(), shapes.len());
+            shapes.push((line.shape(), shape));
         }
         if let Some(batch) = batches.get_mut(batch) {
             batch.lines.push(number);
@@ -178,6 +187,24 @@ impl<'a> Line<'a> {
         }
         shape
     }
+
+    /// Whether `shape` is this line's shape (as `shape()` would spell it).
+    fn has_shape(&self, shape: &str) -> bool {
+        let mut rest = shape;
+        let mut eat = |part: &str| match rest.strip_prefix(part) {
+            Some(after) => {
+                rest = after;
+                true
+            }
+            None => false,
+        };
+        eat(self.table)
+            && eat("\t")
+            && eat(self.action)
+            && self.keys.iter().all(|(name, _)| eat("\tk") && eat(name))
+            && self.params.iter().all(|(name, _)| eat("\tp") && eat(name))
+            && rest.is_empty()
+    }
 }
 
 /// How lines of one shape resolve: their batch, the key field of each key
@@ -238,4 +265,32 @@ fn priority(words: &[String]) -> Result<(Vec<String>, Option<u32>), String> {
         priority = Some(parsed.ok_or("`--priority` needs a whole number")?);
     }
     Ok((rest, priority))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Line;
+
+    fn line(text: &str) -> Line<'_> {
+        Line::split(text).expect("a plain entry line")
+    }
+
+    #[test]
+    fn a_line_has_exactly_the_shape_it_spells() {
+        let first = line("hosts dst=10.0.0.1 send port=1");
+        let shape = first.shape();
+        assert!(line("hosts dst=10.9.9.9 send port=7").has_shape(&shape));
+        for other in [
+            "hosts dst=10.0.0.1 send port=1 queue=2",
+            "hosts dst=10.0.0.1 send prt=1",
+            "hosts dst=10.0.0.1 sendx port=1",
+            "host dst=10.0.0.1 send port=1",
+            "hosts dst=10.0.0.1 src=1.2.3.4 send port=1",
+            "hosts send port=1",
+            "hosts dst=10.0.0.1 drop",
+        ] {
+            assert!(!line(other).has_shape(&shape), "{other}");
+            assert_ne!(line(other).shape(), shape, "{other}");
+        }
+    }
 }

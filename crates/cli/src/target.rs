@@ -116,7 +116,8 @@ pub fn object_image(
 }
 
 /// Takes `word` (and its value) if it is one of the compile options every
-/// running subcommand shares: `--hook`, `-I`, `-D`, `--extern-file`.
+/// running subcommand shares: `--hook`, `-I`, `-D`, `--extern-file`,
+/// `--trace`.
 pub fn compile_option(
     words: &mut Args,
     word: &str,
@@ -138,6 +139,8 @@ pub fn compile_option(
         compile.front.defines.push(args::parse_define(&define)?);
     } else if let Some(file) = words.option(word, "--extern-file")? {
         compile.extern_file = Some(file.into());
+    } else if word == "--trace" {
+        compile.trace = true;
     } else {
         return Ok(false);
     }
@@ -151,6 +154,7 @@ pub fn default_compile_options() -> CompileOptions {
         hook: Hook::Xdp,
         out_dir: PathBuf::new(),
         extern_file: None,
+        trace: false,
     }
 }
 

@@ -11,6 +11,7 @@
 use crate::args::{self, Args, UsageError};
 use crate::target::{self, Target};
 use p4bpf_compiler::CompileOptions;
+use p4bpf_runtime::trace::Traced;
 use p4bpf_runtime::{check_bpf_available, stf, veth};
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,7 +19,7 @@ use std::process::ExitCode;
 
 pub const USAGE: &str = "\
 usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel|user|veth] [--hook xdp|tc]
-                  [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
+                  [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--trace]
 
 Runs the packet test TEST.stf against PROGRAM: P4 source is compiled first,
 an object from `p4bpf compile` is loaded as is. Prints one line per packet
@@ -34,6 +35,9 @@ options:
                          packet sockets and watch every port (needs root)
   --hook xdp|tc          attach point to compile PROGRAM.p4 for (default: xdp)
   --extern-file, -I, -D  as for `p4bpf compile`
+  --trace                compile with tracing and print under each packet the
+                         parser states, tables (key, hit or miss, action) and
+                         verdict (kernel and user targets)
 
 exit status: 0 all passed, 1 a failure, 2 bad command line
 ";
@@ -87,6 +91,9 @@ pub fn run(words: Args) -> ExitCode {
 /// Whether every packet passed; Err for what stops the run before packets.
 fn run_request(request: &Request) -> Result<bool, String> {
     let script = target::read_stf(&request.script)?;
+    if request.target == Target::Veth && request.compile.trace {
+        return Err("--trace runs with the kernel and user targets, not veth".into());
+    }
     if request.target == Target::Veth {
         let (image, _) = target::object_image(&request.program, &request.compile)?;
         check_bpf_available().map_err(|e| format!("cannot run veth tests on this machine: {e}"))?;
@@ -107,7 +114,14 @@ fn run_request(request: &Request) -> Result<bool, String> {
         ),
         (_, Err(_)) => format!("loaded {} at {hook}", pipeline.description.program),
     };
-    let outcome = stf::run(&pipeline, &request.script, &script);
+    let outcome = if request.compile.trace {
+        let traced = Traced::new(&pipeline).map_err(|e| e.to_string())?;
+        let mut outcome = stf::run(&traced, &request.script, &script);
+        outcome.lines = crate::trace::with_traces(outcome.lines, &traced.packets.borrow());
+        outcome
+    } else {
+        stf::run(&pipeline, &request.script, &script)
+    };
     Ok(report(vec![head], outcome, request))
 }
 

@@ -46,6 +46,7 @@ fn hundred_thousand_exact_entries_in_under_a_second() {
         hook: Hook::Xdp,
         out_dir,
         extern_file: None,
+        trace: false,
     };
     let compiled = match p4bpf_compiler::compile_file(&program, &options) {
         Ok(compiled) => compiled,

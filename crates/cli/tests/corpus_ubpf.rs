@@ -64,15 +64,7 @@ fn corpus_ubpf_stf_files_pass_on_kernel_and_user_targets() {
         return;
     }
     let samples = corpus.join("p4_16_samples");
-    let mut scripts: Vec<PathBuf> = std::fs::read_dir(&samples)
-        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    scripts.retain(|p| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.contains("ubpf") && n.ends_with(".stf"))
-    });
-    scripts.sort();
+    let scripts = common::files_where(&samples, |n| n.contains("ubpf") && n.ends_with(".stf"));
     assert!(
         !scripts.is_empty(),
         "no ubpf STF files in {}",
@@ -83,11 +75,10 @@ fn corpus_ubpf_stf_files_pass_on_kernel_and_user_targets() {
         &["--target", "kernel", "--hook", "tc"],
         &["--target", "user"],
     ];
-    let (mut passed, mut problems) = (0, vec![]);
+    let mut tally = common::GapTally::default();
     for script in &scripts {
         let program = script.with_extension("p4");
         let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        let gap = KNOWN_GAPS.iter().find(|(name, _)| *name == stem);
         let externs = extern_file(&program, &corpus.join("extern_modules"));
         let mut outputs = vec![];
         for target in targets {
@@ -104,27 +95,9 @@ fn corpus_ubpf_stf_files_pass_on_kernel_and_user_targets() {
             );
             outputs.push((out.status.success(), target.join(" "), text));
         }
-        let all_pass = outputs.iter().all(|(ok, _, _)| *ok);
-        match gap {
-            None if all_pass => passed += 1,
-            None => problems.extend(
-                outputs
-                    .iter()
-                    .filter(|(ok, _, _)| !ok)
-                    .map(|(_, t, text)| format!("{stem} ({t}):\n{text}")),
-            ),
-            Some((_, reason)) => {
-                let still = outputs
-                    .iter()
-                    .any(|(ok, _, text)| !ok && text.contains(reason));
-                if !still {
-                    problems.push(format!(
-                        "{stem} no longer fails with \"{reason}\": remove it from KNOWN_GAPS"
-                    ));
-                }
-            }
-        }
+        tally.judge(stem, &outputs, KNOWN_GAPS);
     }
+    let (passed, problems) = (tally.passed, tally.problems);
     eprintln!(
         "{passed} ubpf STF files pass on all targets; {} known gaps",
         KNOWN_GAPS.len()
@@ -148,15 +121,7 @@ fn corpus_ubpf_programs_that_compile_load_at_xdp_and_tc() {
         return;
     }
     let samples = corpus.join("p4_16_samples");
-    let mut programs: Vec<PathBuf> = std::fs::read_dir(&samples)
-        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    programs.retain(|p| {
-        p.file_name()
-            .and_then(|n| n.to_str())
-            .is_some_and(|n| n.contains("ubpf") && n.ends_with(".p4"))
-    });
-    programs.sort();
+    let programs = common::files_where(&samples, |n| n.contains("ubpf") && n.ends_with(".p4"));
     let (mut loaded, mut problems) = (0, vec![]);
     for program in &programs {
         let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");

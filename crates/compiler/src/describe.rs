@@ -150,6 +150,9 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             Arch::EbpfModel => layout::Architecture::EbpfModel,
             Arch::XdpModel => layout::Architecture::XdpModel,
             Arch::UbpfModel => layout::Architecture::UbpfModel,
+            Arch::Pna | Arch::PnaTc => layout::Architecture::Pna,
+            Arch::Psa => layout::Architecture::Psa,
+            Arch::V1Model => layout::Architecture::V1Model,
         },
         hook,
         entry: crate::emit::entry_name(prog, hook),
@@ -159,5 +162,22 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
         ingress_port_map: crate::emit::ingress_port_map(prog),
+        trace: None,
+        table_acls: table_acls(prog),
     }
+}
+
+/// The control-plane half of each table's `@tc_acl`.
+fn table_acls(prog: &Program) -> Vec<layout::TableAcl> {
+    prog.tables
+        .iter()
+        .filter_map(|t| {
+            let acl = t.tc_acl.as_ref()?;
+            Some(layout::TableAcl {
+                table: t.name.clone(),
+                annotation: acl.annotation.clone(),
+                control: acl.control.clone(),
+            })
+        })
+        .collect()
 }

@@ -40,6 +40,14 @@ pub enum Arch {
     XdpModel,
     /// `ubpf(parse, pipeline, deparser)`: p4c's user-space uBPF model.
     UbpfModel,
+    /// `PNA_NIC(main parser, pre-control, main control, main deparser)`.
+    Pna,
+    /// P4TC's `PNA_NIC(parser, control, deparser)` (`tc/pna.p4`).
+    PnaTc,
+    /// `PSA_Switch(IngressPipeline(..), PRE, EgressPipeline(..), BQE)`.
+    Psa,
+    /// `V1Switch(...)`: BMv2's simple_switch.
+    V1Model,
 }
 
 impl Arch {
@@ -49,6 +57,10 @@ impl Arch {
             Arch::EbpfModel => "ebpf_model",
             Arch::XdpModel => "xdp_model",
             Arch::UbpfModel => "ubpf_model",
+            Arch::Pna => "pna",
+            Arch::PnaTc => "tc/pna",
+            Arch::Psa => "psa",
+            Arch::V1Model => "v1model",
         }
     }
 }
@@ -190,6 +202,22 @@ pub enum Builtin {
     /// Bob Jenkins' lookup3 over the arguments, each widened to 32 bits
     /// (64-bit ones as two words, high first).
     Lookup3,
+    /// A hash of the arguments concatenated as one bit string.
+    Hash(HashAlgorithm),
+    /// A random number of the expression's width (`random`).
+    Random,
+}
+
+/// Hash algorithms over a bit string, as BMv2 and the PSA define them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HashAlgorithm {
+    Crc16,
+    Crc32,
+    /// The Internet checksum (RFC 1071).
+    Csum16,
+    Xor16,
+    /// The bits themselves.
+    Identity,
 }
 
 #[derive(Clone, Debug)]
@@ -521,6 +549,40 @@ pub struct Table {
     pub size: u32,
     pub storage: Storage,
     pub p4_id: Option<u32>,
+    /// PNA's `add_on_miss = true`: a miss whose action calls `add_entry`
+    /// inserts the looked-up key (see [`EntryRequest`]).
+    pub add_on_miss: bool,
+    /// P4TC's `@tc_acl`, when the table has one.
+    pub tc_acl: Option<TcAcl>,
+}
+
+/// `@tc_acl("CP:DP")`: the control plane's and the data plane's
+/// permissions on a table's entries, as letters (C create, R read,
+/// U update, D delete, P publish, S subscribe, X execute).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TcAcl {
+    pub annotation: String,
+    pub control: String,
+    pub data: String,
+}
+
+/// An `add_entry(action, params, profile)` call (PNA add-on-miss). The
+/// call stores its parameters in `args` and its index + 1 in
+/// [`Program::entry_request`]; the add-on-miss table whose action made
+/// the call inserts its key with this action after the action returns.
+#[derive(Clone, Debug)]
+pub struct EntryRequest {
+    /// The action's name as the call spells it (resolved in the table's
+    /// `actions`, which may declare it after the caller).
+    pub action: String,
+    pub args: Vec<VarId>,
+}
+
+impl EntryRequest {
+    /// Whether the request names the action `dotted` (`Main.next_hop`).
+    pub fn names(&self, dotted: &str) -> bool {
+        dotted == self.action || dotted.rsplit('.').next() == Some(self.action.as_str())
+    }
 }
 
 impl Table {
@@ -581,11 +643,17 @@ pub struct ValueSet {
 pub enum Step {
     /// Runs `parsers[i]` from its start state; rejecting drops the packet.
     Parse(usize),
+    /// Runs `parsers[i]`; rejecting stores the error in
+    /// [`Intrinsics::parser_error`] and goes on to the next step.
+    ParseKeepingError(usize),
     /// Runs `controls[i]`.
     Control(usize),
     /// Runs `controls[i]` as the deparser: the packet is rewritten from
     /// the headers it emits.
     Deparse(usize),
+    /// Drops the packet if the verdict says drop; else the output port
+    /// takes the verdict's port ([`VerdictRule::Port`]).
+    Checkpoint,
 }
 
 /// What a pipeline's verdict-deciding metadata says about the packet.
@@ -612,6 +680,9 @@ pub enum VerdictRule {
         place: Expr,
         outcomes: Vec<(u32, Outcome)>,
     },
+    /// A port place: `drop` drops, any other value redirects out of
+    /// [`Intrinsics::output_port`].
+    Port { place: Expr, drop: u32 },
 }
 
 /// The architecture's metadata by meaning, as places in the program's
@@ -628,6 +699,8 @@ pub struct Intrinsics {
     pub verdict: VerdictRule,
     /// What a parser's `reject` does with the packet (as it came in).
     pub on_reject: Outcome,
+    /// Where a [`Step::ParseKeepingError`] stores the parser's error.
+    pub parser_error: Option<Expr>,
     /// The length the packet is cut to after the last step, when the
     /// program asks for a cut (ubpf_model's `truncate`).
     pub truncate: Option<Expr>,
@@ -643,6 +716,7 @@ impl Intrinsics {
             VerdictRule::Code { outcomes, .. } => outcomes
                 .iter()
                 .any(|(_, o)| matches!(o, Outcome::Transmit | Outcome::Redirect)),
+            VerdictRule::Port { .. } => true,
         }
     }
 }
@@ -674,6 +748,10 @@ pub struct Program {
     /// Calls `BPF_PERF_EVENT_OUTPUT`: the C needs the perf event map, and
     /// actions need the program context the helper takes.
     pub sends_perf_events: bool,
+    /// The program's `add_entry` calls, and the variable holding the
+    /// pending one's index + 1 (0: none), once there is a call.
+    pub entry_requests: Vec<EntryRequest>,
+    pub entry_request: Option<VarId>,
 }
 
 impl Program {

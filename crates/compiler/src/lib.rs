@@ -34,6 +34,8 @@ pub struct CompileOptions {
     pub out_dir: PathBuf,
     /// C file implementing the program's extern functions.
     pub extern_file: Option<PathBuf>,
+    /// The instrumented build: per-packet trace records (`--trace`).
+    pub trace: bool,
 }
 
 /// The files one compilation wrote.
@@ -71,6 +73,17 @@ pub fn generate(
     hook: Hook,
     extern_c: Option<&str>,
 ) -> Result<Generated, Diagnostics> {
+    generate_with(fe, name, hook, extern_c, false)
+}
+
+/// [`generate`], instrumented for tracing when `trace` is set.
+pub fn generate_with(
+    fe: &p4bpf_front::Frontend,
+    name: &str,
+    hook: Hook,
+    extern_c: Option<&str>,
+    trace: bool,
+) -> Result<Generated, Diagnostics> {
     let Some(checked) = &fe.checked else {
         let mut diags = Diagnostics::default();
         diags.error(
@@ -88,13 +101,17 @@ pub fn generate(
         extern_c.is_some(),
     )?;
     midend::run(&mut prog);
-    let pipeline = describe::describe(&prog, hook);
+    let mut pipeline = describe::describe(&prog, hook);
+    if trace {
+        pipeline.trace = Some(emit::trace_description(&prog, &pipeline.tables));
+    }
     let c = emit::emit(
         &prog,
         &emit::EmitOptions {
             hook,
             pipeline_json: &pipeline.to_json(),
             extern_c,
+            trace,
         },
     );
     Ok(Generated {
@@ -123,15 +140,16 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
         })?),
         None => None,
     };
-    let generated = match generate(&fe, &name, options.hook, extern_c.as_deref()) {
-        Ok(x) => x,
-        Err(diagnostics) => {
-            return Err(CompileError::Program {
-                sources: fe.sources,
-                diagnostics,
-            })
-        }
-    };
+    let generated =
+        match generate_with(&fe, &name, options.hook, extern_c.as_deref(), options.trace) {
+            Ok(x) => x,
+            Err(diagnostics) => {
+                return Err(CompileError::Program {
+                    sources: fe.sources,
+                    diagnostics,
+                })
+            }
+        };
     std::fs::create_dir_all(&options.out_dir).map_err(|e| {
         CompileError::Tool(format!("cannot create {}: {e}", options.out_dir.display()))
     })?;

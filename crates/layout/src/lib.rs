@@ -18,6 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod trace;
+
 /// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8
 /// text followed by one NUL byte, as the emitter writes it as a C string).
 pub const SECTION: &str = ".p4bpf.pipeline";
@@ -116,6 +118,33 @@ pub struct Pipeline {
     /// `None` when the program does not read its ingress port.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ingress_port_map: Option<String>,
+    /// What the records of a traced build refer to; `None` (and left out
+    /// of the JSON) in the normal build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<trace::Trace>,
+    /// P4TC's `@tc_acl` of the tables that carry one: what the control
+    /// plane may do to their entries (`p4bpf table` refuses the rest).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub table_acls: Vec<TableAcl>,
+}
+
+/// A table's control-plane permissions, from `@tc_acl("CRUDPS:RX")`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableAcl {
+    /// Dotted P4 name of the table.
+    pub table: String,
+    /// The annotation as written, for messages.
+    pub annotation: String,
+    /// The control plane's letters (before the colon): C create, R read,
+    /// U update, D delete, P publish, S subscribe.
+    pub control: String,
+}
+
+impl TableAcl {
+    /// Whether the control plane holds permission `letter` (`'C'`).
+    pub fn allows(&self, letter: char) -> bool {
+        self.control.contains(letter)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +155,8 @@ pub enum Architecture {
     UbpfModel,
     Psa,
     Pna,
+    #[serde(rename = "v1model")]
+    V1Model,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -417,6 +448,12 @@ mod tests {
             port_map: None,
             output_record: None,
             ingress_port_map: None,
+            trace: None,
+            table_acls: vec![TableAcl {
+                table: "t".into(),
+                annotation: "RS:RX".into(),
+                control: "RS".into(),
+            }],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

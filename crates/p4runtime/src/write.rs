@@ -3,10 +3,17 @@
 //! failed update writes nothing; the batch then follows its atomicity:
 //! CONTINUE_ON_ERROR applies the others, ROLLBACK_ON_ERROR stops at the
 //! first failure and undoes the updates before it, in reverse. Each applied
-//! update leaves an undo step (the entry as it was). DATAPLANE_ATOMIC is
+//! update leaves an undo step (the entry as it was).
+//!
+//! DATAPLANE_ATOMIC (packets see the whole batch or none of it) is taken
+//! where one map element carries the whole change: a batch of one table
+//! entry update in a hash or lpm table. The kernel builds the new element
+//! aside and links it in with RCU, so a packet finds the old entry or the
+//! new one, never part of either (make before break). Anything larger is
 //! refused as UNIMPLEMENTED, as the specification asks of a target that
-//! cannot offer it: BPF maps change one key at a time, and packets in
-//! flight between two updates see the first without the second.
+//! cannot offer it: BPF maps change one key at a time, packets between two
+//! updates would see the first without the second, and array slots
+//! (array tables, default actions) are overwritten in place.
 //!
 //! A batch of inserts into one table goes in through
 //! `control::insert_batch` (all or nothing; for hash and lpm tables one
@@ -19,7 +26,7 @@ use crate::proto::p4::v1::{
 };
 use crate::schema::{Schema, TableIds};
 use crate::table_entry::{action_spec, entry_spec, key_spec};
-use p4bpf_layout::Table;
+use p4bpf_layout::{Table, TableStorage};
 use p4bpf_runtime::control::{self, Entry};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
@@ -48,11 +55,7 @@ pub fn apply(
 ) -> Outcome<Vec<Outcome<()>>> {
     match Atomicity::try_from(atomicity) {
         Ok(Atomicity::ContinueOnError | Atomicity::RollbackOnError) => {}
-        Ok(Atomicity::DataplaneAtomic) => {
-            return Err(Failure::unimplemented(
-                "DATAPLANE_ATOMIC: BPF maps change one key at a time; use ROLLBACK_ON_ERROR",
-            ))
-        }
+        Ok(Atomicity::DataplaneAtomic) => return dataplane_atomic(schema, source, updates),
         Err(_) => return Err(Failure::invalid(format!("unknown atomicity {atomicity}"))),
     }
     if let Some(done) = batch_insert(schema, source, updates) {
@@ -89,6 +92,40 @@ pub fn apply(
         }
     }
     Ok(results)
+}
+
+/// A DATAPLANE_ATOMIC batch: one update whose change is one map element.
+fn dataplane_atomic(
+    schema: &Schema,
+    source: &Deployment,
+    updates: &[Update],
+) -> Outcome<Vec<Outcome<()>>> {
+    let [update] = updates else {
+        return Err(Failure::unimplemented(format!(
+            "DATAPLANE_ATOMIC: a batch of {} updates; BPF maps change one key at a time, \
+             so only a batch of one table entry update is dataplane atomic here \
+             (use ROLLBACK_ON_ERROR for all or nothing)",
+            updates.len()
+        )));
+    };
+    let Some(entity::Entity::TableEntry(entry)) =
+        update.entity.as_ref().and_then(|e| e.entity.as_ref())
+    else {
+        return Err(Failure::unimplemented(
+            "DATAPLANE_ATOMIC: only table entries change in one step here",
+        ));
+    };
+    let ids = schema.table(entry.table_id)?;
+    let storage = schema.layout_table(ids)?.storage;
+    if entry.is_default_action || !matches!(storage, TableStorage::Hash | TableStorage::LpmTrie) {
+        return Err(Failure::unimplemented(format!(
+            "DATAPLANE_ATOMIC: table `{}`: only entries of hash and lpm tables change \
+             in one step (default actions, array and ternary tables are written in place \
+             or in parts)",
+            ids.name
+        )));
+    }
+    Ok(vec![apply_one(schema, source, update).map(|_| ())])
 }
 
 /// Many inserts into one hash table in one kernel call, when they all

@@ -83,6 +83,14 @@ impl LoadedPipeline {
         }
     }
 
+    /// The user-space host running the pipeline, if it runs in one.
+    pub fn user_host(&self) -> Option<Rc<UserHost>> {
+        match &self.executor {
+            Executor::Kernel(_) => None,
+            Executor::User(host) => Some(Rc::clone(host)),
+        }
+    }
+
     pub fn map(&self, name: &str) -> Result<Map> {
         match &self.executor {
             Executor::Kernel(object) => object.map(name),

@@ -20,6 +20,14 @@ pub struct BpfProgram {
 pub struct BpfMap {
     _private: [u8; 0],
 }
+#[repr(C)]
+pub struct RingBuffer {
+    _private: [u8; 0],
+}
+
+/// `ring_buffer_sample_fn`: one record of `size` bytes at `data`.
+pub type RingSampleFn =
+    Option<unsafe extern "C" fn(ctx: *mut c_void, data: *mut c_void, size: usize) -> c_int>;
 
 /// `struct bpf_test_run_opts` of libbpf 1.1 (`sz` carries its size, so
 /// older and newer libbpf builds accept it).
@@ -106,6 +114,16 @@ extern "C" {
 
     pub fn bpf_prog_test_run_opts(fd: c_int, opts: *mut TestRunOpts) -> c_int;
     pub fn bpf_obj_get_info_by_fd(fd: c_int, info: *mut c_void, info_len: *mut u32) -> c_int;
+
+    pub fn ring_buffer__new(
+        map_fd: c_int,
+        sample: RingSampleFn,
+        ctx: *mut c_void,
+        opts: *const c_void,
+    ) -> *mut RingBuffer;
+    pub fn ring_buffer__poll(ring: *mut RingBuffer, timeout_ms: c_int) -> c_int;
+    pub fn ring_buffer__consume(ring: *mut RingBuffer) -> c_int;
+    pub fn ring_buffer__free(ring: *mut RingBuffer);
 }
 
 extern "C" {

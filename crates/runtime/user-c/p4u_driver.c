@@ -6,6 +6,7 @@
  *   lookup MAP KEY                 -> value BYTES | none
  *   keys MAP                       -> keys [KEY...] (in slot order)
  *   run PACKET                     -> ret RETVAL PACKET
+ *   ring                           -> records [RECORD...] (and forgets them)
  * The per-program glue defines p4u_register_maps (names every map) and
  * p4u_entry (calls the program's entry function). */
 #include "p4u_runtime.h"
@@ -122,6 +123,18 @@ static void serve(char *words[], int count)
         int ret = p4u_entry();
         printf("ret %u ", (unsigned)ret);
         put_hex(p4u_current.buffer + p4u_current.headroom, p4u_current.length);
+        fputc('\n', stdout);
+    } else if (count == 1 && strcmp(words[0], "ring") == 0) {
+        __u32 length = 0;
+        const unsigned char *ring = p4u_ring_take(&length);
+        fputs("records", stdout);
+        for (__u32 at = 0; at + 8 <= length;) {
+            __u32 size;
+            memcpy(&size, ring + at, sizeof(size));
+            fputc(' ', stdout);
+            put_hex(ring + at + 8, size);
+            at += 8 + ((size + 7) & ~7u);
+        }
         fputc('\n', stdout);
     } else {
         p4u_fatal("unknown request");

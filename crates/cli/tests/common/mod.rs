@@ -63,3 +63,50 @@ pub fn kernel_unavailable() -> Option<String> {
         .err()
         .map(|_| "clang is not installed".to_string())
 }
+
+/// The files of `dir` whose names `keep` accepts, sorted.
+pub fn files_where(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(&keep));
+    files.sort();
+    files
+}
+
+/// One STF file's runs on several targets: (passed, target, output).
+pub type TargetRuns = [(bool, String, String)];
+
+/// A corpus suite's tally against its list of known gaps (program stem,
+/// the text its failure must still show).
+#[derive(Default)]
+pub struct GapTally {
+    pub passed: usize,
+    pub problems: Vec<String>,
+}
+
+impl GapTally {
+    /// Counts `stem` as passed when every run passed and it is no known
+    /// gap; a known gap must still fail with its reason, so a fixed gap
+    /// is noticed and taken off the list.
+    pub fn judge(&mut self, stem: &str, runs: &TargetRuns, known: &[(&str, &str)]) {
+        match known.iter().find(|(name, _)| *name == stem) {
+            None if runs.iter().all(|(ok, _, _)| *ok) => self.passed += 1,
+            None => self.problems.extend(
+                runs.iter()
+                    .filter(|(ok, _, _)| !ok)
+                    .map(|(_, target, text)| format!("{stem} ({target}):\n{text}")),
+            ),
+            Some((_, reason)) => {
+                if !runs
+                    .iter()
+                    .any(|(ok, _, text)| !ok && text.contains(reason))
+                {
+                    self.problems.push(format!(
+                        "{stem} no longer fails with \"{reason}\": remove it from KNOWN_GAPS"
+                    ));
+                }
+            }
+        }
+    }
+}

@@ -11,6 +11,7 @@ import os
 import sys
 import traceback
 import threading
+import time
 
 import grpc
 from google.rpc import status_pb2
@@ -77,8 +78,41 @@ def program():
         check("and so is its pipeline config",
               lower.verify(info, f.read()) == grpc.StatusCode.PERMISSION_DENIED)
     check("and nothing was written", len(list(sh.TableEntry("stations").read())) == 1)
+
+    ops = Controller((0, 2), role="ops")
+    check("a controller of another role is its primary, whatever the ids of the default role",
+          ops.arbitration_code == grpc.StatusCode.OK.value[0])
+    check("it may write", ops.write_station("02:00:00:00:00:03") == grpc.StatusCode.OK)
+    check("but not as the default role, whose primary it is not",
+          ops.write_station("02:00:00:00:00:04", role="") == grpc.StatusCode.PERMISSION_DENIED)
+    ops_backup = Controller((0, 1), role="ops")
+    check("a lower election id in that role is a backup",
+          ops_backup.arbitration_code == grpc.StatusCode.ALREADY_EXISTS.value[0])
+    check("and may not write",
+          ops_backup.write_station("02:00:00:00:00:05") == grpc.StatusCode.PERMISSION_DENIED)
+    check("nor may the default role's backup write as `ops`",
+          lower.write_station("02:00:00:00:00:06", role="ops") == grpc.StatusCode.PERMISSION_DENIED)
+    ops.close()
+    check("when the role's primary leaves, its backup takes over",
+          eventually(lambda: ops_backup.write_station("02:00:00:00:00:03",
+                                                      kind=p4runtime_pb2.Update.DELETE)
+                     == grpc.StatusCode.OK))
+    check("and only the default role's entry is left",
+          len(list(sh.TableEntry("stations").read())) == 1)
+    ops_backup.close()
     lower.close()
     sh.teardown()
+
+
+def eventually(condition, seconds=10):
+    """Whether `condition()` holds within `seconds` (the server hears of a
+    closed stream a moment after the client closes it)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def counters():
@@ -97,14 +131,17 @@ def counters():
 class Controller:
     """A raw P4Runtime client: a stream with an election id, then writes."""
 
-    def __init__(self, election_id):
+    def __init__(self, election_id, role=""):
         self.channel = grpc.insecure_channel(ADDRESS)
         self.stub = p4runtime_pb2_grpc.P4RuntimeStub(self.channel)
         self.election_id = election_id
+        self.role = role
         self.closed = threading.Event()
         request = p4runtime_pb2.StreamMessageRequest()
         request.arbitration.device_id = DEVICE
         request.arbitration.election_id.high, request.arbitration.election_id.low = election_id
+        if role:
+            request.arbitration.role.name = role
         self.stream = self.stub.StreamChannel(self._requests(request))
         first = next(self.stream)
         self.arbitration_code = first.arbitration.status.code
@@ -115,8 +152,9 @@ class Controller:
         yield first
         self.closed.wait()
 
-    def write(self, updates, atomicity=p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR):
-        request = p4runtime_pb2.WriteRequest(device_id=DEVICE, atomicity=atomicity)
+    def write(self, updates, atomicity=p4runtime_pb2.WriteRequest.CONTINUE_ON_ERROR, role=None):
+        request = p4runtime_pb2.WriteRequest(device_id=DEVICE, atomicity=atomicity,
+                                             role=self.role if role is None else role)
         request.election_id.high, request.election_id.low = self.election_id
         request.updates.extend(updates)
         try:
@@ -125,8 +163,8 @@ class Controller:
         except grpc.RpcError as error:
             return error.code(), update_codes(error)
 
-    def write_station(self, mac):
-        code, _ = self.write([station_update(p4runtime_pb2.Update.INSERT, mac, 1)])
+    def write_station(self, mac, kind=p4runtime_pb2.Update.INSERT, role=None):
+        code, _ = self.write([station_update(kind, mac, 1)], role=role)
         return code
 
     def verify(self, p4info, device_config):
@@ -281,9 +319,27 @@ def errors():
     default.type = INSERT
     code, codes = primary.write([default])
     check("but not INSERT", codes == [INVALID_ARGUMENT])
-    code, _ = primary.write([station_update(INSERT, "020000000a04", 1)],
-                            atomicity=p4runtime_pb2.WriteRequest.DATAPLANE_ATOMIC)
-    check("DATAPLANE_ATOMIC: UNIMPLEMENTED", code == grpc.StatusCode.UNIMPLEMENTED)
+    atomic, d = p4runtime_pb2.WriteRequest.DATAPLANE_ATOMIC, "020000000a04"
+    code, _ = primary.write([station_update(INSERT, d, 4)], atomicity=atomic)
+    check("DATAPLANE_ATOMIC: one hash table entry takes",
+          code == grpc.StatusCode.OK and station_port(primary, d) == 4)
+    code, _ = primary.write([station_update(MODIFY, d, 5)], atomicity=atomic)
+    check("DATAPLANE_ATOMIC: one modify takes",
+          code == grpc.StatusCode.OK and station_port(primary, d) == 5)
+    code, codes = primary.write([station_update(INSERT, d, 6)], atomicity=atomic)
+    check("DATAPLANE_ATOMIC: a duplicate gets ALREADY_EXISTS, the entry is unchanged",
+          codes == [ALREADY_EXISTS] and station_port(primary, d) == 5)
+    code, _ = primary.write([station_update(DELETE, d, 0)], atomicity=atomic)
+    check("DATAPLANE_ATOMIC: one delete takes",
+          code == grpc.StatusCode.OK and stations_now(primary) == [a, b, c])
+    code, _ = primary.write([station_update(INSERT, d, 1), station_update(DELETE, a, 0)],
+                            atomicity=atomic)
+    check("DATAPLANE_ATOMIC of two updates: UNIMPLEMENTED, nothing written",
+          code == grpc.StatusCode.UNIMPLEMENTED and stations_now(primary) == [a, b, c])
+    default.type = MODIFY
+    code, _ = primary.write([default], atomicity=atomic)
+    check("DATAPLANE_ATOMIC of a default action (an array slot): UNIMPLEMENTED",
+          code == grpc.StatusCode.UNIMPLEMENTED)
 
     code, codes = primary.write([p4runtime_pb2.Update(type=INSERT)])
     check("an update without an entity: INVALID_ARGUMENT", codes == [INVALID_ARGUMENT])

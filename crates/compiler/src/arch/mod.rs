@@ -13,7 +13,10 @@
 //! each, each block keeping its own names in the C.
 
 mod ebpf_model;
+mod pna;
+mod psa;
 mod ubpf_model;
+mod v1model;
 mod xdp_model;
 
 use crate::ir::{Arch, Builtin, Outcome};
@@ -44,6 +47,16 @@ pub enum Object {
     CounterArray,
     /// `Register<T, S>(size)`: `read(index)`, `write(index, value)`.
     Register,
+    /// PSA's `Counter<W, S>(size, PSA_CounterType_t)`: `count(index)`.
+    PsaCounter,
+    /// v1model's `register<T>(size)` or `register<T, I>(size)`:
+    /// `read(out value, index)`, `write(index, value)`.
+    RegisterReadOut,
+    /// v1model's `counter(size, CounterType)`: `count(index)` adds a
+    /// packet or its bytes.
+    TypedCounter,
+    /// A type p4bpf refuses, with why.
+    Unsupported(&'static str),
 }
 
 /// A block of the package.
@@ -78,8 +91,14 @@ pub enum Param {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
     Parse(usize),
+    /// A parser whose `reject` stores the error in the place and lets
+    /// the next step run (BMv2).
+    ParseKeepingError(usize, Place),
     Control(usize),
     Deparse(usize),
+    /// Drops the packet now if the verdict says so, else gives the output
+    /// port the verdict's port (v1model between ingress and egress).
+    Checkpoint,
 }
 
 /// A place in a shared variable: the variable, then a field if any.
@@ -122,6 +141,9 @@ pub enum Verdict {
         place: Place,
         outcomes: &'static [(u32, Outcome)],
     },
+    /// A port: `drop` drops, any other value sends the packet out of the
+    /// output port.
+    Port { place: Place, drop: u32 },
 }
 
 /// What a call of an architecture's extern function means.
@@ -137,6 +159,47 @@ pub enum Function {
     /// `truncate(len)`: the packet leaves with at most `len` bytes (the
     /// last call wins; the cut happens after the last step).
     Truncate,
+    /// `send_to_port(p)`: `p` into `port` and `code` into `verdict`, or,
+    /// when `p` is `host.0`, the code `host.1`.
+    SendToPort {
+        verdict: Place,
+        port: Place,
+        code: u32,
+        host: (u32, u32),
+    },
+    /// `f(c, a, b)`: `a` when `c` is true or equals `first`, else `b`
+    /// (PNA's `SelectByDirection`).
+    Select { first: u32 },
+    /// `f(p)`: whether `p` is `port` (`equal`) or is not.
+    PortIs { port: u32, equal: bool },
+    /// PNA's `add_entry(action, params, profile)` (add-on-miss).
+    AddEntry,
+    /// `hash(out result, algo, base, { fields }, max)`: the named
+    /// algorithm's hash of the fields, `base + hash % max`.
+    HashWithAlgorithm,
+    /// `verify_checksum(cond, { fields }, checksum, algo)`: 1 into the
+    /// place when the fields' checksum differs.
+    VerifyChecksum(Place),
+    /// `update_checksum(cond, { fields }, checksum, algo)`.
+    UpdateChecksum,
+    /// `random(out result, lo, hi)`.
+    Random,
+    /// `assert(cond)`: when false, `code` into the place and the control ends.
+    Assert(Place, u32),
+    /// A call without effect on the packet (`log_msg`).
+    Ignore,
+    /// A call p4bpf refuses, with why.
+    Unsupported(&'static str),
+}
+
+/// A value an input gets before the first step, beyond [`Intrinsics`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// The value of another place, one of [`Intrinsics`]' inputs.
+    Copy(Place),
+    /// The time in nanoseconds.
+    TimeNs,
+    Const(u32),
 }
 
 impl Architecture {
@@ -146,6 +209,24 @@ impl Architecture {
             .iter()
             .find(|(n, _)| *n == name)
             .map(|(_, f)| *f)
+    }
+
+    /// Variables the architecture keeps for itself, which no block names
+    /// (PNA's destination): names and widths in bits.
+    pub fn internal_vars(&self) -> &'static [(&'static str, u32)] {
+        match self.arch {
+            Arch::Pna | Arch::PnaTc => pna::INTERNAL,
+            _ => &[],
+        }
+    }
+
+    /// Inputs set before the first step beyond [`Intrinsics`], in order.
+    pub fn inputs(&self) -> &'static [(Place, Input)] {
+        match self.arch {
+            Arch::Pna => pna::INPUTS,
+            Arch::PnaTc => pna::TC_INPUTS,
+            _ => &[],
+        }
     }
 
     /// The extern object type `name` of this architecture, if it declares one.
@@ -158,15 +239,27 @@ impl Architecture {
 }
 
 /// Every architecture the compiler knows.
-const ALL: [&Architecture; 3] = [
+const ALL: [&Architecture; 7] = [
     &ebpf_model::EBPF_MODEL,
     &xdp_model::XDP_MODEL,
     &ubpf_model::UBPF_MODEL,
+    &pna::PNA,
+    &pna::PNA_TC,
+    &psa::PSA,
+    &v1model::V1MODEL,
 ];
 
 /// The architecture whose package is `package`.
 pub fn find(package: &str) -> Option<&'static Architecture> {
     ALL.into_iter().find(|a| a.package == package)
+}
+
+/// The architecture whose package is `package` and takes `blocks`
+/// blocks (PNA's two flavours share a package name), else [`find`]'s.
+pub fn find_with_blocks(package: &str, blocks: usize) -> Option<&'static Architecture> {
+    ALL.into_iter()
+        .find(|a| a.package == package && a.blocks.len() == blocks)
+        .or_else(|| find(package))
 }
 
 /// The description of `arch`.
@@ -188,11 +281,12 @@ mod tests {
 
     #[test]
     fn every_step_names_a_block_of_its_kind_and_places_name_shared_vars() {
-        for package in ["ebpfFilter", "xdp", "ubpf"] {
+        for package in ["ebpfFilter", "xdp", "ubpf", "PSA_Switch", "V1Switch"] {
             let a = find(package).expect(package);
             for step in a.steps {
                 let (i, kinds): (usize, &[BlockKind]) = match *step {
-                    Step::Parse(i) => (i, &[BlockKind::Parser]),
+                    Step::Parse(i) | Step::ParseKeepingError(i, _) => (i, &[BlockKind::Parser]),
+                    Step::Checkpoint => continue,
                     Step::Control(i) => (i, &[BlockKind::Control]),
                     Step::Deparse(i) => (i, &[BlockKind::Deparser]),
                 };
@@ -211,7 +305,9 @@ mod tests {
                 assert!(shared(p), "{package}: {p:?}");
             }
             let verdict = match &i.verdict {
-                Verdict::Accept(p) | Verdict::Code { place: p, .. } => p,
+                Verdict::Accept(p)
+                | Verdict::Code { place: p, .. }
+                | Verdict::Port { place: p, .. } => p,
             };
             assert!(shared(verdict), "{package}: {verdict:?}");
         }

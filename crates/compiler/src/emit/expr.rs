@@ -360,6 +360,8 @@ impl Emitter<'_> {
             Builtin::KtimeGetNs => "((u32)bpf_ktime_get_ns())".into(),
             Builtin::TimeNs48 => "(bpf_ktime_get_ns() & 0xffffffffffffULL)".into(),
             Builtin::PerfEventOutput => self.perf_event_output_call(),
+            Builtin::Hash(algorithm) => self.hash_call(algorithm, args_of),
+            Builtin::Random => "bpf_get_prandom_u32()".into(),
             Builtin::Lookup3 => {
                 self.use_helper(Helper::Lookup3);
                 // 64-bit fields hash as two words, high first.

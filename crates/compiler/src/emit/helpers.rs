@@ -14,11 +14,14 @@ pub enum Helper {
     Lookup3,
     /// Operations on bit strings wider than 64 bits (`super::wide`).
     Wide,
+    /// One hash algorithm over bytes (`super::hash`).
+    Hash(crate::ir::HashAlgorithm),
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
         Helper::Wide => super::wide::WIDE_HELPERS,
+        Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)

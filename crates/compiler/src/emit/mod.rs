@@ -9,10 +9,12 @@
 //! [`perf_events`], [`ports`]. The lowering already
 //! checked everything, so emission cannot fail.
 
+mod add_on_miss;
 pub(crate) mod c;
 mod deparser;
 mod expr;
 mod externs;
+mod hash;
 mod helpers;
 mod maps;
 mod packet;
@@ -22,9 +24,11 @@ mod perf_events;
 mod ports;
 mod source_map;
 mod split;
+mod stages;
 mod stmt;
 mod tables;
 mod ternary;
+mod trace;
 mod types;
 mod varbit;
 mod wide;
@@ -45,6 +49,7 @@ use stmt::Ctx;
 
 pub use ports::{ingress_port_map, port_map};
 pub use tables::{defaults_map, runtime_default};
+pub use trace::describe as trace_description;
 
 /// Where the deparser jumps when it cannot write the packet.
 const DEPARSE_FAILED: &str = "deparse_failed";
@@ -66,6 +71,10 @@ pub struct Emitter<'p> {
     labels: std::cell::Cell<u32>,
     /// Tables applied through global functions, verified on their own.
     split: split::Split,
+    /// Whether to write trace records ([`trace`]).
+    trace: bool,
+    /// Programs the packet path is cut into, joined by tail calls.
+    stages: stages::Stages,
 }
 
 /// What goes into the C file besides the program.
@@ -75,6 +84,8 @@ pub struct EmitOptions<'o> {
     pub pipeline_json: &'o str,
     /// C text of the user's extern functions (`--extern-file`).
     pub extern_c: Option<&'o str>,
+    /// The instrumented build: trace records to a ring buffer.
+    pub trace: bool,
 }
 
 /// The map macros extern files written for p4c's eBPF back end use.
@@ -129,6 +140,8 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         plan: Shape::Kept,
         labels: std::cell::Cell::new(0),
         split: split::Split::plan(prog),
+        trace: options.trace,
+        stages: stages::Stages::plan(prog),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -136,6 +149,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     // Bodies first: they decide which helpers the file needs.
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
+    let later_stages = e.stage_functions();
     let mut out = e.preamble();
     for h in e.helpers.borrow().iter() {
         out.push_str(helpers::text(*h));
@@ -161,6 +175,8 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         out.push('\n');
     }
     out.push_str(&e.map_definitions());
+    out.push_str(&e.trace_definitions());
+    out.push_str(&e.trace_verdict_definition());
     out.push_str(&e.extern_definitions());
     if e.state_in_map() {
         out.push_str(&format!(
@@ -180,7 +196,11 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
+    if e.stages.staged() {
+        out.push_str(&e.stages_definition());
+    }
     out.push_str(&entry);
+    out.push_str(&later_stages);
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
     let (mut c, regions) = source_map::resolve(&out);
@@ -239,7 +259,7 @@ impl Emitter<'_> {
     }
 
     fn state_in_map(&self) -> bool {
-        self.state_size() > MAX_STACK_STATE
+        self.state_size() > MAX_STACK_STATE || self.stages.staged()
     }
 
     fn preamble(&self) -> String {
@@ -289,17 +309,11 @@ impl Emitter<'_> {
             body.push(line(format!("struct {} state = {{}}", self.state_type())));
             body.push(line(format!("struct {} *st = &state", self.state_type())));
         }
-        body.extend(self.intrinsic_inputs());
-        for step in &self.prog.pipeline {
-            body.extend(self.step(*step));
-        }
-        body.extend(self.truncation());
-        body.extend(self.verdict());
-        if self.prog.deparser().is_some() {
-            // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
-            body.push(CStmt::Label(DEPARSE_FAILED.into()));
-            body.push(CStmt::Return(drop.into()));
-        }
+        body.extend(self.trace_begin());
+        let mut pipeline = self.intrinsic_inputs();
+        pipeline.extend(self.staged_steps(None));
+        pipeline.extend(self.entry_epilogue());
+        body.extend(self.trace_returns(pipeline));
         let mut out = format!(
             "SEC(\"{}\")\nint {}({})\n{{\n",
             self.target.section(),
@@ -309,6 +323,19 @@ impl Emitter<'_> {
         c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
+    }
+
+    /// What every stage ends with: the cut, the verdict, and where a
+    /// packet the deparser cannot write goes.
+    fn entry_epilogue(&self) -> Vec<CStmt> {
+        let mut body = self.truncation();
+        body.extend(self.verdict());
+        if self.prog.deparser().is_some() {
+            // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
+            body.push(CStmt::Label(DEPARSE_FAILED.into()));
+            body.push(CStmt::Return(self.target.drop().into()));
+        }
+        body
     }
 
     /// The architecture's inputs set from the packet, and the defaults
@@ -345,8 +372,15 @@ impl Emitter<'_> {
     }
 
     /// One pipeline step: a parser ending at `accept` (or `reject`, which
-    /// drops), a control, or the deparser.
-    fn step(&self, step: Step) -> Vec<CStmt> {
+    /// drops), a control, or the deparser; of a control, the statements
+    /// from `from` up to `until`, where `tail` ends the stage.
+    fn step_part(
+        &self,
+        step: Step,
+        from: usize,
+        until: Option<usize>,
+        tail: Option<Vec<CStmt>>,
+    ) -> Vec<CStmt> {
         let mut out = vec![];
         match step {
             Step::Parse(i) => {
@@ -359,6 +393,18 @@ impl Emitter<'_> {
                 out.extend(self.outcome(self.prog.intrinsics.on_reject));
                 out.push(CStmt::Label("accept".into()));
             }
+            Step::ParseKeepingError(i) => {
+                let Some(parser) = self.prog.parsers.get(i) else {
+                    return out;
+                };
+                out.extend(self.parser_code(parser));
+                out.push(CStmt::Label("reject".into()));
+                if let Some(place) = &self.prog.intrinsics.parser_error {
+                    out.push(line(format!("{} = parser_error", self.lvalue(place))));
+                }
+                out.push(CStmt::Label("accept".into()));
+            }
+            Step::Checkpoint => out.extend(self.checkpoint()),
             Step::Control(i) | Step::Deparse(i) => {
                 let Some(control) = self.prog.controls.get(i) else {
                     return out;
@@ -376,7 +422,12 @@ impl Emitter<'_> {
                 if matches!(step, Step::Deparse(_)) {
                     out.extend(self.deparser_prologue());
                 }
-                out.extend(self.stmts(&control.body, &cx));
+                let body = control.body.get(from..).unwrap_or(&[]);
+                let body = body
+                    .get(..until.map_or(body.len(), |u| u.saturating_sub(from)))
+                    .unwrap_or(body);
+                out.extend(self.stmts(body, &cx));
+                out.extend(tail.unwrap_or_default());
                 out.push(CStmt::Label(end));
                 if matches!(step, Step::Deparse(_)) {
                     out.extend(self.deparser_epilogue());
@@ -428,7 +479,34 @@ impl Emitter<'_> {
                     CStmt::Return(drop.into()),
                 ]
             }
+            VerdictRule::Port { place, drop: port } => {
+                let mut out = vec![CStmt::If {
+                    cond: format!("{} == {port}", self.expr(place)),
+                    then: vec![CStmt::Return(drop.into())],
+                    other: vec![],
+                }];
+                out.extend(self.outcome(Outcome::Redirect));
+                out
+            }
         }
+    }
+
+    /// Between two controls: drops the packet if the verdict says drop
+    /// already, else the output port takes the verdict's port.
+    fn checkpoint(&self) -> Vec<CStmt> {
+        let i = &self.prog.intrinsics;
+        let (VerdictRule::Port { place, drop }, Some(port)) = (&i.verdict, &i.output_port) else {
+            return vec![];
+        };
+        let spec = self.expr(place);
+        vec![
+            CStmt::If {
+                cond: format!("{spec} == {drop}"),
+                then: vec![CStmt::Return(self.target.drop().into())],
+                other: vec![],
+            },
+            line(format!("{} = {spec}", self.lvalue(port))),
+        ]
     }
 
     fn outcome(&self, outcome: Outcome) -> Vec<CStmt> {

@@ -48,6 +48,7 @@ impl Emitter<'_> {
         )];
         for s in &parser.states {
             out.push(CStmt::Label(format!("state_{}", s.name)));
+            out.extend(self.trace_state(&parser.name, &s.name));
             out.push(CStmt::Comment(format!(
                 "parser {} state {} ({})",
                 parser.name, s.name, s.origin

@@ -116,7 +116,7 @@ impl Emitter<'_> {
         let (hit, run) = (var(hit), var(action_run));
         let mut body = vec![CStmt::Comment(format!("apply table {}", t.name))];
         if t.storage == Storage::Code {
-            body.extend(self.const_table(t, hit.as_deref(), run.as_deref(), cx));
+            body.extend(self.const_table(id, t, hit.as_deref(), run.as_deref(), cx));
             return vec![CStmt::Block(body)];
         }
         body.push(line(format!("struct {}_key key = {{}}", t.c_name)));
@@ -145,7 +145,8 @@ impl Emitter<'_> {
             }
             Storage::Ternary => body.extend(self.ternary_search(t, l)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
-            _ => match self.key_from_packet(t, l) {
+            // Add-on-miss inserts `key`, so it looks `key` up too.
+            _ => match self.key_from_packet(t, l).filter(|_| !t.add_on_miss) {
                 Some(point) => {
                     body.push(line("const void *key_at = &key"));
                     body.extend(point);
@@ -161,6 +162,9 @@ impl Emitter<'_> {
             },
         }
         body.push(line("u32 action = 0"));
+        if self.trace {
+            body.push(line("u8 trace_hit = value != 0"));
+        }
         let mut on_hit = vec![line("action = value->action")];
         if let Some(h) = &hit {
             on_hit.push(line(format!("{h} = 1")));
@@ -186,6 +190,7 @@ impl Emitter<'_> {
             then: on_hit,
             other: on_miss,
         });
+        body.extend(self.trace_table(id, t, "trace_hit"));
         let mut cases = vec![];
         for a in &t.actions {
             let Some(code) = t.action_code(*a) else {
@@ -232,6 +237,7 @@ impl Emitter<'_> {
                 default,
             });
         }
+        body.extend(self.add_on_miss_insert(t, l));
         vec![CStmt::Block(body)]
     }
 
@@ -263,7 +269,14 @@ impl Emitter<'_> {
     }
 
     /// A table of const entries as an if-chain, first match wins.
-    fn const_table(&self, t: &Table, hit: Option<&str>, run: Option<&str>, cx: &Ctx) -> Vec<CStmt> {
+    fn const_table(
+        &self,
+        id: TableId,
+        t: &Table,
+        hit: Option<&str>,
+        run: Option<&str>,
+        cx: &Ctx,
+    ) -> Vec<CStmt> {
         let outcome = |call: &ActionCall, matched: bool| {
             let mut body = vec![];
             if let Some(h) = hit {
@@ -275,6 +288,8 @@ impl Emitter<'_> {
                     t.action_code(call.action).unwrap_or(0)
                 )));
             }
+            let code = t.action_code(call.action).unwrap_or(0);
+            body.extend(self.trace_code_table(id, matched, code));
             body.extend(self.call_const(call, cx));
             body
         };

@@ -189,6 +189,12 @@ impl Emitter<'_> {
                 ));
             }
         }
+        if self.stages.staged() {
+            out.push_str(
+                "    u32 p4bpf_offset; /* bytes parsed, for the stages after the first */\n",
+            );
+            out.push_str("    u8 p4bpf_parser_error;\n");
+        }
         out.push_str("    u8 p4bpf_exit; /* set by `exit` inside an action */\n};\n\n");
         out
     }

@@ -41,7 +41,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             TypeRefKind::Named { path, .. } => path.name.name.as_str(),
             _ => "",
         };
-        let Some(arch) = crate::arch::find(package) else {
+        let Some(arch) = crate::arch::find_with_blocks(package, args.len()) else {
             self.diags.error(
                 main.span,
                 format!(
@@ -53,12 +53,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         self.arch = Some(arch);
         self.prog.arch = arch.arch;
-        let blocks: Vec<Option<&'a ast::Decl>> =
-            args.iter().map(|a| self.block_decl(&a.value)).collect();
-        if blocks.iter().any(Option::is_none) {
-            return;
+        let mut blocks = vec![];
+        for arg in args {
+            if !self.package_blocks(&arg.value, &mut blocks) {
+                return;
+            }
         }
-        let blocks: Vec<&'a ast::Decl> = blocks.into_iter().flatten().collect();
         if blocks.len() != arch.blocks.len() {
             self.diags.error(
                 main.span,
@@ -102,6 +102,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
         }
+        for (name, width) in arch.internal_vars() {
+            let var = self.new_var(name.to_string(), Ty::bits(*width), VarStorage::State);
+            self.shared.insert(*name, var);
+        }
         if let Some(headers) = self.shared.get(HEADERS) {
             self.prog.headers = *headers;
         }
@@ -110,6 +114,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return;
         };
         self.prog.intrinsics = intrinsics;
+        self.arch_inputs(arch, span);
         // Top-level actions may call externs that set the metadata.
         for decl in &program.decls {
             if let DeclKind::Action { .. } = decl.kind {
@@ -135,15 +140,26 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             });
         }
         let at = |i: usize| lowered.get(i).copied().unwrap_or(0);
-        self.prog.pipeline = arch
-            .steps
-            .iter()
-            .map(|step| match *step {
+        let mut pipeline = Vec::with_capacity(arch.steps.len());
+        for step in arch.steps {
+            pipeline.push(match *step {
                 arch::Step::Parse(i) => ir::Step::Parse(at(i)),
+                arch::Step::ParseKeepingError(i, place) => {
+                    self.prog.intrinsics.parser_error = self.arch_place(&place, span);
+                    ir::Step::ParseKeepingError(at(i))
+                }
                 arch::Step::Control(i) => ir::Step::Control(at(i)),
                 arch::Step::Deparse(i) => ir::Step::Deparse(at(i)),
-            })
-            .collect();
+                arch::Step::Checkpoint => ir::Step::Checkpoint,
+            });
+        }
+        self.prog.pipeline = pipeline;
+        self.check_entry_requests();
+        self.check_tc_types(program);
+        if arch.arch == ir::Arch::Psa {
+            self.psa_egress(decls.get(3..).unwrap_or_default());
+            self.psa_outputs(span);
+        }
     }
 
     /// Whether `decl` can fill `block`: a parser or control as the block
@@ -197,6 +213,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 place: place(p)?,
                 outcomes: outcomes.to_vec(),
             },
+            arch::Verdict::Port { place: p, drop } => ir::VerdictRule::Port {
+                place: place(p)?,
+                drop: *drop,
+            },
         };
         let mut defaults = vec![];
         for (p, code) in named.defaults {
@@ -215,6 +235,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             output_port,
             verdict,
             on_reject: named.on_reject,
+            parser_error: None,
             truncate: None,
             defaults,
         })
@@ -258,6 +279,50 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
             ty,
         })
+    }
+
+    /// Appends the blocks a package argument stands for: a parser or
+    /// control, or, for a package nested in `main`'s (PSA's
+    /// `IngressPipeline`, inline or a named instance), its own blocks in
+    /// order. Extern objects (PSA's `PacketReplicationEngine`) are the
+    /// architecture's fixed functions, not blocks. False after an error.
+    fn package_blocks(&mut self, arg: &ast::Expr, blocks: &mut Vec<&'a ast::Decl>) -> bool {
+        let (name, args) = match &arg.kind {
+            ExprKind::Call { callee, args, .. } => match &callee.kind {
+                ExprKind::Path(p) => (p.name.name.as_str(), Some(args)),
+                _ => ("", None),
+            },
+            ExprKind::Path(p) => (p.name.name.as_str(), None),
+            _ => ("", None),
+        };
+        let (kind, args) = match (self.env.decl(name).map(|d| &d.kind), args) {
+            (
+                Some(DeclKind::Instance {
+                    ty:
+                        ast::TypeRef {
+                            kind: TypeRefKind::Named { path, .. },
+                            ..
+                        },
+                    args,
+                    ..
+                }),
+                None,
+            ) => (self.env.decl(&path.name.name).map(|d| &d.kind), Some(args)),
+            (kind, args) => (kind, args),
+        };
+        match (kind, args) {
+            (Some(DeclKind::ExternType { .. }), _) => true,
+            (Some(DeclKind::PackageType { .. }), Some(args)) => {
+                args.iter().all(|a| self.package_blocks(&a.value, blocks))
+            }
+            _ => match self.block_decl(arg) {
+                Some(decl) => {
+                    blocks.push(decl);
+                    true
+                }
+                None => false,
+            },
+        }
     }
 
     /// The parser or control declaration an argument of `main` instantiates.

@@ -6,7 +6,7 @@
 use super::args::{match_args, Given};
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
-use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
+use p4bpf_front::ast::{self, DeclKind, ExprKind as A, TypeRefKind};
 use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -113,10 +113,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
         let mut params = vec![];
         for p in &sig.params {
-            if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
+            // There is one packet: a deparser helper's `packet_out` is it.
+            if matches!(&p.ty.kind, TypeRefKind::Named { path, .. } if path.name.name == "packet_out")
+            {
+                self.bind(&p.name.name, Binding::PacketOut);
+                params.push((None, p.direction));
+            } else if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
                 let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
                 self.bind(&p.name.name, Binding::Var(v));
-                params.push((v, p.direction));
+                params.push((Some(v), p.direction));
             }
         }
         let outer_inits = std::mem::take(&mut self.local_inits);
@@ -208,15 +213,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
         let mut copy_out = vec![];
         for ((v, dir), a) in sc.params.iter().zip(args) {
-            if matches!(a.value.kind, A::DontCare) {
+            let Some(v) = v.filter(|_| !matches!(a.value.kind, A::DontCare)) else {
                 continue;
-            }
-            let ty = self.prog.var(*v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
+            };
+            let ty = self.prog.var(v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
             let Some(x) = self.expr_into(&a.value, out) else {
                 return;
             };
             let param = Expr {
-                kind: ExprKind::Var(*v),
+                kind: ExprKind::Var(v),
                 ty,
             };
             if *dir != Some(ast::Direction::Out) {

@@ -21,9 +21,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         decl: &ast::Decl,
     ) {
         let object = self.arch.and_then(|a| a.object(type_name));
+        let mut counts_bytes = false;
         let kind = match object {
             Some(Object::CounterArray) => self.counter_kind(args, decl),
-            Some(Object::Register) => self.register_kind(name, args, decl),
+            Some(Object::PsaCounter) => self.psa_counter_kind(args, decl),
+            Some(Object::Register | Object::RegisterReadOut) => {
+                self.register_kind(name, args, decl)
+            }
+            Some(Object::TypedCounter) => self.typed_counter_bytes(args, decl).map(|bytes| {
+                counts_bytes = bytes;
+                ExternKind::Counter { sparse: false }
+            }),
+            Some(Object::Unsupported(why)) => {
+                self.diags.error(
+                    decl.span,
+                    format!("`{type_name}` is not supported yet: {why}"),
+                );
+                None
+            }
             None => {
                 let arch = self.prog.arch.name();
                 self.diags.error(
@@ -54,6 +69,39 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             p4_id,
         });
         self.bind(&name.name, Binding::Extern(id));
+        if counts_bytes {
+            self.byte_counters.insert(id);
+        }
+    }
+
+    /// `counter(bit<32> size, CounterType type)`: whether it counts bytes
+    /// (else packets).
+    fn typed_counter_bytes(&mut self, args: &[ast::Argument], decl: &ast::Decl) -> Option<bool> {
+        let member = match args {
+            [_, unit] => match self.env.value(&unit.value) {
+                Some(Value::Member { member, .. }) => member.as_str(),
+                _ => "",
+            },
+            _ => "",
+        };
+        match member {
+            "packets" => Some(false),
+            "bytes" => Some(true),
+            "packets_and_bytes" => {
+                self.diags.error(
+                    decl.span,
+                    "`CounterType.packets_and_bytes` is not supported yet: use two counters, one of packets and one of bytes",
+                );
+                None
+            }
+            _ => {
+                self.diags.error(
+                    decl.span,
+                    "`counter` takes a size and a `CounterType`: `counter(1024, CounterType.packets)`",
+                );
+                None
+            }
+        }
     }
 
     /// `CounterArray(bit<32> max_index, bool sparse)`.
@@ -65,6 +113,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let sparse = matches!(self.env.value(&sparse.value), Some(Value::Bool(true)));
         Some(ExternKind::Counter { sparse })
+    }
+
+    /// PSA's `Counter<W, S>(size, type)`: packets per index, as
+    /// `CounterArray` counts them; byte counts are not supported yet.
+    fn psa_counter_kind(&mut self, args: &[ast::Argument], decl: &ast::Decl) -> Option<ExternKind> {
+        let counted = args.get(1).and_then(|a| self.env.value(&a.value));
+        match counted {
+            Some(Value::Member { member, .. }) if member == "PACKETS" => {
+                Some(ExternKind::Counter { sparse: false })
+            }
+            _ => {
+                self.diags.error(
+                    decl.span,
+                    "PSA `Counter`s of bytes are not supported yet: p4bpf counts packets (`PSA_CounterType_t.PACKETS`)",
+                );
+                None
+            }
+        }
     }
 
     /// `Register<T, S>(bit<32> size)`: bit-string values and indexes of at
@@ -81,6 +147,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => &[],
         };
         let (value, index) = match (types, args) {
+            // v1model's `register<T>`: indexes are `bit<32>`.
+            ([value], [_]) => (
+                self.env.ty(value, decl.span, &mut self.diags)?,
+                Ty::bits(32),
+            ),
             ([value, index], [_]) => (
                 self.env.ty(value, decl.span, &mut self.diags)?,
                 self.env.ty(index, decl.span, &mut self.diags)?,
@@ -114,9 +185,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         call: &ast::Expr,
     ) -> Option<Expr> {
         let kind = self.prog.extern_instance(instance)?.kind.clone();
+        match (&kind, method, args) {
+            (ExternKind::Register { .. }, "read", [result, index]) => {
+                return self.register_read_out(instance, &result.value, &index.value);
+            }
+            (ExternKind::Counter { .. }, "count", [index]) => {
+                return self.typed_count(instance, &index.value, call);
+            }
+            _ => {}
+        }
         // Argument types are the checker's, from the extern's declaration.
         let (op, result) = match (&kind, method, args.len()) {
-            (ExternKind::Counter { .. }, "increment", 1)
+            (ExternKind::Counter { .. }, "increment" | "count", 1)
             | (ExternKind::Counter { .. }, "add", 2) => (ExternOp::Count, Ty::Void),
             (ExternKind::Register { value, .. }, "read", 1) => (ExternOp::Read, value.clone()),
             (ExternKind::Register { .. }, "write", 2) => (ExternOp::Write, Ty::Void),
@@ -146,6 +226,60 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 args: lowered,
             },
             ty: result,
+        })
+    }
+
+    /// v1model's `r.read(out result, index)`: `result = read(index)`.
+    fn register_read_out(
+        &mut self,
+        instance: ExternId,
+        result: &'a ast::Expr,
+        index: &'a ast::Expr,
+    ) -> Option<Expr> {
+        let lhs = self.expr(result)?;
+        let index = self.expr(index)?;
+        let ty = lhs.ty.clone();
+        self.pending.push(Stmt::Assign {
+            lhs,
+            rhs: Expr {
+                kind: ExprKind::ExternMethod {
+                    instance,
+                    op: ExternOp::Read,
+                    args: vec![index],
+                },
+                ty,
+            },
+        });
+        Some(void())
+    }
+
+    /// v1model's `c.count(index)`: adds 1, or the packet's bytes.
+    fn typed_count(
+        &mut self,
+        instance: ExternId,
+        index: &'a ast::Expr,
+        call: &ast::Expr,
+    ) -> Option<Expr> {
+        let index = self.expr(index)?;
+        let mut args = vec![index];
+        if self.byte_counters.contains(&instance) {
+            let length = self.prog.intrinsics.packet_length.clone();
+            let Some(length) = length else {
+                self.diags.error(
+                    call.span,
+                    "this architecture gives no packet length to count bytes of",
+                );
+                return None;
+            };
+            args.push(length);
+        }
+        Some(Expr {
+            kind: ExprKind::ExternMethod {
+                instance,
+                op: ExternOp::Count,
+                args,
+            },
+            ty: Ty::Void,
         })
     }
 
@@ -189,6 +323,29 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             Function::Hash(func) => self.hash(func, args, e),
             Function::Truncate => self.truncate(args, e),
+            Function::SendToPort {
+                verdict,
+                port,
+                code,
+                host,
+            } => self.send_to_port(args, e, [verdict, port], code, host),
+            Function::Select { first } => self.select(name, args, e, first),
+            Function::PortIs { port, equal } => self.port_is(name, args, e, port, equal),
+            Function::AddEntry => {
+                let success = self.add_entry_success();
+                self.add_entry(args, e, success)
+            }
+            Function::HashWithAlgorithm => self.hash_with_algorithm(args, e),
+            Function::VerifyChecksum(flag) => self.checksum(Some(flag), args, e),
+            Function::UpdateChecksum => self.checksum(None, args, e),
+            Function::Random => self.random(args, e),
+            Function::Assert(place, code) => self.assert(place, code, args, e),
+            Function::Ignore => Some(void()),
+            Function::Unsupported(why) => {
+                self.diags
+                    .error(e.span, format!("`{name}` is not supported yet: {why}"));
+                None
+            }
         })
     }
 

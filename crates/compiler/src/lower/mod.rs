@@ -11,6 +11,7 @@
 
 mod action_call;
 mod actions_list;
+mod add_on_miss;
 mod architecture;
 mod args;
 mod call;
@@ -19,12 +20,18 @@ mod conditional;
 mod control;
 mod expr;
 mod externs;
+mod hash;
 mod init;
 mod loops;
 mod method;
 mod parser;
+mod pna;
+mod psa_egress;
+mod psa_outputs;
 mod stmt;
 mod table;
+mod tc_acl;
+mod tc_type;
 pub mod types;
 mod wide;
 
@@ -127,6 +134,10 @@ struct Lowerer<'a, 'u> {
     loops: Vec<String>,
     /// Each action's parameters as declared, for calls by name.
     action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
+    /// Where each of `prog.entry_requests` was made, for diagnostics.
+    entry_request_spans: Vec<Span>,
+    /// Counters whose `count` adds the packet's bytes, not 1.
+    byte_counters: std::collections::HashSet<ir::ExternId>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -134,7 +145,8 @@ struct Lowerer<'a, 'u> {
 #[derive(Clone, Debug)]
 struct SubControl {
     name: String,
-    params: Vec<(VarId, Option<ast::Direction>)>,
+    /// Each parameter's variable (none: the packet, `packet_out`).
+    params: Vec<(Option<VarId>, Option<ast::Direction>)>,
     body: Vec<ir::Stmt>,
 }
 
@@ -177,10 +189,13 @@ pub fn lower(
                     ty: Ty::Bool,
                 }),
                 on_reject: ir::Outcome::Drop,
+                parser_error: None,
                 truncate: None,
                 defaults: vec![],
             },
             sends_perf_events: false,
+            entry_requests: vec![],
+            entry_request: None,
         },
         scopes: vec![HashMap::new()],
         prefix: String::new(),
@@ -194,6 +209,8 @@ pub fn lower(
         bound_actions: HashMap::new(),
         loops: vec![],
         action_params: HashMap::new(),
+        entry_request_spans: vec![],
+        byte_counters: Default::default(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

@@ -24,6 +24,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut entries_const = false;
         let mut size = None;
         let mut array = false;
+        let mut add_on_miss = false;
         for prop in properties {
             match &prop.kind {
                 TablePropertyKind::Key(elems) => {
@@ -47,6 +48,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     value,
                 } => match prop_name.name.as_str() {
                     "size" => size = self.env.const_u32(value, &mut self.diags),
+                    "add_on_miss" => add_on_miss = self.add_on_miss_property(value),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -102,7 +104,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
         }
+        longest_prefix_first(&keys, &mut const_entries);
         let storage = self.storage(&keys, array, entries.is_some(), decl);
+        let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
+            && self.add_on_miss_fits(storage, decl);
+        let tc_acl = self.tc_acl(&decl.annotations);
         let id = ir::TableId(self.prog.tables.len() as u32);
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
@@ -119,6 +125,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             size: size.unwrap_or(DEFAULT_SIZE).max(1),
             storage,
             p4_id,
+            add_on_miss,
+            tc_acl,
         });
         self.bind(&name.name, Binding::Table(id));
     }
@@ -281,4 +289,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let action = self.action_call(&entry.action)?;
         Some(ConstEntry { keysets, action })
     }
+}
+
+/// In a table matching one `lpm` key among exact ones, the longest prefix
+/// wins whatever the order the entries are written in (as p4c and PSA-eBPF
+/// match them); tables with ternary, range or optional keys keep written
+/// order as priority. The sort is stable: equal prefixes keep their order.
+fn longest_prefix_first(keys: &[TableKey], entries: &mut [ConstEntry]) {
+    let kinds = || keys.iter().map(|k| k.kind);
+    let lpm = kinds().position(|k| k == MatchKind::Lpm);
+    let only_exact_besides = kinds().all(|k| matches!(k, MatchKind::Exact | MatchKind::Lpm));
+    let (Some(lpm), true) = (lpm, only_exact_besides) else {
+        return;
+    };
+    let width = keys.get(lpm).and_then(|k| k.expr.ty.width()).unwrap_or(0);
+    let prefix = |e: &ConstEntry| match e.keysets.get(lpm) {
+        Some(ir::Keyset::Mask { mask, .. }) => mask.count_ones(),
+        Some(ir::Keyset::Value(_)) => u64::from(width),
+        _ => 0,
+    };
+    entries.sort_by_key(|e| std::cmp::Reverse(prefix(e)));
 }

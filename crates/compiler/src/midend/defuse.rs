@@ -12,7 +12,7 @@
 
 use super::validity::{headers_in, HeaderFacts};
 use super::visit::{walk_expr, walk_program, walk_stmts, Descend, Visitor};
-use crate::ir::{AggId, Expr, ExprKind, Program, Stmt, Ty, VarStorage};
+use crate::ir::{AggId, AggKind, Expr, ExprKind, Program, Stmt, Ty, VarStorage};
 use std::collections::BTreeSet;
 
 /// Header fields by (header type, field index).
@@ -128,18 +128,24 @@ pub struct Reads {
     fields: FieldSet,
     /// Something reads headers whole: every field counts as read.
     everything: bool,
+    /// The headers a rebuilding deparser writes from the state: their
+    /// fields count as read (not the metadata's).
+    rebuilt: Vec<AggId>,
 }
 
 impl Reads {
     pub fn contains(&self, agg: AggId, field: usize) -> bool {
-        self.everything || self.fields.contains(&(agg, field))
+        self.everything || self.rebuilt.contains(&agg) || self.fields.contains(&(agg, field))
     }
 
     /// Reads of `prog` (parser, controls, actions, table keys and action
     /// arguments); `rebuilds`: the deparser may write every emitted field.
     pub fn of(prog: &Program, rebuilds: bool) -> Reads {
+        let headers = (0..prog.aggregates.len()).filter_map(|i| u32::try_from(i).ok().map(AggId));
         let mut r = Reads {
-            everything: rebuilds,
+            rebuilt: headers
+                .filter(|id| rebuilds && prog.agg(*id).is_some_and(|a| a.kind == AggKind::Header))
+                .collect(),
             ..Reads::default()
         };
         walk_program(&mut r, prog);
@@ -270,5 +276,14 @@ xdp(prs(), sw(), dprs()) main;
         assert!(r.contains(ip, 2), "a slice assignment keeps the other bits");
         assert!(r.contains(ip, 0), "an inout argument");
         assert!(Reads::of(&prog, true).contains(eth, 1));
+    }
+
+    #[test]
+    fn a_rebuilding_deparser_reads_headers_not_metadata() {
+        let prog = lowered(PROGRAM);
+        let rebuilt = Reads::of(&prog, true);
+        assert!(rebuilt.contains(agg(&prog, "tag_t"), 0));
+        // Nothing reads the ingress port: finding it would cost map lookups.
+        assert!(!rebuilt.contains(agg(&prog, "xdp_input"), 0));
     }
 }

@@ -52,6 +52,8 @@ pub fn walk_expr<V: Visitor + ?Sized>(v: &mut V, e: &Expr) {
 
 /// Every statement and expression of the program.
 pub fn walk_program<V: Visitor + ?Sized>(v: &mut V, prog: &Program) {
+    // Inputs set before the first step may read other inputs (PNA's copies).
+    walk_stmts(v, &prog.intrinsics.defaults);
     for state in prog.parsers.iter().flat_map(|p| &p.states) {
         walk_stmts(v, &state.stmts);
         if let Transition::Select { keys, .. } = &state.transition {

@@ -144,7 +144,6 @@ int initializers_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct initializers_state state = {};
     struct initializers_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(skb->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (initializers.p4:9) */

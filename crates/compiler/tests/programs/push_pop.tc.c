@@ -196,7 +196,6 @@ int push_pop_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct push_pop_state state = {};
     struct push_pop_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(skb->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (push_pop.p4:18) */

@@ -166,7 +166,6 @@ int push_pop_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct push_pop_state state = {};
     struct push_pop_state *st = &state;
-    st->imd.input_port = p4bpf_input_port(ctx->ingress_ifindex);
     goto state_start;
 state_start:;
     /* parser prs state start (push_pop.p4:18) */

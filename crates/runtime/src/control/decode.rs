@@ -156,6 +156,11 @@ fn field_bytes(bytes: &[u8], field: &FieldLayout) -> Vec<u8> {
     out
 }
 
+/// The value of `field` in `bytes` (a struct holding it), as text.
+pub fn field_text(bytes: &[u8], field: &FieldLayout) -> String {
+    render(&field_bytes(bytes, field), field)
+}
+
 fn render(bytes: &[u8], field: &FieldLayout) -> String {
     // A field may sit in a wider C integer: keep its own bytes.
     let own = bytes

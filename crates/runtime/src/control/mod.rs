@@ -7,7 +7,7 @@
 
 mod batch;
 mod counters;
-mod decode;
+pub(crate) mod decode;
 mod tables;
 mod words;
 

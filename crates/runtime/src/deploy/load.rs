@@ -99,6 +99,12 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
         bpffs::check_name("map", &name)?;
         bpffs::pin(map.fd()?, &target.join("maps").join(&name))?;
     }
+    // A program cut into stages: the kernel empties a program array when no
+    // pin or descriptor holds it, and the tail calls would then fail.
+    let stages = format!("{}_stages", description.entry);
+    if let Ok(map) = pipeline.map(&stages) {
+        bpffs::pin(map.fd()?, &target.join("maps").join(&stages))?;
+    }
     let ports = &target.join("ports");
     match &description.port_map {
         Some(name) => bpffs::pin(pipeline.map(name)?.fd()?, ports)?,
@@ -139,6 +145,9 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
+    if let Some(trace) = &description.trace {
+        names.extend([trace.ring.clone(), trace.table_stats.clone()]);
+    }
     names.sort();
     names.dedup();
     names
@@ -194,6 +203,8 @@ mod tests {
             port_map: None,
             output_record: Some("out".into()),
             ingress_port_map: None,
+            trace: None,
+            table_acls: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The runtime files, written next to the glue when building.
-const FILES: [(&str, &str); 8] = [
+const FILES: [(&str, &str); 9] = [
     (
         "include/linux/bpf.h",
         include_str!("../../user-c/include/linux/bpf.h"),
@@ -31,6 +31,7 @@ const FILES: [(&str, &str); 8] = [
     ("p4u_maps.c", include_str!("../../user-c/p4u_maps.c")),
     ("p4u_packet.c", include_str!("../../user-c/p4u_packet.c")),
     ("p4u_driver.c", include_str!("../../user-c/p4u_driver.c")),
+    ("p4u_ring.c", include_str!("../../user-c/p4u_ring.c")),
 ];
 
 /// Headers of Debian's multiarch layout (`asm/types.h`).
@@ -90,7 +91,7 @@ pub fn build_host(
         .arg(format!("-I{}", dir.display()))
         .arg(format!("-I{MULTIARCH_INCLUDE}"))
         .arg(&glue)
-        .args(["p4u_maps.c", "p4u_packet.c", "p4u_driver.c"].map(|f| dir.join(f)))
+        .args(["p4u_maps.c", "p4u_packet.c", "p4u_driver.c", "p4u_ring.c"].map(|f| dir.join(f)))
         .arg("-o")
         .arg(&binary);
     let output = clang.output().map_err(|e| {
@@ -129,11 +130,20 @@ fn glue_text(c_file: &Path, source: &str, entry: &str, hook: Hook) -> String {
     out
 }
 
-/// Names of the maps the generated C defines: `} NAME SEC(".maps");`.
+/// Names of the maps the generated C defines: `} NAME SEC(".maps");`,
+/// but for ring buffers (no keys; p4u_ring.c stands in for them).
 fn map_names(source: &str) -> Vec<&str> {
+    let mut ring = false;
     source
         .lines()
-        .filter_map(|l| l.strip_prefix("} ")?.strip_suffix(" SEC(\".maps\");"))
+        .filter_map(|l| {
+            if l.starts_with("struct {") {
+                ring = false;
+            }
+            ring |= l.contains("BPF_MAP_TYPE_RINGBUF");
+            let name = l.strip_prefix("} ")?.strip_suffix(" SEC(\".maps\");")?;
+            (!ring).then_some(name)
+        })
         .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
         .collect()
 }
@@ -146,6 +156,8 @@ mod tests {
     fn finds_the_generated_map_definitions_only() {
         let c = "struct {\n    __uint(type, BPF_MAP_TYPE_HASH);\n} t_1 SEC(\".maps\");\n} x SEC(\"xdp\");\n} a b SEC(\".maps\");\n";
         assert_eq!(map_names(c), ["t_1"]);
+        let ring = "struct {\n    __uint(type, BPF_MAP_TYPE_RINGBUF);\n} r SEC(\".maps\");\nstruct {\n} m SEC(\".maps\");\n";
+        assert_eq!(map_names(ring), ["m"]);
     }
 
     #[test]

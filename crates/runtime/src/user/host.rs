@@ -112,6 +112,12 @@ impl UserHost {
         Ok(answer.split(' ').skip(1).map(unhex).collect())
     }
 
+    /// The trace records the program wrote since the last call.
+    pub fn trace_records(&self) -> Result<Vec<Vec<u8>>> {
+        let answer = self.ask("ring")?;
+        Ok(answer.split(' ').skip(1).map(unhex).collect())
+    }
+
     /// Run one packet: the program's return value and the packet after it.
     pub fn run(&self, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
         let answer = self.ask(&format!("run {}", hex(packet)))?;

@@ -41,6 +41,11 @@ long p4u_map_delete(struct p4u_map *map, const void *key);
 long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags);
 #define bpf_redirect_map(m, key, flags) p4u_redirect_map(p4u_map_of((m), P4U_SHAPE(m), #m), (key), (flags))
 
+/* A tail call through a program array (`__array(values, ...)` above: the
+ * stage functions' addresses) runs the next stage and returns its verdict;
+ * the kernel's helper does not come back either when it succeeds. */
+#define bpf_tail_call(ctx, m, index) return (m)->values[index](ctx)
+
 long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta);
 long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta);
 long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags);
@@ -53,6 +58,17 @@ long bpf_redirect(__u32 ifindex, __u64 flags);
 __u64 bpf_ktime_get_ns(void);
 long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed);
 long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size);
+
+/* One ring buffer per program (p4u_ring.c): the map is not looked at. */
+void *p4u_ringbuf_reserve(__u64 size, __u64 flags);
+void p4u_ringbuf_submit(void *data, __u64 flags);
+#define bpf_ringbuf_reserve(m, size, flags) p4u_ringbuf_reserve((size), (flags))
+#define bpf_ringbuf_submit(data, flags) p4u_ringbuf_submit((data), (flags))
+/* The host program is one thread: CPU 0. */
+static inline __u32 bpf_get_smp_processor_id(void)
+{
+    return 0;
+}
 
 /* Calls `fn` with 0, 1, ... until it returns nonzero or nr_loops calls. */
 static inline long bpf_loop(__u32 nr_loops, long (*fn)(__u32, void *), void *ctx, __u64 flags)

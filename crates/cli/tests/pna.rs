@@ -1,0 +1,259 @@
+//! PNA's refusals and add-on-miss checks: each compile error names the
+//! place in the program and what is wrong (the programs that run are
+//! `tests/stf/pna_*.p4`).
+
+mod common;
+
+use common::{p4bpf_in, scratch_dir, stderr, write};
+
+/// A P4TC-flavour program whose control body is `control` (with a table
+/// `flows` whose `add_on_miss`, key kind and actions the test picks).
+fn program(control: &str) -> String {
+    format!(
+        r#"#include <core.p4>
+#include <tc/pna.p4>
+header ethernet_t {{ bit<48> dst; bit<48> src; bit<16> etherType; }}
+struct headers_t {{ ethernet_t ethernet; }}
+struct meta_t {{ }}
+parser P(packet_in pkt, out headers_t hdr, inout meta_t m, in pna_main_parser_input_metadata_t istd) {{
+    state start {{ pkt.extract(hdr.ethernet); transition accept; }}
+}}
+control C(inout headers_t hdr, inout meta_t m, in pna_main_input_metadata_t istd, inout pna_main_output_metadata_t ostd) {{
+{control}
+}}
+control D(packet_out pkt, inout headers_t hdr, in meta_t m, in pna_main_output_metadata_t ostd) {{
+    apply {{ pkt.emit(hdr.ethernet); }}
+}}
+PNA_NIC(P(), C(), D()) main;
+"#
+    )
+}
+
+/// Compiles `control` in a program; the compiler's stderr (it must fail).
+fn refusal(test: &str, control: &str) -> String {
+    let dir = scratch_dir(test);
+    write(&dir, "prog.p4", &program(control));
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    assert!(!out.status.success(), "{test} compiled");
+    stderr(&out)
+}
+
+const KNOWN: &str = "action known(bit<16> tag, PortId_t port) { send_to_port(port); }";
+
+#[test]
+fn add_entry_gives_one_value_per_entry_parameter() {
+    let err = refusal(
+        "pna_add_entry_count",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ hdr.ethernet.etherType }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = learn; add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains(
+                "action `known` takes 2 parameters from a table entry, and `add_entry` gives 1"
+            ),
+        "{err}"
+    );
+}
+
+#[test]
+fn add_entry_is_made_by_an_add_on_miss_tables_default_action() {
+    // learn() is an action of the table, but not its default action.
+    let err = refusal(
+        "pna_add_entry_default",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = known(1, (PortId_t)1); add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("`add_entry` may only be called by the default action of a table with `add_on_miss = true`"),
+        "{err}"
+    );
+}
+
+/// P4TC's compiler lets a default action add entries without the table
+/// saying `add_on_miss = true`; so does p4bpf for `tc/pna.p4`.
+#[test]
+fn p4tc_tables_whose_default_action_adds_entries_add_on_miss() {
+    let dir = scratch_dir("pna_add_implicit");
+    write(
+        &dir,
+        "prog.p4",
+        &program(&format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = learn; }}
+    apply {{ flows.apply(); }}"
+        )),
+    );
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let c = std::fs::read_to_string(dir.join("out/prog.c")).unwrap_or_default();
+    assert!(
+        c.contains("add on miss: insert the key C.flows missed"),
+        "{c}"
+    );
+}
+
+#[test]
+fn add_entry_names_an_action_of_its_table() {
+    let err = refusal(
+        "pna_add_entry_name",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"elsewhere\", {{ 16w1 }}, (ExpireTimeProfileId_t)0); }}
+    table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; learn; }}
+                  default_action = learn; add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains(
+                "`add_entry` names `elsewhere`, which is not an action of table `C.flows`"
+            ),
+        "{err}"
+    );
+}
+
+#[test]
+fn add_on_miss_needs_exact_keys() {
+    let err = refusal(
+        "pna_add_on_miss_lpm",
+        &format!(
+            "{KNOWN}
+    table flows {{ key = {{ hdr.ethernet.src : lpm; }} actions = {{ known; }}
+                  add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("`add_on_miss` needs a table whose keys are all `exact`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn mirror_packet_is_refused_where_called() {
+    let err = refusal(
+        "pna_mirror",
+        "    apply {
+        mirror_packet((MirrorSlotId_t)0, (MirrorSessionId_t)1);
+    }",
+    );
+    assert!(
+        err.contains("prog.p4:11:9") && err.contains("`mirror_packet` is not supported yet"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tc_acl_without_data_plane_create_refuses_add_entry() {
+    let err = refusal(
+        "pna_acl_data",
+        &format!(
+            "{KNOWN}
+    action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
+    @tc_acl(\"CRUDPS:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }}
+                  actions = {{ known; learn; }} default_action = learn; add_on_miss = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("table `C.flows` does not let the data plane create entries: its @tc_acl(\"CRUDPS:RX\") has no `C` after the colon"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tc_acl_letters_are_checked() {
+    let err = refusal(
+        "pna_acl_letters",
+        &format!(
+            "{KNOWN}
+    @tc_acl(\"CRUQ:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; }} }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:5") && err.contains("`@tc_acl` takes a string"),
+        "{err}"
+    );
+}
+
+#[test]
+fn tc_acl_without_control_plane_create_refuses_table_add() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED tc_acl_without_control_plane_create_refuses_table_add: {why}");
+        return;
+    }
+    let dir = scratch_dir("pna_acl_control");
+    write(
+        &dir,
+        "prog.p4",
+        &program(&format!(
+            "{KNOWN}
+    @tc_acl(\"RUS:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }} actions = {{ known; }} }}
+    apply {{ flows.apply(); }}"
+        )),
+    );
+    let name = format!("pnaacl{}", std::process::id());
+    let load = p4bpf_in(&dir, &["pipeline", "load", "prog.p4", "--name", &name]);
+    assert!(load.status.success(), "{}", stderr(&load));
+    let add = p4bpf_in(
+        &dir,
+        &[
+            "table",
+            "add",
+            &name,
+            "C.flows",
+            "hdr.ethernet.src=1",
+            "C.known",
+            "tag=1",
+            "port=2",
+        ],
+    );
+    let dump = p4bpf_in(&dir, &["table", "dump", &name, "C.flows"]);
+    let _ = p4bpf_in(&dir, &["pipeline", "unload", &name]);
+    assert_eq!(add.status.code(), Some(1), "{}", stderr(&add));
+    assert!(
+        stderr(&add).contains("table `C.flows` does not let the control plane create entries in it: its @tc_acl(\"RUS:RX\") has no `C` before the colon"),
+        "{}",
+        stderr(&add)
+    );
+    assert!(
+        dump.status.success(),
+        "reading is allowed: {}",
+        stderr(&dump)
+    );
+}
+
+#[test]
+fn tc_type_names_a_p4tc_type() {
+    let err = refusal(
+        "pna_tc_type",
+        &format!(
+            "{KNOWN}
+    table flows {{ key = {{ hdr.ethernet.src : exact @tc_type(\"mac\"); }} actions = {{ known; }} }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:")
+            && err.contains("`@tc_type(\"mac\")` is not a P4TC type (one of dev, macaddr, ipv4, ipv6, be16, be32, be64)"),
+        "{err}"
+    );
+}

@@ -1,0 +1,318 @@
+//! PSA end to end. Our own program (tests/psa/psa_forward.p4) runs its
+//! STF on the kernel target at XDP and TC and on the user target, and
+//! variants of it check each refusal names its reason and place. Then
+//! the reference corpus: the PSA STF files of p4_16_samples, and every
+//! program of psa-ebpf/ and psa-ebpf-examples/ compiled and loaded at XDP
+//! and TC. Skips, saying why, without root/BPF, clang or the corpus.
+//!
+//! [`KNOWN_GAPS`] lists the PSA STF files that do not pass yet and why;
+//! each is checked to still fail for its stated reason.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+const TARGETS: [&[&str]; 3] = [
+    &["--target", "kernel", "--hook", "xdp"],
+    &["--target", "kernel", "--hook", "tc"],
+    &["--target", "user"],
+];
+
+fn own(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/psa")
+        .join(name)
+}
+
+/// Runs `p4bpf test` on every target: (passed, target, output) each.
+fn run_stf(program: &Path, script: &Path, defines: &[&str]) -> Vec<(bool, String, String)> {
+    TARGETS
+        .iter()
+        .map(|target| {
+            let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+            let mut args = vec!["test", p.as_ref(), s.as_ref()];
+            args.extend_from_slice(target);
+            args.extend_from_slice(defines);
+            let out = common::p4bpf(&args);
+            let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+            (out.status.success(), target.join(" "), text)
+        })
+        .collect()
+}
+
+#[test]
+fn psa_unicast_drop_default_counter_and_register_on_every_target() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_unicast: {why}");
+        return;
+    }
+    for (ok, target, text) in run_stf(&own("psa_forward.p4"), &own("psa_forward.stf"), &[]) {
+        assert!(ok, "{target}:\n{text}");
+        assert!(
+            text.contains("drop: ok (dropped)"),
+            "{target}: no drop seen:\n{text}"
+        );
+    }
+    // The drop is observed: expecting the missed packet out fails.
+    let dir = common::scratch_dir("psa_drop_observed");
+    let script = common::write(
+        &dir,
+        "miss.stf",
+        "packet 1 000000000009 000000000001 9000 cafe\nexpect 1 000000000009 000000000001 9000 cafe\n",
+    );
+    for (ok, target, text) in run_stf(&own("psa_forward.p4"), &script, &[]) {
+        assert!(!ok && text.contains("dropped"), "{target}:\n{text}");
+    }
+}
+
+/// (what the variant changes in psa_forward.p4: from, to; what its refusal says)
+const REFUSED: &[(&str, &str, &str)] = &[
+    (
+        "    apply { }\n",
+        "    apply { hdr.ethernet.dst = 1; }\n",
+        "the egress control `Eg` does something",
+    ),
+    (
+        "        e.apply(pkt, hdr);\n    }\n}\n\nPSA_Switch",
+        "        pkt.emit(hdr.ethernet);\n    }\n}\n\nPSA_Switch",
+        "does not emit a header parsed in state `parse_tag`",
+    ),
+    (
+        "        e.apply(pkt, hdr);\n    }\n}\n\nPSA_Switch",
+        "        pkt.emit(hdr.tag);\n        pkt.emit(hdr.ethernet);\n    }\n}\n\nPSA_Switch",
+        "in another order than its deparser emits them",
+    ),
+    (
+        "        ingress_drop(ostd);\n",
+        "        multicast(ostd, (MulticastGroup_t) 5);\n",
+        "PSA multicast (`multicast_group`) is not supported yet",
+    ),
+    (
+        "        send_to_port(ostd, port);\n",
+        "        send_to_port(ostd, port);\n        ostd.clone = true;\n",
+        "PSA cloning (`clone`) is not supported yet",
+    ),
+    (
+        "PSA_CounterType_t.PACKETS",
+        "PSA_CounterType_t.BYTES",
+        "PSA `Counter`s of bytes are not supported yet",
+    ),
+];
+
+#[test]
+fn psa_refusals_name_their_reason_and_place() {
+    let source = std::fs::read_to_string(own("psa_forward.p4")).expect("psa_forward.p4");
+    let dir = common::scratch_dir("psa_refusals");
+    for (i, (from, to, says)) in REFUSED.iter().enumerate() {
+        assert!(
+            source.contains(from),
+            "variant {i}: `{from}` not in psa_forward.p4"
+        );
+        let program = common::write(
+            &dir,
+            &format!("variant{i}.p4"),
+            &source.replacen(from, to, 1),
+        );
+        let out_dir = dir.join(format!("out{i}"));
+        let out = common::p4bpf(&[
+            "compile",
+            &program.to_string_lossy(),
+            "-o",
+            &out_dir.to_string_lossy(),
+        ]);
+        let err = common::stderr(&out);
+        assert!(!out.status.success(), "variant {i} compiled");
+        assert!(err.contains(says), "variant {i}: {err}");
+        assert!(
+            err.contains(&format!("variant{i}.p4:")),
+            "variant {i} has no place: {err}"
+        );
+    }
+}
+
+/// (PSA STF file stem, text its failing runs print).
+const KNOWN_GAPS: &[(&str, &str)] = &[
+    // Multicast groups and clone sessions: the STF commands and the PRE.
+    (
+        "psa-e2e-cloning-basic-bmv2",
+        "unsupported STF command `mc_mgrp_create`",
+    ),
+    (
+        "psa-multicast-basic-2-bmv2",
+        "unsupported STF command `mc_mgrp_create`",
+    ),
+    (
+        "psa-multicast-basic-corrected-bmv2",
+        "unsupported STF command `mc_mgrp_create`",
+    ),
+    // ActionProfile.
+    (
+        "psa-example-dpdk-varbit-bmv2",
+        "instances of `ActionProfile` are not supported",
+    ),
+    // Reading registers from the STF.
+    (
+        "psa-example-register2-bmv2",
+        "unsupported STF command `register_read`",
+    ),
+    (
+        "psa-register-read-write-bmv2",
+        "unsupported STF command `register_read`",
+    ),
+    // Sub-parsers (`CommonParser`).
+    (
+        "psa-fwd-bmv2",
+        "instances of `CommonParser` are not supported",
+    ),
+    (
+        "psa-metadata-bmv2",
+        "instances of `CommonParser` are not supported",
+    ),
+    // Meters.
+    (
+        "psa-meter7-bmv2",
+        "unsupported STF command `meter_set_rates`",
+    ),
+    // Applying a control with enum arguments, and egress pipelines that act.
+    (
+        "psa-parser-error-test-bmv2",
+        "method `apply` is not supported",
+    ),
+    (
+        "psa-recirculate-no-meta-bmv2",
+        "method `apply` is not supported",
+    ),
+    ("psa-resubmit-bmv2", "method `apply` is not supported"),
+    (
+        "psa-unicast-or-drop-bmv2",
+        "method `apply` is not supported",
+    ),
+];
+
+#[test]
+fn corpus_psa_stf_files_pass_on_kernel_and_user_targets() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED corpus_psa_stf_files: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED corpus_psa_stf_files: {why}");
+        return;
+    }
+    let scripts = common::files_where(&corpus.join("p4_16_samples"), |n| {
+        n.starts_with("psa-") && n.ends_with(".stf")
+    });
+    let mut tally = common::GapTally::default();
+    for script in &scripts {
+        let program = script.with_extension("p4");
+        let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let outputs = run_stf(&program, script, &[]);
+        tally.judge(stem, &outputs, KNOWN_GAPS);
+    }
+    let (passed, problems) = (tally.passed, tally.problems);
+    eprintln!(
+        "{passed} of {} PSA STF files pass on all targets; {} known gaps",
+        scripts.len(),
+        KNOWN_GAPS.len()
+    );
+    assert!(passed >= 5, "only {passed} PSA STF files pass");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What the PTF suite's programs are compiled with (its `common.py`).
+const PTF_DEFINES: [&str; 8] = [
+    "-D",
+    "PORT0=0",
+    "-D",
+    "PORT1=1",
+    "-D",
+    "PORT2=2",
+    "-D",
+    "PSA_RECIRC=3",
+];
+
+#[test]
+fn corpus_psa_ebpf_programs_load_at_xdp_and_tc_or_get_a_diagnostic() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED corpus_psa_ebpf_programs: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED corpus_psa_ebpf_programs: {why}");
+        return;
+    }
+    let mut programs: Vec<PathBuf> = ["psa-ebpf", "psa-ebpf-examples"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(corpus.join(d)).into_iter().flatten())
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "p4"))
+        .filter(|p| !p.ends_with("common_headers.p4"))
+        .collect();
+    programs.sort();
+    let (mut loaded, mut refused, mut problems) = (0, 0, vec![]);
+    for program in &programs {
+        let stem = program.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        for hook in ["xdp", "tc"] {
+            let name = format!("psa{}_{hook}_{}", std::process::id(), loaded + refused);
+            let p = program.to_string_lossy();
+            let mut args = vec![
+                "pipeline",
+                "load",
+                p.as_ref(),
+                "--name",
+                &name,
+                "--hook",
+                hook,
+            ];
+            args.extend_from_slice(&PTF_DEFINES);
+            let out = common::p4bpf(&args);
+            let _ = common::p4bpf(&["pipeline", "unload", &name]);
+            let err = common::stderr(&out);
+            if out.status.success() {
+                loaded += 1;
+            } else if err.contains(&format!("{stem}.p4:")) && !err.contains("clang could not") {
+                // A diagnostic placed in the program, not a build or verifier failure.
+                refused += 1;
+            } else {
+                problems.push(format!("{stem} at {hook}: {err}"));
+            }
+        }
+    }
+    eprintln!(
+        "psa-ebpf and psa-ebpf-examples: {loaded} loads and {refused} clear refusals over {} programs at XDP and TC",
+        programs.len()
+    );
+    assert!(loaded >= 26, "only {loaded} loads");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The scenarios of psa-ebpf-ptf that p4bpf supports, as our STF files
+/// (tests/psa/ptf/NAME.stf against psa-ebpf/NAME.p4, each naming its PTF
+/// test class); conformance/psa.md lists every scenario with its result.
+#[test]
+fn ptf_scenarios_pass_on_every_target() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED ptf_scenarios: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED ptf_scenarios: {why}");
+        return;
+    }
+    let mut scripts: Vec<PathBuf> = std::fs::read_dir(own("ptf"))
+        .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    scripts.sort();
+    assert!(scripts.len() >= 10, "PTF scenario files missing");
+    let mut problems = vec![];
+    for script in &scripts {
+        let stem = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let program = corpus.join("psa-ebpf").join(format!("{stem}.p4"));
+        for (ok, target, text) in run_stf(&program, script, &PTF_DEFINES) {
+            if !ok {
+                problems.push(format!("{stem} ({target}):\n{text}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

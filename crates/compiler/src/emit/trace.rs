@@ -1,0 +1,339 @@
+//! The instrumented build (`--trace`): records of what each packet did,
+//! written to a BPF ring buffer (layout: [`p4bpf_layout::trace`]).
+//!
+//! The pipeline is hooked at four generic places, whatever the
+//! architecture: the packet's start, each parser state entered, each table
+//! applied and every return of the entry function (the verdict). Without
+//! `--trace` every hook emits nothing, so the normal build is unchanged.
+
+use super::c::{line, CStmt};
+use super::types::VALID;
+use super::Emitter;
+use crate::ir::{Program, Storage, Table, TableId, Ty};
+use p4bpf_layout::trace::{self as layout, Trace, TracedTable};
+
+/// Room of the ring buffer: a few thousand packets' records.
+const RING_BYTES: u32 = 256 * 1024;
+
+fn ring_name(prog: &Program) -> String {
+    format!("{}_trace", super::c_identifier(&prog.name))
+}
+
+fn stats_name(prog: &Program) -> String {
+    format!("{}_table_stats", super::c_identifier(&prog.name))
+}
+
+/// Parser states in the order records number them, `parser.state`.
+fn state_names(prog: &Program) -> Vec<String> {
+    prog.parsers
+        .iter()
+        .flat_map(|p| {
+            p.states
+                .iter()
+                .map(move |s| format!("{}.{}", p.name, s.name))
+        })
+        .collect()
+}
+
+/// What the records of `prog`'s traced build refer to; key and value
+/// sizes come from the tables' descriptions.
+pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
+    let traced = |t: &Table| {
+        let listed = tables.iter().find(|d| d.name == t.name);
+        let action_name = |a| prog.action(a).map(|x| x.name.clone()).unwrap_or_default();
+        TracedTable {
+            name: t.name.clone(),
+            key_size: listed.map_or(0, |_| key_struct_size(prog, t)),
+            value_size: listed.map_or(0, |d| d.value_size),
+            default_action: action_name(t.default_action.action),
+            actions: t
+                .actions
+                .iter()
+                .filter_map(|a| Some((t.action_code(*a)?, action_name(*a))))
+                .collect(),
+        }
+    };
+    Trace {
+        ring: ring_name(prog),
+        states: state_names(prog),
+        tables: prog.tables.iter().map(traced).collect(),
+        headers: header_places(prog).into_iter().map(|(p4, _)| p4).collect(),
+        errors: prog.errors.clone(),
+        table_stats: stats_name(prog),
+    }
+}
+
+/// Bytes of `struct T_key`: the fields, after an LPM key's prefix length.
+fn key_struct_size(prog: &Program, t: &Table) -> u32 {
+    let l = crate::map_layout::table_layout(prog, t);
+    l.key.size() + if l.lpm { 4 } else { 0 }
+}
+
+/// Every header of the per-packet state: its P4 name and its C place.
+fn header_places(prog: &Program) -> Vec<(String, String)> {
+    fn walk(prog: &Program, ty: &Ty, p4: String, c: String, out: &mut Vec<(String, String)>) {
+        match ty {
+            Ty::Header(_) => out.push((p4, c)),
+            Ty::Struct(a) | Ty::Union(a) => {
+                for f in prog.agg(*a).map(|g| g.fields.as_slice()).unwrap_or(&[]) {
+                    let field = crate::cstruct::c_ident(&f.name);
+                    walk(
+                        prog,
+                        &f.ty,
+                        format!("{p4}.{}", f.name),
+                        format!("{c}.{field}"),
+                        out,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = vec![];
+    for v in prog
+        .vars
+        .iter()
+        .filter(|v| v.storage == crate::ir::VarStorage::State)
+    {
+        walk(
+            prog,
+            &v.ty,
+            v.p4_name.clone(),
+            format!("st->{}", v.c_name),
+            &mut out,
+        );
+    }
+    out
+}
+
+impl Emitter<'_> {
+    /// The ring buffer and the function filling a record's head.
+    pub fn trace_definitions(&self) -> String {
+        if !self.trace {
+            return String::new();
+        }
+        format!(
+            "/* --trace: what each packet did, for `p4bpf trace` (records: p4bpf_layout::trace). */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_RINGBUF);\n    __uint(max_entries, {RING_BYTES});\n}} {ring} SEC(\".maps\");\n\n\
+             #define P4BPF_TRACE_BEGIN {begin}\n#define P4BPF_TRACE_STATE {state}\n#define P4BPF_TRACE_TABLE {table}\n#define P4BPF_TRACE_VERDICT {verdict}\n#define P4BPF_TRACE_HIT {hit:#x}\n\n\
+             struct p4bpf_trace_head {{\n    u32 cpu;\n    u16 kind;\n    u16 what;\n    u32 detail;\n    u32 len;\n}};\n\n\
+             /* A record of `len` data bytes (a constant), its head filled; NULL when the ring is full. */\n\
+             static __always_inline u8 *p4bpf_trace_open(u16 kind, u16 what, u32 detail, u32 len)\n{{\n\
+             \x20   struct p4bpf_trace_head *head = bpf_ringbuf_reserve(&{ring}, sizeof(*head) + len, 0);\n\
+             \x20   if (!head)\n        return 0;\n\
+             \x20   head->cpu = bpf_get_smp_processor_id();\n    head->kind = kind;\n    head->what = what;\n    head->detail = detail;\n    head->len = len;\n\
+             \x20   return (u8 *)(head + 1);\n}}\n\n\
+             static __always_inline void p4bpf_trace_event(u16 kind, u16 what, u32 detail)\n{{\n\
+             \x20   u8 *data = p4bpf_trace_open(kind, what, detail, 0);\n    if (data)\n        bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n\
+             /* Hits ([2 * table]) and misses ([2 * table + 1]) of each table, for `p4bpf top`. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u64);\n    __uint(max_entries, {slots});\n}} {stats} SEC(\".maps\");\n\n\
+             static __always_inline void p4bpf_table_stat(u32 slot)\n{{\n    u64 *n = bpf_map_lookup_elem(&{stats}, &slot);\n    if (n)\n        *n += 1;\n}}\n\n",
+            ring = ring_name(self.prog),
+            stats = stats_name(self.prog),
+            slots = (2 * self.prog.tables.len()).max(1),
+            begin = layout::BEGIN,
+            state = layout::STATE,
+            table = layout::TABLE,
+            verdict = layout::VERDICT,
+            hit = layout::HIT,
+        )
+    }
+
+    /// The packet's first record.
+    pub fn trace_begin(&self) -> Vec<CStmt> {
+        if !self.trace {
+            return vec![];
+        }
+        vec![line(format!(
+            "p4bpf_trace_event(P4BPF_TRACE_BEGIN, 0, {})",
+            self.target.packet_length()
+        ))]
+    }
+
+    /// The record of entering state `state` of parser `parser`.
+    pub fn trace_state(&self, parser: &str, state: &str) -> Vec<CStmt> {
+        let name = format!("{parser}.{state}");
+        let Some(index) = self
+            .trace
+            .then(|| state_names(self.prog).iter().position(|s| *s == name))
+            .flatten()
+        else {
+            return vec![];
+        };
+        vec![line(format!(
+            "p4bpf_trace_event(P4BPF_TRACE_STATE, {index} /* {name} */, 0)"
+        ))]
+    }
+
+    /// The record of a table looked up in a map: its key and the entry
+    /// (or runtime default) it found; `hit` and `action` are C values.
+    pub fn trace_table(&self, id: TableId, t: &Table, hit: &str) -> Vec<CStmt> {
+        if !self.trace {
+            return vec![];
+        }
+        let (key, value) = (
+            format!("struct {}_key", t.c_name),
+            format!("struct {}_value", t.c_name),
+        );
+        let open = format!(
+            "u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_TABLE, {} /* {} */, ({hit} ? P4BPF_TRACE_HIT : 0) | action, sizeof({key}) + sizeof({value}))",
+            id.index(),
+            t.name
+        );
+        let fill = vec![
+            line(format!("__builtin_memcpy(trace_data, &key, sizeof({key}))")),
+            CStmt::If {
+                cond: "value".into(),
+                then: vec![line(format!(
+                    "__builtin_memcpy(trace_data + sizeof({key}), value, sizeof({value}))"
+                ))],
+                other: vec![line(format!(
+                    "__builtin_memset(trace_data + sizeof({key}), 0, sizeof({value}))"
+                ))],
+            },
+            line("bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0)"),
+        ];
+        vec![CStmt::Block(vec![
+            line(format!(
+                "p4bpf_table_stat({} /* hits of {} */ + !{hit})",
+                2 * id.index(),
+                t.name
+            )),
+            line(open),
+            CStmt::If {
+                cond: "trace_data".into(),
+                then: fill,
+                other: vec![],
+            },
+        ])]
+    }
+
+    /// The record of a table compiled into code (no key recorded).
+    pub fn trace_code_table(&self, id: TableId, matched: bool, code: u32) -> Vec<CStmt> {
+        let Some(t) = self
+            .prog
+            .table(id)
+            .filter(|t| self.trace && t.storage == Storage::Code)
+        else {
+            return vec![];
+        };
+        let (outcome, hit) = if matched {
+            ("hits", "P4BPF_TRACE_HIT | ")
+        } else {
+            ("misses", "")
+        };
+        let slot = 2 * id.index() + usize::from(!matched);
+        vec![
+            line(format!(
+                "p4bpf_table_stat({slot} /* {outcome} of {} */)",
+                t.name
+            )),
+            line(format!(
+                "p4bpf_trace_event(P4BPF_TRACE_TABLE, {} /* {} */, {hit}{code})",
+                id.index(),
+                t.name
+            )),
+        ]
+    }
+
+    /// `body` with the verdict record written before each of its returns.
+    pub fn trace_returns(&self, body: Vec<CStmt>) -> Vec<CStmt> {
+        if !self.trace {
+            return body;
+        }
+        body.into_iter().map(|s| self.traced_return(s)).collect()
+    }
+
+    fn traced_return(&self, s: CStmt) -> CStmt {
+        let all = |v: Vec<CStmt>| v.into_iter().map(|s| self.traced_return(s)).collect();
+        match s {
+            CStmt::Return(value) => CStmt::Block(vec![
+                line(format!("int verdict = {value}")),
+                line("p4bpf_trace_verdict(st, verdict, parser_error)"),
+                CStmt::Return("verdict".into()),
+            ]),
+            CStmt::Block(b) => CStmt::Block(all(b)),
+            CStmt::If { cond, then, other } => CStmt::If {
+                cond,
+                then: all(then),
+                other: all(other),
+            },
+            CStmt::Switch {
+                scrutinee,
+                cases,
+                default,
+            } => CStmt::Switch {
+                scrutinee,
+                cases: cases.into_iter().map(|(k, b)| (k, all(b))).collect(),
+                default: all(default),
+            },
+            CStmt::For { head, body } => CStmt::For {
+                head,
+                body: all(body),
+            },
+            CStmt::FromP4 { origin, what, body } => CStmt::FromP4 {
+                origin,
+                what,
+                body: all(body),
+            },
+            other => other,
+        }
+    }
+
+    /// The function writing the verdict record: output port, parser
+    /// error, valid headers.
+    pub fn trace_verdict_definition(&self) -> String {
+        if !self.trace {
+            return String::new();
+        }
+        let mut out = format!(
+            "static __always_inline void p4bpf_trace_verdict(struct {} *st, int verdict, u32 parser_error)\n{{\n",
+            self.state_type()
+        );
+        super::c::print(&self.verdict_record(), 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    fn verdict_record(&self) -> Vec<CStmt> {
+        let headers = header_places(self.prog);
+        let bitmap_bytes = headers.len().div_ceil(8);
+        let port = self
+            .prog
+            .intrinsics
+            .output_port
+            .as_ref()
+            .map(|p| self.expr(p))
+            .unwrap_or_else(|| "0".into());
+        let mut fill = vec![
+            line(format!("*(u32 *)trace_data = {port}")),
+            line("*(u32 *)(trace_data + 4) = parser_error"),
+        ];
+        for (byte, chunk) in headers.chunks(8).enumerate() {
+            let bits: Vec<String> = chunk
+                .iter()
+                .enumerate()
+                .map(|(bit, (_, c))| format!("(!!{c}.{VALID} << {bit})"))
+                .collect();
+            fill.push(line(format!(
+                "trace_data[{}] = {}",
+                8 + byte,
+                bits.join(" | ")
+            )));
+        }
+        fill.push(line(
+            "bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0)",
+        ));
+        vec![
+            line(format!(
+                "u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_VERDICT, 0, verdict, {})",
+                8 + bitmap_bytes
+            )),
+            CStmt::If {
+                cond: "trace_data".into(),
+                then: fill,
+                other: vec![],
+            },
+        ]
+    }
+}

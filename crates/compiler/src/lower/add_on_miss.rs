@@ -1,0 +1,247 @@
+//! PNA's add-on-miss: the `add_on_miss` table property and `add_entry`
+//! calls, lowered to an [`EntryRequest`] the table's code carries out
+//! after the action (what the C does: `crate::emit::add_on_miss`).
+
+use super::Lowerer;
+use crate::ir::{
+    ActionCall, ActionId, Arch, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty, VarStorage,
+};
+use crate::midend::visit::any_stmt;
+use num_bigint::BigUint;
+use p4bpf_front::ast::{self, ExprKind as A};
+use p4bpf_front::check::Value;
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    /// `add_on_miss = true|false`.
+    pub(super) fn add_on_miss_property(&mut self, value: &ast::Expr) -> bool {
+        match self.env.value(value) {
+            Some(Value::Bool(b)) => *b,
+            _ => {
+                self.diags
+                    .error(value.span, "`add_on_miss` takes `true` or `false`");
+                false
+            }
+        }
+    }
+
+    /// Whether a table adds on miss without saying so: P4TC's compiler
+    /// lets a default action call `add_entry` in any table (`pna.p4`
+    /// programs must set `add_on_miss = true`, as PNA says).
+    pub(super) fn adds_implicitly(&self, default_action: &ActionCall) -> bool {
+        let Some(pending) = self.prog.entry_request else {
+            return false;
+        };
+        self.prog.arch == Arch::PnaTc
+            && self.prog.action(default_action.action).is_some_and(|a| {
+                any_stmt(&a.body, |s| {
+                    matches!(s, Stmt::Assign { lhs, .. } if matches!(lhs.kind, ExprKind::Var(v) if v == pending))
+                })
+            })
+    }
+
+    /// Whether an add-on-miss table's storage can take data-plane inserts.
+    pub(super) fn add_on_miss_fits(&mut self, storage: Storage, decl: &ast::Decl) -> bool {
+        if storage == Storage::Hash {
+            return true;
+        }
+        self.diags.error(
+            decl.span,
+            "`add_on_miss` needs a table whose keys are all `exact` (PNA inserts exact entries)",
+        );
+        false
+    }
+
+    /// `add_entry(action_name, action_params, expire_time_profile_id)`:
+    /// records the request; `success` is what the call returns (the insert
+    /// itself happens when the action returns).
+    pub(super) fn add_entry(
+        &mut self,
+        args: &'a [ast::Argument],
+        e: &ast::Expr,
+        success: Expr,
+    ) -> Option<Expr> {
+        let (Some(name), Some(params), Some(profile)) = (
+            self.named_arg(args, "action_name", 0),
+            self.named_arg(args, "action_params", 1),
+            self.named_arg(args, "expire_time_profile_id", 2),
+        ) else {
+            self.diags.error(
+                e.span,
+                "`add_entry` takes an action name, its parameters and an expire-time profile",
+            );
+            return None;
+        };
+        let A::String(action) = &name.kind else {
+            self.diags.error(
+                name.span,
+                "`add_entry`'s action name must be a string literal",
+            );
+            return None;
+        };
+        // Profiles select entry lifetimes, which p4bpf does not age yet.
+        self.expr(profile)?;
+        let mut values = vec![];
+        for item in param_items(params) {
+            let value = self.expr(item)?;
+            if !matches!(value.ty, Ty::Bits { width, .. } if width <= 64) && value.ty != Ty::Bool {
+                self.diags.error(
+                    item.span,
+                    "`add_entry` parameters must be bit strings of at most 64 bits on the eBPF target",
+                );
+                return None;
+            }
+            values.push(value);
+        }
+        let index = self.prog.entry_requests.len();
+        let mut vars = Vec::with_capacity(values.len());
+        for (i, value) in values.into_iter().enumerate() {
+            let var = self.new_var(
+                format!("add_entry{index}_{i}"),
+                value.ty.clone(),
+                VarStorage::State,
+            );
+            self.pending.push(Stmt::Assign {
+                lhs: Expr {
+                    kind: ExprKind::Var(var),
+                    ty: value.ty.clone(),
+                },
+                rhs: value,
+            });
+            vars.push(var);
+        }
+        let pending = match self.prog.entry_request {
+            Some(var) => var,
+            None => {
+                let var = self.new_var("entry_request".into(), Ty::bits(8), VarStorage::State);
+                self.prog.entry_request = Some(var);
+                var
+            }
+        };
+        self.pending.push(Stmt::Assign {
+            lhs: Expr {
+                kind: ExprKind::Var(pending),
+                ty: Ty::bits(8),
+            },
+            rhs: Expr {
+                kind: ExprKind::Int((index + 1).into()),
+                ty: Ty::bits(8),
+            },
+        });
+        self.prog.entry_requests.push(EntryRequest {
+            action: action.clone(),
+            args: vars,
+        });
+        self.entry_request_spans.push(e.span);
+        Some(success)
+    }
+
+    /// Checks each `add_entry` as PNA asks: made by the default action of
+    /// an add-on-miss table whose `@tc_acl` lets the data plane create
+    /// entries, naming one of that table's actions, with one value per
+    /// parameter the action takes from an entry.
+    pub(super) fn check_entry_requests(&mut self) {
+        let requests = self.prog.entry_requests.clone();
+        for (index, (request, span)) in requests
+            .iter()
+            .zip(self.entry_request_spans.clone())
+            .enumerate()
+        {
+            if let Err(why) = self.entry_request_fits(index, request) {
+                self.diags.error(span, why);
+            }
+        }
+    }
+
+    fn entry_request_fits(&self, index: usize, request: &EntryRequest) -> Result<(), String> {
+        let caller = self.request_caller(index);
+        let table = self
+            .prog
+            .tables
+            .iter()
+            .find(|t| t.add_on_miss && Some(t.default_action.action) == caller)
+            .ok_or("`add_entry` may only be called by the default action of a table with `add_on_miss = true`")?;
+        if let Some(acl) = table.tc_acl.as_ref().filter(|acl| !acl.data.contains('C')) {
+            return Err(format!(
+                "table `{}` does not let the data plane create entries: its @tc_acl(\"{}\") has no `C` after the colon",
+                table.name, acl.annotation
+            ));
+        }
+        let action = table
+            .actions
+            .iter()
+            .filter_map(|a| self.prog.action(*a))
+            .find(|a| request.names(&a.name))
+            .ok_or_else(|| {
+                format!(
+                    "`add_entry` names `{}`, which is not an action of table `{}`",
+                    request.action, table.name
+                )
+            })?;
+        let wanted = action.params.len() - action.directional;
+        if wanted != request.args.len() {
+            return Err(format!(
+                "action `{}` takes {wanted} parameters from a table entry, and `add_entry` gives {}",
+                request.action,
+                request.args.len()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The action whose body makes request `index` (stores its number).
+    fn request_caller(&self, index: usize) -> Option<ActionId> {
+        let pending = self.prog.entry_request?;
+        let number = BigUint::from(index + 1);
+        let makes = |s: &Stmt| {
+            matches!(s, Stmt::Assign { lhs, rhs }
+                if matches!(lhs.kind, ExprKind::Var(v) if v == pending)
+                    && matches!(&rhs.kind, ExprKind::Int(n) if *n == number))
+        };
+        self.prog
+            .actions
+            .iter()
+            .position(|a| any_stmt(&a.body, makes))
+            .map(|i| ActionId(i as u32))
+    }
+
+    /// What `add_entry` returns for success: `true` in `pna.p4`,
+    /// `ADD_ENTRY_SUCCESS` (`bit<1>` 0) in P4TC's.
+    pub(super) fn add_entry_success(&self) -> Expr {
+        match self.prog.arch {
+            Arch::PnaTc => Expr {
+                kind: ExprKind::Int(0u32.into()),
+                ty: Ty::bits(1),
+            },
+            _ => Expr {
+                kind: ExprKind::Bool(true),
+                ty: Ty::Bool,
+            },
+        }
+    }
+
+    /// The argument called `name`, else the one at `position`.
+    fn named_arg(
+        &self,
+        args: &'a [ast::Argument],
+        name: &str,
+        position: usize,
+    ) -> Option<&'a ast::Expr> {
+        if args.iter().any(|a| a.name.is_some()) {
+            return args
+                .iter()
+                .find(|a| a.name.as_ref().is_some_and(|n| n.name == name))
+                .map(|a| &a.value);
+        }
+        args.get(position).map(|a| &a.value)
+    }
+}
+
+/// The values of `{a, b}`, `(T){a, b}` or `{f = a, g = b}`.
+fn param_items(e: &ast::Expr) -> Vec<&ast::Expr> {
+    match &e.kind {
+        A::List(items) => items.iter().collect(),
+        A::Cast { expr, .. } => param_items(expr),
+        A::StructInit { fields, .. } => fields.iter().map(|(_, value)| value).collect(),
+        _ => vec![e],
+    }
+}

@@ -1,0 +1,170 @@
+//! What `p4bpf top` shows of a loaded pipeline: per port the interface's
+//! packets and bytes (received and sent), per counter its packets and
+//! bytes over every cell, per table its entries and, for a `--trace`
+//! build, its hits and misses; two samples make rates.
+
+use crate::control;
+use crate::counter::CounterValue;
+use crate::deploy::Deployment;
+use crate::error::Result;
+use crate::map_source::MapSource;
+use crate::ports;
+use crate::trace::traced;
+use std::time::Instant;
+
+/// Running totals at one moment.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub at: Instant,
+    pub ports: Vec<PortTotals>,
+    /// Counter name, packets, bytes (summed over cells and CPUs).
+    pub counters: Vec<(String, u64, u64)>,
+    pub tables: Vec<TableTotals>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PortTotals {
+    pub port: u32,
+    pub interface: String,
+    pub rx_packets: u64,
+    pub rx_bytes: u64,
+    pub tx_packets: u64,
+    pub tx_bytes: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableTotals {
+    pub name: String,
+    /// Entries in the table's map (`None`: compiled into code).
+    pub entries: Option<usize>,
+    /// Hits and misses, known in a `--trace` build only.
+    pub hits_misses: Option<(u64, u64)>,
+}
+
+/// The pipeline's totals now.
+pub fn sample(deployment: &Deployment) -> Result<Sample> {
+    let description = &deployment.description;
+    let ports = ports::list(deployment)?
+        .into_iter()
+        .map(|p| PortTotals {
+            rx_packets: interface_stat(&p.interface, "rx_packets"),
+            rx_bytes: interface_stat(&p.interface, "rx_bytes"),
+            tx_packets: interface_stat(&p.interface, "tx_packets"),
+            tx_bytes: interface_stat(&p.interface, "tx_bytes"),
+            port: p.port,
+            interface: p.interface,
+        })
+        .collect();
+    let mut counters = vec![];
+    for counter in &description.counters {
+        let (mut packets, mut bytes) = (0, 0);
+        for cell in control::counter_cells(deployment, counter, None)? {
+            let CounterValue {
+                packets: p,
+                bytes: b,
+            } = cell.value;
+            packets += p.unwrap_or(0);
+            bytes += b.unwrap_or(0);
+        }
+        counters.push((counter.name.clone(), packets, bytes));
+    }
+    Ok(Sample {
+        at: Instant::now(),
+        ports,
+        counters,
+        tables: table_totals(deployment)?,
+    })
+}
+
+fn table_totals(deployment: &Deployment) -> Result<Vec<TableTotals>> {
+    let description = &deployment.description;
+    let stats = match traced(description) {
+        Ok(trace) => Some((trace, deployment.map(&trace.table_stats)?)),
+        Err(_) => None,
+    };
+    let entries = |name: &str| -> Result<Option<usize>> {
+        match description.tables.iter().find(|t| t.name == name) {
+            Some(table) => control::count_entries(deployment, table).map(Some),
+            None => Ok(None),
+        }
+    };
+    let Some((trace, map)) = stats else {
+        return description
+            .tables
+            .iter()
+            .map(|t| {
+                Ok(TableTotals {
+                    name: t.name.clone(),
+                    entries: entries(&t.name)?,
+                    hits_misses: None,
+                })
+            })
+            .collect();
+    };
+    let total = |slot: usize| -> Result<u64> {
+        let per_cpu = map.read(&(slot as u32).to_ne_bytes())?;
+        Ok(per_cpu
+            .iter()
+            .filter_map(|b| b.get(..8)?.try_into().ok().map(u64::from_ne_bytes))
+            .sum())
+    };
+    trace
+        .tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            Ok(TableTotals {
+                name: t.name.clone(),
+                entries: entries(&t.name)?,
+                hits_misses: Some((total(2 * i)?, total(2 * i + 1)?)),
+            })
+        })
+        .collect()
+}
+
+/// A counter of `/sys/class/net/IF/statistics` (0 when the interface is gone).
+fn interface_stat(interface: &str, name: &str) -> u64 {
+    std::fs::read_to_string(format!("/sys/class/net/{interface}/statistics/{name}"))
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Per second between two samples of the same pipeline.
+pub fn rates(before: &Sample, after: &Sample) -> Vec<String> {
+    let seconds = after.at.duration_since(before.at).as_secs_f64().max(1e-9);
+    let rate = |a: u64, b: u64| b.saturating_sub(a) as f64 / seconds;
+    let mut lines = vec![format!("over {seconds:.2} s")];
+    lines.push("port  interface        rx pkt/s     rx B/s   tx pkt/s     tx B/s".into());
+    for (b, a) in before.ports.iter().zip(&after.ports) {
+        lines.push(format!(
+            "{:<5} {:<14} {:>10.1} {:>10.1} {:>10.1} {:>10.1}",
+            a.port,
+            a.interface,
+            rate(b.rx_packets, a.rx_packets),
+            rate(b.rx_bytes, a.rx_bytes),
+            rate(b.tx_packets, a.tx_packets),
+            rate(b.tx_bytes, a.tx_bytes)
+        ));
+    }
+    for ((name, bp, bb), (_, ap, ab)) in before.counters.iter().zip(&after.counters) {
+        lines.push(format!(
+            "counter {name}: {:.1} packets/s {:.1} bytes/s",
+            rate(*bp, *ap),
+            rate(*bb, *ab)
+        ));
+    }
+    for (b, a) in before.tables.iter().zip(&after.tables) {
+        let entries = a
+            .entries
+            .map_or("const".to_string(), |n| format!("{n} entries"));
+        let hits = match (b.hits_misses, a.hits_misses) {
+            (Some((bh, bm)), Some((ah, am))) => {
+                format!("{:.1} hits/s {:.1} misses/s", rate(bh, ah), rate(bm, am))
+            }
+            _ => "hits/misses: load a --trace build".into(),
+        };
+        lines.push(format!("table {}: {entries}, {hits}", a.name));
+    }
+    lines
+}
