@@ -28,7 +28,7 @@ pub const TERNARY_BUCKET_RULES: u32 = 16;
 /// 10K-rule table) ClassBench steady ns/packet fell 318 -> 208 (fw1) and
 /// 483 -> 268 (ipc1), but a new group wild in the cut bits rewrites every
 /// list (25 MB of writes), too slow for tables of unrelated masks.
-pub const MAX_PARTITION_BITS: u32 = 0;
+pub const MAX_PARTITION_BITS: u32 = 8;
 
 /// Byte layout of a ternary table's group list, buckets and rules (see
 /// `p4bpf_layout::TernaryLayout`): computed here, printed as C structs and
@@ -39,7 +39,8 @@ pub struct TernaryShape {
     /// Offset of the first group in the list (after the u32 count).
     pub groups_offset: u32,
     pub group_size: u32,
-    pub group_mask_offset: u32,
+    /// Offset of a filter's bits (after the group's mask).
+    pub filter_bits_offset: u32,
     /// Offset of the key struct in a bucket key (after the u32 group id).
     pub key_offset: u32,
     pub bucket_key_size: u32,
@@ -171,7 +172,6 @@ impl TableLayout {
         let key_align = self.key.align().max(1);
         let word_align = key_align.max(4);
         let key_size = align_to(self.key.size(), key_align);
-        let group_mask_offset = align_to(8, key_align);
         let key_offset = align_to(4, key_align);
         let keys_in_rule = if self.ranged { 4 } else { 2 };
         let rule_align = word_align.max(self.value_align);
@@ -180,9 +180,9 @@ impl TableLayout {
         let rules_offset = align_to(4, rule_align);
         TernaryShape {
             max_groups: size.clamp(1, MAX_TERNARY_GROUPS),
-            groups_offset: align_to(4, word_align),
-            group_size: align_to(group_mask_offset + key_size, word_align),
-            group_mask_offset,
+            groups_offset: 4,
+            group_size: 8,
+            filter_bits_offset: align_to(key_size, 4),
             key_offset,
             bucket_key_size: align_to(key_offset + key_size, word_align),
             rule_mask_offset: key_size,

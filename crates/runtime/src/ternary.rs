@@ -21,13 +21,19 @@
 //! fields (`TernaryLayout::partition`), and each partition has its own
 //! group list naming only the groups with a rule that may match there,
 //! each with the best priority among those rules: fewer groups to probe,
-//! and a sharper stop. A rule is counted in every partition it overlaps.
+//! and a sharper stop. A rule is counted in every partition it overlaps,
+//! except a rule overlapping all of them (wild in the cut bits): that one
+//! is counted in the wild list, which every lookup walks too, so a new
+//! wild group writes one list, not one per partition. A list is a u32
+//! count and (id, priority) pairs; the group's mask is in its filter.
 //!
 //! Make before break: a group list that names a group or a priority too
 //! many only costs a probe, one that misses a rule gives a wrong answer. So
-//! a partition's list is written before a bucket when the change adds a
-//! group there or raises its best priority there, and after it when the
-//! group closes (its id may come back with another mask).
+//! a list is written before a bucket when the change adds a group there or
+//! raises its best priority there, and otherwise not at all: a lowered
+//! priority or a closed group stays in the lists that name it until they
+//! are next written (lazily compacted). A closed group's id, taken again
+//! by a new group, gets its new mask in its filter before any bucket.
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
@@ -104,14 +110,10 @@ struct Group {
     mask: Vec<u8>,
     /// Priority → how many of the group's rules have it.
     priorities: BTreeMap<u32, usize>,
-    /// The same count per partition the rules overlap.
+    /// The same count per list (partition or wild) the rules are in.
     by_partition: HashMap<u32, BTreeMap<u32, usize>>,
     /// A bit per bucket key hash (see [`filter_bit`]) of its buckets.
     filter: Vec<u32>,
-    /// Partition → the best priority its list in the map gives the group
-    /// (at least the true one: removals leave it high until the list is
-    /// next written); partitions whose list does not name it are absent.
-    listed: HashMap<u32, u32>,
 }
 
 impl Group {
@@ -131,6 +133,10 @@ pub struct Classifier {
     buckets: HashMap<Vec<u8>, Vec<Rule>>,
     /// Match → (priority, bucket key) of each rule with it.
     index: HashMap<MatchKey, Vec<(u32, Vec<u8>)>>,
+    /// List key → (group id → the priority the list in the map gives it):
+    /// at least the group's best there while it has rules there; ids of
+    /// closed groups stay until the list is next written.
+    listed: HashMap<u32, HashMap<u32, u32>>,
     rules: usize,
     next_id: u32,
 }
@@ -231,8 +237,18 @@ fn top_bits(bytes: &[u8], f: &FieldLayout, bits: u32) -> u32 {
     (number.checked_shr(shift).unwrap_or(0) & ((1u128 << bits.min(16)) - 1)) as u32
 }
 
-/// The partitions holding keys `rule` may match.
+/// The lists `rule` is counted in: the partitions holding keys it may
+/// match, or the wild list when that is all of them.
 fn partitions_of(table: &Table, t: &TernaryLayout, rule: &Rule) -> Vec<u32> {
+    let partitions = overlapped(table, t, rule);
+    if partitions.len() as u32 >= t.partitions() {
+        return vec![t.wild_list()];
+    }
+    partitions
+}
+
+/// The partitions holding keys `rule` may match.
+fn overlapped(table: &Table, t: &TernaryLayout, rule: &Rule) -> Vec<u32> {
     let mut partitions = vec![0u32];
     for cut in &t.partition {
         let Some(key) = table.keys.get(cut.key as usize) else {
@@ -356,33 +372,26 @@ pub fn decode_bucket(table: &Table, bucket: &[u8]) -> Result<Vec<Rule>> {
 }
 
 impl Classifier {
-    /// The classifier the maps hold: every (partition, group list) and
-    /// every (bucket key, bucket) pair.
+    /// The classifier the maps hold, from the filters map (`filter` gives
+    /// a group id's value) and every (bucket key, bucket) pair. What the
+    /// group lists say is not read: it counts as nothing listed, so the
+    /// first change adding to a list writes it whole.
     pub fn from_maps(
         table: &Table,
-        lists: impl IntoIterator<Item = (u32, Vec<u8>)>,
+        filter: impl Fn(u32) -> Result<Vec<u8>>,
         buckets: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
     ) -> Result<Classifier> {
         let t = layout(table)?;
         let mut c = Classifier::default();
-        for (partition, list) in lists {
-            for i in 0..u32_at(&list, 0).min(t.max_groups) {
-                let at = (t.groups_offset + i * t.group_size) as usize;
-                let mask_at = at + t.group_mask_offset as usize;
-                let mask = list
-                    .get(mask_at..mask_at + table.key_size as usize)
-                    .ok_or_else(|| bad(table, "a truncated group list"))?;
-                let id = u32_at(&list, at);
-                if !c.groups.contains_key(&id) {
-                    c.open(t, id, mask.to_vec());
-                }
-                if let Some(group) = c.groups.get_mut(&id) {
-                    group.listed.insert(partition, u32_at(&list, at + 4));
-                }
-            }
-        }
         for (key, bytes) in buckets {
             let id = u32_at(&key, 0);
+            if !c.groups.contains_key(&id) {
+                let mask = filter(id)?
+                    .get(..table.key_size as usize)
+                    .map(<[u8]>::to_vec)
+                    .ok_or_else(|| bad(table, "a truncated filter"))?;
+                c.open(t, id, mask);
+            }
             c.mark(id, &key);
             for rule in decode_bucket(table, &bytes)? {
                 let partitions = partitions_of(table, t, &rule);
@@ -445,15 +454,16 @@ impl Classifier {
     pub fn map_bytes(&self, table: &Table) -> Result<u64> {
         let t = layout(table)?;
         let bucket = u64::from(t.bucket_key_size + t.bucket_size);
-        let filters = u64::from(t.max_groups) * u64::from(t.filter_words) * 4;
+        let filters = u64::from(t.max_groups) * u64::from(t.filter_size());
         let lists = self.partitions().len() as u64 * u64::from(t.groups_size());
         Ok(lists + filters + self.buckets.len() as u64 * bucket)
     }
 
-    /// Every partition some group has rules in or is listed in.
+    /// Every list key some group has rules in or the map has a list of.
     fn partitions(&self) -> std::collections::BTreeSet<u32> {
         (self.groups.values())
-            .flat_map(|g| g.by_partition.keys().chain(g.listed.keys()))
+            .flat_map(|g| g.by_partition.keys())
+            .chain(self.listed.keys())
             .copied()
             .collect()
     }
@@ -484,7 +494,6 @@ impl Classifier {
                 priorities: BTreeMap::new(),
                 by_partition: HashMap::new(),
                 filter: vec![0; t.filter_words as usize],
-                listed: HashMap::new(),
             },
         );
         self.next_id = id.wrapping_add(1) % t.max_groups.max(1);
@@ -518,23 +527,27 @@ impl Classifier {
         was_clear
     }
 
-    /// The filter of group `id` as its map value.
-    fn filter(&self, id: u32) -> Vec<u8> {
-        self.groups
-            .get(&id)
-            .map(|g| g.filter.iter().flat_map(|w| w.to_ne_bytes()).collect())
-            .unwrap_or_default()
+    /// The filter of group `id` as its map value: its mask, then its bits.
+    fn filter(&self, t: &TernaryLayout, id: u32) -> Vec<u8> {
+        let Some(group) = self.groups.get(&id) else {
+            return vec![];
+        };
+        let mut value = vec![0u8; t.filter_bits_offset as usize];
+        put(&mut value, 0, &group.mask);
+        value.extend(group.filter.iter().flat_map(|w| w.to_ne_bytes()));
+        value
     }
 
-    fn close(&mut self, id: u32) -> Option<Group> {
-        let group = self.groups.remove(&id)?;
+    fn close(&mut self, id: u32) {
+        let Some(group) = self.groups.remove(&id) else {
+            return;
+        };
         if let Some(ids) = self.by_mask.get_mut(&group.mask) {
             ids.retain(|g| *g != id);
             if ids.is_empty() {
                 self.by_mask.remove(&group.mask);
             }
         }
-        Some(group)
     }
 
     /// Count `n` more (or, negative, fewer) rules of `priority` in group
@@ -543,21 +556,14 @@ impl Classifier {
         let Some(group) = self.groups.get_mut(&id) else {
             return;
         };
-        let counts = std::iter::once(&mut group.priorities).chain(
-            (group.by_partition.iter_mut())
-                .filter(|(p, _)| partitions.contains(p))
-                .map(|(_, c)| c),
-        );
-        for counts in counts {
-            Self::count(counts, priority, n);
-        }
+        Self::count(&mut group.priorities, priority, n);
         for p in partitions {
-            if n > 0 && !group.by_partition.contains_key(p) {
-                let counts = group.by_partition.entry(*p).or_default();
-                Self::count(counts, priority, n);
+            let counts = group.by_partition.entry(*p).or_default();
+            Self::count(counts, priority, n);
+            if counts.is_empty() {
+                group.by_partition.remove(p);
             }
         }
-        group.by_partition.retain(|_, c| !c.is_empty());
     }
 
     fn count(counts: &mut BTreeMap<u32, usize>, priority: u32, n: isize) {
@@ -568,31 +574,24 @@ impl Classifier {
         }
     }
 
-    /// The group list of `partition`, to be written: the groups with rules
-    /// there, by their best priority there, highest first.
+    /// The group list of `partition` (or the wild list), to be written:
+    /// the groups with rules there, by their best priority there, highest
+    /// first.
     pub fn list(&mut self, table: &Table, partition: u32) -> Result<Vec<u8>> {
         let t = layout(table)?;
-        let mut groups: Vec<(u32, u32, &[u8])> = vec![];
-        for g in self.groups.values_mut() {
-            match g.best_in(partition) {
-                Some(best) => {
-                    g.listed.insert(partition, best);
-                    groups.push((best, g.id, &g.mask));
-                }
-                None => {
-                    g.listed.remove(&partition);
-                }
-            }
-        }
-        groups.sort_by_key(|(best, id, _)| (std::cmp::Reverse(*best), *id));
+        let mut groups: Vec<(u32, u32)> = (self.groups.values())
+            .filter_map(|g| Some((g.best_in(partition)?, g.id)))
+            .collect();
+        groups.sort_by_key(|(best, id)| (std::cmp::Reverse(*best), *id));
         let mut list = vec![0u8; t.groups_size() as usize];
         put(&mut list, 0, &(groups.len() as u32).to_ne_bytes());
-        for (i, (best, id, mask)) in groups.iter().enumerate() {
+        for (i, (best, id)) in groups.iter().enumerate() {
             let at = (t.groups_offset + i as u32 * t.group_size) as usize;
             put(&mut list, at, &id.to_ne_bytes());
             put(&mut list, at + 4, &best.to_ne_bytes());
-            put(&mut list, at + t.group_mask_offset as usize, mask);
         }
+        let listed = groups.into_iter().map(|(best, id)| (id, best)).collect();
+        self.listed.insert(partition, listed);
         Ok(list)
     }
 
@@ -605,11 +604,11 @@ impl Classifier {
     }
 
     /// Every (group id, filter) pair, as the filters map holds them.
-    pub fn filters(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
-        self.groups
-            .keys()
-            .map(|id| (id.to_ne_bytes().to_vec(), self.filter(*id)))
-            .collect()
+    pub fn filters(&self, table: &Table) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let t = layout(table)?;
+        Ok((self.groups.keys())
+            .map(|id| (id.to_ne_bytes().to_vec(), self.filter(t, *id)))
+            .collect())
     }
 
     /// Every (bucket key, bucket) pair.
@@ -696,10 +695,10 @@ impl Classifier {
             .position(|r| priority(t, &r.action) < best)
             .unwrap_or(rules.len());
         rules.insert(at, rule);
-        let mut writes = self.writes_for(table, &key, &partitions, None)?;
+        let mut writes = self.writes_for(table, &key, &partitions)?;
         if marked {
             // The bit goes on before the bucket it lets lookups find.
-            writes.insert(0, MapWrite::Filter(id, self.filter(id)));
+            writes.insert(0, MapWrite::Filter(id, self.filter(t, id)));
         }
         Ok(writes)
     }
@@ -728,13 +727,14 @@ impl Classifier {
             }
         }
         self.count_in(id, p, -1, &partitions);
-        let closed = self
+        if self
             .groups
             .get(&id)
             .is_some_and(|g| g.priorities.is_empty())
-            .then(|| self.close(id))
-            .flatten();
-        self.writes_for(table, &bucket_key, &[], closed)
+        {
+            self.close(id);
+        }
+        self.writes_for(table, &bucket_key, &[])
     }
 
     /// Give the rule `entry` names `entry`'s action and parameters; its
@@ -768,22 +768,20 @@ impl Classifier {
             .map(|rules| encode_bucket(t, table.key_size as usize, rules)))
     }
 
-    /// The bucket write of `key`, with the group lists that would miss
-    /// something: before the bucket, those of the partitions the change
-    /// `widens` (where the group is new, or its best priority rose above
-    /// what the list says); after it, all that named a `closed` group. A
-    /// lowered priority is left in a list (it only costs a probe) until
-    /// the list is next written, so deleting and adding back writes none.
-    fn writes_for(
-        &mut self,
-        table: &Table,
-        key: &[u8],
-        widens: &[u32],
-        closed: Option<Group>,
-    ) -> Result<Vec<MapWrite>> {
-        let stale: Vec<u32> = match self.groups.get(&u32_at(key, 0)) {
+    /// The bucket write of `key`, after the group lists that would miss
+    /// something: those of the lists the change `widens` where the group
+    /// is new or its best priority rose above what the list says. A
+    /// lowered priority or a closed group is left in a list (it only costs
+    /// a probe) until the list is next written, so deleting and adding
+    /// back writes no list.
+    fn writes_for(&mut self, table: &Table, key: &[u8], widens: &[u32]) -> Result<Vec<MapWrite>> {
+        let id = u32_at(key, 0);
+        let stale: Vec<u32> = match self.groups.get(&id) {
             Some(g) => (widens.iter().copied())
-                .filter(|p| g.listed.get(p).copied() < g.best_in(*p))
+                .filter(|p| {
+                    let listed = self.listed.get(p).and_then(|l| l.get(&id)).copied();
+                    listed < g.best_in(*p)
+                })
                 .collect(),
             None => vec![],
         };
@@ -792,9 +790,6 @@ impl Classifier {
             writes.push(MapWrite::Groups(p, self.list(table, p)?));
         }
         writes.push(MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?));
-        for p in closed.iter().flat_map(|g| g.listed.keys()) {
-            writes.push(MapWrite::Groups(*p, self.list(table, *p)?));
-        }
         Ok(writes)
     }
 }
@@ -830,10 +825,10 @@ mod tests {
                 groups_map: "g".into(),
                 max_groups: 4,
                 groups_offset: 4,
-                group_size: 12,
+                group_size: 8,
                 filters_map: "f".into(),
                 filter_words: 8,
-                group_mask_offset: 8,
+                filter_bits_offset: 4,
                 bucket_key_offset: 4,
                 bucket_key_size: 8,
                 bucket_size: 4 + bucket_rules * 16,
@@ -897,15 +892,16 @@ mod tests {
     }
 
     #[test]
-    fn a_raised_group_is_listed_before_its_bucket_and_a_removal_after() {
+    fn a_raised_group_is_listed_before_its_bucket_and_a_closed_one_stays_listed() {
         let t = table(8);
         let mut c = Classifier::default();
+        // No partition cut: every rule is in the wild list (key 1).
         let writes = c.insert(&t, &entry(1, 0xff, 3)).unwrap();
         assert!(matches!(
             writes.as_slice(),
             [
                 MapWrite::Filter(..),
-                MapWrite::Groups(0, _),
+                MapWrite::Groups(1, _),
                 MapWrite::Bucket(_, Some(_))
             ]
         ));
@@ -913,15 +909,16 @@ mod tests {
         let writes = c.insert(&t, &entry(2, 0xff, 1)).unwrap();
         assert!(matches!(writes.last(), Some(MapWrite::Bucket(_, Some(_)))));
         assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(..))));
-        // A lowered best stays in the list; a closed group leaves it.
+        // A lowered best and a closed group stay in the list.
         let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
         assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
         let writes = c.remove(&t, &entry(2, 0xff, 0)).unwrap();
-        assert!(matches!(
-            writes.as_slice(),
-            [MapWrite::Bucket(_, None), MapWrite::Groups(0, _)]
-        ));
+        assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, None)]));
         assert!(c.groups.is_empty() && c.is_empty());
+        // Back at a priority above the stale one: listed again first.
+        let writes = c.insert(&t, &entry(1, 0xff, 4)).unwrap();
+        assert!(matches!(writes.get(1), Some(MapWrite::Groups(1, _))));
+        assert_eq!(listed(&mut c, &t, 1).len(), 1);
     }
 
     #[test]
@@ -932,7 +929,9 @@ mod tests {
             c.insert(&t, &entry(i, 0xff, i)).unwrap();
         }
         let lists = c.lists(&t).unwrap();
-        let mut back = Classifier::from_maps(&t, lists.clone(), c.buckets(&t).unwrap()).unwrap();
+        let filters: HashMap<Vec<u8>, Vec<u8>> = c.filters(&t).unwrap().into_iter().collect();
+        let filter = |id: u32| Ok(filters[&id.to_ne_bytes().to_vec()].clone());
+        let mut back = Classifier::from_maps(&t, filter, c.buckets(&t).unwrap()).unwrap();
         assert_eq!(back.lists(&t).unwrap(), lists);
         assert_eq!(priorities(&back, &t), priorities(&c, &t));
         assert!(back.find(&t, &entry(3, 0xff, 0)).is_some());
@@ -963,26 +962,35 @@ mod tests {
     }
 
     #[test]
-    fn a_partition_lists_only_the_groups_with_rules_there() {
+    fn a_partition_lists_only_the_groups_with_rules_there_and_wild_rules_one_list() {
         let mut t = table(8);
-        // Partitions by the top two bits of the key: 0x00.., 0x40.., ...
+        // Partitions by the top two bits of the key: 0x00.., 0x40.., ...;
+        // the wild list is key 4.
         t.ternary.as_mut().unwrap().partition = vec![PartitionCut { key: 0, bits: 2 }];
         let mut c = Classifier::default();
+        let lists_written = |writes: &[MapWrite]| -> Vec<u32> {
+            (writes.iter())
+                .filter_map(|w| match w {
+                    MapWrite::Groups(p, _) => Some(*p),
+                    _ => None,
+                })
+                .collect()
+        };
         let writes = c.insert(&t, &entry(0x4000_0001, 0xffff_ffff, 5)).unwrap();
-        let lists: Vec<u32> = (writes.iter())
-            .filter_map(|w| match w {
-                MapWrite::Groups(p, _) => Some(*p),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(lists, vec![1]);
-        // A rule wild in the top bits is in every partition.
-        c.insert(&t, &entry(0x0000_0001, 0x0000_00ff, 9)).unwrap();
-        assert_eq!(listed(&mut c, &t, 1).len(), 2);
-        assert_eq!(listed(&mut c, &t, 3).len(), 1);
-        // Closing the specific group rewrites the list that named it.
-        let writes = c.remove(&t, &entry(0x4000_0001, 0xffff_ffff, 5)).unwrap();
-        assert!(matches!(writes.last(), Some(MapWrite::Groups(1, _))));
+        assert_eq!(lists_written(&writes), vec![1]);
+        // A rule wild in the top bits writes the wild list only.
+        let writes = c.insert(&t, &entry(0x0000_0001, 0x0000_00ff, 9)).unwrap();
+        assert_eq!(lists_written(&writes), vec![4]);
+        // One fixing one of the two bits: two partitions.
+        let writes = c.insert(&t, &entry(0x8000_0000, 0x8000_0000, 7)).unwrap();
+        assert_eq!(lists_written(&writes), vec![2, 3]);
         assert_eq!(listed(&mut c, &t, 1).len(), 1);
+        assert_eq!(listed(&mut c, &t, 3).len(), 1);
+        assert_eq!(listed(&mut c, &t, 4).len(), 1);
+        // Closing the specific group writes no list; the next write of its
+        // list drops it.
+        let writes = c.remove(&t, &entry(0x4000_0001, 0xffff_ffff, 5)).unwrap();
+        assert_eq!(lists_written(&writes), Vec::<u32>::new());
+        assert_eq!(listed(&mut c, &t, 1).len(), 0);
     }
 }

@@ -238,7 +238,8 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
         };
         let lists = batch.lists(table).map_err(|e| e.to_string())?;
         let buckets = batch.buckets(table).map_err(|e| e.to_string())?;
-        raw.push(records(&layout.filters_map, batch.filters()));
+        let filters = batch.filters(table).map_err(|e| e.to_string())?;
+        raw.push(records(&layout.filters_map, filters));
         raw.push(records(&table.map, buckets));
         raw.push(records(
             &layout.groups_map,
