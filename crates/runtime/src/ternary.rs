@@ -38,7 +38,7 @@
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
 use crate::value;
-use p4bpf_layout::{ByteOrder, FieldLayout, MatchKind, Table, TernaryLayout};
+use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, MatchKind, Table, TernaryLayout};
 use std::collections::{BTreeMap, HashMap};
 
 /// One rule as a bucket stores it.
@@ -240,40 +240,43 @@ fn top_bits(bytes: &[u8], f: &FieldLayout, bits: u32) -> u32 {
 /// The lists `rule` is counted in: the partitions holding keys it may
 /// match, or the wild list when that is all of them.
 fn partitions_of(table: &Table, t: &TernaryLayout, rule: &Rule) -> Vec<u32> {
-    let partitions = overlapped(table, t, rule);
-    if partitions.len() as u32 >= t.partitions() {
+    let tops: Vec<(u32, Vec<u32>)> = (t.partition.iter())
+        .filter_map(|cut| {
+            let key = table.keys.get(cut.key as usize)?;
+            let bits = cut.bits.min(16);
+            Some((bits, tops_of(key, bits, rule)))
+        })
+        .collect();
+    if tops.iter().all(|(bits, tops)| tops.len() >= 1 << bits) {
         return vec![t.wild_list()];
     }
-    partitions
-}
-
-/// The partitions holding keys `rule` may match.
-fn overlapped(table: &Table, t: &TernaryLayout, rule: &Rule) -> Vec<u32> {
     let mut partitions = vec![0u32];
-    for cut in &t.partition {
-        let Some(key) = table.keys.get(cut.key as usize) else {
-            continue;
-        };
-        let (f, bits) = (&key.field, cut.bits.min(16));
-        let tops: Vec<u32> = match (&rule.bounds, key.match_kind) {
-            (Some((lo, hi)), MatchKind::Range) => {
-                (top_bits(lo, f, bits)..=top_bits(hi, f, bits)).collect()
-            }
-            _ => {
-                let (value, mask) = (
-                    top_bits(&rule.value, f, bits),
-                    top_bits(&rule.mask, f, bits),
-                );
-                (0..1u32 << bits)
-                    .filter(|v| v & mask == value & mask)
-                    .collect()
-            }
-        };
+    for (bits, tops) in &tops {
         partitions = (partitions.iter())
             .flat_map(|p| tops.iter().map(move |top| p << bits | top))
             .collect();
     }
     partitions
+}
+
+/// The values of the top `bits` bits of key field `key` that `rule` may
+/// match.
+fn tops_of(key: &KeyField, bits: u32, rule: &Rule) -> Vec<u32> {
+    let f = &key.field;
+    match (&rule.bounds, key.match_kind) {
+        (Some((lo, hi)), MatchKind::Range) => {
+            (top_bits(lo, f, bits)..=top_bits(hi, f, bits)).collect()
+        }
+        _ => {
+            let (value, mask) = (
+                top_bits(&rule.value, f, bits),
+                top_bits(&rule.mask, f, bits),
+            );
+            (0..1u32 << bits)
+                .filter(|v| v & mask == value & mask)
+                .collect()
+        }
+    }
 }
 
 /// `mask` with each field of at least `min_width` bits cut to its leading
@@ -798,7 +801,7 @@ impl Classifier {
 #[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
 mod tests {
     use super::*;
-    use p4bpf_layout::{KeyField, PartitionCut, TableStorage};
+    use p4bpf_layout::{PartitionCut, TableStorage};
 
     fn table(bucket_rules: u32) -> Table {
         Table {
