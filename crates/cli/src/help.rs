@@ -18,6 +18,8 @@ commands:
   bench [SUITE]         time generated programs against hand-written C, write RESULTS.md
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   counter ...           read or reset a loaded pipeline's counters
+  mcast ...             set, delete, list a loaded pipeline's multicast groups
+  meter set ...         configure a loaded pipeline's meter (rates and bursts)
   p4runtime serve       serve P4Runtime (gRPC) for a pipeline: controllers like p4runtime-shell
   pipeline ...          load, unload or show pipelines pinned in bpffs
   port ...              attach a loaded pipeline to interfaces as P4 ports
@@ -83,6 +85,8 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("graph") => Some(crate::graph::USAGE),
         Some("bench") => Some(crate::bench::USAGE),
         Some("counter") => Some(crate::counter::USAGE),
+        Some("mcast") => Some(crate::mcast::USAGE),
+        Some("meter") => Some(crate::meter::USAGE),
         Some("p4runtime") => Some(crate::p4runtime::USAGE),
         Some("pipeline") => Some(crate::pipeline::USAGE),
         Some("port") => Some(crate::port::USAGE),

@@ -13,6 +13,8 @@ mod fuzz;
 mod fuzz_packets;
 mod graph;
 mod help;
+mod mcast;
+mod meter;
 mod p4runtime;
 mod pipeline;
 mod port;
@@ -59,9 +61,11 @@ fn main() -> ExitCode {
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "counter" => counter::run(rest),
+        "meter" => meter::run(rest),
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "mcast" => mcast::run(rest),
         "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),

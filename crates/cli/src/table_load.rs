@@ -2,41 +2,67 @@
 //! one a line in `table add` syntax after the pipeline
 //! (`TABLE KEY=VALUE... ACTION [PARAM=VALUE...] [--priority P]`); `#`
 //! starts a comment. Every line is parsed and every entry encoded and
-//! checked before anything is written, then each table's entries go in as
-//! batches (`control::insert_batches`): all or nothing, and an error names
-//! the line (FILE:LINE) that caused it.
+//! checked before anything is written (hash and lpm entries are encoded as
+//! their line is read, into `control::TableBatch`), then each table's
+//! entries go in as batches (`control::insert_table_batches`): all or
+//! nothing, and an error names the line (FILE:LINE) that caused it.
 
 use p4bpf_layout::MatchKind;
-use p4bpf_runtime::control::{self, BatchError};
+use p4bpf_runtime::control::{self, BatchError, TableBatch};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
 use p4bpf_runtime::{names, RuntimeError};
 use std::collections::HashMap;
 use std::io::Read;
 
-/// The entries of one table, with the line each came from.
-struct TableEntries {
-    table: p4bpf_layout::Table,
-    specs: Vec<EntrySpec>,
-    lines: Vec<usize>,
+/// The entries of each table, with the line each came from.
+#[derive(Default)]
+struct Loaded<'t> {
+    batches: Vec<TableBatch<'t>>,
+    lines: Vec<Vec<usize>>,
+}
+
+impl<'t> Loaded<'t> {
+    /// Add `spec` to `batch`, from line `number`.
+    fn push(&mut self, batch: usize, spec: &EntrySpec, number: usize) -> Result<(), RuntimeError> {
+        if let (Some(entries), Some(lines)) =
+            (self.batches.get_mut(batch), self.lines.get_mut(batch))
+        {
+            entries.push(spec)?;
+            lines.push(number);
+        }
+        Ok(())
+    }
+
+    /// The batch of `table`, opened if new.
+    fn batch_of(&mut self, table: &'t p4bpf_layout::Table) -> usize {
+        match self
+            .batches
+            .iter()
+            .position(|b| b.table().name == table.name)
+        {
+            Some(index) => index,
+            None => {
+                self.batches.push(TableBatch::new(table));
+                self.lines.push(Vec::new());
+                self.batches.len() - 1
+            }
+        }
+    }
 }
 
 /// Load `file` into `pipeline`; the message to print on success.
 pub fn load(pipeline: &str, file: &str) -> Result<String, String> {
     let text = read(file)?;
     let deployment = Deployment::open_for_writing(pipeline).map_err(|e| e.to_string())?;
-    let batches = parse(&deployment, file, &text)?;
-    let views: Vec<(&p4bpf_layout::Table, &[EntrySpec])> = batches
-        .iter()
-        .map(|b| (&b.table, b.specs.as_slice()))
-        .collect();
-    match control::insert_batches(&deployment, &views) {
+    let Loaded { batches, lines } = parse(&deployment, file, &text)?;
+    match control::insert_table_batches(&deployment, &batches) {
         Ok(count) => Ok(format!(
             "loaded {count} entries into {} tables",
             batches.len()
         )),
         Err(BatchError { at, error }) => {
-            let line = at.and_then(|(b, e)| batches.get(b).and_then(|b| b.lines.get(e)));
+            let line = at.and_then(|(b, e)| lines.get(b).and_then(|l| l.get(e)));
             Err(match line {
                 Some(line) => format!("{file}:{line}: {error} (nothing was loaded)"),
                 None => format!("{file}: {error} (nothing was loaded)"),
@@ -55,13 +81,14 @@ fn read(file: &str) -> Result<String, String> {
     Ok(text)
 }
 
-fn parse(deployment: &Deployment, file: &str, text: &str) -> Result<Vec<TableEntries>, String> {
-    let mut batches: Vec<TableEntries> = Vec::new();
+fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loaded<'t>, String> {
+    let mut loaded = Loaded::default();
     // Shapes with their names, found by name; a line mostly has the shape
     // of the line before, which is checked first without building a name.
     let mut shapes: Vec<(String, Shape)> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut last = 0;
+    let mut scratch = EntrySpec::default();
     for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
         let content = line.split('#').next().unwrap_or_default();
         if content.trim().is_empty() {
@@ -75,34 +102,30 @@ fn parse(deployment: &Deployment, file: &str, text: &str) -> Result<Vec<TableEnt
             };
             Some((&shapes.get(last)?.1, l))
         });
-        if let Some((spec, batch)) = known.and_then(|(shape, l)| shape.entry(l, &batches)) {
-            if let Some(batch) = batches.get_mut(batch) {
-                batch.specs.push(spec);
-                batch.lines.push(number);
-                continue;
-            }
+        let at_line = |e: RuntimeError| format!("{file}:{number}: {e}");
+        if let Some(batch) = known.and_then(|(shape, l)| shape.fill(l, &loaded, &mut scratch)) {
+            loaded.push(batch, &scratch, number).map_err(at_line)?;
+            continue;
         }
-        let (batch, shape) = parse_words(deployment, &mut batches, content)
-            .map_err(|e| format!("{file}:{number}: {e}"))?;
-        if let (Some(line), Some(shape)) = (split, shape) {
+        let (batch, spec, shape) =
+            parse_words(deployment, &mut loaded, content).map_err(at_line)?;
+        loaded.push(batch, &spec, number).map_err(at_line)?;
+        if let Some(line) = split {
             by_name.insert(line.shape(), shapes.len());
             shapes.push((line.shape(), shape));
         }
-        if let Some(batch) = batches.get_mut(batch) {
-            batch.lines.push(number);
-        }
     }
-    Ok(batches)
+    Ok(loaded)
 }
 
 /// A line the slow way: names resolved by `control::parse_entry`, whose
-/// errors are the ones to show. Returns the batch the entry joined and the
-/// shape to reuse for lines like it.
-fn parse_words(
-    deployment: &Deployment,
-    batches: &mut Vec<TableEntries>,
+/// errors are the ones to show. Returns the batch the entry is for, the
+/// entry, and the shape to reuse for lines like it.
+fn parse_words<'t>(
+    deployment: &'t Deployment,
+    loaded: &mut Loaded<'t>,
     content: &str,
-) -> Result<(usize, Option<Shape>), RuntimeError> {
+) -> Result<(usize, EntrySpec, Shape), RuntimeError> {
     let words: Vec<String> = content.split_whitespace().map(str::to_string).collect();
     let (table_name, rest) = words
         .split_first()
@@ -110,27 +133,14 @@ fn parse_words(
     let (rest, priority) = priority(rest).map_err(RuntimeError::Value)?;
     let table = names::table(&deployment.description, table_name)?;
     let spec = control::parse_entry(table, &rest, priority)?;
-    let batch = match batches.iter().position(|b| b.table.name == table.name) {
-        Some(index) => index,
-        None => {
-            batches.push(TableEntries {
-                table: table.clone(),
-                specs: Vec::new(),
-                lines: Vec::new(),
-            });
-            batches.len() - 1
-        }
-    };
+    let batch = loaded.batch_of(table);
     let shape = Shape {
         batch,
         keys: spec.keys.iter().map(|(i, _)| *i).collect(),
         action: spec.action,
         params: spec.args.iter().map(|(i, _)| *i).collect(),
     };
-    if let Some(entries) = batches.get_mut(batch) {
-        entries.specs.push(spec);
-    }
-    Ok((batch, Some(shape)))
+    Ok((batch, spec, shape))
 }
 
 /// A line's words, borrowed: table, `KEY=VALUE`s, action, `PARAM=VALUE`s.
@@ -217,14 +227,14 @@ struct Shape {
 }
 
 impl Shape {
-    /// The entry of `line`, if its values have the forms their match kinds
-    /// need (else the slow path reports it).
-    fn entry(&self, line: &Line, batches: &[TableEntries]) -> Option<(EntrySpec, usize)> {
-        let table = &batches.get(self.batch)?.table;
+    /// Fill `spec` with the entry of `line` (reusing its buffers: lines
+    /// are many), if its values have the forms their match kinds need
+    /// (else the slow path reports it); returns the entry's batch.
+    fn fill(&self, line: &Line, loaded: &Loaded, spec: &mut EntrySpec) -> Option<usize> {
+        let table = loaded.batches.get(self.batch)?.table();
         if self.keys.len() != line.keys.len() || self.params.len() != line.params.len() {
             return None;
         }
-        let mut keys = Vec::with_capacity(self.keys.len());
         for (index, (_, value)) in self.keys.iter().zip(&line.keys) {
             let needs = match table.keys.get(*index)?.match_kind {
                 MatchKind::Lpm => "/",
@@ -234,17 +244,32 @@ impl Shape {
             if !value.contains(needs) {
                 return None;
             }
-            keys.push((*index, value.to_string()));
         }
+        let keys = self.keys.iter().zip(&line.keys);
+        refill(&mut spec.keys, keys.map(|(i, (_, v))| (*i, *v)));
         let args = self.params.iter().zip(&line.params);
-        let spec = EntrySpec {
-            keys,
-            action: self.action,
-            args: args.map(|(i, (_, v))| (*i, v.to_string())).collect(),
-            priority: line.priority,
-        };
-        Some((spec, self.batch))
+        refill(&mut spec.args, args.map(|(i, (_, v))| (*i, *v)));
+        spec.action = self.action;
+        spec.priority = line.priority;
+        Some(self.batch)
     }
+}
+
+/// Make `pairs` the `given` ones, reusing the strings already there.
+fn refill<'v>(pairs: &mut Vec<(usize, String)>, given: impl Iterator<Item = (usize, &'v str)>) {
+    let mut count = 0;
+    for (index, value) in given {
+        match pairs.get_mut(count) {
+            Some((i, text)) => {
+                *i = index;
+                text.clear();
+                text.push_str(value);
+            }
+            None => pairs.push((index, value.to_string())),
+        }
+        count += 1;
+    }
+    pairs.truncate(count);
 }
 
 /// The words without `--priority P` (or `--priority=P`), and P.

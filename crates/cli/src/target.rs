@@ -72,6 +72,9 @@ pub fn load(
                     .to_string()
             })?;
             let description = read_description(&image).map_err(|e| e.to_string())?;
+            if description.replication.is_some() {
+                return Err("the user target does not make multicast copies yet: test this program with --target veth --hook tc".into());
+            }
             let options = BuildOptions { sanitize: true };
             let binary = build_host(
                 &c_file,

@@ -30,9 +30,10 @@ options:
                          or CAP_BPF); the default
   --target user          run the same generated C built for this host, under
                          AddressSanitizer and UBSan (needs PROGRAM.p4)
-  --target veth          attach the program at XDP to one veth pair per STF
-                         port in a private network namespace, inject with
-                         packet sockets and watch every port (needs root)
+  --target veth          attach the program (at XDP or tcx) to one veth pair
+                         per STF port in a private network namespace, inject
+                         with packet sockets and watch every port; sees every
+                         multicast copy (needs root)
   --hook xdp|tc          attach point to compile PROGRAM.p4 for (default: xdp)
   --extern-file, -I, -D  as for `p4bpf compile`
   --trace                compile with tracing and print under each packet the

@@ -6,6 +6,7 @@
 #![allow(clippy::panic)] // a failing test should stop loudly
 
 use p4bpf_compiler::{CompileOptions, Hook};
+use p4bpf_layout::Table;
 use p4bpf_runtime::control;
 use p4bpf_runtime::deploy::{self, LoadOptions, XdpMode};
 use p4bpf_runtime::entry::EntrySpec;
@@ -33,14 +34,15 @@ fn spec(n: u32) -> EntrySpec {
     }
 }
 
-#[test]
-fn hundred_thousand_exact_entries_in_under_a_second() {
+/// The control test program loaded under a name unique to this process
+/// and `tag`; `None` (having said why) where BPF or clang is missing.
+fn load(tag: &str) -> Option<(deploy::Deployment, Unload)> {
     if let Err(why) = p4bpf_runtime::check_bpf_available() {
         eprintln!("skipped: {why}");
-        return;
+        return None;
     }
     let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/control/tables.p4");
-    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("batch_insert");
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("batch_insert_{tag}"));
     let options = CompileOptions {
         front: Default::default(),
         hook: Hook::Xdp,
@@ -52,19 +54,26 @@ fn hundred_thousand_exact_entries_in_under_a_second() {
         Ok(compiled) => compiled,
         Err(_) => {
             eprintln!("skipped: the test program does not compile here (is clang installed?)");
-            return;
+            return None;
         }
     };
     let image = std::fs::read(&compiled.object).unwrap_or_default();
-    let name = format!("batch{}", std::process::id());
+    let name = format!("batch{tag}{}", std::process::id());
     let load = LoadOptions {
         name: name.clone(),
         xdp_mode: XdpMode::Native,
         p4info: None,
     };
     let deployment = deploy::load(image, &load);
-    let _unload = Unload(name);
-    let deployment = deployment.unwrap_or_else(|e| panic!("load: {e}"));
+    let unload = Unload(name);
+    Some((deployment.unwrap_or_else(|e| panic!("load: {e}")), unload))
+}
+
+#[test]
+fn hundred_thousand_exact_entries_in_under_a_second() {
+    let Some((deployment, _unload)) = load("rate") else {
+        return;
+    };
     let table = names::table(&deployment.description, "by_dst").cloned();
     let table = table.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
@@ -105,4 +114,106 @@ fn hundred_thousand_exact_entries_in_under_a_second() {
         assert!(batch.as_secs_f64() < 1.0, "batch insert took {batch:?}");
     }
     assert!(deployment.map(&table.map).is_ok());
+}
+
+fn table(deployment: &deploy::Deployment, name: &str) -> Table {
+    let table = names::table(&deployment.description, name).cloned();
+    table.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An lpm entry on the 48-bit source address: `value/prefix`, forward to `port`.
+fn prefix(value: u64, prefix: u32, port: u32) -> EntrySpec {
+    EntrySpec {
+        keys: vec![(0, format!("{value:#014x}/{prefix}"))],
+        action: 0,
+        args: vec![(0, port.to_string())],
+        priority: None,
+    }
+}
+
+/// Insert `specs` into `table` expecting a refusal of entry `at` that
+/// says `why`, and the table as it was.
+fn refused(
+    deployment: &deploy::Deployment,
+    table: &Table,
+    specs: &[EntrySpec],
+    at: usize,
+    why: &str,
+) {
+    let before = control::dump(deployment, table).map_err(|e| e.to_string());
+    let result = control::insert_batches(deployment, &[(table, specs)]);
+    let error = result
+        .err()
+        .unwrap_or_else(|| panic!("{} entries: no refusal", specs.len()));
+    assert_eq!(error.at, Some((0, at)), "{}", error.error);
+    assert!(error.error.to_string().contains(why), "{}", error.error);
+    let after = control::dump(deployment, table).map_err(|e| e.to_string());
+    assert_eq!(after, before, "the refused batch changed `{}`", table.name);
+}
+
+/// A duplicate anywhere in a large batch refuses all of it and names the
+/// entry, whether the table is empty (checked, then one batch update) or
+/// already holds more than the batch (one insert-only update each, the
+/// written ones deleted again); an lpm entry inside a shorter prefix that
+/// is in the table is no duplicate.
+#[test]
+fn a_duplicate_inside_a_large_batch_writes_nothing_and_names_the_entry() {
+    let Some((deployment, _unload)) = load("dup") else {
+        return;
+    };
+    let exact = table(&deployment, "by_dst");
+    let specs: Vec<EntrySpec> = (0..5000).map(spec).collect();
+
+    // Into an empty table: a key twice in the batch.
+    let mut twice = specs.clone();
+    twice[3700] = spec(1234);
+    refused(&deployment, &exact, &twice, 3700, "twice in the batch");
+    assert_eq!(control::count_entries(&deployment, &exact).ok(), Some(0));
+
+    // Into a table larger than the batch.
+    let first = control::insert_batch(&deployment, &exact, &specs);
+    assert_eq!(first.map_err(|e| e.to_string()), Ok(5000));
+    let mut more: Vec<EntrySpec> = (5000..7000).map(spec).collect();
+    more[1500] = EntrySpec {
+        args: vec![(0, "63".into())],
+        ..spec(42)
+    };
+    refused(&deployment, &exact, &more, 1500, "already has an entry");
+    let mut more: Vec<EntrySpec> = (5000..7000).map(spec).collect();
+    more[1999] = spec(5001);
+    refused(&deployment, &exact, &more, 1999, "twice in the batch");
+    assert_eq!(control::count_entries(&deployment, &exact).ok(), Some(5000));
+
+    // Several tables: the second's refusal takes the first's entries out.
+    let lpm = table(&deployment, "by_prefix");
+    let good: Vec<EntrySpec> = (7000..7100).map(spec).collect();
+    let bad = [
+        prefix(0x0a00_0000_0000, 8, 1),
+        prefix(0x0a00_0000_0000, 8, 2),
+    ];
+    let both = control::insert_batches(&deployment, &[(&exact, &good), (&lpm, &bad)]);
+    assert_eq!(both.err().and_then(|e| e.at), Some((1, 1)));
+    assert_eq!(control::count_entries(&deployment, &exact).ok(), Some(5000));
+    assert_eq!(control::count_entries(&deployment, &lpm).ok(), Some(0));
+
+    // Lpm: 30 entries, one of them 0a/8, then 20 longer prefixes under it
+    // (a lookup would find 0a/8 for each of them: only the exact prefix is
+    // a duplicate).
+    let base: Vec<EntrySpec> = (1..=30).map(|n| prefix(n << 40, 8, 1)).collect();
+    let taken = control::insert_batch(&deployment, &lpm, &base);
+    assert_eq!(taken.map_err(|e| e.to_string()), Ok(base.len()));
+    let inside: Vec<EntrySpec> = (0..20)
+        .map(|n| prefix(0x0a00_0000_0000 | n << 8, 40, 2))
+        .collect();
+    let taken = control::insert_batch(&deployment, &lpm, &inside);
+    assert_eq!(taken.map_err(|e| e.to_string()), Ok(20));
+    let mut again: Vec<EntrySpec> = (20..30)
+        .map(|n| prefix(0x0a00_0000_0000 | n << 8, 40, 2))
+        .collect();
+    again[6] = prefix(0x0a00_0000_0000, 8, 3);
+    refused(&deployment, &lpm, &again, 6, "already has an entry");
+    assert_eq!(
+        control::count_entries(&deployment, &lpm).ok(),
+        Some(base.len() + 20)
+    );
 }

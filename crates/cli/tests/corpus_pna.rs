@@ -14,13 +14,11 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// (program stem, text its failing runs print): externs other work items
-/// bring (InternetChecksum comes with the PSA externs).
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    ("ipip", "`InternetChecksum` is not a data type"),
-    ("routing", "`InternetChecksum` is not a data type"),
-    ("varbit_pop", "`InternetChecksum` is not a data type"),
-];
+/// (program stem, text its failing runs print). `ipip_decap.stf` writes
+/// the packet it expects out of port 0 as a second `packet` line, not an
+/// `expect`: the decapsulated packet leaves port 0 byte for byte as that
+/// line says, and the runner, told to expect nothing, reports it.
+const KNOWN_GAPS: &[(&str, &str)] = &[("ipip", "no packet was expected on port 0")];
 
 /// The files of `dir` whose names end with `suffix`, sorted.
 fn files(dir: &Path, suffix: &str) -> Vec<PathBuf> {
@@ -93,7 +91,7 @@ fn corpus_p4tc_stf_files_pass_on_kernel_and_user_targets() {
         "{passed} p4tc STF files pass on all targets; {} known gaps",
         KNOWN_GAPS.len()
     );
-    assert!(passed >= 2, "only {passed} p4tc STF files pass");
+    assert!(passed >= 4, "only {passed} p4tc STF files pass");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

@@ -147,11 +147,17 @@ fn traces_name_keys_actions_arguments_states_and_parser_errors() {
                 "parser state prs.start",
                 "parser state prs.vlan",
                 "parser state prs.ipv4",
-                "table pipe.classify -> hit -> pipe.refuse()",
+                "table pipe.classify [hdr.ipv4.protocol=17] -> hit -> pipe.refuse()",
                 "table pipe.fwd [hdr.eth.dst=00:11:22:33:44:55 hdr.ipv4.dst=10.0.0.3] -> miss -> NoAction()",
                 "verdict drop; valid headers: headers.eth headers.vlan headers.ipv4",
             ]
         );
+        assert!(mine[0].1.contains(
+            &"table pipe.classify [hdr.ipv4.protocol=6] -> hit -> pipe.mark(tos=7)".to_string()
+        ));
+        assert!(mine[2].1.contains(
+            &"table pipe.classify [hdr.ipv4.protocol=1] -> miss -> NoAction()".to_string()
+        ));
         assert_eq!(
             mine[3].1,
             [
@@ -159,6 +165,54 @@ fn traces_name_keys_actions_arguments_states_and_parser_errors() {
                 "verdict drop (parser error NoMatch); valid headers: headers.eth"
             ]
         );
+    }
+}
+
+#[test]
+fn traces_show_stack_elements_const_keys_default_arguments_and_extern_calls() {
+    if let Some(why) = kernel_unavailable() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    for target in ["kernel", "user"] {
+        let runs = packets(&traced_run("trace", "stack_const", target));
+        assert_eq!(
+            runs[0].1[3..],
+            [
+                "table pipe.by_label [hdr.mpls[0].label=291] -> hit -> pipe.send(port=4)",
+                "extern pipe.labelled.count(index=5, amount=2)",
+                "verdict redirect port 4; valid headers: headers.eth headers.mpls[0] headers.mpls[1]",
+            ]
+        );
+        assert_eq!(
+            runs[1].1[2..],
+            [
+                "table pipe.by_label [hdr.mpls[0].label=512] -> miss -> pipe.set_ttl(ttl=9)",
+                "extern pipe.labelled.count(index=3, amount=2)",
+                "verdict pass; valid headers: headers.eth headers.mpls[0]",
+            ]
+        );
+    }
+}
+
+#[test]
+fn traces_show_register_reads_with_results_and_writes() {
+    if let Some(why) = kernel_unavailable() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    for target in ["kernel", "user"] {
+        let runs = packets(&traced_run("trace", "extern_calls", target));
+        for (n, (_, lines)) in runs.iter().enumerate() {
+            assert_eq!(
+                lines[1..3],
+                [
+                    format!("extern pipe.seen.read(index=2) -> {n}"),
+                    format!("extern pipe.seen.write(index=2, value={})", n + 1),
+                ],
+                "{target}"
+            );
+        }
     }
 }
 

@@ -2,7 +2,7 @@
 //! program: every map the runtime fills or reads, by P4 name, with the byte
 //! layouts [`crate::map_layout`] computed for the emitter.
 
-use crate::ir::{Arch, Program, Storage};
+use crate::ir::{Arch, CounterUnit, ExternKind, Program, Storage};
 use crate::map_layout::{table_layout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 use p4bpf_layout as layout;
 
@@ -16,6 +16,32 @@ fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
     }
 }
 
+/// The fields of `t`'s key struct, in P4 order (`key.fieldN`); offsets
+/// say where each lives.
+pub fn key_fields(
+    t: &crate::ir::Table,
+    l: &crate::map_layout::TableLayout,
+) -> Vec<layout::KeyField> {
+    let fields = l.key.describe(0);
+    let mut keyed: Vec<(usize, layout::KeyField)> = fields
+        .into_iter()
+        .zip(&l.key_order)
+        .filter_map(|(field, i)| {
+            t.keys.get(*i).map(|k| {
+                (
+                    *i,
+                    layout::KeyField {
+                        field,
+                        match_kind: match_kind(k.kind),
+                    },
+                )
+            })
+        })
+        .collect();
+    keyed.sort_by_key(|(i, _)| *i);
+    keyed.into_iter().map(|(_, k)| k).collect()
+}
+
 pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let mut tables = vec![];
     for (slot, t) in prog.tables.iter().enumerate() {
@@ -23,25 +49,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             continue;
         }
         let l = table_layout(prog, t);
-        let fields = l.key.describe(0);
-        // Listed in P4 order (`key.fieldN`); offsets say where each lives.
-        let mut keyed: Vec<(usize, layout::KeyField)> = fields
-            .into_iter()
-            .zip(&l.key_order)
-            .filter_map(|(field, i)| {
-                t.keys.get(*i).map(|k| {
-                    (
-                        *i,
-                        layout::KeyField {
-                            field,
-                            match_kind: match_kind(k.kind),
-                        },
-                    )
-                })
-            })
-            .collect();
-        keyed.sort_by_key(|(i, _)| *i);
-        let keys = keyed.into_iter().map(|(_, k)| k).collect();
+        let keys = key_fields(t, &l);
         let actions = t
             .actions
             .iter()
@@ -112,13 +120,31 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     }
     let counters = prog
         .counters()
-        .map(|(c, sparse)| layout::Counter {
-            name: c.name.clone(),
-            map: c.c_name.clone(),
-            kind: layout::CounterKind::Packets,
-            size: c.size,
-            sparse,
-            value_size: 8,
+        .map(|(c, sparse)| {
+            let kind = match c.kind {
+                ExternKind::Counter {
+                    unit: CounterUnit::Bytes,
+                    ..
+                } => layout::CounterKind::Bytes,
+                ExternKind::Counter {
+                    unit: CounterUnit::PacketsAndBytes,
+                    ..
+                } => layout::CounterKind::PacketsAndBytes,
+                _ => layout::CounterKind::Packets,
+            };
+            let value_size = if kind == layout::CounterKind::PacketsAndBytes {
+                16
+            } else {
+                8
+            };
+            layout::Counter {
+                name: c.name.clone(),
+                map: c.c_name.clone(),
+                kind,
+                size: c.size,
+                sparse,
+                value_size,
+            }
         })
         .collect();
     let value_sets = prog
@@ -158,12 +184,14 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         entry: crate::emit::entry_name(prog, hook),
         tables,
         counters,
+        meters: meters(prog),
         value_sets,
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
         ingress_port_map: crate::emit::ingress_port_map(prog),
         trace: None,
         table_acls: table_acls(prog),
+        replication: crate::emit::replication_description(prog, hook),
     }
 }
 
@@ -178,6 +206,22 @@ fn table_acls(prog: &Program) -> Vec<layout::TableAcl> {
                 annotation: acl.annotation.clone(),
                 control: acl.control.clone(),
             })
+        })
+        .collect()
+}
+
+/// The meters the control plane sets, by P4 name.
+fn meters(prog: &Program) -> Vec<layout::Meter> {
+    prog.externs
+        .iter()
+        .filter_map(|x| match x.kind {
+            ExternKind::Meter { bytes } => Some(layout::Meter {
+                name: x.name.clone(),
+                map: x.c_name.clone(),
+                bytes,
+                size: x.size,
+            }),
+            _ => None,
         })
         .collect()
 }

@@ -206,6 +206,8 @@ pub enum Builtin {
     Hash(HashAlgorithm),
     /// A random number of the expression's width (`random`).
     Random,
+    /// A 32-bit ones' complement sum folded to 16 bits, carries added back.
+    CsumFold,
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.
@@ -403,6 +405,11 @@ pub enum Stmt {
     Advance {
         bits: u32,
     },
+    /// Skips a number of bits known only at run time: a whole number of
+    /// bytes, else `ParserInvalidArgument`.
+    AdvanceBy {
+        bits: Expr,
+    },
     Verify {
         cond: Expr,
         error: u32,
@@ -598,12 +605,33 @@ impl Table {
 /// What an extern object is; its state lives in a map of `size` cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExternKind {
-    /// Packets per index (ebpf_model's `CounterArray`): a per-CPU array,
-    /// or a per-CPU hash when `sparse`.
-    Counter { sparse: bool },
+    /// Packets, bytes or both per index (ebpf_model's `CounterArray`,
+    /// PSA's `Counter`): a per-CPU array, or a per-CPU hash when `sparse`.
+    Counter { sparse: bool, unit: CounterUnit },
     /// Values of type `value` kept across packets, at indexes of type
     /// `index` (ubpf_model's `Register`): an array; cells start at 0.
     Register { value: Ty, index: Ty },
+    /// Two-rate three-colour meters (RFC 2698) per index, metering
+    /// packets or `bytes`: an array whose cells hold the control plane's
+    /// rates, the buckets and a lock.
+    Meter { bytes: bool },
+}
+
+/// What a counter cell counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CounterUnit {
+    Packets,
+    /// The frame's length at ingress, in bytes.
+    Bytes,
+    /// Both, packets first.
+    PacketsAndBytes,
+}
+
+impl CounterUnit {
+    /// Whether a count adds the packet's length.
+    pub fn counts_bytes(self) -> bool {
+        self != CounterUnit::Packets
+    }
 }
 
 /// An operation of an extern object.
@@ -615,6 +643,10 @@ pub enum ExternOp {
     Read,
     /// `(index, value)`: stores into a register cell.
     Write,
+    /// `(index, colour, amount)`: a meter's colour for a packet of
+    /// `amount` packets or bytes coloured `colour` so far (0 green,
+    /// 1 yellow, 2 red, BMv2's codes).
+    Execute,
 }
 
 /// One instance of an extern object (`CounterArray(1024, true) c;`).
@@ -706,6 +738,26 @@ pub struct Intrinsics {
     pub truncate: Option<Expr>,
     /// Assignments giving outputs their defaults before the first step.
     pub defaults: Vec<Stmt>,
+    /// Multicast between ingress and egress, when the program asks for it.
+    pub replication: Option<Replication>,
+}
+
+/// Multicast (v1model's `mcast_grp`): at the [`Step::Checkpoint`] a
+/// non-zero group sends one copy of the packet per member of the group,
+/// each through the steps after the checkpoint with its own output port,
+/// replica id and instance type; the original is dropped.
+#[derive(Clone, Debug)]
+pub struct Replication {
+    /// The group number ingress sets (0: no multicast).
+    pub group: Expr,
+    /// Where each copy finds its replica id (`egress_rid`).
+    pub replica_id: Expr,
+    /// Where each copy finds [`Replication::replica_instance`].
+    pub instance_type: Expr,
+    /// The instance type of a multicast copy (v1model: 5).
+    pub replica_instance: u32,
+    /// Where the program asks for multicast, for hooks that cannot.
+    pub at: Option<p4bpf_front::source::SrcLoc>,
 }
 
 impl Intrinsics {
@@ -773,8 +825,8 @@ impl Program {
     /// The counter instances, with whether each is sparse.
     pub fn counters(&self) -> impl Iterator<Item = (&ExternInstance, bool)> {
         self.externs.iter().filter_map(|e| match e.kind {
-            ExternKind::Counter { sparse } => Some((e, sparse)),
-            ExternKind::Register { .. } => None,
+            ExternKind::Counter { sparse, .. } => Some((e, sparse)),
+            ExternKind::Register { .. } | ExternKind::Meter { .. } => None,
         })
     }
     /// The deparser the pipeline runs, if any.

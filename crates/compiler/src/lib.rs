@@ -17,6 +17,7 @@ pub mod ir;
 pub mod lower;
 pub mod map_layout;
 pub mod midend;
+pub mod p4_lines;
 pub mod p4info;
 pub mod target;
 
@@ -101,6 +102,7 @@ pub fn generate_with(
         extern_c.is_some(),
     )?;
     midend::run(&mut prog);
+    refuse_at_hook(&prog, hook)?;
     let mut pipeline = describe::describe(&prog, hook);
     if trace {
         pipeline.trace = Some(emit::trace_description(&prog, &pipeline.tables));
@@ -119,6 +121,21 @@ pub fn generate_with(
         pipeline,
         p4info: p4info::write(&prog),
     })
+}
+
+/// What the program asks that `hook` cannot do.
+fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
+    match (&prog.intrinsics.replication, hook) {
+        (Some(r), Hook::Xdp) => {
+            let mut diags = Diagnostics::default();
+            diags.error(
+                r.at,
+                "multicast (`mcast_grp`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc",
+            );
+            Err(diags)
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Compiles the P4 program at `path` into `options.out_dir`.
@@ -163,10 +180,23 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
     write(&c_file, &generated.c)?;
     write(&p4info, &generated.p4info)?;
     clang::compile(&c_file, &object).map_err(CompileError::Tool)?;
+    let p4_text = |file: &str, line: u32| p4_line_text(&fe.sources, file, line);
+    p4_lines::put_into(&object, &c_file, &p4_text).map_err(CompileError::Tool)?;
     Ok(Compiled {
         c_file,
         object,
         p4info: Some(p4info),
         pipeline: generated.pipeline,
     })
+}
+
+/// The text of line `line` of the source file named `file` (a file name
+/// as the generated C's origins give it, without its folder).
+fn p4_line_text(sources: &SourceMap, file: &str, line: u32) -> Option<String> {
+    let source = sources.files().iter().find(|f| {
+        f.path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy() == file)
+    })?;
+    Some(source.line_text(line).to_string())
 }

@@ -9,7 +9,7 @@
 //! hashed in sorted order so the IDs do not depend on declaration order.
 //! Aliases are the shortest unique dotted suffix.
 
-use crate::ir::{ExternKind, MatchKind, Program, Storage};
+use crate::ir::{CounterUnit, ExternKind, MatchKind, Program, Storage};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -131,12 +131,12 @@ pub fn write(prog: &Program) -> String {
             ExternKind::Register { value, .. } => {
                 Some((x.name.as_str(), value.width().unwrap_or(0), x.size))
             }
-            ExternKind::Counter { .. } => None,
+            ExternKind::Counter { .. } | ExternKind::Meter { .. } => None,
         })
         .collect();
     resources.extend(prog.externs.iter().filter_map(|x| match x.kind {
         ExternKind::Register { .. } => Some((REGISTER, x.name.clone(), x.p4_id)),
-        ExternKind::Counter { .. } => None,
+        ExternKind::Counter { .. } | ExternKind::Meter { .. } => None,
     }));
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();
@@ -207,9 +207,20 @@ pub fn write(prog: &Program) -> String {
     for (c, _) in prog.counters() {
         out.push_str("counters {\n");
         preamble(&mut out, ids.get(COUNTER, &c.name), &c.name, &all);
+        let unit = match c.kind {
+            ExternKind::Counter {
+                unit: CounterUnit::Bytes,
+                ..
+            } => "BYTES",
+            ExternKind::Counter {
+                unit: CounterUnit::PacketsAndBytes,
+                ..
+            } => "BOTH",
+            _ => "PACKETS",
+        };
         let _ = write!(
             out,
-            "  spec {{\n    unit: PACKETS\n  }}\n  size: {}\n}}\n",
+            "  spec {{\n    unit: {unit}\n  }}\n  size: {}\n}}\n",
             c.size
         );
     }

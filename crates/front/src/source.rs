@@ -96,6 +96,11 @@ impl SourceMap {
         &self.files[id.0 as usize]
     }
 
+    /// Every file, in the order they were added.
+    pub fn files(&self) -> &[SourceFile] {
+        &self.files
+    }
+
     /// The file already loaded from `path`, if any.
     pub fn find(&self, path: &Path) -> Option<FileId> {
         self.files

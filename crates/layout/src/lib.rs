@@ -91,6 +91,10 @@ pub struct Pipeline {
     /// `const` are compiled into code and not listed).
     pub tables: Vec<Table>,
     pub counters: Vec<Counter>,
+    /// Left out of the JSON when empty, so descriptions without meters
+    /// read the same as before the field existed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meters: Vec<Meter>,
     pub value_sets: Vec<ValueSet>,
     /// The devmap that maps P4 port numbers to ifindexes, if the program
     /// redirects.
@@ -126,6 +130,22 @@ pub struct Pipeline {
     /// plane may do to their entries (`p4bpf table` refuses the rest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub table_acls: Vec<TableAcl>,
+    /// Multicast, when the program sets a group (TC only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replication: Option<Replication>,
+}
+
+/// How the control plane reaches a program's multicast groups, and the
+/// second program that runs egress on each copy.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replication {
+    /// Hash map group (u32) -> [`Replication::max_replicas`] members:
+    /// a u32 count, then (port u32, replica id u32) pairs, host order.
+    pub groups_map: String,
+    pub max_replicas: u32,
+    /// The program to attach at TC egress of every port: it runs the
+    /// egress pipeline on the copies the entry program sends there.
+    pub egress_entry: String,
 }
 
 /// A table's control-plane permissions, from `@tc_acl("CRUDPS:RX")`.
@@ -397,6 +417,22 @@ pub struct Counter {
     pub value_size: u32,
 }
 
+/// An array of two-rate three-colour meters (RFC 2698). A cell (host
+/// byte order) is: a 4-byte `bpf_spin_lock`, 4 bytes of padding, then
+/// u64s: `pir`, `pburst`, `cir`, `cburst` (units per second, units),
+/// the peak and committed buckets in billionths of a unit, and the time
+/// of the last packet in ns. Keys are u32 indexes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meter {
+    /// Dotted P4 name of the meter instance.
+    pub name: String,
+    pub map: String,
+    /// Metering bytes (else packets).
+    pub bytes: bool,
+    /// Number of cells.
+    pub size: u32,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ValueSet {
     pub name: String,
@@ -457,6 +493,7 @@ mod tests {
             entry: "x_xdp".into(),
             tables: vec![],
             counters: vec![],
+            meters: vec![],
             value_sets: vec![],
             port_map: None,
             output_record: None,
@@ -467,6 +504,7 @@ mod tests {
                 annotation: "RS:RX".into(),
                 control: "RS".into(),
             }],
+            replication: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

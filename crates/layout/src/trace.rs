@@ -9,7 +9,8 @@
 //! |---|---|---|---|
 //! | [`BEGIN`] | 0 | packet length | none |
 //! | [`STATE`] | index in [`Trace::states`] | 0 | none |
-//! | [`TABLE`] | index in [`Trace::tables`] | [`HIT`] bit, action code | key struct, then value struct (zeros when none) |
+//! | [`TABLE`] | index in [`Trace::tables`] | [`HIT`] bit, action code | key struct, then value struct (zeros when none); for a const table, the key struct then the `u32` entry index |
+//! | [`EXTERN`] | index in [`Trace::extern_calls`] | 0 | each argument, then the result if any: u64 each |
 //! | [`VERDICT`] | 0 | the program's return value | u32 output port, u32 parser error, then [`Trace::headers`] validity, one bit each, LSB first |
 //!
 //! Records of one packet are written in order on one CPU (XDP and TC run
@@ -22,6 +23,7 @@ pub const BEGIN: u16 = 1;
 pub const STATE: u16 = 2;
 pub const TABLE: u16 = 3;
 pub const VERDICT: u16 = 4;
+pub const EXTERN: u16 = 5;
 
 /// In a `TABLE` record's `detail`: the lookup found an entry.
 pub const HIT: u32 = 1 << 31;
@@ -73,9 +75,24 @@ pub struct Trace {
     pub headers: Vec<String>,
     /// The program's `error` names by code, for a verdict's parser error.
     pub errors: Vec<String>,
+    /// The extern operations the records name: an instance's method.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extern_calls: Vec<TracedExternCall>,
     /// Per-CPU array of u64: at `2 * table` the hits of table `table` (its
     /// index in [`Trace::tables`]), at `2 * table + 1` its misses.
     pub table_stats: String,
+}
+
+/// One method of one extern instance, as its `EXTERN` records show it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TracedExternCall {
+    /// `instance.method`, the instance by its dotted P4 name.
+    pub name: String,
+    /// The arguments recorded, by parameter name (a wider than 64-bit one
+    /// is recorded as 0).
+    pub params: Vec<String>,
+    /// The record ends with the call's result.
+    pub result: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -89,4 +106,14 @@ pub struct TracedTable {
     pub default_action: String,
     /// Action names by code.
     pub actions: Vec<(u32, String)>,
+    /// A table compiled into code (const entries): the fields of the key
+    /// struct its `TABLE` record carries (`key_size` bytes, then the `u32`
+    /// index of the entry that matched, `entry_args.len() - 1` for the
+    /// default action). Empty for a table in a map.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_keys: Vec<crate::KeyField>,
+    /// A code table's action arguments, `(parameter, value)`, of each const
+    /// entry in order, then of the default action.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entry_args: Vec<Vec<(String, String)>>,
 }

@@ -25,7 +25,10 @@ pub fn to_text(bytes: &[u8], bitwidth: u32, what: &dyn Fn() -> String) -> Outcom
             ),
         ));
     }
-    Ok(format!("0x{}", hex(bytes)))
+    let mut text = String::with_capacity(2 + 2 * bytes.len());
+    text.push_str("0x");
+    push_hex(&mut text, bytes);
+    Ok(text)
 }
 
 /// A runtime text value of `bitwidth` bits as a canonical bytestring.
@@ -82,8 +85,23 @@ pub fn prefix_of(mask: &[u8], bitwidth: u32) -> Option<u32> {
 }
 
 pub fn hex(bytes: &[u8]) -> String {
-    let canonical = canonical(bytes);
-    canonical.iter().map(|b| format!("{b:02x}")).collect()
+    let mut text = String::with_capacity(2 * bytes.len());
+    push_hex(&mut text, bytes);
+    text
+}
+
+/// Append the canonical form of `bytes` in lowercase hex, two digits a byte.
+fn push_hex(text: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let first = bytes
+        .iter()
+        .position(|b| *b != 0)
+        .unwrap_or(bytes.len().saturating_sub(1));
+    for byte in bytes.get(first..).unwrap_or_default() {
+        for nibble in [byte >> 4, byte & 0xf] {
+            text.push(char::from(DIGITS[usize::from(nibble)]));
+        }
+    }
 }
 
 #[cfg(test)]

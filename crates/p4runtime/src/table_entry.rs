@@ -15,10 +15,44 @@ use p4bpf_layout::{MatchKind, Table};
 use p4bpf_runtime::control::Entry;
 use p4bpf_runtime::entry::EntrySpec;
 use p4bpf_runtime::{names, value};
+use std::fmt::Write as _;
 
 /// The key of `entry` (fields and priority) as a runtime entry with a
 /// placeholder action, for lookups and deletes.
 pub fn key_spec(ids: &TableIds, table: &Table, entry: &TableEntry) -> Outcome<EntrySpec> {
+    let (keys, priority) = match_keys(ids, entry)?;
+    let placeholder = table
+        .actions
+        .iter()
+        .position(|a| !a.default_only)
+        .unwrap_or(0);
+    let params = table.actions.get(placeholder).map_or(0, |a| a.params.len());
+    Ok(EntrySpec {
+        keys,
+        action: placeholder,
+        args: (0..params).map(|i| (i, "0".into())).collect(),
+        priority,
+    })
+}
+
+/// The whole entry: key, action and parameters.
+pub fn entry_spec(ids: &TableIds, entry: &TableEntry) -> Outcome<EntrySpec> {
+    let (keys, priority) = match_keys(ids, entry)?;
+    let (action, args) = action_spec(ids, entry.action.as_ref())?;
+    Ok(EntrySpec {
+        keys,
+        action,
+        args,
+        priority,
+    })
+}
+
+/// (key field index, runtime text) of each match field given.
+type KeyTexts = Vec<(usize, String)>;
+
+/// The match fields of `entry`, checked, as runtime key texts, and its
+/// priority.
+fn match_keys(ids: &TableIds, entry: &TableEntry) -> Outcome<(KeyTexts, Option<u32>)> {
     let priority = priority(ids, entry)?;
     let mut keys: Vec<(usize, String)> = Vec::new();
     for field_match in &entry.r#match {
@@ -41,27 +75,7 @@ pub fn key_spec(ids: &TableIds, table: &Table, entry: &TableEntry) -> Outcome<En
             ids.name, missing.name
         )));
     }
-    let placeholder = table
-        .actions
-        .iter()
-        .position(|a| !a.default_only)
-        .unwrap_or(0);
-    let params = table.actions.get(placeholder).map_or(0, |a| a.params.len());
-    Ok(EntrySpec {
-        keys,
-        action: placeholder,
-        args: (0..params).map(|i| (i, "0".into())).collect(),
-        priority,
-    })
-}
-
-/// The whole entry: key, action and parameters.
-pub fn entry_spec(ids: &TableIds, table: &Table, entry: &TableEntry) -> Outcome<EntrySpec> {
-    let mut spec = key_spec(ids, table, entry)?;
-    let (action, args) = action_spec(ids, entry.action.as_ref())?;
-    spec.action = action;
-    spec.args = args;
-    Ok(spec)
+    Ok((keys, priority))
 }
 
 /// The action of a table entry or default entry, with its arguments.
@@ -149,7 +163,7 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
             to_text(&exact.value, width, &what)
         }
         (Some(field_match::FieldMatchType::Lpm(lpm)), MatchKind::Lpm) => {
-            let value = to_text(&lpm.value, width, &what)?;
+            let mut value = to_text(&lpm.value, width, &what)?;
             let prefix = u32::try_from(lpm.prefix_len).ok().filter(|p| *p <= width);
             let Some(prefix) = prefix.filter(|p| *p > 0) else {
                 return Err(Failure::invalid(format!(
@@ -159,7 +173,9 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
                 )));
             };
             outside_mask(&lpm.value, &value::prefix_mask(prefix, width), width, &what)?;
-            Ok(format!("{value}/{prefix}"))
+            // Appended in place: a String's `write!` cannot fail.
+            let _ = write!(value, "/{prefix}");
+            Ok(value)
         }
         (Some(field_match::FieldMatchType::Ternary(ternary)), MatchKind::Ternary) => {
             let value = to_text(&ternary.value, width, &what)?;
@@ -393,11 +409,10 @@ mod tests {
 
     #[test]
     fn lpm_entries_are_checked_as_the_specification_says() {
-        let (ids, table) = routes();
+        let (ids, _) = routes();
         let port = vec![(1, vec![7])];
         let good = code(entry_spec(
             &ids,
-            &table,
             &entry(lpm(&[10, 0, 0, 0], 8), port.clone(), 0),
         ));
         assert_eq!(
@@ -419,13 +434,12 @@ mod tests {
         for (field, priority, expected) in cases {
             let result = code(entry_spec(
                 &ids,
-                &table,
                 &entry(field.clone(), port.clone(), priority),
             ));
             assert_eq!(result.map(|_| ()), Err(expected), "{field:?}");
         }
         // A missing lpm field is a wildcard; parameters are all checked.
-        assert!(entry_spec(&ids, &table, &entry(None, port, 0)).is_ok());
+        assert!(entry_spec(&ids, &entry(None, port, 0)).is_ok());
         for (params, expected) in [
             (vec![], Code::InvalidArgument),
             (vec![(2, vec![1])], Code::InvalidArgument),
@@ -435,7 +449,6 @@ mod tests {
         ] {
             let result = code(entry_spec(
                 &ids,
-                &table,
                 &entry(lpm(&[10, 0, 0, 0], 8), params.clone(), 0),
             ));
             assert_eq!(result.map(|_| ()), Err(expected), "{params:?}");
@@ -444,7 +457,7 @@ mod tests {
 
     #[test]
     fn ternary_matches_need_a_mask_covering_the_value() {
-        let (mut ids, table) = routes();
+        let (mut ids, _) = routes();
         ids.fields[0].kind = MatchKind::Ternary;
         ids.needs_priority = true;
         let ternary = |value: &[u8], mask: &[u8]| {
@@ -456,21 +469,19 @@ mod tests {
         let port = vec![(1, vec![7])];
         let good = entry_spec(
             &ids,
-            &table,
             &entry(ternary(&[10, 0, 0, 0], &[255, 0, 0, 0]), port.clone(), 3),
         );
         assert_eq!(
             good.map(|s| (s.keys, s.priority)).map_err(|f| f.code),
             Ok((vec![(0, "0x0a000000&&&0xff000000".to_string())], Some(3)))
         );
-        let zero_mask = entry_spec(&ids, &table, &entry(ternary(&[0], &[0]), port.clone(), 3));
+        let zero_mask = entry_spec(&ids, &entry(ternary(&[0], &[0]), port.clone(), 3));
         assert_eq!(
             zero_mask.map_err(|f| f.code).map(|_| ()),
             Err(Code::InvalidArgument)
         );
         let outside = entry_spec(
             &ids,
-            &table,
             &entry(ternary(&[10, 1, 0, 0], &[255, 0, 0, 0]), port.clone(), 3),
         );
         assert_eq!(
@@ -479,7 +490,6 @@ mod tests {
         );
         let no_priority = entry_spec(
             &ids,
-            &table,
             &entry(ternary(&[10, 0, 0, 0], &[255, 0, 0, 0]), port, 0),
         );
         assert_eq!(

@@ -16,8 +16,8 @@
 //! (array tables, default actions) are overwritten in place.
 //!
 //! A batch of inserts into one table goes in through
-//! `control::insert_batch` (all or nothing; for hash and lpm tables one
-//! `BPF_MAP_UPDATE_BATCH` per chunk); when that refuses the batch, the
+//! `control::insert_table_batches` (all or nothing, encoded as they are
+//! decoded); when that refuses the batch, the
 //! updates are applied one by one to find and report the ones at fault.
 
 use crate::failure::{Failure, Outcome};
@@ -155,12 +155,11 @@ fn batch_insert(
     if updates.len() < 2 {
         return None;
     }
-    let specs = entries
-        .iter()
-        .map(|entry| entry_spec(ids, table, entry))
-        .collect::<Outcome<Vec<_>>>()
-        .ok()?;
-    control::insert_batch(source, table, &specs).ok()?;
+    let mut batch = control::TableBatch::new(table);
+    for entry in entries {
+        batch.push(&entry_spec(ids, entry).ok()?).ok()?;
+    }
+    control::insert_table_batches(source, &[batch]).ok()?;
     Some(updates.iter().map(|_| Ok(())).collect())
 }
 
@@ -211,7 +210,7 @@ fn table_update(
     }
     match kind {
         update::Type::Insert => {
-            let spec = entry_spec(ids, table, entry)?;
+            let spec = entry_spec(ids, entry)?;
             if control::get(source, table, &spec).is_ok() {
                 return Err(Failure::new(
                     Code::AlreadyExists,
@@ -222,7 +221,7 @@ fn table_update(
             Ok(Some(Undo::Delete(index, spec)))
         }
         update::Type::Modify => {
-            let spec = entry_spec(ids, table, entry)?;
+            let spec = entry_spec(ids, entry)?;
             let old = existing(source, ids, table, &spec)?;
             control::modify(source, table, &spec)?;
             Ok(Some(Undo::Modify(index, old)))

@@ -174,17 +174,28 @@ fn lpm_key(table: &Table, spec: &EntrySpec) -> Result<Vec<u8>> {
             }
             None => (text, layout.bit_width),
         };
-        let parsed = parse_field(table, layout, value_text)?;
-        let masked = value::and(&parsed, &value::prefix_mask(prefix, layout.bit_width));
+        let mut masked = parse_field(table, layout, value_text)?;
+        keep_prefix(&mut masked, prefix, layout.bit_width);
         place(table, &mut key, layout, &masked)?;
         // Bits before the field, then its unused top bits, then the prefix
         // (`place` has checked the field lies inside the key).
         let spare = (8 * layout.byte_len).saturating_sub(layout.bit_width);
         prefix_len = 8 * layout.byte_offset + spare + prefix;
     }
-    let mut full = prefix_len.to_ne_bytes().to_vec();
+    let mut full = Vec::with_capacity(4 + key.len());
+    full.extend_from_slice(&prefix_len.to_ne_bytes());
     full.extend(key);
     Ok(full)
+}
+
+/// Clear the bits of big-endian `value` (of `bit_width` bits) past its
+/// first `prefix` (as `value::and` with `value::prefix_mask`, in place).
+fn keep_prefix(value: &mut [u8], prefix: u32, bit_width: u32) {
+    let spare = (8 * value.len() as u32).saturating_sub(bit_width);
+    for (index, byte) in value.iter_mut().enumerate() {
+        let kept = (spare + prefix).saturating_sub(8 * index as u32).min(8);
+        *byte &= !(0xffu8.checked_shr(kept).unwrap_or(0));
+    }
 }
 
 /// The masked key and its mask.
@@ -297,31 +308,38 @@ fn parse_field(table: &Table, field: &FieldLayout, text: &str) -> Result<Vec<u8>
 /// Write big-endian `value` into `field` of `bytes`, in the field's order.
 fn place(table: &Table, bytes: &mut [u8], field: &FieldLayout, value: &[u8]) -> Result<()> {
     let length = field.byte_len as usize;
-    let mut stored = vec![0u8; length.saturating_sub(value.len())];
-    stored.extend_from_slice(value);
-    if stored.len() != length {
+    let Some(padding) = length.checked_sub(value.len()) else {
         return Err(field_error(
             table,
             field,
             "the layout's byte length is shorter than its bit width",
         ));
-    }
+    };
+    let offset = field.byte_offset as usize;
+    let slot = bytes
+        .get_mut(offset..offset + length)
+        .ok_or_else(|| outside(table))?;
+    let (zeros, data) = slot.split_at_mut(padding);
+    zeros.fill(0);
+    data.copy_from_slice(value);
     if field.byte_order == ByteOrder::Host {
-        stored.reverse();
+        slot.reverse();
     }
-    put(table, bytes, field.byte_offset as usize, &stored)
+    Ok(())
 }
 
 fn put(table: &Table, bytes: &mut [u8], offset: usize, data: &[u8]) -> Result<()> {
     bytes
         .get_mut(offset..offset + data.len())
         .map(|slot| slot.copy_from_slice(data))
-        .ok_or_else(|| {
-            RuntimeError::BadObject(format!(
-                "table `{}`: a field lies outside its struct",
-                table.name
-            ))
-        })
+        .ok_or_else(|| outside(table))
+}
+
+fn outside(table: &Table) -> RuntimeError {
+    RuntimeError::BadObject(format!(
+        "table `{}`: a field lies outside its struct",
+        table.name
+    ))
 }
 
 fn bad(table: &Table, why: &str) -> RuntimeError {
@@ -346,6 +364,20 @@ fn param_error(table: &Table, action: &Action, param: &FieldLayout, why: &str) -
 #[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefix_kept_in_place_is_the_prefix_mask() {
+        for (width, len) in [(32, 4), (12, 2), (48, 6), (7, 1)] {
+            let value = value::prefix_mask(width, width);
+            for prefix in 0..=width {
+                let mut kept = value.clone();
+                keep_prefix(&mut kept, prefix, width);
+                let mask = value::prefix_mask(prefix, width);
+                assert_eq!(kept, value::and(&value, &mask), "{prefix}/{width}");
+                assert_eq!(kept.len(), len);
+            }
+        }
+    }
     use p4bpf_layout::KeyField;
 
     fn field(

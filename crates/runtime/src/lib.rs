@@ -29,6 +29,8 @@ pub mod json;
 mod libbpf_log;
 pub mod map;
 pub mod map_source;
+pub mod meter;
+pub mod multicast;
 pub mod names;
 pub mod object;
 pub mod packet_target;

@@ -6,7 +6,7 @@
 //! position) or `key.<expression with _>`.
 
 use crate::error::{Result, RuntimeError};
-use p4bpf_layout::{Counter, Pipeline, Table};
+use p4bpf_layout::{Counter, Meter, Pipeline, Table};
 
 /// Dots become `_`; leading `_` (the reference compiler's mark of a
 /// top-level name) and leading dots are dropped.
@@ -84,6 +84,16 @@ pub fn counter<'a>(pipeline: &'a Pipeline, wanted: &str) -> Result<&'a Counter> 
         .counters
         .get(index)
         .ok_or_else(|| missed("counter", wanted, Miss::Unknown, vec![]))
+}
+
+pub fn meter<'a>(pipeline: &'a Pipeline, wanted: &str) -> Result<&'a Meter> {
+    let names = pipeline.meters.iter().map(|m| m.name.as_str());
+    let index = find(wanted, names.clone())
+        .map_err(|miss| missed("meter", wanted, miss, names.collect()))?;
+    pipeline
+        .meters
+        .get(index)
+        .ok_or_else(|| missed("meter", wanted, Miss::Unknown, vec![]))
 }
 
 pub fn action(table: &Table, wanted: &str) -> Result<usize> {

@@ -11,6 +11,17 @@ pub trait PacketTarget: MapSource {
     fn description(&self) -> &Pipeline;
     /// Send `packet` in on `input_port`; what came out, and where.
     fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome>;
+
+    /// Every packet that came out (multicast copies too), where the target
+    /// sees more than one; by default the one `run_packet` gives.
+    fn run_packet_copies(&self, input_port: u32, packet: &[u8]) -> Result<Vec<PacketOutcome>> {
+        self.run_packet(input_port, packet).map(|o| vec![o])
+    }
+
+    /// Whether [`PacketTarget::run_packet_copies`] sees every copy.
+    fn sees_copies(&self) -> bool {
+        false
+    }
 }
 
 impl PacketTarget for LoadedPipeline {

@@ -108,6 +108,17 @@ impl LoadedPipeline {
         }
     }
 
+    /// The program multicast copies run egress in, if the pipeline has one.
+    pub fn egress_program_fd(&self) -> Result<Option<i32>> {
+        let Some(replication) = &self.description.replication else {
+            return Ok(None);
+        };
+        match &self.executor {
+            Executor::Kernel(object) => object.program_fd(&replication.egress_entry).map(Some),
+            Executor::User(_) => Ok(None),
+        }
+    }
+
     pub fn stats(&self) -> Result<ProgramStats> {
         match &self.executor {
             Executor::Kernel(object) => object.program_stats(&self.description.entry),
@@ -131,9 +142,9 @@ impl LoadedPipeline {
                 record.write(&1u32.to_ne_bytes(), &noted.to_ne_bytes(), Write::Replace)?;
             }
         }
-        test_run::check_length(self.description.hook, packet)?;
         let (retval, packet) = match &self.executor {
             Executor::Kernel(object) => {
+                test_run::check_length(self.description.hook, packet)?;
                 let fd = object.program_fd(&self.description.entry)?;
                 let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
                 (retval, packet)

@@ -3,7 +3,9 @@
 //! and the program attached to each interface by a pinned link (XDP in the
 //! chosen mode, or tcx ingress for a TC pipeline). Adding a port attaches
 //! first and records the mapping second, undoing the attachment if the
-//! second step fails; deleting does the reverse.
+//! second step fails; deleting does the reverse. A pipeline with
+//! multicast also gets its egress program at tcx egress of each port: the
+//! copies it sends there run egress in it.
 
 use crate::bpffs;
 use crate::deploy::Deployment;
@@ -64,6 +66,10 @@ fn link_pin(deployment: &Deployment, ifindex: u32) -> PathBuf {
     deployment.path(&format!("links/if{ifindex}"))
 }
 
+fn egress_link_pin(deployment: &Deployment, ifindex: u32) -> PathBuf {
+    deployment.path(&format!("links/if{ifindex}-egress"))
+}
+
 /// Attach the pipeline to `interface` as P4 port `port` (default: the
 /// interface's index).
 pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Result<Port> {
@@ -85,10 +91,20 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
     let link = attach(deployment, index, interface)?;
     let pin = link_pin(deployment, index);
     bpffs::pin(link.as_raw_fd(), &pin)?;
-    // Best effort undo: dropping the pin and our descriptor detaches.
+    let egress_pin = egress_link_pin(deployment, index);
+    // Best effort undo: dropping the pins and our descriptors detaches.
     let detach = || {
         let _ = std::fs::remove_file(&pin);
+        let _ = std::fs::remove_file(&egress_pin);
     };
+    let egress = attach_egress(deployment, index, interface).and_then(|link| match link {
+        Some(link) => bpffs::pin(link.as_raw_fd(), &egress_pin),
+        None => Ok(()),
+    });
+    if let Err(error) = egress {
+        detach();
+        return Err(error);
+    }
     let ports = devmap(deployment)?;
     if let Err(error) = ports.write(&port.to_ne_bytes(), &index.to_ne_bytes(), Write::Insert) {
         detach();
@@ -116,6 +132,25 @@ fn attach(deployment: &Deployment, index: u32, interface: &str) -> Result<OwnedF
         Hook::Xdp => (sys_ops::ATTACH_XDP, deployment.settings.xdp_mode.flags()),
         Hook::Tc => (sys_ops::ATTACH_TCX_INGRESS, 0),
     };
+    link(deployment, &program, (attach_type, flags), index, interface)
+}
+
+/// The egress program at tcx egress of `index`, if the pipeline has one.
+fn attach_egress(deployment: &Deployment, index: u32, interface: &str) -> Result<Option<OwnedFd>> {
+    let Some(program) = deployment.egress_program()? else {
+        return Ok(None);
+    };
+    let at = (sys_ops::ATTACH_TCX_EGRESS, 0);
+    link(deployment, &program, at, index, interface).map(Some)
+}
+
+fn link(
+    deployment: &Deployment,
+    program: &OwnedFd,
+    (attach_type, flags): (std::ffi::c_int, u32),
+    index: u32,
+    interface: &str,
+) -> Result<OwnedFd> {
     let options = sys_ops::LinkCreateOpts {
         sz: std::mem::size_of::<sys_ops::LinkCreateOpts>(),
         flags,
@@ -153,6 +188,14 @@ pub fn delete(deployment: &Deployment, interface: &str) -> Result<()> {
     crate::control::delete_key(&devmap(deployment)?, &port.port.to_ne_bytes())?;
     if let Some(map) = ingress_ports(deployment)? {
         crate::control::delete_key(&map, &index.to_ne_bytes())?;
+    }
+    match std::fs::remove_file(egress_link_pin(deployment, index)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(RuntimeError::Value(format!(
+                "cannot detach egress from `{interface}`: {e}"
+            )))
+        }
+        _ => {}
     }
     std::fs::remove_file(link_pin(deployment, index))
         .map_err(|e| RuntimeError::Value(format!("cannot detach `{interface}`: {e}")))

@@ -9,6 +9,7 @@ use std::ffi::{c_char, c_int, c_void};
 /// `enum bpf_attach_type` values (tcx is newer than the installed headers).
 pub const ATTACH_XDP: c_int = 37;
 pub const ATTACH_TCX_INGRESS: c_int = 46;
+pub const ATTACH_TCX_EGRESS: c_int = 47;
 /// `enum bpf_map_type` values.
 pub const MAP_TYPE_ARRAY: c_int = 2;
 /// `BPF_MAP_TYPE_DEVMAP_HASH`: ports keyed by any P4 port number.

@@ -11,7 +11,9 @@ use p4bpf_layout::Hook;
 const GROWTH_ROOM: usize = 4096;
 /// `errno` when the output buffer was too small.
 const ENOSPC: i32 = 28;
-/// The kernel refuses test packets shorter than an Ethernet header.
+/// The kernel refuses test packets shorter than an Ethernet header, at XDP
+/// too when XDP metadata is put before a shorter frame (Linux 6.18 answers
+/// EINVAL: the frame after the metadata must be 14 bytes as well).
 const MIN_PACKET: usize = 14;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,14 +40,14 @@ pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
 }
 
 /// The packets `BPF_PROG_TEST_RUN` takes at `hook`, checked before the
-/// call for a clear message, and by the user-space target so both targets
-/// take the same packets: an Ethernet header at least, and at TC (where the
+/// call for a clear message (the user-space target takes any packet, as
+/// BMv2 does): an Ethernet header at least, and at TC (where the
 /// kernel builds an skb) the whole IPv4 or IPv6 header its EtherType
 /// announces, else the kernel answers EINVAL.
 pub(crate) fn check_length(hook: Hook, packet: &[u8]) -> Result<()> {
     if packet.len() < MIN_PACKET {
         return Err(RuntimeError::NotSupported(format!(
-            "BPF_PROG_TEST_RUN needs packets of at least {MIN_PACKET} bytes, this one has {}",
+            "BPF_PROG_TEST_RUN needs packets of at least {MIN_PACKET} bytes, this one has {} (the kernel runs no shorter frame at XDP or TC)",
             packet.len()
         )));
     }

@@ -35,6 +35,16 @@ pub enum Event {
     /// A parser state entered, `parser.state`.
     State(String),
     Table(TableApply),
+    Extern(ExternCall),
+}
+
+/// An extern instance's method called, with its arguments and result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternCall {
+    /// `instance.method`.
+    pub name: String,
+    pub args: Vec<(String, u64)>,
+    pub result: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,6 +156,9 @@ impl Decoder {
                 layout::TABLE => packet
                     .events
                     .push(Event::Table(table_apply(pipeline, trace, head, data)?)),
+                layout::EXTERN => packet
+                    .events
+                    .push(Event::Extern(extern_call(trace, head, data)?)),
                 layout::VERDICT => {
                     packet.verdict = Some(verdict(pipeline, trace, head, data));
                     done.extend(self.open.remove(&head.cpu));
@@ -196,6 +209,10 @@ fn table_apply(
         action: named(code).unwrap_or_else(|| traced.default_action.clone()),
         params: vec![],
     };
+    if !traced.code_keys.is_empty() {
+        code_table_apply(traced, data, &mut apply);
+        return Ok(apply);
+    }
     let Some(table) = pipeline.tables.iter().find(|t| t.name == traced.name) else {
         return Ok(apply);
     };
@@ -209,6 +226,49 @@ fn table_apply(
             .collect();
     }
     Ok(apply)
+}
+
+fn extern_call(trace: &Trace, head: RecordHead, data: &[u8]) -> Result<ExternCall> {
+    let call = trace
+        .extern_calls
+        .get(usize::from(head.what))
+        .ok_or_else(|| {
+            bad(format!(
+                "trace record names extern call {}, which the description lacks",
+                head.what
+            ))
+        })?;
+    let mut values = data
+        .chunks_exact(8)
+        .filter_map(|b| b.try_into().ok())
+        .map(u64::from_ne_bytes);
+    let args = call
+        .params
+        .iter()
+        .map(|p| (p.clone(), values.next().unwrap_or(0)))
+        .collect();
+    Ok(ExternCall {
+        name: call.name.clone(),
+        args,
+        result: if call.result { values.next() } else { None },
+    })
+}
+
+/// A const table's key and the arguments of the entry that matched.
+fn code_table_apply(traced: &layout::TracedTable, data: &[u8], apply: &mut TableApply) {
+    let (key, entry) = data.split_at(data.len().min(traced.key_size as usize));
+    apply.keys = traced
+        .code_keys
+        .iter()
+        .map(|k| (k.field.name.clone(), decode::field_text(key, &k.field)))
+        .collect();
+    let entry = entry
+        .get(..4)
+        .and_then(|b| b.try_into().ok())
+        .map(u32::from_ne_bytes);
+    if let Some(args) = entry.and_then(|i| traced.entry_args.get(i as usize)) {
+        apply.params = args.clone();
+    }
 }
 
 /// The key fields of a lookup key struct (an LPM key after its prefix length).
@@ -278,6 +338,15 @@ impl fmt::Display for PacketTrace {
                         t.action
                     )?;
                 }
+                Event::Extern(x) => {
+                    let args: Vec<String> =
+                        x.args.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    write!(f, "    extern {}({})", x.name, args.join(", "))?;
+                    match x.result {
+                        Some(r) => writeln!(f, " -> {r}")?,
+                        None => writeln!(f)?,
+                    }
+                }
             }
         }
         match &self.verdict {
@@ -327,6 +396,19 @@ impl PacketTrace {
                     json_string(&t.action),
                     json_object(&t.params)
                 ),
+                Event::Extern(x) => {
+                    let args: Vec<(String, String)> = x
+                        .args
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v.to_string()))
+                        .collect();
+                    format!(
+                        "{{\"extern\":{},\"args\":{},\"result\":{}}}",
+                        json_string(&x.name),
+                        json_object(&args),
+                        x.result.map_or("null".into(), |r| r.to_string())
+                    )
+                }
             })
             .collect();
         let verdict =

@@ -49,41 +49,64 @@ fn parse_unsized(text: &str) -> Result<Vec<u8>, String> {
         }
         _ => text,
     };
-    let lower = number.to_ascii_lowercase();
-    let (radix, body) = if let Some(rest) = lower.strip_prefix("0x") {
-        (16, rest)
-    } else if let Some(rest) = lower.strip_prefix("0b") {
-        (2, rest)
-    } else if let Some(rest) = lower.strip_prefix("0o") {
-        (8, rest)
-    } else {
-        (10, lower.strip_prefix("0d").unwrap_or(&lower))
+    let radix = match number.as_bytes() {
+        [b'0', b'x' | b'X', ..] => Some(16),
+        [b'0', b'b' | b'B', ..] => Some(2),
+        [b'0', b'o' | b'O', ..] => Some(8),
+        [b'0', b'd' | b'D', ..] => Some(10),
+        _ => None,
     };
-    let mut value = Vec::new();
+    let (radix, body) = match radix {
+        Some(radix) => (radix, number.get(2..).unwrap_or_default()),
+        None => (10, number),
+    };
+    digits(body, radix).ok_or_else(not_a_value)
+}
+
+/// The digits of `body` (`_` allowed between them) as minimal big-endian
+/// bytes; numbers up to 128 bits are summed in a machine word.
+fn digits(body: &str, radix: u32) -> Option<Vec<u8>> {
+    let mut small = 0u128;
+    let mut wide: Option<Vec<u8>> = None;
     let mut any_digit = false;
     for c in body.chars() {
         if c == '_' && any_digit {
             continue;
         }
-        let digit = c.to_digit(radix).ok_or_else(not_a_value)?;
-        multiply_add(&mut value, radix, digit);
+        let digit = c.to_digit(radix)?;
         any_digit = true;
+        if let Some(value) = wide.as_mut() {
+            multiply_add(value, radix, digit);
+            continue;
+        }
+        match small.checked_mul(u128::from(radix)) {
+            Some(shifted) if shifted.checked_add(u128::from(digit)).is_some() => {
+                small = shifted + u128::from(digit);
+            }
+            _ => {
+                let mut value = minimal(small);
+                multiply_add(&mut value, radix, digit);
+                wide = Some(value);
+            }
+        }
     }
-    if !any_digit {
-        return Err(not_a_value());
-    }
-    Ok(value)
+    any_digit.then(|| wide.unwrap_or_else(|| minimal(small)))
+}
+
+fn minimal(value: u128) -> Vec<u8> {
+    let bytes = value.to_be_bytes();
+    let first = bytes.iter().position(|b| *b != 0).unwrap_or(bytes.len());
+    bytes.get(first..).unwrap_or_default().to_vec()
 }
 
 /// `aa:bb:cc:dd:ee:ff` or with `-`: six groups of one or two hex digits.
 fn parse_mac(text: &str) -> Option<[u8; 6]> {
     let separator = if text.contains('-') { '-' } else { ':' };
-    let groups: Vec<&str> = text.split(separator).collect();
-    if groups.len() != 6 {
+    if text.split(separator).count() != 6 {
         return None;
     }
     let mut mac = [0u8; 6];
-    for (slot, group) in mac.iter_mut().zip(groups) {
+    for (slot, group) in mac.iter_mut().zip(text.split(separator)) {
         if group.is_empty() || group.len() > 2 {
             return None;
         }
@@ -109,12 +132,15 @@ fn multiply_add(value: &mut Vec<u8>, radix: u32, digit: u32) {
 /// Pad or trim leading zeros to the width; `None` when a set bit is beyond it.
 fn fit(value: &[u8], bit_width: u32) -> Option<Vec<u8>> {
     let length = byte_len(bit_width);
-    let significant: Vec<u8> = value.iter().copied().skip_while(|b| *b == 0).collect();
+    let first = value.iter().position(|b| *b != 0).unwrap_or(value.len());
+    let significant = value.get(first..).unwrap_or_default();
     if significant.len() > length {
         return None;
     }
-    let mut bytes = vec![0u8; length - significant.len()];
-    bytes.extend(significant);
+    let mut bytes = vec![0u8; length];
+    bytes
+        .get_mut(length - significant.len()..)?
+        .copy_from_slice(significant);
     let spare_bits = spare_bits(length, bit_width);
     if spare_bits > 0
         && bytes
@@ -162,6 +188,12 @@ mod tests {
         assert_eq!(parse("16w0x0800", 16), Ok(vec![0x08, 0x00]));
         assert_eq!(parse("0x00_ff", 32), Ok(vec![0, 0, 0, 0xff]));
         assert_eq!(parse("0x0000000001", 8), Ok(vec![1]));
+        assert_eq!(parse("0XAB", 8), Ok(vec![0xab]));
+        assert_eq!(parse("0", 16), Ok(vec![0, 0]));
+        // Past 128 bits the digits are summed byte by byte.
+        let wide = format!("0x1{}", "0".repeat(32));
+        assert_eq!(parse(&wide, 136).map(|v| v[..2].to_vec()), Ok(vec![1, 0]));
+        assert_eq!(parse(&wide, 136).map(|v| v.len()), Ok(17));
     }
 
     #[test]

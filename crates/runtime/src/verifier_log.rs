@@ -1,7 +1,9 @@
 //! A verifier log read in P4 terms. The verifier quotes BTF line info
-//! (`; TEXT @ FILE:LINE`) before the instructions it walks: the C line of
-//! the last one is looked up in the object's source regions (section
-//! `.p4bpf.lines`: the P4 line and the action or table); a table applied
+//! (`; TEXT @ FILE:LINE`) before the instructions it walks: the last one
+//! names the P4 line itself where the compiler rewrote the line info
+//! (`p4bpf_compiler::p4_lines`), else a C line; either is looked up in the
+//! object's source regions (section `.p4bpf.lines`: the P4 line and the
+//! action or table); a table applied
 //! on its own is a global function `PROG_apply_TABLE`, whose name the log
 //! gives when the verifier starts on it; and the registers it prints name
 //! the maps they point into. Pure text work over the log and the object.
@@ -42,10 +44,13 @@ pub fn read(log: &str) -> Refusal {
         ..Refusal::default()
     };
     for line in &lines {
+        // The last line info walked wins, whichever file it names.
         if let Some(at) = p4_location(line) {
             refusal.p4_line = Some(at);
+            refusal.c_line = None;
         } else if let Some(n) = c_line(line) {
             refusal.c_line = Some(n);
+            refusal.p4_line = None;
         } else if let Some(name) = validated_function(line) {
             refusal.function = Some(name);
             forget_place(&mut refusal);
@@ -78,7 +83,10 @@ pub struct P4Place {
 /// The P4 place of `refusal`: the source region of its C line, else what
 /// the line info, the function or the maps say.
 pub fn place(refusal: &Refusal, description: &Pipeline, regions: &[SourceRegion]) -> P4Place {
-    let region = refusal.c_line.and_then(|n| SourceRegion::find(regions, n));
+    let region = refusal
+        .c_line
+        .and_then(|n| SourceRegion::find(regions, n))
+        .or_else(|| region_at(regions, refusal.p4_line.as_deref()?));
     P4Place {
         at: region
             .map(|r| r.origin.clone())
@@ -87,6 +95,15 @@ pub fn place(refusal: &Refusal, description: &Pipeline, regions: &[SourceRegion]
             .map(|r| r.what.clone())
             .or_else(|| table_involved(refusal, description).map(|name| format!("table `{name}`"))),
     }
+}
+
+/// The innermost region whose P4 origin is `at` (line info the compiler
+/// rewrote to P4 lines names the region's origin).
+fn region_at<'a>(regions: &'a [SourceRegion], at: &str) -> Option<&'a SourceRegion> {
+    regions
+        .iter()
+        .filter(|r| r.origin == at)
+        .min_by_key(|r| r.c_last - r.c_first)
 }
 
 /// The P4 name of the table the refusal is about: the table whose global
@@ -216,7 +233,8 @@ processed 1000001 insns (limit 1000000) max_states_per_insn 41 total_states 2122
     #[test]
     fn reads_the_p4_line_function_map_and_reason() {
         let r = read(TOO_LARGE);
-        assert_eq!(r.p4_line.as_deref(), Some("prog.p4:41"));
+        // The C line walked after the P4 line is the last place.
+        assert_eq!(r.p4_line, None);
         assert_eq!(r.c_line, Some(3354));
         assert_eq!(r.function.as_deref(), Some("prog_apply_Sw_t20"));
         assert_eq!(r.last_map.as_deref(), Some("Sw_t20"));
@@ -266,6 +284,39 @@ processed 1000001 insns (limit 1000000) max_states_per_insn 41 total_states 2122
         assert_eq!(place.involving.as_deref(), Some("action `Sw.set20`"));
         let no_regions = place_of(&read(TOO_LARGE), &description);
         assert_eq!(no_regions.involving.as_deref(), Some("table `Sw.t20`"));
+    }
+
+    #[test]
+    fn a_p4_line_in_the_line_info_finds_its_region_and_the_last_line_wins() {
+        let regions = [
+            SourceRegion {
+                c_first: 10,
+                c_last: 40,
+                origin: "prog.p4:12".into(),
+                what: "table `Sw.t20`".into(),
+            },
+            SourceRegion {
+                c_first: 20,
+                c_last: 22,
+                origin: "prog.p4:9".into(),
+                what: "action `Sw.set20`".into(),
+            },
+        ];
+        let log = "; pass = peek(hdr.h.addr) == 7; @ prog.p4:9\n3: (61) r1 = *(u32 *)(r1 +0)\ninvalid mem access 'scalar'\n";
+        let at_p4 = place_of_regions(log, &regions);
+        assert_eq!(at_p4.at.as_deref(), Some("prog.p4:9"));
+        assert_eq!(at_p4.involving.as_deref(), Some("action `Sw.set20`"));
+        let then_c = format!("{log}; return *(u32 *)(long)at; @ prog.c:15\n");
+        assert_eq!(
+            place_of_regions(&then_c, &regions).at.as_deref(),
+            Some("prog.p4:12")
+        );
+    }
+
+    fn place_of_regions(log: &str, regions: &[SourceRegion]) -> P4Place {
+        let description =
+            p4bpf_layout::Pipeline::from_json(DESCRIPTION).unwrap_or_else(|e| panic!("{e}"));
+        place(&read(log), &description, regions)
     }
 
     fn place_of(refusal: &Refusal, description: &Pipeline) -> P4Place {

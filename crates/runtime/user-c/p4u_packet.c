@@ -1,7 +1,7 @@
 /* User-space target: the packet buffer and the helpers that resize, read
  * and write it, plus redirect, time, checksum and perf event helpers, with the
  * kernel's limits: XDP has 256 bytes of headroom and keeps at least an
- * Ethernet header; TC grows the buffer as needed and zero-fills new bytes.
+ * Ethernet header (a frame that came in shorter keeps no floor); TC grows the buffer as needed and zero-fills new bytes.
  * bpf_skb_adjust_room refuses, as the kernel does for packets that are not
  * IPv4/IPv6 (the generated code then moves the bytes itself). */
 #include "p4u_runtime.h"
@@ -53,6 +53,7 @@ void p4u_packet_load(const unsigned char *bytes, __u32 length)
     memcpy(p4u_current.buffer + XDP_HEADROOM, bytes, length);
     p4u_current.headroom = XDP_HEADROOM;
     p4u_current.length = length;
+    p4u_current.min_length = length < ETH_HLEN ? 0 : ETH_HLEN;
     p4u_context_refresh();
 }
 
@@ -61,7 +62,7 @@ long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta)
     (void)ctx;
     long headroom = (long)p4u_current.headroom + delta;
     long length = (long)p4u_current.length - delta;
-    if (headroom < 0 || length < ETH_HLEN)
+    if (headroom < 0 || length < p4u_current.min_length)
         return -EINVAL;
     /* A fresh buffer, so reads before the new start are caught too. */
     if (delta >= 0)
@@ -75,7 +76,7 @@ long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta)
 {
     (void)ctx;
     long length = (long)p4u_current.length + delta;
-    if (delta > 0 || length < ETH_HLEN)
+    if (delta > 0 || length < p4u_current.min_length)
         return -EINVAL;
     rebuffer(p4u_current.headroom, (__u32)length, 0, 0, (__u32)length);
     return 0;
@@ -93,7 +94,7 @@ long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags)
 long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags)
 {
     (void)skb;
-    if (flags || len < ETH_HLEN || len > 0xffff)
+    if (flags || len < p4u_current.min_length || len > 0xffff)
         return -EINVAL;
     __u32 keep = len < p4u_current.length ? len : p4u_current.length;
     rebuffer(p4u_current.headroom, len, 0, 0, keep);
@@ -157,6 +158,17 @@ __u64 bpf_ktime_get_ns(void)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (__u64)now.tv_sec * 1000000000u + (__u64)now.tv_nsec;
+}
+
+/* Pseudo-random numbers as the kernel's helper gives them: xorshift32,
+ * one sequence per thread, the same on every run (reproducible tests). */
+__u32 bpf_get_prandom_u32(void)
+{
+    static __thread __u32 state = 0x9e3779b9u;
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state;
 }
 
 /* The kernel's csum_diff: a 32-bit one's-complement partial sum of `to`

@@ -17,6 +17,10 @@ struct p4u_packet {
     unsigned char *buffer;
     __u32 headroom;
     __u32 length;
+    /* The shortest the helpers may make it: an Ethernet header, as in the
+     * kernel, unless it came in shorter (a BMv2 test's frame the kernel
+     * never takes); then any length. */
+    __u32 min_length;
 };
 
 /* Whether the program runs at TC (bpf_redirect's verdict depends on it). */

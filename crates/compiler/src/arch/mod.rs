@@ -55,9 +55,29 @@ pub enum Object {
     /// v1model's `counter(size, CounterType)`: `count(index)` adds a
     /// packet or its bytes.
     TypedCounter,
+    /// PSA's and PNA's `InternetChecksum()`: a per-packet ones'
+    /// complement sum.
+    InternetChecksum,
+    /// PSA's and PNA's `Meter<S>(size, type)`: `execute(index[, colour])`;
+    /// v1model's `meter(size, type)`: `execute_meter(index, out colour)`.
+    Meter,
+    /// PSA's and PNA's `Random<T>(min, max)`: `read()`.
+    Random,
+    /// PSA's and PNA's `Hash<O>(algorithm)`: `get_hash(data)`,
+    /// `get_hash(base, data, max)`.
+    Hash,
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }
+
+/// Why the externs of table entries and digests are refused, for every
+/// architecture that has them.
+pub const DIRECT_COUNTERS: &str =
+    "counters of table entries are not built yet: use an indexed counter";
+pub const DIRECT_METERS: &str = "meters of table entries are not built yet: use an indexed meter";
+pub const DIGESTS: &str = "digests to the control plane are not built yet";
+pub const CRC_CHECKSUMS: &str =
+    "a checksum accumulated over several `update`s is not built; `InternetChecksum` is";
 
 /// A block of the package.
 pub struct Block {

@@ -174,9 +174,20 @@ const FUNCTIONS: &[(&str, Function)] = &[
     ("update_expire_info", Function::Unsupported(NOT_YET)),
 ];
 
-/// Extern objects: counters and registers map onto p4bpf's own; Meter,
-/// Digest, Hash and the checksums come with the PSA and v1model work.
-const OBJECTS: &[(&str, Object)] = &[("Register", Object::Register)];
+/// Extern objects: the kinds PSA's spellings map to, PSA's and PNA's
+/// being the same.
+const OBJECTS: &[(&str, Object)] = &[
+    ("Register", Object::Register),
+    ("InternetChecksum", Object::InternetChecksum),
+    ("Counter", Object::PsaCounter),
+    ("Random", Object::Random),
+    ("Meter", Object::Meter),
+    ("DirectCounter", Object::Unsupported(super::DIRECT_COUNTERS)),
+    ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
+    ("Digest", Object::Unsupported(super::DIGESTS)),
+    ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
+    ("Hash", Object::Hash),
+];
 
 pub const PNA: Architecture = Architecture {
     arch: Arch::Pna,

@@ -112,6 +112,14 @@ pub const PSA: Architecture = Architecture {
     objects: &[
         ("Counter", Object::PsaCounter),
         ("Register", Object::Register),
+        ("InternetChecksum", Object::InternetChecksum),
+        ("Random", Object::Random),
+        ("Meter", Object::Meter),
+        ("DirectCounter", Object::Unsupported(super::DIRECT_COUNTERS)),
+        ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
+        ("Digest", Object::Unsupported(super::DIGESTS)),
+        ("Hash", Object::Hash),
+        ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ],
     extern_prelude: "",
 };

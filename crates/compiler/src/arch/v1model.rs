@@ -17,7 +17,6 @@ const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
 const PAYLOAD: &str = "checksums over the payload need the whole packet";
 const REPLICATION: &str = "clones, resubmission and recirculation run no second pass yet";
-const PSA_METERS: &str = "meters come with PSA's Meter and DirectMeter";
 const PSA_PROFILES: &str =
     "action profiles and selectors come with PSA's ActionProfile and ActionSelector";
 /// BMv2's drop port.
@@ -107,10 +106,7 @@ pub const V1MODEL: Architecture = Architecture {
             "update_checksum_with_payload",
             Function::Unsupported(PAYLOAD),
         ),
-        (
-            "digest",
-            Function::Unsupported("digests to the control plane come with PSA's Digest"),
-        ),
+        ("digest", Function::Unsupported(super::DIGESTS)),
         ("clone", Function::Unsupported(REPLICATION)),
         ("clone3", Function::Unsupported(REPLICATION)),
         (
@@ -134,10 +130,10 @@ pub const V1MODEL: Architecture = Architecture {
         ("counter", Object::TypedCounter),
         (
             "direct_counter",
-            Object::Unsupported("direct counters are not wired to table entries yet"),
+            Object::Unsupported(super::DIRECT_COUNTERS),
         ),
-        ("meter", Object::Unsupported(PSA_METERS)),
-        ("direct_meter", Object::Unsupported(PSA_METERS)),
+        ("meter", Object::Meter),
+        ("direct_meter", Object::Unsupported(super::DIRECT_METERS)),
         ("action_profile", Object::Unsupported(PSA_PROFILES)),
         ("action_selector", Object::Unsupported(PSA_PROFILES)),
     ],

@@ -276,6 +276,17 @@ impl Emitter<'_> {
             BinOp::BitAnd => arith("&"),
             BinOp::BitOr => arith("|"),
             BinOp::BitXor => arith("^"),
+            // Arithmetic: a shift by the width or more leaves the sign bits.
+            BinOp::Shr if signed => {
+                let s = Scalar::for_width(width).size() * 8;
+                let fill = format!("((s{s}){a} < 0 ? -1 : 0)");
+                let shifted = wrap(ty, &format!("(s64)(s{s}){a} >> {b}"));
+                match &rhs.kind {
+                    ExprKind::Int(v) if *v < BigUint::from(width) => shifted,
+                    ExprKind::Int(_) => wrap(ty, &fill),
+                    _ => wrap(ty, &format!("({b} >= {width} ? {fill} : {shifted})")),
+                }
+            }
             BinOp::Shl | BinOp::Shr => {
                 let sym = if op == BinOp::Shl { "<<" } else { ">>" };
                 let shifted = wrap(ty, &format!("(u64){a} {sym} {b}"));
@@ -356,6 +367,10 @@ impl Emitter<'_> {
             Builtin::CsumReplace4 => {
                 self.use_helper(Helper::CsumReplace);
                 format!("p4bpf_csum_replace4({args})")
+            }
+            Builtin::CsumFold => {
+                self.use_helper(Helper::CsumReplace);
+                format!("p4bpf_csum_fold({args})")
             }
             Builtin::KtimeGetNs => "((u32)bpf_ktime_get_ns())".into(),
             Builtin::TimeNs48 => "(bpf_ktime_get_ns() & 0xffffffffffffULL)".into(),

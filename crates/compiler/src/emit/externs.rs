@@ -5,21 +5,45 @@
 
 use super::maps::map_def;
 use super::Emitter;
-use crate::ir::{Expr, ExternId, ExternInstance, ExternKind, ExternOp};
+use crate::ir::{CounterUnit, Expr, ExternId, ExternInstance, ExternKind, ExternOp};
 
 impl Emitter<'_> {
     /// The maps and operation functions of every extern instance.
     pub fn extern_definitions(&self) -> String {
-        self.prog
+        let both = self.prog.externs.iter().any(|x| {
+            matches!(
+                x.kind,
+                ExternKind::Counter {
+                    unit: CounterUnit::PacketsAndBytes,
+                    ..
+                }
+            )
+        });
+        let cell = if both {
+            "/* A cell of a counter of packets and bytes (the layout the runtime reads). */\n\
+             struct p4bpf_packets_bytes {\n    u64 packets;\n    u64 bytes;\n};\n\n"
+        } else {
+            ""
+        };
+        let meters = self
+            .prog
+            .externs
+            .iter()
+            .any(|x| matches!(x.kind, ExternKind::Meter { .. }));
+        let meter = if meters { METER } else { "" };
+        let definitions: String = self
+            .prog
             .externs
             .iter()
             .map(|x| match &x.kind {
-                ExternKind::Counter { sparse } => counter_definition(x, *sparse),
+                ExternKind::Counter { sparse, unit } => counter_definition(x, *sparse, *unit),
                 ExternKind::Register { value, .. } => {
                     self.register_definition(x, self.declare(value, "").trim())
                 }
+                ExternKind::Meter { bytes } => meter_definition(x, *bytes),
             })
-            .collect()
+            .collect();
+        format!("{cell}{meter}{definitions}")
     }
 
     fn register_definition(&self, x: &ExternInstance, value: &str) -> String {
@@ -43,39 +67,129 @@ impl Emitter<'_> {
             .extern_instance(instance)
             .map(|x| x.c_name.as_str())
             .unwrap_or_default();
+        let mut wide: Vec<bool> = args
+            .iter()
+            .map(|a| a.ty.width().unwrap_or(0) > 64)
+            .collect();
         let mut args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+        let op_kind = op;
         let op = match op {
             ExternOp::Count => {
                 if args.len() < 2 {
                     args.push("1".into());
+                    wide.push(false);
                 }
                 "count"
             }
             ExternOp::Read => "read",
             ExternOp::Write => "write",
+            ExternOp::Execute => "execute",
         };
-        format!("p4bpf_{op}_{name}({})", args.join(", "))
+        let call = |args: &[String]| format!("p4bpf_{op}_{name}({})", args.join(", "));
+        self.traced_extern(instance, op_kind, &args, &wide, &call)
     }
 }
 
-fn counter_definition(x: &ExternInstance, sparse: bool) -> String {
+/// A counter's map and its `p4bpf_count_<instance>(index, amount)`:
+/// `amount` is 1 or the packet's length; a cell of packets and bytes is
+/// two u64s, packets first.
+fn counter_definition(x: &ExternInstance, sparse: bool, unit: CounterUnit) -> String {
+    let name = &x.c_name;
+    let (value, what, add, first) = match unit {
+        CounterUnit::Packets => ("u64", "packets", "*cell += amount;", "amount"),
+        CounterUnit::Bytes => ("u64", "bytes", "*cell += amount;", "amount"),
+        CounterUnit::PacketsAndBytes => (
+            "struct p4bpf_packets_bytes",
+            "packets and bytes",
+            "{\n        cell->packets += 1;\n        cell->bytes += amount;\n    }",
+            "(struct p4bpf_packets_bytes){ 1, amount }",
+        ),
+    };
     let (kind, on_missing) = if sparse {
         (
             "BPF_MAP_TYPE_PERCPU_HASH",
             format!(
-                "\n    else\n        bpf_map_update_elem(&{}, &index, &amount, BPF_NOEXIST);",
-                x.c_name
+                "\n    else {{\n        {value} first = {first};\n        bpf_map_update_elem(&{name}, &index, &first, BPF_NOEXIST);\n    }}"
             ),
         )
     } else {
         ("BPF_MAP_TYPE_PERCPU_ARRAY", String::new())
     };
     format!(
-        "/* CounterArray {}: packets per index */\n{}\
+        "/* Counter {}: {what} per index */\n{}\
          static __always_inline void p4bpf_count_{name}(u32 index, u64 amount)\n{{\n    \
-         u64 *cell = bpf_map_lookup_elem(&{name}, &index);\n    if (cell)\n        *cell += amount;{on_missing}\n}}\n\n",
+         {value} *cell = bpf_map_lookup_elem(&{name}, &index);\n    if (cell)\n        {add}{on_missing}\n}}\n\n",
         x.name,
-        map_def(kind, "u32", "u64", x.size, None, &x.c_name),
-        name = x.c_name,
+        map_def(kind, "u32", value, x.size, None, name),
     )
 }
+
+/// A meter's map and `p4bpf_execute_<instance>(index, colour, amount)`.
+fn meter_definition(x: &ExternInstance, bytes: bool) -> String {
+    let name = &x.c_name;
+    let unit = if bytes { "bytes" } else { "packets" };
+    format!(
+        "/* Meter {}: two-rate three-colour, of {unit}, per index */\n{}\
+         static __always_inline u8 p4bpf_execute_{name}(u32 index, u8 colour, u64 amount)\n{{\n    \
+         struct p4bpf_meter *meter = bpf_map_lookup_elem(&{name}, &index);\n    \
+         return meter ? p4bpf_meter_colour(meter, colour, amount) : colour;\n}}\n\n",
+        x.name,
+        map_def(
+            "BPF_MAP_TYPE_ARRAY",
+            "u32",
+            "struct p4bpf_meter",
+            x.size,
+            None,
+            name
+        ),
+    )
+}
+
+/// RFC 2698's two-rate three-colour marker. The control plane sets the
+/// rates (units per second) and bursts (units), and fills the buckets;
+/// the buckets count billionths of a unit, so slow rates refill between
+/// packets. One lock per cell: every CPU meters against the same buckets.
+const METER: &str = "/* A two-rate three-colour meter (RFC 2698): the layout the runtime writes. */
+struct p4bpf_meter {
+    struct bpf_spin_lock lock;
+    u32 pad;
+    u64 pir, pburst, cir, cburst;
+    u64 peak, committed; /* tokens, in billionths of a unit */
+    u64 last_ns;
+};
+
+/* `tokens` after `elapsed` ns at `rate` units per second, at most `burst`. */
+static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64 elapsed)
+{
+    u64 full = burst * 1000000000ULL;
+    if (tokens >= full || (rate && elapsed >= (full - tokens) / rate))
+        return full;
+    return tokens + elapsed * rate;
+}
+
+/* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
+ * `colour` so far; a meter the control plane never set keeps it. */
+static __always_inline u8 p4bpf_meter_colour(struct p4bpf_meter *m, u8 colour, u64 amount)
+{
+    u64 now = bpf_ktime_get_ns();
+    u64 need = amount * 1000000000ULL;
+    bpf_spin_lock(&m->lock);
+    if (m->pir || m->cir) {
+        u64 elapsed = now - m->last_ns;
+        m->last_ns = now;
+        m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
+        m->committed = p4bpf_meter_fill(m->committed, m->cir, m->cburst, elapsed);
+        if (colour == 2 || m->peak < need) {
+            colour = 2;
+        } else if (colour == 1 || m->committed < need) {
+            colour = 1;
+            m->peak -= need;
+        } else {
+            m->peak -= need;
+            m->committed -= need;
+        }
+    }
+    bpf_spin_unlock(&m->lock);
+    return colour;
+}
+";

@@ -30,6 +30,10 @@ impl Emitter<'_> {
                 continue;
             };
             if t.storage == Storage::Code {
+                // The traced build records a const table's key in its struct.
+                if self.trace {
+                    out.push_str(&self.table_structs(t, l));
+                }
                 continue;
             }
             out.push_str(&self.table_structs(t, l));

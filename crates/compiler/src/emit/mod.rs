@@ -22,6 +22,7 @@ mod packet_key;
 mod parser;
 mod perf_events;
 mod ports;
+mod replication;
 mod source_map;
 mod split;
 mod stages;
@@ -29,6 +30,7 @@ mod stmt;
 mod tables;
 mod ternary;
 mod trace;
+mod trace_externs;
 mod types;
 mod varbit;
 mod wide;
@@ -48,6 +50,7 @@ use std::collections::BTreeSet;
 use stmt::Ctx;
 
 pub use ports::{ingress_port_map, port_map};
+pub use replication::replication_description;
 pub use tables::{defaults_map, runtime_default};
 pub use trace::describe as trace_description;
 
@@ -193,6 +196,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     out.push_str(&e.ingress_port_definitions());
     out.push_str(&e.port_map_definition());
+    out.push_str(&e.replication_definitions());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
@@ -201,6 +205,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     out.push_str(&entry);
     out.push_str(&later_stages);
+    out.push_str(&e.egress_entry_function());
     out.push_str(&pipeline_section(options.pipeline_json));
     out.push_str("char LICENSE[] SEC(\"license\") = \"GPL\";\n");
     let (mut c, regions) = source_map::resolve(&out);
@@ -236,7 +241,9 @@ impl Emitter<'_> {
         let reads = |st: &crate::ir::Stmt| {
             matches!(
                 st,
-                crate::ir::Stmt::Extract { .. } | crate::ir::Stmt::Advance { .. }
+                crate::ir::Stmt::Extract { .. }
+                    | crate::ir::Stmt::Advance { .. }
+                    | crate::ir::Stmt::AdvanceBy { .. }
             )
         };
         self.prog.parsers.iter().flat_map(|p| &p.states).any(|s| {
@@ -426,7 +433,9 @@ impl Emitter<'_> {
                 let body = body
                     .get(..until.map_or(body.len(), |u| u.saturating_sub(from)))
                     .unwrap_or(body);
-                out.extend(self.stmts(body, &cx));
+                let what = format!("control `{}`", control.name);
+                let body = self.stmts(body, &cx);
+                out.extend(source_map::from_p4(&control.origin, what, body));
                 out.extend(tail.unwrap_or_default());
                 out.push(CStmt::Label(end));
                 if matches!(step, Step::Deparse(_)) {
@@ -499,14 +508,14 @@ impl Emitter<'_> {
             return vec![];
         };
         let spec = self.expr(place);
-        vec![
-            CStmt::If {
-                cond: format!("{spec} == {drop}"),
-                then: vec![CStmt::Return(self.target.drop().into())],
-                other: vec![],
-            },
-            line(format!("{} = {spec}", self.lvalue(port))),
-        ]
+        let mut out = vec![CStmt::If {
+            cond: format!("{spec} == {drop}"),
+            then: vec![CStmt::Return(self.target.drop().into())],
+            other: vec![],
+        }];
+        out.extend(self.multicast_check());
+        out.push(line(format!("{} = {spec}", self.lvalue(port))));
+        out
     }
 
     fn outcome(&self, outcome: Outcome) -> Vec<CStmt> {

@@ -8,6 +8,10 @@ use super::tables::keyset_test;
 use super::Emitter;
 use crate::ir::{Expr, ExprKind, Next, Parser, Transition};
 
+/// The longest run-time `advance` the parser takes, in bytes: a bound the
+/// verifier needs on the packet offset (a longer one is PacketTooShort).
+const MAX_ADVANCE_BYTES: u32 = 4096;
+
 /// Bytes a lookahead inside `e` needs in the packet, if it has one.
 pub fn has_lookahead(e: &Expr) -> Option<u32> {
     let mut most = None;
@@ -20,6 +24,44 @@ pub fn has_lookahead(e: &Expr) -> Option<u32> {
 }
 
 impl Emitter<'_> {
+    /// `advance(bits)` with `bits` known at run time: whole bytes only
+    /// (else ParserInvalidArgument), inside the packet (else PacketTooShort).
+    pub fn advance_by(&self, bits: &Expr) -> CStmt {
+        let code = |name: &str, fallback: usize| {
+            self.prog
+                .errors
+                .iter()
+                .position(|e| e == name)
+                .unwrap_or(fallback)
+        };
+        let fail = |name: &str, fallback: usize| {
+            vec![
+                line(format!(
+                    "parser_error = {} /* {name} */",
+                    code(name, fallback)
+                )),
+                CStmt::Goto("reject".into()),
+            ]
+        };
+        CStmt::Block(vec![
+            line(format!("u64 advance_bits = (u64){}", self.expr(bits))),
+            CStmt::If {
+                cond: "advance_bits % 8 != 0".into(),
+                then: fail("ParserInvalidArgument", 6),
+                other: vec![],
+            },
+            line("u64 advance_bytes = advance_bits / 8"),
+            CStmt::If {
+                cond: format!(
+                    "advance_bytes > {MAX_ADVANCE_BYTES} || pkt + offset + advance_bytes > pkt_end"
+                ),
+                then: fail("PacketTooShort", 1),
+                other: vec![],
+            },
+            line("offset += advance_bytes"),
+        ])
+    }
+
     pub fn state_label(&self, parser: &Parser, next: Next) -> String {
         match next {
             Next::Accept => "accept".into(),
@@ -53,12 +95,12 @@ impl Emitter<'_> {
                 "parser {} state {} ({})",
                 parser.name, s.name, s.origin
             )));
-            out.extend(self.stmts(&s.stmts, &cx));
+            let mut body = self.stmts(&s.stmts, &cx);
             match &s.transition {
-                Transition::Direct(next) => out.push(CStmt::Goto(self.state_label(parser, *next))),
+                Transition::Direct(next) => body.push(CStmt::Goto(self.state_label(parser, *next))),
                 Transition::Select { keys, cases } => {
                     if let Some(bytes) = keys.iter().filter_map(has_lookahead).max() {
-                        out.push(self.too_short_check(&bytes.to_string()));
+                        body.push(self.too_short_check(&bytes.to_string()));
                     }
                     let key_values: Vec<String> = keys.iter().map(|k| self.expr(k)).collect();
                     let no_match = self
@@ -91,9 +133,11 @@ impl Emitter<'_> {
                             }]
                         };
                     }
-                    out.extend(chain);
+                    body.extend(chain);
                 }
             }
+            let what = format!("parser state `{}.{}`", parser.name, s.name);
+            out.extend(super::source_map::from_p4(&s.origin, what, body));
         }
         out
     }

@@ -1,14 +1,11 @@
-//! Where the generated C comes from in P4. Action bodies and table
-//! applications are marked while printing; [`resolve`] takes the marks out
+//! Where the generated C comes from in P4. Parser states, controls,
+//! action bodies and table applications are marked while printing; [`resolve`] takes the marks out
 //! and records which C lines each covers, and [`section`] writes that list
 //! into section `.p4bpf.lines` (`p4bpf_layout::SourceRegion`), so the
 //! runtime can turn the C line of a failing instruction in the verifier's
-//! log into the P4 line and the action or table.
-//!
-//! Not `#line` directives: clang 14's BPF back end writes BTF line info with
-//! the file of the enclosing function, and actions are inlined into the
-//! entry function, so a `#line` to the .p4 file yields P4 line numbers
-//! labelled with the C file, indistinguishable from the C's own lines.
+//! log into the P4 line and the action or table, and so that
+//! [`crate::p4_lines`] can rewrite the object's BTF line info to P4 lines
+//! (`#line` directives cannot: see there).
 
 use super::c::CStmt;
 use p4bpf_layout::SourceRegion;

@@ -7,7 +7,7 @@ use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
-use crate::ir::{Action, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
+use crate::ir::{Action, ActionId, AggId, Expr, ExprKind, Stmt, Ty, VarStorage};
 
 /// Where the statements being emitted live.
 pub struct Ctx {
@@ -244,10 +244,11 @@ impl Emitter<'_> {
                         }
                     })
                     .collect();
-                out.extend(self.call_action(*action, &args, cx));
+                // Marked before the call: an `exit` in the action skips what follows.
                 for lhs in written {
                     out.extend(self.mark_dirty(lhs));
                 }
+                out.extend(self.call_action(*action, &args, cx));
             }
             Stmt::SetValid { header, valid } => {
                 // A union holds at most one valid member.
@@ -328,6 +329,7 @@ impl Emitter<'_> {
                 out.push(self.too_short_check(&format!("{bytes}")));
                 out.push(line(format!("offset += {bytes}")));
             }
+            Stmt::AdvanceBy { bits } => out.push(self.advance_by(bits)),
             Stmt::Verify { cond, error } => {
                 if let Some(bytes) = super::parser::has_lookahead(cond) {
                     out.push(self.too_short_check(&bytes.to_string()));
@@ -373,6 +375,23 @@ impl Emitter<'_> {
 
     fn assign(&self, lhs: &Expr, rhs: &Expr) -> Vec<CStmt> {
         if let ExprKind::Slice { base, hi, lo } = &lhs.kind {
+            // `x[h1:l1][h2:l2]` is `x[l1 + h2 : l1 + l2]`.
+            if let ExprKind::Slice {
+                base: inner,
+                lo: inner_lo,
+                ..
+            } = &base.kind
+            {
+                let flat = Expr {
+                    kind: ExprKind::Slice {
+                        base: inner.clone(),
+                        hi: hi + inner_lo,
+                        lo: lo + inner_lo,
+                    },
+                    ty: lhs.ty.clone(),
+                };
+                return self.assign(&flat, rhs);
+            }
             let mask = format!("((u64){} << {lo})", super::expr::mask_literal(hi - lo + 1));
             let place = self.lvalue(base);
             let merged = format!(
@@ -468,19 +487,32 @@ impl Emitter<'_> {
     }
 
     /// `extract(s.next)`: fills the next element, or fails with StackOutOfBounds.
-    fn extract_next(&self, stack: &Expr, a: &crate::ir::Aggregate) -> Vec<CStmt> {
-        let Ty::Stack { size, elem: agg } = stack.ty else {
+    /// `stack.next` extracted, or with `member`, the header `member` of a
+    /// stack of unions' next element (its other members made invalid).
+    fn extract_next(
+        &self,
+        stack: &Expr,
+        agg: AggId,
+        a: &crate::ir::Aggregate,
+        member: Option<(AggId, usize)>,
+    ) -> Vec<CStmt> {
+        let Ty::Stack { size, .. } = stack.ty else {
             return vec![];
         };
         let bytes = a.wire_bits / 8;
         let s = self.lvalue(stack);
+        let union = member.and_then(|(u, field)| Some((self.prog.agg(u)?, field)));
         let full = self
             .prog
             .errors
             .iter()
             .position(|e| e == "StackOutOfBounds")
             .unwrap_or(3);
-        let place = format!("{s}.elem[stack_index]");
+        let element = format!("{s}.elem[stack_index]");
+        let place = match union {
+            Some((u, field)) => format!("{element}.{}", c_ident(&u.fields[field].name)),
+            None => element.clone(),
+        };
         let mut body = vec![
             line(format!("u32 stack_index = {s}.next")),
             CStmt::If {
@@ -495,6 +527,15 @@ impl Emitter<'_> {
             line("u8 *hdr_start = pkt + offset"),
         ];
         body.extend(self.read_header(agg, a, "hdr_start", &place));
+        if let Some((u, field)) = union {
+            let others = u.fields.iter().enumerate().filter(|(i, _)| *i != field);
+            for (_, other) in others {
+                body.push(line(format!(
+                    "{element}.{}.{VALID} = 0",
+                    c_ident(&other.name)
+                )));
+            }
+        }
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
         body.push(line(format!("{s}.next = stack_index + 1")));
@@ -515,8 +556,18 @@ impl Emitter<'_> {
             return vec![];
         };
         let bytes = a.wire_bits / 8;
-        if let ExprKind::StackNext(stack) = &header.kind {
-            return self.extract_next(stack, a);
+        match &header.kind {
+            ExprKind::StackNext(stack) => return self.extract_next(stack, agg, a, None),
+            ExprKind::Field {
+                base,
+                agg: union,
+                field,
+            } => {
+                if let ExprKind::StackNext(stack) = &base.kind {
+                    return self.extract_next(stack, agg, a, Some((*union, *field)));
+                }
+            }
+            _ => {}
         }
         let place = self.lvalue(header);
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];

@@ -12,8 +12,11 @@ use super::expr::{literal, mask_literal};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
-use crate::ir::{ActionCall, Expr, Keyset, Program, Storage, Table, TableId, VarId};
+use crate::ir::{
+    ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, VarId,
+};
 use crate::map_layout::TableLayout;
+use crate::midend::visit::any_stmt;
 use p4bpf_layout::ByteOrder;
 
 /// Whether the control plane can set `t`'s default action (it then lives
@@ -29,12 +32,12 @@ pub fn defaults_map(prog: &Program) -> String {
 }
 
 impl Emitter<'_> {
-    fn layout_of(&self, id: TableId) -> Option<(&Table, &TableLayout)> {
+    pub(super) fn layout_of(&self, id: TableId) -> Option<(&Table, &TableLayout)> {
         Some((self.prog.table(id)?, self.table_layouts.get(id.index())?))
     }
 
     /// Assignments filling `key` (a `struct T_key`) from the key expressions.
-    fn fill_key(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
+    pub(super) fn fill_key(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
         let mut out = vec![];
         let mut bits = 0u32;
         for (f, i) in l.key.fields.iter().zip(&l.key_order) {
@@ -213,7 +216,9 @@ impl Emitter<'_> {
                     .collect(),
                 None => vec![],
             };
-            cases.push((vec![code.to_string()], self.call_action(*a, &args, cx)));
+            let mut call = self.branch_barrier(*a);
+            call.extend(self.call_action(*a, &args, cx));
+            cases.push((vec![code.to_string()], call));
         }
         let mut default = self.call_const(&t.default_action, cx);
         if let Some(r) = &run {
@@ -263,6 +268,29 @@ impl Emitter<'_> {
         )
     }
 
+    /// Before the call of an action that branches, a compiler barrier:
+    /// without it clang if-converts the action's branches into selects, each
+    /// testing the action code again, and the verifier forks at every test
+    /// on every parser path reaching the table.
+    fn branch_barrier(&self, action: ActionId) -> Vec<CStmt> {
+        let branches = self.prog.action(action).is_some_and(|a| {
+            any_stmt(&a.body, |s| {
+                matches!(
+                    s,
+                    Stmt::If { .. } | Stmt::SwitchValue { .. } | Stmt::SwitchAction { .. }
+                )
+            })
+        });
+        if branches {
+            vec![
+                CStmt::Comment("keeps the action's branches out of selects on `action`".into()),
+                line("asm volatile(\"\" ::: \"memory\")"),
+            ]
+        } else {
+            vec![]
+        }
+    }
+
     fn call_const(&self, call: &ActionCall, cx: &Ctx) -> Vec<CStmt> {
         let args: Vec<String> = call.args.iter().map(|a| self.expr(a)).collect();
         self.call_action(call.action, &args, cx)
@@ -277,7 +305,7 @@ impl Emitter<'_> {
         run: Option<&str>,
         cx: &Ctx,
     ) -> Vec<CStmt> {
-        let outcome = |call: &ActionCall, matched: bool| {
+        let outcome = |call: &ActionCall, matched: bool, entry: usize| {
             let mut body = vec![];
             if let Some(h) = hit {
                 body.push(line(format!("{h} = {}", u8::from(matched))));
@@ -289,12 +317,12 @@ impl Emitter<'_> {
                 )));
             }
             let code = t.action_code(call.action).unwrap_or(0);
-            body.extend(self.trace_code_table(id, matched, code));
+            body.extend(self.trace_code_table(id, matched, code, entry));
             body.extend(self.call_const(call, cx));
             body
         };
-        let mut chain = outcome(&t.default_action, false);
-        for entry in t.const_entries.iter().rev() {
+        let mut chain = outcome(&t.default_action, false, t.const_entries.len());
+        for (index, entry) in t.const_entries.iter().enumerate().rev() {
             let conds: Vec<String> = entry
                 .keysets
                 .iter()
@@ -316,7 +344,7 @@ impl Emitter<'_> {
             };
             chain = vec![CStmt::If {
                 cond,
-                then: outcome(&entry.action, true),
+                then: outcome(&entry.action, true, index),
                 other: chain,
             }];
         }

@@ -9,7 +9,7 @@
 use super::c::{line, CStmt};
 use super::types::VALID;
 use super::Emitter;
-use crate::ir::{Program, Storage, Table, TableId, Ty};
+use crate::ir::{ActionCall, ExprKind, Program, Storage, Table, TableId, Ty};
 use p4bpf_layout::trace::{self as layout, Trace, TracedTable};
 
 /// Room of the ring buffer: a few thousand packets' records.
@@ -41,9 +41,14 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
     let traced = |t: &Table| {
         let listed = tables.iter().find(|d| d.name == t.name);
         let action_name = |a| prog.action(a).map(|x| x.name.clone()).unwrap_or_default();
+        let code = t.storage == Storage::Code;
         TracedTable {
             name: t.name.clone(),
-            key_size: listed.map_or(0, |_| key_struct_size(prog, t)),
+            key_size: if listed.is_some() || code {
+                key_struct_size(prog, t)
+            } else {
+                0
+            },
             value_size: listed.map_or(0, |d| d.value_size),
             default_action: action_name(t.default_action.action),
             actions: t
@@ -51,6 +56,20 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
                 .iter()
                 .filter_map(|a| Some((t.action_code(*a)?, action_name(*a))))
                 .collect(),
+            code_keys: if code {
+                crate::describe::key_fields(t, &crate::map_layout::table_layout(prog, t))
+            } else {
+                vec![]
+            },
+            entry_args: if code {
+                let calls = t.const_entries.iter().map(|e| &e.action);
+                calls
+                    .chain([&t.default_action])
+                    .map(|call| call_args(prog, call))
+                    .collect()
+            } else {
+                vec![]
+            },
         }
     };
     Trace {
@@ -59,8 +78,29 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
         tables: prog.tables.iter().map(traced).collect(),
         headers: header_places(prog).into_iter().map(|(p4, _)| p4).collect(),
         errors: prog.errors.clone(),
+        extern_calls: super::trace_externs::extern_calls(prog)
+            .into_iter()
+            .map(|(_, _, call)| call)
+            .collect(),
         table_stats: stats_name(prog),
     }
+}
+
+/// `(parameter, value)` of the control-plane arguments of a const call.
+fn call_args(prog: &Program, call: &ActionCall) -> Vec<(String, String)> {
+    let Some(action) = prog.action(call.action) else {
+        return vec![];
+    };
+    let names = action.params.iter().skip(action.directional).map(|v| {
+        let p4 = prog.var(*v).map_or("", |v| v.p4_name.as_str());
+        p4.rsplit('.').next().unwrap_or(p4).to_string()
+    });
+    let values = call.args.iter().map(|a| match &a.kind {
+        ExprKind::Int(n) => n.to_string(),
+        ExprKind::Bool(b) => b.to_string(),
+        _ => "(computed)".to_string(),
+    });
+    names.zip(values).collect()
 }
 
 /// Bytes of `struct T_key`: the fields, after an LPM key's prefix length.
@@ -74,6 +114,9 @@ fn header_places(prog: &Program) -> Vec<(String, String)> {
     fn walk(prog: &Program, ty: &Ty, p4: String, c: String, out: &mut Vec<(String, String)>) {
         match ty {
             Ty::Header(_) => out.push((p4, c)),
+            Ty::Stack { size, .. } => {
+                out.extend((0..*size).map(|i| (format!("{p4}[{i}]"), format!("{c}.elem[{i}]"))))
+            }
             Ty::Struct(a) | Ty::Union(a) => {
                 for f in prog.agg(*a).map(|g| g.fields.as_slice()).unwrap_or(&[]) {
                     let field = crate::cstruct::c_ident(&f.name);
@@ -115,7 +158,7 @@ impl Emitter<'_> {
         format!(
             "/* --trace: what each packet did, for `p4bpf trace` (records: p4bpf_layout::trace). */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_RINGBUF);\n    __uint(max_entries, {RING_BYTES});\n}} {ring} SEC(\".maps\");\n\n\
-             #define P4BPF_TRACE_BEGIN {begin}\n#define P4BPF_TRACE_STATE {state}\n#define P4BPF_TRACE_TABLE {table}\n#define P4BPF_TRACE_VERDICT {verdict}\n#define P4BPF_TRACE_HIT {hit:#x}\n\n\
+             #define P4BPF_TRACE_BEGIN {begin}\n#define P4BPF_TRACE_STATE {state}\n#define P4BPF_TRACE_TABLE {table}\n#define P4BPF_TRACE_VERDICT {verdict}\n#define P4BPF_TRACE_EXTERN {extern_kind}\n#define P4BPF_TRACE_HIT {hit:#x}\n\n\
              struct p4bpf_trace_head {{\n    u32 cpu;\n    u16 kind;\n    u16 what;\n    u32 detail;\n    u32 len;\n}};\n\n\
              /* A record of `len` data bytes (a constant), its head filled; NULL when the ring is full. */\n\
              static __always_inline u8 *p4bpf_trace_open(u16 kind, u16 what, u32 detail, u32 len)\n{{\n\
@@ -125,6 +168,10 @@ impl Emitter<'_> {
              \x20   return (u8 *)(head + 1);\n}}\n\n\
              static __always_inline void p4bpf_trace_event(u16 kind, u16 what, u32 detail)\n{{\n\
              \x20   u8 *data = p4bpf_trace_open(kind, what, detail, 0);\n    if (data)\n        bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n\
+             /* An extern call's record: its arguments and result, `len` (a constant) bytes. */\n\
+             static __always_inline void p4bpf_trace_values(u16 call, const u64 *values, u32 len)\n{{\n\
+             \x20   u8 *data = p4bpf_trace_open(P4BPF_TRACE_EXTERN, call, 0, len);\n    if (!data)\n        return;\n\
+             \x20   __builtin_memcpy(data, values, len);\n    bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n\
              /* Hits ([2 * table]) and misses ([2 * table + 1]) of each table, for `p4bpf top`. */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u64);\n    __uint(max_entries, {slots});\n}} {stats} SEC(\".maps\");\n\n\
              static __always_inline void p4bpf_table_stat(u32 slot)\n{{\n    u64 *n = bpf_map_lookup_elem(&{stats}, &slot);\n    if (n)\n        *n += 1;\n}}\n\n",
@@ -135,6 +182,7 @@ impl Emitter<'_> {
             state = layout::STATE,
             table = layout::TABLE,
             verdict = layout::VERDICT,
+            extern_kind = layout::EXTERN,
             hit = layout::HIT,
         )
     }
@@ -208,12 +256,19 @@ impl Emitter<'_> {
         ])]
     }
 
-    /// The record of a table compiled into code (no key recorded).
-    pub fn trace_code_table(&self, id: TableId, matched: bool, code: u32) -> Vec<CStmt> {
-        let Some(t) = self
-            .prog
-            .table(id)
-            .filter(|t| self.trace && t.storage == Storage::Code)
+    /// The record of a table compiled into code: its key, the action and
+    /// the index of the const entry that matched (`entry`; the number of
+    /// entries for the default action).
+    pub fn trace_code_table(
+        &self,
+        id: TableId,
+        matched: bool,
+        code: u32,
+        entry: usize,
+    ) -> Vec<CStmt> {
+        let Some((t, l)) = self
+            .layout_of(id)
+            .filter(|(t, _)| self.trace && t.storage == Storage::Code)
         else {
             return vec![];
         };
@@ -223,17 +278,33 @@ impl Emitter<'_> {
             ("misses", "")
         };
         let slot = 2 * id.index() + usize::from(!matched);
-        vec![
+        let key = format!("struct {}_key", t.c_name);
+        let mut record = vec![
             line(format!(
                 "p4bpf_table_stat({slot} /* {outcome} of {} */)",
                 t.name
             )),
-            line(format!(
-                "p4bpf_trace_event(P4BPF_TRACE_TABLE, {} /* {} */, {hit}{code})",
-                id.index(),
-                t.name
-            )),
-        ]
+            line(format!("{key} key = {{}}")),
+        ];
+        record.extend(self.fill_key(t, l));
+        record.push(line(format!("u32 entry = {entry}")));
+        record.push(line(format!(
+            "u8 *trace_data = p4bpf_trace_open(P4BPF_TRACE_TABLE, {} /* {} */, {hit}{code}, sizeof({key}) + sizeof(entry))",
+            id.index(),
+            t.name
+        )));
+        record.push(CStmt::If {
+            cond: "trace_data".into(),
+            then: vec![
+                line(format!("__builtin_memcpy(trace_data, &key, sizeof({key}))")),
+                line(format!(
+                    "__builtin_memcpy(trace_data + sizeof({key}), &entry, sizeof(entry))"
+                )),
+                line("bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0)"),
+            ],
+            other: vec![],
+        });
+        vec![CStmt::Block(record)]
     }
 
     /// `body` with the verdict record written before each of its returns.

@@ -87,6 +87,12 @@ impl Emitter<'_> {
         for i in 0..self.prog.aggregates.len() {
             self.visit(AggId(i as u32), &mut seen, &mut order);
         }
+        // Stacks no aggregate holds: local variables (`H[2] tmp;`).
+        for v in &self.prog.vars {
+            if let Ty::Stack { elem, size } = v.ty {
+                order.push(Item::Stack(elem, size));
+            }
+        }
         let mut out = String::new();
         let mut stacks_done = vec![];
         for item in order {

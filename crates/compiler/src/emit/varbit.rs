@@ -6,6 +6,7 @@
 //! `bpf_skb_load_bytes` / `bpf_skb_store_bytes` call moves them.
 
 use super::c::{line, CStmt};
+use super::types::VALID;
 use super::Emitter;
 use crate::cstruct::c_ident;
 use crate::ir::{Aggregate, Expr, VarbitField};
@@ -29,7 +30,8 @@ impl Emitter<'_> {
     }
 
     /// After the fixed fields of `a` were read at `hdr_start`: the varbit
-    /// bytes into `place`, then `offset` moved past them.
+    /// bytes into `place`, then `offset` moved past them. A failure leaves
+    /// the header invalid, as BMv2 does (the fixed part was read already).
     pub fn extract_varbit(&self, a: &Aggregate, place: &str, bits: &Expr) -> Vec<CStmt> {
         let Some(v) = &a.varbit else {
             return vec![];
@@ -41,6 +43,7 @@ impl Emitter<'_> {
         let short = self.error_code("PacketTooShort", 1);
         let fail = |code: usize, name: &str| {
             vec![
+                line(format!("{place}.{VALID} = 0")),
                 line(format!("parser_error = {code} /* {name} */")),
                 CStmt::Goto("reject".into()),
             ]

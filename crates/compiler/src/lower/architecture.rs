@@ -22,13 +22,11 @@ fn shared_name(param: Param) -> Option<&'static str> {
 }
 
 impl<'a, 'u> Lowerer<'a, 'u> {
-    /// Lowers the program `main` instantiates.
+    /// Lowers the program `main` instantiates: the declaration the
+    /// checker's instance tree starts from.
     pub(super) fn program(&mut self, program: &'a ast::Program) {
-        let Some(main) = program
-            .decls
-            .iter()
-            .find(|d| matches!(&d.kind, DeclKind::Instance { name, .. } if name.name == "main"))
-        else {
+        let main_span = self.env.checked.main.as_ref().map(|m| m.span);
+        let Some(main) = program.decls.iter().find(|d| Some(d.span) == main_span) else {
             self.diags
                 .list
                 .error(None, "the program has no `main` instance");
@@ -115,6 +113,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         self.prog.intrinsics = intrinsics;
         self.arch_inputs(arch, span);
+        // Extern instances declared at the top level, shared by every block.
+        for decl in &program.decls {
+            if let DeclKind::Instance { ty, args, name, .. } = &decl.kind {
+                let object = match &ty.kind {
+                    TypeRefKind::Named { path, .. } => path.name.name.as_str(),
+                    _ => "",
+                };
+                if arch.object(object).is_some() {
+                    self.extern_instance(object, args, name, decl);
+                }
+            }
+        }
         // Top-level actions may call externs that set the metadata.
         for decl in &program.decls {
             if let DeclKind::Action { .. } = decl.kind {
@@ -159,6 +169,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if arch.arch == ir::Arch::Psa {
             self.psa_egress(decls.get(3..).unwrap_or_default());
             self.psa_outputs(span);
+        }
+        if arch.arch == ir::Arch::V1Model {
+            // Ingress is where a group takes effect: point there.
+            let ingress = decls.get(2).map_or(span, |d| d.span);
+            self.v1model_multicast(ingress);
         }
     }
 
@@ -238,6 +253,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             parser_error: None,
             truncate: None,
             defaults,
+            replication: None,
         })
     }
 

@@ -190,8 +190,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
                 method => {
                     if let A::Path(p) = &base.kind {
-                        if let Some(Binding::Extern(instance)) = self.lookup(&p.name.name) {
-                            return self.extern_method(instance, method, args, e);
+                        match self.lookup(&p.name.name) {
+                            Some(Binding::Extern(instance)) => {
+                                return self.extern_method(instance, method, args, e);
+                            }
+                            Some(
+                                b @ (Binding::InternetChecksum(_)
+                                | Binding::Random { .. }
+                                | Binding::Hash { .. }),
+                            ) => {
+                                return self.value_extern_method(b, method, args, e);
+                            }
+                            _ => {}
                         }
                     }
                     self.diags.error(
@@ -306,6 +316,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         };
         for (p, given) in sig.params.iter().zip(given) {
+            if let Some(instance) = self.extern_argument(&given) {
+                params.push((p.name.name.clone(), instance));
+                continue;
+            }
             let ty = self.env.decl_ty(&p.name, &mut self.diags)?;
             let v = self.new_var(
                 format!("{call}.{}", p.name.name),
@@ -316,7 +330,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 kind: ExprKind::Var(v),
                 ty: ty.clone(),
             };
-            params.push((p.name.name.clone(), v));
+            params.push((p.name.name.clone(), Binding::Var(v)));
             let Given::Value(value) = given else {
                 continue;
             };
@@ -343,8 +357,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         // The body sees the top level and its parameters only.
         let global = self.scopes.first().cloned().unwrap_or_default();
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, Default::default()]);
-        for (name, v) in params {
-            self.bind(&name, Binding::Var(v));
+        for (name, binding) in params {
+            self.bind(&name, binding);
         }
         let saved_ret = std::mem::replace(&mut self.return_var, ret);
         self.inlining.push(sig.name.name.clone());
@@ -368,6 +382,28 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 ty: Ty::Void,
             },
         })
+    }
+}
+
+impl Lowerer<'_, '_> {
+    /// The extern instance an argument names (`ip_checksum(chk, ...)`):
+    /// the parameter stands for the instance itself.
+    fn extern_argument(&self, given: &Given) -> Option<Binding> {
+        let Given::Value(ast::Expr {
+            kind: A::Path(p), ..
+        }) = given
+        else {
+            return None;
+        };
+        match self.lookup(&p.name.name) {
+            Some(
+                b @ (Binding::Extern(_)
+                | Binding::InternetChecksum(_)
+                | Binding::Random { .. }
+                | Binding::Hash { .. }),
+            ) => Some(b),
+            _ => None,
+        }
     }
 }
 

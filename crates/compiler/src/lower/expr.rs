@@ -11,7 +11,7 @@
 use super::compare::is_aggregate;
 use super::wide::is_wide;
 use super::{Binding, Lowerer};
-use crate::ir::{BinOp, Expr, ExprKind, Ty, UnOp};
+use crate::ir::{BinOp, Expr, ExprKind, Stmt, Ty, UnOp, VarStorage};
 use num_bigint::BigUint;
 use num_traits::ToPrimitive;
 use p4bpf_front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
@@ -129,7 +129,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             } => self.short_circuit(*op, lhs, rhs, e),
             A::Binary { op, lhs, rhs } => {
                 let l = self.expr(lhs)?;
+                let before_rhs = self.pending.len();
                 let r = self.expr(rhs)?;
+                let l = self.read_before(l, before_rhs);
                 let ty = self.env.expr_ty(e, &mut self.diags)?;
                 self.combine(*op, l, r, ty, e)
             }
@@ -237,6 +239,38 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 None
             }
         }
+    }
+
+    /// `l`, read before the statements pending from `mark` on ran: when
+    /// the right operand calls something (a function, an action, a table,
+    /// an extern), P4 evaluates left to right, so the left operand's value
+    /// is kept in a temporary the call cannot change (`x + f(x)` with `f`
+    /// writing `x`). Plain assignments (temporaries the right operand
+    /// builds) need no copy.
+    fn read_before(&mut self, l: Expr, mark: usize) -> Expr {
+        let calls = self
+            .pending
+            .get(mark..)
+            .unwrap_or_default()
+            .iter()
+            .any(|s| !matches!(s, Stmt::Assign { .. } | Stmt::SetValid { .. }));
+        if !calls || matches!(l.kind, ExprKind::Int(_) | ExprKind::Bool(_)) {
+            return l;
+        }
+        let name = format!("{}.left{}", self.dotted("tmp"), self.prog.vars.len());
+        let v = self.new_var(name, l.ty.clone(), VarStorage::State);
+        let temp = Expr {
+            kind: ExprKind::Var(v),
+            ty: l.ty.clone(),
+        };
+        self.pending.insert(
+            mark,
+            Stmt::Assign {
+                lhs: temp.clone(),
+                rhs: l,
+            },
+        );
+        temp
     }
 
     /// The binary operation `l op r` of checked type `ty`.

@@ -6,7 +6,8 @@
 use super::{Binding, Lowerer};
 use crate::arch::{Function, Object};
 use crate::ir::{
-    Builtin, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty, VarStorage,
+    Builtin, CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty,
+    VarStorage,
 };
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::{Type, Value};
@@ -21,17 +22,32 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         decl: &ast::Decl,
     ) {
         let object = self.arch.and_then(|a| a.object(type_name));
-        let mut counts_bytes = false;
         let kind = match object {
             Some(Object::CounterArray) => self.counter_kind(args, decl),
             Some(Object::PsaCounter) => self.psa_counter_kind(args, decl),
             Some(Object::Register | Object::RegisterReadOut) => {
                 self.register_kind(name, args, decl)
             }
-            Some(Object::TypedCounter) => self.typed_counter_bytes(args, decl).map(|bytes| {
-                counts_bytes = bytes;
-                ExternKind::Counter { sparse: false }
-            }),
+            Some(Object::TypedCounter) => {
+                self.typed_counter_unit(args, decl)
+                    .map(|unit| ExternKind::Counter {
+                        sparse: false,
+                        unit,
+                    })
+            }
+            Some(Object::InternetChecksum) => {
+                self.internet_checksum_instance(name);
+                return;
+            }
+            Some(Object::Meter) => self.meter_kind(args, decl),
+            Some(Object::Random) => {
+                self.random_instance(name, args, decl);
+                return;
+            }
+            Some(Object::Hash) => {
+                self.hash_instance(name, args, decl);
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,
@@ -69,14 +85,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             p4_id,
         });
         self.bind(&name.name, Binding::Extern(id));
-        if counts_bytes {
-            self.byte_counters.insert(id);
-        }
     }
 
-    /// `counter(bit<32> size, CounterType type)`: whether it counts bytes
-    /// (else packets).
-    fn typed_counter_bytes(&mut self, args: &[ast::Argument], decl: &ast::Decl) -> Option<bool> {
+    /// `counter(bit<32> size, CounterType type)`: what it counts.
+    fn typed_counter_unit(
+        &mut self,
+        args: &[ast::Argument],
+        decl: &ast::Decl,
+    ) -> Option<CounterUnit> {
         let member = match args {
             [_, unit] => match self.env.value(&unit.value) {
                 Some(Value::Member { member, .. }) => member.as_str(),
@@ -85,15 +101,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => "",
         };
         match member {
-            "packets" => Some(false),
-            "bytes" => Some(true),
-            "packets_and_bytes" => {
-                self.diags.error(
-                    decl.span,
-                    "`CounterType.packets_and_bytes` is not supported yet: use two counters, one of packets and one of bytes",
-                );
-                None
-            }
+            "packets" => Some(CounterUnit::Packets),
+            "bytes" => Some(CounterUnit::Bytes),
+            "packets_and_bytes" => Some(CounterUnit::PacketsAndBytes),
             _ => {
                 self.diags.error(
                     decl.span,
@@ -112,25 +122,36 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return None;
         };
         let sparse = matches!(self.env.value(&sparse.value), Some(Value::Bool(true)));
-        Some(ExternKind::Counter { sparse })
+        Some(ExternKind::Counter {
+            sparse,
+            unit: CounterUnit::Packets,
+        })
     }
 
-    /// PSA's `Counter<W, S>(size, type)`: packets per index, as
-    /// `CounterArray` counts them; byte counts are not supported yet.
+    /// PSA's and PNA's `Counter<W, S>(size, type)`: packets, bytes (the
+    /// frame's length at ingress) or both per index.
     fn psa_counter_kind(&mut self, args: &[ast::Argument], decl: &ast::Decl) -> Option<ExternKind> {
         let counted = args.get(1).and_then(|a| self.env.value(&a.value));
-        match counted {
-            Some(Value::Member { member, .. }) if member == "PACKETS" => {
-                Some(ExternKind::Counter { sparse: false })
-            }
+        let member = match counted {
+            Some(Value::Member { member, .. }) => member.as_str(),
+            _ => "",
+        };
+        let unit = match member {
+            "PACKETS" => CounterUnit::Packets,
+            "BYTES" => CounterUnit::Bytes,
+            "PACKETS_AND_BYTES" => CounterUnit::PacketsAndBytes,
             _ => {
                 self.diags.error(
                     decl.span,
-                    "PSA `Counter`s of bytes are not supported yet: p4bpf counts packets (`PSA_CounterType_t.PACKETS`)",
+                    "`Counter` takes a size and a counter type: `Counter<bit<32>, bit<32>>(1024, PSA_CounterType_t.PACKETS)`",
                 );
-                None
+                return None;
             }
-        }
+        };
+        Some(ExternKind::Counter {
+            sparse: false,
+            unit,
+        })
     }
 
     /// `Register<T, S>(bit<32> size)`: bit-string values and indexes of at
@@ -156,6 +177,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.env.ty(value, decl.span, &mut self.diags)?,
                 self.env.ty(index, decl.span, &mut self.diags)?,
             ),
+            (_, [_, _]) => {
+                self.diags.error(
+                    decl.span,
+                    "`Register` initial values are not supported yet: cells start at 0",
+                );
+                return None;
+            }
             _ => {
                 self.diags.error(
                     decl.span,
@@ -190,7 +218,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 return self.register_read_out(instance, &result.value, &index.value);
             }
             (ExternKind::Counter { .. }, "count", [index]) => {
-                return self.typed_count(instance, &index.value, call);
+                return self.typed_count(instance, &index.value);
+            }
+            (ExternKind::Meter { bytes }, _, _) => {
+                return self.meter_method(instance, *bytes, method, args, call);
             }
             _ => {}
         }
@@ -204,6 +235,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let object = match kind {
                     ExternKind::Counter { .. } => "CounterArray",
                     ExternKind::Register { .. } => "Register",
+                    ExternKind::Meter { .. } => "Meter",
                 };
                 self.diags.error(
                     call.span,
@@ -253,25 +285,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         Some(void())
     }
 
-    /// v1model's `c.count(index)`: adds 1, or the packet's bytes.
-    fn typed_count(
-        &mut self,
-        instance: ExternId,
-        index: &'a ast::Expr,
-        call: &ast::Expr,
-    ) -> Option<Expr> {
+    /// `c.count(index)` of v1model's `counter` and PSA's and PNA's
+    /// `Counter`: adds 1, or the packet's bytes.
+    fn typed_count(&mut self, instance: ExternId, index: &'a ast::Expr) -> Option<Expr> {
         let index = self.expr(index)?;
         let mut args = vec![index];
-        if self.byte_counters.contains(&instance) {
-            let length = self.prog.intrinsics.packet_length.clone();
-            let Some(length) = length else {
-                self.diags.error(
-                    call.span,
-                    "this architecture gives no packet length to count bytes of",
-                );
-                return None;
-            };
-            args.push(length);
+        let counts_bytes = matches!(
+            self.prog.extern_instance(instance).map(|x| &x.kind),
+            Some(ExternKind::Counter { unit, .. }) if unit.counts_bytes()
+        );
+        if counts_bytes {
+            args.push(self.packet_length());
         }
         Some(Expr {
             kind: ExprKind::ExternMethod {
@@ -281,6 +305,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             },
             ty: Ty::Void,
         })
+    }
+
+    /// The packet's length in bytes: the architecture's metadata, else a
+    /// variable of p4bpf's the entry sets to the frame's length at
+    /// ingress (actions, being functions of the state, see it too).
+    pub(super) fn packet_length(&mut self) -> Expr {
+        if let Some(length) = self.prog.intrinsics.packet_length.clone() {
+            return length;
+        }
+        let var = self.new_var("frame_length".into(), Ty::bits(32), VarStorage::State);
+        let length = Expr {
+            kind: ExprKind::Var(var),
+            ty: Ty::bits(32),
+        };
+        self.prog.intrinsics.packet_length = Some(length.clone());
+        length
     }
 
     /// A call of the architecture's extern function `name`, if it has one;

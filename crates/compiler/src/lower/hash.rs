@@ -176,6 +176,20 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         };
+        let fields = self.fields_of(data)?;
+        let func = match algorithm {
+            Algorithm::Hash(a) => Builtin::Hash(a),
+            Algorithm::Random => Builtin::Random,
+        };
+        Some(Expr {
+            kind: ExprKind::Builtin { func, args: fields },
+            ty: Ty::bits(64),
+        })
+    }
+
+    /// The bit strings of a list of fields (`{ a, b }`) or of one
+    /// expression, as [`Lowerer::flatten`] gives them, in order.
+    pub(super) fn fields_of(&mut self, data: &'a ast::Expr) -> Option<Vec<Expr>> {
         let items: Vec<&'a ast::Expr> = match &data.kind {
             A::List(items) => items.iter().collect(),
             _ => vec![data],
@@ -185,14 +199,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             let x = self.expr(item)?;
             self.flatten(x, &mut fields);
         }
-        let func = match algorithm {
-            Algorithm::Hash(a) => Builtin::Hash(a),
-            Algorithm::Random => Builtin::Random,
-        };
-        Some(Expr {
-            kind: ExprKind::Builtin { func, args: fields },
-            ty: Ty::bits(64),
-        })
+        Some(fields)
     }
 
     /// `x` as bit strings of at most 64 bits, in order: a header's or

@@ -86,7 +86,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
             (Some(Binding::PacketIn), "advance") => {
-                let Some(bits) = arg(0).and_then(|a| self.env.const_u32(a, &mut self.diags)) else {
+                let Some(amount) = arg(0) else {
+                    return;
+                };
+                if self.env.value(amount).is_none() {
+                    if let Some(bits) = self.expr_into(amount, out) {
+                        out.push(Stmt::AdvanceBy { bits });
+                    }
+                    return;
+                }
+                let Some(bits) = self.env.const_u32(amount, &mut self.diags) else {
                     return;
                 };
                 if bits % 8 != 0 {
@@ -117,6 +126,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 if let Some(x) = self.extern_method(instance, method, args, call) {
                     out.append(&mut self.pending);
                     out.push(Stmt::Eval(x));
+                }
+            }
+            (
+                Some(
+                    b @ (Binding::InternetChecksum(_)
+                    | Binding::Random { .. }
+                    | Binding::Hash { .. }),
+                ),
+                _,
+            ) => {
+                // A value (`get()`) as a statement has no effect.
+                if self.value_extern_method(b, method, args, call).is_some() {
+                    out.append(&mut self.pending);
                 }
             }
             (_, "setValid" | "setInvalid") => {
@@ -201,13 +223,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         kind: ExprKind::Int(i.into()),
                         ty: Ty::bits(32),
                     };
-                    out.push(make(Expr {
+                    // Each element as what it is (a stack of unions too).
+                    let element = Expr {
                         kind: ExprKind::Index {
                             base: Box::new(h.clone()),
                             index: Box::new(index),
                         },
                         ty,
-                    }));
+                    };
+                    self.push_header_op(element, call, out, make);
                 }
             }
             // A union emits its valid member, if any.

@@ -22,8 +22,11 @@ mod expr;
 mod externs;
 mod hash;
 mod init;
+mod internet_checksum;
 mod loops;
+mod meter;
 mod method;
+mod multicast;
 mod parser;
 mod pna;
 mod psa_egress;
@@ -33,6 +36,7 @@ mod table;
 mod tc_acl;
 mod tc_type;
 pub mod types;
+mod value_externs;
 mod wide;
 
 use crate::arch::Architecture;
@@ -97,6 +101,19 @@ enum Binding {
     Action(ir::ActionId),
     /// An extern object instance (`CounterArray`, `Register`).
     Extern(ir::ExternId),
+    /// An `InternetChecksum` instance: the variable holding its sum.
+    InternetChecksum(VarId),
+    /// A `Random<T>(lo, hi)` instance.
+    Random {
+        lo: u64,
+        hi: u64,
+        ty: Ty,
+    },
+    /// A `Hash<O>(algorithm)` instance, `ty` being `O`.
+    Hash {
+        algorithm: ir::HashAlgorithm,
+        ty: Ty,
+    },
     ValueSet(ir::ValueSetId),
     State(ir::StateId),
     /// A control instantiated inside another: index into `sub_controls`.
@@ -136,8 +153,6 @@ struct Lowerer<'a, 'u> {
     action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
     /// Where each of `prog.entry_requests` was made, for diagnostics.
     entry_request_spans: Vec<Span>,
-    /// Counters whose `count` adds the packet's bytes, not 1.
-    byte_counters: std::collections::HashSet<ir::ExternId>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -192,6 +207,7 @@ pub fn lower(
                 parser_error: None,
                 truncate: None,
                 defaults: vec![],
+                replication: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],
@@ -210,7 +226,6 @@ pub fn lower(
         loops: vec![],
         action_params: HashMap::new(),
         entry_request_spans: vec![],
-        byte_counters: Default::default(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

@@ -58,7 +58,7 @@ impl Lowerer<'_, '_> {
 
 /// The bodies of the pipeline's controls and of the actions they, their
 /// tables and those actions can run.
-fn runnable_bodies(prog: &Program) -> Vec<&[Stmt]> {
+pub(super) fn runnable_bodies(prog: &Program) -> Vec<&[Stmt]> {
     let mut bodies: Vec<&[Stmt]> = prog.controls.iter().map(|c| c.body.as_slice()).collect();
     let mut seen: Vec<ActionId> = vec![];
     let mut calls = Calls(prog.tables.iter().flat_map(|t| t.actions.clone()).collect());
@@ -91,10 +91,10 @@ impl Visitor for Calls {
 }
 
 /// Finds an assignment of something but zero to a watched field of `agg`.
-struct Sets<'w> {
-    agg: AggId,
-    watched: Vec<(usize, &'w str)>,
-    found: Option<&'w str>,
+pub(super) struct Sets<'w> {
+    pub agg: AggId,
+    pub watched: Vec<(usize, &'w str)>,
+    pub found: Option<&'w str>,
 }
 
 impl Visitor for Sets<'_> {

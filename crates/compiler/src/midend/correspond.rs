@@ -128,7 +128,7 @@ fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
         for s in &state.stmts {
             match s {
                 Stmt::Extract { header, .. } => headers.push(HeaderRef::of(header)?),
-                Stmt::Advance { .. } => return None,
+                Stmt::Advance { .. } | Stmt::AdvanceBy { .. } => return None,
                 other
                     if any_stmt(std::slice::from_ref(other), |s| {
                         matches!(s, Stmt::Extract { .. })

@@ -120,6 +120,7 @@ pub fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
         Stmt::Loop { cond, .. } => vec![cond],
         Stmt::StackShift { stack, .. } => vec![stack],
         Stmt::Verify { cond, .. } => vec![cond],
+        Stmt::AdvanceBy { bits } => vec![bits],
         Stmt::Eval(e) => vec![e],
         Stmt::Apply { .. }
         | Stmt::SwitchAction { .. }
@@ -244,6 +245,7 @@ pub fn rewrite_exprs(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
             }
             Stmt::CallAction { args, .. } => args.iter_mut().for_each(|a| rewrite_expr(a, f)),
             Stmt::Verify { cond, .. } => rewrite_expr(cond, f),
+            Stmt::AdvanceBy { bits } => rewrite_expr(bits, f),
             Stmt::Eval(e) => rewrite_expr(e, f),
             // Places (headers, stacks) are names, not values to rewrite.
             Stmt::SetValid { .. }

@@ -188,9 +188,9 @@ reject:;
     return XDP_DROP;
 accept:;
     /* control sw (action_out_params.p4:14) */
+    st->headers.eth.p4bpf_dirty = 1;
+    st->headers.eth.p4bpf_dirty = 1;
     action_sw_swap(st, &st->headers.eth.dst, &st->headers.eth.src);
-    st->headers.eth.p4bpf_dirty = 1;
-    st->headers.eth.p4bpf_dirty = 1;
     st->omd.output_action = 3U;
     st->omd.output_port = 0U;
 sw_end:;
@@ -264,4 +264,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "154\t156\taction_out_params.p4:15\taction `sw.swap`\n"
+    "171\t185\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "191\t195\taction_out_params.p4:14\tcontrol `sw`\n"
+    "199\t208\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -211,4 +211,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "154\t186\tbig_state.p4:14\tparser state `prs.start`\n"
+    "192\t192\tbig_state.p4:24\tcontrol `pipe`\n"
     "";

@@ -248,4 +248,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "192\t208\tbig_state_reads.p4:10\tparser state `prs.start`\n"
+    "211\t223\tbig_state_reads.p4:11\tparser state `prs.ip`\n"
+    "229\t229\tbig_state_reads.p4:13\tcontrol `pipe`\n"
     "";

@@ -89,8 +89,8 @@ static __always_inline void action_pipe_bump(struct bound_actions_state *st, u8 
 /* action pipe.bump (bound_actions.p4:11) */
 static __always_inline void action_pipe_bump_bound(struct bound_actions_state *st, u8 by_2)
 {
-    action_pipe_bump(st, &st->headers.h.count, by_2);
     st->headers.h.p4bpf_dirty = 1;
+    action_pipe_bump(st, &st->headers.h.count, by_2);
 }
 
 SEC("tc")
@@ -234,5 +234,7 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "79\t79\tbound_actions.p4:10\taction `pipe.Reject`\n"
     "85\t86\tbound_actions.p4:11\taction `pipe.bump`\n"
     "92\t93\tbound_actions.p4:11\taction `pipe.bump`\n"
+    "111\t124\tbound_actions.p4:8\tparser state `prs.start`\n"
+    "130\t164\tbound_actions.p4:9\tcontrol `pipe`\n"
     "131\t164\tbound_actions.p4:12\ttable `pipe.t`\n"
     "";

@@ -220,5 +220,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "80\t80\tc_keywords.p4:8\taction `f.static`\n"
+    "98\t111\tc_keywords.p4:6\tparser state `prs.start`\n"
+    "117\t152\tc_keywords.p4:7\tcontrol `f`\n"
     "119\t152\tc_keywords.p4:9\ttable `f.t`\n"
     "";

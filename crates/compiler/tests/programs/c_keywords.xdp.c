@@ -217,5 +217,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "80\t80\tc_keywords.p4:8\taction `f.static`\n"
+    "95\t108\tc_keywords.p4:6\tparser state `prs.start`\n"
+    "114\t149\tc_keywords.p4:7\tcontrol `f`\n"
     "116\t149\tc_keywords.p4:9\ttable `f.t`\n"
     "";

@@ -307,5 +307,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "117\t117\texact_filter.p4:21\taction `pipe.allow`\n"
     "123\t123\texact_filter.p4:22\taction `pipe.deny`\n"
+    "141\t159\texact_filter.p4:7\tparser state `prs.start`\n"
+    "162\t185\texact_filter.p4:14\tparser state `prs.ipv4`\n"
+    "191\t228\texact_filter.p4:20\tcontrol `pipe`\n"
     "193\t227\texact_filter.p4:23\ttable `pipe.acl`\n"
     "";

@@ -304,5 +304,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "117\t117\texact_filter.p4:21\taction `pipe.allow`\n"
     "123\t123\texact_filter.p4:22\taction `pipe.deny`\n"
+    "138\t156\texact_filter.p4:7\tparser state `prs.start`\n"
+    "159\t182\texact_filter.p4:14\tparser state `prs.ipv4`\n"
+    "188\t225\texact_filter.p4:20\tcontrol `pipe`\n"
     "190\t224\texact_filter.p4:23\ttable `pipe.acl`\n"
     "";

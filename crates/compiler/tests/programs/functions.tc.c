@@ -134,4 +134,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "53\t65\tfunctions.p4:34\taction `f.check`\n"
+    "83\t96\tfunctions.p4:27\tparser state `prs.start`\n"
+    "102\t114\tfunctions.p4:33\tcontrol `f`\n"
     "";

@@ -131,4 +131,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "53\t65\tfunctions.p4:34\taction `f.check`\n"
+    "80\t93\tfunctions.p4:27\tparser state `prs.start`\n"
+    "99\t111\tfunctions.p4:33\tcontrol `f`\n"
     "";

@@ -148,4 +148,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "71\t89\theader_union.p4:9\tparser state `prs.start`\n"
+    "92\t104\theader_union.p4:13\tparser state `prs.pa`\n"
+    "107\t119\theader_union.p4:14\tparser state `prs.pb`\n"
+    "125\t129\theader_union.p4:16\tcontrol `f`\n"
     "";

@@ -145,4 +145,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "68\t86\theader_union.p4:9\tparser state `prs.start`\n"
+    "89\t101\theader_union.p4:13\tparser state `prs.pa`\n"
+    "104\t116\theader_union.p4:14\tparser state `prs.pb`\n"
+    "122\t126\theader_union.p4:16\tcontrol `f`\n"
     "";

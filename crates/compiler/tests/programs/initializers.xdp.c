@@ -274,4 +274,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "120\t133\tinitializers.p4:9\tparser state `prs.start`\n"
+    "139\t157\tinitializers.p4:10\tcontrol `sw`\n"
+    "161\t180\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

@@ -438,5 +438,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "190\t198\tlpm_route.p4:22\taction `route.forward`\n"
     "204\t219\tlpm_route.p4:27\taction `route.bounce`\n"
+    "237\t255\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "258\t285\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "291\t327\tlpm_route.p4:21\tcontrol `route`\n"
     "293\t327\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

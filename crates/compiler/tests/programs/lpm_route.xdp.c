@@ -432,5 +432,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "190\t198\tlpm_route.p4:22\taction `route.forward`\n"
     "204\t219\tlpm_route.p4:27\taction `route.bounce`\n"
+    "234\t252\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "255\t282\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "288\t324\tlpm_route.p4:21\tcontrol `route`\n"
     "290\t324\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -391,5 +391,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "181\t182\tperf_event_output.p4:16\taction `sw.sample`\n"
     "188\t188\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "206\t224\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "227\t239\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "245\t288\tperf_event_output.p4:15\tcontrol `sw`\n"
     "246\t279\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -385,5 +385,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "181\t182\tperf_event_output.p4:16\taction `sw.sample`\n"
     "188\t188\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "203\t221\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "224\t236\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "242\t285\tperf_event_output.p4:15\tcontrol `sw`\n"
     "243\t276\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -379,4 +379,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "172\t192\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "195\t212\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "215\t238\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "244\t268\tpush_pop.p4:39\tcontrol `sw`\n"
+    "272\t281\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

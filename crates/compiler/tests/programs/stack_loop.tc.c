@@ -171,4 +171,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "92\t110\tstack_loop.p4:24\tparser state `prs.start`\n"
+    "113\t141\tstack_loop.p4:31\tparser state `prs.label`\n"
+    "147\t152\tstack_loop.p4:40\tcontrol `pipe`\n"
     "";

@@ -113,4 +113,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "57\t70\tswitch_exit.p4:6\tparser state `prs.start`\n"
+    "76\t94\tswitch_exit.p4:7\tcontrol `f`\n"
     "";

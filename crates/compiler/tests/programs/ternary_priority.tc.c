@@ -208,7 +208,7 @@ static long pipe_classify_probe(u32 i, void *ctx)
     return 0;
 }
 
-/* CounterArray pipe.hits: packets per index */
+/* Counter pipe.hits: packets per index */
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __type(key, u32);
@@ -481,5 +481,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "234\t235\tternary_priority.p4:16\taction `pipe.set`\n"
+    "253\t290\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "296\t359\tternary_priority.p4:14\tcontrol `pipe`\n"
     "297\t348\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";

@@ -342,4 +342,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "192\t193\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "214\t232\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "235\t251\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "257\t286\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -337,4 +337,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "192\t193\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "211\t229\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "232\t248\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "254\t283\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

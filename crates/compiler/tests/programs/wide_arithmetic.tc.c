@@ -308,4 +308,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
+    "209\t223\twide_arithmetic.p4:7\tparser state `prs.start`\n"
+    "229\t247\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

@@ -144,6 +144,7 @@ struct {
 #define P4BPF_TRACE_STATE 2
 #define P4BPF_TRACE_TABLE 3
 #define P4BPF_TRACE_VERDICT 4
+#define P4BPF_TRACE_EXTERN 5
 #define P4BPF_TRACE_HIT 0x80000000
 
 struct p4bpf_trace_head {
@@ -173,6 +174,16 @@ static __always_inline void p4bpf_trace_event(u16 kind, u16 what, u32 detail)
     u8 *data = p4bpf_trace_open(kind, what, detail, 0);
     if (data)
         bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);
+}
+
+/* An extern call's record: its arguments and result, `len` (a constant) bytes. */
+static __always_inline void p4bpf_trace_values(u16 call, const u64 *values, u32 len)
+{
+    u8 *data = p4bpf_trace_open(P4BPF_TRACE_EXTERN, call, 0, len);
+    if (!data)
+        return;
+    __builtin_memcpy(data, values, len);
+    bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);
 }
 
 /* Hits ([2 * table]) and misses ([2 * table + 1]) of each table, for `p4bpf top`. */
@@ -585,7 +596,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "257\t265\tlpm_route.p4:22\taction `route.forward`\n"
-    "271\t286\tlpm_route.p4:27\taction `route.bounce`\n"
-    "364\t412\tlpm_route.p4:33\ttable `route.fib`\n"
+    "268\t276\tlpm_route.p4:22\taction `route.forward`\n"
+    "282\t297\tlpm_route.p4:27\taction `route.bounce`\n"
+    "314\t332\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "336\t363\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "373\t423\tlpm_route.p4:21\tcontrol `route`\n"
+    "375\t423\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -11,6 +11,8 @@ const CHUNK: usize = 4096;
 const EINVAL: i32 = 22;
 const ENOTSUPP: i32 = 524;
 const EOPNOTSUPP: i32 = 95;
+/// `BPF_NOEXIST`: insert only, `EEXIST` when the key is there.
+const NO_EXIST: u64 = 1;
 
 extern "C" {
     fn bpf_map_update_batch(
@@ -53,6 +55,38 @@ pub fn write_all(
                 one_by_one(fd, key_chunk, key_size, value_chunk, value_size)?
             }
             errno => return Err(RuntimeError::os("batch map update", errno)),
+        }
+    }
+    Ok(())
+}
+
+/// Where [`insert_each`] stopped: the record and the kernel's errno.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    pub at: usize,
+    pub errno: i32,
+}
+
+/// Insert records one by one with `BPF_NOEXIST` (batch updates take no
+/// such flag), stopping at the first the kernel refuses: records before
+/// it are in the map.
+pub fn insert_each(
+    fd: i32,
+    keys: &[u8],
+    key_size: usize,
+    values: &[u8],
+    value_size: usize,
+) -> std::result::Result<(), Stopped> {
+    let records = keys
+        .chunks_exact(key_size)
+        .zip(values.chunks_exact(value_size));
+    for (at, (key, value)) in records.enumerate() {
+        // SAFETY: key and value have the map's sizes.
+        let status = unsafe {
+            sys::bpf_map_update_elem(fd, key.as_ptr().cast(), value.as_ptr().cast(), NO_EXIST)
+        };
+        if status < 0 {
+            return Err(Stopped { at, errno: -status });
         }
     }
     Ok(())

@@ -8,10 +8,11 @@
 mod batch;
 mod counters;
 pub(crate) mod decode;
+mod packed;
 mod tables;
 mod words;
 
-pub use batch::{insert_batch, insert_batches, BatchError};
+pub use batch::{insert_batch, insert_batches, insert_table_batches, BatchError, TableBatch};
 pub use counters::{counter_cells, reset_counter, CounterCell};
 pub use decode::{action as decode_action, Entry};
 pub use tables::{add, clear, delete, dump, get, modify};

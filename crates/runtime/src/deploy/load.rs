@@ -86,6 +86,9 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
     let description = &pipeline.description;
     let program = pipeline.program_fd()?;
     bpffs::pin(program, &target.join("program"))?;
+    if let Some(egress) = pipeline.egress_program_fd()? {
+        bpffs::pin(egress, &target.join("egress_program"))?;
+    }
     std::fs::create_dir(target.join("maps"))
         .and_then(|()| std::fs::create_dir(target.join("links")))
         .map_err(|e| {
@@ -142,9 +145,16 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
         }
     }
     names.extend(description.counters.iter().map(|c| c.map.clone()));
+    names.extend(description.meters.iter().map(|m| m.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
+    names.extend(
+        description
+            .replication
+            .as_ref()
+            .map(|r| r.groups_map.clone()),
+    );
     if let Some(trace) = &description.trace {
         names.extend([trace.ring.clone(), trace.table_stats.clone()]);
     }
@@ -199,12 +209,14 @@ mod tests {
             entry: "p_xdp".into(),
             tables: vec![],
             counters: vec![counter("c"), counter("c"), counter("a")],
+            meters: vec![],
             value_sets: vec![],
             port_map: None,
             output_record: Some("out".into()),
             ingress_port_map: None,
             trace: None,
             table_acls: vec![],
+            replication: None,
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

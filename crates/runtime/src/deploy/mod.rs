@@ -119,6 +119,14 @@ impl Deployment {
         bpffs::open_pin(&self.folder.join("program"))
     }
 
+    /// The program multicast copies run egress in, if the pipeline has one.
+    pub fn egress_program(&self) -> Result<Option<OwnedFd>> {
+        match self.description.replication {
+            Some(_) => bpffs::open_pin(&self.folder.join("egress_program")).map(Some),
+            None => Ok(None),
+        }
+    }
+
     /// Kernel id of the entry program.
     pub fn program_id(&self) -> Result<u32> {
         let fd = self.program()?;

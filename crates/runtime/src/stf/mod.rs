@@ -1,12 +1,16 @@
 //! STF, the P4 reference compiler's packet-test format: `parse` reads a
 //! file into commands (a malformed line is an error naming file:line),
 //! `expect` matches output packets against `expect` patterns, and `run`
-//! plays the commands against a loaded pipeline.
+//! plays the commands against a loaded pipeline; `registers` carries out
+//! BMv2's register commands.
 
 mod expect;
 mod parse;
+mod registers;
+mod replication;
 mod run;
 
 pub use expect::Pattern;
 pub use parse::{parse, parse_file, ActionCall, Command, CountKind, Line, StfError};
+pub use replication::ReplicationCommand;
 pub use run::{run, Outcome};

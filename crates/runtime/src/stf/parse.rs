@@ -2,8 +2,10 @@
 //! `add TABLE [PRIORITY] FIELD:VALUE... ACTION(PARAM:VALUE, ...)`,
 //! `setdefault TABLE ACTION(...)`, `packet PORT HEX...`,
 //! `expect PORT [HEX|*...] [$]`, `check_counter NAME(INDEX) [packets|bytes
-//! == N]`, `wait`. Commands of other targets (multicast groups, mirroring,
-//! registers, meters) are reported as unsupported at their line.
+//! == N]`, `wait`, and BMv2's `register_read NAME INDEX`, `register_write
+//! NAME INDEX VALUE`, `register_reset NAME`, `counter_read NAME INDEX`.
+//! Commands of other targets (multicast groups, mirroring, meters) are
+//! reported as unsupported at their line.
 
 use super::expect::Pattern;
 use std::fmt;
@@ -55,6 +57,35 @@ pub enum Command {
         expected: Option<(CountKind, u64)>,
     },
     Wait,
+    /// Multicast groups and nodes, mirroring sessions (BMv2's commands).
+    Replication(super::replication::ReplicationCommand),
+    /// BMv2's `register_read NAME INDEX` (reported, not checked).
+    RegisterRead {
+        register: String,
+        index: u32,
+    },
+    RegisterWrite {
+        register: String,
+        index: u32,
+        value: String,
+    },
+    RegisterReset {
+        register: String,
+    },
+    /// `meter_set NAME INDEX PIR PBURST CIR CBURST` (p4bpf's own, per
+    /// second), BMv2's `meter_set_rates NAME INDEX C:CB P:PB` and
+    /// `meter_array_set_rates NAME C:CB P:PB` (per microsecond; every
+    /// index when `index` is `None`).
+    MeterSet {
+        meter: String,
+        index: Option<u32>,
+        config: crate::meter::MeterConfig,
+    },
+    /// BMv2's `meter_get_rates NAME INDEX`: reports the rates.
+    MeterGet {
+        meter: String,
+        index: u32,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -133,8 +164,25 @@ fn parse_command(content: &str) -> Result<Command, String> {
         }
         "check_counter" => parse_check_counter(rest),
         "wait" => Ok(Command::Wait),
+        w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
+            super::replication::parse(w, rest).map(Command::Replication)
+        }
+        "register_read" | "register_write" | "register_reset" | "counter_read" => {
+            parse_bmv2_state(word, rest)
+        }
+        "meter_set" => parse_meter_set(rest),
+        "meter_set_rates" | "meter_array_set_rates" => {
+            parse_bmv2_meter_rates(rest, word.eq_ignore_ascii_case("meter_set_rates"))
+        }
+        "meter_get_rates" => match rest.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [meter, index] => Ok(Command::MeterGet {
+                meter: meter.to_string(),
+                index: index.parse().map_err(|_| format!("bad meter index `{index}`"))?,
+            }),
+            _ => Err("usage: meter_get_rates METER INDEX".into()),
+        },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait)"
+            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add)"
         )),
     }
 }
@@ -222,10 +270,8 @@ fn parse_call(text: &str) -> Result<ActionCall, String> {
         .trim_end()
         .strip_suffix(')')
         .ok_or_else(|| format!("missing `)` in `{text}`"))?;
-    let args = args
-        .split(',')
-        .map(str::trim)
-        .filter(|arg| !arg.is_empty())
+    let args = arg_texts(args)
+        .iter()
         .map(|arg| match arg.split_once(':') {
             Some((param, value)) if !param.trim().is_empty() && !value.trim().is_empty() => {
                 Ok((param.trim().to_string(), value.trim().to_string()))
@@ -236,6 +282,127 @@ fn parse_call(text: &str) -> Result<ActionCall, String> {
     Ok(ActionCall {
         name: name.trim().to_string(),
         args,
+    })
+}
+
+/// BMv2's `register_read NAME INDEX`, `register_write NAME INDEX VALUE`,
+/// `register_reset NAME` and `counter_read NAME INDEX`.
+fn parse_bmv2_state(word: &str, rest: &str) -> Result<Command, String> {
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let index = |text: &str| {
+        text.parse::<u32>()
+            .map_err(|_| format!("`{word}`: `{text}` is not an index"))
+    };
+    let name = |text: &&str| text.to_string();
+    match (word, words.as_slice()) {
+        ("register_read", [register, i]) => Ok(Command::RegisterRead {
+            register: name(register),
+            index: index(i)?,
+        }),
+        ("register_write", [register, i, value]) => Ok(Command::RegisterWrite {
+            register: name(register),
+            index: index(i)?,
+            value: value.to_string(),
+        }),
+        ("register_reset", [register]) => Ok(Command::RegisterReset {
+            register: name(register),
+        }),
+        ("counter_read", [counter, i]) => Ok(Command::CheckCounter {
+            counter: name(counter),
+            index: index(i)?,
+            expected: None,
+        }),
+        _ => Err(format!(
+            "usage: register_read NAME INDEX, register_write NAME INDEX VALUE, register_reset NAME, counter_read NAME INDEX (found `{word} {rest}`)"
+        )),
+    }
+}
+
+/// The `P:V` texts of an argument list, separated by commas or, as
+/// P4TC's scripts write them, by spaces (`dmac:0xAABB port:0x1`); a space
+/// beside the colon (`P: V`) stays inside the argument.
+fn arg_texts(args: &str) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for word in args.split(|c: char| c == ',' || c.is_whitespace()) {
+        let joins_last = word.starts_with(':') || out.last().is_some_and(|l| l.ends_with(':'));
+        match out.last_mut() {
+            Some(last) if joins_last => last.push_str(word),
+            _ if word.is_empty() => {}
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
+fn parse_meter_set(rest: &str) -> Result<Command, String> {
+    const USAGE: &str = "usage: meter_set METER INDEX PIR PBURST CIR CBURST";
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let [meter, numbers @ ..] = words.as_slice() else {
+        return Err(USAGE.into());
+    };
+    let numbers: Vec<u64> = numbers
+        .iter()
+        .map(|n| {
+            n.parse::<u64>()
+                .map_err(|_| format!("`{n}` is not a number; {USAGE}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let [index, pir, pburst, cir, cburst] = numbers.as_slice() else {
+        return Err(USAGE.into());
+    };
+    let index = u32::try_from(*index).map_err(|_| format!("meter index {index} is too large"))?;
+    Ok(Command::MeterSet {
+        meter: meter.to_string(),
+        index: Some(index),
+        config: crate::meter::MeterConfig {
+            pir: *pir,
+            pburst: *pburst,
+            cir: *cir,
+            cburst: *cburst,
+        },
+    })
+}
+
+/// BMv2's `meter_set_rates METER INDEX CIR:CBURST PIR:PBURST` (or
+/// `meter_array_set_rates` without the index): rates in units per
+/// microsecond, committed first.
+fn parse_bmv2_meter_rates(rest: &str, one_index: bool) -> Result<Command, String> {
+    let usage = if one_index {
+        "usage: meter_set_rates METER INDEX CIR:CBURST PIR:PBURST"
+    } else {
+        "usage: meter_array_set_rates METER CIR:CBURST PIR:PBURST"
+    };
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let (meter, index, rates) = match (one_index, words.as_slice()) {
+        (true, [meter, index, c, p]) => {
+            let index = index
+                .parse::<u32>()
+                .map_err(|_| format!("bad meter index `{index}`"))?;
+            (meter, Some(index), [c, p])
+        }
+        (false, [meter, c, p]) => (meter, None, [c, p]),
+        _ => return Err(usage.into()),
+    };
+    let rate = |text: &str| -> Result<(u64, u64), String> {
+        let (rate, burst) = text.split_once(':').ok_or(usage)?;
+        let per_us: f64 = rate.parse().map_err(|_| format!("bad rate `{rate}`"))?;
+        let burst: u64 = burst.parse().map_err(|_| format!("bad burst `{burst}`"))?;
+        if !(0.0..=1e12).contains(&per_us) {
+            return Err(format!("bad rate `{rate}`"));
+        }
+        Ok(((per_us * 1e6).round() as u64, burst))
+    };
+    let (cir, cburst) = rate(rates[0])?;
+    let (pir, pburst) = rate(rates[1])?;
+    Ok(Command::MeterSet {
+        meter: meter.to_string(),
+        index,
+        config: crate::meter::MeterConfig {
+            pir,
+            pburst,
+            cir,
+            cburst,
+        },
     })
 }
 
@@ -281,6 +448,41 @@ mod tests {
     }
 
     #[test]
+    fn bmv2_register_and_counter_commands() {
+        assert_eq!(
+            one("register_write MyIngress.r 3 0x2a"),
+            Ok(Command::RegisterWrite {
+                register: "MyIngress.r".into(),
+                index: 3,
+                value: "0x2a".into(),
+            })
+        );
+        assert_eq!(
+            one("register_read r 0"),
+            Ok(Command::RegisterRead {
+                register: "r".into(),
+                index: 0,
+            })
+        );
+        assert_eq!(
+            one("register_reset r"),
+            Ok(Command::RegisterReset {
+                register: "r".into()
+            })
+        );
+        assert_eq!(
+            one("counter_read c 2"),
+            Ok(Command::CheckCounter {
+                counter: "c".into(),
+                index: 2,
+                expected: None,
+            })
+        );
+        assert!(one("register_write r 3").is_err());
+        assert!(one("register_read r x").is_err());
+    }
+
+    #[test]
     fn add_with_priority_keys_and_spaced_arguments() {
         let command =
             one("add ipv6_tbl 3 mcast_key:0x1 ingress.set_mcast_grp(mcast_grp:1113, port:0x2)");
@@ -308,6 +510,52 @@ mod tests {
     }
 
     #[test]
+    fn action_arguments_separated_by_spaces_as_p4tc_writes_them() {
+        let args = |text: &str| match one(text) {
+            Ok(Command::Add { action, .. }) => action.args,
+            other => panic!("{other:?}"),
+        };
+        let expected: Vec<(String, String)> = vec![
+            ("dmac".into(), "0xAABBCCDDEEFF".into()),
+            ("port".into(), "0x1".into()),
+        ];
+        assert_eq!(args("add t k:0 a(dmac:0xAABBCCDDEEFF port:0x1)"), expected);
+        assert_eq!(
+            args("add t k:0 a(dmac: 0xAABBCCDDEEFF ,port :0x1)"),
+            expected
+        );
+        assert!(one("add t k:0 a(dmac 0x1)").is_err());
+    }
+
+    #[test]
+    fn bmv2_meter_rates_are_per_microsecond_committed_first() {
+        let config = crate::meter::MeterConfig {
+            pir: 20,
+            pburst: 5,
+            cir: 5,
+            cburst: 4,
+        };
+        assert_eq!(
+            one("meter_set_rates cIngress.meter0 2 0.000005:4 0.00002:5"),
+            Ok(Command::MeterSet {
+                meter: "cIngress.meter0".into(),
+                index: Some(2),
+                config,
+            })
+        );
+        assert!(matches!(
+            one("meter_array_set_rates m 0.000005:4 0.00002:5"),
+            Ok(Command::MeterSet { index: None, .. })
+        ));
+        assert!(matches!(
+            one("meter_set m 1 20 5 5 4"),
+            Ok(Command::MeterSet { index: Some(1), config: c, .. }) if c == config
+        ));
+        assert!(one("meter_set_rates m 2 fast:4 0.1:5").is_err());
+        assert!(one("meter_set_rates m 2 0.1 0.1:5").is_err());
+    }
+
+    #[test]
     fn packets_expects_counters() {
         assert_eq!(
             one("packet 1 0a0b 0c"),
@@ -327,7 +575,9 @@ mod tests {
             })
         );
         assert_eq!(one("wait"), Ok(Command::Wait));
-        assert!(one("mc_mgrp_create 1").unwrap_err().contains("unsupported"));
+        assert!(one("no_such_command 1")
+            .unwrap_err()
+            .contains("unsupported"));
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 use super::expect::Pattern;
 use super::parse::{ActionCall, Command, CountKind, Line};
+use super::registers;
 use crate::entry::EntrySpec;
 use crate::error::{Result, RuntimeError};
 use crate::packet_target::PacketTarget;
@@ -47,6 +48,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
     let mut report: Vec<(usize, String, bool)> = Vec::new();
     let mut sent: Vec<Sent> = Vec::new();
     let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
+    let mut replication = super::replication::Replication::default();
     for line in script {
         let at = line.number;
         let problem = match &line.command {
@@ -69,13 +71,20 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 Err(e) => Err(e),
             },
             Command::Packet { port, data } => {
-                let result = pipeline.run_packet(*port, data);
-                sent.push(Sent {
-                    line: at,
-                    number: sent.len() + 1,
-                    in_port: *port,
-                    result,
-                });
+                let number = sent.last().map_or(0, |s| s.number) + 1;
+                // One report line per packet that came out (copies too).
+                let results = match pipeline.run_packet_copies(*port, data) {
+                    Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),
+                    Err(error) => vec![Err(error)],
+                };
+                for result in results {
+                    sent.push(Sent {
+                        line: at,
+                        number,
+                        in_port: *port,
+                        result,
+                    });
+                }
                 Ok(())
             }
             Command::Expect { port, pattern } => {
@@ -86,6 +95,36 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 Ok(())
             }
             Command::Wait => Ok(()),
+            Command::Replication(command) => replication.apply(pipeline, command),
+            Command::RegisterRead { register, index } => {
+                registers::read(pipeline, register, *index).map(|text| {
+                    report.push((at, format!("{name}:{at}: {text}"), false));
+                })
+            }
+            Command::RegisterWrite {
+                register,
+                index,
+                value,
+            } => registers::write(pipeline, register, *index, value),
+            Command::RegisterReset { register } => registers::reset(pipeline, register),
+            Command::MeterSet {
+                meter,
+                index,
+                config,
+            } => names::meter(pipeline.description(), meter).and_then(|found| {
+                let all = 0..found.size;
+                let mut indexes = index.map_or(all, |i| i..i.saturating_add(1));
+                indexes.try_for_each(|i| crate::meter::set(pipeline, found, i, *config))
+            }),
+            Command::MeterGet { meter, index } => names::meter(pipeline.description(), meter)
+                .and_then(|found| crate::meter::get(pipeline, found, *index))
+                .map(|config| {
+                    let text = format!(
+                        "{name}:{at}: meter {meter}({index}): committed {} per second, burst {}; peak {} per second, burst {}",
+                        config.cir, config.cburst, config.pir, config.pburst
+                    );
+                    report.push((at, text, false));
+                }),
         };
         if let Err(error) = problem {
             report.push((at, format!("{name}:{at}: error: {error}"), true));
@@ -110,7 +149,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
     report.sort_by_key(|(at, _, _)| *at);
     Outcome {
         failures: report.iter().filter(|(_, _, failed)| *failed).count(),
-        packets: sent.len(),
+        packets: sent.last().map_or(0, |s| s.number),
         lines: report.into_iter().map(|(_, text, _)| text).collect(),
     }
 }

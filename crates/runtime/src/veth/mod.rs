@@ -11,9 +11,14 @@
 //! through its devmap finds port P mapped to `pP` there). Each `tP` runs an XDP_PASS program:
 //! a veth delivers XDP_TX and XDP_REDIRECT frames to its peer only when the
 //! peer has an XDP program (GRO alone was not enough for XDP_TX here).
+//! A TC pipeline is attached at tcx ingress of each `pP` (and its egress
+//! program, if it multicasts, at tcx egress); there `pP`'s side is not
+//! watched, since a packet socket sees a frame before tc ingress does, so
+//! a packet passed to the stack reads as dropped. Every frame that leaves
+//! is seen: `run_packet_copies` gives them all (multicast copies).
 
-mod netns;
-mod socket;
+pub mod netns;
+pub mod socket;
 
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
@@ -41,8 +46,8 @@ const OUTER_INDEX_BASE: u32 = 1000;
 struct Port {
     /// Frames that left the pipeline by this port.
     outer: PacketSocket,
-    /// Frames the pipeline passed to this port's stack.
-    inner: PacketSocket,
+    /// Frames the pipeline passed to this port's stack (XDP only).
+    inner: Option<PacketSocket>,
 }
 
 struct VethTarget {
@@ -60,12 +65,6 @@ pub fn run_stf(image: Vec<u8>, file: &Path, script: &[Line]) -> Result<Outcome> 
             .spawn(|| {
                 netns::enter_fresh()?;
                 let pipeline = LoadedPipeline::from_image(image)?;
-                if pipeline.description.hook != Hook::Xdp {
-                    return Err(RuntimeError::NotSupported(
-                        "the veth target runs XDP pipelines; test a TC one with --target kernel"
-                            .into(),
-                    ));
-                }
                 let target = VethTarget::new(pipeline, &stf_ports(script))?;
                 Ok(stf::run(&target, file, script))
             })
@@ -109,7 +108,20 @@ impl VethTarget {
             netns::veth_pair(&inner, &outer, indexes)?;
             let inner_index = ifindex(&inner)?;
             let outer_index = ifindex(&outer)?;
-            links.push(attach_xdp(program, inner_index, &inner)?);
+            let hook = pipeline.description.hook;
+            match hook {
+                Hook::Xdp => links.push(attach_xdp(program, inner_index, &inner)?),
+                Hook::Tc => {
+                    links.push(attach_tcx(
+                        program,
+                        inner_index,
+                        sys_ops::ATTACH_TCX_INGRESS,
+                    )?);
+                    if let Some(egress) = pipeline.egress_program_fd()? {
+                        links.push(attach_tcx(egress, inner_index, sys_ops::ATTACH_TCX_EGRESS)?);
+                    }
+                }
+            }
             links.push(attach_xdp(pass.as_raw_fd(), outer_index, &outer)?);
             // A program that redirects through a devmap finds port P there.
             if let Some(port_map) = &pipeline.description.port_map {
@@ -132,7 +144,10 @@ impl VethTarget {
                 port,
                 Port {
                     outer: PacketSocket::bind(outer_index, &outer)?,
-                    inner: PacketSocket::bind(inner_index, &inner)?,
+                    inner: match hook {
+                        Hook::Xdp => Some(PacketSocket::bind(inner_index, &inner)?),
+                        Hook::Tc => None,
+                    },
                 },
             );
         }
@@ -148,13 +163,15 @@ impl VethTarget {
         let sockets: Vec<&PacketSocket> = self
             .ports
             .values()
-            .flat_map(|p| [&p.outer, &p.inner])
+            .flat_map(|p| std::iter::once(&p.outer).chain(&p.inner))
             .collect();
         let mut frames = Vec::new();
         let mut wait = FIRST_FRAME_MS;
         while socket::wait_any(&sockets, wait)? {
             for (port, sides) in &self.ports {
-                for (passed, side) in [(false, &sides.outer), (true, &sides.inner)] {
+                let sides = std::iter::once((false, &sides.outer))
+                    .chain(sides.inner.as_ref().map(|inner| (true, inner)));
+                for (passed, side) in sides {
                     while let Some(frame) = side.receive()? {
                         if !frame.outgoing {
                             frames.push((*port, passed, frame.bytes));
@@ -206,6 +223,25 @@ fn pass_program() -> Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
+/// `program` at tcx ingress or egress (`attach_type`) of interface `index`.
+fn attach_tcx(program: i32, index: u32, attach_type: std::ffi::c_int) -> Result<OwnedFd> {
+    let options = sys_ops::LinkCreateOpts {
+        sz: std::mem::size_of::<sys_ops::LinkCreateOpts>(),
+        flags: 0,
+        _pad: 0,
+    };
+    // SAFETY: valid program descriptor; options sized by `sz`.
+    let fd = unsafe { sys_ops::bpf_link_create(program, index as i32, attach_type, &options) };
+    if fd < 0 {
+        return Err(RuntimeError::os(
+            format!("attaching at tcx to interface {index}"),
+            -fd,
+        ));
+    }
+    // SAFETY: a fresh descriptor nobody else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
 fn attach_xdp(program: i32, index: u32, interface: &str) -> Result<OwnedFd> {
     let options = sys_ops::LinkCreateOpts {
         sz: std::mem::size_of::<sys_ops::LinkCreateOpts>(),
@@ -237,35 +273,10 @@ impl PacketTarget for VethTarget {
     }
 
     fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome> {
-        let port = self
-            .ports
-            .get(&input_port)
-            .ok_or_else(|| RuntimeError::Value(format!("port {input_port} has no interface")))?;
-        // Whatever is still in flight belongs to no packet of the script.
-        self.collect_nothing_waiting()?;
-        port.outer.send(packet)?;
-        let mut frames = self.collect()?;
+        let mut frames = self.send(input_port, packet)?;
         match frames.len() {
-            0 => Ok(PacketOutcome {
-                verdict: Verdict::Drop,
-                port: None,
-                packet: Vec::new(),
-                retval: 1,
-            }),
-            1 => {
-                let (out_port, passed, bytes) = frames.remove(0);
-                let verdict = match (passed, out_port == input_port) {
-                    (true, _) => Verdict::Pass,
-                    (false, true) => Verdict::Transmit,
-                    (false, false) => Verdict::Redirect,
-                };
-                Ok(PacketOutcome {
-                    verdict,
-                    port: Some(out_port),
-                    packet: bytes,
-                    retval: 0,
-                })
-            }
+            0 => Ok(dropped()),
+            1 => Ok(outcome(input_port, frames.remove(0))),
             _ => {
                 let ports: Vec<String> = frames.iter().map(|(p, _, _)| p.to_string()).collect();
                 Err(RuntimeError::Value(format!(
@@ -276,12 +287,61 @@ impl PacketTarget for VethTarget {
             }
         }
     }
+
+    fn run_packet_copies(&self, input_port: u32, packet: &[u8]) -> Result<Vec<PacketOutcome>> {
+        let frames = self.send(input_port, packet)?;
+        if frames.is_empty() {
+            return Ok(vec![dropped()]);
+        }
+        Ok(frames.into_iter().map(|f| outcome(input_port, f)).collect())
+    }
+
+    fn sees_copies(&self) -> bool {
+        true
+    }
+}
+
+/// What a script sees of a packet nothing came out for.
+fn dropped() -> PacketOutcome {
+    PacketOutcome {
+        verdict: Verdict::Drop,
+        port: None,
+        packet: Vec::new(),
+        retval: 1,
+    }
+}
+
+/// What a script sees of a frame that came out on `out_port`.
+fn outcome(input_port: u32, (out_port, passed, bytes): (u32, bool, Vec<u8>)) -> PacketOutcome {
+    let verdict = match (passed, out_port == input_port) {
+        (true, _) => Verdict::Pass,
+        (false, true) => Verdict::Transmit,
+        (false, false) => Verdict::Redirect,
+    };
+    PacketOutcome {
+        verdict,
+        port: Some(out_port),
+        packet: bytes,
+        retval: 0,
+    }
 }
 
 impl VethTarget {
+    /// Sends `packet` in on `input_port`; the frames that came out.
+    fn send(&self, input_port: u32, packet: &[u8]) -> Result<Vec<(u32, bool, Vec<u8>)>> {
+        let port = self
+            .ports
+            .get(&input_port)
+            .ok_or_else(|| RuntimeError::Value(format!("port {input_port} has no interface")))?;
+        // Whatever is still in flight belongs to no packet of the script.
+        self.collect_nothing_waiting()?;
+        port.outer.send(packet)?;
+        self.collect()
+    }
+
     fn collect_nothing_waiting(&self) -> Result<()> {
         for sides in self.ports.values() {
-            for side in [&sides.outer, &sides.inner] {
+            for side in std::iter::once(&sides.outer).chain(&sides.inner) {
                 while side.receive()?.is_some() {}
             }
         }

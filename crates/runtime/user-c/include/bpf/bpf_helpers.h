@@ -56,6 +56,19 @@ long bpf_skb_load_bytes(const struct __sk_buff *skb, __u32 offset, void *to, __u
 long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, __u32 len, __u64 flags);
 long bpf_redirect(__u32 ifindex, __u64 flags);
 __u64 bpf_ktime_get_ns(void);
+__u32 bpf_get_prandom_u32(void);
+
+/* A map cell's lock (meters): spins as the kernel's does. */
+static inline void bpf_spin_lock(struct bpf_spin_lock *lock)
+{
+    while (__atomic_exchange_n(&lock->val, 1, __ATOMIC_ACQUIRE))
+        ;
+}
+
+static inline void bpf_spin_unlock(struct bpf_spin_lock *lock)
+{
+    __atomic_store_n(&lock->val, 0, __ATOMIC_RELEASE);
+}
 long bpf_csum_diff(__be32 *from, __u32 from_size, __be32 *to, __u32 to_size, __wsum seed);
 long bpf_perf_event_output(void *ctx, void *map, __u64 flags, void *data, __u64 size);
 

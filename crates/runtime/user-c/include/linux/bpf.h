@@ -35,6 +35,10 @@ enum bpf_adj_room_mode { BPF_ADJ_ROOM_NET, BPF_ADJ_ROOM_MAC };
 
 /* The kernel's contexts hold 32-bit offsets the verifier rewrites; on the
  * host they must hold whole pointers, which `(u8 *)(long)ctx->data` reads. */
+struct bpf_spin_lock {
+    __u32 val;
+};
+
 struct xdp_md {
     long data;
     long data_end;

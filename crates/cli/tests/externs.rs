@@ -1,0 +1,204 @@
+//! The externs v1model, PSA and PNA share, end to end: each program of
+//! tests/externs runs its STF on the kernel target at XDP and TC and on
+//! the user target; variants of them check each refusal names the extern,
+//! the method and the place. Skips, saying why, without root/BPF or clang.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+const TARGETS: [&[&str]; 3] = [
+    &["--target", "kernel", "--hook", "xdp"],
+    &["--target", "kernel", "--hook", "tc"],
+    &["--target", "user"],
+];
+
+fn own(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/externs")
+        .join(name)
+}
+
+/// Runs `stem.stf` against `stem.p4` on every target and asserts each
+/// passes, with every line of `seen` in its output.
+fn passes_everywhere(stem: &str, seen: &[&str]) {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED {stem}: {why}");
+        return;
+    }
+    let (program, script) = (own(&format!("{stem}.p4")), own(&format!("{stem}.stf")));
+    for target in TARGETS {
+        let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+        let mut args = vec!["test", p.as_ref(), s.as_ref()];
+        args.extend_from_slice(target);
+        let out = common::p4bpf(&args);
+        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        let target = target.join(" ");
+        assert!(out.status.success(), "{stem} at {target}:\n{text}");
+        for line in seen {
+            assert!(
+                text.contains(line),
+                "{stem} at {target}: no `{line}`:\n{text}"
+            );
+        }
+    }
+}
+
+/// Compiles `stem.p4` with `from` replaced by `to` and asserts it is
+/// refused with `says`, at a place in the variant.
+fn refused(stem: &str, from: &str, to: &str, says: &str) {
+    let source = std::fs::read_to_string(own(&format!("{stem}.p4"))).expect("program");
+    assert!(source.contains(from), "`{from}` not in {stem}.p4");
+    let dir = common::scratch_dir(&format!("externs_{stem}_refused"));
+    let program = common::write(&dir, "variant.p4", &source.replacen(from, to, 1));
+    let out_dir = dir.join("out");
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &out_dir.to_string_lossy(),
+    ]);
+    let err = common::stderr(&out);
+    assert!(!out.status.success(), "{stem} variant compiled: {to}");
+    assert!(err.contains(says), "{stem}: {err}");
+    assert!(err.contains("variant.p4:"), "{stem}: no place in {err}");
+}
+
+#[test]
+fn psa_internet_checksum_verifies_updates_incrementally_and_recomputes() {
+    passes_everywhere(
+        "psa_internet_checksum",
+        &["PASS: 15 packets", "drop: ok (dropped)"],
+    );
+}
+
+#[test]
+fn pna_internet_checksum_carries_state_between_instances() {
+    passes_everywhere("pna_internet_checksum", &["PASS: 8 packets"]);
+}
+
+#[test]
+fn psa_counters_count_packets_bytes_at_ingress_and_both() {
+    passes_everywhere("psa_counters", &["PASS: 5 packets"]);
+}
+
+#[test]
+fn pna_hashes_random_draws_and_byte_counter() {
+    passes_everywhere("pna_hash_random", &["PASS: 16 packets"]);
+}
+
+#[test]
+fn random_ranges_the_target_cannot_draw_are_refused() {
+    refused(
+        "pna_hash_random",
+        "Random<bit<8>>(10, 12) drawn;",
+        "Random<bit<8>>(12, 10) drawn;",
+        "`Random(12, 10)`: the range must hold 1 to 2^32 values",
+    );
+}
+
+#[test]
+fn psa_meters_colour_blind_aware_and_by_bytes_as_rfc_2698() {
+    passes_everywhere("psa_meters", &["PASS: 7 packets"]);
+}
+
+#[test]
+fn v1model_meter_and_counter_of_packets_and_bytes() {
+    passes_everywhere("v1model_meters", &["PASS: 4 packets"]);
+}
+
+#[test]
+fn meter_set_configures_a_loaded_pipeline_and_names_bad_values() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED meter_set: {why}");
+        return;
+    }
+    let dir = common::scratch_dir("externs_meter_set");
+    let program = own("psa_meters.p4");
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &dir.to_string_lossy(),
+    ]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let object = dir.join("psa_meters.o");
+    let name = format!("externs_meter{}", std::process::id());
+    let load = common::p4bpf(&[
+        "pipeline",
+        "load",
+        &object.to_string_lossy(),
+        "--name",
+        &name,
+        "--hook",
+        "xdp",
+    ]);
+    assert!(load.status.success(), "{}", common::stderr(&load));
+    let set = |args: &[&str]| {
+        let mut all = vec!["meter", "set", name.as_str()];
+        all.extend_from_slice(args);
+        common::p4bpf(&all)
+    };
+    let ok = set(&["In.bytes", "3", "1000", "1500", "500", "1500"]);
+    let slow_peak = set(&["In.bytes", "3", "10", "1500", "500", "1500"]);
+    let out_of_range = set(&["In.bytes", "4", "1000", "1500", "500", "1500"]);
+    let unknown = set(&["In.nothing", "0", "1", "1", "1", "1"]);
+    common::p4bpf(&["pipeline", "unload", &name]);
+    assert!(ok.status.success(), "{}", common::stderr(&ok));
+    for (out, says) in [
+        (slow_peak, "PIR >= CIR"),
+        (out_of_range, "index 4 is out of range"),
+        (unknown, "In.nothing"),
+    ] {
+        assert!(!out.status.success());
+        assert!(
+            common::stderr(&out).contains(says),
+            "{}",
+            common::stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn refusals_name_the_extern_and_what_is_missing() {
+    refused(
+        "psa_counters",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    Register<bit<8>, bit<8>>(4, 7) r;\n",
+        "`Register` initial values are not supported yet",
+    );
+    refused(
+        "psa_counters",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n",
+        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    DirectCounter<bit<32>>(PSA_CounterType_t.PACKETS) d;\n",
+        "`DirectCounter` is not supported yet",
+    );
+    refused(
+        "v1model_meters",
+        "    counter(4, CounterType.packets_and_bytes) seen;\n",
+        "    counter(4, CounterType.packets_and_bytes) seen;\n    direct_meter<bit<8>>(MeterType.packets) dm;\n",
+        "`direct_meter` is not supported yet",
+    );
+}
+
+#[test]
+fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
+    refused(
+        "psa_internet_checksum",
+        "hdr.probe.hc = ck.get();\n        }\n    }",
+        "hdr.probe.hc = ck.get(1);\n        }\n    }",
+        "no `get` takes 1 argument",
+    );
+    refused(
+        "psa_internet_checksum",
+        "    InternetChecksum() ck;\n    apply {\n        send_to_port",
+        "    InternetChecksum() ck;\n    Checksum<bit<16>>(PSA_HashAlgorithm_t.CRC16) crc;\n    apply {\n        send_to_port",
+        "`Checksum` is not supported yet",
+    );
+    refused(
+        "pna_internet_checksum",
+        "check.add(hdr.ipv4);",
+        "check.update(hdr.ipv4);",
+        "`InternetChecksum` has no method `update`",
+    );
+}

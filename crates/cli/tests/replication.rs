@@ -1,0 +1,390 @@
+//! Packet replication at TC, live: `tests/replication/multicast.p4` loaded
+//! with `p4bpf pipeline load --hook tc` on four veth ports in a private
+//! network namespace, groups set with `p4bpf mcast`, frames sent in on
+//! port 1 and every frame that leaves any port collected. (One
+//! `BPF_PROG_TEST_RUN` returns one packet, so copies are only seen live.)
+//! Needs root, BPF, clang and `ip`; skips saying which is missing.
+
+mod common;
+
+use p4bpf_runtime::ports::ifindex;
+use p4bpf_runtime::veth::netns;
+use p4bpf_runtime::veth::socket::{wait_any, PacketSocket};
+use std::path::{Path, PathBuf};
+
+const PORTS: [u32; 4] = [1, 2, 3, 4];
+/// How long to wait for the first frame, and for more after the last.
+const FIRST_MS: i32 = 300;
+const SETTLE_MS: i32 = 50;
+
+fn program() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replication/multicast.p4")
+}
+
+/// Unloads the pipeline however the test ends (the namespace and its
+/// interfaces die with the test's thread).
+struct Loaded(String);
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        let _ = common::p4bpf(&["pipeline", "unload", &self.0]);
+    }
+}
+
+/// `p4bpf ARGS` must succeed.
+fn p4bpf_ok(args: &[&str]) -> String {
+    let out = common::p4bpf(args);
+    assert!(
+        out.status.success(),
+        "p4bpf {}: {}{}",
+        args.join(" "),
+        common::stdout(&out),
+        common::stderr(&out)
+    );
+    common::stdout(&out)
+}
+
+/// `pN`, the pipeline's side of port N, and its peer `tN`, for each port.
+fn veth_pairs() {
+    for port in PORTS {
+        netns::veth_pair(&format!("p{port}"), &format!("t{port}"), None).expect("veth pair");
+    }
+}
+
+/// The tester's side of each port: `tN` is the peer of the pipeline's `pN`.
+struct Wires {
+    sockets: Vec<(u32, PacketSocket)>,
+}
+
+impl Wires {
+    fn new() -> Wires {
+        veth_pairs();
+        let mut sockets = vec![];
+        for port in PORTS {
+            let outer = format!("t{port}");
+            let index = ifindex(&outer).expect("tester interface");
+            sockets.push((port, PacketSocket::bind(index, &outer).expect("socket")));
+        }
+        Wires { sockets }
+    }
+
+    /// Sends `frame` in on port 1; every frame that left a port, as
+    /// (port, bytes), in arrival order.
+    fn exchange(&self, frame: &[u8]) -> Vec<(u32, Vec<u8>)> {
+        let input = self.sockets.first().map(|(_, s)| s).expect("port 1");
+        input.send(frame).expect("send");
+        let all: Vec<&PacketSocket> = self.sockets.iter().map(|(_, s)| s).collect();
+        let mut out = vec![];
+        let mut wait = FIRST_MS;
+        while wait_any(&all, wait).expect("poll") {
+            for (port, socket) in &self.sockets {
+                while let Some(f) = socket.receive().expect("receive") {
+                    if !f.outgoing {
+                        out.push((*port, f.bytes));
+                    }
+                }
+            }
+            wait = SETTLE_MS;
+        }
+        out.sort();
+        out
+    }
+}
+
+/// A frame for `multicast.p4`: `op` and `arg` after Ethernet, zeroed
+/// fields egress fills in, and a payload.
+fn frame(op: u8, arg: u8) -> Vec<u8> {
+    let mut f = vec![0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x12, 0x34, op, arg];
+    f.extend([0; 8]); // port, rid, instance
+    f.extend([0xca, 0xfe]);
+    f
+}
+
+/// What egress makes of `frame(op, arg)` on a copy out of `port` with
+/// replica id `rid` and instance type `instance`: the fields it saw, the
+/// source address's last byte from ingress's metadata, and for replica id
+/// 7 a tag header.
+fn expected(op: u8, arg: u8, port: u16, rid: u16, instance: u32) -> Vec<u8> {
+    let mut f = vec![0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0xab, 0x12, 0x34];
+    if rid == 7 {
+        f.extend(0x7a6u32.to_be_bytes());
+    }
+    f.extend([op, arg]);
+    f.extend(port.to_be_bytes());
+    f.extend(rid.to_be_bytes());
+    f.extend(instance.to_be_bytes());
+    f.extend([0xca, 0xfe]);
+    f
+}
+
+fn multicast_scenarios(name: &str) {
+    let wires = Wires::new();
+    p4bpf_ok(&[
+        "pipeline",
+        "load",
+        &program().to_string_lossy(),
+        "--name",
+        name,
+        "--hook",
+        "tc",
+    ]);
+    let _loaded = Loaded(name.to_string());
+    for port in PORTS {
+        p4bpf_ok(&[
+            "port",
+            "add",
+            name,
+            &format!("p{port}"),
+            "--port",
+            &port.to_string(),
+        ]);
+    }
+    // Port 9 has no interface: its copy is skipped, the others still go.
+    p4bpf_ok(&["mcast", "set", name, "1", "2:10", "3:7", "4:99", "9:1"]);
+    let listed = p4bpf_ok(&["mcast", "list", name]);
+    assert_eq!(listed, "1\t2:10 3:7 4:99 9:1\n");
+
+    // Three members: rid 10 as is, rid 7 grown by a tag, rid 99 dropped
+    // in egress; the original goes nowhere (nothing on port 1).
+    assert_eq!(
+        wires.exchange(&frame(1, 1)),
+        vec![(2, expected(1, 1, 2, 10, 5)), (3, expected(1, 1, 3, 7, 5)),]
+    );
+    // Unicast still runs egress once, as a normal instance.
+    assert_eq!(
+        wires.exchange(&frame(2, 3)),
+        vec![(3, expected(2, 3, 3, 0, 0))]
+    );
+    // A group set, then mark_to_drop: dropped.
+    assert!(wires.exchange(&frame(3, 1)).is_empty());
+    // An unknown group: no copies.
+    assert!(wires.exchange(&frame(1, 2)).is_empty());
+    // Replacing the members; the same port twice gives two copies.
+    p4bpf_ok(&["mcast", "set", name, "1", "4:1", "2:2", "4:3"]);
+    assert_eq!(
+        wires.exchange(&frame(1, 1)),
+        vec![
+            (2, expected(1, 1, 2, 2, 5)),
+            (4, expected(1, 1, 4, 1, 5)),
+            (4, expected(1, 1, 4, 3, 5)),
+        ]
+    );
+    p4bpf_ok(&["mcast", "del", name, "1"]);
+    assert!(wires.exchange(&frame(1, 1)).is_empty());
+    let out = common::p4bpf(&["mcast", "del", name, "1"]);
+    assert!(!out.status.success());
+    assert!(common::stderr(&out).contains("multicast group 1 does not exist"));
+}
+
+#[test]
+fn multicast_copies_run_egress_each_with_its_port_and_replica_id() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED multicast_copies_run_egress_each_with_its_port_and_replica_id: {why}");
+        return;
+    }
+    let name = format!("mcast_live_{}", std::process::id());
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| match netns::enter_fresh() {
+                Ok(()) => multicast_scenarios(&name),
+                Err(why) => eprintln!("SKIPPED multicast live test: {why}"),
+            })
+            .join()
+            .expect("the live multicast test ran");
+    });
+}
+
+#[test]
+fn multicast_is_refused_at_xdp_with_where_it_is_asked() {
+    let dir = common::scratch_dir("multicast_xdp");
+    let out = common::p4bpf(&[
+        "compile",
+        &program().to_string_lossy(),
+        "--hook",
+        "xdp",
+        "-o",
+        &dir.to_string_lossy(),
+    ]);
+    assert!(!out.status.success());
+    let err = common::stderr(&out);
+    assert!(err.contains("multicast.p4:"), "{err}");
+    assert!(
+        err.contains("multicast (`mcast_grp`) is not supported at XDP"),
+        "{err}"
+    );
+}
+
+#[test]
+fn mcast_refuses_group_zero_and_bad_members() {
+    let out = common::p4bpf(&["mcast", "set", "no_such_pipeline_x", "1", "2:x"]);
+    assert!(!out.status.success());
+    assert!(common::stderr(&out).contains("member `2:x`"));
+    let out = common::p4bpf(&["mcast", "del", "no_such_pipeline_x", "1", "2"]);
+    assert!(common::stderr(&out).contains("`del` takes no members"));
+}
+
+/// Members of the timed groups: no copy (unicast), then 1 to 8 copies.
+const TIMED_GROUPS: [u32; 5] = [0, 1, 2, 4, 8];
+const TIMED_REPEAT: u32 = 50_000;
+const TIMED_ROUNDS: usize = 7;
+
+/// ns per packet for a group of `members` copies (0: unicast), the median
+/// over rounds of `BPF_PROG_TEST_RUN` with repeat.
+fn time_group(name: &str, members: u32) -> f64 {
+    let deployment = p4bpf_runtime::deploy::Deployment::open(name).expect("pipeline");
+    let program = deployment.program().expect("program");
+    let group: Vec<String> = (0..members)
+        .map(|i| format!("{}:{}", 2 + i % 3, 20 + i))
+        .collect();
+    let mut args = vec!["mcast", "set", name, "1"];
+    args.extend(group.iter().map(String::as_str));
+    p4bpf_ok(&args);
+    let packet = if members == 0 {
+        frame(2, 3)
+    } else {
+        frame(1, 1)
+    };
+    let mut samples: Vec<f64> = (0..TIMED_ROUNDS)
+        .map(|_| {
+            let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
+            p4bpf_runtime::bench::timing::time_plain(fd, &packet, TIMED_REPEAT)
+                .expect("test run")
+                .cpu_ns
+        })
+        .collect();
+    samples.sort_by(f64::total_cmp);
+    samples.get(samples.len() / 2).copied().unwrap_or(0.0)
+}
+
+/// The cost of a multicast copy, written to bench/replication/RESULTS.md:
+/// `cargo test --release -p p4bpf --test replication -- --ignored`.
+#[test]
+#[ignore = "a benchmark: run explicitly, as root"]
+fn replication_cost() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED replication_cost: {why}");
+        return;
+    }
+    let name = format!("mcast_bench_{}", std::process::id());
+    let figures = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                netns::enter_fresh().expect("network namespace");
+                veth_pairs();
+                let program = program();
+                p4bpf_ok(&[
+                    "pipeline",
+                    "load",
+                    &program.to_string_lossy(),
+                    "--name",
+                    &name,
+                    "--hook",
+                    "tc",
+                ]);
+                let _loaded = Loaded(name.clone());
+                for port in PORTS {
+                    p4bpf_ok(&[
+                        "port",
+                        "add",
+                        &name,
+                        &format!("p{port}"),
+                        "--port",
+                        &port.to_string(),
+                    ]);
+                }
+                TIMED_GROUPS.map(|members| (members, time_group(&name, members)))
+            })
+            .join()
+            .expect("the benchmark ran")
+    });
+    std::fs::write(bench_results(), report(&figures)).expect("bench/replication/RESULTS.md");
+    print!("{}", report(&figures));
+}
+
+fn bench_results() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/replication/RESULTS.md")
+}
+
+/// The figures as Markdown, with the least-squares cost of one copy over
+/// the groups of 1 to 8.
+fn report(figures: &[(u32, f64)]) -> String {
+    let copies: Vec<(f64, f64)> = figures
+        .iter()
+        .filter(|(m, _)| *m > 0)
+        .map(|(m, ns)| (f64::from(*m), *ns))
+        .collect();
+    let n = copies.len() as f64;
+    let (sx, sy) = copies
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+    let (sxx, sxy) = copies
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x * x, b + x * y));
+    let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    let mut out = String::from(
+        "# Cost of packet replication (v1model multicast at TC)\n\n\
+         Written by `cargo test --release -p p4bpf --test replication -- --ignored replication_cost`\n\
+         (as root). `crates/cli/tests/replication/multicast.p4` is loaded at TC on four\n\
+         veth ports in a private namespace; each figure is the median over 7 rounds of\n\
+         this thread's CPU time per run of `BPF_PROG_TEST_RUN` (repeat 50000) on one\n\
+         36-byte frame. A copy is real: `bpf_clone_redirect`, the egress program at tcx\n\
+         egress of its port, and the veth transmit to the peer (whose stack drops the\n\
+         frame later, in a softirq this figure may not see). The unicast row runs ingress\n\
+         and egress in one program and returns a redirect the test run does not perform.\n\n\
+         | copies | ns/packet |\n| ---: | ---: |\n",
+    );
+    for (members, ns) in figures {
+        let what = if *members == 0 {
+            "unicast".to_string()
+        } else {
+            members.to_string()
+        };
+        out.push_str(&format!("| {what} | {ns:.0} |\n"));
+    }
+    out.push_str(&format!(
+        "\nOne multicast copy costs **{slope:.0} ns** (least-squares slope over 1 to 8 copies).\n"
+    ));
+    out
+}
+
+fn stf() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replication/multicast.stf")
+}
+
+#[test]
+fn bmv2_multicast_commands_pass_live_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED bmv2_multicast_commands_pass_live_at_tc: {why}");
+        return;
+    }
+    let (p4, script) = (program(), stf());
+    let args = ["test", &*p4.to_string_lossy(), &*script.to_string_lossy()];
+    let out = common::p4bpf(&[&args[..], &["--target", "veth", "--hook", "tc"]].concat());
+    let text = common::stdout(&out);
+    assert!(out.status.success(), "{text}{}", common::stderr(&out));
+    assert!(text.contains("PASS: 3 packets, 0 failure(s)"), "{text}");
+    // Three copies of the first packet, each judged against its port's expect.
+    assert_eq!(
+        text.matches("(multicast.stf:15) in port 1: redirect to port")
+            .count(),
+        3,
+        "{text}"
+    );
+    // One test run returns one packet: the kernel target says so.
+    let out = common::p4bpf(&[&args[..], &["--target", "kernel", "--hook", "tc"]].concat());
+    assert!(!out.status.success());
+    let text = common::stdout(&out) + &common::stderr(&out);
+    assert!(text.contains("multicast.stf:5: error"), "{text}");
+    assert!(
+        text.contains("run this script with --target veth --hook tc"),
+        "{text}"
+    );
+    // The user target says what it lacks instead of failing to build.
+    let out = common::p4bpf(&[&args[..], &["--target", "user", "--hook", "tc"]].concat());
+    assert!(!out.status.success());
+    let text = common::stderr(&out);
+    assert!(
+        text.contains("the user target does not make multicast copies yet"),
+        "{text}"
+    );
+}

@@ -1,0 +1,224 @@
+//! Multicast at TC (v1model's `mcast_grp`, [`crate::ir::Replication`]).
+//!
+//! At the checkpoint after ingress, a non-zero group sends one copy of
+//! the packet per member through `bpf_clone_redirect` to the member's
+//! port, then drops the original. Egress runs on each copy in a second
+//! program, `ENTRY_egress`, attached at TC egress of every port: the
+//! kernel runs it inside `bpf_clone_redirect`, on this CPU, before the
+//! call returns, so the state after ingress (with the copy's port,
+//! replica id and instance type) is handed over in a per-CPU mailbox.
+//! The mailbox is armed only around the call and the copy carries a mark
+//! in `skb->cb`: any other packet leaving the port (the host's, or a
+//! unicast the entry program redirected) finds one of them missing and
+//! passes untouched. Egress reads the packet as ingress left it: the
+//! header offsets of the state still hold, since only the deparser after
+//! egress moves bytes.
+
+use super::c::{line, CStmt};
+use super::{c_identifier, entry_name, Emitter, DEPARSE_FAILED};
+use crate::ir::{Program, Replication, Step, VerdictRule};
+use p4bpf_layout::Hook;
+
+/// Members one group can hold.
+pub const MAX_REPLICAS: u32 = 64;
+/// Groups one program can hold.
+const MAX_GROUPS: u32 = 4096;
+/// What a copy carries in `skb->cb[0]` ("p4bp").
+const COPY_MARK: &str = "0x70346270";
+
+/// The control plane's view of multicast, for programs that use it at TC.
+pub fn replication_description(prog: &Program, hook: Hook) -> Option<p4bpf_layout::Replication> {
+    prog.intrinsics.replication.as_ref()?;
+    (hook == Hook::Tc).then(|| p4bpf_layout::Replication {
+        groups_map: groups_map(prog),
+        max_replicas: MAX_REPLICAS,
+        egress_entry: egress_entry_name(prog),
+    })
+}
+
+fn groups_map(prog: &Program) -> String {
+    format!("{}_mcast_groups", c_identifier(&prog.name))
+}
+
+/// The program run on each copy at TC egress.
+pub fn egress_entry_name(prog: &Program) -> String {
+    format!("{}_egress", entry_name(prog, Hook::Tc))
+}
+
+impl Emitter<'_> {
+    fn replication(&self) -> Option<&Replication> {
+        let r = self.prog.intrinsics.replication.as_ref()?;
+        (self.hook == Hook::Tc).then_some(r)
+    }
+
+    fn mailbox(&self) -> String {
+        format!("{}_replica", self.c_prefix())
+    }
+
+    /// The groups map, the mailbox and the function making the copies.
+    pub fn replication_definitions(&self) -> String {
+        let Some(r) = self.replication() else {
+            return String::new();
+        };
+        let p = self.c_prefix();
+        let (groups, mailbox, state) = (groups_map(self.prog), self.mailbox(), self.state_type());
+        let mut out = format!(
+            "/* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */\n\
+             struct {p}_member {{\n    u32 port;\n    u32 rid;\n}};\n\
+             struct {p}_group {{\n    u32 count;\n    struct {p}_member members[{MAX_REPLICAS}];\n}};\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {groups} SEC(\".maps\");\n\n\
+             /* A copy's state, from the entry program to the egress program\n * that runs inside bpf_clone_redirect on this CPU. */\n\
+             struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;\n}};\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {mailbox});\n    __uint(max_entries, 1);\n}} {mailbox} SEC(\".maps\");\n\n"
+        );
+        let ports = super::port_map(self.prog).unwrap_or_default();
+        let port = self
+            .prog
+            .intrinsics
+            .output_port
+            .as_ref()
+            .map(|e| self.lvalue(e))
+            .unwrap_or_default();
+        let copy = vec![
+            line("u32 port = group->members[i].port"),
+            line(format!(
+                "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
+            )),
+            CStmt::If {
+                cond: "!ifindex".into(),
+                then: vec![line("continue")],
+                other: vec![],
+            },
+            line(format!("{port} = port")),
+            line(format!(
+                "{} = group->members[i].rid",
+                self.lvalue(&r.replica_id)
+            )),
+            line(format!(
+                "{} = {}",
+                self.lvalue(&r.instance_type),
+                r.replica_instance
+            )),
+            line("__builtin_memcpy(&mailbox->state, st, sizeof(*st))"),
+            line("mailbox->offset = offset"),
+            line("mailbox->parser_error = parser_error"),
+            line("mailbox->armed = 1"),
+            line(format!("skb->cb[0] = {COPY_MARK}")),
+            line("bpf_clone_redirect(skb, *ifindex, 0)"),
+            line("mailbox->armed = 0"),
+        ];
+        let body = vec![
+            line("u32 zero = 0"),
+            line(format!(
+                "struct {p}_group *group = bpf_map_lookup_elem(&{groups}, &group_id)"
+            )),
+            line(format!(
+                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
+            )),
+            CStmt::If {
+                cond: "!group || !mailbox".into(),
+                then: vec![CStmt::Return("TC_ACT_SHOT".into())],
+                other: vec![],
+            },
+            CStmt::For {
+                head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < group->count; i++"),
+                body: copy,
+            },
+            line("skb->cb[0] = 0"),
+            CStmt::Return(
+                "TC_ACT_SHOT /* the copies went out; the original goes nowhere */".into(),
+            ),
+        ];
+        out.push_str(&format!(
+            "/* One copy per member of group `group_id`, each to its port's egress program. */\n\
+             static __always_inline int {p}_multicast(struct __sk_buff *skb, struct {state} *st, u32 group_id, u32 offset, u8 parser_error)\n{{\n"
+        ));
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// At the checkpoint: hand a packet with a group to the copies.
+    pub fn multicast_check(&self) -> Vec<CStmt> {
+        let Some(r) = self.replication() else {
+            return vec![];
+        };
+        let group = self.expr(&r.group);
+        vec![CStmt::If {
+            cond: format!("{group} != 0"),
+            then: vec![CStmt::Return(format!(
+                "{}_multicast(skb, st, {group}, offset, parser_error)",
+                self.c_prefix()
+            ))],
+            other: vec![],
+        }]
+    }
+
+    /// `ENTRY_egress`: the steps after the checkpoint, on one copy.
+    pub fn egress_entry_function(&self) -> String {
+        if self.replication().is_none() {
+            return String::new();
+        }
+        let Some(first) = self
+            .prog
+            .pipeline
+            .iter()
+            .position(|s| *s == Step::Checkpoint)
+        else {
+            return String::new();
+        };
+        let mailbox = self.mailbox();
+        let mut body = vec![
+            line("u32 zero = 0"),
+            line(format!(
+                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
+            )),
+            CStmt::If {
+                cond: format!("!mailbox || !mailbox->armed || skb->cb[0] != {COPY_MARK}"),
+                then: vec![CStmt::Return(
+                    "TC_ACT_OK /* not a copy: the host's traffic, or a unicast */".into(),
+                )],
+                other: vec![],
+            },
+            line("mailbox->armed = 0"),
+            line("skb->cb[0] = 0"),
+            line("u8 *pkt = (u8 *)(long)skb->data"),
+            line("u8 *pkt_end = (u8 *)(long)skb->data_end"),
+            line(format!(
+                "struct {} *st = &mailbox->state",
+                self.state_type()
+            )),
+            line("u32 offset = mailbox->offset"),
+            line("u8 parser_error = mailbox->parser_error"),
+            line("(void)parser_error"),
+        ];
+        let mut steps = vec![];
+        for step in self.prog.pipeline.iter().skip(first + 1) {
+            steps.extend(self.step_part(*step, 0, None, None));
+        }
+        steps.extend(self.truncation());
+        if let VerdictRule::Port { place, drop } = &self.prog.intrinsics.verdict {
+            steps.push(CStmt::If {
+                cond: format!("{} == {drop}", self.expr(place)),
+                then: vec![CStmt::Return("TC_ACT_SHOT".into())],
+                other: vec![],
+            });
+        }
+        steps.push(CStmt::Return(
+            "TC_ACT_OK /* out of the port the copy was sent to */".into(),
+        ));
+        if self.prog.deparser().is_some() {
+            steps.push(CStmt::Label(DEPARSE_FAILED.into()));
+            steps.push(CStmt::Return("TC_ACT_SHOT".into()));
+        }
+        body.extend(self.trace_returns(steps));
+        let mut out = format!(
+            "/* Egress of {} on each multicast copy, attached at TC egress of every port. */\nSEC(\"tc\")\nint {}(struct __sk_buff *skb)\n{{\n",
+            self.prog.name,
+            egress_entry_name(self.prog)
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+}

@@ -1,0 +1,168 @@
+//! The entries of one hash or lpm-trie table encoded back to back, as the
+//! map stores them (one key buffer, one value buffer: no allocation per
+//! entry), and their insertion, all or nothing.
+//!
+//! Which keys are taken decides how they go in. While the table is small
+//! next to the batch, a walk of it says: the batch is checked against the
+//! walk and itself, then written with `BPF_MAP_UPDATE_BATCH` in chunks.
+//! Otherwise each entry is inserted with `BPF_NOEXIST`, the kernel's own
+//! exact-key check (a lookup would not do for an lpm trie: it finds the
+//! longest matching prefix, not the key), and the first refusal deletes
+//! what the batch wrote before it. Either way the batch's keys did not
+//! exist before, so deleting them restores the table.
+
+use super::{delete_key, in_table_terms, keys_up_to};
+use crate::bench::fill::{self, Stopped};
+use crate::entry::EncodedEntry;
+use crate::error::{Result, RuntimeError};
+use crate::map::{Map, Write};
+use p4bpf_layout::{Table, TableStorage};
+use std::collections::HashSet;
+
+const EEXIST: i32 = 17;
+/// A walk of the table (a system call per key) is tried up to a
+/// sixteenth of the batch's size: it lets an empty or small table take
+/// the batch in a few calls, and wastes little when the table is larger.
+const WALK_SHARE: usize = 16;
+
+/// Entries of one table as map records.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Packed {
+    key_size: usize,
+    value_size: usize,
+    keys: Vec<u8>,
+    values: Vec<u8>,
+}
+
+/// Why an insertion stopped: the entry at fault, if one was.
+pub(super) type Refusal = (Option<usize>, RuntimeError);
+
+impl Packed {
+    /// Room for `table`'s records, if its storage is a hash or lpm trie.
+    pub(super) fn for_table(table: &Table) -> Option<Packed> {
+        let prefix_word = match table.storage {
+            TableStorage::Hash => 0,
+            TableStorage::LpmTrie => 4,
+            _ => return None,
+        };
+        Some(Packed {
+            key_size: table.key_size as usize + prefix_word,
+            value_size: table.value_size as usize,
+            keys: Vec::new(),
+            values: Vec::new(),
+        })
+    }
+
+    pub(super) fn push(&mut self, table: &Table, entry: &EncodedEntry) -> Result<()> {
+        if entry.key.len() != self.key_size || entry.value.len() != self.value_size {
+            return Err(RuntimeError::BadObject(format!(
+                "table `{}`: an entry encoded to {}+{} bytes, the map holds {}+{}",
+                table.name,
+                entry.key.len(),
+                entry.value.len(),
+                self.key_size,
+                self.value_size
+            )));
+        }
+        self.keys.extend_from_slice(&entry.key);
+        self.values.extend_from_slice(&entry.value);
+        Ok(())
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.keys.len() / self.key_size.max(1)
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &[u8]> {
+        self.keys.chunks_exact(self.key_size.max(1))
+    }
+
+    fn values(&self) -> impl Iterator<Item = &[u8]> {
+        self.values.chunks_exact(self.value_size.max(1))
+    }
+
+    /// Insert every record into `map` (the table's), none of whose keys
+    /// may be there already or twice in the batch.
+    pub(super) fn insert(&self, map: &Map, table: &Table) -> std::result::Result<(), Refusal> {
+        match map.fd() {
+            Ok(fd) if !map.per_cpu() => self.insert_kernel(map, fd, table),
+            _ => self.insert_through(map, table),
+        }
+    }
+
+    fn insert_kernel(&self, map: &Map, fd: i32, table: &Table) -> std::result::Result<(), Refusal> {
+        let Some(walked) = keys_up_to(map, self.len() / WALK_SHARE).map_err(|e| (None, e))? else {
+            return self.insert_each(map, fd, table);
+        };
+        room(table, walked.len(), self.len())?;
+        let mut taken: HashSet<&[u8]> = walked.iter().map(Vec::as_slice).collect();
+        taken.reserve(self.len());
+        for (index, key) in self.keys().enumerate() {
+            if !taken.insert(key) {
+                let twice = !walked.iter().any(|k| k.as_slice() == key);
+                return Err((Some(index), duplicate(table, twice)));
+            }
+        }
+        let written = fill::write_all(fd, &self.keys, self.key_size, &self.values, self.value_size);
+        written.map_err(|error| {
+            self.remove(map, self.len());
+            (None, in_table_terms(table, error))
+        })
+    }
+
+    /// One `BPF_NOEXIST` insert per record; a refusal deletes the records
+    /// before it.
+    fn insert_each(&self, map: &Map, fd: i32, table: &Table) -> std::result::Result<(), Refusal> {
+        let stopped =
+            fill::insert_each(fd, &self.keys, self.key_size, &self.values, self.value_size);
+        let Err(Stopped { at, errno }) = stopped else {
+            return Ok(());
+        };
+        self.remove(map, at);
+        if errno == EEXIST {
+            let key = self.keys().nth(at).unwrap_or_default();
+            let twice = self.keys().take(at).any(|k| k == key);
+            return Err((Some(at), duplicate(table, twice)));
+        }
+        let error = RuntimeError::os(format!("writing map `{}`", map.name()), errno);
+        Err((None, in_table_terms(table, error)))
+    }
+
+    /// Through the map's own insert (a user-space or per-CPU map).
+    fn insert_through(&self, map: &Map, table: &Table) -> std::result::Result<(), Refusal> {
+        for (index, (key, value)) in self.keys().zip(self.values()).enumerate() {
+            if let Err(error) = map.write(key, value, Write::Insert) {
+                self.remove(map, index);
+                return Err((Some(index), in_table_terms(table, error)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Best effort: delete the first `count` records' keys.
+    pub(super) fn remove(&self, map: &Map, count: usize) {
+        for key in self.keys().take(count) {
+            let _ = delete_key(map, key);
+        }
+    }
+}
+
+fn duplicate(table: &Table, twice: bool) -> RuntimeError {
+    let why = if twice {
+        "gets this key twice in the batch"
+    } else {
+        "already has an entry with this key"
+    };
+    RuntimeError::Value(format!("table `{}` {why}", table.name))
+}
+
+pub(super) fn room(table: &Table, present: usize, more: usize) -> std::result::Result<(), Refusal> {
+    if present + more > table.size as usize {
+        let error = RuntimeError::Value(format!(
+            "table `{}` is full: it has {present} of {} entries, {more} more do not fit",
+            table.name, table.size
+        ));
+        return Err((None, error));
+    }
+    Ok(())
+}

@@ -1,0 +1,56 @@
+//! BMv2's register commands in STF: `register_read NAME INDEX`,
+//! `register_write NAME INDEX VALUE` and `register_reset NAME`. A register
+//! is the array map the compiler named after its dotted P4 name
+//! (`MyIngress.totals` is `MyIngress_totals`), one cell per index, each a
+//! number in host byte order as wide as the register's C type.
+
+use crate::error::{Result, RuntimeError};
+use crate::map::{Map, Write};
+use crate::map_source::MapSource;
+use crate::value;
+
+/// The cell at `index`, as `NAME[INDEX] = VALUE` for the report.
+pub fn read(pipeline: &impl MapSource, name: &str, index: u32) -> Result<String> {
+    let map = register_map(pipeline, name, index)?;
+    let cell = map.read(&index.to_ne_bytes())?;
+    let bytes = cell.first().cloned().unwrap_or_default();
+    let number = bytes
+        .iter()
+        .rev()
+        .fold(0u128, |acc, b| acc << 8 | u128::from(*b));
+    Ok(format!("register {name}[{index}] = {number}"))
+}
+
+pub fn write(pipeline: &impl MapSource, name: &str, index: u32, text: &str) -> Result<()> {
+    let map = register_map(pipeline, name, index)?;
+    let mut bytes = value::parse(text, map.value_size() * 8)
+        .map_err(|why| RuntimeError::Value(format!("register `{name}`: {why}")))?;
+    bytes.reverse(); // big-endian text, host-order cell
+    map.write(&index.to_ne_bytes(), &bytes, Write::Replace)
+}
+
+/// Every cell back to 0.
+pub fn reset(pipeline: &impl MapSource, name: &str) -> Result<()> {
+    let map = register_map(pipeline, name, 0)?;
+    let zero = vec![0u8; map.value_size() as usize];
+    (0..map.max_entries()).try_for_each(|i| map.write(&i.to_ne_bytes(), &zero, Write::Replace))
+}
+
+fn register_map(pipeline: &impl MapSource, name: &str, index: u32) -> Result<Map> {
+    let c_name: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    let map = pipeline.map(&c_name).map_err(|_| {
+        RuntimeError::Value(format!(
+            "no register `{name}` (give its full P4 name, `Control.register`)"
+        ))
+    })?;
+    if index >= map.max_entries() {
+        return Err(RuntimeError::Value(format!(
+            "register `{name}` has {} cells, index {index} is out of range",
+            map.max_entries()
+        )));
+    }
+    Ok(map)
+}

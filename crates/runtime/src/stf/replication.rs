@@ -1,0 +1,164 @@
+//! BMv2's replication commands in STF: `mc_mgrp_create GROUP`,
+//! `mc_node_create RID PORT...` (nodes are numbered from 0 in creation
+//! order, as BMv2 hands out node handles), `mc_node_associate GROUP NODE`,
+//! and `mirroring_add SESSION PORT` (refused: clone sessions are not
+//! supported yet). A group's members are its nodes' (port, rid) pairs,
+//! written whole through [`crate::multicast`] after every change.
+//!
+//! Copies are only seen where the packet target sees every frame that
+//! leaves (the veth target); one `BPF_PROG_TEST_RUN` returns one packet,
+//! so against it these commands are an error saying so.
+
+use crate::error::{Result, RuntimeError};
+use crate::multicast::{self, Member};
+use crate::packet_target::PacketTarget;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReplicationCommand {
+    GroupCreate { group: u32 },
+    NodeCreate { rid: u32, ports: Vec<u32> },
+    NodeAssociate { group: u32, node: u32 },
+    MirroringAdd { session: u32, port: u32 },
+}
+
+/// Parses the arguments of `word` (one of the commands above).
+pub fn parse(word: &str, rest: &str) -> std::result::Result<ReplicationCommand, String> {
+    let numbers: Vec<u32> = rest
+        .split_whitespace()
+        .map(|w| {
+            w.parse::<u32>()
+                .map_err(|_| format!("`{word}`: expected numbers, found `{w}`"))
+        })
+        .collect::<std::result::Result<_, _>>()?;
+    match (word, numbers.as_slice()) {
+        ("mc_mgrp_create", [group]) => Ok(ReplicationCommand::GroupCreate { group: *group }),
+        ("mc_node_create", [rid, ports @ ..]) => Ok(ReplicationCommand::NodeCreate {
+            rid: *rid,
+            ports: ports.to_vec(),
+        }),
+        ("mc_node_associate", [group, node]) => Ok(ReplicationCommand::NodeAssociate {
+            group: *group,
+            node: *node,
+        }),
+        ("mirroring_add", [session, port]) => Ok(ReplicationCommand::MirroringAdd {
+            session: *session,
+            port: *port,
+        }),
+        _ => Err(format!("`{word}`: {}", usage(word))),
+    }
+}
+
+fn usage(word: &str) -> &'static str {
+    match word {
+        "mc_mgrp_create" => "expected `mc_mgrp_create GROUP`",
+        "mc_node_create" => "expected `mc_node_create RID PORT...`",
+        "mc_node_associate" => "expected `mc_node_associate GROUP NODE`",
+        _ => "expected `mirroring_add SESSION PORT`",
+    }
+}
+
+/// The groups and nodes a script has made so far.
+#[derive(Default)]
+pub struct Replication {
+    /// Node handle -> (rid, ports).
+    nodes: Vec<(u32, Vec<u32>)>,
+    /// Group -> node handles.
+    groups: BTreeMap<u32, Vec<u32>>,
+}
+
+impl Replication {
+    pub fn apply(
+        &mut self,
+        target: &impl PacketTarget,
+        command: &ReplicationCommand,
+    ) -> Result<()> {
+        if let ReplicationCommand::MirroringAdd { session, .. } = command {
+            return Err(RuntimeError::NotSupported(format!(
+                "mirroring session {session}: clone sessions are not supported yet"
+            )));
+        }
+        if !target.sees_copies() {
+            return Err(RuntimeError::NotSupported(
+                "multicast copies are seen only on live ports: run this script with --target veth --hook tc"
+                    .into(),
+            ));
+        }
+        let group = match command {
+            ReplicationCommand::GroupCreate { group } => {
+                self.groups.entry(*group).or_default();
+                *group
+            }
+            ReplicationCommand::NodeCreate { rid, ports } => {
+                self.nodes.push((*rid, ports.clone()));
+                return Ok(());
+            }
+            ReplicationCommand::NodeAssociate { group, node } => {
+                if self.nodes.get(*node as usize).is_none() {
+                    return Err(RuntimeError::Value(format!("no multicast node {node}")));
+                }
+                let Some(nodes) = self.groups.get_mut(group) else {
+                    return Err(RuntimeError::Value(format!(
+                        "multicast group {group} was not created (mc_mgrp_create)"
+                    )));
+                };
+                nodes.push(*node);
+                *group
+            }
+            ReplicationCommand::MirroringAdd { .. } => return Ok(()),
+        };
+        multicast::set_group(target, target.description(), group, &self.members(group))
+    }
+
+    /// The group's copies: each node's ports, in node order.
+    fn members(&self, group: u32) -> Vec<Member> {
+        let handles = self
+            .groups
+            .get(&group)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        handles
+            .iter()
+            .filter_map(|h| self.nodes.get(*h as usize))
+            .flat_map(|(rid, ports)| {
+                ports.iter().map(|port| Member {
+                    port: *port,
+                    rid: *rid,
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse_as_bmv2_writes_them() {
+        assert_eq!(
+            parse("mc_node_create", "7 2 3"),
+            Ok(ReplicationCommand::NodeCreate {
+                rid: 7,
+                ports: vec![2, 3]
+            })
+        );
+        assert_eq!(
+            parse("mc_node_associate", "1 0"),
+            Ok(ReplicationCommand::NodeAssociate { group: 1, node: 0 })
+        );
+        assert!(parse("mc_mgrp_create", "").is_err());
+        assert!(parse("mirroring_add", "5 x").is_err_and(|e| e.contains("`x`")));
+    }
+
+    #[test]
+    fn a_group_holds_its_nodes_ports_in_order() {
+        let r = Replication {
+            nodes: vec![(5, vec![1, 2]), (6, vec![3])],
+            groups: BTreeMap::from([(9, vec![1, 0])]),
+        };
+        let members = r.members(9);
+        let pairs: Vec<(u32, u32)> = members.iter().map(|m| (m.port, m.rid)).collect();
+        assert_eq!(pairs, [(3, 6), (1, 5), (2, 5)]);
+    }
+}
