@@ -83,8 +83,8 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 max_groups: shape.max_groups,
                 groups_offset: shape.groups_offset,
                 group_size: shape.group_size,
-                group_mask_offset: shape.group_mask_offset,
                 filters_map: format!("{}_filters", t.c_name),
+                filter_bits_offset: shape.filter_bits_offset,
                 filter_words: TERNARY_FILTER_WORDS,
                 bucket_key_offset: shape.key_offset,
                 bucket_key_size: shape.bucket_key_size,
@@ -96,6 +96,12 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 rule_bounds_offset: shape.rule_bounds_offset,
                 rule_value_offset: shape.rule_value_offset,
                 priority_offset: 4,
+                partition: (l.ternary_cuts(t.size).into_iter())
+                    .filter_map(|(j, bits)| {
+                        let key = *l.key_order.get(j)? as u32;
+                        Some(layout::PartitionCut { key, bits })
+                    })
+                    .collect(),
             }
         });
         tables.push(layout::Table {

@@ -308,16 +308,23 @@ pub struct Table {
 /// best first. The data path walks the group list in order of each group's
 /// best priority and stops once no group left can beat the match in hand.
 ///
-/// - `groups_map`: BPF hash of one entry (key u32 0), replaced whole so a
-///   lookup sees the old list or the new one: a u32 count, then from
-///   `groups_offset` up to `max_groups` groups of `group_size` bytes: u32
-///   id, u32 best priority of its rules, the key struct holding `R` at
-///   `group_mask_offset`. Sorted by best priority, highest first. Group ids
-///   are below `max_groups`.
-/// - `filters_map`: BPF array of `max_groups` filters indexed by group id,
-///   each `filter_words` (a power of two) u32 words of bits: a group's
-///   bucket may exist only if the bit of its bucket key is set. The bit of
-///   a bucket key (all its bytes, padding zero) is the top
+/// - `groups_map`: BPF hash of group lists (key u32), each replaced whole
+///   so a lookup sees the old list or the new one. A key's partition is
+///   the top bits `partition` cuts from its fields; the list of a
+///   partition names the groups fixing some cut bit with a rule that may
+///   match a key of that partition, each with the best priority among
+///   those rules; the *wild* list (key [`TernaryLayout::wild_list`]) names
+///   the groups fixing no cut bit, with their best priority. A lookup
+///   probes both (no cut: only the wild list). A list: a u32 count, then
+///   from `groups_offset` up to `max_groups` groups of `group_size` bytes:
+///   u32 id, u32 best priority. Sorted by best priority, highest first.
+///   A list may name a group too high or one since closed (a probe too
+///   many), never miss one. Group ids are below `max_groups`.
+/// - `filters_map`: BPF array of `max_groups` filters indexed by group id:
+///   the key struct holding the group's mask `R` at 0, then from
+///   `filter_bits_offset` `filter_words` (a power of two) u32 words of
+///   bits: a group's bucket may exist only if the bit of its bucket key is
+///   set. The bit of a bucket key (all its bytes, padding zero) is the top
 ///   log2(32 * filter_words) bits of `h`, where `h` starts at 0 and takes
 ///   each u32 word of the key in native order as `h = (h ^ word) *
 ///   0x9e3779b1` (32-bit); bit `b` is bit `b % 32` of word `b / 32`.
@@ -337,8 +344,8 @@ pub struct TernaryLayout {
     pub max_groups: u32,
     pub groups_offset: u32,
     pub group_size: u32,
-    pub group_mask_offset: u32,
     pub filters_map: String,
+    pub filter_bits_offset: u32,
     pub filter_words: u32,
     pub bucket_key_offset: u32,
     pub bucket_key_size: u32,
@@ -352,12 +359,38 @@ pub struct TernaryLayout {
     /// Offset of the u32 priority inside the value struct (higher wins,
     /// as in P4Runtime).
     pub priority_offset: u32,
+    /// The cuts forming a key's partition, most significant first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partition: Vec<PartitionCut>,
+}
+
+/// The top `bits` bits of key field `key` (an index into [`Table::keys`],
+/// a field held as a host-order number) as part of a key's partition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionCut {
+    pub key: u32,
+    pub bits: u32,
 }
 
 impl TernaryLayout {
     /// Size of the group list value.
     pub fn groups_size(&self) -> u32 {
         self.groups_offset + self.max_groups * self.group_size
+    }
+
+    /// How many partitions (and group lists) keys fall into.
+    pub fn partitions(&self) -> u32 {
+        1 << self.partition.iter().map(|c| c.bits).sum::<u32>().min(16)
+    }
+
+    /// The key of the wild list: the one after the last partition.
+    pub fn wild_list(&self) -> u32 {
+        self.partitions()
+    }
+
+    /// Size of a filter value (mask, then bits).
+    pub fn filter_size(&self) -> u32 {
+        self.filter_bits_offset + 4 * self.filter_words
     }
 }
 

@@ -17,15 +17,28 @@
 //! `size` rules (or the list its `max_groups` groups). Buckets keep rules
 //! best priority first; among equal priorities the older rule first.
 //!
+//! Partitions: a key's partition is the top bits of a cut or two of its
+//! fields (`TernaryLayout::partition`), and each partition has its own
+//! group list naming only the groups with a rule that may match there,
+//! each with the best priority among those rules: fewer groups to probe,
+//! and a sharper stop. A rule is counted in every partition it overlaps,
+//! except a rule overlapping all of them (wild in the cut bits): that one
+//! is counted in the wild list, which every lookup walks too, so a new
+//! wild group writes one list, not one per partition. A list is a u32
+//! count and (id, priority) pairs; the group's mask is in its filter.
+//!
 //! Make before break: a group list that names a group or a priority too
 //! many only costs a probe, one that misses a rule gives a wrong answer. So
-//! the list is written before a bucket when the change adds a group or
-//! raises a group's best priority, and after it when it removes or lowers.
+//! a list is written before a bucket when the change adds a group there or
+//! raises its best priority there, and otherwise not at all: a lowered
+//! priority or a closed group stays in the lists that name it until they
+//! are next written (lazily compacted). A closed group's id, taken again
+//! by a new group, gets its new mask in its filter before any bucket.
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
 use crate::value;
-use p4bpf_layout::{ByteOrder, FieldLayout, MatchKind, Table, TernaryLayout};
+use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, MatchKind, Table, TernaryLayout};
 use std::collections::{BTreeMap, HashMap};
 
 /// One rule as a bucket stores it.
@@ -68,8 +81,8 @@ impl Rule {
 /// A map write, in the order the writes must happen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MapWrite {
-    /// Replace the group list (the one value of the groups map).
-    Groups(Vec<u8>),
+    /// Replace the group list of a partition.
+    Groups(u32, Vec<u8>),
     /// Replace a bucket, or delete it (`None`).
     Bucket(Vec<u8>, Option<Vec<u8>>),
     /// Replace the filter of a group (its id, the filter's bytes).
@@ -97,17 +110,17 @@ struct Group {
     mask: Vec<u8>,
     /// Priority → how many of the group's rules have it.
     priorities: BTreeMap<u32, usize>,
+    /// The same count per list (partition or wild) the rules are in.
+    by_partition: HashMap<u32, BTreeMap<u32, usize>>,
     /// A bit per bucket key hash (see [`filter_bit`]) of its buckets.
     filter: Vec<u32>,
-    /// The best priority the group list in the map gives it (at least
-    /// the true one: removals leave it high until the list is next
-    /// written); `None` while the list does not name it.
-    listed: Option<u32>,
 }
 
 impl Group {
-    fn best(&self) -> u32 {
-        self.priorities.keys().next_back().copied().unwrap_or(0)
+    /// The best priority of its rules overlapping `partition`, if any.
+    fn best_in(&self, partition: u32) -> Option<u32> {
+        let counts = self.by_partition.get(&partition)?;
+        counts.keys().next_back().copied()
     }
 }
 
@@ -120,6 +133,10 @@ pub struct Classifier {
     buckets: HashMap<Vec<u8>, Vec<Rule>>,
     /// Match → (priority, bucket key) of each rule with it.
     index: HashMap<MatchKey, Vec<(u32, Vec<u8>)>>,
+    /// List key → (group id → the priority the list in the map gives it):
+    /// at least the group's best there while it has rules there; ids of
+    /// closed groups stay until the list is next written.
+    listed: HashMap<u32, HashMap<u32, u32>>,
     rules: usize,
     next_id: u32,
 }
@@ -211,6 +228,55 @@ fn shape(table: &Table, rule: &Rule) -> (Vec<u8>, Vec<u8>) {
         put_field_be(&mut value, f, &value::and(&lo, &fixed));
     }
     (mask, value)
+}
+
+/// The top `bits` bits of field `f` of `bytes`.
+fn top_bits(bytes: &[u8], f: &FieldLayout, bits: u32) -> u32 {
+    let number = (field_be(bytes, f).iter()).fold(0u128, |n, b| n << 8 | u128::from(*b));
+    let shift = f.bit_width.saturating_sub(bits);
+    (number.checked_shr(shift).unwrap_or(0) & ((1u128 << bits.min(16)) - 1)) as u32
+}
+
+/// The lists `rule` is counted in: the partitions holding keys it may
+/// match, or the wild list when that is all of them.
+fn partitions_of(table: &Table, t: &TernaryLayout, rule: &Rule) -> Vec<u32> {
+    let tops: Vec<(u32, Vec<u32>)> = (t.partition.iter())
+        .filter_map(|cut| {
+            let key = table.keys.get(cut.key as usize)?;
+            let bits = cut.bits.min(16);
+            Some((bits, tops_of(key, bits, rule)))
+        })
+        .collect();
+    if tops.iter().all(|(bits, tops)| tops.len() >= 1 << bits) {
+        return vec![t.wild_list()];
+    }
+    let mut partitions = vec![0u32];
+    for (bits, tops) in &tops {
+        partitions = (partitions.iter())
+            .flat_map(|p| tops.iter().map(move |top| p << bits | top))
+            .collect();
+    }
+    partitions
+}
+
+/// The values of the top `bits` bits of key field `key` that `rule` may
+/// match.
+fn tops_of(key: &KeyField, bits: u32, rule: &Rule) -> Vec<u32> {
+    let f = &key.field;
+    match (&rule.bounds, key.match_kind) {
+        (Some((lo, hi)), MatchKind::Range) => {
+            (top_bits(lo, f, bits)..=top_bits(hi, f, bits)).collect()
+        }
+        _ => {
+            let (value, mask) = (
+                top_bits(&rule.value, f, bits),
+                top_bits(&rule.mask, f, bits),
+            );
+            (0..1u32 << bits)
+                .filter(|v| v & mask == value & mask)
+                .collect()
+        }
+    }
 }
 
 /// `mask` with each field of at least `min_width` bits cut to its leading
@@ -309,33 +375,30 @@ pub fn decode_bucket(table: &Table, bucket: &[u8]) -> Result<Vec<Rule>> {
 }
 
 impl Classifier {
-    /// The classifier the maps hold: the group list's value and every
-    /// (bucket key, bucket) pair.
+    /// The classifier the maps hold, from the filters map (`filter` gives
+    /// a group id's value) and every (bucket key, bucket) pair. What the
+    /// group lists say is not read: it counts as nothing listed, so the
+    /// first change adding to a list writes it whole.
     pub fn from_maps(
         table: &Table,
-        list: Option<&[u8]>,
+        filter: impl Fn(u32) -> Result<Vec<u8>>,
         buckets: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
     ) -> Result<Classifier> {
         let t = layout(table)?;
         let mut c = Classifier::default();
-        let list = list.unwrap_or_default();
-        for i in 0..u32_at(list, 0).min(t.max_groups) {
-            let at = (t.groups_offset + i * t.group_size) as usize;
-            let mask_at = at + t.group_mask_offset as usize;
-            let mask = list
-                .get(mask_at..mask_at + table.key_size as usize)
-                .ok_or_else(|| bad(table, "a truncated group list"))?;
-            let id = u32_at(list, at);
-            c.open(t, id, mask.to_vec());
-            if let Some(group) = c.groups.get_mut(&id) {
-                group.listed = Some(u32_at(list, at + 4));
-            }
-        }
         for (key, bytes) in buckets {
             let id = u32_at(&key, 0);
+            if !c.groups.contains_key(&id) {
+                let mask = filter(id)?
+                    .get(..table.key_size as usize)
+                    .map(<[u8]>::to_vec)
+                    .ok_or_else(|| bad(table, "a truncated filter"))?;
+                c.open(t, id, mask);
+            }
             c.mark(id, &key);
             for rule in decode_bucket(table, &bytes)? {
-                c.count_in(id, priority(t, &rule.action), 1);
+                let partitions = partitions_of(table, t, &rule);
+                c.count_in(id, priority(t, &rule.action), 1, &partitions);
                 c.note(&rule, priority(t, &rule.action), &key);
                 c.buckets.entry(key.clone()).or_default().push(rule);
             }
@@ -389,13 +452,23 @@ impl Classifier {
     }
 
     /// Bytes of map values and keys the classifier occupies: the group
-    /// list, the filters (an array: all `max_groups` of them) and every
+    /// lists, the filters (an array: all `max_groups` of them) and every
     /// bucket with its key.
     pub fn map_bytes(&self, table: &Table) -> Result<u64> {
         let t = layout(table)?;
         let bucket = u64::from(t.bucket_key_size + t.bucket_size);
-        let filters = u64::from(t.max_groups) * u64::from(t.filter_words) * 4;
-        Ok(u64::from(t.groups_size()) + filters + self.buckets.len() as u64 * bucket)
+        let filters = u64::from(t.max_groups) * u64::from(t.filter_size());
+        let lists = self.partitions().len() as u64 * u64::from(t.groups_size());
+        Ok(lists + filters + self.buckets.len() as u64 * bucket)
+    }
+
+    /// Every list key some group has rules in or the map has a list of.
+    fn partitions(&self) -> std::collections::BTreeSet<u32> {
+        (self.groups.values())
+            .flat_map(|g| g.by_partition.keys())
+            .chain(self.listed.keys())
+            .copied()
+            .collect()
     }
 
     /// Every rule, bucket by bucket.
@@ -422,8 +495,8 @@ impl Classifier {
                 id,
                 mask,
                 priorities: BTreeMap::new(),
+                by_partition: HashMap::new(),
                 filter: vec![0; t.filter_words as usize],
-                listed: None,
             },
         );
         self.next_id = id.wrapping_add(1) % t.max_groups.max(1);
@@ -457,62 +530,88 @@ impl Classifier {
         was_clear
     }
 
-    /// The filter of group `id` as its map value.
-    fn filter(&self, id: u32) -> Vec<u8> {
-        self.groups
-            .get(&id)
-            .map(|g| g.filter.iter().flat_map(|w| w.to_ne_bytes()).collect())
-            .unwrap_or_default()
+    /// The filter of group `id` as its map value: its mask, then its bits.
+    fn filter(&self, t: &TernaryLayout, id: u32) -> Vec<u8> {
+        let Some(group) = self.groups.get(&id) else {
+            return vec![];
+        };
+        let mut value = vec![0u8; t.filter_bits_offset as usize];
+        put(&mut value, 0, &group.mask);
+        value.extend(group.filter.iter().flat_map(|w| w.to_ne_bytes()));
+        value
     }
 
     fn close(&mut self, id: u32) {
-        if let Some(group) = self.groups.remove(&id) {
-            if let Some(ids) = self.by_mask.get_mut(&group.mask) {
-                ids.retain(|g| *g != id);
-                if ids.is_empty() {
-                    self.by_mask.remove(&group.mask);
-                }
+        let Some(group) = self.groups.remove(&id) else {
+            return;
+        };
+        if let Some(ids) = self.by_mask.get_mut(&group.mask) {
+            ids.retain(|g| *g != id);
+            if ids.is_empty() {
+                self.by_mask.remove(&group.mask);
             }
         }
     }
 
-    /// Count `n` more (or, negative, fewer) rules of `priority` in group `id`.
-    fn count_in(&mut self, id: u32, priority: u32, n: isize) {
-        if let Some(group) = self.groups.get_mut(&id) {
-            let count = group.priorities.entry(priority).or_default();
-            *count = count.saturating_add_signed(n);
-            if *count == 0 {
-                group.priorities.remove(&priority);
+    /// Count `n` more (or, negative, fewer) rules of `priority` in group
+    /// `id`, overlapping `partitions`.
+    fn count_in(&mut self, id: u32, priority: u32, n: isize, partitions: &[u32]) {
+        let Some(group) = self.groups.get_mut(&id) else {
+            return;
+        };
+        Self::count(&mut group.priorities, priority, n);
+        for p in partitions {
+            let counts = group.by_partition.entry(*p).or_default();
+            Self::count(counts, priority, n);
+            if counts.is_empty() {
+                group.by_partition.remove(p);
             }
         }
     }
 
-    /// The group list's value, to be written: groups by best priority,
-    /// highest first.
-    pub fn list(&mut self, table: &Table) -> Result<Vec<u8>> {
+    fn count(counts: &mut BTreeMap<u32, usize>, priority: u32, n: isize) {
+        let count = counts.entry(priority).or_default();
+        *count = count.saturating_add_signed(n);
+        if *count == 0 {
+            counts.remove(&priority);
+        }
+    }
+
+    /// The group list of `partition` (or the wild list), to be written:
+    /// the groups with rules there, by their best priority there, highest
+    /// first.
+    pub fn list(&mut self, table: &Table, partition: u32) -> Result<Vec<u8>> {
         let t = layout(table)?;
-        for group in self.groups.values_mut() {
-            group.listed = Some(group.best());
-        }
-        let mut groups: Vec<&Group> = self.groups.values().collect();
-        groups.sort_by_key(|g| (std::cmp::Reverse(g.best()), g.id));
+        let mut groups: Vec<(u32, u32)> = (self.groups.values())
+            .filter_map(|g| Some((g.best_in(partition)?, g.id)))
+            .collect();
+        groups.sort_by_key(|(best, id)| (std::cmp::Reverse(*best), *id));
         let mut list = vec![0u8; t.groups_size() as usize];
         put(&mut list, 0, &(groups.len() as u32).to_ne_bytes());
-        for (i, g) in groups.iter().enumerate() {
+        for (i, (best, id)) in groups.iter().enumerate() {
             let at = (t.groups_offset + i as u32 * t.group_size) as usize;
-            put(&mut list, at, &g.id.to_ne_bytes());
-            put(&mut list, at + 4, &g.best().to_ne_bytes());
-            put(&mut list, at + t.group_mask_offset as usize, &g.mask);
+            put(&mut list, at, &id.to_ne_bytes());
+            put(&mut list, at + 4, &best.to_ne_bytes());
         }
+        let listed = groups.into_iter().map(|(best, id)| (id, best)).collect();
+        self.listed.insert(partition, listed);
         Ok(list)
     }
 
-    /// Every (group id, filter) pair, as the filters map holds them.
-    pub fn filters(&self) -> Vec<(Vec<u8>, Vec<u8>)> {
-        self.groups
-            .keys()
-            .map(|id| (id.to_ne_bytes().to_vec(), self.filter(*id)))
+    /// Every (partition, group list) some group has rules in or was listed
+    /// in, to be written.
+    pub fn lists(&mut self, table: &Table) -> Result<Vec<(u32, Vec<u8>)>> {
+        (self.partitions().into_iter())
+            .map(|p| Ok((p, self.list(table, p)?)))
             .collect()
+    }
+
+    /// Every (group id, filter) pair, as the filters map holds them.
+    pub fn filters(&self, table: &Table) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let t = layout(table)?;
+        Ok((self.groups.keys())
+            .map(|id| (id.to_ne_bytes().to_vec(), self.filter(t, *id)))
+            .collect())
     }
 
     /// Every (bucket key, bucket) pair.
@@ -590,7 +689,8 @@ impl Classifier {
         let key = self.home(table, &rule)?;
         let id = u32_at(&key, 0);
         let marked = self.mark(id, &key);
-        self.count_in(id, best, 1);
+        let partitions = partitions_of(table, t, &rule);
+        self.count_in(id, best, 1, &partitions);
         self.note(&rule, best, &key);
         let rules = self.buckets.entry(key.clone()).or_default();
         let at = rules
@@ -598,10 +698,10 @@ impl Classifier {
             .position(|r| priority(t, &r.action) < best)
             .unwrap_or(rules.len());
         rules.insert(at, rule);
-        let mut writes = self.writes_for(table, &key, true)?;
+        let mut writes = self.writes_for(table, &key, &partitions)?;
         if marked {
             // The bit goes on before the bucket it lets lookups find.
-            writes.insert(0, MapWrite::Filter(id, self.filter(id)));
+            writes.insert(0, MapWrite::Filter(id, self.filter(t, id)));
         }
         Ok(writes)
     }
@@ -617,13 +717,19 @@ impl Classifier {
             .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
         self.forget(&key, p);
         let id = u32_at(&bucket_key, 0);
+        let mut partitions = vec![];
         if let Some(rules) = self.buckets.get_mut(&bucket_key) {
-            rules.retain(|r| !(r.is(&key, priority(t, &r.action), p)));
+            if let Some(at) = rules
+                .iter()
+                .position(|r| r.is(&key, priority(t, &r.action), p))
+            {
+                partitions = partitions_of(table, t, &rules.remove(at));
+            }
             if rules.is_empty() {
                 self.buckets.remove(&bucket_key);
             }
         }
-        self.count_in(id, p, -1);
+        self.count_in(id, p, -1, &partitions);
         if self
             .groups
             .get(&id)
@@ -631,7 +737,7 @@ impl Classifier {
         {
             self.close(id);
         }
-        self.writes_for(table, &bucket_key, false)
+        self.writes_for(table, &bucket_key, &[])
     }
 
     /// Give the rule `entry` names `entry`'s action and parameters; its
@@ -665,27 +771,28 @@ impl Classifier {
             .map(|rules| encode_bucket(t, table.key_size as usize, rules)))
     }
 
-    /// The bucket write of `key`, with the group list's when the map's
-    /// list would miss something: before the bucket when the change
-    /// `widens` (the group is new, or its best priority rose above what
-    /// the list says), after it when the bucket's group closed. A lowered
-    /// priority is left in the list (it only costs a probe) until the
-    /// list is next written, so deleting and adding back writes no list.
-    fn writes_for(&mut self, table: &Table, key: &[u8], widens: bool) -> Result<Vec<MapWrite>> {
-        let mut writes = vec![MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?)];
-        let group = self.groups.get(&u32_at(key, 0));
-        let stale = match group {
-            Some(g) => widens && g.listed.is_none_or(|listed| g.best() > listed),
-            None => !widens,
+    /// The bucket write of `key`, after the group lists that would miss
+    /// something: those of the lists the change `widens` where the group
+    /// is new or its best priority rose above what the list says. A
+    /// lowered priority or a closed group is left in a list (it only costs
+    /// a probe) until the list is next written, so deleting and adding
+    /// back writes no list.
+    fn writes_for(&mut self, table: &Table, key: &[u8], widens: &[u32]) -> Result<Vec<MapWrite>> {
+        let id = u32_at(key, 0);
+        let stale: Vec<u32> = match self.groups.get(&id) {
+            Some(g) => (widens.iter().copied())
+                .filter(|p| {
+                    let listed = self.listed.get(p).and_then(|l| l.get(&id)).copied();
+                    listed < g.best_in(*p)
+                })
+                .collect(),
+            None => vec![],
         };
-        if stale {
-            let list = MapWrite::Groups(self.list(table)?);
-            if widens {
-                writes.insert(0, list);
-            } else {
-                writes.push(list);
-            }
+        let mut writes = vec![];
+        for p in stale {
+            writes.push(MapWrite::Groups(p, self.list(table, p)?));
         }
+        writes.push(MapWrite::Bucket(key.to_vec(), self.bucket(table, key)?));
         Ok(writes)
     }
 }
@@ -694,7 +801,7 @@ impl Classifier {
 #[allow(clippy::panic, clippy::unwrap_used)] // a failing test should stop loudly
 mod tests {
     use super::*;
-    use p4bpf_layout::{KeyField, TableStorage};
+    use p4bpf_layout::{PartitionCut, TableStorage};
 
     fn table(bucket_rules: u32) -> Table {
         Table {
@@ -721,10 +828,10 @@ mod tests {
                 groups_map: "g".into(),
                 max_groups: 4,
                 groups_offset: 4,
-                group_size: 12,
+                group_size: 8,
                 filters_map: "f".into(),
                 filter_words: 8,
-                group_mask_offset: 8,
+                filter_bits_offset: 4,
                 bucket_key_offset: 4,
                 bucket_key_size: 8,
                 bucket_size: 4 + bucket_rules * 16,
@@ -735,6 +842,7 @@ mod tests {
                 rule_bounds_offset: None,
                 rule_value_offset: 8,
                 priority_offset: 4,
+                partition: vec![],
             }),
         }
     }
@@ -787,31 +895,33 @@ mod tests {
     }
 
     #[test]
-    fn a_raised_group_is_listed_before_its_bucket_and_a_removal_after() {
+    fn a_raised_group_is_listed_before_its_bucket_and_a_closed_one_stays_listed() {
         let t = table(8);
         let mut c = Classifier::default();
+        // No partition cut: every rule is in the wild list (key 1).
         let writes = c.insert(&t, &entry(1, 0xff, 3)).unwrap();
         assert!(matches!(
             writes.as_slice(),
             [
                 MapWrite::Filter(..),
-                MapWrite::Groups(_),
+                MapWrite::Groups(1, _),
                 MapWrite::Bucket(_, Some(_))
             ]
         ));
         // Same group, no higher priority: no list write (a filter bit may be).
         let writes = c.insert(&t, &entry(2, 0xff, 1)).unwrap();
         assert!(matches!(writes.last(), Some(MapWrite::Bucket(_, Some(_)))));
-        assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(_))));
-        // A lowered best stays in the list; a closed group leaves it.
+        assert!(!writes.iter().any(|w| matches!(w, MapWrite::Groups(..))));
+        // A lowered best and a closed group stay in the list.
         let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
         assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
         let writes = c.remove(&t, &entry(2, 0xff, 0)).unwrap();
-        assert!(matches!(
-            writes.as_slice(),
-            [MapWrite::Bucket(_, None), MapWrite::Groups(_)]
-        ));
+        assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, None)]));
         assert!(c.groups.is_empty() && c.is_empty());
+        // Back at a priority above the stale one: listed again first.
+        let writes = c.insert(&t, &entry(1, 0xff, 4)).unwrap();
+        assert!(matches!(writes.get(1), Some(MapWrite::Groups(1, _))));
+        assert_eq!(listed(&mut c, &t, 1).len(), 1);
     }
 
     #[test]
@@ -821,9 +931,11 @@ mod tests {
         for i in 0..6 {
             c.insert(&t, &entry(i, 0xff, i)).unwrap();
         }
-        let list = c.list(&t).unwrap();
-        let mut back = Classifier::from_maps(&t, Some(&list), c.buckets(&t).unwrap()).unwrap();
-        assert_eq!(back.list(&t).unwrap(), list);
+        let lists = c.lists(&t).unwrap();
+        let filters: HashMap<Vec<u8>, Vec<u8>> = c.filters(&t).unwrap().into_iter().collect();
+        let filter = |id: u32| Ok(filters[&id.to_ne_bytes().to_vec()].clone());
+        let mut back = Classifier::from_maps(&t, filter, c.buckets(&t).unwrap()).unwrap();
+        assert_eq!(back.lists(&t).unwrap(), lists);
         assert_eq!(priorities(&back, &t), priorities(&c, &t));
         assert!(back.find(&t, &entry(3, 0xff, 0)).is_some());
     }
@@ -841,5 +953,47 @@ mod tests {
         c.modify(&t, &entry(1, 0xff, 0)).unwrap();
         assert_eq!(priorities(&c, &t), vec![vec![1]]);
         assert_eq!(c.len(), 1);
+    }
+
+    /// The group ids a partition's list names, in order.
+    fn listed(c: &mut Classifier, t: &Table, partition: u32) -> Vec<u32> {
+        let list = c.list(t, partition).unwrap();
+        let l = t.ternary.as_ref().unwrap();
+        (0..u32_at(&list, 0))
+            .map(|i| u32_at(&list, (l.groups_offset + i * l.group_size) as usize))
+            .collect()
+    }
+
+    #[test]
+    fn a_partition_lists_only_the_groups_with_rules_there_and_wild_rules_one_list() {
+        let mut t = table(8);
+        // Partitions by the top two bits of the key: 0x00.., 0x40.., ...;
+        // the wild list is key 4.
+        t.ternary.as_mut().unwrap().partition = vec![PartitionCut { key: 0, bits: 2 }];
+        let mut c = Classifier::default();
+        let lists_written = |writes: &[MapWrite]| -> Vec<u32> {
+            (writes.iter())
+                .filter_map(|w| match w {
+                    MapWrite::Groups(p, _) => Some(*p),
+                    _ => None,
+                })
+                .collect()
+        };
+        let writes = c.insert(&t, &entry(0x4000_0001, 0xffff_ffff, 5)).unwrap();
+        assert_eq!(lists_written(&writes), vec![1]);
+        // A rule wild in the top bits writes the wild list only.
+        let writes = c.insert(&t, &entry(0x0000_0001, 0x0000_00ff, 9)).unwrap();
+        assert_eq!(lists_written(&writes), vec![4]);
+        // One fixing one of the two bits: two partitions.
+        let writes = c.insert(&t, &entry(0x8000_0000, 0x8000_0000, 7)).unwrap();
+        assert_eq!(lists_written(&writes), vec![2, 3]);
+        assert_eq!(listed(&mut c, &t, 1).len(), 1);
+        assert_eq!(listed(&mut c, &t, 3).len(), 1);
+        assert_eq!(listed(&mut c, &t, 4).len(), 1);
+        // Closing the specific group writes no list; the next write of its
+        // list drops it.
+        let writes = c.remove(&t, &entry(0x4000_0001, 0xffff_ffff, 5)).unwrap();
+        assert_eq!(lists_written(&writes), Vec::<u32>::new());
+        assert_eq!(listed(&mut c, &t, 1).len(), 0);
     }
 }

@@ -1,5 +1,6 @@
 //! A ternary table's [`Classifier`] bound to its maps: read back from the
-//! group list and the buckets, and changed through them, each change's
+//! filters and the buckets (not the group lists: a store opened on maps
+//! writes a list whenever a change adds to it), and changed through them, each change's
 //! writes in the order the classifier gives (make before break). A
 //! long-lived [`Store`] (a control-plane server, a benchmark) reads the
 //! maps once and then only writes; a one-shot command opens one per call.
@@ -13,8 +14,12 @@ use crate::ternary::{Classifier, MapWrite};
 use p4bpf_layout::Table;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The key of the group list, the groups map's only entry.
-const LIST_KEY: [u8; 4] = [0; 4];
+/// A groups map key (a u32 partition) as its bytes.
+fn key_word(key: &[u8]) -> [u8; 4] {
+    key.get(..4)
+        .and_then(|w| w.try_into().ok())
+        .unwrap_or_default()
+}
 
 pub struct Store {
     table: Table,
@@ -41,7 +46,6 @@ impl Store {
         let groups = source.map(&layout.groups_map)?;
         let filters = source.map(&layout.filters_map)?;
         let buckets = source.map(&table.map)?;
-        let list = read_optional(&groups, &LIST_KEY)?;
         let mut pairs = vec![];
         for key in keys(&buckets)? {
             // Gone between the walk and the read: someone else's delete.
@@ -49,7 +53,13 @@ impl Store {
                 pairs.push((key, bucket));
             }
         }
-        let classifier = Classifier::from_maps(table, list.as_deref(), pairs)?;
+        let filter = |id: u32| -> Result<Vec<u8>> {
+            let value = read_optional(&filters, &id.to_ne_bytes())?;
+            value.ok_or_else(|| {
+                RuntimeError::Value(format!("table `{}`: no filter of group {id}", table.name))
+            })
+        };
+        let classifier = Classifier::from_maps(table, filter, pairs)?;
         Ok(Store {
             table: table.clone(),
             groups,
@@ -79,13 +89,14 @@ impl Store {
     }
 
     /// Insert every entry of `entries`, or none when one of them cannot
-    /// go in. The filters and the list that hold the new buckets and
-    /// groups go first, then every bucket that changed (each holds its old
-    /// rules and its new ones).
+    /// go in. The filters and the lists that hold the new buckets and
+    /// groups go first (each written once, as it ends), then every bucket
+    /// that changed (each holds its old rules and its new ones).
     pub fn insert_all(&mut self, entries: &[EncodedEntry]) -> Result<()> {
         let mut next = self.classifier.clone();
         let mut touched = BTreeSet::new();
         let mut filters = BTreeMap::new();
+        let mut lists = BTreeSet::new();
         for entry in entries {
             for write in next.insert(&self.table, entry)? {
                 match write {
@@ -95,7 +106,9 @@ impl Store {
                     MapWrite::Filter(id, filter) => {
                         filters.insert(id, filter);
                     }
-                    MapWrite::Groups(_) => {}
+                    MapWrite::Groups(p, _) => {
+                        lists.insert(p);
+                    }
                 }
             }
         }
@@ -103,7 +116,9 @@ impl Store {
             .into_iter()
             .map(|(id, filter)| MapWrite::Filter(id, filter))
             .collect();
-        writes.push(MapWrite::Groups(next.list(&self.table)?));
+        for p in lists {
+            writes.push(MapWrite::Groups(p, next.list(&self.table, p)?));
+        }
         for key in touched {
             let bucket = next.bucket(&self.table, &key)?;
             writes.push(MapWrite::Bucket(key, bucket));
@@ -117,7 +132,10 @@ impl Store {
     pub fn clear(&mut self) -> Result<usize> {
         let removed = self.classifier.len();
         let mut empty = Classifier::default();
-        self.apply(vec![MapWrite::Groups(empty.list(&self.table)?)])?;
+        for key in keys(&self.groups)? {
+            let p = u32::from_ne_bytes(key_word(&key));
+            self.apply(vec![MapWrite::Groups(p, empty.list(&self.table, p)?)])?;
+        }
         for (key, _) in self.classifier.buckets(&self.table)? {
             self.apply(vec![MapWrite::Bucket(key, None)])?;
         }
@@ -128,7 +146,9 @@ impl Store {
     fn apply(&self, writes: Vec<MapWrite>) -> Result<()> {
         for write in writes {
             match write {
-                MapWrite::Groups(list) => self.groups.write(&LIST_KEY, &list, Write::Replace)?,
+                MapWrite::Groups(p, list) => {
+                    self.groups.write(&p.to_ne_bytes(), &list, Write::Replace)?
+                }
                 MapWrite::Filter(id, filter) => {
                     self.filters
                         .write(&id.to_ne_bytes(), &filter, Write::Replace)?

@@ -63,33 +63,36 @@ SEC("tc") int tc_prog(struct __sk_buff *skb) {
 }
 
 // Ternary on the first 4 bytes by grouped tuple space: the group list
-// (one hash value, best group first) gives each group's id, best priority
-// and mask; the mask picks one bucket of rules sorted best priority first;
+// (one hash value, best group first; no partition cut, so only the wild
+// list, key 1) gives each group's id and best priority; the group's filter
+// holds its mask, which picks one bucket of rules sorted best priority first;
 // the walk stops when no group left can beat the match in hand. The
 // verdict is the action code (1 drop, 2 pass).
-struct tgroup { __u32 id; __u32 max_priority; __u32 addr; };
+struct tgroup { __u32 id; __u32 max_priority; };
 struct tgroups { __u32 count; struct tgroup group[4]; };
 struct tkey { __u32 group; __u32 pad; __u32 addr; };
 struct trule { __u32 value; __u32 mask; __u32 action; __u32 priority; };
 struct tbucket { __u32 count; struct trule rule[2]; };
 struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 16);
          __type(key, struct tkey); __type(value, struct tbucket); } tern_t SEC(".maps");
-struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 1); __uint(map_flags, BPF_F_NO_PREALLOC);
+struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 2); __uint(map_flags, BPF_F_NO_PREALLOC);
          __type(key, __u32); __type(value, struct tgroups); } tern_t_groups SEC(".maps");
-// Bucket filters: written by the control plane, not consulted here.
-struct tfilter { __u32 bits[8]; };
+// Group masks and bucket filters (the bits are not consulted here).
+struct tfilter { __u32 mask; __u32 bits[8]; };
 struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 4);
          __type(key, __u32); __type(value, struct tfilter); } tern_t_filters SEC(".maps");
 
 SEC("xdp") int tern_prog(struct xdp_md *ctx) {
     unsigned char *data = (void *)(long)ctx->data, *end = (void *)(long)ctx->data_end;
     if (data + 4 > end) return XDP_ABORTED;
-    __u32 addr = *(__u32 *)data, best_priority = 0, action = XDP_PASS, found = 0, list = 0;
+    __u32 addr = *(__u32 *)data, best_priority = 0, action = XDP_PASS, found = 0, list = 1;
     struct tgroups *groups = bpf_map_lookup_elem(&tern_t_groups, &list);
     for (__u32 g = 0; groups && g < 4 && g < groups->count; g++) {
         struct tgroup *group = &groups->group[g];
         if (found && best_priority >= group->max_priority) break;
-        struct tkey key = { .group = group->id, .addr = addr & group->addr };
+        struct tfilter *filter = bpf_map_lookup_elem(&tern_t_filters, &group->id);
+        if (!filter) continue;
+        struct tkey key = { .group = group->id, .addr = addr & filter->mask };
         struct tbucket *b = bpf_map_lookup_elem(&tern_t, &key);
         if (!b) continue;
         for (__u32 r = 0; r < 2; r++) {

@@ -236,13 +236,16 @@ pub fn write(object: &BenchObject, pipeline: &Pipeline, entries: &[P4Entry]) -> 
         let Some(layout) = table.ternary.as_ref() else {
             continue;
         };
-        let list = batch.list(table).map_err(|e| e.to_string())?;
+        let lists = batch.lists(table).map_err(|e| e.to_string())?;
         let buckets = batch.buckets(table).map_err(|e| e.to_string())?;
-        raw.push(records(&layout.filters_map, batch.filters()));
+        let filters = batch.filters(table).map_err(|e| e.to_string())?;
+        raw.push(records(&layout.filters_map, filters));
         raw.push(records(&table.map, buckets));
         raw.push(records(
             &layout.groups_map,
-            vec![(0u32.to_ne_bytes().to_vec(), list)],
+            (lists.into_iter())
+                .map(|(p, list)| (p.to_ne_bytes().to_vec(), list))
+                .collect(),
         ));
     }
     super::fill::write_p4(object, pipeline, &plain)?;

@@ -146,7 +146,7 @@ impl Emitter<'_> {
                     other: vec![],
                 });
             }
-            Storage::Ternary => body.extend(self.ternary_search(t)),
+            Storage::Ternary => body.extend(self.ternary_search(t, l)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
             // Add-on-miss inserts `key`, so it looks `key` up too.
             _ => match self.key_from_packet(t, l).filter(|_| !t.add_on_miss) {

@@ -1,12 +1,14 @@
 //! Ternary, range and optional tables: grouped tuple space with any number
-//! of groups (layout in `p4bpf_layout::TernaryLayout`). The group list is
-//! sorted by each group's best priority; a lookup walks it with `bpf_loop`
-//! (so the verifier checks one probe, whatever the number of groups),
-//! forms one bucket key per group (the key ANDed with the group's mask),
-//! skips it when the bit of its hash is clear in the group's filter (an
-//! array lookup instead of a hash probe that would miss), else probes the
-//! bucket and scans its rules best first, and stops as soon as the match
-//! in hand is at least as good as anything the groups left can hold.
+//! of groups (layout in `p4bpf_layout::TernaryLayout`). A lookup walks two
+//! group lists, its key's partition's and the wild one, each sorted by
+//! the groups' best priority, the one with the better first group first,
+//! with `bpf_loop` (so the verifier checks one probe, whatever the number
+//! of groups). Per group it reads the group's filter (its mask and bits),
+//! forms the bucket key (the key ANDed with the mask), skips it when the
+//! bit of its hash is clear (an array lookup instead of a hash probe that
+//! would miss), else probes the bucket and scans its rules best first; a
+//! list stops as soon as the match in hand is at least as good as anything
+//! its groups left can hold.
 
 use super::c::{line, print, CStmt};
 use super::maps::map_def;
@@ -22,11 +24,12 @@ impl Emitter<'_> {
         let shape = l.ternary_shape(t.size);
         let (groups, rules) = (shape.max_groups, TERNARY_BUCKET_RULES);
         let mut out = format!(
-            "struct {n}_group {{\n    u32 id;\n    u32 max_priority; /* the best priority of its rules */\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n}};\n\
+            "struct {n}_group {{\n    u32 id;\n    u32 max_priority; /* the best priority of its rules the list covers */\n}};\n\
              struct {n}_groups {{\n    u32 count;\n    struct {n}_group group[{groups}]; /* best max_priority first */\n}};\n\
              struct {n}_bucket_key {{\n    u32 group;\n    struct {n}_key key; /* key & the group's mask */\n}};\n\
-             /* A bit per bucket key hash: clear means no such bucket. */\n\
-             struct {n}_filter {{\n    u32 bits[{filter_words}];\n}};\n",
+             /* A group's mask, and a bit per bucket key hash: clear means no\n \
+             * such bucket. */\n\
+             struct {n}_filter {{\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n    u32 bits[{filter_words}];\n}};\n",
             filter_words = TERNARY_FILTER_WORDS
         );
         out.push_str(&format!(
@@ -51,11 +54,13 @@ impl Emitter<'_> {
             .unwrap_or_default();
         out.push_str(&format!(
             "_Static_assert(sizeof(struct {n}_group) == {} && __builtin_offsetof(struct {n}_groups, group) == {}, \"ternary group layout\");\n\
+             _Static_assert(__builtin_offsetof(struct {n}_filter, bits) == {}, \"ternary filter layout\");\n\
              _Static_assert(sizeof(struct {n}_bucket_key) == {}, \"ternary bucket key layout\");\n\
              _Static_assert(sizeof(struct {n}_rule) == {} && __builtin_offsetof(struct {n}_rule, action) == {}{bounds_at}, \"ternary rule layout\");\n\
              _Static_assert(sizeof(struct {n}_bucket) == {} && __builtin_offsetof(struct {n}_bucket, rule) == {}, \"ternary bucket layout\");\n",
             shape.group_size,
             shape.groups_offset,
+            shape.filter_bits_offset,
             shape.bucket_key_size,
             shape.rule_size,
             shape.rule_value_offset,
@@ -69,12 +74,14 @@ impl Emitter<'_> {
     /// of one group that lookups run under `bpf_loop`.
     pub fn ternary_maps(&self, t: &Table, l: &TableLayout) -> String {
         let name = &t.c_name;
-        // One value replaced whole: a lookup sees the old list or the new.
+        // A list per partition and the wild one, each replaced whole: a
+        // lookup sees the old list or the new.
+        let lists = Self::wild_list(l, t.size) + 1;
         let mut out = map_def(
             "BPF_MAP_TYPE_HASH",
             "u32",
             &format!("struct {name}_groups"),
-            1,
+            lists,
             Some("BPF_F_NO_PREALLOC"),
             &format!("{name}_groups"),
         );
@@ -123,6 +130,14 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line(format!("struct {name}_bucket_key probe = {{}}")),
+            line(format!(
+                "struct {name}_filter *filter = bpf_map_lookup_elem(&{name}_filters, &group->id)"
+            )),
+            CStmt::If {
+                cond: "!filter".into(),
+                then: vec![CStmt::Return("0".into())],
+                other: vec![],
+            },
             line("probe.group = group->id"),
         ];
         let mut differs = vec![line("u64 miss = 0")];
@@ -134,7 +149,7 @@ impl Emitter<'_> {
                     body.push(CStmt::For {
                         head: format!("u32 j = 0; j < {n}; j++"),
                         body: vec![line(format!(
-                            "probe.key.{field}[j] = s->key.{field}[j] & group->mask.{field}[j]"
+                            "probe.key.{field}[j] = s->key.{field}[j] & filter->mask.{field}[j]"
                         ))],
                     });
                     differs.push(CStmt::For {
@@ -146,7 +161,7 @@ impl Emitter<'_> {
                 }
                 _ => {
                     body.push(line(format!(
-                        "probe.key.{field} = s->key.{field} & group->mask.{field}"
+                        "probe.key.{field} = s->key.{field} & filter->mask.{field}"
                     )));
                     differs.push(line(if ranged {
                         format!("miss |= s->key.{field} < rule->lo.{field} || s->key.{field} > rule->hi.{field}")
@@ -199,7 +214,6 @@ impl Emitter<'_> {
     /// (the hash `p4bpf_layout::TernaryLayout` defines, over the probe's
     /// u32 words).
     fn filter_check(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
-        let name = &t.c_name;
         let words = l.ternary_shape(t.size).bucket_key_size / 4;
         let bits = (32 * TERNARY_FILTER_WORDS).trailing_zeros();
         vec![
@@ -209,12 +223,9 @@ impl Emitter<'_> {
                 head: format!("u32 w = 0; w < {words}; w++"),
                 body: vec![line("hash = (hash ^ word[w]) * 0x9e3779b1u")],
             },
-            line(format!(
-                "struct {name}_filter *filter = bpf_map_lookup_elem(&{name}_filters, &group->id)"
-            )),
             CStmt::If {
                 cond: format!(
-                    "!filter || !(filter->bits[hash >> {}] & (1u << ((hash >> {}) & 31)))",
+                    "!(filter->bits[hash >> {}] & (1u << ((hash >> {}) & 31)))",
                     32 - bits + 5,
                     32 - bits
                 ),
@@ -224,27 +235,87 @@ impl Emitter<'_> {
         ]
     }
 
+    /// The key's partition: the top bits of the cut fields, the first
+    /// cut most significant.
+    fn partition(l: &TableLayout, size: u32) -> String {
+        let mut shift = 0;
+        let mut parts = vec![];
+        for (j, bits) in l.ternary_cuts(size).into_iter().rev() {
+            let Some(f) = l.key.fields.get(j) else {
+                continue;
+            };
+            let top = format!(
+                "((u32)(key.{} >> {}) & {:#x})",
+                f.c_name,
+                f.bit_width - bits,
+                (1u32 << bits) - 1
+            );
+            parts.push(if shift == 0 {
+                top
+            } else {
+                format!("{top} << {shift}")
+            });
+            shift += bits;
+        }
+        parts.reverse();
+        if parts.is_empty() {
+            "0".into()
+        } else {
+            parts.join(" | ")
+        }
+    }
+
+    /// The key of the wild list: the one after the last partition.
+    fn wild_list(l: &TableLayout, size: u32) -> u32 {
+        1 << l.ternary_cuts(size).iter().map(|(_, b)| b).sum::<u32>()
+    }
+
     /// Statements pointing `value` at the best matching rule's value.
-    pub fn ternary_search(&self, t: &Table) -> Vec<CStmt> {
+    pub fn ternary_search(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
         let name = &t.c_name;
-        vec![
-            line("u32 list = 0"),
+        let groups = format!("struct {name}_groups");
+        let walk = |list: &str| CStmt::If {
+            cond: list.into(),
+            then: vec![
+                line(format!("search.groups = {list}")),
+                line(format!("bpf_loop({list}->count, {name}_probe, &search, 0)")),
+            ],
+            other: vec![],
+        };
+        let mut body = vec![
             line(format!("struct {name}_search search = {{ .key = key }}")),
+            line(format!("u32 wild = {}", Self::wild_list(l, t.size))),
             line(format!(
-                "search.groups = bpf_map_lookup_elem(&{name}_groups, &list)"
+                "{groups} *first = bpf_map_lookup_elem(&{name}_groups, &wild)"
             )),
-            CStmt::If {
-                cond: "search.groups".into(),
-                then: vec![line(format!(
-                    "bpf_loop(search.groups->count, {name}_probe, &search, 0)"
-                ))],
-                other: vec![],
-            },
-            CStmt::If {
-                cond: "search.found".into(),
-                then: vec![line("value = &search.best")],
-                other: vec![],
-            },
-        ]
+        ];
+        if !l.ternary_cuts(t.size).is_empty() {
+            body.extend([
+                line(format!("u32 partition = {}", Self::partition(l, t.size))),
+                line(format!(
+                    "{groups} *second = bpf_map_lookup_elem(&{name}_groups, &partition)"
+                )),
+                CStmt::If {
+                    cond: "second && second->count && (!first || !first->count || second->group[0].max_priority > first->group[0].max_priority)".into(),
+                    then: vec![
+                        CStmt::Comment("the better first group first: its match may stop the other list at once".into()),
+                        line(format!("{groups} *better = second")),
+                        line("second = first"),
+                        line("first = better"),
+                    ],
+                    other: vec![],
+                },
+                walk("first"),
+                walk("second"),
+            ]);
+        } else {
+            body.push(walk("first"));
+        }
+        body.push(CStmt::If {
+            cond: "search.found".into(),
+            then: vec![line("value = &search.best")],
+            other: vec![],
+        });
+        body
     }
 }

@@ -540,4 +540,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "346\t347\tpsa.p4:246\taction `multicast`\n"
     "353\t353\tpsa.p4:254\taction `ingress_drop`\n"
     "359\t359\tpsa.p4:260\taction `egress_drop`\n"
+    "419\t450\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "456\t481\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -91,8 +91,7 @@ _Static_assert(sizeof(struct pipe_classify_key) == 8, "key layout");
 _Static_assert(sizeof(struct pipe_classify_value) == 16, "value layout");
 struct pipe_classify_group {
     u32 id;
-    u32 max_priority; /* the best priority of its rules */
-    struct pipe_classify_key mask; /* the bits every rule of the group fixes */
+    u32 max_priority; /* the best priority of its rules the list covers */
 };
 struct pipe_classify_groups {
     u32 count;
@@ -102,8 +101,10 @@ struct pipe_classify_bucket_key {
     u32 group;
     struct pipe_classify_key key; /* key & the group's mask */
 };
-/* A bit per bucket key hash: clear means no such bucket. */
+/* A group's mask, and a bit per bucket key hash: clear means no
+ * such bucket. */
 struct pipe_classify_filter {
+    struct pipe_classify_key mask; /* the bits every rule of the group fixes */
     u32 bits[256];
 };
 struct pipe_classify_rule {
@@ -124,7 +125,8 @@ struct pipe_classify_search {
     u32 found;
     struct pipe_classify_value best;
 };
-_Static_assert(sizeof(struct pipe_classify_group) == 16 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
+_Static_assert(sizeof(struct pipe_classify_group) == 8 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
+_Static_assert(__builtin_offsetof(struct pipe_classify_filter, bits) == 8, "ternary filter layout");
 _Static_assert(sizeof(struct pipe_classify_bucket_key) == 12, "ternary bucket key layout");
 _Static_assert(sizeof(struct pipe_classify_rule) == 32 && __builtin_offsetof(struct pipe_classify_rule, action) == 16, "ternary rule layout");
 _Static_assert(sizeof(struct pipe_classify_bucket) == 516 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
@@ -133,7 +135,7 @@ struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u32);
     __type(value, struct pipe_classify_groups);
-    __uint(max_entries, 1);
+    __uint(max_entries, 65);
     __uint(map_flags, BPF_F_NO_PREALLOC);
 } pipe_classify_groups SEC(".maps");
 
@@ -166,16 +168,19 @@ static long pipe_classify_probe(u32 i, void *ctx)
         return 1;
     }
     struct pipe_classify_bucket_key probe = {};
+    struct pipe_classify_filter *filter = bpf_map_lookup_elem(&pipe_classify_filters, &group->id);
+    if (!filter) {
+        return 0;
+    }
     probe.group = group->id;
-    probe.key.hdr_ipv4_dst = s->key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
-    probe.key.hdr_ipv4_protocol = s->key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
+    probe.key.hdr_ipv4_dst = s->key.hdr_ipv4_dst & filter->mask.hdr_ipv4_dst;
+    probe.key.hdr_ipv4_protocol = s->key.hdr_ipv4_protocol & filter->mask.hdr_ipv4_protocol;
     const u32 *word = (const u32 *)&probe;
     u32 hash = 0;
     for (u32 w = 0; w < 3; w++) {
         hash = (hash ^ word[w]) * 0x9e3779b1u;
     }
-    struct pipe_classify_filter *filter = bpf_map_lookup_elem(&pipe_classify_filters, &group->id);
-    if (!filter || !(filter->bits[hash >> 24] & (1u << ((hash >> 19) & 31)))) {
+    if (!(filter->bits[hash >> 24] & (1u << ((hash >> 19) & 31)))) {
         return 0;
     }
     struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
@@ -292,11 +297,24 @@ accept:;
         key.hdr_ipv4_dst = st->headers.ipv4.dst;
         key.hdr_ipv4_protocol = st->headers.ipv4.protocol;
         struct pipe_classify_value *value = 0;
-        u32 list = 0;
         struct pipe_classify_search search = { .key = key };
-        search.groups = bpf_map_lookup_elem(&pipe_classify_groups, &list);
-        if (search.groups) {
-            bpf_loop(search.groups->count, pipe_classify_probe, &search, 0);
+        u32 wild = 64;
+        struct pipe_classify_groups *first = bpf_map_lookup_elem(&pipe_classify_groups, &wild);
+        u32 partition = ((u32)(key.hdr_ipv4_dst >> 29) & 0x7) << 3 | ((u32)(key.hdr_ipv4_protocol >> 5) & 0x7);
+        struct pipe_classify_groups *second = bpf_map_lookup_elem(&pipe_classify_groups, &partition);
+        if (second && second->count && (!first || !first->count || second->group[0].max_priority > first->group[0].max_priority)) {
+            /* the better first group first: its match may stop the other list at once */
+            struct pipe_classify_groups *better = second;
+            second = first;
+            first = better;
+        }
+        if (first) {
+            search.groups = first;
+            bpf_loop(first->count, pipe_classify_probe, &search, 0);
+        }
+        if (second) {
+            search.groups = second;
+            bpf_loop(second->count, pipe_classify_probe, &search, 0);
         }
         if (search.found) {
             value = &search.best;
@@ -415,9 +433,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"groups_map\": \"pipe_classify_groups\",\n"
     "        \"max_groups\": 1024,\n"
     "        \"groups_offset\": 4,\n"
-    "        \"group_size\": 16,\n"
-    "        \"group_mask_offset\": 8,\n"
+    "        \"group_size\": 8,\n"
     "        \"filters_map\": \"pipe_classify_filters\",\n"
+    "        \"filter_bits_offset\": 8,\n"
     "        \"filter_words\": 256,\n"
     "        \"bucket_key_offset\": 4,\n"
     "        \"bucket_key_size\": 12,\n"
@@ -428,7 +446,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"rule_mask_offset\": 8,\n"
     "        \"rule_bounds_offset\": null,\n"
     "        \"rule_value_offset\": 16,\n"
-    "        \"priority_offset\": 4\n"
+    "        \"priority_offset\": 4,\n"
+    "        \"partition\": [\n"
+    "          {\n"
+    "            \"key\": 0,\n"
+    "            \"bits\": 3\n"
+    "          },\n"
+    "          {\n"
+    "            \"key\": 1,\n"
+    "            \"bits\": 3\n"
+    "          }\n"
+    "        ]\n"
     "      }\n"
     "    }\n"
     "  ],\n"
@@ -449,8 +477,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "229\t230\tternary_priority.p4:16\taction `pipe.set`\n"
-    "245\t282\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "288\t338\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "289\t327\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "234\t235\tternary_priority.p4:16\taction `pipe.set`\n"
+    "250\t287\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "293\t356\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "294\t345\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";
