@@ -36,6 +36,7 @@ fn run() -> Result<(), String> {
         out_dir: out_dir.clone(),
         extern_file: None,
         trace: false,
+        table_stats: false,
     };
     let compiled = p4bpf_compiler::compile_file(&program, &options)
         .map_err(|_| format!("{} does not compile", program.display()))?;

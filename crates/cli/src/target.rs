@@ -158,6 +158,7 @@ pub fn default_compile_options() -> CompileOptions {
         out_dir: PathBuf::new(),
         extern_file: None,
         trace: false,
+        table_stats: false,
     }
 }
 

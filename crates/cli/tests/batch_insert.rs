@@ -49,6 +49,7 @@ fn load(tag: &str) -> Option<(deploy::Deployment, Unload)> {
         out_dir,
         extern_file: None,
         trace: false,
+        table_stats: false,
     };
     let compiled = match p4bpf_compiler::compile_file(&program, &options) {
         Ok(compiled) => compiled,

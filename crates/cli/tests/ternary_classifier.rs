@@ -31,6 +31,7 @@ fn load_acl(test: &str) -> Option<LoadedPipeline> {
         out_dir: Path::new(env!("CARGO_TARGET_TMPDIR")).join(test),
         extern_file: None,
         trace: false,
+        table_stats: false,
     };
     let Ok(compiled) = p4bpf_compiler::compile_file(&program, &options) else {
         eprintln!("skipped: the ACL does not compile here (is clang installed?)");

@@ -190,6 +190,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         output_record: crate::emit::output_record(prog),
         ingress_port_map: crate::emit::ingress_port_map(prog),
         trace: None,
+        table_stats: None,
         table_acls: table_acls(prog),
         replication: crate::emit::replication_description(prog, hook),
     }

@@ -37,6 +37,32 @@ pub struct CompileOptions {
     pub extern_file: Option<PathBuf>,
     /// The instrumented build: per-packet trace records (`--trace`).
     pub trace: bool,
+    /// Count each table's hits and misses for `p4bpf top`
+    /// (`--table-stats`; `--trace` counts them too).
+    pub table_stats: bool,
+}
+
+/// What the emitted program records besides doing its work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Instrument {
+    /// The normal build: nothing.
+    #[default]
+    Off,
+    /// Per-table hit and miss counts only (`--table-stats`).
+    TableStats,
+    /// Trace records to a ring buffer, and the table counts (`--trace`).
+    Trace,
+}
+
+impl CompileOptions {
+    /// The instrumentation the options ask for; `--trace` wins.
+    pub fn instrument(&self) -> Instrument {
+        match (self.trace, self.table_stats) {
+            (true, _) => Instrument::Trace,
+            (false, true) => Instrument::TableStats,
+            (false, false) => Instrument::Off,
+        }
+    }
 }
 
 /// The files one compilation wrote.
@@ -74,16 +100,16 @@ pub fn generate(
     hook: Hook,
     extern_c: Option<&str>,
 ) -> Result<Generated, Diagnostics> {
-    generate_with(fe, name, hook, extern_c, false)
+    generate_with(fe, name, hook, extern_c, Instrument::Off)
 }
 
-/// [`generate`], instrumented for tracing when `trace` is set.
+/// [`generate`], instrumented as `instrument` says.
 pub fn generate_with(
     fe: &p4bpf_front::Frontend,
     name: &str,
     hook: Hook,
     extern_c: Option<&str>,
-    trace: bool,
+    instrument: Instrument,
 ) -> Result<Generated, Diagnostics> {
     let Some(checked) = &fe.checked else {
         let mut diags = Diagnostics::default();
@@ -104,8 +130,11 @@ pub fn generate_with(
     midend::run(&mut prog);
     refuse_at_hook(&prog, hook)?;
     let mut pipeline = describe::describe(&prog, hook);
-    if trace {
+    if instrument == Instrument::Trace {
         pipeline.trace = Some(emit::trace_description(&prog, &pipeline.tables));
+    }
+    if instrument != Instrument::Off {
+        pipeline.table_stats = Some(emit::table_stats_description(&prog));
     }
     let c = emit::emit(
         &prog,
@@ -113,7 +142,7 @@ pub fn generate_with(
             hook,
             pipeline_json: &pipeline.to_json(),
             extern_c,
-            trace,
+            instrument,
         },
     );
     Ok(Generated {
@@ -157,16 +186,21 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
         })?),
         None => None,
     };
-    let generated =
-        match generate_with(&fe, &name, options.hook, extern_c.as_deref(), options.trace) {
-            Ok(x) => x,
-            Err(diagnostics) => {
-                return Err(CompileError::Program {
-                    sources: fe.sources,
-                    diagnostics,
-                })
-            }
-        };
+    let generated = match generate_with(
+        &fe,
+        &name,
+        options.hook,
+        extern_c.as_deref(),
+        options.instrument(),
+    ) {
+        Ok(x) => x,
+        Err(diagnostics) => {
+            return Err(CompileError::Program {
+                sources: fe.sources,
+                diagnostics,
+            })
+        }
+    };
     std::fs::create_dir_all(&options.out_dir).map_err(|e| {
         CompileError::Tool(format!("cannot create {}: {e}", options.out_dir.display()))
     })?;

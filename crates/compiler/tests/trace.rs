@@ -3,10 +3,12 @@
 //! traced C has a record for each parser state and table, and it compiles
 //! and passes the verifier (when clang, bpftool and root are there). One
 //! traced program is snapshot-tested in `trace/`; `BLESS=1` rewrites it.
+//! The stats-only build (`--table-stats`) counts every table and writes
+//! no record.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
-use p4bpf_compiler::{generate, generate_with, Hook};
+use p4bpf_compiler::{generate, generate_with, Hook, Instrument};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -80,8 +82,8 @@ fn untraced_c_is_the_default_build_and_traced_c_loads() {
         for (hook, tag) in [(Hook::Xdp, "xdp"), (Hook::Tc, "tc")] {
             let (Ok(default), Ok(plain), Ok(traced)) = (
                 generate(&fe, &stem, hook, None),
-                generate_with(&fe, &stem, hook, None, false),
-                generate_with(&fe, &stem, hook, None, true),
+                generate_with(&fe, &stem, hook, None, Instrument::Off),
+                generate_with(&fe, &stem, hook, None, Instrument::Trace),
             ) else {
                 panic!("{} does not generate", path.display());
             };
@@ -93,6 +95,12 @@ fn untraced_c_is_the_default_build_and_traced_c_loads() {
             let Some(trace) = &traced.pipeline.trace else {
                 panic!("{stem}: no trace description");
             };
+            let counted = traced.pipeline.table_stats.as_ref().map(|s| s.tables.len());
+            assert_eq!(
+                counted,
+                Some(trace.tables.len()),
+                "{stem}: --trace implies the table counts"
+            );
             for (i, _) in trace.states.iter().enumerate() {
                 let hook_line = format!("p4bpf_trace_event(P4BPF_TRACE_STATE, {i} /*");
                 assert!(
@@ -118,12 +126,84 @@ fn untraced_c_is_the_default_build_and_traced_c_loads() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The table counts of `stats` (a `--table-stats` build of `stem`): the
+/// map, a count on each table, and nothing of the trace.
+fn check_stats_only(stem: &str, stats: &p4bpf_compiler::Generated) {
+    let Some(described) = &stats.pipeline.table_stats else {
+        panic!("{stem}: the --table-stats build describes no stats map");
+    };
+    assert!(
+        stats
+            .c
+            .contains(&format!("}} {} SEC(\".maps\")", described.map)),
+        "{stem}: no map {}",
+        described.map
+    );
+    for (i, table) in described.tables.iter().enumerate() {
+        assert!(
+            stats.c.contains(&format!("p4bpf_table_stat({}", 2 * i)),
+            "{stem}: table {table} is not counted"
+        );
+    }
+    assert!(
+        stats.pipeline.trace.is_none(),
+        "{stem}: a trace description"
+    );
+    for traced in ["ringbuf", "p4bpf_trace_", "P4BPF_TRACE_"] {
+        assert!(!stats.c.contains(traced), "{stem}: `{traced}` in the C");
+    }
+}
+
+#[test]
+fn stats_only_build_counts_tables_and_writes_no_records() {
+    let load = can_load();
+    if !load {
+        eprintln!(
+            "not compiling and loading the --table-stats objects: needs root, bpftool and clang"
+        );
+    }
+    let scratch = std::env::temp_dir().join(format!("p4bpf-stats-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&scratch);
+    let mut failures = vec![];
+    for path in programs() {
+        let fe = p4bpf_front::check_file(&path, &Default::default());
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for (hook, tag) in [(Hook::Xdp, "xdp"), (Hook::Tc, "tc")] {
+            let (Ok(default), Ok(stats)) = (
+                generate(&fe, &stem, hook, None),
+                generate_with(&fe, &stem, hook, None, Instrument::TableStats),
+            ) else {
+                panic!("{} does not generate", path.display());
+            };
+            // The default build (the untraced one, whose C the first test
+            // compares) has neither the map nor the counts.
+            assert!(
+                !default.c.contains("p4bpf_table_stat") && default.pipeline.table_stats.is_none(),
+                "{stem}: table counts in the default build"
+            );
+            check_stats_only(&stem, &stats);
+            if load {
+                if let Err(why) =
+                    compile_and_load(&stats.c, &scratch, &format!("{stem}_{tag}_stats"))
+                {
+                    failures.push(format!("{stem} ({tag}) --table-stats: {why}"));
+                }
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn traced_c_matches_its_snapshot() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
     let path = dir.join("programs/lpm_route.p4");
     let fe = p4bpf_front::check_file(&path, &Default::default());
-    let Ok(traced) = generate_with(&fe, "lpm_route", Hook::Xdp, None, true) else {
+    let Ok(traced) = generate_with(&fe, "lpm_route", Hook::Xdp, None, Instrument::Trace) else {
         panic!("lpm_route.p4 does not generate");
     };
     let snapshot = dir.join("trace/lpm_route.traced.xdp.c");

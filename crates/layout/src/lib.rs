@@ -126,6 +126,10 @@ pub struct Pipeline {
     /// of the JSON) in the normal build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trace: Option<trace::Trace>,
+    /// Per-table hit and miss counts of a `--table-stats` or `--trace`
+    /// build; `None` (and left out of the JSON) in the normal build.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_stats: Option<trace::TableStats>,
     /// P4TC's `@tc_acl` of the tables that carry one: what the control
     /// plane may do to their entries (`p4bpf table` refuses the rest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -499,6 +503,7 @@ mod tests {
             output_record: None,
             ingress_port_map: None,
             trace: None,
+            table_stats: None,
             table_acls: vec![TableAcl {
                 table: "t".into(),
                 annotation: "RS:RX".into(),

@@ -78,9 +78,18 @@ pub struct Trace {
     /// The extern operations the records name: an instance's method.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extern_calls: Vec<TracedExternCall>,
-    /// Per-CPU array of u64: at `2 * table` the hits of table `table` (its
-    /// index in [`Trace::tables`]), at `2 * table + 1` its misses.
-    pub table_stats: String,
+}
+
+/// The hit and miss counts of a `--table-stats` (or `--trace`) build, for
+/// `p4bpf top`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableStats {
+    /// Per-CPU array of u64: at `2 * t` the hits of `tables[t]`, at
+    /// `2 * t + 1` its misses.
+    pub map: String,
+    /// Every table the program applies, const ones included, in slot order
+    /// (the order of [`Trace::tables`] in a traced build).
+    pub tables: Vec<String>,
 }
 
 /// One method of one extern instance, as its `EXTERN` records show it.

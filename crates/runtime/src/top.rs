@@ -1,7 +1,8 @@
 //! What `p4bpf top` shows of a loaded pipeline: per port the interface's
 //! packets and bytes (received and sent), per counter its packets and
-//! bytes over every cell, per table its entries and, for a `--trace`
-//! build, its hits and misses; two samples make rates.
+//! bytes over every cell, per table its entries and, for a build with
+//! table stats (`--table-stats` or `--trace`), its hits and misses; two
+//! samples make rates.
 
 use crate::control;
 use crate::counter::CounterValue;
@@ -9,7 +10,6 @@ use crate::deploy::Deployment;
 use crate::error::Result;
 use crate::map_source::MapSource;
 use crate::ports;
-use crate::trace::traced;
 use std::time::Instant;
 
 /// Running totals at one moment.
@@ -37,7 +37,7 @@ pub struct TableTotals {
     pub name: String,
     /// Entries in the table's map (`None`: compiled into code).
     pub entries: Option<usize>,
-    /// Hits and misses, known in a `--trace` build only.
+    /// Hits and misses, known only in a `--table-stats` or `--trace` build.
     pub hits_misses: Option<(u64, u64)>,
 }
 
@@ -78,17 +78,13 @@ pub fn sample(deployment: &Deployment) -> Result<Sample> {
 
 fn table_totals(deployment: &Deployment) -> Result<Vec<TableTotals>> {
     let description = &deployment.description;
-    let stats = match traced(description) {
-        Ok(trace) => Some((trace, deployment.map(&trace.table_stats)?)),
-        Err(_) => None,
-    };
     let entries = |name: &str| -> Result<Option<usize>> {
         match description.tables.iter().find(|t| t.name == name) {
             Some(table) => control::count_entries(deployment, table).map(Some),
             None => Ok(None),
         }
     };
-    let Some((trace, map)) = stats else {
+    let Some(stats) = &description.table_stats else {
         return description
             .tables
             .iter()
@@ -101,6 +97,7 @@ fn table_totals(deployment: &Deployment) -> Result<Vec<TableTotals>> {
             })
             .collect();
     };
+    let map = deployment.map(&stats.map)?;
     let total = |slot: usize| -> Result<u64> {
         let per_cpu = map.read(&(slot as u32).to_ne_bytes())?;
         Ok(per_cpu
@@ -108,14 +105,14 @@ fn table_totals(deployment: &Deployment) -> Result<Vec<TableTotals>> {
             .filter_map(|b| b.get(..8)?.try_into().ok().map(u64::from_ne_bytes))
             .sum())
     };
-    trace
+    stats
         .tables
         .iter()
         .enumerate()
-        .map(|(i, t)| {
+        .map(|(i, name)| {
             Ok(TableTotals {
-                name: t.name.clone(),
-                entries: entries(&t.name)?,
+                name: name.clone(),
+                entries: entries(name)?,
                 hits_misses: Some((total(2 * i)?, total(2 * i + 1)?)),
             })
         })
@@ -129,6 +126,9 @@ fn interface_stat(interface: &str, name: &str) -> u64 {
         .and_then(|t| t.trim().parse().ok())
         .unwrap_or(0)
 }
+
+/// What `top` says when the build does not count table hits and misses.
+pub const NO_TABLE_STATS: &str = "table hits/misses: not counted by this build; compile or `pipeline load` it with --table-stats";
 
 /// Per second between two samples of the same pipeline.
 pub fn rates(before: &Sample, after: &Sample) -> Vec<String> {
@@ -158,13 +158,18 @@ pub fn rates(before: &Sample, after: &Sample) -> Vec<String> {
         let entries = a
             .entries
             .map_or("const".to_string(), |n| format!("{n} entries"));
-        let hits = match (b.hits_misses, a.hits_misses) {
-            (Some((bh, bm)), Some((ah, am))) => {
-                format!("{:.1} hits/s {:.1} misses/s", rate(bh, ah), rate(bm, am))
-            }
-            _ => "hits/misses: load a --trace build".into(),
-        };
-        lines.push(format!("table {}: {entries}, {hits}", a.name));
+        match (b.hits_misses, a.hits_misses) {
+            (Some((bh, bm)), Some((ah, am))) => lines.push(format!(
+                "table {}: {entries}, {:.1} hits/s {:.1} misses/s",
+                a.name,
+                rate(bh, ah),
+                rate(bm, am)
+            )),
+            _ => lines.push(format!("table {}: {entries}", a.name)),
+        }
+    }
+    if after.tables.iter().any(|t| t.hits_misses.is_none()) {
+        lines.push(NO_TABLE_STATS.into());
     }
     lines
 }

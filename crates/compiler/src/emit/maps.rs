@@ -31,7 +31,7 @@ impl Emitter<'_> {
             };
             if t.storage == Storage::Code {
                 // The traced build records a const table's key in its struct.
-                if self.trace {
+                if self.traces() {
                     out.push_str(&self.table_structs(t, l));
                 }
                 continue;

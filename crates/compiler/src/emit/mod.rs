@@ -42,6 +42,7 @@ use crate::midend::correspond::Shape;
 use crate::midend::defuse::{Reads, Writes};
 use crate::midend::validity::HeaderFacts;
 use crate::target::{self, Target};
+use crate::Instrument;
 use c::{line, CStmt};
 use helpers::Helper;
 use p4bpf_layout::Hook;
@@ -53,6 +54,7 @@ pub use ports::{ingress_port_map, port_map};
 pub use replication::replication_description;
 pub use tables::{defaults_map, runtime_default};
 pub use trace::describe as trace_description;
+pub use trace::describe_table_stats as table_stats_description;
 
 /// Where the deparser jumps when it cannot write the packet.
 const DEPARSE_FAILED: &str = "deparse_failed";
@@ -74,8 +76,8 @@ pub struct Emitter<'p> {
     labels: std::cell::Cell<u32>,
     /// Tables applied through global functions, verified on their own.
     split: split::Split,
-    /// Whether to write trace records ([`trace`]).
-    trace: bool,
+    /// Trace records and table counts to write ([`trace`]).
+    instrument: Instrument,
     /// Programs the packet path is cut into, joined by tail calls.
     stages: stages::Stages,
 }
@@ -87,8 +89,8 @@ pub struct EmitOptions<'o> {
     pub pipeline_json: &'o str,
     /// C text of the user's extern functions (`--extern-file`).
     pub extern_c: Option<&'o str>,
-    /// The instrumented build: trace records to a ring buffer.
-    pub trace: bool,
+    /// The instrumented builds: table counts, or those and trace records.
+    pub instrument: Instrument,
 }
 
 /// The map macros extern files written for p4c's eBPF back end use.
@@ -143,7 +145,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         plan: Shape::Kept,
         labels: std::cell::Cell::new(0),
         split: split::Split::plan(prog),
-        trace: options.trace,
+        instrument: options.instrument,
         stages: stages::Stages::plan(prog),
     };
     e.writes = Writes::of(prog, &e.facts);

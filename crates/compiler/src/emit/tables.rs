@@ -165,7 +165,7 @@ impl Emitter<'_> {
             },
         }
         body.push(line("u32 action = 0"));
-        if self.trace {
+        if self.counts_tables() {
             body.push(line("u8 trace_hit = value != 0"));
         }
         let mut on_hit = vec![line("action = value->action")];

@@ -1,16 +1,19 @@
-//! The instrumented build (`--trace`): records of what each packet did,
-//! written to a BPF ring buffer (layout: [`p4bpf_layout::trace`]).
+//! The instrumented builds: `--trace` writes records of what each packet
+//! did to a BPF ring buffer (layout: [`p4bpf_layout::trace`]); it and
+//! `--table-stats` count each table's hits and misses in a per-CPU array.
 //!
 //! The pipeline is hooked at four generic places, whatever the
 //! architecture: the packet's start, each parser state entered, each table
-//! applied and every return of the entry function (the verdict). Without
-//! `--trace` every hook emits nothing, so the normal build is unchanged.
+//! applied and every return of the entry function (the verdict). The
+//! stats-only build fills only the table hook's count; without either
+//! option every hook emits nothing, so the normal build is unchanged.
 
 use super::c::{line, CStmt};
 use super::types::VALID;
 use super::Emitter;
 use crate::ir::{ActionCall, ExprKind, Program, Storage, Table, TableId, Ty};
-use p4bpf_layout::trace::{self as layout, Trace, TracedTable};
+use crate::Instrument;
+use p4bpf_layout::trace::{self as layout, TableStats, Trace, TracedTable};
 
 /// Room of the ring buffer: a few thousand packets' records.
 const RING_BYTES: u32 = 256 * 1024;
@@ -82,7 +85,14 @@ pub fn describe(prog: &Program, tables: &[p4bpf_layout::Table]) -> Trace {
             .into_iter()
             .map(|(_, _, call)| call)
             .collect(),
-        table_stats: stats_name(prog),
+    }
+}
+
+/// The hit and miss counts of a `--table-stats` or `--trace` build.
+pub fn describe_table_stats(prog: &Program) -> TableStats {
+    TableStats {
+        map: stats_name(prog),
+        tables: prog.tables.iter().map(|t| t.name.clone()).collect(),
     }
 }
 
@@ -150,11 +160,30 @@ fn header_places(prog: &Program) -> Vec<(String, String)> {
 }
 
 impl Emitter<'_> {
-    /// The ring buffer and the function filling a record's head.
+    /// Whether the build writes trace records.
+    pub fn traces(&self) -> bool {
+        self.instrument == Instrument::Trace
+    }
+
+    /// Whether the build counts table hits and misses.
+    pub fn counts_tables(&self) -> bool {
+        self.instrument != Instrument::Off
+    }
+
+    /// The ring buffer and the function filling a record's head, and the
+    /// table counts: what the instrumented builds define.
     pub fn trace_definitions(&self) -> String {
-        if !self.trace {
-            return String::new();
+        let mut out = String::new();
+        if self.traces() {
+            out.push_str(&self.ring_definitions());
         }
+        if self.counts_tables() {
+            out.push_str(&self.table_stats_definitions());
+        }
+        out
+    }
+
+    fn ring_definitions(&self) -> String {
         format!(
             "/* --trace: what each packet did, for `p4bpf trace` (records: p4bpf_layout::trace). */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_RINGBUF);\n    __uint(max_entries, {RING_BYTES});\n}} {ring} SEC(\".maps\");\n\n\
@@ -171,13 +200,8 @@ impl Emitter<'_> {
              /* An extern call's record: its arguments and result, `len` (a constant) bytes. */\n\
              static __always_inline void p4bpf_trace_values(u16 call, const u64 *values, u32 len)\n{{\n\
              \x20   u8 *data = p4bpf_trace_open(P4BPF_TRACE_EXTERN, call, 0, len);\n    if (!data)\n        return;\n\
-             \x20   __builtin_memcpy(data, values, len);\n    bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n\
-             /* Hits ([2 * table]) and misses ([2 * table + 1]) of each table, for `p4bpf top`. */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u64);\n    __uint(max_entries, {slots});\n}} {stats} SEC(\".maps\");\n\n\
-             static __always_inline void p4bpf_table_stat(u32 slot)\n{{\n    u64 *n = bpf_map_lookup_elem(&{stats}, &slot);\n    if (n)\n        *n += 1;\n}}\n\n",
+             \x20   __builtin_memcpy(data, values, len);\n    bpf_ringbuf_submit(data - sizeof(struct p4bpf_trace_head), 0);\n}}\n\n",
             ring = ring_name(self.prog),
-            stats = stats_name(self.prog),
-            slots = (2 * self.prog.tables.len()).max(1),
             begin = layout::BEGIN,
             state = layout::STATE,
             table = layout::TABLE,
@@ -187,9 +211,19 @@ impl Emitter<'_> {
         )
     }
 
+    fn table_stats_definitions(&self) -> String {
+        format!(
+            "/* Hits ([2 * table]) and misses ([2 * table + 1]) of each table, for `p4bpf top`. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u64);\n    __uint(max_entries, {slots});\n}} {stats} SEC(\".maps\");\n\n\
+             static __always_inline void p4bpf_table_stat(u32 slot)\n{{\n    u64 *n = bpf_map_lookup_elem(&{stats}, &slot);\n    if (n)\n        *n += 1;\n}}\n\n",
+            stats = stats_name(self.prog),
+            slots = (2 * self.prog.tables.len()).max(1),
+        )
+    }
+
     /// The packet's first record.
     pub fn trace_begin(&self) -> Vec<CStmt> {
-        if !self.trace {
+        if !self.traces() {
             return vec![];
         }
         vec![line(format!(
@@ -202,7 +236,7 @@ impl Emitter<'_> {
     pub fn trace_state(&self, parser: &str, state: &str) -> Vec<CStmt> {
         let name = format!("{parser}.{state}");
         let Some(index) = self
-            .trace
+            .traces()
             .then(|| state_names(self.prog).iter().position(|s| *s == name))
             .flatten()
         else {
@@ -216,9 +250,25 @@ impl Emitter<'_> {
     /// The record of a table looked up in a map: its key and the entry
     /// (or runtime default) it found; `hit` and `action` are C values.
     pub fn trace_table(&self, id: TableId, t: &Table, hit: &str) -> Vec<CStmt> {
-        if !self.trace {
-            return vec![];
+        let mut out = vec![];
+        if self.counts_tables() {
+            out.push(line(format!(
+                "p4bpf_table_stat({} /* hits of {} */ + !{hit})",
+                2 * id.index(),
+                t.name
+            )));
         }
+        if self.traces() {
+            out.extend(self.table_record(id, t, hit));
+        }
+        if out.is_empty() {
+            return out;
+        }
+        vec![CStmt::Block(out)]
+    }
+
+    /// The `TABLE` record of a table in a map.
+    fn table_record(&self, id: TableId, t: &Table, hit: &str) -> Vec<CStmt> {
         let (key, value) = (
             format!("struct {}_key", t.c_name),
             format!("struct {}_value", t.c_name),
@@ -241,19 +291,14 @@ impl Emitter<'_> {
             },
             line("bpf_ringbuf_submit(trace_data - sizeof(struct p4bpf_trace_head), 0)"),
         ];
-        vec![CStmt::Block(vec![
-            line(format!(
-                "p4bpf_table_stat({} /* hits of {} */ + !{hit})",
-                2 * id.index(),
-                t.name
-            )),
+        vec![
             line(open),
             CStmt::If {
                 cond: "trace_data".into(),
                 then: fill,
                 other: vec![],
             },
-        ])]
+        ]
     }
 
     /// The record of a table compiled into code: its key, the action and
@@ -268,7 +313,7 @@ impl Emitter<'_> {
     ) -> Vec<CStmt> {
         let Some((t, l)) = self
             .layout_of(id)
-            .filter(|(t, _)| self.trace && t.storage == Storage::Code)
+            .filter(|(t, _)| self.counts_tables() && t.storage == Storage::Code)
         else {
             return vec![];
         };
@@ -278,14 +323,15 @@ impl Emitter<'_> {
             ("misses", "")
         };
         let slot = 2 * id.index() + usize::from(!matched);
+        let mut record = vec![line(format!(
+            "p4bpf_table_stat({slot} /* {outcome} of {} */)",
+            t.name
+        ))];
+        if !self.traces() {
+            return vec![CStmt::Block(record)];
+        }
         let key = format!("struct {}_key", t.c_name);
-        let mut record = vec![
-            line(format!(
-                "p4bpf_table_stat({slot} /* {outcome} of {} */)",
-                t.name
-            )),
-            line(format!("{key} key = {{}}")),
-        ];
+        record.push(line(format!("{key} key = {{}}")));
         record.extend(self.fill_key(t, l));
         record.push(line(format!("u32 entry = {entry}")));
         record.push(line(format!(
@@ -309,7 +355,7 @@ impl Emitter<'_> {
 
     /// `body` with the verdict record written before each of its returns.
     pub fn trace_returns(&self, body: Vec<CStmt>) -> Vec<CStmt> {
-        if !self.trace {
+        if !self.traces() {
             return body;
         }
         body.into_iter().map(|s| self.traced_return(s)).collect()
@@ -354,7 +400,7 @@ impl Emitter<'_> {
     /// The function writing the verdict record: output port, parser
     /// error, valid headers.
     pub fn trace_verdict_definition(&self) -> String {
-        if !self.trace {
+        if !self.traces() {
             return String::new();
         }
         let mut out = format!(

@@ -55,7 +55,7 @@ impl Emitter<'_> {
         wide: &[bool],
         make_call: &dyn Fn(&[String]) -> String,
     ) -> String {
-        let traced = if self.trace {
+        let traced = if self.traces() {
             extern_calls(self.prog)
         } else {
             vec![]

@@ -156,6 +156,7 @@ ebpfFilter(prs(), f()) main;
             out_dir: dir.clone(),
             extern_file: None,
             trace: false,
+            table_stats: false,
         };
         let compiled = compile_file(&source, &options).unwrap_or_else(|e| panic!("{e:?}"));
         let object = std::fs::read(&compiled.object).unwrap_or_else(|e| panic!("{e}"));

@@ -588,8 +588,13 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"HeaderTooShort\",\n"
     "      \"ParserTimeout\",\n"
     "      \"ParserInvalidArgument\"\n"
-    "    ],\n"
-    "    \"table_stats\": \"lpm_route_table_stats\"\n"
+    "    ]\n"
+    "  },\n"
+    "  \"table_stats\": {\n"
+    "    \"map\": \"lpm_route_table_stats\",\n"
+    "    \"tables\": [\n"
+    "      \"route.fib\"\n"
+    "    ]\n"
     "  }\n"
     "}";
 

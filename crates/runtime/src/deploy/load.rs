@@ -155,9 +155,8 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
             .as_ref()
             .map(|r| r.groups_map.clone()),
     );
-    if let Some(trace) = &description.trace {
-        names.extend([trace.ring.clone(), trace.table_stats.clone()]);
-    }
+    names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
+    names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
     names.sort();
     names.dedup();
     names
@@ -215,6 +214,7 @@ mod tests {
             output_record: Some("out".into()),
             ingress_port_map: None,
             trace: None,
+            table_stats: None,
             table_acls: vec![],
             replication: None,
         };
