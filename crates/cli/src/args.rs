@@ -49,6 +49,15 @@ impl Args {
         self.words.next()
     }
 
+    /// Takes every `switch` (a flag without a value) out of the words
+    /// left; whether there was one.
+    pub fn take_switch(&mut self, switch: &str) -> bool {
+        let (taken, rest): (Vec<String>, Vec<String>) =
+            self.words.by_ref().partition(|w| w == switch);
+        self.words = rest.into_iter();
+        !taken.is_empty()
+    }
+
     /// The value of option `flag` if `word` is that option, taking the next
     /// word when the value is not joined to the flag.
     pub fn option(&mut self, word: &str, flag: &str) -> Result<Option<String>, UsageError> {

@@ -13,6 +13,7 @@ use std::process::ExitCode;
 
 pub const USAGE: &str = "\
 usage: p4bpf compile FILE.p4 [-o DIR] [--hook xdp|tc] [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
+                     [--table-stats] [--trace]
 
 Compiles an ebpf_model or xdp_model program: writes DIR/NAME.c (readable C),
 DIR/NAME.o (the eBPF object, with its pipeline description in section
@@ -23,6 +24,12 @@ options:
   --hook xdp|tc          attach point the object is built for (default: xdp)
   --extern-file FILE.c   C implementations of the program's extern functions
   -I DIR, -D NAME[=VAL]  as for `p4bpf check`
+  --table-stats          count each table's hits and misses (one per-CPU map
+                         update per table per packet) so that `p4bpf top`
+                         shows them per second
+  --trace                the traced build for `p4bpf trace`: a record of what
+                         each packet did to a ring buffer; counts as
+                         --table-stats does
 ";
 
 #[derive(Debug)]

@@ -29,7 +29,7 @@ use std::process::ExitCode;
 pub const USAGE: &str = "\
 usage: p4bpf run PROGRAM.p4 --in IN.pcap --out OUT.pcap [--target user|kernel]
                  [--entries FILE.stf] [--port N] [--hook xdp|tc]
-                 [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--trace]
+                 [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--table-stats] [--trace]
        p4bpf run --pipeline NAME --in IN.pcap --out OUT.pcap
 
 Runs every packet of IN.pcap through PROGRAM (arriving on port N, default 0)
@@ -43,7 +43,7 @@ options:
                          needs root or CAP_BPF)
   --entries FILE.stf     table entries: the file's `add` and `setdefault` lines
   --port N               input port of every packet (default 0)
-  --hook, --extern-file, -I, -D   as for `p4bpf compile`
+  --hook, --extern-file, -I, -D, --table-stats   as for `p4bpf compile`
   --trace                compile with tracing; print each packet's parser
                          states, tables and verdict
 

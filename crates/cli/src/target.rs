@@ -120,7 +120,7 @@ pub fn object_image(
 
 /// Takes `word` (and its value) if it is one of the compile options every
 /// running subcommand shares: `--hook`, `-I`, `-D`, `--extern-file`,
-/// `--trace`.
+/// `--trace`, `--table-stats`.
 pub fn compile_option(
     words: &mut Args,
     word: &str,
@@ -144,6 +144,8 @@ pub fn compile_option(
         compile.extern_file = Some(file.into());
     } else if word == "--trace" {
         compile.trace = true;
+    } else if word == "--table-stats" {
+        compile.table_stats = true;
     } else {
         return Ok(false);
     }

@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 pub const USAGE: &str = "\
 usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel|user|veth] [--hook xdp|tc]
-                  [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--trace]
+                  [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--table-stats] [--trace]
 
 Runs the packet test TEST.stf against PROGRAM: P4 source is compiled first,
 an object from `p4bpf compile` is loaded as is. Prints one line per packet
@@ -35,7 +35,7 @@ options:
                          with packet sockets and watch every port; sees every
                          multicast copy (needs root)
   --hook xdp|tc          attach point to compile PROGRAM.p4 for (default: xdp)
-  --extern-file, -I, -D  as for `p4bpf compile`
+  --extern-file, -I, -D, --table-stats   as for `p4bpf compile`
   --trace                compile with tracing and print under each packet the
                          parser states, tables (key, hit or miss, action) and
                          verdict (kernel and user targets)

@@ -15,8 +15,9 @@ usage: p4bpf top PIPELINE [--interval S] [--once] [--count N]
 Live rates of the loaded pipeline PIPELINE, refreshed every S seconds
 (default 1): per port the interface's packets and bytes per second in and
 out, per counter packets and bytes per second over all its cells, per table
-its entries and, when the pipeline was compiled with --trace, hits and
-misses per second.
+its entries and, when the pipeline was compiled with --table-stats (or
+--trace: `p4bpf compile --table-stats`, `p4bpf pipeline load PROGRAM.p4
+--table-stats`), hits and misses per second.
 
 options:
   --interval S   seconds between samples (decimals allowed)

@@ -1,8 +1,10 @@
 //! `p4bpf top`: with UDP packets flowing over a veth pair (one end in a
 //! namespace of its own) into a loaded pipeline, the rates `top` prints for
 //! the port, the counter and the tables agree with `counter get` read
-//! before and after over the same interval. Needs root, BPF, clang and
-//! `ip`; skips saying which is missing.
+//! before and after over the same interval; a `--table-stats` pipeline's
+//! hit and miss rates agree with the packets sent that match an entry and
+//! those that do not. Needs root, BPF, clang and `ip`; skips saying which
+//! is missing.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
@@ -52,9 +54,9 @@ extern "C" {
     fn setns(fd: i32, nstype: i32) -> i32;
 }
 
-/// A thread in namespace `ns` sending a UDP packet to 10.199.0.1 every
-/// 5 ms while `sending` holds.
-fn send_from(ns: &str, sending: Arc<AtomicBool>) {
+/// A thread in namespace `ns` sending, every 5 ms while `sending` holds,
+/// one UDP packet to each address of `to` (from `from`).
+fn send_from(ns: &str, from: String, to: Vec<String>, sending: Arc<AtomicBool>) {
     let path = format!("/var/run/netns/{ns}");
     std::thread::spawn(move || {
         let Ok(file) = std::fs::File::open(&path) else {
@@ -65,11 +67,13 @@ fn send_from(ns: &str, sending: Arc<AtomicBool>) {
         if unsafe { setns(file.as_raw_fd(), CLONE_NEWNET) } != 0 {
             return;
         }
-        let Ok(socket) = UdpSocket::bind("10.199.0.2:0") else {
+        let Ok(socket) = UdpSocket::bind(format!("{from}:0")) else {
             return;
         };
         while sending.load(Ordering::Relaxed) {
-            let _ = socket.send_to(b"p4bpf top test", "10.199.0.1:9");
+            for address in &to {
+                let _ = socket.send_to(b"p4bpf top test", format!("{address}:9"));
+            }
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     });
@@ -118,64 +122,95 @@ fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 0.15 * a.max(b) + 2.0
 }
 
-#[test]
-fn top_rates_agree_with_counter_get_over_veth_traffic() {
-    if let Some(why) = missing() {
-        eprintln!("skipped: {why}");
-        return;
-    }
+/// A veth pair, its peer in a new namespace at 10.199.`net`.2/30 and this
+/// end at 10.199.`net`.1, the names unique to this process and `tag`.
+fn veth_pair(tag: &str, net: u8) -> Cleanup {
     let id = std::process::id();
     let cleanup = Cleanup {
-        namespace: format!("ptop{id}"),
-        link: format!("ptp{id}a"),
-        pipeline: format!("top{id}"),
+        namespace: format!("p{tag}{id}"),
+        link: format!("p{tag}{id}a"),
+        pipeline: format!("{tag}{id}"),
         sending: Arc::new(AtomicBool::new(true)),
     };
-    let peer = format!("ptp{id}b");
-    let (ns, link) = (cleanup.namespace.clone(), cleanup.link.clone());
-    sh(&["ip", "netns", "add", &ns]);
+    let peer = format!("p{tag}{id}b");
+    let (ns, link) = (cleanup.namespace.as_str(), cleanup.link.as_str());
+    sh(&["ip", "netns", "add", ns]);
     sh(&[
-        "ip", "link", "add", &link, "type", "veth", "peer", "name", &peer,
+        "ip", "link", "add", link, "type", "veth", "peer", "name", &peer,
     ]);
-    sh(&["ip", "link", "set", &peer, "netns", &ns]);
-    sh(&["ip", "addr", "add", "10.199.0.1/30", "dev", &link]);
-    sh(&["ip", "link", "set", &link, "up"]);
+    sh(&["ip", "link", "set", &peer, "netns", ns]);
     sh(&[
-        "ip",
-        "netns",
-        "exec",
-        &ns,
         "ip",
         "addr",
         "add",
-        "10.199.0.2/30",
+        &format!("10.199.{net}.1/30"),
+        "dev",
+        link,
+    ]);
+    sh(&["ip", "link", "set", link, "up"]);
+    let in_ns = |args: &[&str]| sh(&[&["ip", "netns", "exec", ns][..], args].concat());
+    in_ns(&[
+        "ip",
+        "addr",
+        "add",
+        &format!("10.199.{net}.2/30"),
         "dev",
         &peer,
     ]);
-    sh(&["ip", "netns", "exec", &ns, "ip", "link", "set", &peer, "up"]);
+    in_ns(&["ip", "link", "set", &peer, "up"]);
     // The program drops everything, ARP replies too: a fixed neighbour.
-    let mac = std::fs::read_to_string(format!("/sys/class/net/{link}/address")).unwrap_or_default();
-    sh(&[
-        "ip",
-        "netns",
-        "exec",
-        &ns,
+    let mac = link_mac(link);
+    in_ns(&[
         "ip",
         "neigh",
         "add",
-        "10.199.0.1",
+        &format!("10.199.{net}.1"),
         "lladdr",
-        mac.trim(),
+        &mac,
         "dev",
         &peer,
     ]);
+    // And one more, behind the same link, whose MAC no table entry holds.
+    in_ns(&[
+        "ip",
+        "route",
+        "add",
+        &format!("10.199.{}.0/24", net + 1),
+        "dev",
+        &peer,
+    ]);
+    in_ns(&[
+        "ip",
+        "neigh",
+        "add",
+        &format!("10.199.{}.1", net + 1),
+        "lladdr",
+        STRANGER_MAC,
+        "dev",
+        &peer,
+    ]);
+    cleanup
+}
 
+/// The MAC of the second neighbour [`veth_pair`] sets up.
+const STRANGER_MAC: &str = "02:00:00:00:00:01";
+
+fn link_mac(link: &str) -> String {
+    std::fs::read_to_string(format!("/sys/class/net/{link}/address"))
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// Loads `tables.p4` (compiled with `compile_flag`) as `cleanup.pipeline`
+/// on its link, as P4 port 1.
+fn load_tables(cleanup: &Cleanup, compile_flag: &str) {
     let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/control/tables.p4");
-    let dir = common::scratch_dir("top");
+    let dir = common::scratch_dir(&cleanup.pipeline);
     let compiled = p4bpf(&[
         "compile",
         program.to_str().unwrap_or_default(),
-        "--trace",
+        compile_flag,
         "-o",
         dir.to_str().unwrap_or_default(),
     ]);
@@ -191,20 +226,49 @@ fn top_rates_agree_with_counter_get_over_veth_traffic() {
         "generic",
     ]);
     assert!(loaded.status.success(), "{}", stderr(&loaded));
-    let added = p4bpf(&["port", "add", &cleanup.pipeline, &link, "--port", "1"]);
+    let added = p4bpf(&[
+        "port",
+        "add",
+        &cleanup.pipeline,
+        &cleanup.link,
+        "--port",
+        "1",
+    ]);
     assert!(added.status.success(), "{}", stderr(&added));
+}
 
-    send_from(&ns, Arc::clone(&cleanup.sending));
-    std::thread::sleep(std::time::Duration::from_secs(1));
-
-    let (before, t0) = seen(&cleanup.pipeline);
-    let top = p4bpf(&["top", &cleanup.pipeline, "--once", "--interval", "3"]);
-    let (after, t1) = seen(&cleanup.pipeline);
+/// `top --once` over 3 s, and the packets per second `counter get` saw
+/// over the same interval.
+fn top_and_counted(pipeline: &str) -> (String, f64) {
+    let (before, t0) = seen(pipeline);
+    let top = p4bpf(&["top", pipeline, "--once", "--interval", "3"]);
+    let (after, t1) = seen(pipeline);
     let text = stdout(&top);
     assert!(top.status.success(), "{text}{}", stderr(&top));
     eprintln!("{text}");
     let counted = (after - before) as f64 / t1.duration_since(t0).as_secs_f64();
     assert!(counted > 20.0, "too few packets arrived: {counted:.1}/s");
+    (text, counted)
+}
+
+#[test]
+fn top_rates_agree_with_counter_get_over_veth_traffic() {
+    if let Some(why) = missing() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let cleanup = veth_pair("top", 0);
+    load_tables(&cleanup, "--trace");
+    let to = vec!["10.199.0.1".to_string()];
+    send_from(
+        &cleanup.namespace,
+        "10.199.0.2".into(),
+        to,
+        Arc::clone(&cleanup.sending),
+    );
+    std::thread::sleep(std::time::Duration::from_secs(1));
+
+    let (text, counted) = top_and_counted(&cleanup.pipeline);
     let counter_rate = number_in(&text, "counter TestIngress.seen:", "packets/s");
     let port_rate = number_in(&text, "1 ", "");
     let misses = number_in(&text, "table TestIngress.by_dst:", "misses/s");
@@ -222,4 +286,66 @@ fn top_rates_agree_with_counter_get_over_veth_traffic() {
         close(misses, counted) && hits == 0.0,
         "by_dst {hits} hits/s {misses} misses/s:\n{text}"
     );
+}
+
+#[test]
+fn table_stats_rates_agree_with_the_packets_that_match() {
+    if let Some(why) = missing() {
+        eprintln!("skipped: {why}");
+        return;
+    }
+    let cleanup = veth_pair("tops", 2);
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/control/tables.p4");
+    // The P4 file straight to `pipeline load`, counting tables.
+    let loaded = p4bpf(&[
+        "pipeline",
+        "load",
+        program.to_str().unwrap_or_default(),
+        "--table-stats",
+        "--name",
+        &cleanup.pipeline,
+        "--xdp-mode",
+        "generic",
+    ]);
+    assert!(loaded.status.success(), "{}", stderr(&loaded));
+    let dst = format!("dstAddr={}", link_mac(&cleanup.link));
+    let entry = p4bpf(&["table", "add", &cleanup.pipeline, "by_dst", &dst, "drop"]);
+    assert!(entry.status.success(), "{}", stderr(&entry));
+    let added = p4bpf(&[
+        "port",
+        "add",
+        &cleanup.pipeline,
+        &cleanup.link,
+        "--port",
+        "1",
+    ]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    // Two packets to this end's MAC (by_dst hits) for one to a stranger's
+    // (a miss): a swapped count cannot pass.
+    let to = ["10.199.2.1", "10.199.2.1", "10.199.3.1"]
+        .map(String::from)
+        .to_vec();
+    send_from(
+        &cleanup.namespace,
+        "10.199.2.2".into(),
+        to,
+        Arc::clone(&cleanup.sending),
+    );
+    std::thread::sleep(std::time::Duration::from_secs(1));
+
+    let (text, counted) = top_and_counted(&cleanup.pipeline);
+    let hits = number_in(&text, "table TestIngress.by_dst:", "hits/s");
+    let misses = number_in(&text, "table TestIngress.by_dst:", "misses/s");
+    assert!(
+        close(hits, counted * 2.0 / 3.0) && close(misses, counted / 3.0),
+        "by_dst {hits} hits/s {misses} misses/s of {counted} packets/s:\n{text}"
+    );
+    // by_type is empty: every packet misses it.
+    let type_hits = number_in(&text, "table TestIngress.by_type:", "hits/s");
+    let type_misses = number_in(&text, "table TestIngress.by_type:", "misses/s");
+    assert!(
+        close(type_misses, counted) && type_hits == 0.0,
+        "by_type {type_hits} hits/s {type_misses} misses/s:\n{text}"
+    );
+    assert!(!text.contains("--table-stats"), "{text}");
 }
