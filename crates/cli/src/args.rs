@@ -185,6 +185,15 @@ mod tests {
     }
 
     #[test]
+    fn switches_are_taken_out_wherever_they_are() {
+        let mut words = args(&["load", "--flag", "x.p4", "--flag", "--name", "n"]);
+        assert!(words.take_switch("--flag"));
+        assert!(!words.take_switch("--flag"));
+        let rest: Vec<String> = std::iter::from_fn(|| words.next_word()).collect();
+        assert_eq!(rest, ["load", "x.p4", "--name", "n"]);
+    }
+
+    #[test]
     fn options_take_separate_or_joined_values() {
         let mut rest = args(&["dir", "tail"]);
         assert_eq!(

@@ -117,7 +117,7 @@ pub fn error_text(error: CompileError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use p4bpf_compiler::Hook;
+    use p4bpf_compiler::{Hook, Instrument};
 
     fn parse_words(words: &[&str]) -> Result<Option<Request>, UsageError> {
         parse(Args::new(words.iter().map(|w| w.to_string()).collect()))
@@ -144,6 +144,26 @@ mod tests {
                 PathBuf::from("out"),
                 Some(PathBuf::from("e.c"))
             ))
+        );
+    }
+
+    #[test]
+    fn table_stats_and_trace_choose_the_instrumentation() {
+        let instrument = |words: &[&str]| {
+            parse_words(words)
+                .ok()
+                .flatten()
+                .map(|r| r.options.instrument())
+        };
+        assert_eq!(instrument(&["a.p4"]), Some(Instrument::Off));
+        assert_eq!(
+            instrument(&["a.p4", "--table-stats"]),
+            Some(Instrument::TableStats)
+        );
+        assert_eq!(instrument(&["a.p4", "--trace"]), Some(Instrument::Trace));
+        assert_eq!(
+            instrument(&["a.p4", "--table-stats", "--trace"]),
+            Some(Instrument::Trace)
         );
     }
 

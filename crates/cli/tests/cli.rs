@@ -187,3 +187,17 @@ fn a_word_that_is_not_utf8_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("not valid UTF-8"), "{}", stderr(&out));
 }
+
+#[test]
+fn table_stats_on_pipeline_commands_that_do_not_compile_is_refused() {
+    let out = p4bpf(&["pipeline", "unload", "x", "--table-stats"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--table-stats goes with `pipeline load`"));
+    let out = p4bpf(&["pipeline", "load", "x.o", "--name", "x", "--table-stats"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("p4bpf compile --table-stats"),
+        "{}",
+        stderr(&out)
+    );
+}

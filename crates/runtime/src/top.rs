@@ -173,3 +173,39 @@ pub fn rates(before: &Sample, after: &Sample) -> Vec<String> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(at: Instant, hits_misses: Option<(u64, u64)>) -> Sample {
+        Sample {
+            at,
+            ports: vec![],
+            counters: vec![],
+            tables: vec![TableTotals {
+                name: "t".into(),
+                entries: Some(3),
+                hits_misses,
+            }],
+        }
+    }
+
+    #[test]
+    fn counted_tables_show_rates_and_others_say_how_to_count_them() {
+        let t0 = Instant::now();
+        let t1 = t0 + std::time::Duration::from_secs(2);
+        let counted = rates(&sample(t0, Some((10, 4))), &sample(t1, Some((30, 10))));
+        assert!(
+            counted.contains(&"table t: 3 entries, 10.0 hits/s 3.0 misses/s".to_string()),
+            "{counted:?}"
+        );
+        assert!(!counted.iter().any(|l| l == NO_TABLE_STATS));
+        let plain = rates(&sample(t0, None), &sample(t1, None));
+        assert!(
+            plain.contains(&"table t: 3 entries".to_string()),
+            "{plain:?}"
+        );
+        assert_eq!(plain.last().map(String::as_str), Some(NO_TABLE_STATS));
+    }
+}
