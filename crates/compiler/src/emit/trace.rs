@@ -247,8 +247,9 @@ impl Emitter<'_> {
         ))]
     }
 
-    /// The record of a table looked up in a map: its key and the entry
-    /// (or runtime default) it found; `hit` and `action` are C values.
+    /// The hit or miss count of a table looked up in a map and, traced, its
+    /// record: its key and the entry (or runtime default) it found; `hit`
+    /// and `action` are C values.
     pub fn trace_table(&self, id: TableId, t: &Table, hit: &str) -> Vec<CStmt> {
         let mut out = vec![];
         if self.counts_tables() {
@@ -301,9 +302,9 @@ impl Emitter<'_> {
         ]
     }
 
-    /// The record of a table compiled into code: its key, the action and
-    /// the index of the const entry that matched (`entry`; the number of
-    /// entries for the default action).
+    /// The hit or miss count of a table compiled into code and, traced, its
+    /// record: its key, the action and the index of the const entry that
+    /// matched (`entry`; the number of entries for the default action).
     pub fn trace_code_table(
         &self,
         id: TableId,
