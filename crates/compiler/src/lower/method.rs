@@ -4,7 +4,7 @@
 //! headers and stacks.
 
 use super::{Binding, Lowerer};
-use crate::ir::{Expr, ExprKind, Stmt, Ty};
+use crate::ir::{Expr, ExprKind, Stmt, Ty, VarStorage};
 use p4bpf_front::ast::{self, ExprKind as A};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -70,7 +70,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let arg = |i: usize| args.get(i).map(|a| &a.value);
         match (target, method) {
             (Some(Binding::PacketIn), "extract") if args.len() == 1 => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, out)) {
+                let header = match arg(0) {
+                    Some(a) if matches!(a.kind, A::DontCare) => self.discarded_header(call),
+                    a => a.and_then(|a| self.expr_into(a, out)),
+                };
+                if let Some(h) = header {
                     self.push_header_op(h, call, out, |header| Stmt::Extract {
                         header,
                         varbit_bits: None,
@@ -267,5 +271,25 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             _ => self.diags.error(call.span, "expected a header"),
         }
+    }
+
+    /// `extract<H>(_)`: the header is read past and dropped, so it goes to
+    /// a fresh variable of type `H` that nothing reads.
+    fn discarded_header(&mut self, call: &'a ast::Expr) -> Option<Expr> {
+        let checked = super::call::checked_type_args(self.env.checked, call);
+        let Some(header) = checked.first() else {
+            self.diags.error(
+                call.span,
+                "`extract(_)` needs the header type to skip: write `extract<H>(_)`",
+            );
+            return None;
+        };
+        let ty = self.env.ty(header, call.span, &mut self.diags)?;
+        let name = format!("{}.discarded{}", self.dotted("tmp"), self.prog.vars.len());
+        let v = self.new_var(name, ty.clone(), VarStorage::State);
+        Some(Expr {
+            kind: ExprKind::Var(v),
+            ty,
+        })
     }
 }
