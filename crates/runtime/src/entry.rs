@@ -215,6 +215,20 @@ fn ternary_key(table: &Table, spec: &EntrySpec) -> Result<(Vec<u8>, Vec<u8>)> {
             (None, MatchKind::Ternary | MatchKind::Lpm | MatchKind::Optional)
             | (_, MatchKind::Range) => continue,
             (None, _) => return Err(field_error(table, layout, "is missing")),
+            // BMv2's `0x****0101`: `*` digits are don't-care digits.
+            (Some(text), MatchKind::Ternary) if text.contains('*') => {
+                let (field_value, field_mask) =
+                    value::parse_wildcard_digits(text, layout.bit_width)
+                        .map_err(|why| field_error(table, layout, &why))?;
+                place(
+                    table,
+                    &mut key,
+                    layout,
+                    &value::and(&field_value, &field_mask),
+                )?;
+                place(table, &mut mask, layout, &field_mask)?;
+                continue;
+            }
             (Some(text), MatchKind::Ternary) => match text.split_once("&&&") {
                 Some((v, m)) => (v, parse_field(table, layout, m)?),
                 None => (text, value::prefix_mask(layout.bit_width, layout.bit_width)),

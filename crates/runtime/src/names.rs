@@ -8,10 +8,15 @@
 use crate::error::{Result, RuntimeError};
 use p4bpf_layout::{Counter, Meter, Pipeline, Table};
 
-/// Dots become `_`; leading `_` (the reference compiler's mark of a
-/// top-level name) and leading dots are dropped.
+/// Dots become `_` and a stack element `[N]` becomes `$N` (BMv2's STF
+/// writes `extra$0.h` for `extra[0].h`); leading `_` (the reference
+/// compiler's mark of a top-level name) and leading dots are dropped.
 fn normalize(name: &str) -> String {
-    name.replace('.', "_").trim_start_matches('_').to_string()
+    name.replace('.', "_")
+        .replace('[', "$")
+        .replace(']', "")
+        .trim_start_matches('_')
+        .to_string()
 }
 
 /// Why a name was not found.

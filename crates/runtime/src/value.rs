@@ -24,6 +24,48 @@ pub fn parse(text: &str, bit_width: u32) -> Result<Vec<u8>, String> {
     fit(&digits, bit_width).ok_or_else(|| format!("`{text}` does not fit in bit<{bit_width}>"))
 }
 
+/// BMv2's STF form of a ternary key: hex, octal or binary digits where a
+/// `*` is a don't-care digit (`0x****0101`, `0b**01`), as (value, mask)
+/// of the field's width. Mask digits past the field's width are dropped,
+/// as BMv2 drops them.
+pub fn parse_wildcard_digits(text: &str, bit_width: u32) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let number = text.split_once(['w', 's']).map_or(text, |(_, rest)| rest);
+    let radix = number.get(..2).unwrap_or_default();
+    let all_ones = match radix {
+        "0x" | "0X" => 'f',
+        "0o" | "0O" => '7',
+        "0b" | "0B" => '1',
+        _ => return Err(format!("`{text}`: `*` digits need a 0x, 0o or 0b number")),
+    };
+    let body = number.get(2..).unwrap_or_default();
+    let value_text = format!("{radix}{}", body.replace('*', "0"));
+    let mask_body: String = body
+        .chars()
+        .map(|c| match c {
+            '*' => '0',
+            '_' => '_',
+            _ => all_ones,
+        })
+        .collect();
+    let mask_text = format!("{radix}{mask_body}");
+    wildcard_pair(text, &value_text, &mask_text, bit_width)
+}
+
+fn wildcard_pair(
+    text: &str,
+    value_text: &str,
+    mask_text: &str,
+    bit_width: u32,
+) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let value = parse(value_text, bit_width)
+        .map_err(|_| format!("`{text}` does not fit in bit<{bit_width}>"))?;
+    let mask = parse_unsized(mask_text)?;
+    let length = byte_len(bit_width);
+    let mut low = vec![0u8; length.saturating_sub(mask.len())];
+    low.extend(mask.iter().skip(mask.len().saturating_sub(length)));
+    Ok((value, and(&low, &prefix_mask(bit_width, bit_width))))
+}
+
 /// A number of any size, as minimal big-endian bytes.
 fn parse_unsized(text: &str) -> Result<Vec<u8>, String> {
     let not_a_value = || format!("`{text}` is not a number, IPv4, IPv6 or MAC address");
@@ -226,6 +268,20 @@ mod tests {
         for junk in ["", "0x", "12a", "1.2.3", "::g", "0b102", "_1"] {
             assert!(parse(junk, 32).is_err(), "{junk}");
         }
+    }
+
+    #[test]
+    fn star_digits_are_dont_care_digits() {
+        let pair = |text, width| parse_wildcard_digits(text, width);
+        assert_eq!(
+            pair("0x****0101", 32),
+            Ok((vec![0, 0, 1, 1], vec![0, 0, 0xff, 0xff]))
+        );
+        assert_eq!(pair("0b**01", 4), Ok((vec![1], vec![3])));
+        // A mask digit wider than the field loses its top bits.
+        assert_eq!(pair("0x*1", 6), Ok((vec![1], vec![0x0f])));
+        assert_eq!(pair("8w0x2*", 8), Ok((vec![0x20], vec![0xf0])));
+        assert!(pair("12*", 8).is_err());
     }
 
     #[test]

@@ -408,7 +408,7 @@ impl Lowerer<'_, '_> {
 }
 
 /// The type arguments the checker chose for the call `e`.
-fn checked_type_args(checked: &CheckedProgram, e: &ast::Expr) -> Vec<Type> {
+pub(super) fn checked_type_args(checked: &CheckedProgram, e: &ast::Expr) -> Vec<Type> {
     checked
         .calls
         .get(&e.id)

@@ -4,7 +4,7 @@
 //! headers and stacks.
 
 use super::{Binding, Lowerer};
-use crate::ir::{Expr, ExprKind, Stmt, Ty};
+use crate::ir::{Expr, ExprKind, Stmt, Ty, VarStorage};
 use p4bpf_front::ast::{self, ExprKind as A};
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -70,13 +70,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let arg = |i: usize| args.get(i).map(|a| &a.value);
         match (target, method) {
             (Some(Binding::PacketIn), "extract") if args.len() == 1 => {
-                if let Some(h) = arg(0).and_then(|a| self.expr_into(a, out)) {
+                let header = match arg(0) {
+                    Some(a) if matches!(a.kind, A::DontCare) => self.discarded_header(call),
+                    a => a.and_then(|a| self.expr_into(a, out)),
+                };
+                if let Some(h) = header {
                     self.push_header_op(h, call, out, |header| Stmt::Extract {
                         header,
                         varbit_bits: None,
                     });
                 }
             }
+            (Some(Binding::PacketIn), "lookahead") => self.discarded_lookahead(call, out),
             (Some(Binding::PacketIn), "extract") if args.len() == 2 => {
                 let (Some(h), Some(bits)) = (arg(0), arg(1)) else {
                     return;
@@ -266,6 +271,78 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
             }
             _ => self.diags.error(call.span, "expected a header"),
+        }
+    }
+
+    /// `extract<H>(_)`: the header is read past and dropped, so it goes to
+    /// a fresh variable of type `H` that nothing reads.
+    fn discarded_header(&mut self, call: &'a ast::Expr) -> Option<Expr> {
+        let checked = super::call::checked_type_args(self.env.checked, call);
+        let Some(header) = checked.first() else {
+            self.diags.error(
+                call.span,
+                "`extract(_)` needs the header type to skip: write `extract<H>(_)`",
+            );
+            return None;
+        };
+        let ty = self.env.ty(header, call.span, &mut self.diags)?;
+        let name = format!("{}.discarded{}", self.dotted("tmp"), self.prog.vars.len());
+        let v = self.new_var(name, ty.clone(), VarStorage::State);
+        Some(Expr {
+            kind: ExprKind::Var(v),
+            ty,
+        })
+    }
+
+    /// `p.lookahead<T>();` as a statement: nothing is kept, but a packet
+    /// shorter than `T` is still PacketTooShort (as BMv2 rejects it), so
+    /// the check stays with a one-byte read nothing uses.
+    fn discarded_lookahead(&mut self, call: &'a ast::Expr, out: &mut Vec<Stmt>) {
+        let Some(ty) = self.env.expr_ty(call, &mut self.diags) else {
+            return;
+        };
+        let Some(bits) = self.wire_bits(&ty) else {
+            self.diags.error(
+                call.span,
+                "`lookahead` needs a type of fixed wire width (bit strings, headers and structs of them)",
+            );
+            return;
+        };
+        if bits == 0 {
+            return;
+        }
+        let read = Ty::bits(bits.min(8));
+        let name = format!("{}.lookahead{}", self.dotted("tmp"), self.prog.vars.len());
+        let v = self.new_var(name, read.clone(), VarStorage::State);
+        out.push(Stmt::Assign {
+            lhs: Expr {
+                kind: ExprKind::Var(v),
+                ty: read.clone(),
+            },
+            rhs: Expr {
+                kind: ExprKind::Lookahead {
+                    bit_offset: 0,
+                    check_bytes: bits.div_ceil(8),
+                },
+                ty: read,
+            },
+        });
+    }
+
+    /// Bits `ty` takes on the wire: a bit string's width, a header's
+    /// fields, a struct's members in order; `None` for anything else.
+    fn wire_bits(&self, ty: &Ty) -> Option<u32> {
+        match ty {
+            Ty::Bits { width, .. } => Some(*width),
+            Ty::Header(agg) => {
+                let header = self.env.aggregates.get(agg.index())?;
+                header.varbit.is_none().then_some(header.wire_bits)
+            }
+            Ty::Struct(agg) => {
+                let fields = &self.env.aggregates.get(agg.index())?.fields;
+                fields.iter().map(|f| self.wire_bits(&f.ty)).sum()
+            }
+            _ => None,
         }
     }
 }

@@ -98,11 +98,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     "non-const `entries` are not supported yet; declare them `const entries`",
                 );
             }
-            for entry in list {
+            let ranks = self.entry_ranks(list);
+            let mut ranked = vec![];
+            for (position, entry) in list.iter().enumerate() {
                 if let Some(e) = self.const_entry(entry, &keys) {
-                    const_entries.push(e);
+                    let rank = ranks.as_ref().and_then(|r| r.get(position).copied());
+                    ranked.push((rank, e));
                 }
             }
+            // Stable: equal priorities keep their written order.
+            ranked.sort_by_key(|(rank, _)| *rank);
+            const_entries = ranked.into_iter().map(|(_, e)| e).collect();
         }
         longest_prefix_first(&keys, &mut const_entries);
         let storage = self.storage(&keys, array, entries.is_some(), decl);
