@@ -11,8 +11,8 @@
 //! Aliases are the shortest unique dotted suffix.
 //!
 //! As p4c, only actions the program uses are listed (in a table's
-//! `actions` or called from code that runs), with the parameters the
-//! control plane gives (those without a direction).
+//! `actions`, or called from a control or parser), with the parameters
+//! the control plane gives (those without a direction).
 
 use crate::ir::{Action, ActionId, CounterUnit, ExternKind, MatchKind, Program, Stmt, Storage};
 use crate::midend::visit::{walk_stmts, Descend, Visitor};
@@ -117,8 +117,9 @@ impl Visitor for CalledActions {
     }
 }
 
-/// Names of the actions reachable from the parsers, the controls and the
-/// tables' `actions` lists (p4c drops the others before its P4Info).
+/// Names of the actions tables list or controls and parsers call. A call
+/// from an action is not a use: p4c's front end inlines it and drops the
+/// callee if nothing else uses it.
 fn used_action_names(prog: &Program) -> BTreeSet<&str> {
     let mut calls = CalledActions::default();
     for state in prog.parsers.iter().flat_map(|p| &p.states) {
@@ -127,20 +128,14 @@ fn used_action_names(prog: &Program) -> BTreeSet<&str> {
     for c in &prog.controls {
         walk_stmts(&mut calls, &c.body);
     }
-    let mut pending: Vec<ActionId> = calls.0;
-    pending.extend(prog.tables.iter().flat_map(|t| t.actions.iter().copied()));
-    let mut used = BTreeSet::new();
-    while let Some(id) = pending.pop() {
-        let Some(action) = prog.action(id) else {
-            continue;
-        };
-        if used.insert(action.name.as_str()) {
-            let mut inner = CalledActions::default();
-            walk_stmts(&mut inner, &action.body);
-            pending.extend(inner.0);
-        }
-    }
-    used
+    let listed = prog.tables.iter().flat_map(|t| t.actions.iter());
+    calls
+        .0
+        .iter()
+        .chain(listed)
+        .filter_map(|id| prog.action(*id))
+        .map(|a| a.name.as_str())
+        .collect()
 }
 
 /// Actions as the control plane sees them: each used action once, as the

@@ -106,7 +106,8 @@ fn the_p4info_lists_used_actions_with_their_control_plane_params() {
     let text = ubpf(
         "action unused() {}\n action set(inout bit<32> x, bit<32> v) { x = v; }\n \
          action fwd(bit<32> port) { m.x = port; }\n \
-         table t { key = { hdr.h.a: exact; } actions = { fwd; NoAction; } default_action = NoAction; }\n \
+         action inner() { m.x = 1; }\n action outer() { inner(); }\n \
+         table t { key = { hdr.h.a: exact; } actions = { fwd; outer; NoAction; } default_action = NoAction; }\n \
          apply { t.apply(); set(m.x, 32w5); }",
     );
     let fe = p4bpf_front::check_source(Path::new("test.p4"), &text, &Default::default());
@@ -120,6 +121,9 @@ fn the_p4info_lists_used_actions_with_their_control_plane_params() {
             .map(str::to_string)
     };
     assert!(action("pipe.unused").is_none(), "{p4info}");
+    // Called only from an action: p4c inlines it and does not list it.
+    assert!(action("pipe.inner").is_none(), "{p4info}");
+    assert!(action("pipe.outer").is_some(), "{p4info}");
     assert!(
         action("pipe.fwd").is_some_and(|a| a.contains("name: \"port\"")),
         "{p4info}"
