@@ -3,13 +3,19 @@
 //! registers and value sets.
 //!
 //! IDs follow the P4Runtime rules: the top 8 bits say the resource type
-//! (0x01 action, 0x02 table, 0x03 value set, 0x12 counter, 0x13 register), the low 24 bits
+//! (0x01 action, 0x02 table, 0x03 value set, 0x12 counter, 0x14 meter,
+//! 0x16 register: the specification's `P4Ids.Prefix`), the low 24 bits
 //! are the Jenkins one-at-a-time hash of the fully-qualified name, probed
 //! linearly on collision; `@id(N)` wins and is assigned first; names are
 //! hashed in sorted order so the IDs do not depend on declaration order.
 //! Aliases are the shortest unique dotted suffix.
+//!
+//! As p4c, only actions the program uses are listed (in a table's
+//! `actions`, or called from a control or parser), with the parameters
+//! the control plane gives (those without a direction).
 
-use crate::ir::{CounterUnit, ExternKind, MatchKind, Program, Storage};
+use crate::ir::{Action, ActionId, CounterUnit, ExternKind, MatchKind, Program, Stmt, Storage};
+use crate::midend::visit::{walk_stmts, Descend, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -17,7 +23,8 @@ const ACTION: u32 = 0x01;
 const TABLE: u32 = 0x02;
 const VALUE_SET: u32 = 0x03;
 const COUNTER: u32 = 0x12;
-const REGISTER: u32 = 0x13;
+const METER: u32 = 0x14;
+const REGISTER: u32 = 0x16;
 
 pub fn jenkins_one_at_a_time(bytes: &[u8]) -> u32 {
     let mut hash: u32 = 0;
@@ -97,23 +104,64 @@ fn preamble(out: &mut String, id: u32, name: &str, all: &[String]) {
     );
 }
 
-/// Actions as the control plane sees them: an action bound in an
-/// `actions` list appears once, as the wrapper with the parameters the
-/// control plane gives.
-fn listed_actions(prog: &Program) -> impl Iterator<Item = &crate::ir::Action> {
-    prog.actions.iter().filter(|a| {
-        a.directional == 0
-            || !prog
-                .actions
-                .iter()
-                .any(|b| b.name == a.name && b.directional == 0)
-    })
+/// The actions `CallAction` statements name.
+#[derive(Default)]
+struct CalledActions(Vec<ActionId>);
+
+impl Visitor for CalledActions {
+    fn stmt(&mut self, s: &Stmt) -> Descend {
+        if let Stmt::CallAction { action, .. } = s {
+            self.0.push(*action);
+        }
+        Descend::Yes
+    }
+}
+
+/// Names of the actions tables list or controls and parsers call. A call
+/// from an action is not a use: p4c's front end inlines it and drops the
+/// callee if nothing else uses it.
+fn used_action_names(prog: &Program) -> BTreeSet<&str> {
+    let mut calls = CalledActions::default();
+    for state in prog.parsers.iter().flat_map(|p| &p.states) {
+        walk_stmts(&mut calls, &state.stmts);
+    }
+    for c in &prog.controls {
+        walk_stmts(&mut calls, &c.body);
+    }
+    let listed = prog.tables.iter().flat_map(|t| t.actions.iter());
+    calls
+        .0
+        .iter()
+        .chain(listed)
+        .filter_map(|id| prog.action(*id))
+        .map(|a| a.name.as_str())
+        .collect()
+}
+
+/// Actions as the control plane sees them: each used action once, as the
+/// `actions`-list wrapper (no directional parameters) when there is one.
+fn listed_actions(prog: &Program) -> Vec<&Action> {
+    let used = used_action_names(prog);
+    let mut listed: Vec<&Action> = vec![];
+    for a in prog
+        .actions
+        .iter()
+        .filter(|a| used.contains(a.name.as_str()))
+    {
+        match listed.iter_mut().find(|b| b.name == a.name) {
+            Some(b) if a.directional < b.directional => *b = a,
+            Some(_) => {}
+            None => listed.push(a),
+        }
+    }
+    listed
 }
 
 pub fn write(prog: &Program) -> String {
     let tables: Vec<_> = prog.tables.iter().collect();
+    let actions = listed_actions(prog);
     let mut resources = vec![];
-    resources.extend(listed_actions(prog).map(|a| (ACTION, a.name.clone(), a.p4_id)));
+    resources.extend(actions.iter().map(|a| (ACTION, a.name.clone(), a.p4_id)));
     resources.extend(tables.iter().map(|t| (TABLE, t.name.clone(), t.p4_id)));
     resources.extend(
         prog.value_sets
@@ -136,7 +184,8 @@ pub fn write(prog: &Program) -> String {
         .collect();
     resources.extend(prog.externs.iter().filter_map(|x| match x.kind {
         ExternKind::Register { .. } => Some((REGISTER, x.name.clone(), x.p4_id)),
-        ExternKind::Counter { .. } | ExternKind::Meter { .. } => None,
+        ExternKind::Meter { .. } => Some((METER, x.name.clone(), x.p4_id)),
+        ExternKind::Counter { .. } => None,
     }));
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();
@@ -189,10 +238,11 @@ pub fn write(prog: &Program) -> String {
         }
         let _ = write!(out, "  size: {}\n}}\n", t.size);
     }
-    for a in listed_actions(prog) {
+    for a in &actions {
         out.push_str("actions {\n");
         preamble(&mut out, ids.get(ACTION, &a.name), &a.name, &all);
-        for (i, v) in a.params.iter().enumerate() {
+        let control_plane_params = a.params.iter().skip(a.directional);
+        for (i, v) in control_plane_params.enumerate() {
             let Some(var) = prog.var(*v) else { continue };
             let _ = write!(
                 out,
@@ -224,6 +274,7 @@ pub fn write(prog: &Program) -> String {
             c.size
         );
     }
+    write_meters(&mut out, prog, &ids, &all);
     for (name, width, size) in registers {
         out.push_str("registers {\n");
         preamble(&mut out, ids.get(REGISTER, name), name, &all);
@@ -238,6 +289,22 @@ pub fn write(prog: &Program) -> String {
         let _ = write!(out, "  match {{\n    id: 1\n    bitwidth: {}\n    match_type: EXACT\n  }}\n  size: {}\n}}\n", v.ty.width().unwrap_or(0), v.size);
     }
     out
+}
+
+fn write_meters(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
+    for x in &prog.externs {
+        let ExternKind::Meter { bytes } = x.kind else {
+            continue;
+        };
+        out.push_str("meters {\n");
+        preamble(out, ids.get(METER, &x.name), &x.name, all);
+        let unit = if bytes { "BYTES" } else { "PACKETS" };
+        let _ = write!(
+            out,
+            "  spec {{\n    unit: {unit}\n  }}\n  size: {}\n}}\n",
+            x.size
+        );
+    }
 }
 
 #[cfg(test)]

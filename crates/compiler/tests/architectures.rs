@@ -97,7 +97,42 @@ fn registers_are_in_the_p4info_with_their_width_and_size() {
         .and_then(|t| t.split_whitespace().next())
         .and_then(|t| t.parse::<u32>().ok())
         .unwrap_or(0);
-    assert_eq!(id >> 24, 0x13, "{p4info}");
+    // P4Runtime's `P4Ids.Prefix`: REGISTER is 0x16 (0x13 is DIRECT_COUNTER).
+    assert_eq!(id >> 24, 0x16, "{p4info}");
+}
+
+#[test]
+fn the_p4info_lists_used_actions_with_their_control_plane_params() {
+    let text = ubpf(
+        "action unused() {}\n action set(inout bit<32> x, bit<32> v) { x = v; }\n \
+         action fwd(bit<32> port) { m.x = port; }\n \
+         action inner() { m.x = 1; }\n action outer() { inner(); }\n \
+         table t { key = { hdr.h.a: exact; } actions = { fwd; outer; NoAction; } default_action = NoAction; }\n \
+         apply { t.apply(); set(m.x, 32w5); }",
+    );
+    let fe = p4bpf_front::check_source(Path::new("test.p4"), &text, &Default::default());
+    let p4info = generate(&fe, "test", Hook::Xdp, None)
+        .map(|g| g.p4info)
+        .unwrap_or_default();
+    let action = |name: &str| {
+        p4info
+            .split("actions {")
+            .find(|a| a.contains(&format!("name: \"{name}\"")))
+            .map(str::to_string)
+    };
+    assert!(action("pipe.unused").is_none(), "{p4info}");
+    // Called only from an action: p4c inlines it and does not list it.
+    assert!(action("pipe.inner").is_none(), "{p4info}");
+    assert!(action("pipe.outer").is_some(), "{p4info}");
+    assert!(
+        action("pipe.fwd").is_some_and(|a| a.contains("name: \"port\"")),
+        "{p4info}"
+    );
+    assert!(action("NoAction").is_some(), "{p4info}");
+    // The caller binds `x`: only `v` comes from the control plane, as param 1.
+    let set = action("pipe.set").unwrap_or_default();
+    assert!(set.contains("id: 1\n    name: \"v\""), "{p4info}");
+    assert!(!set.contains("name: \"x\""), "{p4info}");
 }
 
 #[test]
