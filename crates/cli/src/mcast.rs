@@ -57,12 +57,7 @@ pub fn run(words: Args) -> ExitCode {
     if command == "del" && !members.is_empty() {
         return UsageError::new("`del` takes no members").report(Some("mcast"));
     }
-    let opened = if command == "list" {
-        Deployment::open(name)
-    } else {
-        Deployment::open_for_writing(name)
-    };
-    let deployment = match opened {
+    let deployment = match Deployment::open_with(name, command != "list") {
         Ok(deployment) => deployment,
         Err(error) => return fail(error),
     };

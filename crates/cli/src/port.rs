@@ -41,12 +41,7 @@ pub fn run(words: Args) -> ExitCode {
                 .report(Some("port"))
         }
     };
-    let opened = if command == "list" {
-        Deployment::open(name)
-    } else {
-        Deployment::open_for_writing(name)
-    };
-    let deployment = match opened {
+    let deployment = match Deployment::open_with(name, command != "list") {
         Ok(deployment) => deployment,
         Err(error) => return fail(error),
     };

@@ -240,3 +240,13 @@ pub fn possible_cpus() -> Result<usize> {
     let count = unsafe { sys::libbpf_num_possible_cpus() };
     usize::try_from(count).map_err(|_| RuntimeError::os("counting possible CPUs", -count))
 }
+
+/// The native-endian u32 at byte `at` of a map key or value: 0 where the
+/// bytes end first (a record shorter than its layout reads as empty).
+pub(crate) fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    bytes
+        .get(at..at + 4)
+        .and_then(|w| w.try_into().ok())
+        .map(u32::from_ne_bytes)
+        .unwrap_or(0)
+}

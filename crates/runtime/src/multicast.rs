@@ -7,7 +7,7 @@
 
 use crate::control::{delete_key, keys};
 use crate::error::{Result, RuntimeError};
-use crate::map::{Map, Write};
+use crate::map::{u32_at, Map, Write};
 use crate::map_source::MapSource;
 use p4bpf_layout::{Pipeline, Replication};
 
@@ -75,7 +75,7 @@ pub fn list_groups(
                 rid: pair.get(1).copied().unwrap_or(0),
             })
             .collect();
-        out.push((word(&key), members));
+        out.push((u32_at(&key, 0), members));
     }
     out.sort_by_key(|(group, _)| *group);
     Ok(out)
@@ -102,12 +102,4 @@ fn check_group(group: u32) -> Result<()> {
         ));
     }
     Ok(())
-}
-
-fn word(bytes: &[u8]) -> u32 {
-    bytes
-        .get(..4)
-        .and_then(|b| b.try_into().ok())
-        .map(u32::from_ne_bytes)
-        .unwrap_or(0)
 }

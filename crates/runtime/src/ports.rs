@@ -10,7 +10,7 @@
 use crate::bpffs;
 use crate::deploy::Deployment;
 use crate::error::{Result, RuntimeError};
-use crate::map::{Map, Write};
+use crate::map::{u32_at, Map, Write};
 use crate::sys_ops;
 use p4bpf_layout::Hook;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -206,8 +206,8 @@ pub fn list(deployment: &Deployment) -> Result<Vec<Port>> {
     let map = devmap(deployment)?;
     let mut ports = Vec::new();
     for key in crate::control::keys(&map)? {
-        let port = word(&key);
-        let ifindex = map.read(&key)?.first().map(|v| word(v)).unwrap_or(0);
+        let port = u32_at(&key, 0);
+        let ifindex = map.read(&key)?.first().map(|v| u32_at(v, 0)).unwrap_or(0);
         ports.push(Port {
             port,
             ifindex,
@@ -216,12 +216,4 @@ pub fn list(deployment: &Deployment) -> Result<Vec<Port>> {
     }
     ports.sort_by_key(|p| p.port);
     Ok(ports)
-}
-
-fn word(bytes: &[u8]) -> u32 {
-    bytes
-        .get(..4)
-        .and_then(|b| b.try_into().ok())
-        .map(u32::from_ne_bytes)
-        .unwrap_or(0)
 }

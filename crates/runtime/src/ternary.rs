@@ -37,6 +37,7 @@
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
+use crate::map::u32_at;
 use crate::value;
 use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, MatchKind, Table, TernaryLayout};
 use std::collections::{BTreeMap, HashMap};
@@ -150,14 +151,6 @@ fn layout(table: &Table) -> Result<&TernaryLayout> {
         .ternary
         .as_ref()
         .ok_or_else(|| bad(table, "ternary table without its layout"))
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    bytes
-        .get(at..at + 4)
-        .and_then(|w| w.try_into().ok())
-        .map(u32::from_ne_bytes)
-        .unwrap_or(0)
 }
 
 fn put(bytes: &mut [u8], at: usize, part: &[u8]) {

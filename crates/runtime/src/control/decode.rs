@@ -5,6 +5,7 @@
 //! the action by its code and its parameters by name.
 
 use crate::error::{Result, RuntimeError};
+use crate::map::u32_at;
 use p4bpf_layout::{ByteOrder, FieldLayout, MatchKind, Table, TableStorage};
 
 /// One table entry in P4 terms.
@@ -133,14 +134,6 @@ pub fn action(table: &Table, value: &[u8]) -> Result<(String, Vec<(String, Strin
         .map(|p| (p.name.clone(), render(&field_bytes(value, p), p)))
         .collect();
     Ok((action.name.clone(), params))
-}
-
-fn u32_at(bytes: &[u8], at: usize) -> u32 {
-    bytes
-        .get(at..at + 4)
-        .and_then(|b| b.try_into().ok())
-        .map(u32::from_ne_bytes)
-        .unwrap_or(0)
 }
 
 /// The field's bytes, most significant first.

@@ -79,7 +79,8 @@ impl Deployment {
         Deployment::open_with(name, true)
     }
 
-    fn open_with(name: &str, lock: bool) -> Result<Deployment> {
+    /// Open pipeline `name`, holding its writer lock when `writing`.
+    pub fn open_with(name: &str, writing: bool) -> Result<Deployment> {
         bpffs::check_name("pipeline", name)?;
         let folder = folder(name);
         if !folder.is_dir() {
@@ -91,7 +92,7 @@ impl Deployment {
                 }
             )));
         }
-        let lock = if lock {
+        let lock = if writing {
             Some(lock_folder(&folder)?)
         } else {
             None
