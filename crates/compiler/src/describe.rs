@@ -42,6 +42,30 @@ pub fn key_fields(
     keyed.into_iter().map(|(_, k)| k).collect()
 }
 
+/// The actions `t` may run, with their codes and parameter layouts.
+pub fn table_actions(
+    prog: &Program,
+    t: &crate::ir::Table,
+    l: &crate::map_layout::TableLayout,
+) -> Vec<layout::Action> {
+    t.actions
+        .iter()
+        .filter_map(|a| {
+            let action = prog.action(*a)?;
+            Some(layout::Action {
+                name: action.name.clone(),
+                code: t.action_code(*a)?,
+                params: l
+                    .params_of(*a)
+                    .map(|s| s.describe(l.union_offset))
+                    .unwrap_or_default(),
+                default_only: action.default_only,
+                table_only: action.table_only,
+            })
+        })
+        .collect()
+}
+
 pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let mut tables = vec![];
     for (slot, t) in prog.tables.iter().enumerate() {
@@ -50,23 +74,10 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         }
         let l = table_layout(prog, t);
         let keys = key_fields(t, &l);
-        let actions = t
-            .actions
-            .iter()
-            .filter_map(|a| {
-                let action = prog.action(*a)?;
-                Some(layout::Action {
-                    name: action.name.clone(),
-                    code: t.action_code(*a)?,
-                    params: l
-                        .params_of(*a)
-                        .map(|s| s.describe(l.union_offset))
-                        .unwrap_or_default(),
-                    default_only: action.default_only,
-                    table_only: action.table_only,
-                })
-            })
-            .collect();
+        let actions = match &t.implementation {
+            Some(im) => crate::describe_profile::references(prog, im, &l),
+            None => table_actions(prog, t, &l),
+        };
         let storage = match t.storage {
             Storage::Array => layout::TableStorage::Array,
             Storage::LpmTrie => layout::TableStorage::LpmTrie,
@@ -116,6 +127,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             default_map: crate::emit::runtime_default(t).then(|| crate::emit::defaults_map(prog)),
             default_slot: slot as u32,
             ternary,
+            implementation: crate::describe_profile::implementation(prog, t),
         });
     }
     let counters = prog
@@ -193,6 +205,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         table_stats: None,
         table_acls: table_acls(prog),
         replication: crate::emit::replication_description(prog, hook),
+        profiles: crate::describe_profile::profiles(prog),
     }
 }
 

@@ -29,6 +29,7 @@ handle!(ActionId);
 handle!(ExternId);
 handle!(ValueSetId);
 handle!(StateId);
+handle!(ProfileId);
 
 /// The architecture a program was written for (its blocks, metadata and
 /// externs are described in [`crate::arch`]).
@@ -614,6 +615,47 @@ pub struct Table {
     pub add_on_miss: bool,
     /// P4TC's `@tc_acl`, when the table has one.
     pub tc_acl: Option<TcAcl>,
+    /// The action profile or selector holding this table's actions: its
+    /// entries then name a member or a group instead of an action.
+    pub implementation: Option<TableImplementation>,
+}
+
+/// A table's `implementation`: the profile its entries point into, the
+/// `selector` keys hashed to pick a group's member (not part of the match
+/// key), and PSA's `psa_empty_group_action`.
+#[derive(Clone, Debug)]
+pub struct TableImplementation {
+    pub profile: ProfileId,
+    pub selector_keys: Vec<Expr>,
+    pub empty_group_action: Option<ActionCall>,
+}
+
+/// An action profile (v1model `action_profile`, PSA/PNA `ActionProfile`)
+/// or selector (`action_selector`, `ActionSelector`): members (an action
+/// with its arguments, by member id) shared by every table naming it; a
+/// selector also holds groups of members, one picked per packet by the
+/// hash of the table's selector keys.
+#[derive(Clone, Debug)]
+pub struct ActionProfile {
+    /// Dotted P4 name (`MyIC.as`).
+    pub name: String,
+    pub c_name: String,
+    /// Members it may hold.
+    pub size: u32,
+    pub selector: Option<Selector>,
+    pub p4_id: Option<u32>,
+    /// The tables naming it, in declaration order.
+    pub tables: Vec<TableId>,
+}
+
+/// What a selector adds to a profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selector {
+    pub algorithm: HashAlgorithm,
+    /// Members a group holds (`@max_group_size`, else a fixed bound).
+    pub max_group_size: u32,
+    /// `@max_group_size` as written, for P4Info (0 when not given).
+    pub declared_max_group_size: u32,
 }
 
 /// `@tc_acl("CP:DP")`: the control plane's and the data plane's
@@ -847,6 +889,7 @@ pub struct Program {
     pub tables: Vec<Table>,
     pub externs: Vec<ExternInstance>,
     pub value_sets: Vec<ValueSet>,
+    pub profiles: Vec<ActionProfile>,
     /// The packet's header struct variable (`H` of the architecture).
     pub headers: VarId,
     pub intrinsics: Intrinsics,
@@ -871,6 +914,9 @@ impl Program {
     }
     pub fn table(&self, id: TableId) -> Option<&Table> {
         self.tables.get(id.index())
+    }
+    pub fn profile(&self, id: ProfileId) -> Option<&ActionProfile> {
+        self.profiles.get(id.index())
     }
     pub fn extern_instance(&self, id: ExternId) -> Option<&ExternInstance> {
         self.externs.get(id.index())

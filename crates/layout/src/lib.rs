@@ -137,7 +137,45 @@ pub struct Pipeline {
     /// Multicast, when the program sets a group (TC only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replication: Option<Replication>,
+    /// Action profiles and selectors that tables name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<ActionProfile>,
 }
+
+/// An action profile (or selector): members shared by the tables named in
+/// [`ActionProfile::tables`]. Those tables' entries name a member or a
+/// group: their [`Table::actions`] are the two references
+/// [`MEMBER_ACTION`] (code 1) and [`GROUP_ACTION`] (code 2, selectors
+/// only), each with one u32 parameter `id` (host order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionProfile {
+    /// Dotted P4 name (`MyIC.ap`).
+    pub name: String,
+    /// The members as a table: a hash map keyed by the u32 member id
+    /// (host order, key field `member_id`) whose values are action
+    /// records as a table's (code, parameters) over the sharing tables'
+    /// actions.
+    pub members: Table,
+    /// Dotted names of the tables naming this profile.
+    pub tables: Vec<String>,
+    /// Present for a selector.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<SelectorLayout>,
+}
+
+/// A selector's groups: a hash map keyed by the u32 group id, holding a
+/// u32 count then `max_group_size` u32 member ids (host order); a packet
+/// takes the member at (hash of the selector keys) modulo the count.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SelectorLayout {
+    pub groups_map: String,
+    pub max_group_size: u32,
+}
+
+/// Name of the reference action of a profile table's entry naming a member.
+pub const MEMBER_ACTION: &str = "member";
+/// Name of the reference action of a selector table's entry naming a group.
+pub const GROUP_ACTION: &str = "group";
 
 /// How the control plane reaches a program's multicast groups, and the
 /// second program that runs egress on each copy.
@@ -301,6 +339,10 @@ pub struct Table {
     pub default_slot: u32,
     /// Present for [`TableStorage::Ternary`].
     pub ternary: Option<TernaryLayout>,
+    /// The action profile or selector this table's entries point into
+    /// (see [`ActionProfile`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implementation: Option<String>,
 }
 
 /// How ternary, range and optional entries are stored: grouped tuple
@@ -481,6 +523,10 @@ impl Pipeline {
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }
+
+    pub fn profile(&self, name: &str) -> Option<&ActionProfile> {
+        self.profiles.iter().find(|p| p.name == name)
+    }
 }
 
 #[cfg(test)]
@@ -510,6 +556,7 @@ mod tests {
                 control: "RS".into(),
             }],
             replication: None,
+            profiles: vec![],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

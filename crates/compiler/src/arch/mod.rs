@@ -66,6 +66,12 @@ pub enum Object {
     /// PSA's and PNA's `Hash<O>(algorithm)`: `get_hash(data)`,
     /// `get_hash(base, data, max)`.
     Hash,
+    /// v1model's `action_profile(size)`, PSA's and PNA's
+    /// `ActionProfile(size)`: a table's `implementation`.
+    ActionProfile,
+    /// v1model's `action_selector(algorithm, size, width)`, PSA's and
+    /// PNA's `ActionSelector(algorithm, size, width)`.
+    ActionSelector,
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }

@@ -187,6 +187,8 @@ const OBJECTS: &[(&str, Object)] = &[
     ("Digest", Object::Unsupported(super::DIGESTS)),
     ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ("Hash", Object::Hash),
+    ("ActionProfile", Object::ActionProfile),
+    ("ActionSelector", Object::ActionSelector),
 ];
 
 pub const PNA: Architecture = Architecture {

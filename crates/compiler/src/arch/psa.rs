@@ -119,6 +119,8 @@ pub const PSA: Architecture = Architecture {
         ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
         ("Digest", Object::Unsupported(super::DIGESTS)),
         ("Hash", Object::Hash),
+        ("ActionProfile", Object::ActionProfile),
+        ("ActionSelector", Object::ActionSelector),
         ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ],
     extern_prelude: "",

@@ -17,8 +17,6 @@ const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
 const PAYLOAD: &str = "checksums over the payload need the whole packet";
 const REPLICATION: &str = "clones, resubmission and recirculation run no second pass yet";
-const PSA_PROFILES: &str =
-    "action profiles and selectors come with PSA's ActionProfile and ActionSelector";
 /// BMv2's drop port.
 const DROP_PORT: u32 = 511;
 
@@ -134,8 +132,8 @@ pub const V1MODEL: Architecture = Architecture {
         ),
         ("meter", Object::Meter),
         ("direct_meter", Object::Unsupported(super::DIRECT_METERS)),
-        ("action_profile", Object::Unsupported(PSA_PROFILES)),
-        ("action_selector", Object::Unsupported(PSA_PROFILES)),
+        ("action_profile", Object::ActionProfile),
+        ("action_selector", Object::ActionSelector),
     ],
     extern_prelude: "",
 };

@@ -71,6 +71,7 @@ impl Emitter<'_> {
                 Storage::Code | Storage::DefaultOnly => {}
             }
         }
+        out.push_str(&self.profile_maps());
         out.push_str(&self.defaults_definition());
         for v in &self.prog.value_sets {
             out.push_str(&format!("/* value_set {} */\n", v.name));
@@ -110,24 +111,10 @@ impl Emitter<'_> {
         if l.ternary {
             out.push_str("    u32 priority; /* higher wins */\n");
         }
-        if l.params.iter().any(|(_, s)| !s.fields.is_empty()) {
-            out.push_str("    union {\n");
-            for (a, s) in &l.params {
-                if s.fields.is_empty() {
-                    continue;
-                }
-                let name = self
-                    .prog
-                    .action(*a)
-                    .map(|a| a.c_name.clone())
-                    .unwrap_or_default();
-                out.push_str(&format!(
-                    "        struct {{\n{}        }} {name};\n",
-                    s.members("            ")
-                ));
-            }
-            out.push_str("    } u;\n");
+        if t.implementation.is_some() {
+            out.push_str("    u32 ref; /* action 1: a member id, 2: a group id */\n");
         }
+        out.push_str(&self.param_union(l));
         out.push_str("};\n");
         let key_size = l.key.size() + if l.lpm { 4 } else { 0 };
         out.push_str(&format!(
@@ -142,6 +129,31 @@ impl Emitter<'_> {
             out.push_str(&self.ternary_structs(t, l));
         }
         out.push('\n');
+        out
+    }
+
+    /// The union of the actions' parameter structs (`u`), if any action
+    /// takes parameters.
+    pub(super) fn param_union(&self, l: &TableLayout) -> String {
+        if l.params.iter().all(|(_, s)| s.fields.is_empty()) {
+            return String::new();
+        }
+        let mut out = String::from("    union {\n");
+        for (a, s) in &l.params {
+            if s.fields.is_empty() {
+                continue;
+            }
+            let name = self
+                .prog
+                .action(*a)
+                .map(|a| a.c_name.clone())
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "        struct {{\n{}        }} {name};\n",
+                s.members("            ")
+            ));
+        }
+        out.push_str("    } u;\n");
         out
     }
 }

@@ -22,6 +22,7 @@ mod packet_key;
 mod parser;
 mod perf_events;
 mod ports;
+pub mod profile;
 mod replication;
 mod source_map;
 mod split;

@@ -194,6 +194,13 @@ impl Emitter<'_> {
             other: on_miss,
         });
         body.extend(self.trace_table(id, t, "trace_hit"));
+        body.extend(self.resolve_member(t));
+        // A profile's member holds the arguments, else the entry does.
+        let member_layout = self.member_layout_of(t);
+        let (holder, l) = match &member_layout {
+            Some(member) => ("member", member),
+            None => ("value", l),
+        };
         let mut cases = vec![];
         for a in &t.actions {
             let Some(code) = t.action_code(*a) else {
@@ -205,7 +212,7 @@ impl Emitter<'_> {
                     .iter()
                     .map(|f| {
                         format!(
-                            "value->u.{}.{}",
+                            "{holder}->u.{}.{}",
                             self.prog
                                 .action(*a)
                                 .map(|x| x.c_name.as_str())
@@ -221,7 +228,7 @@ impl Emitter<'_> {
             cases.push((vec![code.to_string()], call));
         }
         let mut default = self.call_const(&t.default_action, cx);
-        if let Some(r) = &run {
+        if run.is_some() {
             default.insert(
                 0,
                 line(format!(
@@ -229,18 +236,15 @@ impl Emitter<'_> {
                     t.action_code(t.default_action.action).unwrap_or(0)
                 )),
             );
-            body.push(CStmt::Switch {
-                scrutinee: "action".into(),
-                cases,
-                default,
-            });
+        }
+        let switch = CStmt::Switch {
+            scrutinee: "action".into(),
+            cases,
+            default,
+        };
+        body.extend(self.unless_empty_group(t, switch, cx));
+        if let Some(r) = &run {
             body.push(line(format!("{r} = action")));
-        } else {
-            body.push(CStmt::Switch {
-                scrutinee: "action".into(),
-                cases,
-                default,
-            });
         }
         body.extend(self.add_on_miss_insert(t, l));
         vec![CStmt::Block(body)]

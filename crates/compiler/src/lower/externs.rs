@@ -48,6 +48,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.hash_instance(name, args, decl);
                 return;
             }
+            Some(Object::ActionProfile | Object::ActionSelector) => {
+                if let Some(id) = self.profile_instance(type_name, &name.name, args, decl) {
+                    self.bind(&name.name, Binding::Profile(id));
+                }
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,

@@ -12,7 +12,7 @@ use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
 
 /// What the algorithm a program names computes.
-enum Algorithm {
+pub(super) enum Algorithm {
     Hash(HashAlgorithm),
     Random,
 }
@@ -256,7 +256,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
 /// The algorithm a `HashAlgorithm` member names; `*_custom` ones keep
 /// their standard parameters (no control plane sets others yet).
-fn algorithm(member: &str) -> Option<Algorithm> {
+pub(super) fn algorithm(member: &str) -> Option<Algorithm> {
     Some(match member {
         "crc16" | "crc16_custom" => Algorithm::Hash(HashAlgorithm::Crc16),
         "crc32" | "crc32_custom" => Algorithm::Hash(HashAlgorithm::Crc32),

@@ -30,6 +30,7 @@ mod method;
 mod multicast;
 mod parser;
 mod pna;
+mod profile;
 mod psa_egress;
 mod psa_outputs;
 mod stmt;
@@ -116,6 +117,8 @@ enum Binding {
         ty: Ty,
     },
     ValueSet(ir::ValueSetId),
+    /// An action profile or selector instance.
+    Profile(ir::ProfileId),
     State(ir::StateId),
     /// A control instantiated inside another: index into `sub_controls`.
     SubControl(usize),
@@ -195,6 +198,7 @@ pub fn lower(
             tables: vec![],
             externs: vec![],
             value_sets: vec![],
+            profiles: vec![],
             headers: VarId(0),
             intrinsics: ir::Intrinsics {
                 ingress_port: None,

@@ -3,6 +3,7 @@
 //! target will use (hash, array, LPM trie, ternary, or code for tables whose
 //! entries are all known at compile time).
 
+use super::profile::ProfileProperties;
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionCall, ConstEntry, MatchKind, Storage, TableKey};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A, TablePropertyKind};
@@ -25,11 +26,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut size = None;
         let mut array = false;
         let mut add_on_miss = false;
+        let mut profile = ProfileProperties::default();
         for prop in properties {
             match &prop.kind {
                 TablePropertyKind::Key(elems) => {
                     for k in elems {
-                        if let Some(key) = self.table_key(k) {
+                        if k.match_kind.name.name == "selector" {
+                            profile.selector_keys.extend(self.selector_key(k));
+                        } else if let Some(key) = self.table_key(k) {
                             keys.push(key);
                         }
                     }
@@ -49,6 +53,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 } => match prop_name.name.as_str() {
                     "size" => size = self.env.const_u32(value, &mut self.diags),
                     "add_on_miss" => add_on_miss = self.add_on_miss_property(value),
+                    "implementation" | "psa_implementation" | "pna_implementation"
+                        if self.names_profile(value) =>
+                    {
+                        profile.profile = self.implementation_profile(prop, value, &p4);
+                    }
+                    "psa_empty_group_action" => profile.empty_group_action = Some(value),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -119,6 +129,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
         let origin = self.diags.origin(decl.span);
+        let implementation = self.table_implementation(profile, id, &actions, decl);
+        if implementation.is_some() && (storage == Storage::Code || add_on_miss) {
+            self.diags.error(decl.span, "a table with an action profile or selector takes its entries from the control plane: no `entries`, no `add_on_miss`");
+        }
         self.prog.tables.push(ir::Table {
             name: p4,
             c_name,
@@ -133,6 +147,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             p4_id,
             add_on_miss,
             tc_acl,
+            implementation,
         });
         self.bind(&name.name, Binding::Table(id));
     }
@@ -220,7 +235,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// `a` or `a(1, 2)` naming an action with all its arguments.
-    fn action_call(&mut self, e: &'a ast::Expr) -> Option<ActionCall> {
+    pub(super) fn action_call(&mut self, e: &'a ast::Expr) -> Option<ActionCall> {
         let (callee, args): (&ast::Expr, &'a [ast::Argument]) = match &e.kind {
             A::Call { callee, args, .. } => (callee, args),
             _ => (e, &[]),

@@ -170,7 +170,7 @@ fn random(lo: u64, hi: u64, ty: Ty) -> Expr {
 
 /// The algorithm a `PSA_HashAlgorithm_t` or `PNA_HashAlgorithm_t` member
 /// names; `_CUSTOM` ones keep their standard parameters.
-fn algorithm(member: &str) -> Option<HashAlgorithm> {
+pub(super) fn algorithm(member: &str) -> Option<HashAlgorithm> {
     Some(match member {
         "IDENTITY" => HashAlgorithm::Identity,
         "CRC16" | "CRC16_CUSTOM" => HashAlgorithm::Crc16,

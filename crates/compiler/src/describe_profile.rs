@@ -1,0 +1,89 @@
+//! The pipeline description of action profiles and selectors: each
+//! profile's members as a table keyed by member id, a selector's groups,
+//! and the two reference actions (`member`, `group`) that the entries of
+//! a table naming a profile take instead of its actions.
+
+use crate::emit::profile::{groups_map, member_layout, members_map, GROUP, MEMBER};
+use crate::ir::{ActionProfile, Program, Table, TableImplementation};
+use crate::map_layout::TableLayout;
+use p4bpf_layout as layout;
+
+/// The profile `t` names, by its dotted name.
+pub fn implementation(prog: &Program, t: &Table) -> Option<String> {
+    let im = t.implementation.as_ref()?;
+    Some(prog.profile(im.profile)?.name.clone())
+}
+
+/// The actions of a table naming a profile: `member(id)`, and for a
+/// selector `group(id)`, the id right after the code (and priority).
+pub fn references(prog: &Program, im: &TableImplementation, l: &TableLayout) -> Vec<layout::Action> {
+    let id = layout::FieldLayout {
+        name: "id".into(),
+        bit_width: 32,
+        byte_offset: l.union_offset,
+        byte_len: 4,
+        byte_order: layout::ByteOrder::Host,
+    };
+    let reference = |name: &str, code| layout::Action {
+        name: name.into(),
+        code,
+        params: vec![id.clone()],
+        default_only: false,
+        table_only: false,
+    };
+    let mut actions = vec![reference(layout::MEMBER_ACTION, MEMBER)];
+    if prog.profile(im.profile).is_some_and(|p| p.selector.is_some()) {
+        actions.push(reference(layout::GROUP_ACTION, GROUP));
+    }
+    actions
+}
+
+/// Every profile some table names.
+pub fn profiles(prog: &Program) -> Vec<layout::ActionProfile> {
+    prog.profiles
+        .iter()
+        .filter_map(|p| profile(prog, p))
+        .collect()
+}
+
+fn profile(prog: &Program, p: &ActionProfile) -> Option<layout::ActionProfile> {
+    let first = prog.table(*p.tables.first()?)?;
+    let l = member_layout(prog, p)?;
+    let member_id = layout::KeyField {
+        field: layout::FieldLayout {
+            name: "member_id".into(),
+            bit_width: 32,
+            byte_offset: 0,
+            byte_len: 4,
+            byte_order: layout::ByteOrder::Host,
+        },
+        match_kind: layout::MatchKind::Exact,
+    };
+    let members = layout::Table {
+        name: p.name.clone(),
+        map: members_map(p),
+        storage: layout::TableStorage::Hash,
+        size: p.size,
+        keys: vec![member_id],
+        key_size: 4,
+        value_size: l.value_size,
+        actions: crate::describe::table_actions(prog, first, &l),
+        default_map: None,
+        default_slot: 0,
+        ternary: None,
+        implementation: None,
+    };
+    Some(layout::ActionProfile {
+        name: p.name.clone(),
+        members,
+        tables: p
+            .tables
+            .iter()
+            .filter_map(|t| Some(prog.table(*t)?.name.clone()))
+            .collect(),
+        selector: p.selector.map(|s| layout::SelectorLayout {
+            groups_map: groups_map(p),
+            max_group_size: s.max_group_size,
+        }),
+    })
+}

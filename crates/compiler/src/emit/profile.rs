@@ -1,0 +1,171 @@
+//! Action profiles and selectors in C. A profile is a hash map of members
+//! (member id -> the action code and arguments, as a table's value holds
+//! them); a selector adds a hash map of groups (group id -> a count and
+//! the member ids). A table naming a profile stores a reference (code
+//! [`MEMBER`] or [`GROUP`] and an id); on a hit one more lookup finds the
+//! member, after hashing the selector keys to pick one of a group's.
+
+use super::c::{line, CStmt};
+use super::maps::map_def;
+use super::stmt::Ctx;
+use super::Emitter;
+use crate::ir::{ActionProfile, Builtin, Expr, ExprKind, Program, Storage, Table, Ty};
+use crate::map_layout::{table_layout, TableLayout};
+
+/// Action code of a table entry naming a member.
+pub const MEMBER: u32 = 1;
+/// Action code of a table entry naming a group.
+pub const GROUP: u32 = 2;
+
+/// The layout of a profile's member values: that of a hash table over the
+/// actions of the tables sharing it (they list the same actions).
+pub fn member_layout(prog: &Program, profile: &ActionProfile) -> Option<TableLayout> {
+    let first = prog.table(*profile.tables.first()?)?;
+    let members = Table {
+        keys: vec![],
+        storage: Storage::Hash,
+        implementation: None,
+        ..first.clone()
+    };
+    Some(table_layout(prog, &members))
+}
+
+/// Map names of a profile: its members, and a selector's groups.
+pub fn members_map(profile: &ActionProfile) -> String {
+    format!("{}_members", profile.c_name)
+}
+
+pub fn groups_map(profile: &ActionProfile) -> String {
+    format!("{}_groups", profile.c_name)
+}
+
+impl Emitter<'_> {
+    /// The member layout of the profile `t` names, if it names one.
+    pub(super) fn member_layout_of(&self, t: &Table) -> Option<TableLayout> {
+        let profile = self.prog.profile(t.implementation.as_ref()?.profile)?;
+        member_layout(self.prog, profile)
+    }
+
+    /// Structs and maps of every profile some table uses.
+    pub(super) fn profile_maps(&self) -> String {
+        let mut out = String::new();
+        for p in &self.prog.profiles {
+            let Some(l) = member_layout(self.prog, p) else {
+                continue;
+            };
+            let kind = if p.selector.is_some() {
+                "action selector"
+            } else {
+                "action profile"
+            };
+            out.push_str(&format!(
+                "/* {kind} {}: members by id */\nstruct {}_member {{\n    u32 action;\n{}}};\n",
+                p.name,
+                p.c_name,
+                self.param_union(&l)
+            ));
+            out.push_str(&format!(
+                "_Static_assert(sizeof(struct {}_member) == {}, \"member layout\");\n",
+                p.c_name, l.value_size
+            ));
+            let member = format!("struct {}_member", p.c_name);
+            out.push_str(&map_def("BPF_MAP_TYPE_HASH", "u32", &member, p.size, None, &members_map(p)));
+            if let Some(s) = &p.selector {
+                out.push_str(&format!(
+                    "/* groups of {}: a count, then member ids */\nstruct {}_group {{\n    u32 count;\n    u32 members[{}];\n}};\n",
+                    p.name, p.c_name, s.max_group_size
+                ));
+                let group = format!("struct {}_group", p.c_name);
+                out.push_str(&map_def("BPF_MAP_TYPE_HASH", "u32", &group, p.size, None, &groups_map(p)));
+            }
+        }
+        out
+    }
+
+    /// After the lookup of table `t` (its reference in `value`, its code in
+    /// `action`): the member it names in `member`, its action in `action`;
+    /// `empty_group` set when a group with no members was named.
+    pub(super) fn resolve_member(&self, t: &Table) -> Vec<CStmt> {
+        let Some(im) = &t.implementation else {
+            return vec![];
+        };
+        let Some(p) = self.prog.profile(im.profile) else {
+            return vec![];
+        };
+        let mut out = vec![
+            CStmt::Comment(format!("the entry names a member or a group of {}", p.name)),
+            line(format!("struct {}_member *member = 0", p.c_name)),
+            line("u8 empty_group = 0"),
+        ];
+        let by_member = line(format!(
+            "member = bpf_map_lookup_elem(&{}, &value->ref)",
+            members_map(p)
+        ));
+        let by_group = match &p.selector {
+            Some(s) => self.pick_from_group(p, s.max_group_size, &im.selector_keys),
+            None => vec![],
+        };
+        out.push(CStmt::If {
+            cond: format!("value && action == {MEMBER}"),
+            then: vec![by_member],
+            other: vec![CStmt::If {
+                cond: format!("value && action == {GROUP}"),
+                then: by_group,
+                other: vec![],
+            }],
+        });
+        out.push(line("action = member ? member->action : 0"));
+        out
+    }
+
+    /// One member of the group `value` names, by the hash of the selector
+    /// keys modulo the group's count.
+    fn pick_from_group(&self, p: &ActionProfile, max: u32, keys: &[Expr]) -> Vec<CStmt> {
+        let hash = Expr {
+            kind: ExprKind::Builtin {
+                func: Builtin::Hash(p.selector.map(|s| s.algorithm).unwrap_or(crate::ir::HashAlgorithm::Crc32)),
+                args: keys.to_vec(),
+            },
+            ty: Ty::bits(64),
+        };
+        vec![
+            line(format!(
+                "struct {}_group *group = bpf_map_lookup_elem(&{}, &value->ref)",
+                p.c_name,
+                groups_map(p)
+            )),
+            CStmt::If {
+                cond: "group && group->count".into(),
+                then: vec![
+                    line(format!("u32 pick = (u32)(({}) % group->count)", self.expr(&hash))),
+                    CStmt::If {
+                        cond: format!("pick < {max}"),
+                        then: vec![line(format!(
+                            "member = bpf_map_lookup_elem(&{}, &group->members[pick])",
+                            members_map(p)
+                        ))],
+                        other: vec![],
+                    },
+                ],
+                other: vec![line("empty_group = 1")],
+            },
+        ]
+    }
+
+    /// The action `switch` of table `t`, or, when `t` has an empty group
+    /// action, that action for a group with no members instead.
+    pub(super) fn unless_empty_group(&self, t: &Table, switch: CStmt, cx: &Ctx) -> Vec<CStmt> {
+        let Some(empty) = t.implementation.as_ref().and_then(|im| im.empty_group_action.as_ref()) else {
+            return vec![switch];
+        };
+        let code = t.action_code(empty.action).unwrap_or(0);
+        let args: Vec<String> = empty.args.iter().map(|a| self.expr(a)).collect();
+        let mut then = vec![line(format!("action = {code}"))];
+        then.extend(self.call_action(empty.action, &args, cx));
+        vec![CStmt::If {
+            cond: "empty_group".into(),
+            then,
+            other: vec![switch],
+        }]
+    }
+}
