@@ -36,6 +36,7 @@ pub mod object;
 pub mod packet_target;
 pub mod pcap;
 pub mod pipeline;
+pub mod profile;
 pub mod ports;
 pub mod stf;
 mod sys;

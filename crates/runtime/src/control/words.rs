@@ -28,6 +28,10 @@ impl EntryWords {
                 (Some((name, value)), None) => entry.keys.push((name.into(), value.into())),
                 (Some((name, value)), Some(_)) => entry.params.push((name.into(), value.into())),
                 (None, None) => entry.action = Some(word.clone()),
+                // `member 5`, `group 2`: a profile table's reference by id.
+                (None, Some(action)) if is_reference(action) && entry.params.is_empty() => {
+                    entry.params.push(("id".into(), word.clone()))
+                }
                 (None, Some(action)) => {
                     return Err(RuntimeError::Value(format!(
                         "unexpected `{word}` after action `{action}`: parameters are NAME=VALUE"
@@ -37,6 +41,10 @@ impl EntryWords {
         }
         Ok(entry)
     }
+}
+
+fn is_reference(action: &str) -> bool {
+    action == p4bpf_layout::MEMBER_ACTION || action == p4bpf_layout::GROUP_ACTION
 }
 
 /// A full entry: keys, action and its parameters.

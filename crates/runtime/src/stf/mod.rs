@@ -6,6 +6,7 @@
 
 mod expect;
 mod parse;
+mod profiles;
 mod registers;
 mod replication;
 mod run;

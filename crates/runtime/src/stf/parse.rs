@@ -86,6 +86,8 @@ pub enum Command {
         meter: String,
         index: u32,
     },
+    /// BMv2's `act_prof_*` commands (members and groups of a profile).
+    Profile(super::profiles::ProfileCommand),
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -171,6 +173,9 @@ fn parse_command(content: &str) -> Result<Command, String> {
             parse_bmv2_state(word, rest)
         }
         "meter_set" => parse_meter_set(rest),
+        w if w.starts_with("act_prof_") || w.starts_with("table_indirect_") => {
+            super::profiles::parse(w, rest)
+        }
         "meter_set_rates" | "meter_array_set_rates" => {
             parse_bmv2_meter_rates(rest, word.eq_ignore_ascii_case("meter_set_rates"))
         }
@@ -182,7 +187,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             _ => Err("usage: meter_get_rates METER INDEX".into()),
         },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add)"
+            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, act_prof_*, table_indirect_*)"
         )),
     }
 }
@@ -256,7 +261,7 @@ fn parse_add(rest: &str) -> Result<Command, String> {
 }
 
 /// `NAME(P:V, P:V)` or a bare `NAME`.
-fn parse_call(text: &str) -> Result<ActionCall, String> {
+pub(super) fn parse_call(text: &str) -> Result<ActionCall, String> {
     let Some((name, args)) = text.split_once('(') else {
         if text.is_empty() || text.contains(char::is_whitespace) {
             return Err(format!("expected an action call, found `{text}`"));

@@ -49,6 +49,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
     let mut sent: Vec<Sent> = Vec::new();
     let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
     let mut replication = super::replication::Replication::default();
+    let mut profiles = super::profiles::Profiles::default();
     for line in script {
         let at = line.number;
         let problem = match &line.command {
@@ -96,6 +97,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
             }
             Command::Wait => Ok(()),
             Command::Replication(command) => replication.apply(pipeline, command),
+            Command::Profile(command) => profiles.apply(pipeline, command),
             Command::RegisterRead { register, index } => {
                 registers::read(pipeline, register, *index).map(|text| {
                     report.push((at, format!("{name}:{at}: {text}"), false));
