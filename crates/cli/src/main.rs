@@ -14,6 +14,7 @@ mod fuzz_packets;
 mod graph;
 mod help;
 mod mcast;
+mod profile;
 mod meter;
 mod p4runtime;
 mod pipeline;
@@ -66,6 +67,7 @@ fn main() -> ExitCode {
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
         "mcast" => mcast::run(rest),
+        "profile" => profile::run(rest),
         "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),

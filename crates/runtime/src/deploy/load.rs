@@ -155,6 +155,10 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
             .as_ref()
             .map(|r| r.groups_map.clone()),
     );
+    for p in &description.profiles {
+        names.push(p.members.map.clone());
+        names.extend(p.selector.as_ref().map(|s| s.groups_map.clone()));
+    }
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
     names.sort();
@@ -217,6 +221,7 @@ mod tests {
             table_stats: None,
             table_acls: vec![],
             replication: None,
+            profiles: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }
