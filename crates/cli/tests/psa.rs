@@ -141,11 +141,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "psa-multicast-basic-corrected-bmv2",
         "PSA multicast (`multicast_group`) is not supported yet",
     ),
-    // ActionProfile.
-    (
-        "psa-example-dpdk-varbit-bmv2",
-        "instances of `ActionProfile` are not supported",
-    ),
     // Sub-parsers (`CommonParser`).
     (
         "psa-fwd-bmv2",

@@ -3,7 +3,7 @@
 //! and the two reference actions (`member`, `group`) that the entries of
 //! a table naming a profile take instead of its actions.
 
-use crate::emit::profile::{groups_map, member_layout, members_map, GROUP, MEMBER};
+use crate::emit::profile::{groups_map, member_layout, members_map, members_table, GROUP, MEMBER};
 use crate::ir::{ActionProfile, Program, Table, TableImplementation};
 use crate::map_layout::TableLayout;
 use p4bpf_layout as layout;
@@ -47,7 +47,7 @@ pub fn profiles(prog: &Program) -> Vec<layout::ActionProfile> {
 }
 
 fn profile(prog: &Program, p: &ActionProfile) -> Option<layout::ActionProfile> {
-    let first = prog.table(*p.tables.first()?)?;
+    let table = members_table(prog, p)?;
     let l = member_layout(prog, p)?;
     let member_id = layout::KeyField {
         field: layout::FieldLayout {
@@ -67,7 +67,7 @@ fn profile(prog: &Program, p: &ActionProfile) -> Option<layout::ActionProfile> {
         keys: vec![member_id],
         key_size: 4,
         value_size: l.value_size,
-        actions: crate::describe::table_actions(prog, first, &l),
+        actions: crate::describe::table_actions(prog, &table, &l),
         default_map: None,
         default_slot: 0,
         ternary: None,

@@ -646,6 +646,18 @@ pub struct ActionProfile {
     pub p4_id: Option<u32>,
     /// The tables naming it, in declaration order.
     pub tables: Vec<TableId>,
+    /// Every action of those tables, first seen first: a member's action
+    /// code is its 1-based position here.
+    pub actions: Vec<ActionId>,
+}
+
+impl ActionProfile {
+    pub fn action_code(&self, action: ActionId) -> Option<u32> {
+        self.actions
+            .iter()
+            .position(|a| *a == action)
+            .map(|i| i as u32 + 1)
+    }
 }
 
 /// What a selector adds to a profile.

@@ -9,7 +9,7 @@ use super::c::{line, CStmt};
 use super::maps::map_def;
 use super::stmt::Ctx;
 use super::Emitter;
-use crate::ir::{ActionProfile, Builtin, Expr, ExprKind, Program, Storage, Table, Ty};
+use crate::ir::{ActionId, ActionProfile, Builtin, Expr, ExprKind, Program, Storage, Table, Ty};
 use crate::map_layout::{table_layout, TableLayout};
 
 /// Action code of a table entry naming a member.
@@ -17,17 +17,22 @@ pub const MEMBER: u32 = 1;
 /// Action code of a table entry naming a group.
 pub const GROUP: u32 = 2;
 
-/// The layout of a profile's member values: that of a hash table over the
-/// actions of the tables sharing it (they list the same actions).
+/// The layout of a profile's member values.
 pub fn member_layout(prog: &Program, profile: &ActionProfile) -> Option<TableLayout> {
+    Some(table_layout(prog, &members_table(prog, profile)?))
+}
+
+/// The profile's members as a hash table over every action of the tables
+/// sharing it, codes in [`ActionProfile::actions`]'s order.
+pub fn members_table(prog: &Program, profile: &ActionProfile) -> Option<Table> {
     let first = prog.table(*profile.tables.first()?)?;
-    let members = Table {
+    Some(Table {
         keys: vec![],
+        actions: profile.actions.clone(),
         storage: Storage::Hash,
         implementation: None,
         ..first.clone()
-    };
-    Some(table_layout(prog, &members))
+    })
 }
 
 /// Map names of a profile: its members, and a selector's groups.
@@ -44,6 +49,21 @@ impl Emitter<'_> {
     pub(super) fn member_layout_of(&self, t: &Table) -> Option<TableLayout> {
         let profile = self.prog.profile(t.implementation.as_ref()?.profile)?;
         member_layout(self.prog, profile)
+    }
+
+    /// The code `action` has in `t`'s switch: its code among the
+    /// profile's members when `t` names a profile, else `code` (its code
+    /// in `t`). Where they differ, `call` first sets `action` to `code`,
+    /// the one `action_run` compares with.
+    pub(super) fn member_code(&self, t: &Table, action: ActionId, code: u32, call: &mut Vec<CStmt>) -> u32 {
+        let profile = t.implementation.as_ref().and_then(|im| self.prog.profile(im.profile));
+        match profile.and_then(|p| p.action_code(action)) {
+            Some(member) if member != code => {
+                call.insert(0, line(format!("action = {code}")));
+                member
+            }
+            _ => code,
+        }
     }
 
     /// Structs and maps of every profile some table uses.

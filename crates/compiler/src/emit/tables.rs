@@ -225,7 +225,8 @@ impl Emitter<'_> {
             };
             let mut call = self.branch_barrier(*a);
             call.extend(self.call_action(*a, &args, cx));
-            cases.push((vec![code.to_string()], call));
+            let label = self.member_code(t, *a, code, &mut call);
+            cases.push((vec![label.to_string()], call));
         }
         let mut default = self.call_const(&t.default_action, cx);
         if run.is_some() {

@@ -2,8 +2,8 @@
 //! inline as a table's `implementation`), the table properties naming them
 //! (`implementation`, `psa_implementation`, `pna_implementation`,
 //! `psa_empty_group_action`) and the `selector` keys hashed to pick a
-//! group's member. Every table sharing a profile lists the same actions,
-//! so a member's action code means the same action in each.
+//! group's member. Tables sharing a profile may list different actions:
+//! members take codes over all of them (`ActionProfile::actions`).
 
 use super::{Binding, Lowerer};
 use crate::arch::Object;
@@ -79,6 +79,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             selector,
             p4_id,
             tables: vec![],
+            actions: vec![],
         });
         Some(id)
     }
@@ -198,7 +199,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         found: ProfileProperties<'a>,
         table: TableId,
         actions: &[crate::ir::ActionId],
-        decl: &ast::Decl,
     ) -> Option<TableImplementation> {
         let Some(profile) = found.profile else {
             if let Some(e) = found.empty_group_action {
@@ -218,29 +218,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             None => None,
         };
-        let shared_with = self.prog.profile(profile).and_then(|p| p.tables.first().copied());
-        if let Some(other) = shared_with.and_then(|t| self.prog.table(t)) {
-            if other.actions != actions {
-                let (other, name) = (other.name.clone(), self.profile_name(profile));
-                self.diags.error(
-                    decl.span,
-                    format!("tables sharing `{name}` must list the same actions in the same order, as `{other}` does"),
-                );
-                return None;
-            }
-        }
         if let Some(p) = self.prog.profiles.get_mut(profile.index()) {
             p.tables.push(table);
+            for a in actions {
+                if !p.actions.contains(a) {
+                    p.actions.push(*a);
+                }
+            }
         }
         Some(TableImplementation {
             profile,
             selector_keys: found.selector_keys,
             empty_group_action,
         })
-    }
-
-    fn profile_name(&self, id: ProfileId) -> String {
-        self.prog.profile(id).map(|p| p.name.clone()).unwrap_or_default()
     }
 }
 

@@ -129,7 +129,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
         let origin = self.diags.origin(decl.span);
-        let implementation = self.table_implementation(profile, id, &actions, decl);
+        let implementation = self.table_implementation(profile, id, &actions);
         if implementation.is_some() && (storage == Storage::Code || add_on_miss) {
             self.diags.error(decl.span, "a table with an action profile or selector takes its entries from the control plane: no `entries`, no `add_on_miss`");
         }
