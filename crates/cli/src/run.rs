@@ -41,7 +41,8 @@ out (passed, sent back or redirected) to OUT.pcap, in input order.
 options:
   --target user|kernel   where the program runs (default: user; kernel
                          needs root or CAP_BPF)
-  --entries FILE.stf     table entries: the file's `add` and `setdefault` lines
+  --entries FILE.stf     table entries: the file's `add`, `setdefault` and
+                         `act_prof_*` lines
   --port N               input port of every packet (default 0)
   --hook, --extern-file, -I, -D, --table-stats   as for `p4bpf compile`
   --trace                compile with tracing; print each packet's parser

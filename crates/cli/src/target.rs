@@ -175,8 +175,8 @@ pub fn read_stf(path: &Path) -> Result<Vec<stf::Line>, String> {
     })
 }
 
-/// The table commands (`add`, `setdefault`) of the STF file at `path`,
-/// the rest of it ignored.
+/// The table commands (`add`, `setdefault`, and the action profile ones)
+/// of the STF file at `path`, the rest of it ignored.
 pub fn table_commands(path: &Path) -> Result<Vec<stf::Line>, String> {
     let script = read_stf(path)?;
     Ok(script
@@ -184,7 +184,9 @@ pub fn table_commands(path: &Path) -> Result<Vec<stf::Line>, String> {
         .filter(|l| {
             matches!(
                 l.command,
-                stf::Command::Add { .. } | stf::Command::SetDefault { .. }
+                stf::Command::Add { .. }
+                    | stf::Command::SetDefault { .. }
+                    | stf::Command::Profile(_)
             )
         })
         .collect())

@@ -200,13 +200,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         table: TableId,
         actions: &[crate::ir::ActionId],
     ) -> Option<TableImplementation> {
-        let Some(profile) = found.profile else {
-            if let Some(e) = found.empty_group_action {
-                self.diags
-                    .error(e.span, "`psa_empty_group_action` needs an `ActionSelector` as `psa_implementation`");
-            }
+        let selects = found.profile.and_then(|p| self.prog.profile(p)).is_some_and(|p| p.selector.is_some());
+        if let (Some(e), false) = (found.empty_group_action, selects) {
+            self.diags
+                .error(e.span, "`psa_empty_group_action` needs an `ActionSelector` as `psa_implementation`");
             return None;
-        };
+        }
+        let profile = found.profile?;
         let empty_group_action = match found.empty_group_action {
             Some(e) => {
                 let call = self.action_call(e)?;

@@ -1,6 +1,7 @@
 //! BMv2's action profile commands in STF, as its runtime CLI spells them:
 //! `act_prof_create_member PROFILE ACTION [VALUE...]` (or `ACTION(P:V,
-//! ...)`), `act_prof_create_group PROFILE`, `act_prof_add_member_to_group
+//! ...)`), `act_prof_modify_member PROFILE MEMBER ACTION [VALUE...]`,
+//! `act_prof_create_group PROFILE`, `act_prof_add_member_to_group
 //! PROFILE MEMBER GROUP`, `act_prof_remove_member_from_group PROFILE MEMBER
 //! GROUP`, `act_prof_delete_member PROFILE MEMBER`, `act_prof_delete_group
 //! PROFILE GROUP`. Members and groups are numbered from 0 per profile in
@@ -24,6 +25,12 @@ pub enum ProfileCommand {
         /// (parameter name, or none for "the next one"; value text).
         args: Vec<(Option<String>, String)>,
     },
+    ModifyMember {
+        profile: String,
+        member: u32,
+        action: String,
+        args: Vec<(Option<String>, String)>,
+    },
     CreateGroup { profile: String },
     AddToGroup { profile: String, member: u32, group: u32 },
     RemoveFromGroup { profile: String, member: u32, group: u32 },
@@ -40,6 +47,10 @@ pub fn parse(word: &str, rest: &str) -> std::result::Result<Command, String> {
         ("act_prof_create_member", [profile, call, values @ ..]) => {
             let (action, args) = member_action(call, values, rest)?;
             command(ProfileCommand::CreateMember { profile: profile.to_string(), action, args })
+        }
+        ("act_prof_modify_member", [profile, member, call, values @ ..]) => {
+            let (action, args) = member_action(call, values, rest)?;
+            command(ProfileCommand::ModifyMember { profile: profile.to_string(), member: number(member)?, action, args })
         }
         ("act_prof_create_group", [profile]) => command(ProfileCommand::CreateGroup { profile: profile.to_string() }),
         ("act_prof_add_member_to_group", [profile, member, group]) => command(ProfileCommand::AddToGroup {
@@ -124,6 +135,10 @@ impl Profiles {
                 profile::add_member(target, p, member, &words)?;
                 self.members.insert(p.name.clone(), member + 1);
                 Ok(())
+            }
+            ProfileCommand::ModifyMember { profile: name, member, action, args } => {
+                let p = profile::find(description, name)?;
+                profile::modify_member(target, p, *member, &member_words(p, action, args)?)
             }
             ProfileCommand::CreateGroup { profile: name } => {
                 let p = profile::find(description, name)?;
