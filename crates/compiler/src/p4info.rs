@@ -3,7 +3,8 @@
 //! registers and value sets.
 //!
 //! IDs follow the P4Runtime rules: the top 8 bits say the resource type
-//! (0x01 action, 0x02 table, 0x03 value set, 0x12 counter, 0x14 meter,
+//! (0x01 action, 0x02 table, 0x03 value set, 0x11 action profile,
+//! 0x12 counter, 0x14 meter,
 //! 0x16 register: the specification's `P4Ids.Prefix`), the low 24 bits
 //! are the Jenkins one-at-a-time hash of the fully-qualified name, probed
 //! linearly on collision; `@id(N)` wins and is assigned first; names are
@@ -14,7 +15,7 @@
 //! `actions`, or called from a control or parser), with the parameters
 //! the control plane gives (those without a direction).
 
-use crate::ir::{Action, ActionId, CounterUnit, ExternKind, MatchKind, Program, Stmt, Storage};
+use crate::ir::{Action, ActionId, ActionProfile, CounterUnit, ExternKind, MatchKind, Program, Stmt, Storage};
 use crate::midend::visit::{walk_stmts, Descend, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -22,6 +23,7 @@ use std::fmt::Write;
 const ACTION: u32 = 0x01;
 const TABLE: u32 = 0x02;
 const VALUE_SET: u32 = 0x03;
+const ACTION_PROFILE: u32 = 0x11;
 const COUNTER: u32 = 0x12;
 const METER: u32 = 0x14;
 const REGISTER: u32 = 0x16;
@@ -187,6 +189,7 @@ pub fn write(prog: &Program) -> String {
         ExternKind::Meter { .. } => Some((METER, x.name.clone(), x.p4_id)),
         ExternKind::Counter { .. } => None,
     }));
+    resources.extend(profiles(prog).map(|p| (ACTION_PROFILE, p.name.clone(), p.p4_id)));
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();
     let arch = prog.arch.name();
@@ -236,6 +239,9 @@ pub fn write(prog: &Program) -> String {
         if t.storage == Storage::Code {
             out.push_str("  is_const_table: true\n");
         }
+        if let Some(p) = t.implementation.as_ref().and_then(|im| prog.profile(im.profile)) {
+            let _ = writeln!(out, "  implementation_id: {}", ids.get(ACTION_PROFILE, &p.name));
+        }
         let _ = write!(out, "  size: {}\n}}\n", t.size);
     }
     for a in &actions {
@@ -254,6 +260,7 @@ pub fn write(prog: &Program) -> String {
         }
         out.push_str("}\n");
     }
+    write_profiles(&mut out, prog, &ids, &all);
     for (c, _) in prog.counters() {
         out.push_str("counters {\n");
         preamble(&mut out, ids.get(COUNTER, &c.name), &c.name, &all);
@@ -289,6 +296,32 @@ pub fn write(prog: &Program) -> String {
         let _ = write!(out, "  match {{\n    id: 1\n    bitwidth: {}\n    match_type: EXACT\n  }}\n  size: {}\n}}\n", v.ty.width().unwrap_or(0), v.size);
     }
     out
+}
+
+/// The action profiles some table names.
+fn profiles(prog: &Program) -> impl Iterator<Item = &ActionProfile> {
+    prog.profiles.iter().filter(|p| !p.tables.is_empty())
+}
+
+/// `action_profiles`: the tables naming each, whether it selects, its
+/// size and, when the program says, its `max_group_size`.
+fn write_profiles(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
+    for p in profiles(prog) {
+        out.push_str("action_profiles {\n");
+        preamble(out, ids.get(ACTION_PROFILE, &p.name), &p.name, all);
+        for t in p.tables.iter().filter_map(|t| prog.table(*t)) {
+            let _ = writeln!(out, "  table_ids: {}", ids.get(TABLE, &t.name));
+        }
+        if p.selector.is_some() {
+            out.push_str("  with_selector: true\n");
+        }
+        let _ = writeln!(out, "  size: {}", p.size);
+        let declared = p.selector.map_or(0, |s| s.declared_max_group_size);
+        if declared > 0 {
+            let _ = writeln!(out, "  max_group_size: {declared}");
+        }
+        out.push_str("}\n");
+    }
 }
 
 fn write_meters(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
