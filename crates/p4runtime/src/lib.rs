@@ -13,6 +13,7 @@ mod arbitration;
 mod bytestring;
 mod config;
 mod failure;
+mod profile;
 mod read;
 mod schema;
 mod serve;

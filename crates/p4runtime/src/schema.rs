@@ -170,6 +170,9 @@ fn table_ids(
         .iter()
         .map(|field| field_ids(layout, field))
         .collect::<Outcome<Vec<_>>>()?;
+    // A table with an action profile runs its profile's members' actions.
+    let members = layout.implementation.as_ref().and_then(|p| pipeline.profile(p));
+    let runs = members.map_or(layout, |p| &p.members);
     let mut actions = Vec::new();
     for reference in &table.action_refs {
         let action = p4info
@@ -184,12 +187,12 @@ fn table_ids(
                 ))
             })?;
         let (action_preamble, action) = action;
-        let action_index = names::action(layout, &action_preamble.name).map_err(mismatch)?;
+        let action_index = names::action(runs, &action_preamble.name).map_err(mismatch)?;
         let params = action
             .params
             .iter()
             .map(|p| {
-                names::param(layout, action_index, &p.name)
+                names::param(runs, action_index, &p.name)
                     .map(|index| (p.id, index, p.bitwidth as u32, p.name.clone()))
                     .map_err(mismatch)
             })

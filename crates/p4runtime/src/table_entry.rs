@@ -225,6 +225,16 @@ pub fn table_entry(ids: &TableIds, table: &Table, entry: &Entry) -> Outcome<Tabl
             matches.push(found);
         }
     }
+    if table.implementation.is_some() {
+        let id = entry.params.first().and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+        return Ok(TableEntry {
+            table_id: ids.id,
+            r#match: matches,
+            action: crate::profile::reference(&entry.action, id),
+            priority: entry.priority.filter(|_| ids.needs_priority).unwrap_or(0) as i32,
+            ..TableEntry::default()
+        });
+    }
     let action_index = names::action(table, &entry.action).map_err(Failure::from)?;
     let known = ids.action_by_index(action_index).ok_or_else(|| {
         Failure::new(

@@ -152,7 +152,7 @@ fn batch_insert(
     }
     let ids = schema.table(table_id?).ok()?;
     let table = schema.layout_table(ids).ok()?;
-    if updates.len() < 2 {
+    if updates.len() < 2 || table.implementation.is_some() {
         return None;
     }
     let mut batch = control::TableBatch::new(table);
@@ -176,6 +176,12 @@ fn apply_one(schema: &Schema, source: &Deployment, update: &Update) -> Outcome<O
     match update.entity.as_ref().and_then(|e| e.entity.as_ref()) {
         Some(entity::Entity::TableEntry(entry)) => table_update(schema, source, kind, entry),
         Some(entity::Entity::CounterEntry(entry)) => counter_update(schema, source, kind, entry),
+        Some(entity::Entity::ActionProfileMember(member)) => {
+            crate::profile::member_update(schema, source, kind, member).map(|()| None)
+        }
+        Some(entity::Entity::ActionProfileGroup(group)) => {
+            crate::profile::group_update(schema, source, kind, group).map(|()| None)
+        }
         Some(other) => Err(Failure::unimplemented(format!(
             "{}: not supported by today's architectures (ebpf_model, xdp_model)",
             entity_kind(other)
@@ -208,9 +214,14 @@ fn table_update(
     if entry.is_default_action {
         return default_update(source, ids, table, kind, entry);
     }
+    // A table with an action profile names a member or a group.
+    let full_spec = || match table.implementation {
+        Some(_) => crate::profile::indirect_entry_spec(ids, table, entry),
+        None => entry_spec(ids, entry),
+    };
     match kind {
         update::Type::Insert => {
-            let spec = entry_spec(ids, entry)?;
+            let spec = full_spec()?;
             if control::get(source, table, &spec).is_ok() {
                 return Err(Failure::new(
                     Code::AlreadyExists,
@@ -221,7 +232,7 @@ fn table_update(
             Ok(Some(Undo::Delete(index, spec)))
         }
         update::Type::Modify => {
-            let spec = entry_spec(ids, entry)?;
+            let spec = full_spec()?;
             let old = existing(source, ids, table, &spec)?;
             control::modify(source, table, &spec)?;
             Ok(Some(Undo::Modify(index, old)))
@@ -256,6 +267,12 @@ fn default_update(
             format!("table `{}` has a const default action", ids.name),
         ));
     };
+    if table.implementation.is_some() && entry.action.is_some() {
+        return Err(Failure::unimplemented(format!(
+            "table `{}`: the default entry of a table with an action profile is the program's own here",
+            ids.name
+        )));
+    }
     let map = source.map(map_name)?;
     let slot = 0u32.to_ne_bytes();
     let old = map.read(&slot)?.into_iter().next().unwrap_or_default();

@@ -1,0 +1,153 @@
+//! Action profiles over P4Runtime: `ActionProfileMember` and
+//! `ActionProfileGroup` writes, and the entries of tables with an
+//! implementation, which name a member or a group (`TableAction`'s
+//! `action_profile_member_id`, `action_profile_group_id`). A table's
+//! action ids resolve against its profile's members (see `schema`), so a
+//! member's action is checked as a table entry's would be. Member and
+//! group updates take effect at once: ROLLBACK_ON_ERROR does not take
+//! them back.
+
+use crate::failure::{Failure, Outcome};
+use crate::proto::p4::v1::{
+    table_action, update, ActionProfileGroup, ActionProfileMember, TableAction, TableEntry,
+};
+use crate::schema::{Schema, TableIds};
+use crate::table_entry::{action_spec, key_spec};
+use p4bpf_layout::{ActionProfile, Table, GROUP_ACTION, MEMBER_ACTION};
+use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::entry::EntrySpec;
+use p4bpf_runtime::{control, profile};
+use tonic::Code;
+
+/// The entry of a table with an action profile: its key, and the member
+/// or group it names as the reference action `member` or `group`.
+pub fn indirect_entry_spec(ids: &TableIds, table: &Table, entry: &TableEntry) -> Outcome<EntrySpec> {
+    let (reference, id) = match entry.action.as_ref().and_then(|a| a.r#type.as_ref()) {
+        Some(table_action::Type::ActionProfileMemberId(id)) => (MEMBER_ACTION, *id),
+        Some(table_action::Type::ActionProfileGroupId(id)) => (GROUP_ACTION, *id),
+        _ => {
+            return Err(Failure::invalid(format!(
+                "table `{}` takes its actions from an action profile: name a member or a group",
+                ids.name
+            )))
+        }
+    };
+    let action = table.actions.iter().position(|a| a.name == reference).ok_or_else(|| {
+        Failure::invalid(format!(
+            "table `{}`: its action profile has no groups (it is not a selector)",
+            ids.name
+        ))
+    })?;
+    let mut spec = key_spec(ids, table, entry)?;
+    spec.action = action;
+    spec.args = vec![(0, id.to_string())];
+    Ok(spec)
+}
+
+/// The reference of a decoded entry of a table with an action profile.
+pub fn reference(action: &str, id: u32) -> Option<TableAction> {
+    let kind = match action {
+        MEMBER_ACTION => table_action::Type::ActionProfileMemberId(id),
+        GROUP_ACTION => table_action::Type::ActionProfileGroupId(id),
+        _ => return None,
+    };
+    Some(TableAction { r#type: Some(kind) })
+}
+
+pub fn member_update(
+    schema: &Schema,
+    source: &Deployment,
+    kind: update::Type,
+    member: &ActionProfileMember,
+) -> Outcome<()> {
+    let (p, ids) = find(schema, member.action_profile_id)?;
+    let id = member.member_id;
+    if kind == update::Type::Delete {
+        return profile::delete_member(source, &schema.pipeline, p, id).map_err(in_use);
+    }
+    let action = TableAction {
+        r#type: Some(table_action::Type::Action(member.action.clone().unwrap_or_default())),
+    };
+    let known = ids
+        .iter()
+        .find_map(|t| action_spec(t, Some(&action)).ok())
+        .ok_or_else(|| {
+            Failure::invalid(format!(
+                "action profile `{}`: action {} is not an action of its tables, or its parameters are wrong",
+                p.name,
+                member.action.as_ref().map_or(0, |a| a.action_id)
+            ))
+        })?;
+    let spec = EntrySpec {
+        keys: vec![(0, id.to_string())],
+        action: known.0,
+        args: known.1,
+        priority: None,
+    };
+    let exists = profile::list_members(source, p)?.iter().any(|(m, _)| *m == id);
+    match (kind, exists) {
+        (update::Type::Insert, true) => Err(Failure::new(
+            Code::AlreadyExists,
+            format!("action profile `{}` already has member {id}", p.name),
+        )),
+        (update::Type::Insert, false) => Ok(control::add(source, &p.members, &spec)?),
+        (_, false) => Err(Failure::not_found(format!("action profile `{}` has no member {id}", p.name))),
+        (_, true) => Ok(control::modify(source, &p.members, &spec)?),
+    }
+}
+
+pub fn group_update(
+    schema: &Schema,
+    source: &Deployment,
+    kind: update::Type,
+    group: &ActionProfileGroup,
+) -> Outcome<()> {
+    let (p, _) = find(schema, group.action_profile_id)?;
+    let id = group.group_id;
+    if kind == update::Type::Delete {
+        return profile::delete_group(source, &schema.pipeline, p, id).map_err(in_use);
+    }
+    // A member of weight w takes w slots of the group.
+    let mut members = vec![];
+    for m in &group.members {
+        let weight = usize::try_from(m.weight.max(1)).unwrap_or(1);
+        members.extend(std::iter::repeat_n(m.member_id, weight));
+    }
+    let exists = profile::list_groups(source, p)?.iter().any(|(g, _)| *g == id);
+    match (kind, exists) {
+        (update::Type::Insert, true) => {
+            return Err(Failure::new(
+                Code::AlreadyExists,
+                format!("action selector `{}` already has group {id}", p.name),
+            ))
+        }
+        (update::Type::Insert, false) => profile::add_group(source, p, id)?,
+        (_, false) => return Err(Failure::not_found(format!("action selector `{}` has no group {id}", p.name))),
+        (_, true) => {}
+    }
+    let written = profile::set_members(source, p, id, &members);
+    if written.is_err() && kind == update::Type::Insert {
+        // All or nothing: the group made for this update goes again.
+        let _ = profile::delete_group(source, &schema.pipeline, p, id);
+    }
+    Ok(written?)
+}
+
+/// The profile with P4Info id `id`, and the ids of its tables.
+fn find(schema: &Schema, id: u32) -> Outcome<(&ActionProfile, Vec<&TableIds>)> {
+    let declared = schema
+        .p4info
+        .action_profiles
+        .iter()
+        .find(|p| p.preamble.as_ref().is_some_and(|pre| pre.id == id))
+        .ok_or_else(|| Failure::not_found(format!("no action profile with id {id} in the P4Info")))?;
+    let name = declared.preamble.as_ref().map(|p| p.name.as_str()).unwrap_or_default();
+    let p = profile::find(&schema.pipeline, name)?;
+    let tables = declared.table_ids.iter().filter_map(|t| schema.table(*t).ok()).collect();
+    Ok((p, tables))
+}
+
+/// A reference still in use is a precondition that fails.
+fn in_use(error: p4bpf_runtime::RuntimeError) -> Failure {
+    Failure::new(Code::FailedPrecondition, error.to_string())
+}
