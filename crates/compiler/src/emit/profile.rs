@@ -104,7 +104,8 @@ impl Emitter<'_> {
 
     /// After the lookup of table `t` (its reference in `value`, its code in
     /// `action`): the member it names in `member`, its action in `action`;
-    /// `empty_group` set when a group with no members was named.
+    /// `empty_group` set when a group with no members was named and the
+    /// table has an action for that.
     pub(super) fn resolve_member(&self, t: &Table) -> Vec<CStmt> {
         let Some(im) = &t.implementation else {
             return vec![];
@@ -112,27 +113,29 @@ impl Emitter<'_> {
         let Some(p) = self.prog.profile(im.profile) else {
             return vec![];
         };
+        let empty_action = im.empty_group_action.is_some();
         let mut out = vec![
             CStmt::Comment(format!("the entry names a member or a group of {}", p.name)),
             line(format!("struct {}_member *member = 0", p.c_name)),
-            line("u8 empty_group = 0"),
         ];
-        let by_member = line(format!(
-            "member = bpf_map_lookup_elem(&{}, &value->ref)",
-            members_map(p)
-        ));
+        if empty_action {
+            out.push(line("u8 empty_group = 0"));
+        }
         let by_group = match &p.selector {
-            Some(s) => self.pick_from_group(p, s.max_group_size, &im.selector_keys),
+            Some(s) => vec![CStmt::If {
+                cond: format!("value && action == {GROUP}"),
+                then: self.pick_from_group(p, s.max_group_size, &im.selector_keys, empty_action),
+                other: vec![],
+            }],
             None => vec![],
         };
         out.push(CStmt::If {
             cond: format!("value && action == {MEMBER}"),
-            then: vec![by_member],
-            other: vec![CStmt::If {
-                cond: format!("value && action == {GROUP}"),
-                then: by_group,
-                other: vec![],
-            }],
+            then: vec![line(format!(
+                "member = bpf_map_lookup_elem(&{}, &value->ref)",
+                members_map(p)
+            ))],
+            other: by_group,
         });
         out.push(line("action = member ? member->action : 0"));
         out
@@ -140,13 +143,21 @@ impl Emitter<'_> {
 
     /// One member of the group `value` names, by the hash of the selector
     /// keys modulo the group's count.
-    fn pick_from_group(&self, p: &ActionProfile, max: u32, keys: &[Expr]) -> Vec<CStmt> {
+    fn pick_from_group(&self, p: &ActionProfile, max: u32, keys: &[Expr], empty_action: bool) -> Vec<CStmt> {
+        let Some(selector) = p.selector else {
+            return vec![];
+        };
         let hash = Expr {
             kind: ExprKind::Builtin {
-                func: Builtin::Hash(p.selector.map(|s| s.algorithm).unwrap_or(crate::ir::HashAlgorithm::Crc32)),
+                func: Builtin::Hash(selector.algorithm),
                 args: keys.to_vec(),
             },
             ty: Ty::bits(64),
+        };
+        let empty = if empty_action {
+            vec![line("empty_group = 1")]
+        } else {
+            vec![]
         };
         vec![
             line(format!(
@@ -167,7 +178,7 @@ impl Emitter<'_> {
                         other: vec![],
                     },
                 ],
-                other: vec![line("empty_group = 1")],
+                other: empty,
             },
         ]
     }
