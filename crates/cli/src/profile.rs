@@ -37,7 +37,8 @@ pub fn run(words: Args) -> ExitCode {
         Err(error) => return error.report(Some("profile")),
     };
     let positional: Vec<&str> = words.positional.iter().map(String::as_str).collect();
-    let [kind @ ("member" | "group"), command, pipeline, name, rest @ ..] = positional.as_slice() else {
+    let [kind @ ("member" | "group"), command, pipeline, name, rest @ ..] = positional.as_slice()
+    else {
         return UsageError::new("expected `profile member|group COMMAND PIPELINE PROFILE ...`")
             .report(Some("profile"));
     };
@@ -119,6 +120,9 @@ fn group(
 }
 
 fn number(text: &str) -> Result<u32, RuntimeError> {
-    text.parse()
-        .map_err(|_| RuntimeError::Value(format!("`{text}` is not an id (a number from 0 to 4294967295)")))
+    text.parse().map_err(|_| {
+        RuntimeError::Value(format!(
+            "`{text}` is not an id (a number from 0 to 4294967295)"
+        ))
+    })
 }

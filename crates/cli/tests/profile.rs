@@ -31,13 +31,20 @@ fn selector_and_profile_stf_passes_on_every_target() {
     }
     let (program, script) = (own("v1_selector.p4"), own("v1_selector.stf"));
     for target in TARGETS {
-        let mut args = vec!["test", program.to_str().unwrap_or(""), script.to_str().unwrap_or("")];
+        let mut args = vec![
+            "test",
+            program.to_str().unwrap_or(""),
+            script.to_str().unwrap_or(""),
+        ];
         args.extend_from_slice(target);
         let out = common::p4bpf(&args);
         let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
         assert!(out.status.success(), "{target:?}:\n{text}");
         assert!(text.contains("PASS: 11 packets"), "{target:?}:\n{text}");
-        assert!(text.contains("drop: ok (dropped)"), "{target:?}: the empty group did not drop:\n{text}");
+        assert!(
+            text.contains("drop: ok (dropped)"),
+            "{target:?}: the empty group did not drop:\n{text}"
+        );
     }
 }
 
@@ -73,12 +80,19 @@ fn many_flows_spread_evenly_over_a_group() {
             let mut data = vec![0, 0, 0, 0, 0, 0x0a, 1, 0, 0, 0, 0, 1, 0x88, 0xb5];
             data.extend_from_slice(&flow.to_be_bytes()[1..]);
             data.extend_from_slice(&[0xca, 0xfe]);
-            p4bpf_runtime::pcap::Record { seconds: 0, micros: 0, data }
+            p4bpf_runtime::pcap::Record {
+                seconds: 0,
+                micros: 0,
+                data,
+            }
         })
         .collect();
     let input = dir.join("flows.pcap");
     std::fs::write(&input, p4bpf_runtime::pcap::write(&records)).unwrap_or_default();
-    for target in [&["--target", "user"][..], &["--target", "kernel", "--hook", "tc"][..]] {
+    for target in [
+        &["--target", "user"][..],
+        &["--target", "kernel", "--hook", "tc"][..],
+    ] {
         let out_base = dir.join("out.pcap");
         let program = own("v1_selector.p4");
         let mut args = vec![
@@ -100,7 +114,11 @@ fn many_flows_spread_evenly_over_a_group() {
                 p4bpf_runtime::pcap::parse(&bytes).map_or(0, |r| r.len())
             })
             .collect();
-        assert_eq!(counts.iter().sum::<usize>(), FLOWS, "{target:?}: {counts:?}");
+        assert_eq!(
+            counts.iter().sum::<usize>(),
+            FLOWS,
+            "{target:?}: {counts:?}"
+        );
         let third = FLOWS / 3;
         for (member, count) in counts.iter().enumerate() {
             assert!(
@@ -122,13 +140,22 @@ fn control_plane_keeps_references_whole() {
     }
     let name = format!("profile{}", std::process::id());
     let program = own("v1_selector.p4");
-    let load = common::p4bpf(&["pipeline", "load", program.to_str().unwrap_or(""), "--name", &name]);
+    let load = common::p4bpf(&[
+        "pipeline",
+        "load",
+        program.to_str().unwrap_or(""),
+        "--name",
+        &name,
+    ]);
     assert!(load.status.success(), "{}", common::stderr(&load));
     let run = |args: &[&str]| {
         let mut all = vec!["profile"];
         all.extend_from_slice(args);
         let out = common::p4bpf(&all);
-        (out.status.success(), format!("{}{}", common::stdout(&out), common::stderr(&out)))
+        (
+            out.status.success(),
+            format!("{}{}", common::stdout(&out), common::stderr(&out)),
+        )
     };
     let table = |args: &[&str]| {
         let mut all = vec!["table"];
@@ -137,24 +164,69 @@ fn control_plane_keeps_references_whole() {
     };
     let n = name.as_str();
     let checks: Vec<(bool, String, &str)> = vec![
-        (run(&["member", "add", n, "spread", "1", "fwd", "port=1"]).0, String::new(), "add member 1"),
-        (run(&["member", "add", n, "spread", "2", "fwd", "port=2"]).0, String::new(), "add member 2"),
-        (run(&["group", "add", n, "spread", "5"]).0, String::new(), "add group 5"),
-        (run(&["group", "set-members", n, "spread", "5", "2", "2"]).0, String::new(), "set group 5"),
-        (table(&["add", n, "Ig.by_dst", "hdr.eth.dst=0x0a", "member", "1"]), String::new(), "entry to member 1"),
-        (table(&["add", n, "Ig.by_dst", "hdr.eth.dst=0x0b", "group", "5"]), String::new(), "entry to group 5"),
+        (
+            run(&["member", "add", n, "spread", "1", "fwd", "port=1"]).0,
+            String::new(),
+            "add member 1",
+        ),
+        (
+            run(&["member", "add", n, "spread", "2", "fwd", "port=2"]).0,
+            String::new(),
+            "add member 2",
+        ),
+        (
+            run(&["group", "add", n, "spread", "5"]).0,
+            String::new(),
+            "add group 5",
+        ),
+        (
+            run(&["group", "set-members", n, "spread", "5", "2", "2"]).0,
+            String::new(),
+            "set group 5",
+        ),
+        (
+            table(&["add", n, "Ig.by_dst", "hdr.eth.dst=0x0a", "member", "1"]),
+            String::new(),
+            "entry to member 1",
+        ),
+        (
+            table(&["add", n, "Ig.by_dst", "hdr.eth.dst=0x0b", "group", "5"]),
+            String::new(),
+            "entry to group 5",
+        ),
     ];
     for (ok, _, what) in &checks {
         assert!(ok, "{what} failed");
     }
     let refusals = [
-        (run(&["member", "del", n, "spread", "1"]), "member 1 is in use by an entry of table `Ig.by_dst`"),
-        (run(&["member", "del", n, "spread", "2"]), "member 2 is in group 5"),
-        (run(&["group", "del", n, "spread", "5"]), "group 5 is in use by an entry of table `Ig.by_dst`"),
-        (run(&["group", "set-members", n, "spread", "5", "9"]), "has no member 9"),
-        (run(&["member", "add", n, "spread", "1", "fwd", "port=3"]), "already has a member 1"),
-        (run(&["group", "add", n, "marks", "1"]), "without a selector"),
-        (run(&["member", "add", n, "spread", "3", "set_src", "src=1"]), "set_src"),
+        (
+            run(&["member", "del", n, "spread", "1"]),
+            "member 1 is in use by an entry of table `Ig.by_dst`",
+        ),
+        (
+            run(&["member", "del", n, "spread", "2"]),
+            "member 2 is in group 5",
+        ),
+        (
+            run(&["group", "del", n, "spread", "5"]),
+            "group 5 is in use by an entry of table `Ig.by_dst`",
+        ),
+        (
+            run(&["group", "set-members", n, "spread", "5", "9"]),
+            "has no member 9",
+        ),
+        (
+            run(&["member", "add", n, "spread", "1", "fwd", "port=3"]),
+            "already has a member 1",
+        ),
+        (
+            run(&["group", "add", n, "marks", "1"]),
+            "without a selector",
+        ),
+        (
+            run(&["member", "add", n, "spread", "3", "set_src", "src=1"]),
+            "set_src",
+        ),
     ];
     let listed = run(&["group", "list", n, "spread"]);
     let members = run(&["member", "list", n, "Ig.spread"]);
@@ -166,11 +238,21 @@ fn control_plane_keeps_references_whole() {
         && run(&["member", "del", n, "spread", "2"]).0;
     let unload = common::p4bpf(&["pipeline", "unload", n]);
     for ((ok, text), says) in refusals {
-        assert!(!ok && text.contains(says), "expected a refusal saying `{says}`, got: {text}");
+        assert!(
+            !ok && text.contains(says),
+            "expected a refusal saying `{says}`, got: {text}"
+        );
     }
     assert!(listed.0 && listed.1.contains("5\t2 2"), "{}", listed.1);
-    assert!(members.0 && members.1.contains("1\tIg.fwd\tport=1"), "{}", members.1);
-    assert!(freed, "members and groups no longer named could not be deleted");
+    assert!(
+        members.0 && members.1.contains("1\tIg.fwd\tport=1"),
+        "{}",
+        members.1
+    );
+    assert!(
+        freed,
+        "members and groups no longer named could not be deleted"
+    );
     assert!(unload.status.success(), "{}", common::stderr(&unload));
 }
 
@@ -203,12 +285,27 @@ fn what_cannot_be_built_is_refused_with_its_place() {
     let source = std::fs::read_to_string(own("v1_selector.p4")).unwrap_or_default();
     let dir = common::scratch_dir("profile_refused");
     for (i, (from, to, says)) in REFUSED.iter().enumerate() {
-        assert!(source.contains(from), "variant {i}: `{from}` not in the program");
-        let path = common::write(&dir, &format!("variant{i}.p4"), &source.replacen(from, to, 1));
-        let out = common::p4bpf(&["compile", path.to_str().unwrap_or(""), "-o", dir.to_str().unwrap_or("")]);
+        assert!(
+            source.contains(from),
+            "variant {i}: `{from}` not in the program"
+        );
+        let path = common::write(
+            &dir,
+            &format!("variant{i}.p4"),
+            &source.replacen(from, to, 1),
+        );
+        let out = common::p4bpf(&[
+            "compile",
+            path.to_str().unwrap_or(""),
+            "-o",
+            dir.to_str().unwrap_or(""),
+        ]);
         let err = common::stderr(&out);
         assert!(!out.status.success(), "variant {i} compiled");
         assert!(err.contains(says), "variant {i}: {err}");
-        assert!(err.contains(&format!("variant{i}.p4:")), "variant {i} has no place: {err}");
+        assert!(
+            err.contains(&format!("variant{i}.p4:")),
+            "variant {i} has no place: {err}"
+        );
     }
 }

@@ -127,7 +127,6 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
             default_map: crate::emit::runtime_default(t).then(|| crate::emit::defaults_map(prog)),
             default_slot: slot as u32,
             ternary,
-            implementation: crate::describe_profile::implementation(prog, t),
         });
     }
     let counters = prog

@@ -4,19 +4,17 @@
 //! a table naming a profile take instead of its actions.
 
 use crate::emit::profile::{groups_map, member_layout, members_map, members_table, GROUP, MEMBER};
-use crate::ir::{ActionProfile, Program, Table, TableImplementation};
+use crate::ir::{ActionProfile, Program, TableImplementation};
 use crate::map_layout::TableLayout;
 use p4bpf_layout as layout;
 
-/// The profile `t` names, by its dotted name.
-pub fn implementation(prog: &Program, t: &Table) -> Option<String> {
-    let im = t.implementation.as_ref()?;
-    Some(prog.profile(im.profile)?.name.clone())
-}
-
 /// The actions of a table naming a profile: `member(id)`, and for a
 /// selector `group(id)`, the id right after the code (and priority).
-pub fn references(prog: &Program, im: &TableImplementation, l: &TableLayout) -> Vec<layout::Action> {
+pub fn references(
+    prog: &Program,
+    im: &TableImplementation,
+    l: &TableLayout,
+) -> Vec<layout::Action> {
     let id = layout::FieldLayout {
         name: "id".into(),
         bit_width: 32,
@@ -32,7 +30,10 @@ pub fn references(prog: &Program, im: &TableImplementation, l: &TableLayout) -> 
         table_only: false,
     };
     let mut actions = vec![reference(layout::MEMBER_ACTION, MEMBER)];
-    if prog.profile(im.profile).is_some_and(|p| p.selector.is_some()) {
+    if prog
+        .profile(im.profile)
+        .is_some_and(|p| p.selector.is_some())
+    {
         actions.push(reference(layout::GROUP_ACTION, GROUP));
     }
     actions
@@ -71,7 +72,6 @@ fn profile(prog: &Program, p: &ActionProfile) -> Option<layout::ActionProfile> {
         default_map: None,
         default_slot: 0,
         ternary: None,
-        implementation: None,
     };
     Some(layout::ActionProfile {
         name: p.name.clone(),

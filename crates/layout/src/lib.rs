@@ -339,10 +339,6 @@ pub struct Table {
     pub default_slot: u32,
     /// Present for [`TableStorage::Ternary`].
     pub ternary: Option<TernaryLayout>,
-    /// The action profile or selector this table's entries point into
-    /// (see [`ActionProfile`]).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub implementation: Option<String>,
 }
 
 /// How ternary, range and optional entries are stored: grouped tuple
@@ -526,6 +522,12 @@ impl Pipeline {
 
     pub fn profile(&self, name: &str) -> Option<&ActionProfile> {
         self.profiles.iter().find(|p| p.name == name)
+    }
+
+    /// The action profile table `table` (dotted name) takes its actions
+    /// from, if it has one.
+    pub fn profile_of_table(&self, table: &str) -> Option<&ActionProfile> {
+        self.profiles.iter().find(|p| p.tables.iter().any(|t| t == table))
     }
 }
 

@@ -12,16 +12,21 @@ use crate::proto::p4::v1::{
     table_action, update, ActionProfileGroup, ActionProfileMember, TableAction, TableEntry,
 };
 use crate::schema::{Schema, TableIds};
-use crate::table_entry::{action_spec, key_spec};
+use crate::table_entry::{action_spec, field_match, key_spec, table_entry};
 use p4bpf_layout::{ActionProfile, Table, GROUP_ACTION, MEMBER_ACTION};
+use p4bpf_runtime::control::Entry;
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
-use p4bpf_runtime::{control, profile};
+use p4bpf_runtime::{control, names, profile};
 use tonic::Code;
 
 /// The entry of a table with an action profile: its key, and the member
 /// or group it names as the reference action `member` or `group`.
-pub fn indirect_entry_spec(ids: &TableIds, table: &Table, entry: &TableEntry) -> Outcome<EntrySpec> {
+pub fn indirect_entry_spec(
+    ids: &TableIds,
+    table: &Table,
+    entry: &TableEntry,
+) -> Outcome<EntrySpec> {
     let (reference, id) = match entry.action.as_ref().and_then(|a| a.r#type.as_ref()) {
         Some(table_action::Type::ActionProfileMemberId(id)) => (MEMBER_ACTION, *id),
         Some(table_action::Type::ActionProfileGroupId(id)) => (GROUP_ACTION, *id),
@@ -32,20 +37,56 @@ pub fn indirect_entry_spec(ids: &TableIds, table: &Table, entry: &TableEntry) ->
             )))
         }
     };
-    let action = table.actions.iter().position(|a| a.name == reference).ok_or_else(|| {
-        Failure::invalid(format!(
-            "table `{}`: its action profile has no groups (it is not a selector)",
-            ids.name
-        ))
-    })?;
+    let action = table
+        .actions
+        .iter()
+        .position(|a| a.name == reference)
+        .ok_or_else(|| {
+            Failure::invalid(format!(
+                "table `{}`: its action profile has no groups (it is not a selector)",
+                ids.name
+            ))
+        })?;
     let mut spec = key_spec(ids, table, entry)?;
     spec.action = action;
     spec.args = vec![(0, id.to_string())];
     Ok(spec)
 }
 
+/// A decoded entry as P4Runtime reads it: for a table with an action
+/// profile, its key and the member or group it names.
+pub fn read_entry(
+    schema: &Schema,
+    ids: &TableIds,
+    table: &Table,
+    entry: &Entry,
+) -> Outcome<TableEntry> {
+    if schema.pipeline.profile_of_table(&table.name).is_none() {
+        return table_entry(ids, table, entry);
+    }
+    let mut matches = Vec::new();
+    for (name, text) in &entry.keys {
+        let key = names::key_field(table, name).map_err(Failure::from)?;
+        if let Some(field) = ids.fields.iter().find(|f| f.key == key) {
+            matches.extend(field_match(field, text)?);
+        }
+    }
+    let id = entry
+        .params
+        .first()
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
+    Ok(TableEntry {
+        table_id: ids.id,
+        r#match: matches,
+        action: reference(&entry.action, id),
+        priority: entry.priority.filter(|_| ids.needs_priority).unwrap_or(0) as i32,
+        ..TableEntry::default()
+    })
+}
+
 /// The reference of a decoded entry of a table with an action profile.
-pub fn reference(action: &str, id: u32) -> Option<TableAction> {
+fn reference(action: &str, id: u32) -> Option<TableAction> {
     let kind = match action {
         MEMBER_ACTION => table_action::Type::ActionProfileMemberId(id),
         GROUP_ACTION => table_action::Type::ActionProfileGroupId(id),
@@ -66,7 +107,9 @@ pub fn member_update(
         return profile::delete_member(source, &schema.pipeline, p, id).map_err(in_use);
     }
     let action = TableAction {
-        r#type: Some(table_action::Type::Action(member.action.clone().unwrap_or_default())),
+        r#type: Some(table_action::Type::Action(
+            member.action.clone().unwrap_or_default(),
+        )),
     };
     let known = ids
         .iter()
@@ -84,14 +127,19 @@ pub fn member_update(
         args: known.1,
         priority: None,
     };
-    let exists = profile::list_members(source, p)?.iter().any(|(m, _)| *m == id);
+    let exists = profile::list_members(source, p)?
+        .iter()
+        .any(|(m, _)| *m == id);
     match (kind, exists) {
         (update::Type::Insert, true) => Err(Failure::new(
             Code::AlreadyExists,
             format!("action profile `{}` already has member {id}", p.name),
         )),
         (update::Type::Insert, false) => Ok(control::add(source, &p.members, &spec)?),
-        (_, false) => Err(Failure::not_found(format!("action profile `{}` has no member {id}", p.name))),
+        (_, false) => Err(Failure::not_found(format!(
+            "action profile `{}` has no member {id}",
+            p.name
+        ))),
         (_, true) => Ok(control::modify(source, &p.members, &spec)?),
     }
 }
@@ -113,7 +161,9 @@ pub fn group_update(
         let weight = usize::try_from(m.weight.max(1)).unwrap_or(1);
         members.extend(std::iter::repeat_n(m.member_id, weight));
     }
-    let exists = profile::list_groups(source, p)?.iter().any(|(g, _)| *g == id);
+    let exists = profile::list_groups(source, p)?
+        .iter()
+        .any(|(g, _)| *g == id);
     match (kind, exists) {
         (update::Type::Insert, true) => {
             return Err(Failure::new(
@@ -122,7 +172,12 @@ pub fn group_update(
             ))
         }
         (update::Type::Insert, false) => profile::add_group(source, p, id)?,
-        (_, false) => return Err(Failure::not_found(format!("action selector `{}` has no group {id}", p.name))),
+        (_, false) => {
+            return Err(Failure::not_found(format!(
+                "action selector `{}` has no group {id}",
+                p.name
+            )))
+        }
         (_, true) => {}
     }
     let written = profile::set_members(source, p, id, &members);
@@ -140,10 +195,20 @@ fn find(schema: &Schema, id: u32) -> Outcome<(&ActionProfile, Vec<&TableIds>)> {
         .action_profiles
         .iter()
         .find(|p| p.preamble.as_ref().is_some_and(|pre| pre.id == id))
-        .ok_or_else(|| Failure::not_found(format!("no action profile with id {id} in the P4Info")))?;
-    let name = declared.preamble.as_ref().map(|p| p.name.as_str()).unwrap_or_default();
+        .ok_or_else(|| {
+            Failure::not_found(format!("no action profile with id {id} in the P4Info"))
+        })?;
+    let name = declared
+        .preamble
+        .as_ref()
+        .map(|p| p.name.as_str())
+        .unwrap_or_default();
     let p = profile::find(&schema.pipeline, name)?;
-    let tables = declared.table_ids.iter().filter_map(|t| schema.table(*t).ok()).collect();
+    let tables = declared
+        .table_ids
+        .iter()
+        .filter_map(|t| schema.table(*t).ok())
+        .collect();
     Ok((p, tables))
 }
 

@@ -7,7 +7,7 @@
 use crate::failure::{Failure, Outcome};
 use crate::proto::p4::v1::{entity, CounterData, CounterEntry, Entity, Index, TableEntry};
 use crate::schema::Schema;
-use crate::table_entry::{key_spec, table_entry};
+use crate::table_entry::key_spec;
 use crate::write::entity_kind;
 use p4bpf_layout::TableStorage;
 use p4bpf_runtime::control::{self, Entry};
@@ -69,7 +69,9 @@ fn table_entries(
         };
         for entry in &entries {
             found.push(Entity {
-                entity: Some(entity::Entity::TableEntry(table_entry(ids, table, entry)?)),
+                entity: Some(entity::Entity::TableEntry(crate::profile::read_entry(
+                    schema, ids, table, entry,
+                )?)),
             });
         }
     }
@@ -103,7 +105,7 @@ fn default_entry(
                 params,
                 priority: None,
             };
-            entry.action = table_entry(ids, table, &decoded)?.action;
+            entry.action = crate::profile::read_entry(schema, ids, table, &decoded)?.action;
         }
     }
     found.push(Entity {

@@ -171,7 +171,7 @@ fn table_ids(
         .map(|field| field_ids(layout, field))
         .collect::<Outcome<Vec<_>>>()?;
     // A table with an action profile runs its profile's members' actions.
-    let members = layout.implementation.as_ref().and_then(|p| pipeline.profile(p));
+    let members = pipeline.profile_of_table(&layout.name);
     let runs = members.map_or(layout, |p| &p.members);
     let mut actions = Vec::new();
     for reference in &table.action_refs {

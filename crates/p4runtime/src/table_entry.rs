@@ -225,16 +225,6 @@ pub fn table_entry(ids: &TableIds, table: &Table, entry: &Entry) -> Outcome<Tabl
             matches.push(found);
         }
     }
-    if table.implementation.is_some() {
-        let id = entry.params.first().and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
-        return Ok(TableEntry {
-            table_id: ids.id,
-            r#match: matches,
-            action: crate::profile::reference(&entry.action, id),
-            priority: entry.priority.filter(|_| ids.needs_priority).unwrap_or(0) as i32,
-            ..TableEntry::default()
-        });
-    }
     let action_index = names::action(table, &entry.action).map_err(Failure::from)?;
     let known = ids.action_by_index(action_index).ok_or_else(|| {
         Failure::new(
@@ -277,7 +267,7 @@ fn action_message(known: &ActionIds, table: &Table, entry: &Entry) -> Outcome<Ac
 
 /// One decoded key text (`v`, `v/p`, `v&&&m`) as the field's match; a
 /// wildcard is no match at all.
-fn field_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldMatch>> {
+pub(crate) fn field_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldMatch>> {
     use field_match::FieldMatchType as Kind;
     let width = field.bitwidth;
     let full = value::prefix_mask(width, width);

@@ -152,7 +152,7 @@ fn batch_insert(
     }
     let ids = schema.table(table_id?).ok()?;
     let table = schema.layout_table(ids).ok()?;
-    if updates.len() < 2 || table.implementation.is_some() {
+    if updates.len() < 2 || schema.pipeline.profile_of_table(&table.name).is_some() {
         return None;
     }
     let mut batch = control::TableBatch::new(table);
@@ -211,13 +211,20 @@ fn table_update(
             ids.name
         )));
     }
+    // A table with an action profile names a member or a group.
+    let indirect = schema.pipeline.profile_of_table(&table.name).is_some();
     if entry.is_default_action {
+        if indirect && entry.action.is_some() {
+            return Err(Failure::unimplemented(format!(
+                "table `{}`: the default entry of a table with an action profile is the program's own here",
+                ids.name
+            )));
+        }
         return default_update(source, ids, table, kind, entry);
     }
-    // A table with an action profile names a member or a group.
-    let full_spec = || match table.implementation {
-        Some(_) => crate::profile::indirect_entry_spec(ids, table, entry),
-        None => entry_spec(ids, entry),
+    let full_spec = || match indirect {
+        true => crate::profile::indirect_entry_spec(ids, table, entry),
+        false => entry_spec(ids, entry),
     };
     match kind {
         update::Type::Insert => {
@@ -267,12 +274,6 @@ fn default_update(
             format!("table `{}` has a const default action", ids.name),
         ));
     };
-    if table.implementation.is_some() && entry.action.is_some() {
-        return Err(Failure::unimplemented(format!(
-            "table `{}`: the default entry of a table with an action profile is the program's own here",
-            ids.name
-        )));
-    }
     let map = source.map(map_name)?;
     let slot = 0u32.to_ne_bytes();
     let old = map.read(&slot)?.into_iter().next().unwrap_or_default();

@@ -28,32 +28,54 @@ pub fn find<'d>(description: &'d Pipeline, name: &str) -> Result<&'d ActionProfi
         }
     };
     exact.or_else(by_suffix).ok_or_else(|| {
-        let known: Vec<&str> = description.profiles.iter().map(|p| p.name.as_str()).collect();
+        let known: Vec<&str> = description
+            .profiles
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
         RuntimeError::Value(format!(
             "no action profile `{name}` (the program has: {})",
-            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
         ))
     })
 }
 
 /// Adds member `member`: `action` words as `table add` takes them
 /// (`ACTION PARAM=VALUE...`).
-pub fn add_member(source: &impl MapSource, profile: &ActionProfile, member: u32, action: &[String]) -> Result<()> {
+pub fn add_member(
+    source: &impl MapSource,
+    profile: &ActionProfile,
+    member: u32,
+    action: &[String],
+) -> Result<()> {
     let spec = member_spec(profile, member, action)?;
-    control::add(source, &profile.members, &spec)
-        .map_err(|e| in_profile_terms(profile, member, e))
+    control::add(source, &profile.members, &spec).map_err(|e| in_profile_terms(profile, member, e))
 }
 
 /// Replaces member `member`'s action: every entry and group naming it
 /// runs the new one from the next packet.
-pub fn modify_member(source: &impl MapSource, profile: &ActionProfile, member: u32, action: &[String]) -> Result<()> {
+pub fn modify_member(
+    source: &impl MapSource,
+    profile: &ActionProfile,
+    member: u32,
+    action: &[String],
+) -> Result<()> {
     let spec = member_spec(profile, member, action)?;
     control::modify(source, &profile.members, &spec)
         .map_err(|e| in_profile_terms(profile, member, e))
 }
 
 /// Deletes member `member`, unless a table entry or a group names it.
-pub fn delete_member(source: &impl MapSource, description: &Pipeline, profile: &ActionProfile, member: u32) -> Result<()> {
+pub fn delete_member(
+    source: &impl MapSource,
+    description: &Pipeline,
+    profile: &ActionProfile,
+    member: u32,
+) -> Result<()> {
     if let Some(user) = first_reference(source, description, profile, MEMBER_ACTION, member)? {
         return Err(RuntimeError::Value(format!(
             "action profile `{}`: member {member} is in use by {user}; remove that first",
@@ -73,7 +95,10 @@ pub fn delete_member(source: &impl MapSource, description: &Pipeline, profile: &
 }
 
 /// Every member: its id, action and arguments, by id.
-pub fn list_members(source: &impl MapSource, profile: &ActionProfile) -> Result<Vec<(u32, control::Entry)>> {
+pub fn list_members(
+    source: &impl MapSource,
+    profile: &ActionProfile,
+) -> Result<Vec<(u32, control::Entry)>> {
     let mut out: Vec<(u32, control::Entry)> = control::dump(source, &profile.members)?
         .into_iter()
         .map(|entry| {
@@ -89,16 +114,26 @@ pub fn list_members(source: &impl MapSource, profile: &ActionProfile) -> Result<
 pub fn add_group(source: &impl MapSource, profile: &ActionProfile, group: u32) -> Result<()> {
     let (map, _) = groups(source, profile)?;
     let value = vec![0u8; map.value_size() as usize];
-    map.write(&group.to_ne_bytes(), &value, Write::Insert).map_err(|_| {
-        RuntimeError::Value(format!("action selector `{}`: group {group} already exists", profile.name))
-    })
+    map.write(&group.to_ne_bytes(), &value, Write::Insert)
+        .map_err(|_| {
+            RuntimeError::Value(format!(
+                "action selector `{}`: group {group} already exists",
+                profile.name
+            ))
+        })
 }
 
 /// Replaces group `group`'s members (the group must exist); each member
 /// must exist, and a member may appear more than once (a weight).
-pub fn set_members(source: &impl MapSource, profile: &ActionProfile, group: u32, members: &[u32]) -> Result<()> {
+pub fn set_members(
+    source: &impl MapSource,
+    profile: &ActionProfile,
+    group: u32,
+    members: &[u32],
+) -> Result<()> {
     let (map, selector) = groups(source, profile)?;
-    map.read(&group.to_ne_bytes()).map_err(|_| no_group(profile, group))?;
+    map.read(&group.to_ne_bytes())
+        .map_err(|_| no_group(profile, group))?;
     if members.len() > selector.max_group_size as usize {
         return Err(RuntimeError::Value(format!(
             "action selector `{}`: group {group} would hold {} members, at most {} fit (`@max_group_size`)",
@@ -115,14 +150,22 @@ pub fn set_members(source: &impl MapSource, profile: &ActionProfile, group: u32,
     }
     let mut value = vec![0u8; map.value_size() as usize];
     let count = u32::try_from(members.len()).unwrap_or(u32::MAX);
-    for (slot, word) in value.chunks_exact_mut(4).zip(std::iter::once(count).chain(members.iter().copied())) {
+    for (slot, word) in value
+        .chunks_exact_mut(4)
+        .zip(std::iter::once(count).chain(members.iter().copied()))
+    {
         slot.copy_from_slice(&word.to_ne_bytes());
     }
     map.write(&group.to_ne_bytes(), &value, Write::Replace)
 }
 
 /// Deletes group `group`, unless a table entry names it.
-pub fn delete_group(source: &impl MapSource, description: &Pipeline, profile: &ActionProfile, group: u32) -> Result<()> {
+pub fn delete_group(
+    source: &impl MapSource,
+    description: &Pipeline,
+    profile: &ActionProfile,
+    group: u32,
+) -> Result<()> {
     let (map, _) = groups(source, profile)?;
     if let Some(user) = first_reference(source, description, profile, GROUP_ACTION, group)? {
         return Err(RuntimeError::Value(format!(
@@ -134,7 +177,10 @@ pub fn delete_group(source: &impl MapSource, description: &Pipeline, profile: &A
 }
 
 /// Every group with its member ids, by group id.
-pub fn list_groups(source: &impl MapSource, profile: &ActionProfile) -> Result<Vec<(u32, Vec<u32>)>> {
+pub fn list_groups(
+    source: &impl MapSource,
+    profile: &ActionProfile,
+) -> Result<Vec<(u32, Vec<u32>)>> {
     let (map, _) = groups(source, profile)?;
     let mut out = vec![];
     for key in keys(&map)? {
@@ -162,33 +208,63 @@ fn first_reference(
                 && entry.params.first().and_then(|(_, v)| number(v)) == Some(id);
             if names_it {
                 let key: Vec<String> = entry.keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                return Ok(Some(format!("an entry of table `{}` ({})", table.name, key.join(" "))));
+                return Ok(Some(format!(
+                    "an entry of table `{}` ({})",
+                    table.name,
+                    key.join(" ")
+                )));
             }
         }
         if default_names(source, table, action, id)? {
-            return Ok(Some(format!("the default action of table `{}`", table.name)));
+            return Ok(Some(format!(
+                "the default action of table `{}`",
+                table.name
+            )));
         }
     }
     Ok(None)
 }
 
 /// Whether `table`'s runtime default is reference `action` to `id`.
-fn default_names(source: &impl MapSource, table: &p4bpf_layout::Table, action: &str, id: u32) -> Result<bool> {
-    let (Some(map), Some(reference)) = (&table.default_map, table.actions.iter().find(|a| a.name == action)) else {
+fn default_names(
+    source: &impl MapSource,
+    table: &p4bpf_layout::Table,
+    action: &str,
+    id: u32,
+) -> Result<bool> {
+    let (Some(map), Some(reference)) = (
+        &table.default_map,
+        table.actions.iter().find(|a| a.name == action),
+    ) else {
         return Ok(false);
     };
-    let value = source.map(map)?.read(&table.default_slot.to_ne_bytes())?.into_iter().next().unwrap_or_default();
-    let offset = reference.params.first().map_or(0, |p| p.byte_offset as usize);
+    let value = source
+        .map(map)?
+        .read(&table.default_slot.to_ne_bytes())?
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let offset = reference
+        .params
+        .first()
+        .map_or(0, |p| p.byte_offset as usize);
     Ok(u32_at(&value, 0) == reference.code && u32_at(&value, offset) == id)
 }
 
-fn member_spec(profile: &ActionProfile, member: u32, action: &[String]) -> Result<crate::entry::EntrySpec> {
+fn member_spec(
+    profile: &ActionProfile,
+    member: u32,
+    action: &[String],
+) -> Result<crate::entry::EntrySpec> {
     let mut all = vec![format!("member_id={member}")];
     all.extend(action.iter().cloned());
     control::parse_entry(&profile.members, &all, None)
 }
 
-fn groups<'p>(source: &impl MapSource, profile: &'p ActionProfile) -> Result<(Map, &'p SelectorLayout)> {
+fn groups<'p>(
+    source: &impl MapSource,
+    profile: &'p ActionProfile,
+) -> Result<(Map, &'p SelectorLayout)> {
     let Some(selector) = &profile.selector else {
         return Err(RuntimeError::Value(format!(
             "`{}` is an action profile without a selector: it has members, not groups",
@@ -207,11 +283,17 @@ fn number(text: &str) -> Option<u32> {
 }
 
 fn no_member(profile: &ActionProfile, member: u32) -> RuntimeError {
-    RuntimeError::Value(format!("action profile `{}` has no member {member}", profile.name))
+    RuntimeError::Value(format!(
+        "action profile `{}` has no member {member}",
+        profile.name
+    ))
 }
 
 fn no_group(profile: &ActionProfile, group: u32) -> RuntimeError {
-    RuntimeError::Value(format!("action selector `{}` has no group {group}", profile.name))
+    RuntimeError::Value(format!(
+        "action selector `{}` has no group {group}",
+        profile.name
+    ))
 }
 
 /// A member table's error in the profile's terms.

@@ -55,8 +55,17 @@ impl Emitter<'_> {
     /// profile's members when `t` names a profile, else `code` (its code
     /// in `t`). Where they differ, `call` first sets `action` to `code`,
     /// the one `action_run` compares with.
-    pub(super) fn member_code(&self, t: &Table, action: ActionId, code: u32, call: &mut Vec<CStmt>) -> u32 {
-        let profile = t.implementation.as_ref().and_then(|im| self.prog.profile(im.profile));
+    pub(super) fn member_code(
+        &self,
+        t: &Table,
+        action: ActionId,
+        code: u32,
+        call: &mut Vec<CStmt>,
+    ) -> u32 {
+        let profile = t
+            .implementation
+            .as_ref()
+            .and_then(|im| self.prog.profile(im.profile));
         match profile.and_then(|p| p.action_code(action)) {
             Some(member) if member != code => {
                 call.insert(0, line(format!("action = {code}")));
@@ -89,14 +98,28 @@ impl Emitter<'_> {
                 p.c_name, l.value_size
             ));
             let member = format!("struct {}_member", p.c_name);
-            out.push_str(&map_def("BPF_MAP_TYPE_HASH", "u32", &member, p.size, None, &members_map(p)));
+            out.push_str(&map_def(
+                "BPF_MAP_TYPE_HASH",
+                "u32",
+                &member,
+                p.size,
+                None,
+                &members_map(p),
+            ));
             if let Some(s) = &p.selector {
                 out.push_str(&format!(
                     "/* groups of {}: a count, then member ids */\nstruct {}_group {{\n    u32 count;\n    u32 members[{}];\n}};\n",
                     p.name, p.c_name, s.max_group_size
                 ));
                 let group = format!("struct {}_group", p.c_name);
-                out.push_str(&map_def("BPF_MAP_TYPE_HASH", "u32", &group, p.size, None, &groups_map(p)));
+                out.push_str(&map_def(
+                    "BPF_MAP_TYPE_HASH",
+                    "u32",
+                    &group,
+                    p.size,
+                    None,
+                    &groups_map(p),
+                ));
             }
         }
         out
@@ -143,7 +166,13 @@ impl Emitter<'_> {
 
     /// One member of the group `value` names, by the hash of the selector
     /// keys modulo the group's count.
-    fn pick_from_group(&self, p: &ActionProfile, max: u32, keys: &[Expr], empty_action: bool) -> Vec<CStmt> {
+    fn pick_from_group(
+        &self,
+        p: &ActionProfile,
+        max: u32,
+        keys: &[Expr],
+        empty_action: bool,
+    ) -> Vec<CStmt> {
         let Some(selector) = p.selector else {
             return vec![];
         };
@@ -168,7 +197,10 @@ impl Emitter<'_> {
             CStmt::If {
                 cond: "group && group->count".into(),
                 then: vec![
-                    line(format!("u32 pick = (u32)(({}) % group->count)", self.expr(&hash))),
+                    line(format!(
+                        "u32 pick = (u32)(({}) % group->count)",
+                        self.expr(&hash)
+                    )),
                     CStmt::If {
                         cond: format!("pick < {max}"),
                         then: vec![line(format!(
@@ -186,7 +218,11 @@ impl Emitter<'_> {
     /// The action `switch` of table `t`, or, when `t` has an empty group
     /// action, that action for a group with no members instead.
     pub(super) fn unless_empty_group(&self, t: &Table, switch: CStmt, cx: &Ctx) -> Vec<CStmt> {
-        let Some(empty) = t.implementation.as_ref().and_then(|im| im.empty_group_action.as_ref()) else {
+        let Some(empty) = t
+            .implementation
+            .as_ref()
+            .and_then(|im| im.empty_group_action.as_ref())
+        else {
             return vec![switch];
         };
         let code = t.action_code(empty.action).unwrap_or(0);

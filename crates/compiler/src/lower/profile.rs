@@ -10,8 +10,8 @@ use crate::arch::Object;
 use crate::ir::{
     ActionProfile, Expr, HashAlgorithm, ProfileId, Selector, TableId, TableImplementation,
 };
-use p4bpf_front::ast::{self, ExprKind as A};
 use num_traits::ToPrimitive;
+use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
 use p4bpf_front::source::Span;
 
@@ -123,7 +123,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     /// `@NAME(N)` as a number, 0 when absent or not an integer literal.
     fn number_annotation(&self, annotations: &[ast::Annotation], name: &str) -> u32 {
-        let body = annotations.iter().find(|a| a.name.name == name).map(|a| &a.body);
+        let body = annotations
+            .iter()
+            .find(|a| a.name.name == name)
+            .map(|a| &a.body);
         match body {
             Some(ast::AnnotationBody::Expressions(list)) => match list.first().map(|e| &e.kind) {
                 Some(A::Int(lit)) => lit.value.to_u32().unwrap_or(0),
@@ -200,10 +203,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         table: TableId,
         actions: &[crate::ir::ActionId],
     ) -> Option<TableImplementation> {
-        let selects = found.profile.and_then(|p| self.prog.profile(p)).is_some_and(|p| p.selector.is_some());
+        let selects = found
+            .profile
+            .and_then(|p| self.prog.profile(p))
+            .is_some_and(|p| p.selector.is_some());
         if let (Some(e), false) = (found.empty_group_action, selects) {
-            self.diags
-                .error(e.span, "`psa_empty_group_action` needs an `ActionSelector` as `psa_implementation`");
+            self.diags.error(
+                e.span,
+                "`psa_empty_group_action` needs an `ActionSelector` as `psa_implementation`",
+            );
             return None;
         }
         let profile = found.profile?;
@@ -211,7 +219,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Some(e) => {
                 let call = self.action_call(e)?;
                 if !actions.contains(&call.action) {
-                    self.diags.error(e.span, "`psa_empty_group_action` must be one of the table's actions");
+                    self.diags.error(
+                        e.span,
+                        "`psa_empty_group_action` must be one of the table's actions",
+                    );
                     return None;
                 }
                 Some(call)

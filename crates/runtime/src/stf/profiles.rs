@@ -17,52 +17,89 @@ use crate::profile;
 use p4bpf_layout::{GROUP_ACTION, MEMBER_ACTION};
 use std::collections::HashMap;
 
+/// A member's arguments: (parameter name, or none for "the next one";
+/// value text).
+pub type MemberArgs = Vec<(Option<String>, String)>;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProfileCommand {
     CreateMember {
         profile: String,
         action: String,
-        /// (parameter name, or none for "the next one"; value text).
-        args: Vec<(Option<String>, String)>,
+        args: MemberArgs,
     },
     ModifyMember {
         profile: String,
         member: u32,
         action: String,
-        args: Vec<(Option<String>, String)>,
+        args: MemberArgs,
     },
-    CreateGroup { profile: String },
-    AddToGroup { profile: String, member: u32, group: u32 },
-    RemoveFromGroup { profile: String, member: u32, group: u32 },
-    DeleteMember { profile: String, member: u32 },
-    DeleteGroup { profile: String, group: u32 },
+    CreateGroup {
+        profile: String,
+    },
+    AddToGroup {
+        profile: String,
+        member: u32,
+        group: u32,
+    },
+    RemoveFromGroup {
+        profile: String,
+        member: u32,
+        group: u32,
+    },
+    DeleteMember {
+        profile: String,
+        member: u32,
+    },
+    DeleteGroup {
+        profile: String,
+        group: u32,
+    },
 }
 
 /// Parses `word`'s arguments (`word` is `act_prof_*` or `table_indirect_*`).
 pub fn parse(word: &str, rest: &str) -> std::result::Result<Command, String> {
     let words: Vec<&str> = rest.split_whitespace().collect();
-    let number = |w: &str| w.parse::<u32>().map_err(|_| format!("`{word}`: expected a number, found `{w}`"));
+    let number = |w: &str| {
+        w.parse::<u32>()
+            .map_err(|_| format!("`{word}`: expected a number, found `{w}`"))
+    };
     let command = |c| Ok(Command::Profile(c));
     match (word, words.as_slice()) {
         ("act_prof_create_member", [profile, call, values @ ..]) => {
             let (action, args) = member_action(call, values, rest)?;
-            command(ProfileCommand::CreateMember { profile: profile.to_string(), action, args })
+            command(ProfileCommand::CreateMember {
+                profile: profile.to_string(),
+                action,
+                args,
+            })
         }
         ("act_prof_modify_member", [profile, member, call, values @ ..]) => {
             let (action, args) = member_action(call, values, rest)?;
-            command(ProfileCommand::ModifyMember { profile: profile.to_string(), member: number(member)?, action, args })
+            command(ProfileCommand::ModifyMember {
+                profile: profile.to_string(),
+                member: number(member)?,
+                action,
+                args,
+            })
         }
-        ("act_prof_create_group", [profile]) => command(ProfileCommand::CreateGroup { profile: profile.to_string() }),
-        ("act_prof_add_member_to_group", [profile, member, group]) => command(ProfileCommand::AddToGroup {
+        ("act_prof_create_group", [profile]) => command(ProfileCommand::CreateGroup {
             profile: profile.to_string(),
-            member: number(member)?,
-            group: number(group)?,
         }),
-        ("act_prof_remove_member_from_group", [profile, member, group]) => command(ProfileCommand::RemoveFromGroup {
-            profile: profile.to_string(),
-            member: number(member)?,
-            group: number(group)?,
-        }),
+        ("act_prof_add_member_to_group", [profile, member, group]) => {
+            command(ProfileCommand::AddToGroup {
+                profile: profile.to_string(),
+                member: number(member)?,
+                group: number(group)?,
+            })
+        }
+        ("act_prof_remove_member_from_group", [profile, member, group]) => {
+            command(ProfileCommand::RemoveFromGroup {
+                profile: profile.to_string(),
+                member: number(member)?,
+                group: number(group)?,
+            })
+        }
         ("act_prof_delete_member", [profile, member]) => command(ProfileCommand::DeleteMember {
             profile: profile.to_string(),
             member: number(member)?,
@@ -72,21 +109,34 @@ pub fn parse(word: &str, rest: &str) -> std::result::Result<Command, String> {
             group: number(group)?,
         }),
         ("table_indirect_add" | "table_indirect_add_with_group", [table, rest @ ..]) => {
-            let arrow = rest.iter().position(|w| *w == "=>").ok_or(format!("`{word}`: expected `TABLE KEY... => HANDLE [PRIORITY]`"))?;
+            let arrow = rest.iter().position(|w| *w == "=>").ok_or(format!(
+                "`{word}`: expected `TABLE KEY... => HANDLE [PRIORITY]`"
+            ))?;
             let (keys, after) = rest.split_at(arrow);
             let (handle, priority) = match after.get(1..).unwrap_or_default() {
                 [handle] => (number(handle)?, None),
                 [handle, priority] => (number(handle)?, Some(number(priority)?)),
-                _ => return Err(format!("`{word}`: expected one handle (and a priority) after `=>`")),
+                _ => {
+                    return Err(format!(
+                        "`{word}`: expected one handle (and a priority) after `=>`"
+                    ))
+                }
             };
             Ok(Command::Add {
                 table: table.to_string(),
                 priority,
-                keys: keys.iter().enumerate().map(|(i, v)| (format!("key.field{i}"), v.to_string())).collect(),
+                keys: keys
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("key.field{i}"), v.to_string()))
+                    .collect(),
                 action: reference(word.ends_with("_with_group"), handle),
             })
         }
-        ("table_indirect_set_default" | "table_indirect_set_default_with_group", [table, handle]) => Ok(Command::SetDefault {
+        (
+            "table_indirect_set_default" | "table_indirect_set_default_with_group",
+            [table, handle],
+        ) => Ok(Command::SetDefault {
             table: table.to_string(),
             action: reference(word.ends_with("_with_group"), number(handle)?),
         }),
@@ -99,7 +149,7 @@ fn member_action(
     call: &str,
     values: &[&str],
     rest: &str,
-) -> std::result::Result<(String, Vec<(Option<String>, String)>), String> {
+) -> std::result::Result<(String, MemberArgs), String> {
     let Some(open) = rest.find('(') else {
         let args = values.iter().map(|v| (None, v.to_string())).collect();
         return Ok((call.to_string(), args));
@@ -107,7 +157,10 @@ fn member_action(
     let text = rest.get(open..).unwrap_or_default();
     let name = call.split('(').next().unwrap_or_default().to_string();
     let parsed = super::parse::parse_call(&format!("{name}{text}"))?;
-    Ok((parsed.name, parsed.args.into_iter().map(|(p, v)| (Some(p), v)).collect()))
+    Ok((
+        parsed.name,
+        parsed.args.into_iter().map(|(p, v)| (Some(p), v)).collect(),
+    ))
 }
 
 fn reference(group: bool, id: u32) -> ActionCall {
@@ -128,7 +181,11 @@ impl Profiles {
     pub fn apply(&mut self, target: &impl PacketTarget, command: &ProfileCommand) -> Result<()> {
         let description = target.description();
         match command {
-            ProfileCommand::CreateMember { profile: name, action, args } => {
+            ProfileCommand::CreateMember {
+                profile: name,
+                action,
+                args,
+            } => {
                 let p = profile::find(description, name)?;
                 let member = *self.members.entry(p.name.clone()).or_default();
                 let words = member_words(p, action, args)?;
@@ -136,7 +193,12 @@ impl Profiles {
                 self.members.insert(p.name.clone(), member + 1);
                 Ok(())
             }
-            ProfileCommand::ModifyMember { profile: name, member, action, args } => {
+            ProfileCommand::ModifyMember {
+                profile: name,
+                member,
+                action,
+                args,
+            } => {
                 let p = profile::find(description, name)?;
                 profile::modify_member(target, p, *member, &member_words(p, action, args)?)
             }
@@ -147,7 +209,11 @@ impl Profiles {
                 self.groups.insert(p.name.clone(), group + 1);
                 Ok(())
             }
-            ProfileCommand::AddToGroup { profile: name, member, group } => {
+            ProfileCommand::AddToGroup {
+                profile: name,
+                member,
+                group,
+            } => {
                 let p = profile::find(description, name)?;
                 let mut members = group_members(target, p, *group)?;
                 if !members.contains(member) {
@@ -155,23 +221,43 @@ impl Profiles {
                 }
                 profile::set_members(target, p, *group, &members)
             }
-            ProfileCommand::RemoveFromGroup { profile: name, member, group } => {
+            ProfileCommand::RemoveFromGroup {
+                profile: name,
+                member,
+                group,
+            } => {
                 let p = profile::find(description, name)?;
                 let mut members = group_members(target, p, *group)?;
                 members.retain(|m| m != member);
                 profile::set_members(target, p, *group, &members)
             }
-            ProfileCommand::DeleteMember { profile: name, member } => {
-                profile::delete_member(target, description, profile::find(description, name)?, *member)
-            }
-            ProfileCommand::DeleteGroup { profile: name, group } => {
-                profile::delete_group(target, description, profile::find(description, name)?, *group)
-            }
+            ProfileCommand::DeleteMember {
+                profile: name,
+                member,
+            } => profile::delete_member(
+                target,
+                description,
+                profile::find(description, name)?,
+                *member,
+            ),
+            ProfileCommand::DeleteGroup {
+                profile: name,
+                group,
+            } => profile::delete_group(
+                target,
+                description,
+                profile::find(description, name)?,
+                *group,
+            ),
         }
     }
 }
 
-fn group_members(target: &impl PacketTarget, p: &p4bpf_layout::ActionProfile, group: u32) -> Result<Vec<u32>> {
+fn group_members(
+    target: &impl PacketTarget,
+    p: &p4bpf_layout::ActionProfile,
+    group: u32,
+) -> Result<Vec<u32>> {
     let groups = profile::list_groups(target, p)?;
     match groups.into_iter().find(|(g, _)| *g == group) {
         Some((_, members)) => Ok(members),
@@ -184,9 +270,18 @@ fn group_members(target: &impl PacketTarget, p: &p4bpf_layout::ActionProfile, gr
 
 /// `ACTION PARAM=VALUE...` words, positional values given the names of
 /// the action's parameters in order.
-fn member_words(p: &p4bpf_layout::ActionProfile, action: &str, args: &[(Option<String>, String)]) -> Result<Vec<String>> {
+fn member_words(
+    p: &p4bpf_layout::ActionProfile,
+    action: &str,
+    args: &MemberArgs,
+) -> Result<Vec<String>> {
     let index = crate::names::action(&p.members, action)?;
-    let params = p.members.actions.get(index).map(|a| a.params.as_slice()).unwrap_or_default();
+    let params = p
+        .members
+        .actions
+        .get(index)
+        .map(|a| a.params.as_slice())
+        .unwrap_or_default();
     let mut words = vec![action.to_string()];
     for (position, (name, value)) in args.iter().enumerate() {
         let name = match name {
