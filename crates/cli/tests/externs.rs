@@ -167,17 +167,76 @@ fn refusals_name_the_extern_and_what_is_missing() {
         "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    Register<bit<8>, bit<8>>(4, 7) r;\n",
         "`Register` initial values are not supported yet",
     );
+}
+
+#[test]
+fn psa_direct_counters_count_the_hits_of_actions_calling_count() {
+    passes_everywhere("psa_direct_counters", &["PASS: 4 packets"]);
+}
+
+#[test]
+fn v1model_direct_counters_count_every_hit_of_their_table() {
+    passes_everywhere("v1model_direct_counters", &["PASS: 4 packets"]);
+}
+
+#[test]
+fn pna_direct_counters_count_entries_added_on_miss_from_zero() {
+    passes_everywhere("pna_direct_counters", &["PASS: 4 packets"]);
+}
+
+/// Kernel hooks only: the user target's host cannot delete entries.
+#[test]
+fn a_direct_counter_restarts_from_zero_when_its_entry_is_added_again() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED direct counter re-add: {why}");
+        return;
+    }
+    let program = own("psa_direct_counters.p4");
+    let script = own("psa_direct_counters_readd.stf");
+    for hook in ["xdp", "tc"] {
+        let out = common::p4bpf(&[
+            "test",
+            &program.to_string_lossy(),
+            &script.to_string_lossy(),
+            "--target",
+            "kernel",
+            "--hook",
+            hook,
+        ]);
+        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        assert!(out.status.success(), "at {hook}:\n{text}");
+        assert!(
+            text.contains("packets 0, bytes 0: ok"),
+            "at {hook}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn direct_externs_on_tables_that_cannot_hold_them_are_refused() {
     refused(
-        "psa_counters",
-        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n",
-        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    DirectCounter<bit<32>>(PSA_CounterType_t.PACKETS) d;\n",
-        "`DirectCounter` is not supported yet",
+        "psa_direct_counters",
+        "hdr.ethernet.src : lpm;",
+        "hdr.ethernet.src : ternary;",
+        "a ternary lookup copies the matched rule's value",
     );
     refused(
-        "v1model_meters",
-        "    counter(4, CounterType.packets_and_bytes) seen;\n",
-        "    counter(4, CounterType.packets_and_bytes) seen;\n    direct_meter<bit<8>>(MeterType.packets) dm;\n",
-        "`direct_meter` is not supported yet",
+        "v1model_direct_counters",
+        "        counters = second_hits;\n",
+        "        counters = second_hits;\n        const entries = { 7 : mark(1); }\n",
+        "its entries are all const",
+    );
+    refused(
+        "v1model_direct_counters",
+        "counters = first_hits;",
+        "meters = first_hits;",
+        "`meters` names a direct meter instance",
+    );
+    refused(
+        "psa_direct_counters",
+        "psa_direct_counter = both;",
+        "psa_direct_counter = forward;",
+        "`psa_direct_counter` names a direct counter instance",
     );
 }
 

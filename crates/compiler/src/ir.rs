@@ -614,6 +614,8 @@ pub struct Table {
     pub add_on_miss: bool,
     /// P4TC's `@tc_acl`, when the table has one.
     pub tc_acl: Option<TcAcl>,
+    /// Its direct counters and meters, whose cells its entries hold.
+    pub direct: Vec<ExternId>,
 }
 
 /// `@tc_acl("CP:DP")`: the control plane's and the data plane's
@@ -668,6 +670,44 @@ pub enum ExternKind {
     /// packets or `bytes`: an array whose cells hold the control plane's
     /// rates, the buckets and a lock.
     Meter { bytes: bool },
+    /// A counter of table entries (PSA's `DirectCounter`, v1model's
+    /// `direct_counter`): a cell in each entry of the tables naming it
+    /// ([`Table::direct`]), no map. `every_hit` counts every hit
+    /// (v1model); else a hit counts when its action calls `count()`.
+    DirectCounter { unit: CounterUnit, every_hit: bool },
+    /// A meter of table entries: a meter cell in each entry, run when
+    /// the entry is hit as a counter of the same `every_hit` counts; the
+    /// meter's `colour` variable holds the colour of the last hit.
+    DirectMeter {
+        bytes: bool,
+        every_hit: bool,
+        colour: VarId,
+    },
+}
+
+impl ExternKind {
+    /// Whether the state is in table entries, not a map of its own.
+    pub fn is_direct(&self) -> bool {
+        matches!(
+            self,
+            ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. }
+        )
+    }
+
+    /// Whether a table naming it updates it on every hit, whatever the
+    /// action (v1model's direct externs).
+    pub fn every_hit(&self) -> bool {
+        matches!(
+            self,
+            ExternKind::DirectCounter {
+                every_hit: true,
+                ..
+            } | ExternKind::DirectMeter {
+                every_hit: true,
+                ..
+            }
+        )
+    }
 }
 
 /// What a counter cell counts.
@@ -879,7 +919,10 @@ impl Program {
     pub fn counters(&self) -> impl Iterator<Item = (&ExternInstance, bool)> {
         self.externs.iter().filter_map(|e| match e.kind {
             ExternKind::Counter { sparse, .. } => Some((e, sparse)),
-            ExternKind::Register { .. } | ExternKind::Meter { .. } => None,
+            ExternKind::Register { .. }
+            | ExternKind::Meter { .. }
+            | ExternKind::DirectCounter { .. }
+            | ExternKind::DirectMeter { .. } => None,
         })
     }
     /// The deparser the pipeline runs, if any.

@@ -30,7 +30,12 @@ impl Emitter<'_> {
             .externs
             .iter()
             .any(|x| matches!(x.kind, ExternKind::Meter { .. }));
-        let meter = if meters { METER } else { "" };
+        // With direct meters it came before the tables (`direct_prelude`).
+        let meter = if meters && !self.has_direct_meters() {
+            METER
+        } else {
+            ""
+        };
         let definitions: String = self
             .prog
             .externs
@@ -41,6 +46,8 @@ impl Emitter<'_> {
                     self.register_definition(x, self.declare(value, "").trim())
                 }
                 ExternKind::Meter { bytes } => meter_definition(x, *bytes),
+                // Their cells are in table entries (`super::direct`).
+                ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. } => String::new(),
             })
             .collect();
         format!("{cell}{meter}{definitions}")
@@ -62,6 +69,9 @@ impl Emitter<'_> {
 
     /// The C call of one operation on an extern instance.
     pub fn extern_method(&self, instance: ExternId, op: ExternOp, args: &[Expr]) -> String {
+        if let Some(used) = self.direct_use(instance, op) {
+            return used;
+        }
         let name = self
             .prog
             .extern_instance(instance)
@@ -149,7 +159,8 @@ fn meter_definition(x: &ExternInstance, bytes: bool) -> String {
 /// rates (units per second) and bursts (units), and fills the buckets;
 /// the buckets count billionths of a unit, so slow rates refill between
 /// packets. One lock per cell: every CPU meters against the same buckets.
-const METER: &str = "/* A two-rate three-colour meter (RFC 2698): the layout the runtime writes. */
+pub(super) const METER: &str =
+    "/* A two-rate three-colour meter (RFC 2698): the layout the runtime writes. */
 struct p4bpf_meter {
     struct bpf_spin_lock lock;
     u32 pad;

@@ -48,6 +48,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.hash_instance(name, args, decl);
                 return;
             }
+            Some(Object::DirectCounter { every_hit }) => {
+                self.direct_instance(false, every_hit, args, name, decl);
+                return;
+            }
+            Some(Object::DirectMeter { every_hit }) => {
+                self.direct_instance(true, every_hit, args, name, decl);
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,
@@ -223,6 +231,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (ExternKind::Meter { bytes }, _, _) => {
                 return self.meter_method(instance, *bytes, method, args, call);
             }
+            (ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. }, _, _) => {
+                return self.direct_method(instance, method, args, call);
+            }
             _ => {}
         }
         // Argument types are the checker's, from the extern's declaration.
@@ -236,6 +247,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ExternKind::Counter { .. } => "CounterArray",
                     ExternKind::Register { .. } => "Register",
                     ExternKind::Meter { .. } => "Meter",
+                    ExternKind::DirectCounter { .. } => "DirectCounter",
+                    ExternKind::DirectMeter { .. } => "DirectMeter",
                 };
                 self.diags.error(
                     call.span,

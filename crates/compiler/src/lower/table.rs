@@ -25,6 +25,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut size = None;
         let mut array = false;
         let mut add_on_miss = false;
+        let mut direct = vec![];
         for prop in properties {
             match &prop.kind {
                 TablePropertyKind::Key(elems) => {
@@ -49,6 +50,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 } => match prop_name.name.as_str() {
                     "size" => size = self.env.const_u32(value, &mut self.diags),
                     "add_on_miss" => add_on_miss = self.add_on_miss_property(value),
+                    p if Self::is_direct_property(p) => self.direct_property(p, value, &mut direct),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -112,6 +114,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
         longest_prefix_first(&keys, &mut const_entries);
         let storage = self.storage(&keys, array, entries.is_some(), decl);
+        self.check_direct_storage(&direct, storage, decl);
         let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
             && self.add_on_miss_fits(storage, decl);
         let tc_acl = self.tc_acl(&decl.annotations);
@@ -133,6 +136,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             p4_id,
             add_on_miss,
             tc_acl,
+            direct,
         });
         self.bind(&name.name, Binding::Table(id));
     }

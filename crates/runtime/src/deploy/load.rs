@@ -217,6 +217,7 @@ mod tests {
             table_stats: None,
             table_acls: vec![],
             replication: None,
+            direct: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }
