@@ -261,3 +261,108 @@ fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
         "`InternetChecksum` has no method `update`",
     );
 }
+
+/// Unloads a pipeline when the test ends, passed or not.
+struct Unload(String);
+
+impl Drop for Unload {
+    fn drop(&mut self) {
+        let _ = common::p4bpf(&["pipeline", "unload", &self.0]);
+    }
+}
+
+/// Direct counters by P4 name through the CLI on a loaded pipeline, with
+/// two replays running at once on the two CPUs (the cells are shared by
+/// every CPU: no count may be lost); then reset.
+#[test]
+fn direct_counters_read_and_reset_by_name_with_packets_from_two_cpus() {
+    use p4bpf_runtime::pcap::{self, Record};
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED direct counters through the CLI: {why}");
+        return;
+    }
+    let name = format!("direct{}", std::process::id());
+    let program = own("psa_direct_counters.p4");
+    let load = common::p4bpf(&[
+        "pipeline",
+        "load",
+        &program.to_string_lossy(),
+        "--name",
+        &name,
+    ]);
+    assert!(load.status.success(), "{}", common::stderr(&load));
+    let _unload = Unload(name.clone());
+    for (dst, action) in [("2", "forward"), ("3", "forward_uncounted")] {
+        let added = common::p4bpf(&[
+            "table",
+            "add",
+            &name,
+            "In.by_dst",
+            &format!("hdr.ethernet.dst={dst}"),
+            action,
+            "port=2",
+        ]);
+        assert!(added.status.success(), "{}", common::stderr(&added));
+    }
+    // 20-byte frames to dst 2 (counted) and dst 3 (not).
+    let frame = |dst: u8| {
+        let mut data = vec![0u8; 20];
+        data[5] = dst;
+        data[11] = 1;
+        data[12] = 0x90;
+        data
+    };
+    let records: Vec<Record> = (0..4000u32)
+        .map(|i| Record {
+            seconds: i,
+            micros: 0,
+            data: frame(if i % 4 == 3 { 3 } else { 2 }),
+        })
+        .collect();
+    let dir = common::scratch_dir("externs_direct_cli");
+    let input = dir.join("in.pcap");
+    std::fs::write(&input, pcap::write(&records)).expect("pcap");
+    let exe = env!("CARGO_BIN_EXE_p4bpf");
+    let replays: Vec<std::process::Child> = ["0", "1"]
+        .iter()
+        .map(|cpu| {
+            let out = dir.join(format!("out{cpu}.pcap"));
+            std::process::Command::new("taskset")
+                .args(["-c", cpu, exe, "run", "--pipeline", &name])
+                .arg("--in")
+                .arg(&input)
+                .arg("--out")
+                .arg(&out)
+                .spawn()
+                .expect("taskset")
+        })
+        .collect();
+    for mut replay in replays {
+        assert!(replay.wait().expect("replay").success());
+    }
+    let get = |extra: &[&str]| {
+        let mut args = vec!["counter", "get", name.as_str(), "In.both"];
+        args.extend_from_slice(extra);
+        let out = common::p4bpf(&args);
+        assert!(out.status.success(), "{}", common::stderr(&out));
+        common::stdout(&out)
+    };
+    let all = get(&[]);
+    assert!(
+        all.contains("In.by_dst\thdr.ethernet.dst=00:00:00:00:00:02\tpackets=6000\tbytes=120000"),
+        "{all}"
+    );
+    assert!(
+        all.contains("In.by_dst\thdr.ethernet.dst=00:00:00:00:00:03\tpackets=0\tbytes=0"),
+        "{all}"
+    );
+    let reset = common::p4bpf(&["counter", "reset", &name, "In.both", "hdr.ethernet.dst=2"]);
+    assert!(reset.status.success(), "{}", common::stderr(&reset));
+    let one = get(&["hdr.ethernet.dst=2"]);
+    assert_eq!(
+        one.trim(),
+        "In.by_dst\thdr.ethernet.dst=00:00:00:00:00:02\tpackets=0\tbytes=0"
+    );
+    let missing = common::p4bpf(&["counter", "get", &name, "In.both", "hdr.ethernet.dst=9"]);
+    assert!(common::stderr(&missing).contains("has no entry with this key"));
+}
