@@ -184,6 +184,16 @@ fn pna_direct_counters_count_entries_added_on_miss_from_zero() {
     passes_everywhere("pna_direct_counters", &["PASS: 4 packets"]);
 }
 
+#[test]
+fn psa_direct_meters_colour_the_hits_of_actions_calling_execute() {
+    passes_everywhere("psa_direct_meters", &["PASS: 7 packets"]);
+}
+
+#[test]
+fn v1model_direct_meters_run_on_every_hit_and_read_the_colour() {
+    passes_everywhere("v1model_direct_meters", &["PASS: 8 packets"]);
+}
+
 /// Kernel hooks only: the user target's host cannot delete entries.
 #[test]
 fn a_direct_counter_restarts_from_zero_when_its_entry_is_added_again() {
@@ -231,6 +241,18 @@ fn direct_externs_on_tables_that_cannot_hold_them_are_refused() {
         "counters = first_hits;",
         "meters = first_hits;",
         "`meters` names a direct meter instance",
+    );
+    refused(
+        "psa_direct_meters",
+        "hdr.ethernet.dst : exact;",
+        "hdr.ethernet.dst : lpm;",
+        "an lpm trie's values cannot hold a meter's lock",
+    );
+    refused(
+        "psa_direct_meters",
+        "rate.execute();",
+        "rate.execute(PSA_MeterColor_t.YELLOW);",
+        "a colour-aware `execute` of a direct meter is not supported",
     );
     refused(
         "psa_direct_counters",
@@ -364,5 +386,80 @@ fn direct_counters_read_and_reset_by_name_with_packets_from_two_cpus() {
         "In.by_dst\thdr.ethernet.dst=00:00:00:00:00:02\tpackets=0\tbytes=0"
     );
     let missing = common::p4bpf(&["counter", "get", &name, "In.both", "hdr.ethernet.dst=9"]);
+    assert!(common::stderr(&missing).contains("has no entry with this key"));
+}
+
+/// `meter set|get` on a direct meter: the entry by its key; a bad rate
+/// and a missing entry are named.
+#[test]
+fn direct_meter_rates_are_set_per_entry_by_name() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED direct meter rates: {why}");
+        return;
+    }
+    let name = format!("dmeter{}", std::process::id());
+    let program = own("psa_direct_meters.p4");
+    let load = common::p4bpf(&[
+        "pipeline",
+        "load",
+        &program.to_string_lossy(),
+        "--name",
+        &name,
+        "--hook",
+        "tc",
+    ]);
+    assert!(load.status.success(), "{}", common::stderr(&load));
+    let _unload = Unload(name.clone());
+    let added = common::p4bpf(&[
+        "table",
+        "add",
+        &name,
+        "In.by_dst",
+        "hdr.ethernet.dst=2",
+        "police",
+        "port=2",
+    ]);
+    assert!(added.status.success(), "{}", common::stderr(&added));
+    let meter = |args: &[&str]| {
+        let mut all = vec!["meter"];
+        all.push(args[0]);
+        all.push(name.as_str());
+        all.extend_from_slice(&args[1..]);
+        common::p4bpf(&all)
+    };
+    let set = meter(&[
+        "set",
+        "In.rate",
+        "hdr.ethernet.dst=2",
+        "100",
+        "20",
+        "50",
+        "10",
+    ]);
+    assert!(set.status.success(), "{}", common::stderr(&set));
+    let got = meter(&["get", "In.rate", "hdr.ethernet.dst=2"]);
+    assert_eq!(
+        common::stdout(&got).trim(),
+        "pir=100\tpburst=20\tcir=50\tcburst=10"
+    );
+    let slow_peak = meter(&[
+        "set",
+        "In.rate",
+        "hdr.ethernet.dst=2",
+        "10",
+        "20",
+        "50",
+        "10",
+    ]);
+    assert!(common::stderr(&slow_peak).contains("PIR >= CIR"));
+    let missing = meter(&[
+        "set",
+        "In.rate",
+        "hdr.ethernet.dst=3",
+        "100",
+        "20",
+        "50",
+        "10",
+    ]);
     assert!(common::stderr(&missing).contains("has no entry with this key"));
 }

@@ -1,13 +1,16 @@
 //! STF commands on table entries' state, p4bpf's own (BMv2's STF reads
 //! direct counters only through its Thrift client): `delete TABLE
-//! [PRIORITY] FIELD:VALUE...` removes an entry, and `check_direct_counter
+//! [PRIORITY] FIELD:VALUE...` removes an entry, `check_direct_counter
 //! COUNTER TABLE [PRIORITY] FIELD:VALUE... [packets|bytes == N]` reads a
-//! direct counter in one entry.
+//! direct counter in one entry, and `direct_meter_set METER TABLE
+//! [PRIORITY] FIELD:VALUE... PIR PBURST CIR CBURST` sets a direct meter's
+//! rates (per second) and bursts in one entry.
 
 use super::parse::{parse_count, parse_keys, Command, CountKind};
 use super::run::{judge_counts, key_spec};
 use crate::entry::EntrySpec;
 use crate::error::Result;
+use crate::meter::MeterConfig;
 use crate::packet_target::PacketTarget;
 use crate::{control, direct, names};
 use p4bpf_layout::Table;
@@ -44,6 +47,51 @@ pub(super) fn parse_check(rest: &str) -> std::result::Result<Command, String> {
         keys,
         expected,
     })
+}
+
+pub(super) fn parse_meter_set(rest: &str) -> std::result::Result<Command, String> {
+    const USAGE: &str =
+        "usage: direct_meter_set METER TABLE [PRIORITY] FIELD:VALUE... PIR PBURST CIR CBURST";
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let [meter, table, entry @ .., pir, pburst, cir, cburst] = words.as_slice() else {
+        return Err(USAGE.into());
+    };
+    let number = |w: &str| {
+        w.parse::<u64>()
+            .map_err(|_| format!("`{w}` is not a whole number; {USAGE}"))
+    };
+    let (priority, keys) = parse_keys(entry.iter().copied())?;
+    Ok(Command::DirectMeterSet {
+        meter: meter.to_string(),
+        table: table.to_string(),
+        priority,
+        keys,
+        config: MeterConfig {
+            pir: number(pir)?,
+            pburst: number(pburst)?,
+            cir: number(cir)?,
+            cburst: number(cburst)?,
+        },
+    })
+}
+
+pub(super) fn meter_set(
+    pipeline: &impl PacketTarget,
+    meter: &str,
+    table: &str,
+    (priority, keys): (Option<u32>, &[(String, String)]),
+    config: MeterConfig,
+) -> Result<()> {
+    let description = pipeline.description();
+    let table = names::table(description, table)?;
+    let found = names::direct(description, meter, &table.name)?;
+    direct::set_meter(
+        pipeline,
+        table,
+        found,
+        &entry(table, priority, keys)?,
+        config,
+    )
 }
 
 pub(super) fn delete(

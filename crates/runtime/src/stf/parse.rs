@@ -71,6 +71,15 @@ pub enum Command {
         keys: Vec<(String, String)>,
         expected: Option<(CountKind, u64)>,
     },
+    /// `direct_meter_set METER TABLE [PRIORITY] FIELD:VALUE... PIR PBURST
+    /// CIR CBURST`: a direct meter's rates (per second) in one entry.
+    DirectMeterSet {
+        meter: String,
+        table: String,
+        priority: Option<u32>,
+        keys: Vec<(String, String)>,
+        config: crate::meter::MeterConfig,
+    },
     Wait,
     /// Multicast groups and nodes, mirroring sessions (BMv2's commands).
     Replication(super::replication::ReplicationCommand),
@@ -180,6 +189,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "check_counter" => parse_check_counter(rest),
         "check_direct_counter" => super::direct::parse_check(rest),
         "delete" => super::direct::parse_delete(rest),
+        "direct_meter_set" => super::direct::parse_meter_set(rest),
         "wait" => Ok(Command::Wait),
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
             super::replication::parse(w, rest).map(Command::Replication)
@@ -199,7 +209,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             _ => Err("usage: meter_get_rates METER INDEX".into()),
         },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, check_direct_counter)"
+            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, check_direct_counter, direct_meter_set)"
         )),
     }
 }

@@ -83,6 +83,13 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 expected,
             } => super::direct::check(pipeline, counter, table, (*priority, keys), *expected)
                 .map(|text| report.push((at, format!("{name}:{at}: {text}"), false))),
+            Command::DirectMeterSet {
+                meter,
+                table,
+                priority,
+                keys,
+                config,
+            } => super::direct::meter_set(pipeline, meter, table, (*priority, keys), *config),
             Command::Packet { port, data } => {
                 let number = sent.last().map_or(0, |s| s.number) + 1;
                 // One report line per packet that came out (copies too).
