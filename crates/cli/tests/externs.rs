@@ -186,7 +186,7 @@ fn pna_direct_counters_count_entries_added_on_miss_from_zero() {
 
 #[test]
 fn psa_direct_meters_colour_the_hits_of_actions_calling_execute() {
-    passes_everywhere("psa_direct_meters", &["PASS: 7 packets"]);
+    passes_everywhere("psa_direct_meters", &["PASS: 13 packets"]);
 }
 
 #[test]
@@ -250,15 +250,21 @@ fn direct_externs_on_tables_that_cannot_hold_them_are_refused() {
     );
     refused(
         "psa_direct_meters",
-        "rate.execute();",
-        "rate.execute(PSA_MeterColor_t.YELLOW);",
-        "a colour-aware `execute` of a direct meter is not supported",
+        "rate.execute()",
+        "rate.execute(hdr.colour.seen == 1 ? PSA_MeterColor_t.RED : PSA_MeterColor_t.GREEN)",
+        "a direct meter's colour-aware `execute` takes a constant colour",
     );
     refused(
         "psa_direct_counters",
         "psa_direct_counter = both;",
         "psa_direct_counter = forward;",
         "`psa_direct_counter` names a direct counter instance",
+    );
+    refused(
+        "psa_direct_counters",
+        "        psa_direct_counter = { packets, bytes, both };\n",
+        "        psa_direct_counter = { packets, both };\n",
+        "action `In.tag` uses the direct extern `In.bytes`, which this table does not name",
     );
 }
 

@@ -1,7 +1,9 @@
 // PSA direct meters: an RFC 2698 meter in each entry, run when a hit's
 // action calls `execute()`; rates set per entry by the control plane. An
 // entry never set colours GREEN, as does a miss; an action without
-// `execute()` spends no tokens.
+// `execute()` spends no tokens. A colour-aware `execute(YELLOW)` spends
+// only peak tokens. A second meter, of bytes, shares the entries (and
+// the first meter's lock: the kernel allows one per map value).
 #include <core.p4>
 #include <psa.p4>
 
@@ -37,9 +39,9 @@ control In(inout headers_t hdr, inout meta_t meta,
            in psa_ingress_input_metadata_t istd,
            inout psa_ingress_output_metadata_t ostd) {
     DirectMeter(PSA_MeterType_t.PACKETS) rate;
+    DirectMeter(PSA_MeterType_t.BYTES) volume;
 
-    action police(PortId_t port) {
-        PSA_MeterColor_t c = rate.execute();
+    action write_colour(PSA_MeterColor_t c) {
         if (c == PSA_MeterColor_t.GREEN) {
             hdr.colour.seen = 1;
         } else if (c == PSA_MeterColor_t.YELLOW) {
@@ -47,6 +49,17 @@ control In(inout headers_t hdr, inout meta_t meta,
         } else {
             hdr.colour.seen = 3;
         }
+    }
+    action police(PortId_t port) {
+        write_colour(rate.execute());
+        send_to_port(ostd, port);
+    }
+    action police_yellow(PortId_t port) {
+        write_colour(rate.execute(PSA_MeterColor_t.YELLOW));
+        send_to_port(ostd, port);
+    }
+    action police_volume(PortId_t port) {
+        write_colour(volume.execute());
         send_to_port(ostd, port);
     }
     action plain(PortId_t port) {
@@ -55,8 +68,8 @@ control In(inout headers_t hdr, inout meta_t meta,
 
     table by_dst {
         key = { hdr.ethernet.dst : exact; }
-        actions = { police; plain; }
-        psa_direct_meter = rate;
+        actions = { police; police_yellow; police_volume; plain; }
+        psa_direct_meter = { rate, volume };
         default_action = police(1);
     }
 

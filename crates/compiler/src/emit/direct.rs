@@ -5,13 +5,15 @@
 //! the indexed meters' `struct p4bpf_meter`, with its lock. A hit updates
 //! the externs its action uses (`count()`, `execute()`), or every one for
 //! v1model's; the action's own calls then only read the result. A miss
-//! updates nothing and leaves a meter's colour GREEN.
+//! updates nothing and leaves a meter's colour GREEN. So an action counts
+//! once per hit however many `count()` calls it makes, and a colour-aware
+//! `execute(colour)` takes a constant colour.
 
 use super::c::{line, CStmt};
 use super::Emitter;
-use crate::ir::{ActionId, CounterUnit, ExternId, ExternKind, ExternOp, Program, Stmt, Table};
+use crate::ir::{CounterUnit, Expr, ExternId, ExternKind, ExternOp, Program, Table};
 use crate::map_layout::{table_layout, TableLayout};
-use crate::midend::visit::{walk_stmts, Descend, Visitor};
+use crate::midend::direct_uses::direct_uses;
 use p4bpf_layout as layout;
 
 /// Where every direct extern's cells are, for the control plane.
@@ -42,52 +44,30 @@ pub fn direct_description(prog: &Program) -> Vec<layout::DirectExtern> {
     out
 }
 
-/// The direct externs `action` uses, its own calls and those of the
-/// actions it calls.
-fn used_by(prog: &Program, action: ActionId) -> Vec<ExternId> {
-    struct Uses<'p> {
-        prog: &'p Program,
-        found: Vec<ExternId>,
-        seen: Vec<ActionId>,
-    }
-    impl Visitor for Uses<'_> {
-        fn stmt(&mut self, s: &Stmt) -> Descend {
-            if let Stmt::CallAction { action, .. } = s {
-                if !self.seen.contains(action) {
-                    self.seen.push(*action);
-                    if let Some(a) = self.prog.action(*action) {
-                        walk_stmts(self, &a.body);
-                    }
-                }
-            }
-            Descend::Yes
-        }
-        fn expr(&mut self, e: &crate::ir::Expr) -> Descend {
-            if let crate::ir::ExprKind::ExternMethod { instance, .. } = &e.kind {
-                self.found.push(*instance);
-            }
-            Descend::Yes
-        }
-    }
-    let mut uses = Uses {
-        prog,
-        found: vec![],
-        seen: vec![action],
-    };
-    if let Some(a) = prog.action(action) {
-        walk_stmts(&mut uses, &a.body);
-    }
-    uses.found
-}
-
 impl Emitter<'_> {
-    /// The struct of a meter cell, before the table structs that hold one.
-    pub(super) fn direct_prelude(&self) -> &'static str {
-        if self.has_direct_meters() {
-            super::externs::METER
-        } else {
-            ""
+    /// The struct of a meter cell, before the table structs that hold one
+    /// (and of a cell another cell's lock guards, where a table has more).
+    pub(super) fn direct_prelude(&self) -> String {
+        let guarded = self.prog.tables.iter().any(|t| self.meters_of(t).len() > 1);
+        match (self.has_direct_meters(), guarded) {
+            (false, _) => String::new(),
+            (true, false) => super::externs::METER.to_string(),
+            (true, true) => format!("{}\n{GUARDED}", super::externs::METER),
         }
+    }
+
+    /// The direct meters of `t`, in order: the first cell's lock guards all.
+    fn meters_of(&self, t: &Table) -> Vec<ExternId> {
+        t.direct
+            .iter()
+            .copied()
+            .filter(|x| {
+                matches!(
+                    self.prog.extern_instance(*x).map(|x| &x.kind),
+                    Some(ExternKind::DirectMeter { .. })
+                )
+            })
+            .collect()
     }
 
     pub(super) fn has_direct_meters(&self) -> bool {
@@ -98,7 +78,8 @@ impl Emitter<'_> {
     }
 
     /// The value struct's members holding `l`'s direct cells.
-    pub(super) fn direct_members(&self, l: &TableLayout) -> String {
+    pub(super) fn direct_members(&self, t: &Table, l: &TableLayout) -> String {
+        let first_meter = self.meters_of(t).first().copied();
         let mut out = String::new();
         for (id, _) in &l.direct {
             let Some(x) = self.prog.extern_instance(*id) else {
@@ -125,8 +106,14 @@ impl Emitter<'_> {
                         x.c_name, x.name
                     )
                 }
+                _ if first_meter == Some(*id) => {
+                    format!(
+                        "struct p4bpf_meter {}; /* direct meter {} */",
+                        x.c_name, x.name
+                    )
+                }
                 _ => format!(
-                    "struct p4bpf_meter {}; /* direct meter {} */",
+                    "struct p4bpf_meter_guarded {}; /* direct meter {} */",
                     x.c_name, x.name
                 ),
             };
@@ -138,34 +125,29 @@ impl Emitter<'_> {
     /// On a hit (`value` the entry): the updates of the direct externs
     /// the entry's action uses.
     pub(super) fn direct_on_hit(&self, t: &Table) -> Vec<CStmt> {
-        let all: Vec<CStmt> = t
-            .direct
-            .iter()
-            .flat_map(|x| self.direct_update(*x))
-            .collect();
-        let every_hit = t.direct.iter().all(|x| {
+        let every_hit = |x: &ExternId| {
             self.prog
                 .extern_instance(*x)
                 .is_some_and(|x| x.kind.every_hit())
-        });
-        if every_hit {
-            return all;
+        };
+        if t.direct.iter().all(every_hit) {
+            return t
+                .direct
+                .iter()
+                .flat_map(|x| self.direct_update(t, *x, None))
+                .collect();
         }
         let mut cases = vec![];
         for a in &t.actions {
-            let used = used_by(self.prog, *a);
-            let updates: Vec<CStmt> = t
-                .direct
-                .iter()
-                .filter(|x| {
-                    used.contains(x)
-                        || self
-                            .prog
-                            .extern_instance(**x)
-                            .is_some_and(|x| x.kind.every_hit())
-                })
-                .flat_map(|x| self.direct_update(*x))
-                .collect();
+            let used = direct_uses(self.prog, *a);
+            let mut updates = vec![];
+            for x in &t.direct {
+                match used.iter().find(|(u, _)| u == x) {
+                    Some((_, colour)) => updates.extend(self.direct_update(t, *x, *colour)),
+                    None if every_hit(x) => updates.extend(self.direct_update(t, *x, None)),
+                    None => {}
+                }
+            }
             if let (false, Some(code)) = (updates.is_empty(), t.action_code(*a)) {
                 cases.push((vec![code.to_string()], updates));
             }
@@ -197,8 +179,9 @@ impl Emitter<'_> {
             .collect()
     }
 
-    /// The update of extern `id`'s cell in the entry `value`.
-    fn direct_update(&self, id: ExternId) -> Vec<CStmt> {
+    /// The update of extern `id`'s cell in the entry `value`; a meter
+    /// runs on the packet coloured `colour` (a constant code), else GREEN.
+    fn direct_update(&self, t: &Table, id: ExternId, colour: Option<&Expr>) -> Vec<CStmt> {
         let Some(x) = self.prog.extern_instance(id) else {
             return vec![];
         };
@@ -221,15 +204,28 @@ impl Emitter<'_> {
                 CounterUnit::Bytes => vec![add(0, length())],
                 CounterUnit::PacketsAndBytes => vec![add(0, "1".into()), add(1, length())],
             },
-            ExternKind::DirectMeter { bytes, colour, .. } => {
-                let Some(var) = self.prog.var(colour) else {
+            ExternKind::DirectMeter {
+                bytes,
+                colour: result,
+                ..
+            } => {
+                let Some(var) = self.prog.var(result) else {
                     return vec![];
                 };
                 let amount = if bytes { length() } else { "1".into() };
-                vec![line(format!(
-                    "st->{} = p4bpf_meter_colour(&value->{}, 0, {amount})",
-                    var.c_name, x.c_name
-                ))]
+                let colour = colour.map_or_else(|| "0".into(), |c| self.expr(c));
+                let first = self.meters_of(t).first().copied();
+                let call = match first.and_then(|f| self.prog.extern_instance(f)) {
+                    Some(guard) if first != Some(id) => format!(
+                        "p4bpf_meter_under(&value->{}.lock, &value->{}.b, {colour}, {amount})",
+                        guard.c_name, x.c_name
+                    ),
+                    _ => format!(
+                        "p4bpf_meter_colour(&value->{}, {colour}, {amount})",
+                        x.c_name
+                    ),
+                };
+                vec![line(format!("st->{} = {call}", var.c_name))]
             }
             _ => vec![],
         }
@@ -250,3 +246,14 @@ impl Emitter<'_> {
         }
     }
 }
+
+/// A meter cell of a table's value after its first: the kernel allows one
+/// `bpf_spin_lock` per map value, so the first cell's lock guards it.
+const GUARDED: &str = "/* A meter cell another cell's lock guards (one lock per map value). */
+struct p4bpf_meter_guarded {
+    u32 unused; /* where a cell of its own would keep its lock */
+    u32 pad;
+    struct p4bpf_meter_buckets b;
+};
+
+";

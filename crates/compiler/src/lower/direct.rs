@@ -10,11 +10,14 @@
 
 use super::{Binding, Lowerer};
 use crate::ir::{
-    CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Storage, Ty,
-    VarStorage,
+    self, CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt,
+    Storage, Ty, VarStorage,
 };
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
+
+/// BMv2's colour codes, the target meter's (`lower::meter`).
+const COLOUR_CODES: [(&str, u64); 3] = [("GREEN", 0), ("YELLOW", 1), ("RED", 2)];
 
 /// The table properties that attach direct externs, by architecture.
 const COUNTER_PROPERTIES: [&str; 3] = ["counters", "psa_direct_counter", "pna_direct_counter"];
@@ -159,6 +162,43 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         );
     }
 
+    /// The target's code of a constant colour (`PSA_MeterColor_t.YELLOW`).
+    fn constant_colour(&mut self, e: &ast::Expr) -> Option<u64> {
+        match self.env.value(e) {
+            Some(Value::Member { member, .. }) => COLOUR_CODES
+                .iter()
+                .find(|(name, _)| *name == member)
+                .map(|(_, code)| *code),
+            _ => None,
+        }
+    }
+
+    /// Refuses an action of the table that uses a direct extern the
+    /// table does not name (its cells would be in no entry).
+    pub(super) fn check_direct_uses(
+        &mut self,
+        actions: &[ir::ActionId],
+        direct: &[ExternId],
+        decl: &ast::Decl,
+    ) {
+        for action in actions {
+            let uses = crate::midend::direct_uses::direct_uses(&self.prog, *action);
+            let Some((missing, _)) = uses.iter().find(|(x, _)| !direct.contains(x)) else {
+                continue;
+            };
+            let extern_name = self.prog.extern_instance(*missing).map(|x| x.name.clone());
+            let action_name = self.prog.action(*action).map(|a| a.name.clone());
+            self.diags.error(
+                decl.span,
+                format!(
+                    "action `{}` uses the direct extern `{}`, which this table does not name in its direct counter or meter property",
+                    action_name.unwrap_or_default(),
+                    extern_name.unwrap_or_default()
+                ),
+            );
+        }
+    }
+
     /// `count()` of a direct counter; `execute([colour])` of PSA's and
     /// PNA's direct meter; v1model's `read(out colour)`.
     pub(super) fn direct_method(
@@ -190,12 +230,25 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ty,
                 ))
             }
-            (ExternKind::DirectMeter { .. }, "execute", [_]) => {
-                self.diags.error(
-                    call.span,
-                    "a colour-aware `execute` of a direct meter is not supported: the entry's meter runs colour-blind when the table hits it",
-                );
-                None
+            (ExternKind::DirectMeter { .. }, "execute", [colour]) => {
+                let ty = self.env.expr_ty(call, &mut self.diags)?;
+                let codes = self.colour_codes(call)?;
+                let Some(code) = self.constant_colour(&colour.value) else {
+                    self.diags.error(
+                        colour.value.span,
+                        "a direct meter's colour-aware `execute` takes a constant colour: the entry's meter runs when the table hits it, before the action",
+                    );
+                    return None;
+                };
+                let execute = Expr {
+                    kind: ExprKind::ExternMethod {
+                        instance,
+                        op: ExternOp::Execute,
+                        args: vec![Expr::int(code, Ty::bits(8))],
+                    },
+                    ty: Ty::bits(8),
+                };
+                Some(super::meter::to_enum(execute, &codes, ty))
             }
             (ExternKind::DirectMeter { .. }, "read", [result]) => {
                 let lhs = self.expr(&result.value)?;

@@ -115,6 +115,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         longest_prefix_first(&keys, &mut const_entries);
         let storage = self.storage(&keys, array, entries.is_some(), decl);
         self.check_direct_storage(&direct, storage, decl);
+        self.check_direct_uses(&actions, &direct, decl);
         let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
             && self.add_on_miss_fits(storage, decl);
         let tc_acl = self.tc_acl(&decl.annotations);
