@@ -395,8 +395,8 @@ fn direct_counters_read_and_reset_by_name_with_packets_from_two_cpus() {
     assert!(common::stderr(&missing).contains("has no entry with this key"));
 }
 
-/// `meter set|get` on a direct meter: the entry by its key; a bad rate
-/// and a missing entry are named.
+/// `meter set|get` on a direct meter: the entry by its key, kept when the
+/// entry's action is modified; a bad rate and a missing entry are named.
 #[test]
 fn direct_meter_rates_are_set_per_entry_by_name() {
     if let Some(why) = common::kernel_unavailable() {
@@ -446,6 +446,22 @@ fn direct_meter_rates_are_set_per_entry_by_name() {
     let got = meter(&["get", "In.rate", "hdr.ethernet.dst=2"]);
     assert_eq!(
         common::stdout(&got).trim(),
+        "pir=100\tpburst=20\tcir=50\tcburst=10"
+    );
+    // Modifying the entry's action keeps its meter.
+    let modified = common::p4bpf(&[
+        "table",
+        "modify",
+        &name,
+        "In.by_dst",
+        "hdr.ethernet.dst=2",
+        "police",
+        "port=7",
+    ]);
+    assert!(modified.status.success(), "{}", common::stderr(&modified));
+    let kept = meter(&["get", "In.rate", "hdr.ethernet.dst=2"]);
+    assert_eq!(
+        common::stdout(&kept).trim(),
         "pir=100\tpburst=20\tcir=50\tcburst=10"
     );
     let slow_peak = meter(&[
