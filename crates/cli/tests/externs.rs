@@ -19,6 +19,18 @@ fn own(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// `p4bpf test program script` at `target` (with `defines`): whether it
+/// passed, and its output.
+fn run_stf(program: &Path, script: &Path, target: &[&str], defines: &[&str]) -> (bool, String) {
+    let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+    let mut args = vec!["test", p.as_ref(), s.as_ref()];
+    args.extend_from_slice(target);
+    args.extend_from_slice(defines);
+    let out = common::p4bpf(&args);
+    let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+    (out.status.success(), text)
+}
+
 /// Runs `stem.stf` against `stem.p4` on every target and asserts each
 /// passes, with every line of `seen` in its output.
 fn passes_everywhere(stem: &str, seen: &[&str]) {
@@ -28,13 +40,9 @@ fn passes_everywhere(stem: &str, seen: &[&str]) {
     }
     let (program, script) = (own(&format!("{stem}.p4")), own(&format!("{stem}.stf")));
     for target in TARGETS {
-        let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
-        let mut args = vec!["test", p.as_ref(), s.as_ref()];
-        args.extend_from_slice(target);
-        let out = common::p4bpf(&args);
-        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        let (ok, text) = run_stf(&program, &script, target, &[]);
         let target = target.join(" ");
-        assert!(out.status.success(), "{stem} at {target}:\n{text}");
+        assert!(ok, "{stem} at {target}:\n{text}");
         for line in seen {
             assert!(
                 text.contains(line),
@@ -204,17 +212,13 @@ fn a_direct_counter_restarts_from_zero_when_its_entry_is_added_again() {
     let program = own("psa_direct_counters.p4");
     let script = own("psa_direct_counters_readd.stf");
     for hook in ["xdp", "tc"] {
-        let out = common::p4bpf(&[
-            "test",
-            &program.to_string_lossy(),
-            &script.to_string_lossy(),
-            "--target",
-            "kernel",
-            "--hook",
-            hook,
-        ]);
-        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
-        assert!(out.status.success(), "at {hook}:\n{text}");
+        let (ok, text) = run_stf(
+            &program,
+            &script,
+            &["--target", "kernel", "--hook", hook],
+            &[],
+        );
+        assert!(ok, "at {hook}:\n{text}");
         assert!(
             text.contains("packets 0, bytes 0: ok"),
             "at {hook}:\n{text}"
@@ -503,17 +507,13 @@ fn psa_ptf_direct_counters_scenario_on_every_target() {
     }
     let program = corpus.join("psa-ebpf/direct-counters.p4");
     let script = own("psa_ptf_direct_counters.stf");
+    let ports = ["-D", "PORT0=0", "-D", "PORT1=1", "-D", "PORT2=2"];
     for target in TARGETS {
-        let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
-        let mut args = vec!["test", p.as_ref(), s.as_ref()];
-        args.extend_from_slice(target);
-        args.extend_from_slice(&["-D", "PORT0=0", "-D", "PORT1=1", "-D", "PORT2=2"]);
-        let out = common::p4bpf(&args);
-        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        let (ok, text) = run_stf(&program, &script, target, &ports);
         if text.contains("PSA's egress pipeline is not supported yet") {
             eprintln!("SKIPPED ptf direct counters: the program's egress is refused");
             return;
         }
-        assert!(out.status.success(), "at {}:\n{text}", target.join(" "));
+        assert!(ok, "at {}:\n{text}", target.join(" "));
     }
 }
