@@ -165,6 +165,25 @@ impl Emitter<'_> {
         ]
     }
 
+    /// A trace record's copy of the entry `value` to `to`: whole, but for
+    /// its meter cells, zeroed (the verifier forbids reading a lock).
+    pub(super) fn trace_value_copy(&self, t: &Table, to: &str) -> Vec<CStmt> {
+        let value = format!("struct {}_value", t.c_name);
+        let first_meter = self.meters_of(t).first().copied();
+        let Some(meter) = first_meter.and_then(|m| self.prog.extern_instance(m)) else {
+            return vec![line(format!(
+                "__builtin_memcpy({to}, value, sizeof({value}))"
+            ))];
+        };
+        let cells = format!("__builtin_offsetof({value}, {})", meter.c_name);
+        vec![
+            line(format!("__builtin_memcpy({to}, value, {cells})")),
+            line(format!(
+                "__builtin_memset({to} + {cells}, 0, sizeof({value}) - {cells})"
+            )),
+        ]
+    }
+
     /// On a miss: the table's direct meters read GREEN.
     pub(super) fn direct_on_miss(&self, t: &Table) -> Vec<CStmt> {
         t.direct
