@@ -11,10 +11,14 @@ use std::process::ExitCode;
 pub const USAGE: &str = "\
 usage: p4bpf counter get PIPELINE COUNTER [INDEX] [--json]
        p4bpf counter reset PIPELINE COUNTER [INDEX]
+       p4bpf counter get|reset PIPELINE DIRECT_COUNTER [FIELD=VALUE...]
 
 get    prints `INDEX<tab>packets=N<tab>bytes=N` per cell (every cell of a
        dense counter, the touched cells of a sparse one, or just INDEX).
 reset  zeroes INDEX or every cell.
+A direct counter (one per table entry) is read or reset per entry:
+`TABLE<tab>FIELD=VALUE...<tab>packets=N<tab>bytes=N` for every entry, or
+the entry the key names.
 ";
 
 pub fn run(words: Args) -> ExitCode {
@@ -22,6 +26,11 @@ pub fn run(words: Args) -> ExitCode {
         Ok(words) => words,
         Err(error) => return error.report(Some("counter")),
     };
+    if let [command, pipeline, name, keys @ ..] = words.positional.as_slice() {
+        if let Some(exit) = crate::direct::counter(command, pipeline, name, keys, words.json) {
+            return exit;
+        }
+    }
     let (command, pipeline, name, index) = match words.positional.as_slice() {
         [c, p, n] => (c, p, n, None),
         [c, p, n, i] => match i.parse::<u32>() {

@@ -9,6 +9,7 @@ mod conformance;
 mod control_output;
 mod counter;
 mod diagnostic_line;
+mod direct;
 mod fuzz;
 mod fuzz_packets;
 mod graph;

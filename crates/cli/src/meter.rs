@@ -10,11 +10,15 @@ use std::process::ExitCode;
 
 pub const USAGE: &str = "\
 usage: p4bpf meter set PIPELINE METER INDEX PIR PBURST CIR CBURST
+       p4bpf meter set PIPELINE DIRECT_METER FIELD=VALUE... PIR PBURST CIR CBURST
+       p4bpf meter get PIPELINE DIRECT_METER FIELD=VALUE...
 
 set    configures the two-rate three-colour meter (RFC 2698) at INDEX:
        peak and committed rates in packets or bytes (as the meter counts)
        per second, PIR >= CIR, and their bursts; both buckets start full.
        A meter never set colours every packet as it came (GREEN).
+       A direct meter (one per table entry) is set in the entry the key
+       names; `get` prints its rates and bursts.
 ";
 
 pub fn run(words: Args) -> ExitCode {
@@ -25,6 +29,9 @@ pub fn run(words: Args) -> ExitCode {
     let [command, pipeline, name, numbers @ ..] = words.positional.as_slice() else {
         return usage("expected `meter set PIPELINE METER INDEX PIR PBURST CIR CBURST`");
     };
+    if let Some(exit) = crate::direct::meter(command, pipeline, name, numbers) {
+        return exit;
+    }
     if command != "set" {
         return usage(&format!("unknown meter command `{command}` (set)"));
     }

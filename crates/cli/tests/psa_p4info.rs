@@ -55,8 +55,11 @@ fn ids_and_names(text: &str) -> BTreeSet<String> {
             continue;
         }
         if let Some(block) = line.strip_suffix(" {").filter(|b| !b.contains(':')) {
+            // A field's `type_name { name: "PortId_t" }` is not its name.
+            if block != "type_name" {
+                item = Pending::default();
+            }
             path.push(block.to_string());
-            item = Pending::default();
             continue;
         }
         if line == "}" {
@@ -86,7 +89,10 @@ fn ids_and_names(text: &str) -> BTreeSet<String> {
         }
         if let Some(id) = line.strip_prefix("id: ") {
             item.id = id.to_string();
-        } else if let Some(name) = line.strip_prefix("name: ") {
+        } else if let Some(name) = line
+            .strip_prefix("name: ")
+            .filter(|_| path.last().is_some_and(|b| b != "type_name"))
+        {
             item.name = name.trim_matches('"').to_string();
         }
     }

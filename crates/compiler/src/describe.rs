@@ -205,6 +205,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         table_acls: table_acls(prog),
         replication: crate::emit::replication_description(prog, hook),
         profiles: crate::describe_profile::profiles(prog),
+        direct: crate::emit::direct_description(prog),
     }
 }
 

@@ -618,6 +618,8 @@ pub struct Table {
     /// The action profile or selector holding this table's actions: its
     /// entries then name a member or a group instead of an action.
     pub implementation: Option<TableImplementation>,
+    /// Its direct counters and meters, whose cells its entries hold.
+    pub direct: Vec<ExternId>,
 }
 
 /// A table's `implementation`: the profile its entries point into, the
@@ -722,6 +724,44 @@ pub enum ExternKind {
     /// packets or `bytes`: an array whose cells hold the control plane's
     /// rates, the buckets and a lock.
     Meter { bytes: bool },
+    /// A counter of table entries (PSA's `DirectCounter`, v1model's
+    /// `direct_counter`): a cell in each entry of the tables naming it
+    /// ([`Table::direct`]), no map. `every_hit` counts every hit
+    /// (v1model); else a hit counts when its action calls `count()`.
+    DirectCounter { unit: CounterUnit, every_hit: bool },
+    /// A meter of table entries: a meter cell in each entry, run when
+    /// the entry is hit as a counter of the same `every_hit` counts; the
+    /// meter's `colour` variable holds the colour of the last hit.
+    DirectMeter {
+        bytes: bool,
+        every_hit: bool,
+        colour: VarId,
+    },
+}
+
+impl ExternKind {
+    /// Whether the state is in table entries, not a map of its own.
+    pub fn is_direct(&self) -> bool {
+        matches!(
+            self,
+            ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. }
+        )
+    }
+
+    /// Whether a table naming it updates it on every hit, whatever the
+    /// action (v1model's direct externs).
+    pub fn every_hit(&self) -> bool {
+        matches!(
+            self,
+            ExternKind::DirectCounter {
+                every_hit: true,
+                ..
+            } | ExternKind::DirectMeter {
+                every_hit: true,
+                ..
+            }
+        )
+    }
 }
 
 /// What a counter cell counts.
@@ -937,7 +977,10 @@ impl Program {
     pub fn counters(&self) -> impl Iterator<Item = (&ExternInstance, bool)> {
         self.externs.iter().filter_map(|e| match e.kind {
             ExternKind::Counter { sparse, .. } => Some((e, sparse)),
-            ExternKind::Register { .. } | ExternKind::Meter { .. } => None,
+            ExternKind::Register { .. }
+            | ExternKind::Meter { .. }
+            | ExternKind::DirectCounter { .. }
+            | ExternKind::DirectMeter { .. } => None,
         })
     }
     /// The deparser the pipeline runs, if any.

@@ -7,11 +7,12 @@
 //! network order; LPM keys are packed, in network order, exact fields first and
 //! the LPM field last, after a u32 prefix length. Values: a u32 action code,
 //! a u32 priority for ternary tables, then a union of one struct of
-//! parameters per action. Ternary tables also have an array of mask
+//! parameters per action, then the cells of the table's direct counters
+//! and meters, if any. Ternary tables also have an array of mask
 //! groups and buckets of rules keyed by (group, key & group mask).
 
 use crate::cstruct::{CStruct, Scalar};
-use crate::ir::{ActionId, MatchKind, Program, Storage, Table};
+use crate::ir::{ActionId, CounterUnit, ExternId, ExternKind, MatchKind, Program, Storage, Table};
 use p4bpf_layout::ByteOrder;
 
 /// Most groups a ternary table's list holds (fewer when its `size` is
@@ -72,6 +73,9 @@ pub struct TableLayout {
     pub union_offset: u32,
     pub value_size: u32,
     pub value_align: u32,
+    /// The cells of the table's direct counters and meters after the
+    /// union, each with its offset in the value struct.
+    pub direct: Vec<(ExternId, u32)>,
 }
 
 fn c_member(text: &str) -> String {
@@ -153,6 +157,7 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
     let head: u32 = if ternary { 8 } else { 4 };
     let union_offset = head.div_ceil(union_align) * union_align;
     let value_size = (union_offset + union_size).div_ceil(union_align) * union_align;
+    let (direct, value_size, union_align) = direct_cells(program, table, value_size, union_align);
     TableLayout {
         key,
         key_order,
@@ -163,7 +168,44 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
         union_offset,
         value_size,
         value_align: union_align,
+        direct,
     }
+}
+
+/// Bytes of a direct extern's cell: a u64 per count, or a meter cell
+/// (`struct p4bpf_meter`: a lock and padding, then seven u64s).
+pub fn direct_cell_size(kind: &ExternKind) -> u32 {
+    match kind {
+        ExternKind::DirectCounter {
+            unit: CounterUnit::PacketsAndBytes,
+            ..
+        } => 16,
+        ExternKind::DirectMeter { .. } => 64,
+        _ => 8,
+    }
+}
+
+/// The direct cells of `table` placed from `end` (8-aligned), and the
+/// value's new size and alignment; none leaves the value as it was.
+fn direct_cells(
+    program: &Program,
+    table: &Table,
+    end: u32,
+    align: u32,
+) -> (Vec<(ExternId, u32)>, u32, u32) {
+    if table.direct.is_empty() {
+        return (vec![], end, align);
+    }
+    let mut offset = align_to(end, 8);
+    let mut cells = vec![];
+    for id in &table.direct {
+        let Some(x) = program.extern_instance(*id) else {
+            continue;
+        };
+        cells.push((*id, offset));
+        offset += direct_cell_size(&x.kind);
+    }
+    (cells, offset, align.max(8))
 }
 
 impl TableLayout {

@@ -27,6 +27,8 @@ const ACTION_PROFILE: u32 = 0x11;
 const COUNTER: u32 = 0x12;
 const METER: u32 = 0x14;
 const REGISTER: u32 = 0x16;
+const DIRECT_COUNTER: u32 = 0x13;
+const DIRECT_METER: u32 = 0x15;
 
 pub fn jenkins_one_at_a_time(bytes: &[u8]) -> u32 {
     let mut hash: u32 = 0;
@@ -181,13 +183,15 @@ pub fn write(prog: &Program) -> String {
             ExternKind::Register { value, .. } => {
                 Some((x.name.as_str(), value.width().unwrap_or(0), x.size))
             }
-            ExternKind::Counter { .. } | ExternKind::Meter { .. } => None,
+            _ => None,
         })
         .collect();
     resources.extend(prog.externs.iter().filter_map(|x| match x.kind {
         ExternKind::Register { .. } => Some((REGISTER, x.name.clone(), x.p4_id)),
         ExternKind::Meter { .. } => Some((METER, x.name.clone(), x.p4_id)),
         ExternKind::Counter { .. } => None,
+        ExternKind::DirectCounter { .. } => Some((DIRECT_COUNTER, x.name.clone(), x.p4_id)),
+        ExternKind::DirectMeter { .. } => Some((DIRECT_METER, x.name.clone(), x.p4_id)),
     }));
     resources.extend(profiles(prog).map(|p| (ACTION_PROFILE, p.name.clone(), p.p4_id)));
     let ids = Ids::new(&resources);
@@ -242,6 +246,15 @@ pub fn write(prog: &Program) -> String {
         if let Some(p) = t.implementation.as_ref().and_then(|im| prog.profile(im.profile)) {
             let _ = writeln!(out, "  implementation_id: {}", ids.get(ACTION_PROFILE, &p.name));
         }
+        for x in &t.direct {
+            if let Some(x) = prog.extern_instance(*x) {
+                let prefix = match x.kind {
+                    ExternKind::DirectMeter { .. } => DIRECT_METER,
+                    _ => DIRECT_COUNTER,
+                };
+                let _ = writeln!(out, "  direct_resource_ids: {}", ids.get(prefix, &x.name));
+            }
+        }
         let _ = write!(out, "  size: {}\n}}\n", t.size);
     }
     for a in &actions {
@@ -281,7 +294,9 @@ pub fn write(prog: &Program) -> String {
             c.size
         );
     }
+    write_direct(&mut out, prog, &ids, &all, DIRECT_COUNTER);
     write_meters(&mut out, prog, &ids, &all);
+    write_direct(&mut out, prog, &ids, &all, DIRECT_METER);
     for (name, width, size) in registers {
         out.push_str("registers {\n");
         preamble(&mut out, ids.get(REGISTER, name), name, &all);
@@ -336,6 +351,38 @@ fn write_meters(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
             out,
             "  spec {{\n    unit: {unit}\n  }}\n  size: {}\n}}\n",
             x.size
+        );
+    }
+}
+
+/// `direct_counters` or `direct_meters` (by `prefix`): each with the
+/// first table naming it (P4Runtime has one table per direct resource).
+fn write_direct(out: &mut String, prog: &Program, ids: &Ids, all: &[String], prefix: u32) {
+    for (i, x) in prog.externs.iter().enumerate() {
+        let (section, unit) = match x.kind {
+            ExternKind::DirectCounter { unit, .. } if prefix == DIRECT_COUNTER => (
+                "direct_counters",
+                match unit {
+                    CounterUnit::Packets => "PACKETS",
+                    CounterUnit::Bytes => "BYTES",
+                    CounterUnit::PacketsAndBytes => "BOTH",
+                },
+            ),
+            ExternKind::DirectMeter { bytes, .. } if prefix == DIRECT_METER => {
+                ("direct_meters", if bytes { "BYTES" } else { "PACKETS" })
+            }
+            _ => continue,
+        };
+        let id = crate::ir::ExternId(i as u32);
+        let Some(table) = prog.tables.iter().find(|t| t.direct.contains(&id)) else {
+            continue;
+        };
+        let _ = writeln!(out, "{section} {{");
+        preamble(out, ids.get(prefix, &x.name), &x.name, all);
+        let _ = write!(
+            out,
+            "  spec {{\n    unit: {unit}\n  }}\n  direct_table_id: {}\n}}\n",
+            ids.get(TABLE, &table.name)
         );
     }
 }

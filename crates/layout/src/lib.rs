@@ -140,6 +140,36 @@ pub struct Pipeline {
     /// Action profiles and selectors that tables name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub profiles: Vec<ActionProfile>,
+    /// Counters and meters of table entries, whose cells live in each
+    /// entry's value. Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub direct: Vec<DirectExtern>,
+}
+
+/// A direct counter or meter of one table (PSA's `DirectCounter`,
+/// v1model's `direct_counter`): a cell in every entry's value struct at
+/// `offset`, updated in place by the data path (counter cells are u64s,
+/// packets then bytes, added to atomically; a meter cell is a [`Meter`]
+/// cell). A new entry's cells start at zero. The default action has none.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DirectExtern {
+    /// Dotted P4 name of the instance.
+    pub name: String,
+    /// Dotted P4 name of the table whose entries hold the cells.
+    pub table: String,
+    pub kind: DirectKind,
+    /// Byte offset of the cell in the table's value struct.
+    pub offset: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DirectKind {
+    Counter(CounterKind),
+    /// Metering bytes (else packets).
+    Meter {
+        bytes: bool,
+    },
 }
 
 /// An action profile (or selector): members shared by the tables named in
@@ -559,6 +589,12 @@ mod tests {
             }],
             replication: None,
             profiles: vec![],
+            direct: vec![DirectExtern {
+                name: "In.hits".into(),
+                table: "In.t".into(),
+                kind: DirectKind::Counter(CounterKind::PacketsAndBytes),
+                offset: 8,
+            }],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

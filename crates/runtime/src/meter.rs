@@ -23,13 +23,8 @@ pub struct MeterConfig {
 impl MeterConfig {
     /// RFC 2698 asks PIR >= CIR; bursts must fit the buckets' count of
     /// billionths in 64 bits.
-    fn check(&self, meter: &Meter) -> Result<()> {
-        let bad = |why: String| {
-            Err(RuntimeError::Value(format!(
-                "meter `{}`: {why}",
-                meter.name
-            )))
-        };
+    pub(crate) fn check(&self, meter: &str) -> Result<()> {
+        let bad = |why: String| Err(RuntimeError::Value(format!("meter `{meter}`: {why}")));
         if self.pir < self.cir {
             return bad(format!(
                 "the peak rate {} is below the committed rate {} (RFC 2698 wants PIR >= CIR)",
@@ -46,7 +41,7 @@ impl MeterConfig {
 
     /// The cell: lock and padding, the configuration, full buckets, and
     /// a last time of 0 (the first packet finds the buckets full).
-    fn cell(&self) -> Vec<u8> {
+    pub(crate) fn cell(&self) -> Vec<u8> {
         let words = [
             self.pir,
             self.pburst,
@@ -72,7 +67,7 @@ pub fn set(
     config: MeterConfig,
 ) -> Result<()> {
     in_range(meter, index)?;
-    config.check(meter)?;
+    config.check(&meter.name)?;
     let map = pipeline.map(&meter.map)?;
     map.write(&index.to_ne_bytes(), &config.cell(), Write::Replace)
 }
@@ -83,17 +78,24 @@ pub fn get(pipeline: &impl MapSource, meter: &Meter, index: u32) -> Result<Meter
     let map = pipeline.map(&meter.map)?;
     let cells = map.read(&index.to_ne_bytes())?;
     let cell = cells.first().map(Vec::as_slice).unwrap_or_default();
-    let word = |i: usize| {
-        cell.get(8 + 8 * i..16 + 8 * i)
-            .and_then(|b| b.try_into().ok())
-            .map_or(0, u64::from_ne_bytes)
-    };
-    Ok(MeterConfig {
-        pir: word(0),
-        pburst: word(1),
-        cir: word(2),
-        cburst: word(3),
-    })
+    Ok(MeterConfig::of_cell(cell))
+}
+
+impl MeterConfig {
+    /// The configuration a cell holds (zeros where it is short).
+    pub(crate) fn of_cell(cell: &[u8]) -> MeterConfig {
+        let word = |i: usize| {
+            cell.get(8 + 8 * i..16 + 8 * i)
+                .and_then(|b| b.try_into().ok())
+                .map_or(0, u64::from_ne_bytes)
+        };
+        MeterConfig {
+            pir: word(0),
+            pburst: word(1),
+            cir: word(2),
+            cburst: word(3),
+        }
+    }
 }
 
 fn in_range(meter: &Meter, index: u32) -> Result<()> {
@@ -143,7 +145,7 @@ mod tests {
             cir: 2,
             cburst: 1,
         };
-        let err = match slow_peak.check(&meter()) {
+        let err = match slow_peak.check(&meter().name) {
             Err(e) => e.to_string(),
             Ok(()) => String::new(),
         };
@@ -154,6 +156,6 @@ mod tests {
             cir: 1,
             cburst: 1,
         };
-        assert!(huge.check(&meter()).is_err());
+        assert!(huge.check(&meter().name).is_err());
     }
 }

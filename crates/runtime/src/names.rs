@@ -6,7 +6,7 @@
 //! position) or `key.<expression with _>`.
 
 use crate::error::{Result, RuntimeError};
-use p4bpf_layout::{Counter, Meter, Pipeline, Table};
+use p4bpf_layout::{Counter, DirectExtern, Meter, Pipeline, Table};
 
 /// Dots become `_` and a stack element `[N]` becomes `$N` (BMv2's STF
 /// writes `extra$0.h` for `extra[0].h`); leading `_` (the reference
@@ -89,6 +89,24 @@ pub fn counter<'a>(pipeline: &'a Pipeline, wanted: &str) -> Result<&'a Counter> 
         .counters
         .get(index)
         .ok_or_else(|| missed("counter", wanted, Miss::Unknown, vec![]))
+}
+
+/// The direct counter or meter `wanted` of `table` (a resolved name).
+pub fn direct<'a>(pipeline: &'a Pipeline, wanted: &str, table: &str) -> Result<&'a DirectExtern> {
+    let of_table: Vec<&DirectExtern> = pipeline
+        .direct
+        .iter()
+        .filter(|d| d.table == table)
+        .collect();
+    let names = of_table.iter().map(|d| d.name.as_str());
+    let index = find(wanted, names.clone()).map_err(|miss| {
+        let kind = format!("direct counter or meter of table `{table}`");
+        missed(&kind, wanted, miss, names.collect())
+    })?;
+    of_table
+        .get(index)
+        .copied()
+        .ok_or_else(|| missed("direct extern", wanted, Miss::Unknown, vec![]))
 }
 
 pub fn meter<'a>(pipeline: &'a Pipeline, wanted: &str) -> Result<&'a Meter> {

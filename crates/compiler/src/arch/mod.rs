@@ -72,15 +72,20 @@ pub enum Object {
     /// v1model's `action_selector(algorithm, size, width)`, PSA's and
     /// PNA's `ActionSelector(algorithm, size, width)`.
     ActionSelector,
+    /// A counter of table entries: PSA's and PNA's `DirectCounter<W>(type)`
+    /// (a hit counts when its action calls `count()`), v1model's
+    /// `direct_counter(type)` (`every_hit`: every hit counts).
+    DirectCounter { every_hit: bool },
+    /// A meter of table entries: PSA's and PNA's `DirectMeter(type)`
+    /// (`execute([colour])`), v1model's `direct_meter<T>(type)`
+    /// (`read(out colour)`).
+    DirectMeter { every_hit: bool },
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }
 
-/// Why the externs of table entries and digests are refused, for every
-/// architecture that has them.
-pub const DIRECT_COUNTERS: &str =
-    "counters of table entries are not built yet: use an indexed counter";
-pub const DIRECT_METERS: &str = "meters of table entries are not built yet: use an indexed meter";
+/// Why digests and CRC checksums are refused, for every architecture
+/// that has them.
 pub const DIGESTS: &str = "digests to the control plane are not built yet";
 pub const CRC_CHECKSUMS: &str =
     "a checksum accumulated over several `update`s is not built; `InternetChecksum` is";

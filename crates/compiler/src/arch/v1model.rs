@@ -126,12 +126,9 @@ pub const V1MODEL: Architecture = Architecture {
     objects: &[
         ("register", Object::RegisterReadOut),
         ("counter", Object::TypedCounter),
-        (
-            "direct_counter",
-            Object::Unsupported(super::DIRECT_COUNTERS),
-        ),
+        ("direct_counter", Object::DirectCounter { every_hit: true }),
         ("meter", Object::Meter),
-        ("direct_meter", Object::Unsupported(super::DIRECT_METERS)),
+        ("direct_meter", Object::DirectMeter { every_hit: true }),
         ("action_profile", Object::ActionProfile),
         ("action_selector", Object::ActionSelector),
     ],

@@ -30,7 +30,12 @@ impl Emitter<'_> {
             .externs
             .iter()
             .any(|x| matches!(x.kind, ExternKind::Meter { .. }));
-        let meter = if meters { METER } else { "" };
+        // With direct meters it came before the tables (`direct_prelude`).
+        let meter = if meters && !self.has_direct_meters() {
+            METER
+        } else {
+            ""
+        };
         let definitions: String = self
             .prog
             .externs
@@ -41,6 +46,8 @@ impl Emitter<'_> {
                     self.register_definition(x, self.declare(value, "").trim())
                 }
                 ExternKind::Meter { bytes } => meter_definition(x, *bytes),
+                // Their cells are in table entries (`super::direct`).
+                ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. } => String::new(),
             })
             .collect();
         format!("{cell}{meter}{definitions}")
@@ -62,6 +69,9 @@ impl Emitter<'_> {
 
     /// The C call of one operation on an extern instance.
     pub fn extern_method(&self, instance: ExternId, op: ExternOp, args: &[Expr]) -> String {
+        if let Some(used) = self.direct_use(instance, op) {
+            return used;
+        }
         let name = self
             .prog
             .extern_instance(instance)
@@ -149,13 +159,18 @@ fn meter_definition(x: &ExternInstance, bytes: bool) -> String {
 /// rates (units per second) and bursts (units), and fills the buckets;
 /// the buckets count billionths of a unit, so slow rates refill between
 /// packets. One lock per cell: every CPU meters against the same buckets.
-const METER: &str = "/* A two-rate three-colour meter (RFC 2698): the layout the runtime writes. */
-struct p4bpf_meter {
-    struct bpf_spin_lock lock;
-    u32 pad;
+pub(super) const METER: &str =
+    "/* A two-rate three-colour meter (RFC 2698): the layout the runtime writes. */
+struct p4bpf_meter_buckets {
     u64 pir, pburst, cir, cburst;
     u64 peak, committed; /* tokens, in billionths of a unit */
     u64 last_ns;
+};
+
+struct p4bpf_meter {
+    struct bpf_spin_lock lock;
+    u32 pad;
+    struct p4bpf_meter_buckets b;
 };
 
 /* `tokens` after `elapsed` ns at `rate` units per second, at most `burst`. */
@@ -168,12 +183,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 }
 
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
- * `colour` so far; a meter the control plane never set keeps it. */
-static __always_inline u8 p4bpf_meter_colour(struct p4bpf_meter *m, u8 colour, u64 amount)
+ * `colour` so far, under `lock` (another cell's where a map value holds
+ * several: the kernel allows one lock per value); a meter the control
+ * plane never set keeps the colour. */
+static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
+                                            u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
-    bpf_spin_lock(&m->lock);
+    bpf_spin_lock(lock);
     if (m->pir || m->cir) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
@@ -189,7 +207,12 @@ static __always_inline u8 p4bpf_meter_colour(struct p4bpf_meter *m, u8 colour, u
             m->committed -= need;
         }
     }
-    bpf_spin_unlock(&m->lock);
+    bpf_spin_unlock(lock);
     return colour;
+}
+
+static __always_inline u8 p4bpf_meter_colour(struct p4bpf_meter *m, u8 colour, u64 amount)
+{
+    return p4bpf_meter_under(&m->lock, &m->b, colour, amount);
 }
 ";

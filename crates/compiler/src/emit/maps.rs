@@ -24,7 +24,7 @@ pub(super) fn map_def(
 impl Emitter<'_> {
     /// Key/value structs and maps of every table and value set.
     pub fn map_definitions(&self) -> String {
-        let mut out = String::new();
+        let mut out = self.direct_prelude();
         for (i, t) in self.prog.tables.iter().enumerate() {
             let Some(l) = self.table_layouts.get(i) else {
                 continue;
@@ -115,6 +115,7 @@ impl Emitter<'_> {
             out.push_str("    u32 ref; /* action 1: a member id, 2: a group id */\n");
         }
         out.push_str(&self.param_union(l));
+        out.push_str(&self.direct_members(t, l));
         out.push_str("};\n");
         let key_size = l.key.size() + if l.lpm { 4 } else { 0 };
         out.push_str(&format!(

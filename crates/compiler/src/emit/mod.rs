@@ -12,6 +12,7 @@
 mod add_on_miss;
 pub(crate) mod c;
 mod deparser;
+mod direct;
 mod expr;
 mod externs;
 mod hash;
@@ -51,6 +52,7 @@ use std::cell::RefCell;
 use std::collections::BTreeSet;
 use stmt::Ctx;
 
+pub use direct::direct_description;
 pub use ports::{ingress_port_map, port_map};
 pub use replication::replication_description;
 pub use tables::{defaults_map, runtime_default};

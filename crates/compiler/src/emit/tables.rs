@@ -172,7 +172,8 @@ impl Emitter<'_> {
         if let Some(h) = &hit {
             on_hit.push(line(format!("{h} = 1")));
         }
-        let mut on_miss = vec![];
+        on_hit.extend(self.direct_on_hit(t));
+        let mut on_miss = self.direct_on_miss(t);
         if let Some(h) = &hit {
             on_miss.push(line(format!("{h} = 0")));
         }

@@ -283,9 +283,7 @@ impl Emitter<'_> {
             line(format!("__builtin_memcpy(trace_data, &key, sizeof({key}))")),
             CStmt::If {
                 cond: "value".into(),
-                then: vec![line(format!(
-                    "__builtin_memcpy(trace_data + sizeof({key}), value, sizeof({value}))"
-                ))],
+                then: self.trace_value_copy(t, &format!("trace_data + sizeof({key})")),
                 other: vec![line(format!(
                     "__builtin_memset(trace_data + sizeof({key}), 0, sizeof({value}))"
                 ))],

@@ -40,6 +40,7 @@ fn methods(kind: &ExternKind) -> Vec<(ExternOp, &'static str, &'static [&'static
             &["index", "colour", "amount"],
             true,
         )],
+        ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. } => vec![],
     }
 }
 

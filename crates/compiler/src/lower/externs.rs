@@ -54,6 +54,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
                 return;
             }
+            Some(Object::DirectCounter { every_hit }) => {
+                self.direct_instance(false, every_hit, args, name, decl);
+                return;
+            }
+            Some(Object::DirectMeter { every_hit }) => {
+                self.direct_instance(true, every_hit, args, name, decl);
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,
@@ -229,6 +237,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (ExternKind::Meter { bytes }, _, _) => {
                 return self.meter_method(instance, *bytes, method, args, call);
             }
+            (ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. }, _, _) => {
+                return self.direct_method(instance, method, args, call);
+            }
             _ => {}
         }
         // Argument types are the checker's, from the extern's declaration.
@@ -242,6 +253,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     ExternKind::Counter { .. } => "CounterArray",
                     ExternKind::Register { .. } => "Register",
                     ExternKind::Meter { .. } => "Meter",
+                    ExternKind::DirectCounter { .. } => "DirectCounter",
+                    ExternKind::DirectMeter { .. } => "DirectMeter",
                 };
                 self.diags.error(
                     call.span,

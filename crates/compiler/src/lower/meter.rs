@@ -112,7 +112,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     /// The codes of GREEN, YELLOW and RED in the architecture's colour
     /// enum (`PSA_MeterColor_t`, `PNA_MeterColor_t`).
-    fn colour_codes(&mut self, call: &ast::Expr) -> Option<[u64; 3]> {
+    pub(super) fn colour_codes(&mut self, call: &ast::Expr) -> Option<[u64; 3]> {
         let checked = self.env.checked;
         let codes = ["PSA_MeterColor_t", "PNA_MeterColor_t"]
             .iter()
@@ -158,7 +158,7 @@ fn from_enum(c: Expr, [_, yellow, red]: &[u64; 3]) -> Expr {
 }
 
 /// The meter's code `colour` (a variable) as the enum's.
-fn to_enum(colour: Expr, [green, yellow, red]: &[u64; 3], ty: Ty) -> Expr {
+pub(super) fn to_enum(colour: Expr, [green, yellow, red]: &[u64; 3], ty: Ty) -> Expr {
     let is = |code: u64| Expr::binary(BinOp::Eq, colour.clone(), Expr::int(code, Ty::bits(8)));
     Expr::mux(
         is(GREEN),

@@ -18,6 +18,7 @@ mod call;
 mod compare;
 mod conditional;
 mod control;
+mod direct;
 mod entry_priorities;
 mod expr;
 mod externs;

@@ -27,6 +27,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut array = false;
         let mut add_on_miss = false;
         let mut profile = ProfileProperties::default();
+        let mut direct = vec![];
         for prop in properties {
             match &prop.kind {
                 TablePropertyKind::Key(elems) => {
@@ -59,6 +60,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         profile.profile = self.implementation_profile(prop, value, &p4);
                     }
                     "psa_empty_group_action" => profile.empty_group_action = Some(value),
+                    p if Self::is_direct_property(p) => self.direct_property(p, value, &mut direct),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -122,6 +124,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
         longest_prefix_first(&keys, &mut const_entries);
         let storage = self.storage(&keys, array, entries.is_some(), decl);
+        self.check_direct_storage(&direct, storage, decl);
+        self.check_direct_uses(&actions, &direct, decl);
         let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
             && self.add_on_miss_fits(storage, decl);
         let tc_acl = self.tc_acl(&decl.annotations);
@@ -148,6 +152,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             add_on_miss,
             tc_acl,
             implementation,
+            direct,
         });
         self.bind(&name.name, Binding::Table(id));
     }

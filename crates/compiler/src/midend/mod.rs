@@ -17,6 +17,7 @@
 
 pub mod correspond;
 pub mod defuse;
+pub mod direct_uses;
 pub mod fold;
 pub mod propagate;
 pub mod validity;

@@ -200,12 +200,16 @@ struct p4bpf_packets_bytes {
 };
 
 /* A two-rate three-colour meter (RFC 2698): the layout the runtime writes. */
-struct p4bpf_meter {
-    struct bpf_spin_lock lock;
-    u32 pad;
+struct p4bpf_meter_buckets {
     u64 pir, pburst, cir, cburst;
     u64 peak, committed; /* tokens, in billionths of a unit */
     u64 last_ns;
+};
+
+struct p4bpf_meter {
+    struct bpf_spin_lock lock;
+    u32 pad;
+    struct p4bpf_meter_buckets b;
 };
 
 /* `tokens` after `elapsed` ns at `rate` units per second, at most `burst`. */
@@ -218,12 +222,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 }
 
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
- * `colour` so far; a meter the control plane never set keeps it. */
-static __always_inline u8 p4bpf_meter_colour(struct p4bpf_meter *m, u8 colour, u64 amount)
+ * `colour` so far, under `lock` (another cell's where a map value holds
+ * several: the kernel allows one lock per value); a meter the control
+ * plane never set keeps the colour. */
+static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
+                                            u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
-    bpf_spin_lock(&m->lock);
+    bpf_spin_lock(lock);
     if (m->pir || m->cir) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
@@ -239,8 +246,13 @@ static __always_inline u8 p4bpf_meter_colour(struct p4bpf_meter *m, u8 colour, u
             m->committed -= need;
         }
     }
-    bpf_spin_unlock(&m->lock);
+    bpf_spin_unlock(lock);
     return colour;
+}
+
+static __always_inline u8 p4bpf_meter_colour(struct p4bpf_meter *m, u8 colour, u64 amount)
+{
+    return p4bpf_meter_under(&m->lock, &m->b, colour, amount);
 }
 /* Counter In.seen: packets and bytes per index */
 struct {
@@ -536,10 +548,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "338\t340\tpsa.p4:237\taction `send_to_port`\n"
-    "346\t347\tpsa.p4:246\taction `multicast`\n"
-    "353\t353\tpsa.p4:254\taction `ingress_drop`\n"
-    "359\t359\tpsa.p4:260\taction `egress_drop`\n"
-    "419\t450\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "456\t481\tpsa_externs.p4:40\tcontrol `In`\n"
+    "350\t352\tpsa.p4:237\taction `send_to_port`\n"
+    "358\t359\tpsa.p4:246\taction `multicast`\n"
+    "365\t365\tpsa.p4:254\taction `ingress_drop`\n"
+    "371\t371\tpsa.p4:260\taction `egress_drop`\n"
+    "431\t462\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "468\t493\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

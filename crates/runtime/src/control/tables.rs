@@ -48,14 +48,27 @@ pub fn add(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<(
     crate::table::add_entry(source, table, spec).map_err(|e| in_table_terms(table, e))
 }
 
-/// Replace the action of the existing entry `spec` keys.
+/// Replace the action of the existing entry `spec` keys; the entry's
+/// direct counters and meters (the bytes after every action's
+/// parameters) keep their state.
 pub fn modify(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
     if table.storage == TableStorage::Ternary {
         return store(source, table)?.modify(&encode_entry(table, spec)?);
     }
-    let (key, value) = locate(table, spec)?;
+    let (key, mut value) = locate(table, spec)?;
     let map = source.map(&table.map)?;
-    map.read(&key).map_err(|e| in_table_terms(table, e))?;
+    let old = first(map.read(&key).map_err(|e| in_table_terms(table, e))?);
+    let params_end = table
+        .actions
+        .iter()
+        .flat_map(|a| &a.params)
+        .map(|p| (p.byte_offset + p.byte_len) as usize)
+        .fold(4, usize::max);
+    if let (Some(new), Some(kept)) = (value.get_mut(params_end..), old.get(params_end..)) {
+        if new.len() == kept.len() {
+            new.copy_from_slice(kept);
+        }
+    }
     map.write(&key, &value, Write::Replace)
         .map_err(|e| in_table_terms(table, e))
 }

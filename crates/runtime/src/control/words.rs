@@ -78,6 +78,16 @@ pub fn parse_key(table: &Table, words: &[String], priority: Option<u32>) -> Resu
             "unexpected `{action}`: give only the key (NAME=VALUE words)"
         )));
     }
+    key_only(table, resolve_keys(table, &split.keys)?, priority)
+}
+
+/// An entry of `keys` (resolved) whose action is a placeholder with zero
+/// parameters, for operations that use only the encoded key.
+pub fn key_only(
+    table: &Table,
+    keys: Vec<(usize, String)>,
+    priority: Option<u32>,
+) -> Result<EntrySpec> {
     let (action, placeholder) = table
         .actions
         .iter()
@@ -85,7 +95,7 @@ pub fn parse_key(table: &Table, words: &[String], priority: Option<u32>) -> Resu
         .find(|(_, a)| !a.default_only)
         .ok_or_else(|| RuntimeError::Value(format!("table `{}` takes no entries", table.name)))?;
     Ok(EntrySpec {
-        keys: resolve_keys(table, &split.keys)?,
+        keys,
         action,
         args: (0..placeholder.params.len())
             .map(|i| (i, "0".into()))

@@ -222,6 +222,7 @@ mod tests {
             table_acls: vec![],
             replication: None,
             profiles: vec![],
+            direct: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

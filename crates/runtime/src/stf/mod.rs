@@ -4,6 +4,7 @@
 //! plays the commands against a loaded pipeline; `registers` carries out
 //! BMv2's register commands.
 
+mod direct;
 mod expect;
 mod parse;
 mod profiles;

@@ -56,6 +56,30 @@ pub enum Command {
         index: u32,
         expected: Option<(CountKind, u64)>,
     },
+    /// `delete TABLE [PRIORITY] FIELD:VALUE...`: removes the entry.
+    Delete {
+        table: String,
+        priority: Option<u32>,
+        keys: Vec<(String, String)>,
+    },
+    /// `check_direct_counter COUNTER TABLE [PRIORITY] FIELD:VALUE...
+    /// [packets|bytes == N]`: a direct counter's counts in one entry.
+    CheckDirectCounter {
+        counter: String,
+        table: String,
+        priority: Option<u32>,
+        keys: Vec<(String, String)>,
+        expected: Option<(CountKind, u64)>,
+    },
+    /// `direct_meter_set METER TABLE [PRIORITY] FIELD:VALUE... PIR PBURST
+    /// CIR CBURST`: a direct meter's rates (per second) in one entry.
+    DirectMeterSet {
+        meter: String,
+        table: String,
+        priority: Option<u32>,
+        keys: Vec<(String, String)>,
+        config: crate::meter::MeterConfig,
+    },
     Wait,
     /// Multicast groups and nodes, mirroring sessions (BMv2's commands).
     Replication(super::replication::ReplicationCommand),
@@ -165,6 +189,9 @@ fn parse_command(content: &str) -> Result<Command, String> {
             Ok(Command::SetDefault { table: table.to_string(), action: parse_call(call.trim())? })
         }
         "check_counter" => parse_check_counter(rest),
+        "check_direct_counter" => super::direct::parse_check(rest),
+        "delete" => super::direct::parse_delete(rest),
+        "direct_meter_set" => super::direct::parse_meter_set(rest),
         "wait" => Ok(Command::Wait),
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
             super::replication::parse(w, rest).map(Command::Replication)
@@ -187,7 +214,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             _ => Err("usage: meter_get_rates METER INDEX".into()),
         },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, act_prof_*, table_indirect_*)"
+            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, check_direct_counter, direct_meter_set, act_prof_*, table_indirect_*)"
         )),
     }
 }
@@ -236,6 +263,20 @@ fn parse_add(rest: &str) -> Result<Command, String> {
         .unwrap_or_default();
     let mut words = head.split_whitespace();
     let table = words.next().ok_or(USAGE)?.to_string();
+    let (priority, keys) = parse_keys(words)?;
+    Ok(Command::Add {
+        table,
+        priority,
+        keys,
+        action: parse_call(call.trim())?,
+    })
+}
+
+/// An entry's priority, if any, and its keys as (field, value) words.
+type EntryWords = (Option<u32>, Vec<(String, String)>);
+
+/// `[PRIORITY] FIELD:VALUE...`: an entry's priority, if any, and keys.
+pub(super) fn parse_keys<'w>(words: impl Iterator<Item = &'w str>) -> Result<EntryWords, String> {
     let mut priority = None;
     let mut keys = Vec::new();
     for word in words {
@@ -252,12 +293,7 @@ fn parse_add(rest: &str) -> Result<Command, String> {
             _ => return Err(format!("`{word}` is not FIELD:VALUE")),
         }
     }
-    Ok(Command::Add {
-        table,
-        priority,
-        keys,
-        action: parse_call(call.trim())?,
-    })
+    Ok((priority, keys))
 }
 
 /// `NAME(P:V, P:V)` or a bare `NAME`.
@@ -421,19 +457,7 @@ fn parse_check_counter(rest: &str) -> Result<Command, String> {
     let words: Vec<&str> = condition.split_whitespace().collect();
     let expected = match words.as_slice() {
         [] => None,
-        [kind, "==" | "=", value] => {
-            let kind = match *kind {
-                "packets" => CountKind::Packets,
-                "bytes" => CountKind::Bytes,
-                other => return Err(format!("expected `packets` or `bytes`, found `{other}`")),
-            };
-            let value =
-                crate::value::parse(value, 64).map_err(|why| format!("counter value: {why}"))?;
-            Some((
-                kind,
-                value.iter().fold(0u64, |acc, b| acc << 8 | u64::from(*b)),
-            ))
-        }
+        [kind, "==" | "=", value] => Some(parse_count(kind, value)?),
         _ => return Err(USAGE.to_string()),
     };
     Ok(Command::CheckCounter {
@@ -441,6 +465,20 @@ fn parse_check_counter(rest: &str) -> Result<Command, String> {
         index,
         expected,
     })
+}
+
+/// `packets == N` or `bytes == N`, the words either side of `==`.
+pub(super) fn parse_count(kind: &str, value: &str) -> Result<(CountKind, u64), String> {
+    let kind = match kind {
+        "packets" => CountKind::Packets,
+        "bytes" => CountKind::Bytes,
+        other => return Err(format!("expected `packets` or `bytes`, found `{other}`")),
+    };
+    let value = crate::value::parse(value, 64).map_err(|why| format!("counter value: {why}"))?;
+    Ok((
+        kind,
+        value.iter().fold(0u64, |acc, b| acc << 8 | u64::from(*b)),
+    ))
 }
 
 #[cfg(test)]

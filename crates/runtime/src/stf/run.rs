@@ -71,6 +71,26 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 }
                 Err(e) => Err(e),
             },
+            Command::Delete {
+                table,
+                priority,
+                keys,
+            } => super::direct::delete(pipeline, table, *priority, keys),
+            Command::CheckDirectCounter {
+                counter,
+                table,
+                priority,
+                keys,
+                expected,
+            } => super::direct::check(pipeline, counter, table, (*priority, keys), *expected)
+                .map(|text| report.push((at, format!("{name}:{at}: {text}"), false))),
+            Command::DirectMeterSet {
+                meter,
+                table,
+                priority,
+                keys,
+                config,
+            } => super::direct::meter_set(pipeline, meter, table, (*priority, keys), *config),
             Command::Packet { port, data } => {
                 let number = sent.last().map_or(0, |s| s.number) + 1;
                 // One report line per packet that came out (copies too).
@@ -225,6 +245,17 @@ fn add(
     call: &ActionCall,
 ) -> Result<()> {
     let table = names::table(pipeline.description(), table_name)?;
+    let mut spec = key_spec(table, priority, keys)?;
+    (spec.action, spec.args) = action_args(table, call)?;
+    table::add_entry(pipeline, table, &spec)
+}
+
+/// The entry of `table` with `keys` (by field name) and `priority`.
+pub(super) fn key_spec(
+    table: &Table,
+    priority: Option<u32>,
+    keys: &[(String, String)],
+) -> Result<EntrySpec> {
     let mut spec = EntrySpec {
         priority,
         ..EntrySpec::default()
@@ -233,8 +264,7 @@ fn add(
         let index = names::key_field(table, field)?;
         spec.keys.push((index, key_text(table, index, text)?));
     }
-    (spec.action, spec.args) = action_args(table, call)?;
-    table::add_entry(pipeline, table, &spec)
+    Ok(spec)
 }
 
 fn set_default(pipeline: &impl PacketTarget, table_name: &str, call: &ActionCall) -> Result<()> {
@@ -307,6 +337,16 @@ fn check_counter(
         .filter_map(|(what, count)| count.map(|n| format!("{what} {n}")))
         .collect();
     let shown = format!("counter {}({index}): {}", found.name, counts.join(", "));
+    judge_counts(shown, value, expected)
+}
+
+/// `shown`, with `: ok` when `value` has the `expected` count (an error
+/// saying what was expected otherwise).
+pub(super) fn judge_counts(
+    shown: String,
+    value: counter::CounterValue,
+    expected: Option<(CountKind, u64)>,
+) -> Result<String> {
     let Some((kind, want)) = expected else {
         return Ok(shown);
     };
