@@ -71,24 +71,53 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         &mut self,
         ty: &ast::TypeRef,
         args: &'a [ast::Argument],
-        name: &ast::Ident,
+        name: &'a ast::Ident,
         decl: &ast::Decl,
     ) {
         let type_name = match &ty.kind {
             ast::TypeRefKind::Named { path, .. } => path.name.name.as_str(),
             _ => "",
         };
-        if let Some(
-            control @ ast::Decl {
-                kind: DeclKind::Control { .. },
-                ..
-            },
-        ) = self.env.decl(type_name)
-        {
-            self.sub_control(control, name, args);
-            return;
+        match self.env.decl(type_name) {
+            Some(
+                control @ ast::Decl {
+                    kind: DeclKind::Control { .. },
+                    ..
+                },
+            ) => self.sub_control(control, name, args),
+            Some(
+                parser @ ast::Decl {
+                    kind: DeclKind::Parser { .. },
+                    ..
+                },
+            ) => {
+                self.sub_parsers.push(super::SubParser {
+                    instance: name,
+                    decl: parser,
+                    ctor_args: args,
+                });
+                self.bind(&name.name, Binding::SubParser(self.sub_parsers.len() - 1));
+            }
+            _ => self.extern_instance(type_name, args, name, decl),
         }
-        self.extern_instance(type_name, args, name, decl);
+    }
+
+    /// `C.apply(...)` on a control type: an instance of its own, named
+    /// after the type, made where it is applied (P4_16 direct invocation).
+    pub(super) fn apply_control_type(
+        &mut self,
+        control: &'a ast::Decl,
+        type_name: &ast::Ident,
+        args: &'a [ast::Argument],
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) {
+        self.scopes.push(HashMap::new());
+        self.sub_control(control, type_name, &[]);
+        if let Some(Binding::SubControl(index)) = self.lookup(&type_name.name) {
+            self.apply_sub_control(index, args, call, out);
+        }
+        self.scopes.pop();
     }
 
     fn sub_control(
@@ -111,19 +140,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         // The instance sees only the top level and its own names.
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
         let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
-        let mut params = vec![];
-        for p in &sig.params {
-            // There is one packet: a deparser helper's `packet_out` is it.
-            if matches!(&p.ty.kind, TypeRefKind::Named { path, .. } if path.name.name == "packet_out")
-            {
-                self.bind(&p.name.name, Binding::PacketOut);
-                params.push((None, p.direction));
-            } else if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
-                let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
-                self.bind(&p.name.name, Binding::Var(v));
-                params.push((Some(v), p.direction));
-            }
-        }
+        let params = self.call_params(&sig.params, &prefix);
         let outer_inits = std::mem::take(&mut self.local_inits);
         self.bind_ctor_args(ctor_params, ctor_args, instance);
         for local in locals {
@@ -144,9 +161,39 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         );
     }
 
+    /// The parameters of a parser or control instance, bound in the current
+    /// scope: a variable each, or the packet (`None`) for `packet_in` and
+    /// `packet_out`, as there is one packet.
+    pub(super) fn call_params(
+        &mut self,
+        params: &[ast::Param],
+        prefix: &str,
+    ) -> Vec<(Option<ir::VarId>, Option<ast::Direction>)> {
+        let mut bound = vec![];
+        for p in params {
+            let packet = match &p.ty.kind {
+                TypeRefKind::Named { path, .. } => match path.name.name.as_str() {
+                    "packet_in" => Some(Binding::PacketIn),
+                    "packet_out" => Some(Binding::PacketOut),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(packet) = packet {
+                self.bind(&p.name.name, packet);
+                bound.push((None, p.direction));
+            } else if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
+                let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
+                self.bind(&p.name.name, Binding::Var(v));
+                bound.push((Some(v), p.direction));
+            }
+        }
+        bound
+    }
+
     /// Constructor parameters of a control instance: variables set to the
     /// instance's compile-time arguments when its body starts.
-    fn bind_ctor_args(
+    pub(super) fn bind_ctor_args(
         &mut self,
         params: &'a [ast::Param],
         args: &'a [ast::Argument],
@@ -204,22 +251,41 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let Some(sc) = self.sub_controls.get(index).cloned() else {
             return;
         };
-        if args.len() != sc.params.len() {
+        let Some(copy_out) = self.copy_in(&sc.name, &sc.params, args, call, out) else {
+            return;
+        };
+        out.push(Stmt::Inline {
+            name: sc.name,
+            body: sc.body,
+        });
+        out.extend(copy_out);
+    }
+
+    /// Copies the arguments of a parser or control call into its parameter
+    /// variables (all but `out` ones); returns the copies back to the
+    /// arguments (`out` and `inout` ones) for after the call.
+    pub(super) fn copy_in(
+        &mut self,
+        callee: &str,
+        params: &[(Option<ir::VarId>, Option<ast::Direction>)],
+        args: &'a [ast::Argument],
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Vec<Stmt>> {
+        if args.len() != params.len() {
             self.diags.error(
                 call.span,
-                format!("`{}` takes {} arguments", sc.name, sc.params.len()),
+                format!("`{callee}` takes {} arguments", params.len()),
             );
-            return;
+            return None;
         }
         let mut copy_out = vec![];
-        for ((v, dir), a) in sc.params.iter().zip(args) {
+        for ((v, dir), a) in params.iter().zip(args) {
             let Some(v) = v.filter(|_| !matches!(a.value.kind, A::DontCare)) else {
                 continue;
             };
             let ty = self.prog.var(v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-            let Some(x) = self.expr_into(&a.value, out) else {
-                return;
-            };
+            let x = self.expr_into(&a.value, out)?;
             let param = Expr {
                 kind: ExprKind::Var(v),
                 ty,
@@ -234,11 +300,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 copy_out.push(Stmt::Assign { lhs: x, rhs: param });
             }
         }
-        out.push(Stmt::Inline {
-            name: sc.name,
-            body: sc.body,
-        });
-        out.extend(copy_out);
+        Some(copy_out)
     }
 
     pub(super) fn action(&mut self, decl: &'a ast::Decl) {
