@@ -210,8 +210,9 @@ impl Emitter<'_> {
                 // A run-time index is bounded for the verifier; an
                 // out-of-range read takes element 0 (its value is undefined).
                 (_, Ty::Stack { size, .. }) => {
+                    self.use_helper(Helper::StackIndex);
                     let i = self.expr(index);
-                    format!("{}.elem[{i} < {size} ? {i} : 0]", self.lvalue(base))
+                    format!("{}.elem[p4bpf_index({i}, {size})]", self.lvalue(base))
                 }
                 _ => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
             },
@@ -227,7 +228,8 @@ impl Emitter<'_> {
                     format!("({s}.next - 1)")
                 };
                 // Out of range reads element 0: the verifier needs a bounded index.
-                format!("{s}.elem[{index} < {size} ? {index} : 0]")
+                self.use_helper(Helper::StackIndex);
+                format!("{s}.elem[p4bpf_index({index}, {size})]")
             }
             _ => self.expr(e),
         }

@@ -26,11 +26,26 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut body = std::mem::take(&mut self.local_inits);
         body.extend(self.block(&apply.stmts));
         self.scopes.pop();
+        let name = self.block_name(&sig.name.name);
         self.prog.controls.push(ir::Control {
-            name: sig.name.name.clone(),
+            name,
             origin: self.diags.origin(decl.span),
             body,
         });
+    }
+
+    /// The name of a control filling an architecture block: its own, with
+    /// a number when the same control fills an earlier block too (a C
+    /// label ends each block).
+    fn block_name(&self, control: &str) -> String {
+        let taken = |name: &str| self.prog.controls.iter().any(|c| c.name == name);
+        if !taken(control) {
+            return control.to_string();
+        }
+        (2..)
+            .map(|n| format!("{control}_{n}"))
+            .find(|name| !taken(name))
+            .unwrap_or_default()
     }
 
     /// A declaration inside a parser or control (not a statement).
