@@ -1,7 +1,9 @@
 // Controls applied from controls: two instances of one type with
 // different constructor arguments (each with its own table), a control
 // applied twice by its type name (its locals start afresh each time),
-// and a control applied by type name that holds an instance of its own.
+// a control applied by type name that holds an instance of its own, one
+// with a default argument left out and given by name, and a table keyed
+// on a constant.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -44,6 +46,14 @@ control Bump(inout bit<8> x) {
     }
 }
 
+control Fill(inout bit<8> x, in bit<8> with_value = 8w0x20) {
+    apply {
+        if (x == 0) {
+            x = with_value;
+        }
+    }
+}
+
 control Outer(inout op_t op) {
     Mark(8w50) m;
     apply { m.apply(op.op); }
@@ -52,12 +62,28 @@ control Outer(inout op_t op) {
 control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     Mark(8w10) by10;
     Mark(8w3) by3;
+    action set_len(bit<8> v) { hdr.op.len = v; }
+    table constant_key {
+        key = {
+            8w0x48 : exact;
+            hdr.op.op : exact;
+        }
+        actions = { set_len; NoAction; }
+        const entries = {
+            (0x48, 9) : set_len(0x99);
+            (0x47, 8) : set_len(0x88);
+        }
+        default_action = NoAction();
+    }
     apply {
         by10.apply(hdr.op.a);
         by3.apply(hdr.op.b);
         Bump.apply(hdr.op.len);
         Bump.apply(hdr.op.len);
+        Fill.apply(hdr.op.b);
+        Fill.apply(with_value = 8w0x30, x = hdr.op.a);
         Outer.apply(hdr.op);
+        constant_key.apply();
         sm.egress_spec = 1;
     }
 }

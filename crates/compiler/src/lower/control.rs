@@ -6,7 +6,7 @@
 use super::args::{match_args, Given};
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
-use p4bpf_front::ast::{self, DeclKind, ExprKind as A, TypeRefKind};
+use p4bpf_front::ast::{self, DeclKind, TypeRefKind};
 use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -167,6 +167,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prefix = saved_prefix;
         self.sub_controls.push(super::SubControl {
             name: prefix,
+            control_type: sig.name.name.clone(),
             params,
             body,
         });
@@ -266,7 +267,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let Some(sc) = self.sub_controls.get(index).cloned() else {
             return;
         };
-        let Some(copy_out) = self.copy_in(&sc.name, &sc.params, args, call, out) else {
+        let declared = match self.env.decl(&sc.control_type).map(|d| &d.kind) {
+            Some(DeclKind::Control { sig, .. }) => sig.params.as_slice(),
+            _ => &[],
+        };
+        let Some(copy_out) = self.copy_in(&sc.name, declared, &sc.params, args, call, out) else {
             return;
         };
         out.push(Stmt::Inline {
@@ -276,31 +281,35 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         out.extend(copy_out);
     }
 
-    /// Copies the arguments of a parser or control call into its parameter
-    /// variables (all but `out` ones); returns the copies back to the
-    /// arguments (`out` and `inout` ones) for after the call.
+    /// Copies the arguments of a parser or control call (by position or
+    /// name, defaults for those left out) into its parameter variables
+    /// (all but `out` ones); returns the copies back to the arguments
+    /// (`out` and `inout` ones) for after the call.
     pub(super) fn copy_in(
         &mut self,
         callee: &str,
+        declared: &'a [ast::Param],
         params: &[(Option<ir::VarId>, Option<ast::Direction>)],
         args: &'a [ast::Argument],
         call: &ast::Expr,
         out: &mut Vec<Stmt>,
     ) -> Option<Vec<Stmt>> {
-        if args.len() != params.len() {
-            self.diags.error(
-                call.span,
-                format!("`{callee}` takes {} arguments", params.len()),
-            );
-            return None;
-        }
+        let given = match match_args(declared, args) {
+            Ok(given) if given.len() == params.len() => given,
+            Ok(_) => return None,
+            Err(why) => {
+                self.diags.error(call.span, format!("`{callee}`: {why}"));
+                return None;
+            }
+        };
         let mut copy_out = vec![];
-        for ((v, dir), a) in params.iter().zip(args) {
-            let Some(v) = v.filter(|_| !matches!(a.value.kind, A::DontCare)) else {
+        for ((v, dir), given) in params.iter().zip(given) {
+            let (Some(v), Given::Value(value)) = (v, given) else {
                 continue;
             };
+            let v = *v;
             let ty = self.prog.var(v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-            let x = self.expr_into(&a.value, out)?;
+            let x = self.expr_into(value, out)?;
             let param = Expr {
                 kind: ExprKind::Var(v),
                 ty,

@@ -165,6 +165,8 @@ struct Lowerer<'a, 'u> {
 #[derive(Clone, Debug)]
 struct SubControl {
     name: String,
+    /// The control type's name, for its parameters' default values.
+    control_type: String,
     /// Each parameter's variable (none: the packet, `packet_out`).
     params: Vec<(Option<VarId>, Option<ast::Direction>)>,
     body: Vec<ir::Stmt>,

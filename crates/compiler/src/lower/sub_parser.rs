@@ -85,7 +85,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let caller_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
         let params = self.call_params(&sig.params, &prefix);
         let callee_scopes = std::mem::replace(&mut self.scopes, caller_scopes);
-        let copy_out = self.copy_in(&prefix, &params, args, call, out)?;
+        let copy_out = self.copy_in(&prefix, &sig.params, &params, args, call, out)?;
 
         let caller_scopes = std::mem::replace(&mut self.scopes, callee_scopes);
         let caller_prefix = std::mem::replace(&mut self.prefix, prefix);
