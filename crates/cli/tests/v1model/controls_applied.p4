@@ -2,8 +2,9 @@
 // different constructor arguments (each with its own table), a control
 // applied twice by its type name (its locals start afresh each time),
 // a control applied by type name that holds an instance of its own, one
-// with a default argument left out and given by name, and a table keyed
-// on a constant.
+// with a default argument left out and given by name, a control passed
+// to another as a constructor argument of a control type, and a table
+// keyed on a constant.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -54,6 +55,15 @@ control Fill(inout bit<8> x, in bit<8> with_value = 8w0x20) {
     }
 }
 
+control Step(inout bit<8> x);
+
+control Twice(inout bit<8> x)(Step step) {
+    apply {
+        step.apply(x);
+        step.apply(x);
+    }
+}
+
 control Outer(inout op_t op) {
     Mark(8w50) m;
     apply { m.apply(op.op); }
@@ -62,6 +72,8 @@ control Outer(inout op_t op) {
 control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t sm) {
     Mark(8w10) by10;
     Mark(8w3) by3;
+    Bump() bump;
+    Twice(bump) twice;
     action set_len(bit<8> v) { hdr.op.len = v; }
     table constant_key {
         key = {
@@ -84,6 +96,7 @@ control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
         Fill.apply(with_value = 8w0x30, x = hdr.op.a);
         Outer.apply(hdr.op);
         constant_key.apply();
+        twice.apply(hdr.eth.src[7:0]);
         sm.egress_spec = 1;
     }
 }

@@ -228,8 +228,7 @@ impl Emitter<'_> {
                     format!("({s}.next - 1)")
                 };
                 // Out of range reads element 0: the verifier needs a bounded index.
-                self.use_helper(Helper::StackIndex);
-                format!("{s}.elem[p4bpf_index({index}, {size})]")
+                format!("{s}.elem[{index} < {size} ? {index} : 0]")
             }
             _ => self.expr(e),
         }

@@ -508,7 +508,6 @@ impl Emitter<'_> {
             .iter()
             .position(|e| e == "StackOutOfBounds")
             .unwrap_or(3);
-        self.use_helper(super::helpers::Helper::StackIndex);
         let element = format!("{s}.elem[stack_index]");
         let place = match union {
             Some((u, field)) => format!("{element}.{}", c_ident(&u.fields[field].name)),
@@ -524,8 +523,6 @@ impl Emitter<'_> {
                 ],
                 other: vec![],
             },
-            // Checked again where the verifier sees it (`p4bpf_index`).
-            line(format!("stack_index = p4bpf_index(stack_index, {size})")),
             self.too_short_check(&bytes.to_string()),
             line("u8 *hdr_start = pkt + offset"),
         ];

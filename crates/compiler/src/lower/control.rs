@@ -6,7 +6,7 @@
 use super::args::{match_args, Given};
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionId, Expr, ExprKind, Stmt, Ty, VarStorage};
-use p4bpf_front::ast::{self, DeclKind, TypeRefKind};
+use p4bpf_front::ast::{self, DeclKind, ExprKind as A, TypeRefKind};
 use std::collections::HashMap;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -152,11 +152,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let prefix = self.dotted(&instance.name);
         let global = self.scopes.first().cloned().unwrap_or_default();
+        let instances = self.instance_ctor_args(ctor_params, ctor_args);
         // The instance sees only the top level and its own names.
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
         let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
         let params = self.call_params(&sig.params, &prefix);
         let outer_inits = std::mem::take(&mut self.local_inits);
+        for (name, binding) in instances {
+            self.bind(&name, binding);
+        }
         self.bind_ctor_args(ctor_params, ctor_args, instance);
         for local in locals {
             self.local_decl(local);
@@ -207,8 +211,39 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         bound
     }
 
+    /// Constructor arguments that name instances in the caller's scope (a
+    /// control, parser or extern passed to a control or parser): the
+    /// bindings their parameters take inside the instance.
+    pub(super) fn instance_ctor_args(
+        &self,
+        params: &'a [ast::Param],
+        args: &'a [ast::Argument],
+    ) -> Vec<(String, Binding)> {
+        let Ok(given) = match_args(params, args) else {
+            return vec![];
+        };
+        params
+            .iter()
+            .zip(given)
+            .filter_map(|(p, given)| {
+                let Given::Value(ast::Expr {
+                    kind: A::Path(path),
+                    ..
+                }) = given
+                else {
+                    return None;
+                };
+                match self.lookup(&path.name.name)? {
+                    Binding::Var(_) => None,
+                    binding => Some((p.name.name.clone(), binding)),
+                }
+            })
+            .collect()
+    }
+
     /// Constructor parameters of a control instance: variables set to the
-    /// instance's compile-time arguments when its body starts.
+    /// instance's compile-time arguments when its body starts (those bound
+    /// to instances already are skipped).
     pub(super) fn bind_ctor_args(
         &mut self,
         params: &'a [ast::Param],
@@ -226,6 +261,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         };
         for (p, given) in params.iter().zip(given) {
+            let bound = self
+                .scopes
+                .last()
+                .is_some_and(|scope| scope.contains_key(&p.name.name));
+            if bound {
+                continue;
+            }
             let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) else {
                 continue;
             };

@@ -153,15 +153,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             id = after;
         }
+        // A state without a transition statement rejects (P4_16 §13.5).
         let transition = match &s.transition {
             Some(t) => self
                 .transition(t)
                 .unwrap_or(Transition::Direct(Next::Reject)),
-            None => {
-                self.diags
-                    .error(s.span, format!("state `{}` has no transition", s.name.name));
-                Transition::Direct(Next::Reject)
-            }
+            None => Transition::Direct(Next::Reject),
         };
         self.scopes.pop();
         graph.fill(

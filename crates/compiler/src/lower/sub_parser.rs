@@ -82,6 +82,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let prefix = self.dotted(&callee.instance.name);
         // The sub-parser sees only the top level and its own names.
         let global = self.scopes.first().cloned().unwrap_or_default();
+        let instances = self.instance_ctor_args(ctor_params, callee.ctor_args);
         let caller_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
         let params = self.call_params(&sig.params, &prefix);
         let callee_scopes = std::mem::replace(&mut self.scopes, caller_scopes);
@@ -91,6 +92,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let caller_prefix = std::mem::replace(&mut self.prefix, prefix);
         let caller_inits = std::mem::take(&mut self.local_inits);
         self.inlining.push(sig.name.name.clone());
+        for (name, binding) in instances {
+            self.bind(&name, binding);
+        }
         self.bind_ctor_args(ctor_params, callee.ctor_args, callee.instance);
         self.bind("accept", Binding::State(after));
         for local in locals {

@@ -29,19 +29,6 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
-/* Run-time stack index `i`, or 0 when it is `size` or more. The check
- * is in assembly so the element is addressed from the register it checked. */
-static __always_inline u64 p4bpf_index(u64 i, u64 size)
-{
-#ifdef __bpf__
-    asm volatile("if %0 < %1 goto +1\n\t%0 = 0" : "+r"(i) : "r"(size));
-#else
-    if (i >= size)
-        i = 0;
-#endif
-    return i;
-}
-
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -127,7 +114,6 @@ state_label:;
             parser_error = 3 /* StackOutOfBounds */;
             goto reject;
         }
-        stack_index = p4bpf_index(stack_index, 4);
         if (pkt + offset + 4 > pkt_end) {
             parser_error = 1 /* PacketTooShort */;
             goto reject;
@@ -142,9 +128,9 @@ state_label:;
         st->headers.labels.next = stack_index + 1;
     }
     offset += 4;
-    if (st->headers.labels.elem[p4bpf_index((st->headers.labels.next - 1), 4)].bos == 0U) {
+    if (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].bos == 0U) {
         goto state_label;
-    } else if (st->headers.labels.elem[p4bpf_index((st->headers.labels.next - 1), 4)].bos == 1U) {
+    } else if (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].bos == 1U) {
         goto accept;
     } else {
         parser_error = 2 /* NoMatch */;
@@ -182,7 +168,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "102\t120\tstack_loop.p4:24\tparser state `prs.start`\n"
-    "123\t152\tstack_loop.p4:31\tparser state `prs.label`\n"
-    "158\t163\tstack_loop.p4:40\tcontrol `pipe`\n"
+    "89\t107\tstack_loop.p4:24\tparser state `prs.start`\n"
+    "110\t138\tstack_loop.p4:31\tparser state `prs.label`\n"
+    "144\t149\tstack_loop.p4:40\tcontrol `pipe`\n"
     "";
