@@ -4,7 +4,8 @@
 // a control applied by type name that holds an instance of its own, one
 // with a default argument left out and given by name, a control passed
 // to another as a constructor argument of a control type, and a table
-// keyed on a constant.
+// keyed on a constant (and named with characters outside ASCII, which the
+// pipeline description must carry as UTF-8).
 #include <core.p4>
 #include <v1model.p4>
 
@@ -75,6 +76,7 @@ control MyIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadat
     Bump() bump;
     Twice(bump) twice;
     action set_len(bit<8> v) { hdr.op.len = v; }
+    @name("constant_key_◕‿◕")
     table constant_key {
         key = {
             8w0x48 : exact;
