@@ -148,10 +148,7 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
     ),
     // Egress pipelines that act (their sub-parsers and controls applied
     // by type name compile).
-    (
-        "psa-fwd-bmv2",
-        "PSA's egress pipeline is not supported yet",
-    ),
+    ("psa-fwd-bmv2", "PSA's egress pipeline is not supported yet"),
     (
         "psa-metadata-bmv2",
         "PSA's egress pipeline is not supported yet",

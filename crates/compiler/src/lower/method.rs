@@ -200,11 +200,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return false;
         };
         match self.env.decl(&path.name.name) {
-            Some(decl @ ast::Decl { kind: ast::DeclKind::Control { .. }, .. }) => {
+            Some(
+                decl @ ast::Decl {
+                    kind: ast::DeclKind::Control { .. },
+                    ..
+                },
+            ) => {
                 self.apply_control_type(decl, &path.name, args, call, out);
                 true
             }
-            Some(ast::Decl { kind: ast::DeclKind::Parser { .. }, .. }) => {
+            Some(ast::Decl {
+                kind: ast::DeclKind::Parser { .. },
+                ..
+            }) => {
                 self.diags.error(
                     call.span,
                     "a parser is applied only from a parser state, by a statement of its own",

@@ -7,7 +7,7 @@
 
 use super::parser::StateGraph;
 use super::{Binding, Lowerer, SubParser};
-use crate::ir::{Stmt, StateId};
+use crate::ir::{StateId, Stmt};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A, StmtKind};
 use std::collections::HashMap;
 
@@ -37,10 +37,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Some(Binding::SubParser(index)) => self.sub_parsers.get(index)?.clone(),
             Some(_) => return None,
             None => match self.env.decl(&path.name.name) {
-                Some(decl @ ast::Decl {
-                    kind: DeclKind::Parser { .. },
-                    ..
-                }) => SubParser {
+                Some(
+                    decl @ ast::Decl {
+                        kind: DeclKind::Parser { .. },
+                        ..
+                    },
+                ) => SubParser {
                     instance: &path.name,
                     decl,
                     ctor_args: &[],
