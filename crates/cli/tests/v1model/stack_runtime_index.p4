@@ -1,8 +1,6 @@
 // Header stack elements chosen at run time, read and written from a
 // control and an action, with indexes inside and outside the stack, and
-// `last` after extracts in a parser loop. Clang must not address an
-// element from the index before its bound check, or fold the bound into
-// a select of pointers: the verifier refuses either.
+// `last` after extracts in a parser loop.
 #include <core.p4>
 #include <v1model.p4>
 

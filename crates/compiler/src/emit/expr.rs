@@ -210,9 +210,8 @@ impl Emitter<'_> {
                 // A run-time index is bounded for the verifier; an
                 // out-of-range read takes element 0 (its value is undefined).
                 (_, Ty::Stack { size, .. }) => {
-                    self.use_helper(Helper::StackIndex);
                     let i = self.expr(index);
-                    format!("{}.elem[p4bpf_index({i}, {size})]", self.lvalue(base))
+                    format!("{}.elem[{i} < {size} ? {i} : 0]", self.lvalue(base))
                 }
                 _ => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
             },

@@ -16,32 +16,12 @@ pub enum Helper {
     Wide,
     /// One hash algorithm over bytes (`super::hash`).
     Hash(crate::ir::HashAlgorithm),
-    /// A run-time stack index bounded where the verifier sees it.
-    StackIndex,
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
         Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
-        // In C, clang may fold `i < size ? i : 0` into a select of
-        // pointers or address the element from the unchecked copy of `i`;
-        // the verifier then refuses the access.
-        Helper::StackIndex => {
-            "/* Run-time stack index `i`, or 0 when it is `size` or more. The check
- * is in assembly so the element is addressed from the register it checked. */
-static __always_inline u64 p4bpf_index(u64 i, u64 size)
-{
-#ifdef __bpf__
-    asm volatile(\"if %0 < %1 goto +1\\n\\t%0 = 0\" : \"+r\"(i) : \"r\"(size));
-#else
-    if (i >= size)
-        i = 0;
-#endif
-    return i;
-}
-"
-        }
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)

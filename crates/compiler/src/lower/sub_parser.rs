@@ -66,10 +66,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         graph: &mut StateGraph,
     ) -> Option<(StateId, Vec<Stmt>)> {
         let DeclKind::Parser {
-            sig,
-            ctor_params,
-            locals,
-            states,
+            sig, ctor_params, ..
         } = &callee.decl.kind
         else {
             return None;
@@ -92,6 +89,31 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
         let caller_scopes = std::mem::replace(&mut self.scopes, callee_scopes);
         let caller_prefix = std::mem::replace(&mut self.prefix, prefix);
+        let start = self.copy_states(callee, instances, after, graph);
+        self.scopes = caller_scopes;
+        self.prefix = caller_prefix;
+        Some((start?, copy_out))
+    }
+
+    /// In the sub-parser's own scope: binds its constructor arguments
+    /// (`instances` among them) and `accept` (to `after`), lowers its locals
+    /// and copies its states into `graph`. Returns its copied `start`.
+    fn copy_states(
+        &mut self,
+        callee: &SubParser<'a>,
+        instances: Vec<(String, Binding)>,
+        after: StateId,
+        graph: &mut StateGraph,
+    ) -> Option<StateId> {
+        let DeclKind::Parser {
+            sig,
+            ctor_params,
+            locals,
+            states,
+        } = &callee.decl.kind
+        else {
+            return None;
+        };
         let caller_inits = std::mem::take(&mut self.local_inits);
         self.inlining.push(sig.name.name.clone());
         for (name, binding) in instances {
@@ -106,20 +128,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let inits = std::mem::replace(&mut self.local_inits, caller_inits);
         self.lower_states(states, &declared, inits, graph);
         self.inlining.pop();
-        self.scopes = caller_scopes;
-        self.prefix = caller_prefix;
-
         let start = states
             .iter()
             .zip(&declared)
-            .find(|(s, _)| s.name.name == "start");
-        let Some((_, (start, _))) = start else {
+            .find(|(s, _)| s.name.name == "start")
+            .map(|(_, (id, _))| *id);
+        if start.is_none() {
             self.diags.error(
                 callee.decl.span,
                 format!("parser `{}` has no `start` state", sig.name.name),
             );
-            return None;
-        };
-        Some((*start, copy_out))
+        }
+        start
     }
 }
