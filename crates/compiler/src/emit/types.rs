@@ -247,8 +247,12 @@ impl Emitter<'_> {
             }
             Ty::Stack { elem, size } => {
                 out.push(super::c::line(format!("{place}.next = 0")));
+                let elem_ty = match self.prog.agg(*elem).map(|g| g.kind) {
+                    Some(AggKind::Union) => Ty::Union(*elem),
+                    _ => Ty::Header(*elem),
+                };
                 for i in 0..*size {
-                    self.reset(&Ty::Header(*elem), &format!("{place}.elem[{i}]"), out);
+                    self.reset(&elem_ty, &format!("{place}.elem[{i}]"), out);
                 }
             }
             Ty::Void => {}

@@ -17,26 +17,40 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         name: &str,
         e: &ast::Expr,
     ) -> Option<Expr> {
-        let Some(Ty::Header(agg)) = self.env.expr_ty(call, &mut self.diags) else {
+        let agg = match self.env.expr_ty(call, &mut self.diags) {
+            Some(Ty::Header(agg) | Ty::Struct(agg)) => agg,
+            _ => {
+                self.diags.error(
+                    e.span,
+                    "expected `lookahead<T>()` of a header or struct type before `.`",
+                );
+                return None;
+            }
+        };
+        let fields = &self.env.aggregates.get(agg.index())?.fields;
+        // Fields lie on the wire one after the other, in a struct as in a header.
+        let widths: Option<Vec<u32>> = fields.iter().map(|f| f.ty.width()).collect();
+        let Some(widths) = widths else {
             self.diags.error(
                 e.span,
-                "expected `lookahead<H>()` of a header type before `.`",
+                "`lookahead<T>()` needs a header or a struct of bit strings",
             );
             return None;
         };
-        let header = self.env.aggregates.get(agg.index())?;
-        let check_bytes = header.wire_bits / 8;
-        let Some(field) = header.fields.iter().find(|f| f.name == name) else {
+        let check_bytes = widths.iter().sum::<u32>().div_ceil(8);
+        let Some(index) = fields.iter().position(|f| f.name == name) else {
             self.diags.error(e.span, format!("no field `{name}`"));
             return None;
         };
-        match field.ty.width() {
-            Some(w) if w <= 64 => Some(Expr {
+        let bit_offset = widths.iter().take(index).sum();
+        let ty = fields.get(index)?.ty.clone();
+        match widths.get(index) {
+            Some(w) if *w <= 64 => Some(Expr {
                 kind: ExprKind::Lookahead {
-                    bit_offset: field.bit_offset,
+                    bit_offset,
                     check_bytes,
                 },
-                ty: field.ty.clone(),
+                ty,
             }),
             _ => {
                 self.diags.error(

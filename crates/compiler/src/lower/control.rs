@@ -26,11 +26,26 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut body = std::mem::take(&mut self.local_inits);
         body.extend(self.block(&apply.stmts));
         self.scopes.pop();
+        let name = self.block_name(&sig.name.name);
         self.prog.controls.push(ir::Control {
-            name: sig.name.name.clone(),
+            name,
             origin: self.diags.origin(decl.span),
             body,
         });
+    }
+
+    /// The name of a control filling an architecture block: its own, with
+    /// a number when the same control fills an earlier block too (a C
+    /// label ends each block).
+    fn block_name(&self, control: &str) -> String {
+        let taken = |name: &str| self.prog.controls.iter().any(|c| c.name == name);
+        if !taken(control) {
+            return control.to_string();
+        }
+        (2..)
+            .map(|n| format!("{control}_{n}"))
+            .find(|name| !taken(name))
+            .unwrap_or_default()
     }
 
     /// A declaration inside a parser or control (not a statement).
@@ -71,24 +86,53 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         &mut self,
         ty: &ast::TypeRef,
         args: &'a [ast::Argument],
-        name: &ast::Ident,
+        name: &'a ast::Ident,
         decl: &ast::Decl,
     ) {
         let type_name = match &ty.kind {
             ast::TypeRefKind::Named { path, .. } => path.name.name.as_str(),
             _ => "",
         };
-        if let Some(
-            control @ ast::Decl {
-                kind: DeclKind::Control { .. },
-                ..
-            },
-        ) = self.env.decl(type_name)
-        {
-            self.sub_control(control, name, args);
-            return;
+        match self.env.decl(type_name) {
+            Some(
+                control @ ast::Decl {
+                    kind: DeclKind::Control { .. },
+                    ..
+                },
+            ) => self.sub_control(control, name, args),
+            Some(
+                parser @ ast::Decl {
+                    kind: DeclKind::Parser { .. },
+                    ..
+                },
+            ) => {
+                self.sub_parsers.push(super::SubParser {
+                    instance: name,
+                    decl: parser,
+                    ctor_args: args,
+                });
+                self.bind(&name.name, Binding::SubParser(self.sub_parsers.len() - 1));
+            }
+            _ => self.extern_instance(type_name, args, name, decl),
         }
-        self.extern_instance(type_name, args, name, decl);
+    }
+
+    /// `C.apply(...)` on a control type: an instance of its own, named
+    /// after the type, made where it is applied (P4_16 direct invocation).
+    pub(super) fn apply_control_type(
+        &mut self,
+        control: &'a ast::Decl,
+        type_name: &ast::Ident,
+        args: &'a [ast::Argument],
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) {
+        self.scopes.push(HashMap::new());
+        self.sub_control(control, type_name, &[]);
+        if let Some(Binding::SubControl(index)) = self.lookup(&type_name.name) {
+            self.apply_sub_control(index, args, call, out);
+        }
+        self.scopes.pop();
     }
 
     fn sub_control(
@@ -108,23 +152,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let prefix = self.dotted(&instance.name);
         let global = self.scopes.first().cloned().unwrap_or_default();
+        let instances = self.instance_ctor_args(ctor_params, ctor_args);
         // The instance sees only the top level and its own names.
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
         let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
-        let mut params = vec![];
-        for p in &sig.params {
-            // There is one packet: a deparser helper's `packet_out` is it.
-            if matches!(&p.ty.kind, TypeRefKind::Named { path, .. } if path.name.name == "packet_out")
-            {
-                self.bind(&p.name.name, Binding::PacketOut);
-                params.push((None, p.direction));
-            } else if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
-                let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
-                self.bind(&p.name.name, Binding::Var(v));
-                params.push((Some(v), p.direction));
-            }
-        }
+        let params = self.call_params(&sig.params, &prefix);
         let outer_inits = std::mem::take(&mut self.local_inits);
+        for (name, binding) in instances {
+            self.bind(&name, binding);
+        }
         self.bind_ctor_args(ctor_params, ctor_args, instance);
         for local in locals {
             self.local_decl(local);
@@ -135,6 +171,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prefix = saved_prefix;
         self.sub_controls.push(super::SubControl {
             name: prefix,
+            control_type: sig.name.name.clone(),
             params,
             body,
         });
@@ -144,9 +181,70 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         );
     }
 
+    /// The parameters of a parser or control instance, bound in the current
+    /// scope: a variable each, or the packet (`None`) for `packet_in` and
+    /// `packet_out`, as there is one packet.
+    pub(super) fn call_params(
+        &mut self,
+        params: &[ast::Param],
+        prefix: &str,
+    ) -> Vec<(Option<ir::VarId>, Option<ast::Direction>)> {
+        let mut bound = vec![];
+        for p in params {
+            let packet = match &p.ty.kind {
+                TypeRefKind::Named { path, .. } => match path.name.name.as_str() {
+                    "packet_in" => Some(Binding::PacketIn),
+                    "packet_out" => Some(Binding::PacketOut),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(packet) = packet {
+                self.bind(&p.name.name, packet);
+                bound.push((None, p.direction));
+            } else if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
+                let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
+                self.bind(&p.name.name, Binding::Var(v));
+                bound.push((Some(v), p.direction));
+            }
+        }
+        bound
+    }
+
+    /// Constructor arguments that name instances in the caller's scope (a
+    /// control, parser or extern passed to a control or parser): the
+    /// bindings their parameters take inside the instance.
+    pub(super) fn instance_ctor_args(
+        &self,
+        params: &'a [ast::Param],
+        args: &'a [ast::Argument],
+    ) -> Vec<(String, Binding)> {
+        let Ok(given) = match_args(params, args) else {
+            return vec![];
+        };
+        params
+            .iter()
+            .zip(given)
+            .filter_map(|(p, given)| {
+                let Given::Value(ast::Expr {
+                    kind: A::Path(path),
+                    ..
+                }) = given
+                else {
+                    return None;
+                };
+                match self.lookup(&path.name.name)? {
+                    Binding::Var(_) => None,
+                    binding => Some((p.name.name.clone(), binding)),
+                }
+            })
+            .collect()
+    }
+
     /// Constructor parameters of a control instance: variables set to the
-    /// instance's compile-time arguments when its body starts.
-    fn bind_ctor_args(
+    /// instance's compile-time arguments when its body starts (those bound
+    /// to instances already are skipped).
+    pub(super) fn bind_ctor_args(
         &mut self,
         params: &'a [ast::Param],
         args: &'a [ast::Argument],
@@ -163,6 +261,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         };
         for (p, given) in params.iter().zip(given) {
+            let bound = self
+                .scopes
+                .last()
+                .is_some_and(|scope| scope.contains_key(&p.name.name));
+            if bound {
+                continue;
+            }
             let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) else {
                 continue;
             };
@@ -204,22 +309,49 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let Some(sc) = self.sub_controls.get(index).cloned() else {
             return;
         };
-        if args.len() != sc.params.len() {
-            self.diags.error(
-                call.span,
-                format!("`{}` takes {} arguments", sc.name, sc.params.len()),
-            );
+        let declared = match self.env.decl(&sc.control_type).map(|d| &d.kind) {
+            Some(DeclKind::Control { sig, .. }) => sig.params.as_slice(),
+            _ => &[],
+        };
+        let Some(copy_out) = self.copy_in(&sc.name, declared, &sc.params, args, call, out) else {
             return;
-        }
+        };
+        out.push(Stmt::Inline {
+            name: sc.name,
+            body: sc.body,
+        });
+        out.extend(copy_out);
+    }
+
+    /// Copies the arguments of a parser or control call (by position or
+    /// name, defaults for those left out) into its parameter variables
+    /// (all but `out` ones); returns the copies back to the arguments
+    /// (`out` and `inout` ones) for after the call.
+    pub(super) fn copy_in(
+        &mut self,
+        callee: &str,
+        declared: &'a [ast::Param],
+        params: &[(Option<ir::VarId>, Option<ast::Direction>)],
+        args: &'a [ast::Argument],
+        call: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Vec<Stmt>> {
+        let given = match match_args(declared, args) {
+            Ok(given) if given.len() == params.len() => given,
+            Ok(_) => return None,
+            Err(why) => {
+                self.diags.error(call.span, format!("`{callee}`: {why}"));
+                return None;
+            }
+        };
         let mut copy_out = vec![];
-        for ((v, dir), a) in sc.params.iter().zip(args) {
-            let Some(v) = v.filter(|_| !matches!(a.value.kind, A::DontCare)) else {
+        for ((v, dir), given) in params.iter().zip(given) {
+            let (Some(v), Given::Value(value)) = (v, given) else {
                 continue;
             };
+            let v = *v;
             let ty = self.prog.var(v).map(|v| v.ty.clone()).unwrap_or(Ty::Void);
-            let Some(x) = self.expr_into(&a.value, out) else {
-                return;
-            };
+            let x = self.expr_into(value, out)?;
             let param = Expr {
                 kind: ExprKind::Var(v),
                 ty,
@@ -234,11 +366,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 copy_out.push(Stmt::Assign { lhs: x, rhs: param });
             }
         }
-        out.push(Stmt::Inline {
-            name: sc.name,
-            body: sc.body,
-        });
-        out.extend(copy_out);
+        Some(copy_out)
     }
 
     pub(super) fn action(&mut self, decl: &'a ast::Decl) {

@@ -122,6 +122,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (Some(Binding::SubControl(index)), "apply") => {
                 self.apply_sub_control(index, args, call, out)
             }
+            (None, "apply") if self.apply_by_type_name(base, args, call, out) => {}
+            (Some(Binding::SubParser(_)), "apply") => self.diags.error(
+                call.span,
+                "a sub-parser is applied by a statement of its own in a parser state, not inside another statement",
+            ),
             (Some(Binding::Table(table)), "apply") => out.push(Stmt::Apply {
                 table,
                 hit: None,
@@ -178,6 +183,43 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 call.span,
                 format!("method `{method}` is not supported by the eBPF target here"),
             ),
+        }
+    }
+
+    /// `T.apply(...)` where `T` names a control or parser type: whether it
+    /// does (a control is applied; a parser is refused here, as
+    /// `parser::state` applies those that stand alone in a parser state).
+    fn apply_by_type_name(
+        &mut self,
+        base: &'a ast::Expr,
+        args: &'a [ast::Argument],
+        call: &'a ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> bool {
+        let A::Path(path) = &base.kind else {
+            return false;
+        };
+        match self.env.decl(&path.name.name) {
+            Some(
+                decl @ ast::Decl {
+                    kind: ast::DeclKind::Control { .. },
+                    ..
+                },
+            ) => {
+                self.apply_control_type(decl, &path.name, args, call, out);
+                true
+            }
+            Some(ast::Decl {
+                kind: ast::DeclKind::Parser { .. },
+                ..
+            }) => {
+                self.diags.error(
+                    call.span,
+                    "a parser is applied only from a parser state, by a statement of its own",
+                );
+                true
+            }
+            _ => false,
         }
     }
 

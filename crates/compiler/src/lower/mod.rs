@@ -35,6 +35,7 @@ mod profile;
 mod psa_egress;
 mod psa_outputs;
 mod stmt;
+mod sub_parser;
 mod table;
 mod tc_acl;
 mod tc_type;
@@ -123,6 +124,8 @@ enum Binding {
     State(ir::StateId),
     /// A control instantiated inside another: index into `sub_controls`.
     SubControl(usize),
+    /// A parser instantiated inside a parser: index into `sub_parsers`.
+    SubParser(usize),
     PacketIn,
     PacketOut,
 }
@@ -144,6 +147,7 @@ struct Lowerer<'a, 'u> {
     /// User extern functions allowed through `--extern-file`.
     allow_user_externs: bool,
     sub_controls: Vec<SubControl>,
+    sub_parsers: Vec<SubParser<'a>>,
     /// Initializers of the current block's locals, run when it starts.
     local_inits: Vec<ir::Stmt>,
     /// Where `return e;` stores `e` inside an inlined function.
@@ -165,9 +169,21 @@ struct Lowerer<'a, 'u> {
 #[derive(Clone, Debug)]
 struct SubControl {
     name: String,
+    /// The control type's name, for its parameters' default values.
+    control_type: String,
     /// Each parameter's variable (none: the packet, `packet_out`).
     params: Vec<(Option<VarId>, Option<ast::Direction>)>,
     body: Vec<ir::Stmt>,
+}
+
+/// A parser instance inside a parser. Its states are copied into the
+/// caller's state graph at each `apply` (`parser::sub_parser_call`).
+#[derive(Clone, Debug)]
+struct SubParser<'a> {
+    /// The instance's name (the type's, when applied by type name).
+    instance: &'a ast::Ident,
+    decl: &'a ast::Decl,
+    ctor_args: &'a [ast::Argument],
 }
 
 /// Lowers a checked program; `name` is the program's file stem.
@@ -225,6 +241,7 @@ pub fn lower(
         c_names: HashMap::new(),
         allow_user_externs,
         sub_controls: vec![],
+        sub_parsers: vec![],
         local_inits: vec![],
         return_var: None,
         inlining: vec![],

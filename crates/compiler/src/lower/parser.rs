@@ -6,7 +6,41 @@ use super::{Binding, Lowerer};
 use crate::ir::{self, Keyset, Next, SelectCase, StateId, Transition};
 use num_bigint::BigUint;
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+/// The states of one top-level parser as they are built: its declared
+/// states first (their ids are their positions), then those copied in by
+/// sub-parser calls and the states that continue after such calls.
+#[derive(Default)]
+pub(super) struct StateGraph {
+    states: Vec<Option<ir::State>>,
+    names: HashSet<String>,
+}
+
+impl StateGraph {
+    /// A new state's id, and a name for it (a C label) no other state has.
+    pub(super) fn reserve(&mut self, wanted: &str) -> (StateId, String) {
+        let mut name = wanted.to_string();
+        let mut n = 1;
+        while !self.names.insert(name.clone()) {
+            n += 1;
+            name = format!("{wanted}_{n}");
+        }
+        self.states.push(None);
+        (StateId(self.states.len() as u32 - 1), name)
+    }
+
+    fn fill(&mut self, id: StateId, state: ir::State) {
+        if let Some(slot) = self.states.get_mut(id.index()) {
+            *slot = Some(state);
+        }
+    }
+
+    /// The states in id order (a slot stays empty only after an error).
+    fn finish(self) -> Vec<ir::State> {
+        self.states.into_iter().flatten().collect()
+    }
+}
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn parser(&mut self, decl: &'a ast::Decl, shared: &[Option<ir::VarId>]) {
@@ -25,51 +59,127 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         for local in locals {
             self.local_decl(local);
         }
-        for (i, s) in states.iter().enumerate() {
-            self.bind(&s.name.name, Binding::State(StateId(i as u32)));
-        }
+        let mut graph = StateGraph::default();
+        let declared = self.declare_states(states, "", &mut graph);
         if !states.iter().any(|s| s.name.name == "start") {
             self.diags.error(
                 decl.span,
                 format!("parser `{}` has no `start` state", sig.name.name),
             );
         }
-        let mut inits = std::mem::take(&mut self.local_inits);
-        let mut lowered = vec![];
-        for s in states {
-            let mut stmts = self.block(&s.stmts);
-            if s.name.name == "start" {
-                // Locals start with their initializers when parsing starts.
-                inits.append(&mut stmts);
-                stmts = std::mem::take(&mut inits);
-            }
-            let transition = match &s.transition {
-                Some(t) => self
-                    .transition(t)
-                    .unwrap_or(Transition::Direct(Next::Reject)),
-                None => {
-                    self.diags
-                        .error(s.span, format!("state `{}` has no transition", s.name.name));
-                    Transition::Direct(Next::Reject)
-                }
-            };
-            lowered.push(ir::State {
-                name: s.name.name.clone(),
-                origin: self.diags.origin(s.span),
-                stmts,
-                transition,
-            });
-        }
+        let inits = std::mem::take(&mut self.local_inits);
+        self.lower_states(states, &declared, inits, &mut graph);
         self.scopes.pop();
         self.prog.parsers.push(ir::Parser {
             name: sig.name.name.clone(),
-            states: lowered,
+            states: graph.finish(),
         });
+    }
+
+    /// Reserves a state for each of `states` (named `{prefix}_{state}`
+    /// when `prefix` is given) and binds their names in the current scope.
+    pub(super) fn declare_states(
+        &mut self,
+        states: &[ast::ParserState],
+        prefix: &str,
+        graph: &mut StateGraph,
+    ) -> Vec<(StateId, String)> {
+        states
+            .iter()
+            .map(|s| {
+                let wanted = match prefix {
+                    "" => s.name.name.clone(),
+                    prefix => format!("{prefix}_{}", s.name.name),
+                };
+                let (id, name) = graph.reserve(&wanted);
+                self.bind(&s.name.name, Binding::State(id));
+                (id, name)
+            })
+            .collect()
+    }
+
+    /// Lowers declared states into their reserved slots; `inits` (the
+    /// parser's locals starting with their initializers) open `start`.
+    pub(super) fn lower_states(
+        &mut self,
+        states: &'a [ast::ParserState],
+        declared: &[(StateId, String)],
+        mut inits: Vec<ir::Stmt>,
+        graph: &mut StateGraph,
+    ) {
+        for (s, (id, name)) in states.iter().zip(declared) {
+            let opening = if s.name.name == "start" {
+                std::mem::take(&mut inits)
+            } else {
+                vec![]
+            };
+            self.state(s, *id, name.clone(), opening, graph);
+        }
+    }
+
+    /// One state; a sub-parser call in it ends the state there, with a
+    /// jump into the sub-parser's copied states, whose `accept` leads to a
+    /// new state holding the rest of the statements and the transition.
+    fn state(
+        &mut self,
+        s: &'a ast::ParserState,
+        mut id: StateId,
+        mut name: String,
+        mut stmts: Vec<ir::Stmt>,
+        graph: &mut StateGraph,
+    ) {
+        let origin = self.diags.origin(s.span);
+        self.scopes.push(HashMap::new());
+        for st in &s.stmts {
+            let Some((callee, args, call)) = self.sub_parser_call(st) else {
+                self.stmt(st, &mut stmts);
+                continue;
+            };
+            let (after, after_name) =
+                graph.reserve(&format!("{name}_after_{}", callee.instance.name));
+            let Some((entry, copy_out)) =
+                self.inline_sub_parser(&callee, args, call, after, &mut stmts, graph)
+            else {
+                break;
+            };
+            graph.fill(
+                id,
+                ir::State {
+                    name: std::mem::replace(&mut name, after_name),
+                    origin: origin.clone(),
+                    stmts: std::mem::replace(&mut stmts, copy_out),
+                    transition: Transition::Direct(Next::State(entry)),
+                },
+            );
+            id = after;
+        }
+        // A state without a transition statement rejects (P4_16 §13.5).
+        let transition = match &s.transition {
+            Some(t) => self
+                .transition(t)
+                .unwrap_or(Transition::Direct(Next::Reject)),
+            None => Transition::Direct(Next::Reject),
+        };
+        self.scopes.pop();
+        graph.fill(
+            id,
+            ir::State {
+                name,
+                origin,
+                stmts,
+                transition,
+            },
+        );
     }
 
     fn next(&mut self, path: &ast::Path) -> Option<Next> {
         match path.name.name.as_str() {
-            "accept" => Some(Next::Accept),
+            // Inside a sub-parser, `accept` is bound to the caller's state
+            // that continues after the call.
+            "accept" => match self.lookup("accept") {
+                Some(Binding::State(s)) => Some(Next::State(s)),
+                _ => Some(Next::Accept),
+            },
             "reject" => Some(Next::Reject),
             name => match self.lookup(name) {
                 Some(Binding::State(s)) => Some(Next::State(s)),

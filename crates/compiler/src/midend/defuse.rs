@@ -50,13 +50,16 @@ pub fn plain_path(mut e: &Expr) -> bool {
 }
 
 impl Writes {
-    /// Writes of the controls and actions.
+    /// Writes of the parser states, controls and actions.
     pub fn of(prog: &Program, facts: &HeaderFacts) -> Writes {
         let mut v = WriteWalk {
             prog,
             facts,
             w: Writes::default(),
         };
+        for state in prog.parsers.iter().flat_map(|p| &p.states) {
+            walk_stmts(&mut v, &state.stmts);
+        }
         for c in &prog.controls {
             walk_stmts(&mut v, &c.body);
         }
