@@ -22,6 +22,7 @@ mod packet_key;
 mod parser;
 mod perf_events;
 mod ports;
+mod psa_egress;
 mod replication;
 mod source_map;
 mod split;
@@ -155,6 +156,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
     let later_stages = e.stage_functions();
+    let egress = psa_egress::egress_function(&mut e);
     let mut out = e.preamble();
     for h in e.helpers.borrow().iter() {
         out.push_str(helpers::text(*h));
@@ -205,6 +207,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     if e.stages.staged() {
         out.push_str(&e.stages_definition());
     }
+    out.push_str(&egress);
     out.push_str(&entry);
     out.push_str(&later_stages);
     out.push_str(&e.egress_entry_function());
@@ -337,8 +340,14 @@ impl Emitter<'_> {
     /// What every stage ends with: the cut, the verdict, and where a
     /// packet the deparser cannot write goes.
     fn entry_epilogue(&self) -> Vec<CStmt> {
-        let mut body = self.truncation();
-        body.extend(self.verdict());
+        let mut body = match self.psa_egress_call() {
+            Some(call) => call,
+            None => {
+                let mut body = self.truncation();
+                body.extend(self.verdict());
+                body
+            }
+        };
         if self.prog.deparser().is_some() {
             // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
             body.push(CStmt::Label(DEPARSE_FAILED.into()));
@@ -506,6 +515,9 @@ impl Emitter<'_> {
     /// already, else the output port takes the verdict's port.
     fn checkpoint(&self) -> Vec<CStmt> {
         let i = &self.prog.intrinsics;
+        if let VerdictRule::Code { place, outcomes } = &i.verdict {
+            return self.code_checkpoint(place, outcomes);
+        }
         let (VerdictRule::Port { place, drop }, Some(port)) = (&i.verdict, &i.output_port) else {
             return vec![];
         };
