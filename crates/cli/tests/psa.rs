@@ -73,7 +73,11 @@ fn psa_egress_parses_again_bridges_metadata_and_drops_on_every_target() {
     }
     for (ok, target, text) in run_stf(&own("psa_egress.p4"), &own("psa_egress.stf"), &[]) {
         assert!(ok, "{target}:\n{text}");
-        assert_eq!(text.matches("drop: ok (dropped)").count(), 3, "{target}:\n{text}");
+        assert_eq!(
+            text.matches("drop: ok (dropped)").count(),
+            3,
+            "{target}:\n{text}"
+        );
     }
     // Egress's writes are observed: expecting the tag as ingress left it fails.
     let dir = common::scratch_dir("psa_egress_observed");
@@ -85,7 +89,10 @@ fn psa_egress_parses_again_bridges_metadata_and_drops_on_every_target() {
          expect 2 000000000002 000000000001 88b5 11 00 ff 00 9000 cafe $\n",
     );
     for (ok, target, text) in run_stf(&own("psa_egress.p4"), &script, &[]) {
-        assert!(!ok && text.contains("88b51102 01039000"), "{target}:\n{text}");
+        assert!(
+            !ok && text.contains("88b51102 01039000"),
+            "{target}:\n{text}"
+        );
     }
 }
 
