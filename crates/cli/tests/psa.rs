@@ -301,7 +301,7 @@ fn ptf_scenarios_pass_on_every_target() {
         .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     scripts.sort();
-    assert!(scripts.len() >= 10, "PTF scenario files missing");
+    assert!(scripts.len() >= 13, "PTF scenario files missing");
     let mut problems = vec![];
     for script in &scripts {
         let stem = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");
