@@ -96,12 +96,48 @@ fn psa_egress_parses_again_bridges_metadata_and_drops_on_every_target() {
     }
 }
 
+#[test]
+fn psa_multicast_copies_each_run_egress_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_multicast: {why}");
+        return;
+    }
+    let (p4, stf) = (own("psa_multicast.p4"), own("psa_multicast.stf"));
+    let args = ["test", &*p4.to_string_lossy(), &*stf.to_string_lossy()];
+    let out = common::p4bpf(&[&args[..], &["--target", "veth", "--hook", "tc"]].concat());
+    let text = common::stdout(&out);
+    assert!(out.status.success(), "{text}{}", common::stderr(&out));
+    // Two copies leave (egress dropped the third), each judged against its port's expect.
+    assert_eq!(
+        text.matches("(psa_multicast.stf:15) in port 1: redirect to port")
+            .count(),
+        2,
+        "{text}"
+    );
+    if let Some(corpus) = common::corpus_dir() {
+        let stem = corpus.join("p4_16_samples/psa-multicast-basic-corrected-bmv2");
+        let (p4, stf) = (stem.with_extension("p4"), stem.with_extension("stf"));
+        let corpus_args = ["test", &*p4.to_string_lossy(), &*stf.to_string_lossy()];
+        let out =
+            common::p4bpf(&[&corpus_args[..], &["--target", "veth", "--hook", "tc"]].concat());
+        let text = common::stdout(&out);
+        assert!(out.status.success(), "{text}{}", common::stderr(&out));
+    }
+    let out = common::p4bpf(&[&args[..], &["--target", "kernel", "--hook", "xdp"]].concat());
+    let err = common::stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("psa_multicast.p4:") && err.contains("not supported at XDP"),
+        "{err}"
+    );
+}
+
 /// (what the variant changes in psa_forward.p4: from, to; what its refusal says)
 const REFUSED: &[(&str, &str, &str)] = &[
     (
         "        ingress_drop(ostd);\n",
         "        multicast(ostd, (MulticastGroup_t) 5);\n",
-        "PSA multicast (`multicast_group`) is not supported yet",
+        "multicast (`multicast_group`) is not supported at XDP",
     ),
     (
         "        send_to_port(ostd, port);\n",
@@ -143,19 +179,20 @@ fn psa_refusals_name_their_reason_and_place() {
 
 /// (PSA STF file stem, text its failing runs print).
 const KNOWN_GAPS: &[(&str, &str)] = &[
-    // PSA's replication: clone sessions (and their STF command),
-    // multicast (v1model's multicast runs at TC).
+    // PSA's replication: clone sessions (and their STF command);
+    // multicast runs at TC only, with copies only a live run sees
+    // (`psa_multicast_copies_each_run_egress_at_tc` runs one at TC).
     (
         "psa-e2e-cloning-basic-bmv2",
         "unsupported STF command `mirroring_add_mc`",
     ),
     (
         "psa-multicast-basic-2-bmv2",
-        "PSA multicast (`multicast_group`) is not supported yet",
+        "method `apply` is not supported",
     ),
     (
         "psa-multicast-basic-corrected-bmv2",
-        "PSA multicast (`multicast_group`) is not supported yet",
+        "multicast (`multicast_group`) is not supported at XDP",
     ),
     // ActionProfile.
     (

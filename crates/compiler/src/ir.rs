@@ -811,6 +811,8 @@ pub struct Replication {
     pub replica_instance: u32,
     /// Where the program asks for multicast, for hooks that cannot.
     pub at: Option<p4bpf_front::source::SrcLoc>,
+    /// The group's field as the program names it (`mcast_grp`).
+    pub field: &'static str,
 }
 
 impl Intrinsics {

@@ -159,7 +159,7 @@ fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
             let mut diags = Diagnostics::default();
             diags.error(
                 r.at,
-                "multicast (`mcast_grp`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc",
+                format!("multicast (`{}`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc", r.field),
             );
             Err(diags)
         }

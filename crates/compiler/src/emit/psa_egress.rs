@@ -62,14 +62,39 @@ impl Emitter<'_> {
         if kept.is_empty() {
             return vec![CStmt::Return(self.target.drop().into())];
         }
-        vec![CStmt::If {
+        let mut out = vec![CStmt::If {
             cond: kept.join(" && "),
             then: vec![CStmt::Return(format!(
                 "{} /* ingress dropped it */",
                 self.target.drop()
             ))],
             other: vec![],
-        }]
+        }];
+        out.extend(self.multicast_check());
+        out
+    }
+
+    /// In `ENTRY_egress`, on a multicast copy: the egress pipeline, whose
+    /// packet leaves by the port it was copied to unless egress drops it.
+    pub fn psa_egress_on_copy(&self) -> Option<Vec<CStmt>> {
+        if self.prog.arch != Arch::Psa {
+            return None;
+        }
+        let Some(_) = egress_start(self.prog) else {
+            return Some(vec![CStmt::Return(
+                "TC_ACT_OK /* out of the port the copy was sent to */".into(),
+            )]);
+        };
+        Some(vec![
+            line(format!(
+                "int verdict = {}(skb, st)",
+                self.egress_function_name()
+            )),
+            CStmt::Return(
+                "verdict == TC_ACT_SHOT ? TC_ACT_SHOT : TC_ACT_OK /* out of the port the copy was sent to */"
+                    .into(),
+            ),
+        ])
     }
 }
 

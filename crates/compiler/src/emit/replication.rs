@@ -1,4 +1,5 @@
-//! Multicast at TC (v1model's `mcast_grp`, [`crate::ir::Replication`]).
+//! Multicast at TC (v1model's `mcast_grp`, PSA's `multicast_group`,
+//! [`crate::ir::Replication`]).
 //!
 //! At the checkpoint after ingress, a non-zero group sends one copy of
 //! the packet per member through `bpf_clone_redirect` to the member's
@@ -12,7 +13,9 @@
 //! unicast the entry program redirected) finds one of them missing and
 //! passes untouched. Egress reads the packet as ingress left it: the
 //! header offsets of the state still hold, since only the deparser after
-//! egress moves bytes.
+//! egress moves bytes. PSA's copies are of the packet its ingress
+//! deparser wrote, and its egress parser parses them again: they run the
+//! egress function the unicast path runs inline (`psa_egress`).
 
 use super::c::{line, CStmt};
 use super::{c_identifier, entry_name, Emitter, DEPARSE_FAILED};
@@ -182,16 +185,24 @@ impl Emitter<'_> {
             },
             line("mailbox->armed = 0"),
             line("skb->cb[0] = 0"),
+        ];
+        let state = line(format!(
+            "struct {} *st = &mailbox->state",
+            self.state_type()
+        ));
+        if let Some(steps) = self.psa_egress_on_copy() {
+            body.push(state);
+            body.extend(self.trace_returns(steps));
+            return self.egress_entry_text(body);
+        }
+        body.extend([
             line("u8 *pkt = (u8 *)(long)skb->data"),
             line("u8 *pkt_end = (u8 *)(long)skb->data_end"),
-            line(format!(
-                "struct {} *st = &mailbox->state",
-                self.state_type()
-            )),
+            state,
             line("u32 offset = mailbox->offset"),
             line("u8 parser_error = mailbox->parser_error"),
             line("(void)parser_error"),
-        ];
+        ]);
         let mut steps = vec![];
         for step in self.prog.pipeline.iter().skip(first + 1) {
             steps.extend(self.step_part(*step, 0, None, None));
@@ -212,6 +223,10 @@ impl Emitter<'_> {
             steps.push(CStmt::Return("TC_ACT_SHOT".into()));
         }
         body.extend(self.trace_returns(steps));
+        self.egress_entry_text(body)
+    }
+
+    fn egress_entry_text(&self, body: Vec<CStmt>) -> String {
         let mut out = format!(
             "/* Egress of {} on each multicast copy, attached at TC egress of every port. */\nSEC(\"tc\")\nint {}(struct __sk_buff *skb)\n{{\n",
             self.prog.name,

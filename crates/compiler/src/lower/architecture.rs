@@ -167,6 +167,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.check_entry_requests();
         self.check_tc_types(program);
         if arch.arch == ir::Arch::Psa {
+            self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
             self.psa_egress(decls.get(3..).unwrap_or_default());
             self.psa_outputs(span);
         }

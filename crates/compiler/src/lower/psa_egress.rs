@@ -17,7 +17,7 @@
 
 use super::Lowerer;
 use crate::arch::Place;
-use crate::ir::{Control, Expr, ExprKind, Next, Parser, Step, Stmt, Transition, VarId};
+use crate::ir::{BinOp, Control, Expr, ExprKind, Next, Parser, Step, Stmt, Transition, VarId};
 use p4bpf_front::ast;
 use p4bpf_front::source::Span;
 use std::collections::HashMap;
@@ -78,7 +78,11 @@ impl Lowerer<'_, '_> {
             self.prog.parsers.pop();
             let kept = self.prog.controls.len().saturating_sub(2);
             self.prog.controls.truncate(kept);
-            self.prog.pipeline.truncate(checkpoint);
+            // Multicast copies the packet at the checkpoint.
+            let multicast = self.prog.intrinsics.replication.is_some();
+            self.prog
+                .pipeline
+                .truncate(checkpoint + usize::from(multicast));
             return;
         }
         let inputs = self.egress_inputs(span);
@@ -112,7 +116,9 @@ impl Lowerer<'_, '_> {
         ]);
     }
 
-    /// The egress blocks' input metadata, from what ingress decided.
+    /// The egress blocks' input metadata, from what ingress decided. A
+    /// multicast copy comes with its port, instance and packet path set
+    /// (`emit::replication`); a packet without a group is unicast.
     fn egress_inputs(&mut self, span: Span) -> Vec<Stmt> {
         let mut out = vec![];
         for (to, from) in FROM_INGRESS {
@@ -122,14 +128,35 @@ impl Lowerer<'_, '_> {
                 out.push(Stmt::Assign { lhs, rhs });
             }
         }
+        let mut unicast = vec![];
         for to in PACKET_PATHS {
             if let Some(lhs) = self.arch_place(&to, span) {
-                let rhs = Expr {
-                    kind: ExprKind::Int(NORMAL_UNICAST.into()),
-                    ty: lhs.ty.clone(),
-                };
-                out.push(Stmt::Assign { lhs, rhs });
+                let rhs = Expr::int(NORMAL_UNICAST, lhs.ty.clone());
+                unicast.push(Stmt::Assign { lhs, rhs });
             }
+        }
+        let Some(group) = self
+            .prog
+            .intrinsics
+            .replication
+            .as_ref()
+            .map(|r| r.group.clone())
+        else {
+            out.extend(unicast);
+            return out;
+        };
+        let zero = Expr::int(0u32, group.ty.clone());
+        out.push(Stmt::If {
+            cond: Expr::binary(BinOp::Eq, group, zero),
+            then: unicast,
+            other: vec![],
+        });
+        let [parser_path, path] = PACKET_PATHS;
+        if let (Some(lhs), Some(rhs)) = (
+            self.arch_place(&parser_path, span),
+            self.arch_place(&path, span),
+        ) {
+            out.push(Stmt::Assign { lhs, rhs });
         }
         out
     }

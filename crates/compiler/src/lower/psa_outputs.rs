@@ -1,5 +1,5 @@
 //! PSA's ingress outputs p4bpf does not act on yet: a program that sets
-//! `clone`, `resubmit` or `multicast_group` in its
+//! `clone` or `resubmit` in its
 //! `psa_ingress_output_metadata_t` would see its packet unicast as if it
 //! had not, so it is refused instead. Only code the pipeline can run
 //! counts: its controls, and the actions they and their tables call.
@@ -10,10 +10,9 @@ use crate::midend::visit::{walk_stmts, Descend, Visitor};
 use p4bpf_front::source::Span;
 
 /// The outputs refused, and why.
-const NOT_YET: [(&str, &str); 3] = [
+const NOT_YET: [(&str, &str); 2] = [
     ("clone", "cloning (`clone`)"),
     ("resubmit", "resubmission (`resubmit`)"),
-    ("multicast_group", "multicast (`multicast_group`)"),
 ];
 
 impl Lowerer<'_, '_> {
