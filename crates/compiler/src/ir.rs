@@ -793,6 +793,25 @@ pub struct Intrinsics {
     pub defaults: Vec<Stmt>,
     /// Multicast between ingress and egress, when the program asks for it.
     pub replication: Option<Replication>,
+    /// PSA's clone I2E, when the program asks for it.
+    pub clone_i2e: Option<CloneI2e>,
+}
+
+/// PSA's clone I2E: when `flag` holds after the ingress deparser's body
+/// (the packet still as ingress received it), one copy per member of
+/// clone session `session`, each through egress with its port, its
+/// instance and the packet path [`CloneI2e::path`]. Rides on
+/// [`Replication`]'s copies (TC only).
+#[derive(Clone, Debug)]
+pub struct CloneI2e {
+    pub flag: Expr,
+    pub session: Expr,
+    /// Where a copy finds its packet path (`egress_istd.packet_path`).
+    pub packet_path: Expr,
+    /// `PSA_PacketPath_t.CLONE_I2E`.
+    pub path: u32,
+    /// Where the program asks for a clone, for hooks that cannot.
+    pub at: Option<p4bpf_front::source::SrcLoc>,
 }
 
 /// Multicast (v1model's `mcast_grp`): at the [`Step::Checkpoint`] a

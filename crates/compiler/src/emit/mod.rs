@@ -450,6 +450,7 @@ impl Emitter<'_> {
                 out.extend(tail.unwrap_or_default());
                 out.push(CStmt::Label(end));
                 if matches!(step, Step::Deparse(_)) {
+                    out.extend(self.clone_i2e_call(i));
                     out.extend(self.deparser_epilogue());
                 }
             }

@@ -168,6 +168,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.check_tc_types(program);
         if arch.arch == ir::Arch::Psa {
             self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
+            self.psa_clone(decls.get(1).map_or(span, |d| d.span));
             self.psa_egress(decls.get(3..).unwrap_or_default());
             self.psa_outputs(span);
         }
@@ -255,6 +256,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             truncate: None,
             defaults,
             replication: None,
+            clone_i2e: None,
         })
     }
 

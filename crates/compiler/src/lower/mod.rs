@@ -30,6 +30,7 @@ mod method;
 mod multicast;
 mod parser;
 mod pna;
+mod psa_clone;
 mod psa_egress;
 mod psa_outputs;
 mod stmt;
@@ -209,6 +210,7 @@ pub fn lower(
                 truncate: None,
                 defaults: vec![],
                 replication: None,
+                clone_i2e: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],

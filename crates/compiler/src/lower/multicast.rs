@@ -15,7 +15,9 @@ const STD: &str = "standard_metadata";
 /// BMv2's `PKT_INSTANCE_TYPE_REPLICATION`.
 const REPLICATION: u32 = 5;
 /// PSA's `PSA_PacketPath_t.NORMAL_MULTICAST`.
-pub(super) const NORMAL_MULTICAST: u32 = 2;
+const NORMAL_MULTICAST: u32 = 2;
+/// PSA's `PSA_PacketPath_t.CLONE_I2E`.
+pub(super) const PSA_CLONE_I2E: u32 = 3;
 
 /// Where a program names its multicast: the group, and where a copy
 /// finds its replica id and its instance type (or packet path).
@@ -43,16 +45,26 @@ const PSA: Places = Places {
 impl Lowerer<'_, '_> {
     /// Notes multicast in the intrinsics when a control can set a group.
     pub(super) fn v1model_multicast(&mut self, span: Span) {
-        self.multicast(&V1MODEL, span);
+        self.multicast(&V1MODEL, span, false);
     }
 
     /// PSA's `ostd.multicast_group`: copies of the packet the ingress
     /// deparser wrote, each through the egress pipeline.
     pub(super) fn psa_multicast(&mut self, span: Span) {
-        self.multicast(&PSA, span);
+        self.multicast(&PSA, span, false);
     }
 
-    fn multicast(&mut self, places: &Places, span: Span) {
+    /// PSA's copies machinery for clones, whether or not the program
+    /// sets a group too.
+    pub(super) fn psa_copies(&mut self, span: Span) {
+        if self.prog.intrinsics.replication.is_none() {
+            self.multicast(&PSA, span, true);
+        }
+    }
+
+    /// Notes `places`' multicast when runnable code sets the group, or
+    /// `always`.
+    fn multicast(&mut self, places: &Places, span: Span, always: bool) {
         let (Some(group), Some(replica_id), Some(instance_type)) = (
             self.arch_place(&places.group, span),
             self.arch_place(&places.replica_id, span),
@@ -71,7 +83,7 @@ impl Lowerer<'_, '_> {
         for body in runnable_bodies(&self.prog) {
             walk_stmts(&mut finder, body);
         }
-        if finder.found.is_none() {
+        if finder.found.is_none() && !always {
             return;
         }
         self.prog.intrinsics.replication = Some(ir::Replication {

@@ -74,7 +74,9 @@ impl Lowerer<'_, '_> {
         else {
             return;
         };
-        if control.body.is_empty() && re_emits(parser, deparser).is_ok() {
+        // A clone's egress runs on the packet as ingress received it.
+        let clones = self.prog.intrinsics.clone_i2e.is_some();
+        if control.body.is_empty() && re_emits(parser, deparser).is_ok() && !clones {
             self.prog.parsers.pop();
             let kept = self.prog.controls.len().saturating_sub(2);
             self.prog.controls.truncate(kept);
@@ -117,8 +119,8 @@ impl Lowerer<'_, '_> {
     }
 
     /// The egress blocks' input metadata, from what ingress decided. A
-    /// multicast copy comes with its port, instance and packet path set
-    /// (`emit::replication`); a packet without a group is unicast.
+    /// copy (multicast, clone) comes with its port, instance and packet
+    /// path set (`emit::replication`); a packet without a path is unicast.
     fn egress_inputs(&mut self, span: Span) -> Vec<Stmt> {
         let mut out = vec![];
         for (to, from) in FROM_INGRESS {
@@ -128,35 +130,21 @@ impl Lowerer<'_, '_> {
                 out.push(Stmt::Assign { lhs, rhs });
             }
         }
-        let mut unicast = vec![];
-        for to in PACKET_PATHS {
-            if let Some(lhs) = self.arch_place(&to, span) {
-                let rhs = Expr::int(NORMAL_UNICAST, lhs.ty.clone());
-                unicast.push(Stmt::Assign { lhs, rhs });
-            }
-        }
-        let Some(group) = self
-            .prog
-            .intrinsics
-            .replication
-            .as_ref()
-            .map(|r| r.group.clone())
-        else {
-            out.extend(unicast);
+        let [parser_path, path] = PACKET_PATHS;
+        let Some(path) = self.arch_place(&path, span) else {
             return out;
         };
-        let zero = Expr::int(0u32, group.ty.clone());
+        let zero = Expr::int(0u32, path.ty.clone());
         out.push(Stmt::If {
-            cond: Expr::binary(BinOp::Eq, group, zero),
-            then: unicast,
+            cond: Expr::binary(BinOp::Eq, path.clone(), zero),
+            then: vec![Stmt::Assign {
+                rhs: Expr::int(NORMAL_UNICAST, path.ty.clone()),
+                lhs: path.clone(),
+            }],
             other: vec![],
         });
-        let [parser_path, path] = PACKET_PATHS;
-        if let (Some(lhs), Some(rhs)) = (
-            self.arch_place(&parser_path, span),
-            self.arch_place(&path, span),
-        ) {
-            out.push(Stmt::Assign { lhs, rhs });
+        if let Some(lhs) = self.arch_place(&parser_path, span) {
+            out.push(Stmt::Assign { lhs, rhs: path });
         }
         out
     }

@@ -1,5 +1,5 @@
 //! PSA's ingress outputs p4bpf does not act on yet: a program that sets
-//! `clone` or `resubmit` in its
+//! `resubmit` in its
 //! `psa_ingress_output_metadata_t` would see its packet unicast as if it
 //! had not, so it is refused instead. Only code the pipeline can run
 //! counts: its controls, and the actions they and their tables call.
@@ -10,10 +10,7 @@ use crate::midend::visit::{walk_stmts, Descend, Visitor};
 use p4bpf_front::source::Span;
 
 /// The outputs refused, and why.
-const NOT_YET: [(&str, &str); 2] = [
-    ("clone", "cloning (`clone`)"),
-    ("resubmit", "resubmission (`resubmit`)"),
-];
+const NOT_YET: [(&str, &str); 1] = [("resubmit", "resubmission (`resubmit`)")];
 
 impl Lowerer<'_, '_> {
     /// Refuses a program that sets one of the [`NOT_YET`] outputs.
