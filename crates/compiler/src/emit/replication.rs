@@ -331,7 +331,7 @@ impl Emitter<'_> {
         // egress function's program has none).
         let at = |step: Step| self.prog.pipeline.iter().position(|s| *s == step);
         let before = at(Step::Deparse(deparser)).zip(at(Step::Checkpoint));
-        if !before.is_some_and(|(deparse, checkpoint)| deparse < checkpoint) {
+        if before.is_none_or(|(deparse, checkpoint)| deparse >= checkpoint) {
             return vec![];
         }
         vec![CStmt::If {
