@@ -66,6 +66,7 @@ fn main() -> ExitCode {
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
         "mcast" => mcast::run(rest),
+        "clone" => mcast::run_clone(rest),
         "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),

@@ -97,7 +97,7 @@ fn psa_egress_parses_again_bridges_metadata_and_drops_on_every_target() {
 }
 
 #[test]
-fn psa_multicast_copies_each_run_egress_at_tc() {
+fn psa_multicast_and_clone_copies_each_run_egress_at_tc() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_multicast: {why}");
         return;
@@ -122,6 +122,22 @@ fn psa_multicast_copies_each_run_egress_at_tc() {
             common::p4bpf(&[&corpus_args[..], &["--target", "veth", "--hook", "tc"]].concat());
         let text = common::stdout(&out);
         assert!(out.status.success(), "{text}{}", common::stderr(&out));
+        // PSACloneI2E with BMv2's `mirroring_add` (one member); two
+        // members through `p4bpf clone`: replication.rs.
+        let p4 = corpus.join("psa-ebpf/clone-i2e.p4");
+        let stf = own("live/clone-i2e.stf");
+        let clone_args = ["test", &*p4.to_string_lossy(), &*stf.to_string_lossy()];
+        let out = common::p4bpf(
+            &[
+                &clone_args[..],
+                &["--target", "veth", "--hook", "tc"],
+                &PTF_DEFINES,
+            ]
+            .concat(),
+        );
+        let text = common::stdout(&out);
+        assert!(out.status.success(), "{text}{}", common::stderr(&out));
+        assert!(text.contains("PASS: 2 packets, 0 failure(s)"), "{text}");
     }
     let out = common::p4bpf(&[&args[..], &["--target", "kernel", "--hook", "xdp"]].concat());
     let err = common::stderr(&out);
@@ -142,7 +158,7 @@ const REFUSED: &[(&str, &str, &str)] = &[
     (
         "        send_to_port(ostd, port);\n",
         "        send_to_port(ostd, port);\n        ostd.clone = true;\n",
-        "PSA cloning (`clone`) is not supported yet",
+        "cloning (`ostd.clone`) is not supported at XDP",
     ),
 ];
 

@@ -155,6 +155,12 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
             .as_ref()
             .map(|r| r.groups_map.clone()),
     );
+    names.extend(
+        description
+            .replication
+            .as_ref()
+            .and_then(|r| r.clone_sessions_map.clone()),
+    );
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
     names.sort();
