@@ -97,6 +97,18 @@ fn psa_egress_parses_again_bridges_metadata_and_drops_on_every_target() {
 }
 
 #[test]
+fn psa_resubmit_runs_ingress_again_on_the_received_packet_on_every_target() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_resubmit: {why}");
+        return;
+    }
+    for (ok, target, text) in run_stf(&own("psa_resubmit.p4"), &own("psa_resubmit.stf"), &[]) {
+        assert!(ok, "{target}:\n{text}");
+        assert!(text.contains("drop: ok (dropped)"), "{target}:\n{text}");
+    }
+}
+
+#[test]
 fn psa_multicast_and_clone_copies_each_run_egress_at_tc() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_multicast: {why}");
@@ -354,7 +366,7 @@ fn ptf_scenarios_pass_on_every_target() {
         .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     scripts.sort();
-    assert!(scripts.len() >= 13, "PTF scenario files missing");
+    assert!(scripts.len() >= 14, "PTF scenario files missing");
     let mut problems = vec![];
     for script in &scripts {
         let stem = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");

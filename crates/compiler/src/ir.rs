@@ -795,6 +795,26 @@ pub struct Intrinsics {
     pub replication: Option<Replication>,
     /// PSA's clone I2E, when the program asks for it.
     pub clone_i2e: Option<CloneI2e>,
+    /// PSA's resubmission, when the program asks for it.
+    pub resubmit: Option<Resubmit>,
+}
+
+/// PSA's resubmission: when `flag` holds after the ingress deparser's
+/// body (the packet still as ingress received it), ingress runs again on
+/// the packet, with every variable reset but `kept` (the resubmit
+/// metadata) and `packet_paths` set to [`Resubmit::path`]; at most
+/// [`Resubmit::MAX_PASSES`] times, then the packet is dropped.
+#[derive(Clone, Debug)]
+pub struct Resubmit {
+    pub flag: Expr,
+    pub kept: Option<Expr>,
+    pub packet_paths: Vec<Expr>,
+    /// `PSA_PacketPath_t.RESUBMIT`.
+    pub path: u32,
+}
+
+impl Resubmit {
+    pub const MAX_PASSES: u32 = 4;
 }
 
 /// PSA's clone I2E: when `flag` holds after the ingress deparser's body

@@ -23,6 +23,7 @@ mod parser;
 mod perf_events;
 mod ports;
 mod psa_egress;
+mod psa_resubmit;
 mod replication;
 mod source_map;
 mod split;
@@ -322,7 +323,8 @@ impl Emitter<'_> {
             body.push(line(format!("struct {} *st = &state", self.state_type())));
         }
         body.extend(self.trace_begin());
-        let mut pipeline = self.intrinsic_inputs();
+        let mut pipeline = self.resubmit_entry();
+        pipeline.extend(self.intrinsic_inputs());
         pipeline.extend(self.staged_steps(None));
         pipeline.extend(self.entry_epilogue());
         body.extend(self.trace_returns(pipeline));
@@ -451,6 +453,7 @@ impl Emitter<'_> {
                 out.push(CStmt::Label(end));
                 if matches!(step, Step::Deparse(_)) {
                     out.extend(self.clone_i2e_call(i));
+                    out.extend(self.resubmit_check(i));
                     out.extend(self.deparser_epilogue());
                 }
             }

@@ -105,10 +105,13 @@ pub fn egress_function(e: &mut Emitter) -> String {
     let Some(start) = egress_start(e.prog) else {
         return String::new();
     };
-    let egress_prog = Program {
+    let mut egress_prog = Program {
         pipeline: e.prog.pipeline.get(start..).unwrap_or_default().to_vec(),
         ..e.prog.clone()
     };
+    // Egress neither clones from ingress nor resubmits.
+    egress_prog.intrinsics.clone_i2e = None;
+    egress_prog.intrinsics.resubmit = None;
     let mut egress = Emitter {
         prog: &egress_prog,
         hook: e.hook,

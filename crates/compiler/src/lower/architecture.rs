@@ -169,8 +169,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if arch.arch == ir::Arch::Psa {
             self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
             self.psa_clone(decls.get(1).map_or(span, |d| d.span));
+            self.psa_resubmit(decls.get(1).map_or(span, |d| d.span));
             self.psa_egress(decls.get(3..).unwrap_or_default());
-            self.psa_outputs(span);
         }
         if arch.arch == ir::Arch::V1Model {
             // Ingress is where a group takes effect: point there.
@@ -257,6 +257,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             defaults,
             replication: None,
             clone_i2e: None,
+            resubmit: None,
         })
     }
 

@@ -33,6 +33,7 @@ mod pna;
 mod psa_clone;
 mod psa_egress;
 mod psa_outputs;
+mod psa_resubmit;
 mod stmt;
 mod table;
 mod tc_acl;
@@ -211,6 +212,7 @@ pub fn lower(
                 defaults: vec![],
                 replication: None,
                 clone_i2e: None,
+                resubmit: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],

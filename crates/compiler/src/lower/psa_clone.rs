@@ -43,7 +43,7 @@ impl Lowerer<'_, '_> {
     }
 
     /// Whether runnable code sets `place` to something but zero.
-    fn sets(&mut self, place: &Place, span: Span) -> bool {
+    pub(super) fn sets(&mut self, place: &Place, span: Span) -> bool {
         let Some(ExprKind::Field { agg, field, .. }) = self.arch_place(place, span).map(|e| e.kind)
         else {
             return false;
