@@ -109,6 +109,31 @@ fn psa_resubmit_runs_ingress_again_on_the_received_packet_on_every_target() {
 }
 
 #[test]
+fn psa_recirculate_runs_ingress_on_what_egress_wrote_on_every_target() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_recirculate: {why}");
+        return;
+    }
+    let (p4, stf) = (own("psa_recirculate.p4"), own("psa_recirculate.stf"));
+    for (ok, target, text) in run_stf(&p4, &stf, &[]) {
+        assert!(ok, "{target}:\n{text}");
+        assert!(text.contains("drop: ok (dropped)"), "{target}:\n{text}");
+    }
+    // PTF's EgressTrafficManagerRecirculatePSATest, its recirculation
+    // port being ours.
+    let Some(corpus) = common::corpus_dir() else {
+        return;
+    };
+    let program = corpus.join("psa-ebpf/etm-recirc.p4");
+    let mut defines = PTF_DEFINES;
+    defines[7] = "PSA_RECIRC=0xfffffffa";
+    let script = own("recirculate/etm-recirc.stf");
+    for (ok, target, text) in run_stf(&program, &script, &defines) {
+        assert!(ok, "{target}:\n{text}");
+    }
+}
+
+#[test]
 fn psa_multicast_and_clone_copies_each_run_egress_at_tc() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_multicast: {why}");

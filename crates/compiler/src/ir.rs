@@ -797,6 +797,9 @@ pub struct Intrinsics {
     pub clone_i2e: Option<CloneI2e>,
     /// PSA's resubmission, when the program asks for it.
     pub resubmit: Option<Resubmit>,
+    /// PSA's recirculation (after the last deparser), when the program
+    /// names the recirculation port.
+    pub recirculate: Option<Resubmit>,
 }
 
 /// PSA's resubmission: when `flag` holds after the ingress deparser's
@@ -804,6 +807,8 @@ pub struct Intrinsics {
 /// the packet, with every variable reset but `kept` (the resubmit
 /// metadata) and `packet_paths` set to [`Resubmit::path`]; at most
 /// [`Resubmit::MAX_PASSES`] times, then the packet is dropped.
+/// Recirculation is the same after the last deparser has written the
+/// packet (`kept`: the recirculate metadata).
 #[derive(Clone, Debug)]
 pub struct Resubmit {
     pub flag: Expr,

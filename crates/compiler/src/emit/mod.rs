@@ -82,6 +82,8 @@ pub struct Emitter<'p> {
     instrument: Instrument,
     /// Programs the packet path is cut into, joined by tail calls.
     stages: stages::Stages,
+    /// Printing PSA's egress function (`psa_egress`), not an entry.
+    in_egress_function: bool,
 }
 
 /// What goes into the C file besides the program.
@@ -149,6 +151,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         split: split::Split::plan(prog),
         instrument: options.instrument,
         stages: stages::Stages::plan(prog),
+        in_egress_function: false,
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -455,6 +458,7 @@ impl Emitter<'_> {
                     out.extend(self.clone_i2e_call(i));
                     out.extend(self.resubmit_check(i));
                     out.extend(self.deparser_epilogue());
+                    out.extend(self.recirculate_check(i));
                 }
             }
         }

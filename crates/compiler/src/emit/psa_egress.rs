@@ -39,11 +39,23 @@ impl Emitter<'_> {
     /// decides the packet's fate.
     pub fn psa_egress_call(&self) -> Option<Vec<CStmt>> {
         egress_start(self.prog)?;
-        Some(vec![CStmt::Return(format!(
+        let call = format!(
             "{}({}, st)",
             self.egress_function_name(),
             self.target.context()
-        ))])
+        );
+        let Some(again) = self.recirculation() else {
+            return Some(vec![CStmt::Return(call)]);
+        };
+        Some(vec![
+            line(format!("int verdict = {call}")),
+            CStmt::If {
+                cond: format!("verdict == {}", super::psa_resubmit::RECIRCULATE_CODE),
+                then: again,
+                other: vec![],
+            },
+            CStmt::Return("verdict".into()),
+        ])
     }
 
     /// A checkpoint for a code verdict (PSA's `ostd.drop`): drops the
@@ -126,6 +138,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         split: std::mem::take(&mut e.split),
         instrument: e.instrument,
         stages: super::stages::Stages::default(),
+        in_egress_function: true,
     };
     let text = egress.function_text(&e.state_type(), &e.egress_function_name());
     e.table_layouts = std::mem::take(&mut egress.table_layouts);

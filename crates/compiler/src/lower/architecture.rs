@@ -170,6 +170,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
             self.psa_clone(decls.get(1).map_or(span, |d| d.span));
             self.psa_resubmit(decls.get(1).map_or(span, |d| d.span));
+            self.psa_recirculate(span);
             self.psa_egress(decls.get(3..).unwrap_or_default());
         }
         if arch.arch == ir::Arch::V1Model {
@@ -258,6 +259,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             replication: None,
             clone_i2e: None,
             resubmit: None,
+            recirculate: None,
         })
     }
 

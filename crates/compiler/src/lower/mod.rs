@@ -213,6 +213,7 @@ pub fn lower(
                 replication: None,
                 clone_i2e: None,
                 resubmit: None,
+                recirculate: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],
