@@ -59,7 +59,8 @@ impl Emitter<'_> {
     }
 
     /// A checkpoint for a code verdict (PSA's `ostd.drop`): drops the
-    /// packet unless its code is one whose outcome is not a drop.
+    /// packet unless its code is one whose outcome is not a drop, then
+    /// hands a packet with a multicast group to the copies.
     pub fn code_checkpoint(
         &self,
         place: &crate::ir::Expr,
@@ -86,17 +87,18 @@ impl Emitter<'_> {
         out
     }
 
-    /// In `ENTRY_egress`, on a multicast copy: the egress pipeline, whose
-    /// packet leaves by the port it was copied to unless egress drops it.
+    /// In `ENTRY_egress`, on a copy (multicast, clone): the egress
+    /// pipeline, whose packet leaves by the port it was copied to unless
+    /// egress drops it (a copy is not recirculated: it leaves too).
     pub fn psa_egress_on_copy(&self) -> Option<Vec<CStmt>> {
         if self.prog.arch != Arch::Psa {
             return None;
         }
-        let Some(_) = egress_start(self.prog) else {
+        if egress_start(self.prog).is_none() {
             return Some(vec![CStmt::Return(
                 "TC_ACT_OK /* out of the port the copy was sent to */".into(),
             )]);
-        };
+        }
         Some(vec![
             line(format!(
                 "int verdict = {}(skb, st)",

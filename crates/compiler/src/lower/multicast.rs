@@ -4,7 +4,7 @@
 //! member at the checkpoint between ingress and egress. Programs that
 //! never set it pay nothing.
 
-use super::psa_outputs::{runnable_bodies, Sets};
+use super::runnable::{runnable_bodies, Sets};
 use super::Lowerer;
 use crate::arch::Place;
 use crate::ir::{self, ExprKind};

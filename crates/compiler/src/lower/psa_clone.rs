@@ -5,7 +5,7 @@
 //! ingress deparser's body. Cloning from egress (E2E) is refused.
 
 use super::multicast::PSA_CLONE_I2E;
-use super::psa_outputs::{runnable_bodies, Sets};
+use super::runnable::{runnable_bodies, Sets};
 use super::Lowerer;
 use crate::arch::Place;
 use crate::ir::{self, ExprKind};

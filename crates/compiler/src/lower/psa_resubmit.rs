@@ -6,7 +6,7 @@
 //! is psa.p4's `psa_recirculate` (not dropped, and sent to that port) and
 //! which keeps the recirculate metadata.
 
-use super::psa_outputs::runnable_bodies;
+use super::runnable::runnable_bodies;
 use super::Lowerer;
 use crate::arch::Place;
 use crate::ir::{self, BinOp, Expr, ExprKind};
