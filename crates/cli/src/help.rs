@@ -20,6 +20,7 @@ commands:
   counter ...           read or reset a loaded pipeline's counters
   mcast ...             set, delete, list a loaded pipeline's multicast groups
   profile ...           action profile members and selector groups of a pipeline
+  clone ...             set, delete, list a loaded pipeline's clone sessions
   meter set ...         configure a loaded pipeline's meter (rates and bursts)
   p4runtime serve       serve P4Runtime (gRPC) for a pipeline: controllers like p4runtime-shell
   pipeline ...          load, unload or show pipelines pinned in bpffs
@@ -88,6 +89,7 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("counter") => Some(crate::counter::USAGE),
         Some("mcast") => Some(crate::mcast::USAGE),
         Some("profile") => Some(crate::profile::USAGE),
+        Some("clone") => Some(crate::mcast::CLONE_USAGE),
         Some("meter") => Some(crate::meter::USAGE),
         Some("p4runtime") => Some(crate::p4runtime::USAGE),
         Some("pipeline") => Some(crate::pipeline::USAGE),

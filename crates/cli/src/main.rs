@@ -69,6 +69,7 @@ fn main() -> ExitCode {
         "help" | "-h" | "--help" => help::run(rest),
         "mcast" => mcast::run(rest),
         "profile" => profile::run(rest),
+        "clone" => mcast::run_clone(rest),
         "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),
         "port" => port::run(rest),

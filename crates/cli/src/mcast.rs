@@ -1,8 +1,10 @@
-//! `p4bpf mcast set|del|list`: a loaded pipeline's multicast groups. A
-//! thin shell over `p4bpf_runtime::multicast`.
+//! `p4bpf mcast set|del|list`: a loaded pipeline's multicast groups, and
+//! `p4bpf clone set|del|list`: its clone sessions, laid out alike. A thin
+//! shell over `p4bpf_runtime::multicast` and `::clone_session`.
 
 use crate::args::{Args, UsageError};
 use crate::control_output::{fail, print_lines, split};
+use p4bpf_runtime::clone_session;
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::multicast::{self, Member};
 use std::process::ExitCode;
@@ -21,10 +23,56 @@ A program has groups when it sets a multicast group (v1model's mcast_grp)
 and was compiled for TC.
 ";
 
+pub const CLONE_USAGE: &str = "\
+usage: p4bpf clone set PIPELINE SESSION PORT[:INSTANCE]...
+       p4bpf clone del PIPELINE SESSION
+       p4bpf clone list PIPELINE [--json]
+
+set   makes clone session SESSION send one copy out of each PORT, seen by
+      egress with instance INSTANCE (default 0); replaces its members.
+del   removes SESSION: clones to it go nowhere.
+list  sessions as `SESSION<tab>PORT:INSTANCE ...`.
+
+A program has clone sessions when it clones (PSA's ostd.clone) and was
+compiled for TC.
+";
+
+/// Which of a pipeline's replica sets a command manages.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Groups,
+    CloneSessions,
+}
+
+impl Kind {
+    fn command(self) -> &'static str {
+        match self {
+            Kind::Groups => "mcast",
+            Kind::CloneSessions => "clone",
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Groups => "group",
+            Kind::CloneSessions => "session",
+        }
+    }
+}
+
 pub fn run(words: Args) -> ExitCode {
+    run_for(Kind::Groups, words)
+}
+
+pub fn run_clone(words: Args) -> ExitCode {
+    run_for(Kind::CloneSessions, words)
+}
+
+fn run_for(kind: Kind, words: Args) -> ExitCode {
+    let cmd = Some(kind.command());
     let words = match split(words, &[]) {
         Ok(words) => words,
-        Err(error) => return error.report(Some("mcast")),
+        Err(error) => return error.report(cmd),
     };
     let positional: Vec<&str> = words.positional.iter().map(String::as_str).collect();
     let (command, name, rest) = match positional.as_slice() {
@@ -34,13 +82,16 @@ pub fn run(words: Args) -> ExitCode {
         ["list", name] => ("list", *name, (None, &[][..])),
         _ => {
             return UsageError::new("expected `set|del PIPELINE GROUP ...` or `list PIPELINE`")
-                .report(Some("mcast"))
+                .report(cmd)
         }
     };
     let group = match rest.0.map(|g| g.parse::<u32>()) {
         Some(Err(_)) => {
-            return UsageError::new("GROUP must be a number (1 to 4294967295)")
-                .report(Some("mcast"))
+            return UsageError::new(format!(
+                "{} must be a number (1 to 4294967295)",
+                kind.noun().to_uppercase()
+            ))
+            .report(cmd)
         }
         Some(Ok(group)) => group,
         None => 0,
@@ -52,27 +103,33 @@ pub fn run(words: Args) -> ExitCode {
         .collect::<Result<Vec<_>, _>>()
     {
         Ok(members) => members,
-        Err(error) => return error.report(Some("mcast")),
+        Err(error) => return error.report(cmd),
     };
     if command == "del" && !members.is_empty() {
-        return UsageError::new("`del` takes no members").report(Some("mcast"));
+        return UsageError::new("`del` takes no members").report(cmd);
     }
     let deployment = match Deployment::open_with(name, command != "list") {
         Ok(deployment) => deployment,
         Err(error) => return fail(error),
     };
     let description = &deployment.description;
-    let result = match command {
-        "set" => multicast::set_group(&deployment, description, group, &members)
-            .map(|()| vec![format!("group {group}: {} members", members.len())]),
-        "del" => multicast::delete_group(&deployment, description, group)
-            .map(|()| vec![format!("removed group {group}")]),
-        _ => multicast::list_groups(&deployment, description).map(|groups| {
-            groups
-                .iter()
-                .map(|(group, members)| render(*group, members, words.json))
-                .collect()
-        }),
+    let noun = kind.noun();
+    let set = format!("{noun} {group}: {} members", members.len());
+    let removed = format!("removed {noun} {group}");
+    let (d, json) = (&deployment, words.json);
+    let result = match (command, kind) {
+        ("set", Kind::Groups) => {
+            multicast::set_group(d, description, group, &members).map(|()| vec![set])
+        }
+        ("set", _) => {
+            clone_session::set_session(d, description, group, &members).map(|()| vec![set])
+        }
+        ("del", Kind::Groups) => {
+            multicast::delete_group(d, description, group).map(|()| vec![removed])
+        }
+        ("del", _) => clone_session::delete_session(d, description, group).map(|()| vec![removed]),
+        (_, Kind::Groups) => multicast::list_groups(d, description).map(|g| render_all(&g, json)),
+        _ => clone_session::list_sessions(d, description).map(|g| render_all(&g, json)),
     };
     match result {
         Ok(lines) => print_lines(&lines),
@@ -89,6 +146,13 @@ fn member(text: &str) -> Result<Member, UsageError> {
             "member `{text}`: expected PORT or PORT:RID (numbers)"
         ))),
     }
+}
+
+fn render_all(entries: &[(u32, Vec<Member>)], json: bool) -> Vec<String> {
+    entries
+        .iter()
+        .map(|(id, members)| render(*id, members, json))
+        .collect()
 }
 
 fn render(group: u32, members: &[Member], json: bool) -> String {

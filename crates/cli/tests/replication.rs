@@ -388,3 +388,71 @@ fn bmv2_multicast_commands_pass_live_at_tc() {
         "{text}"
     );
 }
+
+/// PTF's PSACloneI2E (psa-ebpf-ptf/test.py) on the corpus's clone-i2e.p4:
+/// ingress clones every packet to session 8 and sends the original to the
+/// port its destination MAC names, source MAC 00000000cafe; egress marks
+/// clones (EtherType face). Session 8 has two members on port 3
+/// (instances 1 and 2), set with `p4bpf clone`.
+fn clone_i2e_scenario(program: &Path, name: &str) {
+    let wires = Wires::new();
+    let p = program.to_string_lossy();
+    p4bpf_ok(&["pipeline", "load", &p, "--name", name, "--hook", "tc"]);
+    let _loaded = Loaded(name.to_string());
+    for port in PORTS {
+        let (dev, number) = (format!("p{port}"), port.to_string());
+        p4bpf_ok(&["port", "add", name, &dev, "--port", &number]);
+    }
+    p4bpf_ok(&["clone", "set", name, "8", "3:1", "3:2"]);
+    assert_eq!(p4bpf_ok(&["clone", "list", name]), "8\t3:1 3:2\n");
+    let packet = |dst: u8| {
+        let mut f = vec![0, 0, 0, 0, 0, dst, 0, 0, 0, 0, 0, 1, 0xff, 0xff];
+        f.extend([1, 2, 3, 4, 5, 6, 7, 8]);
+        f
+    };
+    let with = |mut f: Vec<u8>, at: usize, bytes: &[u8]| {
+        f.splice(at..at + bytes.len(), bytes.iter().copied());
+        f
+    };
+    let clone = |dst| with(packet(dst), 12, &[0xfa, 0xce]);
+    assert_eq!(
+        wires.exchange(&packet(2)),
+        vec![
+            (2, with(packet(2), 6, &[0, 0, 0, 0, 0xca, 0xfe])),
+            (3, clone(2)),
+            (3, clone(2)),
+        ]
+    );
+    // Ingress drops packets to 9; their clones still go.
+    assert_eq!(
+        wires.exchange(&packet(9)),
+        vec![(3, clone(9)), (3, clone(9))]
+    );
+    p4bpf_ok(&["clone", "del", name, "8"]);
+    assert_eq!(wires.exchange(&packet(9)), vec![]);
+    let out = common::p4bpf(&["clone", "del", name, "8"]);
+    assert!(common::stderr(&out).contains("clone session 8 does not exist"));
+}
+
+#[test]
+fn psa_clone_i2e_sessions_live_at_tc() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED psa_clone_i2e_sessions_live_at_tc: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_clone_i2e_sessions_live_at_tc: {why}");
+        return;
+    }
+    let program = corpus.join("psa-ebpf/clone-i2e.p4");
+    let name = format!("clone_live_{}", std::process::id());
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| match netns::enter_fresh() {
+                Ok(()) => clone_i2e_scenario(&program, &name),
+                Err(why) => eprintln!("SKIPPED clone live test: {why}"),
+            })
+            .join()
+            .expect("the live clone test ran");
+    });
+}

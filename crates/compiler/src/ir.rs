@@ -887,6 +887,50 @@ pub struct Intrinsics {
     pub defaults: Vec<Stmt>,
     /// Multicast between ingress and egress, when the program asks for it.
     pub replication: Option<Replication>,
+    /// PSA's clone I2E, when the program asks for it.
+    pub clone_i2e: Option<CloneI2e>,
+    /// PSA's resubmission, when the program asks for it.
+    pub resubmit: Option<Resubmit>,
+    /// PSA's recirculation (after the last deparser), when the program
+    /// names the recirculation port.
+    pub recirculate: Option<Resubmit>,
+}
+
+/// PSA's resubmission: when `flag` holds after the ingress deparser's
+/// body (the packet still as ingress received it), ingress runs again on
+/// the packet, with every variable reset but `kept` (the resubmit
+/// metadata) and `packet_paths` set to [`Resubmit::path`]; at most
+/// [`Resubmit::MAX_PASSES`] times, then the packet is dropped.
+/// Recirculation is the same after the last deparser has written the
+/// packet (`kept`: the recirculate metadata).
+#[derive(Clone, Debug)]
+pub struct Resubmit {
+    pub flag: Expr,
+    pub kept: Option<Expr>,
+    pub packet_paths: Vec<Expr>,
+    /// `PSA_PacketPath_t.RESUBMIT`.
+    pub path: u32,
+}
+
+impl Resubmit {
+    pub const MAX_PASSES: u32 = 4;
+}
+
+/// PSA's clone I2E: when `flag` holds after the ingress deparser's body
+/// (the packet still as ingress received it), one copy per member of
+/// clone session `session`, each through egress with its port, its
+/// instance and the packet path [`CloneI2e::path`]. Rides on
+/// [`Replication`]'s copies (TC only).
+#[derive(Clone, Debug)]
+pub struct CloneI2e {
+    pub flag: Expr,
+    pub session: Expr,
+    /// Where a copy finds its packet path (`egress_istd.packet_path`).
+    pub packet_path: Expr,
+    /// `PSA_PacketPath_t.CLONE_I2E`.
+    pub path: u32,
+    /// Where the program asks for a clone, for hooks that cannot.
+    pub at: Option<p4bpf_front::source::SrcLoc>,
 }
 
 /// Multicast (v1model's `mcast_grp`): at the [`Step::Checkpoint`] a
@@ -905,6 +949,8 @@ pub struct Replication {
     pub replica_instance: u32,
     /// Where the program asks for multicast, for hooks that cannot.
     pub at: Option<p4bpf_front::source::SrcLoc>,
+    /// The group's field as the program names it (`mcast_grp`).
+    pub field: &'static str,
 }
 
 impl Intrinsics {

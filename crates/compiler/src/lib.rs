@@ -155,12 +155,20 @@ pub fn generate_with(
 
 /// What the program asks that `hook` cannot do.
 fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
+    if let (Some(clone), Hook::Xdp) = (&prog.intrinsics.clone_i2e, hook) {
+        let mut diags = Diagnostics::default();
+        diags.error(
+            clone.at,
+            "cloning (`ostd.clone`) is not supported at XDP: XDP has no packet copy that runs egress per clone; compile with --hook tc",
+        );
+        return Err(diags);
+    }
     match (&prog.intrinsics.replication, hook) {
         (Some(r), Hook::Xdp) => {
             let mut diags = Diagnostics::default();
             diags.error(
                 r.at,
-                "multicast (`mcast_grp`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc",
+                format!("multicast (`{}`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc", r.field),
             );
             Err(diags)
         }

@@ -218,6 +218,10 @@ pub struct Replication {
     /// The program to attach at TC egress of every port: it runs the
     /// egress pipeline on the copies the entry program sends there.
     pub egress_entry: String,
+    /// Hash map clone session (u32) -> members, laid out as a group's
+    /// (port, instance), when the program clones (PSA's clone I2E).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clone_sessions_map: Option<String>,
 }
 
 /// A table's control-plane permissions, from `@tc_acl("CRUDPS:RX")`.

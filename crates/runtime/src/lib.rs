@@ -19,6 +19,7 @@
 
 pub mod bench;
 pub mod bpffs;
+pub mod clone_session;
 pub mod control;
 pub mod counter;
 pub mod deploy;

@@ -28,11 +28,23 @@ pub fn set_group(
 ) -> Result<()> {
     let (map, replication) = groups(source, description)?;
     check_group(group)?;
-    if members.len() > replication.max_replicas as usize {
+    let what = format!("multicast group {group}");
+    write_members(&map, group, members, replication.max_replicas, &what)
+}
+
+/// Writes `members` whole as entry `key` of a groups-shaped map (clone
+/// sessions are too).
+pub(crate) fn write_members(
+    map: &Map,
+    key: u32,
+    members: &[Member],
+    max: u32,
+    what: &str,
+) -> Result<()> {
+    if members.len() > max as usize {
         return Err(RuntimeError::Value(format!(
-            "multicast group {group}: {} members, the program holds at most {}",
+            "{what}: {} members, the program holds at most {max}",
             members.len(),
-            replication.max_replicas
         )));
     }
     let mut value = vec![0u8; map.value_size() as usize];
@@ -41,7 +53,7 @@ pub fn set_group(
     for (slot, word) in value.chunks_exact_mut(4).zip(words) {
         slot.copy_from_slice(&word.to_ne_bytes());
     }
-    map.write(&group.to_ne_bytes(), &value, Write::Replace)
+    map.write(&key.to_ne_bytes(), &value, Write::Replace)
 }
 
 /// Removes group `group`.
@@ -57,8 +69,13 @@ pub fn list_groups(
     description: &Pipeline,
 ) -> Result<Vec<(u32, Vec<Member>)>> {
     let (map, _) = groups(source, description)?;
+    read_members(&map)
+}
+
+/// Every entry of a groups-shaped map with its members, by key.
+pub(crate) fn read_members(map: &Map) -> Result<Vec<(u32, Vec<Member>)>> {
     let mut out = vec![];
-    for key in keys(&map)? {
+    for key in keys(map)? {
         let value = map.read(&key)?.into_iter().next().unwrap_or_default();
         let words: Vec<u32> = value
             .chunks_exact(4)

@@ -6,9 +6,10 @@
 //!
 //! The ingress pipeline decides the packet's fate in
 //! `psa_ingress_output_metadata_t`: `drop` (true until `send_to_port`
-//! clears it) drops, otherwise the packet leaves by `egress_port`. The
-//! egress pipeline runs only where it cannot change the packet (see
-//! `lower::psa_egress`): an egress that could is refused.
+//! clears it) drops at the checkpoint after the ingress deparser;
+//! otherwise the egress pipeline parses the packet the ingress deparser
+//! wrote, and the packet leaves by `egress_port` unless egress drops it
+//! (`lower::psa_egress` frames the egress blocks).
 
 use super::{Architecture, Block, BlockKind, Intrinsics, Object, Param, Place, Step, Verdict};
 use crate::ir::{Arch, Outcome};
@@ -93,9 +94,18 @@ pub const PSA: Architecture = Architecture {
             ],
         },
     ],
-    // The egress blocks are lowered and checked to leave the packet as
-    // the ingress deparser wrote it (`lower::psa_egress`).
-    steps: &[Step::Parse(0), Step::Control(1), Step::Deparse(2)],
+    // `lower::psa_egress` adds the architecture's egress inputs and
+    // verdict around the egress control, or drops an egress that cannot
+    // change the packet.
+    steps: &[
+        Step::Parse(0),
+        Step::Control(1),
+        Step::Deparse(2),
+        Step::Checkpoint,
+        Step::Parse(3),
+        Step::Control(4),
+        Step::Deparse(5),
+    ],
     intrinsics: Intrinsics {
         ingress_port: Some(Place::field("istd", "ingress_port")),
         packet_length: None,

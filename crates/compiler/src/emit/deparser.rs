@@ -33,6 +33,12 @@ const PARSED: u32 = 0x8000;
 impl Emitter<'_> {
     /// How the deparser treats the packet (ebpf_model has none).
     pub fn deparse_plan(&self) -> Shape {
+        // A header type PSA's egress parses again may be at two offsets;
+        // a resubmitted packet must still hold the bytes received.
+        let resubmits = self.prog.intrinsics.resubmit.is_some();
+        if super::psa_egress::egress_start(self.prog).is_some() || resubmits {
+            return Shape::Rebuilt;
+        }
         match self.prog.deparser() {
             Some(deparser) => correspond::shape(self.prog, &self.facts, deparser),
             None => Shape::Kept,

@@ -24,6 +24,8 @@ mod parser;
 mod perf_events;
 mod ports;
 pub mod profile;
+mod psa_egress;
+mod psa_resubmit;
 mod replication;
 mod source_map;
 mod split;
@@ -83,6 +85,8 @@ pub struct Emitter<'p> {
     instrument: Instrument,
     /// Programs the packet path is cut into, joined by tail calls.
     stages: stages::Stages,
+    /// Printing PSA's egress function (`psa_egress`), not an entry.
+    in_egress_function: bool,
 }
 
 /// What goes into the C file besides the program.
@@ -150,6 +154,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         split: split::Split::plan(prog),
         instrument: options.instrument,
         stages: stages::Stages::plan(prog),
+        in_egress_function: false,
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -158,6 +163,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
     let later_stages = e.stage_functions();
+    let egress = psa_egress::egress_function(&mut e);
     let mut out = e.preamble();
     for h in e.helpers.borrow().iter() {
         out.push_str(helpers::text(*h));
@@ -208,6 +214,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     if e.stages.staged() {
         out.push_str(&e.stages_definition());
     }
+    out.push_str(&egress);
     out.push_str(&entry);
     out.push_str(&later_stages);
     out.push_str(&e.egress_entry_function());
@@ -328,7 +335,8 @@ impl Emitter<'_> {
             body.push(line(format!("struct {} *st = &state", self.state_type())));
         }
         body.extend(self.trace_begin());
-        let mut pipeline = self.intrinsic_inputs();
+        let mut pipeline = self.resubmit_entry();
+        pipeline.extend(self.intrinsic_inputs());
         pipeline.extend(self.staged_steps(None));
         pipeline.extend(self.entry_epilogue());
         body.extend(self.trace_returns(pipeline));
@@ -346,8 +354,14 @@ impl Emitter<'_> {
     /// What every stage ends with: the cut, the verdict, and where a
     /// packet the deparser cannot write goes.
     fn entry_epilogue(&self) -> Vec<CStmt> {
-        let mut body = self.truncation();
-        body.extend(self.verdict());
+        let mut body = match self.psa_egress_call() {
+            Some(call) => call,
+            None => {
+                let mut body = self.truncation();
+                body.extend(self.verdict());
+                body
+            }
+        };
         if self.prog.deparser().is_some() {
             // Whatever a parser's reject does, a packet the deparser cannot write is dropped.
             body.push(CStmt::Label(DEPARSE_FAILED.into()));
@@ -450,7 +464,10 @@ impl Emitter<'_> {
                 out.extend(tail.unwrap_or_default());
                 out.push(CStmt::Label(end));
                 if matches!(step, Step::Deparse(_)) {
+                    out.extend(self.clone_i2e_call(i));
+                    out.extend(self.resubmit_check(i));
                     out.extend(self.deparser_epilogue());
+                    out.extend(self.recirculate_check(i));
                 }
             }
         }
@@ -515,6 +532,9 @@ impl Emitter<'_> {
     /// already, else the output port takes the verdict's port.
     fn checkpoint(&self) -> Vec<CStmt> {
         let i = &self.prog.intrinsics;
+        if let VerdictRule::Code { place, outcomes } = &i.verdict {
+            return self.code_checkpoint(place, outcomes);
+        }
         let (VerdictRule::Port { place, drop }, Some(port)) = (&i.verdict, &i.output_port) else {
             return vec![];
         };

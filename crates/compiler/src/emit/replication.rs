@@ -1,4 +1,5 @@
-//! Multicast at TC (v1model's `mcast_grp`, [`crate::ir::Replication`]).
+//! Multicast at TC (v1model's `mcast_grp`, PSA's `multicast_group`,
+//! [`crate::ir::Replication`]).
 //!
 //! At the checkpoint after ingress, a non-zero group sends one copy of
 //! the packet per member through `bpf_clone_redirect` to the member's
@@ -12,7 +13,9 @@
 //! unicast the entry program redirected) finds one of them missing and
 //! passes untouched. Egress reads the packet as ingress left it: the
 //! header offsets of the state still hold, since only the deparser after
-//! egress moves bytes.
+//! egress moves bytes. PSA's copies are of the packet its ingress
+//! deparser wrote, and its egress parser parses them again: they run the
+//! egress function the unicast path runs inline (`psa_egress`).
 
 use super::c::{line, CStmt};
 use super::{c_identifier, entry_name, Emitter, DEPARSE_FAILED};
@@ -33,7 +36,16 @@ pub fn replication_description(prog: &Program, hook: Hook) -> Option<p4bpf_layou
         groups_map: groups_map(prog),
         max_replicas: MAX_REPLICAS,
         egress_entry: egress_entry_name(prog),
+        clone_sessions_map: prog
+            .intrinsics
+            .clone_i2e
+            .as_ref()
+            .map(|_| sessions_map(prog)),
     })
+}
+
+fn sessions_map(prog: &Program) -> String {
+    format!("{}_clone_sessions", c_identifier(&prog.name))
 }
 
 fn groups_map(prog: &Program) -> String {
@@ -129,6 +141,7 @@ impl Emitter<'_> {
                 "TC_ACT_SHOT /* the copies went out; the original goes nowhere */".into(),
             ),
         ];
+        out.push_str(&self.clone_definitions());
         out.push_str(&format!(
             "/* One copy per member of group `group_id`, each to its port's egress program. */\n\
              static __always_inline int {p}_multicast(struct __sk_buff *skb, struct {state} *st, u32 group_id, u32 offset, u8 parser_error)\n{{\n"
@@ -182,16 +195,24 @@ impl Emitter<'_> {
             },
             line("mailbox->armed = 0"),
             line("skb->cb[0] = 0"),
+        ];
+        let state = line(format!(
+            "struct {} *st = &mailbox->state",
+            self.state_type()
+        ));
+        if let Some(steps) = self.psa_egress_on_copy() {
+            body.push(state);
+            body.extend(self.trace_returns(steps));
+            return self.egress_entry_text(body);
+        }
+        body.extend([
             line("u8 *pkt = (u8 *)(long)skb->data"),
             line("u8 *pkt_end = (u8 *)(long)skb->data_end"),
-            line(format!(
-                "struct {} *st = &mailbox->state",
-                self.state_type()
-            )),
+            state,
             line("u32 offset = mailbox->offset"),
             line("u8 parser_error = mailbox->parser_error"),
             line("(void)parser_error"),
-        ];
+        ]);
         let mut steps = vec![];
         for step in self.prog.pipeline.iter().skip(first + 1) {
             steps.extend(self.step_part(*step, 0, None, None));
@@ -212,6 +233,10 @@ impl Emitter<'_> {
             steps.push(CStmt::Return("TC_ACT_SHOT".into()));
         }
         body.extend(self.trace_returns(steps));
+        self.egress_entry_text(body)
+    }
+
+    fn egress_entry_text(&self, body: Vec<CStmt>) -> String {
         let mut out = format!(
             "/* Egress of {} on each multicast copy, attached at TC egress of every port. */\nSEC(\"tc\")\nint {}(struct __sk_buff *skb)\n{{\n",
             self.prog.name,
@@ -220,5 +245,103 @@ impl Emitter<'_> {
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
+    }
+
+    /// PSA's clone sessions map and `NAME_clone_i2e`, which sends one
+    /// copy per member of the session ingress chose to the member's port's
+    /// egress program, and leaves the packet and its state as they were.
+    fn clone_definitions(&self) -> String {
+        let (Some(clone), Some(r)) = (&self.prog.intrinsics.clone_i2e, self.replication()) else {
+            return String::new();
+        };
+        let p = self.c_prefix();
+        let (sessions, mailbox) = (sessions_map(self.prog), self.mailbox());
+        let ports = super::port_map(self.prog).unwrap_or_default();
+        let port = self
+            .prog
+            .intrinsics
+            .output_port
+            .as_ref()
+            .map(|e| self.lvalue(e))
+            .unwrap_or_default();
+        let (instance, path) = (self.lvalue(&r.replica_id), self.lvalue(&clone.packet_path));
+        let copy = vec![
+            line("u32 port = session->members[i].port"),
+            line(format!(
+                "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
+            )),
+            CStmt::If {
+                cond: "!ifindex".into(),
+                then: vec![line("continue")],
+                other: vec![],
+            },
+            line(format!("{port} = port")),
+            line(format!("{instance} = session->members[i].rid")),
+            line(format!("{path} = {}", clone.path)),
+            line("__builtin_memcpy(&mailbox->state, st, sizeof(*st))"),
+            line("mailbox->armed = 1"),
+            line(format!("skb->cb[0] = {COPY_MARK}")),
+            line("bpf_clone_redirect(skb, *ifindex, 0)"),
+            line("mailbox->armed = 0"),
+        ];
+        let body = vec![
+            line("u32 zero = 0"),
+            line(format!(
+                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            line(format!(
+                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
+            )),
+            CStmt::If {
+                cond: "!session || !mailbox".into(),
+                then: vec![CStmt::Return(String::new())],
+                other: vec![],
+            },
+            line(format!(
+                "u32 kept_port = {port}, kept_instance = {instance}, kept_path = {path}"
+            )),
+            CStmt::For {
+                head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < session->count; i++"),
+                body: copy,
+            },
+            line("skb->cb[0] = 0"),
+            line(format!("{port} = kept_port")),
+            line(format!("{instance} = kept_instance")),
+            line(format!("{path} = kept_path")),
+        ];
+        let mut out = format!(
+            "/* Clone sessions (`p4bpf clone`): session -> its members' ports and instances. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {sessions} SEC(\".maps\");\n\n\
+             /* Clone I2E: one copy of the packet as ingress received it per member of\n * session `session_id`, each to its port's egress program. */\n\
+             static __always_inline void {p}_clone_i2e(struct __sk_buff *skb, struct {} *st, u32 session_id)\n{{\n",
+            self.state_type()
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// After the ingress deparser's body, before it writes the packet:
+    /// the clones ingress asked for.
+    pub fn clone_i2e_call(&self, deparser: usize) -> Vec<CStmt> {
+        let (Some(clone), Some(_)) = (&self.prog.intrinsics.clone_i2e, self.replication()) else {
+            return vec![];
+        };
+        // The ingress deparser is the one before the checkpoint (the
+        // egress function's program has none).
+        let at = |step: Step| self.prog.pipeline.iter().position(|s| *s == step);
+        let before = at(Step::Deparse(deparser)).zip(at(Step::Checkpoint));
+        if before.is_none_or(|(deparse, checkpoint)| deparse >= checkpoint) {
+            return vec![];
+        }
+        vec![CStmt::If {
+            cond: self.expr(&clone.flag),
+            then: vec![line(format!(
+                "{}_clone_i2e(skb, st, {})",
+                self.c_prefix(),
+                self.expr(&clone.session)
+            ))],
+            other: vec![],
+        }]
     }
 }

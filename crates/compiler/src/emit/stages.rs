@@ -196,7 +196,9 @@ impl Emitter<'_> {
     /// label (reached by `exit`) goes on in this stage.
     pub fn staged_steps(&self, start: Option<Cut>) -> Vec<CStmt> {
         let mut out = vec![];
-        for (index, step) in self.prog.pipeline.iter().enumerate() {
+        // PSA's egress steps run in a function of their own (`psa_egress`).
+        let last = super::psa_egress::egress_start(self.prog).unwrap_or(usize::MAX);
+        for (index, step) in self.prog.pipeline.iter().enumerate().take(last) {
             let from = match start {
                 Some(c) if index < c.step => continue,
                 Some(c) if index == c.step => c.stmt,

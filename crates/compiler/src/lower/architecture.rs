@@ -167,8 +167,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.check_entry_requests();
         self.check_tc_types(program);
         if arch.arch == ir::Arch::Psa {
+            self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
+            self.psa_clone(decls.get(1).map_or(span, |d| d.span));
+            self.psa_resubmit(decls.get(1).map_or(span, |d| d.span));
+            self.psa_recirculate(span);
             self.psa_egress(decls.get(3..).unwrap_or_default());
-            self.psa_outputs(span);
         }
         if arch.arch == ir::Arch::V1Model {
             // Ingress is where a group takes effect: point there.
@@ -254,6 +257,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             truncate: None,
             defaults,
             replication: None,
+            clone_i2e: None,
+            resubmit: None,
+            recirculate: None,
         })
     }
 

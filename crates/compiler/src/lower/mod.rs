@@ -32,8 +32,10 @@ mod multicast;
 mod parser;
 mod pna;
 mod profile;
+mod psa_clone;
 mod psa_egress;
-mod psa_outputs;
+mod psa_resubmit;
+mod runnable;
 mod stmt;
 mod sub_parser;
 mod table;
@@ -230,6 +232,9 @@ pub fn lower(
                 truncate: None,
                 defaults: vec![],
                 replication: None,
+                clone_i2e: None,
+                resubmit: None,
+                recirculate: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],

@@ -1,20 +1,62 @@
-//! PSA's egress pipeline, where it leaves the packet as it is. p4bpf runs
-//! PSA's ingress pipeline; the egress one runs only in the shape that
-//! cannot change a unicast packet: a parser that only extracts headers,
-//! an empty egress control, and a deparser that emits, in an order every
-//! parse path agrees with, the headers the parser extracts. Such an
-//! egress re-emits what it parsed, so it is not run. Any other egress is
-//! refused as not supported yet.
+//! PSA's egress pipeline. After the ingress deparser has written the
+//! packet and ingress has not dropped it (the checkpoint), the egress
+//! parser parses those bytes again, the egress control runs, and the
+//! egress deparser writes the packet that leaves. Two controls the
+//! architecture owns frame them: `psa_egress_inputs` gives the egress
+//! blocks their input metadata (the port ingress chose, the unicast
+//! packet path, the class of service) before the egress parser, and
+//! `psa_egress_verdict` carries `egress_ostd.drop` into the verdict
+//! after the egress control. Bridged metadata needs nothing: the ingress
+//! deparser's `normal_meta` and the egress parser's are one variable.
+//!
+//! An egress that cannot change the packet (an empty egress control, a
+//! parser that only extracts, a deparser that emits those headers in an
+//! order every parse path agrees with) is dropped from the program
+//! instead: it would re-emit what it parsed, so running it costs a
+//! second parse for nothing.
 
 use super::Lowerer;
-use crate::ir::{Control, Expr, ExprKind, Next, Parser, Stmt, Transition, VarId};
+use crate::arch::Place;
+use crate::ir::{BinOp, Control, Expr, ExprKind, Next, Parser, Step, Stmt, Transition, VarId};
 use p4bpf_front::ast;
+use p4bpf_front::source::Span;
 use std::collections::HashMap;
 
+/// `PSA_PacketPath_t.NORMAL_UNICAST`, the path of a packet ingress sent
+/// to one port.
+const NORMAL_UNICAST: u32 = 1;
+
+/// Egress input places that take the value of an ingress output.
+const FROM_INGRESS: [(Place, Place); 4] = [
+    (
+        Place::field("egress_parser_istd", "egress_port"),
+        Place::field("ostd", "egress_port"),
+    ),
+    (
+        Place::field("egress_istd", "egress_port"),
+        Place::field("ostd", "egress_port"),
+    ),
+    (
+        Place::field("egress_istd", "class_of_service"),
+        Place::field("ostd", "class_of_service"),
+    ),
+    (
+        Place::field("egress_deparser_istd", "egress_port"),
+        Place::field("ostd", "egress_port"),
+    ),
+];
+
+/// Egress input places holding the packet path.
+const PACKET_PATHS: [Place; 2] = [
+    Place::field("egress_parser_istd", "packet_path"),
+    Place::field("egress_istd", "packet_path"),
+];
+
 impl Lowerer<'_, '_> {
-    /// Checks that the egress blocks (the last parser and the last two
-    /// controls lowered) leave the packet as it is, then drops them from
-    /// the program. `decls` are the egress parser, control and deparser.
+    /// Keeps the egress blocks (the last parser and the last two
+    /// controls lowered, run after the checkpoint) framed by the
+    /// architecture's controls, or drops them when they cannot change the
+    /// packet. `decls` are the egress parser, control and deparser.
     pub(super) fn psa_egress(&mut self, decls: &[&ast::Decl]) {
         let (Some(parser), Some(control), Some(deparser)) = (
             self.prog.parsers.last(),
@@ -23,31 +65,101 @@ impl Lowerer<'_, '_> {
         ) else {
             return;
         };
-        let problem = if !control.body.is_empty() {
-            Some(format!(
-                "the egress control `{}` does something",
-                control.name
-            ))
-        } else {
-            re_emits(parser, deparser).err()
+        let span = decls.first().map(|d| d.span).unwrap_or_default();
+        let Some(checkpoint) = self
+            .prog
+            .pipeline
+            .iter()
+            .position(|s| *s == Step::Checkpoint)
+        else {
+            return;
         };
-        if let Some(problem) = problem {
-            let span = decls.first().map(|d| d.span).unwrap_or_default();
-            self.diags.error(
-                span,
-                format!(
-                    "PSA's egress pipeline is not supported yet: p4bpf runs PSA's ingress pipeline, \
-                     and an egress pipeline only where it leaves the packet as it is ({problem})"
-                ),
-            );
+        // A clone's egress runs on the packet as ingress received it.
+        let clones = self.prog.intrinsics.clone_i2e.is_some();
+        if control.body.is_empty() && re_emits(parser, deparser).is_ok() && !clones {
+            self.prog.parsers.pop();
+            let kept = self.prog.controls.len().saturating_sub(2);
+            self.prog.controls.truncate(kept);
+            // Multicast copies the packet at the checkpoint.
+            let multicast = self.prog.intrinsics.replication.is_some();
+            self.prog
+                .pipeline
+                .truncate(checkpoint + usize::from(multicast));
             return;
         }
-        self.prog.parsers.pop();
-        let kept = self.prog.controls.len().saturating_sub(2);
-        self.prog.controls.truncate(kept);
+        let inputs = self.egress_inputs(span);
+        let verdict = self.egress_verdict(span);
+        let origin = self.diags.origin(span);
+        let (Some(Step::Parse(parse)), Some(Step::Control(egress)), Some(Step::Deparse(deparse))) = (
+            self.prog.pipeline.get(checkpoint + 1).copied(),
+            self.prog.pipeline.get(checkpoint + 2).copied(),
+            self.prog.pipeline.get(checkpoint + 3).copied(),
+        ) else {
+            return;
+        };
+        let first = self.prog.controls.len();
+        for (name, body) in [
+            ("psa_egress_inputs", inputs),
+            ("psa_egress_verdict", verdict),
+        ] {
+            self.prog.controls.push(Control {
+                name: name.into(),
+                origin: origin.clone(),
+                body,
+            });
+        }
+        self.prog.pipeline.truncate(checkpoint + 1);
+        self.prog.pipeline.extend([
+            Step::Control(first),
+            Step::Parse(parse),
+            Step::Control(egress),
+            Step::Control(first + 1),
+            Step::Deparse(deparse),
+        ]);
+    }
+
+    /// The egress blocks' input metadata, from what ingress decided. A
+    /// copy (multicast, clone) comes with its port, instance and packet
+    /// path set (`emit::replication`); a packet without a path is unicast.
+    fn egress_inputs(&mut self, span: Span) -> Vec<Stmt> {
+        let mut out = vec![];
+        for (to, from) in FROM_INGRESS {
+            if let (Some(lhs), Some(rhs)) =
+                (self.arch_place(&to, span), self.arch_place(&from, span))
+            {
+                out.push(Stmt::Assign { lhs, rhs });
+            }
+        }
+        let [parser_path, path] = PACKET_PATHS;
+        let Some(path) = self.arch_place(&path, span) else {
+            return out;
+        };
+        let zero = Expr::int(0u32, path.ty.clone());
+        out.push(Stmt::If {
+            cond: Expr::binary(BinOp::Eq, path.clone(), zero),
+            then: vec![Stmt::Assign {
+                rhs: Expr::int(NORMAL_UNICAST, path.ty.clone()),
+                lhs: path.clone(),
+            }],
+            other: vec![],
+        });
+        if let Some(lhs) = self.arch_place(&parser_path, span) {
+            out.push(Stmt::Assign { lhs, rhs: path });
+        }
+        out
+    }
+
+    /// `ostd.drop = egress_ostd.drop`: ingress did not drop (the
+    /// checkpoint passed), so egress decides.
+    fn egress_verdict(&mut self, span: Span) -> Vec<Stmt> {
+        let to = self.arch_place(&Place::field("ostd", "drop"), span);
+        let from = self.arch_place(&Place::field("egress_ostd", "drop"), span);
+        match (to, from) {
+            (Some(lhs), Some(rhs)) => vec![Stmt::Assign { lhs, rhs }],
+            _ => vec![],
+        }
     }
 }
-
 /// Ok when `deparser` writes back exactly what `parser` read: the parser
 /// only extracts fixed-size headers, the deparser only emits (itself or
 /// through controls it applies), and along every parse path the extracted

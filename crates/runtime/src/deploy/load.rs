@@ -159,6 +159,12 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
         names.push(p.members.map.clone());
         names.extend(p.selector.as_ref().map(|s| s.groups_map.clone()));
     }
+    names.extend(
+        description
+            .replication
+            .as_ref()
+            .and_then(|r| r.clone_sessions_map.clone()),
+    );
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
     names.sort();

@@ -1,14 +1,16 @@
 //! BMv2's replication commands in STF: `mc_mgrp_create GROUP`,
 //! `mc_node_create RID PORT...` (nodes are numbered from 0 in creation
 //! order, as BMv2 hands out node handles), `mc_node_associate GROUP NODE`,
-//! and `mirroring_add SESSION PORT` (refused: clone sessions are not
-//! supported yet). A group's members are its nodes' (port, rid) pairs,
-//! written whole through [`crate::multicast`] after every change.
+//! and `mirroring_add SESSION PORT` (the session's one member, through
+//! [`crate::clone_session`]). A group's members are its nodes' (port,
+//! rid) pairs, written whole through [`crate::multicast`] after every
+//! change.
 //!
 //! Copies are only seen where the packet target sees every frame that
 //! leaves (the veth target); one `BPF_PROG_TEST_RUN` returns one packet,
 //! so against it these commands are an error saying so.
 
+use crate::clone_session;
 use crate::error::{Result, RuntimeError};
 use crate::multicast::{self, Member};
 use crate::packet_target::PacketTarget;
@@ -73,11 +75,6 @@ impl Replication {
         target: &impl PacketTarget,
         command: &ReplicationCommand,
     ) -> Result<()> {
-        if let ReplicationCommand::MirroringAdd { session, .. } = command {
-            return Err(RuntimeError::NotSupported(format!(
-                "mirroring session {session}: clone sessions are not supported yet"
-            )));
-        }
         if !target.sees_copies() {
             return Err(RuntimeError::NotSupported(
                 "multicast copies are seen only on live ports: run this script with --target veth --hook tc"
@@ -105,7 +102,19 @@ impl Replication {
                 nodes.push(*node);
                 *group
             }
-            ReplicationCommand::MirroringAdd { .. } => return Ok(()),
+            ReplicationCommand::MirroringAdd { session, port } => {
+                // BMv2: a session mirrors to one port; its one copy is instance 0.
+                let member = Member {
+                    port: *port,
+                    rid: 0,
+                };
+                return clone_session::set_session(
+                    target,
+                    target.description(),
+                    *session,
+                    &[member],
+                );
+            }
         };
         multicast::set_group(target, target.description(), group, &self.members(group))
     }

@@ -1,60 +1,9 @@
-//! PSA's ingress outputs p4bpf does not act on yet: a program that sets
-//! `clone`, `resubmit` or `multicast_group` in its
-//! `psa_ingress_output_metadata_t` would see its packet unicast as if it
-//! had not, so it is refused instead. Only code the pipeline can run
-//! counts: its controls, and the actions they and their tables call.
+//! What the pipeline can run, for the lowering passes that look for an
+//! architecture output being set (multicast, clone, resubmit): its
+//! controls, and the actions they and their tables call.
 
-use super::Lowerer;
-use crate::ir::{ActionId, AggId, Expr, ExprKind, Program, Stmt, Ty};
+use crate::ir::{ActionId, AggId, Expr, ExprKind, Program, Stmt};
 use crate::midend::visit::{walk_stmts, Descend, Visitor};
-use p4bpf_front::source::Span;
-
-/// The outputs refused, and why.
-const NOT_YET: [(&str, &str); 3] = [
-    ("clone", "cloning (`clone`)"),
-    ("resubmit", "resubmission (`resubmit`)"),
-    ("multicast_group", "multicast (`multicast_group`)"),
-];
-
-impl Lowerer<'_, '_> {
-    /// Refuses a program that sets one of the [`NOT_YET`] outputs.
-    pub(super) fn psa_outputs(&mut self, span: Span) {
-        let Some(Ty::Struct(agg)) = self
-            .shared
-            .get("ostd")
-            .and_then(|v| self.prog.var(*v))
-            .map(|v| v.ty.clone())
-        else {
-            return;
-        };
-        let Some(fields) = self.env.aggregates.get(agg.index()).map(|a| &a.fields) else {
-            return;
-        };
-        let watched: Vec<(usize, &str)> = NOT_YET
-            .iter()
-            .filter_map(|(name, what)| {
-                fields
-                    .iter()
-                    .position(|f| f.name == *name)
-                    .map(|i| (i, *what))
-            })
-            .collect();
-        let mut finder = Sets {
-            agg,
-            watched,
-            found: None,
-        };
-        for body in runnable_bodies(&self.prog) {
-            walk_stmts(&mut finder, body);
-        }
-        if let Some(what) = finder.found {
-            self.diags.error(
-                span,
-                format!("PSA {what} is not supported yet: p4bpf sends a packet to one port (`send_to_port`) or drops it"),
-            );
-        }
-    }
-}
 
 /// The bodies of the pipeline's controls and of the actions they, their
 /// tables and those actions can run.

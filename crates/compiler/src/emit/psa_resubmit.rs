@@ -1,0 +1,137 @@
+//! PSA's resubmission and recirculation ([`crate::ir::Resubmit`]),
+//! inline: the entry function counts passes from a label before the
+//! architecture's inputs. After the ingress deparser's body, before it
+//! writes the packet (it rebuilds, so the bytes are still those
+//! received), a packet ingress resubmits goes back to that label; after
+//! the last deparser has written the packet, one sent to the
+//! recirculation port does too (from the egress function, by returning
+//! [`RECIRCULATE_CODE`] to the entry function). Each time the state is
+//! reset but the kept metadata, and the packet path says why. A bound
+//! on the passes keeps the verifier's loop finite and a program from
+//! looping.
+
+use super::c::{line, CStmt};
+use super::Emitter;
+use crate::ir::{Resubmit, Step};
+
+/// The label a packet goes back to for another pass.
+const AGAIN: &str = "another_pass";
+
+/// What the egress function returns for a packet to recirculate ("reci").
+pub const RECIRCULATE_CODE: &str = "0x72656369";
+
+impl Emitter<'_> {
+    /// Before the architecture's inputs: the pass counter and the label.
+    pub fn resubmit_entry(&self) -> Vec<CStmt> {
+        let i = &self.prog.intrinsics;
+        if i.resubmit.is_none() && i.recirculate.is_none() {
+            return vec![];
+        }
+        // The pointers are read again on every pass: the last one may have
+        // moved the bytes, and a pointer carried around the loop would
+        // reach the verifier as arithmetic on it.
+        let mut out = vec![line("u32 passes = 0"), CStmt::Label(AGAIN.into())];
+        out.extend(self.target.reload_pointers().map(line));
+        out
+    }
+
+    /// After deparser `deparser`'s body (before it writes the packet):
+    /// another pass when ingress resubmits; after it: when the packet
+    /// goes to the recirculation port.
+    pub fn resubmit_check(&self, deparser: usize) -> Vec<CStmt> {
+        let i = &self.prog.intrinsics;
+        let deparsers: Vec<usize> = self
+            .prog
+            .pipeline
+            .iter()
+            .filter_map(|s| match s {
+                Step::Deparse(i) => Some(*i),
+                _ => None,
+            })
+            .collect();
+        match &i.resubmit {
+            Some(r) if deparsers.first() == Some(&deparser) => self.pass_when(r),
+            _ => vec![],
+        }
+    }
+
+    /// After the last deparser wrote the packet: recirculation.
+    pub fn recirculate_check(&self, deparser: usize) -> Vec<CStmt> {
+        let Some(r) = &self.prog.intrinsics.recirculate else {
+            return vec![];
+        };
+        let last = self.prog.pipeline.iter().rev().find_map(|s| match s {
+            Step::Deparse(i) => Some(*i),
+            _ => None,
+        });
+        if last != Some(deparser) {
+            return vec![];
+        }
+        if self.in_egress_function {
+            return vec![CStmt::If {
+                cond: self.expr(&r.flag),
+                then: vec![CStmt::Return(format!(
+                    "{RECIRCULATE_CODE} /* recirculate */"
+                ))],
+                other: vec![],
+            }];
+        }
+        self.pass_when(r)
+    }
+
+    /// In the entry function, on the egress function's recirculation
+    /// code: another pass.
+    pub fn recirculation(&self) -> Option<Vec<CStmt>> {
+        let r = self.prog.intrinsics.recirculate.as_ref()?;
+        Some(self.another_pass(r))
+    }
+
+    fn pass_when(&self, r: &Resubmit) -> Vec<CStmt> {
+        vec![CStmt::If {
+            cond: self.expr(&r.flag),
+            then: self.another_pass(r),
+            other: vec![],
+        }]
+    }
+
+    /// Resets the state but `r`'s kept metadata, sets the packet path and
+    /// goes back.
+    fn another_pass(&self, r: &Resubmit) -> Vec<CStmt> {
+        let mut again = vec![
+            CStmt::If {
+                cond: format!("passes >= {}", Resubmit::MAX_PASSES),
+                then: vec![CStmt::Return(format!(
+                    "{} /* another pass too many */",
+                    self.target.drop()
+                ))],
+                other: vec![],
+            },
+            line("passes++"),
+        ];
+        let kept = r.kept.as_ref().map(|k| self.lvalue(k));
+        if let Some(kept) = &kept {
+            again.push(line(format!("u8 kept[sizeof({kept})]")));
+            again.push(line(format!(
+                "__builtin_memcpy(kept, &{kept}, sizeof(kept))"
+            )));
+        }
+        again.push(CStmt::Comment(
+            "every variable as a new packet has it, but the kept metadata".into(),
+        ));
+        again.extend(self.reset_state());
+        if let Some(kept) = &kept {
+            again.push(line(format!(
+                "__builtin_memcpy(&{kept}, kept, sizeof(kept))"
+            )));
+        }
+        for path in &r.packet_paths {
+            again.push(line(format!("{} = {}", self.lvalue(path), r.path)));
+        }
+        again.extend([
+            line("offset = 0"),
+            line("parser_error = 0"),
+            CStmt::Goto(AGAIN.into()),
+        ]);
+        again
+    }
+}
