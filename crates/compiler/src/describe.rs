@@ -193,6 +193,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         table_stats: None,
         table_acls: table_acls(prog),
         replication: crate::emit::replication_description(prog, hook),
+        digests: crate::emit::digest::describe(prog),
     }
 }
 

@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod digest;
 pub mod trace;
 
 /// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8
@@ -137,6 +138,9 @@ pub struct Pipeline {
     /// Multicast, when the program sets a group (TC only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replication: Option<Replication>,
+    /// Digests to the control plane, when the program sends any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digests: Option<digest::Digests>,
 }
 
 /// How the control plane reaches a program's multicast groups, and the
@@ -510,6 +514,7 @@ mod tests {
                 control: "RS".into(),
             }],
             replication: None,
+            digests: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

@@ -22,6 +22,7 @@ pub mod bpffs;
 pub mod control;
 pub mod counter;
 pub mod deploy;
+pub mod digest;
 mod elf;
 pub mod entry;
 pub mod error;

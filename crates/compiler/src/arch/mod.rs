@@ -66,6 +66,9 @@ pub enum Object {
     /// PSA's and PNA's `Hash<O>(algorithm)`: `get_hash(data)`,
     /// `get_hash(base, data, max)`.
     Hash,
+    /// PSA's and PNA's `Digest<T>()`: `pack(data)` sends `data` to the
+    /// control plane.
+    Digest,
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }
@@ -75,7 +78,6 @@ pub enum Object {
 pub const DIRECT_COUNTERS: &str =
     "counters of table entries are not built yet: use an indexed counter";
 pub const DIRECT_METERS: &str = "meters of table entries are not built yet: use an indexed meter";
-pub const DIGESTS: &str = "digests to the control plane are not built yet";
 pub const CRC_CHECKSUMS: &str =
     "a checksum accumulated over several `update`s is not built; `InternetChecksum` is";
 
@@ -206,6 +208,9 @@ pub enum Function {
     Random,
     /// `assert(cond)`: when false, `code` into the place and the control ends.
     Assert(Place, u32),
+    /// v1model's `digest(receiver, data)`: sends `data` to the control
+    /// plane (`receiver` is BMv2's and ignored).
+    Digest,
     /// A call without effect on the packet (`log_msg`).
     Ignore,
     /// A call p4bpf refuses, with why.

@@ -184,7 +184,7 @@ const OBJECTS: &[(&str, Object)] = &[
     ("Meter", Object::Meter),
     ("DirectCounter", Object::Unsupported(super::DIRECT_COUNTERS)),
     ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
-    ("Digest", Object::Unsupported(super::DIGESTS)),
+    ("Digest", Object::Digest),
     ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ("Hash", Object::Hash),
 ];

@@ -117,7 +117,7 @@ pub const PSA: Architecture = Architecture {
         ("Meter", Object::Meter),
         ("DirectCounter", Object::Unsupported(super::DIRECT_COUNTERS)),
         ("DirectMeter", Object::Unsupported(super::DIRECT_METERS)),
-        ("Digest", Object::Unsupported(super::DIGESTS)),
+        ("Digest", Object::Digest),
         ("Hash", Object::Hash),
         ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ],

@@ -18,6 +18,7 @@ mod call;
 mod compare;
 mod conditional;
 mod control;
+mod digest;
 mod entry_priorities;
 mod expr;
 mod externs;
@@ -116,6 +117,8 @@ enum Binding {
         ty: Ty,
     },
     ValueSet(ir::ValueSetId),
+    /// A `Digest<T>` instance: index into the program's digests.
+    Digest(u32),
     State(ir::StateId),
     /// A control instantiated inside another: index into `sub_controls`.
     SubControl(usize),
@@ -213,6 +216,7 @@ pub fn lower(
             sends_perf_events: false,
             entry_requests: vec![],
             entry_request: None,
+            digests: vec![],
         },
         scopes: vec![HashMap::new()],
         prefix: String::new(),

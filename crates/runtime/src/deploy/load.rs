@@ -157,6 +157,9 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     );
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
+    if let Some(d) = &description.digests {
+        names.extend([d.ring.clone(), d.lost.clone()]);
+    }
     names.sort();
     names.dedup();
     names
@@ -217,6 +220,7 @@ mod tests {
             table_stats: None,
             table_acls: vec![],
             replication: None,
+            digests: None,
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -4,12 +4,14 @@
 //! plays the commands against a loaded pipeline; `registers` carries out
 //! BMv2's register commands.
 
+mod digests;
 mod expect;
 mod parse;
 mod registers;
 mod replication;
 mod run;
 
+pub use digests::DigestExpect;
 pub use expect::Pattern;
 pub use parse::{parse, parse_file, ActionCall, Command, CountKind, Line, StfError};
 pub use replication::ReplicationCommand;

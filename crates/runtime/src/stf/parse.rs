@@ -86,6 +86,8 @@ pub enum Command {
         meter: String,
         index: u32,
     },
+    /// `expect_digest NAME FIELD=VALUE...` (p4bpf's own).
+    ExpectDigest(super::digests::DigestExpect),
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -163,6 +165,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             Ok(Command::SetDefault { table: table.to_string(), action: parse_call(call.trim())? })
         }
         "check_counter" => parse_check_counter(rest),
+        "expect_digest" => super::digests::parse(rest),
         "wait" => Ok(Command::Wait),
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
             super::replication::parse(w, rest).map(Command::Replication)
