@@ -9,6 +9,7 @@ mod conformance;
 mod control_output;
 mod counter;
 mod diagnostic_line;
+mod digest;
 mod fuzz;
 mod fuzz_packets;
 mod graph;
@@ -61,6 +62,7 @@ fn main() -> ExitCode {
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "counter" => counter::run(rest),
+        "digest" => digest::run(rest),
         "meter" => meter::run(rest),
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),

@@ -22,7 +22,8 @@ static struct p4u_ring traces, outputs;
 static void *reserve_in(struct p4u_ring *ring, __u64 size, __u64 flags)
 {
     __u64 room = 8 + ((size + 7) & ~7ull);
-    if (flags || room > P4U_RING_BYTES - ring->used)
+    /* The kernel keeps one byte free: a full ring is one byte short. */
+    if (flags || room > P4U_RING_BYTES - 1 - ring->used)
         return NULL;
     __u32 length = (__u32)size;
     memcpy(ring->bytes + ring->used, &length, sizeof(length));
