@@ -22,7 +22,7 @@ fn run(program: &str, args: &[&str]) -> String {
     let out = Command::new(program)
         .args(args)
         .output()
-        .unwrap_or_else(|e| panic!("{program}: {e}"));
+        .expect("the command runs");
     let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
     assert!(out.status.success(), "{program} {args:?}:\n{text}");
     text
