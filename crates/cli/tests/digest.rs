@@ -1,4 +1,4 @@
-//! Digests end to end: our v1model and PSA programs (tests/digest/) send
+//! Digests end to end: our v1model, PSA and PNA programs (tests/digest/) send
 //! digests checked by `expect_digest` on the kernel target at XDP and TC
 //! and on the user target; a wrong expectation fails; the PTF suite's
 //! digest scenarios (DigestPSATest, WideFieldDigest) run as STF against
@@ -42,12 +42,12 @@ fn run_stf(program: &Path, script: &Path, defines: &[&str]) -> Vec<(bool, String
 }
 
 #[test]
-fn v1model_and_psa_digests_arrive_with_their_values_on_every_target() {
+fn v1model_psa_and_pna_digests_arrive_with_their_values_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED digests on every target: {why}");
         return;
     }
-    for (program, digests) in [("v1model_digests", 2), ("psa_digests", 5)] {
+    for (program, digests) in [("v1model_digests", 2), ("psa_digests", 5), ("pna_digests", 2)] {
         let p4 = own(&format!("{program}.p4"));
         let stf = own(&format!("{program}.stf"));
         for (ok, target, text) in run_stf(&p4, &stf, &[]) {
