@@ -10,11 +10,13 @@ build:
 	cargo build --release
 
 # The P4 router examples/l3_router.p4 at XDP between two hosts in network
-# namespaces, driven through the CLI (README: "The demo, step by step").
+# namespaces, driven through the CLI (README: "The demo, step by step");
+# `make demo EXAMPLE=v1model_router` runs the v1model router instead.
+EXAMPLE ?= l3_router
 demo:
 	scripts/install-deps.sh demo
 	cargo build --release
-	P4BPF=$(P4BPF) scripts/demo.sh
+	P4BPF=$(P4BPF) EXAMPLE=$(EXAMPLE) scripts/demo.sh
 
 test:
 	scripts/install-deps.sh test

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# `make demo`: the P4 router examples/l3_router.p4 between two hosts.
+# `make demo`: the P4 router examples/l3_router.p4 between two hosts;
+# `make demo EXAMPLE=v1model_router`: the same with the tutorial-style
+# v1model router examples/v1model_router.p4.
 #
 #   h1 (netns) eth0 10.0.1.1 ── r1 ┐ root namespace: the pipeline on r1, r2 ┌ r2 ── eth0 10.0.2.1 h2 (netns)
 #
@@ -11,6 +13,11 @@
 set -euo pipefail
 
 P4BPF="${P4BPF:-target/release/p4bpf}"
+example="${EXAMPLE:-l3_router}"
+case "$example" in
+    l3_router | v1model_router) ;;
+    *) echo "EXAMPLE must be l3_router or v1model_router, not $example" >&2; exit 2 ;;
+esac
 run_id="$$"
 pipeline="demo$run_id"
 h1="p4demo-h1-$run_id"
@@ -58,22 +65,34 @@ for host in 1 2; do
     # and a redirected frame loses "checksum to be filled in" offload state,
     # so hosts must send UDP with its checksum computed (tx offload off).
     ip netns exec "$ns" ethtool -K eth0 gro on tx off >/dev/null
+    # The v1model router drops what is not IPv4, ARP included: the hosts
+    # know the router's address beforehand.
+    if [ "$example" = v1model_router ]; then
+        ip -n "$ns" neigh add "10.0.$host.254" lladdr "${!router_mac_var}" dev eth0
+    fi
 done
 ip link show "$r1" | head -1
 ip link show "$r2" | head -1
 
 step "load the router and attach it to both interfaces"
-show "$P4BPF" pipeline load examples/l3_router.p4 --name "$pipeline" --xdp-mode native
+show "$P4BPF" pipeline load "examples/$example.p4" --name "$pipeline" --xdp-mode native
 show "$P4BPF" port add "$pipeline" "$r1" --port 1
 show "$P4BPF" port add "$pipeline" "$r2" --port 2
 
-step "routes and next hops (forward's port is the P4 port given to port add)"
-show "$P4BPF" table add "$pipeline" ipv4_routes hdr.ipv4.dstAddr=10.0.1.0/24 set_next_hop id=1
-show "$P4BPF" table add "$pipeline" ipv4_routes hdr.ipv4.dstAddr=10.0.2.0/24 set_next_hop id=2
-show "$P4BPF" table add "$pipeline" next_hops next_hop=1 forward dst_mac=$h1_mac src_mac=$r1_mac port=1
-show "$P4BPF" table add "$pipeline" next_hops next_hop=2 forward dst_mac=$h2_mac src_mac=$r2_mac port=2
-show "$P4BPF" table dump "$pipeline" ipv4_routes
-show "$P4BPF" table dump "$pipeline" next_hops
+if [ "$example" = l3_router ]; then
+    step "routes and next hops (forward's port is the P4 port given to port add)"
+    show "$P4BPF" table add "$pipeline" ipv4_routes hdr.ipv4.dstAddr=10.0.1.0/24 set_next_hop id=1
+    show "$P4BPF" table add "$pipeline" ipv4_routes hdr.ipv4.dstAddr=10.0.2.0/24 set_next_hop id=2
+    show "$P4BPF" table add "$pipeline" next_hops next_hop=1 forward dst_mac=$h1_mac src_mac=$r1_mac port=1
+    show "$P4BPF" table add "$pipeline" next_hops next_hop=2 forward dst_mac=$h2_mac src_mac=$r2_mac port=2
+    show "$P4BPF" table dump "$pipeline" ipv4_routes
+    show "$P4BPF" table dump "$pipeline" next_hops
+else
+    step "routes (ipv4_forward's port is the P4 port given to port add)"
+    show "$P4BPF" table add "$pipeline" ipv4_lpm hdr.ipv4.dstAddr=10.0.1.0/24 ipv4_forward dstAddr=$h1_mac srcAddr=$r1_mac port=1
+    show "$P4BPF" table add "$pipeline" ipv4_lpm hdr.ipv4.dstAddr=10.0.2.0/24 ipv4_forward dstAddr=$h2_mac srcAddr=$r2_mac port=2
+    show "$P4BPF" table dump "$pipeline" ipv4_lpm
+fi
 show "$P4BPF" pipeline show "$pipeline"
 
 step "ping h2 from h1 through the router"
@@ -87,7 +106,7 @@ sleep 0.5
 show ip netns exec "$h1" python3 scripts/demo_udp.py send 10.0.2.1 5000 5
 wait "$receiver"
 
-step "counters (packets per next hop, summed over CPUs)"
+step "counters (packets per next hop, or per port for v1model_router, summed over CPUs)"
 show "$P4BPF" counter get "$pipeline" forwarded 1
 show "$P4BPF" counter get "$pipeline" forwarded 2
 to_h2=$("$P4BPF" counter get "$pipeline" forwarded 2 | sed -n 's/.*packets=//p')

@@ -18,6 +18,7 @@ commands:
   bench [SUITE]         time generated programs against hand-written C, write RESULTS.md
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   counter ...           read or reset a loaded pipeline's counters
+  digest PIPELINE       print the digests a loaded pipeline sends, as they come
   mcast ...             set, delete, list a loaded pipeline's multicast groups
   profile ...           action profile members and selector groups of a pipeline
   clone ...             set, delete, list a loaded pipeline's clone sessions
@@ -98,6 +99,7 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("test") => Some(crate::test::USAGE),
         Some("top") => Some(crate::top::USAGE),
         Some("trace") => Some(crate::trace::USAGE),
+        Some("digest") => Some(crate::digest::USAGE),
         Some(_) => None,
     }
 }

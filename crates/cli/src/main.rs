@@ -10,6 +10,7 @@ mod control_output;
 mod counter;
 mod diagnostic_line;
 mod direct;
+mod digest;
 mod fuzz;
 mod fuzz_packets;
 mod graph;
@@ -63,6 +64,7 @@ fn main() -> ExitCode {
         "compile" => compile::run(rest),
         "conformance" => conformance::run(rest),
         "counter" => counter::run(rest),
+        "digest" => digest::run(rest),
         "meter" => meter::run(rest),
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),

@@ -40,6 +40,10 @@ options:
                          parser states, tables (key, hit or miss, action) and
                          verdict (kernel and user targets)
 
+Besides the reference STF dialect, `expect_digest NAME [FIELD=VALUE...]`
+checks the digests the script's packets send, in order (kernel and user
+targets); once a script has one, every digest must be expected.
+
 exit status: 0 all passed, 1 a failure, 2 bad command line
 ";
 

@@ -206,6 +206,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         replication: crate::emit::replication_description(prog, hook),
         profiles: crate::describe_profile::profiles(prog),
         direct: crate::emit::direct_description(prog),
+        digests: crate::emit::digest::describe(prog),
     }
 }
 

@@ -209,6 +209,9 @@ pub enum Builtin {
     Random,
     /// A 32-bit ones' complement sum folded to 16 bits, carries added back.
     CsumFold,
+    /// Sends the one argument (a struct place) to the control plane as
+    /// digest `Program::digests[i]`.
+    Digest(u32),
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.
@@ -808,6 +811,20 @@ pub struct ExternInstance {
     pub p4_id: Option<u32>,
 }
 
+/// A stream of messages to the control plane (v1model's `digest`, PSA's
+/// and PNA's `Digest`): each send is one record of the program's digest
+/// ring buffer holding the value of `ty`, a struct of bit strings.
+#[derive(Clone, Debug)]
+pub struct Digest {
+    /// P4Runtime name: the dotted instance (PSA, PNA) or the type's name
+    /// (v1model).
+    pub name: String,
+    /// C name: its record struct and send function are named after it.
+    pub c_name: String,
+    pub ty: Ty,
+    pub p4_id: Option<u32>,
+}
+
 #[derive(Clone, Debug)]
 pub struct ValueSet {
     pub name: String,
@@ -998,6 +1015,8 @@ pub struct Program {
     /// pending one's index + 1 (0: none), once there is a call.
     pub entry_requests: Vec<EntryRequest>,
     pub entry_request: Option<VarId>,
+    /// The digests the program sends, indexed by [`Builtin::Digest`].
+    pub digests: Vec<Digest>,
 }
 
 impl Program {

@@ -4,8 +4,8 @@
 //!
 //! IDs follow the P4Runtime rules: the top 8 bits say the resource type
 //! (0x01 action, 0x02 table, 0x03 value set, 0x11 action profile,
-//! 0x12 counter, 0x14 meter,
-//! 0x16 register: the specification's `P4Ids.Prefix`), the low 24 bits
+//! 0x12 counter, 0x14 meter, 0x16 register, 0x17 digest: the
+//! specification's `P4Ids.Prefix`), the low 24 bits
 //! are the Jenkins one-at-a-time hash of the fully-qualified name, probed
 //! linearly on collision; `@id(N)` wins and is assigned first; names are
 //! hashed in sorted order so the IDs do not depend on declaration order.
@@ -29,6 +29,7 @@ const METER: u32 = 0x14;
 const REGISTER: u32 = 0x16;
 const DIRECT_COUNTER: u32 = 0x13;
 const DIRECT_METER: u32 = 0x15;
+const DIGEST: u32 = 0x17;
 
 pub fn jenkins_one_at_a_time(bytes: &[u8]) -> u32 {
     let mut hash: u32 = 0;
@@ -194,6 +195,11 @@ pub fn write(prog: &Program) -> String {
         ExternKind::DirectMeter { .. } => Some((DIRECT_METER, x.name.clone(), x.p4_id)),
     }));
     resources.extend(profiles(prog).map(|p| (ACTION_PROFILE, p.name.clone(), p.p4_id)));
+    resources.extend(
+        prog.digests
+            .iter()
+            .map(|d| (DIGEST, d.name.clone(), d.p4_id)),
+    );
     let ids = Ids::new(&resources);
     let all: Vec<String> = resources.iter().map(|r| r.1.clone()).collect();
     let arch = prog.arch.name();
@@ -310,6 +316,7 @@ pub fn write(prog: &Program) -> String {
         preamble(&mut out, ids.get(VALUE_SET, &v.name), &v.name, &all);
         let _ = write!(out, "  match {{\n    id: 1\n    bitwidth: {}\n    match_type: EXACT\n  }}\n  size: {}\n}}\n", v.ty.width().unwrap_or(0), v.size);
     }
+    write_digests(&mut out, prog, &ids, &all);
     out
 }
 
@@ -337,6 +344,42 @@ fn write_profiles(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
         }
         out.push_str("}\n");
     }
+}
+
+/// Each digest with its struct type by name, then `type_info` with those
+/// structs' members as bit strings (p4c names `new_type`s there too; we
+/// give their widths).
+fn write_digests(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
+    let mut structs = BTreeMap::new();
+    for d in &prog.digests {
+        let ty = crate::emit::digest::type_name(prog, d);
+        out.push_str("digests {\n");
+        preamble(out, ids.get(DIGEST, &d.name), &d.name, all);
+        let _ = write!(
+            out,
+            "  type_spec {{\n    struct {{\n      name: \"{ty}\"\n    }}\n  }}\n}}\n"
+        );
+        if let crate::ir::Ty::Struct(agg) = d.ty {
+            structs.insert(ty, agg);
+        }
+    }
+    if structs.is_empty() {
+        return;
+    }
+    out.push_str("type_info {\n");
+    for (name, agg) in structs {
+        let _ = write!(out, "  structs {{\n    key: \"{name}\"\n    value {{\n");
+        for f in prog.agg(agg).map(|a| a.fields.as_slice()).unwrap_or_default() {
+            let width = f.ty.width().unwrap_or(0);
+            let _ = write!(
+                out,
+                "      members {{\n        name: \"{}\"\n        type_spec {{\n          bitstring {{\n            bit {{\n              bitwidth: {width}\n            }}\n          }}\n        }}\n      }}\n",
+                f.name
+            );
+        }
+        out.push_str("    }\n  }\n");
+    }
+    out.push_str("}\n");
 }
 
 fn write_meters(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {

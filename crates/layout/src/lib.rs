@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod digest;
 pub mod trace;
 
 /// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8
@@ -144,6 +145,9 @@ pub struct Pipeline {
     /// entry's value. Left out of the JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub direct: Vec<DirectExtern>,
+    /// Digests to the control plane, when the program sends any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digests: Option<digest::Digests>,
 }
 
 /// A direct counter or meter of one table (PSA's `DirectCounter`,
@@ -599,6 +603,7 @@ mod tests {
                 kind: DirectKind::Counter(CounterKind::PacketsAndBytes),
                 offset: 8,
             }],
+            digests: None,
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

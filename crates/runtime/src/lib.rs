@@ -24,6 +24,7 @@ pub mod control;
 pub mod counter;
 pub mod deploy;
 pub mod direct;
+pub mod digest;
 mod elf;
 pub mod entry;
 pub mod error;

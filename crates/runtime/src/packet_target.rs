@@ -2,6 +2,7 @@
 //! (`LoadedPipeline`, the kernel target) or onto real interfaces (`veth`).
 //! `stf::run` plays a script against either.
 
+use crate::digest::{DigestMessage, DigestReader};
 use crate::error::Result;
 use crate::map_source::MapSource;
 use crate::pipeline::{LoadedPipeline, PacketOutcome};
@@ -22,6 +23,13 @@ pub trait PacketTarget: MapSource {
     fn sees_copies(&self) -> bool {
         false
     }
+
+    /// The digests sent since the last call, where the target can read them.
+    fn take_digests(&self) -> Result<Vec<DigestMessage>> {
+        Err(crate::error::RuntimeError::NotSupported(
+            "this target does not read digests: use --target kernel or user".into(),
+        ))
+    }
 }
 
 impl PacketTarget for LoadedPipeline {
@@ -31,5 +39,10 @@ impl PacketTarget for LoadedPipeline {
 
     fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome> {
         LoadedPipeline::run_packet(self, input_port, packet)
+    }
+
+    /// A fresh consumer each time: the ring keeps its read position.
+    fn take_digests(&self) -> Result<Vec<DigestMessage>> {
+        DigestReader::open(self)?.next_batch(0)
     }
 }

@@ -489,4 +489,8 @@ impl PacketTarget for Traced<'_> {
         self.packets.borrow_mut().push(self.collect());
         outcome
     }
+
+    fn take_digests(&self) -> Result<Vec<crate::digest::DigestMessage>> {
+        self.pipeline.take_digests()
+    }
 }

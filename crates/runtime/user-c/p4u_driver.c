@@ -7,6 +7,7 @@
  *   keys MAP                       -> keys [KEY...] (in slot order)
  *   run PACKET                     -> ret RETVAL PACKET
  *   ring                           -> records [RECORD...] (and forgets them)
+ *   ring digests                   -> the same for the digest ring
  * The per-program glue defines p4u_register_maps (names every map) and
  * p4u_entry (calls the program's entry function). */
 #include "p4u_runtime.h"
@@ -124,9 +125,9 @@ static void serve(char *words[], int count)
         printf("ret %u ", (unsigned)ret);
         put_hex(p4u_current.buffer + p4u_current.headroom, p4u_current.length);
         fputc('\n', stdout);
-    } else if (count == 1 && strcmp(words[0], "ring") == 0) {
+    } else if ((count == 1 || count == 2) && strcmp(words[0], "ring") == 0) {
         __u32 length = 0;
-        const unsigned char *ring = p4u_ring_take(&length);
+        const unsigned char *ring = p4u_ring_take(count == 2, &length);
         fputs("records", stdout);
         for (__u32 at = 0; at + 8 <= length;) {
             __u32 size;

@@ -31,9 +31,10 @@ extern struct __sk_buff p4u_skb;
 
 void p4u_packet_load(const unsigned char *bytes, __u32 length);
 
-/* The ring buffer's records since the last call: `length` bytes of
- * records, each 8-byte aligned and starting with its data length (u32). */
-const unsigned char *p4u_ring_take(__u32 *length);
+/* The trace ring's records since the last call, or (digests) the digest
+ * ring's: `length` bytes of records, each 8-byte aligned and starting
+ * with its data length (u32). */
+const unsigned char *p4u_ring_take(int digests, __u32 *length);
 void p4u_context_refresh(void);
 
 #endif

@@ -121,10 +121,12 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         p4.packet = case.packet.clone();
         fill::write_p4(&p4.object, &pipeline, &case.p4_entries)
             .map_err(|e| format!("{}: {e}", case.name))?;
-        // Routed entries name the veth's ifindex as their P4 port too.
+        // Routed entries name the veth's ifindex as their P4 port too,
+        // unless the case names its own.
         if let (Some(ports), true) = (&pipeline.port_map, port != 0) {
             let bytes = port.to_ne_bytes();
-            fill::write_raw(&p4.object, &[fill::RawEntries::one(ports, &bytes, &bytes)])
+            let p4_port = case.p4_port.unwrap_or(port).to_ne_bytes();
+            fill::write_raw(&p4.object, &[fill::RawEntries::one(ports, &p4_port, &bytes)])
                 .map_err(|e| format!("{}: {e}", case.name))?;
         }
         let mut twin = load_c(request, scratch, case.name, case.mode)?;

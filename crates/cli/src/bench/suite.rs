@@ -38,6 +38,9 @@ pub struct Case {
     pub twin_entries: Vec<RawEntries>,
     /// The packet timed (the 64-byte UDP packet unless said otherwise).
     pub packet: Vec<u8>,
+    /// The P4 port routed entries name, when it is not the veth's ifindex
+    /// (v1model ports have 9 bits); the ports map sends it to the veth.
+    pub p4_port: Option<u32>,
 }
 
 /// The floors: hand-written programs with nothing in them (`c/NAME.c`).
@@ -95,6 +98,22 @@ pub fn cases(port: u32) -> Vec<Case> {
             ..case(
                 "l3_fwd",
                 "LPM route, MACs, TTL-1 + checksum, XDP_REDIRECT",
+                Mode::Live,
+            )
+        },
+        Case {
+            family: Family::Routed,
+            p4_entries: vec![P4Entry::new(
+                "Forward.routes",
+                &["10.0.0.0/8"],
+                "forward",
+                &[NEXT_HOP_TEXT, OWN_MAC_TEXT, &V1MODEL_PORT.to_string()],
+            )],
+            twin_entries: vec![RawEntries::one("routes", &route_key(), &next_hop(port))],
+            p4_port: Some(V1MODEL_PORT),
+            ..case(
+                "v1model_l3_fwd",
+                "v1model router: LPM, MACs, TTL-1, checksum recomputed",
                 Mode::Live,
             )
         },
@@ -198,6 +217,8 @@ const NEXT_HOP: [u8; 6] = [2, 0, 0, 0, 0, 0x10];
 const NEXT_HOP_TEXT: &str = "02:00:00:00:00:10";
 const OWN_MAC: [u8; 6] = [2, 0, 0, 0, 0, 0x11];
 const OWN_MAC_TEXT: &str = "02:00:00:00:00:11";
+/// The P4 port the v1model router sends to.
+const V1MODEL_PORT: u32 = 1;
 
 /// `struct route_key` of `c/l3_fwd.c`: 10.0.0.0/8.
 fn route_key() -> Vec<u8> {
@@ -223,5 +244,6 @@ fn case(name: &'static str, what: &'static str, mode: Mode) -> Case {
         p4_entries: Vec::new(),
         twin_entries: Vec::new(),
         packet: packet::udp_packet(packet::DST_IP),
+        p4_port: None,
     }
 }

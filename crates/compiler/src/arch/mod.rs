@@ -80,13 +80,14 @@ pub enum Object {
     /// (`execute([colour])`), v1model's `direct_meter<T>(type)`
     /// (`read(out colour)`).
     DirectMeter { every_hit: bool },
+    /// PSA's and PNA's `Digest<T>()`: `pack(data)` sends `data` to the
+    /// control plane.
+    Digest,
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }
 
-/// Why digests and CRC checksums are refused, for every architecture
-/// that has them.
-pub const DIGESTS: &str = "digests to the control plane are not built yet";
+/// Why CRC checksums are refused, for every architecture that has them.
 pub const CRC_CHECKSUMS: &str =
     "a checksum accumulated over several `update`s is not built; `InternetChecksum` is";
 
@@ -217,6 +218,9 @@ pub enum Function {
     Random,
     /// `assert(cond)`: when false, `code` into the place and the control ends.
     Assert(Place, u32),
+    /// v1model's `digest(receiver, data)`: sends `data` to the control
+    /// plane (`receiver` is BMv2's and ignored).
+    Digest,
     /// A call without effect on the packet (`log_msg`).
     Ignore,
     /// A call p4bpf refuses, with why.

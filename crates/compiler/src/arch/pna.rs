@@ -184,7 +184,7 @@ const OBJECTS: &[(&str, Object)] = &[
     ("Meter", Object::Meter),
     ("DirectCounter", Object::DirectCounter { every_hit: false }),
     ("DirectMeter", Object::DirectMeter { every_hit: false }),
-    ("Digest", Object::Unsupported(super::DIGESTS)),
+    ("Digest", Object::Digest),
     ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
     ("Hash", Object::Hash),
     ("ActionProfile", Object::ActionProfile),

@@ -127,7 +127,7 @@ pub const PSA: Architecture = Architecture {
         ("Meter", Object::Meter),
         ("DirectCounter", Object::DirectCounter { every_hit: false }),
         ("DirectMeter", Object::DirectMeter { every_hit: false }),
-        ("Digest", Object::Unsupported(super::DIGESTS)),
+        ("Digest", Object::Digest),
         ("Hash", Object::Hash),
         ("ActionProfile", Object::ActionProfile),
         ("ActionSelector", Object::ActionSelector),

@@ -104,7 +104,7 @@ pub const V1MODEL: Architecture = Architecture {
             "update_checksum_with_payload",
             Function::Unsupported(PAYLOAD),
         ),
-        ("digest", Function::Unsupported(super::DIGESTS)),
+        ("digest", Function::Digest),
         ("clone", Function::Unsupported(REPLICATION)),
         ("clone3", Function::Unsupported(REPLICATION)),
         (

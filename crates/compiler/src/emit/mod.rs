@@ -13,6 +13,7 @@ mod add_on_miss;
 pub(crate) mod c;
 mod deparser;
 mod direct;
+pub(crate) mod digest;
 mod expr;
 mod externs;
 mod hash;
@@ -209,6 +210,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.port_map_definition());
     out.push_str(&e.replication_definitions());
     out.push_str(&e.perf_event_definitions());
+    out.push_str(&e.digest_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
     if e.stages.staged() {

@@ -62,6 +62,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.direct_instance(true, every_hit, args, name, decl);
                 return;
             }
+            Some(Object::Digest) => {
+                self.digest_instance(name, decl);
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,
@@ -399,6 +403,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Function::UpdateChecksum => self.checksum(None, args, e),
             Function::Random => self.random(args, e),
             Function::Assert(place, code) => self.assert(place, code, args, e),
+            Function::Digest => self.digest_call(args, e),
             Function::Ignore => Some(void()),
             Function::Unsupported(why) => {
                 self.diags

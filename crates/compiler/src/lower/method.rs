@@ -132,6 +132,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 hit: None,
                 action_run: None,
             }),
+            (Some(Binding::Digest(digest)), _) => {
+                if self.digest_method(digest, method, args, call).is_some() {
+                    out.append(&mut self.pending);
+                }
+            }
             (Some(Binding::Extern(instance)), _) => {
                 if let Some(x) = self.extern_method(instance, method, args, call) {
                     out.append(&mut self.pending);

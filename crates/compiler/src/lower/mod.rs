@@ -19,6 +19,7 @@ mod compare;
 mod conditional;
 mod control;
 mod direct;
+mod digest;
 mod entry_priorities;
 mod expr;
 mod externs;
@@ -123,6 +124,8 @@ enum Binding {
     ValueSet(ir::ValueSetId),
     /// An action profile or selector instance.
     Profile(ir::ProfileId),
+    /// A `Digest<T>` instance: index into the program's digests.
+    Digest(u32),
     State(ir::StateId),
     /// A control instantiated inside another: index into `sub_controls`.
     SubControl(usize),
@@ -239,6 +242,7 @@ pub fn lower(
             sends_perf_events: false,
             entry_requests: vec![],
             entry_request: None,
+            digests: vec![],
         },
         scopes: vec![HashMap::new()],
         prefix: String::new(),

@@ -167,6 +167,9 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     );
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
+    if let Some(d) = &description.digests {
+        names.extend([d.ring.clone(), d.lost.clone()]);
+    }
     names.sort();
     names.dedup();
     names
@@ -229,6 +232,7 @@ mod tests {
             replication: None,
             profiles: vec![],
             direct: vec![],
+            digests: None,
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -5,6 +5,7 @@
 //! BMv2's register commands.
 
 mod direct;
+mod digests;
 mod expect;
 mod parse;
 mod profiles;
@@ -12,6 +13,7 @@ mod registers;
 mod replication;
 mod run;
 
+pub use digests::DigestExpect;
 pub use expect::Pattern;
 pub use parse::{parse, parse_file, ActionCall, Command, CountKind, Line, StfError};
 pub use replication::ReplicationCommand;

@@ -112,6 +112,8 @@ pub enum Command {
     },
     /// BMv2's `act_prof_*` commands (members and groups of a profile).
     Profile(super::profiles::ProfileCommand),
+    /// `expect_digest NAME FIELD=VALUE...` (p4bpf's own).
+    ExpectDigest(super::digests::DigestExpect),
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -192,6 +194,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "check_direct_counter" => super::direct::parse_check(rest),
         "delete" => super::direct::parse_delete(rest),
         "direct_meter_set" => super::direct::parse_meter_set(rest),
+        "expect_digest" => super::digests::parse(rest),
         "wait" => Ok(Command::Wait),
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
             super::replication::parse(w, rest).map(Command::Replication)

@@ -50,6 +50,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
     let mut expects: BTreeMap<u32, VecDeque<(usize, Pattern)>> = BTreeMap::new();
     let mut replication = super::replication::Replication::default();
     let mut profiles = super::profiles::Profiles::default();
+    let mut digests = super::digests::DigestCheck::of(script);
     for line in script {
         let at = line.number;
         let problem = match &line.command {
@@ -106,6 +107,9 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                         result,
                     });
                 }
+                if let Some(check) = digests.as_mut() {
+                    check.after_packet(pipeline, at, number);
+                }
                 Ok(())
             }
             Command::Expect { port, pattern } => {
@@ -115,7 +119,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                     .push_back((at, pattern.clone()));
                 Ok(())
             }
-            Command::Wait => Ok(()),
+            Command::Wait | Command::ExpectDigest(_) => Ok(()),
             Command::Replication(command) => replication.apply(pipeline, command),
             Command::Profile(command) => profiles.apply(pipeline, command),
             Command::RegisterRead { register, index } => {
@@ -167,6 +171,9 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
         for (at, _) in left {
             report.push((*at, format!("expect ({name}:{at}) port {port}: FAIL, no packet came out on port {port} for it"), true));
         }
+    }
+    if let Some(check) = digests {
+        report.extend(check.report(pipeline.description(), &name));
     }
     report.sort_by_key(|(at, _, _)| *at);
     Outcome {

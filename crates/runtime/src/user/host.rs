@@ -118,6 +118,12 @@ impl UserHost {
         Ok(answer.split(' ').skip(1).map(unhex).collect())
     }
 
+    /// The digest records the program sent since the last call.
+    pub fn digest_records(&self) -> Result<Vec<Vec<u8>>> {
+        let answer = self.ask("ring digests")?;
+        Ok(answer.split(' ').skip(1).map(unhex).collect())
+    }
+
     /// Run one packet: the program's return value and the packet after it.
     pub fn run(&self, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
         let answer = self.ask(&format!("run {}", hex(packet)))?;

@@ -77,6 +77,8 @@ void *p4u_ringbuf_reserve(__u64 size, __u64 flags);
 void p4u_ringbuf_submit(void *data, __u64 flags);
 #define bpf_ringbuf_reserve(m, size, flags) p4u_ringbuf_reserve((size), (flags))
 #define bpf_ringbuf_submit(data, flags) p4u_ringbuf_submit((data), (flags))
+long p4u_ringbuf_output(const void *data, __u64 size, __u64 flags);
+#define bpf_ringbuf_output(m, data, size, flags) p4u_ringbuf_output((data), (size), (flags))
 /* The host program is one thread: CPU 0. */
 static inline __u32 bpf_get_smp_processor_id(void)
 {
