@@ -20,6 +20,7 @@ mod maps;
 mod packet;
 mod packet_key;
 mod parser;
+mod parser_loop;
 mod perf_events;
 mod ports;
 mod replication;
@@ -80,6 +81,8 @@ pub struct Emitter<'p> {
     instrument: Instrument,
     /// Programs the packet path is cut into, joined by tail calls.
     stages: stages::Stages,
+    /// Global functions running parser loops ([`parser_loop`]), once written.
+    parser_loops: RefCell<Vec<String>>,
 }
 
 /// What goes into the C file besides the program.
@@ -147,6 +150,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         split: split::Split::plan(prog),
         instrument: options.instrument,
         stages: stages::Stages::plan(prog),
+        parser_loops: RefCell::default(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -202,6 +206,10 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.perf_event_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
+    if !e.parser_loops.borrow().is_empty() {
+        out.push_str(&e.cursor_definition());
+        out.push_str(&e.parser_loops.borrow().concat());
+    }
     if e.stages.staged() {
         out.push_str(&e.stages_definition());
     }
