@@ -84,7 +84,11 @@ impl Emitter<'_> {
         let loops = parser_loop::unbounded_loops(parser);
         let mut out = vec![];
         if !loops.is_empty() {
-            out.push(line(format!("struct {} cursor = {{}}", self.cursor_type())));
+            out.push(line(format!(
+                "struct {} {} = {{}}",
+                self.cursor_type(),
+                self.cursor_var(parser)
+            )));
         }
         out.push(CStmt::Goto(self.state_label(
             parser,
@@ -93,7 +97,7 @@ impl Emitter<'_> {
         for (i, s) in parser.states.iter().enumerate() {
             out.push(CStmt::Label(format!("state_{}", s.name)));
             match loops.iter().position(|l| l.contains(&i)) {
-                Some(n) => out.extend(self.enter_loop(i, n)),
+                Some(n) => out.extend(self.enter_loop(parser, i, n)),
                 None => out.extend(self.state_code(parser, s)),
             }
         }

@@ -6,7 +6,7 @@
 //! bound the verifier can see: each way around it leaves a different
 //! parse offset, so inline the paths multiply at every turn until the
 //! verifier gives up ("too complex"). Here the cycle's states become one
-//! global function (`PROG_parse_loop_N(ctx, st, cursor)`) that runs the
+//! global function (`PROG_PARSER_loopN(ctx, st, cursor)`) that runs the
 //! state the cursor names and leaves the next one in it. A global function
 //! is verified once, whatever its callers, and after a call its caller
 //! knows nothing more of the state: the calling loop is walked once per
@@ -150,6 +150,16 @@ impl Emitter<'_> {
         )
     }
 
+    /// The entry function's cursor of `parser`'s loops (one per parser,
+    /// as a program may run several).
+    pub fn cursor_var(&self, parser: &Parser) -> String {
+        format!("{}_cursor", super::c_identifier(&parser.name))
+    }
+
+    fn loop_label(&self, parser: &Parser, n: usize) -> String {
+        format!("{}_loop{n}", super::c_identifier(&parser.name))
+    }
+
     /// Cursor codes past the state indices.
     fn accept_code(parser: &Parser) -> usize {
         parser.states.len()
@@ -157,10 +167,10 @@ impl Emitter<'_> {
 
     /// In the entry function, for a state of loop `n`: note it in the
     /// cursor and run the loop.
-    pub fn enter_loop(&self, state: usize, n: usize) -> Vec<CStmt> {
+    pub fn enter_loop(&self, parser: &Parser, state: usize, n: usize) -> Vec<CStmt> {
         vec![
-            line(format!("cursor.state = {state}")),
-            CStmt::Goto(format!("parse_loop{n}")),
+            line(format!("{}.state = {state}", self.cursor_var(parser))),
+            CStmt::Goto(self.loop_label(parser, n)),
         ]
     }
 
@@ -173,8 +183,9 @@ impl Emitter<'_> {
             .iter()
             .position(|e| e == "ParserTimeout")
             .unwrap_or(5);
+        let cursor = self.cursor_var(parser);
         let call = format!(
-            "more = {}({}, st, &cursor)",
+            "more = {}({}, st, &{cursor})",
             self.loop_function_name(parser, n),
             self.context_name()
         );
@@ -201,12 +212,12 @@ impl Emitter<'_> {
             vec![CStmt::Goto("accept".into())],
         ));
         vec![
-            CStmt::Label(format!("parse_loop{n}")),
+            CStmt::Label(self.loop_label(parser, n)),
             CStmt::Comment(format!(
                 "a loop the verifier cannot bound: one state per call, at most {MAX_LOOP_STATES}"
             )),
-            line("cursor.offset = offset"),
-            line("cursor.error = parser_error"),
+            line(format!("{cursor}.offset = offset")),
+            line(format!("{cursor}.error = parser_error")),
             CStmt::Block(vec![
                 line("u32 more = 1"),
                 CStmt::For {
@@ -222,15 +233,15 @@ impl Emitter<'_> {
                     other: vec![],
                 },
             ]),
-            line("offset = cursor.offset"),
-            line("parser_error = cursor.error"),
+            line(format!("offset = {cursor}.offset")),
+            line(format!("parser_error = {cursor}.error")),
             CStmt::If {
                 cond: format!("offset > {MAX_LOOP_OFFSET}"),
                 then: vec![CStmt::Goto("reject".into())],
                 other: vec![],
             },
             CStmt::Switch {
-                scrutinee: "cursor.state".into(),
+                scrutinee: format!("{cursor}.state"),
                 cases: exits,
                 default: vec![CStmt::Goto("reject".into())],
             },
