@@ -154,7 +154,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
-    e.reads = Reads::of(prog, e.plan != Shape::Kept);
+    e.reads = Reads::rebuilding(prog, e.rebuilt_headers());
     // Bodies first: they decide which helpers the file needs.
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
