@@ -22,7 +22,6 @@ const PROGRAM_FOLDERS: [&str; 4] = [
 /// (program file, text of its refusal): compiled objects the verifier is
 /// known to refuse. corpus_ubpf's `LOAD_GAPS` checks each still fails so.
 const VERIFIER_GAPS: &[(&str, &str)] = &[
-    ("lookahead_ubpf.p4", "is too complex"),
     // At TC: header-stack moves in a loop of 64-byte chunks (conformance/pna.md).
     (
         "pna-dpdk-header-stack-assignment.p4",

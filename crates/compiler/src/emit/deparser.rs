@@ -45,6 +45,39 @@ impl Emitter<'_> {
         }
     }
 
+    /// The header types whose fields the deparser may write from the
+    /// state: every emitted one when it rebuilds (at TC, when anything
+    /// moves), else those of the prefix it rewrites.
+    pub fn rebuilt_headers(&self) -> Vec<AggId> {
+        let emitted = |limit: usize| -> Vec<AggId> {
+            let Some(deparser) = self.prog.deparser() else {
+                return vec![];
+            };
+            let emits = deparser.body.iter().filter_map(|s| match s {
+                Stmt::Emit { header } => match header.ty {
+                    Ty::Header(a) => Some(a),
+                    _ => None,
+                },
+                _ => None,
+            });
+            emits.take(limit).collect()
+        };
+        match (self.plan, self.hook) {
+            (Shape::Kept, _) => vec![],
+            (Shape::MayChange { prefix }, Hook::Xdp) => emitted(prefix),
+            (Shape::MayChange { .. } | Shape::Rebuilt, _) => {
+                let all = (0..self.prog.aggregates.len()).filter_map(|i| u32::try_from(i).ok());
+                all.map(AggId)
+                    .filter(|id| {
+                        self.prog
+                            .agg(*id)
+                            .is_some_and(|a| a.kind == crate::ir::AggKind::Header)
+                    })
+                    .collect()
+            }
+        }
+    }
+
     /// Whether the extract of a header of type `agg` records that it was
     /// parsed, for the deparser's check of a pushed or popped header.
     pub fn marks_parsed(&self, agg: AggId) -> bool {

@@ -22,6 +22,7 @@ mod maps;
 mod packet;
 mod packet_key;
 mod parser;
+mod parser_loop;
 mod perf_events;
 mod ports;
 pub mod profile;
@@ -88,6 +89,8 @@ pub struct Emitter<'p> {
     stages: stages::Stages,
     /// Printing PSA's egress function (`psa_egress`), not an entry.
     in_egress_function: bool,
+    /// Global functions running parser loops ([`parser_loop`]), once written.
+    parser_loops: RefCell<Vec<String>>,
 }
 
 /// What goes into the C file besides the program.
@@ -156,10 +159,11 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         instrument: options.instrument,
         stages: stages::Stages::plan(prog),
         in_egress_function: false,
+        parser_loops: RefCell::default(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
-    e.reads = Reads::of(prog, e.plan != Shape::Kept);
+    e.reads = Reads::rebuilding(prog, e.rebuilt_headers());
     // Bodies first: they decide which helpers the file needs.
     let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let entry = e.entry_function();
@@ -213,6 +217,10 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.digest_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
+    if !e.parser_loops.borrow().is_empty() {
+        out.push_str(&e.cursor_definition());
+        out.push_str(&e.parser_loops.borrow().concat());
+    }
     if e.stages.staged() {
         out.push_str(&e.stages_definition());
     }

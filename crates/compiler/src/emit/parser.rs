@@ -3,6 +3,7 @@
 //! and `reject` as the labels the entry function defines.
 
 use super::c::{line, CStmt};
+use super::parser_loop;
 use super::stmt::Ctx;
 use super::tables::keyset_test;
 use super::Emitter;
@@ -75,70 +76,94 @@ impl Emitter<'_> {
     }
 
     pub fn parser_code(&self, parser: &Parser) -> Vec<CStmt> {
-        let cx = Ctx {
-            in_action: false,
-            end: "reject".into(),
-            exit: "reject".into(),
-        };
         let start = parser
             .states
             .iter()
             .position(|s| s.name == "start")
             .unwrap_or(0);
-        let mut out = vec![CStmt::Goto(
-            self.state_label(parser, Next::State(crate::ir::StateId(start as u32))),
-        )];
-        for s in &parser.states {
-            out.push(CStmt::Label(format!("state_{}", s.name)));
-            out.extend(self.trace_state(&parser.name, &s.name));
-            out.push(CStmt::Comment(format!(
-                "parser {} state {} ({})",
-                parser.name, s.name, s.origin
+        let loops = parser_loop::unbounded_loops(parser);
+        let mut out = vec![];
+        if !loops.is_empty() {
+            out.push(line(format!(
+                "struct {} {} = {{}}",
+                self.cursor_type(),
+                self.cursor_var(parser)
             )));
-            let mut body = self.stmts(&s.stmts, &cx);
-            match &s.transition {
-                Transition::Direct(next) => body.push(CStmt::Goto(self.state_label(parser, *next))),
-                Transition::Select { keys, cases } => {
-                    if let Some(bytes) = keys.iter().filter_map(has_lookahead).max() {
-                        body.push(self.too_short_check(&bytes.to_string()));
-                    }
-                    let key_values: Vec<String> = keys.iter().map(|k| self.expr(k)).collect();
-                    let no_match = self
-                        .prog
-                        .errors
-                        .iter()
-                        .position(|e| e == "NoMatch")
-                        .unwrap_or(2);
-                    let mut chain = vec![
-                        line(format!("parser_error = {no_match} /* NoMatch */")),
-                        CStmt::Goto("reject".into()),
-                    ];
-                    for case in cases.iter().rev() {
-                        let conds: Vec<String> = case
-                            .keysets
-                            .iter()
-                            .zip(keys.iter().zip(&key_values))
-                            .filter_map(|(ks, (k, v))| {
-                                keyset_test(v, ks, k.ty.width().unwrap_or(32), k, self)
-                            })
-                            .collect();
-                        let goto = vec![CStmt::Goto(self.state_label(parser, case.next))];
-                        chain = if conds.is_empty() {
-                            goto
-                        } else {
-                            vec![CStmt::If {
-                                cond: conds.join(" && "),
-                                then: goto,
-                                other: chain,
-                            }]
-                        };
-                    }
-                    body.extend(chain);
-                }
-            }
-            let what = format!("parser state `{}.{}`", parser.name, s.name);
-            out.extend(super::source_map::from_p4(&s.origin, what, body));
         }
+        out.push(CStmt::Goto(self.state_label(
+            parser,
+            Next::State(crate::ir::StateId(start as u32)),
+        )));
+        for (i, s) in parser.states.iter().enumerate() {
+            out.push(CStmt::Label(format!("state_{}", s.name)));
+            match loops.iter().position(|l| l.contains(&i)) {
+                Some(n) => out.extend(self.enter_loop(parser, i, n)),
+                None => out.extend(self.state_code(parser, s)),
+            }
+        }
+        for (n, states) in loops.iter().enumerate() {
+            out.extend(self.run_loop(parser, n, states));
+            let text = self.loop_function(parser, n, states);
+            self.parser_loops.borrow_mut().push(text);
+        }
+        out
+    }
+
+    /// One state's statements and transition, ending in a `goto`.
+    pub fn state_code(&self, parser: &Parser, s: &crate::ir::State) -> Vec<CStmt> {
+        let cx = Ctx {
+            in_action: false,
+            end: "reject".into(),
+            exit: "reject".into(),
+        };
+        let mut out = self.trace_state(&parser.name, &s.name);
+        out.push(CStmt::Comment(format!(
+            "parser {} state {} ({})",
+            parser.name, s.name, s.origin
+        )));
+        let mut body = self.stmts(&s.stmts, &cx);
+        match &s.transition {
+            Transition::Direct(next) => body.push(CStmt::Goto(self.state_label(parser, *next))),
+            Transition::Select { keys, cases } => {
+                if let Some(bytes) = keys.iter().filter_map(has_lookahead).max() {
+                    body.push(self.too_short_check(&bytes.to_string()));
+                }
+                let key_values: Vec<String> = keys.iter().map(|k| self.expr(k)).collect();
+                let no_match = self
+                    .prog
+                    .errors
+                    .iter()
+                    .position(|e| e == "NoMatch")
+                    .unwrap_or(2);
+                let mut chain = vec![
+                    line(format!("parser_error = {no_match} /* NoMatch */")),
+                    CStmt::Goto("reject".into()),
+                ];
+                for case in cases.iter().rev() {
+                    let conds: Vec<String> = case
+                        .keysets
+                        .iter()
+                        .zip(keys.iter().zip(&key_values))
+                        .filter_map(|(ks, (k, v))| {
+                            keyset_test(v, ks, k.ty.width().unwrap_or(32), k, self)
+                        })
+                        .collect();
+                    let goto = vec![CStmt::Goto(self.state_label(parser, case.next))];
+                    chain = if conds.is_empty() {
+                        goto
+                    } else {
+                        vec![CStmt::If {
+                            cond: conds.join(" && "),
+                            then: goto,
+                            other: chain,
+                        }]
+                    };
+                }
+                body.extend(chain);
+            }
+        }
+        let what = format!("parser state `{}.{}`", parser.name, s.name);
+        out.extend(super::source_map::from_p4(&s.origin, what, body));
         out
     }
 }

@@ -468,6 +468,41 @@ impl Emitter<'_> {
         out
     }
 
+    /// The extract of a header no code reads a field of: only its length
+    /// is checked, on the packet's length as a number. A pointer check
+    /// would prove a range no access needs, and parser paths that end
+    /// after different such headers would reach the controls with
+    /// different proven ranges, verified once each.
+    fn extract_unread(&self, place: &str, agg: AggId, a: &crate::ir::Aggregate) -> Vec<CStmt> {
+        let bytes = a.wire_bits / 8;
+        let code = self
+            .prog
+            .errors
+            .iter()
+            .position(|e| e == "PacketTooShort")
+            .unwrap_or(1);
+        vec![
+            CStmt::Comment(format!(
+                "extract {} ({bytes} bytes): no field is read, only the length counts",
+                a.name
+            )),
+            CStmt::If {
+                cond: format!("offset + {bytes} > (u32)(pkt_end - pkt)"),
+                then: vec![
+                    line(format!("parser_error = {code} /* PacketTooShort */")),
+                    CStmt::Goto("reject".into()),
+                ],
+                other: vec![],
+            },
+            line(format!("{place}.{VALID} = 1")),
+            line(format!(
+                "{place}.{OFFSET} = offset{}",
+                self.parsed_mark(agg)
+            )),
+            line(format!("offset += {bytes}")),
+        ]
+    }
+
     /// `if (too short) { error; goto reject; }` for `bytes` more bytes.
     pub fn too_short_check(&self, bytes: &str) -> CStmt {
         let code = self
@@ -570,6 +605,9 @@ impl Emitter<'_> {
             _ => {}
         }
         let place = self.lvalue(header);
+        if varbit_bits.is_none() && self.reads.none_of(agg, a.fields.len()) {
+            return self.extract_unread(&place, agg, a);
+        }
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
         body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));

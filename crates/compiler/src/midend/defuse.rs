@@ -145,14 +145,26 @@ impl Reads {
     /// arguments); `rebuilds`: the deparser may write every emitted field.
     pub fn of(prog: &Program, rebuilds: bool) -> Reads {
         let headers = (0..prog.aggregates.len()).filter_map(|i| u32::try_from(i).ok().map(AggId));
+        let rebuilt = headers
+            .filter(|id| rebuilds && prog.agg(*id).is_some_and(|a| a.kind == AggKind::Header))
+            .collect();
+        Reads::rebuilding(prog, rebuilt)
+    }
+
+    /// Reads of `prog`, with every field of the header types `rebuilt`
+    /// (those the deparser may write from the state) read.
+    pub fn rebuilding(prog: &Program, rebuilt: Vec<AggId>) -> Reads {
         let mut r = Reads {
-            rebuilt: headers
-                .filter(|id| rebuilds && prog.agg(*id).is_some_and(|a| a.kind == AggKind::Header))
-                .collect(),
+            rebuilt,
             ..Reads::default()
         };
         walk_program(&mut r, prog);
         r
+    }
+
+    /// Whether no field of header type `agg` is read.
+    pub fn none_of(&self, agg: AggId, fields: usize) -> bool {
+        !(0..fields).any(|f| self.contains(agg, f))
     }
 
     /// A place named by a path (`hdr.ipv4`, `hdr.s[i]`): only its indexes
@@ -184,10 +196,19 @@ impl Visitor for Reads {
                 walk_expr(self, rhs);
                 Descend::No
             }
-            Stmt::SetValid { header, .. }
-            | Stmt::Extract { header, .. }
-            | Stmt::Emit { header } => {
+            Stmt::SetValid { header, .. } | Stmt::Emit { header } => {
                 self.path(header);
+                Descend::No
+            }
+            // The varbit size is read: `extract(h.opt, (bit<32>)h.op.len * 8)`.
+            Stmt::Extract {
+                header,
+                varbit_bits,
+            } => {
+                self.path(header);
+                if let Some(bits) = varbit_bits {
+                    walk_expr(self, bits);
+                }
                 Descend::No
             }
             Stmt::StackShift { .. } => {
@@ -264,6 +285,30 @@ xdp(prs(), sw(), dprs()) main;
         assert!(w.indirect.contains(&(ip, 0)));
         assert!(w.indirect.contains(&(tag, 0)));
         assert!(!w.fields.contains(&(ip, 1)));
+    }
+
+    #[test]
+    fn a_varbit_size_is_read() {
+        let prog = lowered(
+            "
+#include <xdp_model.p4>
+header op_t { bit<8> len; bit<8> other; }
+header opt_t { bit<8> kind; varbit<64> data; }
+struct hs { op_t op; opt_t opt; }
+parser prs(packet_in p, out hs hdr) {
+    state start { p.extract(hdr.op); p.extract(hdr.opt, (bit<32>)hdr.op.len * 8); transition accept; }
+}
+control sw(inout hs hdr, in xdp_input imd, out xdp_output omd) {
+    apply { omd.output_port = 0; omd.output_action = xdp_action.XDP_PASS; }
+}
+control dprs(in hs hdr, packet_out p) { apply { p.emit(hdr.op); p.emit(hdr.opt); } }
+xdp(prs(), sw(), dprs()) main;
+",
+        );
+        let r = Reads::of(&prog, false);
+        let op = agg(&prog, "op_t");
+        assert!(r.contains(op, 0), "the varbit size");
+        assert!(!r.contains(op, 1));
     }
 
     #[test]

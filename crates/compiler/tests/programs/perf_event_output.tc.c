@@ -224,17 +224,13 @@ state_start:;
     }
 state_report:;
     /* parser prs state report (perf_event_output.p4:13) */
-    /* extract report_t (4 bytes) */
-    if (pkt + offset + 4 > pkt_end) {
+    /* extract report_t (4 bytes): no field is read, only the length counts */
+    if (offset + 4 > (u32)(pkt_end - pkt)) {
         parser_error = 1 /* PacketTooShort */;
         goto reject;
     }
-    {
-        u8 *hdr_start = pkt + offset;
-        st->headers.report.status = bpf_ntohl(*(u32 *)(hdr_start + 0));
-        st->headers.report.p4bpf_valid = 1;
-        st->headers.report.p4bpf_offset = offset;
-    }
+    st->headers.report.p4bpf_valid = 1;
+    st->headers.report.p4bpf_offset = offset;
     offset += 4;
     goto accept;
 reject:;
@@ -392,7 +388,7 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "181\t182\tperf_event_output.p4:16\taction `sw.sample`\n"
     "188\t188\tperf_event_output.p4:20\taction `sw.drop`\n"
     "206\t224\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "227\t239\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "245\t288\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "246\t279\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "227\t235\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "241\t284\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "242\t275\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -250,19 +250,13 @@ int ternary_priority_tc(struct __sk_buff *skb)
     goto state_start;
 state_start:;
     /* parser prs state start (ternary_priority.p4:7) */
-    /* extract ethernet_t (14 bytes) */
-    if (pkt + offset + 14 > pkt_end) {
+    /* extract ethernet_t (14 bytes): no field is read, only the length counts */
+    if (offset + 14 > (u32)(pkt_end - pkt)) {
         parser_error = 1 /* PacketTooShort */;
         goto reject;
     }
-    {
-        u8 *hdr_start = pkt + offset;
-        st->headers.eth.dst = ((u64)p4bpf_load_be_pkt(hdr_start + 0, 6));
-        st->headers.eth.src = ((u64)p4bpf_load_be_pkt(hdr_start + 6, 6));
-        st->headers.eth.ether_type = bpf_ntohs(*(u16 *)(hdr_start + 12));
-        st->headers.eth.p4bpf_valid = 1;
-        st->headers.eth.p4bpf_offset = offset;
-    }
+    st->headers.eth.p4bpf_valid = 1;
+    st->headers.eth.p4bpf_offset = offset;
     offset += 14;
     /* extract ipv4_t (20 bytes) */
     if (pkt + offset + 20 > pkt_end) {
@@ -481,7 +475,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "234\t235\tternary_priority.p4:16\taction `pipe.set`\n"
-    "253\t290\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "296\t359\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "297\t348\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "253\t284\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "290\t353\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "291\t342\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";
