@@ -141,6 +141,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         instrument: e.instrument,
         stages: super::stages::Stages::default(),
         in_egress_function: true,
+        parser_loops: RefCell::new(std::mem::take(e.parser_loops.get_mut())),
     };
     let text = egress.function_text(&e.state_type(), &e.egress_function_name());
     e.table_layouts = std::mem::take(&mut egress.table_layouts);
@@ -149,6 +150,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
     e.reads = std::mem::take(&mut egress.reads);
     e.labels.set(egress.labels.get());
     e.split = std::mem::take(&mut egress.split);
+    *e.parser_loops.get_mut() = std::mem::take(egress.parser_loops.get_mut());
     text
 }
 
