@@ -198,6 +198,11 @@ fn data_a_record_cannot_carry_flat_is_refused_where_it_is_sent() {
             "digest(2, o.b);",
             "a digest's data must be a struct of bit strings, booleans and errors",
         ),
+        (
+            "struct odd_t { bit<3> a;",
+            "struct odd_t { bit<512> w1; bit<512> w2; bit<512> w3; bit<512> w4; bit<512> w5; bit<3> a;",
+            "bytes; the eBPF target sends at most 256",
+        ),
     ] {
         let p4 = common::write(&dir, "refused.p4", &source.replace(from, to));
         let out = common::p4bpf(&["compile", &p4.to_string_lossy(), "-o", &dir.to_string_lossy()]);
@@ -206,7 +211,7 @@ fn data_a_record_cannot_carry_flat_is_refused_where_it_is_sent() {
         assert!(stderr.contains(says), "{to}:\n{stderr}");
         let line = source
             .lines()
-            .position(|l| l.contains(from))
+            .position(|l| l.contains("digest(2, o);"))
             .map_or(0, |i| i + 1);
         assert!(stderr.contains(&format!("refused.p4:{line}:")), "{to}:\n{stderr}");
     }
