@@ -31,8 +31,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => None,
         };
         let Some(ty) = data.and_then(|t| self.env.ty(t, decl.span, &mut self.diags)) else {
-            self.diags
-                .error(decl.span, "`Digest` takes the type of its data: `Digest<T>()`");
+            self.diags.error(
+                decl.span,
+                "`Digest` takes the type of its data: `Digest<T>()`",
+            );
             return;
         };
         let p4_name = self.dotted(&name.name);
@@ -166,7 +168,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let Ty::Struct(agg) = ty else {
             return 0;
         };
-        let fields = self.env.aggregates.get(agg.index()).map(|a| a.fields.as_slice());
+        let fields = self
+            .env
+            .aggregates
+            .get(agg.index())
+            .map(|a| a.fields.as_slice());
         fields
             .unwrap_or_default()
             .iter()
