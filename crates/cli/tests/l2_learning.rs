@@ -58,9 +58,18 @@ impl Lab {
             let (ns, port) = (lab.host(n), lab.port(n));
             let mac = format!("02:00:00:00:00:0{n}");
             run("ip", &["netns", "add", &ns]);
-            run("ip", &["link", "add", &port, "type", "veth", "peer", "name", "eth0", "netns", &ns, "address", &mac]);
+            run(
+                "ip",
+                &[
+                    "link", "add", &port, "type", "veth", "peer", "name", "eth0", "netns", &ns,
+                    "address", &mac,
+                ],
+            );
             // No IPv6 chatter: the hosts must receive only the test's frames.
-            run("sysctl", &["-qw", &format!("net.ipv6.conf.{port}.disable_ipv6=1")]);
+            run(
+                "sysctl",
+                &["-qw", &format!("net.ipv6.conf.{port}.disable_ipv6=1")],
+            );
             for conf in ["all", "default", "eth0"] {
                 let key = format!("net.ipv6.conf.{conf}.disable_ipv6=1");
                 run("ip", &["netns", "exec", &ns, "sysctl", "-qw", &key]);
@@ -70,9 +79,24 @@ impl Lab {
         }
         let program = repo().join("examples/l2_learning.p4");
         let pipeline = lab.pipeline();
-        p4bpf(&["pipeline", "load", &program.to_string_lossy(), "--name", &pipeline, "--hook", "tc"]);
+        p4bpf(&[
+            "pipeline",
+            "load",
+            &program.to_string_lossy(),
+            "--name",
+            &pipeline,
+            "--hook",
+            "tc",
+        ]);
         for n in 1..=3 {
-            p4bpf(&["port", "add", &pipeline, &lab.port(n), "--port", &n.to_string()]);
+            p4bpf(&[
+                "port",
+                "add",
+                &pipeline,
+                &lab.port(n),
+                "--port",
+                &n.to_string(),
+            ]);
         }
         p4bpf(&["mcast", "set", &pipeline, "1", "1", "2", "3"]);
         lab
@@ -96,7 +120,18 @@ impl Lab {
     fn send(&self, from: u32, to: u32) {
         let frame = format!("02000000000{to}02000000000{from}88b5{}", "00".repeat(46));
         let script = "import socket,sys\ns=socket.socket(socket.AF_PACKET,socket.SOCK_RAW)\ns.bind(('eth0',0))\ns.send(bytes.fromhex(sys.argv[1]))";
-        run("ip", &["netns", "exec", &self.host(from), "python3", "-c", script, &frame]);
+        run(
+            "ip",
+            &[
+                "netns",
+                "exec",
+                &self.host(from),
+                "python3",
+                "-c",
+                script,
+                &frame,
+            ],
+        );
     }
 
     /// Frames host `n` has received.
@@ -138,10 +173,16 @@ impl Drop for Lab {
             let _ = child.wait();
         }
         let bin = env!("CARGO_BIN_EXE_p4bpf");
-        let _ = Command::new(bin).args(["pipeline", "unload", &self.pipeline()]).output();
+        let _ = Command::new(bin)
+            .args(["pipeline", "unload", &self.pipeline()])
+            .output();
         for n in 1..=3 {
-            let _ = Command::new("ip").args(["link", "del", &self.port(n)]).output();
-            let _ = Command::new("ip").args(["netns", "del", &self.host(n)]).output();
+            let _ = Command::new("ip")
+                .args(["link", "del", &self.port(n)])
+                .output();
+            let _ = Command::new("ip")
+                .args(["netns", "del", &self.host(n)])
+                .output();
         }
     }
 }
@@ -170,16 +211,44 @@ fn the_controller_learns_from_digests_and_frames_then_reach_only_their_host() {
     std::thread::sleep(Duration::from_millis(500));
 
     // Host 2 unknown: the frame floods to 2 and 3, not back to 1.
-    assert_eq!(lab.delivered(|| lab.send(1, 2)), [0, 1, 1], "first frame floods");
-    assert!(lab.learned("02:00:00:00:00:01"), "host 1 learned from its digest");
+    assert_eq!(
+        lab.delivered(|| lab.send(1, 2)),
+        [0, 1, 1],
+        "first frame floods"
+    );
+    assert!(
+        lab.learned("02:00:00:00:00:01"),
+        "host 1 learned from its digest"
+    );
     let smac = p4bpf(&["table", "dump", &lab.pipeline(), "SwitchIngress.smac"]);
     assert!(smac.contains("02:00:00:00:00:01"), "smac:\n{smac}");
 
     // Host 1 known: frames to it go to port 1 only.
-    assert_eq!(lab.delivered(|| lab.send(2, 1)), [1, 0, 0], "2 -> 1 goes to 1 only");
+    assert_eq!(
+        lab.delivered(|| lab.send(2, 1)),
+        [1, 0, 0],
+        "2 -> 1 goes to 1 only"
+    );
     assert!(lab.learned("02:00:00:00:00:02"), "host 2 learned");
-    assert_eq!(lab.delivered(|| lab.send(3, 1)), [1, 0, 0], "3 -> 1 goes to 1 only");
-    assert_eq!(lab.delivered(|| lab.send(1, 2)), [0, 1, 0], "1 -> 2 goes to 2 only");
-    let entry = p4bpf(&["table", "get", &lab.pipeline(), "SwitchIngress.dmac", "hdr.ethernet.dstAddr=02:00:00:00:00:01"]);
-    assert!(entry.contains("forward") && entry.contains("port=1"), "dmac entry:\n{entry}");
+    assert_eq!(
+        lab.delivered(|| lab.send(3, 1)),
+        [1, 0, 0],
+        "3 -> 1 goes to 1 only"
+    );
+    assert_eq!(
+        lab.delivered(|| lab.send(1, 2)),
+        [0, 1, 0],
+        "1 -> 2 goes to 2 only"
+    );
+    let entry = p4bpf(&[
+        "table",
+        "get",
+        &lab.pipeline(),
+        "SwitchIngress.dmac",
+        "hdr.ethernet.dstAddr=02:00:00:00:00:01",
+    ]);
+    assert!(
+        entry.contains("forward") && entry.contains("port=1"),
+        "dmac entry:\n{entry}"
+    );
 }

@@ -18,12 +18,20 @@ fn the_v1model_router_forwards_and_drops_as_basic_p4_does() {
         &["--target", "user"],
     ];
     for target in targets {
-        let mut args = vec!["test", "../../examples/v1model_router.p4", "../../examples/v1model_router.stf"];
+        let mut args = vec![
+            "test",
+            "../../examples/v1model_router.p4",
+            "../../examples/v1model_router.stf",
+        ];
         args.extend_from_slice(target);
         let out = common::p4bpf(&args);
         let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
         assert!(out.status.success(), "{target:?}:\n{text}");
         assert!(text.contains("PASS: 4 packets"), "{target:?}:\n{text}");
-        assert_eq!(text.matches("drop: ok (dropped)").count(), 3, "{target:?}:\n{text}");
+        assert_eq!(
+            text.matches("drop: ok (dropped)").count(),
+            3,
+            "{target:?}:\n{text}"
+        );
     }
 }

@@ -369,7 +369,11 @@ fn write_digests(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
     out.push_str("type_info {\n");
     for (name, agg) in structs {
         let _ = write!(out, "  structs {{\n    key: \"{name}\"\n    value {{\n");
-        for f in prog.agg(agg).map(|a| a.fields.as_slice()).unwrap_or_default() {
+        for f in prog
+            .agg(agg)
+            .map(|a| a.fields.as_slice())
+            .unwrap_or_default()
+        {
             let width = f.ty.width().unwrap_or(0);
             let _ = write!(
                 out,

@@ -75,7 +75,9 @@ pub fn digests(pipeline: &Pipeline) -> Result<&Digests> {
 pub fn decode(layout: &Digests, record: &[u8]) -> Result<DigestMessage> {
     let index = u32_at(record, 0);
     let digest = layout.digests.get(index as usize).ok_or_else(|| {
-        RuntimeError::BadObject(format!("a digest record names digest {index}, which the description lacks"))
+        RuntimeError::BadObject(format!(
+            "a digest record names digest {index}, which the description lacks"
+        ))
     })?;
     let data = record.get(DATA_OFFSET as usize..).unwrap_or_default();
     if data.len() < digest.size as usize {
@@ -102,7 +104,13 @@ pub fn lost(maps: &impl MapSource, layout: &Digests) -> Result<u64> {
     let cells = maps.map(&layout.lost)?.read(&0u32.to_ne_bytes())?;
     Ok(cells
         .iter()
-        .map(|c| u64::from_ne_bytes(c.get(..8).and_then(|b| b.try_into().ok()).unwrap_or_default()))
+        .map(|c| {
+            u64::from_ne_bytes(
+                c.get(..8)
+                    .and_then(|b| b.try_into().ok())
+                    .unwrap_or_default(),
+            )
+        })
         .sum())
 }
 

@@ -126,8 +126,11 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         if let (Some(ports), true) = (&pipeline.port_map, port != 0) {
             let bytes = port.to_ne_bytes();
             let p4_port = case.p4_port.unwrap_or(port).to_ne_bytes();
-            fill::write_raw(&p4.object, &[fill::RawEntries::one(ports, &p4_port, &bytes)])
-                .map_err(|e| format!("{}: {e}", case.name))?;
+            fill::write_raw(
+                &p4.object,
+                &[fill::RawEntries::one(ports, &p4_port, &bytes)],
+            )
+            .map_err(|e| format!("{}: {e}", case.name))?;
         }
         let mut twin = load_c(request, scratch, case.name, case.mode)?;
         twin.packet = case.packet.clone();

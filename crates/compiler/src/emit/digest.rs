@@ -34,7 +34,11 @@ pub fn data_layout(prog: &Program, digest: &Digest) -> CStruct {
     let Ty::Struct(agg) = digest.ty else {
         return layout;
     };
-    for f in prog.agg(agg).map(|a| a.fields.as_slice()).unwrap_or_default() {
+    for f in prog
+        .agg(agg)
+        .map(|a| a.fields.as_slice())
+        .unwrap_or_default()
+    {
         let width = f.ty.width().unwrap_or(8);
         let scalar = Scalar::for_width(width);
         let order = match scalar {

@@ -13,10 +13,14 @@
 
 use super::call::checked_type_args;
 use super::{Binding, Lowerer};
+use crate::cstruct::Scalar;
 use crate::ir::{self, Builtin, Expr, ExprKind, Ty, VarStorage};
 use p4bpf_front::ast;
 use p4bpf_front::check::Type;
 use p4bpf_front::source::Span;
+
+/// The largest digest data sent: its record is a copy on the BPF stack.
+const MAX_DIGEST_BYTES: u32 = 256;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     /// `Digest<T>() name;`: a digest named after the instance.
@@ -27,8 +31,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => None,
         };
         let Some(ty) = data.and_then(|t| self.env.ty(t, decl.span, &mut self.diags)) else {
-            self.diags
-                .error(decl.span, "`Digest` takes the type of its data: `Digest<T>()`");
+            self.diags.error(
+                decl.span,
+                "`Digest` takes the type of its data: `Digest<T>()`",
+            );
             return;
         };
         let p4_name = self.dotted(&name.name);
@@ -139,6 +145,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         }
+        let bytes = self.struct_bytes(&ty);
+        if bytes > MAX_DIGEST_BYTES {
+            self.diags.error(
+                at,
+                format!("a digest's data takes {bytes} bytes; the eBPF target sends at most {MAX_DIGEST_BYTES} (each record is built on the 512-byte BPF stack)"),
+            );
+            return None;
+        }
         let c_name = self.c_name(&format!("digest.{name}"));
         self.prog.digests.push(ir::Digest {
             name,
@@ -147,6 +161,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             p4_id,
         });
         Some(self.prog.digests.len() as u32 - 1)
+    }
+
+    /// The bytes a flat struct's fields take in C, padding aside.
+    fn struct_bytes(&self, ty: &Ty) -> u32 {
+        let Ty::Struct(agg) = ty else {
+            return 0;
+        };
+        let fields = self
+            .env
+            .aggregates
+            .get(agg.index())
+            .map(|a| a.fields.as_slice());
+        fields
+            .unwrap_or_default()
+            .iter()
+            .map(|f| Scalar::for_width(f.ty.width().unwrap_or(8)).size())
+            .sum()
     }
 
     fn flat_struct(&self, agg: ir::AggId) -> bool {

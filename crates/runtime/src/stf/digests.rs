@@ -82,7 +82,10 @@ impl DigestCheck {
             let messages = match &sent.result {
                 Ok(messages) => messages,
                 Err(error) => {
-                    let text = format!("digests of packet {} ({file}:{}): FAIL: {error}", sent.packet, sent.line);
+                    let text = format!(
+                        "digests of packet {} ({file}:{}): FAIL: {error}",
+                        sent.packet, sent.line
+                    );
                     out.push((sent.line, text, true));
                     continue;
                 }
@@ -92,7 +95,10 @@ impl DigestCheck {
                 let (text, failed) = match self.expects.pop_front() {
                     Some((at, expect)) => match differences(pipeline, &expect, message) {
                         None => (format!("{head}: ok (expect_digest at line {at})"), false),
-                        Some(why) => (format!("{head}: FAIL, differs from expect_digest at line {at}: {why}"), true),
+                        Some(why) => (
+                            format!("{head}: FAIL, differs from expect_digest at line {at}: {why}"),
+                            true,
+                        ),
                     },
                     None => (format!("{head}: FAIL, no digest was expected"), true),
                 };
@@ -100,7 +106,10 @@ impl DigestCheck {
             }
         }
         for (at, expect) in self.expects {
-            let text = format!("expect_digest ({file}:{at}) {}: FAIL, no digest came for it", expect.digest);
+            let text = format!(
+                "expect_digest ({file}:{at}) {}: FAIL, no digest came for it",
+                expect.digest
+            );
             out.push((at, text, true));
         }
         out
@@ -108,7 +117,11 @@ impl DigestCheck {
 }
 
 /// Why `message` does not match `expect`, or `None` when it does.
-fn differences(pipeline: &Pipeline, expect: &DigestExpect, message: &DigestMessage) -> Option<String> {
+fn differences(
+    pipeline: &Pipeline,
+    expect: &DigestExpect,
+    message: &DigestMessage,
+) -> Option<String> {
     let layout = pipeline.digests.as_ref()?;
     let digest = match layout.find(&expect.digest) {
         Some(d) if d.name == message.digest => d,
@@ -122,7 +135,10 @@ fn differences(pipeline: &Pipeline, expect: &DigestExpect, message: &DigestMessa
             continue;
         };
         let got = message.field(name).unwrap_or_default();
-        let same = match (value::parse(wanted, field.bit_width), value::parse(got, field.bit_width)) {
+        let same = match (
+            value::parse(wanted, field.bit_width),
+            value::parse(got, field.bit_width),
+        ) {
             (Ok(a), Ok(b)) => a == b,
             (Err(e), _) => {
                 why.push(format!("{name}: {e}"));
