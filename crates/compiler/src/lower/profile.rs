@@ -27,6 +27,8 @@ const MAX_GROUP_SIZE: u32 = 1000;
 pub(super) struct ProfileProperties<'a> {
     pub profile: Option<ProfileId>,
     pub selector_keys: Vec<Expr>,
+    /// Where the first `selector` key is written.
+    pub selector_key_at: Option<Span>,
     pub empty_group_action: Option<&'a ast::Expr>,
 }
 
@@ -213,6 +215,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 "`psa_empty_group_action` needs an `ActionSelector` as `psa_implementation`",
             );
             return None;
+        }
+        if let (None, Some(at)) = (found.profile, found.selector_key_at) {
+            self.diags.error(
+                at,
+                "match kind `selector` is not supported by the eBPF target without an action selector as the table's implementation",
+            );
         }
         let profile = found.profile?;
         let empty_group_action = match found.empty_group_action {
