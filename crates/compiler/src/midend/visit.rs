@@ -68,6 +68,11 @@ pub fn walk_program<V: Visitor + ?Sized>(v: &mut V, prog: &Program) {
     }
     for t in &prog.tables {
         t.keys.iter().for_each(|k| walk_expr(v, &k.expr));
+        if let Some(im) = &t.implementation {
+            im.selector_keys.iter().for_each(|k| walk_expr(v, k));
+            let empty_group = im.empty_group_action.iter().flat_map(|a| &a.args);
+            empty_group.for_each(|a| walk_expr(v, a));
+        }
         t.default_action.args.iter().for_each(|a| walk_expr(v, a));
         for entry in &t.const_entries {
             entry.action.args.iter().for_each(|a| walk_expr(v, a));
