@@ -537,8 +537,10 @@ impl Classifier {
         let first = at.saturating_sub(t.max_groups) * bits_per_element;
         for i in 0..bits_per_element {
             if self.filter.contains_key(&(first + i)) {
-                if let Some(byte) = value.get_mut((i / 32 * 4) as usize..(i / 32 * 4 + 4) as usize) {
-                    let word = u32::from_ne_bytes(byte.try_into().unwrap_or_default()) | 1 << (i % 32);
+                if let Some(byte) = value.get_mut((i / 32 * 4) as usize..(i / 32 * 4 + 4) as usize)
+                {
+                    let word =
+                        u32::from_ne_bytes(byte.try_into().unwrap_or_default()) | 1 << (i % 32);
                     byte.copy_from_slice(&word.to_ne_bytes());
                 }
             }
@@ -617,7 +619,11 @@ impl Classifier {
         let t = layout(table)?;
         let per_element = 32 * t.filter_words.max(1);
         let elements: std::collections::BTreeSet<u32> = (self.groups.keys().copied())
-            .chain(self.filter.keys().map(|bit| t.max_groups + bit / per_element))
+            .chain(
+                self.filter
+                    .keys()
+                    .map(|bit| t.max_groups + bit / per_element),
+            )
             .collect();
         Ok((elements.into_iter())
             .map(|at| (at.to_ne_bytes().to_vec(), self.filter(t, at)))
@@ -927,7 +933,7 @@ mod tests {
         assert!(matches!(
             writes.as_slice(),
             [
-                MapWrite::Filter(0, _), // the group's mask
+                MapWrite::Filter(0, _),   // the group's mask
                 MapWrite::Filter(4.., _), // its bucket's bit, after the 4 masks
                 MapWrite::Groups(1, _),
                 MapWrite::Bucket(_, Some(_))
