@@ -31,10 +31,8 @@
 //! The bucket filter: one bit array for the table (after the masks in the
 //! filters array) with the bit of every bucket key set, so a probe of a
 //! bucket that does not exist is mostly an array lookup. Each bit counts
-//! its buckets: set before its first bucket is written; when its last is
-//! deleted it stays set (stale: a probe too many, and a delete-and-add
-//! back writes no filter) until stale bits are an eighth of the live ones,
-//! then all are cleared at once, after the buckets are gone.
+//! its buckets: set before its first bucket is written, cleared after its
+//! last is deleted.
 //!
 //! Make before break: a group list that names a group or a priority too
 //! many only costs a probe, one that misses a rule gives a wrong answer. So
@@ -114,11 +112,6 @@ fn filter_bit(bucket_key: &[u8], bits: u32) -> u32 {
     hash.checked_shr(32 - bits.min(32)).unwrap_or(0)
 }
 
-/// The element of the filters array holding bucket filter bit `bit`.
-fn filter_element(t: &TernaryLayout, bit: u32) -> u32 {
-    t.max_groups + bit / (32 * t.filter_words.max(1))
-}
-
 #[derive(Clone, Debug)]
 struct Group {
     id: u32,
@@ -150,10 +143,8 @@ pub struct Classifier {
     /// at least the group's best there while it has rules there; ids of
     /// closed groups stay until the list is next written.
     listed: HashMap<u32, HashMap<u32, u32>>,
-    /// Bucket filter bit set in the map → how many buckets have it (0:
-    /// stale).
+    /// Bucket filter bit → how many buckets have it.
     filter: HashMap<u32, usize>,
-    stale_bits: usize,
     rules: usize,
     next_id: u32,
 }
@@ -404,7 +395,7 @@ impl Classifier {
                     .ok_or_else(|| bad(table, "a truncated filter"))?;
                 c.open(t, id, mask);
             }
-            c.add_bucket(t, &key);
+            c.count_bucket(t, &key, 1);
             for rule in decode_bucket(table, &bytes)? {
                 let partitions = partitions_of(table, t, &rule);
                 c.count_in(id, priority(t, &rule.action), 1, &partitions);
@@ -520,71 +511,41 @@ impl Classifier {
             .find(|id| !self.groups.contains_key(id))
     }
 
-    /// Count a new bucket at the filter bit of `bucket_key`; the filters
-    /// element to write when the bit was clear.
-    fn add_bucket(&mut self, t: &TernaryLayout, bucket_key: &[u8]) -> Option<u32> {
+    /// Count `n` more (or, negative, fewer) buckets at the filter bit of
+    /// `bucket_key`; the filters element to write when the bit flipped.
+    fn count_bucket(&mut self, t: &TernaryLayout, bucket_key: &[u8], n: isize) -> Option<u32> {
         let bit = filter_bit(bucket_key, t.filter_bits);
-        match self.filter.get_mut(&bit) {
-            None => {
-                self.filter.insert(bit, 1);
-                Some(filter_element(t, bit))
-            }
-            Some(count) => {
-                if *count == 0 {
-                    self.stale_bits -= 1;
-                }
-                *count += 1;
-                None
-            }
+        let count = self.filter.entry(bit).or_default();
+        let was = *count;
+        *count = count.saturating_add_signed(n);
+        let flipped = (was == 0) != (*count == 0);
+        if *count == 0 {
+            self.filter.remove(&bit);
         }
-    }
-
-    /// Count a deleted bucket off its filter bit; when stale bits have
-    /// grown to an eighth of the live ones, clear them all: the filters
-    /// elements to write (after the bucket's delete).
-    fn drop_bucket(&mut self, t: &TernaryLayout, bucket_key: &[u8]) -> Vec<u32> {
-        let bit = filter_bit(bucket_key, t.filter_bits);
-        if let Some(count) = self.filter.get_mut(&bit).filter(|c| **c > 0) {
-            *count -= 1;
-            self.stale_bits += usize::from(*count == 0);
-        }
-        let live = self.filter.len() - self.stale_bits;
-        if self.stale_bits == 0 || self.stale_bits * 8 < live {
-            return vec![];
-        }
-        let stale: Vec<u32> = (self.filter.iter())
-            .filter(|(_, count)| **count == 0)
-            .map(|(bit, _)| *bit)
-            .collect();
-        for bit in &stale {
-            self.filter.remove(bit);
-        }
-        self.stale_bits = 0;
-        let elements: std::collections::BTreeSet<u32> =
-            stale.iter().map(|bit| filter_element(t, *bit)).collect();
-        elements.into_iter().collect()
+        flipped.then_some(t.max_groups + bit / (32 * t.filter_words.max(1)))
     }
 
     /// The filters element `at`: a group's mask, or words of the bucket
     /// filter.
     fn filter(&self, t: &TernaryLayout, at: u32) -> Vec<u8> {
         let mut value = vec![0u8; t.filter_size() as usize];
-        if at < t.max_groups {
-            if let Some(group) = self.groups.get(&at) {
-                put(&mut value, 0, &group.mask);
-            }
+        if let Some(group) = self.groups.get(&at) {
+            put(&mut value, 0, &group.mask);
             return value;
         }
-        let first = (at - t.max_groups) * 32 * t.filter_words;
-        let mut words = vec![0u32; t.filter_words as usize];
-        for (i, word) in (0..).zip(words.iter_mut()) {
-            for b in 0..32 {
-                if self.filter.contains_key(&(first + 32 * i + b)) {
-                    *word |= 1 << b;
+        let bits_per_element = 32 * t.filter_words.max(1);
+        let first = at.saturating_sub(t.max_groups) * bits_per_element;
+        for i in 0..bits_per_element {
+            if self.filter.contains_key(&(first + i)) {
+                if let Some(byte) = value.get_mut((i / 32 * 4) as usize..(i / 32 * 4 + 4) as usize)
+                {
+                    let word =
+                        u32::from_ne_bytes(byte.try_into().unwrap_or_default()) | 1 << (i % 32);
+                    byte.copy_from_slice(&word.to_ne_bytes());
                 }
             }
         }
-        words.iter().flat_map(|w| w.to_ne_bytes()).collect()
+        value
     }
 
     fn close(&mut self, id: u32) {
@@ -656,8 +617,13 @@ impl Classifier {
     /// groups' masks and the bucket filter's words with a bit set.
     pub fn filters(&self, table: &Table) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
         let t = layout(table)?;
+        let per_element = 32 * t.filter_words.max(1);
         let elements: std::collections::BTreeSet<u32> = (self.groups.keys().copied())
-            .chain(self.filter.keys().map(|bit| filter_element(t, *bit)))
+            .chain(
+                self.filter
+                    .keys()
+                    .map(|bit| t.max_groups + bit / per_element),
+            )
             .collect();
         Ok((elements.into_iter())
             .map(|at| (at.to_ne_bytes().to_vec(), self.filter(t, at)))
@@ -741,7 +707,7 @@ impl Classifier {
         let opened = (self.groups.get(&id)).is_some_and(|g| g.priorities.is_empty());
         let new_bit = match self.buckets.contains_key(&key) {
             true => None,
-            false => self.add_bucket(t, &key),
+            false => self.count_bucket(t, &key, 1),
         };
         let partitions = partitions_of(table, t, &rule);
         self.count_in(id, best, 1, &partitions);
@@ -786,9 +752,9 @@ impl Classifier {
         let cleared = match emptied {
             true => {
                 self.buckets.remove(&bucket_key);
-                self.drop_bucket(t, &bucket_key)
+                self.count_bucket(t, &bucket_key, -1)
             }
-            false => vec![],
+            false => None,
         };
         self.count_in(id, p, -1, &partitions);
         if self
@@ -799,12 +765,8 @@ impl Classifier {
             self.close(id);
         }
         let mut writes = self.writes_for(table, &bucket_key, &[])?;
-        // Bits no bucket has any more go off after the bucket.
-        writes.extend(
-            cleared
-                .into_iter()
-                .map(|at| MapWrite::Filter(at, self.filter(t, at))),
-        );
+        // A bit no bucket has any more goes off after the bucket.
+        writes.extend(cleared.map(|at| MapWrite::Filter(at, self.filter(t, at))));
         Ok(writes)
     }
 
@@ -1019,30 +981,6 @@ mod tests {
         let last = c.remove(&t, &entry(other, 0xffff_ffff, 2)).unwrap();
         assert!(matches!(last.first(), Some(MapWrite::Bucket(_, None))));
         assert_eq!(element(&last), vec![0]);
-    }
-
-    #[test]
-    fn a_bucket_deleted_and_added_back_writes_no_filter_while_stale_bits_are_few() {
-        let t = table(1);
-        let mut c = Classifier::default();
-        for v in 0..40 {
-            c.insert(&t, &entry(v, 0xffff_ffff, v)).unwrap();
-        }
-        let filter_writes = |writes: Vec<MapWrite>| {
-            (writes.iter())
-                .filter(|w| matches!(w, MapWrite::Filter(..)))
-                .count()
-        };
-        let removed = c.remove(&t, &entry(7, 0xffff_ffff, 7)).unwrap();
-        assert_eq!(filter_writes(removed), 0);
-        let back = c.insert(&t, &entry(7, 0xffff_ffff, 7)).unwrap();
-        assert_eq!(filter_writes(back), 0);
-        // Removing most of them sweeps the stale bits.
-        let swept: usize = (0..35)
-            .map(|v| filter_writes(c.remove(&t, &entry(v, 0xffff_ffff, v)).unwrap()))
-            .sum();
-        assert!(swept > 0);
-        assert!(c.stale_bits * 8 < c.filter.len() - c.stale_bits || c.stale_bits == 0);
     }
 
     #[test]
