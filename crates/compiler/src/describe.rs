@@ -3,7 +3,7 @@
 //! layouts [`crate::map_layout`] computed for the emitter.
 
 use crate::ir::{Arch, CounterUnit, ExternKind, Program, Storage};
-use crate::map_layout::{table_layout, TERNARY_BUCKET_RULES};
+use crate::map_layout::{table_layout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 use p4bpf_layout as layout;
 
 fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
@@ -84,8 +84,8 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 groups_offset: shape.groups_offset,
                 group_size: shape.group_size,
                 filters_map: format!("{}_filters", t.c_name),
-                filter_bits: shape.filter_bits,
-                filter_words: shape.filter_words,
+                filter_bits_offset: shape.filter_bits_offset,
+                filter_words: TERNARY_FILTER_WORDS,
                 bucket_key_offset: shape.key_offset,
                 bucket_key_size: shape.bucket_key_size,
                 bucket_size: shape.bucket_size,

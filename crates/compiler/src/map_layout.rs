@@ -17,14 +17,10 @@ use p4bpf_layout::ByteOrder;
 /// Most groups a ternary table's list holds (fewer when its `size` is
 /// smaller): the list is one map value, replaced whole on a change.
 pub const MAX_TERNARY_GROUPS: u32 = 4096;
-/// Bits of a ternary table's bucket filter per entry of its `size` (one
-/// filter for all groups: a bucket's bit is set with 1/32 of the bits
-/// taken at most, so a probe of a missing bucket passes about 3% of the
-/// time). Per-group filters of 8192 bits let ClassBench fw1's groups of
-/// 3000 buckets through 30% of the time, and took 4 MB.
-pub const TERNARY_FILTER_BITS_PER_ENTRY: u32 = 32;
-/// The most a ternary bucket filter has: 2^24 bits (2 MB).
-pub const TERNARY_FILTER_MAX_BITS_LOG2: u32 = 24;
+/// u32 words of a ternary group's bucket filter (8192 bits: the top 13
+/// bits of the bucket key's hash), a power of two. ClassBench steady ns
+/// per packet, fw1/ipc1: 346/532 at 256 bits, 271/439 at 2048, 231/373 here.
+pub const TERNARY_FILTER_WORDS: u32 = 256;
 /// Rules in one ternary bucket (scanned in priority order).
 pub const TERNARY_BUCKET_RULES: u32 = 16;
 /// Most bits of a ternary table's partition (256 lists and the wild one,
@@ -42,10 +38,8 @@ pub struct TernaryShape {
     /// Offset of the first group in the list (after the u32 count).
     pub groups_offset: u32,
     pub group_size: u32,
-    /// u32 words of a filters element (a group's mask, or filter bits).
-    pub filter_words: u32,
-    /// log2 of the bucket filter's bits.
-    pub filter_bits: u32,
+    /// Offset of a filter's bits (after the group's mask).
+    pub filter_bits_offset: u32,
     /// Offset of the key struct in a bucket key (after the u32 group id).
     pub key_offset: u32,
     pub bucket_key_size: u32,
@@ -56,15 +50,6 @@ pub struct TernaryShape {
     pub rule_size: u32,
     pub rules_offset: u32,
     pub bucket_size: u32,
-}
-
-impl TernaryShape {
-    /// Elements of the filters array: the groups' masks, then the bucket
-    /// filter's bits (`p4bpf_layout::TernaryLayout::filter_elements`).
-    pub fn filter_elements(&self) -> u32 {
-        let bits = 1u32.checked_shl(self.filter_bits).unwrap_or(u32::MAX);
-        self.max_groups + bits.div_ceil(32 * self.filter_words.max(1))
-    }
 }
 
 fn align_to(value: u32, align: u32) -> u32 {
@@ -196,10 +181,7 @@ impl TableLayout {
             max_groups: size.clamp(1, MAX_TERNARY_GROUPS),
             groups_offset: 4,
             group_size: 8,
-            filter_words: align_to(key_size, 4) / 4,
-            filter_bits: (size.max(1).next_power_of_two().ilog2()
-                + TERNARY_FILTER_BITS_PER_ENTRY.ilog2())
-            .min(TERNARY_FILTER_MAX_BITS_LOG2),
+            filter_bits_offset: align_to(key_size, 4),
             key_offset,
             bucket_key_size: align_to(key_offset + key_size, word_align),
             rule_mask_offset: key_size,

@@ -324,16 +324,14 @@ pub struct Table {
 ///   u32 id, u32 best priority. Sorted by best priority, highest first.
 ///   A list may name a group too high or one since closed (a probe too
 ///   many), never miss one. Group ids are below `max_groups`.
-/// - `filters_map`: BPF array of [`TernaryLayout::filter_elements`]
-///   elements of `filter_words` u32 words: element `id` below
-///   `max_groups` holds group `id`'s mask `R` (the key struct at 0); the
-///   elements after them hold the table's bucket filter, 2^`filter_bits`
-///   bits, `32 * filter_words` an element: a bucket may exist only if the
-///   bit of its bucket key is set. The bit of a bucket key (all its bytes,
-///   padding zero) is the top `filter_bits` bits of `h`, where `h` starts
-///   at 0 and takes each u32 word of the key in native order as `h = (h ^
-///   word) * 0x9e3779b1` (32-bit); bit `b` is bit `b % 32` of word `b / 32`
-///   of the filter's words, which start at element `max_groups`.
+/// - `filters_map`: BPF array of `max_groups` filters indexed by group id:
+///   the key struct holding the group's mask `R` at 0, then from
+///   `filter_bits_offset` `filter_words` (a power of two) u32 words of
+///   bits: a group's bucket may exist only if the bit of its bucket key is
+///   set. The bit of a bucket key (all its bytes, padding zero) is the top
+///   log2(32 * filter_words) bits of `h`, where `h` starts at 0 and takes
+///   each u32 word of the key in native order as `h = (h ^ word) *
+///   0x9e3779b1` (32-bit); bit `b` is bit `b % 32` of word `b / 32`.
 /// - [`Table::map`] (hash): key = u32 group id, then at `bucket_key_offset`
 ///   the key struct ANDed with `R` (`bucket_key_size` bytes); value = a
 ///   bucket of `bucket_size` bytes: u32 count of rules in use, then from
@@ -351,7 +349,7 @@ pub struct TernaryLayout {
     pub groups_offset: u32,
     pub group_size: u32,
     pub filters_map: String,
-    pub filter_bits: u32,
+    pub filter_bits_offset: u32,
     pub filter_words: u32,
     pub bucket_key_offset: u32,
     pub bucket_key_size: u32,
@@ -394,17 +392,9 @@ impl TernaryLayout {
         self.partitions()
     }
 
-    /// Size of a filters element (a mask, or words of the bucket filter).
+    /// Size of a filter value (mask, then bits).
     pub fn filter_size(&self) -> u32 {
-        4 * self.filter_words
-    }
-
-    /// Elements of the filters map: the groups' masks, then the bucket
-    /// filter's bits.
-    pub fn filter_elements(&self) -> u32 {
-        let bits_per_element = 32 * self.filter_words.max(1);
-        let bits = 1u32.checked_shl(self.filter_bits).unwrap_or(u32::MAX);
-        self.max_groups + bits.div_ceil(bits_per_element)
+        self.filter_bits_offset + 4 * self.filter_words
     }
 }
 

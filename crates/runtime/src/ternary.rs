@@ -25,14 +25,7 @@
 //! except a rule overlapping all of them (wild in the cut bits): that one
 //! is counted in the wild list, which every lookup walks too, so a new
 //! wild group writes one list, not one per partition. A list is a u32
-//! count and (id, priority) pairs; the group's mask is in the filters
-//! array, at its id.
-//!
-//! The bucket filter: one bit array for the table (after the masks in the
-//! filters array) with the bit of every bucket key set, so a probe of a
-//! bucket that does not exist is mostly an array lookup. Each bit counts
-//! its buckets: set before its first bucket is written, cleared after its
-//! last is deleted.
+//! count and (id, priority) pairs; the group's mask is in its filter.
 //!
 //! Make before break: a group list that names a group or a priority too
 //! many only costs a probe, one that misses a rule gives a wrong answer. So
@@ -40,8 +33,7 @@
 //! raises its best priority there, and otherwise not at all: a lowered
 //! priority or a closed group stays in the lists that name it until they
 //! are next written (lazily compacted). A closed group's id, taken again
-//! by a new group, gets its new mask in the filters array before any
-//! bucket.
+//! by a new group, gets its new mask in its filter before any bucket.
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
@@ -94,22 +86,23 @@ pub enum MapWrite {
     Groups(u32, Vec<u8>),
     /// Replace a bucket, or delete it (`None`).
     Bucket(Vec<u8>, Option<Vec<u8>>),
-    /// Replace an element of the filters array (a group's mask at its id,
-    /// or words of the bucket filter after them).
+    /// Replace the filter of a group (its id, the filter's bytes).
     Filter(u32, Vec<u8>),
 }
 
-/// The bucket filter's bit of a bucket key, in a filter of 2^`bits` bits:
-/// its u32 words (native order) hashed from 0 as `h = (h ^ word) *
-/// 0x9e3779b1`, then the top `bits` bits of `h`. The data path computes the
-/// same on its probe and skips the bucket when the bit is clear.
-fn filter_bit(bucket_key: &[u8], bits: u32) -> u32 {
+/// The filter bit of a bucket key in a filter of `words` u32 words (a
+/// power of two): its u32 words (native order) hashed from 0 as
+/// `h = (h ^ word) * 0x9e3779b1`, then the top log2(32 * words) bits of
+/// `h`. The data path computes the same on its probe and skips the bucket
+/// when the bit is clear.
+fn filter_bit(bucket_key: &[u8], words: u32) -> u32 {
     let hash = bucket_key.chunks(4).fold(0u32, |h, word| {
         let mut w = [0u8; 4];
         w[..word.len()].copy_from_slice(word);
         (h ^ u32::from_ne_bytes(w)).wrapping_mul(0x9e37_79b1)
     });
-    hash.checked_shr(32 - bits.min(32)).unwrap_or(0)
+    let bits = (32 * words.max(1)).next_power_of_two().trailing_zeros();
+    hash.checked_shr(32 - bits).unwrap_or(0)
 }
 
 #[derive(Clone, Debug)]
@@ -120,6 +113,8 @@ struct Group {
     priorities: BTreeMap<u32, usize>,
     /// The same count per list (partition or wild) the rules are in.
     by_partition: HashMap<u32, BTreeMap<u32, usize>>,
+    /// A bit per bucket key hash (see [`filter_bit`]) of its buckets.
+    filter: Vec<u32>,
 }
 
 impl Group {
@@ -143,8 +138,6 @@ pub struct Classifier {
     /// at least the group's best there while it has rules there; ids of
     /// closed groups stay until the list is next written.
     listed: HashMap<u32, HashMap<u32, u32>>,
-    /// Bucket filter bit → how many buckets have it.
-    filter: HashMap<u32, usize>,
     rules: usize,
     next_id: u32,
 }
@@ -395,7 +388,7 @@ impl Classifier {
                     .ok_or_else(|| bad(table, "a truncated filter"))?;
                 c.open(t, id, mask);
             }
-            c.count_bucket(t, &key, 1);
+            c.mark(id, &key);
             for rule in decode_bucket(table, &bytes)? {
                 let partitions = partitions_of(table, t, &rule);
                 c.count_in(id, priority(t, &rule.action), 1, &partitions);
@@ -452,12 +445,12 @@ impl Classifier {
     }
 
     /// Bytes of map values and keys the classifier occupies: the group
-    /// lists, the filters array (masks and bucket filter, all of it) and
-    /// every bucket with its key.
+    /// lists, the filters (an array: all `max_groups` of them) and every
+    /// bucket with its key.
     pub fn map_bytes(&self, table: &Table) -> Result<u64> {
         let t = layout(table)?;
         let bucket = u64::from(t.bucket_key_size + t.bucket_size);
-        let filters = u64::from(t.filter_elements()) * u64::from(t.filter_size());
+        let filters = u64::from(t.max_groups) * u64::from(t.filter_size());
         let lists = self.partitions().len() as u64 * u64::from(t.groups_size());
         Ok(lists + filters + self.buckets.len() as u64 * bucket)
     }
@@ -496,6 +489,7 @@ impl Classifier {
                 mask,
                 priorities: BTreeMap::new(),
                 by_partition: HashMap::new(),
+                filter: vec![0; t.filter_words as usize],
             },
         );
         self.next_id = id.wrapping_add(1) % t.max_groups.max(1);
@@ -511,40 +505,32 @@ impl Classifier {
             .find(|id| !self.groups.contains_key(id))
     }
 
-    /// Count `n` more (or, negative, fewer) buckets at the filter bit of
-    /// `bucket_key`; the filters element to write when the bit flipped.
-    fn count_bucket(&mut self, t: &TernaryLayout, bucket_key: &[u8], n: isize) -> Option<u32> {
-        let bit = filter_bit(bucket_key, t.filter_bits);
-        let count = self.filter.entry(bit).or_default();
-        let was = *count;
-        *count = count.saturating_add_signed(n);
-        let flipped = (was == 0) != (*count == 0);
-        if *count == 0 {
-            self.filter.remove(&bit);
-        }
-        flipped.then_some(t.max_groups + bit / (32 * t.filter_words.max(1)))
+    /// Set the filter bit of `bucket_key` in group `id`; whether it was clear.
+    fn mark(&mut self, id: u32, bucket_key: &[u8]) -> bool {
+        let Some(group) = self.groups.get(&id) else {
+            return false;
+        };
+        let bit = filter_bit(bucket_key, group.filter.len() as u32);
+        let Some(word) = self
+            .groups
+            .get_mut(&id)
+            .and_then(|g| g.filter.get_mut((bit / 32) as usize))
+        else {
+            return false;
+        };
+        let was_clear = *word & (1 << (bit % 32)) == 0;
+        *word |= 1 << (bit % 32);
+        was_clear
     }
 
-    /// The filters element `at`: a group's mask, or words of the bucket
-    /// filter.
-    fn filter(&self, t: &TernaryLayout, at: u32) -> Vec<u8> {
-        let mut value = vec![0u8; t.filter_size() as usize];
-        if let Some(group) = self.groups.get(&at) {
-            put(&mut value, 0, &group.mask);
-            return value;
-        }
-        let bits_per_element = 32 * t.filter_words.max(1);
-        let first = at.saturating_sub(t.max_groups) * bits_per_element;
-        for i in 0..bits_per_element {
-            if self.filter.contains_key(&(first + i)) {
-                if let Some(byte) = value.get_mut((i / 32 * 4) as usize..(i / 32 * 4 + 4) as usize)
-                {
-                    let word =
-                        u32::from_ne_bytes(byte.try_into().unwrap_or_default()) | 1 << (i % 32);
-                    byte.copy_from_slice(&word.to_ne_bytes());
-                }
-            }
-        }
+    /// The filter of group `id` as its map value: its mask, then its bits.
+    fn filter(&self, t: &TernaryLayout, id: u32) -> Vec<u8> {
+        let Some(group) = self.groups.get(&id) else {
+            return vec![];
+        };
+        let mut value = vec![0u8; t.filter_bits_offset as usize];
+        put(&mut value, 0, &group.mask);
+        value.extend(group.filter.iter().flat_map(|w| w.to_ne_bytes()));
         value
     }
 
@@ -613,20 +599,11 @@ impl Classifier {
             .collect()
     }
 
-    /// Every element of the filters array that is not all zero: the
-    /// groups' masks and the bucket filter's words with a bit set.
+    /// Every (group id, filter) pair, as the filters map holds them.
     pub fn filters(&self, table: &Table) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
         let t = layout(table)?;
-        let per_element = 32 * t.filter_words.max(1);
-        let elements: std::collections::BTreeSet<u32> = (self.groups.keys().copied())
-            .chain(
-                self.filter
-                    .keys()
-                    .map(|bit| t.max_groups + bit / per_element),
-            )
-            .collect();
-        Ok((elements.into_iter())
-            .map(|at| (at.to_ne_bytes().to_vec(), self.filter(t, at)))
+        Ok((self.groups.keys())
+            .map(|id| (id.to_ne_bytes().to_vec(), self.filter(t, *id)))
             .collect())
     }
 
@@ -704,11 +681,7 @@ impl Classifier {
         }
         let key = self.home(table, &rule)?;
         let id = u32_at(&key, 0);
-        let opened = (self.groups.get(&id)).is_some_and(|g| g.priorities.is_empty());
-        let new_bit = match self.buckets.contains_key(&key) {
-            true => None,
-            false => self.count_bucket(t, &key, 1),
-        };
+        let marked = self.mark(id, &key);
         let partitions = partitions_of(table, t, &rule);
         self.count_in(id, best, 1, &partitions);
         self.note(&rule, best, &key);
@@ -719,12 +692,10 @@ impl Classifier {
             .unwrap_or(rules.len());
         rules.insert(at, rule);
         let mut writes = self.writes_for(table, &key, &partitions)?;
-        // A new group's mask and a new bit go on before the bucket they
-        // let lookups find.
-        let first: Vec<MapWrite> = (opened.then_some(id).into_iter().chain(new_bit))
-            .map(|at| MapWrite::Filter(at, self.filter(t, at)))
-            .collect();
-        writes.splice(0..0, first);
+        if marked {
+            // The bit goes on before the bucket it lets lookups find.
+            writes.insert(0, MapWrite::Filter(id, self.filter(t, id)));
+        }
         Ok(writes)
     }
 
@@ -739,7 +710,7 @@ impl Classifier {
             .ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
         self.forget(&key, p);
         let id = u32_at(&bucket_key, 0);
-        let (mut partitions, mut emptied) = (vec![], false);
+        let mut partitions = vec![];
         if let Some(rules) = self.buckets.get_mut(&bucket_key) {
             if let Some(at) = rules
                 .iter()
@@ -747,15 +718,10 @@ impl Classifier {
             {
                 partitions = partitions_of(table, t, &rules.remove(at));
             }
-            emptied = rules.is_empty();
-        }
-        let cleared = match emptied {
-            true => {
+            if rules.is_empty() {
                 self.buckets.remove(&bucket_key);
-                self.count_bucket(t, &bucket_key, -1)
             }
-            false => None,
-        };
+        }
         self.count_in(id, p, -1, &partitions);
         if self
             .groups
@@ -764,10 +730,7 @@ impl Classifier {
         {
             self.close(id);
         }
-        let mut writes = self.writes_for(table, &bucket_key, &[])?;
-        // A bit no bucket has any more goes off after the bucket.
-        writes.extend(cleared.map(|at| MapWrite::Filter(at, self.filter(t, at))));
-        Ok(writes)
+        self.writes_for(table, &bucket_key, &[])
     }
 
     /// Give the rule `entry` names `entry`'s action and parameters; its
@@ -860,8 +823,8 @@ mod tests {
                 groups_offset: 4,
                 group_size: 8,
                 filters_map: "f".into(),
-                filter_words: 1,
-                filter_bits: 8,
+                filter_words: 8,
+                filter_bits_offset: 4,
                 bucket_key_offset: 4,
                 bucket_key_size: 8,
                 bucket_size: 4 + bucket_rules * 16,
@@ -933,8 +896,7 @@ mod tests {
         assert!(matches!(
             writes.as_slice(),
             [
-                MapWrite::Filter(0, _),   // the group's mask
-                MapWrite::Filter(4.., _), // its bucket's bit, after the 4 masks
+                MapWrite::Filter(..),
                 MapWrite::Groups(1, _),
                 MapWrite::Bucket(_, Some(_))
             ]
@@ -947,40 +909,12 @@ mod tests {
         let writes = c.remove(&t, &entry(1, 0xff, 0)).unwrap();
         assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, Some(_))]));
         let writes = c.remove(&t, &entry(2, 0xff, 0)).unwrap();
-        assert!(matches!(
-            writes.as_slice(),
-            [MapWrite::Bucket(_, None), MapWrite::Filter(4.., _)]
-        ));
+        assert!(matches!(writes.as_slice(), [MapWrite::Bucket(_, None)]));
         assert!(c.groups.is_empty() && c.is_empty());
         // Back at a priority above the stale one: listed again first.
         let writes = c.insert(&t, &entry(1, 0xff, 4)).unwrap();
-        assert!(matches!(writes.get(2), Some(MapWrite::Groups(1, _))));
+        assert!(matches!(writes.get(1), Some(MapWrite::Groups(1, _))));
         assert_eq!(listed(&mut c, &t, 1).len(), 1);
-    }
-
-    #[test]
-    fn a_filter_bit_two_buckets_share_stays_set_until_both_are_gone() {
-        let t = table(1);
-        let l = t.ternary.as_ref().unwrap();
-        let bit_of = |v: u32| filter_bit(&bucket_key(l, 0, &v.to_ne_bytes(), &[0xff; 4]), 8);
-        let other = (2..10_000u32).find(|v| bit_of(*v) == bit_of(1)).unwrap();
-        let mut c = Classifier::default();
-        let element = |writes: &[MapWrite]| -> Vec<u32> {
-            (writes.iter())
-                .filter_map(|w| match w {
-                    MapWrite::Filter(at, bits) if *at >= 4 => Some(u32_at(bits, 0)),
-                    _ => None,
-                })
-                .collect()
-        };
-        let first = c.insert(&t, &entry(1, 0xffff_ffff, 1)).unwrap();
-        assert_eq!(element(&first).len(), 1);
-        assert_ne!(element(&first)[0], 0);
-        assert!(element(&c.insert(&t, &entry(other, 0xffff_ffff, 2)).unwrap()).is_empty());
-        assert!(element(&c.remove(&t, &entry(1, 0xffff_ffff, 1)).unwrap()).is_empty());
-        let last = c.remove(&t, &entry(other, 0xffff_ffff, 2)).unwrap();
-        assert!(matches!(last.first(), Some(MapWrite::Bucket(_, None))));
-        assert_eq!(element(&last), vec![0]);
     }
 
     #[test]

@@ -3,10 +3,10 @@
 //! group lists, its key's partition's and the wild one, each sorted by
 //! the groups' best priority, the one with the better first group first,
 //! with `bpf_loop` (so the verifier checks one probe, whatever the number
-//! of groups). Per group it reads the group's mask, forms the bucket key
-//! (the key ANDed with the mask), skips it when the table's bucket filter
-//! has the bit of its hash clear (an array lookup instead of a hash probe
-//! that would miss), else probes the bucket and scans its rules best first; a
+//! of groups). Per group it reads the group's filter (its mask and bits),
+//! forms the bucket key (the key ANDed with the mask), skips it when the
+//! bit of its hash is clear (an array lookup instead of a hash probe that
+//! would miss), else probes the bucket and scans its rules best first; a
 //! list stops as soon as the match in hand is at least as good as anything
 //! its groups left can hold.
 
@@ -15,7 +15,7 @@ use super::maps::map_def;
 use super::Emitter;
 use crate::cstruct::Scalar;
 use crate::ir::{MatchKind, Table};
-use crate::map_layout::{TableLayout, TERNARY_BUCKET_RULES};
+use crate::map_layout::{TableLayout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
 
 impl Emitter<'_> {
     /// The group, bucket, rule and search structs of ternary table `t`.
@@ -27,11 +27,10 @@ impl Emitter<'_> {
             "struct {n}_group {{\n    u32 id;\n    u32 max_priority; /* the best priority of its rules the list covers */\n}};\n\
              struct {n}_groups {{\n    u32 count;\n    struct {n}_group group[{groups}]; /* best max_priority first */\n}};\n\
              struct {n}_bucket_key {{\n    u32 group;\n    struct {n}_key key; /* key & the group's mask */\n}};\n\
-             /* An element of the filters array: a group's mask, or words of\n \
-             * the bucket filter (a bit per bucket key hash: clear means no such\n \
-             * bucket). */\n\
-             struct {n}_filter {{\n    union {{\n        struct {n}_key mask; /* the bits every rule of the group fixes */\n        u32 bits[{filter_words}];\n    }};\n}};\n",
-            filter_words = shape.filter_words
+             /* A group's mask, and a bit per bucket key hash: clear means no\n \
+             * such bucket. */\n\
+             struct {n}_filter {{\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n    u32 bits[{filter_words}];\n}};\n",
+            filter_words = TERNARY_FILTER_WORDS
         );
         out.push_str(&format!(
             "struct {n}_rule {{\n    struct {n}_key value;\n    struct {n}_key mask;\n"
@@ -55,13 +54,13 @@ impl Emitter<'_> {
             .unwrap_or_default();
         out.push_str(&format!(
             "_Static_assert(sizeof(struct {n}_group) == {} && __builtin_offsetof(struct {n}_groups, group) == {}, \"ternary group layout\");\n\
-             _Static_assert(sizeof(struct {n}_filter) == {}, \"ternary filter layout\");\n\
+             _Static_assert(__builtin_offsetof(struct {n}_filter, bits) == {}, \"ternary filter layout\");\n\
              _Static_assert(sizeof(struct {n}_bucket_key) == {}, \"ternary bucket key layout\");\n\
              _Static_assert(sizeof(struct {n}_rule) == {} && __builtin_offsetof(struct {n}_rule, action) == {}{bounds_at}, \"ternary rule layout\");\n\
              _Static_assert(sizeof(struct {n}_bucket) == {} && __builtin_offsetof(struct {n}_bucket, rule) == {}, \"ternary bucket layout\");\n",
             shape.group_size,
             shape.groups_offset,
-            4 * shape.filter_words,
+            shape.filter_bits_offset,
             shape.bucket_key_size,
             shape.rule_size,
             shape.rule_value_offset,
@@ -90,7 +89,7 @@ impl Emitter<'_> {
             "BPF_MAP_TYPE_ARRAY",
             "u32",
             &format!("struct {name}_filter"),
-            l.ternary_shape(t.size).filter_elements(),
+            l.ternary_shape(t.size).max_groups,
             None,
             &format!("{name}_filters"),
         ));
@@ -211,14 +210,12 @@ impl Emitter<'_> {
         body
     }
 
-    /// Return from the probe when the table's bucket filter rules the
-    /// bucket out (the hash `p4bpf_layout::TernaryLayout` defines, over
-    /// the probe's u32 words; the filter's words start after the masks).
+    /// Return from the probe when the group's filter rules the bucket out
+    /// (the hash `p4bpf_layout::TernaryLayout` defines, over the probe's
+    /// u32 words).
     fn filter_check(&self, t: &Table, l: &TableLayout) -> Vec<CStmt> {
-        let name = &t.c_name;
-        let shape = l.ternary_shape(t.size);
-        let words = shape.bucket_key_size / 4;
-        let per_element = 32 * shape.filter_words;
+        let words = l.ternary_shape(t.size).bucket_key_size / 4;
+        let bits = (32 * TERNARY_FILTER_WORDS).trailing_zeros();
         vec![
             line("const u32 *word = (const u32 *)&probe"),
             line("u32 hash = 0"),
@@ -226,18 +223,11 @@ impl Emitter<'_> {
                 head: format!("u32 w = 0; w < {words}; w++"),
                 body: vec![line("hash = (hash ^ word[w]) * 0x9e3779b1u")],
             },
-            line(format!("u32 bit = hash >> {}", 32 - shape.filter_bits)),
-            line(format!(
-                "u32 element = {} + bit / {per_element}",
-                shape.max_groups
-            )),
-            line(format!(
-                "struct {name}_filter *bits = bpf_map_lookup_elem(&{name}_filters, &element)"
-            )),
             CStmt::If {
                 cond: format!(
-                    "!bits || !(bits->bits[bit / 32 % {}] & (1u << (bit & 31)))",
-                    shape.filter_words
+                    "!(filter->bits[hash >> {}] & (1u << ((hash >> {}) & 31)))",
+                    32 - bits + 5,
+                    32 - bits
                 ),
                 then: vec![CStmt::Return("0".into())],
                 other: vec![],

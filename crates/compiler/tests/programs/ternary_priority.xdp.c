@@ -101,14 +101,11 @@ struct pipe_classify_bucket_key {
     u32 group;
     struct pipe_classify_key key; /* key & the group's mask */
 };
-/* An element of the filters array: a group's mask, or words of
- * the bucket filter (a bit per bucket key hash: clear means no such
- * bucket). */
+/* A group's mask, and a bit per bucket key hash: clear means no
+ * such bucket. */
 struct pipe_classify_filter {
-    union {
-        struct pipe_classify_key mask; /* the bits every rule of the group fixes */
-        u32 bits[2];
-    };
+    struct pipe_classify_key mask; /* the bits every rule of the group fixes */
+    u32 bits[256];
 };
 struct pipe_classify_rule {
     struct pipe_classify_key value;
@@ -129,7 +126,7 @@ struct pipe_classify_search {
     struct pipe_classify_value best;
 };
 _Static_assert(sizeof(struct pipe_classify_group) == 8 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
-_Static_assert(sizeof(struct pipe_classify_filter) == 8, "ternary filter layout");
+_Static_assert(__builtin_offsetof(struct pipe_classify_filter, bits) == 8, "ternary filter layout");
 _Static_assert(sizeof(struct pipe_classify_bucket_key) == 12, "ternary bucket key layout");
 _Static_assert(sizeof(struct pipe_classify_rule) == 32 && __builtin_offsetof(struct pipe_classify_rule, action) == 16, "ternary rule layout");
 _Static_assert(sizeof(struct pipe_classify_bucket) == 516 && __builtin_offsetof(struct pipe_classify_bucket, rule) == 4, "ternary bucket layout");
@@ -146,7 +143,7 @@ struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
     __type(value, struct pipe_classify_filter);
-    __uint(max_entries, 1536);
+    __uint(max_entries, 1024);
 } pipe_classify_filters SEC(".maps");
 
 struct {
@@ -183,10 +180,7 @@ static long pipe_classify_probe(u32 i, void *ctx)
     for (u32 w = 0; w < 3; w++) {
         hash = (hash ^ word[w]) * 0x9e3779b1u;
     }
-    u32 bit = hash >> 17;
-    u32 element = 1024 + bit / 64;
-    struct pipe_classify_filter *bits = bpf_map_lookup_elem(&pipe_classify_filters, &element);
-    if (!bits || !(bits->bits[bit / 32 % 2] & (1u << (bit & 31)))) {
+    if (!(filter->bits[hash >> 24] & (1u << ((hash >> 19) & 31)))) {
         return 0;
     }
     struct pipe_classify_bucket *bucket = bpf_map_lookup_elem(&pipe_classify, &probe);
@@ -441,8 +435,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"groups_offset\": 4,\n"
     "        \"group_size\": 8,\n"
     "        \"filters_map\": \"pipe_classify_filters\",\n"
-    "        \"filter_bits\": 15,\n"
-    "        \"filter_words\": 2,\n"
+    "        \"filter_bits_offset\": 8,\n"
+    "        \"filter_words\": 256,\n"
     "        \"bucket_key_offset\": 4,\n"
     "        \"bucket_key_size\": 12,\n"
     "        \"bucket_size\": 516,\n"
@@ -483,8 +477,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "240\t241\tternary_priority.p4:16\taction `pipe.set`\n"
-    "256\t293\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "299\t362\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "300\t351\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "234\t235\tternary_priority.p4:16\taction `pipe.set`\n"
+    "250\t287\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "293\t356\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "294\t345\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";
