@@ -112,6 +112,93 @@ fn thousands_of_unrelated_masks_and_ranges_classify_like_a_linear_scan() {
     }
 }
 
+/// Rules of shapes ClassBench lacks: masks that nest (one address at
+/// every prefix length, with nested port ranges), many groups wild in the
+/// partition's cut bits (masks fixing only low bits), and every mask
+/// repeated across many values.
+fn nested_and_wild_rules(seed: u64, count: usize) -> Vec<AclRule> {
+    let mut r = Random::new(seed);
+    let prefix = |len: u64| u32::MAX.checked_shl(32 - len as u32).unwrap_or(0);
+    let mut seen = std::collections::HashSet::new();
+    let mut rules = vec![];
+    let anchors: Vec<(u32, u32)> = (0..8)
+        .map(|_| (r.next_u64() as u32, r.next_u64() as u32))
+        .collect();
+    while rules.len() < count {
+        let (a, b) = anchors[(r.next_u64() % 8) as usize];
+        let pick = r.next_u64();
+        let (sm, dm) = match pick % 3 {
+            // Nested: the anchor at any prefix length.
+            0 => (prefix(pick >> 8 & 31), prefix(pick >> 16 & 31)),
+            // Wild in the top bits: only low bits fixed, many masks.
+            1 => (
+                (pick >> 8) as u32 & 0x00ff_ffff,
+                (pick >> 32) as u32 & 0x0fff_ffff,
+            ),
+            _ => (
+                prefix(pick >> 8 & 31) | 0xff,
+                (pick >> 32) as u32 & 0x00ff_ff00,
+            ),
+        };
+        let noise = r.next_u64();
+        let lo = (noise % 4) as u16 * 256;
+        let rule = AclRule {
+            src: ((a ^ (noise as u32 & 0x0f0f)) & sm, sm),
+            dst: (b & dm, dm),
+            sport: (0, u16::MAX),
+            dport: (lo, lo + 255 + (noise >> 8) as u16 % 3 * 512),
+            proto: [(0, 0), (6, 0xff), (17, 0xff)][(noise >> 20) as usize % 3],
+        };
+        if seen.insert(format!("{rule:?}")) {
+            rules.push(rule);
+        }
+    }
+    rules
+}
+
+#[test]
+fn nested_masks_wild_groups_and_interleaved_priorities_classify_like_a_linear_scan() {
+    let Some(pipeline) = load_acl("ternary_nested") else {
+        return;
+    };
+    let table = names::table(&pipeline.description, "acl").cloned();
+    let table = table.unwrap_or_else(|e| panic!("{e}"));
+    let fd = pipeline.program_fd().unwrap_or_else(|e| panic!("{e}"));
+    let rules = nested_and_wild_rules(5, 2500);
+    assert!(
+        rules.iter().filter(|r| wild_in_cuts(&table, r)).count() > 500,
+        "too few rules wild in the cut bits"
+    );
+    // Priorities a random permutation: groups' best priorities interleave.
+    let mut priorities: Vec<usize> = (1..=rules.len()).collect();
+    shuffle(&mut priorities, &mut Random::new(6));
+    let specs: Vec<_> = (rules.iter().enumerate())
+        .map(|(i, r)| {
+            let mut spec = r.entry(i, rules.len());
+            spec.priority = Some(priorities[i] as u32);
+            spec
+        })
+        .collect();
+    let inserted = control::insert_batch(&pipeline, &table, &specs);
+    assert_eq!(inserted.map_err(|e| e.to_string()), Ok(rules.len()));
+    let store = Store::open(&pipeline, &table).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        store.classifier().groups() > 20,
+        "only {} groups",
+        store.classifier().groups()
+    );
+    let mut hits = 0;
+    for h in random_headers(7, &rules, 3000) {
+        let want = (0..rules.len())
+            .filter(|i| rules[*i].matches(&h))
+            .max_by_key(|i| priorities[*i])
+            .map(|i| i + 1);
+        hits += usize::from(want.is_some());
+        assert_eq!(classify(fd, &h), want, "{h:?}");
+    }
+    assert!(hits > 1500, "only {hits} probes hit a rule");
+}
+
 /// One rule update of the churn: insert or remove churn rule `rule` at
 /// `priority`.
 #[derive(Clone, Copy)]
