@@ -218,3 +218,54 @@ fn a_duplicate_inside_a_large_batch_writes_nothing_and_names_the_entry() {
         Some(base.len() + 20)
     );
 }
+
+/// Lpm entries in scrambled order (the trie takes them sorted by address):
+/// every one lands with its own action data, and a refusal still names the
+/// entry by its place in the batch as given, into an empty table (one batch
+/// update) and into a larger one (one insert-only update each).
+#[test]
+fn an_lpm_batch_in_any_order_goes_in_whole_and_refusals_name_the_entry_as_given() {
+    let Some((deployment, _unload)) = load("order") else {
+        return;
+    };
+    let lpm = table(&deployment, "by_prefix");
+    // 61 is prime: n * 37 % 61 visits 1..=60 out of order. A third of the
+    // entries are /40s, the rest /32s.
+    let scrambled = |n: u64| {
+        let v = n * 37 % 61;
+        match n % 3 {
+            0 => prefix(v << 16 | 0x100, 40, (n % 64) as u32),
+            _ => prefix(v << 16, 32, (n % 64) as u32),
+        }
+    };
+    let specs: Vec<EntrySpec> = (1..=60).map(scrambled).collect();
+
+    let mut twice = specs.clone();
+    twice[5] = specs[40].clone();
+    refused(&deployment, &lpm, &twice, 40, "twice in the batch");
+
+    let taken = control::insert_batch(&deployment, &lpm, &specs);
+    assert_eq!(taken.map_err(|e| e.to_string()), Ok(60));
+    for spec in &specs {
+        let entry = control::get(&deployment, &lpm, spec).unwrap_or_else(|e| panic!("{e}"));
+        let port = entry.params.first().map(|(_, v)| v.clone());
+        assert_eq!(
+            port.as_deref(),
+            Some(spec.args[0].1.as_str()),
+            "{:?}",
+            spec.keys
+        );
+    }
+
+    // Descending addresses above all of the table's: sorting reverses them.
+    let more: Vec<EntrySpec> = (0..3)
+        .map(|n| prefix(1 << 44 | (3 - n) << 8, 40, 9))
+        .collect();
+    let mut taken_before = more.clone();
+    taken_before[1] = specs[17].clone();
+    refused(&deployment, &lpm, &taken_before, 1, "already has an entry");
+    let mut twice = more.clone();
+    twice[2] = more[0].clone();
+    refused(&deployment, &lpm, &twice, 2, "twice in the batch");
+    assert_eq!(control::count_entries(&deployment, &lpm).ok(), Some(60));
+}

@@ -84,6 +84,48 @@ impl Packed {
     /// Insert every record into `map` (the table's), none of whose keys
     /// may be there already or twice in the batch.
     pub(super) fn insert(&self, map: &Map, table: &Table) -> std::result::Result<(), Refusal> {
+        if table.storage == TableStorage::LpmTrie {
+            if let Some((sorted, order)) = self.in_address_order() {
+                let placed = sorted.insert_as_given(map, table);
+                return placed.map_err(|(at, e)| (at.and_then(|i| order.get(i).copied()), e));
+            }
+        }
+        self.insert_as_given(map, table)
+    }
+
+    /// The records sorted by address, then prefix length, with each one's
+    /// place in `self`; `None` when already in that order. The kernel's
+    /// trie walks from its root on every insert: in address order the
+    /// walk stays on the nodes the last insert touched, in cache (100K
+    /// /24s: 90 ms of kernel time sorted, 166 ms shuffled, measured by
+    /// bench/p4runtime/lpm_floor.c). The sort is stable, so of two equal
+    /// keys the later one is still the one refused.
+    fn in_address_order(&self) -> Option<(Packed, Vec<usize>)> {
+        if self.keys().is_sorted_by_key(address_order) {
+            return None;
+        }
+        let keys: Vec<&[u8]> = self.keys().collect();
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        // Unstable with the place as the last key: stable, and quicker.
+        order.sort_unstable_by_key(|&i| (keys.get(i).copied().map(address_order), i));
+        let values: Vec<&[u8]> = self.values().collect();
+        let mut sorted = Packed {
+            keys: Vec::with_capacity(self.keys.len()),
+            values: Vec::with_capacity(self.values.len()),
+            ..*self
+        };
+        for &i in &order {
+            sorted
+                .keys
+                .extend_from_slice(keys.get(i).copied().unwrap_or_default());
+            sorted
+                .values
+                .extend_from_slice(values.get(i).copied().unwrap_or_default());
+        }
+        Some((sorted, order))
+    }
+
+    fn insert_as_given(&self, map: &Map, table: &Table) -> std::result::Result<(), Refusal> {
         match map.fd() {
             Ok(fd) if !map.per_cpu() => self.insert_kernel(map, fd, table),
             _ => self.insert_through(map, table),
@@ -145,6 +187,13 @@ impl Packed {
             let _ = delete_key(map, key);
         }
     }
+}
+
+/// An lpm key (prefix length in host order, then the address) as it
+/// sorts in address order.
+fn address_order(key: &[u8]) -> (Option<&[u8]>, u32) {
+    let prefix_bits = key.get(..4).and_then(|word| word.try_into().ok());
+    (key.get(4..), prefix_bits.map_or(0, u32::from_ne_bytes))
 }
 
 fn duplicate(table: &Table, twice: bool) -> RuntimeError {
