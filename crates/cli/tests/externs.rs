@@ -491,10 +491,8 @@ fn direct_meter_rates_are_set_per_entry_by_name() {
 }
 
 /// psa-ebpf-ptf's DirectCountersPSATest as our STF, against the corpus's
-/// psa-ebpf/direct-counters.p4. That program's egress control sets
-/// `ostd.drop`, which p4bpf refuses until PSA's egress pipeline acts: then
-/// this says so and skips (with the egress control emptied the scenario
-/// passes on every target).
+/// psa-ebpf/direct-counters.p4 (whose egress control acts: it sets
+/// `ostd.drop`).
 #[test]
 fn psa_ptf_direct_counters_scenario_on_every_target() {
     let Some(corpus) = common::corpus_dir() else {
@@ -510,10 +508,6 @@ fn psa_ptf_direct_counters_scenario_on_every_target() {
     let ports = ["-D", "PORT0=0", "-D", "PORT1=1", "-D", "PORT2=2"];
     for target in TARGETS {
         let (ok, text) = run_stf(&program, &script, target, &ports);
-        if text.contains("PSA's egress pipeline is not supported yet") {
-            eprintln!("SKIPPED ptf direct counters: the program's egress is refused");
-            return;
-        }
         assert!(ok, "at {}:\n{text}", target.join(" "));
     }
 }
