@@ -25,7 +25,9 @@ fn members_groups_and_references_over_p4runtime() {
     }
     let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
     if !python.exists() {
-        eprintln!("SKIPPED p4runtime_profile: no p4runtime-shell venv (the `p4runtime` test installs it)");
+        eprintln!(
+            "SKIPPED p4runtime_profile: no p4runtime-shell venv (the `p4runtime` test installs it)"
+        );
         return;
     }
     let dir = scratch_dir("p4runtime_profile");
@@ -39,7 +41,14 @@ fn members_groups_and_references_over_p4runtime() {
     let address = format!("127.0.0.1:{port}");
     let pipeline = format!("p4rtprof{}", std::process::id());
     let mut server = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
-        .args(["p4runtime", "serve", "--addr", &address, "--pipeline", &pipeline])
+        .args([
+            "p4runtime",
+            "serve",
+            "--addr",
+            &address,
+            "--pipeline",
+            &pipeline,
+        ])
         .stdout(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("the server starts: {e}"));
@@ -81,5 +90,9 @@ fn members_groups_and_references_over_p4runtime() {
     );
     // Weight 2 is member 1 twice.
     assert!(stdout(&groups).contains("5\t1 1 2"), "{}", stdout(&groups));
-    assert!(stdout(&members).contains("2\tIg.fwd\tport=2"), "{}", stdout(&members));
+    assert!(
+        stdout(&members).contains("2\tIg.fwd\tport=2"),
+        "{}",
+        stdout(&members)
+    );
 }

@@ -349,7 +349,8 @@ fn corpus_psa_ebpf_programs_load_at_xdp_and_tc_or_get_a_diagnostic() {
             } else if err.contains(&format!("{stem}.p4:")) && !err.contains("clang could not") {
                 // A diagnostic placed in the program, not a build or verifier failure.
                 refused += 1;
-            } else if VERIFIER_GAPS.contains(&stem) && err.contains("the kernel verifier rejected") {
+            } else if VERIFIER_GAPS.contains(&stem) && err.contains("the kernel verifier rejected")
+            {
                 eprintln!("known gap: {stem} at {hook}: the verifier's instruction limit");
             } else {
                 problems.push(format!("{stem} at {hook}: {err}"));

@@ -88,7 +88,10 @@ fn ids_and_names(text: &str) -> BTreeSet<String> {
             .into_iter()
             .find_map(|field| Some((field, line.strip_prefix(field)?)));
         if let (Some((field, id)), [top]) = (reference, path.as_slice()) {
-            found.insert(format!("{top}/{entity}/{}{id}", field.trim_end_matches(' ')));
+            found.insert(format!(
+                "{top}/{entity}/{}{id}",
+                field.trim_end_matches(' ')
+            ));
         }
         if path.last().is_some_and(|b| b == TYPE_NAME) {
             continue;

@@ -142,7 +142,11 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
     // A table with an action profile stores a member or group id: its
     // actions' parameters live in the profile's members.
     let mut union_size = if table.implementation.is_some() { 4 } else { 0 };
-    for action in table.actions.iter().filter(|_| table.implementation.is_none()) {
+    for action in table
+        .actions
+        .iter()
+        .filter(|_| table.implementation.is_none())
+    {
         let Some(a) = program.action(*action) else {
             continue;
         };

@@ -15,7 +15,9 @@
 //! `actions`, or called from a control or parser), with the parameters
 //! the control plane gives (those without a direction).
 
-use crate::ir::{Action, ActionId, ActionProfile, CounterUnit, ExternKind, MatchKind, Program, Stmt, Storage};
+use crate::ir::{
+    Action, ActionId, ActionProfile, CounterUnit, ExternKind, MatchKind, Program, Stmt, Storage,
+};
 use crate::midend::visit::{walk_stmts, Descend, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
@@ -249,8 +251,16 @@ pub fn write(prog: &Program) -> String {
         if t.storage == Storage::Code {
             out.push_str("  is_const_table: true\n");
         }
-        if let Some(p) = t.implementation.as_ref().and_then(|im| prog.profile(im.profile)) {
-            let _ = writeln!(out, "  implementation_id: {}", ids.get(ACTION_PROFILE, &p.name));
+        if let Some(p) = t
+            .implementation
+            .as_ref()
+            .and_then(|im| prog.profile(im.profile))
+        {
+            let _ = writeln!(
+                out,
+                "  implementation_id: {}",
+                ids.get(ACTION_PROFILE, &p.name)
+            );
         }
         for x in &t.direct {
             if let Some(x) = prog.extern_instance(*x) {

@@ -565,7 +565,9 @@ impl Pipeline {
     /// The action profile table `table` (dotted name) takes its actions
     /// from, if it has one.
     pub fn profile_of_table(&self, table: &str) -> Option<&ActionProfile> {
-        self.profiles.iter().find(|p| p.tables.iter().any(|t| t == table))
+        self.profiles
+            .iter()
+            .find(|p| p.tables.iter().any(|t| t == table))
     }
 }
 

@@ -12,8 +12,8 @@
 mod add_on_miss;
 pub(crate) mod c;
 mod deparser;
-mod direct;
 pub(crate) mod digest;
+mod direct;
 mod expr;
 mod externs;
 mod hash;

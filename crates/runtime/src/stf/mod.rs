@@ -4,8 +4,8 @@
 //! plays the commands against a loaded pipeline; `registers` carries out
 //! BMv2's register commands.
 
-mod direct;
 mod digests;
+mod direct;
 mod expect;
 mod parse;
 mod profiles;
