@@ -475,25 +475,12 @@ impl Emitter<'_> {
     /// different proven ranges, verified once each.
     fn extract_unread(&self, place: &str, agg: AggId, a: &crate::ir::Aggregate) -> Vec<CStmt> {
         let bytes = a.wire_bits / 8;
-        let code = self
-            .prog
-            .errors
-            .iter()
-            .position(|e| e == "PacketTooShort")
-            .unwrap_or(1);
         vec![
             CStmt::Comment(format!(
                 "extract {} ({bytes} bytes): no field is read, only the length counts",
                 a.name
             )),
-            CStmt::If {
-                cond: format!("offset + {bytes} > (u32)(pkt_end - pkt)"),
-                then: vec![
-                    line(format!("parser_error = {code} /* PacketTooShort */")),
-                    CStmt::Goto("reject".into()),
-                ],
-                other: vec![],
-            },
+            self.reject_too_short_if(format!("offset + {bytes} > (u32)(pkt_end - pkt)")),
             line(format!("{place}.{VALID} = 1")),
             line(format!(
                 "{place}.{OFFSET} = offset{}",
@@ -505,6 +492,11 @@ impl Emitter<'_> {
 
     /// `if (too short) { error; goto reject; }` for `bytes` more bytes.
     pub fn too_short_check(&self, bytes: &str) -> CStmt {
+        self.reject_too_short_if(format!("pkt + offset + {bytes} > pkt_end"))
+    }
+
+    /// `if (cond) { parser_error = PacketTooShort; goto reject; }`.
+    fn reject_too_short_if(&self, cond: String) -> CStmt {
         let code = self
             .prog
             .errors
@@ -512,7 +504,7 @@ impl Emitter<'_> {
             .position(|e| e == "PacketTooShort")
             .unwrap_or(1);
         CStmt::If {
-            cond: format!("pkt + offset + {bytes} > pkt_end"),
+            cond,
             then: vec![
                 line(format!("parser_error = {code} /* PacketTooShort */")),
                 CStmt::Goto("reject".into()),
