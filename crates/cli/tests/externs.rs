@@ -168,13 +168,37 @@ fn meter_set_configures_a_loaded_pipeline_and_names_bad_values() {
 }
 
 #[test]
-fn refusals_name_the_extern_and_what_is_missing() {
-    refused(
-        "psa_counters",
-        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n",
-        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    Register<bit<8>, bit<8>>(4, 7) r;\n",
-        "`Register` initial values are not supported yet",
+fn psa_registers_start_and_reset_to_their_initial_values() {
+    passes_everywhere(
+        "psa_register_initial",
+        &[
+            "PASS: 9 packets",
+            "register In.small[0] = 4369",
+            "register In.small[3] = 48879",
+            "register In.wide[1] = 0",
+            "register In.wide[2] = 81985529216486895",
+            "stf:33: register In.small[0] = 48879",
+            "stf:34: register In.wide[0] = 81985529216486895",
+        ],
     );
+}
+
+#[test]
+fn register_initial_values_of_another_type_are_refused() {
+    for (wrong, its_type) in [
+        ("16w0xbeef == 1", "bool"),
+        ("8w7", "bit<8>"),
+        ("32w0xbeef", "bit<32>"),
+    ] {
+        refused(
+            "psa_register_initial",
+            "Register<bit<16>, bit<8>>(4, 0xbeef) small;",
+            &format!("Register<bit<16>, bit<8>>(4, {wrong}) small;"),
+            &format!(
+                "argument `initial_value` of `Register`: cannot convert `{its_type}` to `bit<16>`"
+            ),
+        );
+    }
 }
 
 #[test]
