@@ -184,6 +184,20 @@ fn psa_registers_start_and_reset_to_their_initial_values() {
 }
 
 #[test]
+fn pna_registers_count_up_from_their_initial_value_and_reset_to_it() {
+    passes_everywhere(
+        "pna_register_initial",
+        &[
+            "PASS: 8 packets",
+            "register MainControlImpl.numbers[0] = 1003",
+            "register MainControlImpl.stamps[0] = 11042563100175",
+            "register MainControlImpl.numbers[5] = 1000",
+            "stf:26: register MainControlImpl.numbers[0] = 1001",
+        ],
+    );
+}
+
+#[test]
 fn register_initial_values_of_another_type_are_refused() {
     for (wrong, its_type) in [
         ("16w0xbeef == 1", "bool"),
