@@ -61,18 +61,20 @@ impl Emitter<'_> {
         let (name, size) = (&x.c_name, x.size);
         let (start, read, encode) = match initial {
             0 => (
-                "0".to_string(),
+                "0 until written".to_string(),
                 "cell ? *cell : 0".to_string(),
                 String::new(),
             ),
             n => (
-                format!("{n:#x}"),
+                format!(
+                    "{n:#x} until written: a cell holds value ^ {n:#x}, so a zeroed (new or reset) cell reads {n:#x}"
+                ),
                 format!("(cell ? *cell : 0) ^ {n:#x}ULL"),
                 format!("value ^= {n:#x}ULL;\n    "),
             ),
         };
         format!(
-            "/* Register {}: {size} values kept across packets, {start} until written */\n{}\
+            "/* Register {}: {size} values kept across packets, {start} */\n{}\
              static __always_inline {value} p4bpf_read_{name}(u64 index)\n{{\n    \
              u32 key = (u32)index;\n    {value} *cell = index < {size} ? bpf_map_lookup_elem(&{name}, &key) : 0;\n    \
              return {read};\n}}\n\n\
