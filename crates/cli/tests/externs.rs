@@ -549,3 +549,32 @@ fn psa_ptf_direct_counters_scenario_on_every_target() {
         assert!(ok, "at {}:\n{text}", target.join(" "));
     }
 }
+
+/// psa-ebpf-ptf's RegisterBigKeyPSATest as our STF, against the corpus's
+/// psa-ebpf/register-big-key.p4: a register starting at 6, 64-bit indexes.
+#[test]
+fn psa_ptf_register_big_key_scenario_on_every_target() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED ptf register big key: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED ptf register big key: {why}");
+        return;
+    }
+    let program = corpus.join("psa-ebpf/register-big-key.p4");
+    let script = own("psa_ptf_register_big_key.stf");
+    for target in TARGETS {
+        let (ok, text) = run_stf(&program, &script, target, &[]);
+        let target = target.join(" ");
+        assert!(ok, "at {target}:\n{text}");
+        for seen in [
+            "stf:6: register ingress.reg[5] = 16",
+            "stf:8: register ingress.reg[5] = 26",
+            "stf:9: register ingress.reg[4] = 6",
+            "stf:11: register ingress.reg[5] = 6",
+        ] {
+            assert!(text.contains(seen), "at {target}: no `{seen}`:\n{text}");
+        }
+    }
+}
