@@ -622,7 +622,11 @@ mod tests {
                 offset: 8,
             }],
             digests: None,
-            register_initials: vec![],
+            register_initials: vec![RegisterInitial {
+                name: "In.r".into(),
+                map: "In_r".into(),
+                initial: u64::MAX,
+            }],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p
