@@ -168,13 +168,51 @@ fn meter_set_configures_a_loaded_pipeline_and_names_bad_values() {
 }
 
 #[test]
-fn refusals_name_the_extern_and_what_is_missing() {
-    refused(
-        "psa_counters",
-        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n",
-        "    Counter<bit<32>, bit<8>>(8, PSA_CounterType_t.PACKETS) packets;\n    Register<bit<8>, bit<8>>(4, 7) r;\n",
-        "`Register` initial values are not supported yet",
+fn psa_registers_start_and_reset_to_their_initial_values() {
+    passes_everywhere(
+        "psa_register_initial",
+        &[
+            "PASS: 9 packets",
+            "register In.small[0] = 4369",
+            "register In.small[3] = 48879",
+            "register In.wide[1] = 0",
+            "register In.wide[2] = 81985529216486895",
+            "stf:33: register In.small[0] = 48879",
+            "stf:34: register In.wide[0] = 81985529216486895",
+        ],
     );
+}
+
+#[test]
+fn pna_registers_count_up_from_their_initial_value_and_reset_to_it() {
+    passes_everywhere(
+        "pna_register_initial",
+        &[
+            "PASS: 8 packets",
+            "register MainControlImpl.numbers[0] = 1003",
+            "register MainControlImpl.stamps[0] = 11042563100175",
+            "register MainControlImpl.numbers[5] = 1000",
+            "stf:26: register MainControlImpl.numbers[0] = 1001",
+        ],
+    );
+}
+
+#[test]
+fn register_initial_values_of_another_type_are_refused() {
+    for (wrong, its_type) in [
+        ("16w0xbeef == 1", "bool"),
+        ("8w7", "bit<8>"),
+        ("32w0xbeef", "bit<32>"),
+    ] {
+        refused(
+            "psa_register_initial",
+            "Register<bit<16>, bit<8>>(4, 0xbeef) small;",
+            &format!("Register<bit<16>, bit<8>>(4, {wrong}) small;"),
+            &format!(
+                "argument `initial_value` of `Register`: cannot convert `{its_type}` to `bit<16>`"
+            ),
+        );
+    }
 }
 
 #[test]
@@ -509,5 +547,34 @@ fn psa_ptf_direct_counters_scenario_on_every_target() {
     for target in TARGETS {
         let (ok, text) = run_stf(&program, &script, target, &ports);
         assert!(ok, "at {}:\n{text}", target.join(" "));
+    }
+}
+
+/// psa-ebpf-ptf's RegisterBigKeyPSATest as our STF, against the corpus's
+/// psa-ebpf/register-big-key.p4: a register starting at 6, 64-bit indexes.
+#[test]
+fn psa_ptf_register_big_key_scenario_on_every_target() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED ptf register big key: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED ptf register big key: {why}");
+        return;
+    }
+    let program = corpus.join("psa-ebpf/register-big-key.p4");
+    let script = own("psa_ptf_register_big_key.stf");
+    for target in TARGETS {
+        let (ok, text) = run_stf(&program, &script, target, &[]);
+        let target = target.join(" ");
+        assert!(ok, "at {target}:\n{text}");
+        for seen in [
+            "stf:6: register ingress.reg[5] = 16",
+            "stf:8: register ingress.reg[5] = 26",
+            "stf:9: register ingress.reg[4] = 6",
+            "stf:11: register ingress.reg[5] = 6",
+        ] {
+            assert!(text.contains(seen), "at {target}: no `{seen}`:\n{text}");
+        }
     }
 }

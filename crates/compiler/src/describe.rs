@@ -207,6 +207,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         profiles: crate::describe_profile::profiles(prog),
         direct: crate::emit::direct_description(prog),
         digests: crate::emit::digest::describe(prog),
+        register_initials: crate::emit::register_initials(prog),
     }
 }
 

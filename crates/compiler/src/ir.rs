@@ -721,8 +721,9 @@ pub enum ExternKind {
     /// PSA's `Counter`): a per-CPU array, or a per-CPU hash when `sparse`.
     Counter { sparse: bool, unit: CounterUnit },
     /// Values of type `value` kept across packets, at indexes of type
-    /// `index` (ubpf_model's `Register`): an array; cells start at 0.
-    Register { value: Ty, index: Ty },
+    /// `index` (ubpf_model's `Register`): an array whose cells read as
+    /// `initial` (PSA's and PNA's `initial_value`, else 0) until written.
+    Register { value: Ty, index: Ty, initial: u64 },
     /// Two-rate three-colour meters (RFC 2698) per index, metering
     /// packets or `bytes`: an array whose cells hold the control plane's
     /// rates, the buckets and a lock.

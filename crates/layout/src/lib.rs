@@ -148,6 +148,22 @@ pub struct Pipeline {
     /// Digests to the control plane, when the program sends any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digests: Option<digest::Digests>,
+    /// Registers whose cells start at a value other than 0. Left out of
+    /// the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub register_initials: Vec<RegisterInitial>,
+}
+
+/// A register declared with an initial value (PSA's and PNA's
+/// `Register<T, I>(size, initial_value)`). Its array map's cells hold
+/// value XOR `initial` in host byte order, so a zeroed cell, fresh or
+/// reset, reads as `initial`; the control plane applies the same XOR.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisterInitial {
+    /// Dotted P4 name of the instance.
+    pub name: String,
+    pub map: String,
+    pub initial: u64,
 }
 
 /// A direct counter or meter of one table (PSA's `DirectCounter`,
@@ -606,6 +622,11 @@ mod tests {
                 offset: 8,
             }],
             digests: None,
+            register_initials: vec![RegisterInitial {
+                name: "In.r".into(),
+                map: "In_r".into(),
+                initial: u64::MAX,
+            }],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

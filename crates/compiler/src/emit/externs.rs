@@ -5,7 +5,7 @@
 
 use super::maps::map_def;
 use super::Emitter;
-use crate::ir::{CounterUnit, Expr, ExternId, ExternInstance, ExternKind, ExternOp};
+use crate::ir::{CounterUnit, Expr, ExternId, ExternInstance, ExternKind, ExternOp, Program};
 
 impl Emitter<'_> {
     /// The maps and operation functions of every extern instance.
@@ -42,8 +42,8 @@ impl Emitter<'_> {
             .iter()
             .map(|x| match &x.kind {
                 ExternKind::Counter { sparse, unit } => counter_definition(x, *sparse, *unit),
-                ExternKind::Register { value, .. } => {
-                    self.register_definition(x, self.declare(value, "").trim())
+                ExternKind::Register { value, initial, .. } => {
+                    self.register_definition(x, self.declare(value, "").trim(), *initial)
                 }
                 ExternKind::Meter { bytes } => meter_definition(x, *bytes),
                 // Their cells are in table entries (`super::direct`).
@@ -53,15 +53,33 @@ impl Emitter<'_> {
         format!("{cell}{meter}{definitions}")
     }
 
-    fn register_definition(&self, x: &ExternInstance, value: &str) -> String {
+    /// A register's array map and its read and write functions. A cell
+    /// holds its value XOR the initial value, so that a zeroed cell (a new
+    /// map, or one the control plane reset) reads as the initial value
+    /// with no step at load time on any loader.
+    fn register_definition(&self, x: &ExternInstance, value: &str, initial: u64) -> String {
         let (name, size) = (&x.c_name, x.size);
+        let (start, read, encode) = match initial {
+            0 => (
+                "0 until written".to_string(),
+                "cell ? *cell : 0".to_string(),
+                String::new(),
+            ),
+            n => (
+                format!(
+                    "{n:#x} until written: a cell holds value ^ {n:#x}, so a zeroed (new or reset) cell reads {n:#x}"
+                ),
+                format!("(cell ? *cell : 0) ^ {n:#x}ULL"),
+                format!("value ^= {n:#x}ULL;\n    "),
+            ),
+        };
         format!(
-            "/* Register {}: {size} values kept across packets, 0 until written */\n{}\
+            "/* Register {}: {size} values kept across packets, {start} */\n{}\
              static __always_inline {value} p4bpf_read_{name}(u64 index)\n{{\n    \
              u32 key = (u32)index;\n    {value} *cell = index < {size} ? bpf_map_lookup_elem(&{name}, &key) : 0;\n    \
-             return cell ? *cell : 0;\n}}\n\n\
+             return {read};\n}}\n\n\
              static __always_inline void p4bpf_write_{name}(u64 index, {value} value)\n{{\n    \
-             u32 key = (u32)index;\n    if (index < {size})\n        bpf_map_update_elem(&{name}, &key, &value, BPF_ANY);\n}}\n\n",
+             u32 key = (u32)index;\n    {encode}if (index < {size})\n        bpf_map_update_elem(&{name}, &key, &value, BPF_ANY);\n}}\n\n",
             x.name,
             map_def("BPF_MAP_TYPE_ARRAY", "u32", value, size, None, name),
         )
@@ -98,6 +116,24 @@ impl Emitter<'_> {
         let call = |args: &[String]| format!("p4bpf_{op}_{name}({})", args.join(", "));
         self.traced_extern(instance, op_kind, &args, &wide, &call)
     }
+}
+
+/// The registers that start at a value other than 0, for the control
+/// plane to read and write their cells through the same XOR.
+pub fn register_initials(prog: &Program) -> Vec<p4bpf_layout::RegisterInitial> {
+    prog.externs
+        .iter()
+        .filter_map(|x| match x.kind {
+            ExternKind::Register { initial, .. } if initial != 0 => {
+                Some(p4bpf_layout::RegisterInitial {
+                    name: x.name.clone(),
+                    map: x.c_name.clone(),
+                    initial,
+                })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// A counter's map and its `p4bpf_count_<instance>(index, amount)`:

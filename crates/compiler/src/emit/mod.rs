@@ -57,6 +57,7 @@ use std::collections::BTreeSet;
 use stmt::Ctx;
 
 pub use direct::direct_description;
+pub use externs::register_initials;
 pub use ports::{ingress_port_map, port_map};
 pub use replication::replication_description;
 pub use tables::{defaults_map, runtime_default};

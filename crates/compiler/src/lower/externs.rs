@@ -9,6 +9,7 @@ use crate::ir::{
     Builtin, CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt, Ty,
     VarStorage,
 };
+use num_traits::ToPrimitive;
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::{Type, Value};
 
@@ -172,8 +173,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         })
     }
 
-    /// `Register<T, S>(bit<32> size)`: bit-string values and indexes of at
-    /// most 64 bits, the cells of an array map.
+    /// `Register<T, S>(bit<32> size)` and PSA's and PNA's
+    /// `Register<T, S>(bit<32> size, T initial_value)`: bit-string values
+    /// and indexes of at most 64 bits, the cells of an array map.
     fn register_kind(
         &mut self,
         name: &ast::Ident,
@@ -191,17 +193,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.env.ty(value, decl.span, &mut self.diags)?,
                 Ty::bits(32),
             ),
-            ([value, index], [_]) => (
+            ([value, index], [_] | [_, _]) => (
                 self.env.ty(value, decl.span, &mut self.diags)?,
                 self.env.ty(index, decl.span, &mut self.diags)?,
             ),
-            (_, [_, _]) => {
-                self.diags.error(
-                    decl.span,
-                    "`Register` initial values are not supported yet: cells start at 0",
-                );
-                return None;
-            }
             _ => {
                 self.diags.error(
                     decl.span,
@@ -218,7 +213,34 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         }
-        Some(ExternKind::Register { value, index })
+        let initial = match args.get(1) {
+            Some(initial) => self.register_initial(&initial.value, &value)?,
+            None => 0,
+        };
+        Some(ExternKind::Register {
+            value,
+            index,
+            initial,
+        })
+    }
+
+    /// A register's `initial_value`: a constant of its value type (or an
+    /// untyped integer), as that type's bits.
+    fn register_initial(&mut self, e: &ast::Expr, value: &Ty) -> Option<u64> {
+        let width = value.width().unwrap_or(64);
+        let bits = match self.env.value(e) {
+            Some(Value::Int { value: n, ty }) if of_width(ty, width) => {
+                super::types::to_bits(n, width).to_u64()
+            }
+            _ => None,
+        };
+        if bits.is_none() {
+            self.diags.error(
+                e.span,
+                format!("a `Register`'s initial value must be a constant of its value type, `bit<{width}>`"),
+            );
+        }
+        bits
     }
 
     /// `instance.method(args)` of an extern object instance: the operation,
@@ -491,5 +513,14 @@ fn void() -> Expr {
     Expr {
         kind: ExprKind::Bool(true),
         ty: Ty::Void,
+    }
+}
+
+/// Whether a constant of type `ty` can stand for a `bit<width>` value.
+fn of_width(ty: &Type, width: u32) -> bool {
+    match ty {
+        Type::InfInt => true,
+        Type::Bit(w) | Type::Int(w) => *w == width,
+        _ => false,
     }
 }

@@ -233,6 +233,7 @@ mod tests {
             profiles: vec![],
             direct: vec![],
             digests: None,
+            register_initials: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -2,18 +2,23 @@
 //! `register_write NAME INDEX VALUE` and `register_reset NAME`. A register
 //! is the array map the compiler named after its dotted P4 name
 //! (`MyIngress.totals` is `MyIngress_totals`), one cell per index, each a
-//! number in host byte order as wide as the register's C type.
+//! number in host byte order as wide as the register's C type. A register
+//! with an initial value holds value XOR initial in its cells
+//! (`Pipeline::register_initials`), so a reset (zeroed) cell reads as the
+//! initial value, as PSA says a reset register does.
 
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
+use crate::packet_target::PacketTarget;
 use crate::value;
 
 /// The cell at `index`, as `NAME[INDEX] = VALUE` for the report.
-pub fn read(pipeline: &impl MapSource, name: &str, index: u32) -> Result<String> {
+pub fn read(pipeline: &impl PacketTarget, name: &str, index: u32) -> Result<String> {
     let map = register_map(pipeline, name, index)?;
     let cell = map.read(&index.to_ne_bytes())?;
-    let bytes = cell.first().cloned().unwrap_or_default();
+    let mut bytes = cell.first().cloned().unwrap_or_default();
+    xor_initial(pipeline, name, &mut bytes);
     let number = bytes
         .iter()
         .rev()
@@ -21,27 +26,46 @@ pub fn read(pipeline: &impl MapSource, name: &str, index: u32) -> Result<String>
     Ok(format!("register {name}[{index}] = {number}"))
 }
 
-pub fn write(pipeline: &impl MapSource, name: &str, index: u32, text: &str) -> Result<()> {
+pub fn write(pipeline: &impl PacketTarget, name: &str, index: u32, text: &str) -> Result<()> {
     let map = register_map(pipeline, name, index)?;
     let mut bytes = value::parse(text, map.value_size() * 8)
         .map_err(|why| RuntimeError::Value(format!("register `{name}`: {why}")))?;
     bytes.reverse(); // big-endian text, host-order cell
+    xor_initial(pipeline, name, &mut bytes);
     map.write(&index.to_ne_bytes(), &bytes, Write::Replace)
 }
 
-/// Every cell back to 0.
+/// Every cell back to its initial value: zeroed cells, which read as it.
 pub fn reset(pipeline: &impl MapSource, name: &str) -> Result<()> {
     let map = register_map(pipeline, name, 0)?;
     let zero = vec![0u8; map.value_size() as usize];
     (0..map.max_entries()).try_for_each(|i| map.write(&i.to_ne_bytes(), &zero, Write::Replace))
 }
 
-fn register_map(pipeline: &impl MapSource, name: &str, index: u32) -> Result<Map> {
-    let c_name: String = name
-        .chars()
+/// Turns a host-order cell into its value, or a value into its cell: both
+/// are the same XOR with the register's initial value (none: 0).
+fn xor_initial(pipeline: &impl PacketTarget, name: &str, bytes: &mut [u8]) {
+    let map = map_name(name);
+    let initial = pipeline
+        .description()
+        .register_initials
+        .iter()
+        .find(|r| r.map == map)
+        .map_or(0, |r| r.initial);
+    for (byte, mask) in bytes.iter_mut().zip(initial.to_le_bytes()) {
+        *byte ^= mask;
+    }
+}
+
+/// The map the compiler named after a register's dotted P4 name.
+fn map_name(name: &str) -> String {
+    name.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    let map = pipeline.map(&c_name).map_err(|_| {
+        .collect()
+}
+
+fn register_map(pipeline: &impl MapSource, name: &str, index: u32) -> Result<Map> {
+    let map = pipeline.map(&map_name(name)).map_err(|_| {
         RuntimeError::Value(format!(
             "no register `{name}` (give its full P4 name, `Control.register`)"
         ))
