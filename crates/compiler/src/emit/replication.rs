@@ -67,6 +67,42 @@ impl Emitter<'_> {
         format!("{}_replica", self.c_prefix())
     }
 
+    /// The place of the architecture's output port.
+    fn output_port_place(&self) -> String {
+        let port = self.prog.intrinsics.output_port.as_ref();
+        port.map(|e| self.lvalue(e)).unwrap_or_default()
+    }
+
+    /// The loop body that sends one copy to member `i` of `list` (a group
+    /// or a clone session): a member whose port is unknown is skipped; the
+    /// copy gets its port and `metadata`, and the egress program finds the
+    /// state (and `handover`) in the mailbox, armed only for the clone.
+    fn member_copy(&self, list: &str, metadata: Vec<CStmt>, handover: &[&str]) -> Vec<CStmt> {
+        let ports = super::port_map(self.prog).unwrap_or_default();
+        let mut copy = vec![
+            line(format!("u32 port = {list}->members[i].port")),
+            line(format!(
+                "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
+            )),
+            CStmt::If {
+                cond: "!ifindex".into(),
+                then: vec![line("continue")],
+                other: vec![],
+            },
+            line(format!("{} = port", self.output_port_place())),
+        ];
+        copy.extend(metadata);
+        copy.push(line("__builtin_memcpy(&mailbox->state, st, sizeof(*st))"));
+        copy.extend(handover.iter().map(|h| line(*h)));
+        copy.extend([
+            line("mailbox->armed = 1"),
+            line(format!("skb->cb[0] = {COPY_MARK}")),
+            line("bpf_clone_redirect(skb, *ifindex, 0)"),
+            line("mailbox->armed = 0"),
+        ]);
+        copy
+    }
+
     /// The groups map, the mailbox and the function making the copies.
     pub fn replication_definitions(&self) -> String {
         let Some(r) = self.replication() else {
@@ -83,42 +119,24 @@ impl Emitter<'_> {
              struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {mailbox});\n    __uint(max_entries, 1);\n}} {mailbox} SEC(\".maps\");\n\n"
         );
-        let ports = super::port_map(self.prog).unwrap_or_default();
-        let port = self
-            .prog
-            .intrinsics
-            .output_port
-            .as_ref()
-            .map(|e| self.lvalue(e))
-            .unwrap_or_default();
-        let copy = vec![
-            line("u32 port = group->members[i].port"),
-            line(format!(
-                "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
-            )),
-            CStmt::If {
-                cond: "!ifindex".into(),
-                then: vec![line("continue")],
-                other: vec![],
-            },
-            line(format!("{port} = port")),
-            line(format!(
-                "{} = group->members[i].rid",
-                self.lvalue(&r.replica_id)
-            )),
-            line(format!(
-                "{} = {}",
-                self.lvalue(&r.instance_type),
-                r.replica_instance
-            )),
-            line("__builtin_memcpy(&mailbox->state, st, sizeof(*st))"),
-            line("mailbox->offset = offset"),
-            line("mailbox->parser_error = parser_error"),
-            line("mailbox->armed = 1"),
-            line(format!("skb->cb[0] = {COPY_MARK}")),
-            line("bpf_clone_redirect(skb, *ifindex, 0)"),
-            line("mailbox->armed = 0"),
-        ];
+        let copy = self.member_copy(
+            "group",
+            vec![
+                line(format!(
+                    "{} = group->members[i].rid",
+                    self.lvalue(&r.replica_id)
+                )),
+                line(format!(
+                    "{} = {}",
+                    self.lvalue(&r.instance_type),
+                    r.replica_instance
+                )),
+            ],
+            &[
+                "mailbox->offset = offset",
+                "mailbox->parser_error = parser_error",
+            ],
+        );
         let body = vec![
             line("u32 zero = 0"),
             line(format!(
@@ -256,34 +274,16 @@ impl Emitter<'_> {
         };
         let p = self.c_prefix();
         let (sessions, mailbox) = (sessions_map(self.prog), self.mailbox());
-        let ports = super::port_map(self.prog).unwrap_or_default();
-        let port = self
-            .prog
-            .intrinsics
-            .output_port
-            .as_ref()
-            .map(|e| self.lvalue(e))
-            .unwrap_or_default();
+        let port = self.output_port_place();
         let (instance, path) = (self.lvalue(&r.replica_id), self.lvalue(&clone.packet_path));
-        let copy = vec![
-            line("u32 port = session->members[i].port"),
-            line(format!(
-                "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
-            )),
-            CStmt::If {
-                cond: "!ifindex".into(),
-                then: vec![line("continue")],
-                other: vec![],
-            },
-            line(format!("{port} = port")),
-            line(format!("{instance} = session->members[i].rid")),
-            line(format!("{path} = {}", clone.path)),
-            line("__builtin_memcpy(&mailbox->state, st, sizeof(*st))"),
-            line("mailbox->armed = 1"),
-            line(format!("skb->cb[0] = {COPY_MARK}")),
-            line("bpf_clone_redirect(skb, *ifindex, 0)"),
-            line("mailbox->armed = 0"),
-        ];
+        let copy = self.member_copy(
+            "session",
+            vec![
+                line(format!("{instance} = session->members[i].rid")),
+                line(format!("{path} = {}", clone.path)),
+            ],
+            &[],
+        );
         let body = vec![
             line("u32 zero = 0"),
             line(format!(
