@@ -86,37 +86,18 @@ pub fn cases(port: u32) -> Vec<Case> {
             "insert 8-byte header after Ethernet, XDP_TX",
             Mode::Live,
         ),
-        Case {
-            family: Family::Routed,
-            p4_entries: vec![P4Entry::new(
-                "Forward.routes",
-                &["10.0.0.0/8"],
-                "forward",
-                &[NEXT_HOP_TEXT, OWN_MAC_TEXT, &port.to_string()],
-            )],
-            twin_entries: vec![RawEntries::one("routes", &route_key(), &next_hop(port))],
-            ..case(
-                "l3_fwd",
-                "LPM route, MACs, TTL-1 + checksum, XDP_REDIRECT",
-                Mode::Live,
-            )
-        },
-        Case {
-            family: Family::Routed,
-            p4_entries: vec![P4Entry::new(
-                "Forward.routes",
-                &["10.0.0.0/8"],
-                "forward",
-                &[NEXT_HOP_TEXT, OWN_MAC_TEXT, &V1MODEL_PORT.to_string()],
-            )],
-            twin_entries: vec![RawEntries::one("routes", &route_key(), &next_hop(port))],
-            p4_port: Some(V1MODEL_PORT),
-            ..case(
-                "v1model_l3_fwd",
-                "v1model router: LPM, MACs, TTL-1, checksum recomputed",
-                Mode::Live,
-            )
-        },
+        routed(
+            "l3_fwd",
+            "LPM route, MACs, TTL-1 + checksum, XDP_REDIRECT",
+            port,
+            None,
+        ),
+        routed(
+            "v1model_l3_fwd",
+            "v1model router: LPM, MACs, TTL-1, checksum recomputed",
+            port,
+            Some(V1MODEL_PORT),
+        ),
     ];
     cases.extend(shared_cases(&dst_text));
     cases
@@ -233,6 +214,25 @@ fn next_hop(port: u32) -> Vec<u8> {
     value.extend_from_slice(&OWN_MAC);
     value.extend_from_slice(&port.to_ne_bytes());
     value
+}
+
+/// A router timed on live frames: the P4 program's route 10.0.0.0/8
+/// forwards to `p4_port` (the XDP port `port` where the program takes
+/// ports as they are), the twin's to `port`.
+fn routed(name: &'static str, what: &'static str, port: u32, p4_port: Option<u32>) -> Case {
+    let out = p4_port.unwrap_or(port).to_string();
+    Case {
+        family: Family::Routed,
+        p4_entries: vec![P4Entry::new(
+            "Forward.routes",
+            &["10.0.0.0/8"],
+            "forward",
+            &[NEXT_HOP_TEXT, OWN_MAC_TEXT, &out],
+        )],
+        twin_entries: vec![RawEntries::one("routes", &route_key(), &next_hop(port))],
+        p4_port,
+        ..case(name, what, Mode::Live)
+    }
 }
 
 fn case(name: &'static str, what: &'static str, mode: Mode) -> Case {
