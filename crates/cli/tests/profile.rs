@@ -23,6 +23,32 @@ fn own(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A table with both an implementation and a direct counter: the members
+/// hold the actions, the table's entries hold the counter cells.
+#[test]
+fn a_profile_table_with_a_direct_counter_passes_on_every_target() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED profile_direct_counter: {why}");
+        return;
+    }
+    let (program, script) = (
+        own("profile_direct_counter.p4"),
+        own("profile_direct_counter.stf"),
+    );
+    for target in TARGETS {
+        let mut args = vec![
+            "test",
+            program.to_str().unwrap_or(""),
+            script.to_str().unwrap_or(""),
+        ];
+        args.extend_from_slice(target);
+        let out = common::p4bpf(&args);
+        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        assert!(out.status.success(), "{target:?}:\n{text}");
+        assert!(text.contains("PASS: 3 packets"), "{target:?}:\n{text}");
+    }
+}
+
 #[test]
 fn selector_and_profile_stf_passes_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {

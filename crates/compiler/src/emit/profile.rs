@@ -23,7 +23,8 @@ pub fn member_layout(prog: &Program, profile: &ActionProfile) -> Option<TableLay
 }
 
 /// The profile's members as a hash table over every action of the tables
-/// sharing it, codes in [`ActionProfile::actions`]'s order.
+/// sharing it, codes in [`ActionProfile::actions`]'s order. Direct
+/// counters and meters stay with the tables' entries, not the members.
 pub fn members_table(prog: &Program, profile: &ActionProfile) -> Option<Table> {
     let first = prog.table(*profile.tables.first()?)?;
     Some(Table {
@@ -31,6 +32,7 @@ pub fn members_table(prog: &Program, profile: &ActionProfile) -> Option<Table> {
         actions: profile.actions.clone(),
         storage: Storage::Hash,
         implementation: None,
+        direct: vec![],
         ..first.clone()
     })
 }
