@@ -31,7 +31,7 @@ pub fn markdown(request: &Request, results: &Results) -> String {
     let _ = writeln!(out, "- machine: {}", results.cpu);
     let _ = writeln!(
         out,
-        "- load average (1 min): {} at the start, {} at the end (other engineers' builds on the same 2 CPUs; compare ratios within a run)",
+        "- load average (1 min): {} at the start, {} at the end (a load above the CPU count means other work shared the CPUs: compare ratios within a run)",
         results.load.0, results.load.1
     );
     let _ = writeln!(out, "- kernel: Linux {}", results.kernel);
