@@ -10,6 +10,10 @@
 //! otherwise the egress pipeline parses the packet the ingress deparser
 //! wrote, and the packet leaves by `egress_port` unless egress drops it
 //! (`lower::psa_egress` frames the egress blocks).
+//!
+//! A parser error does not drop the packet (psa.p4): the ingress
+//! parser's `reject` stores the error in `istd.parser_error` and the
+//! ingress control runs, deciding the packet's fate as for any other.
 
 use super::{Architecture, Block, BlockKind, Intrinsics, Object, Param, Place, Step, Verdict};
 use crate::ir::{Arch, Outcome};
@@ -98,7 +102,7 @@ pub const PSA: Architecture = Architecture {
     // verdict around the egress control, or drops an egress that cannot
     // change the packet.
     steps: &[
-        Step::Parse(0),
+        Step::ParseKeepingError(0, Place::field("istd", "parser_error")),
         Step::Control(1),
         Step::Deparse(2),
         Step::Checkpoint,
@@ -114,6 +118,7 @@ pub const PSA: Architecture = Architecture {
             place: DROP,
             outcomes: &[(0, Outcome::Redirect)],
         },
+        // Not reached at ingress: its parser keeps the error and goes on.
         on_reject: Outcome::Drop,
         // psa.p4: a packet is dropped unless ingress sends it somewhere.
         defaults: &[(DROP, 1)],
