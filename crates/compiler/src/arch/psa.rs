@@ -11,9 +11,10 @@
 //! wrote, and the packet leaves by `egress_port` unless egress drops it
 //! (`lower::psa_egress` frames the egress blocks).
 //!
-//! A parser error does not drop the packet (psa.p4): the ingress
-//! parser's `reject` stores the error in `istd.parser_error` and the
-//! ingress control runs, deciding the packet's fate as for any other.
+//! A parser error does not drop the packet (psa.p4): a parser's
+//! `reject` stores the error in its control's `parser_error`
+//! (`istd.parser_error` at ingress, `egress_istd.parser_error` at
+//! egress) and the control runs, deciding the packet's fate.
 
 use super::{Architecture, Block, BlockKind, Intrinsics, Object, Param, Place, Step, Verdict};
 use crate::ir::{Arch, Outcome};
@@ -106,7 +107,7 @@ pub const PSA: Architecture = Architecture {
         Step::Control(1),
         Step::Deparse(2),
         Step::Checkpoint,
-        Step::Parse(3),
+        Step::ParseKeepingError(3, Place::field("egress_istd", "parser_error")),
         Step::Control(4),
         Step::Deparse(5),
     ],
@@ -118,7 +119,7 @@ pub const PSA: Architecture = Architecture {
             place: DROP,
             outcomes: &[(0, Outcome::Redirect)],
         },
-        // Not reached at ingress: its parser keeps the error and goes on.
+        // Not reached: both parsers keep the error and go on.
         on_reject: Outcome::Drop,
         // psa.p4: a packet is dropped unless ingress sends it somewhere.
         defaults: &[(DROP, 1)],
