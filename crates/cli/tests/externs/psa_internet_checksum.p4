@@ -1,5 +1,5 @@
 // PSA's InternetChecksum in every block that may hold one. The parser
-// verifies an IPv4 header's checksum (a bad one drops the packet); the
+// verifies an IPv4 header's checksum (ingress drops a bad one); the
 // ingress decrements the TTL with an incremental update (RFC 1624) in a
 // function the instance is passed to; the deparser recomputes the whole
 // checksum after ingress rewrote the destination. A probe header drives
@@ -96,6 +96,11 @@ control In(inout headers_t hdr, inout meta_t meta,
            inout psa_ingress_output_metadata_t ostd) {
     InternetChecksum() ck;
     apply {
+        // A parser error does not drop in PSA: ingress decides.
+        if (istd.parser_error != error.NoError) {
+            ingress_drop(ostd);
+            return;
+        }
         send_to_port(ostd, (PortId_t) 2);
         meta.rewritten = false;
         if (hdr.ipv4.isValid()) {
