@@ -96,12 +96,12 @@ control In(inout headers_t hdr, inout meta_t meta,
            inout psa_ingress_output_metadata_t ostd) {
     InternetChecksum() ck;
     apply {
+        send_to_port(ostd, (PortId_t) 2);
         // A parser error does not drop in PSA: ingress decides.
         if (istd.parser_error != error.NoError) {
             ingress_drop(ostd);
             return;
         }
-        send_to_port(ostd, (PortId_t) 2);
         meta.rewritten = false;
         if (hdr.ipv4.isValid()) {
             ttl_dec(ck, hdr.ipv4);
