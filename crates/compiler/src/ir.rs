@@ -896,8 +896,9 @@ pub struct Intrinsics {
     pub verdict: VerdictRule,
     /// What a parser's `reject` does with the packet (as it came in).
     pub on_reject: Outcome,
-    /// Where a [`Step::ParseKeepingError`] stores the parser's error.
-    pub parser_error: Option<Expr>,
+    /// Where the [`Step::ParseKeepingError`] of `parsers[i]` stores its
+    /// error: (i, place) each.
+    pub parser_errors: Vec<(usize, Expr)>,
     /// The length the packet is cut to after the last step, when the
     /// program asks for a cut (ubpf_model's `truncate`).
     pub truncate: Option<Expr>,

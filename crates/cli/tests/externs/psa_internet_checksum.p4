@@ -1,5 +1,5 @@
 // PSA's InternetChecksum in every block that may hold one. The parser
-// verifies an IPv4 header's checksum (a bad one drops the packet); the
+// verifies an IPv4 header's checksum (ingress drops a bad one); the
 // ingress decrements the TTL with an incremental update (RFC 1624) in a
 // function the instance is passed to; the deparser recomputes the whole
 // checksum after ingress rewrote the destination. A probe header drives
@@ -97,6 +97,11 @@ control In(inout headers_t hdr, inout meta_t meta,
     InternetChecksum() ck;
     apply {
         send_to_port(ostd, (PortId_t) 2);
+        // A parser error does not drop in PSA: ingress decides.
+        if (istd.parser_error != error.NoError) {
+            ingress_drop(ostd);
+            return;
+        }
         meta.rewritten = false;
         if (hdr.ipv4.isValid()) {
             ttl_dec(ck, hdr.ipv4);

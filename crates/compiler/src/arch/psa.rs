@@ -10,6 +10,11 @@
 //! otherwise the egress pipeline parses the packet the ingress deparser
 //! wrote, and the packet leaves by `egress_port` unless egress drops it
 //! (`lower::psa_egress` frames the egress blocks).
+//!
+//! A parser error does not drop the packet (psa.p4): a parser's
+//! `reject` stores the error in its control's `parser_error`
+//! (`istd.parser_error` at ingress, `egress_istd.parser_error` at
+//! egress) and the control runs, deciding the packet's fate.
 
 use super::{Architecture, Block, BlockKind, Intrinsics, Object, Param, Place, Step, Verdict};
 use crate::ir::{Arch, Outcome};
@@ -98,11 +103,11 @@ pub const PSA: Architecture = Architecture {
     // verdict around the egress control, or drops an egress that cannot
     // change the packet.
     steps: &[
-        Step::Parse(0),
+        Step::ParseKeepingError(0, Place::field("istd", "parser_error")),
         Step::Control(1),
         Step::Deparse(2),
         Step::Checkpoint,
-        Step::Parse(3),
+        Step::ParseKeepingError(3, Place::field("egress_istd", "parser_error")),
         Step::Control(4),
         Step::Deparse(5),
     ],
@@ -114,6 +119,7 @@ pub const PSA: Architecture = Architecture {
             place: DROP,
             outcomes: &[(0, Outcome::Redirect)],
         },
+        // Not reached: both parsers keep the error and go on.
         on_reject: Outcome::Drop,
         // psa.p4: a packet is dropped unless ingress sends it somewhere.
         defaults: &[(DROP, 1)],

@@ -442,7 +442,8 @@ impl Emitter<'_> {
                 };
                 out.extend(self.parser_code(parser));
                 out.push(CStmt::Label("reject".into()));
-                if let Some(place) = &self.prog.intrinsics.parser_error {
+                let places = &self.prog.intrinsics.parser_errors;
+                if let Some((_, place)) = places.iter().find(|(p, _)| *p == i) {
                     out.push(line(format!("{} = parser_error", self.lvalue(place))));
                 }
                 out.push(CStmt::Label("accept".into()));

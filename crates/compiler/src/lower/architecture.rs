@@ -155,7 +155,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             pipeline.push(match *step {
                 arch::Step::Parse(i) => ir::Step::Parse(at(i)),
                 arch::Step::ParseKeepingError(i, place) => {
-                    self.prog.intrinsics.parser_error = self.arch_place(&place, span);
+                    if let Some(place) = self.arch_place(&place, span) {
+                        self.prog.intrinsics.parser_errors.push((at(i), place));
+                    }
                     ir::Step::ParseKeepingError(at(i))
                 }
                 arch::Step::Control(i) => ir::Step::Control(at(i)),
@@ -253,7 +255,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             output_port,
             verdict,
             on_reject: named.on_reject,
-            parser_error: None,
+            parser_errors: Vec::new(),
             truncate: None,
             defaults,
             replication: None,

@@ -231,7 +231,7 @@ pub fn lower(
                     ty: Ty::Bool,
                 }),
                 on_reject: ir::Outcome::Drop,
-                parser_error: None,
+                parser_errors: Vec::new(),
                 truncate: None,
                 defaults: vec![],
                 replication: None,

@@ -78,6 +78,11 @@ impl Lowerer<'_, '_> {
         let clones = self.prog.intrinsics.clone_i2e.is_some();
         if control.body.is_empty() && re_emits(parser, deparser).is_ok() && !clones {
             self.prog.parsers.pop();
+            let parsers = self.prog.parsers.len();
+            self.prog
+                .intrinsics
+                .parser_errors
+                .retain(|(p, _)| *p < parsers);
             let kept = self.prog.controls.len().saturating_sub(2);
             self.prog.controls.truncate(kept);
             // Multicast copies the packet at the checkpoint.
@@ -90,7 +95,7 @@ impl Lowerer<'_, '_> {
         let inputs = self.egress_inputs(span);
         let verdict = self.egress_verdict(span);
         let origin = self.diags.origin(span);
-        let (Some(Step::Parse(parse)), Some(Step::Control(egress)), Some(Step::Deparse(deparse))) = (
+        let (Some(Step::ParseKeepingError(parse)), Some(Step::Control(egress)), Some(Step::Deparse(deparse))) = (
             self.prog.pipeline.get(checkpoint + 1).copied(),
             self.prog.pipeline.get(checkpoint + 2).copied(),
             self.prog.pipeline.get(checkpoint + 3).copied(),
@@ -111,7 +116,7 @@ impl Lowerer<'_, '_> {
         self.prog.pipeline.truncate(checkpoint + 1);
         self.prog.pipeline.extend([
             Step::Control(first),
-            Step::Parse(parse),
+            Step::ParseKeepingError(parse),
             Step::Control(egress),
             Step::Control(first + 1),
             Step::Deparse(deparse),

@@ -430,8 +430,7 @@ state_start:;
     offset += 1;
     goto accept;
 reject:;
-    (void)parser_error;
-    return TC_ACT_SHOT;
+    st->istd.parser_error = parser_error;
 accept:;
     /* control In (psa_direct.p4:40) */
     {
@@ -672,6 +671,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "377\t378\tpsa_direct.p4:65\taction `In.police_volume`\n"
     "384\t384\tpsa_direct.p4:69\taction `In.plain`\n"
     "405\t431\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "437\t506\tpsa_direct.p4:40\tcontrol `In`\n"
-    "437\t506\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "436\t505\tpsa_direct.p4:40\tcontrol `In`\n"
+    "436\t505\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

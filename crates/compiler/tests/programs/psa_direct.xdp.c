@@ -427,8 +427,7 @@ state_start:;
     offset += 1;
     goto accept;
 reject:;
-    (void)parser_error;
-    return XDP_DROP;
+    st->istd.parser_error = parser_error;
 accept:;
     /* control In (psa_direct.p4:40) */
     {
@@ -667,6 +666,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "377\t378\tpsa_direct.p4:65\taction `In.police_volume`\n"
     "384\t384\tpsa_direct.p4:69\taction `In.plain`\n"
     "402\t428\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "434\t503\tpsa_direct.p4:40\tcontrol `In`\n"
-    "434\t503\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "433\t502\tpsa_direct.p4:40\tcontrol `In`\n"
+    "433\t502\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -464,8 +464,7 @@ state_start:;
     offset += 20;
     goto accept;
 reject:;
-    (void)parser_error;
-    return TC_ACT_SHOT;
+    st->istd.parser_error = parser_error;
 accept:;
     /* control In (psa_externs.p4:40) */
     st->In_ck = 0U;
@@ -558,5 +557,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "365\t365\tpsa.p4:254\taction `ingress_drop`\n"
     "371\t371\tpsa.p4:260\taction `egress_drop`\n"
     "434\t465\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "471\t496\tpsa_externs.p4:40\tcontrol `In`\n"
+    "470\t495\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -461,8 +461,7 @@ state_start:;
     offset += 20;
     goto accept;
 reject:;
-    (void)parser_error;
-    return XDP_DROP;
+    st->istd.parser_error = parser_error;
 accept:;
     /* control In (psa_externs.p4:40) */
     st->In_ck = 0U;
@@ -553,5 +552,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "365\t365\tpsa.p4:254\taction `ingress_drop`\n"
     "371\t371\tpsa.p4:260\taction `egress_drop`\n"
     "431\t462\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "468\t493\tpsa_externs.p4:40\tcontrol `In`\n"
+    "467\t492\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

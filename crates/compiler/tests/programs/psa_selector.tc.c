@@ -418,8 +418,7 @@ state_start:;
     offset += 14;
     goto accept;
 reject:;
-    (void)parser_error;
-    return TC_ACT_SHOT;
+    st->istd.parser_error = parser_error;
 accept:;
     /* control Ig (psa_selector.p4:24) */
     {
@@ -881,8 +880,8 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "373\t379\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
     "385\t385\tpsa_selector.p4:32\taction `Ig.forward`\n"
     "405\t419\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "425\t569\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "425\t464\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "465\t512\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "513\t569\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "424\t568\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "424\t463\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "464\t511\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "512\t568\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -415,8 +415,7 @@ state_start:;
     offset += 14;
     goto accept;
 reject:;
-    (void)parser_error;
-    return XDP_DROP;
+    st->istd.parser_error = parser_error;
 accept:;
     /* control Ig (psa_selector.p4:24) */
     {
@@ -876,8 +875,8 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "373\t379\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
     "385\t385\tpsa_selector.p4:32\taction `Ig.forward`\n"
     "402\t416\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "422\t566\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "422\t461\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "462\t509\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "510\t566\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "421\t565\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "421\t460\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "461\t508\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "509\t565\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";
