@@ -22,10 +22,6 @@ const PROGRAM_FOLDERS: [&str; 4] = [
 /// (program file, text of its refusal): compiled objects the verifier is
 /// known to refuse. corpus_ubpf's `LOAD_GAPS` checks each still fails so.
 const VERIFIER_GAPS: &[(&str, &str)] = &[
-    // PSA-eBPF's BNG example: its parser paths times its tables meet the
-    // 1M-instruction limit at both hooks (it compiles since sub-parsers
-    // and `select(x.value)`).
-    ("`bng_", VERIFIER),
     // At TC: header-stack moves in a loop of 64-byte chunks (conformance/pna.md).
     (
         "pna-dpdk-header-stack-assignment.p4",
@@ -63,9 +59,6 @@ const VERIFIER_GAPS: &[(&str, &str)] = &[
         "`gauntlet_index_7_bmv2",
         "bitwise operator |= on pointer prohibited",
     ),
-    // Since a PSA parser error runs ingress, each reject site is another
-    // path through upf's ingress for the verifier at TC.
-    ("`upf_tc`", VERIFIER),
     // Compiles since InternetChecksum; a table's name is longer than the
     // loader pins maps under (not the verifier: a naming limit to lift).
     ("psa-dpdk-token-too-big.p4", "bad map name"),

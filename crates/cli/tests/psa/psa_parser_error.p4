@@ -2,7 +2,8 @@
 // runs with `istd.parser_error` set and decides. This ingress sends a
 // packet to a port chosen by the error: no error, a packet too short for
 // its tag, a tag whose kind fails the parser's `verify`; any other error
-// is dropped by ingress itself.
+// is dropped by ingress itself. An explicit `reject` sets no error: the
+// packet is dropped before ingress (PSA-eBPF's reading, conformance/psa.md).
 #include <core.p4>
 #include <psa.p4>
 
@@ -35,6 +36,7 @@ parser InParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
         transition select(hdr.ethernet.ether_type) {
             0x1234: parse_tag;
             0x5678: no_match;
+            0xdead: reject;
             default: accept;
         }
     }

@@ -22,6 +22,7 @@ mod maps;
 mod packet;
 mod packet_key;
 mod parser;
+mod parser_error;
 mod parser_loop;
 mod perf_events;
 mod ports;
@@ -442,10 +443,12 @@ impl Emitter<'_> {
                 };
                 out.extend(self.parser_code(parser));
                 out.push(CStmt::Label("reject".into()));
+                out.extend(self.explicit_reject());
                 let places = &self.prog.intrinsics.parser_errors;
                 if let Some((_, place)) = places.iter().find(|(p, _)| *p == i) {
                     out.push(line(format!("{} = parser_error", self.lvalue(place))));
                 }
+                out.extend(self.join_error_paths());
                 out.push(CStmt::Label("accept".into()));
             }
             Step::Checkpoint => out.extend(self.checkpoint()),

@@ -201,6 +201,12 @@ impl Emitter<'_> {
             );
             out.push_str("    u8 p4bpf_parser_error;\n");
         }
+        if self.keeps_parser_errors() {
+            out.push_str(&format!(
+                "    u16 {}; /* bytes parsed at a parser error */\n",
+                super::parser_error::REJECTED_AT
+            ));
+        }
         out.push_str("    u8 p4bpf_exit; /* set by `exit` inside an action */\n};\n\n");
         out
     }

@@ -137,6 +137,7 @@ struct psa_direct_state {
     u8 In_rate_colour; /* In.rate.colour */
     u32 frame_length; /* frame_length */
     u8 In_volume_colour; /* In.volume.colour */
+    u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -430,7 +431,15 @@ state_start:;
     offset += 1;
     goto accept;
 reject:;
+    if (parser_error == 0 /* NoError: an explicit transition to reject */) {
+        return TC_ACT_SHOT;
+    }
     st->istd.parser_error = parser_error;
+    /* one state for every error path: forget the offset's constant and the checked range */
+    *(volatile u16 *)&st->p4bpf_rejected_at = offset;
+    offset = *(volatile u16 *)&st->p4bpf_rejected_at;
+    pkt = (u8 *)(long)skb->data;
+    pkt_end = (u8 *)(long)skb->data_end;
 accept:;
     /* control In (psa_direct.p4:40) */
     {
@@ -661,16 +670,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "305\t307\tpsa.p4:237\taction `send_to_port`\n"
-    "313\t314\tpsa.p4:246\taction `multicast`\n"
-    "320\t320\tpsa.p4:254\taction `ingress_drop`\n"
-    "326\t326\tpsa.p4:260\taction `egress_drop`\n"
-    "332\t356\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "362\t364\tpsa_direct.p4:56\taction `In.police`\n"
-    "370\t371\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "377\t378\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "384\t384\tpsa_direct.p4:69\taction `In.plain`\n"
-    "405\t431\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "436\t505\tpsa_direct.p4:40\tcontrol `In`\n"
-    "436\t505\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "306\t308\tpsa.p4:237\taction `send_to_port`\n"
+    "314\t315\tpsa.p4:246\taction `multicast`\n"
+    "321\t321\tpsa.p4:254\taction `ingress_drop`\n"
+    "327\t327\tpsa.p4:260\taction `egress_drop`\n"
+    "333\t357\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "363\t365\tpsa_direct.p4:56\taction `In.police`\n"
+    "371\t372\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "378\t379\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "385\t385\tpsa_direct.p4:69\taction `In.plain`\n"
+    "406\t432\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "445\t514\tpsa_direct.p4:40\tcontrol `In`\n"
+    "445\t514\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -190,6 +190,7 @@ struct psa_externs_state {
     u8 In_bucket; /* In.bucket */
     u32 frame_length; /* frame_length */
     u8 In_rate_colour; /* In.rate.colour */
+    u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -461,7 +462,15 @@ state_start:;
     offset += 20;
     goto accept;
 reject:;
+    if (parser_error == 0 /* NoError: an explicit transition to reject */) {
+        return XDP_DROP;
+    }
     st->istd.parser_error = parser_error;
+    /* one state for every error path: forget the offset's constant and the checked range */
+    *(volatile u16 *)&st->p4bpf_rejected_at = offset;
+    offset = *(volatile u16 *)&st->p4bpf_rejected_at;
+    pkt = (u8 *)(long)ctx->data;
+    pkt_end = (u8 *)(long)ctx->data_end;
 accept:;
     /* control In (psa_externs.p4:40) */
     st->In_ck = 0U;
@@ -547,10 +556,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "350\t352\tpsa.p4:237\taction `send_to_port`\n"
-    "358\t359\tpsa.p4:246\taction `multicast`\n"
-    "365\t365\tpsa.p4:254\taction `ingress_drop`\n"
-    "371\t371\tpsa.p4:260\taction `egress_drop`\n"
-    "431\t462\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "467\t492\tpsa_externs.p4:40\tcontrol `In`\n"
+    "351\t353\tpsa.p4:237\taction `send_to_port`\n"
+    "359\t360\tpsa.p4:246\taction `multicast`\n"
+    "366\t366\tpsa.p4:254\taction `ingress_drop`\n"
+    "372\t372\tpsa.p4:260\taction `egress_drop`\n"
+    "432\t463\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "476\t501\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

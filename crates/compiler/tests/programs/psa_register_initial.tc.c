@@ -141,6 +141,7 @@ struct psa_register_initial_state {
     u16 In_small_was; /* In.small_was */
     u64 In_wide_was; /* In.wide_was */
     u8 In_plain_was; /* In.plain_was */
+    u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -387,8 +388,15 @@ state_start:;
     offset += 13;
     goto accept;
 reject:;
-    (void)parser_error;
-    return TC_ACT_SHOT;
+    if (parser_error == 0 /* NoError: an explicit transition to reject */) {
+        return TC_ACT_SHOT;
+    }
+    st->istd.parser_error = parser_error;
+    /* one state for every error path: forget the offset's constant and the checked range */
+    *(volatile u16 *)&st->p4bpf_rejected_at = offset;
+    offset = *(volatile u16 *)&st->p4bpf_rejected_at;
+    pkt = (u8 *)(long)skb->data;
+    pkt_end = (u8 *)(long)skb->data_end;
 accept:;
     /* control In (psa_register_initial.p4:41) */
     st->In_small_was = p4bpf_read_In_small(st->headers.probe.index);
@@ -475,10 +483,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "276\t278\tpsa.p4:237\taction `send_to_port`\n"
-    "284\t285\tpsa.p4:246\taction `multicast`\n"
-    "291\t291\tpsa.p4:254\taction `ingress_drop`\n"
-    "297\t297\tpsa.p4:260\taction `egress_drop`\n"
-    "358\t388\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "394\t423\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "277\t279\tpsa.p4:237\taction `send_to_port`\n"
+    "285\t286\tpsa.p4:246\taction `multicast`\n"
+    "292\t292\tpsa.p4:254\taction `ingress_drop`\n"
+    "298\t298\tpsa.p4:260\taction `egress_drop`\n"
+    "359\t389\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "402\t431\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -156,6 +156,7 @@ struct psa_selector_state {
     struct psa_egress_input_metadata_t egress_istd; /* egress_istd */
     struct psa_egress_output_metadata_t egress_ostd; /* egress_ostd */
     struct psa_egress_deparser_input_metadata_t egress_deparser_istd; /* egress_deparser_istd */
+    u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -418,7 +419,15 @@ state_start:;
     offset += 14;
     goto accept;
 reject:;
+    if (parser_error == 0 /* NoError: an explicit transition to reject */) {
+        return TC_ACT_SHOT;
+    }
     st->istd.parser_error = parser_error;
+    /* one state for every error path: forget the offset's constant and the checked range */
+    *(volatile u16 *)&st->p4bpf_rejected_at = offset;
+    offset = *(volatile u16 *)&st->p4bpf_rejected_at;
+    pkt = (u8 *)(long)skb->data;
+    pkt_end = (u8 *)(long)skb->data_end;
 accept:;
     /* control Ig (psa_selector.p4:24) */
     {
@@ -872,16 +881,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "334\t336\tpsa.p4:237\taction `send_to_port`\n"
-    "342\t343\tpsa.p4:246\taction `multicast`\n"
-    "349\t349\tpsa.p4:254\taction `ingress_drop`\n"
-    "355\t355\tpsa.p4:260\taction `egress_drop`\n"
-    "361\t367\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "373\t379\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "385\t385\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "405\t419\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "424\t568\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "424\t463\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "464\t511\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "512\t568\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "335\t337\tpsa.p4:237\taction `send_to_port`\n"
+    "343\t344\tpsa.p4:246\taction `multicast`\n"
+    "350\t350\tpsa.p4:254\taction `ingress_drop`\n"
+    "356\t356\tpsa.p4:260\taction `egress_drop`\n"
+    "362\t368\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "374\t380\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "386\t386\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "406\t420\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "433\t577\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "433\t472\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "473\t520\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "521\t577\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

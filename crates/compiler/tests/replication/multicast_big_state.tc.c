@@ -97,6 +97,7 @@ struct multicast_big_state_state {
     struct headers_t headers; /* headers */
     struct meta_t meta; /* meta */
     struct standard_metadata_t standard_metadata; /* standard_metadata */
+    u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -351,6 +352,11 @@ state_start:;
     goto accept;
 reject:;
     st->standard_metadata.parser_error = parser_error;
+    /* one state for every error path: forget the offset's constant and the checked range */
+    *(volatile u16 *)&st->p4bpf_rejected_at = offset;
+    offset = *(volatile u16 *)&st->p4bpf_rejected_at;
+    pkt = (u8 *)(long)skb->data;
+    pkt_end = (u8 *)(long)skb->data_end;
 accept:;
     /* control MyVerify (multicast_big_state.p4:17) */
 MyVerify_end:;
@@ -559,11 +565,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "262\t263\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "269\t269\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "327\t351\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "358\t396\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "358\t396\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "406\t415\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "451\t460\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "263\t264\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "270\t270\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "328\t352\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "364\t402\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "364\t402\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "412\t421\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "457\t466\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
