@@ -2,7 +2,7 @@
 //! file into commands (a malformed line is an error naming file:line),
 //! `expect` matches output packets against `expect` patterns, and `run`
 //! plays the commands against a loaded pipeline; `registers` carries out
-//! BMv2's register commands.
+//! BMv2's register commands, `value_sets` its `pvs_add`.
 
 mod digests;
 mod direct;
@@ -12,6 +12,7 @@ mod profiles;
 mod registers;
 mod replication;
 mod run;
+mod value_sets;
 
 pub use digests::DigestExpect;
 pub use expect::Pattern;

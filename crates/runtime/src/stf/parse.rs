@@ -112,6 +112,11 @@ pub enum Command {
     },
     /// BMv2's `act_prof_*` commands (members and groups of a profile).
     Profile(super::profiles::ProfileCommand),
+    /// BMv2's `pvs_add VALUE_SET VALUE`: a member of a parser value set.
+    ValueSetAdd {
+        value_set: String,
+        value: String,
+    },
     /// `expect_digest NAME FIELD=VALUE...` (p4bpf's own).
     ExpectDigest(super::digests::DigestExpect),
 }
@@ -203,6 +208,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             parse_bmv2_state(word, rest)
         }
         "meter_set" => parse_meter_set(rest),
+        "pvs_add" => super::value_sets::parse(rest),
         w if w.starts_with("act_prof_") || w.starts_with("table_indirect_") => {
             super::profiles::parse(w, rest)
         }
@@ -217,7 +223,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             _ => Err("usage: meter_get_rates METER INDEX".into()),
         },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, check_direct_counter, direct_meter_set, act_prof_*, table_indirect_*)"
+            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, check_direct_counter, direct_meter_set, act_prof_*, table_indirect_*, pvs_add)"
         )),
     }
 }

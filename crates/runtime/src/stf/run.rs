@@ -133,6 +133,9 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 value,
             } => registers::write(pipeline, register, *index, value),
             Command::RegisterReset { register } => registers::reset(pipeline, register),
+            Command::ValueSetAdd { value_set, value } => {
+                super::value_sets::add(pipeline, value_set, value)
+            }
             Command::MeterSet {
                 meter,
                 index,
