@@ -417,7 +417,8 @@ const PTF_READS: &[(&str, &[&str])] = &[
 ];
 
 /// The scenarios of psa-ebpf-ptf that p4bpf supports, as our STF files
-/// (tests/psa/ptf/NAME.stf against psa-ebpf/NAME.p4, each naming its PTF
+/// (tests/psa/ptf/NAME.stf against psa-ebpf/NAME.p4 or
+/// psa-ebpf-examples/NAME.p4, each naming its PTF
 /// test class); conformance/psa.md lists every scenario with its result.
 #[test]
 fn ptf_scenarios_pass_on_every_target() {
@@ -437,7 +438,11 @@ fn ptf_scenarios_pass_on_every_target() {
     let mut problems = vec![];
     for script in &scripts {
         let stem = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        let program = corpus.join("psa-ebpf").join(format!("{stem}.p4"));
+        let program = ["psa-ebpf", "psa-ebpf-examples"]
+            .iter()
+            .map(|folder| corpus.join(folder).join(format!("{stem}.p4")))
+            .find(|p| p.exists())
+            .unwrap_or_default();
         let reads = PTF_READS
             .iter()
             .find(|(s, _)| *s == stem)

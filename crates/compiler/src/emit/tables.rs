@@ -42,7 +42,9 @@ impl Emitter<'_> {
         let mut bits = 0u32;
         for (f, i) in l.key.fields.iter().zip(&l.key_order) {
             let Some(k) = t.keys.get(*i) else { continue };
-            bits += f.bit_width;
+            // An lpm lookup matches every bit of the key's bytes: the
+            // control plane counts a narrow field's spare top bits too.
+            bits += 8 * f.scalar.size();
             let value = self.expr(&k.expr);
             let place = format!("key.{}", f.c_name);
             match (f.scalar, f.order) {
