@@ -257,3 +257,61 @@ fn tc_type_names_a_p4tc_type() {
         "{err}"
     );
 }
+
+/// A table `t` of two actions `a` and `b`, annotated as the test says.
+fn annotated_table(table_annotation: &str, a: &str, b: &str) -> String {
+    format!(
+        "action a() {{ }}
+    action b() {{ }}
+    {table_annotation} table t {{ key = {{ hdr.ethernet.src : ternary; }}
+        actions = {{ {a} a; {b} b; }} default_action = b; }}
+    apply {{ t.apply(); }}"
+    )
+}
+
+#[test]
+fn p4tc_hit_defaults_name_one_action_neither_tableonly_nor_both() {
+    let cases = [
+        ("", "@default_hit", "@default_hit", "has one `@default_hit` action: `a` and `b` both claim it"),
+        ("", "@default_hit_const", "@default_hit_const", "has one `@default_hit_const` action"),
+        ("", "@default_hit", "@default_hit_const", "cannot have both a `@default_hit` action (`a`)"),
+        ("", "@default_hit @default_hit_const", "", "action `a` cannot be annotated with both"),
+        ("", "@tableonly @default_hit_const", "", "`@tableonly` and a hit default"),
+        ("", "@defaultonly @tableonly", "", "`@tableonly` and `@defaultonly`"),
+        ("@nummask(\"many\")", "", "", "`@nummask` takes an integer constant"),
+    ];
+    for (i, (table, a, b, wanted)) in cases.into_iter().enumerate() {
+        let err = refusal(&format!("pna_tc_rules_{i}"), &annotated_table(table, a, b));
+        assert!(err.contains("prog.p4:") && err.contains(wanted), "{a} {b}: {err}");
+    }
+}
+
+#[test]
+fn p4tc_annotations_used_as_p4tc_means_them_compile() {
+    let dir = scratch_dir("pna_tc_rules_ok");
+    let control = "action a() { }
+    action b() { }
+    action c() { }
+    @nummask(8) table t { key = { hdr.ethernet.src : ternary; }
+        actions = { @default_hit a; @tableonly b; @defaultonly c; } default_action = c; }
+    @nummask(4) table u { key = { hdr.ethernet.dst : ternary; }
+        actions = { @default_hit_const a; b; } default_action = b; }
+    apply { t.apply(); u.apply(); }";
+    write(&dir, "prog.p4", &program(control));
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn p4tc_internet_checksum_lives_in_parsers_and_deparsers() {
+    let err = refusal(
+        "pna_tc_checksum_control",
+        "InternetChecksum() ck;
+    apply { ck.clear(); ck.add({ hdr.ethernet.etherType }); }",
+    );
+    assert!(
+        err.contains("prog.p4:10:1")
+            && err.contains("P4TC computes an `InternetChecksum` in a parser or the deparser"),
+        "{err}"
+    );
+}

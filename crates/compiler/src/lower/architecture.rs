@@ -166,6 +166,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prog.pipeline = pipeline;
         self.check_entry_requests();
         self.check_tc_types(program);
+        self.check_p4tc_rules(arch.blocks, decls);
         if arch.arch == ir::Arch::Psa {
             self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
             self.psa_clone(decls.get(1).map_or(span, |d| d.span));

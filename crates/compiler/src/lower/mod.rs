@@ -41,6 +41,7 @@ mod stmt;
 mod sub_parser;
 mod table;
 mod tc_acl;
+mod pna_tc_rules;
 mod tc_type;
 pub mod types;
 mod value_externs;
