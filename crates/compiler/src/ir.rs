@@ -212,6 +212,8 @@ pub enum Builtin {
     /// Sends the one argument (a struct place) to the control plane as
     /// digest `Program::digests[i]`.
     Digest(u32),
+    /// How many passes the packet made before this one (PNA's `pass`).
+    PassNumber,
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.

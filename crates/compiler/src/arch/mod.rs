@@ -13,7 +13,7 @@
 //! each, each block keeping its own names in the C.
 
 mod ebpf_model;
-mod pna;
+pub(crate) mod pna;
 mod psa;
 mod ubpf_model;
 mod v1model;

@@ -12,6 +12,11 @@
 //! port `PNA_PORT_CPU`: `send_to_port(PNA_PORT_CPU)` passes the packet to
 //! the host's stack, `is_host_port(p)` holds for it alone and
 //! `is_net_port(p)` for every other port.
+//!
+//! `recirculate()` is a forwarding function like the other two (the last
+//! call of the three wins): the packet the main deparser wrote runs the
+//! pipeline again, with `pass` one more and `loopedback` true, at most
+//! `ir::Resubmit::MAX_PASSES` times, then it is dropped.
 
 use super::{
     Architecture, Block, BlockKind, Function, Input, Intrinsics, Object, Param, Place, Step,
@@ -27,6 +32,9 @@ const PORT: Place = Place::var("pna_port");
 const DROP: u32 = 0;
 const SEND: u32 = 1;
 const TO_HOST: u32 = 2;
+/// `recirculate()`: after the main deparser, the packet it wrote goes
+/// through the pipeline again (see `lower::pna`).
+pub const RECIRCULATE: u32 = 3;
 /// `PNA_PORT_CPU`: the host.
 const HOST_PORT: u32 = 0xffff_fffd;
 /// `NET_TO_HOST`, `PNA_Direction_t`'s first member.
@@ -127,6 +135,8 @@ const INTRINSICS: Intrinsics = Intrinsics {
             (DROP, Outcome::Drop),
             (SEND, Outcome::Redirect),
             (TO_HOST, Outcome::Pass),
+            // Past the bound on passes: the recirculation check drops it first.
+            (RECIRCULATE, Outcome::Drop),
         ],
     },
     // The main control does not run for a packet the parser rejects.
@@ -149,7 +159,7 @@ const FUNCTIONS: &[(&str, Function)] = &[
         },
     ),
     ("mirror_packet", Function::Unsupported(NOT_YET)),
-    ("recirculate", Function::Unsupported(NOT_YET)),
+    ("recirculate", Function::SetCode(VERDICT, RECIRCULATE)),
     ("SelectByDirection", Function::Select { first: NET_TO_HOST }),
     (
         "is_host_port",

@@ -174,6 +174,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.psa_recirculate(span);
             self.psa_egress(decls.get(3..).unwrap_or_default());
         }
+        if arch.arch == ir::Arch::Pna {
+            self.pna_recirculate(span);
+        }
         if arch.arch == ir::Arch::V1Model {
             // Ingress is where a group takes effect: point there.
             let ingress = decls.get(2).map_or(span, |d| d.span);
