@@ -5,6 +5,7 @@
 mod common;
 
 use common::{p4bpf_in, scratch_dir, stderr, write};
+use std::path::Path;
 
 /// A P4TC-flavour program whose control body is `control` (with a table
 /// `flows` whose `add_on_miss`, key kind and actions the test picks).
@@ -272,17 +273,55 @@ fn annotated_table(table_annotation: &str, a: &str, b: &str) -> String {
 #[test]
 fn p4tc_hit_defaults_name_one_action_neither_tableonly_nor_both() {
     let cases = [
-        ("", "@default_hit", "@default_hit", "has one `@default_hit` action: `a` and `b` both claim it"),
-        ("", "@default_hit_const", "@default_hit_const", "has one `@default_hit_const` action"),
-        ("", "@default_hit", "@default_hit_const", "cannot have both a `@default_hit` action (`a`)"),
-        ("", "@default_hit @default_hit_const", "", "action `a` cannot be annotated with both"),
-        ("", "@tableonly @default_hit_const", "", "`@tableonly` and a hit default"),
-        ("", "@defaultonly @tableonly", "", "`@tableonly` and `@defaultonly`"),
-        ("@nummask(\"many\")", "", "", "`@nummask` takes an integer constant"),
+        (
+            "",
+            "@default_hit",
+            "@default_hit",
+            "has one `@default_hit` action: `a` and `b` both claim it",
+        ),
+        (
+            "",
+            "@default_hit_const",
+            "@default_hit_const",
+            "has one `@default_hit_const` action",
+        ),
+        (
+            "",
+            "@default_hit",
+            "@default_hit_const",
+            "cannot have both a `@default_hit` action (`a`)",
+        ),
+        (
+            "",
+            "@default_hit @default_hit_const",
+            "",
+            "action `a` cannot be annotated with both",
+        ),
+        (
+            "",
+            "@tableonly @default_hit_const",
+            "",
+            "`@tableonly` and a hit default",
+        ),
+        (
+            "",
+            "@defaultonly @tableonly",
+            "",
+            "`@tableonly` and `@defaultonly`",
+        ),
+        (
+            "@nummask(\"many\")",
+            "",
+            "",
+            "`@nummask` takes an integer constant",
+        ),
     ];
     for (i, (table, a, b, wanted)) in cases.into_iter().enumerate() {
         let err = refusal(&format!("pna_tc_rules_{i}"), &annotated_table(table, a, b));
-        assert!(err.contains("prog.p4:") && err.contains(wanted), "{a} {b}: {err}");
+        assert!(
+            err.contains("prog.p4:") && err.contains(wanted),
+            "{a} {b}: {err}"
+        );
     }
 }
 
@@ -312,6 +351,29 @@ fn p4tc_internet_checksum_lives_in_parsers_and_deparsers() {
     assert!(
         err.contains("prog.p4:10:1")
             && err.contains("P4TC computes an `InternetChecksum` in a parser or the deparser"),
+        "{err}"
+    );
+}
+
+#[test]
+fn direct_counter_lengths_are_constants_known_at_the_hit() {
+    let stf_program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/pna_direct_lengths.p4");
+    let text = std::fs::read_to_string(stf_program).expect("the STF program is readable");
+    let counted = "volume.count(1000)";
+    assert!(text.contains(counted));
+    let dir = scratch_dir("pna_direct_length");
+    write(
+        &dir,
+        "prog.p4",
+        &text.replace(counted, "volume.count((bit<32>)hdr.ethernet.etherType)"),
+    );
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    let err = stderr(&out);
+    assert!(
+        !out.status.success()
+            && err.contains(
+                "prog.p4:56:22: error: a direct extern's `count` takes a constant length"
+            ),
         "{err}"
     );
 }

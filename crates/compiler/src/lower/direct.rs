@@ -6,7 +6,9 @@
 //! (`emit::direct`). Method calls in actions lower to
 //! [`ExprKind::ExternMethod`]s without arguments: a counter's `count()`
 //! marks the action as counting; a meter's `execute()` or `read(colour)`
-//! reads the colour the hit left in the meter's variable.
+//! reads the colour the hit left in the meter's variable. PNA's
+//! `count(bytes)` and `dpdk_execute([colour,] bytes)` carry a constant
+//! length as an argument, which the hit uses instead of the packet's.
 
 use super::{Binding, Lowerer};
 use crate::ir::{
@@ -173,6 +175,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
+    /// The constant packet length a direct extern's `method` takes.
+    fn constant_length(&mut self, e: &ast::Expr, method: &str) -> Option<Expr> {
+        let value = self.env.value(e);
+        match value.as_ref().and_then(|v| v.int()) {
+            Some(bytes) => Some(Expr::int(
+                u32::try_from(bytes).unwrap_or(u32::MAX),
+                Ty::bits(32),
+            )),
+            None => {
+                self.diags.error(
+                    e.span,
+                    format!("a direct extern's `{method}` takes a constant length: the entry's cell is updated when the table hits it, before the action"),
+                );
+                None
+            }
+        }
+    }
+
     /// Refuses an action of the table that uses a direct extern the
     /// table does not name (its cells would be in no entry).
     pub(super) fn check_direct_uses(
@@ -220,6 +240,46 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match (kind, method, args) {
             (ExternKind::DirectCounter { .. }, "count", []) => {
                 Some(used(ExternOp::Count, Ty::Void))
+            }
+            // PNA's `count(bytes)`: the byte count is the argument's.
+            (ExternKind::DirectCounter { .. }, "count", [bytes]) => {
+                let bytes = self.constant_length(&bytes.value, "count")?;
+                Some(Expr {
+                    kind: ExprKind::ExternMethod {
+                        instance,
+                        op: ExternOp::Count,
+                        args: vec![bytes],
+                    },
+                    ty: Ty::Void,
+                })
+            }
+            // PNA's `dpdk_execute([colour,] bytes)`: `execute` of that many bytes.
+            (ExternKind::DirectMeter { .. }, "dpdk_execute", [colour @ .., bytes])
+                if colour.len() <= 1 =>
+            {
+                let ty = self.env.expr_ty(call, &mut self.diags)?;
+                let codes = self.colour_codes(call)?;
+                let code = match colour {
+                    [c] => self.constant_colour(&c.value),
+                    _ => Some(0),
+                };
+                let Some(code) = code else {
+                    self.diags.error(
+                        call.span,
+                        "a direct meter's colour-aware `dpdk_execute` takes a constant colour: the entry's meter runs when the table hits it, before the action",
+                    );
+                    return None;
+                };
+                let bytes = self.constant_length(&bytes.value, "dpdk_execute")?;
+                let execute = Expr {
+                    kind: ExprKind::ExternMethod {
+                        instance,
+                        op: ExternOp::Execute,
+                        args: vec![Expr::int(code, Ty::bits(8)), bytes],
+                    },
+                    ty: Ty::bits(8),
+                };
+                Some(super::meter::to_enum(execute, &codes, ty))
             }
             (ExternKind::DirectMeter { .. }, "execute", []) => {
                 let ty = self.env.expr_ty(call, &mut self.diags)?;
