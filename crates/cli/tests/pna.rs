@@ -377,3 +377,21 @@ fn direct_counter_lengths_are_constants_known_at_the_hit() {
         "{err}"
     );
 }
+
+#[test]
+fn idle_timeouts_need_exact_keys() {
+    let err = refusal(
+        "pna_idle_ternary",
+        &format!(
+            "{KNOWN}
+    table flows {{ key = {{ hdr.ethernet.src : ternary; }} actions = {{ known; }}
+                  idle_timeout_with_auto_delete = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:5")
+            && err.contains("idle timeouts are supported on tables of exact keys"),
+        "{err}"
+    );
+}

@@ -223,8 +223,23 @@ pub enum Function {
     Digest,
     /// A call without effect on the packet (`log_msg`).
     Ignore,
+    /// PNA's calls on the matched entry's timer (`ir::EntryTimer`).
+    EntryTimer(TimerCall),
     /// A call p4bpf refuses, with why.
     Unsupported(&'static str),
+}
+
+/// PNA's entry-timer functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerCall {
+    /// `set_entry_expire_time(profile)`.
+    SetExpireTime,
+    /// `set_entry_expire_time_if(condition, profile)`.
+    SetExpireTimeIf,
+    /// `restart_expire_timer()`.
+    Restart,
+    /// `update_expire_info(update_aging_info, update_expire_time, profile)`.
+    UpdateExpireInfo,
 }
 
 /// A value an input gets before the first step, beyond [`Intrinsics`].

@@ -20,7 +20,7 @@
 
 use super::{
     Architecture, Block, BlockKind, Function, Input, Intrinsics, Object, Param, Place, Step,
-    Verdict,
+    TimerCall, Verdict,
 };
 use crate::ir::{Arch, Outcome};
 
@@ -41,7 +41,15 @@ const HOST_PORT: u32 = 0xffff_fffd;
 const NET_TO_HOST: u32 = 0;
 
 /// The variables p4bpf keeps for PNA, and their widths.
-pub const INTERNAL: &[(&str, u32)] = &[("pna_verdict", 8), ("pna_port", 32)];
+pub const INTERNAL: &[(&str, u32)] = &[
+    ("pna_verdict", 8),
+    ("pna_port", 32),
+    (TIMER_REQUEST, 8),
+    (TIMER_PROFILE, 8),
+];
+/// What the matched entry's action asked of its timer (`ir::EntryTimer`).
+pub const TIMER_REQUEST: &str = "pna_timer_request";
+pub const TIMER_PROFILE: &str = "pna_timer_profile";
 
 const PARSER_ISTD: &str = "parser_istd";
 const ISTD: &str = "istd";
@@ -144,7 +152,7 @@ const INTRINSICS: Intrinsics = Intrinsics {
     defaults: &[(VERDICT, DROP)],
 };
 
-const NOT_YET: &str = "PNA's mirroring, recirculation and entry timers are not built";
+const NOT_YET: &str = "PNA's mirroring, `add_entry_if` and flow ids are not built";
 
 /// The extern functions both flavours declare.
 const FUNCTIONS: &[(&str, Function)] = &[
@@ -178,10 +186,22 @@ const FUNCTIONS: &[(&str, Function)] = &[
     ("add_entry", Function::AddEntry),
     ("add_entry_if", Function::Unsupported(NOT_YET)),
     ("allocate_flow_id", Function::Unsupported(NOT_YET)),
-    ("set_entry_expire_time", Function::Unsupported(NOT_YET)),
-    ("set_entry_expire_time_if", Function::Unsupported(NOT_YET)),
-    ("restart_expire_timer", Function::Unsupported(NOT_YET)),
-    ("update_expire_info", Function::Unsupported(NOT_YET)),
+    (
+        "set_entry_expire_time",
+        Function::EntryTimer(TimerCall::SetExpireTime),
+    ),
+    (
+        "set_entry_expire_time_if",
+        Function::EntryTimer(TimerCall::SetExpireTimeIf),
+    ),
+    (
+        "restart_expire_timer",
+        Function::EntryTimer(TimerCall::Restart),
+    ),
+    (
+        "update_expire_info",
+        Function::EntryTimer(TimerCall::UpdateExpireInfo),
+    ),
 ];
 
 /// Extern objects: the kinds PSA's spellings map to, PSA's and PNA's

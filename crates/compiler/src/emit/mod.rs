@@ -14,6 +14,7 @@ pub(crate) mod c;
 mod deparser;
 pub(crate) mod digest;
 mod direct;
+mod entry_timer;
 mod expr;
 mod externs;
 mod hash;

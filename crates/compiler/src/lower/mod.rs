@@ -33,6 +33,7 @@ mod multicast;
 mod parser;
 mod pna;
 mod pna_tc_rules;
+mod pna_timers;
 mod profile;
 mod psa_clone;
 mod psa_egress;

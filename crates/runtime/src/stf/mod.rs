@@ -12,6 +12,7 @@ mod profiles;
 mod registers;
 mod replication;
 mod run;
+mod timers;
 
 pub use digests::DigestExpect;
 pub use expect::Pattern;

@@ -133,6 +133,10 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 value,
             } => registers::write(pipeline, register, *index, value),
             Command::RegisterReset { register } => registers::reset(pipeline, register),
+            Command::ExpireProfile {
+                profile,
+                nanoseconds,
+            } => super::timers::set(pipeline, *profile, *nanoseconds),
             Command::MeterSet {
                 meter,
                 index,
