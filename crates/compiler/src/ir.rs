@@ -226,6 +226,9 @@ pub enum HashAlgorithm {
     Xor16,
     /// The bits themselves.
     Identity,
+    /// The receive-side scaling hash (PNA's `TOEPLITZ`), with the
+    /// Microsoft RSS key most NICs use by default.
+    Toeplitz,
 }
 
 #[derive(Clone, Debug)]
