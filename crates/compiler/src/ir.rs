@@ -214,6 +214,9 @@ pub enum Builtin {
     Digest(u32),
     /// How many passes the packet made before this one (PNA's `pass`).
     PassNumber,
+    /// A CRC continued over more data: the first argument is the CRC of
+    /// the data so far (0 for none), the rest the data's fields.
+    CrcContinue(HashAlgorithm),
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.

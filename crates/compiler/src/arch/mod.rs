@@ -66,6 +66,9 @@ pub enum Object {
     /// PSA's and PNA's `Hash<O>(algorithm)`: `get_hash(data)`,
     /// `get_hash(base, data, max)`.
     Hash,
+    /// PNA's `Checksum<W>(algorithm)`: a CRC over every `update` since
+    /// the last `clear()`, `get()`.
+    CrcChecksum,
     /// v1model's `action_profile(size)`, PSA's and PNA's
     /// `ActionProfile(size)`: a table's `implementation`.
     ActionProfile,

@@ -215,7 +215,7 @@ const OBJECTS: &[(&str, Object)] = &[
     ("DirectCounter", Object::DirectCounter { every_hit: false }),
     ("DirectMeter", Object::DirectMeter { every_hit: false }),
     ("Digest", Object::Digest),
-    ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
+    ("Checksum", Object::CrcChecksum),
     ("Hash", Object::Hash),
     ("ActionProfile", Object::ActionProfile),
     ("ActionSelector", Object::ActionSelector),

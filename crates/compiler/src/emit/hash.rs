@@ -28,7 +28,7 @@ impl Emitter<'_> {
 
 /// C statements or-ing the low `width` bits of `value` into `hash_in`
 /// at bit `at`, one statement per byte they touch.
-fn put_bits(value: &str, at: u32, width: u32) -> String {
+pub(super) fn put_bits(value: &str, at: u32, width: u32) -> String {
     let mut out = String::new();
     if width == 0 {
         return out;

@@ -11,6 +11,7 @@
 
 mod add_on_miss;
 pub(crate) mod c;
+mod crc_continue;
 mod deparser;
 pub(crate) mod digest;
 mod direct;

@@ -45,6 +45,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.random_instance(name, args, decl);
                 return;
             }
+            Some(Object::CrcChecksum) => {
+                self.crc_checksum_instance(name, args, decl);
+                return;
+            }
             Some(Object::Hash) => {
                 self.hash_instance(name, args, decl);
                 return;

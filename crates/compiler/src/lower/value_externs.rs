@@ -85,6 +85,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (Binding::InternetChecksum(sum), ..) => {
                 self.internet_checksum_method(sum, method, args, call)
             }
+            (Binding::CrcChecksum { state, algorithm }, ..) => {
+                self.crc_checksum_method(state, algorithm, method, args, call)
+            }
             (Binding::Random { lo, hi, ty }, "read", []) => Some(random(lo, hi, ty)),
             (Binding::Hash { algorithm, ty }, "get_hash", [data]) => {
                 let hash = self.hashed(algorithm, &data.value)?;
