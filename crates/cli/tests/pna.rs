@@ -395,3 +395,29 @@ fn idle_timeouts_need_exact_keys() {
         "{err}"
     );
 }
+
+#[test]
+fn direct_meter_colours_are_known_at_the_hit() {
+    let stf_program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/pna_direct_lengths.p4");
+    let text = std::fs::read_to_string(stf_program).expect("the STF program is readable");
+    let (action, call) = (
+        "action policed_by_tag(PortId_t port) {",
+        "dpdk_execute(colour_in,",
+    );
+    assert!(text.contains(action) && text.contains(call));
+    let dir = scratch_dir("pna_direct_colour");
+    let text = text
+        .replace(
+            action,
+            "action policed_by_tag(PortId_t port, PNA_MeterColor_t c) {",
+        )
+        .replace(call, "dpdk_execute(c,");
+    write(&dir, "prog.p4", &text);
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    let err = stderr(&out);
+    assert!(
+        !out.status.success()
+            && err.contains("prog.p4:70:42: error: a direct meter's colour-aware `dpdk_execute` takes a colour known when the table hits"),
+        "{err}"
+    );
+}

@@ -1,6 +1,7 @@
 // PNA's direct externs given a length: `count(bytes)` adds that many
 // bytes to the entry's counter, `dpdk_execute([colour,] bytes)` meters
-// that many bytes, whatever the frame's own length.
+// that many bytes, whatever the frame's own length; its colour may be a
+// variable the control sets before the table hits.
 #include <core.p4>
 #include <pna.p4>
 
@@ -42,6 +43,7 @@ control MainControl(inout headers_t hdr, inout meta_t meta,
                     inout pna_main_output_metadata_t ostd) {
     DirectCounter<bit<64>>(PNA_CounterType_t.PACKETS_AND_BYTES) volume;
     DirectMeter(PNA_MeterType_t.BYTES) police;
+    PNA_MeterColor_t colour_in;
 
     action write_colour(PNA_MeterColor_t c) {
         if (c == PNA_MeterColor_t.GREEN) {
@@ -64,14 +66,19 @@ control MainControl(inout headers_t hdr, inout meta_t meta,
         write_colour(police.dpdk_execute(PNA_MeterColor_t.YELLOW, 32w1000));
         send_to_port(port);
     }
+    action policed_by_tag(PortId_t port) {
+        write_colour(police.dpdk_execute(colour_in, 1000));
+        send_to_port(port);
+    }
     table flows {
         key = { hdr.ethernet.dst : exact; }
-        actions = { counted; policed; policed_yellow; NoAction; }
+        actions = { counted; policed; policed_yellow; policed_by_tag; NoAction; }
         default_action = NoAction;
         pna_direct_counter = volume;
         pna_direct_meter = police;
     }
     apply {
+        colour_in = hdr.tag.colour == 2 ? PNA_MeterColor_t.YELLOW : PNA_MeterColor_t.GREEN;
         flows.apply();
     }
 }

@@ -15,6 +15,7 @@ use crate::ir::{
     self, CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt,
     Storage, Ty, VarStorage,
 };
+use crate::midend::visit::{walk_expr, Descend, Visitor};
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
 
@@ -175,6 +176,26 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
+    /// `dpdk_execute`'s colour as the meter's code, computed when the
+    /// table hits, before the action: a constant, or an expression of the
+    /// control's variables and headers (not of the action's parameters).
+    fn hit_time_colour(&mut self, colour: &'a ast::Expr, codes: &[u64; 3]) -> Option<Expr> {
+        if let Some(code) = self.constant_colour(colour) {
+            return Some(Expr::int(code, Ty::bits(8)));
+        }
+        let lowered = self.expr(colour)?;
+        let mut params = ActionParams(&self.prog, false);
+        walk_expr(&mut params, &lowered);
+        if params.1 {
+            self.diags.error(
+                colour.span,
+                "a direct meter's colour-aware `dpdk_execute` takes a colour known when the table hits, before the action: not one of the action's parameters",
+            );
+            return None;
+        }
+        Some(super::meter::from_enum(lowered, codes))
+    }
+
     /// The constant packet length a direct extern's `method` takes.
     fn constant_length(&mut self, e: &ast::Expr, method: &str) -> Option<Expr> {
         let value = self.env.value(e);
@@ -259,23 +280,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             {
                 let ty = self.env.expr_ty(call, &mut self.diags)?;
                 let codes = self.colour_codes(call)?;
-                let code = match colour {
-                    [c] => self.constant_colour(&c.value),
-                    _ => Some(0),
-                };
-                let Some(code) = code else {
-                    self.diags.error(
-                        call.span,
-                        "a direct meter's colour-aware `dpdk_execute` takes a constant colour: the entry's meter runs when the table hits it, before the action",
-                    );
-                    return None;
+                let colour = match colour {
+                    [c] => self.hit_time_colour(&c.value, &codes)?,
+                    _ => Expr::int(0u32, Ty::bits(8)),
                 };
                 let bytes = self.constant_length(&bytes.value, "dpdk_execute")?;
                 let execute = Expr {
                     kind: ExprKind::ExternMethod {
                         instance,
                         op: ExternOp::Execute,
-                        args: vec![Expr::int(code, Ty::bits(8)), bytes],
+                        args: vec![colour, bytes],
                     },
                     ty: Ty::bits(8),
                 };
@@ -337,5 +351,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 None
             }
         }
+    }
+}
+
+/// Finds a read of an action's parameter (`.1`).
+struct ActionParams<'p>(&'p ir::Program, bool);
+
+impl Visitor for ActionParams<'_> {
+    fn expr(&mut self, e: &Expr) -> Descend {
+        if let ExprKind::Var(v) = e.kind {
+            let storage = self.0.var(v).map(|v| v.storage);
+            self.1 |= storage.is_some_and(|s| s != VarStorage::State);
+        }
+        Descend::Yes
     }
 }
