@@ -372,7 +372,7 @@ fn direct_counter_lengths_are_constants_known_at_the_hit() {
     assert!(
         !out.status.success()
             && err.contains(
-                "prog.p4:56:22: error: a direct extern's `count` takes a constant length"
+                "prog.p4:58:22: error: a direct extern's `count` takes a constant length"
             ),
         "{err}"
     );
