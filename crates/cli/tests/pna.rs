@@ -5,6 +5,7 @@
 mod common;
 
 use common::{p4bpf_in, scratch_dir, stderr, write};
+use std::path::Path;
 
 /// A P4TC-flavour program whose control body is `control` (with a table
 /// `flows` whose `add_on_miss`, key kind and actions the test picks).
@@ -254,6 +255,169 @@ fn tc_type_names_a_p4tc_type() {
     assert!(
         err.contains("prog.p4:11:")
             && err.contains("`@tc_type(\"mac\")` is not a P4TC type (one of dev, macaddr, ipv4, ipv6, be16, be32, be64)"),
+        "{err}"
+    );
+}
+
+/// A table `t` of two actions `a` and `b`, annotated as the test says.
+fn annotated_table(table_annotation: &str, a: &str, b: &str) -> String {
+    format!(
+        "action a() {{ }}
+    action b() {{ }}
+    {table_annotation} table t {{ key = {{ hdr.ethernet.src : ternary; }}
+        actions = {{ {a} a; {b} b; }} default_action = b; }}
+    apply {{ t.apply(); }}"
+    )
+}
+
+#[test]
+fn p4tc_hit_defaults_name_one_action_neither_tableonly_nor_both() {
+    let cases = [
+        (
+            "",
+            "@default_hit",
+            "@default_hit",
+            "has one `@default_hit` action: `a` and `b` both claim it",
+        ),
+        (
+            "",
+            "@default_hit_const",
+            "@default_hit_const",
+            "has one `@default_hit_const` action",
+        ),
+        (
+            "",
+            "@default_hit",
+            "@default_hit_const",
+            "cannot have both a `@default_hit` action (`a`)",
+        ),
+        (
+            "",
+            "@default_hit @default_hit_const",
+            "",
+            "action `a` cannot be annotated with both",
+        ),
+        (
+            "",
+            "@tableonly @default_hit_const",
+            "",
+            "`@tableonly` and a hit default",
+        ),
+        (
+            "",
+            "@defaultonly @tableonly",
+            "",
+            "`@tableonly` and `@defaultonly`",
+        ),
+        (
+            "@nummask(\"many\")",
+            "",
+            "",
+            "`@nummask` takes an integer constant",
+        ),
+    ];
+    for (i, (table, a, b, wanted)) in cases.into_iter().enumerate() {
+        let err = refusal(&format!("pna_tc_rules_{i}"), &annotated_table(table, a, b));
+        assert!(
+            err.contains("prog.p4:") && err.contains(wanted),
+            "{a} {b}: {err}"
+        );
+    }
+}
+
+#[test]
+fn p4tc_annotations_used_as_p4tc_means_them_compile() {
+    let dir = scratch_dir("pna_tc_rules_ok");
+    let control = "action a() { }
+    action b() { }
+    action c() { }
+    @nummask(8) table t { key = { hdr.ethernet.src : ternary; }
+        actions = { @default_hit a; @tableonly b; @defaultonly c; } default_action = c; }
+    @nummask(4) table u { key = { hdr.ethernet.dst : ternary; }
+        actions = { @default_hit_const a; b; } default_action = b; }
+    apply { t.apply(); u.apply(); }";
+    write(&dir, "prog.p4", &program(control));
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn p4tc_internet_checksum_lives_in_parsers_and_deparsers() {
+    let err = refusal(
+        "pna_tc_checksum_control",
+        "InternetChecksum() ck;
+    apply { ck.clear(); ck.add({ hdr.ethernet.etherType }); }",
+    );
+    assert!(
+        err.contains("prog.p4:10:1")
+            && err.contains("P4TC computes an `InternetChecksum` in a parser or the deparser"),
+        "{err}"
+    );
+}
+
+#[test]
+fn direct_counter_lengths_are_constants_known_at_the_hit() {
+    let stf_program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/pna_direct_lengths.p4");
+    let text = std::fs::read_to_string(stf_program).expect("the STF program is readable");
+    let counted = "volume.count(1000)";
+    assert!(text.contains(counted));
+    let dir = scratch_dir("pna_direct_length");
+    write(
+        &dir,
+        "prog.p4",
+        &text.replace(counted, "volume.count((bit<32>)hdr.ethernet.etherType)"),
+    );
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    let err = stderr(&out);
+    assert!(
+        !out.status.success()
+            && err.contains(
+                "prog.p4:58:22: error: a direct extern's `count` takes a constant length"
+            ),
+        "{err}"
+    );
+}
+
+#[test]
+fn idle_timeouts_need_exact_keys() {
+    let err = refusal(
+        "pna_idle_ternary",
+        &format!(
+            "{KNOWN}
+    table flows {{ key = {{ hdr.ethernet.src : ternary; }} actions = {{ known; }}
+                  idle_timeout_with_auto_delete = true; }}
+    apply {{ flows.apply(); }}"
+        ),
+    );
+    assert!(
+        err.contains("prog.p4:11:5")
+            && err.contains("idle timeouts are supported on tables of exact keys"),
+        "{err}"
+    );
+}
+
+#[test]
+fn direct_meter_colours_are_known_at_the_hit() {
+    let stf_program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/pna_direct_lengths.p4");
+    let text = std::fs::read_to_string(stf_program).expect("the STF program is readable");
+    let (action, call) = (
+        "action policed_by_tag(PortId_t port) {",
+        "dpdk_execute(colour_in,",
+    );
+    assert!(text.contains(action) && text.contains(call));
+    let dir = scratch_dir("pna_direct_colour");
+    let text = text
+        .replace(
+            action,
+            "action policed_by_tag(PortId_t port, PNA_MeterColor_t c) {",
+        )
+        .replace(call, "dpdk_execute(c,");
+    write(&dir, "prog.p4", &text);
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    let err = stderr(&out);
+    assert!(
+        !out.status.success()
+            && err.contains("prog.p4:70:42: error: a direct meter's colour-aware `dpdk_execute` takes a colour known when the table hits"),
         "{err}"
     );
 }

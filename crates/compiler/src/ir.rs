@@ -212,6 +212,11 @@ pub enum Builtin {
     /// Sends the one argument (a struct place) to the control plane as
     /// digest `Program::digests[i]`.
     Digest(u32),
+    /// How many passes the packet made before this one (PNA's `pass`).
+    PassNumber,
+    /// A CRC continued over more data: the first argument is the CRC of
+    /// the data so far (0 for none), the rest the data's fields.
+    CrcContinue(HashAlgorithm),
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.
@@ -224,6 +229,9 @@ pub enum HashAlgorithm {
     Xor16,
     /// The bits themselves.
     Identity,
+    /// The receive-side scaling hash (PNA's `TOEPLITZ`), with the
+    /// Microsoft RSS key most NICs use by default.
+    Toeplitz,
 }
 
 #[derive(Clone, Debug)]
@@ -623,6 +631,32 @@ pub struct Table {
     pub implementation: Option<TableImplementation>,
     /// Its direct counters and meters, whose cells its entries hold.
     pub direct: Vec<ExternId>,
+    /// PNA's idle timeout with auto-delete, when the table has one.
+    pub entry_timer: Option<EntryTimer>,
+}
+
+/// PNA's entry timers on a table with `idle_timeout_with_auto_delete`
+/// (or `pna_idle_timeout = AUTO_DELETE`): each entry's value ends with a
+/// u64 cell, the `bpf_ktime_get_ns()` of its timer's last restart shifted
+/// left 8, or'ed with its expire-time profile. A lookup that finds the
+/// entry idle for longer than its profile's timeout (the control plane
+/// sets those) deletes it and misses. An action the entry ran leaves in
+/// `request` what to do with its timer: bit 0 restart it, bit 1 with the
+/// profile in `profile` (which `add_entry` also sets for a new entry).
+#[derive(Clone, Copy, Debug)]
+pub struct EntryTimer {
+    pub request: VarId,
+    pub profile: VarId,
+}
+
+impl EntryTimer {
+    /// The array map of each profile's timeout in nanoseconds (0: never).
+    pub const PROFILES_MAP: &'static str = "pna_expire_profiles";
+    /// How many profiles there are: `ExpireTimeProfileId_t` is 8 bits.
+    pub const PROFILES: u32 = 256;
+    /// `request` bits.
+    pub const RESTART: u32 = 1;
+    pub const NEW_PROFILE: u32 = 2;
 }
 
 /// A table's `implementation`: the profile its entries point into, the

@@ -170,6 +170,11 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
     let union_offset = head.div_ceil(union_align) * union_align;
     let value_size = (union_offset + union_size).div_ceil(union_align) * union_align;
     let (direct, value_size, union_align) = direct_cells(program, table, value_size, union_align);
+    // PNA's entry timer: a u64 cell after all the others.
+    let (value_size, union_align) = match table.entry_timer {
+        Some(_) => (align_to(value_size, 8) + 8, union_align.max(8)),
+        None => (value_size, union_align),
+    };
     TableLayout {
         key,
         key_order,

@@ -13,7 +13,7 @@
 //! each, each block keeping its own names in the C.
 
 mod ebpf_model;
-mod pna;
+pub(crate) mod pna;
 mod psa;
 mod ubpf_model;
 mod v1model;
@@ -66,6 +66,9 @@ pub enum Object {
     /// PSA's and PNA's `Hash<O>(algorithm)`: `get_hash(data)`,
     /// `get_hash(base, data, max)`.
     Hash,
+    /// PNA's `Checksum<W>(algorithm)`: a CRC over every `update` since
+    /// the last `clear()`, `get()`.
+    CrcChecksum,
     /// v1model's `action_profile(size)`, PSA's and PNA's
     /// `ActionProfile(size)`: a table's `implementation`.
     ActionProfile,
@@ -223,8 +226,23 @@ pub enum Function {
     Digest,
     /// A call without effect on the packet (`log_msg`).
     Ignore,
+    /// PNA's calls on the matched entry's timer (`ir::EntryTimer`).
+    EntryTimer(TimerCall),
     /// A call p4bpf refuses, with why.
     Unsupported(&'static str),
+}
+
+/// PNA's entry-timer functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerCall {
+    /// `set_entry_expire_time(profile)`.
+    SetExpireTime,
+    /// `set_entry_expire_time_if(condition, profile)`.
+    SetExpireTimeIf,
+    /// `restart_expire_timer()`.
+    Restart,
+    /// `update_expire_info(update_aging_info, update_expire_time, profile)`.
+    UpdateExpireInfo,
 }
 
 /// A value an input gets before the first step, beyond [`Intrinsics`].

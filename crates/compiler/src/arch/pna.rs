@@ -12,10 +12,15 @@
 //! port `PNA_PORT_CPU`: `send_to_port(PNA_PORT_CPU)` passes the packet to
 //! the host's stack, `is_host_port(p)` holds for it alone and
 //! `is_net_port(p)` for every other port.
+//!
+//! `recirculate()` is a forwarding function like the other two (the last
+//! call of the three wins): the packet the main deparser wrote runs the
+//! pipeline again, with `pass` one more and `loopedback` true, at most
+//! `ir::Resubmit::MAX_PASSES` times, then it is dropped.
 
 use super::{
     Architecture, Block, BlockKind, Function, Input, Intrinsics, Object, Param, Place, Step,
-    Verdict,
+    TimerCall, Verdict,
 };
 use crate::ir::{Arch, Outcome};
 
@@ -27,13 +32,24 @@ const PORT: Place = Place::var("pna_port");
 const DROP: u32 = 0;
 const SEND: u32 = 1;
 const TO_HOST: u32 = 2;
+/// `recirculate()`: after the main deparser, the packet it wrote goes
+/// through the pipeline again (see `lower::pna`).
+pub const RECIRCULATE: u32 = 3;
 /// `PNA_PORT_CPU`: the host.
 const HOST_PORT: u32 = 0xffff_fffd;
 /// `NET_TO_HOST`, `PNA_Direction_t`'s first member.
 const NET_TO_HOST: u32 = 0;
 
 /// The variables p4bpf keeps for PNA, and their widths.
-pub const INTERNAL: &[(&str, u32)] = &[("pna_verdict", 8), ("pna_port", 32)];
+pub const INTERNAL: &[(&str, u32)] = &[
+    ("pna_verdict", 8),
+    ("pna_port", 32),
+    (TIMER_REQUEST, 8),
+    (TIMER_PROFILE, 8),
+];
+/// What the matched entry's action asked of its timer (`ir::EntryTimer`).
+pub const TIMER_REQUEST: &str = "pna_timer_request";
+pub const TIMER_PROFILE: &str = "pna_timer_profile";
 
 const PARSER_ISTD: &str = "parser_istd";
 const ISTD: &str = "istd";
@@ -127,6 +143,8 @@ const INTRINSICS: Intrinsics = Intrinsics {
             (DROP, Outcome::Drop),
             (SEND, Outcome::Redirect),
             (TO_HOST, Outcome::Pass),
+            // Past the bound on passes: the recirculation check drops it first.
+            (RECIRCULATE, Outcome::Drop),
         ],
     },
     // The main control does not run for a packet the parser rejects.
@@ -134,7 +152,7 @@ const INTRINSICS: Intrinsics = Intrinsics {
     defaults: &[(VERDICT, DROP)],
 };
 
-const NOT_YET: &str = "PNA's mirroring, recirculation and entry timers are not built";
+const NOT_YET: &str = "PNA's mirroring, `add_entry_if` and flow ids are not built";
 
 /// The extern functions both flavours declare.
 const FUNCTIONS: &[(&str, Function)] = &[
@@ -149,7 +167,7 @@ const FUNCTIONS: &[(&str, Function)] = &[
         },
     ),
     ("mirror_packet", Function::Unsupported(NOT_YET)),
-    ("recirculate", Function::Unsupported(NOT_YET)),
+    ("recirculate", Function::SetCode(VERDICT, RECIRCULATE)),
     ("SelectByDirection", Function::Select { first: NET_TO_HOST }),
     (
         "is_host_port",
@@ -168,10 +186,22 @@ const FUNCTIONS: &[(&str, Function)] = &[
     ("add_entry", Function::AddEntry),
     ("add_entry_if", Function::Unsupported(NOT_YET)),
     ("allocate_flow_id", Function::Unsupported(NOT_YET)),
-    ("set_entry_expire_time", Function::Unsupported(NOT_YET)),
-    ("set_entry_expire_time_if", Function::Unsupported(NOT_YET)),
-    ("restart_expire_timer", Function::Unsupported(NOT_YET)),
-    ("update_expire_info", Function::Unsupported(NOT_YET)),
+    (
+        "set_entry_expire_time",
+        Function::EntryTimer(TimerCall::SetExpireTime),
+    ),
+    (
+        "set_entry_expire_time_if",
+        Function::EntryTimer(TimerCall::SetExpireTimeIf),
+    ),
+    (
+        "restart_expire_timer",
+        Function::EntryTimer(TimerCall::Restart),
+    ),
+    (
+        "update_expire_info",
+        Function::EntryTimer(TimerCall::UpdateExpireInfo),
+    ),
 ];
 
 /// Extern objects: the kinds PSA's spellings map to, PSA's and PNA's
@@ -185,7 +215,7 @@ const OBJECTS: &[(&str, Object)] = &[
     ("DirectCounter", Object::DirectCounter { every_hit: false }),
     ("DirectMeter", Object::DirectMeter { every_hit: false }),
     ("Digest", Object::Digest),
-    ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
+    ("Checksum", Object::CrcChecksum),
     ("Hash", Object::Hash),
     ("ActionProfile", Object::ActionProfile),
     ("ActionSelector", Object::ActionSelector),

@@ -40,26 +40,30 @@ impl Emitter<'_> {
             }
             cases.push((vec![(index + 1).to_string()], fill));
         }
+        let mut insert = vec![
+            CStmt::Comment(format!("add on miss: insert the key {} missed", t.name)),
+            line(format!("struct {}_value entry = {{}}", t.c_name)),
+            CStmt::Switch {
+                scrutinee: pending.clone(),
+                cases,
+                default: vec![],
+            },
+        ];
+        insert.extend(self.timer_on_insert(t));
+        insert.extend([
+            CStmt::If {
+                cond: "entry.action".into(),
+                then: vec![line(format!(
+                    "bpf_map_update_elem(&{}, &key, &entry, BPF_NOEXIST)",
+                    t.c_name
+                ))],
+                other: vec![],
+            },
+            line(format!("{pending} = 0")),
+        ]);
         vec![CStmt::If {
             cond: pending.clone(),
-            then: vec![
-                CStmt::Comment(format!("add on miss: insert the key {} missed", t.name)),
-                line(format!("struct {}_value entry = {{}}", t.c_name)),
-                CStmt::Switch {
-                    scrutinee: pending.clone(),
-                    cases,
-                    default: vec![],
-                },
-                CStmt::If {
-                    cond: "entry.action".into(),
-                    then: vec![line(format!(
-                        "bpf_map_update_elem(&{}, &key, &entry, BPF_NOEXIST)",
-                        t.c_name
-                    ))],
-                    other: vec![],
-                },
-                line(format!("{pending} = 0")),
-            ],
+            then: insert,
             other: vec![],
         }]
     }

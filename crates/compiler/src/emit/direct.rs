@@ -134,7 +134,7 @@ impl Emitter<'_> {
             return t
                 .direct
                 .iter()
-                .flat_map(|x| self.direct_update(t, *x, None))
+                .flat_map(|x| self.direct_update(t, *x, &[]))
                 .collect();
         }
         let mut cases = vec![];
@@ -143,8 +143,8 @@ impl Emitter<'_> {
             let mut updates = vec![];
             for x in &t.direct {
                 match used.iter().find(|(u, _)| u == x) {
-                    Some((_, colour)) => updates.extend(self.direct_update(t, *x, *colour)),
-                    None if every_hit(x) => updates.extend(self.direct_update(t, *x, None)),
+                    Some((_, args)) => updates.extend(self.direct_update(t, *x, args)),
+                    None if every_hit(x) => updates.extend(self.direct_update(t, *x, &[])),
                     None => {}
                 }
             }
@@ -198,18 +198,26 @@ impl Emitter<'_> {
             .collect()
     }
 
-    /// The update of extern `id`'s cell in the entry `value`; a meter
-    /// runs on the packet coloured `colour` (a constant code), else GREEN.
-    fn direct_update(&self, t: &Table, id: ExternId, colour: Option<&Expr>) -> Vec<CStmt> {
+    /// The update of extern `id`'s cell in the entry `value`, `args` the
+    /// call's: a meter runs on the packet coloured `args[0]` (a constant
+    /// code), else GREEN; the length is the packet's unless the call
+    /// gives one (a counter's `args[0]`, a meter's `args[1]`).
+    fn direct_update(&self, t: &Table, id: ExternId, args: &[Expr]) -> Vec<CStmt> {
         let Some(x) = self.prog.extern_instance(id) else {
             return vec![];
         };
-        let length = || {
-            self.prog
+        let (colour, given_length) = match x.kind {
+            ExternKind::DirectMeter { .. } => (args.first(), args.get(1)),
+            _ => (None, args.first()),
+        };
+        let length = || match given_length {
+            Some(bytes) => self.expr(bytes),
+            None => self
+                .prog
                 .intrinsics
                 .packet_length
                 .as_ref()
-                .map_or_else(|| "0".to_string(), |l| self.expr(l))
+                .map_or_else(|| "0".to_string(), |l| self.expr(l)),
         };
         let add = |slot: usize, amount: String| {
             line(format!(

@@ -377,6 +377,8 @@ impl Emitter<'_> {
             Builtin::PerfEventOutput => self.perf_event_output_call(),
             Builtin::Hash(algorithm) => self.hash_call(algorithm, args_of),
             Builtin::Random => "bpf_get_prandom_u32()".into(),
+            Builtin::PassNumber => "passes".into(),
+            Builtin::CrcContinue(algorithm) => self.crc_continue_call(algorithm, args_of),
             Builtin::Digest(index) => self.digest_call(index, &args),
             Builtin::Lookup3 => {
                 self.use_helper(Helper::Lookup3);

@@ -28,7 +28,7 @@ impl Emitter<'_> {
 
 /// C statements or-ing the low `width` bits of `value` into `hash_in`
 /// at bit `at`, one statement per byte they touch.
-fn put_bits(value: &str, at: u32, width: u32) -> String {
+pub(super) fn put_bits(value: &str, at: u32, width: u32) -> String {
     let mut out = String::new();
     if width == 0 {
         return out;
@@ -57,6 +57,7 @@ fn function(algorithm: HashAlgorithm) -> &'static str {
         HashAlgorithm::Csum16 => "p4bpf_csum16",
         HashAlgorithm::Xor16 => "p4bpf_xor16",
         HashAlgorithm::Identity => "p4bpf_identity",
+        HashAlgorithm::Toeplitz => "p4bpf_toeplitz",
     }
 }
 
@@ -138,6 +139,34 @@ static __always_inline u64 p4bpf_identity(const u8 *d, u32 n)
     for (u32 i = 0; i < n; i++)
         v = (v << 8) | d[i];
     return v;
+}
+"
+        }
+        HashAlgorithm::Toeplitz => {
+            "/* The Toeplitz hash of receive-side scaling with the Microsoft RSS
+ * key: for each set bit of the input, most significant first, the xor of
+ * the key's 32 bits from that bit on (the key repeats past its end). */
+static __always_inline u64 p4bpf_toeplitz(const u8 *d, u32 n)
+{
+    const u8 key[40] = { 0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67,
+                         0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb,
+                         0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30,
+                         0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa };
+    u32 window = (u32)key[0] << 24 | (u32)key[1] << 16 | (u32)key[2] << 8 | key[3];
+    u32 hash = 0;
+    #pragma unroll
+    for (u32 i = 0; i < n; i++) {
+        u8 next = key[(i + 4) % 40];
+        #pragma unroll
+        for (u32 b = 0; b < 8; b++) {
+            /* An opaque window keeps clang from branching on each bit
+             * between folded constants: straight code for the verifier. */
+            asm volatile(\"\" : \"+r\"(window));
+            hash ^= window & -(u32)((d[i] >> (7 - b)) & 1);
+            window = window << 1 | ((next >> (7 - b)) & 1);
+        }
+    }
+    return hash;
 }
 "
         }

@@ -16,12 +16,15 @@ pub enum Helper {
     Wide,
     /// One hash algorithm over bytes (`super::hash`).
     Hash(crate::ir::HashAlgorithm),
+    /// A CRC continued from a previous one (`super::crc_continue`).
+    CrcContinue(crate::ir::HashAlgorithm),
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
         Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
+        Helper::CrcContinue(algorithm) => super::crc_continue::helper_text(algorithm),
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)

@@ -72,6 +72,7 @@ impl Emitter<'_> {
             }
         }
         out.push_str(&self.profile_maps());
+        out.push_str(&self.timer_profiles_map());
         out.push_str(&self.defaults_definition());
         for v in &self.prog.value_sets {
             out.push_str(&format!("/* value_set {} */\n", v.name));
@@ -116,6 +117,7 @@ impl Emitter<'_> {
         }
         out.push_str(&self.param_union(l));
         out.push_str(&self.direct_members(t, l));
+        out.push_str(&self.timer_member(t));
         out.push_str("};\n");
         let key_size = l.key.size() + if l.lpm { 4 } else { 0 };
         out.push_str(&format!(

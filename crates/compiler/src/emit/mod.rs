@@ -11,9 +11,11 @@
 
 mod add_on_miss;
 pub(crate) mod c;
+mod crc_continue;
 mod deparser;
 pub(crate) mod digest;
 mod direct;
+mod entry_timer;
 mod expr;
 mod externs;
 mod hash;

@@ -151,7 +151,10 @@ impl Emitter<'_> {
             Storage::Ternary => body.extend(self.ternary_search(t, l)),
             Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
             // Add-on-miss inserts `key`, so it looks `key` up too.
-            _ => match self.key_from_packet(t, l).filter(|_| !t.add_on_miss) {
+            _ => match self
+                .key_from_packet(t, l)
+                .filter(|_| !t.add_on_miss && t.entry_timer.is_none())
+            {
                 Some(point) => {
                     body.push(line("const void *key_at = &key"));
                     body.extend(point);
@@ -166,6 +169,7 @@ impl Emitter<'_> {
                 ))),
             },
         }
+        body.extend(self.timer_expiry(t));
         body.push(line("u32 action = 0"));
         if self.counts_tables() {
             body.push(line("u8 trace_hit = value != 0"));
@@ -250,6 +254,7 @@ impl Emitter<'_> {
         if let Some(r) = &run {
             body.push(line(format!("{r} = action")));
         }
+        body.extend(self.timer_restart(t));
         body.extend(self.add_on_miss_insert(t, l));
         vec![CStmt::Block(body)]
     }

@@ -3,6 +3,7 @@
 //! after the action (what the C does: `crate::emit::add_on_miss`).
 
 use super::Lowerer;
+use crate::arch::{pna::TIMER_PROFILE, Place};
 use crate::ir::{
     ActionCall, ActionId, Arch, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty, VarStorage,
 };
@@ -78,8 +79,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         };
-        // Profiles select entry lifetimes, which p4bpf does not age yet.
-        self.expr(profile)?;
+        // The new entry's expire-time profile, for a table with idle timeouts.
+        let profile = self.expr(profile)?;
+        if let Some(place) = self.arch_place(&Place::var(TIMER_PROFILE), e.span) {
+            self.pending.push(Stmt::Assign {
+                rhs: profile.cast(place.ty.clone()),
+                lhs: place,
+            });
+        }
         let mut values = vec![];
         for item in param_items(params) {
             let value = self.expr(item)?;

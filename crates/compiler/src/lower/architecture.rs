@@ -168,12 +168,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prog.pipeline = pipeline;
         self.check_entry_requests();
         self.check_tc_types(program);
+        self.check_p4tc_rules(arch.blocks, decls);
         if arch.arch == ir::Arch::Psa {
             self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
             self.psa_clone(decls.get(1).map_or(span, |d| d.span));
             self.psa_resubmit(decls.get(1).map_or(span, |d| d.span));
             self.psa_recirculate(span);
             self.psa_egress(decls.get(3..).unwrap_or_default());
+        }
+        if arch.arch == ir::Arch::Pna {
+            self.pna_recirculate(span);
         }
         if arch.arch == ir::Arch::V1Model {
             // Ingress is where a group takes effect: point there.

@@ -211,7 +211,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             Some(
                                 b @ (Binding::InternetChecksum(_)
                                 | Binding::Random { .. }
-                                | Binding::Hash { .. }),
+                                | Binding::Hash { .. }
+                                | Binding::CrcChecksum { .. }),
                             ) => {
                                 return self.value_extern_method(b, method, args, e);
                             }
@@ -414,7 +415,8 @@ impl Lowerer<'_, '_> {
                 b @ (Binding::Extern(_)
                 | Binding::InternetChecksum(_)
                 | Binding::Random { .. }
-                | Binding::Hash { .. }),
+                | Binding::Hash { .. }
+                | Binding::CrcChecksum { .. }),
             ) => Some(b),
             _ => None,
         }

@@ -6,13 +6,16 @@
 //! (`emit::direct`). Method calls in actions lower to
 //! [`ExprKind::ExternMethod`]s without arguments: a counter's `count()`
 //! marks the action as counting; a meter's `execute()` or `read(colour)`
-//! reads the colour the hit left in the meter's variable.
+//! reads the colour the hit left in the meter's variable. PNA's
+//! `count(bytes)` and `dpdk_execute([colour,] bytes)` carry a constant
+//! length as an argument, which the hit uses instead of the packet's.
 
 use super::{Binding, Lowerer};
 use crate::ir::{
     self, CounterUnit, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp, Stmt,
     Storage, Ty, VarStorage,
 };
+use crate::midend::visit::{walk_expr, Descend, Visitor};
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
 
@@ -173,6 +176,44 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
+    /// `dpdk_execute`'s colour as the meter's code, computed when the
+    /// table hits, before the action: a constant, or an expression of the
+    /// control's variables and headers (not of the action's parameters).
+    fn hit_time_colour(&mut self, colour: &'a ast::Expr, codes: &[u64; 3]) -> Option<Expr> {
+        if let Some(code) = self.constant_colour(colour) {
+            return Some(Expr::int(code, Ty::bits(8)));
+        }
+        let lowered = self.expr(colour)?;
+        let mut params = ActionParams(&self.prog, false);
+        walk_expr(&mut params, &lowered);
+        if params.1 {
+            self.diags.error(
+                colour.span,
+                "a direct meter's colour-aware `dpdk_execute` takes a colour known when the table hits, before the action: not one of the action's parameters",
+            );
+            return None;
+        }
+        Some(super::meter::from_enum(lowered, codes))
+    }
+
+    /// The constant packet length a direct extern's `method` takes.
+    fn constant_length(&mut self, e: &ast::Expr, method: &str) -> Option<Expr> {
+        let value = self.env.value(e);
+        match value.as_ref().and_then(|v| v.int()) {
+            Some(bytes) => Some(Expr::int(
+                u32::try_from(bytes).unwrap_or(u32::MAX),
+                Ty::bits(32),
+            )),
+            None => {
+                self.diags.error(
+                    e.span,
+                    format!("a direct extern's `{method}` takes a constant length: the entry's cell is updated when the table hits it, before the action"),
+                );
+                None
+            }
+        }
+    }
+
     /// Refuses an action of the table that uses a direct extern the
     /// table does not name (its cells would be in no entry).
     pub(super) fn check_direct_uses(
@@ -220,6 +261,39 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match (kind, method, args) {
             (ExternKind::DirectCounter { .. }, "count", []) => {
                 Some(used(ExternOp::Count, Ty::Void))
+            }
+            // PNA's `count(bytes)`: the byte count is the argument's.
+            (ExternKind::DirectCounter { .. }, "count", [bytes]) => {
+                let bytes = self.constant_length(&bytes.value, "count")?;
+                Some(Expr {
+                    kind: ExprKind::ExternMethod {
+                        instance,
+                        op: ExternOp::Count,
+                        args: vec![bytes],
+                    },
+                    ty: Ty::Void,
+                })
+            }
+            // PNA's `dpdk_execute([colour,] bytes)`: `execute` of that many bytes.
+            (ExternKind::DirectMeter { .. }, "dpdk_execute", [colour @ .., bytes])
+                if colour.len() <= 1 =>
+            {
+                let ty = self.env.expr_ty(call, &mut self.diags)?;
+                let codes = self.colour_codes(call)?;
+                let colour = match colour {
+                    [c] => self.hit_time_colour(&c.value, &codes)?,
+                    _ => Expr::int(0u32, Ty::bits(8)),
+                };
+                let bytes = self.constant_length(&bytes.value, "dpdk_execute")?;
+                let execute = Expr {
+                    kind: ExprKind::ExternMethod {
+                        instance,
+                        op: ExternOp::Execute,
+                        args: vec![colour, bytes],
+                    },
+                    ty: Ty::bits(8),
+                };
+                Some(super::meter::to_enum(execute, &codes, ty))
             }
             (ExternKind::DirectMeter { .. }, "execute", []) => {
                 let ty = self.env.expr_ty(call, &mut self.diags)?;
@@ -277,5 +351,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 None
             }
         }
+    }
+}
+
+/// Finds a read of an action's parameter (`.1`).
+struct ActionParams<'p>(&'p ir::Program, bool);
+
+impl Visitor for ActionParams<'_> {
+    fn expr(&mut self, e: &Expr) -> Descend {
+        if let ExprKind::Var(v) = e.kind {
+            let storage = self.0.var(v).map(|v| v.storage);
+            self.1 |= storage.is_some_and(|s| s != VarStorage::State);
+        }
+        Descend::Yes
     }
 }

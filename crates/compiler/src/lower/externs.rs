@@ -45,6 +45,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.random_instance(name, args, decl);
                 return;
             }
+            Some(Object::CrcChecksum) => {
+                self.crc_checksum_instance(name, args, decl);
+                return;
+            }
             Some(Object::Hash) => {
                 self.hash_instance(name, args, decl);
                 return;
@@ -427,6 +431,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Function::Assert(place, code) => self.assert(place, code, args, e),
             Function::Digest => self.digest_call(args, e),
             Function::Ignore => Some(void()),
+            Function::EntryTimer(call) => self.entry_timer_call(call, args, e),
             Function::Unsupported(why) => {
                 self.diags
                     .error(e.span, format!("`{name}` is not supported yet: {why}"));

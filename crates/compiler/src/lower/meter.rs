@@ -143,7 +143,7 @@ fn execute(instance: ExternId, index: Expr, colour: Expr, amount: Expr) -> Expr 
 }
 
 /// The enum colour `c` as the meter's code.
-fn from_enum(c: Expr, [_, yellow, red]: &[u64; 3]) -> Expr {
+pub(super) fn from_enum(c: Expr, [_, yellow, red]: &[u64; 3]) -> Expr {
     let ty = c.ty.clone();
     let is = |code: u64| Expr::binary(BinOp::Eq, c.clone(), Expr::int(code, ty.clone()));
     Expr::mux(

@@ -147,7 +147,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 Some(
                     b @ (Binding::InternetChecksum(_)
                     | Binding::Random { .. }
-                    | Binding::Hash { .. }),
+                    | Binding::Hash { .. }
+                    | Binding::CrcChecksum { .. }),
                 ),
                 _,
             ) => {

@@ -32,6 +32,9 @@ mod method;
 mod multicast;
 mod parser;
 mod pna;
+mod pna_checksum;
+mod pna_tc_rules;
+mod pna_timers;
 mod profile;
 mod psa_clone;
 mod psa_egress;
@@ -120,6 +123,11 @@ enum Binding {
     Hash {
         algorithm: ir::HashAlgorithm,
         ty: Ty,
+    },
+    /// PNA's `Checksum`: the variable holding the CRC so far.
+    CrcChecksum {
+        state: VarId,
+        algorithm: ir::HashAlgorithm,
     },
     ValueSet(ir::ValueSetId),
     /// An action profile or selector instance.

@@ -1,12 +1,27 @@
 //! The calls and inputs PNA adds to the architecture layer: the input
 //! metadata beyond the ingress port, `send_to_port`, `SelectByDirection`
-//! and `is_host_port`/`is_net_port` (what they mean: `crate::arch::pna`).
+//! and `is_host_port`/`is_net_port`, and recirculation (what they mean:
+//! `crate::arch::pna`).
 
+use super::runnable::runnable_bodies;
 use super::Lowerer;
+use crate::arch::pna::RECIRCULATE;
 use crate::arch::{Architecture, Input, Place};
-use crate::ir::{BinOp, Builtin, Expr, ExprKind, Stmt, Ty};
+use crate::ir::{self, BinOp, Builtin, Expr, ExprKind, Stmt, Ty, VarId};
+use crate::midend::visit::{walk_stmts, Descend, Visitor};
 use p4bpf_front::ast;
 use p4bpf_front::source::Span;
+
+/// Where the parser and the main control see the pass number and whether
+/// the packet was recirculated.
+const PASSES: [Place; 2] = [
+    Place::field("parser_istd", "pass"),
+    Place::field("istd", "pass"),
+];
+const LOOPEDBACK: [Place; 2] = [
+    Place::field("parser_istd", "loopedback"),
+    Place::field("istd", "loopedback"),
+];
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     /// The architecture's [`Input`]s, set after its intrinsic inputs.
@@ -39,6 +54,49 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .defaults
                 .push(Stmt::Assign { lhs, rhs });
         }
+    }
+
+    /// Notes recirculation when runnable code calls `recirculate()`: the
+    /// verdict says so after the main deparser. Each pass sees its number.
+    pub(super) fn pna_recirculate(&mut self, span: Span) {
+        let Some(&verdict_var) = self.shared.get("pna_verdict") else {
+            return;
+        };
+        let mut finder = Recirculates(verdict_var, false);
+        for body in runnable_bodies(&self.prog) {
+            walk_stmts(&mut finder, body);
+        }
+        let (true, Some(verdict)) = (finder.1, self.arch_place(&Place::var("pna_verdict"), span))
+        else {
+            return;
+        };
+        let passes: Vec<Expr> = PASSES
+            .iter()
+            .filter_map(|p| self.arch_place(p, span))
+            .collect();
+        for pass in passes {
+            let rhs = Expr {
+                kind: ExprKind::Builtin {
+                    func: Builtin::PassNumber,
+                    args: vec![],
+                },
+                ty: pass.ty.clone(),
+            };
+            self.prog
+                .intrinsics
+                .defaults
+                .push(Stmt::Assign { lhs: pass, rhs });
+        }
+        let loopedback = LOOPEDBACK
+            .iter()
+            .filter_map(|p| self.arch_place(p, span))
+            .collect();
+        self.prog.intrinsics.recirculate = Some(ir::Resubmit {
+            flag: equals(verdict, RECIRCULATE),
+            kept: None,
+            packet_paths: loopedback,
+            path: 1,
+        });
     }
 
     /// `send_to_port(p)`: `places` = [verdict, port]; the verdict is
@@ -148,6 +206,21 @@ fn equals(x: Expr, value: u32) -> Expr {
             lhs: Box::new(x),
         },
         ty: Ty::Bool,
+    }
+}
+
+/// Finds `recirculate()`'s verdict among the assignments to variable `.0`.
+struct Recirculates(VarId, bool);
+
+impl Visitor for Recirculates {
+    fn stmt(&mut self, s: &Stmt) -> Descend {
+        if let Stmt::Assign { lhs, rhs } = s {
+            let to_verdict = matches!(lhs.kind, ExprKind::Var(v) if v == self.0);
+            if to_verdict && matches!(&rhs.kind, ExprKind::Int(i) if *i == RECIRCULATE.into()) {
+                self.1 = true;
+            }
+        }
+        Descend::Yes
     }
 }
 

@@ -28,6 +28,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut add_on_miss = false;
         let mut profile = ProfileProperties::default();
         let mut direct = vec![];
+        let mut auto_delete = false;
         for prop in properties {
             match &prop.kind {
                 TablePropertyKind::Key(elems) => {
@@ -62,6 +63,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     }
                     "psa_empty_group_action" => profile.empty_group_action = Some(value),
                     p if Self::is_direct_property(p) => self.direct_property(p, value, &mut direct),
+                    p if Self::is_timer_property(p) => auto_delete |= self.timer_property(p, value),
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -130,6 +132,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
             && self.add_on_miss_fits(storage, decl);
         let tc_acl = self.tc_acl(&decl.annotations);
+        let entry_timer = self.entry_timer(auto_delete, storage, decl);
         let id = ir::TableId(self.prog.tables.len() as u32);
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
@@ -154,6 +157,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             tc_acl,
             implementation,
             direct,
+            entry_timer,
         });
         self.bind(&name.name, Binding::Table(id));
     }

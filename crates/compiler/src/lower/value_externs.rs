@@ -62,7 +62,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let Some(algorithm) = algorithm else {
             self.diags.error(
                 decl.span,
-                "`Hash` takes an algorithm p4bpf computes: IDENTITY, CRC16, CRC32 (and their _CUSTOM with the standard parameters), ONES_COMPLEMENT16 or TARGET_DEFAULT (CRC32)",
+                "`Hash` takes an algorithm p4bpf computes: IDENTITY, CRC16, CRC32 (and their _CUSTOM with the standard parameters), ONES_COMPLEMENT16, TOEPLITZ or TARGET_DEFAULT (CRC32)",
             );
             return;
         };
@@ -84,6 +84,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         match (binding, method, args) {
             (Binding::InternetChecksum(sum), ..) => {
                 self.internet_checksum_method(sum, method, args, call)
+            }
+            (Binding::CrcChecksum { state, algorithm }, ..) => {
+                self.crc_checksum_method(state, algorithm, method, args, call)
             }
             (Binding::Random { lo, hi, ty }, "read", []) => Some(random(lo, hi, ty)),
             (Binding::Hash { algorithm, ty }, "get_hash", [data]) => {
@@ -176,6 +179,7 @@ pub(super) fn algorithm(member: &str) -> Option<HashAlgorithm> {
         "CRC16" | "CRC16_CUSTOM" => HashAlgorithm::Crc16,
         "CRC32" | "CRC32_CUSTOM" | "TARGET_DEFAULT" => HashAlgorithm::Crc32,
         "ONES_COMPLEMENT16" => HashAlgorithm::Csum16,
+        "TOEPLITZ" => HashAlgorithm::Toeplitz,
         _ => return None,
     })
 }

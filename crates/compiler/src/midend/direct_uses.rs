@@ -7,8 +7,9 @@ use super::visit::{expr_parts, stmt_bodies, stmt_exprs};
 use crate::ir::{ActionId, Expr, ExprKind, ExternId, Program, Stmt};
 
 /// Each direct-extern call in `action` (or an action it calls): the
-/// instance and the call's first argument (a meter's colour), in order.
-pub fn direct_uses(prog: &Program, action: ActionId) -> Vec<(ExternId, Option<&Expr>)> {
+/// instance and the call's arguments (a meter's colour, then a length
+/// other than the packet's), in order.
+pub fn direct_uses(prog: &Program, action: ActionId) -> Vec<(ExternId, &[Expr])> {
     let mut found = vec![];
     collect(prog, action, &mut vec![], &mut found);
     found
@@ -19,7 +20,7 @@ fn collect<'p>(
     prog: &'p Program,
     action: ActionId,
     seen: &mut Vec<ActionId>,
-    found: &mut Vec<(ExternId, Option<&'p Expr>)>,
+    found: &mut Vec<(ExternId, &'p [Expr])>,
 ) {
     if seen.contains(&action) {
         return;
@@ -39,7 +40,7 @@ fn in_stmts<'p>(
     prog: &'p Program,
     body: &'p [Stmt],
     calls: &mut Vec<ActionId>,
-    found: &mut Vec<(ExternId, Option<&'p Expr>)>,
+    found: &mut Vec<(ExternId, &'p [Expr])>,
 ) {
     for s in body {
         if let Stmt::CallAction { action, .. } = s {
@@ -54,13 +55,13 @@ fn in_stmts<'p>(
     }
 }
 
-fn in_expr<'p>(prog: &'p Program, e: &'p Expr, found: &mut Vec<(ExternId, Option<&'p Expr>)>) {
+fn in_expr<'p>(prog: &'p Program, e: &'p Expr, found: &mut Vec<(ExternId, &'p [Expr])>) {
     if let ExprKind::ExternMethod { instance, args, .. } = &e.kind {
         let direct = prog
             .extern_instance(*instance)
             .is_some_and(|x| x.kind.is_direct());
         if direct {
-            found.push((*instance, args.first()));
+            found.push((*instance, args.as_slice()));
         }
     }
     for part in expr_parts(e) {

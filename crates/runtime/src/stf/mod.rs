@@ -13,6 +13,7 @@ mod registers;
 mod replication;
 mod run;
 mod value_sets;
+mod timers;
 
 pub use digests::DigestExpect;
 pub use expect::Pattern;

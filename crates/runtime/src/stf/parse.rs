@@ -119,6 +119,12 @@ pub enum Command {
     },
     /// `expect_digest NAME FIELD=VALUE...` (p4bpf's own).
     ExpectDigest(super::digests::DigestExpect),
+    /// `expire_profile PROFILE NANOSECONDS` (p4bpf's own): PNA's idle
+    /// timeout of an expire-time profile.
+    ExpireProfile {
+        profile: u32,
+        nanoseconds: u64,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -201,6 +207,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "direct_meter_set" => super::direct::parse_meter_set(rest),
         "expect_digest" => super::digests::parse(rest),
         "wait" => Ok(Command::Wait),
+        "expire_profile" => super::timers::parse(rest),
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
             super::replication::parse(w, rest).map(Command::Replication)
         }

@@ -136,6 +136,10 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
             Command::ValueSetAdd { value_set, value } => {
                 super::value_sets::add(pipeline, value_set, value)
             }
+            Command::ExpireProfile {
+                profile,
+                nanoseconds,
+            } => super::timers::set(pipeline, *profile, *nanoseconds),
             Command::MeterSet {
                 meter,
                 index,

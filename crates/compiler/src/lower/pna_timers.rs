@@ -1,0 +1,139 @@
+//! PNA's entry timers (what the C does: `crate::emit::entry_timer`): the
+//! table properties `idle_timeout_with_auto_delete = true` and
+//! `pna_idle_timeout = PNA_IdleTimeout_t.AUTO_DELETE` give a table an
+//! [`ir::EntryTimer`]; `set_entry_expire_time[_if]`,
+//! `restart_expire_timer` and `update_expire_info` record what the
+//! matched entry's action asks of its timer. `NOTIFY_CONTROL` gives no
+//! timer: p4bpf does not notify the control plane of idle entries, so
+//! they stay, as with `NO_TIMEOUT`. In a table without a timer the calls
+//! do nothing: there is no timer to restart.
+
+use super::Lowerer;
+use crate::arch::pna::{TIMER_PROFILE, TIMER_REQUEST};
+use crate::arch::{Place, TimerCall};
+use crate::ir::{self, BinOp, Expr, ExprKind, Stmt, Storage, Ty};
+use p4bpf_front::ast;
+use p4bpf_front::check::Value;
+
+/// The table properties that ask for idle timeouts.
+const TIMER_PROPERTIES: [&str; 2] = ["idle_timeout_with_auto_delete", "pna_idle_timeout"];
+
+impl<'a, 'u> Lowerer<'a, 'u> {
+    pub(super) fn is_timer_property(name: &str) -> bool {
+        TIMER_PROPERTIES.contains(&name)
+    }
+
+    /// Whether property `name = value` makes idle entries be deleted.
+    pub(super) fn timer_property(&mut self, name: &str, value: &ast::Expr) -> bool {
+        match (name, self.env.value(value)) {
+            ("idle_timeout_with_auto_delete", Some(Value::Bool(b))) => *b,
+            ("pna_idle_timeout", Some(Value::Member { member, .. })) => member == "AUTO_DELETE",
+            _ => {
+                self.diags.error(
+                    value.span,
+                    format!("`{name}` takes `true` or `false` (`idle_timeout_with_auto_delete`) or a `PNA_IdleTimeout_t` (`pna_idle_timeout`)"),
+                );
+                false
+            }
+        }
+    }
+
+    /// The timer of a table whose idle entries are deleted: exact-match
+    /// tables only, whose entries are found again by their key.
+    pub(super) fn entry_timer(
+        &mut self,
+        auto_delete: bool,
+        storage: Storage,
+        decl: &ast::Decl,
+    ) -> Option<ir::EntryTimer> {
+        if !auto_delete {
+            return None;
+        }
+        if storage != Storage::Hash {
+            self.diags.error(
+                decl.span,
+                "idle timeouts are supported on tables of exact keys whose entries the control plane or `add_entry` adds",
+            );
+            return None;
+        }
+        Some(ir::EntryTimer {
+            request: self.shared.get(TIMER_REQUEST).copied()?,
+            profile: self.shared.get(TIMER_PROFILE).copied()?,
+        })
+    }
+
+    /// One of PNA's entry-timer calls: sets the request bits (and the
+    /// profile) the table reads after the action.
+    pub(super) fn entry_timer_call(
+        &mut self,
+        call: TimerCall,
+        args: &'a [ast::Argument],
+        e: &ast::Expr,
+    ) -> Option<Expr> {
+        let values: Vec<Expr> = args
+            .iter()
+            .map(|a| self.expr(&a.value))
+            .collect::<Option<_>>()?;
+        let wanted = match call {
+            TimerCall::SetExpireTime => 1,
+            TimerCall::SetExpireTimeIf => 2,
+            TimerCall::Restart => 0,
+            TimerCall::UpdateExpireInfo => 3,
+        };
+        if values.len() != wanted {
+            self.diags.error(
+                e.span,
+                format!("this entry-timer call takes {wanted} arguments"),
+            );
+            return None;
+        }
+        let request = self.arch_place(&Place::var(TIMER_REQUEST), e.span)?;
+        let profile = self.arch_place(&Place::var(TIMER_PROFILE), e.span)?;
+        let restart = ask(&request, ir::EntryTimer::RESTART);
+        let mut set = vec![
+            Stmt::Assign {
+                lhs: profile.clone(),
+                rhs: values.last()?.clone().cast(profile.ty.clone()),
+            },
+            ask(
+                &request,
+                ir::EntryTimer::RESTART | ir::EntryTimer::NEW_PROFILE,
+            ),
+        ];
+        let stmts = match (call, values.as_slice()) {
+            (TimerCall::Restart, _) => vec![restart],
+            (TimerCall::SetExpireTime, _) => set,
+            (TimerCall::SetExpireTimeIf, [cond, _]) => vec![when(cond.clone(), set, vec![])],
+            (TimerCall::UpdateExpireInfo, [aging, new_time, _]) => {
+                set = vec![when(new_time.clone(), set, vec![restart])];
+                vec![when(aging.clone(), set, vec![])]
+            }
+            _ => vec![],
+        };
+        self.pending.extend(stmts);
+        Some(Expr {
+            kind: ExprKind::Bool(true),
+            ty: Ty::Void,
+        })
+    }
+}
+
+/// `request |= bits`.
+fn ask(request: &Expr, bits: u32) -> Stmt {
+    Stmt::Assign {
+        lhs: request.clone(),
+        rhs: Expr::binary(
+            BinOp::BitOr,
+            request.clone(),
+            Expr::int(bits, request.ty.clone()),
+        ),
+    }
+}
+
+fn when(cond: Expr, then: Vec<Stmt>, other: Vec<Stmt>) -> Stmt {
+    let cond = match cond.ty {
+        Ty::Bool => cond,
+        _ => Expr::binary(BinOp::Ne, cond.clone(), Expr::int(0u32, cond.ty)),
+    };
+    Stmt::If { cond, then, other }
+}
