@@ -928,6 +928,20 @@ pub struct Resubmit {
     pub packet_paths: Vec<Expr>,
     /// `PSA_PacketPath_t.RESUBMIT`.
     pub path: u32,
+    /// v1model: the user metadata kept is the field list the program
+    /// chose at run time.
+    pub field_lists: Option<FieldLists>,
+}
+
+/// v1model's field lists (`@field_list(index)` on user metadata fields):
+/// a pass keeps the fields of the list the program chose, and nothing
+/// else.
+#[derive(Clone, Debug)]
+pub struct FieldLists {
+    /// Where the program stores the chosen list's index.
+    pub chosen: Expr,
+    /// Each index some field names, with the fields naming it.
+    pub lists: Vec<(u32, Vec<Expr>)>,
 }
 
 impl Resubmit {

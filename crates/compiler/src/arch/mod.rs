@@ -225,6 +225,19 @@ pub enum Function {
     Ignore,
     /// A call p4bpf refuses, with why.
     Unsupported(&'static str),
+    /// v1model's `resubmit_preserving_field_list(index)` and
+    /// `recirculate_preserving_field_list(index)`: another pass keeping
+    /// field list `index`.
+    AnotherPass(Pass),
+}
+
+/// Why a packet goes through ingress again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// At the end of ingress, the packet as received.
+    Resubmit,
+    /// At the end of egress, the packet as the deparser wrote it.
+    Recirculate,
 }
 
 /// A value an input gets before the first step, beyond [`Intrinsics`].

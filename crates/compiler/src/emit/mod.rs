@@ -38,6 +38,7 @@ mod ternary;
 mod trace;
 mod trace_externs;
 mod types;
+mod v1model_passes;
 mod varbit;
 mod wide;
 mod write_through;
@@ -92,6 +93,8 @@ pub struct Emitter<'p> {
     in_egress_function: bool,
     /// Global functions running parser loops ([`parser_loop`]), once written.
     parser_loops: RefCell<Vec<String>>,
+    /// Printing the program a multicast copy's egress runs ([`replication`]).
+    on_copy: std::cell::Cell<bool>,
 }
 
 /// What goes into the C file besides the program.
@@ -161,6 +164,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         stages: stages::Stages::plan(prog),
         in_egress_function: false,
         parser_loops: RefCell::default(),
+        on_copy: std::cell::Cell::new(false),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -550,11 +554,12 @@ impl Emitter<'_> {
             return vec![];
         };
         let spec = self.expr(place);
-        let mut out = vec![CStmt::If {
+        let mut out = self.resubmit_at_end_of_ingress();
+        out.push(CStmt::If {
             cond: format!("{spec} == {drop}"),
             then: vec![CStmt::Return(self.target.drop().into())],
             other: vec![],
-        }];
+        });
         out.extend(self.multicast_check());
         out.push(line(format!("{} = {spec}", self.lvalue(port))));
         out

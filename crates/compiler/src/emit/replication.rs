@@ -232,9 +232,11 @@ impl Emitter<'_> {
             line("(void)parser_error"),
         ]);
         let mut steps = vec![];
+        self.on_copy.set(true);
         for step in self.prog.pipeline.iter().skip(first + 1) {
             steps.extend(self.step_part(*step, 0, None, None));
         }
+        self.on_copy.set(false);
         steps.extend(self.truncation());
         if let VerdictRule::Port { place, drop } = &self.prog.intrinsics.verdict {
             steps.push(CStmt::If {

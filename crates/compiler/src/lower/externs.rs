@@ -432,6 +432,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     .error(e.span, format!("`{name}` is not supported yet: {why}"));
                 None
             }
+            Function::AnotherPass(pass) => self.another_pass_call(pass, args, e),
         })
     }
 

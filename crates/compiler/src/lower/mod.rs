@@ -43,6 +43,7 @@ mod table;
 mod tc_acl;
 mod tc_type;
 pub mod types;
+mod v1model_passes;
 mod value_externs;
 mod wide;
 
