@@ -907,6 +907,9 @@ pub struct Intrinsics {
     pub replication: Option<Replication>,
     /// PSA's clone I2E, when the program asks for it.
     pub clone_i2e: Option<CloneI2e>,
+    /// v1model's clone E2E (at the end of egress), when the program asks
+    /// for it.
+    pub clone_e2e: Option<CloneI2e>,
     /// PSA's resubmission, when the program asks for it.
     pub resubmit: Option<Resubmit>,
     /// PSA's recirculation (after the last deparser), when the program
@@ -963,6 +966,8 @@ pub struct CloneI2e {
     pub path: u32,
     /// Where the program asks for a clone, for hooks that cannot.
     pub at: Option<p4bpf_front::source::SrcLoc>,
+    /// v1model: the user metadata a copy keeps (the rest is reset).
+    pub field_lists: Option<FieldLists>,
 }
 
 /// Multicast (v1model's `mcast_grp`): at the [`Step::Checkpoint`] a

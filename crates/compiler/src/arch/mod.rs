@@ -229,6 +229,9 @@ pub enum Function {
     /// `recirculate_preserving_field_list(index)`: another pass keeping
     /// field list `index`.
     AnotherPass(Pass),
+    /// v1model's `clone(type, session)` and, with `field_list`,
+    /// `clone_preserving_field_list(type, session, index)`.
+    Clone { field_list: bool },
 }
 
 /// Why a packet goes through ingress again.

@@ -22,7 +22,8 @@ const STD: &str = "standard_metadata";
 const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
 const PAYLOAD: &str = "checksums over the payload need the whole packet";
-const CLONES: &str = "v1model clones (I2E and E2E) make no copy yet";
+const DEPRECATED_CLONE: &str =
+    "the deprecated form keeps no field list here: use `clone_preserving_field_list` with `@field_list`";
 const DEPRECATED_PASS: &str =
     "the deprecated form keeps no field list here: use `resubmit_preserving_field_list` or `recirculate_preserving_field_list` with `@field_list`";
 /// BMv2's drop port.
@@ -113,9 +114,12 @@ pub const V1MODEL: Architecture = Architecture {
             Function::Unsupported(PAYLOAD),
         ),
         ("digest", Function::Digest),
-        ("clone", Function::Unsupported(CLONES)),
-        ("clone3", Function::Unsupported(CLONES)),
-        ("clone_preserving_field_list", Function::Unsupported(CLONES)),
+        ("clone", Function::Clone { field_list: false }),
+        ("clone3", Function::Unsupported(DEPRECATED_CLONE)),
+        (
+            "clone_preserving_field_list",
+            Function::Clone { field_list: true },
+        ),
         ("resubmit", Function::Unsupported(DEPRECATED_PASS)),
         (
             "resubmit_preserving_field_list",

@@ -38,6 +38,7 @@ mod ternary;
 mod trace;
 mod trace_externs;
 mod types;
+mod v1model_clone;
 mod v1model_passes;
 mod varbit;
 mod wide;
@@ -467,6 +468,7 @@ impl Emitter<'_> {
                     control.name, control.origin
                 )));
                 if matches!(step, Step::Deparse(_)) {
+                    out.extend(self.clone_at_end_of_egress());
                     out.extend(self.deparser_prologue());
                 }
                 let body = control.body.get(from..).unwrap_or(&[]);
@@ -554,7 +556,8 @@ impl Emitter<'_> {
             return vec![];
         };
         let spec = self.expr(place);
-        let mut out = self.resubmit_at_end_of_ingress();
+        let mut out = self.clone_at_end_of_ingress();
+        out.extend(self.resubmit_at_end_of_ingress());
         out.push(CStmt::If {
             cond: format!("{spec} == {drop}"),
             then: vec![CStmt::Return(self.target.drop().into())],

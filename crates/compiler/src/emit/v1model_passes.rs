@@ -9,7 +9,7 @@
 
 use super::c::{line, CStmt};
 use super::Emitter;
-use crate::ir::{Expr, Resubmit, Step};
+use crate::ir::{Expr, FieldLists, Resubmit, Step};
 
 impl Emitter<'_> {
     /// Whether a deparser runs before the checkpoint (PSA's ingress
@@ -30,10 +30,17 @@ impl Emitter<'_> {
         }
     }
 
-    /// Every field some list names, once.
     fn field_list_members<'r>(&self, r: &'r Resubmit) -> Vec<(&'r Expr, Vec<u32>)> {
+        self.field_list_members_of(r.field_lists.as_ref())
+    }
+
+    /// Every field some list names, once, with the lists naming it.
+    pub(super) fn field_list_members_of<'r>(
+        &self,
+        lists: Option<&'r FieldLists>,
+    ) -> Vec<(&'r Expr, Vec<u32>)> {
         let mut members: Vec<(&Expr, Vec<u32>)> = vec![];
-        let Some(lists) = &r.field_lists else {
+        let Some(lists) = lists else {
             return members;
         };
         for (index, fields) in &lists.lists {
@@ -54,7 +61,7 @@ impl Emitter<'_> {
             return vec![];
         };
         let mut out = vec![line(format!(
-            "u8 field_list = {}",
+            "u16 field_list = {}",
             self.expr(&lists.chosen)
         ))];
         out.push(line("(void)field_list"));

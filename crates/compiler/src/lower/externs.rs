@@ -433,6 +433,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 None
             }
             Function::AnotherPass(pass) => self.another_pass_call(pass, args, e),
+            Function::Clone { field_list } => self.v1model_clone_call(field_list, args, e),
         })
     }
 

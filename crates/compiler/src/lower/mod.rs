@@ -43,6 +43,7 @@ mod table;
 mod tc_acl;
 mod tc_type;
 pub mod types;
+mod v1model_clone;
 mod v1model_passes;
 mod value_externs;
 mod wide;
@@ -237,6 +238,7 @@ pub fn lower(
                 defaults: vec![],
                 replication: None,
                 clone_i2e: None,
+                clone_e2e: None,
                 resubmit: None,
                 recirculate: None,
             },

@@ -141,7 +141,7 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Every field list of the user metadata (`meta`): its index and the
     /// fields annotated with it, nested structs searched too.
-    fn field_lists(&mut self, program: &ast::Program, span: Span) -> Vec<(u32, Vec<Expr>)> {
+    pub(super) fn field_lists(&mut self, program: &ast::Program, span: Span) -> Vec<(u32, Vec<Expr>)> {
         let annotated = self.annotated_fields(program);
         let mut lists: Vec<(u32, Vec<Expr>)> = vec![];
         let Some(meta) = self.arch_place(&Place::var("meta"), span) else {
