@@ -111,15 +111,28 @@ impl Emitter<'_> {
         };
         let p = self.c_prefix();
         let (groups, mailbox, state) = (groups_map(self.prog), self.mailbox(), self.state_type());
+        // Whether a copy is an I2E clone its egress program parses again.
+        let reparse = if self.reparses_clones() {
+            "\n    u8 reparse;"
+        } else {
+            ""
+        };
         let mut out = format!(
             "/* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */\n\
              struct {p}_member {{\n    u32 port;\n    u32 rid;\n}};\n\
              struct {p}_group {{\n    u32 count;\n    struct {p}_member members[{MAX_REPLICAS}];\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {groups} SEC(\".maps\");\n\n\
              /* A copy's state, from the entry program to the egress program\n * that runs inside bpf_clone_redirect on this CPU. */\n\
-             struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;\n    u8 reparse;\n}};\n\
+             struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;{reparse}\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {mailbox});\n    __uint(max_entries, 1);\n}} {mailbox} SEC(\".maps\");\n\n"
         );
+        let mut handover = vec![
+            "mailbox->offset = offset",
+            "mailbox->parser_error = parser_error",
+        ];
+        if self.reparses_clones() {
+            handover.push("mailbox->reparse = 0");
+        }
         let copy = self.member_copy(
             "group",
             vec![
@@ -133,11 +146,7 @@ impl Emitter<'_> {
                     r.replica_instance
                 )),
             ],
-            &[
-                "mailbox->offset = offset",
-                "mailbox->parser_error = parser_error",
-                "mailbox->reparse = 0",
-            ],
+            &handover,
         );
         let body = vec![
             line("u32 zero = 0"),

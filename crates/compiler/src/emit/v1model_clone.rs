@@ -128,7 +128,11 @@ impl Emitter<'_> {
         copy.extend([
             line(format!("mailbox->offset = {offset}")),
             line(format!("mailbox->parser_error = {parser_error}")),
-            line(format!("mailbox->reparse = {reparse}")),
+        ]);
+        if self.reparses_clones() {
+            copy.push(line(format!("mailbox->reparse = {reparse}")));
+        }
+        copy.extend([
             line("mailbox->armed = 1"),
             line(format!("skb->cb[0] = {}", super::replication::COPY_MARK)),
             line("bpf_clone_redirect(skb, *ifindex, 0)"),
