@@ -12,13 +12,16 @@ use super::Emitter;
 use crate::ir::{Expr, FieldLists, Resubmit, Step};
 
 impl Emitter<'_> {
-    /// Whether a deparser runs before the checkpoint (PSA's ingress
-    /// deparser), where resubmission is then decided.
+    /// Whether ingress ends in a deparser (PSA's, with or without an
+    /// egress after a checkpoint), where resubmission is then decided,
+    /// rather than at a checkpoint no deparser precedes (v1model's).
     pub(super) fn ingress_deparses(&self) -> bool {
         let pipeline = &self.prog.pipeline;
-        let checkpoint = pipeline.iter().position(|s| *s == Step::Checkpoint);
         let deparse = pipeline.iter().position(|s| matches!(s, Step::Deparse(_)));
-        deparse.zip(checkpoint).is_some_and(|(d, c)| d < c)
+        match pipeline.iter().position(|s| *s == Step::Checkpoint) {
+            Some(checkpoint) => deparse.is_some_and(|d| d < checkpoint),
+            None => deparse.is_some(),
+        }
     }
 
     /// At the checkpoint, for an architecture without an ingress
