@@ -9,10 +9,13 @@
 
 header eth_t { bit<48> dst; bit<48> src; bit<16> type; }
 header probe_t { bit<8> mark; bit<8> kept; bit<8> lost; bit<8> instance; bit<8> passes; }
+// A field list's index may be a serializable enum's member or a constant.
+enum bit<8> Lists { Counted = 3 }
+const bit<8> KEEP = 3;
 struct meta_t {
-    @field_list(3) bit<8> kept;
+    @field_list(KEEP) bit<8> kept;
     bit<8> lost;
-    @field_list(3) bit<8> passes;
+    @field_list(Lists.Counted) bit<8> passes;
 }
 struct headers_t { eth_t eth; probe_t probe; }
 

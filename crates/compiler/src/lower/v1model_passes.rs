@@ -181,7 +181,7 @@ impl<'a> Lowerer<'a, '_> {
     }
 
     /// The struct fields annotated `@field_list(i, ...)`; an index that
-    /// is not an integer literal is an error at the annotation.
+    /// is not a constant is an error at the annotation.
     fn annotated_fields(&mut self, program: &ast::Program) -> Annotated {
         let mut out = Annotated::new();
         for decl in &program.decls {
@@ -189,7 +189,7 @@ impl<'a> Lowerer<'a, '_> {
                 continue;
             };
             for field in fields {
-                let indexes = self.field_list_indexes(&field.annotations);
+                let indexes = self.field_list_indexes(program, &field.annotations);
                 if !indexes.is_empty() {
                     out.insert((name.name.clone(), field.name.name.clone()), indexes);
                 }
@@ -198,7 +198,11 @@ impl<'a> Lowerer<'a, '_> {
         out
     }
 
-    fn field_list_indexes(&mut self, annotations: &[ast::Annotation]) -> Vec<u32> {
+    fn field_list_indexes(
+        &mut self,
+        program: &ast::Program,
+        annotations: &[ast::Annotation],
+    ) -> Vec<u32> {
         let mut indexes = vec![];
         for a in annotations.iter().filter(|a| a.name.name == "field_list") {
             let ast::AnnotationBody::Expressions(list) = &a.body else {
@@ -207,20 +211,45 @@ impl<'a> Lowerer<'a, '_> {
                 continue;
             };
             for e in list {
-                match &e.kind {
-                    ast::ExprKind::Int(lit) => match lit.value.to_u32().filter(|i| *i < 256) {
-                        Some(i) => indexes.push(i),
-                        None => self
-                            .diags
-                            .error(e.span, "a field list index is a number from 0 to 255"),
-                    },
-                    _ => self
-                        .diags
-                        .error(e.span, "a field list index must be an integer literal"),
+                match constant(program, e).filter(|i| *i < 256) {
+                    Some(i) => indexes.push(i),
+                    None => self.diags.error(
+                        e.span,
+                        "a field list index is a constant from 0 to 255: a number, a serializable enum's member or a constant's name",
+                    ),
                 }
             }
         }
         indexes
+    }
+}
+
+/// The value of an annotation's index (annotation bodies are not typed):
+/// an integer literal, `E.M` of a serializable enum or a top-level
+/// constant, each ending in a literal.
+fn constant(program: &ast::Program, e: &ast::Expr) -> Option<u32> {
+    match &e.kind {
+        ast::ExprKind::Int(lit) => lit.value.to_u32(),
+        ast::ExprKind::Member { base, member } => {
+            let ast::ExprKind::Path(path) = &base.kind else {
+                return None;
+            };
+            program.decls.iter().find_map(|d| match &d.kind {
+                ast::DeclKind::Enum { name, members, .. } if name.name == path.name.name => members
+                    .iter()
+                    .find(|m| m.name.name == member.name)
+                    .and_then(|m| m.value.as_ref())
+                    .and_then(|v| constant(program, v)),
+                _ => None,
+            })
+        }
+        ast::ExprKind::Path(path) => program.decls.iter().find_map(|d| match &d.kind {
+            ast::DeclKind::Constant { name, value, .. } if name.name == path.name.name => {
+                constant(program, value)
+            }
+            _ => None,
+        }),
+        _ => None,
     }
 }
 
