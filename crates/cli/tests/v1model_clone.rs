@@ -1,7 +1,8 @@
 //! v1model clones (`tests/v1model_clone`): I2E and E2E, with and without
 //! a field list, through BMv2's `mirroring_add`, live on veth pairs at
 //! TC, the only target that sees every copy; XDP refuses them where the
-//! program asks; the kernel's test run says it cannot see the copies.
+//! program asks; the kernel's test run says it cannot see the copies;
+//! a field list index that is no constant is an error at the annotation.
 
 mod common;
 
@@ -55,4 +56,46 @@ fn clones_are_refused_at_xdp_where_the_program_clones() {
         "{text}"
     );
     assert!(text.contains("compile with --hook tc"), "{text}");
+}
+
+#[test]
+fn field_list_mistakes_name_their_place() {
+    let dir = common::scratch_dir("v1model_clone_mistakes");
+    let program = common::write(
+        &dir,
+        "mistakes.p4",
+        "#include <core.p4>\n\
+         #include <v1model.p4>\n\
+         header h_t { bit<8> f; }\n\
+         struct headers_t { h_t h; }\n\
+         struct meta_t {\n\
+             @field_list(300) bit<8> big;\n\
+             @field_list(nowhere) bit<8> unknown;\n\
+         }\n\
+         parser P(packet_in p, out headers_t h, inout meta_t m, inout standard_metadata_t s) {\n\
+             state start { p.extract(h.h); transition accept; }\n\
+         }\n\
+         control V(inout headers_t h, inout meta_t m) { apply { } }\n\
+         control I(inout headers_t h, inout meta_t m, inout standard_metadata_t s) {\n\
+             apply { resubmit_preserving_field_list(0); }\n\
+         }\n\
+         control E(inout headers_t h, inout meta_t m, inout standard_metadata_t s) { apply { } }\n\
+         control C(inout headers_t h, inout meta_t m) { apply { } }\n\
+         control D(packet_out p, in headers_t h) { apply { p.emit(h.h); } }\n\
+         V1Switch(P(), V(), I(), E(), C(), D()) main;\n",
+    );
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &dir.join("out").to_string_lossy(),
+    ]);
+    assert!(!out.status.success());
+    let text = common::stderr(&out);
+    for at in ["mistakes.p4:6:13: error", "mistakes.p4:7:13: error"] {
+        assert!(
+            text.contains(&format!("{at}: a field list index is a constant from 0 to 255")),
+            "{text}"
+        );
+    }
 }
