@@ -12,7 +12,7 @@
 
 use super::Lowerer;
 use crate::arch::Place;
-use crate::ir::{self, BinOp, Expr, ExprKind, Ty, VarStorage};
+use crate::ir::{self, BinOp, Expr, ExprKind, Ty};
 use p4bpf_front::ast;
 use p4bpf_front::check::Value;
 use p4bpf_front::source::Span;
@@ -81,9 +81,9 @@ impl<'a> Lowerer<'a, '_> {
             None => Expr::int(NO_FIELD_LIST, Ty::bits(16)),
         };
         let assigns = [
-            (self.clone_var(vars.flag, 1), Expr::int(1u32, Ty::bits(1))),
-            (self.clone_var(vars.session, 32), session),
-            (self.clone_var(vars.list, 16), list),
+            (self.own_var(vars.flag, 1), Expr::int(1u32, Ty::bits(1))),
+            (self.own_var(vars.session, 32), session),
+            (self.own_var(vars.list, 16), list),
         ];
         for (lhs, rhs) in assigns {
             self.pending.push(ir::Stmt::Assign { lhs, rhs });
@@ -92,22 +92,6 @@ impl<'a> Lowerer<'a, '_> {
             kind: ExprKind::Bool(true),
             ty: Ty::Void,
         })
-    }
-
-    /// The architecture's variable `name`, made on first use.
-    fn clone_var(&mut self, name: &'static str, width: u32) -> Expr {
-        let id = match self.shared.get(name) {
-            Some(id) => *id,
-            None => {
-                let id = self.new_var(name.into(), Ty::bits(width), VarStorage::State);
-                self.shared.insert(name, id);
-                id
-            }
-        };
-        Expr {
-            kind: ExprKind::Var(id),
-            ty: Ty::bits(width),
-        }
     }
 
     /// After every block is lowered: the clones the program asks for,
@@ -125,15 +109,15 @@ impl<'a> Lowerer<'a, '_> {
             let clone = ir::CloneI2e {
                 flag: Expr::binary(
                     BinOp::Eq,
-                    self.clone_var(vars.flag, 1),
+                    self.own_var(vars.flag, 1),
                     Expr::int(1u32, Ty::bits(1)),
                 ),
-                session: self.clone_var(vars.session, 32),
+                session: self.own_var(vars.session, 32),
                 packet_path,
                 path,
                 at: self.diags.unit.resolve(at),
                 field_lists: Some(ir::FieldLists {
-                    chosen: self.clone_var(vars.list, 16),
+                    chosen: self.own_var(vars.list, 16),
                     lists,
                 }),
             };

@@ -55,8 +55,8 @@ impl<'a> Lowerer<'a, '_> {
         };
         let index = self.expr(&index.value)?.cast(Ty::bits(8));
         let (flag, list) = vars(pass);
-        let flag = self.pass_var(flag, 1);
-        let list = self.pass_var(list, 8);
+        let flag = self.own_var(flag, 1);
+        let list = self.own_var(list, 8);
         self.pending.push(Stmt::Assign {
             lhs: flag,
             rhs: Expr::int(1u32, Ty::bits(1)),
@@ -71,8 +71,9 @@ impl<'a> Lowerer<'a, '_> {
         })
     }
 
-    /// The architecture's variable `name`, made on first use.
-    fn pass_var(&mut self, name: &'static str, width: u32) -> Expr {
+    /// The architecture's own variable `name` (a request, a session, a
+    /// field list), made on first use.
+    pub(super) fn own_var(&mut self, name: &'static str, width: u32) -> Expr {
         let id = match self.shared.get(name) {
             Some(id) => *id,
             None => {
@@ -108,7 +109,7 @@ impl<'a> Lowerer<'a, '_> {
             let (flag, list) = vars(pass);
             let mut flag = Expr::binary(
                 BinOp::Eq,
-                self.pass_var(flag, 1),
+                self.own_var(flag, 1),
                 Expr::int(1u32, Ty::bits(1)),
             );
             if pass == Pass::Recirculate {
@@ -128,7 +129,7 @@ impl<'a> Lowerer<'a, '_> {
                     Pass::Recirculate => RECIRCULATE,
                 },
                 field_lists: Some(ir::FieldLists {
-                    chosen: self.pass_var(list, 8),
+                    chosen: self.own_var(list, 8),
                     lists: lists.clone(),
                 }),
             };
