@@ -942,6 +942,9 @@ pub struct Intrinsics {
     pub replication: Option<Replication>,
     /// PSA's clone I2E, when the program asks for it.
     pub clone_i2e: Option<CloneI2e>,
+    /// v1model's clone E2E (at the end of egress), when the program asks
+    /// for it.
+    pub clone_e2e: Option<CloneI2e>,
     /// PSA's resubmission, when the program asks for it.
     pub resubmit: Option<Resubmit>,
     /// PSA's recirculation (after the last deparser), when the program
@@ -963,6 +966,20 @@ pub struct Resubmit {
     pub packet_paths: Vec<Expr>,
     /// `PSA_PacketPath_t.RESUBMIT`.
     pub path: u32,
+    /// v1model: the user metadata kept is the field list the program
+    /// chose at run time.
+    pub field_lists: Option<FieldLists>,
+}
+
+/// v1model's field lists (`@field_list(index)` on user metadata fields):
+/// a pass keeps the fields of the list the program chose, and nothing
+/// else.
+#[derive(Clone, Debug)]
+pub struct FieldLists {
+    /// Where the program stores the chosen list's index.
+    pub chosen: Expr,
+    /// Each index some field names, with the fields naming it.
+    pub lists: Vec<(u32, Vec<Expr>)>,
 }
 
 impl Resubmit {
@@ -984,6 +1001,8 @@ pub struct CloneI2e {
     pub path: u32,
     /// Where the program asks for a clone, for hooks that cannot.
     pub at: Option<p4bpf_front::source::SrcLoc>,
+    /// v1model: the user metadata a copy keeps (the rest is reset).
+    pub field_lists: Option<FieldLists>,
 }
 
 /// Multicast (v1model's `mcast_grp`): at the [`Step::Checkpoint`] a

@@ -155,11 +155,16 @@ pub fn generate_with(
 
 /// What the program asks that `hook` cannot do.
 fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
-    if let (Some(clone), Hook::Xdp) = (&prog.intrinsics.clone_i2e, hook) {
+    let i = &prog.intrinsics;
+    if let (Some(clone), Hook::Xdp) = (i.clone_i2e.as_ref().or(i.clone_e2e.as_ref()), hook) {
+        let how = match prog.arch {
+            ir::Arch::V1Model => "`clone`, `clone_preserving_field_list`",
+            _ => "`ostd.clone`",
+        };
         let mut diags = Diagnostics::default();
         diags.error(
             clone.at,
-            "cloning (`ostd.clone`) is not supported at XDP: XDP has no packet copy that runs egress per clone; compile with --hook tc",
+            format!("cloning ({how}) is not supported at XDP: XDP has no packet copy that runs egress per clone; compile with --hook tc"),
         );
         return Err(diags);
     }

@@ -230,6 +230,22 @@ pub enum Function {
     EntryTimer(TimerCall),
     /// A call p4bpf refuses, with why.
     Unsupported(&'static str),
+    /// v1model's `resubmit_preserving_field_list(index)` and
+    /// `recirculate_preserving_field_list(index)`: another pass keeping
+    /// field list `index`.
+    AnotherPass(Pass),
+    /// v1model's `clone(type, session)` and, with `field_list`,
+    /// `clone_preserving_field_list(type, session, index)`.
+    Clone { field_list: bool },
+}
+
+/// Why a packet goes through ingress again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// At the end of ingress, the packet as received.
+    Resubmit,
+    /// At the end of egress, the packet as the deparser wrote it.
+    Recirculate,
 }
 
 /// PNA's entry-timer functions.

@@ -6,9 +6,15 @@
 //! otherwise `egress_port` takes `egress_spec` and egress runs. After
 //! egress the drop port still drops (`mark_to_drop` in egress); any other
 //! value sends the packet out of `egress_port`.
+//!
+//! Resubmission (decided at the end of ingress, before multicast and the
+//! drop port, as BMv2 orders them) and recirculation (at the end of
+//! egress, unless egress dropped the packet) are passes: see
+//! `lower::v1model_passes`.
 
 use super::{
-    Architecture, Block, BlockKind, Function, Intrinsics, Object, Param, Place, Step, Verdict,
+    Architecture, Block, BlockKind, Function, Intrinsics, Object, Param, Pass, Place, Step,
+    Verdict,
 };
 use crate::ir::{Arch, Outcome};
 
@@ -16,7 +22,10 @@ const STD: &str = "standard_metadata";
 const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
 const PAYLOAD: &str = "checksums over the payload need the whole packet";
-const REPLICATION: &str = "clones, resubmission and recirculation run no second pass yet";
+const DEPRECATED_CLONE: &str =
+    "the deprecated form keeps no field list here: use `clone_preserving_field_list` with `@field_list`";
+const DEPRECATED_PASS: &str =
+    "the deprecated form keeps no field list here: use `resubmit_preserving_field_list` or `recirculate_preserving_field_list` with `@field_list`";
 /// BMv2's drop port.
 const DROP_PORT: u32 = 511;
 
@@ -105,21 +114,21 @@ pub const V1MODEL: Architecture = Architecture {
             Function::Unsupported(PAYLOAD),
         ),
         ("digest", Function::Digest),
-        ("clone", Function::Unsupported(REPLICATION)),
-        ("clone3", Function::Unsupported(REPLICATION)),
+        ("clone", Function::Clone { field_list: false }),
+        ("clone3", Function::Unsupported(DEPRECATED_CLONE)),
         (
             "clone_preserving_field_list",
-            Function::Unsupported(REPLICATION),
+            Function::Clone { field_list: true },
         ),
-        ("resubmit", Function::Unsupported(REPLICATION)),
+        ("resubmit", Function::Unsupported(DEPRECATED_PASS)),
         (
             "resubmit_preserving_field_list",
-            Function::Unsupported(REPLICATION),
+            Function::AnotherPass(Pass::Resubmit),
         ),
-        ("recirculate", Function::Unsupported(REPLICATION)),
+        ("recirculate", Function::Unsupported(DEPRECATED_PASS)),
         (
             "recirculate_preserving_field_list",
-            Function::Unsupported(REPLICATION),
+            Function::AnotherPass(Pass::Recirculate),
         ),
         ("truncate", Function::Truncate),
     ],

@@ -34,8 +34,10 @@ impl Emitter<'_> {
     /// How the deparser treats the packet (ebpf_model has none).
     pub fn deparse_plan(&self) -> Shape {
         // A header type PSA's egress parses again may be at two offsets;
-        // a resubmitted packet must still hold the bytes received.
-        let resubmits = self.prog.intrinsics.resubmit.is_some();
+        // a resubmitted packet must still hold the bytes received, and so
+        // must a packet v1model clones (copies are of those bytes).
+        let i = &self.prog.intrinsics;
+        let resubmits = i.resubmit.is_some() || i.clone_i2e.is_some() || i.clone_e2e.is_some();
         if super::psa_egress::egress_start(self.prog).is_some() || resubmits {
             return Shape::Rebuilt;
         }

@@ -41,6 +41,8 @@ mod ternary;
 mod trace;
 mod trace_externs;
 mod types;
+mod v1model_clone;
+mod v1model_passes;
 mod varbit;
 mod wide;
 mod write_through;
@@ -95,6 +97,8 @@ pub struct Emitter<'p> {
     in_egress_function: bool,
     /// Global functions running parser loops ([`parser_loop`]), once written.
     parser_loops: RefCell<Vec<String>>,
+    /// Printing the program a multicast copy's egress runs ([`replication`]).
+    on_copy: std::cell::Cell<bool>,
 }
 
 /// What goes into the C file besides the program.
@@ -164,6 +168,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         stages: stages::Stages::plan(prog),
         in_egress_function: false,
         parser_loops: RefCell::default(),
+        on_copy: std::cell::Cell::new(false),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -469,6 +474,7 @@ impl Emitter<'_> {
                     control.name, control.origin
                 )));
                 if matches!(step, Step::Deparse(_)) {
+                    out.extend(self.clone_at_end_of_egress());
                     out.extend(self.deparser_prologue());
                 }
                 let body = control.body.get(from..).unwrap_or(&[]);
@@ -556,11 +562,13 @@ impl Emitter<'_> {
             return vec![];
         };
         let spec = self.expr(place);
-        let mut out = vec![CStmt::If {
+        let mut out = self.clone_at_end_of_ingress();
+        out.extend(self.resubmit_at_end_of_ingress());
+        out.push(CStmt::If {
             cond: format!("{spec} == {drop}"),
             then: vec![CStmt::Return(self.target.drop().into())],
             other: vec![],
-        }];
+        });
         out.extend(self.multicast_check());
         out.push(line(format!("{} = {spec}", self.lvalue(port))));
         out

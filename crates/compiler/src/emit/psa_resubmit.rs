@@ -50,7 +50,9 @@ impl Emitter<'_> {
             })
             .collect();
         match &i.resubmit {
-            Some(r) if deparsers.first() == Some(&deparser) => self.pass_when(r),
+            Some(r) if deparsers.first() == Some(&deparser) && self.ingress_deparses() => {
+                self.pass_when(r)
+            }
             _ => vec![],
         }
     }
@@ -64,7 +66,9 @@ impl Emitter<'_> {
             Step::Deparse(i) => Some(*i),
             _ => None,
         });
-        if last != Some(deparser) {
+        // A multicast copy's egress program has no pass to go back to:
+        // the copy leaves instead.
+        if last != Some(deparser) || self.on_copy.get() {
             return vec![];
         }
         if self.in_egress_function {
@@ -86,7 +90,7 @@ impl Emitter<'_> {
         Some(self.another_pass(r))
     }
 
-    fn pass_when(&self, r: &Resubmit) -> Vec<CStmt> {
+    pub(super) fn pass_when(&self, r: &Resubmit) -> Vec<CStmt> {
         vec![CStmt::If {
             cond: self.expr(&r.flag),
             then: self.another_pass(r),
@@ -108,6 +112,7 @@ impl Emitter<'_> {
             },
             line("passes++"),
         ];
+        again.extend(self.field_lists_saved(r));
         let kept = r.kept.as_ref().map(|k| self.lvalue(k));
         if let Some(kept) = &kept {
             again.push(line(format!("u8 kept[sizeof({kept})]")));
@@ -124,6 +129,7 @@ impl Emitter<'_> {
                 "__builtin_memcpy(&{kept}, kept, sizeof(kept))"
             )));
         }
+        again.extend(self.field_lists_restored(r));
         for path in &r.packet_paths {
             again.push(line(format!("{} = {}", self.lvalue(path), r.path)));
         }

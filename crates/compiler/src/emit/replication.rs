@@ -25,9 +25,9 @@ use p4bpf_layout::Hook;
 /// Members one group can hold.
 pub const MAX_REPLICAS: u32 = 64;
 /// Groups one program can hold.
-const MAX_GROUPS: u32 = 4096;
+pub(super) const MAX_GROUPS: u32 = 4096;
 /// What a copy carries in `skb->cb[0]` ("p4bp").
-const COPY_MARK: &str = "0x70346270";
+pub(super) const COPY_MARK: &str = "0x70346270";
 
 /// The control plane's view of multicast, for programs that use it at TC.
 pub fn replication_description(prog: &Program, hook: Hook) -> Option<p4bpf_layout::Replication> {
@@ -40,11 +40,12 @@ pub fn replication_description(prog: &Program, hook: Hook) -> Option<p4bpf_layou
             .intrinsics
             .clone_i2e
             .as_ref()
+            .or(prog.intrinsics.clone_e2e.as_ref())
             .map(|_| sessions_map(prog)),
     })
 }
 
-fn sessions_map(prog: &Program) -> String {
+pub(super) fn sessions_map(prog: &Program) -> String {
     format!("{}_clone_sessions", c_identifier(&prog.name))
 }
 
@@ -63,7 +64,7 @@ impl Emitter<'_> {
         (self.hook == Hook::Tc).then_some(r)
     }
 
-    fn mailbox(&self) -> String {
+    pub(super) fn mailbox(&self) -> String {
         format!("{}_replica", self.c_prefix())
     }
 
@@ -110,15 +111,28 @@ impl Emitter<'_> {
         };
         let p = self.c_prefix();
         let (groups, mailbox, state) = (groups_map(self.prog), self.mailbox(), self.state_type());
+        // Whether a copy is an I2E clone its egress program parses again.
+        let reparse = if self.reparses_clones() {
+            "\n    u8 reparse;"
+        } else {
+            ""
+        };
         let mut out = format!(
             "/* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */\n\
              struct {p}_member {{\n    u32 port;\n    u32 rid;\n}};\n\
              struct {p}_group {{\n    u32 count;\n    struct {p}_member members[{MAX_REPLICAS}];\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {groups} SEC(\".maps\");\n\n\
              /* A copy's state, from the entry program to the egress program\n * that runs inside bpf_clone_redirect on this CPU. */\n\
-             struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;\n}};\n\
+             struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;{reparse}\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {mailbox});\n    __uint(max_entries, 1);\n}} {mailbox} SEC(\".maps\");\n\n"
         );
+        let mut handover = vec![
+            "mailbox->offset = offset",
+            "mailbox->parser_error = parser_error",
+        ];
+        if self.reparses_clones() {
+            handover.push("mailbox->reparse = 0");
+        }
         let copy = self.member_copy(
             "group",
             vec![
@@ -132,10 +146,7 @@ impl Emitter<'_> {
                     r.replica_instance
                 )),
             ],
-            &[
-                "mailbox->offset = offset",
-                "mailbox->parser_error = parser_error",
-            ],
+            &handover,
         );
         let body = vec![
             line("u32 zero = 0"),
@@ -231,10 +242,13 @@ impl Emitter<'_> {
             line("u8 parser_error = mailbox->parser_error"),
             line("(void)parser_error"),
         ]);
+        body.extend(self.reparse_on_copy());
         let mut steps = vec![];
+        self.on_copy.set(true);
         for step in self.prog.pipeline.iter().skip(first + 1) {
             steps.extend(self.step_part(*step, 0, None, None));
         }
+        self.on_copy.set(false);
         steps.extend(self.truncation());
         if let VerdictRule::Port { place, drop } = &self.prog.intrinsics.verdict {
             steps.push(CStmt::If {
@@ -269,6 +283,9 @@ impl Emitter<'_> {
     /// copy per member of the session ingress chose to the member's port's
     /// egress program, and leaves the packet and its state as they were.
     fn clone_definitions(&self) -> String {
+        if self.prog.arch == crate::ir::Arch::V1Model {
+            return self.v1model_clone_definitions();
+        }
         let (Some(clone), Some(r)) = (&self.prog.intrinsics.clone_i2e, self.replication()) else {
             return String::new();
         };

@@ -224,7 +224,7 @@ impl Emitter<'_> {
         out
     }
 
-    fn reset(&self, ty: &Ty, place: &str, out: &mut Vec<super::c::CStmt>) {
+    pub(super) fn reset(&self, ty: &Ty, place: &str, out: &mut Vec<super::c::CStmt>) {
         match ty {
             Ty::Bool | Ty::Error | Ty::Bits { .. } => {
                 match Scalar::for_width(ty.width().unwrap_or(8)) {

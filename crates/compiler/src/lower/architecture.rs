@@ -183,6 +183,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             // Ingress is where a group takes effect: point there.
             let ingress = decls.get(2).map_or(span, |d| d.span);
             self.v1model_multicast(ingress);
+            self.v1model_passes(program, ingress);
+            let egress = decls.get(3).map_or(span, |d| d.span);
+            self.v1model_clones(program, ingress, egress);
         }
     }
 
@@ -264,6 +267,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             defaults,
             replication: None,
             clone_i2e: None,
+            clone_e2e: None,
             resubmit: None,
             recirculate: None,
         })

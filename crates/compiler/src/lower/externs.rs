@@ -437,6 +437,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     .error(e.span, format!("`{name}` is not supported yet: {why}"));
                 None
             }
+            Function::AnotherPass(pass) => self.another_pass_call(pass, args, e),
+            Function::Clone { field_list } => self.v1model_clone_call(field_list, args, e),
         })
     }
 

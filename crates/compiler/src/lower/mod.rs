@@ -46,6 +46,8 @@ mod table;
 mod tc_acl;
 mod tc_type;
 pub mod types;
+mod v1model_clone;
+mod v1model_passes;
 mod value_externs;
 mod wide;
 
@@ -244,6 +246,7 @@ pub fn lower(
                 defaults: vec![],
                 replication: None,
                 clone_i2e: None,
+                clone_e2e: None,
                 resubmit: None,
                 recirculate: None,
             },

@@ -54,6 +54,14 @@ impl Lowerer<'_, '_> {
         self.multicast(&PSA, span, false);
     }
 
+    /// v1model's copies machinery for clones, whether or not the
+    /// program sets a group too.
+    pub(super) fn v1model_copies(&mut self, span: Span) {
+        if self.prog.intrinsics.replication.is_none() {
+            self.multicast(&V1MODEL, span, true);
+        }
+    }
+
     /// PSA's copies machinery for clones, whether or not the program
     /// sets a group too.
     pub(super) fn psa_copies(&mut self, span: Span) {

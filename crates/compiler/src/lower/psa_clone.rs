@@ -38,6 +38,7 @@ impl Lowerer<'_, '_> {
             packet_path,
             path: PSA_CLONE_I2E,
             at: self.diags.unit.resolve(span),
+            field_lists: None,
         });
         self.psa_copies(span);
     }

@@ -46,6 +46,7 @@ impl Lowerer<'_, '_> {
             kept,
             packet_paths,
             path: RESUBMIT,
+            field_lists: None,
         });
     }
 
@@ -79,6 +80,7 @@ impl Lowerer<'_, '_> {
             kept,
             packet_paths,
             path: RECIRCULATE,
+            field_lists: None,
         });
     }
 }

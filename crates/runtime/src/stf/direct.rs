@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::meter::MeterConfig;
 use crate::packet_target::PacketTarget;
 use crate::{control, direct, names};
-use p4bpf_layout::Table;
+use p4bpf_layout::{Pipeline, Table};
 
 pub(super) fn parse_delete(rest: &str) -> std::result::Result<Command, String> {
     let mut words = rest.split_whitespace();
@@ -89,7 +89,7 @@ pub(super) fn meter_set(
         pipeline,
         table,
         found,
-        &entry(table, priority, keys)?,
+        &entry(pipeline.description(), table, priority, keys)?,
         config,
     )
 }
@@ -101,12 +101,17 @@ pub(super) fn delete(
     keys: &[(String, String)],
 ) -> Result<()> {
     let table = names::table(pipeline.description(), table)?;
-    control::delete(pipeline, table, &entry(table, priority, keys)?)
+    control::delete(pipeline, table, &entry(pipeline.description(), table, priority, keys)?)
 }
 
 /// The entry of `table` with `keys`, by its key alone.
-fn entry(table: &Table, priority: Option<u32>, keys: &[(String, String)]) -> Result<EntrySpec> {
-    let spec = key_spec(table, priority, keys)?;
+fn entry(
+    pipeline: &Pipeline,
+    table: &Table,
+    priority: Option<u32>,
+    keys: &[(String, String)],
+) -> Result<EntrySpec> {
+    let spec = key_spec(pipeline, table, priority, keys)?;
     control::key_only(table, spec.keys, priority)
 }
 
@@ -120,7 +125,7 @@ pub(super) fn check(
     let description = pipeline.description();
     let table = names::table(description, table)?;
     let found = names::direct(description, counter, &table.name)?;
-    let value = direct::read_counter(pipeline, table, found, &entry(table, priority, keys)?)?;
+    let value = direct::read_counter(pipeline, table, found, &entry(pipeline.description(), table, priority, keys)?)?;
     let entry: Vec<String> = keys.iter().map(|(f, v)| format!("{f}:{v}")).collect();
     let counts: Vec<String> = [("packets", value.packets), ("bytes", value.bytes)]
         .iter()

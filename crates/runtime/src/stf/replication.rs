@@ -77,7 +77,7 @@ impl Replication {
     ) -> Result<()> {
         if !target.sees_copies() {
             return Err(RuntimeError::NotSupported(
-                "multicast copies are seen only on live ports: run this script with --target veth --hook tc"
+                "multicast and clone copies are seen only on live ports: run this script with --target veth --hook tc"
                     .into(),
             ));
         }

@@ -10,6 +10,8 @@
 //! program byte-swaps the packet field before an lpm lookup, so a numeric
 //! lpm value in STF is the field's bytes read backwards (`0x010a/16` on a
 //! 32-bit field means `10.1.0.0/16`). Dotted addresses are taken as written.
+//! BMv2's harness, whose dialect v1model's scripts are in, takes every
+//! value as written.
 
 use super::expect::Pattern;
 use super::parse::{ActionCall, Command, CountKind, Line};
@@ -20,7 +22,7 @@ use crate::packet_target::PacketTarget;
 use crate::pipeline::PacketOutcome;
 use crate::verdict::Verdict;
 use crate::{counter, names, table, value};
-use p4bpf_layout::{MatchKind, Table};
+use p4bpf_layout::{Architecture, MatchKind, Pipeline, Table};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 
@@ -259,13 +261,14 @@ fn add(
     call: &ActionCall,
 ) -> Result<()> {
     let table = names::table(pipeline.description(), table_name)?;
-    let mut spec = key_spec(table, priority, keys)?;
+    let mut spec = key_spec(pipeline.description(), table, priority, keys)?;
     (spec.action, spec.args) = action_args(table, call)?;
     table::add_entry(pipeline, table, &spec)
 }
 
 /// The entry of `table` with `keys` (by field name) and `priority`.
 pub(super) fn key_spec(
+    pipeline: &Pipeline,
     table: &Table,
     priority: Option<u32>,
     keys: &[(String, String)],
@@ -276,7 +279,12 @@ pub(super) fn key_spec(
     };
     for (field, text) in keys {
         let index = names::key_field(table, field)?;
-        spec.keys.push((index, key_text(table, index, text)?));
+        let text = match pipeline.architecture {
+            // BMv2's harness writes lpm values as they are written.
+            Architecture::V1Model => text.clone(),
+            _ => key_text(table, index, text)?,
+        };
+        spec.keys.push((index, text));
     }
     Ok(spec)
 }

@@ -1,0 +1,250 @@
+//! v1model's clones at TC ([`crate::ir::CloneI2e`] in `clone_i2e` and
+//! `clone_e2e`), on the multicast copies' machinery
+//! ([`super::replication`]): one copy per member of the clone session,
+//! through `bpf_clone_redirect` to the member's port, where the egress
+//! program runs egress on it with the state handed over in the mailbox.
+//!
+//! The copy's state is the packet's with every variable reset but the
+//! ingress port, the packet length and the chosen field list; its
+//! instance type says which clone it is and its egress port is the
+//! member's. An I2E clone, made at the checkpoint after ingress, is the
+//! packet as received (a program that clones rebuilds its headers in the
+//! deparser), and the egress program parses it again (`reparse`), as
+//! BMv2 does. An E2E clone, made before the deparser after egress, keeps
+//! the headers as egress left them: the copy's deparser writes them. A
+//! copy's own egress makes no E2E clone (the mailbox holds one copy).
+
+use super::c::{line, CStmt};
+use super::Emitter;
+use crate::ir::{CloneI2e, Step, VarStorage};
+use p4bpf_layout::Hook;
+
+/// Which clone a function makes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    IngressToEgress,
+    EgressToEgress,
+}
+
+impl Kind {
+    fn function(self) -> &'static str {
+        match self {
+            Kind::IngressToEgress => "clone_i2e",
+            Kind::EgressToEgress => "clone_e2e",
+        }
+    }
+}
+
+impl Emitter<'_> {
+    fn v1model_clone(&self, kind: Kind) -> Option<&CloneI2e> {
+        let i = &self.prog.intrinsics;
+        let clone = match kind {
+            Kind::IngressToEgress => i.clone_i2e.as_ref(),
+            Kind::EgressToEgress => i.clone_e2e.as_ref(),
+        };
+        let copies = i.replication.is_some() && self.hook == Hook::Tc;
+        clone.filter(|c| c.field_lists.is_some() && copies)
+    }
+
+    /// Whether the egress program parses an I2E clone again.
+    pub(super) fn reparses_clones(&self) -> bool {
+        self.v1model_clone(Kind::IngressToEgress).is_some()
+    }
+
+    /// At the checkpoint, first of all (BMv2 clones before it
+    /// resubmits, multicasts or drops): the I2E clones ingress asked for.
+    pub(super) fn clone_at_end_of_ingress(&self) -> Vec<CStmt> {
+        self.clone_call(Kind::IngressToEgress)
+    }
+
+    /// Before the deparser (and the drop port): the E2E clones egress
+    /// asked for; none from a copy's egress.
+    pub(super) fn clone_at_end_of_egress(&self) -> Vec<CStmt> {
+        if self.on_copy.get() {
+            return vec![];
+        }
+        self.clone_call(Kind::EgressToEgress)
+    }
+
+    fn clone_call(&self, kind: Kind) -> Vec<CStmt> {
+        let Some(clone) = self.v1model_clone(kind) else {
+            return vec![];
+        };
+        vec![CStmt::If {
+            cond: self.expr(&clone.flag),
+            then: vec![line(format!(
+                "{}_{}(skb, st, offset, parser_error)",
+                self.c_prefix(),
+                kind.function()
+            ))],
+            other: vec![],
+        }]
+    }
+
+    /// The functions making the clones the program asks for.
+    pub(super) fn v1model_clone_definitions(&self) -> String {
+        let kinds = [Kind::IngressToEgress, Kind::EgressToEgress];
+        if kinds.iter().all(|k| self.v1model_clone(*k).is_none()) {
+            return String::new();
+        }
+        let (p, sessions) = (self.c_prefix(), super::replication::sessions_map(self.prog));
+        let mut out = format!(
+            "/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {});\n}} {sessions} SEC(\".maps\");\n\n",
+            super::replication::MAX_GROUPS
+        );
+        for kind in kinds {
+            out.push_str(&self.clone_function(kind));
+        }
+        out
+    }
+
+    fn clone_function(&self, kind: Kind) -> String {
+        let Some(clone) = self.v1model_clone(kind) else {
+            return String::new();
+        };
+        let p = self.c_prefix();
+        let (sessions, mailbox) = (super::replication::sessions_map(self.prog), self.mailbox());
+        let ports = super::port_map(self.prog).unwrap_or_default();
+        let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
+        let mut copy = vec![
+            line("u32 port = session->members[i].port"),
+            line(format!(
+                "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
+            )),
+            CStmt::If {
+                cond: "!ifindex".into(),
+                then: vec![line("continue")],
+                other: vec![],
+            },
+            line(format!("struct {} *copy = &mailbox->state", self.state_type())),
+            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+        ];
+        copy.extend(self.copy_state(clone, kind));
+        let (offset, parser_error, reparse) = match kind {
+            Kind::IngressToEgress => ("0", "0", 1),
+            Kind::EgressToEgress => ("offset", "parser_error", 0),
+        };
+        copy.extend([
+            line(format!("mailbox->offset = {offset}")),
+            line(format!("mailbox->parser_error = {parser_error}")),
+        ]);
+        if self.reparses_clones() {
+            copy.push(line(format!("mailbox->reparse = {reparse}")));
+        }
+        copy.extend([
+            line("mailbox->armed = 1"),
+            line(format!("skb->cb[0] = {}", super::replication::COPY_MARK)),
+            line("bpf_clone_redirect(skb, *ifindex, 0)"),
+            line("mailbox->armed = 0"),
+        ]);
+        let body = vec![
+            line("u32 zero = 0"),
+            line(format!("u32 session_id = {}", self.expr(&clone.session))),
+            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
+            line(format!(
+                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            line(format!(
+                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
+            )),
+            CStmt::If {
+                cond: "!session || !mailbox".into(),
+                then: vec![CStmt::Return(String::new())],
+                other: vec![],
+            },
+            CStmt::For {
+                head: format!(
+                    "u32 i = 0; i < {} && i < session->count; i++",
+                    super::replication::MAX_REPLICAS
+                ),
+                body: copy,
+            },
+            line("skb->cb[0] = 0"),
+        ];
+        let what = match kind {
+            Kind::IngressToEgress => "Clone I2E: one copy of the packet as received (parsed again by egress)",
+            Kind::EgressToEgress => "Clone E2E: one copy of the packet with the headers egress left",
+        };
+        let mut out = format!(
+            "/* {what}\n * per member of the clone session, each to its port's egress program. */\n\
+             static __always_inline void {p}_{}(struct __sk_buff *skb, struct {} *st, u32 offset, u8 parser_error)\n{{\n",
+            kind.function(),
+            self.state_type()
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// The copy's state from the packet's (`st`): every variable reset
+    /// (an E2E clone keeps the headers) but the ingress port, the packet
+    /// length and the fields of the chosen list; its instance type and
+    /// port.
+    fn copy_state(&self, clone: &CloneI2e, kind: Kind) -> Vec<CStmt> {
+        let in_copy = |place: String| match place.strip_prefix("st->") {
+            Some(rest) => format!("copy->{rest}"),
+            None => place,
+        };
+        let mut out = vec![line("copy->p4bpf_exit = 0")];
+        for (id, v) in self.prog.vars.iter().enumerate() {
+            let headers = id == self.prog.headers.index();
+            if v.storage != VarStorage::State || (headers && kind == Kind::EgressToEgress) {
+                continue;
+            }
+            self.reset(&v.ty, &format!("copy->{}", v.c_name), &mut out);
+        }
+        let i = &self.prog.intrinsics;
+        for kept in [&i.ingress_port, &i.packet_length].into_iter().flatten() {
+            let place = self.lvalue(kept);
+            out.push(line(format!("{} = {place}", in_copy(place.clone()))));
+        }
+        for (field, indexes) in self.field_list_members_of(clone.field_lists.as_ref()) {
+            let place = self.lvalue(field);
+            let chosen: Vec<String> = indexes
+                .iter()
+                .map(|index| format!("field_list == {index}"))
+                .collect();
+            out.push(CStmt::If {
+                cond: chosen.join(" || "),
+                then: vec![line(format!(
+                    "__builtin_memcpy(&{}, &{place}, sizeof({place}))",
+                    in_copy(place.clone())
+                ))],
+                other: vec![],
+            });
+        }
+        out.push(line(format!(
+            "{} = {}",
+            in_copy(self.lvalue(&clone.packet_path)),
+            clone.path
+        )));
+        if let Some(port) = &i.output_port {
+            out.push(line(format!("{} = port", in_copy(self.lvalue(port)))));
+        }
+        out
+    }
+
+    /// In the egress program, before egress: an I2E clone is parsed again
+    /// from its first byte, as ingress's parser parsed it.
+    pub(super) fn reparse_on_copy(&self) -> Vec<CStmt> {
+        if !self.reparses_clones() {
+            return vec![];
+        }
+        let Some(parse) = self
+            .prog
+            .pipeline
+            .iter()
+            .find(|s| matches!(s, Step::Parse(_) | Step::ParseKeepingError(_)))
+        else {
+            return vec![];
+        };
+        let mut again = vec![line("offset = 0"), line("parser_error = 0")];
+        again.extend(self.step_part(*parse, 0, None, None));
+        vec![CStmt::If {
+            cond: "mailbox->reparse".into(),
+            then: again,
+            other: vec![],
+        }]
+    }
+}
