@@ -151,3 +151,19 @@ fn a_loop_condition_that_applies_a_table_is_refused() {
     let message = first_error(&body).unwrap_or_default();
     assert!(message.contains("loop condition"), "{message}");
 }
+
+#[test]
+fn a_struct_inside_a_header_holds_fields_of_at_most_64_bits() {
+    let fits = "struct s_t { bit<4> a; bit<4> b; }\nheader a_t { bit<8> x; s_t s; }\nstruct h_t { a_t a; }\n";
+    let wide = "struct s_t { bit<72> a; }\nheader a_t { bit<8> x; s_t s; }\nstruct h_t { a_t a; }\n";
+    let program = |types: &str| {
+        format!("{types}{PARSER}control f(inout h_t hdr, out bool pass) {{ apply {{ pass = hdr.a.s.b == 1; }} }}\nebpfFilter(prs(), f()) main;\n")
+    };
+    assert_eq!(first_error(&program(fits)), None);
+    let wide = program(wide).replace("hdr.a.s.b == 1", "true");
+    let message = first_error(&wide).unwrap_or_default();
+    assert!(
+        message.contains("header field `s` must be a bit string, a bool or a struct of them"),
+        "{message}"
+    );
+}

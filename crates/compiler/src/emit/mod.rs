@@ -40,6 +40,7 @@ mod trace_externs;
 mod types;
 mod varbit;
 mod wide;
+mod wire_fields;
 mod write_through;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
