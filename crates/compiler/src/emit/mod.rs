@@ -38,6 +38,7 @@ mod ternary;
 mod trace;
 mod trace_externs;
 mod types;
+mod value_set_tuple;
 mod varbit;
 mod wide;
 mod wire_fields;

@@ -145,10 +145,9 @@ impl Emitter<'_> {
         keep: impl Fn(usize) -> bool,
     ) -> Vec<CStmt> {
         let wire = self.wire_fields(agg);
-        let (agg, keep) = (
-            wire.agg.as_ref(),
-            |i: usize| wire.owner.get(i).is_some_and(|f| keep(*f)),
-        );
+        let (agg, keep) = (wire.agg.as_ref(), |i: usize| {
+            wire.owner.get(i).is_some_and(|f| keep(*f))
+        });
         let mut out = vec![];
         let mut i = 0;
         while let Some(f) = agg.fields.get(i) {

@@ -45,7 +45,7 @@ impl Emitter<'_> {
 
     /// Appends the bit-string members of a `ty` at C path `path` starting
     /// `bit_offset` bits into the header; the offset after them.
-    fn members(&self, ty: &Ty, path: &str, bit_offset: u32, out: &mut Vec<AggField>) -> u32 {
+    pub fn members(&self, ty: &Ty, path: &str, bit_offset: u32, out: &mut Vec<AggField>) -> u32 {
         let Ty::Struct(id) = ty else {
             out.push(AggField {
                 name: path.to_string(),

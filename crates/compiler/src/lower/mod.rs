@@ -44,6 +44,7 @@ mod tc_acl;
 mod tc_type;
 pub mod types;
 mod value_externs;
+mod value_set_tuple;
 mod wide;
 
 use crate::arch::Architecture;
