@@ -124,6 +124,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Ty::Bool,
             VarStorage::State,
         );
+        self.pending.extend(self.key_setup(table));
         self.pending.push(Stmt::Apply {
             table,
             hit: Some(var),

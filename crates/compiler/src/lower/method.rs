@@ -127,11 +127,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 call.span,
                 "a sub-parser is applied by a statement of its own in a parser state, not inside another statement",
             ),
-            (Some(Binding::Table(table)), "apply") => out.push(Stmt::Apply {
-                table,
-                hit: None,
-                action_run: None,
-            }),
+            (Some(Binding::Table(table)), "apply") => {
+                out.extend(self.key_setup(table));
+                out.push(Stmt::Apply {
+                    table,
+                    hit: None,
+                    action_run: None,
+                })
+            }
             (Some(Binding::Digest(digest)), _) => {
                 if self.digest_method(digest, method, args, call).is_some() {
                     out.append(&mut self.pending);
