@@ -1,6 +1,7 @@
 // `main` with its blocks passed by name, in another order than V1Switch
 // declares them: each block still fills its own role (ingress sets the
-// port, egress marks the frame after it).
+// port, egress marks the frame after it). A checksum call with its
+// arguments passed by name, shuffled too.
 #include <core.p4>
 #include <v1model.p4>
 
@@ -26,7 +27,14 @@ control MyEgress(inout headers_t hdr, inout meta_t meta, inout standard_metadata
     apply { hdr.eth.src = hdr.eth.src + 1; }
 }
 
-control MyCompute(inout headers_t hdr, inout meta_t meta) { apply { } }
+control MyCompute(inout headers_t hdr, inout meta_t meta) {
+    apply {
+        update_checksum(data = { hdr.eth.dst },
+                        algo = HashAlgorithm.csum16,
+                        checksum = hdr.eth.type,
+                        condition = hdr.eth.type == 0x1239);
+    }
+}
 
 control MyDeparser(packet_out pkt, in headers_t hdr) {
     apply { pkt.emit(hdr.eth); }
