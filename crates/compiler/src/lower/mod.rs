@@ -26,6 +26,7 @@ mod externs;
 mod hash;
 mod init;
 mod internet_checksum;
+mod lookahead_value;
 mod loops;
 mod meter;
 mod method;
