@@ -510,7 +510,8 @@ pub enum Next {
 
 #[derive(Clone, Debug)]
 pub struct SelectCase {
-    /// One keyset per select expression.
+    /// One keyset per select expression, or one value set matching all
+    /// of them.
     pub keysets: Vec<Keyset>,
     pub next: Next,
 }

@@ -151,3 +151,37 @@ fn a_loop_condition_that_applies_a_table_is_refused() {
     let message = first_error(&body).unwrap_or_default();
     assert!(message.contains("loop condition"), "{message}");
 }
+
+#[test]
+fn a_struct_inside_a_header_holds_fields_of_at_most_64_bits() {
+    let fits = "struct s_t { bit<4> a; bit<4> b; }\nheader a_t { bit<8> x; s_t s; }\nstruct h_t { a_t a; }\n";
+    let wide =
+        "struct s_t { bit<72> a; }\nheader a_t { bit<8> x; s_t s; }\nstruct h_t { a_t a; }\n";
+    let program = |types: &str| {
+        format!("{types}{PARSER}control f(inout h_t hdr, out bool pass) {{ apply {{ pass = hdr.a.s.b == 1; }} }}\nebpfFilter(prs(), f()) main;\n")
+    };
+    assert_eq!(first_error(&program(fits)), None);
+    let wide = program(wide).replace("hdr.a.s.b == 1", "true");
+    let message = first_error(&wide).unwrap_or_default();
+    assert!(
+        message.contains("header field `s` must be a bit string, a bool or a struct of them"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_value_set_over_several_keys_must_line_up_with_them() {
+    let program = |member: &str| {
+        format!("header a_t {{ bit<8> x; bit<8> y; }}\nstruct h_t {{ a_t a; }}\nstruct m_t {{ {member} }}\nparser prs(packet_in p, out h_t hdr) {{\n  value_set<m_t>(4) vs;\n  state start {{ p.extract(hdr.a); transition select(hdr.a.x, hdr.a.y) {{ vs: accept; default: reject; }} }} }}\ncontrol f(inout h_t hdr, out bool pass) {{ apply {{ pass = true; }} }}\nebpfFilter(prs(), f()) main;\n")
+    };
+    assert_eq!(first_error(&program("bit<8> x; bit<8> y;")), None);
+    let message = first_error(&program("bit<8> x; bit<16> y;")).unwrap_or_default();
+    assert!(
+        message.contains(
+            "value set `vs` holds members of 8, 16 bits; the select's keys have 8, 8 bits"
+        ),
+        "{message}"
+    );
+    let message = first_error(&program("bit<8> x; @match(ternary) bit<8> y;")).unwrap_or_default();
+    assert!(message.contains("`@match(ternary)`"), "{message}");
+}

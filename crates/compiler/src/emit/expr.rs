@@ -210,8 +210,8 @@ impl Emitter<'_> {
                 // A run-time index is bounded for the verifier; an
                 // out-of-range read takes element 0 (its value is undefined).
                 (_, Ty::Stack { size, .. }) => {
-                    let i = self.expr(index);
-                    format!("{}.elem[{i} < {size} ? {i} : 0]", self.lvalue(base))
+                    let i = self.bounded_index(&self.expr(index), *size);
+                    format!("{}.elem[{i}]", self.lvalue(base))
                 }
                 _ => format!("{}.elem[{}]", self.lvalue(base), self.expr(index)),
             },
@@ -227,10 +227,18 @@ impl Emitter<'_> {
                     format!("({s}.next - 1)")
                 };
                 // Out of range reads element 0: the verifier needs a bounded index.
-                format!("{s}.elem[{index} < {size} ? {index} : 0]")
+                format!("{s}.elem[{}]", self.bounded_index(&index, size))
             }
             _ => self.expr(e),
         }
+    }
+
+    /// `index`, or 0 when it is not below `size`, clamped where the
+    /// verifier sees it (a C `?:` lets clang compare one register and
+    /// index with another, which the verifier refuses as unbounded).
+    fn bounded_index(&self, index: &str, size: u32) -> String {
+        self.use_helper(Helper::StackIndex);
+        format!("p4bpf_stack_index({index}, {size})")
     }
 
     /// `i < size && ...` for the run-time stack indices on the path of

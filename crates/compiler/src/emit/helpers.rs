@@ -18,6 +18,8 @@ pub enum Helper {
     Hash(crate::ir::HashAlgorithm),
     /// A CRC continued from a previous one (`super::crc_continue`).
     CrcContinue(crate::ir::HashAlgorithm),
+    /// A run-time header-stack index clamped below the stack's size.
+    StackIndex,
 }
 
 pub fn text(helper: Helper) -> &'static str {
@@ -25,6 +27,22 @@ pub fn text(helper: Helper) -> &'static str {
         Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
         Helper::CrcContinue(algorithm) => super::crc_continue::helper_text(algorithm),
+        // In asm: clang would otherwise fold the clamp into a compare on
+        // one register and an access through another, or into a select of
+        // pointers, and the verifier would see an unbounded offset.
+        Helper::StackIndex => {
+            "/* `i` if it is below `size`, else 0 (P4: an out-of-range stack index
+ * reads an undefined value), bounded where the verifier sees it. */
+#ifdef __bpf__
+#define p4bpf_stack_index(i, size) ({ \\
+    u64 p4bpf_index = (i); \\
+    asm volatile(\"if %[x] < %[n] goto +1; %[x] = 0\" : [x] \"+r\"(p4bpf_index) : [n] \"i\"(size)); \\
+    p4bpf_index; })
+#else
+#define p4bpf_stack_index(i, size) ((u64)(i) < (size) ? (u64)(i) : 0)
+#endif
+"
+        }
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
@@ -207,9 +225,11 @@ mod tests {
             Helper::SkbShrink,
             Helper::Lookup3,
             Helper::Wide,
+            Helper::StackIndex,
         ] {
             let defines = text(h).contains("static __always_inline")
-                || text(h).contains("__attribute__((noinline)) int p4bpf_");
+                || text(h).contains("__attribute__((noinline)) int p4bpf_")
+                || text(h).contains("#define p4bpf_");
             assert!(defines, "{h:?}");
         }
     }

@@ -43,8 +43,10 @@ mod trace_externs;
 mod types;
 mod v1model_clone;
 mod v1model_passes;
+mod value_set_tuple;
 mod varbit;
 mod wide;
+mod wire_fields;
 mod write_through;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};

@@ -105,16 +105,19 @@ impl Emitter<'_> {
     }
 
     /// Reads the fields of header `agg` from `base` into the struct at
-    /// `place`: every field, or with the state in the per-CPU scratch
-    /// (where clang cannot drop unused stores) the fields something reads.
+    /// `place`: every field (a struct field's members with it), or with
+    /// the state in the per-CPU scratch (where clang cannot drop unused
+    /// stores) the fields something reads.
     pub fn read_header(&self, id: AggId, agg: &Aggregate, base: &str, place: &str) -> Vec<CStmt> {
         let in_map = self.state_in_map();
-        agg.fields
+        let wire = self.wire_fields(agg);
+        wire.agg
+            .fields
             .iter()
-            .enumerate()
-            .filter(|(i, _)| !in_map || self.reads.contains(id, *i))
+            .zip(&wire.owner)
+            .filter(|(_, i)| !in_map || self.reads.contains(id, **i))
             .map(
-                |(_, f)| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
+                |(f, _)| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
                     Scalar::Bytes(n) => line(format!(
                         "__builtin_memcpy({place}.{}, {base} + {}, {n})",
                         c_ident(&f.name),
@@ -131,7 +134,7 @@ impl Emitter<'_> {
     }
 
     /// Writes the fields of `agg` for which `keep` holds from `place` to
-    /// `base`. Kept fields that share bytes (`bit<3> pcp; bit<1> dei;
+    /// `base` (a struct field's members with it). Kept fields that share bytes (`bit<3> pcp; bit<1> dei;
     /// bit<12> vid`) are packed into one store instead of one
     /// read-modify-write each.
     pub fn write_header(
@@ -141,6 +144,10 @@ impl Emitter<'_> {
         place: &str,
         keep: impl Fn(usize) -> bool,
     ) -> Vec<CStmt> {
+        let wire = self.wire_fields(agg);
+        let (agg, keep) = (wire.agg.as_ref(), |i: usize| {
+            wire.owner.get(i).is_some_and(|f| keep(*f))
+        });
         let mut out = vec![];
         let mut i = 0;
         while let Some(f) = agg.fields.get(i) {

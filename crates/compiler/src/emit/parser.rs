@@ -7,7 +7,7 @@ use super::parser_loop;
 use super::stmt::Ctx;
 use super::tables::keyset_test;
 use super::Emitter;
-use crate::ir::{Expr, ExprKind, Next, Parser, Transition};
+use crate::ir::{Expr, ExprKind, Keyset, Next, Parser, Transition};
 
 /// The longest run-time `advance` the parser takes, in bytes: a bound the
 /// verifier needs on the packet offset (a longer one is PacketTooShort).
@@ -140,14 +140,20 @@ impl Emitter<'_> {
                     CStmt::Goto("reject".into()),
                 ];
                 for case in cases.iter().rev() {
-                    let conds: Vec<String> = case
-                        .keysets
-                        .iter()
-                        .zip(keys.iter().zip(&key_values))
-                        .filter_map(|(ks, (k, v))| {
-                            keyset_test(v, ks, k.ty.width().unwrap_or(32), k, self)
-                        })
-                        .collect();
+                    let conds: Vec<String> = match case.keysets.as_slice() {
+                        [Keyset::ValueSet(id)] if keys.len() > 1 => self
+                            .value_set_tuple_test(*id, &key_values)
+                            .into_iter()
+                            .collect(),
+                        _ => case
+                            .keysets
+                            .iter()
+                            .zip(keys.iter().zip(&key_values))
+                            .filter_map(|(ks, (k, v))| {
+                                keyset_test(v, ks, k.ty.width().unwrap_or(32), k, self)
+                            })
+                            .collect(),
+                    };
                     let goto = vec![CStmt::Goto(self.state_label(parser, case.next))];
                     chain = if conds.is_empty() {
                         goto

@@ -358,10 +358,17 @@ impl Emitter<'_> {
     /// After a write to `lhs`: when it is a header field (or a slice of
     /// one), mark the header dirty for the in-place deparser.
     fn mark_dirty(&self, lhs: &Expr) -> Vec<CStmt> {
-        let target = match &lhs.kind {
+        let mut target = match &lhs.kind {
             ExprKind::Slice { base, .. } => base.as_ref(),
             _ => lhs,
         };
+        // A member of a struct inside a header dirties the header.
+        while let ExprKind::Field { base, .. } = &target.kind {
+            if !matches!(base.ty, Ty::Struct(_)) || !matches!(base.kind, ExprKind::Field { .. }) {
+                break;
+            }
+            target = base;
+        }
         match &target.kind {
             // A field written into the packet where it is assigned needs
             // nothing from the deparser.

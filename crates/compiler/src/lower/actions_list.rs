@@ -3,7 +3,7 @@
 //! bound action becomes a wrapper action of the same P4 name whose
 //! parameters are the original's directionless ones (those the control
 //! plane supplies) and whose body calls the original with the bound
-//! arguments, so tables and the emitter only ever see table-ready actions.
+//! arguments (after the statements of functions they call), so tables and the emitter only ever see table-ready actions.
 
 use super::{Binding, Lowerer};
 use crate::ir::{self, ActionId, Expr, ExprKind, Stmt, VarStorage};
@@ -83,7 +83,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             args.push(x);
         }
-        if !hoisted.is_empty() {
+        // A function call's statements run in the wrapper, when the action
+        // runs; a table cannot be applied from an action.
+        if hoisted
+            .iter()
+            .any(|s| matches!(s, Stmt::Apply { .. } | Stmt::SwitchAction { .. }))
+        {
             self.diags.error(
                 r.span,
                 "an argument bound in the `actions` list cannot apply a table",
@@ -106,7 +111,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             c_name,
             params,
             directional: 0,
-            body: vec![Stmt::CallAction { action, args }],
+            body: hoisted
+                .into_iter()
+                .chain([Stmt::CallAction { action, args }])
+                .collect(),
             ..original
         });
         Some(id)

@@ -13,6 +13,21 @@ use p4bpf_front::source::Span;
 const HEADERS: &str = "headers";
 
 /// The shared variable a block parameter is bound to (none: the packet).
+/// `main`'s arguments in the order of the architecture's blocks: named
+/// ones (`V1Switch(p = prs(), ig = ingress(), ...)`) by their block's
+/// name, when every block is named once; otherwise as written.
+fn in_block_order<'x>(args: &'x [ast::Argument], arch: &Architecture) -> Vec<&'x ast::Argument> {
+    let named = |role: &str| {
+        args.iter()
+            .find(|a| a.name.as_ref().is_some_and(|n| n.name == role))
+    };
+    let ordered: Option<Vec<&ast::Argument>> = arch.blocks.iter().map(|b| named(b.role)).collect();
+    match ordered {
+        Some(ordered) if ordered.len() == args.len() => ordered,
+        _ => args.iter().collect(),
+    }
+}
+
 fn shared_name(param: Param) -> Option<&'static str> {
     match param {
         Param::Packet => None,
@@ -52,7 +67,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.arch = Some(arch);
         self.prog.arch = arch.arch;
         let mut blocks = vec![];
-        for arg in args {
+        for arg in in_block_order(args, arch) {
             if !self.package_blocks(&arg.value, &mut blocks) {
                 return;
             }

@@ -62,55 +62,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    /// `p.lookahead<H>()` as a value: a valid header whose fields are the
-    /// bits ahead, in a fresh variable filled before the expression.
-    fn lookahead_header(&mut self, agg: crate::ir::AggId, e: &ast::Expr) -> Option<Expr> {
-        let header = self.env.aggregates.get(agg.index())?.clone();
-        if header.varbit.is_some()
-            || header
-                .fields
-                .iter()
-                .any(|f| f.ty.width().is_none_or(|w| w > 64))
-        {
-            self.diags.error(
-                e.span,
-                "`lookahead` of a header needs fields of at most 64 bits and no varbit",
-            );
-            return None;
-        }
-        let ty = Ty::Header(agg);
-        let name = format!("{}.lookahead{}", self.dotted("tmp"), self.prog.vars.len());
-        let v = self.new_var(name, ty.clone(), VarStorage::State);
-        let place = Expr {
-            kind: ExprKind::Var(v),
-            ty,
-        };
-        self.pending.push(Stmt::SetValid {
-            header: place.clone(),
-            valid: true,
-        });
-        for (field, f) in header.fields.iter().enumerate() {
-            self.pending.push(Stmt::Assign {
-                lhs: Expr {
-                    kind: ExprKind::Field {
-                        base: Box::new(place.clone()),
-                        agg,
-                        field,
-                    },
-                    ty: f.ty.clone(),
-                },
-                rhs: Expr {
-                    kind: ExprKind::Lookahead {
-                        bit_offset: f.bit_offset,
-                        check_bytes: header.wire_bits / 8,
-                    },
-                    ty: f.ty.clone(),
-                },
-            });
-        }
-        Some(place)
-    }
-
     /// `t.apply().hit` / `.miss`: hoists the application, yields its flag.
     pub(super) fn apply_hit(
         &mut self,
@@ -124,6 +75,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Ty::Bool,
             VarStorage::State,
         );
+        self.pending.extend(self.key_setup(table));
         self.pending.push(Stmt::Apply {
             table,
             hit: Some(var),
@@ -192,11 +144,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             },
                             ty,
                         }),
-                        Some(Ty::Header(agg)) => self.lookahead_header(agg, e),
+                        Some(ty @ (Ty::Header(_) | Ty::Struct(_) | Ty::Stack { .. })) => {
+                            self.lookahead_value(ty, e)
+                        }
                         _ => {
                             self.diags.error(
                                 e.span,
-                                "`lookahead` is supported for bit<N> with N <= 64 and for headers",
+                                "`lookahead` is supported for bit<N> with N <= 64 (or a slice of a wider one), headers, structs and stacks",
                             );
                             None
                         }

@@ -69,9 +69,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 })
             }
             A::Slice { base, hi, lo } => {
-                let base = self.expr(base)?;
                 let hi = self.env.const_u32(hi, &mut self.diags)?;
                 let lo = self.env.const_u32(lo, &mut self.diags)?;
+                if let Some(bits) = self.wide_lookahead_slice(base, hi, lo, e) {
+                    return Some(bits);
+                }
+                let base = self.expr(base)?;
                 self.slice(base, hi, lo, e)
             }
             // `base[lo +: width]` with a constant `lo` is `base[lo + width - 1 : lo]`.
@@ -160,6 +163,40 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 None
             }
         }
+    }
+
+    /// `p.lookahead<bit<N>>()[hi:lo]` with N over 64 bits: the slice's own
+    /// bits, looked at where they lie (`hi` is the N-1-hi'th bit ahead),
+    /// with all N bits required in the packet. `None` for other slices.
+    fn wide_lookahead_slice(
+        &mut self,
+        base: &ast::Expr,
+        hi: u32,
+        lo: u32,
+        e: &ast::Expr,
+    ) -> Option<Expr> {
+        let A::Call { callee, .. } = &base.kind else {
+            return None;
+        };
+        let A::Member { member, .. } = &callee.kind else {
+            return None;
+        };
+        if member.name != "lookahead" {
+            return None;
+        }
+        let Some(Ty::Bits { width, .. }) = self.env.expr_ty(base, &mut self.diags) else {
+            return None;
+        };
+        if width <= 64 || hi < lo || hi >= width || hi - lo >= 64 {
+            return None;
+        }
+        Some(Expr {
+            kind: ExprKind::Lookahead {
+                bit_offset: width - 1 - hi,
+                check_bytes: width.div_ceil(8),
+            },
+            ty: self.env.expr_ty(e, &mut self.diags)?,
+        })
     }
 
     /// `base[hi:lo]`, checked against the base's width.

@@ -63,7 +63,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         args: &'a [ast::Argument],
         e: &ast::Expr,
     ) -> Option<Expr> {
-        let [cond, data, checksum, algo] = args else {
+        let args = by_checksum_param_names(args);
+        let [cond, data, checksum, algo] = args.as_slice() else {
             self.diags.error(
                 e.span,
                 "a checksum call takes a condition, a list of fields, the checksum and an algorithm",
@@ -274,4 +275,20 @@ fn void() -> Expr {
         kind: ExprKind::Bool(true),
         ty: Ty::Void,
     }
+}
+
+/// A checksum call's arguments in parameter order: passed by name
+/// (`verify_checksum(data = {...}, checksum = c, condition = true, algo =
+/// ...)`, v1model.p4's names), or as written.
+fn by_checksum_param_names(args: &[ast::Argument]) -> Vec<&ast::Argument> {
+    if args.iter().all(|a| a.name.is_none()) {
+        return args.iter().collect();
+    }
+    ["condition", "data", "checksum", "algo"]
+        .iter()
+        .filter_map(|p| {
+            args.iter()
+                .find(|a| a.name.as_ref().is_some_and(|n| n.name == *p))
+        })
+        .collect()
 }

@@ -26,18 +26,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     let Some(cond) = self.expr_into(&cond.value, out) else {
                         return;
                     };
-                    let Some(Expr {
-                        kind: ExprKind::ErrorCode(error),
-                        ..
-                    }) = self.expr(&error.value)
-                    else {
-                        self.diags.error(
-                            error.value.span,
-                            "expected an error constant like `error.ParserInvalidArgument`",
-                        );
+                    let Some(error) = self.expr_into(&error.value, out) else {
                         return;
                     };
-                    out.push(Stmt::Verify { cond, error });
+                    match error.kind {
+                        ExprKind::ErrorCode(error) => out.push(Stmt::Verify { cond, error }),
+                        _ if error.ty == Ty::Error => out.push(self.verify_any(cond, error)),
+                        _ => self.diags.error(
+                            call.span,
+                            "the second argument of `verify` must be an error",
+                        ),
+                    }
                 }
                 _ => {
                     if let Some(x) = self.function_call(&p.name.name, args, call) {
@@ -52,6 +51,25 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => self
                 .diags
                 .error(call.span, "this call is not supported by the eBPF target"),
+        }
+    }
+
+    /// `verify(cond, e)` with an error known at run time: a `verify` with
+    /// each error constant, chosen by the value of `e`.
+    fn verify_any(&self, cond: Expr, error: Expr) -> Stmt {
+        let cases = (0..self.env.errors.len() as u32)
+            .map(|code| {
+                let verify = Stmt::Verify {
+                    cond: cond.clone(),
+                    error: code,
+                };
+                (vec![code.into()], vec![verify])
+            })
+            .collect();
+        Stmt::SwitchValue {
+            value: error,
+            cases,
+            default: None,
         }
     }
 
@@ -127,11 +145,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 call.span,
                 "a sub-parser is applied by a statement of its own in a parser state, not inside another statement",
             ),
-            (Some(Binding::Table(table)), "apply") => out.push(Stmt::Apply {
-                table,
-                hit: None,
-                action_run: None,
-            }),
+            (Some(Binding::Table(table)), "apply") => {
+                out.extend(self.key_setup(table));
+                out.push(Stmt::Apply {
+                    table,
+                    hit: None,
+                    action_run: None,
+                })
+            }
             (Some(Binding::Digest(digest)), _) => {
                 if self.digest_method(digest, method, args, call).is_some() {
                     out.append(&mut self.pending);

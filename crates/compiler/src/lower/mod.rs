@@ -26,6 +26,7 @@ mod externs;
 mod hash;
 mod init;
 mod internet_checksum;
+mod lookahead_value;
 mod loops;
 mod meter;
 mod method;
@@ -49,6 +50,7 @@ pub mod types;
 mod v1model_clone;
 mod v1model_passes;
 mod value_externs;
+mod value_set_tuple;
 mod wide;
 
 use crate::arch::Architecture;
@@ -177,6 +179,9 @@ struct Lowerer<'a, 'u> {
     action_params: HashMap<ir::ActionId, &'a [ast::Param]>,
     /// Where each of `prog.entry_requests` was made, for diagnostics.
     entry_request_spans: Vec<Span>,
+    /// Statements computing a table's keys that apply a table or call a
+    /// function, run before each of its `apply`s.
+    key_setup: HashMap<ir::TableId, Vec<ir::Stmt>>,
 }
 
 /// A control instance inside a control, lowered once; each `apply` copies
@@ -269,6 +274,7 @@ pub fn lower(
         loops: vec![],
         action_params: HashMap::new(),
         entry_request_spans: vec![],
+        key_setup: HashMap::new(),
     };
     lw.program(program);
     lw.prog.aggregates = lw.env.aggregates.clone();

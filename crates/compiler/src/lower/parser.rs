@@ -215,6 +215,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
                 let mut out = vec![];
                 for case in cases {
+                    if let Some(keyset) = self.tuple_value_set(&case.keyset, &keys) {
+                        let next = self.next(&case.state)?;
+                        out.push(SelectCase {
+                            keysets: vec![keyset],
+                            next,
+                        });
+                        continue;
+                    }
                     let items: Vec<&'a ast::Expr> = match &case.keyset.kind {
                         A::List(items) if keys.len() > 1 => items.iter().collect(),
                         _ => vec![&case.keyset],

@@ -211,6 +211,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Ty::bits(32),
             VarStorage::State,
         );
+        out.extend(self.key_setup(table));
         out.push(Stmt::Apply {
             table,
             hit: None,

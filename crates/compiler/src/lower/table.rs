@@ -5,7 +5,9 @@
 
 use super::profile::ProfileProperties;
 use super::{Binding, Lowerer};
-use crate::ir::{self, ActionCall, ConstEntry, MatchKind, Storage, TableKey};
+use crate::ir::{
+    self, ActionCall, ConstEntry, Expr, ExprKind, MatchKind, Stmt, Storage, TableKey, VarStorage,
+};
 use p4bpf_front::ast::{self, DeclKind, ExprKind as A, TablePropertyKind};
 
 /// Entries a table holds when the program does not say.
@@ -29,6 +31,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut profile = ProfileProperties::default();
         let mut direct = vec![];
         let mut auto_delete = false;
+        let mut key_setup = vec![];
         for prop in properties {
             match &prop.kind {
                 TablePropertyKind::Key(elems) => {
@@ -36,7 +39,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         if k.match_kind.name.name == "selector" {
                             profile.selector_key_at.get_or_insert(k.match_kind.span);
                             profile.selector_keys.extend(self.selector_key(k));
-                        } else if let Some(key) = self.table_key(k) {
+                        } else if let Some(key) = self.table_key(k, &mut key_setup) {
                             keys.push(key);
                         }
                     }
@@ -134,6 +137,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let tc_acl = self.tc_acl(&decl.annotations);
         let entry_timer = self.entry_timer(auto_delete, storage, decl);
         let id = ir::TableId(self.prog.tables.len() as u32);
+        if !key_setup.is_empty() {
+            self.key_setup.insert(id, key_setup);
+        }
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
         let origin = self.diags.origin(decl.span);
@@ -207,12 +213,28 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    fn table_key(&mut self, k: &'a ast::KeyElement) -> Option<TableKey> {
-        let expr = self.expr(&k.expr)?;
+    /// The statements computing `table`'s keys before an `apply`.
+    pub(super) fn key_setup(&self, table: ir::TableId) -> Vec<Stmt> {
+        self.key_setup.get(&table).cloned().unwrap_or_default()
+    }
+
+    /// One key; a key that applies a table or calls a function is computed
+    /// into a variable by statements added to `setup`, which run before
+    /// each `apply` (P4 evaluates the key expressions there).
+    fn table_key(&mut self, k: &'a ast::KeyElement, setup: &mut Vec<Stmt>) -> Option<TableKey> {
+        let mut expr = self.expr(&k.expr)?;
         if !self.pending.is_empty() {
-            self.pending.clear();
-            self.diags.error(k.span, "a table key cannot apply a table, call a function or compute on more than 64 bits on the eBPF target; compute it into a variable before `apply`");
-            return None;
+            setup.append(&mut self.pending);
+            let var = self.new_var(self.dotted("key"), expr.ty.clone(), VarStorage::State);
+            let value = Expr {
+                kind: ExprKind::Var(var),
+                ty: expr.ty.clone(),
+            };
+            setup.push(Stmt::Assign {
+                lhs: value.clone(),
+                rhs: expr,
+            });
+            expr = value;
         }
         let kind = match k.match_kind.name.name.as_str() {
             "exact" => MatchKind::Exact,

@@ -276,11 +276,14 @@ impl<'a> TypeEnv<'a> {
             let fty = self.ty(field_ty, at, diags)?;
             let bit_offset = offset;
             if kind == AggKind::Header {
-                let Some(w) = fty.width() else {
-                    diags.error(at, format!("header field `{field}` must be a bit string"));
+                let Some(w) = self.wire_width(&fty) else {
+                    diags.error(
+                        at,
+                        format!("header field `{field}` must be a bit string, a bool or a struct of them (of at most 64 bits each)"),
+                    );
                     return None;
                 };
-                if w > 64 && !offset.is_multiple_of(8) {
+                if w > 64 && fty.width().is_some() && !offset.is_multiple_of(8) {
                     diags.error(
                         at,
                         format!("field `{field}` wider than 64 bits must start on a byte boundary"),
@@ -312,6 +315,24 @@ impl<'a> TypeEnv<'a> {
             agg.varbit = varbit;
         }
         Some(self.agg_ty(id))
+    }
+
+    /// How many bits a header field of type `ty` takes on the wire: a bit
+    /// string, a bool, or a struct of them (P4 7.2.7: a struct inside a
+    /// header). `None` for what a header cannot hold, and for a struct
+    /// member wider than 64 bits, which the emitter does not place.
+    fn wire_width(&self, ty: &Ty) -> Option<u32> {
+        let Ty::Struct(id) = ty else {
+            return ty.width();
+        };
+        let agg = self.aggregates.get(id.index())?;
+        agg.fields
+            .iter()
+            .map(|f| match f.ty {
+                Ty::Struct(_) => self.wire_width(&f.ty),
+                _ => f.ty.width().filter(|w| *w <= 64),
+            })
+            .sum()
     }
 
     /// The compile-time value the checker gave `e`.

@@ -37,6 +37,18 @@ pub fn header_field(e: &Expr) -> Option<(AggId, usize)> {
     }
 }
 
+/// The header field holding the struct member `e` names (`hdr.h.s.x`:
+/// `s`, a struct inside a header), if any.
+fn enclosing_header_field(mut e: &Expr) -> Option<(AggId, usize)> {
+    while let ExprKind::Field { base, .. } = &e.kind {
+        if let Some(field) = header_field(base) {
+            return Some(field);
+        }
+        e = base;
+    }
+    None
+}
+
 /// Whether `e` is a path of struct members from a variable (`hdr.ipv4`),
 /// which has one place in the packet once extracted.
 pub fn plain_path(mut e: &Expr) -> bool {
@@ -94,10 +106,21 @@ impl WriteWalk<'_> {
             return;
         };
         let Some(field) = header_field(target) else {
+            // The deparser writes a struct inside a header whole.
+            if let Some(field) = enclosing_header_field(target) {
+                self.w.fields.insert(field);
+                self.w.indirect.insert(field);
+            }
             return;
         };
         self.w.fields.insert(field);
-        if sliced || through_pointer || !plain_path(base) || !self.facts.stable(*agg) {
+        let whole_struct = target.ty.width().is_none();
+        if sliced
+            || through_pointer
+            || whole_struct
+            || !plain_path(base)
+            || !self.facts.stable(*agg)
+        {
             self.w.indirect.insert(field);
         }
     }
@@ -172,7 +195,14 @@ impl Reads {
     fn path(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Var(_) => {}
-            ExprKind::Field { base, .. } => self.path(base),
+            ExprKind::Field { base, .. } => {
+                // A struct inside a header is read whole when a member is
+                // read or written: the deparser writes all its members.
+                if let (Ty::Struct(_), Some(field)) = (&e.ty, header_field(e)) {
+                    self.fields.insert(field);
+                }
+                self.path(base)
+            }
             ExprKind::Index { base, index } => {
                 self.path(base);
                 walk_expr(self, index);
@@ -309,6 +339,31 @@ xdp(prs(), sw(), dprs()) main;
         let op = agg(&prog, "op_t");
         assert!(r.contains(op, 0), "the varbit size");
         assert!(!r.contains(op, 1));
+    }
+
+    #[test]
+    fn a_struct_inside_a_header_is_read_and_written_whole() {
+        let prog = lowered(
+            "
+#include <xdp_model.p4>
+struct flags_t { bit<4> a; bit<4> b; }
+header h_t { bit<8> x; flags_t flags; }
+struct hs { h_t h; }
+parser prs(packet_in p, out hs hdr) { state start { p.extract(hdr.h); transition accept; } }
+control sw(inout hs hdr, in xdp_input imd, out xdp_output omd) {
+    apply { hdr.h.flags.b = 1; omd.output_port = 0; omd.output_action = xdp_action.XDP_PASS; }
+}
+control dprs(in hs hdr, packet_out p) { apply { p.emit(hdr.h); } }
+xdp(prs(), sw(), dprs()) main;
+",
+        );
+        let h = agg(&prog, "h_t");
+        let r = Reads::of(&prog, false);
+        assert!(r.contains(h, 1), "member `a` is written back unchanged");
+        assert!(!r.contains(h, 0));
+        let w = Writes::of(&prog, &HeaderFacts::of(&prog));
+        assert!(w.fields.contains(&(h, 1)) && w.indirect.contains(&(h, 1)));
+        assert!(!w.fields.contains(&(h, 0)));
     }
 
     #[test]

@@ -29,6 +29,17 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* `i` if it is below `size`, else 0 (P4: an out-of-range stack index
+ * reads an undefined value), bounded where the verifier sees it. */
+#ifdef __bpf__
+#define p4bpf_stack_index(i, size) ({ \
+    u64 p4bpf_index = (i); \
+    asm volatile("if %[x] < %[n] goto +1; %[x] = 0" : [x] "+r"(p4bpf_index) : [n] "i"(size)); \
+    p4bpf_index; })
+#else
+#define p4bpf_stack_index(i, size) ((u64)(i) < (size) ? (u64)(i) : 0)
+#endif
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -128,9 +139,9 @@ state_label:;
         st->headers.labels.next = stack_index + 1;
     }
     offset += 4;
-    if (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].bos == 0U) {
+    if (st->headers.labels.elem[p4bpf_stack_index((st->headers.labels.next - 1), 4)].bos == 0U) {
         goto state_label;
-    } else if (st->headers.labels.elem[(st->headers.labels.next - 1) < 4 ? (st->headers.labels.next - 1) : 0].bos == 1U) {
+    } else if (st->headers.labels.elem[p4bpf_stack_index((st->headers.labels.next - 1), 4)].bos == 1U) {
         goto accept;
     } else {
         parser_error = 2 /* NoMatch */;
@@ -168,7 +179,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "89\t107\tstack_loop.p4:24\tparser state `prs.start`\n"
-    "110\t138\tstack_loop.p4:31\tparser state `prs.label`\n"
-    "144\t149\tstack_loop.p4:40\tcontrol `pipe`\n"
+    "100\t118\tstack_loop.p4:24\tparser state `prs.start`\n"
+    "121\t149\tstack_loop.p4:31\tparser state `prs.label`\n"
+    "155\t160\tstack_loop.p4:40\tcontrol `pipe`\n"
     "";
