@@ -14,6 +14,10 @@ use std::os::unix::fs::OpenOptionsExt;
 
 /// `_IOW('T', 202, int)`: attach the descriptor to a new interface.
 const TUNSETIFF: c_ulong = 0x4004_54ca;
+/// `_IOW('T', 205, int)`: set the interface's link type (while down).
+const TUNSETLINK: c_ulong = 0x4004_54cd;
+/// `ARPHRD_ETHER`: `bpf_redirect` keeps a link-layer header for it.
+const ARPHRD_ETHER: c_ulong = 1;
 const SIOCGIFFLAGS: c_ulong = 0x8913;
 const SIOCSIFFLAGS: c_ulong = 0x8914;
 const IFF_TUN: i16 = 0x0001;
@@ -45,8 +49,9 @@ pub struct Tun {
 }
 
 impl Tun {
-    /// A new TUN interface `name`, up, in the calling thread's namespace.
-    pub fn create(name: &str) -> Result<Tun> {
+    /// A new TUN interface `name`, up, in the calling thread's namespace;
+    /// typed Ethernet if `ethernet` (its frames stay as written either way).
+    pub fn create(name: &str, ethernet: bool) -> Result<Tun> {
         let file = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
@@ -59,6 +64,13 @@ impl Tun {
         if unsafe { ioctl(file.as_raw_fd(), TUNSETIFF, &mut request) } != 0 {
             return Err(RuntimeError::os(
                 format!("creating TUN device `{name}`"),
+                crate::sys::last_errno(),
+            ));
+        }
+        // SAFETY: TUNSETLINK takes its argument by value.
+        if ethernet && unsafe { ioctl(file.as_raw_fd(), TUNSETLINK, ARPHRD_ETHER) } != 0 {
+            return Err(RuntimeError::os(
+                format!("typing TUN device `{name}` Ethernet"),
                 crate::sys::last_errno(),
             ));
         }

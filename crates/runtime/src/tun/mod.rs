@@ -17,8 +17,19 @@
 //! the stack; nowhere, dropped (XDP_ABORTED reads as a drop too). The
 //! caller reads the output record as after a test run, and the ports map
 //! gets its entries back after the thread ends.
+//!
+//! What the kernel still refuses on this route:
+//! - XDP: `bpf_xdp_adjust_head` leaves no frame shorter than 14 bytes
+//!   (net/core/filter.c), so a program that resizes such a frame drops it.
+//! - TC: a redirect to a device with no link-layer header pulls the bytes
+//!   before the network header, which are the bytes a program adds in
+//!   front. V1model pipelines, whose packets never go to the stack, run
+//!   behind [`shift`], which keeps them; other architectures pass packets
+//!   to the stack, which the shift would cut, so there a frame grown at
+//!   the front comes out without the added bytes.
 
 pub mod device;
+mod shift;
 
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
@@ -29,8 +40,8 @@ use crate::veth::socket::{self, PacketSocket};
 use crate::veth::{attach_tcx, attach_xdp_in_mode, netns};
 use crate::{sys, sys_ops};
 use device::Tun;
-use p4bpf_layout::Hook;
-use std::os::fd::OwnedFd;
+use p4bpf_layout::{Architecture, Hook};
+use std::os::fd::{AsRawFd, OwnedFd};
 
 /// The protocol frames arrive with: IEEE's local experimental EtherType,
 /// which no kernel handler takes, so a passed frame ends at our socket.
@@ -49,6 +60,8 @@ struct Hookup {
     egress: Option<i32>,
     /// The ports map's descriptor and the ports it maps.
     ports: Option<(i32, Vec<u32>)>,
+    /// Whether the frame runs behind [`shift`] (TC only).
+    shifted: bool,
 }
 
 /// Where a frame came out.
@@ -65,7 +78,9 @@ enum Exit {
 /// What the report says of a frame that takes this way.
 pub fn note(hook: Hook, refusal: &Refusal) -> String {
     let place = match hook {
-        Hook::Xdp => "XDP (generic mode)",
+        Hook::Xdp => {
+            "XDP (generic mode; bpf_xdp_adjust_head leaves no frame shorter than 14 bytes, so resizing one drops it)"
+        }
         Hook::Tc => "TC ingress",
     };
     format!("{refusal}, which BPF_PROG_TEST_RUN refuses: sent through a TUN device at {place}")
@@ -75,6 +90,11 @@ pub fn note(hook: Hook, refusal: &Refusal) -> String {
 /// the return value the hook's verdict stands for, and the packet as it
 /// came out (empty when dropped).
 pub fn run(pipeline: &LoadedPipeline, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
+    if packet.is_empty() {
+        return Err(RuntimeError::NotSupported(
+            "an empty frame: the kernel runs the program on it but redirects no zero-length packet, so no route shows where it goes".into(),
+        ));
+    }
     let ports = match &pipeline.description.port_map {
         Some(name) => Some(pipeline.map(name)?),
         None => None,
@@ -83,14 +103,18 @@ pub fn run(pipeline: &LoadedPipeline, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
         Some(map) => Some((map.clone(), mapped_ports(map)?)),
         None => None,
     };
+    let hook = pipeline.description.hook;
     let hookup = Hookup {
-        hook: pipeline.description.hook,
+        hook,
         program: pipeline.program_fd()?,
         egress: pipeline.egress_program_fd()?,
         ports: match &saved {
             Some((map, entries)) => Some((map.fd()?, entries.iter().map(|(p, _)| *p).collect())),
             None => None,
         },
+        shifted: hook == Hook::Tc
+            && pipeline.description.architecture == Architecture::V1Model
+            && (1..=shift::MAX_FRAME).contains(&packet.len()),
     };
     let result = std::thread::scope(|scope| {
         scope
@@ -131,23 +155,32 @@ fn in_fresh_namespace(hookup: &Hookup, packet: &[u8]) -> Result<(u32, Vec<u8>)> 
     netns::enter_fresh()?;
     let pid = std::process::id();
     let (input_name, output_name) = (format!("p4in{pid}"), format!("p4out{pid}"));
-    let input = Tun::create(&input_name)?;
-    let output = Tun::create(&output_name)?;
+    let input = Tun::create(&input_name, hookup.shifted)?;
+    let output = Tun::create(&output_name, hookup.shifted)?;
     if let Some((fd, ports)) = &hookup.ports {
         // Written from inside the namespace: a devmap checks the index here.
         for port in ports {
             point_port(*fd, *port, output.ifindex)?;
         }
     }
-    let _links = attach(hookup, &input, &output)?;
     let passed = match hookup.hook {
         // A protocol socket sees frames after tc ingress, ETH_P_ALL before.
         Hook::Tc => PacketSocket::bind_protocol(input.ifindex, &input_name, PROTOCOL.to_be())?,
         // Generic XDP runs before every socket.
         Hook::Xdp => PacketSocket::bind(input.ifindex, &input_name)?,
     };
+    let shift = match hookup.shifted {
+        true => Some(shift::program(packet.len())?),
+        false => None,
+    };
+    let _links = attach(hookup, shift.as_ref(), &input, &output)?;
     input.send(PROTOCOL, packet)?;
     let mut exits = collect(&input, &output, &passed)?;
+    if hookup.shifted && exits.iter().any(|(exit, _)| *exit == Exit::Passed) {
+        return Err(RuntimeError::NotSupported(
+            "the program passed the frame to the stack, which gets it without its first byte on this route".into(),
+        ));
+    }
     match exits.len() {
         0 => Ok((retval(hookup.hook, None), Vec::new())),
         1 => {
@@ -176,10 +209,23 @@ fn point_port(fd: i32, port: u32, ifindex: u32) -> Result<()> {
     Ok(())
 }
 
-/// The program at its hook of `input` (and an egress program, for
-/// multicast copies, at tcx egress of both devices).
-fn attach(hookup: &Hookup, input: &Tun, output: &Tun) -> Result<Vec<OwnedFd>> {
+/// The program at its hook of `input`, after `shift` if given (tcx runs
+/// programs in the order they were attached), and an egress program, for
+/// multicast copies, at tcx egress of both devices.
+fn attach(
+    hookup: &Hookup,
+    shift: Option<&OwnedFd>,
+    input: &Tun,
+    output: &Tun,
+) -> Result<Vec<OwnedFd>> {
     let mut links = Vec::new();
+    if let Some(shift) = shift {
+        links.push(attach_tcx(
+            shift.as_raw_fd(),
+            input.ifindex,
+            sys_ops::ATTACH_TCX_INGRESS,
+        )?);
+    }
     match hookup.hook {
         Hook::Xdp => links.push(attach_xdp_in_mode(
             hookup.program,
