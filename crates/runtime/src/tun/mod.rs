@@ -95,27 +95,15 @@ pub fn run(pipeline: &LoadedPipeline, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
             "an empty frame: the kernel runs the program on it but redirects no zero-length packet, so no route shows where it goes".into(),
         ));
     }
-    let ports = match &pipeline.description.port_map {
-        Some(name) => Some(pipeline.map(name)?),
+    let saved = match &pipeline.description.port_map {
+        Some(name) => {
+            let map = pipeline.map(name)?;
+            let entries = mapped_ports(&map)?;
+            Some((map, entries))
+        }
         None => None,
     };
-    let saved = match &ports {
-        Some(map) => Some((map.clone(), mapped_ports(map)?)),
-        None => None,
-    };
-    let hook = pipeline.description.hook;
-    let hookup = Hookup {
-        hook,
-        program: pipeline.program_fd()?,
-        egress: pipeline.egress_program_fd()?,
-        ports: match &saved {
-            Some((map, entries)) => Some((map.fd()?, entries.iter().map(|(p, _)| *p).collect())),
-            None => None,
-        },
-        shifted: hook == Hook::Tc
-            && pipeline.description.architecture == Architecture::V1Model
-            && (1..=shift::MAX_FRAME).contains(&packet.len()),
-    };
+    let hookup = hookup(pipeline, packet, saved.as_ref())?;
     let result = std::thread::scope(|scope| {
         scope
             .spawn(|| in_fresh_namespace(&hookup, packet))
@@ -132,6 +120,28 @@ pub fn run(pipeline: &LoadedPipeline, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
             "this {}-byte packet needs a TUN device (BPF_PROG_TEST_RUN refuses it), and that failed: {e}",
             packet.len()
         ))
+    })
+}
+
+/// What the namespace's thread needs to run `packet` on `pipeline`,
+/// whose ports map has the interfaces `saved`.
+fn hookup(
+    pipeline: &LoadedPipeline,
+    packet: &[u8],
+    saved: Option<&(Map, Vec<(u32, u32)>)>,
+) -> Result<Hookup> {
+    let hook = pipeline.description.hook;
+    Ok(Hookup {
+        hook,
+        program: pipeline.program_fd()?,
+        egress: pipeline.egress_program_fd()?,
+        ports: match saved {
+            Some((map, entries)) => Some((map.fd()?, entries.iter().map(|(p, _)| *p).collect())),
+            None => None,
+        },
+        shifted: hook == Hook::Tc
+            && pipeline.description.architecture == Architecture::V1Model
+            && (1..=shift::MAX_FRAME).contains(&packet.len()),
     })
 }
 
