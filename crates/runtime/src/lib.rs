@@ -53,6 +53,7 @@ pub mod test_run;
 pub mod top;
 pub mod trace;
 pub mod trace_ring;
+pub mod tun;
 pub mod user;
 pub mod value;
 pub mod verdict;

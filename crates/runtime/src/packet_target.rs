@@ -6,6 +6,7 @@ use crate::digest::{DigestMessage, DigestReader};
 use crate::error::Result;
 use crate::map_source::MapSource;
 use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use crate::{test_run, tun};
 use p4bpf_layout::Pipeline;
 
 pub trait PacketTarget: MapSource {
@@ -24,6 +25,12 @@ pub trait PacketTarget: MapSource {
         false
     }
 
+    /// Why `packet` takes another way into the target than its usual one,
+    /// if it does (for the report).
+    fn route_note(&self, _packet: &[u8]) -> Option<String> {
+        None
+    }
+
     /// The digests sent since the last call, where the target can read them.
     fn take_digests(&self) -> Result<Vec<DigestMessage>> {
         Err(crate::error::RuntimeError::NotSupported(
@@ -39,6 +46,13 @@ impl PacketTarget for LoadedPipeline {
 
     fn run_packet(&self, input_port: u32, packet: &[u8]) -> Result<PacketOutcome> {
         LoadedPipeline::run_packet(self, input_port, packet)
+    }
+
+    /// A kernel pipeline sends what test-run refuses through `tun`.
+    fn route_note(&self, packet: &[u8]) -> Option<String> {
+        let hook = self.description.hook;
+        let refusal = test_run::refusal(hook, packet).filter(|_| self.user_host().is_none())?;
+        Some(tun::note(hook, &refusal))
     }
 
     /// A fresh consumer each time: the ring keeps its read position.

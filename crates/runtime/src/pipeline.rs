@@ -143,8 +143,11 @@ impl LoadedPipeline {
             }
         }
         let (retval, packet) = match &self.executor {
+            // Packets test-run refuses take a real hook on a TUN device.
+            Executor::Kernel(_) if test_run::refusal(self.description.hook, packet).is_some() => {
+                crate::tun::run(self, packet)?
+            }
             Executor::Kernel(object) => {
-                test_run::check_length(self.description.hook, packet)?;
                 let fd = object.program_fd(&self.description.entry)?;
                 let RunOutput { retval, packet, .. } = test_run::run(fd, packet, 1)?;
                 (retval, packet)

@@ -39,32 +39,64 @@ pub fn run(fd: i32, packet: &[u8], repeat: u32) -> Result<RunOutput> {
     }
 }
 
-/// The packets `BPF_PROG_TEST_RUN` takes at `hook`, checked before the
-/// call for a clear message (the user-space target takes any packet, as
-/// BMv2 does): an Ethernet header at least, and at TC (where the
-/// kernel builds an skb) the whole IPv4 or IPv6 header its EtherType
-/// announces, else the kernel answers EINVAL.
-pub(crate) fn check_length(hook: Hook, packet: &[u8]) -> Result<()> {
-    if packet.len() < MIN_PACKET {
-        return Err(RuntimeError::NotSupported(format!(
-            "BPF_PROG_TEST_RUN needs packets of at least {MIN_PACKET} bytes, this one has {} (the kernel runs no shorter frame at XDP or TC)",
-            packet.len()
-        )));
-    }
-    let network_header = match packet.get(12..14) {
-        Some([0x08, 0x00]) => Some(("IPv4", 20)),
-        Some([0x86, 0xdd]) => Some(("IPv6", 40)),
-        _ => None,
-    };
-    if let (Hook::Tc, Some((name, size))) = (hook, network_header) {
-        if packet.len() < MIN_PACKET + size {
-            return Err(RuntimeError::NotSupported(format!(
-                "BPF_PROG_TEST_RUN at TC needs the whole {size}-byte {name} header the EtherType announces, this packet has {} bytes",
-                packet.len()
-            )));
+/// Why `BPF_PROG_TEST_RUN` refuses a packet at a hook.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Shorter than an Ethernet header (XDP and TC).
+    Short { len: usize },
+    /// At TC, where the kernel builds an skb: the EtherType announces an
+    /// IPv4 or IPv6 header the packet does not hold whole.
+    NetworkHeader {
+        name: &'static str,
+        size: usize,
+        len: usize,
+    },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Short { len } => write!(f, "shorter than {MIN_PACKET} bytes ({len})"),
+            Refusal::NetworkHeader { name, size, len } => write!(
+                f,
+                "{len} bytes announcing {name} without the whole {size}-byte {name} header"
+            ),
         }
     }
-    Ok(())
+}
+
+/// Why `BPF_PROG_TEST_RUN` would refuse `packet` at `hook`, if it would
+/// (the kernel answers EINVAL): the user-space target takes any packet,
+/// as BMv2 does, and the kernel target sends these through `tun`.
+pub fn refusal(hook: Hook, packet: &[u8]) -> Option<Refusal> {
+    let len = packet.len();
+    if len < MIN_PACKET {
+        return Some(Refusal::Short { len });
+    }
+    let (name, size) = match packet.get(12..14) {
+        Some([0x08, 0x00]) => ("IPv4", 20),
+        Some([0x86, 0xdd]) => ("IPv6", 40),
+        _ => return None,
+    };
+    (hook == Hook::Tc && len < MIN_PACKET + size).then_some(Refusal::NetworkHeader {
+        name,
+        size,
+        len,
+    })
+}
+
+/// The packets `BPF_PROG_TEST_RUN` takes at `hook`, checked before the
+/// call for a clear message.
+pub(crate) fn check_length(hook: Hook, packet: &[u8]) -> Result<()> {
+    match refusal(hook, packet) {
+        None => Ok(()),
+        Some(Refusal::Short { len }) => Err(RuntimeError::NotSupported(format!(
+            "BPF_PROG_TEST_RUN needs packets of at least {MIN_PACKET} bytes, this one has {len} (the kernel runs no shorter frame at XDP or TC)"
+        ))),
+        Some(Refusal::NetworkHeader { name, size, len }) => Err(RuntimeError::NotSupported(format!(
+            "BPF_PROG_TEST_RUN at TC needs the whole {size}-byte {name} header the EtherType announces, this packet has {len} bytes"
+        ))),
+    }
 }
 
 fn run_with_room(fd: i32, packet: &[u8], repeat: u32, room: usize) -> Result<RunOutput> {

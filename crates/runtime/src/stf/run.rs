@@ -96,6 +96,9 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
             } => super::direct::meter_set(pipeline, meter, table, (*priority, keys), *config),
             Command::Packet { port, data } => {
                 let number = sent.last().map_or(0, |s| s.number) + 1;
+                if let Some(note) = pipeline.route_note(data) {
+                    report.push((at, format!("packet {number} ({name}:{at}): note: {note}"), false));
+                }
                 // One report line per packet that came out (copies too).
                 let results = match pipeline.run_packet_copies(*port, data) {
                     Ok(outcomes) => outcomes.into_iter().map(Ok).collect(),

@@ -224,7 +224,11 @@ fn pass_program() -> Result<OwnedFd> {
 }
 
 /// `program` at tcx ingress or egress (`attach_type`) of interface `index`.
-fn attach_tcx(program: i32, index: u32, attach_type: std::ffi::c_int) -> Result<OwnedFd> {
+pub(crate) fn attach_tcx(
+    program: i32,
+    index: u32,
+    attach_type: std::ffi::c_int,
+) -> Result<OwnedFd> {
     let options = sys_ops::LinkCreateOpts {
         sz: std::mem::size_of::<sys_ops::LinkCreateOpts>(),
         flags: 0,
@@ -243,9 +247,19 @@ fn attach_tcx(program: i32, index: u32, attach_type: std::ffi::c_int) -> Result<
 }
 
 fn attach_xdp(program: i32, index: u32, interface: &str) -> Result<OwnedFd> {
+    attach_xdp_in_mode(program, index, interface, sys_ops::XDP_FLAGS_DRV_MODE)
+}
+
+/// `program` at XDP of interface `index`, in the mode `flags` choose.
+pub(crate) fn attach_xdp_in_mode(
+    program: i32,
+    index: u32,
+    interface: &str,
+    flags: u32,
+) -> Result<OwnedFd> {
     let options = sys_ops::LinkCreateOpts {
         sz: std::mem::size_of::<sys_ops::LinkCreateOpts>(),
-        flags: sys_ops::XDP_FLAGS_DRV_MODE,
+        flags,
         _pad: 0,
     };
     // SAFETY: valid program descriptor; options sized by `sz`.

@@ -31,10 +31,16 @@ pub struct Frame {
 
 impl PacketSocket {
     pub fn bind(ifindex: u32, interface: &str) -> Result<PacketSocket> {
+        PacketSocket::bind_protocol(ifindex, interface, sys_net::ETH_P_ALL_BE)
+    }
+
+    /// A socket that gets only the frames of `protocol` (network order) the
+    /// interface received, after its tc ingress hook ran (`ETH_P_ALL`
+    /// sockets see frames before it).
+    pub fn bind_protocol(ifindex: u32, interface: &str, protocol: u16) -> Result<PacketSocket> {
         let kind = sys_net::SOCK_RAW | sys_net::SOCK_NONBLOCK | sys_net::SOCK_CLOEXEC;
         // SAFETY: plain socket call.
-        let fd =
-            unsafe { sys_net::socket(sys_net::AF_PACKET, kind, i32::from(sys_net::ETH_P_ALL_BE)) };
+        let fd = unsafe { sys_net::socket(sys_net::AF_PACKET, kind, i32::from(protocol)) };
         if fd < 0 {
             return Err(RuntimeError::os(
                 "opening a packet socket",
@@ -45,7 +51,7 @@ impl PacketSocket {
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };
         let address = SockaddrLl {
             family: sys_net::AF_PACKET as u16,
-            protocol: sys_net::ETH_P_ALL_BE,
+            protocol,
             ifindex: ifindex as i32,
             ..SockaddrLl::default()
         };
@@ -173,10 +179,17 @@ fn vlan_tag(control: &[u8]) -> Option<[u8; 4]> {
 /// Wait until one of `sockets` has a frame or `timeout_ms` passes; whether
 /// one has.
 pub fn wait_any(sockets: &[&PacketSocket], timeout_ms: i32) -> Result<bool> {
-    let mut fds: Vec<sys_net::PollFd> = sockets
+    let fds: Vec<i32> = sockets.iter().map(|s| s.raw_fd()).collect();
+    wait_any_fd(&fds, timeout_ms)
+}
+
+/// Wait until one of the descriptors `fds` is readable or `timeout_ms`
+/// passes; whether one is.
+pub fn wait_any_fd(fds: &[i32], timeout_ms: i32) -> Result<bool> {
+    let mut fds: Vec<sys_net::PollFd> = fds
         .iter()
-        .map(|s| sys_net::PollFd {
-            fd: s.raw_fd(),
+        .map(|&fd| sys_net::PollFd {
+            fd,
             events: sys_net::POLLIN,
             revents: 0,
         })
