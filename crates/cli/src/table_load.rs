@@ -7,7 +7,7 @@
 //! entries go in as batches (`control::insert_table_batches`): all or
 //! nothing, and an error names the line (FILE:LINE) that caused it.
 
-use p4bpf_layout::MatchKind;
+use p4bpf_layout::{MatchKind, Pipeline};
 use p4bpf_runtime::control::{self, BatchError, TableBatch};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
@@ -34,6 +34,20 @@ impl<'t> Loaded<'t> {
         Ok(())
     }
 
+    /// Add the entries of `later` (parsed from the lines after ours).
+    fn append(&mut self, later: Loaded<'t>) -> Result<(), RuntimeError> {
+        for (batch, lines) in later.batches.into_iter().zip(later.lines) {
+            let index = self.batch_of(batch.table());
+            if let (Some(entries), Some(numbers)) =
+                (self.batches.get_mut(index), self.lines.get_mut(index))
+            {
+                entries.append(batch)?;
+                numbers.extend(lines);
+            }
+        }
+        Ok(())
+    }
+
     /// The batch of `table`, opened if new.
     fn batch_of(&mut self, table: &'t p4bpf_layout::Table) -> usize {
         match self
@@ -55,7 +69,7 @@ impl<'t> Loaded<'t> {
 pub fn load(pipeline: &str, file: &str) -> Result<String, String> {
     let text = read(file)?;
     let deployment = Deployment::open_for_writing(pipeline).map_err(|e| e.to_string())?;
-    let Loaded { batches, lines } = parse(&deployment, file, &text)?;
+    let Loaded { batches, lines } = parse_on_two_threads(&deployment.description, file, &text)?;
     match control::insert_table_batches(&deployment, &batches) {
         Ok(count) => Ok(format!(
             "loaded {count} entries into {} tables",
@@ -81,7 +95,60 @@ fn read(file: &str) -> Result<String, String> {
     Ok(text)
 }
 
-fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loaded<'t>, String> {
+/// Parse `text`, a long one as two halves, the second on another thread
+/// (the machine's other core), joined in file order. Each half reports
+/// its first bad line, so the first half's error is the file's first.
+fn parse_on_two_threads<'t>(
+    pipeline: &'t Pipeline,
+    file: &str,
+    text: &str,
+) -> Result<Loaded<'t>, String> {
+    let Some((first, second)) = halves(text) else {
+        return parse(pipeline, file, text, 0);
+    };
+    std::thread::scope(|scope| {
+        let later = std::thread::Builder::new()
+            .spawn_scoped(scope, || parse(pipeline, file, second, line_count(first)));
+        let mut loaded = parse(pipeline, file, first, 0)?;
+        let later = match later {
+            Ok(thread) => thread
+                .join()
+                .unwrap_or_else(|_| Err(format!("{file}: a parsing thread stopped"))),
+            // No second thread: this one parses the second half too.
+            Err(_) => parse(pipeline, file, second, line_count(first)),
+        }?;
+        loaded.append(later).map_err(|e| format!("{file}: {e}"))?;
+        Ok(loaded)
+    })
+}
+
+/// Below this many bytes a text is parsed on one thread.
+const SPLIT_FROM: usize = 64 * 1024;
+
+/// `text` cut after the line ending nearest its middle, if it is long.
+fn halves(text: &str) -> Option<(&str, &str)> {
+    let middle = text.len() / 2;
+    let end = text
+        .as_bytes()
+        .get(middle..)?
+        .iter()
+        .position(|b| *b == b'\n')?;
+    let (first, second) = text.split_at_checked(middle + end + 1)?;
+    (text.len() >= SPLIT_FROM && !second.is_empty()).then_some((first, second))
+}
+
+/// How many lines `text` has (it ends with a line ending).
+fn line_count(text: &str) -> usize {
+    text.bytes().filter(|b| *b == b'\n').count()
+}
+
+/// Parse `text`, whose first line is line `lines_before + 1` of `file`.
+fn parse<'t>(
+    pipeline: &'t Pipeline,
+    file: &str,
+    text: &str,
+    lines_before: usize,
+) -> Result<Loaded<'t>, String> {
     let mut loaded = Loaded::default();
     // Shapes with their names, found by name; a line mostly has the shape
     // of the line before, which is checked first without building a name.
@@ -89,7 +156,8 @@ fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loade
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut last = 0;
     let mut scratch = EntrySpec::default();
-    for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
+    let numbered = text.lines().enumerate();
+    for (number, line) in numbered.map(|(i, l)| (lines_before + i + 1, l)) {
         let content = line.split('#').next().unwrap_or_default();
         if content.trim().is_empty() {
             continue;
@@ -107,8 +175,7 @@ fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loade
             loaded.push(batch, &scratch, number).map_err(at_line)?;
             continue;
         }
-        let (batch, spec, shape) =
-            parse_words(deployment, &mut loaded, content).map_err(at_line)?;
+        let (batch, spec, shape) = parse_words(pipeline, &mut loaded, content).map_err(at_line)?;
         loaded.push(batch, &spec, number).map_err(at_line)?;
         if let Some(line) = split {
             by_name.insert(line.shape(), shapes.len());
@@ -122,7 +189,7 @@ fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loade
 /// errors are the ones to show. Returns the batch the entry is for, the
 /// entry, and the shape to reuse for lines like it.
 fn parse_words<'t>(
-    deployment: &'t Deployment,
+    pipeline: &'t Pipeline,
     loaded: &mut Loaded<'t>,
     content: &str,
 ) -> Result<(usize, EntrySpec, Shape), RuntimeError> {
@@ -131,7 +198,7 @@ fn parse_words<'t>(
         .split_first()
         .ok_or_else(|| RuntimeError::Value("empty line".into()))?;
     let (rest, priority) = priority(rest).map_err(RuntimeError::Value)?;
-    let table = names::table(&deployment.description, table_name)?;
+    let table = names::table(pipeline, table_name)?;
     let spec = control::parse_entry(table, &rest, priority)?;
     let batch = loaded.batch_of(table);
     let shape = Shape {
