@@ -34,15 +34,16 @@ impl<'t> Loaded<'t> {
         Ok(())
     }
 
-    /// Add the entries of `later` (parsed from the lines after ours).
-    fn append(&mut self, later: Loaded<'t>) -> Result<(), RuntimeError> {
+    /// Add the entries of `later`, parsed from the text after our
+    /// `lines_before` lines.
+    fn append(&mut self, later: Loaded<'t>, lines_before: usize) -> Result<(), RuntimeError> {
         for (batch, lines) in later.batches.into_iter().zip(later.lines) {
             let index = self.batch_of(batch.table());
             if let (Some(entries), Some(numbers)) =
                 (self.batches.get_mut(index), self.lines.get_mut(index))
             {
                 entries.append(batch)?;
-                numbers.extend(lines);
+                numbers.extend(lines.iter().map(|n| lines_before + n));
             }
         }
         Ok(())
@@ -103,24 +104,34 @@ fn parse_on_two_threads<'t>(
     file: &str,
     text: &str,
 ) -> Result<Loaded<'t>, String> {
+    let at = |lines_before: usize| {
+        move |BadLine(number, error)| format!("{file}:{}: {error}", lines_before + number)
+    };
     let Some((first, second)) = halves(text) else {
-        return parse(pipeline, file, text, 0);
+        return parse(pipeline, text)
+            .map(|(loaded, _)| loaded)
+            .map_err(at(0));
     };
     std::thread::scope(|scope| {
-        let later = std::thread::Builder::new()
-            .spawn_scoped(scope, || parse(pipeline, file, second, line_count(first)));
-        let mut loaded = parse(pipeline, file, first, 0)?;
+        let later = std::thread::Builder::new().spawn_scoped(scope, || parse(pipeline, second));
+        let (mut loaded, lines) = parse(pipeline, first).map_err(at(0))?;
         let later = match later {
             Ok(thread) => thread
                 .join()
-                .unwrap_or_else(|_| Err(format!("{file}: a parsing thread stopped"))),
+                .map_err(|_| format!("{file}: a parsing thread stopped"))?,
             // No second thread: this one parses the second half too.
-            Err(_) => parse(pipeline, file, second, line_count(first)),
-        }?;
-        loaded.append(later).map_err(|e| format!("{file}: {e}"))?;
+            Err(_) => parse(pipeline, second),
+        };
+        let (later, _) = later.map_err(at(lines))?;
+        loaded
+            .append(later, lines)
+            .map_err(|e| format!("{file}: {e}"))?;
         Ok(loaded)
     })
 }
+
+/// A bad line: its number in the text parsed, and what is wrong with it.
+struct BadLine(usize, RuntimeError);
 
 /// Below this many bytes a text is parsed on one thread.
 const SPLIT_FROM: usize = 64 * 1024;
@@ -137,18 +148,8 @@ fn halves(text: &str) -> Option<(&str, &str)> {
     (text.len() >= SPLIT_FROM && !second.is_empty()).then_some((first, second))
 }
 
-/// How many lines `text` has (it ends with a line ending).
-fn line_count(text: &str) -> usize {
-    text.bytes().filter(|b| *b == b'\n').count()
-}
-
-/// Parse `text`, whose first line is line `lines_before + 1` of `file`.
-fn parse<'t>(
-    pipeline: &'t Pipeline,
-    file: &str,
-    text: &str,
-    lines_before: usize,
-) -> Result<Loaded<'t>, String> {
+/// The entries of `text`, and how many lines it has.
+fn parse<'t>(pipeline: &'t Pipeline, text: &str) -> Result<(Loaded<'t>, usize), BadLine> {
     let mut loaded = Loaded::default();
     // Shapes with their names, found by name; a line mostly has the shape
     // of the line before, which is checked first without building a name.
@@ -156,21 +157,23 @@ fn parse<'t>(
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut last = 0;
     let mut scratch = EntrySpec::default();
-    let numbered = text.lines().enumerate();
-    for (number, line) in numbered.map(|(i, l)| (lines_before + i + 1, l)) {
+    let mut words = Line::default();
+    let mut lines = 0;
+    for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
+        lines = number;
         let content = line.split('#').next().unwrap_or_default();
         if content.trim().is_empty() {
             continue;
         }
-        let split = Line::split(content);
-        let known = split.as_ref().and_then(|l| {
+        let split = words.read(content).then_some(&words);
+        let known = split.and_then(|l| {
             last = match shapes.get(last) {
                 Some((name, _)) if l.has_shape(name) => last,
                 _ => *by_name.get(&l.shape())?,
             };
             Some((&shapes.get(last)?.1, l))
         });
-        let at_line = |e: RuntimeError| format!("{file}:{number}: {e}");
+        let at_line = |e: RuntimeError| BadLine(number, e);
         if let Some(batch) = known.and_then(|(shape, l)| shape.fill(l, &loaded, &mut scratch)) {
             loaded.push(batch, &scratch, number).map_err(at_line)?;
             continue;
@@ -182,7 +185,7 @@ fn parse<'t>(
             shapes.push((line.shape(), shape));
         }
     }
-    Ok(loaded)
+    Ok((loaded, lines))
 }
 
 /// A line the slow way: names resolved by `control::parse_entry`, whose
@@ -210,7 +213,9 @@ fn parse_words<'t>(
     Ok((batch, spec, shape))
 }
 
-/// A line's words, borrowed: table, `KEY=VALUE`s, action, `PARAM=VALUE`s.
+/// A line's words, borrowed: table, `KEY=VALUE`s, action, `PARAM=VALUE`s
+/// (one reused for every line: lines are many).
+#[derive(Default)]
 struct Line<'a> {
     table: &'a str,
     keys: Vec<(&'a str, &'a str)>,
@@ -220,17 +225,20 @@ struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
-    /// `None` for anything unusual: the slow path then says what is wrong.
-    fn split(content: &'a str) -> Option<Line<'a>> {
+    /// Read the words of `content`; false for anything unusual: the slow
+    /// path then says what is wrong.
+    fn read(&mut self, content: &'a str) -> bool {
+        self.keys.clear();
+        self.params.clear();
+        self.action = "";
+        self.priority = None;
+        self.split(content).is_some()
+    }
+
+    fn split(&mut self, content: &'a str) -> Option<()> {
         let mut words = content.split_whitespace();
-        let table = words.next()?;
-        let mut line = Line {
-            table,
-            keys: Vec::new(),
-            action: "",
-            params: Vec::new(),
-            priority: None,
-        };
+        self.table = words.next()?;
+        let line = self;
         while let Some(word) = words.next() {
             if let Some(option) = word.strip_prefix("--") {
                 let value = match option.strip_prefix("priority") {
@@ -248,7 +256,7 @@ impl<'a> Line<'a> {
                 _ => return None,
             }
         }
-        (!line.action.is_empty()).then_some(line)
+        (!line.action.is_empty()).then_some(())
     }
 
     /// The names that decide how the line resolves.
@@ -364,7 +372,9 @@ mod tests {
     use super::Line;
 
     fn line(text: &str) -> Line<'_> {
-        Line::split(text).expect("a plain entry line")
+        let mut line = Line::default();
+        assert!(line.read(text), "a plain entry line: {text}");
+        line
     }
 
     #[test]
