@@ -3,16 +3,19 @@
 // same keys into a BPF_MAP_TYPE_HASH, with nothing of p4bpf in the way.
 // It says how fast `p4bpf table load` could be if user space cost nothing.
 //
-//   cc -O2 -o /tmp/lpm_floor bench/p4runtime/lpm_floor.c -lbpf
-//   sudo /tmp/lpm_floor lpm|hash each|batch sorted|random
+//   cc -O2 -o /tmp/lpm_floor bench/p4runtime/lpm_floor.c -lbpf -lpthread
+//   sudo /tmp/lpm_floor lpm|hash each|batch sorted|random [THREADS]
 //
 // each: one BPF_MAP_UPDATE_ELEM with BPF_NOEXIST a key (how p4bpf fills
 // a table that already holds many entries); batch: BPF_MAP_UPDATE_BATCH,
-// 4096 keys a call (how it fills an empty or small one). Prints wall time
-// and this process's CPU time (user + system: the steadier figure on a
-// shared machine).
+// 4096 keys a call (how it fills an empty or small one), the keys split
+// into THREADS (default 1) runs written at once, one a thread (p4bpf
+// writes a large batch as two halves). Prints wall time and this
+// process's CPU time (user + system: the steadier figure on a shared
+// machine).
 #include <bpf/bpf.h>
 #include <linux/bpf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +57,26 @@ static void shuffle(struct prefix *keys)
 	}
 }
 
-static int fill(int fd, struct prefix *keys, unsigned int *values, int batch)
+// One thread's run of records: [from, to).
+struct run {
+	int fd, from, to, failed;
+	struct prefix *keys;
+	unsigned int *values;
+	pthread_t thread;
+};
+
+static void *write_run(void *argument)
+{
+	struct run *run = argument;
+	for (int n = run->from; n < run->to; n += CHUNK) {
+		unsigned int count = run->to - n < CHUNK ? run->to - n : CHUNK;
+		if (bpf_map_update_batch(run->fd, &run->keys[n], &run->values[n], &count, NULL))
+			run->failed = 1;
+	}
+	return NULL;
+}
+
+static int fill(int fd, struct prefix *keys, unsigned int *values, int batch, int threads)
 {
 	if (!batch) {
 		for (int n = 0; n < ENTRIES; n++)
@@ -62,18 +84,29 @@ static int fill(int fd, struct prefix *keys, unsigned int *values, int batch)
 				return -1;
 		return 0;
 	}
-	for (int n = 0; n < ENTRIES; n += CHUNK) {
-		unsigned int count = ENTRIES - n < CHUNK ? ENTRIES - n : CHUNK;
-		if (bpf_map_update_batch(fd, &keys[n], &values[n], &count, NULL))
+	struct run runs[8];
+	for (int t = 0; t < threads; t++) {
+		runs[t] = (struct run){ fd, ENTRIES / threads * t,
+					t == threads - 1 ? ENTRIES : ENTRIES / threads * (t + 1), 0,
+					keys, values };
+		if (t > 0 && pthread_create(&runs[t].thread, NULL, write_run, &runs[t]))
 			return -1;
 	}
-	return 0;
+	write_run(&runs[0]);
+	int failed = runs[0].failed;
+	for (int t = 1; t < threads; t++) {
+		pthread_join(runs[t].thread, NULL);
+		failed |= runs[t].failed;
+	}
+	return failed ? -1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s lpm|hash each|batch sorted|random\n", argv[0]);
+	int threads = argc == 5 ? atoi(argv[4]) : 1;
+	if (argc < 4 || argc > 5 || threads < 1 || threads > 8) {
+		fprintf(stderr, "usage: %s lpm|hash each|batch sorted|random [THREADS (1-8)]\n",
+			argv[0]);
 		return 2;
 	}
 	int trie = !strcmp(argv[1], "lpm");
@@ -93,14 +126,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double wall = seconds(CLOCK_MONOTONIC), cpu = seconds(CLOCK_PROCESS_CPUTIME_ID);
-	if (fill(fd, keys, values, batch)) {
+	if (fill(fd, keys, values, batch, threads)) {
 		perror("map update");
 		return 1;
 	}
 	wall = seconds(CLOCK_MONOTONIC) - wall;
 	cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu;
-	printf("%s %s %s: %d entries, wall %.0f ms (%.0fK/s), cpu %.0f ms (%.0fK/s)\n", argv[1],
-	       argv[2], argv[3], ENTRIES, wall * 1e3, ENTRIES / wall / 1e3, cpu * 1e3,
-	       ENTRIES / cpu / 1e3);
+	printf("%s %s %s, %d thread(s): %d entries, wall %.0f ms (%.0fK/s), cpu %.0f ms (%.0fK/s)\n",
+	       argv[1], argv[2], argv[3], threads, ENTRIES, wall * 1e3, ENTRIES / wall / 1e3,
+	       cpu * 1e3, ENTRIES / cpu / 1e3);
 	return 0;
 }

@@ -7,7 +7,7 @@
 //! entries go in as batches (`control::insert_table_batches`): all or
 //! nothing, and an error names the line (FILE:LINE) that caused it.
 
-use p4bpf_layout::MatchKind;
+use p4bpf_layout::{MatchKind, Pipeline};
 use p4bpf_runtime::control::{self, BatchError, TableBatch};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
@@ -34,6 +34,21 @@ impl<'t> Loaded<'t> {
         Ok(())
     }
 
+    /// Add the entries of `later`, parsed from the text after our
+    /// `lines_before` lines.
+    fn append(&mut self, later: Loaded<'t>, lines_before: usize) -> Result<(), RuntimeError> {
+        for (batch, lines) in later.batches.into_iter().zip(later.lines) {
+            let index = self.batch_of(batch.table());
+            if let (Some(entries), Some(numbers)) =
+                (self.batches.get_mut(index), self.lines.get_mut(index))
+            {
+                entries.append(batch)?;
+                numbers.extend(lines.iter().map(|n| lines_before + n));
+            }
+        }
+        Ok(())
+    }
+
     /// The batch of `table`, opened if new.
     fn batch_of(&mut self, table: &'t p4bpf_layout::Table) -> usize {
         match self
@@ -55,7 +70,7 @@ impl<'t> Loaded<'t> {
 pub fn load(pipeline: &str, file: &str) -> Result<String, String> {
     let text = read(file)?;
     let deployment = Deployment::open_for_writing(pipeline).map_err(|e| e.to_string())?;
-    let Loaded { batches, lines } = parse(&deployment, file, &text)?;
+    let Loaded { batches, lines } = parse_on_two_threads(&deployment.description, file, &text)?;
     match control::insert_table_batches(&deployment, &batches) {
         Ok(count) => Ok(format!(
             "loaded {count} entries into {} tables",
@@ -81,7 +96,60 @@ fn read(file: &str) -> Result<String, String> {
     Ok(text)
 }
 
-fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loaded<'t>, String> {
+/// Parse `text`, a long one as two halves, the second on another thread
+/// (the machine's other core), joined in file order. Each half reports
+/// its first bad line, so the first half's error is the file's first.
+fn parse_on_two_threads<'t>(
+    pipeline: &'t Pipeline,
+    file: &str,
+    text: &str,
+) -> Result<Loaded<'t>, String> {
+    let at = |lines_before: usize| {
+        move |BadLine(number, error)| format!("{file}:{}: {error}", lines_before + number)
+    };
+    let Some((first, second)) = halves(text) else {
+        return parse(pipeline, text)
+            .map(|(loaded, _)| loaded)
+            .map_err(at(0));
+    };
+    std::thread::scope(|scope| {
+        let later = std::thread::Builder::new().spawn_scoped(scope, || parse(pipeline, second));
+        let (mut loaded, lines) = parse(pipeline, first).map_err(at(0))?;
+        let later = match later {
+            Ok(thread) => thread
+                .join()
+                .map_err(|_| format!("{file}: a parsing thread stopped"))?,
+            // No second thread: this one parses the second half too.
+            Err(_) => parse(pipeline, second),
+        };
+        let (later, _) = later.map_err(at(lines))?;
+        loaded
+            .append(later, lines)
+            .map_err(|e| format!("{file}: {e}"))?;
+        Ok(loaded)
+    })
+}
+
+/// A bad line: its number in the text parsed, and what is wrong with it.
+struct BadLine(usize, RuntimeError);
+
+/// Below this many bytes a text is parsed on one thread.
+const SPLIT_FROM: usize = 64 * 1024;
+
+/// `text` cut after the line ending nearest its middle, if it is long.
+fn halves(text: &str) -> Option<(&str, &str)> {
+    let middle = text.len() / 2;
+    let end = text
+        .as_bytes()
+        .get(middle..)?
+        .iter()
+        .position(|b| *b == b'\n')?;
+    let (first, second) = text.split_at_checked(middle + end + 1)?;
+    (text.len() >= SPLIT_FROM && !second.is_empty()).then_some((first, second))
+}
+
+/// The entries of `text`, and how many lines it has.
+fn parse<'t>(pipeline: &'t Pipeline, text: &str) -> Result<(Loaded<'t>, usize), BadLine> {
     let mut loaded = Loaded::default();
     // Shapes with their names, found by name; a line mostly has the shape
     // of the line before, which is checked first without building a name.
@@ -89,40 +157,42 @@ fn parse<'t>(deployment: &'t Deployment, file: &str, text: &str) -> Result<Loade
     let mut by_name: HashMap<String, usize> = HashMap::new();
     let mut last = 0;
     let mut scratch = EntrySpec::default();
+    let mut words = Line::default();
+    let mut lines = 0;
     for (number, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l)) {
+        lines = number;
         let content = line.split('#').next().unwrap_or_default();
         if content.trim().is_empty() {
             continue;
         }
-        let split = Line::split(content);
-        let known = split.as_ref().and_then(|l| {
+        let split = words.read(content).then_some(&words);
+        let known = split.and_then(|l| {
             last = match shapes.get(last) {
                 Some((name, _)) if l.has_shape(name) => last,
                 _ => *by_name.get(&l.shape())?,
             };
             Some((&shapes.get(last)?.1, l))
         });
-        let at_line = |e: RuntimeError| format!("{file}:{number}: {e}");
+        let at_line = |e: RuntimeError| BadLine(number, e);
         if let Some(batch) = known.and_then(|(shape, l)| shape.fill(l, &loaded, &mut scratch)) {
             loaded.push(batch, &scratch, number).map_err(at_line)?;
             continue;
         }
-        let (batch, spec, shape) =
-            parse_words(deployment, &mut loaded, content).map_err(at_line)?;
+        let (batch, spec, shape) = parse_words(pipeline, &mut loaded, content).map_err(at_line)?;
         loaded.push(batch, &spec, number).map_err(at_line)?;
         if let Some(line) = split {
             by_name.insert(line.shape(), shapes.len());
             shapes.push((line.shape(), shape));
         }
     }
-    Ok(loaded)
+    Ok((loaded, lines))
 }
 
 /// A line the slow way: names resolved by `control::parse_entry`, whose
 /// errors are the ones to show. Returns the batch the entry is for, the
 /// entry, and the shape to reuse for lines like it.
 fn parse_words<'t>(
-    deployment: &'t Deployment,
+    pipeline: &'t Pipeline,
     loaded: &mut Loaded<'t>,
     content: &str,
 ) -> Result<(usize, EntrySpec, Shape), RuntimeError> {
@@ -131,7 +201,7 @@ fn parse_words<'t>(
         .split_first()
         .ok_or_else(|| RuntimeError::Value("empty line".into()))?;
     let (rest, priority) = priority(rest).map_err(RuntimeError::Value)?;
-    let table = names::table(&deployment.description, table_name)?;
+    let table = names::table(pipeline, table_name)?;
     let spec = control::parse_entry(table, &rest, priority)?;
     let batch = loaded.batch_of(table);
     let shape = Shape {
@@ -143,7 +213,9 @@ fn parse_words<'t>(
     Ok((batch, spec, shape))
 }
 
-/// A line's words, borrowed: table, `KEY=VALUE`s, action, `PARAM=VALUE`s.
+/// A line's words, borrowed: table, `KEY=VALUE`s, action, `PARAM=VALUE`s
+/// (one reused for every line: lines are many).
+#[derive(Default)]
 struct Line<'a> {
     table: &'a str,
     keys: Vec<(&'a str, &'a str)>,
@@ -153,17 +225,20 @@ struct Line<'a> {
 }
 
 impl<'a> Line<'a> {
-    /// `None` for anything unusual: the slow path then says what is wrong.
-    fn split(content: &'a str) -> Option<Line<'a>> {
+    /// Read the words of `content`; false for anything unusual: the slow
+    /// path then says what is wrong.
+    fn read(&mut self, content: &'a str) -> bool {
+        self.keys.clear();
+        self.params.clear();
+        self.action = "";
+        self.priority = None;
+        self.split(content).is_some()
+    }
+
+    fn split(&mut self, content: &'a str) -> Option<()> {
         let mut words = content.split_whitespace();
-        let table = words.next()?;
-        let mut line = Line {
-            table,
-            keys: Vec::new(),
-            action: "",
-            params: Vec::new(),
-            priority: None,
-        };
+        self.table = words.next()?;
+        let line = self;
         while let Some(word) = words.next() {
             if let Some(option) = word.strip_prefix("--") {
                 let value = match option.strip_prefix("priority") {
@@ -181,7 +256,7 @@ impl<'a> Line<'a> {
                 _ => return None,
             }
         }
-        (!line.action.is_empty()).then_some(line)
+        (!line.action.is_empty()).then_some(())
     }
 
     /// The names that decide how the line resolves.
@@ -297,7 +372,9 @@ mod tests {
     use super::Line;
 
     fn line(text: &str) -> Line<'_> {
-        Line::split(text).expect("a plain entry line")
+        let mut line = Line::default();
+        assert!(line.read(text), "a plain entry line: {text}");
+        line
     }
 
     #[test]

@@ -37,11 +37,16 @@ fn spec(n: u32) -> EntrySpec {
 /// The control test program loaded under a name unique to this process
 /// and `tag`; `None` (having said why) where BPF or clang is missing.
 fn load(tag: &str) -> Option<(deploy::Deployment, Unload)> {
+    load_program("tests/control/tables.p4", tag)
+}
+
+/// `program` (relative to this crate) loaded as [`load`] does.
+fn load_program(program: &str, tag: &str) -> Option<(deploy::Deployment, Unload)> {
     if let Err(why) = p4bpf_runtime::check_bpf_available() {
         eprintln!("skipped: {why}");
         return None;
     }
-    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/control/tables.p4");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join(program);
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("batch_insert_{tag}"));
     let options = CompileOptions {
         front: Default::default(),
@@ -268,4 +273,70 @@ fn an_lpm_batch_in_any_order_goes_in_whole_and_refusals_name_the_entry_as_given(
     twice[2] = more[0].clone();
     refused(&deployment, &lpm, &twice, 2, "twice in the batch");
     assert_eq!(control::count_entries(&deployment, &lpm).ok(), Some(60));
+}
+
+/// An entry of the rates bench's `routes` table (lpm on a 32-bit address):
+/// `address/prefix`, send to `port`.
+fn route(address: u32, prefix: u32, port: u32) -> EntrySpec {
+    EntrySpec {
+        keys: vec![(0, format!("{}/{prefix}", std::net::Ipv4Addr::from(address)))],
+        action: 0,
+        args: vec![(0, port.to_string())],
+        priority: None,
+    }
+}
+
+/// Batches long enough to be written from two threads: 20010 lpm entries
+/// of three prefix lengths, scrambled, go in whole with their own action
+/// data; a key twice (in a scrambled batch and, side by side, in a sorted
+/// one) or a key the table holds refuses the batch, naming the entry as
+/// given, and writes nothing.
+#[test]
+fn a_long_lpm_batch_goes_in_from_two_threads_all_or_nothing() {
+    let Some((deployment, _unload)) = load_program("../../bench/p4runtime/tables.p4", "long")
+    else {
+        return;
+    };
+    let lpm = table(&deployment, "routes");
+    // 20011 is prime: n * 7919 % 20011 visits 1..=20010 out of order.
+    let scrambled = |n: u32| {
+        let v = 0x0a00_0000 | (n * 7919 % 20011) << 8;
+        match n % 3 {
+            0 => route(v, 24, n % 64),
+            1 => route(v | 0x10, 28, n % 64),
+            _ => route(v | 0x21, 32, n % 64),
+        }
+    };
+    let specs: Vec<EntrySpec> = (1..=20010).map(scrambled).collect();
+    let mut twice = specs.clone();
+    twice[15000] = specs[3].clone();
+    refused(&deployment, &lpm, &twice, 15000, "twice in the batch");
+    let mut sorted: Vec<EntrySpec> = (0..20000)
+        .map(|n| route(0x0b00_0000 | n << 8, 24, 1))
+        .collect();
+    sorted[12345] = sorted[12344].clone();
+    refused(&deployment, &lpm, &sorted, 12345, "twice in the batch");
+    assert_eq!(control::count_entries(&deployment, &lpm).ok(), Some(0));
+
+    let first = control::insert_batch(&deployment, &lpm, &specs[..100]);
+    assert_eq!(first.map_err(|e| e.to_string()), Ok(100));
+    let mut rest = specs[100..].to_vec();
+    rest[17000] = specs[50].clone();
+    refused(&deployment, &lpm, &rest, 17000, "already has an entry");
+    let rest = control::insert_batch(&deployment, &lpm, &specs[100..]);
+    assert_eq!(rest.map_err(|e| e.to_string()), Ok(specs.len() - 100));
+    assert_eq!(
+        control::count_entries(&deployment, &lpm).ok(),
+        Some(specs.len())
+    );
+    for spec in specs.iter().step_by(97) {
+        let entry = control::get(&deployment, &lpm, spec).unwrap_or_else(|e| panic!("{e}"));
+        let port = entry.params.first().map(|(_, v)| v.clone());
+        assert_eq!(
+            port.as_deref(),
+            Some(spec.args[0].1.as_str()),
+            "{:?}",
+            spec.keys
+        );
+    }
 }

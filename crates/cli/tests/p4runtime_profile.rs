@@ -3,7 +3,10 @@
 //! (tests/p4runtime/profiles.py): members and a weighted group written,
 //! a duplicate member and the deletion of a member in use refused with
 //! the specification's codes, table entries naming a member and a group
-//! read back as such, and `p4bpf profile` sees what was written. Uses the
+//! read back as such, a ROLLBACK_ON_ERROR batch of member and group
+//! inserts, modifications and deletions that fails on its last update
+//! leaves every member and group as it was, and `p4bpf profile` sees
+//! what was written. Uses the
 //! p4runtime-shell venv the `p4runtime` test installs; skips, saying why,
 //! without it, root/BPF or clang.
 
@@ -75,6 +78,8 @@ fn members_groups_and_references_over_p4runtime() {
         "ok   group 5",
         "ok   entry to member 1",
         "ok   entry to group 5",
+        "ok   member 4",
+        "ok   group 7",
         "action_profile_member_id: 1",
         "action_profile_group_id: 5",
     ] {
@@ -88,11 +93,19 @@ fn members_groups_and_references_over_p4runtime() {
         said.contains("ERR  delete member 1") && said.contains("FAILED_PRECONDITION"),
         "{said}"
     );
-    // Weight 2 is member 1 twice.
-    assert!(stdout(&groups).contains("5\t1 1 2"), "{}", stdout(&groups));
-    assert!(
-        stdout(&members).contains("2\tIg.fwd\tport=2"),
-        "{}",
-        stdout(&members)
-    );
+    assert!(said.contains("ERR  rollback batch"), "{said}");
+    // Weight 2 is member 1 twice; the rolled-back batch changed nothing.
+    let groups = stdout(&groups);
+    assert!(groups.contains("5\t1 1 2\n"), "{groups}");
+    assert!(groups.contains("7\t1\n"), "{groups}");
+    assert!(!groups.lines().any(|l| l.starts_with("6\t")), "{groups}");
+    let members = stdout(&members);
+    for kept in [
+        "1\tIg.fwd\tport=1",
+        "2\tIg.fwd\tport=2",
+        "4\tIg.fwd\tport=4",
+    ] {
+        assert!(members.contains(kept), "no `{kept}` in {members}");
+    }
+    assert!(!members.lines().any(|l| l.starts_with("3\t")), "{members}");
 }

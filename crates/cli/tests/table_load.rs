@@ -19,9 +19,10 @@ impl Drop for Loaded {
     }
 }
 
-fn load_pipeline() -> Result<Loaded, String> {
+/// The test program, loaded under a name unique to this process and `tag`.
+fn load_pipeline(tag: &str) -> Result<Loaded, String> {
     p4bpf_runtime::check_bpf_available().map_err(|e| e.to_string())?;
-    let name = format!("tload{}", std::process::id());
+    let name = format!("tload{tag}{}", std::process::id());
     let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/control/tables.p4");
     let out = p4bpf(&[
         "pipeline",
@@ -77,7 +78,7 @@ by_dst dstAddr=02:00:00:00:00:02 forward port=4
 
 #[test]
 fn loads_every_table_or_nothing() {
-    let loaded = match load_pipeline() {
+    let loaded = match load_pipeline("") {
         Ok(loaded) => loaded,
         Err(why) => {
             eprintln!("skipped: {why}");
@@ -144,5 +145,101 @@ fn loads_every_table_or_nothing() {
     for (mac, port) in [("02:00:00:00:00:21", 21), ("02:00:00:00:00:22", 22)] {
         let line = format!("hdr.ethernet.dstAddr={mac}\tTestIngress.forward\tport={port}");
         assert!(hosts.contains(&line), "{line} not in {hosts}");
+    }
+}
+
+/// `by_dst` entry line for host `n`.
+fn host(n: usize) -> String {
+    format!(
+        "by_dst dstAddr=02:00:00:{:02x}:{:02x}:{:02x} forward port={}",
+        n >> 16 & 255,
+        n >> 8 & 255,
+        n & 255,
+        n % 64
+    )
+}
+
+/// A file of `lines` lines, long enough to be parsed as two halves on two
+/// threads: hosts, with `by_prefix` entries only early and `by_type` only
+/// late, each line replaced where `edit` says so.
+fn long_file(lines: usize, end: &str, edit: impl Fn(usize) -> Option<String>) -> String {
+    (1..=lines)
+        .map(|number| {
+            let line = match number {
+                5 => "by_prefix srcAddr=0a:00:00:00:00:00/8 drop".to_string(),
+                n if n == lines - 3 => "by_type etherType=0x0801 drop".to_string(),
+                n => host(n),
+            };
+            edit(number).unwrap_or(line) + end
+        })
+        .collect()
+}
+
+/// A file long enough to be parsed on two threads: tables met in either
+/// half load together, and an error names the file's first bad line by
+/// its number in the whole file (line endings `\n` or `\r\n`), loading
+/// nothing.
+#[test]
+fn a_long_file_loads_whole_and_names_its_first_bad_line() {
+    let loaded = match load_pipeline("long") {
+        Ok(loaded) => loaded,
+        Err(why) => {
+            eprintln!("skipped: {why}");
+            return;
+        }
+    };
+    let name = loaded.0.as_str();
+    const LINES: usize = 4000;
+    let bad_port = |at: usize| move |n: usize| (n == at).then(|| host(n) + "ffffffffff");
+    let cases: [(String, &str); 5] = [
+        (long_file(LINES, "\n", bad_port(3900)), "-:3900: "),
+        (long_file(LINES, "\r\n", bad_port(3333)), "-:3333: "),
+        (
+            long_file(LINES, "\n", |n| {
+                (n == 120 || n == 3900).then(|| host(n) + "ffffffffff")
+            }),
+            "-:120: ",
+        ),
+        // The same host early and late: the later line is refused.
+        (
+            long_file(LINES, "\n", |n| (n == 3800).then(|| host(10))),
+            "-:3800: ",
+        ),
+        (
+            long_file(LINES, "\n", |n| {
+                (n == 3000).then(|| "no_such_table a=1 drop".into())
+            }),
+            "-:3000: ",
+        ),
+    ];
+    for (text, at) in &cases {
+        assert!(text.len() > 128 * 1024, "{} bytes", text.len());
+        let out = load_stdin(name, text);
+        let message = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{message}");
+        assert!(
+            message.starts_with(&format!("p4bpf: error: {at}")),
+            "{message}"
+        );
+        assert_eq!(counts(name), [0, 0, 0, 0], "half-loaded: {message}");
+    }
+
+    let out = load_stdin(name, &long_file(LINES, "\n", |_| None));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        format!("loaded {LINES} entries into 3 tables\n")
+    );
+    assert_eq!(counts(name), [LINES - 2, 1, 0, 1]);
+    let hosts = stdout(&p4bpf(&["table", "dump", name, "by_dst"]));
+    for n in [1, 1999, 2000, 2001, LINES] {
+        let line = format!(
+            "hdr.ethernet.dstAddr=02:00:00:{:02x}:{:02x}:{:02x}\tTestIngress.forward\tport={}",
+            n >> 16 & 255,
+            n >> 8 & 255,
+            n & 255,
+            n % 64
+        );
+        assert!(hosts.contains(&line), "{line} not in the dump");
     }
 }

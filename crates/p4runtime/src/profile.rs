@@ -3,9 +3,9 @@
 //! implementation, which name a member or a group (`TableAction`'s
 //! `action_profile_member_id`, `action_profile_group_id`). A table's
 //! action ids resolve against its profile's members (see `schema`), so a
-//! member's action is checked as a table entry's would be. Member and
-//! group updates take effect at once: ROLLBACK_ON_ERROR does not take
-//! them back.
+//! member's action is checked as a table entry's would be. Each applied
+//! member or group update leaves an [`Undo`] (what it was before), which
+//! ROLLBACK_ON_ERROR applies when a later update of its batch fails.
 
 use crate::failure::{Failure, Outcome};
 use crate::proto::p4::v1::{
@@ -95,16 +95,41 @@ fn reference(action: &str, id: u32) -> Option<TableAction> {
     Some(TableAction { r#type: Some(kind) })
 }
 
+/// How to take back an applied member or group update of profile
+/// `profile` (its P4Info id).
+pub enum Undo {
+    /// Member `id` back as `before`, or gone when it was new.
+    Member {
+        profile: u32,
+        id: u32,
+        before: Option<EntrySpec>,
+    },
+    /// Group `id` back with `before`'s members (one id a slot), or gone
+    /// when it was new.
+    Group {
+        profile: u32,
+        id: u32,
+        before: Option<Vec<u32>>,
+    },
+}
+
 pub fn member_update(
     schema: &Schema,
     source: &Deployment,
     kind: update::Type,
     member: &ActionProfileMember,
-) -> Outcome<()> {
+) -> Outcome<Undo> {
     let (p, ids) = find(schema, member.action_profile_id)?;
     let id = member.member_id;
+    let undo = |before| Undo::Member {
+        profile: member.action_profile_id,
+        id,
+        before,
+    };
     if kind == update::Type::Delete {
-        return profile::delete_member(source, &schema.pipeline, p, id).map_err(in_use);
+        let before = member_spec(source, p, id)?;
+        profile::delete_member(source, &schema.pipeline, p, id).map_err(in_use)?;
+        return Ok(undo(Some(before)));
     }
     let action = TableAction {
         r#type: Some(table_action::Type::Action(
@@ -127,21 +152,31 @@ pub fn member_update(
         args: known.1,
         priority: None,
     };
-    let exists = profile::list_members(source, p)?
-        .iter()
-        .any(|(m, _)| *m == id);
-    match (kind, exists) {
-        (update::Type::Insert, true) => Err(Failure::new(
+    let before = member_spec(source, p, id);
+    match (kind, before) {
+        (update::Type::Insert, Ok(_)) => Err(Failure::new(
             Code::AlreadyExists,
             format!("action profile `{}` already has member {id}", p.name),
         )),
-        (update::Type::Insert, false) => Ok(control::add(source, &p.members, &spec)?),
-        (_, false) => Err(Failure::not_found(format!(
-            "action profile `{}` has no member {id}",
-            p.name
-        ))),
-        (_, true) => Ok(control::modify(source, &p.members, &spec)?),
+        (update::Type::Insert, Err(_)) => {
+            control::add(source, &p.members, &spec)?;
+            Ok(undo(None))
+        }
+        (_, Err(missing)) => Err(missing),
+        (_, Ok(before)) => {
+            control::modify(source, &p.members, &spec)?;
+            Ok(undo(Some(before)))
+        }
     }
+}
+
+/// Member `id` of `p` as the spec that writes it again.
+fn member_spec(source: &Deployment, p: &ActionProfile, id: u32) -> Outcome<EntrySpec> {
+    let key = control::key_only(&p.members, vec![(0, id.to_string())], None)?;
+    let entry = control::get(source, &p.members, &key).map_err(|_| {
+        Failure::not_found(format!("action profile `{}` has no member {id}", p.name))
+    })?;
+    crate::write::spec_of(&p.members, &entry)
 }
 
 pub fn group_update(
@@ -149,11 +184,20 @@ pub fn group_update(
     source: &Deployment,
     kind: update::Type,
     group: &ActionProfileGroup,
-) -> Outcome<()> {
+) -> Outcome<Undo> {
     let (p, _) = find(schema, group.action_profile_id)?;
     let id = group.group_id;
+    let before = profile::list_groups(source, p)?
+        .into_iter()
+        .find_map(|(g, members)| (g == id).then_some(members));
+    let undo = Undo::Group {
+        profile: group.action_profile_id,
+        id,
+        before: before.clone(),
+    };
     if kind == update::Type::Delete {
-        return profile::delete_group(source, &schema.pipeline, p, id).map_err(in_use);
+        profile::delete_group(source, &schema.pipeline, p, id).map_err(in_use)?;
+        return Ok(undo);
     }
     // A member of weight w takes w slots of the group.
     let mut members = vec![];
@@ -161,10 +205,7 @@ pub fn group_update(
         let weight = usize::try_from(m.weight.max(1)).unwrap_or(1);
         members.extend(std::iter::repeat_n(m.member_id, weight));
     }
-    let exists = profile::list_groups(source, p)?
-        .iter()
-        .any(|(g, _)| *g == id);
-    match (kind, exists) {
+    match (kind, before.is_some()) {
         (update::Type::Insert, true) => {
             return Err(Failure::new(
                 Code::AlreadyExists,
@@ -185,7 +226,46 @@ pub fn group_update(
         // All or nothing: the group made for this update goes again.
         let _ = profile::delete_group(source, &schema.pipeline, p, id);
     }
-    Ok(written?)
+    written?;
+    Ok(undo)
+}
+
+/// Take back an applied member or group update.
+pub fn undo(schema: &Schema, source: &Deployment, step: Undo) -> Outcome<()> {
+    match step {
+        Undo::Member {
+            profile,
+            id,
+            before,
+        } => {
+            let (p, _) = find(schema, profile)?;
+            match (before, member_spec(source, p, id).is_ok()) {
+                (None, _) => profile::delete_member(source, &schema.pipeline, p, id)?,
+                (Some(spec), true) => control::modify(source, &p.members, &spec)?,
+                (Some(spec), false) => control::add(source, &p.members, &spec)?,
+            }
+        }
+        Undo::Group {
+            profile,
+            id,
+            before,
+        } => {
+            let (p, _) = find(schema, profile)?;
+            let exists = profile::list_groups(source, p)?
+                .iter()
+                .any(|(g, _)| *g == id);
+            match before {
+                None => profile::delete_group(source, &schema.pipeline, p, id)?,
+                Some(members) => {
+                    if !exists {
+                        profile::add_group(source, p, id)?;
+                    }
+                    profile::set_members(source, p, id, &members)?;
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The profile with P4Info id `id`, and the ids of its tables.

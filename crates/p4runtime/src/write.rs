@@ -44,6 +44,8 @@ enum Undo {
         map: String,
         value: Vec<u8>,
     },
+    /// An action profile's member or group as it was.
+    Profile(crate::profile::Undo),
 }
 
 /// Apply `updates`; per-update outcomes in request order.
@@ -177,10 +179,12 @@ fn apply_one(schema: &Schema, source: &Deployment, update: &Update) -> Outcome<O
         Some(entity::Entity::TableEntry(entry)) => table_update(schema, source, kind, entry),
         Some(entity::Entity::CounterEntry(entry)) => counter_update(schema, source, kind, entry),
         Some(entity::Entity::ActionProfileMember(member)) => {
-            crate::profile::member_update(schema, source, kind, member).map(|()| None)
+            crate::profile::member_update(schema, source, kind, member)
+                .map(|undo| Some(Undo::Profile(undo)))
         }
         Some(entity::Entity::ActionProfileGroup(group)) => {
-            crate::profile::group_update(schema, source, kind, group).map(|()| None)
+            crate::profile::group_update(schema, source, kind, group)
+                .map(|undo| Some(Undo::Profile(undo)))
         }
         Some(other) => Err(Failure::unimplemented(format!(
             "{}: not supported by today's architectures (ebpf_model, xdp_model)",
@@ -304,7 +308,7 @@ fn existing(
 }
 
 /// A decoded entry as a spec again (its text values parse back).
-fn spec_of(table: &Table, entry: &Entry) -> Outcome<EntrySpec> {
+pub(crate) fn spec_of(table: &Table, entry: &Entry) -> Outcome<EntrySpec> {
     let keys = entry
         .keys
         .iter()
@@ -373,6 +377,7 @@ fn undo_step(schema: &Schema, source: &Deployment, step: Undo) -> Outcome<()> {
                 .map(&map)?
                 .write(&0u32.to_ne_bytes(), &value, Write::Replace)?
         }
+        Undo::Profile(step) => crate::profile::undo(schema, source, step)?,
     }
     Ok(())
 }

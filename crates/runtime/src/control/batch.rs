@@ -63,6 +63,26 @@ impl<'t> TableBatch<'t> {
         }
     }
 
+    /// Add the entries of `later`, another batch of the same table (the
+    /// entries of later lines, encoded on another thread).
+    pub fn append(&mut self, later: TableBatch) -> Result<()> {
+        match (&mut self.entries, later.entries) {
+            (_, _) if later.table.name != self.table.name => Err(RuntimeError::Value(format!(
+                "cannot join the entries of tables `{}` and `{}`",
+                self.table.name, later.table.name
+            ))),
+            (Entries::Packed(packed), Entries::Packed(more)) => packed.append(self.table, more),
+            (Entries::Specs(specs), Entries::Specs(more)) => {
+                specs.extend(more);
+                Ok(())
+            }
+            _ => Err(RuntimeError::Value(format!(
+                "table `{}`: batches stored two ways",
+                self.table.name
+            ))),
+        }
+    }
+
     pub fn len(&self) -> usize {
         match &self.entries {
             Entries::Packed(packed) => packed.len(),
