@@ -136,14 +136,13 @@ impl Emitter<'_> {
         let changed: Vec<String> = moved
             .iter()
             .filter(|h| matches!(h.ty, Ty::Header(a) if self.marks_parsed(a)))
-            .map(|h| {
-                let place = self.lvalue(h);
-                format!("{place}.{VALID} != ({place}.{OFFSET} >> 15)")
-            })
+            .map(|h| self.changed_since_parse(h))
             .collect();
-        if changed.is_empty() {
-            return vec![];
-        }
+        let cond = match changed.as_slice() {
+            [] => return vec![],
+            [one] => one.clone(),
+            many => format!("({})", many.join(") || (")),
+        };
         let mut rebuild = vec![line("u32 new_len = 0")];
         rebuild.extend(moved.iter().filter_map(|h| self.count_header(h)));
         rebuild.extend(self.keep_from(kept));
@@ -158,11 +157,24 @@ impl Emitter<'_> {
                 moved.len()
             )),
             CStmt::If {
-                cond: changed.join(" || "),
+                cond,
                 then: rebuild,
                 other: vec![],
             },
         ]
+    }
+
+    /// Whether `h`'s validity differs from whether it was parsed, as C. A
+    /// header only extracts make valid can only have been popped: said so,
+    /// the rewrite's `if (valid)` for it folds away when it alone decides.
+    fn changed_since_parse(&self, h: &Expr) -> String {
+        let place = self.lvalue(h);
+        match h.ty {
+            Ty::Header(a) if self.facts.only_falls(a) => {
+                format!("!{place}.{VALID} && ({place}.{OFFSET} & {PARSED:#x})")
+            }
+            _ => format!("{place}.{VALID} != ({place}.{OFFSET} >> 15)"),
+        }
     }
 
     /// `keep_from`: where the first valid header of `kept` starts (or the
@@ -466,6 +478,29 @@ xdp(prs(), sw(), dprs()) main;
         // At TC the shrink moves what follows Ethernet: everything is rewritten.
         let tc = c_text(push, ALL, Hook::Tc);
         assert!(deparser_part(&tc).contains("out += 20"), "{tc}");
+    }
+
+    #[test]
+    fn a_header_only_popped_is_rewritten_only_while_another_moves() {
+        // IPv4 is only ever popped: the rewrite runs when it was, and then
+        // clang can drop its `if (valid)` write.
+        let pop = "hdr.ip.setInvalid();";
+        let c = c_text(pop, ALL, Hook::Xdp);
+        assert!(
+            deparser_part(&c).contains(
+                "if (!st->headers.ip.p4bpf_valid && (st->headers.ip.p4bpf_offset & 0x8000))"
+            ),
+            "{c}"
+        );
+        // With a push beside it, either may start the rewrite.
+        let both = "hdr.ip.setInvalid(); hdr.tag.setValid();";
+        let c = c_text(both, ALL, Hook::Xdp);
+        assert!(
+            deparser_part(&c).contains(
+                "if ((st->headers.tag.p4bpf_valid != (st->headers.tag.p4bpf_offset >> 15)) || (!st->headers.ip.p4bpf_valid && (st->headers.ip.p4bpf_offset & 0x8000)))"
+            ),
+            "{c}"
+        );
     }
 
     #[test]

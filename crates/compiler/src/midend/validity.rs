@@ -8,7 +8,9 @@
 //! argument holding one); it is *changed* by all of those except an
 //! extract, and by `setInvalid()`, a union member's `setValid()` and a
 //! stack shift. A type nothing makes valid is never valid: [`drop_dead`]
-//! removes its emits and folds its `isValid()` tests to `false`.
+//! removes its emits and folds its `isValid()` tests to `false`. A type
+//! only extracts make valid can only fall from what the parser left: when
+//! valid, it was extracted.
 
 use super::correspond::HeaderRef;
 use super::visit::{walk_program, Descend, Visitor};
@@ -18,6 +20,8 @@ use std::collections::BTreeSet;
 #[derive(Clone, Debug, Default)]
 pub struct HeaderFacts {
     made_valid: BTreeSet<AggId>,
+    /// Made valid by something other than an extract.
+    revalidated: BTreeSet<AggId>,
     changed: BTreeSet<AggId>,
     /// Some statement writes headers whole (valid bit, fields and all).
     overwritten: bool,
@@ -36,6 +40,12 @@ impl HeaderFacts {
     /// No statement can make a header of this type valid.
     pub fn never_valid(&self, agg: AggId) -> bool {
         !self.made_valid.contains(&agg)
+    }
+
+    /// Nothing but an extract makes a header of this type valid: a valid
+    /// one was extracted, an invalid one may have been popped.
+    pub fn only_falls(&self, agg: AggId) -> bool {
+        !self.revalidated.contains(&agg)
     }
 
     /// A header of this type is valid exactly when the parser extracted it.
@@ -79,6 +89,7 @@ impl Collect<'_> {
     fn overwritten(&mut self, ty: &Ty) {
         for a in headers_in(self.prog, ty) {
             self.facts.made_valid.insert(a);
+            self.facts.revalidated.insert(a);
             self.facts.changed.insert(a);
             self.facts.overwritten = true;
         }
@@ -89,6 +100,7 @@ impl Collect<'_> {
         self.facts.changed.insert(a);
         if valid {
             self.facts.made_valid.insert(a);
+            self.facts.revalidated.insert(a);
         }
         // Validating a union member invalidates its siblings.
         if let ExprKind::Field { base, .. } = &header.kind {
@@ -127,7 +139,10 @@ impl Visitor for Collect<'_> {
             Stmt::Assign { lhs, .. } => self.overwritten(&lhs.ty),
             Stmt::SetValid { header, valid } => self.set_valid(header, *valid),
             Stmt::StackShift { stack, .. } => {
-                self.facts.changed.extend(headers_in(self.prog, &stack.ty));
+                // An element valid after a shift was extracted elsewhere.
+                let shifted = headers_in(self.prog, &stack.ty);
+                self.facts.changed.extend(shifted.iter().copied());
+                self.facts.revalidated.extend(shifted);
             }
             Stmt::CallAction { action, args } => self.out_arguments(*action, args),
             _ => {}
@@ -251,6 +266,23 @@ xdp(prs(), sw(), dprs()) main;
         assert!(!facts.never_valid(agg(&prog, "vlan_t")));
         assert!(!facts.stable(agg(&prog, "tag_t")));
         assert!(!facts.never_valid(agg(&prog, "tag_t")));
+    }
+
+    #[test]
+    fn a_header_only_extracts_make_valid_only_falls() {
+        let prog = lowered(PROGRAM);
+        let facts = HeaderFacts::of(&prog);
+        // Popped by an action, never set valid: valid still means extracted.
+        assert!(facts.only_falls(agg(&prog, "vlan_t")));
+        assert!(facts.only_falls(agg(&prog, "eth_t")));
+        assert!(!facts.only_falls(agg(&prog, "tag_t")));
+        // A setValid() anywhere, the parser included, makes it rise.
+        let parser_sets = PROGRAM.replace(
+            "p.extract(hdr.vlan); transition accept;",
+            "p.extract(hdr.vlan); hdr.vlan.setInvalid(); hdr.vlan.setValid(); transition accept;",
+        );
+        let prog = lowered(&parser_sets);
+        assert!(!HeaderFacts::of(&prog).only_falls(agg(&prog, "vlan_t")));
     }
 
     #[test]

@@ -358,7 +358,7 @@ sw_end:;
     /* deparser: headers keep their places unless a control pushed or popped one */
 dprs_end:;
     /* a control pushed or popped one of the first 3 emitted headers: rewrite them */
-    if (st->headers.vlan.p4bpf_valid != (st->headers.vlan.p4bpf_offset >> 15)) {
+    if (!st->headers.vlan.p4bpf_valid && (st->headers.vlan.p4bpf_offset & 0x8000)) {
         u32 new_len = 0;
         if (st->headers.eth.p4bpf_valid) {
             new_len += 14;

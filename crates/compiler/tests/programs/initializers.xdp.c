@@ -180,7 +180,7 @@ sw_end:;
     }
 dprs_end:;
     /* a control pushed or popped one of the first 2 emitted headers: rewrite them */
-    if (st->headers.h.p4bpf_valid != (st->headers.h.p4bpf_offset >> 15) || st->headers.extra.p4bpf_valid != (st->headers.extra.p4bpf_offset >> 15)) {
+    if ((st->headers.h.p4bpf_valid != (st->headers.h.p4bpf_offset >> 15)) || (st->headers.extra.p4bpf_valid != (st->headers.extra.p4bpf_offset >> 15))) {
         u32 new_len = 0;
         if (st->headers.h.p4bpf_valid) {
             new_len += 3;
