@@ -96,6 +96,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             kept: None,
             packet_paths: loopedback,
             path: 1,
+            field_lists: None,
         });
     }
 
