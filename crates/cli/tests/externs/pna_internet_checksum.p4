@@ -1,10 +1,11 @@
-// PNA's InternetChecksum (P4TC's tc/pna.p4): the main control rewrites
-// the IPv4 source address and updates the checksum incrementally over
-// the two 16-bit halves of the address, state carried through
-// get_state/set_state; the deparser checks the result from scratch and
-// marks the TOS byte when it does not verify.
+// PNA's InternetChecksum: the main control rewrites the IPv4 source
+// address and updates the checksum incrementally over the two 16-bit
+// halves of the address, state carried through get_state/set_state;
+// then checks the result from scratch and marks the TOS byte when it
+// does not verify. (pna.p4: P4TC computes checksums in parsers and the
+// deparser only.)
 #include <core.p4>
-#include <tc/pna.p4>
+#include <pna.p4>
 
 header ethernet_t {
     bit<48> dst;
@@ -49,11 +50,18 @@ parser Parser(packet_in pkt, out headers_t hdr, inout meta_t meta,
     }
 }
 
+control Pre(in headers_t hdr, inout meta_t meta,
+            in pna_pre_input_metadata_t istd,
+            inout pna_pre_output_metadata_t ostd) {
+    apply { }
+}
+
 control Main(inout headers_t hdr, inout meta_t meta,
              in pna_main_input_metadata_t istd,
              inout pna_main_output_metadata_t ostd) {
     InternetChecksum() first;
     InternetChecksum() second;
+    InternetChecksum() check;
     action nat(bit<32> src) {
         first.subtract(hdr.ipv4.checksum);
         first.subtract(hdr.ipv4.src_addr[31:16]);
@@ -73,24 +81,21 @@ control Main(inout headers_t hdr, inout meta_t meta,
     apply {
         if (hdr.ipv4.isValid()) {
             snat.apply();
-        }
-        send_to_port(istd.input_port);
-    }
-}
-
-control Deparser(packet_out pkt, inout headers_t hdr, in meta_t meta,
-                 in pna_main_output_metadata_t ostd) {
-    InternetChecksum() check;
-    apply {
-        if (hdr.ipv4.isValid()) {
             check.add(hdr.ipv4);
             if (check.get() != 0) {
                 hdr.ipv4.tos = 0xee;
             }
         }
+        send_to_port(istd.input_port);
+    }
+}
+
+control Deparser(packet_out pkt, in headers_t hdr, in meta_t meta,
+                 in pna_main_output_metadata_t ostd) {
+    apply {
         pkt.emit(hdr.ethernet);
         pkt.emit(hdr.ipv4);
     }
 }
 
-PNA_NIC(Parser(), Main(), Deparser()) main;
+PNA_NIC(Parser(), Pre(), Main(), Deparser()) main;
