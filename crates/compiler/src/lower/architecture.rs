@@ -198,9 +198,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             // Ingress is where a group takes effect: point there.
             let ingress = decls.get(2).map_or(span, |d| d.span);
             self.v1model_multicast(ingress);
-            self.v1model_passes(program, ingress);
             let egress = decls.get(3).map_or(span, |d| d.span);
-            self.v1model_clones(program, ingress, egress);
+            self.v1model_passes_and_clones(program, ingress, egress);
         }
     }
 

@@ -94,9 +94,14 @@ impl<'a> Lowerer<'a, '_> {
         })
     }
 
-    /// After every block is lowered: the clones the program asks for,
-    /// located at the control that makes them (`ingress`, `egress`).
-    pub(super) fn v1model_clones(&mut self, program: &ast::Program, ingress: Span, egress: Span) {
+    /// The clones the program asks for, located at the control that
+    /// makes them (`ingress`, `egress`).
+    pub(super) fn v1model_clones(
+        &mut self,
+        lists: &[(u32, Vec<Expr>)],
+        ingress: Span,
+        egress: Span,
+    ) {
         for (vars, path, at) in [(I2E, INGRESS_CLONE, ingress), (E2E, EGRESS_CLONE, egress)] {
             if !self.shared.contains_key(vars.flag) {
                 continue;
@@ -105,7 +110,6 @@ impl<'a> Lowerer<'a, '_> {
             else {
                 return;
             };
-            let lists = self.field_lists(program, at);
             let clone = ir::CloneI2e {
                 flag: Expr::binary(
                     BinOp::Eq,
@@ -118,7 +122,7 @@ impl<'a> Lowerer<'a, '_> {
                 at: self.diags.unit.resolve(at),
                 field_lists: Some(ir::FieldLists {
                     chosen: self.own_var(vars.list, 16),
-                    lists,
+                    lists: lists.to_vec(),
                 }),
             };
             if path == INGRESS_CLONE {

@@ -88,16 +88,28 @@ impl<'a> Lowerer<'a, '_> {
         }
     }
 
-    /// After every block is lowered: the passes the program asks for.
-    pub(super) fn v1model_passes(&mut self, program: &ast::Program, span: Span) {
+    /// After every block is lowered: the passes and clones the program
+    /// asks for, which read the same field lists.
+    pub(super) fn v1model_passes_and_clones(
+        &mut self,
+        program: &ast::Program,
+        ingress: Span,
+        egress: Span,
+    ) {
+        if !self.shared.keys().any(|name| name.starts_with("v1model_")) {
+            return;
+        }
+        let lists = self.field_lists(program, ingress);
+        self.v1model_passes(&lists, ingress);
+        self.v1model_clones(&lists, ingress, egress);
+    }
+
+    /// The passes the program asks for.
+    fn v1model_passes(&mut self, lists: &[(u32, Vec<Expr>)], span: Span) {
         let asked: Vec<Pass> = [Pass::Resubmit, Pass::Recirculate]
             .into_iter()
             .filter(|pass| self.shared.contains_key(vars(*pass).0))
             .collect();
-        if asked.is_empty() {
-            return;
-        }
-        let lists = self.field_lists(program, span);
         let Some(instance_type) = self.arch_place(&Place::field(STD, "instance_type"), span)
         else {
             return;
@@ -130,7 +142,7 @@ impl<'a> Lowerer<'a, '_> {
                 },
                 field_lists: Some(ir::FieldLists {
                     chosen: self.own_var(list, 8),
-                    lists: lists.clone(),
+                    lists: lists.to_vec(),
                 }),
             };
             match pass {
@@ -142,7 +154,7 @@ impl<'a> Lowerer<'a, '_> {
 
     /// Every field list of the user metadata (`meta`): its index and the
     /// fields annotated with it, nested structs searched too.
-    pub(super) fn field_lists(&mut self, program: &ast::Program, span: Span) -> Vec<(u32, Vec<Expr>)> {
+    fn field_lists(&mut self, program: &ast::Program, span: Span) -> Vec<(u32, Vec<Expr>)> {
         let annotated = self.annotated_fields(program);
         let mut lists: Vec<(u32, Vec<Expr>)> = vec![];
         let Some(meta) = self.arch_place(&Place::var("meta"), span) else {
