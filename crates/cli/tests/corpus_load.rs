@@ -28,19 +28,15 @@ const VERIFIER_GAPS: &[(&str, &str)] = &[
         "BPF program is too large",
     ),
     // v1model programs that compile since the v1model architecture and
-    // that the verifier refuses: header stacks indexed at run time, long
-    // loops and unrolled parsers (issue 10's report lists them).
-    ("`control_hs_index_test", VERIFIER),
+    // that the verifier refuses: header stacks indexed at run time inside
+    // loops, long loops and unrolled parsers (issue 10's report lists them).
     ("`forloop_bmv2", VERIFIER),
     ("`header_stack_ops_bmv2", VERIFIER),
     ("`invalid_hdr_warnings1", VERIFIER),
-    ("`issue2726_bmv2", VERIFIER),
     ("`issue447_1_bmv2", VERIFIER),
     ("`issue447_2_bmv2", VERIFIER),
     ("`parser_unroll_issue3537", VERIFIER),
-    ("`parser_unroll_test1_", VERIFIER),
     ("`parser_unroll_test9", VERIFIER),
-    ("`predication_issue_2", VERIFIER),
     ("`opassign2_bmv2", VERIFIER),
     ("`runtime_index_2_bmv2", VERIFIER),
     ("`ternary2_bmv2", VERIFIER),
@@ -51,14 +47,6 @@ const VERIFIER_GAPS: &[(&str, &str)] = &[
     ("`issue281_", VERIFIER),
     ("`issue561_bmv2", VERIFIER),
     ("`subparser_with_header_stack_bmv2", VERIFIER),
-    // clang adds a bounded run-time stack index to the stack pointer
-    // with `|`, which the verifier refuses on pointers (hiding the bound
-    // from clang, in assembly or behind a barrier, breaks loops' bounds
-    // instead: tests/stf/loops.p4; still to solve).
-    (
-        "`gauntlet_index_7_bmv2",
-        "bitwise operator |= on pointer prohibited",
-    ),
     // Compiles since InternetChecksum; a table's name is longer than the
     // loader pins maps under (not the verifier: a naming limit to lift).
     ("psa-dpdk-token-too-big.p4", "bad map name"),
