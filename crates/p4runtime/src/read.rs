@@ -1,17 +1,22 @@
-//! The Read RPC: table entries and counter cells of a pinned pipeline, with
-//! the specification's wildcards (table id 0: every table; no match: every
-//! entry of the table; counter id 0: every counter; no index: every cell).
+//! The Read RPC: table entries, counter cells and direct counter data of a
+//! pinned pipeline, with the specification's wildcards (table id 0: every
+//! table; no match: every entry of the table; counter id 0: every counter;
+//! no index: every cell).
 //! An entry given with its match is looked up by key; `is_default_action`
 //! reads the table's default entry.
 
 use crate::failure::{Failure, Outcome};
-use crate::proto::p4::v1::{entity, CounterData, CounterEntry, Entity, Index, TableEntry};
+use crate::proto::p4::v1::{
+    entity, CounterData, CounterEntry, DirectCounterEntry, Entity, Index, TableEntry,
+};
 use crate::schema::Schema;
 use crate::table_entry::key_spec;
 use crate::write::entity_kind;
-use p4bpf_layout::TableStorage;
+use p4bpf_layout::{DirectKind, TableStorage};
 use p4bpf_runtime::control::{self, Entry};
+use p4bpf_runtime::counter::CounterValue;
 use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::direct;
 use p4bpf_runtime::MapSource;
 
 /// Every entity `wanted` selects, in request order.
@@ -24,6 +29,9 @@ pub fn read(schema: &Schema, source: &Deployment, wanted: &[Entity]) -> Outcome<
             }
             Some(entity::Entity::CounterEntry(entry)) => {
                 counter_cells(schema, source, entry, &mut found)?
+            }
+            Some(entity::Entity::DirectCounterEntry(entry)) => {
+                direct_counters(schema, source, entry, &mut found)?
             }
             Some(other) => {
                 return Err(Failure::unimplemented(format!(
@@ -149,10 +157,74 @@ fn counter_cells(
                     index: Some(Index {
                         index: i64::from(cell.index),
                     }),
-                    data: Some(CounterData {
-                        byte_count: cell.value.bytes.unwrap_or(0) as i64,
-                        packet_count: cell.value.packets.unwrap_or(0) as i64,
-                    }),
+                    data: Some(counter_data(&cell.value)),
+                })),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn counter_data(value: &CounterValue) -> CounterData {
+    CounterData {
+        byte_count: value.bytes.unwrap_or(0) as i64,
+        packet_count: value.packets.unwrap_or(0) as i64,
+    }
+}
+
+/// The direct counter data of the entries `wanted`'s table entry selects
+/// (table id 0: every table with a direct counter; no match: every entry),
+/// each with its entry.
+fn direct_counters(
+    schema: &Schema,
+    source: &Deployment,
+    wanted: &DirectCounterEntry,
+    found: &mut Vec<Entity>,
+) -> Outcome<()> {
+    let selector = wanted.table_entry.clone().unwrap_or_default();
+    let table_ids = match selector.table_id {
+        0 => schema.table_ids(),
+        id => vec![id],
+    };
+    for id in table_ids {
+        let ids = schema.table(id)?;
+        let table = schema.layout_table(ids);
+        let counter = table.as_ref().ok().and_then(|t| {
+            let counters = schema.pipeline.direct.iter();
+            counters
+                .filter(|d| matches!(d.kind, DirectKind::Counter(_)))
+                .find(|d| d.table == t.name)
+        });
+        let (table, counter) = match (table, counter) {
+            (Ok(table), Some(counter)) => (table, counter),
+            _ if selector.table_id == 0 => continue,
+            _ => {
+                return Err(Failure::not_found(format!(
+                    "table `{}` has no direct counter",
+                    ids.name
+                )))
+            }
+        };
+        let counts = if selector.r#match.is_empty() {
+            direct::counter_entries(source, table, counter)?
+        } else {
+            let spec = key_spec(ids, table, &selector)?;
+            let entry = control::get(source, table, &spec).map_err(|_| {
+                Failure::not_found(format!("table `{}` has no entry with this key", ids.name))
+            })?;
+            let value = direct::read_counter(source, table, counter, &spec)?;
+            vec![direct::DirectCount { entry, value }]
+        };
+        for count in counts {
+            found.push(Entity {
+                entity: Some(entity::Entity::DirectCounterEntry(DirectCounterEntry {
+                    table_entry: Some(crate::profile::read_entry(
+                        schema,
+                        ids,
+                        table,
+                        &count.entry,
+                    )?),
+                    data: Some(counter_data(&count.value)),
                 })),
             });
         }

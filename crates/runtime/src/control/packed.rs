@@ -27,6 +27,15 @@ const EEXIST: i32 = 17;
 const WALK_SHARE: usize = 16;
 /// Half a batch this long or longer is worth a second writing thread.
 const SPLIT_FROM: usize = 4096;
+const ENOMEM: i32 = 12;
+/// Records a batch update call takes, and the piece retried on `ENOMEM`.
+const PIECE: usize = 4096;
+/// Tries at a piece the kernel found no memory for. The lpm trie allocates
+/// nodes without waiting (its cache refills with `GFP_NOWAIT`), so under
+/// memory pressure an insert fails until reclaim catches up (seen under
+/// eight parallel builds). Repeating is harmless: a batch update replaces
+/// what the failed call already wrote with the same records.
+const NO_MEMORY_TRIES: u32 = 12;
 
 /// Entries of one table as map records.
 #[derive(Clone, Debug, Default)]
@@ -206,22 +215,44 @@ impl Packed {
         let Some(((keys, later_keys), (values, later_values))) =
             split.filter(|_| half >= SPLIT_FROM)
         else {
-            return fill::write_all(fd, &self.keys, key_size, &self.values, value_size);
+            return self.write_records(fd, &self.keys, &self.values);
         };
         std::thread::scope(|scope| {
-            let later = std::thread::Builder::new().spawn_scoped(scope, || {
-                fill::write_all(fd, later_keys, key_size, later_values, value_size)
-            });
-            let written = fill::write_all(fd, keys, key_size, values, value_size);
+            let later = std::thread::Builder::new()
+                .spawn_scoped(scope, || self.write_records(fd, later_keys, later_values));
+            let written = self.write_records(fd, keys, values);
             let later_written = match later {
                 Ok(thread) => thread.join().unwrap_or_else(|_| {
                     Err(RuntimeError::Value("a map-writing thread stopped".into()))
                 }),
                 // No second thread: this one writes the second half too.
-                Err(_) => fill::write_all(fd, later_keys, key_size, later_values, value_size),
+                Err(_) => self.write_records(fd, later_keys, later_values),
             };
             written.and(later_written)
         })
+    }
+
+    /// Batch updates of the records in `keys` and `values` (runs of this
+    /// batch's records), a piece at a time, a piece refused for want of
+    /// memory tried again after a pause that doubles.
+    fn write_records(&self, fd: i32, keys: &[u8], values: &[u8]) -> Result<()> {
+        let (key_size, value_size) = (self.key_size, self.value_size);
+        let pieces = keys
+            .chunks(key_size.max(1) * PIECE)
+            .zip(values.chunks(value_size.max(1) * PIECE));
+        for (keys, values) in pieces {
+            let mut tries = 1;
+            loop {
+                match fill::write_all(fd, keys, key_size, values, value_size) {
+                    Err(RuntimeError::Os { errno: ENOMEM, .. }) if tries < NO_MEMORY_TRIES => {
+                        std::thread::sleep(std::time::Duration::from_millis(1 << tries));
+                        tries += 1;
+                    }
+                    written => break written?,
+                }
+            }
+        }
+        Ok(())
     }
 
     /// One `BPF_NOEXIST` insert per record; a refusal deletes the records
