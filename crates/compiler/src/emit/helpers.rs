@@ -16,12 +16,15 @@ pub enum Helper {
     Wide,
     /// One hash algorithm over bytes (`super::hash`).
     Hash(crate::ir::HashAlgorithm),
+    /// A value the verifier forgets (`super::parser_merge`).
+    OpaqueU16,
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
         Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
+        Helper::OpaqueU16 => super::parser_merge::OPAQUE_HELPER,
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)

@@ -23,6 +23,7 @@ mod packet;
 mod packet_key;
 mod parser;
 mod parser_loop;
+mod parser_merge;
 mod perf_events;
 mod ports;
 pub mod profile;
@@ -92,6 +93,8 @@ pub struct Emitter<'p> {
     in_egress_function: bool,
     /// Global functions running parser loops ([`parser_loop`]), once written.
     parser_loops: RefCell<Vec<String>>,
+    /// What differs between parser paths ([`parser_merge`]).
+    placement: crate::midend::placement::Placement,
 }
 
 /// What goes into the C file besides the program.
@@ -161,6 +164,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         stages: stages::Stages::plan(prog),
         in_egress_function: false,
         parser_loops: RefCell::default(),
+        placement: crate::midend::placement::Placement::of(prog),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -435,6 +439,7 @@ impl Emitter<'_> {
                 out.push(line("(void)parser_error"));
                 out.extend(self.outcome(self.prog.intrinsics.on_reject));
                 out.push(CStmt::Label("accept".into()));
+                out.extend(self.merge_parse_paths(i));
             }
             Step::ParseKeepingError(i) => {
                 let Some(parser) = self.prog.parsers.get(i) else {
@@ -446,6 +451,7 @@ impl Emitter<'_> {
                     out.push(line(format!("{} = parser_error", self.lvalue(place))));
                 }
                 out.push(CStmt::Label("accept".into()));
+                out.extend(self.merge_parse_paths(i));
             }
             Step::Checkpoint => out.extend(self.checkpoint()),
             Step::Control(i) | Step::Deparse(i) => {

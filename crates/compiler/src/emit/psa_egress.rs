@@ -142,6 +142,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         stages: super::stages::Stages::default(),
         in_egress_function: true,
         parser_loops: RefCell::new(std::mem::take(e.parser_loops.get_mut())),
+        placement: Default::default(),
     };
     let text = egress.function_text(&e.state_type(), &e.egress_function_name());
     e.table_layouts = std::mem::take(&mut egress.table_layouts);
