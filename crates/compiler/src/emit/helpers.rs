@@ -20,6 +20,8 @@ pub enum Helper {
     CrcContinue(crate::ir::HashAlgorithm),
     /// A run-time header-stack index clamped below the stack's size.
     StackIndex,
+    /// A value the verifier forgets (`super::parser_merge`).
+    OpaqueU16,
 }
 
 pub fn text(helper: Helper) -> &'static str {
@@ -43,6 +45,7 @@ pub fn text(helper: Helper) -> &'static str {
 #endif
 "
         }
+        Helper::OpaqueU16 => super::parser_merge::OPAQUE_HELPER,
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)

@@ -26,6 +26,7 @@ mod packet_key;
 mod parser;
 mod parser_error;
 mod parser_loop;
+mod parser_merge;
 mod perf_events;
 mod ports;
 pub mod profile;
@@ -103,6 +104,8 @@ pub struct Emitter<'p> {
     parser_loops: RefCell<Vec<String>>,
     /// Printing the program a multicast copy's egress runs ([`replication`]).
     on_copy: std::cell::Cell<bool>,
+    /// What differs between parser paths ([`parser_merge`]).
+    placement: crate::midend::placement::Placement,
 }
 
 /// What goes into the C file besides the program.
@@ -174,6 +177,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         in_egress_function: false,
         parser_loops: RefCell::default(),
         on_copy: std::cell::Cell::new(false),
+        placement: crate::midend::placement::Placement::of(prog),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -448,6 +452,7 @@ impl Emitter<'_> {
                 out.push(line("(void)parser_error"));
                 out.extend(self.outcome(self.prog.intrinsics.on_reject));
                 out.push(CStmt::Label("accept".into()));
+                out.extend(self.merge_parse_paths(i));
             }
             Step::ParseKeepingError(i) => {
                 let Some(parser) = self.prog.parsers.get(i) else {
@@ -462,6 +467,7 @@ impl Emitter<'_> {
                 }
                 out.extend(self.join_error_paths());
                 out.push(CStmt::Label("accept".into()));
+                out.extend(self.merge_parse_paths(i));
             }
             Step::Checkpoint => out.extend(self.checkpoint()),
             Step::Control(i) | Step::Deparse(i) => {

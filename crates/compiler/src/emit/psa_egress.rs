@@ -144,6 +144,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         in_egress_function: true,
         parser_loops: RefCell::new(std::mem::take(e.parser_loops.get_mut())),
         on_copy: Cell::new(false),
+        placement: Default::default(),
     };
     let text = egress.function_text(&e.state_type(), &e.egress_function_name());
     e.table_layouts = std::mem::take(&mut egress.table_layouts);

@@ -482,7 +482,8 @@ impl Emitter<'_> {
     /// would prove a range no access needs, and parser paths that end
     /// after different such headers would reach the controls with
     /// different proven ranges, verified once each.
-    fn extract_unread(&self, place: &str, agg: AggId, a: &crate::ir::Aggregate) -> Vec<CStmt> {
+    fn extract_unread(&self, header: &Expr, agg: AggId, a: &crate::ir::Aggregate) -> Vec<CStmt> {
+        let place = self.lvalue(header);
         let bytes = a.wire_bits / 8;
         vec![
             CStmt::Comment(format!(
@@ -492,7 +493,8 @@ impl Emitter<'_> {
             self.reject_too_short_if(format!("offset + {bytes} > (u32)(pkt_end - pkt)")),
             line(format!("{place}.{VALID} = 1")),
             line(format!(
-                "{place}.{OFFSET} = offset{}",
+                "{place}.{OFFSET} = {}{}",
+                self.recorded_offset(header),
                 self.parsed_mark(agg)
             )),
             line(format!("offset += {bytes}")),
@@ -607,13 +609,14 @@ impl Emitter<'_> {
         }
         let place = self.lvalue(header);
         if varbit_bits.is_none() && self.reads.none_of(agg, a.fields.len()) {
-            return self.extract_unread(&place, agg, a);
+            return self.extract_unread(header, agg, a);
         }
         let mut body = vec![line("u8 *hdr_start = pkt + offset")];
         body.extend(self.read_header(agg, a, "hdr_start", &place));
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!(
-            "{place}.{OFFSET} = offset{}",
+            "{place}.{OFFSET} = {}{}",
+            self.recorded_offset(header),
             self.parsed_mark(agg)
         )));
         let mut out = vec![

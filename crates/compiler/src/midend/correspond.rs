@@ -116,6 +116,25 @@ fn top_level_emits(body: &[Stmt]) -> Option<Vec<(HeaderRef, Ty)>> {
 /// `None` when a path cannot be followed header by header (a loop, a
 /// stack, an `advance`, an extract under a condition) or there are too many.
 fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
+    let paths = extract_paths(prog)?;
+    let mut headers: Vec<Vec<HeaderRef>> = paths
+        .into_iter()
+        .map(|p| p.into_iter().map(|e| e.header).collect())
+        .collect();
+    headers.dedup();
+    Some(headers)
+}
+
+/// One extract on a parser path.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Extracted {
+    pub header: HeaderRef,
+    /// Its size in bytes; `None` when a varbit field makes it vary.
+    pub bytes: Option<u32>,
+}
+
+/// As [`parser_paths`], with each extract's size.
+pub fn extract_paths(prog: &Program) -> Option<Vec<Vec<Extracted>>> {
     let states = prog
         .parsers
         .first()
@@ -127,7 +146,16 @@ fn parser_paths(prog: &Program) -> Option<Vec<Vec<HeaderRef>>> {
         let state = states.get(at)?;
         for s in &state.stmts {
             match s {
-                Stmt::Extract { header, .. } => headers.push(HeaderRef::of(header)?),
+                Stmt::Extract {
+                    header,
+                    varbit_bits,
+                } => headers.push(Extracted {
+                    header: HeaderRef::of(header)?,
+                    bytes: match (&header.ty, varbit_bits) {
+                        (Ty::Header(a), None) => prog.agg(*a).map(|a| a.wire_bits / 8),
+                        _ => None,
+                    },
+                }),
                 Stmt::Advance { .. } | Stmt::AdvanceBy { .. } => return None,
                 other
                     if any_stmt(std::slice::from_ref(other), |s| {

@@ -10,7 +10,8 @@
 //! ([`fold`]).
 //! Analyses the emitter asks: header validity ([`validity::HeaderFacts`]),
 //! field def-use ([`defuse`]) and the parser-to-deparser correspondence
-//! ([`correspond`]) that decides how the deparser treats the packet.
+//! ([`correspond`]) that decides how the deparser treats the packet, and
+//! where parser paths leave headers ([`placement`]).
 //! Inlining of controls and functions happens in the lowering; arithmetic
 //! folding and propagation across branches are left to clang, which does
 //! them on the C as long as state is on the stack.
@@ -19,6 +20,7 @@ pub mod correspond;
 pub mod defuse;
 pub mod direct_uses;
 pub mod fold;
+pub mod placement;
 pub mod propagate;
 pub mod validity;
 pub mod visit;
