@@ -199,6 +199,91 @@ fn nested_masks_wild_groups_and_interleaved_priorities_classify_like_a_linear_sc
     assert!(hits > 1500, "only {hits} probes hit a rule");
 }
 
+/// Rules that share a few address pairs (so they share buckets) and
+/// tell each other apart only by ports and protocol: exact ports, port
+/// ranges of one value, wide ranges and wildcards; protocols exact, wild
+/// and partly masked.
+fn same_addresses_other_ports_rules(seed: u64, count: usize) -> Vec<AclRule> {
+    let mut r = Random::new(seed);
+    let pairs: Vec<(u32, u32)> = (0..6)
+        .map(|_| (r.next_u64() as u32, r.next_u64() as u32))
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut rules = vec![];
+    while rules.len() < count {
+        let (a, b) = pairs[(r.next_u64() % 6) as usize];
+        let pick = r.next_u64();
+        // /32, /24 or /16 of the pair: buckets of one group or of nested ones.
+        let mask = [u32::MAX, 0xffff_ff00, 0xffff_0000][(pick % 3) as usize];
+        let port = |v: u64| -> (u16, u16) {
+            let p = (v % 8) as u16 * 100;
+            match v >> 8 & 3 {
+                0 => (p, p),
+                1 => (0, u16::MAX),
+                2 => (p, p + 150),
+                _ => (p + 1, p + 1),
+            }
+        };
+        let rule = AclRule {
+            src: (a & mask, mask),
+            dst: (b & mask, mask),
+            sport: port(pick >> 4),
+            dport: port(pick >> 16),
+            proto: [(6, 0xff), (17, 0xff), (0, 0), (0x01, 0x0f)][(pick >> 28) as usize % 4],
+        };
+        if seen.insert(format!("{rule:?}")) {
+            rules.push(rule);
+        }
+    }
+    rules
+}
+
+#[test]
+fn rules_sharing_buckets_apart_only_in_ports_and_protocol_classify_like_a_linear_scan() {
+    let Some(pipeline) = load_acl("ternary_classes") else {
+        return;
+    };
+    let table = names::table(&pipeline.description, "acl").cloned();
+    let table = table.unwrap_or_else(|e| panic!("{e}"));
+    let fd = pipeline.program_fd().unwrap_or_else(|e| panic!("{e}"));
+    let rules = same_addresses_other_ports_rules(21, 1200);
+    let mut priorities: Vec<usize> = (1..=rules.len()).collect();
+    shuffle(&mut priorities, &mut Random::new(22));
+    let specs: Vec<_> = (rules.iter().enumerate())
+        .map(|(i, r)| {
+            let mut spec = r.entry(i, rules.len());
+            spec.priority = Some(priorities[i] as u32);
+            spec
+        })
+        .collect();
+    let inserted = control::insert_batch(&pipeline, &table, &specs);
+    assert_eq!(inserted.map_err(|e| e.to_string()), Ok(rules.len()));
+    let scan = |h: &Header| {
+        (0..rules.len())
+            .filter(|i| rules[*i].matches(h))
+            .max_by_key(|i| priorities[*i])
+            .map(|i| i + 1)
+    };
+    // Probes inside a rule's addresses, ports and protocol drawn near the
+    // rules' own values: most hit, many only a low-priority rule.
+    let mut r = Random::new(23);
+    let (mut hits, mut misses) = (0, 0);
+    for h in random_headers(24, &rules, 4000) {
+        let near = r.next_u64();
+        let h = Header {
+            sport: (near % 9) as u16 * 100 + (near >> 8) as u16 % 3,
+            dport: (near >> 16) as u16 % 9 * 100 + (near >> 24) as u16 % 3,
+            proto: [6, 17, 1, 0x21, 47][(near >> 32) as usize % 5],
+            ..h
+        };
+        let want = scan(&h);
+        hits += usize::from(want.is_some());
+        misses += usize::from(want.is_none());
+        assert_eq!(classify(fd, &h), want, "{h:?}");
+    }
+    assert!(hits > 1000 && misses > 200, "{hits} hits, {misses} misses");
+}
+
 /// One rule update of the churn: insert or remove churn rule `rule` at
 /// `priority`.
 #[derive(Clone, Copy)]
