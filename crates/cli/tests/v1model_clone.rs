@@ -26,7 +26,11 @@ fn clones_pass_live_at_tc() {
     assert!(out.status.success(), "{text}{}", common::stderr(&out));
     assert!(text.contains("PASS: 5 packets, 0 failure(s)"), "{text}");
     // The first packet leaves twice: the original and its I2E clone.
-    assert_eq!(text.matches("(clones.stf:8) in port 0").count(), 2, "{text}");
+    assert_eq!(
+        text.matches("(clones.stf:8) in port 0").count(),
+        2,
+        "{text}"
+    );
     // One test run returns one packet: the kernel target says so.
     let out = common::p4bpf(&["test", &p4, &stf, "--target", "kernel", "--hook", "tc"]);
     assert!(!out.status.success());
@@ -94,7 +98,9 @@ fn field_list_mistakes_name_their_place() {
     let text = common::stderr(&out);
     for at in ["mistakes.p4:6:13: error", "mistakes.p4:7:13: error"] {
         assert!(
-            text.contains(&format!("{at}: a field list index is a constant from 0 to 255")),
+            text.contains(&format!(
+                "{at}: a field list index is a constant from 0 to 255"
+            )),
             "{text}"
         );
     }

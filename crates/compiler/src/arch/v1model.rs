@@ -13,8 +13,7 @@
 //! `lower::v1model_passes`.
 
 use super::{
-    Architecture, Block, BlockKind, Function, Intrinsics, Object, Param, Pass, Place, Step,
-    Verdict,
+    Architecture, Block, BlockKind, Function, Intrinsics, Object, Param, Pass, Place, Step, Verdict,
 };
 use crate::ir::{Arch, Outcome};
 

@@ -117,7 +117,10 @@ impl Emitter<'_> {
                 then: vec![line("continue")],
                 other: vec![],
             },
-            line(format!("struct {} *copy = &mailbox->state", self.state_type())),
+            line(format!(
+                "struct {} *copy = &mailbox->state",
+                self.state_type()
+            )),
             line("__builtin_memcpy(copy, st, sizeof(*st))"),
         ];
         copy.extend(self.copy_state(clone, kind));
@@ -163,8 +166,12 @@ impl Emitter<'_> {
             line("skb->cb[0] = 0"),
         ];
         let what = match kind {
-            Kind::IngressToEgress => "Clone I2E: one copy of the packet as received (parsed again by egress)",
-            Kind::EgressToEgress => "Clone E2E: one copy of the packet with the headers egress left",
+            Kind::IngressToEgress => {
+                "Clone I2E: one copy of the packet as received (parsed again by egress)"
+            }
+            Kind::EgressToEgress => {
+                "Clone E2E: one copy of the packet with the headers egress left"
+            }
         };
         let mut out = format!(
             "/* {what}\n * per member of the clone session, each to its port's egress program. */\n\

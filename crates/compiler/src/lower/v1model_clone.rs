@@ -106,8 +106,7 @@ impl<'a> Lowerer<'a, '_> {
             if !self.shared.contains_key(vars.flag) {
                 continue;
             }
-            let Some(packet_path) = self.arch_place(&Place::field(STD, "instance_type"), at)
-            else {
+            let Some(packet_path) = self.arch_place(&Place::field(STD, "instance_type"), at) else {
                 return;
             };
             let clone = ir::CloneI2e {

@@ -14,9 +14,9 @@
 use super::Lowerer;
 use crate::arch::{Pass, Place};
 use crate::ir::{self, AggId, BinOp, Expr, ExprKind, Stmt, Ty, VarStorage};
+use num_traits::ToPrimitive;
 use p4bpf_front::ast;
 use p4bpf_front::source::Span;
-use num_traits::ToPrimitive;
 use std::collections::HashMap;
 
 const STD: &str = "standard_metadata";
@@ -110,8 +110,7 @@ impl<'a> Lowerer<'a, '_> {
             .into_iter()
             .filter(|pass| self.shared.contains_key(vars(*pass).0))
             .collect();
-        let Some(instance_type) = self.arch_place(&Place::field(STD, "instance_type"), span)
-        else {
+        let Some(instance_type) = self.arch_place(&Place::field(STD, "instance_type"), span) else {
             return;
         };
         let Some(egress_spec) = self.arch_place(&Place::field(STD, "egress_spec"), span) else {
@@ -219,8 +218,10 @@ impl<'a> Lowerer<'a, '_> {
         let mut indexes = vec![];
         for a in annotations.iter().filter(|a| a.name.name == "field_list") {
             let ast::AnnotationBody::Expressions(list) = &a.body else {
-                self.diags
-                    .error(a.span, "`@field_list` takes field list indexes: `@field_list(0)`");
+                self.diags.error(
+                    a.span,
+                    "`@field_list` takes field list indexes: `@field_list(0)`",
+                );
                 continue;
             };
             for e in list {

@@ -101,7 +101,11 @@ pub(super) fn delete(
     keys: &[(String, String)],
 ) -> Result<()> {
     let table = names::table(pipeline.description(), table)?;
-    control::delete(pipeline, table, &entry(pipeline.description(), table, priority, keys)?)
+    control::delete(
+        pipeline,
+        table,
+        &entry(pipeline.description(), table, priority, keys)?,
+    )
 }
 
 /// The entry of `table` with `keys`, by its key alone.
@@ -125,7 +129,12 @@ pub(super) fn check(
     let description = pipeline.description();
     let table = names::table(description, table)?;
     let found = names::direct(description, counter, &table.name)?;
-    let value = direct::read_counter(pipeline, table, found, &entry(pipeline.description(), table, priority, keys)?)?;
+    let value = direct::read_counter(
+        pipeline,
+        table,
+        found,
+        &entry(description, table, priority, keys)?,
+    )?;
     let entry: Vec<String> = keys.iter().map(|(f, v)| format!("{f}:{v}")).collect();
     let counts: Vec<String> = [("packets", value.packets), ("bytes", value.bytes)]
         .iter()
