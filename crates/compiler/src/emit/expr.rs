@@ -233,16 +233,10 @@ impl Emitter<'_> {
         }
     }
 
-    /// `index`, or 0 when it is not below `size`. Outside loops the clamp
-    /// is where the verifier sees it (a C `?:` lets clang compare one
-    /// register and index with another, which the verifier refuses as
-    /// unbounded); inside a loop it stays C, which clang ties to the
-    /// loop's own bound check: the asm would have it spill the counter
-    /// where the verifier loses its value and sees a loop without end.
+    /// `index`, or 0 when it is not below `size`, clamped where the
+    /// verifier sees it (a C `?:` lets clang compare one register and
+    /// index with another, which the verifier refuses as unbounded).
     fn bounded_index(&self, index: &str, size: u32) -> String {
-        if self.loop_depth.get() > 0 {
-            return format!("{index} < {size} ? {index} : 0");
-        }
         self.use_helper(Helper::StackIndex);
         format!("p4bpf_stack_index({index}, {size})")
     }

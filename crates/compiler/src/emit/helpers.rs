@@ -31,14 +31,17 @@ pub fn text(helper: Helper) -> &'static str {
         Helper::CrcContinue(algorithm) => super::crc_continue::helper_text(algorithm),
         // In asm: clang would otherwise fold the clamp into a compare on
         // one register and an access through another, or into a select of
-        // pointers, and the verifier would see an unbounded offset.
+        // pointers, and the verifier would see an unbounded offset. Not
+        // volatile: clang still merges the clamps of one index (a volatile
+        // one per field access multiplied the verifier's paths) and keeps
+        // a loop counter where the verifier follows it.
         Helper::StackIndex => {
             "/* `i` if it is below `size`, else 0 (P4: an out-of-range stack index
  * reads an undefined value), bounded where the verifier sees it. */
 #ifdef __bpf__
 #define p4bpf_stack_index(i, size) ({ \\
     u64 p4bpf_index = (i); \\
-    asm volatile(\"if %[x] < %[n] goto +1; %[x] = 0\" : [x] \"+r\"(p4bpf_index) : [n] \"i\"(size)); \\
+    asm(\"if %[x] < %[n] goto +1; %[x] = 0\" : [x] \"+r\"(p4bpf_index) : [n] \"i\"(size)); \\
     p4bpf_index; })
 #else
 #define p4bpf_stack_index(i, size) ((u64)(i) < (size) ? (u64)(i) : 0)

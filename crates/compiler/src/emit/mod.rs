@@ -60,7 +60,7 @@ use crate::Instrument;
 use c::{line, CStmt};
 use helpers::Helper;
 use p4bpf_layout::Hook;
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use stmt::Ctx;
 
@@ -84,8 +84,6 @@ pub struct Emitter<'p> {
     target: &'static dyn Target,
     table_layouts: Vec<TableLayout>,
     helpers: RefCell<BTreeSet<Helper>>,
-    /// How many `Stmt::Loop`s the statement being emitted is inside.
-    loop_depth: Cell<u32>,
     facts: HeaderFacts,
     writes: Writes,
     reads: Reads,
@@ -165,7 +163,6 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         target: target::for_hook(options.hook),
         table_layouts: prog.tables.iter().map(|t| table_layout(prog, t)).collect(),
         helpers: RefCell::new(BTreeSet::new()),
-        loop_depth: Cell::new(0),
         facts: HeaderFacts::of(prog),
         writes: Writes::default(),
         reads: Reads::default(),

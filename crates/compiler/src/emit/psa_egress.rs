@@ -132,7 +132,6 @@ pub fn egress_function(e: &mut Emitter) -> String {
         target: e.target,
         table_layouts: std::mem::take(&mut e.table_layouts),
         helpers: RefCell::new(std::mem::take(e.helpers.get_mut())),
-        loop_depth: Cell::new(0),
         facts: e.facts.clone(),
         writes: std::mem::take(&mut e.writes),
         reads: std::mem::take(&mut e.reads),

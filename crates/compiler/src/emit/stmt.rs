@@ -308,7 +308,6 @@ impl Emitter<'_> {
                 body,
             } => {
                 // Labels rather than C's break/continue: the body may hold a C switch.
-                self.loop_depth.set(self.loop_depth.get() + 1);
                 let mut round = vec![CStmt::If {
                     cond: format!("!{}", self.expr(cond)),
                     then: vec![CStmt::Goto(format!("{label}_end"))],
@@ -317,7 +316,6 @@ impl Emitter<'_> {
                 round.push(CStmt::Block(self.stmts(body, cx)));
                 round.push(CStmt::Label(format!("{label}_next")));
                 round.extend(self.stmts(step, cx));
-                self.loop_depth.set(self.loop_depth.get().saturating_sub(1));
                 out.push(CStmt::For {
                     head: ";;".into(),
                     body: round,

@@ -34,7 +34,7 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 #ifdef __bpf__
 #define p4bpf_stack_index(i, size) ({ \
     u64 p4bpf_index = (i); \
-    asm volatile("if %[x] < %[n] goto +1; %[x] = 0" : [x] "+r"(p4bpf_index) : [n] "i"(size)); \
+    asm("if %[x] < %[n] goto +1; %[x] = 0" : [x] "+r"(p4bpf_index) : [n] "i"(size)); \
     p4bpf_index; })
 #else
 #define p4bpf_stack_index(i, size) ((u64)(i) < (size) ? (u64)(i) : 0)
