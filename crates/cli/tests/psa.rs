@@ -133,15 +133,13 @@ fn psa_parser_errors_reach_ingress_and_egress_instead_of_dropping() {
         );
     }
     // The corpus's test sets errors in either parser; the egress control
-    // reads its own parser's. TC refuses its short frames (KNOWN_GAPS).
+    // reads its own parser's. At TC its short frames go through a TUN device.
     let Some(corpus) = common::corpus_dir() else {
         return;
     };
     let sample = corpus.join("p4_16_samples/psa-parser-error-test-bmv2.p4");
     for (ok, target, text) in run_stf(&sample, &sample.with_extension("stf"), &[]) {
-        if !target.contains("tc") {
-            assert!(ok && text.contains("PASS: 4 packets"), "{target}:\n{text}");
-        }
+        assert!(ok && text.contains("PASS: 4 packets"), "{target}:\n{text}");
     }
 }
 
@@ -283,13 +281,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
     (
         "psa-multicast-basic-corrected-bmv2",
         "multicast (`multicast_group`) is not supported at XDP",
-    ),
-    // Passes at XDP and user (`psa_parser_errors_reach_ingress_and_egress`
-    // holds that); at TC the kernel's test run refuses its IPv4 and IPv6
-    // frames shorter than the header their EtherType announces.
-    (
-        "psa-parser-error-test-bmv2",
-        "BPF_PROG_TEST_RUN at TC needs the whole 20-byte IPv4 header",
     ),
     // The recirculated pass differs from BMv2's output: the packet path
     // egress sees after a recirculation is not yet BMv2's.
