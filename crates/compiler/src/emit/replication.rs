@@ -78,6 +78,26 @@ impl Emitter<'_> {
     /// or a clone session): a member whose port is unknown is skipped; the
     /// copy gets its port and `metadata`, and the egress program finds the
     /// state (and `handover`) in the mailbox, armed only for the clone.
+    /// The clone session `session_id` names and the mailbox that carries a
+    /// copy's state; the clone function returns when either is missing.
+    pub(super) fn session_and_mailbox(&self) -> Vec<CStmt> {
+        let p = self.c_prefix();
+        let (sessions, mailbox) = (sessions_map(self.prog), self.mailbox());
+        vec![
+            line(format!(
+                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            line(format!(
+                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
+            )),
+            CStmt::If {
+                cond: "!session || !mailbox".into(),
+                then: vec![CStmt::Return(String::new())],
+                other: vec![],
+            },
+        ]
+    }
+
     fn member_copy(&self, list: &str, metadata: Vec<CStmt>, handover: &[&str]) -> Vec<CStmt> {
         let ports = super::port_map(self.prog).unwrap_or_default();
         let mut copy = vec![
@@ -290,7 +310,7 @@ impl Emitter<'_> {
             return String::new();
         };
         let p = self.c_prefix();
-        let (sessions, mailbox) = (sessions_map(self.prog), self.mailbox());
+        let sessions = sessions_map(self.prog);
         let port = self.output_port_place();
         let (instance, path) = (self.lvalue(&r.replica_id), self.lvalue(&clone.packet_path));
         let copy = self.member_copy(
@@ -301,19 +321,9 @@ impl Emitter<'_> {
             ],
             &[],
         );
-        let body = vec![
-            line("u32 zero = 0"),
-            line(format!(
-                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
-            )),
-            line(format!(
-                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
-            )),
-            CStmt::If {
-                cond: "!session || !mailbox".into(),
-                then: vec![CStmt::Return(String::new())],
-                other: vec![],
-            },
+        let mut body = vec![line("u32 zero = 0")];
+        body.extend(self.session_and_mailbox());
+        body.extend([
             line(format!(
                 "u32 kept_port = {port}, kept_instance = {instance}, kept_path = {path}"
             )),
@@ -325,7 +335,7 @@ impl Emitter<'_> {
             line(format!("{port} = kept_port")),
             line(format!("{instance} = kept_instance")),
             line(format!("{path} = kept_path")),
-        ];
+        ]);
         let mut out = format!(
             "/* Clone sessions (`p4bpf clone`): session -> its members' ports and instances. */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {sessions} SEC(\".maps\");\n\n\

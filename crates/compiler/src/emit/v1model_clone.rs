@@ -104,9 +104,46 @@ impl Emitter<'_> {
             return String::new();
         };
         let p = self.c_prefix();
-        let (sessions, mailbox) = (super::replication::sessions_map(self.prog), self.mailbox());
-        let ports = super::port_map(self.prog).unwrap_or_default();
         let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
+        let mut body = vec![
+            line("u32 zero = 0"),
+            line(format!("u32 session_id = {}", self.expr(&clone.session))),
+            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
+        ];
+        body.extend(self.session_and_mailbox());
+        body.extend([
+            CStmt::For {
+                head: format!(
+                    "u32 i = 0; i < {} && i < session->count; i++",
+                    super::replication::MAX_REPLICAS
+                ),
+                body: self.member_clone(clone, kind),
+            },
+            line("skb->cb[0] = 0"),
+        ]);
+        let what = match kind {
+            Kind::IngressToEgress => {
+                "Clone I2E: one copy of the packet as received (parsed again by egress)"
+            }
+            Kind::EgressToEgress => {
+                "Clone E2E: one copy of the packet with the headers egress left"
+            }
+        };
+        let mut out = format!(
+            "/* {what}\n * per member of the clone session, each to its port's egress program. */\n\
+             static __always_inline void {p}_{}(struct __sk_buff *skb, struct {} *st, u32 offset, u8 parser_error)\n{{\n",
+            kind.function(),
+            self.state_type()
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// One session member's copy: the state copied into the mailbox and
+    /// reset as the clone's kind says, handed to the member port's egress.
+    fn member_clone(&self, clone: &CloneI2e, kind: Kind) -> Vec<CStmt> {
+        let ports = super::port_map(self.prog).unwrap_or_default();
         let mut copy = vec![
             line("u32 port = session->members[i].port"),
             line(format!(
@@ -141,47 +178,7 @@ impl Emitter<'_> {
             line("bpf_clone_redirect(skb, *ifindex, 0)"),
             line("mailbox->armed = 0"),
         ]);
-        let body = vec![
-            line("u32 zero = 0"),
-            line(format!("u32 session_id = {}", self.expr(&clone.session))),
-            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
-            line(format!(
-                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
-            )),
-            line(format!(
-                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
-            )),
-            CStmt::If {
-                cond: "!session || !mailbox".into(),
-                then: vec![CStmt::Return(String::new())],
-                other: vec![],
-            },
-            CStmt::For {
-                head: format!(
-                    "u32 i = 0; i < {} && i < session->count; i++",
-                    super::replication::MAX_REPLICAS
-                ),
-                body: copy,
-            },
-            line("skb->cb[0] = 0"),
-        ];
-        let what = match kind {
-            Kind::IngressToEgress => {
-                "Clone I2E: one copy of the packet as received (parsed again by egress)"
-            }
-            Kind::EgressToEgress => {
-                "Clone E2E: one copy of the packet with the headers egress left"
-            }
-        };
-        let mut out = format!(
-            "/* {what}\n * per member of the clone session, each to its port's egress program. */\n\
-             static __always_inline void {p}_{}(struct __sk_buff *skb, struct {} *st, u32 offset, u8 parser_error)\n{{\n",
-            kind.function(),
-            self.state_type()
-        );
-        super::c::print(&body, 1, &mut out);
-        out.push_str("}\n\n");
-        out
+        copy
     }
 
     /// The copy's state from the packet's (`st`): every variable reset
@@ -208,12 +205,8 @@ impl Emitter<'_> {
         }
         for (field, indexes) in self.field_list_members_of(clone.field_lists.as_ref()) {
             let place = self.lvalue(field);
-            let chosen: Vec<String> = indexes
-                .iter()
-                .map(|index| format!("field_list == {index}"))
-                .collect();
             out.push(CStmt::If {
-                cond: chosen.join(" || "),
+                cond: super::v1model_passes::list_chosen(&indexes),
                 then: vec![line(format!(
                     "__builtin_memcpy(&{}, &{place}, sizeof({place}))",
                     in_copy(place.clone())

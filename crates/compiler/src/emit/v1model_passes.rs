@@ -87,12 +87,8 @@ impl Emitter<'_> {
         let comment = "the user metadata of the field list chosen, as the pass left it";
         let mut out = vec![CStmt::Comment(comment.into())];
         for (i, (field, indexes)) in members.into_iter().enumerate() {
-            let chosen: Vec<String> = indexes
-                .iter()
-                .map(|index| format!("field_list == {index}"))
-                .collect();
             out.push(CStmt::If {
-                cond: chosen.join(" || "),
+                cond: list_chosen(&indexes),
                 then: vec![line(format!(
                     "__builtin_memcpy(&{}, kept_{i}, sizeof(kept_{i}))",
                     self.lvalue(field)
@@ -102,4 +98,13 @@ impl Emitter<'_> {
         }
         out
     }
+}
+
+/// C that is true when the program chose one of the field lists `indexes`.
+pub(super) fn list_chosen(indexes: &[u32]) -> String {
+    let chosen: Vec<String> = indexes
+        .iter()
+        .map(|index| format!("field_list == {index}"))
+        .collect();
+    chosen.join(" || ")
 }
