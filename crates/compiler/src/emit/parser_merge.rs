@@ -24,7 +24,8 @@ use crate::midend::correspond::HeaderRef;
 /// `p4bpf_opaque_u16(v)` is `v`; the verifier, which tracks values through
 /// registers and aligned stack slots, loses it in a store and load at a
 /// misaligned half of a slot, and keeps only its 16-bit bound.
-pub const OPAQUE_HELPER: &str = "/* `v`, which the verifier no longer knows beyond its 16 bits (it does
+pub const OPAQUE_HELPER: &str =
+    "/* `v`, which the verifier no longer knows beyond its 16 bits (it does
  * not follow a value through a misaligned half of a stack slot): parser
  * paths that leave a header at different offsets then meet in one state. */
 static __always_inline u16 p4bpf_opaque_u16(u16 v)

@@ -95,11 +95,16 @@ impl Lowerer<'_, '_> {
         let inputs = self.egress_inputs(span);
         let verdict = self.egress_verdict(span);
         let origin = self.diags.origin(span);
-        let (Some(Step::ParseKeepingError(parse)), Some(Step::Control(egress)), Some(Step::Deparse(deparse))) = (
+        let (
+            Some(Step::ParseKeepingError(parse)),
+            Some(Step::Control(egress)),
+            Some(Step::Deparse(deparse)),
+        ) = (
             self.prog.pipeline.get(checkpoint + 1).copied(),
             self.prog.pipeline.get(checkpoint + 2).copied(),
             self.prog.pipeline.get(checkpoint + 3).copied(),
-        ) else {
+        )
+        else {
             return;
         };
         let first = self.prog.controls.len();

@@ -46,7 +46,10 @@ impl Placement {
         let (observed, applies) = mentioned_after_parsing(prog);
         let mut groups: BTreeMap<Vec<&HeaderRef>, Vec<&Vec<Extracted>>> = BTreeMap::new();
         for path in &paths {
-            let seen = path.iter().map(|e| &e.header).filter(|h| observed.contains(h));
+            let seen = path
+                .iter()
+                .map(|e| &e.header)
+                .filter(|h| observed.contains(h));
             groups.entry(seen.collect()).or_default().push(path);
         }
         let mut placement = Placement::default();
@@ -156,8 +159,12 @@ xdp(prs(), sw(), dprs()) main;
         let mut found = vec![];
         for state in prog.parsers.iter().flat_map(|p| &p.states) {
             for s in &state.stmts {
-                let Stmt::Extract { header, .. } = s else { continue };
-                let ExprKind::Field { field, .. } = &header.kind else { continue };
+                let Stmt::Extract { header, .. } = s else {
+                    continue;
+                };
+                let ExprKind::Field { field, .. } = &header.kind else {
+                    continue;
+                };
                 if HeaderRef::of(header).is_some_and(|h| p.moving.contains(&h)) {
                     found.push(names.get(*field).copied().unwrap_or("?"));
                 }

@@ -12,8 +12,8 @@ mod profiles;
 mod registers;
 mod replication;
 mod run;
-mod value_sets;
 mod timers;
+mod value_sets;
 
 pub use digests::DigestExpect;
 pub use expect::Pattern;

@@ -59,7 +59,7 @@ mod tests {
             })
         );
         assert!(parse("3").is_err());
-        assert!(parse("x 1").unwrap_err().contains("bad expire-time profile `x`"));
-        assert!(parse("1 -5").unwrap_err().contains("bad timeout `-5`"));
+        assert!(parse("x 1").is_err_and(|e| e.contains("bad expire-time profile `x`")));
+        assert!(parse("1 -5").is_err_and(|e| e.contains("bad timeout `-5`")));
     }
 }
