@@ -3,7 +3,6 @@
 //! (`super::hash`), then run through the algorithm's table from the
 //! register the previous CRC leaves.
 
-use super::hash::put_bits;
 use super::helpers::Helper;
 use super::Emitter;
 use crate::ir::{Expr, HashAlgorithm};
@@ -16,15 +15,7 @@ impl Emitter<'_> {
             return "0".into();
         };
         self.use_helper(Helper::CrcContinue(algorithm));
-        let bits: u32 = fields.iter().filter_map(|f| f.ty.width()).sum();
-        let len = bits.div_ceil(8).max(1);
-        let mut body = format!("u8 hash_in[{len}] = {{0}}; ");
-        let mut at = 0;
-        for field in fields {
-            let width = field.ty.width().unwrap_or(0);
-            body.push_str(&put_bits(&self.expr(field), at, width));
-            at += width;
-        }
+        let (body, len) = self.hash_input(fields);
         let function = match algorithm {
             HashAlgorithm::Crc16 => "p4bpf_crc16_continue",
             _ => "p4bpf_crc32_continue",

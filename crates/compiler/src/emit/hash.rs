@@ -13,6 +13,13 @@ impl Emitter<'_> {
     /// The C expression hashing `fields` with `algorithm`.
     pub(super) fn hash_call(&self, algorithm: HashAlgorithm, fields: &[Expr]) -> String {
         self.use_helper(Helper::Hash(algorithm));
+        let (body, len) = self.hash_input(fields);
+        format!("({{ {body}{}(hash_in, {len}); }})", function(algorithm))
+    }
+
+    /// C statements filling `u8 hash_in[len]` with `fields` as one bit
+    /// string, and `len`.
+    pub(super) fn hash_input(&self, fields: &[Expr]) -> (String, u32) {
         let bits: u32 = fields.iter().filter_map(|f| f.ty.width()).sum();
         let len = bits.div_ceil(8).max(1);
         let mut body = format!("u8 hash_in[{len}] = {{0}}; ");
@@ -22,13 +29,13 @@ impl Emitter<'_> {
             body.push_str(&put_bits(&self.expr(field), at, width));
             at += width;
         }
-        format!("({{ {body}{}(hash_in, {len}); }})", function(algorithm))
+        (body, len)
     }
 }
 
 /// C statements or-ing the low `width` bits of `value` into `hash_in`
 /// at bit `at`, one statement per byte they touch.
-pub(super) fn put_bits(value: &str, at: u32, width: u32) -> String {
+fn put_bits(value: &str, at: u32, width: u32) -> String {
     let mut out = String::new();
     if width == 0 {
         return out;
