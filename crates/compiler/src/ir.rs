@@ -83,6 +83,11 @@ pub enum Ty {
     /// The `error` type: a small code, 0 = `NoError`.
     Error,
     Void,
+    /// `varbit<max_bits>`: up to `max_bits` (a multiple of 8) bits whose
+    /// current size is known at run time.
+    Varbit {
+        max_bits: u32,
+    },
 }
 
 impl Ty {
@@ -307,6 +312,11 @@ pub enum ExprKind {
     Index {
         base: Box<Expr>,
         index: Box<Expr>,
+    },
+    /// The `varbit` field of the header `base` (of aggregate `agg`).
+    VarbitField {
+        base: Box<Expr>,
+        agg: AggId,
     },
     /// `s.next`: the element the next extract fills (extract only).
     StackNext(Box<Expr>),

@@ -20,8 +20,8 @@
 
 use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
-use super::varbit::VARBIT_BYTES;
 use super::Emitter;
+use crate::cstruct::c_ident;
 use crate::ir::{AggId, Expr, Stmt, Ty};
 use crate::midend::correspond::{self, Shape};
 use p4bpf_layout::Hook;
@@ -277,11 +277,13 @@ impl Emitter<'_> {
     /// header with a varbit field, the bytes that field holds.
     fn emitted_bytes(&self, h: &Expr) -> Option<String> {
         let bytes = self.header_bytes(h)?;
-        let varbit =
-            matches!(h.ty, Ty::Header(a) if self.prog.agg(a).is_some_and(|a| a.varbit.is_some()));
+        let varbit = match h.ty {
+            Ty::Header(a) => self.prog.agg(a).and_then(|a| a.varbit.as_ref()),
+            _ => None,
+        };
         Some(match varbit {
-            true => format!("{bytes} + {}.{VARBIT_BYTES}", self.lvalue(h)),
-            false => bytes.to_string(),
+            Some(v) => format!("{bytes} + {}.{}.bytes", self.lvalue(h), c_ident(&v.name)),
+            None => bytes.to_string(),
         })
     }
 

@@ -102,6 +102,7 @@ impl Emitter<'_> {
             ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
             ExprKind::Var(_)
             | ExprKind::Field { .. }
+            | ExprKind::VarbitField { .. }
             | ExprKind::Index { .. }
             | ExprKind::StackNext(_)
             | ExprKind::StackLast(_) => self.lvalue(e),
@@ -203,6 +204,15 @@ impl Emitter<'_> {
                     .unwrap_or_default();
                 format!("{}.{name}", self.lvalue(base))
             }
+            ExprKind::VarbitField { base, agg } => {
+                let name = self
+                    .prog
+                    .agg(*agg)
+                    .and_then(|a| a.varbit.as_ref())
+                    .map(|v| c_ident(&v.name))
+                    .unwrap_or_default();
+                format!("{}.{name}", self.lvalue(base))
+            }
             ExprKind::Index { base, index } => match (&index.kind, &base.ty) {
                 (ExprKind::Int(_), _) => {
                     format!("{}.elem[{}]", self.lvalue(base), self.expr(index))
@@ -255,7 +265,9 @@ impl Emitter<'_> {
                     }
                     e = base;
                 }
-                ExprKind::Field { base, .. } | ExprKind::Slice { base, .. } => e = base,
+                ExprKind::Field { base, .. }
+                | ExprKind::VarbitField { base, .. }
+                | ExprKind::Slice { base, .. } => e = base,
                 _ => break,
             }
         }
@@ -263,6 +275,10 @@ impl Emitter<'_> {
     }
 
     fn binary(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: &Ty) -> String {
+        if let (Ty::Varbit { .. }, BinOp::Eq | BinOp::Ne) = (&lhs.ty, op) {
+            let not = if op == BinOp::Ne { "!" } else { "" };
+            return format!("{not}{}", self.varbit_eq(lhs, rhs));
+        }
         let (a, b) = (self.expr(lhs), self.expr(rhs));
         let signed = matches!(lhs.ty, Ty::Bits { signed: true, .. });
         let width = lhs.ty.width().unwrap_or(32);

@@ -22,12 +22,15 @@ pub enum Helper {
     StackIndex,
     /// A value the verifier forgets (`super::parser_merge`).
     OpaqueU16,
+    /// `==` of two varbit values (`super::varbit`).
+    VarbitEq,
 }
 
 pub fn text(helper: Helper) -> &'static str {
     match helper {
         Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
+        Helper::VarbitEq => super::varbit::EQ_HELPER,
         Helper::CrcContinue(algorithm) => super::crc_continue::helper_text(algorithm),
         // In asm: clang would otherwise fold the clamp into a compare on
         // one register and an access through another, or into a select of

@@ -3,7 +3,7 @@
 //! validity flag and the header's packet offset), and the per-packet state
 //! struct holding every P4 variable of the pipeline.
 
-use super::varbit::VARBIT_BYTES;
+use super::varbit::varbit_type;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{AggId, AggKind, Ty, VarStorage};
@@ -40,6 +40,7 @@ pub fn c_size(e: &Emitter, ty: &Ty) -> u32 {
             fields + 8
         }
         Ty::Stack { elem, size } => c_size(e, &Ty::Header(*elem)) * size + 4,
+        Ty::Varbit { max_bits } => max_bits.div_ceil(8) + 2,
         Ty::Void => 0,
     }
 }
@@ -64,6 +65,7 @@ impl Emitter<'_> {
                 format!("struct {} {name}", self.agg_name(*a))
             }
             Ty::Stack { elem, size } => format!("struct {} {name}", self.stack_name(*elem, *size)),
+            Ty::Varbit { max_bits } => format!("struct {} {name}", varbit_type(*max_bits)),
             Ty::Void => format!("u8 {name}"),
         }
     }
@@ -93,7 +95,7 @@ impl Emitter<'_> {
                 order.push(Item::Stack(elem, size));
             }
         }
-        let mut out = String::new();
+        let mut out = self.varbit_definitions();
         let mut stacks_done = vec![];
         for item in order {
             let id = match item {
@@ -138,10 +140,9 @@ impl Emitter<'_> {
             }
             if let Some(v) = &agg.varbit {
                 out.push_str(&format!(
-                    "    u8 {}[{}]; /* varbit<{}> */\n    u16 {VARBIT_BYTES}; /* bytes extracted */\n",
-                    c_ident(&v.name),
-                    v.max_bits / 8,
-                    v.max_bits
+                    "    struct {} {};\n",
+                    varbit_type(v.max_bits),
+                    c_ident(&v.name)
                 ));
             }
             if agg.kind == AggKind::Header {
@@ -261,6 +262,7 @@ impl Emitter<'_> {
                     self.reset(&elem_ty, &format!("{place}.elem[{i}]"), out);
                 }
             }
+            Ty::Varbit { .. } => out.push(super::c::line(format!("{place}.bytes = 0"))),
             Ty::Void => {}
         }
     }

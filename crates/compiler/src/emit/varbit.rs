@@ -1,15 +1,20 @@
-//! A header's trailing `varbit` field: `extract(h, bits)` checks the size
-//! (whole bytes, at most the maximum) and copies that many bytes after the
-//! fixed fields; emitting the header writes them back. At XDP the bytes
-//! move one at a time in a loop bounded by the maximum, each access checked
-//! against the packet's end, as the verifier needs; at TC one
-//! `bpf_skb_load_bytes` / `bpf_skb_store_bytes` call moves them.
+//! `varbit<N>` values: a C struct per maximum width holding up to N/8
+//! bytes and how many are in use, in header fields, struct fields and
+//! variables alike, so assignment is a struct copy. A header's trailing
+//! `varbit` field: `extract(h, bits)` checks the size (whole bytes, at
+//! most the maximum) and copies that many bytes after the fixed fields;
+//! emitting the header writes them back. At XDP the bytes move one at a
+//! time in a loop bounded by the maximum, each access checked against the
+//! packet's end, as the verifier needs; at TC one `bpf_skb_load_bytes` /
+//! `bpf_skb_store_bytes` call moves them. `==` compares the sizes, then
+//! the bytes in use, in a loop the maximum bounds.
 
 use super::c::{line, CStmt};
+use super::helpers::Helper;
 use super::types::VALID;
 use super::Emitter;
 use crate::cstruct::c_ident;
-use crate::ir::{Aggregate, Expr, VarbitField};
+use crate::ir::{Aggregate, Expr, Ty, VarbitField};
 use p4bpf_layout::Hook;
 
 /// Keeps clang from testing a copy of `varbit_bytes` (libbpf's
@@ -17,10 +22,62 @@ use p4bpf_layout::Hook;
 /// the helper, which refuses a length that may be zero.
 const KEEP_CHECKED: &str = "asm volatile(\"\" : \"+r\"(varbit_bytes))";
 
-/// The hidden member holding how many varbit bytes a header has.
-pub const VARBIT_BYTES: &str = "p4bpf_varbit_bytes";
+/// The C struct holding a `varbit<max_bits>` value.
+pub fn varbit_type(max_bits: u32) -> String {
+    format!("p4bpf_varbit{max_bits}")
+}
+
+/// The comparison of two varbit values, sizes first.
+pub const EQ_HELPER: &str = "/* Two varbit values are equal when they hold as many bytes, the same. */
+static __always_inline int p4bpf_varbit_eq(const u8 *a, u16 a_bytes, const u8 *b, u16 b_bytes, u32 max)
+{
+    if (a_bytes != b_bytes)
+        return 0;
+    #pragma unroll
+    for (u32 i = 0; i < max; i++)
+        if (i < a_bytes && a[i] != b[i])
+            return 0;
+    return 1;
+}
+";
 
 impl Emitter<'_> {
+    /// One C struct per varbit width the program uses, before the
+    /// aggregates that hold them.
+    pub fn varbit_definitions(&self) -> String {
+        let mut widths: Vec<u32> = self
+            .prog
+            .aggregates
+            .iter()
+            .flat_map(|a| {
+                let fields = a.fields.iter().filter_map(|f| varbit_width(&f.ty));
+                fields.chain(a.varbit.as_ref().map(|v| v.max_bits))
+            })
+            .collect();
+        widths.extend(self.prog.vars.iter().filter_map(|v| varbit_width(&v.ty)));
+        widths.sort_unstable();
+        widths.dedup();
+        widths
+            .iter()
+            .map(|w| {
+                format!(
+                    "/* varbit<{w}>: up to {} bytes, `bytes` of them in use */\nstruct {} {{\n    u8 data[{}];\n    u16 bytes;\n}};\n\n",
+                    w.div_ceil(8),
+                    varbit_type(*w),
+                    w.div_ceil(8)
+                )
+            })
+            .collect()
+    }
+
+    /// `l == r` of two varbit places.
+    pub fn varbit_eq(&self, l: &Expr, r: &Expr) -> String {
+        self.use_helper(Helper::VarbitEq);
+        let max = varbit_width(&l.ty).unwrap_or(0).div_ceil(8);
+        let (a, b) = (self.lvalue(l), self.lvalue(r));
+        format!("p4bpf_varbit_eq({a}.data, {a}.bytes, {b}.data, {b}.bytes, {max})")
+    }
+
     fn error_code(&self, name: &str, fallback: usize) -> usize {
         self.prog
             .errors
@@ -74,7 +131,7 @@ impl Emitter<'_> {
                 Hook::Tc => CStmt::If {
                     cond: "varbit_bytes > 0".into(),
                     then: vec![CStmt::If {
-                        cond: format!("bpf_skb_load_bytes(skb, offset + {fixed}, {place}.{field}, varbit_bytes)"),
+                        cond: format!("bpf_skb_load_bytes(skb, offset + {fixed}, {place}.{field}.data, varbit_bytes)"),
                         then: fail(short, "PacketTooShort"),
                         other: vec![],
                     }],
@@ -90,11 +147,11 @@ impl Emitter<'_> {
                             then: vec![line("break")],
                             other: vec![],
                         },
-                        line(format!("{place}.{field}[k] = pkt[offset + {fixed} + k]")),
+                        line(format!("{place}.{field}.data[k] = pkt[offset + {fixed} + k]")),
                     ],
                 },
             },
-            line(format!("{place}.{VARBIT_BYTES} = varbit_bytes")),
+            line(format!("{place}.{field}.bytes = varbit_bytes")),
             line("offset += varbit_bytes"),
         ])]
     }
@@ -106,7 +163,7 @@ impl Emitter<'_> {
         // Bounded again so the verifier knows how far `out` can move.
         let mut out = vec![
             line(format!(
-                "u64 varbit_bytes = {place}.{VARBIT_BYTES} < {max} ? {place}.{VARBIT_BYTES} : {max}"
+                "u64 varbit_bytes = {place}.{field}.bytes < {max} ? {place}.{field}.bytes : {max}"
             )),
             line(KEEP_CHECKED),
         ];
@@ -115,8 +172,8 @@ impl Emitter<'_> {
                 CStmt::If {
                     cond: "varbit_bytes > 0".into(),
                     then: vec![CStmt::If {
-                        cond: format!("bpf_skb_store_bytes(skb, out + {fixed}, {place}.{field}, varbit_bytes, 0)"),
-                        then: vec![CStmt::Goto("reject".into())],
+                        cond: format!("bpf_skb_store_bytes(skb, out + {fixed}, {place}.{field}.data, varbit_bytes, 0)"),
+                        then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
                         other: vec![],
                     }],
                     other: vec![],
@@ -135,11 +192,19 @@ impl Emitter<'_> {
                         then: vec![line("break")],
                         other: vec![],
                     },
-                    line(format!("pkt[out + {fixed} + k] = {place}.{field}[k]")),
+                    line(format!("pkt[out + {fixed} + k] = {place}.{field}.data[k]")),
                 ],
             }),
         }
         out.push(line("out += varbit_bytes"));
         out
+    }
+}
+
+/// The maximum width of a varbit type.
+fn varbit_width(ty: &Ty) -> Option<u32> {
+    match ty {
+        Ty::Varbit { max_bits } => Some(*max_bits),
+        _ => None,
     }
 }

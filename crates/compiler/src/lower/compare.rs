@@ -33,12 +33,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if !is_aggregate(&l.ty) {
             return self.combine(BinaryOp::Eq, l, r, Ty::Bool, e);
         }
-        let pairs: Vec<(Expr, Expr)> = self
+        let mut pairs: Vec<(Expr, Expr)> = self
             .parts(&l)
             .into_iter()
             .zip(self.parts(&r))
             .map(|((_, a), (_, b))| (a, b))
             .collect();
+        pairs.extend(self.varbit_of(&l).zip(self.varbit_of(&r)));
         let mut all: Option<Expr> = None;
         for (a, b) in pairs {
             let eq = self.equal(a, b, e)?;

@@ -314,6 +314,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && is_aggregate(&l.ty) {
             return self.aggregate_eq(l, r, op == BinaryOp::Ne, e);
         }
+        if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && matches!(l.ty, Ty::Varbit { .. }) {
+            return Some(self.varbit_eq(l, r, op == BinaryOp::Ne));
+        }
         if is_wide(&ty) || is_wide(&l.ty) || is_wide(&r.ty) {
             return self.wide_binary(op, l, r, ty, e);
         }
@@ -462,14 +465,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     .aggregates
                     .get(agg.index())
                     .and_then(|g| g.varbit.as_ref())
-                    .is_some_and(|v| v.name == name);
-                let message = if varbit {
-                    format!("the `varbit` field `{name}` can only be extracted and emitted on the eBPF target")
-                } else {
-                    format!("no field `{name}`")
-                };
-                self.diags.error(e.span, message);
-                None
+                    .filter(|v| v.name == name);
+                match varbit {
+                    Some(v) => Some(Expr {
+                        ty: Ty::Varbit {
+                            max_bits: v.max_bits,
+                        },
+                        kind: ExprKind::VarbitField {
+                            base: Box::new(base),
+                            agg,
+                        },
+                    }),
+                    None => {
+                        self.diags.error(e.span, format!("no field `{name}`"));
+                        None
+                    }
+                }
             }
         }
     }

@@ -250,7 +250,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 }
                 return;
             }
-            Ty::Void => return,
+            // Empty, as the per-packet state starts (its size is 0).
+            Ty::Void | Ty::Varbit { .. } => return,
         };
         out.push(Stmt::Assign {
             rhs: Expr {

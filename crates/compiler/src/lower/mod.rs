@@ -51,6 +51,7 @@ mod v1model_clone;
 mod v1model_passes;
 mod value_externs;
 mod value_set_tuple;
+mod varbit;
 mod wide;
 
 use crate::arch::Architecture;

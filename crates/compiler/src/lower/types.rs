@@ -156,10 +156,9 @@ impl<'a> TypeEnv<'a> {
                     None
                 }
             },
-            Type::Varbit(_) => {
-                diags.error(at, "`varbit` fields are not supported by the eBPF target");
-                None
-            }
+            Type::Varbit(max_bits) => Some(Ty::Varbit {
+                max_bits: *max_bits,
+            }),
             Type::Named { .. } => self.named(ty, at, diags),
             Type::Tuple(elems) => self.tuple(ty, elems, at, diags),
             Type::Var(name) => match self.type_args.iter().rev().find(|(n, _)| n == name) {
@@ -388,8 +387,8 @@ impl<'a> TypeEnv<'a> {
 /// Fields of a checked aggregate type, by name.
 type Fields<'f> = &'f [(String, Type)];
 
-/// The fixed fields of an aggregate and its trailing varbit field, which
-/// only a header may have, last, of a whole number of bytes.
+/// The fixed fields of a header and its trailing varbit field, of a whole
+/// number of bytes. Other aggregates hold varbit values as any field.
 fn split_varbit<'f>(
     name: &str,
     kind: AggKind,
@@ -400,14 +399,14 @@ fn split_varbit<'f>(
     let position = fields
         .iter()
         .position(|(_, t)| matches!(t, Type::Varbit(_)));
-    let Some(i) = position else {
+    let (Some(i), AggKind::Header) = (position, kind) else {
         return Some((fields, None));
     };
     let (field, max_bits) = match fields.get(i) {
         Some((field, Type::Varbit(max))) => (field, *max),
         _ => return None,
     };
-    if kind != AggKind::Header || i + 1 != fields.len() || !max_bits.is_multiple_of(8) {
+    if i + 1 != fields.len() || !max_bits.is_multiple_of(8) {
         diags.error(at, format!("`varbit` field `{field}` of `{name}`: the eBPF target takes one varbit field of whole bytes, as the last field of a header"));
         return None;
     }

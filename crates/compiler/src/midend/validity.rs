@@ -75,7 +75,7 @@ pub fn headers_in(prog: &Program, ty: &Ty) -> Vec<AggId> {
                     .collect()
             })
             .unwrap_or_default(),
-        Ty::Bool | Ty::Bits { .. } | Ty::Error | Ty::Void => vec![],
+        Ty::Bool | Ty::Bits { .. } | Ty::Error | Ty::Void | Ty::Varbit { .. } => vec![],
     }
 }
 
@@ -136,7 +136,13 @@ impl Visitor for Collect<'_> {
                     .made_valid
                     .extend(headers_in(self.prog, &header.ty));
             }
-            Stmt::Assign { lhs, .. } => self.overwritten(&lhs.ty),
+            Stmt::Assign { lhs, .. } => {
+                // A header's varbit may change size: the packet is rebuilt.
+                if matches!(lhs.kind, ExprKind::VarbitField { .. }) {
+                    self.facts.overwritten = true;
+                }
+                self.overwritten(&lhs.ty)
+            }
             Stmt::SetValid { header, valid } => self.set_valid(header, *valid),
             Stmt::StackShift { stack, .. } => {
                 // An element valid after a shift was extracted elsewhere.

@@ -162,6 +162,7 @@ pub fn stmt_bodies(s: &Stmt) -> Vec<&[Stmt]> {
 pub fn expr_parts(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::Field { base, .. }
+        | ExprKind::VarbitField { base, .. }
         | ExprKind::StackNext(base)
         | ExprKind::StackLast(base)
         | ExprKind::StackIndex { stack: base, .. }
@@ -271,6 +272,7 @@ pub fn rewrite_exprs(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
 pub fn rewrite_expr(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
     match &mut e.kind {
         ExprKind::Field { base, .. }
+        | ExprKind::VarbitField { base, .. }
         | ExprKind::StackNext(base)
         | ExprKind::StackLast(base)
         | ExprKind::StackIndex { stack: base, .. }
