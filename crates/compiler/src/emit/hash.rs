@@ -7,7 +7,7 @@
 
 use super::helpers::Helper;
 use super::Emitter;
-use crate::ir::{Expr, HashAlgorithm};
+use crate::ir::{Expr, HashAlgorithm, Ty};
 
 impl Emitter<'_> {
     /// The C expression hashing `fields` with `algorithm`.
@@ -19,17 +19,40 @@ impl Emitter<'_> {
 
     /// C statements filling `u8 hash_in[len]` with `fields` as one bit
     /// string, and `len`.
+    /// A varbit field (last, on a byte: lowering checks) takes room for
+    /// its maximum, zeros past the bytes in use.
     pub(super) fn hash_input(&self, fields: &[Expr]) -> (String, u32) {
-        let bits: u32 = fields.iter().filter_map(|f| f.ty.width()).sum();
+        let bits: u32 = fields.iter().map(|f| input_bits(&f.ty)).sum();
         let len = bits.div_ceil(8).max(1);
         let mut body = format!("u8 hash_in[{len}] = {{0}}; ");
         let mut at = 0;
         for field in fields {
-            let width = field.ty.width().unwrap_or(0);
-            body.push_str(&put_bits(&self.expr(field), at, width));
+            let width = input_bits(&field.ty);
+            match field.ty {
+                Ty::Varbit { .. } => body.push_str(&self.put_varbit(field, at / 8)),
+                _ => body.push_str(&put_bits(&self.expr(field), at, width)),
+            }
             at += width;
         }
         (body, len)
+    }
+
+    /// C statements copying the bytes in use of the varbit `value` into
+    /// `hash_in` from byte `at`.
+    fn put_varbit(&self, value: &Expr, at: u32) -> String {
+        let max = input_bits(&value.ty) / 8;
+        let v = self.lvalue(value);
+        format!(
+            "for (u32 k = 0; k < {max}; k++) if (k < {v}.bytes) hash_in[{at} + k] = {v}.data[k]; "
+        )
+    }
+}
+
+/// The bits a field takes in a hash's input: a varbit's maximum.
+fn input_bits(ty: &Ty) -> u32 {
+    match ty {
+        Ty::Varbit { max_bits } => max_bits.next_multiple_of(8),
+        _ => ty.width().unwrap_or(0),
     }
 }
 

@@ -188,7 +188,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         };
-        let fields = self.fields_of(data)?;
+        let fields = self.fields_with_varbit(data)?;
+        if !self.hashable_varbit(&fields, &algorithm, data.span) {
+            return None;
+        }
         let func = match algorithm {
             Algorithm::Hash(a) => Builtin::Hash(a),
             Algorithm::Random => Builtin::Random,
@@ -200,8 +203,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// The bit strings of a list of fields (`{ a, b }`) or of one
-    /// expression, as [`Lowerer::flatten`] gives them, in order.
+    /// expression, as [`Lowerer::flatten`] gives them, in order; no
+    /// `varbit` value among them.
     pub(super) fn fields_of(&mut self, data: &'a ast::Expr) -> Option<Vec<Expr>> {
+        let fields = self.fields_with_varbit(data)?;
+        if fields.iter().any(|f| matches!(f.ty, Ty::Varbit { .. })) {
+            self.diags.error(
+                data.span,
+                "a `varbit` value in this list is not supported by the eBPF target (v1model's hashes and checksums by csum16 or xor16 take one, last)",
+            );
+            return None;
+        }
+        Some(fields)
+    }
+
+    /// As [`Lowerer::fields_of`], `varbit` values included.
+    fn fields_with_varbit(&mut self, data: &'a ast::Expr) -> Option<Vec<Expr>> {
         let items: Vec<&'a ast::Expr> = match &data.kind {
             A::List(items) => items.iter().collect(),
             _ => vec![data],
@@ -233,6 +250,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     };
                     self.flatten(member, out);
                 }
+                out.extend(self.varbit_of(&x));
             }
             Ty::Bits { width, .. } if *width > 64 => {
                 let mut hi = *width;

@@ -1,8 +1,11 @@
 //! `varbit` values in expressions (spec 7.2.4): a header's varbit field
-//! as a place, and `==`/`!=`, which compare the sizes and the bits in use.
+//! as a place, `==`/`!=`, which compare the sizes and the bits in use, and
+//! a varbit in the fields a checksum covers.
 
+use super::hash::Algorithm;
 use super::Lowerer;
-use crate::ir::{BinOp, Expr, ExprKind, Ty};
+use crate::ir::{BinOp, Expr, ExprKind, HashAlgorithm, Ty};
+use p4bpf_front::source::Span;
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     /// `l == r` (`!=` when `negate`) of two varbit values. Both sides are
@@ -28,6 +31,40 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 agg,
             },
         })
+    }
+
+    /// Whether the hash of `fields` can take the bytes of their varbit
+    /// values: the emitter hashes a buffer sized for the maximum, zeros
+    /// past the bytes in use, which only sums of 16-bit words ignore, so
+    /// the varbit must be last and start on a byte.
+    pub(super) fn hashable_varbit(
+        &mut self,
+        fields: &[Expr],
+        algorithm: &Algorithm,
+        at: Span,
+    ) -> bool {
+        let Some(i) = fields
+            .iter()
+            .position(|f| matches!(f.ty, Ty::Varbit { .. }))
+        else {
+            return true;
+        };
+        let before: u32 = fields.iter().take(i).filter_map(|f| f.ty.width()).sum();
+        let sums = matches!(
+            algorithm,
+            Algorithm::Hash(HashAlgorithm::Csum16 | HashAlgorithm::Xor16)
+        );
+        let why = if !sums {
+            "the eBPF target hashes a `varbit` value only by csum16 or xor16"
+        } else if i + 1 != fields.len() {
+            "the eBPF target hashes a `varbit` value only as the last of the fields"
+        } else if !before.is_multiple_of(8) {
+            "the eBPF target hashes a `varbit` value only when the fields before it are whole bytes"
+        } else {
+            return true;
+        };
+        self.diags.error(at, why);
+        false
     }
 
     fn varbit_place(&mut self, x: Expr) -> Expr {
