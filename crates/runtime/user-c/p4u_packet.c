@@ -135,6 +135,19 @@ long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, 
     return 0;
 }
 
+/* The same bytes as the skb helpers: the host packet is one buffer. */
+long bpf_xdp_load_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len)
+{
+    (void)ctx;
+    return bpf_skb_load_bytes(NULL, offset, buf, len);
+}
+
+long bpf_xdp_store_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len)
+{
+    (void)ctx;
+    return bpf_skb_store_bytes(NULL, offset, buf, len, 0);
+}
+
 long bpf_redirect(__u32 ifindex, __u64 flags)
 {
     (void)ifindex;

@@ -37,14 +37,12 @@ impl Emitter<'_> {
         (body, len)
     }
 
-    /// C statements copying the bytes in use of the varbit `value` into
-    /// `hash_in` from byte `at`.
+    /// A C statement copying the varbit `value` into `hash_in` from byte
+    /// `at`: all its bytes, zero past those in use.
     fn put_varbit(&self, value: &Expr, at: u32) -> String {
         let max = input_bits(&value.ty) / 8;
         let v = self.lvalue(value);
-        format!(
-            "for (u32 k = 0; k < {max}; k++) if (k < {v}.bytes) hash_in[{at} + k] = {v}.data[k]; "
-        )
+        format!("__builtin_memcpy(hash_in + {at}, {v}.data, {max}); ")
     }
 }
 

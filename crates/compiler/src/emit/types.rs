@@ -262,7 +262,10 @@ impl Emitter<'_> {
                     self.reset(&elem_ty, &format!("{place}.elem[{i}]"), out);
                 }
             }
-            Ty::Varbit { .. } => out.push(super::c::line(format!("{place}.bytes = 0"))),
+            // Bytes too: past those in use they must be zero.
+            Ty::Varbit { .. } => out.push(super::c::line(format!(
+                "__builtin_memset(&{place}, 0, sizeof({place}))"
+            ))),
             Ty::Void => {}
         }
     }

@@ -31,13 +31,11 @@ pub fn varbit_type(max_bits: u32) -> String {
 pub const EQ_HELPER: &str = "/* Two varbit values are equal when they hold as many bytes, the same. */
 static __always_inline int p4bpf_varbit_eq(const u8 *a, u16 a_bytes, const u8 *b, u16 b_bytes, u32 max)
 {
-    if (a_bytes != b_bytes)
-        return 0;
+    u8 diff = a_bytes != b_bytes;
     #pragma unroll
     for (u32 i = 0; i < max; i++)
-        if (i < a_bytes && a[i] != b[i])
-            return 0;
-    return 1;
+        diff |= a[i] ^ b[i]; /* zero past the bytes in use */
+    return !diff;
 }
 ";
 
@@ -125,79 +123,78 @@ impl Emitter<'_> {
                 then: fail(short, "PacketTooShort"),
                 other: vec![],
             },
-            match self.hook {
-                // One helper call: a byte loop multiplies the verifier's
-                // paths by the possible sizes, on top of TC's resizing code.
-                Hook::Tc => CStmt::If {
-                    cond: "varbit_bytes > 0".into(),
-                    then: vec![CStmt::If {
-                        cond: format!("bpf_skb_load_bytes(skb, offset + {fixed}, {place}.{field}.data, varbit_bytes)"),
-                        then: fail(short, "PacketTooShort"),
-                        other: vec![],
-                    }],
+            // Zeros past the bytes in use: checksums hash the maximum.
+            line(format!("__builtin_memset({place}.{field}.data, 0, {max})")),
+            // One helper call: a byte loop multiplies the verifier's paths
+            // by the possible sizes.
+            CStmt::If {
+                cond: "varbit_bytes > 0".into(),
+                then: vec![CStmt::If {
+                    cond: format!(
+                        "{}({}, offset + {fixed}, {place}.{field}.data, varbit_bytes)",
+                        self.hook_helper("load"),
+                        self.hook_ctx()
+                    ),
+                    then: fail(short, "PacketTooShort"),
                     other: vec![],
-                },
-                Hook::Xdp => CStmt::For {
-                    head: format!("u32 k = 0; k < {max}; k++"),
-                    body: vec![
-                        CStmt::If {
-                            cond: format!(
-                                "k >= varbit_bytes || pkt + offset + {fixed} + k + 1 > pkt_end"
-                            ),
-                            then: vec![line("break")],
-                            other: vec![],
-                        },
-                        line(format!("{place}.{field}.data[k] = pkt[offset + {fixed} + k]")),
-                    ],
-                },
+                }],
+                other: vec![],
             },
             line(format!("{place}.{field}.bytes = varbit_bytes")),
             line("offset += varbit_bytes"),
         ])]
     }
 
+    /// `bpf_skb_load_bytes` at TC, `bpf_xdp_load_bytes` at XDP (`op`
+    /// "load" or "store").
+    fn hook_helper(&self, op: &str) -> String {
+        match self.hook {
+            Hook::Tc => format!("bpf_skb_{op}_bytes"),
+            Hook::Xdp => format!("bpf_xdp_{op}_bytes"),
+        }
+    }
+
+    /// The program's context argument.
+    fn hook_ctx(&self) -> &'static str {
+        match self.hook {
+            Hook::Tc => "skb",
+            Hook::Xdp => "ctx",
+        }
+    }
+
     /// The varbit bytes of `place` written after its fixed part at `out`.
     pub fn emit_varbit(&self, v: &VarbitField, fixed: u32, place: &str) -> Vec<CStmt> {
         let field = c_ident(&v.name);
         let max = v.max_bits / 8;
-        // Bounded again so the verifier knows how far `out` can move.
-        let mut out = vec![
+        let store = format!(
+            "{}({}, out + {fixed}, {place}.{field}.data, varbit_bytes{})",
+            self.hook_helper("store"),
+            self.hook_ctx(),
+            if self.hook == Hook::Tc { ", 0" } else { "" }
+        );
+        vec![
+            // Bounded again so the verifier knows how far `out` can move.
             line(format!(
                 "u64 varbit_bytes = {place}.{field}.bytes < {max} ? {place}.{field}.bytes : {max}"
             )),
             line(KEEP_CHECKED),
-        ];
-        match self.hook {
-            Hook::Tc => out.extend([
-                CStmt::If {
-                    cond: "varbit_bytes > 0".into(),
-                    then: vec![CStmt::If {
-                        cond: format!("bpf_skb_store_bytes(skb, out + {fixed}, {place}.{field}.data, varbit_bytes, 0)"),
-                        then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
-                        other: vec![],
-                    }],
+            CStmt::If {
+                cond: "varbit_bytes > 0".into(),
+                then: vec![CStmt::If {
+                    cond: store,
+                    then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
                     other: vec![],
-                },
-                // The helper may move the packet.
-                line("pkt = (u8 *)(long)skb->data"),
-                line("pkt_end = (u8 *)(long)skb->data_end"),
-            ]),
-            Hook::Xdp => out.push(CStmt::For {
-                head: format!("u32 k = 0; k < {max}; k++"),
-                body: vec![
-                    CStmt::If {
-                        cond: format!(
-                            "k >= varbit_bytes || pkt + out + {fixed} + k + 1 > pkt_end"
-                        ),
-                        then: vec![line("break")],
-                        other: vec![],
-                    },
-                    line(format!("pkt[out + {fixed} + k] = {place}.{field}.data[k]")),
-                ],
-            }),
-        }
-        out.push(line("out += varbit_bytes"));
-        out
+                }],
+                other: vec![],
+            },
+            // The helper may move the packet.
+            line(format!("pkt = (u8 *)(long){}->data", self.hook_ctx())),
+            line(format!(
+                "pkt_end = (u8 *)(long){}->data_end",
+                self.hook_ctx()
+            )),
+            line("out += varbit_bytes"),
+        ]
     }
 }
 
