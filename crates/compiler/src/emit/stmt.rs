@@ -531,6 +531,7 @@ impl Emitter<'_> {
         agg: AggId,
         a: &crate::ir::Aggregate,
         member: Option<(AggId, usize)>,
+        varbit_bits: Option<&Expr>,
     ) -> Vec<CStmt> {
         let Ty::Stack { size, .. } = stack.ty else {
             return vec![];
@@ -574,6 +575,9 @@ impl Emitter<'_> {
         }
         body.push(line(format!("{place}.{VALID} = 1")));
         body.push(line(format!("{place}.{OFFSET} = offset")));
+        if let Some(bits) = varbit_bits {
+            body.extend(self.extract_varbit(a, &place, bits));
+        }
         body.push(line(format!("{s}.next = stack_index + 1")));
         vec![
             CStmt::Comment(format!("extract {}.next ({bytes} bytes)", a.name)),
@@ -593,14 +597,17 @@ impl Emitter<'_> {
         };
         let bytes = a.wire_bits / 8;
         match &header.kind {
-            ExprKind::StackNext(stack) => return self.extract_next(stack, agg, a, None),
+            ExprKind::StackNext(stack) => {
+                return self.extract_next(stack, agg, a, None, varbit_bits)
+            }
             ExprKind::Field {
                 base,
                 agg: union,
                 field,
             } => {
                 if let ExprKind::StackNext(stack) = &base.kind {
-                    return self.extract_next(stack, agg, a, Some((*union, *field)));
+                    let member = Some((*union, *field));
+                    return self.extract_next(stack, agg, a, member, varbit_bits);
                 }
             }
             _ => {}

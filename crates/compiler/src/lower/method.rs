@@ -260,9 +260,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     ) -> Option<Stmt> {
         let header = self.expr_into(h, out)?;
         let bits = self.expr_into(bits, out)?;
-        let has_varbit = match (&header.kind, &header.ty) {
-            (ExprKind::StackNext(_), _) => false,
-            (_, Ty::Header(agg)) => self
+        let has_varbit = match &header.ty {
+            Ty::Header(agg) => self
                 .env
                 .aggregates
                 .get(agg.index())
@@ -270,7 +269,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => false,
         };
         if !has_varbit || bits.ty.width().is_none_or(|w| w > 32) {
-            self.diags.error(call.span, "`extract(h, bits)` needs a header with a `varbit` field (not a stack's `next`) and a size of at most 32 bits");
+            self.diags.error(call.span, "`extract(h, bits)` needs a header with a `varbit` field and a size of at most 32 bits");
             return None;
         }
         Some(Stmt::Extract {
