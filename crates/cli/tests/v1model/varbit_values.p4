@@ -2,8 +2,8 @@
 // (two of one width, one of another, any of them empty), copied through a
 // local variable and a metadata struct and back (assignment carries the
 // size), == and != on varbits whose bytes agree but whose sizes differ, ==
-// on whole headers with a varbit, minSizeInBytes of such a header, and a
-// size beyond the maximum (HeaderTooShort reaches ingress).
+// on whole headers with a varbit, minSizeInBytes and maxSizeInBits of such
+// a header, and a size beyond the maximum (HeaderTooShort reaches ingress).
 #include <core.p4>
 #include <v1model.p4>
 
@@ -48,6 +48,7 @@ control MyIngress(inout headers_t hdr, inout meta_t meta,
         hdr.a2.data = meta.saved;
         if (hdr.a2.data == hdr.c.data) { f = f | 8; }
         hdr.len.flags = f;
+        hdr.eth.type = (bit<16>)hdr.b.maxSizeInBits();
     }
 }
 

@@ -32,16 +32,18 @@ impl Checker<'_> {
                 Type::TypeName(t) => (**t).clone(),
                 t => t.clone(),
             };
-            if let Some(bits) = self.types.width_of(&ty) {
+            let bits = match name.starts_with("max") {
+                true => self.max_width_of(&ty),
+                false => self.types.width_of(&ty),
+            };
+            if let Some(bits) = bits {
                 let value = if name.ends_with("Bytes") {
                     bits.div_ceil(8)
                 } else {
                     bits
                 };
-                if name.starts_with("min") || !self.has_varbit(&ty) {
-                    self.values
-                        .insert(e.id, int_value(BigInt::from(value), &Type::InfInt));
-                }
+                self.values
+                    .insert(e.id, int_value(BigInt::from(value), &Type::InfInt));
             }
             return Type::InfInt;
         }
@@ -292,6 +294,32 @@ impl Checker<'_> {
                 .types
                 .fields(ty)
                 .is_some_and(|fs| fs.iter().any(|(_, t)| self.has_varbit(t))),
+        }
+    }
+
+    /// The width of `ty` with each varbit at its maximum (`maxSizeInBits`).
+    fn max_width_of(&self, ty: &Type) -> Option<u64> {
+        match ty {
+            Type::Varbit(w) => Some(u64::from(*w)),
+            Type::Stack(e, n) => self
+                .max_width_of(e)
+                .map(|w| w.saturating_mul(u64::from(*n))),
+            Type::Named { .. } => match self.types.kind(ty)? {
+                TypeDefKind::Header { .. } | TypeDefKind::Struct { .. } => {
+                    let fields = self.types.fields(ty)?;
+                    fields.iter().map(|(_, t)| self.max_width_of(t)).sum()
+                }
+                TypeDefKind::HeaderUnion { .. } => {
+                    let fields = self.types.fields(ty)?;
+                    fields
+                        .iter()
+                        .map(|(_, t)| self.max_width_of(t))
+                        .max()
+                        .flatten()
+                }
+                _ => self.types.width_of(ty),
+            },
+            _ => self.types.width_of(ty),
         }
     }
 
