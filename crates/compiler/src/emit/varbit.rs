@@ -111,13 +111,15 @@ impl Emitter<'_> {
                 then: fail(invalid, "ParserInvalidArgument"),
                 other: vec![],
             },
+            line("u64 varbit_bytes = varbit_bits / 8"),
+            line(KEEP_CHECKED),
+            // Checked on the bytes themselves: the verifier must see the
+            // helper's length bounded.
             CStmt::If {
-                cond: format!("varbit_bits > {}", v.max_bits),
+                cond: format!("varbit_bytes > {max}"),
                 then: fail(too_long, "HeaderTooShort"),
                 other: vec![],
             },
-            line("u64 varbit_bytes = varbit_bits / 8"),
-            line(KEEP_CHECKED),
             CStmt::If {
                 cond: format!("pkt + offset + {fixed} + varbit_bytes > pkt_end"),
                 then: fail(short, "PacketTooShort"),

@@ -179,13 +179,13 @@ state_start:;
             parser_error = 6 /* ParserInvalidArgument */;
             goto reject;
         }
-        if (varbit_bits > 40) {
+        u64 varbit_bytes = varbit_bits / 8;
+        asm volatile("" : "+r"(varbit_bytes));
+        if (varbit_bytes > 5) {
             st->headers.opt.p4bpf_valid = 0;
             parser_error = 4 /* HeaderTooShort */;
             goto reject;
         }
-        u64 varbit_bytes = varbit_bits / 8;
-        asm volatile("" : "+r"(varbit_bytes));
         if (pkt + offset + 3 + varbit_bytes > pkt_end) {
             st->headers.opt.p4bpf_valid = 0;
             parser_error = 1 /* PacketTooShort */;
