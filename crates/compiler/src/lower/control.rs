@@ -12,7 +12,10 @@ use std::collections::HashMap;
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn control(&mut self, decl: &'a ast::Decl, shared: &[Option<ir::VarId>]) {
         let DeclKind::Control {
-            sig, locals, apply, ..
+            sig,
+            ctor_params,
+            locals,
+            apply,
         } = &decl.kind
         else {
             return;
@@ -20,6 +23,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prefix = sig.name.name.clone();
         self.scopes.push(HashMap::new());
         self.bind_params(&sig.params, shared, false);
+        self.bind_block_ctor_args(ctor_params, &sig.name);
         for local in locals {
             self.local_decl(local);
         }
@@ -209,6 +213,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         bound
+    }
+
+    /// The constructor arguments `main` gives an architecture block: bound
+    /// as they are for an instance inside a control.
+    pub(super) fn bind_block_ctor_args(&mut self, params: &'a [ast::Param], block: &ast::Ident) {
+        let args = std::mem::take(&mut self.block_ctor_args);
+        for (name, binding) in self.instance_ctor_args(params, args) {
+            self.bind(&name, binding);
+        }
+        self.bind_ctor_args(params, args, block);
     }
 
     /// Constructor arguments that name instances in the caller's scope (a

@@ -167,6 +167,8 @@ struct Lowerer<'a, 'u> {
     sub_parsers: Vec<SubParser<'a>>,
     /// Initializers of the current block's locals, run when it starts.
     local_inits: Vec<ir::Stmt>,
+    /// The constructor arguments `main` gives the block being lowered.
+    block_ctor_args: &'a [ast::Argument],
     /// Where `return e;` stores `e` inside an inlined function.
     return_var: Option<VarId>,
     /// Functions being inlined, innermost last (P4 forbids recursion).
@@ -268,6 +270,7 @@ pub fn lower(
         sub_controls: vec![],
         sub_parsers: vec![],
         local_inits: vec![],
+        block_ctor_args: &[],
         return_var: None,
         inlining: vec![],
         bound_actions: HashMap::new(),
