@@ -60,3 +60,116 @@ fn a_static_assert_of_a_run_time_value_is_refused() {
         "16:5",
     );
 }
+
+/// A loaded pipeline, unloaded when dropped.
+struct Loaded(String);
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        let _ = common::p4bpf(&["pipeline", "unload", &self.0]);
+    }
+}
+
+fn table(pipeline: &str, args: &[&str]) -> String {
+    let mut all = vec!["table"];
+    all.extend_from_slice(args);
+    let out = common::p4bpf(&all);
+    assert!(
+        out.status.success(),
+        "table {args:?}: {}",
+        common::stderr(&out)
+    );
+    common::stdout(&out)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .replace(pipeline, "PIPELINE")
+}
+
+#[test]
+fn initial_entries_are_the_control_planes_after_the_load() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED initial_entries_are_the_control_planes_after_the_load: {why}");
+        return;
+    }
+    let name = format!("vinit{}", std::process::id());
+    let program = own("initial_entries.p4");
+    let out = common::p4bpf(&[
+        "pipeline",
+        "load",
+        &program.to_string_lossy(),
+        "--name",
+        &name,
+    ]);
+    assert!(out.status.success(), "load: {}", common::stderr(&out));
+    let _loaded = Loaded(name.clone());
+    let ports = table(&name, &["dump", &name, "MyIngress.ports"]);
+    assert_eq!(ports.lines().count(), 2, "{ports}");
+    assert!(
+        ports.contains("hdr.eth.type=2048\tMyIngress.to\tport=2"),
+        "{ports}"
+    );
+    let marks = table(&name, &["dump", &name, "MyIngress.marks"]);
+    assert!(
+        marks.contains("MyIngress.mark\tm=12\tpriority=100"),
+        "{marks}"
+    );
+    assert!(
+        marks.contains("MyIngress.mark\tm=11\tpriority=45"),
+        "{marks}"
+    );
+    // Smallest wins in P4: 10, 20, 21 are installed as 12, 2, 1.
+    let classes = table(&name, &["dump", &name, "MyIngress.classes"]);
+    assert!(
+        classes.contains("MyIngress.classify\tc=16\tpriority=12"),
+        "{classes}"
+    );
+    assert!(
+        classes.contains("MyIngress.classify\tc=48\tpriority=1"),
+        "{classes}"
+    );
+
+    table(
+        &name,
+        &["del", &name, "MyIngress.ports", "hdr.eth.type=0x86dd"],
+    );
+    table(
+        &name,
+        &[
+            "modify",
+            &name,
+            "MyIngress.ports",
+            "hdr.eth.type=0x0800",
+            "MyIngress.to",
+            "port=7",
+        ],
+    );
+    let ports = table(&name, &["dump", &name, "MyIngress.ports"]);
+    assert_eq!(ports, "hdr.eth.type=2048\tMyIngress.to\tport=7\n");
+    table(
+        &name,
+        &[
+            "del",
+            &name,
+            "MyIngress.marks",
+            "hdr.eth.dst=0x101&&&0xffffffffffff",
+            "--priority",
+            "100",
+        ],
+    );
+    let marks = table(&name, &["dump", &name, "MyIngress.marks"]);
+    assert_eq!(marks.lines().count(), 2, "{marks}");
+    assert!(!marks.contains("priority=100"), "{marks}");
+}
+
+#[test]
+fn initial_entries_of_a_table_with_an_action_profile_are_refused() {
+    refused(
+        "initial_entries",
+        "        default_action = to(1);\n",
+        "        implementation = action_profile(4);\n",
+        "takes its entries from the control plane",
+        "26:5",
+    );
+}

@@ -88,17 +88,6 @@ fn varbit_fields_not_last_are_named() {
 }
 
 #[test]
-fn non_const_entries_are_named() {
-    let body = filter(
-        "header a_t { bit<8> x; }",
-        "action a() {} table t { key = { hdr.a.x : exact; } actions = { a; } entries = { 1 : a(); } }",
-        "t.apply(); pass = true;",
-    );
-    let message = first_error(&body).unwrap_or_default();
-    assert!(message.contains("non-const `entries`"), "{message}");
-}
-
-#[test]
 fn wide_multiplication_names_the_operator_and_width() {
     let body = filter(
         "header a_t { bit<128> x; bit<128> y; }",

@@ -25,6 +25,7 @@ mod expr;
 mod externs;
 mod hash;
 mod init;
+mod initial_entries;
 mod internet_checksum;
 mod lookahead_value;
 mod loops;
