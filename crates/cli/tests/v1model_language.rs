@@ -173,3 +173,14 @@ fn initial_entries_of_a_table_with_an_action_profile_are_refused() {
         "26:5",
     );
 }
+
+#[test]
+fn a_run_time_index_into_an_array_of_non_headers_is_refused() {
+    refused(
+        "arrays",
+        "bit<4> first = hdr.tags.nibbles[0];",
+        "bit<4> first = hdr.tags.nibbles[hdr.tags.count[1:0]];",
+        "an index into a tuple or an array of non-headers must be known at compile time",
+        "30:41",
+    );
+}
