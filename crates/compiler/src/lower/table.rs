@@ -37,7 +37,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 TablePropertyKind::Key(elems) => {
                     for k in elems {
                         if k.match_kind.name.name == "selector" {
-                            profile.selector_key_at.get_or_insert(k.match_kind.span);
                             profile.selector_keys.extend(self.selector_key(k));
                         } else if let Some(key) = self.table_key(k, &mut key_setup) {
                             keys.push(key);
