@@ -46,11 +46,11 @@ fn extern_functions_need_an_extern_file() {
 #[test]
 fn unsupported_match_kinds_are_named() {
     let body = format!(
-        "match_kind {{ selector }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : selector; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+        "match_kind {{ fuzzy }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : fuzzy; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
     );
     let message = first_error(&body).unwrap_or_default();
     assert!(
-        message.starts_with("match kind `selector` is not supported by the eBPF target"),
+        message.starts_with("match kind `fuzzy` is not supported by the eBPF target"),
         "{message}"
     );
 }
