@@ -184,3 +184,14 @@ fn a_run_time_index_into_an_array_of_non_headers_is_refused() {
         "30:41",
     );
 }
+
+#[test]
+fn a_control_with_extern_parameters_is_applied_once_per_instance() {
+    refused(
+        "extern_params",
+        "count_others.apply(slot = 0, seen = others, hdr = hdr);",
+        "count_ones.apply(hdr, others, 0);",
+        "`count_ones` takes extern instances as parameters: the eBPF target applies such a control instance once",
+        "37:13",
+    );
+}

@@ -150,6 +150,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (Some(Binding::SubControl(index)), "apply") => {
                 self.apply_sub_control(index, args, call, out)
             }
+            (Some(Binding::PendingControl(index)), "apply") => {
+                self.apply_pending_control(index, args, call, out)
+            }
             (None, "apply") if self.apply_by_type_name(base, args, call, out) => {}
             (Some(Binding::SubParser(_)), "apply") => self.diags.error(
                 call.span,

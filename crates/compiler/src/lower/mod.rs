@@ -22,6 +22,7 @@ mod digest;
 mod direct;
 mod entry_priorities;
 mod expr;
+mod extern_params;
 mod externs;
 mod hash;
 mod init;
@@ -144,6 +145,9 @@ enum Binding {
     SubControl(usize),
     /// A parser instantiated inside a parser: index into `sub_parsers`.
     SubParser(usize),
+    /// A control instance with extern parameters, lowered at its apply:
+    /// index into `pending_controls`.
+    PendingControl(usize),
     PacketIn,
     PacketOut,
 }
@@ -166,6 +170,7 @@ struct Lowerer<'a, 'u> {
     allow_user_externs: bool,
     sub_controls: Vec<SubControl>,
     sub_parsers: Vec<SubParser<'a>>,
+    pending_controls: Vec<extern_params::PendingControl<'a>>,
     /// Initializers of the current block's locals, run when it starts.
     local_inits: Vec<ir::Stmt>,
     /// The constructor arguments `main` gives the block being lowered.
@@ -270,6 +275,7 @@ pub fn lower(
         allow_user_externs,
         sub_controls: vec![],
         sub_parsers: vec![],
+        pending_controls: vec![],
         local_inits: vec![],
         block_ctor_args: &[],
         return_var: None,
