@@ -1,6 +1,6 @@
 #!/bin/sh
 # Writes conformance/v1model.md: every STF of p4_16_samples whose program
-# instantiates V1Switch, run by `p4bpf test` at kernel TC, kernel XDP and
+# includes v1model.p4 and instantiates V1Switch, run by `p4bpf test` at kernel TC, kernel XDP and
 # user (TC code), with the first failure of each; and, unless --stf-only,
 # every V1Switch program compiled and loaded at TC and XDP. Needs root
 # (kernel runs, loading), clang and a built p4bpf:
@@ -61,7 +61,9 @@ cat >"$WORK/loadrow.sh" <<'ONE'
 echo "| \`$(basename "$1")\` | $(sh "$WORK/load.sh" "$1" tc) | $(sh "$WORK/load.sh" "$1" xdp) |"
 ONE
 
-PROGRAMS=$(grep -l 'V1Switch' "$CORPUS"/p4_16_samples/*.p4)
+# A v1model program includes v1model.p4 and instantiates V1Switch; a file
+# declaring its own `package V1Switch` (or a fragment others include) is not one.
+PROGRAMS=$(grep -l 'V1Switch' "$CORPUS"/p4_16_samples/*.p4 | xargs grep -l -E '#include *[<"]v1model\.p4[>"]')
 for p in $PROGRAMS; do [ -f "${p%.p4}.stf" ] && echo "${p%.p4}.stf"; done >"$WORK/stfs"
 xargs -P "$JOBS" -n 1 sh "$WORK/row.sh" <"$WORK/stfs" | sort >"$WORK/rows"
 if [ $LOADS = yes ]; then
@@ -75,7 +77,8 @@ total=$(wc -l <"$WORK/rows")
     echo "# v1model conformance (issue 10)"
     echo
     echo "Written by \`sh scripts/v1model-conformance.sh\`; do not edit by hand. Every STF of"
-    echo "\`p4_16_samples\` whose program instantiates \`V1Switch\`, run with \`p4bpf test PROGRAM STF\`"
+    echo "\`p4_16_samples\` whose program includes \`v1model.p4\` and instantiates \`V1Switch\` (files that"
+    echo "declare their own \`package V1Switch\` are not v1model programs), run with \`p4bpf test PROGRAM STF\`"
     echo "at \`--target kernel --hook tc\`, \`--target kernel --hook xdp\` and \`--target user --hook tc\`."
     echo
     echo "| target | passed | of |"

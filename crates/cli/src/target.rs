@@ -87,6 +87,8 @@ pub fn load(
             let host = UserHost::start(&binary).map_err(|e| e.to_string())?;
             let pipeline = LoadedPipeline::in_user_space(description, host);
             map_test_ports(&pipeline).map_err(|e| e.to_string())?;
+            p4bpf_runtime::initial_entries::install(&pipeline, &pipeline.description)
+                .map_err(|e| e.to_string())?;
             Ok(pipeline)
         }
     }

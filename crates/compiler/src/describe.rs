@@ -208,6 +208,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         direct: crate::emit::direct_description(prog),
         digests: crate::emit::digest::describe(prog),
         register_initials: crate::emit::register_initials(prog),
+        initial_entries: crate::describe_entries::initial_entries(prog),
     }
 }
 

@@ -644,6 +644,17 @@ pub struct Table {
     pub direct: Vec<ExternId>,
     /// PNA's idle timeout with auto-delete, when the table has one.
     pub entry_timer: Option<EntryTimer>,
+    /// A non-const `entries` list: installed in the table's map when the
+    /// pipeline loads, then the control plane's like any other entry.
+    pub initial_entries: Vec<InitialEntry>,
+}
+
+/// An entry of a non-const `entries` list, with its control-plane
+/// priority (the larger wins) where the table's keys take one.
+#[derive(Clone, Debug)]
+pub struct InitialEntry {
+    pub entry: ConstEntry,
+    pub priority: Option<u32>,
 }
 
 /// PNA's entry timers on a table with `idle_timeout_with_auto_delete`

@@ -12,6 +12,7 @@ pub mod arch;
 pub mod clang;
 pub mod cstruct;
 pub mod describe;
+pub mod describe_entries;
 pub mod describe_profile;
 pub mod emit;
 pub mod ir;

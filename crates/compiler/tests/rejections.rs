@@ -46,11 +46,11 @@ fn extern_functions_need_an_extern_file() {
 #[test]
 fn unsupported_match_kinds_are_named() {
     let body = format!(
-        "match_kind {{ selector }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : selector; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
+        "match_kind {{ fuzzy }}\nheader a_t {{ bit<8> x; }}\nstruct h_t {{ a_t a; }}\n{PARSER}control f(inout h_t hdr, out bool pass) {{\n  table t {{ key = {{ hdr.a.x : fuzzy; }} actions = {{ NoAction; }} }}\n  apply {{ pass = true; t.apply(); }} }}\nebpfFilter(prs(), f()) main;\n"
     );
     let message = first_error(&body).unwrap_or_default();
     assert!(
-        message.starts_with("match kind `selector` is not supported by the eBPF target"),
+        message.starts_with("match kind `fuzzy` is not supported by the eBPF target"),
         "{message}"
     );
 }
@@ -85,17 +85,6 @@ fn varbit_fields_not_last_are_named() {
     let body = "header a_t { varbit<32> opts; bit<8> x; }\nstruct h_t { a_t a; }\nparser prs(packet_in p, out h_t hdr) { state start { p.extract(hdr.a, 32w16); transition accept; } }\ncontrol f(inout h_t hdr, out bool pass) { apply { pass = true; } }\nebpfFilter(prs(), f()) main;\n";
     let message = first_error(body).unwrap_or_default();
     assert!(message.contains("`varbit`"), "{message}");
-}
-
-#[test]
-fn non_const_entries_are_named() {
-    let body = filter(
-        "header a_t { bit<8> x; }",
-        "action a() {} table t { key = { hdr.a.x : exact; } actions = { a; } entries = { 1 : a(); } }",
-        "t.apply(); pass = true;",
-    );
-    let message = first_error(&body).unwrap_or_default();
-    assert!(message.contains("non-const `entries`"), "{message}");
 }
 
 #[test]

@@ -152,6 +152,27 @@ pub struct Pipeline {
     /// the JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub register_initials: Vec<RegisterInitial>,
+    /// Entries of non-const `entries` lists, installed when the pipeline
+    /// loads. Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initial_entries: Vec<InitialEntry>,
+}
+
+/// An entry a table starts with (P4's non-const `entries`), in the
+/// control plane's terms: what `p4bpf table add` would be given.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InitialEntry {
+    /// Dotted P4 name of the table.
+    pub table: String,
+    /// (key field index, text): `v`, `v/prefix`, `v&&&mask` or `lo..hi`;
+    /// a field left out matches every value.
+    pub keys: Vec<(usize, String)>,
+    /// Index into the table's [`Table::actions`].
+    pub action: usize,
+    /// The action's arguments in parameter order.
+    pub args: Vec<String>,
+    /// The larger wins; tables with ternary, range or optional keys only.
+    pub priority: Option<u32>,
 }
 
 /// A register declared with an initial value (PSA's and PNA's
@@ -626,6 +647,13 @@ mod tests {
                 name: "In.r".into(),
                 map: "In_r".into(),
                 initial: u64::MAX,
+            }],
+            initial_entries: vec![InitialEntry {
+                table: "In.t".into(),
+                keys: vec![(1, "0x800&&&0xff00".into())],
+                action: 1,
+                args: vec!["7".into()],
+                priority: Some(3),
             }],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));

@@ -68,10 +68,12 @@ impl LoadedPipeline {
         let object =
             LoadedObject::load(image).map_err(|e| in_p4_terms(e, &description, &regions))?;
         object.program_fd(&description.entry)?;
-        Ok(LoadedPipeline {
+        let pipeline = LoadedPipeline {
             description,
             executor: Executor::Kernel(object),
-        })
+        };
+        crate::initial_entries::install(&pipeline, &pipeline.description)?;
+        Ok(pipeline)
     }
 
     /// The pipeline `description` says, running in a user-space host

@@ -67,8 +67,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.arch = Some(arch);
         self.prog.arch = arch.arch;
         let mut blocks = vec![];
+        let mut ctor_args = vec![];
         for arg in in_block_order(args, arch) {
-            if !self.package_blocks(&arg.value, &mut blocks) {
+            if !self.package_blocks(&arg.value, &mut blocks, &mut ctor_args) {
                 return;
             }
         }
@@ -88,7 +89,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return;
         }
-        self.architecture(arch, &blocks, program);
+        self.architecture(arch, &blocks, &ctor_args, program);
     }
 
     /// Lowers the package's blocks in order, each bound to the variables
@@ -97,6 +98,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         &mut self,
         arch: &'static Architecture,
         decls: &[&'a ast::Decl],
+        ctor_args: &[&'a [ast::Argument]],
         program: &'a ast::Program,
     ) {
         for (block, decl) in arch.blocks.iter().zip(decls) {
@@ -147,7 +149,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         let mut lowered = Vec::with_capacity(decls.len());
-        for (block, decl) in arch.blocks.iter().zip(decls) {
+        for (i, (block, decl)) in arch.blocks.iter().zip(decls).enumerate() {
+            self.block_ctor_args = ctor_args.get(i).copied().unwrap_or_default();
             let bound: Vec<Option<VarId>> = block
                 .params
                 .iter()
@@ -332,7 +335,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// `IngressPipeline`, inline or a named instance), its own blocks in
     /// order. Extern objects (PSA's `PacketReplicationEngine`) are the
     /// architecture's fixed functions, not blocks. False after an error.
-    fn package_blocks(&mut self, arg: &ast::Expr, blocks: &mut Vec<&'a ast::Decl>) -> bool {
+    fn package_blocks(
+        &mut self,
+        arg: &'a ast::Expr,
+        blocks: &mut Vec<&'a ast::Decl>,
+        ctor_args: &mut Vec<&'a [ast::Argument]>,
+    ) -> bool {
         let (name, args) = match &arg.kind {
             ExprKind::Call { callee, args, .. } => match &callee.kind {
                 ExprKind::Path(p) => (p.name.name.as_str(), Some(args)),
@@ -358,12 +366,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         match (kind, args) {
             (Some(DeclKind::ExternType { .. }), _) => true,
-            (Some(DeclKind::PackageType { .. }), Some(args)) => {
-                args.iter().all(|a| self.package_blocks(&a.value, blocks))
-            }
+            (Some(DeclKind::PackageType { .. }), Some(args)) => args
+                .iter()
+                .all(|a| self.package_blocks(&a.value, blocks, ctor_args)),
             _ => match self.block_decl(arg) {
-                Some(decl) => {
+                Some((decl, args)) => {
                     blocks.push(decl);
+                    ctor_args.push(args);
                     true
                 }
                 None => false,
@@ -371,28 +380,27 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    /// The parser or control declaration an argument of `main` instantiates.
-    fn block_decl(&mut self, arg: &ast::Expr) -> Option<&'a ast::Decl> {
-        let name = match &arg.kind {
-            ExprKind::Call { callee, args, .. } if args.is_empty() => match &callee.kind {
-                ExprKind::Path(p) => Some(&p.name.name),
-                _ => None,
+    /// The parser or control declaration an argument of `main` instantiates,
+    /// with the constructor arguments it is given (bound when it is lowered).
+    fn block_decl(&mut self, arg: &'a ast::Expr) -> Option<(&'a ast::Decl, &'a [ast::Argument])> {
+        let (name, args) = match &arg.kind {
+            ExprKind::Call { callee, args, .. } => match &callee.kind {
+                ExprKind::Path(p) => (Some(&p.name.name), args.as_slice()),
+                _ => (None, &[][..]),
             },
-            _ => None,
+            _ => (None, &[][..]),
         };
-        let decl = name.and_then(|n| self.env.decl(n));
-        match decl {
+        match name.and_then(|n| self.env.decl(n)) {
             Some(
                 d @ ast::Decl {
-                    kind:
-                        DeclKind::Parser { ctor_params, .. } | DeclKind::Control { ctor_params, .. },
+                    kind: DeclKind::Parser { .. } | DeclKind::Control { .. },
                     ..
                 },
-            ) if ctor_params.is_empty() => Some(d),
+            ) => Some((d, args)),
             _ => {
                 self.diags.error(
                     arg.span,
-                    "expected a parser or control without constructor parameters, like `prs()`",
+                    "expected a parser or control instantiation, like `prs()`",
                 );
                 None
             }

@@ -12,7 +12,10 @@ use std::collections::HashMap;
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn control(&mut self, decl: &'a ast::Decl, shared: &[Option<ir::VarId>]) {
         let DeclKind::Control {
-            sig, locals, apply, ..
+            sig,
+            ctor_params,
+            locals,
+            apply,
         } = &decl.kind
         else {
             return;
@@ -20,6 +23,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prefix = sig.name.name.clone();
         self.scopes.push(HashMap::new());
         self.bind_params(&sig.params, shared, false);
+        self.bind_block_ctor_args(ctor_params, &sig.name);
         for local in locals {
             self.local_decl(local);
         }
@@ -99,7 +103,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     kind: DeclKind::Control { .. },
                     ..
                 },
-            ) => self.sub_control(control, name, args),
+            ) if self.takes_externs(control) => self.defer_control(control, name, args),
+            Some(
+                control @ ast::Decl {
+                    kind: DeclKind::Control { .. },
+                    ..
+                },
+            ) => self.sub_control(control, name, args, vec![]),
             Some(
                 parser @ ast::Decl {
                     kind: DeclKind::Parser { .. },
@@ -128,18 +138,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         out: &mut Vec<Stmt>,
     ) {
         self.scopes.push(HashMap::new());
-        self.sub_control(control, type_name, &[]);
+        self.sub_control(control, type_name, &[], vec![]);
         if let Some(Binding::SubControl(index)) = self.lookup(&type_name.name) {
             self.apply_sub_control(index, args, call, out);
         }
         self.scopes.pop();
     }
 
-    fn sub_control(
+    /// Lowers an instance of `control`; `externs` binds its extern
+    /// parameters, if it has any.
+    pub(super) fn sub_control(
         &mut self,
         control: &'a ast::Decl,
         instance: &ast::Ident,
         ctor_args: &'a [ast::Argument],
+        externs: Vec<(String, Binding)>,
     ) {
         let DeclKind::Control {
             sig,
@@ -156,6 +169,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         // The instance sees only the top level and its own names.
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![global, HashMap::new()]);
         let saved_prefix = std::mem::replace(&mut self.prefix, prefix.clone());
+        for (name, binding) in externs {
+            self.bind(&name, binding);
+        }
         let params = self.call_params(&sig.params, &prefix);
         let outer_inits = std::mem::take(&mut self.local_inits);
         for (name, binding) in instances {
@@ -199,9 +215,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 },
                 _ => None,
             };
+            let extern_bound = matches!(
+                self.scopes.last().and_then(|s| s.get(&p.name.name)),
+                Some(Binding::Extern(_))
+            );
             if let Some(packet) = packet {
                 self.bind(&p.name.name, packet);
                 bound.push((None, p.direction));
+            } else if extern_bound {
+                // An extern parameter, bound to its argument's instance.
+                bound.push((None, None));
             } else if let Some(ty) = self.env.decl_ty(&p.name, &mut self.diags) {
                 let v = self.new_var(format!("{prefix}.{}", p.name.name), ty, VarStorage::State);
                 self.bind(&p.name.name, Binding::Var(v));
@@ -209,6 +232,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         bound
+    }
+
+    /// The constructor arguments `main` gives an architecture block: bound
+    /// as they are for an instance inside a control.
+    pub(super) fn bind_block_ctor_args(&mut self, params: &'a [ast::Param], block: &ast::Ident) {
+        let args = std::mem::take(&mut self.block_ctor_args);
+        for (name, binding) in self.instance_ctor_args(params, args) {
+            self.bind(&name, binding);
+        }
+        self.bind_ctor_args(params, args, block);
     }
 
     /// Constructor arguments that name instances in the caller's scope (a

@@ -31,7 +31,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             A::Index { base, index } => {
                 let base = self.expr(base)?;
                 if matches!(base.ty, Ty::Struct(_)) {
-                    // A tuple, held as a struct with one field per element.
+                    // A tuple, or an array of non-headers, held as a struct
+                    // with one field per element.
+                    if self.env.value(index).is_none() {
+                        self.diags.error(index.span, "an index into a tuple or an array of non-headers must be known at compile time on the eBPF target");
+                        return None;
+                    }
                     let i = self.env.const_u32(index, &mut self.diags)?;
                     return self.field(base, &format!("f{i}"), e);
                 }

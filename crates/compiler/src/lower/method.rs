@@ -38,6 +38,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         ),
                     }
                 }
+                // core.p4's compile-time assertion: the checker evaluated it
+                // (and reported a false one), so nothing of it runs.
+                _ if p.name.name == "static_assert" => {
+                    if self.env.value(call).is_none() {
+                        self.diags.error(
+                            call.span,
+                            "`static_assert` needs a condition known at compile time",
+                        );
+                    }
+                }
                 _ => {
                     if let Some(x) = self.function_call(&p.name.name, args, call) {
                         out.append(&mut self.pending);
@@ -139,6 +149,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
             (Some(Binding::SubControl(index)), "apply") => {
                 self.apply_sub_control(index, args, call, out)
+            }
+            (Some(Binding::PendingControl(index)), "apply") => {
+                self.apply_pending_control(index, args, call, out)
             }
             (None, "apply") if self.apply_by_type_name(base, args, call, out) => {}
             (Some(Binding::SubParser(_)), "apply") => self.diags.error(

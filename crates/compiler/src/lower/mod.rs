@@ -22,9 +22,11 @@ mod digest;
 mod direct;
 mod entry_priorities;
 mod expr;
+mod extern_params;
 mod externs;
 mod hash;
 mod init;
+mod initial_entries;
 mod internet_checksum;
 mod lookahead_value;
 mod loops;
@@ -144,6 +146,9 @@ enum Binding {
     SubControl(usize),
     /// A parser instantiated inside a parser: index into `sub_parsers`.
     SubParser(usize),
+    /// A control instance with extern parameters, lowered at its apply:
+    /// index into `pending_controls`.
+    PendingControl(usize),
     PacketIn,
     PacketOut,
 }
@@ -166,8 +171,11 @@ struct Lowerer<'a, 'u> {
     allow_user_externs: bool,
     sub_controls: Vec<SubControl>,
     sub_parsers: Vec<SubParser<'a>>,
+    pending_controls: Vec<extern_params::PendingControl<'a>>,
     /// Initializers of the current block's locals, run when it starts.
     local_inits: Vec<ir::Stmt>,
+    /// The constructor arguments `main` gives the block being lowered.
+    block_ctor_args: &'a [ast::Argument],
     /// Where `return e;` stores `e` inside an inlined function.
     return_var: Option<VarId>,
     /// Functions being inlined, innermost last (P4 forbids recursion).
@@ -268,7 +276,9 @@ pub fn lower(
         allow_user_externs,
         sub_controls: vec![],
         sub_parsers: vec![],
+        pending_controls: vec![],
         local_inits: vec![],
+        block_ctor_args: &[],
         return_var: None,
         inlining: vec![],
         bound_actions: HashMap::new(),

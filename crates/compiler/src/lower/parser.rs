@@ -46,9 +46,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn parser(&mut self, decl: &'a ast::Decl, shared: &[Option<ir::VarId>]) {
         let DeclKind::Parser {
             sig,
+            ctor_params,
             locals,
             states,
-            ..
         } = &decl.kind
         else {
             return;
@@ -56,6 +56,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prefix = sig.name.name.clone();
         self.scopes.push(HashMap::new());
         self.bind_params(&sig.params, shared, true);
+        self.bind_block_ctor_args(ctor_params, &sig.name);
         for local in locals {
             self.local_decl(local);
         }

@@ -26,9 +26,10 @@ const MAX_GROUP_SIZE: u32 = 1000;
 #[derive(Default)]
 pub(super) struct ProfileProperties<'a> {
     pub profile: Option<ProfileId>,
+    /// The hash inputs of an action selector; without one they select
+    /// nothing and the table matches its other keys (p4c's P4Info leaves
+    /// `selector` keys out of the table's match fields).
     pub selector_keys: Vec<Expr>,
-    /// Where the first `selector` key is written.
-    pub selector_key_at: Option<Span>,
     pub empty_group_action: Option<&'a ast::Expr>,
 }
 
@@ -215,12 +216,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 "`psa_empty_group_action` needs an `ActionSelector` as `psa_implementation`",
             );
             return None;
-        }
-        if let (None, Some(at)) = (found.profile, found.selector_key_at) {
-            self.diags.error(
-                at,
-                "match kind `selector` is not supported by the eBPF target without an action selector as the table's implementation",
-            );
         }
         let profile = found.profile?;
         let empty_group_action = match found.empty_group_action {

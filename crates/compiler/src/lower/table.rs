@@ -37,7 +37,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 TablePropertyKind::Key(elems) => {
                     for k in elems {
                         if k.match_kind.name.name == "selector" {
-                            profile.selector_key_at.get_or_insert(k.match_kind.span);
                             profile.selector_keys.extend(self.selector_key(k));
                         } else if let Some(key) = self.table_key(k, &mut key_setup) {
                             keys.push(key);
@@ -109,13 +108,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return;
         };
         let mut const_entries = vec![];
-        if let Some(list) = entries {
-            if !entries_const {
-                self.diags.error(
-                    decl.span,
-                    "non-const `entries` are not supported yet; declare them `const entries`",
-                );
-            }
+        let initial_entries = match entries {
+            Some(list) if !entries_const => self.initial_entries(list, &keys, properties),
+            _ => vec![],
+        };
+        if let Some(list) = entries.filter(|_| entries_const) {
             let ranks = self.entry_ranks(list);
             let mut ranked = vec![];
             for (position, entry) in list.iter().enumerate() {
@@ -129,7 +126,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             const_entries = ranked.into_iter().map(|(_, e)| e).collect();
         }
         longest_prefix_first(&keys, &mut const_entries);
-        let storage = self.storage(&keys, array, entries.is_some(), decl);
+        let storage = self.storage(&keys, array, entries_const && entries.is_some(), decl);
         self.check_direct_storage(&direct, storage, decl);
         self.check_direct_uses(&actions, &direct, decl);
         let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
@@ -144,7 +141,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let p4_id = self.id_annotation(&decl.annotations);
         let origin = self.diags.origin(decl.span);
         let implementation = self.table_implementation(profile, id, &actions);
-        if implementation.is_some() && (storage == Storage::Code || add_on_miss) {
+        let entries_here = storage == Storage::Code || !initial_entries.is_empty();
+        if implementation.is_some() && (entries_here || add_on_miss) {
             self.diags.error(decl.span, "a table with an action profile or selector takes its entries from the control plane: no `entries`, no `add_on_miss`");
         }
         self.prog.tables.push(ir::Table {
@@ -164,6 +162,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             implementation,
             direct,
             entry_timer,
+            initial_entries,
         });
         self.bind(&name.name, Binding::Table(id));
     }
@@ -314,7 +313,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         })
     }
 
-    fn const_entry(&mut self, entry: &'a ast::Entry, keys: &[TableKey]) -> Option<ConstEntry> {
+    pub(super) fn const_entry(
+        &mut self,
+        entry: &'a ast::Entry,
+        keys: &[TableKey],
+    ) -> Option<ConstEntry> {
         let items: Vec<&'a ast::Expr> = match &entry.keyset.kind {
             A::List(items) if keys.len() > 1 || items.len() == 1 => items.iter().collect(),
             _ => vec![&entry.keyset],

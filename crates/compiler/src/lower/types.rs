@@ -151,10 +151,7 @@ impl<'a> TypeEnv<'a> {
             Type::InfInt => Some(Ty::bits(64)),
             Type::Stack(elem, size) => match self.ty(elem, at, diags)? {
                 Ty::Header(elem) | Ty::Union(elem) => Some(Ty::Stack { elem, size: *size }),
-                _ => {
-                    diags.error(at, "only header stacks are supported by the eBPF target");
-                    None
-                }
+                _ => self.array(ty, elem, *size, at, diags),
             },
             Type::Varbit(max_bits) => Some(Ty::Varbit {
                 max_bits: *max_bits,
@@ -244,6 +241,26 @@ impl<'a> TypeEnv<'a> {
             .map(|(i, t)| (format!("f{i}"), t.clone()))
             .collect();
         let name = format!("tuple{}", self.aggregates.len());
+        self.layout(ty, name, AggKind::Struct, &fields, at, diags)
+    }
+
+    /// An array of bit strings, bools or structs (`T[N]`, P4_16 1.2.4) is
+    /// held like a tuple, as a struct with fields `f0`, `f1`, ...: indexes
+    /// known at compile time pick a field.
+    fn array(
+        &mut self,
+        ty: &Type,
+        elem: &Type,
+        size: u32,
+        at: Span,
+        diags: &mut Diags,
+    ) -> Option<Ty> {
+        if let Some(i) = self.agg_types.iter().position(|t| t == ty) {
+            return Some(self.agg_ty(AggId(i as u32)));
+        }
+        let fields: Vec<(String, Type)> =
+            (0..size).map(|i| (format!("f{i}"), elem.clone())).collect();
+        let name = format!("array{}", self.aggregates.len());
         self.layout(ty, name, AggKind::Struct, &fields, at, diags)
     }
 
