@@ -109,6 +109,19 @@ fn psa_resubmit_runs_ingress_again_on_the_received_packet_on_every_target() {
 }
 
 #[test]
+fn psa_crc_checksums_accumulate_updates_in_every_block_on_every_target() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_crc_checksum: {why}");
+        return;
+    }
+    let (program, script) = (own("psa_crc_checksum.p4"), own("psa_crc_checksum.stf"));
+    for (ok, target, text) in run_stf(&program, &script, &[]) {
+        assert!(ok, "{target}:\n{text}");
+        assert!(text.contains("PASS: 10 packets"), "{target}:\n{text}");
+    }
+}
+
+#[test]
 fn psa_parser_errors_reach_ingress_and_egress_instead_of_dropping() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_parser_errors: {why}");
@@ -383,8 +396,9 @@ fn corpus_psa_ebpf_programs_load_at_xdp_and_tc_or_get_a_diagnostic() {
         "psa-ebpf and psa-ebpf-examples: {loaded} loads and {refused} clear refusals over {} programs at XDP and TC",
         programs.len()
     );
-    // bng and upf included: a parser's error paths join before ingress.
-    assert!(loaded >= 100, "only {loaded} loads");
+    // bng and upf included: a parser's error paths join before ingress;
+    // the CRC `Checksum` programs too.
+    assert!(loaded >= 104, "only {loaded} loads");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
