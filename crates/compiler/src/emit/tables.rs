@@ -440,6 +440,11 @@ pub fn keyset_test(
             literal(lo, width),
             literal(hi, width)
         )),
+        Keyset::ValueSet(id) if width > 64 => {
+            // A wide key's bytes are the map's key as they are.
+            let vs = e.prog.value_sets.get(id.index())?;
+            Some(format!("bpf_map_lookup_elem(&{}, {value}) != 0", vs.c_name))
+        }
         Keyset::ValueSet(id) => {
             let vs = e.prog.value_sets.get(id.index())?;
             let _ = (key, mask_literal(width));
