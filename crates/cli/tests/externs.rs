@@ -311,7 +311,7 @@ fn direct_externs_on_tables_that_cannot_hold_them_are_refused() {
 }
 
 #[test]
-fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
+fn checksum_misuses_are_refused_with_a_place() {
     refused(
         "psa_internet_checksum",
         "hdr.probe.hc = ck.get();\n        }\n    }",
@@ -321,8 +321,8 @@ fn checksum_misuses_and_psa_checksum_are_refused_with_a_place() {
     refused(
         "psa_internet_checksum",
         "    InternetChecksum() ck;\n    apply {\n        send_to_port",
-        "    InternetChecksum() ck;\n    Checksum<bit<16>>(PSA_HashAlgorithm_t.CRC16) crc;\n    apply {\n        send_to_port",
-        "`Checksum` is not supported yet",
+        "    InternetChecksum() ck;\n    Checksum<bit<16>>(PSA_HashAlgorithm_t.ONES_COMPLEMENT16) crc;\n    apply {\n        send_to_port",
+        "`Checksum` takes CRC16 or CRC32",
     );
     refused(
         "pna_internet_checksum",

@@ -169,7 +169,12 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 bit_width: width,
                 byte_offset: 0,
                 byte_len: len,
-                byte_order: layout::ByteOrder::Host,
+                // Wide values are network-order bytes in the program.
+                byte_order: if width > 64 {
+                    layout::ByteOrder::Network
+                } else {
+                    layout::ByteOrder::Host
+                },
             };
             layout::ValueSet {
                 name: v.name.clone(),

@@ -90,10 +90,6 @@ pub enum Object {
     Unsupported(&'static str),
 }
 
-/// Why CRC checksums are refused, for every architecture that has them.
-pub const CRC_CHECKSUMS: &str =
-    "a checksum accumulated over several `update`s is not built; `InternetChecksum` is";
-
 /// A block of the package.
 pub struct Block {
     /// The role's name in the architecture (`parser`, `pipe`).

@@ -137,7 +137,7 @@ pub const PSA: Architecture = Architecture {
         ("Hash", Object::Hash),
         ("ActionProfile", Object::ActionProfile),
         ("ActionSelector", Object::ActionSelector),
-        ("Checksum", Object::Unsupported(super::CRC_CHECKSUMS)),
+        ("Checksum", Object::CrcChecksum),
     ],
     extern_prelude: "",
 };

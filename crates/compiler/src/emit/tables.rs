@@ -17,6 +17,7 @@ use crate::ir::{
 };
 use crate::map_layout::TableLayout;
 use crate::midend::visit::any_stmt;
+use num_bigint::BigUint;
 use p4bpf_layout::ByteOrder;
 
 /// Whether the control plane can set `t`'s default action (it then lives
@@ -365,6 +366,36 @@ impl Emitter<'_> {
     }
 }
 
+/// C condition: do a wide field's network-order bytes, masked, equal the
+/// masked constant? One test per byte the mask keeps.
+fn wide_masked_test(value: &str, v: &BigUint, mask: &BigUint, width: u32) -> String {
+    let n = width.div_ceil(8) as usize;
+    let bytes = |x: &BigUint| {
+        let digits = x.to_bytes_be();
+        let pad = n.saturating_sub(digits.len());
+        (0..n)
+            .map(|i| {
+                i.checked_sub(pad)
+                    .and_then(|j| digits.get(j))
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .collect::<Vec<u8>>()
+    };
+    let tests: Vec<String> = bytes(&(v & mask))
+        .iter()
+        .zip(bytes(mask))
+        .enumerate()
+        .filter(|(_, (_, m))| *m != 0)
+        .map(|(i, (b, m))| format!("(({value})[{i}] & {m:#04x}) == {b:#04x}"))
+        .collect();
+    if tests.is_empty() {
+        "1".to_string()
+    } else {
+        format!("({})", tests.join(" && "))
+    }
+}
+
 /// C condition: does `value` (of `width` bits) fall in keyset `ks`?
 pub fn keyset_test(
     value: &str,
@@ -395,6 +426,9 @@ pub fn keyset_test(
                 bytes.join(", ")
             ))
         }
+        Keyset::Mask { value: v, mask } if width > 64 => {
+            Some(wide_masked_test(value, v, mask, width))
+        }
         Keyset::Value(v) => Some(format!("{value} == {}", literal(v, width))),
         Keyset::Mask { value: v, mask } => Some(format!(
             "({value} & {}) == {}",
@@ -406,6 +440,11 @@ pub fn keyset_test(
             literal(lo, width),
             literal(hi, width)
         )),
+        Keyset::ValueSet(id) if width > 64 => {
+            // A wide key's bytes are the map's key as they are.
+            let vs = e.prog.value_sets.get(id.index())?;
+            Some(format!("bpf_map_lookup_elem(&{}, {value}) != 0", vs.c_name))
+        }
         Keyset::ValueSet(id) => {
             let vs = e.prog.value_sets.get(id.index())?;
             let _ = (key, mask_literal(width));

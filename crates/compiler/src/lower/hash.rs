@@ -233,7 +233,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     /// `x` as bit strings of at most 64 bits, in order: a header's or
     /// struct's fields, a wide field's 64-bit slices from the top.
-    fn flatten(&self, x: Expr, out: &mut Vec<Expr>) {
+    pub(super) fn flatten(&self, x: Expr, out: &mut Vec<Expr>) {
         match &x.ty {
             Ty::Header(agg) | Ty::Struct(agg) => {
                 let Some(fields) = self.env.aggregates.get(agg.index()).map(|a| &a.fields) else {

@@ -201,10 +201,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let mut pre = vec![];
                 for e in exprs {
                     let key = self.expr(e)?;
+                    // A wide key is compared as bytes in place: it must be
+                    // a field or variable, not an operation's result.
+                    let wide_place =
+                        key.ty.width().is_some_and(|w| w > 64) && self.pending.is_empty();
                     pre.append(&mut self.pending);
-                    if key.ty.width().is_none_or(|w| w > 64) {
-                        self.diags
-                            .error(e.span, "select keys must be bit strings of at most 64 bits");
+                    if key.ty.width().is_none_or(|w| w > 64 && !wide_place) {
+                        self.diags.error(
+                            e.span,
+                            "select keys must be bit strings; one wider than 64 bits must be a field or variable",
+                        );
                         return None;
                     }
                     keys.push(key);
@@ -242,7 +248,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     let mut keysets = vec![];
                     for (i, item) in items.iter().enumerate() {
                         let width = keys.get(i).and_then(|k| k.ty.width()).unwrap_or(64);
-                        keysets.push(self.keyset(item, width)?);
+                        let keyset = self.keyset(item, width)?;
+                        if width > 64 && matches!(keyset, Keyset::Range { .. }) {
+                            self.diags.error(
+                                item.span,
+                                "a select key wider than 64 bits takes values, masks, value sets or default, not ranges",
+                            );
+                            return None;
+                        }
+                        keysets.push(keyset);
                     }
                     let next = self.next(&case.state)?;
                     out.push(SelectCase { keysets, next });

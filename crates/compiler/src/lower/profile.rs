@@ -183,18 +183,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
     }
 
-    /// A `selector` key: a field hashed to pick a group member.
-    pub(super) fn selector_key(&mut self, k: &'a ast::KeyElement) -> Option<Expr> {
-        let expr = self.expr(&k.expr)?;
+    /// A `selector` key: a field hashed to pick a group member, a wide
+    /// field as its 64-bit slices (what the hash takes).
+    pub(super) fn selector_key(&mut self, k: &'a ast::KeyElement) -> Vec<Expr> {
+        let Some(expr) = self.expr(&k.expr) else {
+            return vec![];
+        };
         if !self.pending.is_empty() || expr.ty.width().is_none() {
             self.pending.clear();
             self.diags.error(
                 k.expr.span,
                 "a `selector` key must be a bit string or bool read without applying a table or calling a function",
             );
-            return None;
+            return vec![];
         }
-        Some(expr)
+        let mut slices = vec![];
+        self.flatten(expr, &mut slices);
+        slices
     }
 
     /// The table's implementation once its actions are known, checked

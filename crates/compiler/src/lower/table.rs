@@ -333,10 +333,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         for (item, key) in items.iter().zip(keys) {
             let width = key.expr.ty.width().unwrap_or(0);
             let keyset = self.keyset(item, width)?;
-            if width > 64 && !matches!(keyset, ir::Keyset::Value(_) | ir::Keyset::Default) {
+            if width > 64
+                && !matches!(
+                    keyset,
+                    ir::Keyset::Value(_) | ir::Keyset::Mask { .. } | ir::Keyset::Default
+                )
+            {
                 self.diags.error(
                     item.span,
-                    "keys wider than 64 bits take exact values in const entries",
+                    "keys wider than 64 bits take exact or masked values in const entries",
                 );
                 return None;
             }

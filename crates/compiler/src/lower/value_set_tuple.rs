@@ -33,6 +33,15 @@ impl Lowerer<'_, '_> {
                 ),
             );
         }
+        if key_widths.iter().any(|w| w.is_some_and(|w| w > 64)) {
+            self.diags.error(
+                keyset.span,
+                format!(
+                    "value set `{}` over several keys takes keys of at most 64 bits",
+                    p.name.name
+                ),
+            );
+        }
         if let Some(kind) = self.non_exact_member(id) {
             self.diags.error(
                 keyset.span,
