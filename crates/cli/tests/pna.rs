@@ -161,20 +161,28 @@ fn mirror_packet_is_refused_where_called() {
 }
 
 #[test]
-fn tc_acl_without_data_plane_create_refuses_add_entry() {
-    let err = refusal(
-        "pna_acl_data",
-        &format!(
+fn tc_acl_without_data_plane_create_warns_at_add_entry() {
+    // P4TC's compiler only warns; the insert never happens (what a miss
+    // then does: tests/stf/pna_acl_no_create.stf).
+    let dir = scratch_dir("pna_acl_data");
+    write(
+        &dir,
+        "prog.p4",
+        &program(&format!(
             "{KNOWN}
     action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
     @tc_acl(\"CRUDPS:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }}
                   actions = {{ known; learn; }} default_action = learn; add_on_miss = true; }}
     apply {{ flows.apply(); }}"
-        ),
+        )),
     );
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
     assert!(
         err.contains("prog.p4:11:")
-            && err.contains("table `C.flows` does not let the data plane create entries: its @tc_acl(\"CRUDPS:RX\") has no `C` after the colon"),
+            && err.contains("warning")
+            && err.contains("table `C.flows` does not let the data plane create entries: its @tc_acl(\"CRUDPS:RX\") has no `C` after the colon, so this `add_entry` never inserts"),
         "{err}"
     );
 }

@@ -730,6 +730,9 @@ pub struct EntryRequest {
     /// `actions`, which may declare it after the caller).
     pub action: String,
     pub args: Vec<VarId>,
+    /// The table's `@tc_acl` forbids data-plane creates: P4TC warns and
+    /// the insert does not happen.
+    pub refused: bool,
 }
 
 impl EntryRequest {
@@ -1073,6 +1076,9 @@ pub struct Program {
     pub entry_request: Option<VarId>,
     /// The digests the program sends, indexed by [`Builtin::Digest`].
     pub digests: Vec<Digest>,
+    /// What lowering warned about: the program compiles, and the compiler
+    /// prints these.
+    pub warnings: Vec<p4bpf_front::diag::Diagnostic>,
 }
 
 impl Program {

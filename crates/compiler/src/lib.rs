@@ -74,6 +74,8 @@ pub struct Compiled {
     /// The P4Info file, when written.
     pub p4info: Option<PathBuf>,
     pub pipeline: p4bpf_layout::Pipeline,
+    /// The compiler's warnings, rendered with file:line:col.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -92,6 +94,7 @@ pub struct Generated {
     pub c: String,
     pub pipeline: p4bpf_layout::Pipeline,
     pub p4info: String,
+    pub warnings: Vec<p4bpf_front::diag::Diagnostic>,
 }
 
 /// The C text, pipeline description and P4Info of an already parsed program.
@@ -150,6 +153,7 @@ pub fn generate_with(
         c,
         pipeline,
         p4info: p4info::write(&prog),
+        warnings: prog.warnings,
     })
 }
 
@@ -235,6 +239,11 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
         object,
         p4info: Some(p4info),
         pipeline: generated.pipeline,
+        warnings: generated
+            .warnings
+            .iter()
+            .map(|w| w.render(&fe.sources))
+            .collect(),
     })
 }
 

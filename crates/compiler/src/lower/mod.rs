@@ -97,6 +97,10 @@ impl<'u> Diags<'u> {
         self.list
             .push(Diagnostic::error(self.unit.resolve(span), message));
     }
+    pub fn warning(&mut self, span: Span, message: impl Into<String>) {
+        self.list
+            .push(Diagnostic::warning(self.unit.resolve(span), message));
+    }
     /// The program text of `span`, for names of key expressions.
     pub fn text(&self, span: Span) -> String {
         self.unit
@@ -259,6 +263,7 @@ pub fn lower(
             entry_requests: vec![],
             entry_request: None,
             digests: vec![],
+            warnings: vec![],
         },
         scopes: vec![HashMap::new()],
         prefix: String::new(),
@@ -282,6 +287,7 @@ pub fn lower(
     if lw.diags.list.has_errors() {
         Err(lw.diags.list)
     } else {
+        lw.prog.warnings = lw.diags.list.list;
         Ok(lw.prog)
     }
 }
