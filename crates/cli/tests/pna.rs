@@ -429,3 +429,21 @@ fn direct_meter_colours_are_known_at_the_hit() {
         "{err}"
     );
 }
+
+#[test]
+fn a_digest_of_a_bit_string_is_a_bitstring_in_p4info() {
+    let dir = scratch_dir("pna_scalar_digest_p4info");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/digest/pna_scalar_digests.p4");
+    let out = p4bpf_in(&dir, &["compile", &program.to_string_lossy(), "-o", "out"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let p4info = std::fs::read_to_string(dir.join("out/pna_scalar_digests.p4info.txtpb"))
+        .expect("the P4Info was written");
+    let pair = p4info
+        .split("digests {")
+        .find(|d| d.contains("name: \"D.pair\""))
+        .expect("digest D.pair in the P4Info");
+    assert!(
+        pair.contains("bitstring {") && pair.contains("bitwidth: 96") && !pair.contains("struct {"),
+        "{pair}"
+    );
+}
