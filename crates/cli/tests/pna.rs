@@ -447,3 +447,63 @@ fn a_digest_of_a_bit_string_is_a_bitstring_in_p4info() {
         "{pair}"
     );
 }
+
+fn skb_program() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pna_skb/pna_skb_meta.p4")
+}
+
+#[test]
+fn skb_metadata_is_written_and_read_back_at_tc_on_kernel_and_user() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED skb metadata: {why}");
+        return;
+    }
+    let program = skb_program();
+    let script = program.with_extension("stf");
+    let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+    for target in ["kernel", "user"] {
+        let out = common::p4bpf(&["test", &p, &s, "--target", target, "--hook", "tc"]);
+        let text = format!("{}{}", common::stdout(&out), stderr(&out));
+        assert!(
+            out.status.success() && text.contains("PASS: 2 packets"),
+            "{target}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn skb_metadata_is_refused_at_xdp_where_first_used() {
+    let dir = scratch_dir("pna_skb_xdp");
+    let program = skb_program();
+    let out = p4bpf_in(
+        &dir,
+        &[
+            "compile",
+            &program.to_string_lossy(),
+            "--hook",
+            "xdp",
+            "-o",
+            "out",
+        ],
+    );
+    let err = stderr(&out);
+    assert!(!out.status.success(), "compiled at XDP");
+    assert!(
+        err.contains("pna_skb_meta.p4:16:9")
+            && err.contains("which XDP runs before: compile with --hook tc"),
+        "{err}"
+    );
+}
+
+#[test]
+fn skb_protocol_cannot_be_set() {
+    let err = refusal(
+        "pna_skb_protocol",
+        "    apply { skb_set_protocol(16w0x86dd); }",
+    );
+    assert!(
+        err.contains("prog.p4:10:13")
+            && err.contains("the kernel lets no TC program write `skb->protocol`"),
+        "{err}"
+    );
+}

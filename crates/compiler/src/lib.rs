@@ -172,6 +172,14 @@ fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
         );
         return Err(diags);
     }
+    if let (Some(at), Hook::Xdp) = (prog.skb_meta_at, hook) {
+        let mut diags = Diagnostics::default();
+        diags.error(
+            Some(at),
+            "P4TC's `skb_*` externs read and write the kernel's socket buffer, which XDP runs before: compile with --hook tc",
+        );
+        return Err(diags);
+    }
     match (&prog.intrinsics.replication, hook) {
         (Some(r), Hook::Xdp) => {
             let mut diags = Diagnostics::default();

@@ -34,6 +34,7 @@ mod multicast;
 mod parser;
 mod pna;
 mod pna_checksum;
+mod pna_skb;
 mod pna_tc_rules;
 mod pna_timers;
 mod profile;
@@ -263,6 +264,7 @@ pub fn lower(
             entry_requests: vec![],
             entry_request: None,
             digests: vec![],
+            skb_meta_at: None,
             warnings: vec![],
         },
         scopes: vec![HashMap::new()],
