@@ -72,6 +72,7 @@ pub fn run(words: Args) -> ExitCode {
     };
     match p4bpf_compiler::compile_file(&request.file, &request.options) {
         Ok(done) => {
+            done.warnings.iter().for_each(|w| eprint!("{w}"));
             for path in [&done.c_file, &done.object]
                 .into_iter()
                 .chain(done.p4info.as_ref())

@@ -51,6 +51,7 @@ fn v1model_psa_and_pna_digests_arrive_with_their_values_on_every_target() {
         ("v1model_digests", 2),
         ("psa_digests", 5),
         ("pna_digests", 2),
+        ("pna_scalar_digests", 4),
     ] {
         let p4 = own(&format!("{program}.p4"));
         let stf = own(&format!("{program}.stf"));
@@ -210,12 +211,12 @@ fn data_a_record_cannot_carry_flat_is_refused_where_it_is_sent() {
         (
             "digest(2, o);",
             "digest(2, hdr);",
-            "a digest's data must be a struct of bit strings, booleans and errors",
+            "a digest's data must be a bit string, boolean or error, or a struct of them",
         ),
         (
             "digest(2, o);",
             "digest(2, o.b);",
-            "a digest's data must be a struct of bit strings, booleans and errors",
+            "a digest's data must be a struct of bit strings, booleans and errors (v1model names the digest after it)",
         ),
         (
             "struct odd_t { bit<3> a;",

@@ -161,20 +161,28 @@ fn mirror_packet_is_refused_where_called() {
 }
 
 #[test]
-fn tc_acl_without_data_plane_create_refuses_add_entry() {
-    let err = refusal(
-        "pna_acl_data",
-        &format!(
+fn tc_acl_without_data_plane_create_warns_at_add_entry() {
+    // P4TC's compiler only warns; the insert never happens (what a miss
+    // then does: tests/stf/pna_acl_no_create.stf).
+    let dir = scratch_dir("pna_acl_data");
+    write(
+        &dir,
+        "prog.p4",
+        &program(&format!(
             "{KNOWN}
     action learn() {{ add_entry(\"known\", {{ 16w1, (PortId_t)1 }}, (ExpireTimeProfileId_t)0); }}
     @tc_acl(\"CRUDPS:RX\") table flows {{ key = {{ hdr.ethernet.src : exact; }}
                   actions = {{ known; learn; }} default_action = learn; add_on_miss = true; }}
     apply {{ flows.apply(); }}"
-        ),
+        )),
     );
+    let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
     assert!(
         err.contains("prog.p4:11:")
-            && err.contains("table `C.flows` does not let the data plane create entries: its @tc_acl(\"CRUDPS:RX\") has no `C` after the colon"),
+            && err.contains("warning")
+            && err.contains("table `C.flows` does not let the data plane create entries: its @tc_acl(\"CRUDPS:RX\") has no `C` after the colon, so this `add_entry` never inserts"),
         "{err}"
     );
 }
@@ -418,6 +426,84 @@ fn direct_meter_colours_are_known_at_the_hit() {
     assert!(
         !out.status.success()
             && err.contains("prog.p4:70:42: error: a direct meter's colour-aware `dpdk_execute` takes a colour known when the table hits"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_digest_of_a_bit_string_is_a_bitstring_in_p4info() {
+    let dir = scratch_dir("pna_scalar_digest_p4info");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/digest/pna_scalar_digests.p4");
+    let out = p4bpf_in(&dir, &["compile", &program.to_string_lossy(), "-o", "out"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let p4info = std::fs::read_to_string(dir.join("out/pna_scalar_digests.p4info.txtpb"))
+        .expect("the P4Info was written");
+    let pair = p4info
+        .split("digests {")
+        .find(|d| d.contains("name: \"D.pair\""))
+        .expect("digest D.pair in the P4Info");
+    assert!(
+        pair.contains("bitstring {") && pair.contains("bitwidth: 96") && !pair.contains("struct {"),
+        "{pair}"
+    );
+}
+
+fn skb_program() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pna_skb/pna_skb_meta.p4")
+}
+
+#[test]
+fn skb_metadata_is_written_and_read_back_at_tc_on_kernel_and_user() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED skb metadata: {why}");
+        return;
+    }
+    let program = skb_program();
+    let script = program.with_extension("stf");
+    let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+    for target in ["kernel", "user"] {
+        let out = common::p4bpf(&["test", &p, &s, "--target", target, "--hook", "tc"]);
+        let text = format!("{}{}", common::stdout(&out), stderr(&out));
+        assert!(
+            out.status.success() && text.contains("PASS: 2 packets"),
+            "{target}:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn skb_metadata_is_refused_at_xdp_where_first_used() {
+    let dir = scratch_dir("pna_skb_xdp");
+    let program = skb_program();
+    let out = p4bpf_in(
+        &dir,
+        &[
+            "compile",
+            &program.to_string_lossy(),
+            "--hook",
+            "xdp",
+            "-o",
+            "out",
+        ],
+    );
+    let err = stderr(&out);
+    assert!(!out.status.success(), "compiled at XDP");
+    assert!(
+        err.contains("pna_skb_meta.p4:16:9")
+            && err.contains("which XDP runs before: compile with --hook tc"),
+        "{err}"
+    );
+}
+
+#[test]
+fn skb_protocol_cannot_be_set() {
+    let err = refusal(
+        "pna_skb_protocol",
+        "    apply { skb_set_protocol(16w0x86dd); }",
+    );
+    assert!(
+        err.contains("prog.p4:10:13")
+            && err.contains("the kernel lets no TC program write `skb->protocol`"),
         "{err}"
     );
 }

@@ -222,6 +222,37 @@ pub enum Builtin {
     /// A CRC continued over more data: the first argument is the CRC of
     /// the data so far (0 for none), the rest the data's fields.
     CrcContinue(HashAlgorithm),
+    /// The kernel socket buffer's field (TC only).
+    SkbRead(SkbField),
+    /// Writes the one argument into the socket buffer's field (TC only).
+    SkbWrite(SkbField),
+}
+
+/// The fields of the kernel's socket buffer (`struct __sk_buff`) that
+/// P4TC's `skb_get_*`/`skb_set_*` externs read and a TC program may write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SkbField {
+    Tstamp,
+    Mark,
+    TcClassid,
+    TcIndex,
+    QueueMapping,
+    /// Read only: the kernel lets no TC program write it.
+    Protocol,
+}
+
+impl SkbField {
+    /// The field's name in `struct __sk_buff`.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            SkbField::Tstamp => "tstamp",
+            SkbField::Mark => "mark",
+            SkbField::TcClassid => "tc_classid",
+            SkbField::TcIndex => "tc_index",
+            SkbField::QueueMapping => "queue_mapping",
+            SkbField::Protocol => "protocol",
+        }
+    }
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.
@@ -751,6 +782,9 @@ pub struct EntryRequest {
     /// `actions`, which may declare it after the caller).
     pub action: String,
     pub args: Vec<VarId>,
+    /// The table's `@tc_acl` forbids data-plane creates: P4TC warns and
+    /// the insert does not happen.
+    pub refused: bool,
 }
 
 impl EntryRequest {
@@ -1094,9 +1128,21 @@ pub struct Program {
     pub entry_request: Option<VarId>,
     /// The digests the program sends, indexed by [`Builtin::Digest`].
     pub digests: Vec<Digest>,
+    /// Where the program first uses the socket buffer's metadata (P4TC's
+    /// `skb_*` externs), for hooks without one; actions then take the
+    /// context.
+    pub skb_meta_at: Option<p4bpf_front::source::SrcLoc>,
+    /// What lowering warned about: the program compiles, and the compiler
+    /// prints these.
+    pub warnings: Vec<p4bpf_front::diag::Diagnostic>,
 }
 
 impl Program {
+    /// Whether actions and table functions take the program's context.
+    pub fn actions_take_context(&self) -> bool {
+        self.sends_perf_events || self.skb_meta_at.is_some()
+    }
+
     pub fn agg(&self, id: AggId) -> Option<&Aggregate> {
         self.aggregates.get(id.index())
     }

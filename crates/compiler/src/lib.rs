@@ -75,6 +75,8 @@ pub struct Compiled {
     /// The P4Info file, when written.
     pub p4info: Option<PathBuf>,
     pub pipeline: p4bpf_layout::Pipeline,
+    /// The compiler's warnings, rendered with file:line:col.
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -93,6 +95,7 @@ pub struct Generated {
     pub c: String,
     pub pipeline: p4bpf_layout::Pipeline,
     pub p4info: String,
+    pub warnings: Vec<p4bpf_front::diag::Diagnostic>,
 }
 
 /// The C text, pipeline description and P4Info of an already parsed program.
@@ -151,6 +154,7 @@ pub fn generate_with(
         c,
         pipeline,
         p4info: p4info::write(&prog),
+        warnings: prog.warnings,
     })
 }
 
@@ -166,6 +170,14 @@ fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
         diags.error(
             clone.at,
             format!("cloning ({how}) is not supported at XDP: XDP has no packet copy that runs egress per clone; compile with --hook tc"),
+        );
+        return Err(diags);
+    }
+    if let (Some(at), Hook::Xdp) = (prog.skb_meta_at, hook) {
+        let mut diags = Diagnostics::default();
+        diags.error(
+            Some(at),
+            "P4TC's `skb_*` externs read and write the kernel's socket buffer, which XDP runs before: compile with --hook tc",
         );
         return Err(diags);
     }
@@ -236,6 +248,11 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
         object,
         p4info: Some(p4info),
         pipeline: generated.pipeline,
+        warnings: generated
+            .warnings
+            .iter()
+            .map(|w| w.render(&fe.sources))
+            .collect(),
     })
 }
 

@@ -365,12 +365,21 @@ fn write_digests(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
         let ty = crate::emit::digest::type_name(prog, d);
         out.push_str("digests {\n");
         preamble(out, ids.get(DIGEST, &d.name), &d.name, all);
-        let _ = write!(
-            out,
-            "  type_spec {{\n    struct {{\n      name: \"{ty}\"\n    }}\n  }}\n}}\n"
-        );
-        if let crate::ir::Ty::Struct(agg) = d.ty {
-            structs.insert(ty, agg);
+        match d.ty {
+            crate::ir::Ty::Struct(agg) => {
+                let _ = write!(
+                    out,
+                    "  type_spec {{\n    struct {{\n      name: \"{ty}\"\n    }}\n  }}\n}}\n"
+                );
+                structs.insert(ty, agg);
+            }
+            ref scalar => {
+                let width = scalar.width().unwrap_or(0);
+                let _ = write!(
+                    out,
+                    "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {width}\n      }}\n    }}\n  }}\n}}\n"
+                );
+            }
         }
     }
     if structs.is_empty() {

@@ -6,6 +6,7 @@
  * IPv4/IPv6 (the generated code then moves the bytes itself). */
 #include "p4u_runtime.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,15 @@ void p4u_packet_load(const unsigned char *bytes, __u32 length)
     p4u_current.headroom = XDP_HEADROOM;
     p4u_current.length = length;
     p4u_current.min_length = length < ETH_HLEN ? 0 : ETH_HLEN;
+    /* Each packet has a fresh socket buffer, as BPF_PROG_TEST_RUN gives:
+     * no metadata, and the protocol eth_type_trans finds (Ethernet II). */
+    p4u_skb.mark = 0;
+    p4u_skb.queue_mapping = 0;
+    p4u_skb.tc_index = 0;
+    p4u_skb.tc_classid = 0;
+    p4u_skb.tstamp = 0;
+    __u16 ethertype = length >= ETH_HLEN ? (__u16)(bytes[12] << 8 | bytes[13]) : 0;
+    p4u_skb.protocol = ethertype >= 0x600 ? htons(ethertype) : 0;
     p4u_context_refresh();
 }
 

@@ -19,7 +19,7 @@ mod ubpf_model;
 mod v1model;
 mod xdp_model;
 
-use crate::ir::{Arch, Builtin, Outcome};
+use crate::ir::{Arch, Builtin, Outcome, SkbField};
 
 /// One architecture: its package, blocks, metadata, externs and steps.
 pub struct Architecture {
@@ -224,6 +224,8 @@ pub enum Function {
     Ignore,
     /// PNA's calls on the matched entry's timer (`ir::EntryTimer`).
     EntryTimer(TimerCall),
+    /// P4TC's `skb_*` externs on the socket buffer's metadata.
+    SkbMeta(SkbCall),
     /// A call p4bpf refuses, with why.
     Unsupported(&'static str),
     /// v1model's `resubmit_preserving_field_list(index)` and
@@ -255,6 +257,21 @@ pub enum TimerCall {
     Restart,
     /// `update_expire_info(update_aging_info, update_expire_time, profile)`.
     UpdateExpireInfo,
+}
+
+/// P4TC's functions on the socket buffer's metadata (`tc/pna.p4`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkbCall {
+    /// `skb_get_meta()`: forgets values set and not yet written.
+    Load,
+    /// `skb_set_meta()`: writes the values set since.
+    Store,
+    /// `skb_get_FIELD()`.
+    Get(SkbField),
+    /// `skb_set_FIELD(value)`.
+    Set(SkbField),
+    /// A field the eBPF program cannot reach on a stock kernel, with why.
+    Unreachable(&'static str),
 }
 
 /// A value an input gets before the first step, beyond [`Intrinsics`].

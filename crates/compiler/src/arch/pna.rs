@@ -19,10 +19,10 @@
 //! `ir::Resubmit::MAX_PASSES` times, then it is dropped.
 
 use super::{
-    Architecture, Block, BlockKind, Function, Input, Intrinsics, Object, Param, Place, Step,
-    TimerCall, Verdict,
+    Architecture, Block, BlockKind, Function, Input, Intrinsics, Object, Param, Place, SkbCall,
+    Step, TimerCall, Verdict,
 };
-use crate::ir::{Arch, Outcome};
+use crate::ir::{Arch, Outcome, SkbField};
 
 /// Where `drop_packet` and `send_to_port` leave their decision.
 const VERDICT: Place = Place::var("pna_verdict");
@@ -202,7 +202,70 @@ const FUNCTIONS: &[(&str, Function)] = &[
         "update_expire_info",
         Function::EntryTimer(TimerCall::UpdateExpireInfo),
     ),
+    ("skb_get_meta", Function::SkbMeta(SkbCall::Load)),
+    ("skb_set_meta", Function::SkbMeta(SkbCall::Store)),
+    (
+        "skb_get_tstamp",
+        Function::SkbMeta(SkbCall::Get(SkbField::Tstamp)),
+    ),
+    (
+        "skb_get_mark",
+        Function::SkbMeta(SkbCall::Get(SkbField::Mark)),
+    ),
+    (
+        "skb_get_tc_classid",
+        Function::SkbMeta(SkbCall::Get(SkbField::TcClassid)),
+    ),
+    (
+        "skb_get_tc_index",
+        Function::SkbMeta(SkbCall::Get(SkbField::TcIndex)),
+    ),
+    (
+        "skb_get_queue_mapping",
+        Function::SkbMeta(SkbCall::Get(SkbField::QueueMapping)),
+    ),
+    (
+        "skb_get_protocol",
+        Function::SkbMeta(SkbCall::Get(SkbField::Protocol)),
+    ),
+    (
+        "skb_set_tstamp",
+        Function::SkbMeta(SkbCall::Set(SkbField::Tstamp)),
+    ),
+    (
+        "skb_set_mark",
+        Function::SkbMeta(SkbCall::Set(SkbField::Mark)),
+    ),
+    (
+        "skb_set_tc_classid",
+        Function::SkbMeta(SkbCall::Set(SkbField::TcClassid)),
+    ),
+    (
+        "skb_set_tc_index",
+        Function::SkbMeta(SkbCall::Set(SkbField::TcIndex)),
+    ),
+    (
+        "skb_set_queue_mapping",
+        Function::SkbMeta(SkbCall::Set(SkbField::QueueMapping)),
+    ),
+    (
+        "skb_set_protocol",
+        Function::SkbMeta(SkbCall::Unreachable(SKB_PROTOCOL)),
+    ),
+    (
+        "skb_get_tc_at_ingress",
+        Function::SkbMeta(SkbCall::Unreachable(SKB_DIRECTION)),
+    ),
+    (
+        "skb_get_from_ingress",
+        Function::SkbMeta(SkbCall::Unreachable(SKB_DIRECTION)),
+    ),
 ];
+
+const SKB_PROTOCOL: &str =
+    "the kernel lets no TC program write `skb->protocol` (P4TC sets it through its own kernel patch)";
+const SKB_DIRECTION: &str =
+    "`struct __sk_buff` does not show whether the packet is at ingress: p4bpf's program runs at TC ingress";
 
 /// Extern objects: the kinds PSA's spellings map to, PSA's and PNA's
 /// being the same.

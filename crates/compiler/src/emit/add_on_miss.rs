@@ -19,6 +19,9 @@ impl Emitter<'_> {
         let pending = format!("st->{}", pending.c_name);
         let mut cases = vec![];
         for (index, request) in self.prog.entry_requests.iter().enumerate() {
+            if request.refused {
+                continue;
+            }
             let Some((id, action)) = t.actions.iter().find_map(|a| {
                 let action = self.prog.action(*a)?;
                 request.names(&action.name).then_some((*a, action))

@@ -26,12 +26,17 @@ fn lost_name(prog: &Program) -> String {
     format!("{}_digests_lost", super::c_identifier(&prog.name))
 }
 
+/// The one field of a digest whose data is not a struct (`Digest<bit<32>>`).
+pub const SCALAR_FIELD: &str = "value";
+
 /// The C layout of a digest's data: the struct the emitter prints for
 /// its P4 type (fields in host order, wider than 64 bits as
-/// network-order bytes, naturally aligned).
+/// network-order bytes, naturally aligned); a bit string, boolean or
+/// error alone is one field, [`SCALAR_FIELD`].
 pub fn data_layout(prog: &Program, digest: &Digest) -> CStruct {
     let mut layout = CStruct::new(false);
     let Ty::Struct(agg) = digest.ty else {
+        push_field(&mut layout, SCALAR_FIELD, &digest.ty);
         return layout;
     };
     for f in prog
@@ -39,15 +44,19 @@ pub fn data_layout(prog: &Program, digest: &Digest) -> CStruct {
         .map(|a| a.fields.as_slice())
         .unwrap_or_default()
     {
-        let width = f.ty.width().unwrap_or(8);
-        let scalar = Scalar::for_width(width);
-        let order = match scalar {
-            Scalar::Bytes(_) => ByteOrder::Network,
-            _ => ByteOrder::Host,
-        };
-        layout.push(&f.name, &f.name, width, scalar, order);
+        push_field(&mut layout, &f.name, &f.ty);
     }
     layout
+}
+
+fn push_field(layout: &mut CStruct, name: &str, ty: &Ty) {
+    let width = ty.width().unwrap_or(8);
+    let scalar = Scalar::for_width(width);
+    let order = match scalar {
+        Scalar::Bytes(_) => ByteOrder::Network,
+        _ => ByteOrder::Host,
+    };
+    layout.push(name, name, width, scalar, order);
 }
 
 /// The description's digests, or `None` when the program sends none.
@@ -80,6 +89,13 @@ pub fn describe(prog: &Program) -> Option<Digests> {
 pub fn type_name(prog: &Program, digest: &Digest) -> String {
     match digest.ty {
         Ty::Struct(agg) => prog.agg(agg).map(|a| a.name.clone()).unwrap_or_default(),
+        Ty::Bits {
+            width,
+            signed: true,
+        } => format!("int<{width}>"),
+        Ty::Bits { width, .. } => format!("bit<{width}>"),
+        Ty::Bool => "bool".into(),
+        Ty::Error => "error".into(),
         _ => String::new(),
     }
 }
@@ -124,12 +140,29 @@ impl Emitter<'_> {
         let size = data_layout(self.prog, d).size();
         let c_type = self.declare(&d.ty, "");
         let c_type = c_type.trim_end();
+        // A bit string wider than 64 bits is a byte array, which C neither
+        // points to by that type's name nor assigns.
+        let wide = matches!(
+            Scalar::for_width(d.ty.width().unwrap_or(0)),
+            Scalar::Bytes(_)
+        ) && !matches!(d.ty, Ty::Struct(_));
+        let (param, fill) = if wide {
+            (
+                format!("const {}", self.declare(&d.ty, "(*data)")),
+                format!(" .digest = {index} }};\n    __builtin_memcpy(record.data, *data, sizeof(record.data));"),
+            )
+        } else {
+            (
+                format!("const {c_type} *data"),
+                format!(" .digest = {index}, .data = *data }};"),
+            )
+        };
         format!(
             "/* Digest {name} ({ty}). */\n\
              _Static_assert(sizeof({c_type}) == {size}, \"digest {name}: the description's layout\");\n\
              struct {record} {{\n    u32 digest; /* index in the description's digests */\n    u32 pad;\n    {data};\n}};\n\n\
-             static __always_inline void p4bpf_send_{c_name}(const {c_type} *data)\n{{\n    \
-             struct {record} record = {{ .digest = {index}, .data = *data }};\n    \
+             static __always_inline void p4bpf_send_{c_name}({param})\n{{\n    \
+             struct {record} record = {{{fill}\n    \
              if (bpf_ringbuf_output(&{ring}, &record, sizeof(record), 0) != 0)\n        p4bpf_digest_lost();\n}}\n\n",
             name = d.name,
             ty = type_name(self.prog, d),

@@ -6,7 +6,7 @@ use super::types::VALID;
 use super::wide::is_wide;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
-use crate::ir::{BinOp, Builtin, Expr, ExprKind, Ty, UnOp, VarStorage};
+use crate::ir::{BinOp, Builtin, Expr, ExprKind, SkbField, Ty, UnOp, VarStorage};
 use num_bigint::BigUint;
 
 /// `value` as a C literal of a `width`-bit type.
@@ -404,6 +404,14 @@ impl Emitter<'_> {
             Builtin::PassNumber => "passes".into(),
             Builtin::CrcContinue(algorithm) => self.crc_continue_call(algorithm, args_of),
             Builtin::Digest(index) => self.digest_call(index, &args),
+            // The kernel keeps the protocol in network order.
+            Builtin::SkbRead(SkbField::Protocol) => {
+                format!("bpf_ntohs({}->protocol)", self.context_name())
+            }
+            Builtin::SkbRead(field) => format!("{}->{}", self.context_name(), field.c_name()),
+            Builtin::SkbWrite(field) => {
+                format!("({}->{} = {args})", self.context_name(), field.c_name())
+            }
             Builtin::Lookup3 => {
                 self.use_helper(Helper::Lookup3);
                 // 64-bit fields hash as two words, high first.

@@ -26,7 +26,7 @@ impl Emitter<'_> {
     /// The context parameter actions take, if they need one.
     pub fn action_context_param(&self) -> Option<String> {
         self.prog
-            .sends_perf_events
+            .actions_take_context()
             .then(|| self.target.context_param().to_string())
     }
 

@@ -199,7 +199,7 @@ impl Emitter<'_> {
         // clang passes garbage for a parameter the body never reads, which
         // the verifier refuses for a context: take it only when used.
         let uses_packet = printed.contains("pkt");
-        let takes_context = uses_packet || self.prog.sends_perf_events;
+        let takes_context = uses_packet || self.prog.actions_take_context();
         let text = self.table_function_text(id, &name, body, uses_packet, takes_context);
         self.split.functions.borrow_mut().push(TableFunction {
             site,

@@ -72,7 +72,7 @@ impl Emitter<'_> {
             return vec![];
         };
         let mut all = vec!["st".to_string()];
-        if self.prog.sends_perf_events {
+        if self.prog.actions_take_context() {
             all.push(self.context_name().to_string());
         }
         if self.actions_take_packet() {

@@ -17,7 +17,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut actions = vec![];
         for r in refs {
             let name = &r.name.name.name;
-            let Some(Binding::Action(action)) = self.lookup(name) else {
+            let Some(Binding::Action(action)) = self.lookup_path(&r.name) else {
                 self.diags.error(r.span, format!("unknown action `{name}`"));
                 continue;
             };
@@ -40,6 +40,16 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             }
         }
         actions
+    }
+
+    /// What `path` names: `.name` skips the enclosing blocks' scopes for
+    /// the program's top level (a control may declare an action of the
+    /// same name as a top-level one).
+    fn lookup_path(&self, path: &ast::Path) -> Option<Binding> {
+        match (path.top_level, self.scopes.first()) {
+            (true, Some(top)) => top.get(&path.name.name).cloned(),
+            _ => self.lookup(&path.name.name),
+        }
     }
 
     /// The action a table runs for `action` and the arguments left for the

@@ -137,6 +137,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.prog.entry_requests.push(EntryRequest {
             action: action.clone(),
             args: vars,
+            refused: false,
         });
         self.entry_request_spans.push(e.span);
         Some(success)
@@ -153,13 +154,24 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             .zip(self.entry_request_spans.clone())
             .enumerate()
         {
-            if let Err(why) = self.entry_request_fits(index, request) {
-                self.diags.error(span, why);
+            match self.entry_request_fits(index, request) {
+                Err(why) => self.diags.error(span, why),
+                Ok(Some(why)) => {
+                    self.diags.warning(span, why);
+                    self.prog.entry_requests[index].refused = true;
+                }
+                Ok(None) => {}
             }
         }
     }
 
-    fn entry_request_fits(&self, index: usize, request: &EntryRequest) -> Result<(), String> {
+    /// `Ok(Some(why))`: the request is well made but its table's `@tc_acl`
+    /// refuses it, which P4TC's compiler only warns about.
+    fn entry_request_fits(
+        &self,
+        index: usize,
+        request: &EntryRequest,
+    ) -> Result<Option<String>, String> {
         let caller = self.request_caller(index);
         let table = self
             .prog
@@ -167,12 +179,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             .iter()
             .find(|t| t.add_on_miss && Some(t.default_action.action) == caller)
             .ok_or("`add_entry` may only be called by the default action of a table with `add_on_miss = true`")?;
-        if let Some(acl) = table.tc_acl.as_ref().filter(|acl| !acl.data.contains('C')) {
-            return Err(format!(
-                "table `{}` does not let the data plane create entries: its @tc_acl(\"{}\") has no `C` after the colon",
-                table.name, acl.annotation
-            ));
-        }
         let action = table
             .actions
             .iter()
@@ -192,7 +198,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 request.args.len()
             ));
         }
-        Ok(())
+        Ok(table.tc_acl.as_ref().filter(|acl| !acl.data.contains('C')).map(|acl| {
+            format!(
+                "table `{}` does not let the data plane create entries: its @tc_acl(\"{}\") has no `C` after the colon, so this `add_entry` never inserts",
+                table.name, acl.annotation
+            )
+        }))
     }
 
     /// The action whose body makes request `index` (stores its number).

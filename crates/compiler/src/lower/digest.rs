@@ -57,11 +57,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             _ => self.list_type(&data.value),
         };
         let ty = self.env.ty(&data_type, e.span, &mut self.diags)?;
-        let name = match &ty {
+        // Named after its struct type: data of no struct type has no name.
+        let Some(name) = (match &ty {
             Ty::Struct(agg) => self.env.aggregates.get(agg.index()).map(|a| a.name.clone()),
             _ => None,
-        }
-        .unwrap_or_default();
+        }) else {
+            self.diags.error(
+                e.span,
+                "a digest's data must be a struct of bit strings, booleans and errors (v1model names the digest after it)",
+            );
+            return None;
+        };
         let known = self.prog.digests.iter().position(|d| d.name == name);
         let index = match known {
             Some(i) => i as u32,
@@ -131,17 +137,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         })
     }
 
-    /// Registers a digest of `ty`, which must be a struct of bit strings,
-    /// booleans and errors (what a record can carry flat).
+    /// Registers a digest of `ty`, which must be a bit string, boolean or
+    /// error, or a struct of them (what a record can carry flat).
     fn new_digest(&mut self, name: String, ty: Ty, p4_id: Option<u32>, at: Span) -> Option<u32> {
         let flat = match &ty {
             Ty::Struct(agg) => self.flat_struct(*agg),
-            _ => false,
+            other => is_scalar(other),
         };
         if !flat {
             self.diags.error(
                 at,
-                "a digest's data must be a struct of bit strings, booleans and errors on the eBPF target",
+                "a digest's data must be a bit string, boolean or error, or a struct of them, on the eBPF target",
             );
             return None;
         }
@@ -166,7 +172,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// The bytes a flat struct's fields take in C, padding aside.
     fn struct_bytes(&self, ty: &Ty) -> u32 {
         let Ty::Struct(agg) = ty else {
-            return 0;
+            return Scalar::for_width(ty.width().unwrap_or(8)).size();
         };
         let fields = self
             .env
@@ -182,10 +188,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     fn flat_struct(&self, agg: ir::AggId) -> bool {
         let aggregates = &self.env.aggregates;
-        aggregates.get(agg.index()).is_some_and(|a| {
-            a.fields
-                .iter()
-                .all(|f| matches!(f.ty, Ty::Bits { .. } | Ty::Bool | Ty::Error))
-        })
+        aggregates
+            .get(agg.index())
+            .is_some_and(|a| a.fields.iter().all(|f| is_scalar(&f.ty)))
     }
+}
+
+fn is_scalar(ty: &Ty) -> bool {
+    matches!(ty, Ty::Bits { .. } | Ty::Bool | Ty::Error)
 }

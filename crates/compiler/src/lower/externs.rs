@@ -432,6 +432,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Function::Digest => self.digest_call(args, e),
             Function::Ignore => Some(void()),
             Function::EntryTimer(call) => self.entry_timer_call(call, args, e),
+            Function::SkbMeta(call) => self.skb_meta_call(name, call, args, e),
             Function::Unsupported(why) => {
                 self.diags
                     .error(e.span, format!("`{name}` is not supported yet: {why}"));

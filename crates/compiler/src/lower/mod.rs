@@ -36,6 +36,7 @@ mod multicast;
 mod parser;
 mod pna;
 mod pna_checksum;
+mod pna_skb;
 mod pna_tc_rules;
 mod pna_timers;
 mod profile;
@@ -99,6 +100,10 @@ impl<'u> Diags<'u> {
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
         self.list
             .push(Diagnostic::error(self.unit.resolve(span), message));
+    }
+    pub fn warning(&mut self, span: Span, message: impl Into<String>) {
+        self.list
+            .push(Diagnostic::warning(self.unit.resolve(span), message));
     }
     /// The program text of `span`, for names of key expressions.
     pub fn text(&self, span: Span) -> String {
@@ -268,6 +273,8 @@ pub fn lower(
             entry_requests: vec![],
             entry_request: None,
             digests: vec![],
+            skb_meta_at: None,
+            warnings: vec![],
         },
         scopes: vec![HashMap::new()],
         prefix: String::new(),
@@ -293,6 +300,7 @@ pub fn lower(
     if lw.diags.list.has_errors() {
         Err(lw.diags.list)
     } else {
+        lw.prog.warnings = lw.diags.list.list;
         Ok(lw.prog)
     }
 }

@@ -57,6 +57,10 @@ struct __sk_buff {
     __u32 ingress_ifindex;
     __u32 mark;
     __u32 priority;
+    __u32 queue_mapping;
+    __u32 tc_index;
+    __u32 tc_classid;
+    __u64 tstamp;
 };
 
 #endif
