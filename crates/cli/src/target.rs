@@ -57,6 +57,16 @@ pub fn load(
     target: Target,
 ) -> Result<LoadedPipeline, String> {
     let (image, compiled) = object_image(program, compile)?;
+    load_image(image, compiled, target)
+}
+
+/// The object `image` (with its generated C, which the user target
+/// builds) running on `target`, as [`load`] gives it.
+pub fn load_image(
+    image: Vec<u8>,
+    compiled: Option<GeneratedC>,
+    target: Target,
+) -> Result<LoadedPipeline, String> {
     match target {
         Target::Veth => Err("the veth target runs whole STF files: use `p4bpf test`".into()),
         Target::Kernel => {

@@ -2,7 +2,8 @@
 //! file into commands (a malformed line is an error naming file:line),
 //! `expect` matches output packets against `expect` patterns, and `run`
 //! plays the commands against a loaded pipeline; `registers` carries out
-//! BMv2's register commands, `value_sets` its `pvs_add`.
+//! BMv2's register commands, `value_sets` its `pvs_add`; `xdp_limit`
+//! tells a run XDP cannot carry from a failed one.
 
 mod digests;
 mod direct;
@@ -14,6 +15,7 @@ mod replication;
 mod run;
 mod timers;
 mod value_sets;
+pub mod xdp_limit;
 
 pub use digests::DigestExpect;
 pub use expect::Pattern;

@@ -32,6 +32,9 @@ pub struct Outcome {
     pub lines: Vec<String>,
     pub packets: usize,
     pub failures: usize,
+    /// Set when the failures are all at frames the hook cannot carry
+    /// (see `xdp_limit`): why the run is not applicable.
+    pub not_applicable: Option<String>,
 }
 
 struct Sent {
@@ -188,8 +191,15 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
         report.extend(check.report(pipeline.description(), &name));
     }
     report.sort_by_key(|(at, _, _)| *at);
+    let failing: Vec<usize> = report.iter().filter(|r| r.2).map(|r| r.0).collect();
+    let short = super::xdp_limit::short_frames(script);
     Outcome {
-        failures: report.iter().filter(|(_, _, failed)| *failed).count(),
+        not_applicable: super::xdp_limit::not_applicable(
+            pipeline.description().hook,
+            &failing,
+            &short,
+        ),
+        failures: failing.len(),
         packets: sent.last().map_or(0, |s| s.number),
         lines: report.into_iter().map(|(_, text, _)| text).collect(),
     }

@@ -77,6 +77,16 @@ pub fn run_stf(image: Vec<u8>, file: &Path, script: &[Line]) -> Result<Outcome> 
     })
 }
 
+/// Whether `script` asks `description`'s program for packet copies
+/// (multicast groups, clone sessions): one `BPF_PROG_TEST_RUN` returns
+/// one packet, so only live ports show them all.
+pub fn needs_live_ports(description: &Pipeline, script: &[Line]) -> bool {
+    description.replication.is_some()
+        && script
+            .iter()
+            .any(|line| matches!(line.command, Command::Replication(_)))
+}
+
 /// Every port a script sends to or expects on.
 fn stf_ports(script: &[Line]) -> Vec<u32> {
     let mut ports: Vec<u32> = script
