@@ -26,6 +26,38 @@ use crate::ir::{AggId, Expr, Stmt, Ty};
 use crate::midend::correspond::{self, Shape};
 use p4bpf_layout::Hook;
 
+/// Emits from which a rebuild's counts and writes join their paths: each
+/// emit that may or may not run doubles the paths the verifier walks after
+/// it, since each leaves the length at a different number (17 emits: past
+/// its limit).
+const JOIN_FROM_EMITS: usize = 8;
+
+/// `p4bpf_bounded_unknown(v, bound)` is `v`, never above `bound`; the
+/// verifier loses it in a store and load at a misaligned half of a stack
+/// slot and keeps only the bound, compared in the same asm (clang would
+/// compare one copy and index the packet with another).
+pub const BOUNDED_UNKNOWN_HELPER: &str =
+    "/* `v` (at most `bound`, below 64 KiB), which the verifier then knows only by
+ * `bound`: paths that leave different numbers in it go on as one. */
+#ifdef __bpf__
+#define p4bpf_bounded_unknown(v, bound) ({ \\
+    u64 p4bpf_v = (v); \\
+    u32 p4bpf_slot[2]; \\
+    asm(\"*(u16 *)(%[s] + 2) = %[x]; %[x] = *(u16 *)(%[s] + 2); if %[x] <= %[n] goto +1; %[x] = %[n]\" \\
+        : [x] \"+r\"(p4bpf_v) : [s] \"r\"(p4bpf_slot), [n] \"i\"(bound)); \\
+    p4bpf_v; })
+#else
+#define p4bpf_bounded_unknown(v, bound) ((u64)(v))
+#endif
+";
+
+/// After one header's count or write: the running length `var` forgotten
+/// but for its bound, so the paths that had the header and those that did
+/// not go on as one.
+fn join_paths(var: &str, bound: u32) -> CStmt {
+    line(format!("{var} = p4bpf_bounded_unknown({var}, {bound})"))
+}
+
 /// The bit of `p4bpf_offset` an extract sets on a header a control may
 /// push or pop: was it parsed, whatever it is now?
 const PARSED: u32 = 0x8000;
@@ -143,13 +175,18 @@ impl Emitter<'_> {
             [one] => one.clone(),
             many => format!("({})", many.join(") || (")),
         };
+        let join = self.joined_write_bound(moved);
         let mut rebuild = vec![line("u32 new_len = 0")];
-        rebuild.extend(moved.iter().filter_map(|h| self.count_header(h)));
+        for h in moved {
+            rebuild.extend(self.count_header(h));
+            rebuild.extend(join.map(|bound| join_paths("new_len", bound)));
+        }
         rebuild.extend(self.keep_from(kept));
         rebuild.extend(self.resize("keep_from"));
         rebuild.push(line("u32 out = 0"));
         for h in moved {
             rebuild.extend(self.write_whole(h));
+            rebuild.extend(join.map(|bound| join_paths("out", bound)));
         }
         vec![
             CStmt::Comment(format!(
@@ -209,10 +246,27 @@ impl Emitter<'_> {
             ),
             line("u32 new_len = 0"),
         ];
-        for i in 0..self.deparser_emits().len() {
-            out.push(line(format!("u8 emitted_{i} = 0")));
+        for (i, h) in self.deparser_emits().into_iter().enumerate() {
+            if self.flags_emit(h) {
+                out.push(line(format!("u8 emitted_{i} = 0")));
+            }
         }
         out
+    }
+
+    /// Whether a rebuild records that the emit of `h` ran in a flag. Not
+    /// when its paths are joined and it is a statement of the deparser's
+    /// own body: it then runs whenever `h` is valid, and a flag per header
+    /// would keep apart the paths the joins bring together.
+    fn flags_emit(&self, h: &Expr) -> bool {
+        let Some(deparser) = self.prog.deparser() else {
+            return true;
+        };
+        let top_level = deparser
+            .body
+            .iter()
+            .any(|s| matches!(s, Stmt::Emit { header } if std::ptr::eq(header, h)));
+        !top_level || self.joined_write_bound(&self.deparser_emits()).is_none()
     }
 
     /// Every emit statement of the deparser, in the order they can run
@@ -242,14 +296,38 @@ impl Emitter<'_> {
     fn rebuild_epilogue(&self) -> Vec<CStmt> {
         let mut out = self.resize("offset");
         out.push(line("u32 out = 0"));
-        for (i, h) in self.deparser_emits().into_iter().enumerate() {
-            out.push(CStmt::If {
-                cond: format!("emitted_{i}"),
-                then: self.write_whole(h),
-                other: vec![],
-            });
+        let emits = self.deparser_emits();
+        let join = self.joined_write_bound(&emits);
+        for (i, h) in emits.into_iter().enumerate() {
+            match self.flags_emit(h) {
+                true => out.push(CStmt::If {
+                    cond: format!("emitted_{i}"),
+                    then: self.write_whole(h),
+                    other: vec![],
+                }),
+                false => out.extend(self.write_whole(h)),
+            }
+            out.extend(join.map(|bound| join_paths("out", bound)));
         }
         out
+    }
+
+    /// With more than [`JOIN_FROM_EMITS`] emits of fixed-size headers,
+    /// the bound of `out` (their bytes together) under which written
+    /// paths are joined.
+    fn joined_write_bound(&self, emits: &[&Expr]) -> Option<u32> {
+        let fixed = emits.iter().all(|h| {
+            matches!(h.ty, Ty::Header(a) if self.prog.agg(a).is_some_and(|a| a.varbit.is_none()))
+        });
+        if emits.len() <= JOIN_FROM_EMITS || !fixed {
+            return None;
+        }
+        let bound: u32 = emits.iter().filter_map(|h| self.header_bytes(h)).sum();
+        if bound >= 0x10000 {
+            return None;
+        }
+        self.use_helper(super::helpers::Helper::BoundedUnknown);
+        Some(bound)
     }
 
     /// A rebuild's `packet.emit(h)`: record it, when `h` is valid.
@@ -263,14 +341,18 @@ impl Emitter<'_> {
         let (Some(i), Some(bytes)) = (index, self.emitted_bytes(h)) else {
             return vec![];
         };
-        vec![CStmt::If {
+        let mut then = vec![line(format!("new_len += {bytes}"))];
+        if self.flags_emit(h) {
+            then.insert(0, line(format!("emitted_{i} = 1")));
+        }
+        let mut out = vec![CStmt::If {
             cond: format!("{}.{VALID}", self.lvalue(h)),
-            then: vec![
-                line(format!("emitted_{i} = 1")),
-                line(format!("new_len += {bytes}")),
-            ],
+            then,
             other: vec![],
-        }]
+        }];
+        let join = self.joined_write_bound(&self.deparser_emits());
+        out.extend(join.map(|bound| join_paths("new_len", bound)));
+        out
     }
 
     /// The bytes an emit of `h` writes, as C: its fixed part and, for a

@@ -246,7 +246,7 @@ impl Emitter<'_> {
     /// `index`, or 0 when it is not below `size`, clamped where the
     /// verifier sees it (a C `?:` lets clang compare one register and
     /// index with another, which the verifier refuses as unbounded).
-    fn bounded_index(&self, index: &str, size: u32) -> String {
+    pub(super) fn bounded_index(&self, index: &str, size: u32) -> String {
         self.use_helper(Helper::StackIndex);
         format!("p4bpf_stack_index({index}, {size})")
     }

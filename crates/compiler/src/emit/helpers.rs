@@ -20,6 +20,10 @@ pub enum Helper {
     CrcContinue(crate::ir::HashAlgorithm),
     /// A run-time header-stack index clamped below the stack's size.
     StackIndex,
+    /// A stack's next index, or its size when full (`super::stmt`).
+    StackNext,
+    /// A number the verifier knows only by its bound (`super::deparser`).
+    BoundedUnknown,
     /// A value the verifier forgets (`super::parser_merge`).
     OpaqueU16,
     /// `==` of two varbit values (`super::varbit`).
@@ -52,6 +56,8 @@ pub fn text(helper: Helper) -> &'static str {
 "
         }
         Helper::OpaqueU16 => super::parser_merge::OPAQUE_HELPER,
+        Helper::StackNext => super::stmt::STACK_NEXT_HELPER,
+        Helper::BoundedUnknown => super::deparser::BOUNDED_UNKNOWN_HELPER,
         Helper::StoreBe => {
             "/* Writes the low `n` bytes of `v` at `p`, big-endian. */
 static __always_inline void p4bpf_store_be(u8 *p, u32 n, u64 v)
@@ -235,6 +241,8 @@ mod tests {
             Helper::Lookup3,
             Helper::Wide,
             Helper::StackIndex,
+            Helper::StackNext,
+            Helper::BoundedUnknown,
         ] {
             let defines = text(h).contains("static __always_inline")
                 || text(h).contains("__attribute__((noinline)) int p4bpf_")

@@ -5,9 +5,28 @@
 
 use super::c::{line, CStmt};
 use super::types::{DIRTY, OFFSET, VALID};
+use super::helpers::Helper;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{Action, ActionId, AggId, Expr, ExprKind, Stmt, Ty, VarStorage};
+
+/// `p4bpf_stack_next(i, size)`: `i` if it is below `size`, else `size`.
+/// A parser loop through `extract(s.next)` ends where the verifier sees it
+/// only if the index it compares is the one it steps: clang would compare
+/// a zero-extended copy, and keep the stepped register unbounded. In asm,
+/// the compare, the access and the next turn's index are one register.
+pub const STACK_NEXT_HELPER: &str =
+    "/* `i` if it is below `size`, else `size` (a full stack), in the register
+ * the verifier bounds: a parser loop over a stack ends where it sees it. */
+#ifdef __bpf__
+#define p4bpf_stack_next(i, size) ({ \\
+    u64 p4bpf_next = (i); \\
+    asm(\"if %[x] < %[n] goto +1; %[x] = %[n]\" : [x] \"+r\"(p4bpf_next) : [n] \"i\"(size)); \\
+    p4bpf_next; })
+#else
+#define p4bpf_stack_next(i, size) ((u64)(i) < (size) ? (u64)(i) : (u64)(size))
+#endif
+";
 
 /// Where the statements being emitted live.
 pub struct Ctx {
@@ -545,13 +564,14 @@ impl Emitter<'_> {
             .iter()
             .position(|e| e == "StackOutOfBounds")
             .unwrap_or(3);
-        let element = format!("{s}.elem[stack_index]");
+        let element = format!("{s}.elem[element]");
+        self.use_helper(Helper::StackNext);
         let place = match union {
             Some((u, field)) => format!("{element}.{}", c_ident(&u.fields[field].name)),
             None => element.clone(),
         };
         let mut body = vec![
-            line(format!("u32 stack_index = {s}.next")),
+            line(format!("u64 stack_index = p4bpf_stack_next({s}.next, {size})")),
             CStmt::If {
                 cond: format!("stack_index >= {size}"),
                 then: vec![
@@ -561,6 +581,9 @@ impl Emitter<'_> {
                 other: vec![],
             },
             self.too_short_check(&bytes.to_string()),
+            // Clamped again where the verifier sees it: clang may compute
+            // the element's address before the check, in another register.
+            line(format!("u64 element = {}", self.bounded_index("stack_index", size))),
             line("u8 *hdr_start = pkt + offset"),
         ];
         body.extend(self.read_header(agg, a, "hdr_start", &place));

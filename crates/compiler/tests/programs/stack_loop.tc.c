@@ -40,6 +40,17 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 #define p4bpf_stack_index(i, size) ((u64)(i) < (size) ? (u64)(i) : 0)
 #endif
 
+/* `i` if it is below `size`, else `size` (a full stack), in the register
+ * the verifier bounds: a parser loop over a stack ends where it sees it. */
+#ifdef __bpf__
+#define p4bpf_stack_next(i, size) ({ \
+    u64 p4bpf_next = (i); \
+    asm("if %[x] < %[n] goto +1; %[x] = %[n]" : [x] "+r"(p4bpf_next) : [n] "i"(size)); \
+    p4bpf_next; })
+#else
+#define p4bpf_stack_next(i, size) ((u64)(i) < (size) ? (u64)(i) : (u64)(size))
+#endif
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -123,7 +134,7 @@ state_label:;
     /* parser prs state label (stack_loop.p4:31) */
     /* extract label_t.next (4 bytes) */
     {
-        u32 stack_index = st->headers.labels.next;
+        u64 stack_index = p4bpf_stack_next(st->headers.labels.next, 4);
         if (stack_index >= 4) {
             parser_error = 3 /* StackOutOfBounds */;
             goto reject;
@@ -132,13 +143,14 @@ state_label:;
             parser_error = 1 /* PacketTooShort */;
             goto reject;
         }
+        u64 element = p4bpf_stack_index(stack_index, 4);
         u8 *hdr_start = pkt + offset;
-        st->headers.labels.elem[stack_index].label = ((u32)((p4bpf_load_be_pkt(hdr_start + 0, 3) >> 4) & 0xfffffU));
-        st->headers.labels.elem[stack_index].tc = ((u8)((hdr_start[2] >> 1) & 7U));
-        st->headers.labels.elem[stack_index].bos = ((u8)(hdr_start[2] & 1U));
-        st->headers.labels.elem[stack_index].ttl = hdr_start[3];
-        st->headers.labels.elem[stack_index].p4bpf_valid = 1;
-        st->headers.labels.elem[stack_index].p4bpf_offset = offset;
+        st->headers.labels.elem[element].label = ((u32)((p4bpf_load_be_pkt(hdr_start + 0, 3) >> 4) & 0xfffffU));
+        st->headers.labels.elem[element].tc = ((u8)((hdr_start[2] >> 1) & 7U));
+        st->headers.labels.elem[element].bos = ((u8)(hdr_start[2] & 1U));
+        st->headers.labels.elem[element].ttl = hdr_start[3];
+        st->headers.labels.elem[element].p4bpf_valid = 1;
+        st->headers.labels.elem[element].p4bpf_offset = offset;
         st->headers.labels.next = stack_index + 1;
     }
     offset += 4;
@@ -182,7 +194,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "103\t121\tstack_loop.p4:24\tparser state `prs.start`\n"
-    "124\t152\tstack_loop.p4:31\tparser state `prs.label`\n"
-    "158\t163\tstack_loop.p4:40\tcontrol `pipe`\n"
+    "114\t132\tstack_loop.p4:24\tparser state `prs.start`\n"
+    "135\t164\tstack_loop.p4:31\tparser state `prs.label`\n"
+    "170\t175\tstack_loop.p4:40\tcontrol `pipe`\n"
     "";
