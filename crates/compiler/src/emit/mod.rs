@@ -11,6 +11,7 @@
 
 mod add_on_miss;
 pub(crate) mod c;
+mod control_loop;
 mod crc_continue;
 mod deparser;
 pub(crate) mod digest;
@@ -100,6 +101,9 @@ pub struct Emitter<'p> {
     in_egress_function: bool,
     /// Global functions running parser loops ([`parser_loop`]), once written.
     parser_loops: RefCell<Vec<String>>,
+    /// P4 loops run by `bpf_loop`: each one's context and callback
+    /// declarations, and its callback (`control_loop`).
+    loop_rounds: RefCell<Vec<(String, String)>>,
     /// Printing the program a multicast copy's egress runs ([`replication`]).
     on_copy: std::cell::Cell<bool>,
     /// What differs between parser paths ([`parser_merge`]).
@@ -173,6 +177,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         stages: stages::Stages::plan(prog),
         in_egress_function: false,
         parser_loops: RefCell::default(),
+        loop_rounds: RefCell::default(),
         on_copy: std::cell::Cell::new(false),
         placement: crate::midend::placement::Placement::of(prog),
     };
@@ -230,6 +235,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.replication_definitions());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&e.digest_definitions());
+    out.push_str(&e.loop_round_declarations());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
     if !e.parser_loops.borrow().is_empty() {
@@ -239,6 +245,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     if e.stages.staged() {
         out.push_str(&e.stages_definition());
     }
+    out.push_str(&e.loop_round_definitions());
     out.push_str(&egress);
     out.push_str(&entry);
     out.push_str(&later_stages);

@@ -142,6 +142,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         stages: super::stages::Stages::default(),
         in_egress_function: true,
         parser_loops: RefCell::new(std::mem::take(e.parser_loops.get_mut())),
+        loop_rounds: RefCell::new(std::mem::take(e.loop_rounds.get_mut())),
         on_copy: Cell::new(false),
         placement: Default::default(),
     };
@@ -153,6 +154,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
     e.labels.set(egress.labels.get());
     e.split = std::mem::take(&mut egress.split);
     *e.parser_loops.get_mut() = std::mem::take(egress.parser_loops.get_mut());
+    *e.loop_rounds.get_mut() = std::mem::take(egress.loop_rounds.get_mut());
     text
 }
 

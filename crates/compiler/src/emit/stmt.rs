@@ -4,8 +4,8 @@
 //! parameters, and `exit` inside one sets a flag the caller checks.
 
 use super::c::{line, CStmt};
-use super::types::{DIRTY, OFFSET, VALID};
 use super::helpers::Helper;
+use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
 use crate::ir::{Action, ActionId, AggId, Expr, ExprKind, Stmt, Ty, VarStorage};
@@ -30,6 +30,8 @@ pub const STACK_NEXT_HELPER: &str =
 
 /// Where the statements being emitted live.
 pub struct Ctx {
+    /// In an action: its body returns, unless `end`/`exit` name where to
+    /// go instead (an inlined body, a loop's round).
     pub in_action: bool,
     /// Label ending the current control (`return`).
     pub end: String,
@@ -100,7 +102,7 @@ impl Emitter<'_> {
         all.extend(args.iter().cloned());
         let mut out = vec![line(format!("{}({})", a.c_name, all.join(", ")))];
         if self.action_exits(action) {
-            out.push(if cx.in_action {
+            out.push(if cx.in_action && cx.exit.is_empty() {
                 CStmt::If {
                     cond: "st->p4bpf_exit".into(),
                     then: vec![CStmt::Return(String::new())],
@@ -299,7 +301,7 @@ impl Emitter<'_> {
             Stmt::Return if cx.in_action && cx.end.is_empty() => {
                 out.push(CStmt::Return(String::new()))
             }
-            Stmt::Exit if cx.in_action => {
+            Stmt::Exit if cx.in_action && cx.exit.is_empty() => {
                 out.push(line("st->p4bpf_exit = 1"));
                 out.push(CStmt::Return(String::new()));
             }
@@ -326,6 +328,12 @@ impl Emitter<'_> {
                 step,
                 body,
             } => {
+                if super::control_loop::runs_in_rounds(cond, body) {
+                    if let Some(rounds) = self.loop_in_rounds(label, cond, step, body, cx) {
+                        out.extend(rounds);
+                        return;
+                    }
+                }
                 // Labels rather than C's break/continue: the body may hold a C switch.
                 let mut round = vec![CStmt::If {
                     cond: format!("!{}", self.expr(cond)),
@@ -571,7 +579,9 @@ impl Emitter<'_> {
             None => element.clone(),
         };
         let mut body = vec![
-            line(format!("u64 stack_index = p4bpf_stack_next({s}.next, {size})")),
+            line(format!(
+                "u64 stack_index = p4bpf_stack_next({s}.next, {size})"
+            )),
             CStmt::If {
                 cond: format!("stack_index >= {size}"),
                 then: vec![
@@ -583,7 +593,10 @@ impl Emitter<'_> {
             self.too_short_check(&bytes.to_string()),
             // Clamped again where the verifier sees it: clang may compute
             // the element's address before the check, in another register.
-            line(format!("u64 element = {}", self.bounded_index("stack_index", size))),
+            line(format!(
+                "u64 element = {}",
+                self.bounded_index("stack_index", size)
+            )),
             line("u8 *hdr_start = pkt + offset"),
         ];
         body.extend(self.read_header(agg, a, "hdr_start", &place));
