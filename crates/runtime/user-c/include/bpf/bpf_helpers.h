@@ -55,6 +55,7 @@ long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u6
 long bpf_skb_load_bytes(const struct __sk_buff *skb, __u32 offset, void *to, __u32 len);
 long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, __u32 len, __u64 flags);
 long bpf_redirect(__u32 ifindex, __u64 flags);
+long bpf_clone_redirect(struct __sk_buff *skb, __u32 ifindex, __u64 flags);
 __u64 bpf_ktime_get_ns(void);
 __u32 bpf_get_prandom_u32(void);
 

@@ -57,6 +57,8 @@ struct __sk_buff {
     __u32 ingress_ifindex;
     __u32 mark;
     __u32 priority;
+    /* Scratch the program may use; a copy carries its mark here. */
+    __u32 cb[5];
 };
 
 #endif
