@@ -82,10 +82,13 @@ pub fn load_image(
                     .to_string()
             })?;
             let description = read_description(&image).map_err(|e| e.to_string())?;
-            if description.replication.is_some() {
-                return Err("the user target does not make multicast copies yet: test this program with --target veth --hook tc".into());
-            }
-            let options = BuildOptions { sanitize: true };
+            let options = BuildOptions {
+                sanitize: true,
+                egress_entry: description
+                    .replication
+                    .as_ref()
+                    .map(|r| r.egress_entry.clone()),
+            };
             let binary = build_host(
                 &c_file,
                 &description.entry,

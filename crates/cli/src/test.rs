@@ -2,7 +2,8 @@
 //! against a program in the kernel or in the user-space target. PROGRAM is P4 source (compiled first)
 //! or an object `p4bpf compile` wrote. Each `packet` is one
 //! `BPF_PROG_TEST_RUN`; one report line per packet, with a byte diff, the
-//! port and the verdict when it fails.
+//! port and the verdict when it fails. A script that asks for packet
+//! copies runs on veth pairs instead, which see every copy.
 //!
 //! Exit status 0 when every packet and check passes, 1 on any failure (a
 //! malformed STF line, a program that does not compile or load, a machine

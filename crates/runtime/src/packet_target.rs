@@ -6,8 +6,11 @@ use crate::digest::{DigestMessage, DigestReader};
 use crate::error::Result;
 use crate::map_source::MapSource;
 use crate::pipeline::{LoadedPipeline, PacketOutcome};
+use crate::test_ports::USER_IFINDEX_BASE;
+use crate::user::host::Copy;
+use crate::verdict::Verdict;
 use crate::{test_run, tun};
-use p4bpf_layout::Pipeline;
+use p4bpf_layout::{Hook, Pipeline};
 
 pub trait PacketTarget: MapSource {
     fn description(&self) -> &Pipeline;
@@ -48,6 +51,29 @@ impl PacketTarget for LoadedPipeline {
         LoadedPipeline::run_packet(self, input_port, packet)
     }
 
+    /// The user-space target runs egress on each copy as the program
+    /// makes it: the packet (when it leaves) and the copies egress passed.
+    fn run_packet_copies(&self, input_port: u32, packet: &[u8]) -> Result<Vec<PacketOutcome>> {
+        let outcome = LoadedPipeline::run_packet(self, input_port, packet)?;
+        let Some(host) = self.user_host() else {
+            return Ok(vec![outcome]);
+        };
+        let hook = self.description.hook;
+        let copies: Vec<PacketOutcome> = host
+            .take_copies()
+            .into_iter()
+            .filter_map(|copy| copy_outcome(hook, copy))
+            .collect();
+        if copies.is_empty() || outcome.verdict.delivers() {
+            return Ok(std::iter::once(outcome).chain(copies).collect());
+        }
+        Ok(copies)
+    }
+
+    fn sees_copies(&self) -> bool {
+        self.user_host().is_some() && self.description.replication.is_some()
+    }
+
     /// A kernel pipeline sends what test-run refuses through `tun`.
     fn route_note(&self, packet: &[u8]) -> Option<String> {
         let hook = self.description.hook;
@@ -59,4 +85,16 @@ impl PacketTarget for LoadedPipeline {
     fn take_digests(&self) -> Result<Vec<DigestMessage>> {
         DigestReader::open(self)?.next_batch(0)
     }
+}
+
+/// A copy that egress let leave, as the port it was sent to sees it (a
+/// made-up interface index below the user target's base has no port).
+fn copy_outcome(hook: Hook, copy: Copy) -> Option<PacketOutcome> {
+    let verdict = Verdict::from_retval(hook, copy.retval);
+    (verdict == Verdict::Pass).then(|| PacketOutcome {
+        verdict: Verdict::Redirect,
+        port: copy.ifindex.checked_sub(USER_IFINDEX_BASE),
+        packet: copy.packet,
+        retval: copy.retval,
+    })
 }

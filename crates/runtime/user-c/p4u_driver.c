@@ -5,7 +5,8 @@
  *   update MAP FLAGS KEY VALUE     -> status ERRNO (0 or negative)
  *   lookup MAP KEY                 -> value BYTES | none
  *   keys MAP                       -> keys [KEY...] (in slot order)
- *   run PACKET                     -> ret RETVAL PACKET
+ *   run PACKET                     -> ret RETVAL PACKET [copy IFINDEX RETVAL PACKET]...
+ *                                     (the copies bpf_clone_redirect made, egress run)
  *   ring                           -> records [RECORD...] (and forgets them)
  *   ring digests                   -> the same for the digest ring
  * The per-program glue defines p4u_register_maps (names every map) and
@@ -124,6 +125,7 @@ static void serve(char *words[], int count)
         int ret = p4u_entry();
         printf("ret %u ", (unsigned)ret);
         put_hex(p4u_current.buffer + p4u_current.headroom, p4u_current.length);
+        p4u_copies_put(put_hex);
         fputc('\n', stdout);
     } else if ((count == 1 || count == 2) && strcmp(words[0], "ring") == 0) {
         __u32 length = 0;

@@ -37,4 +37,10 @@ void p4u_packet_load(const unsigned char *bytes, __u32 length);
 const unsigned char *p4u_ring_take(int digests, __u32 *length);
 void p4u_context_refresh(void);
 
+/* The program's egress entry, run on each copy (glue; fatal without one). */
+int p4u_egress_entry(void);
+/* Writes the copies the last packet made, ` copy IFINDEX RETVAL PACKET`
+ * each, and forgets them. */
+void p4u_copies_put(void (*put_hex)(const unsigned char *, __u32));
+
 #endif

@@ -7,8 +7,10 @@
 //! change.
 //!
 //! Copies are only seen where the packet target sees every frame that
-//! leaves (the veth target); one `BPF_PROG_TEST_RUN` returns one packet,
-//! so against it these commands are an error saying so.
+//! leaves (the veth target, and the user target, which runs egress on
+//! each copy); one `BPF_PROG_TEST_RUN` returns one packet, so `p4bpf
+//! test --target kernel` plays such scripts on veth pairs, and a target
+//! that sees no copies (a traced run) finds these commands an error.
 
 use crate::clone_session;
 use crate::error::{Result, RuntimeError};

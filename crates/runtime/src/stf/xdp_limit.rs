@@ -42,8 +42,9 @@ pub fn not_applicable(
     let mut at_short = failing.iter().map(|line| short.get_key_value(line));
     let (line, bytes) = at_short.clone().next().flatten()?;
     at_short.all(|found| found.is_some()).then(|| {
+        let unit = if *bytes == 1 { "byte" } else { "bytes" };
         format!(
-            "not applicable at XDP: the frame at line {line} is {bytes} bytes, shorter than the {ETHERNET_HEADER}-byte Ethernet header XDP needs"
+            "not applicable at XDP: the frame at line {line} is {bytes} {unit}, shorter than the {ETHERNET_HEADER}-byte Ethernet header XDP needs"
         )
     })
 }
@@ -76,6 +77,9 @@ mod tests {
             "not applicable at XDP: the frame at line 5 is 4 bytes, shorter than the 14-byte Ethernet header XDP needs"
         );
         assert_eq!(not_applicable(Hook::Xdp, &[3, 7], &short), None);
+        let one = BTreeMap::from([(2, 1)]);
+        let why = not_applicable(Hook::Xdp, &[2], &one).unwrap();
+        assert!(why.contains("line 2 is 1 byte, shorter"), "{why}");
         assert_eq!(not_applicable(Hook::Tc, &[3], &short), None);
         assert_eq!(not_applicable(Hook::Xdp, &[], &short), None);
     }

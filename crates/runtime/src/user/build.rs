@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The runtime files, written next to the glue when building.
-const FILES: [(&str, &str); 9] = [
+const FILES: [(&str, &str); 10] = [
     (
         "include/linux/bpf.h",
         include_str!("../../user-c/include/linux/bpf.h"),
@@ -32,6 +32,7 @@ const FILES: [(&str, &str); 9] = [
     ("p4u_packet.c", include_str!("../../user-c/p4u_packet.c")),
     ("p4u_driver.c", include_str!("../../user-c/p4u_driver.c")),
     ("p4u_ring.c", include_str!("../../user-c/p4u_ring.c")),
+    ("p4u_copies.c", include_str!("../../user-c/p4u_copies.c")),
 ];
 
 /// Headers of Debian's multiarch layout (`asm/types.h`).
@@ -41,6 +42,9 @@ const MULTIARCH_INCLUDE: &str = "/usr/include/x86_64-linux-gnu";
 pub struct BuildOptions {
     /// AddressSanitizer and UBSan (slower; for tests and fuzzing).
     pub sanitize: bool,
+    /// The function run on each packet copy (`bpf_clone_redirect`), when
+    /// the program makes copies.
+    pub egress_entry: Option<String>,
 }
 
 /// Build the host program for the generated `c_file` into `dir`; `entry`
@@ -67,7 +71,12 @@ pub fn build_host(
     }
     let source = std::fs::read_to_string(c_file).map_err(io)?;
     let glue = dir.join("p4u_glue.c");
-    std::fs::write(&glue, glue_text(c_file, &source, entry, hook)).map_err(io)?;
+    let entries = Entries {
+        entry,
+        egress: options.egress_entry.as_deref(),
+        hook,
+    };
+    std::fs::write(&glue, glue_text(c_file, &source, &entries)).map_err(io)?;
     let binary = dir.join("p4u_host");
     let mut clang = Command::new("clang");
     clang.args([
@@ -91,7 +100,16 @@ pub fn build_host(
         .arg(format!("-I{}", dir.display()))
         .arg(format!("-I{MULTIARCH_INCLUDE}"))
         .arg(&glue)
-        .args(["p4u_maps.c", "p4u_packet.c", "p4u_driver.c", "p4u_ring.c"].map(|f| dir.join(f)))
+        .args(
+            [
+                "p4u_maps.c",
+                "p4u_packet.c",
+                "p4u_driver.c",
+                "p4u_ring.c",
+                "p4u_copies.c",
+            ]
+            .map(|f| dir.join(f)),
+        )
         .arg("-o")
         .arg(&binary);
     let output = clang.output().map_err(|e| {
@@ -107,10 +125,18 @@ pub fn build_host(
     Ok(binary)
 }
 
+/// The functions the glue calls: the program's entry, at `hook`, and the
+/// one run on each copy, if it makes copies.
+struct Entries<'a> {
+    entry: &'a str,
+    egress: Option<&'a str>,
+    hook: Hook,
+}
+
 /// The glue: the generated file itself, every map it defines registered
 /// under its name (so the runtime can fill tables the program has not
-/// touched yet), and the entry call with the hook's context.
-fn glue_text(c_file: &Path, source: &str, entry: &str, hook: Hook) -> String {
+/// touched yet), and the entry calls with the hook's context.
+fn glue_text(c_file: &Path, source: &str, entries: &Entries) -> String {
     let mut out = format!(
         "#include \"{}\"\n#include \"p4u_runtime.h\"\n\nvoid p4u_register_maps(void)\n{{\n",
         c_file.display()
@@ -120,12 +146,20 @@ fn glue_text(c_file: &Path, source: &str, entry: &str, hook: Hook) -> String {
             "    p4u_map_of(&{name}, P4U_SHAPE(&{name}), \"{name}\");\n"
         ));
     }
-    let (context, is_tc) = match hook {
+    let (context, is_tc) = match entries.hook {
         Hook::Xdp => ("&p4u_xdp", 0),
         Hook::Tc => ("&p4u_skb", 1),
     };
+    let entry = entries.entry;
     out.push_str(&format!(
         "}}\n\nint p4u_entry(void)\n{{\n    p4u_hook_is_tc = {is_tc};\n    return {entry}({context});\n}}\n"
+    ));
+    let egress = match entries.egress {
+        Some(egress) => format!("return {egress}({context});"),
+        None => "p4u_fatal(\"a copy, but the program has no egress entry\");".into(),
+    };
+    out.push_str(&format!(
+        "\nint p4u_egress_entry(void)\n{{\n    {egress}\n}}\n"
     ));
     out
 }
@@ -162,14 +196,15 @@ mod tests {
 
     #[test]
     fn glue_calls_the_entry_with_the_hooks_context() {
-        let glue = glue_text(
-            Path::new("/t/p.c"),
-            "} m SEC(\".maps\");\n",
-            "p_tc",
-            Hook::Tc,
-        );
+        let entries = Entries {
+            entry: "p_tc",
+            egress: Some("p_tc_egress"),
+            hook: Hook::Tc,
+        };
+        let glue = glue_text(Path::new("/t/p.c"), "} m SEC(\".maps\");\n", &entries);
         assert!(glue.contains("#include \"/t/p.c\""));
         assert!(glue.contains("p4u_map_of(&m, P4U_SHAPE(&m), \"m\");"));
         assert!(glue.contains("p4u_hook_is_tc = 1;\n    return p_tc(&p4u_skb);"));
+        assert!(glue.contains("p4u_egress_entry(void)\n{\n    return p_tc_egress(&p4u_skb);"));
     }
 }

@@ -12,6 +12,18 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 pub struct UserHost {
     io: RefCell<Io>,
+    /// The copies the last packet made.
+    copies: RefCell<Vec<Copy>>,
+}
+
+/// A copy of a packet (`bpf_clone_redirect`), after egress ran on it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Copy {
+    /// The interface it was sent to.
+    pub ifindex: u32,
+    /// What egress returned.
+    pub retval: u32,
+    pub packet: Vec<u8>,
 }
 
 struct Io {
@@ -54,6 +66,7 @@ impl UserHost {
                 output: BufReader::new(output),
                 dead: None,
             }),
+            copies: RefCell::default(),
         })
     }
 
@@ -124,18 +137,36 @@ impl UserHost {
         Ok(answer.split(' ').skip(1).map(unhex).collect())
     }
 
-    /// Run one packet: the program's return value and the packet after it.
+    /// Run one packet: the program's return value and the packet after
+    /// it; its copies wait for [`UserHost::take_copies`].
     pub fn run(&self, packet: &[u8]) -> Result<(u32, Vec<u8>)> {
         let answer = self.ask(&format!("run {}", hex(packet)))?;
+        let bad = || RuntimeError::BadObject(format!("the host program answered `{answer}`"));
         let mut words = answer.split(' ');
-        match (words.next(), words.next(), words.next()) {
-            (Some("ret"), Some(retval), Some(bytes)) => {
-                Ok((retval.parse().unwrap_or(u32::MAX), unhex(bytes)))
-            }
-            _ => Err(RuntimeError::BadObject(format!(
-                "the host program answered `{answer}`"
-            ))),
+        let (Some("ret"), Some(retval), Some(bytes)) = (words.next(), words.next(), words.next())
+        else {
+            return Err(bad());
+        };
+        let mut copies = Vec::new();
+        let rest: Vec<&str> = words.collect();
+        for copy in rest.chunks(4) {
+            let ["copy", ifindex, retval, bytes] = copy else {
+                return Err(bad());
+            };
+            copies.push(Copy {
+                ifindex: ifindex.parse().map_err(|_| bad())?,
+                // TC's verdicts are ints; TC_ACT_UNSPEC (-1) wraps as the kernel's u32 does.
+                retval: retval.parse::<i32>().map_err(|_| bad())? as u32,
+                packet: unhex(bytes),
+            });
         }
+        *self.copies.borrow_mut() = copies;
+        Ok((retval.parse().unwrap_or(u32::MAX), unhex(bytes)))
+    }
+
+    /// The copies the last packet run made, in the order it made them.
+    pub fn take_copies(&self) -> Vec<Copy> {
+        self.copies.take()
     }
 }
 

@@ -57,6 +57,7 @@ long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, 
 long bpf_xdp_load_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len);
 long bpf_xdp_store_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len);
 long bpf_redirect(__u32 ifindex, __u64 flags);
+long bpf_clone_redirect(struct __sk_buff *skb, __u32 ifindex, __u64 flags);
 __u64 bpf_ktime_get_ns(void);
 __u32 bpf_get_prandom_u32(void);
 

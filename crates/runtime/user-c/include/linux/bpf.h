@@ -61,6 +61,8 @@ struct __sk_buff {
     __u32 tc_index;
     __u32 tc_classid;
     __u64 tstamp;
+    /* Scratch the program may use; a copy carries its mark here. */
+    __u32 cb[5];
 };
 
 #endif
