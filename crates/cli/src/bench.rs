@@ -15,6 +15,7 @@ mod designs;
 mod fill;
 mod matrix;
 mod measure;
+mod psa_suite;
 mod report;
 mod suite;
 mod svg;

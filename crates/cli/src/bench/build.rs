@@ -3,14 +3,24 @@
 //! compiler uses, each into the run's scratch folder.
 
 use crate::{compile, target};
-use p4bpf_compiler::CompileOptions;
+use p4bpf_compiler::{CompileOptions, Hook};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The object of `p4` (compiled into `out_dir`) and its pipeline.
 pub fn p4_object(p4: &Path, out_dir: &Path) -> Result<(Vec<u8>, p4bpf_layout::Pipeline), String> {
+    p4_object_at(p4, out_dir, Hook::Xdp)
+}
+
+/// The object of `p4` built for `hook`, and its pipeline.
+pub fn p4_object_at(
+    p4: &Path,
+    out_dir: &Path,
+    hook: Hook,
+) -> Result<(Vec<u8>, p4bpf_layout::Pipeline), String> {
     let options = CompileOptions {
         out_dir: out_dir.to_path_buf(),
+        hook,
         ..target::default_compile_options()
     };
     let done = p4bpf_compiler::compile_file(p4, &options).map_err(compile::error_text)?;

@@ -100,3 +100,31 @@ pub fn write_raw(object: &BenchObject, groups: &[RawEntries]) -> Result<(), Stri
     }
     Ok(())
 }
+
+/// Pairs of (P4 port, interface index), written as `p4bpf port add`
+/// writes them: into the pipeline's port map and, when the program reads
+/// its ingress port, its ingress port map.
+pub fn write_ports(
+    object: &BenchObject,
+    pipeline: &Pipeline,
+    ports: &[(u32, u32)],
+) -> Result<(), String> {
+    if ports.is_empty() {
+        return Ok(());
+    }
+    let Some(out_map) = &pipeline.port_map else {
+        return Err("the program has no port map for its ports".into());
+    };
+    let mut batches = vec![RawEntries::one(out_map, &[], &[])];
+    if let Some(in_map) = &pipeline.ingress_port_map {
+        batches.push(RawEntries::one(in_map, &[], &[]));
+    }
+    for (port, ifindex) in ports {
+        for (batch, (key, value)) in batches.iter_mut().zip([(port, ifindex), (ifindex, port)]) {
+            batch.keys.extend(key.to_ne_bytes());
+            batch.values.extend(value.to_ne_bytes());
+            (batch.key_size, batch.value_size) = (4, 4);
+        }
+    }
+    write_raw(object, &batches)
+}

@@ -5,6 +5,7 @@
 use super::matrix::{self, Point};
 use super::suite::{self, Family, Mode};
 use super::{build, designs, fill, twin, veth::VethPair, Request};
+use p4bpf_compiler::Hook;
 use p4bpf_runtime::bench::live::time_live;
 use p4bpf_runtime::bench::{median, packet, time_plain, BenchObject, ProgramFacts};
 use p4bpf_runtime::check_bpf_available;
@@ -23,6 +24,8 @@ pub struct Subject {
     pub cpu_samples: Vec<f64>,
     /// The packet it is timed with.
     packet: Vec<u8>,
+    /// The verdict every timed run must return, when the case names one.
+    verdict: Option<u32>,
 }
 
 impl Subject {
@@ -65,6 +68,8 @@ pub struct Results {
     pub floors: Vec<Subject>,
     /// Why live-frame cases were not timed, when they were not.
     pub live_skipped: Option<String>,
+    /// Cases not timed, each with why.
+    pub skipped: Vec<String>,
     /// Table matrix points, generated program and twin.
     pub matrix: Vec<MatrixRow>,
     /// Ternary designs: (label, median ns, facts).
@@ -108,9 +113,17 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         ));
     }
     let mut pairs = Vec::new();
+    let mut skipped = Vec::new();
     for case in &cases {
-        let p4_path = request.suite.join("p4").join(format!("{}.p4", case.name));
-        let (image, pipeline) = build::p4_object(&p4_path, scratch)
+        let Some(p4_path) = p4_source(request, case) else {
+            skipped.push(format!(
+                "{}: not timed, {} is absent (the shared corpus is read at run time, never copied here)",
+                case.name,
+                corpus_dir(request).display()
+            ));
+            continue;
+        };
+        let (image, pipeline) = build::p4_object_at(&p4_path, scratch, case.hook)
             .map_err(|e| format!("{}: {e}", p4_path.display()))?;
         let mut p4 = load(
             format!("{} (P4)", case.name),
@@ -119,6 +132,9 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
             &pipeline.entry,
         )?;
         p4.packet = case.packet.clone();
+        p4.verdict = case.verdict;
+        fill::write_ports(&p4.object, &pipeline, &case.p4_ports)
+            .map_err(|e| format!("{}: {e}", case.name))?;
         fill::write_p4(&p4.object, &pipeline, &case.p4_entries)
             .map_err(|e| format!("{}: {e}", case.name))?;
         // Routed entries name the veth's ifindex as their P4 port too,
@@ -132,8 +148,9 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
             )
             .map_err(|e| format!("{}: {e}", case.name))?;
         }
-        let mut twin = load_c(request, scratch, case.name, case.mode)?;
+        let mut twin = load_twin(request, scratch, case.name, case.mode, case.hook)?;
         twin.packet = case.packet.clone();
+        twin.verdict = case.verdict;
         fill::write_raw(&twin.object, &case.twin_entries)
             .map_err(|e| format!("twin {}: {e}", case.name))?;
         pairs.push(Pair {
@@ -172,6 +189,12 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
             match (subject.mode, &pair) {
                 (Mode::Plain, _) => {
                     let timing = time_plain(fd, &subject.packet, request.repeat).map_err(failed)?;
+                    if subject.verdict.is_some_and(|v| v != timing.verdict) {
+                        return Err(format!(
+                            "{}: the packet took another path (verdict {}), the figure would time it",
+                            subject.label, timing.verdict
+                        ));
+                    }
                     subject.samples.push(timing.kernel_ns);
                     subject.cpu_samples.push(timing.cpu_ns);
                 }
@@ -201,6 +224,7 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         pairs,
         floors,
         live_skipped,
+        skipped,
         clang: build::clang_version(),
         kernel: first_line("/proc/sys/kernel/osrelease"),
         cpu: cpu_model(),
@@ -313,9 +337,38 @@ fn run_designs(
 const XDP_TX: u32 = 3;
 
 fn load_c(request: &Request, scratch: &Path, name: &str, mode: Mode) -> Result<Subject, String> {
+    load_twin(request, scratch, name, mode, Hook::Xdp)
+}
+
+/// `c/NAME.c`, whose program is `NAME_xdp` or `NAME_tc`.
+fn load_twin(
+    request: &Request,
+    scratch: &Path,
+    name: &str,
+    mode: Mode,
+    hook: Hook,
+) -> Result<Subject, String> {
     let c_path = request.suite.join("c").join(format!("{name}.c"));
     let image = build::c_object(&c_path, scratch, &[])?;
-    load(format!("{name} (C)"), mode, image, &format!("{name}_xdp"))
+    let program = match hook {
+        Hook::Xdp => format!("{name}_xdp"),
+        Hook::Tc => format!("{name}_tc"),
+    };
+    load(format!("{name} (C)"), mode, image, &program)
+}
+
+/// The shared corpus beside the repository the suite is in.
+fn corpus_dir(request: &Request) -> std::path::PathBuf {
+    request.suite.join("../../shared/corpus/p4c")
+}
+
+/// The case's P4 program: `p4/NAME.p4`, or its corpus file when that
+/// exists; `None` when the corpus is absent.
+fn p4_source(request: &Request, case: &suite::Case) -> Option<std::path::PathBuf> {
+    match case.corpus {
+        None => Some(request.suite.join("p4").join(format!("{}.p4", case.name))),
+        Some(file) => Some(corpus_dir(request).join(file)).filter(|p| p.is_file()),
+    }
 }
 
 fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subject, String> {
@@ -330,6 +383,7 @@ fn load(label: String, mode: Mode, image: Vec<u8>, program: &str) -> Result<Subj
         samples: Vec::new(),
         cpu_samples: Vec::new(),
         packet: packet::udp_packet(packet::DST_IP),
+        verdict: None,
     })
 }
 

@@ -5,6 +5,7 @@
 //! and the entries each needs so the packet takes the path timed.
 
 use super::fill::{P4Entry, RawEntries};
+use p4bpf_compiler::Hook;
 use p4bpf_runtime::bench::packet;
 
 /// How a case is timed.
@@ -25,6 +26,8 @@ pub enum Family {
     Shared,
     /// Routed live frames (packets per second).
     Routed,
+    /// PSA programs of the shared corpus at TC.
+    Psa,
 }
 
 pub struct Case {
@@ -41,6 +44,16 @@ pub struct Case {
     /// The P4 port routed entries name, when it is not the veth's ifindex
     /// (v1model ports have 9 bits); the ports map sends it to the veth.
     pub p4_port: Option<u32>,
+    /// Where both programs run; the twin's program is `NAME_xdp` or `NAME_tc`.
+    pub hook: Hook,
+    /// The P4 program's path in the shared corpus (`../shared/corpus/p4c`)
+    /// when it is not `p4/NAME.p4`: read at run time, never copied here.
+    pub corpus: Option<&'static str>,
+    /// More entries of the P4 program's port map (P4 port, ifindex).
+    pub p4_ports: Vec<(u32, u32)>,
+    /// The verdict both programs must return, so a figure never times a
+    /// path other than the one the case names.
+    pub verdict: Option<u32>,
 }
 
 /// The floors: hand-written programs with nothing in them (`c/NAME.c`).
@@ -100,6 +113,7 @@ pub fn cases(port: u32) -> Vec<Case> {
         ),
     ];
     cases.extend(shared_cases(&dst_text));
+    cases.push(super::psa_suite::l2l3_acl_bridged());
     cases
 }
 
@@ -235,7 +249,7 @@ fn routed(name: &'static str, what: &'static str, port: u32, p4_port: Option<u32
     }
 }
 
-fn case(name: &'static str, what: &'static str, mode: Mode) -> Case {
+pub fn case(name: &'static str, what: &'static str, mode: Mode) -> Case {
     Case {
         name,
         what,
@@ -245,5 +259,9 @@ fn case(name: &'static str, what: &'static str, mode: Mode) -> Case {
         twin_entries: Vec::new(),
         packet: packet::udp_packet(packet::DST_IP),
         p4_port: None,
+        hook: Hook::Xdp,
+        corpus: None,
+        p4_ports: Vec::new(),
+        verdict: None,
     }
 }

@@ -387,7 +387,10 @@ impl Emitter<'_> {
         let mut out = vec![
             line(format!("int delta = (int){parsed} - (int)new_len")),
             CStmt::If {
-                cond: format!("delta != 0 && {}", self.target.move_start_fails("delta")),
+                cond: format!(
+                    "delta != 0 && {}",
+                    self.target.move_start_fails("delta", parsed)
+                ),
                 then: vec![CStmt::Goto(super::DEPARSE_FAILED.into())],
                 other: vec![],
             },

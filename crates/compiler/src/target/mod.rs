@@ -31,8 +31,9 @@ pub trait Target {
     /// Statements reloading `pkt` and `pkt_end` after a resize.
     fn reload_pointers(&self) -> [String; 2];
     /// A C condition that moves the packet's start by `delta` bytes
-    /// (positive: fewer bytes), true when that failed.
-    fn move_start_fails(&self, delta: &str) -> String;
+    /// (positive: fewer bytes), true when that failed; the first `parsed`
+    /// bytes are rewritten after it, so new room may open anywhere in them.
+    fn move_start_fails(&self, delta: &str, parsed: &str) -> String;
     /// A C condition that cuts the packet to `len` bytes (shorter than it
     /// is), true when that failed.
     fn cut_fails(&self, len: &str) -> String;

@@ -38,9 +38,16 @@ impl Target for Tc {
             "pkt_end = (u8 *)(long)skb->data_end".into(),
         ]
     }
-    // Growing works for any packet; the kernel shrinks only IPv4 and IPv6 ones, so others move their bytes.
-    fn move_start_fails(&self, delta: &str) -> String {
-        format!("({delta} < 0 ? bpf_skb_change_head(skb, -{delta}, 0) : (bpf_skb_adjust_room(skb, -{delta}, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, {delta})))")
+    // The kernel resizes IPv4 and IPv6 packets after their Ethernet header
+    // (BPF_ADJ_ROOM_MAC), and keeps their header offsets; others grow at
+    // the head and move their bytes to shrink. Growing at the head moves
+    // the MAC header but not the network header, so a later shrink at MAC
+    // (the egress deparser of the same packet) would cut the wrong bytes.
+    fn move_start_fails(&self, delta: &str, parsed: &str) -> String {
+        let grow_at_mac = format!(
+            "({parsed} < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -{delta}, BPF_ADJ_ROOM_MAC, 0))"
+        );
+        format!("({delta} < 0 ? {grow_at_mac} && bpf_skb_change_head(skb, -{delta}, 0) : (bpf_skb_adjust_room(skb, -{delta}, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, {delta})))")
     }
     fn cut_fails(&self, len: &str) -> String {
         format!("bpf_skb_change_tail(skb, {len}, 0)")

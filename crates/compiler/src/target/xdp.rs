@@ -28,7 +28,7 @@ impl Target for Xdp {
             "pkt_end = (u8 *)(long)ctx->data_end".into(),
         ]
     }
-    fn move_start_fails(&self, delta: &str) -> String {
+    fn move_start_fails(&self, delta: &str, _parsed: &str) -> String {
         format!("bpf_xdp_adjust_head(ctx, {delta})")
     }
     fn cut_fails(&self, len: &str) -> String {

@@ -223,7 +223,7 @@ dprs_end:;
         /* the headers after them stay where they are */
         u32 keep_from = offset;
         int delta = (int)keep_from - (int)new_len;
-        if (delta != 0 && (delta < 0 ? bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+        if (delta != 0 && (delta < 0 ? (keep_from < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
             goto deparse_failed;
         }
         pkt = (u8 *)(long)skb->data;
