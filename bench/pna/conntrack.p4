@@ -1,6 +1,8 @@
 // Connection tracking with PNA add-on-miss (P4TC flavour): the first
 // packet of a UDP or TCP flow misses `flows`, whose default action
 // `learn` inserts the flow with `allow`; the flow's next packets hit it.
+// With -D AGING the entries have idle timers (profile 1, whose timeout
+// the bench leaves at 0: never), to measure what the timers cost.
 // Measured by `cargo run --release -p p4bpf --example pna_conntrack`.
 #include <core.p4>
 #include <tc/pna.p4>
@@ -82,6 +84,9 @@ control Main(inout headers_t hdr, inout meta_t meta,
         actions = { allow; learn; }
         default_action = learn;
         add_on_miss = true;
+#ifdef AGING
+        idle_timeout_with_auto_delete = true;
+#endif
         size = 1048576;
     }
     apply {

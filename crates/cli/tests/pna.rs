@@ -507,3 +507,17 @@ fn skb_protocol_cannot_be_set() {
         "{err}"
     );
 }
+
+#[test]
+fn an_ipsec_accelerator_is_warned_of_where_declared() {
+    let dir = scratch_dir("pna_ipsec_warning");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/pna_ipsec.p4");
+    let out = p4bpf_in(&dir, &["compile", &program.to_string_lossy(), "-o", "out"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("pna_ipsec.p4:22:1: warning")
+            && err.contains("p4bpf has no IPsec accelerator: `from_ipsec` is always false"),
+        "{err}"
+    );
+}

@@ -86,6 +86,8 @@ pub enum Object {
     /// PSA's and PNA's `Digest<T>()`: `pack(data)` sends `data` to the
     /// control plane.
     Digest,
+    /// PNA's `ipsec_accelerator`, on a target without one.
+    IpsecAccelerator,
     /// A type p4bpf refuses, with why.
     Unsupported(&'static str),
 }

@@ -25,11 +25,11 @@ use super::{
 use crate::ir::{Arch, Outcome, SkbField};
 
 /// Where `drop_packet` and `send_to_port` leave their decision.
-const VERDICT: Place = Place::var("pna_verdict");
+pub const VERDICT: Place = Place::var("pna_verdict");
 /// The port `send_to_port` chose.
 const PORT: Place = Place::var("pna_port");
 // The codes `VERDICT` holds.
-const DROP: u32 = 0;
+pub const DROP: u32 = 0;
 const SEND: u32 = 1;
 const TO_HOST: u32 = 2;
 /// `recirculate()`: after the main deparser, the packet it wrote goes
@@ -282,6 +282,7 @@ const OBJECTS: &[(&str, Object)] = &[
     ("Hash", Object::Hash),
     ("ActionProfile", Object::ActionProfile),
     ("ActionSelector", Object::ActionSelector),
+    ("ipsec_accelerator", Object::IpsecAccelerator),
 ];
 
 pub const PNA: Architecture = Architecture {

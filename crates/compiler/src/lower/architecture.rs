@@ -194,6 +194,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.psa_recirculate(span);
             self.psa_egress(decls.get(3..).unwrap_or_default());
         }
+        self.ipsec_fails_closed();
         if arch.arch == ir::Arch::Pna {
             self.pna_recirculate(span);
         }

@@ -166,7 +166,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                                 b @ (Binding::InternetChecksum(_)
                                 | Binding::Random { .. }
                                 | Binding::Hash { .. }
-                                | Binding::CrcChecksum { .. }),
+                                | Binding::CrcChecksum { .. }
+                                | Binding::Ipsec(_)),
                             ) => {
                                 return self.value_extern_method(b, method, args, e);
                             }
@@ -370,7 +371,8 @@ impl Lowerer<'_, '_> {
                 | Binding::InternetChecksum(_)
                 | Binding::Random { .. }
                 | Binding::Hash { .. }
-                | Binding::CrcChecksum { .. }),
+                | Binding::CrcChecksum { .. }
+                | Binding::Ipsec(_)),
             ) => Some(b),
             _ => None,
         }

@@ -71,6 +71,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 self.digest_instance(name, decl);
                 return;
             }
+            Some(Object::IpsecAccelerator) => {
+                self.ipsec_instance(name, decl);
+                return;
+            }
             Some(Object::Unsupported(why)) => {
                 self.diags.error(
                     decl.span,

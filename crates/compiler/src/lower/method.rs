@@ -182,7 +182,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     b @ (Binding::InternetChecksum(_)
                     | Binding::Random { .. }
                     | Binding::Hash { .. }
-                    | Binding::CrcChecksum { .. }),
+                    | Binding::CrcChecksum { .. }
+                    | Binding::Ipsec(_)),
                 ),
                 _,
             ) => {

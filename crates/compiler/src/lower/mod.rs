@@ -36,6 +36,7 @@ mod multicast;
 mod parser;
 mod pna;
 mod pna_checksum;
+mod pna_ipsec;
 mod pna_skb;
 mod pna_tc_rules;
 mod pna_timers;
@@ -125,6 +126,8 @@ enum Binding {
     Extern(ir::ExternId),
     /// An `InternetChecksum` instance: the variable holding its sum.
     InternetChecksum(VarId),
+    /// PNA's `ipsec_accelerator`: whether the packet goes to it.
+    Ipsec(VarId),
     /// A `Random<T>(lo, hi)` instance.
     Random {
         lo: u64,

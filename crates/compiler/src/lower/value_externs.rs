@@ -88,6 +88,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             (Binding::CrcChecksum { state, algorithm }, ..) => {
                 self.crc_checksum_method(state, algorithm, method, args, call)
             }
+            (Binding::Ipsec(enabled), ..) => self.ipsec_method(enabled, method, args, call),
             (Binding::Random { lo, hi, ty }, "read", []) => Some(random(lo, hi, ty)),
             (Binding::Hash { algorithm, ty }, "get_hash", [data]) => {
                 let hash = self.hashed(algorithm, &data.value)?;
