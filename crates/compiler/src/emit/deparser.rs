@@ -19,6 +19,7 @@
 //! every emitted header, since the shrink moves bytes after Ethernet.
 
 use super::c::{line, CStmt};
+use super::emitted_flags::EmittedFlags;
 use super::types::{DIRTY, OFFSET, VALID};
 use super::varbit::VARBIT_BYTES;
 use super::Emitter;
@@ -209,9 +210,7 @@ impl Emitter<'_> {
             ),
             line("u32 new_len = 0"),
         ];
-        for i in 0..self.deparser_emits().len() {
-            out.push(line(format!("u8 emitted_{i} = 0")));
-        }
+        out.extend(self.emitted_flags().declarations().into_iter().map(line));
         out
     }
 
@@ -238,13 +237,18 @@ impl Emitter<'_> {
         emits.0
     }
 
+    fn emitted_flags(&self) -> EmittedFlags {
+        EmittedFlags::new(self.deparser_emits().len())
+    }
+
     /// The end of a rebuild: one resize, then the recorded headers in order.
     fn rebuild_epilogue(&self) -> Vec<CStmt> {
         let mut out = self.resize("offset");
         out.push(line("u32 out = 0"));
+        let flags = self.emitted_flags();
         for (i, h) in self.deparser_emits().into_iter().enumerate() {
             out.push(CStmt::If {
-                cond: format!("emitted_{i}"),
+                cond: flags.test(i),
                 then: self.write_whole(h),
                 other: vec![],
             });
@@ -266,7 +270,7 @@ impl Emitter<'_> {
         vec![CStmt::If {
             cond: format!("{}.{VALID}", self.lvalue(h)),
             then: vec![
-                line(format!("emitted_{i} = 1")),
+                line(self.emitted_flags().set(i)),
                 line(format!("new_len += {bytes}")),
             ],
             other: vec![],
