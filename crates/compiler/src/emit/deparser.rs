@@ -19,6 +19,7 @@
 //! every emitted header, since the shrink moves bytes after Ethernet.
 
 use super::c::{line, CStmt};
+use super::emitted_flags::EmittedFlags;
 use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
 use crate::cstruct::c_ident;
@@ -246,11 +247,7 @@ impl Emitter<'_> {
             ),
             line("u32 new_len = 0"),
         ];
-        for (i, h) in self.deparser_emits().into_iter().enumerate() {
-            if self.flags_emit(h) {
-                out.push(line(format!("u8 emitted_{i} = 0")));
-            }
-        }
+        out.extend(self.emitted_flags().declarations().into_iter().map(line));
         out
     }
 
@@ -292,16 +289,24 @@ impl Emitter<'_> {
         emits.0
     }
 
+    /// The flags of this deparser's emits: one for each emit that
+    /// [`Self::flags_emit`] records.
+    fn emitted_flags(&self) -> EmittedFlags {
+        let emits = self.deparser_emits();
+        EmittedFlags::new(emits.iter().map(|h| self.flags_emit(h)).collect())
+    }
+
     /// The end of a rebuild: one resize, then the recorded headers in order.
     fn rebuild_epilogue(&self) -> Vec<CStmt> {
         let mut out = self.resize("offset");
         out.push(line("u32 out = 0"));
+        let flags = self.emitted_flags();
         let emits = self.deparser_emits();
         let join = self.joined_write_bound(&emits);
         for (i, h) in emits.into_iter().enumerate() {
             match self.flags_emit(h) {
                 true => out.push(CStmt::If {
-                    cond: format!("emitted_{i}"),
+                    cond: flags.test(i),
                     then: self.write_whole(h),
                     other: vec![],
                 }),
@@ -343,7 +348,7 @@ impl Emitter<'_> {
         };
         let mut then = vec![line(format!("new_len += {bytes}"))];
         if self.flags_emit(h) {
-            then.insert(0, line(format!("emitted_{i} = 1")));
+            then.insert(0, line(self.emitted_flags().set(i)));
         }
         let mut out = vec![CStmt::If {
             cond: format!("{}.{VALID}", self.lvalue(h)),

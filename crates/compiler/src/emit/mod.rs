@@ -16,6 +16,7 @@ mod crc_continue;
 mod deparser;
 pub(crate) mod digest;
 mod direct;
+mod emitted_flags;
 mod entry_timer;
 mod expr;
 mod externs;

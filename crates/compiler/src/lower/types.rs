@@ -321,7 +321,7 @@ impl<'a> TypeEnv<'a> {
         if kind == AggKind::Header && !offset.is_multiple_of(8) {
             diags.error(
                 at,
-                format!("header `{name}` is {offset} bits long, not a whole number of bytes"),
+                format!("header `{name}` is {offset} bits long, not a whole number of bytes: the eBPF target, like BMv2, takes headers of whole bytes"),
             );
             return None;
         }
