@@ -267,12 +267,6 @@ fn a_direct_counter_restarts_from_zero_when_its_entry_is_added_again() {
 #[test]
 fn direct_externs_on_tables_that_cannot_hold_them_are_refused() {
     refused(
-        "psa_direct_counters",
-        "hdr.ethernet.src : lpm;",
-        "hdr.ethernet.src : ternary;",
-        "a ternary lookup copies the matched rule's value",
-    );
-    refused(
         "v1model_direct_counters",
         "        counters = second_hits;\n",
         "        counters = second_hits;\n        const entries = { 7 : mark(1); }\n",

@@ -3,7 +3,9 @@
 //! layouts [`crate::map_layout`] computed for the emitter.
 
 use crate::ir::{Arch, CounterUnit, ExternKind, Program, Storage};
-use crate::map_layout::{table_layout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS};
+use crate::map_layout::{
+    table_layout, TERNARY_BUCKET_RULES, TERNARY_FILTER_WORDS, TERNARY_HEAD_WITH_CELLS,
+};
 use p4bpf_layout as layout;
 
 fn match_kind(kind: crate::ir::MatchKind) -> layout::MatchKind {
@@ -94,6 +96,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 max_groups: shape.max_groups,
                 groups_offset: shape.groups_offset,
                 group_size: shape.group_size,
+                group_mask_offset: shape.group_mask_offset,
                 filters_map: format!("{}_filters", t.c_name),
                 filter_bits_offset: shape.filter_bits_offset,
                 filter_words: TERNARY_FILTER_WORDS,
@@ -113,6 +116,12 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                         Some(layout::PartitionCut { key, bits })
                     })
                     .collect(),
+                cells: (!l.direct.is_empty()).then(|| layout::TernaryCells {
+                    map: format!("{}_cells", t.c_name),
+                    slots: shape.cell_slots,
+                    slot_offset: 8,
+                    head_size: TERNARY_HEAD_WITH_CELLS,
+                }),
             }
         });
         tables.push(layout::Table {

@@ -22,6 +22,10 @@ pub const MAX_TERNARY_GROUPS: u32 = 4096;
 /// bits of the bucket key's hash), a power of two. ClassBench steady ns
 /// per packet, fw1/ipc1: 346/532 at 256 bits, 271/439 at 2048, 231/373 here.
 pub const TERNARY_FILTER_WORDS: u32 = 256;
+/// Bytes of a ternary value's head when its table has direct cells:
+/// action, priority, and the rule's slot in the cells map. A bucket's rule
+/// holds only this head (`p4bpf_layout::TernaryCells`).
+pub const TERNARY_HEAD_WITH_CELLS: u32 = 12;
 /// Rules in one ternary bucket (scanned in priority order).
 pub const TERNARY_BUCKET_RULES: u32 = 16;
 /// Most bits of a ternary table's partition (256 lists and the wild one,
@@ -39,6 +43,8 @@ pub struct TernaryShape {
     /// Offset of the first group in the list (after the u32 count).
     pub groups_offset: u32,
     pub group_size: u32,
+    /// Offset of the group's mask in its list entry (after id, priority).
+    pub group_mask_offset: u32,
     /// Offset of a filter's bits (after the group's mask).
     pub filter_bits_offset: u32,
     /// Offset of the key struct in a bucket key (after the u32 group id).
@@ -51,6 +57,10 @@ pub struct TernaryShape {
     pub rule_size: u32,
     pub rules_offset: u32,
     pub bucket_size: u32,
+    /// Elements of the direct cells map: twice the rules, so a freed slot
+    /// is taken again only after `size` others (a lookup in flight may
+    /// still hold it).
+    pub cell_slots: u32,
 }
 
 fn align_to(value: u32, align: u32) -> u32 {
@@ -166,7 +176,12 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
         union_size = union_size.max(if s.fields.is_empty() { 0 } else { s.size() });
         params.push((*action, s));
     }
-    let head: u32 = if ternary { 8 } else { 4 };
+    // action; a ternary rule's priority; with direct cells, its slot.
+    let head: u32 = match (ternary, table.direct.is_empty()) {
+        (true, true) => 8,
+        (true, false) => TERNARY_HEAD_WITH_CELLS,
+        (false, _) => 4,
+    };
     let union_offset = head.div_ceil(union_align) * union_align;
     let value_size = (union_offset + union_size).div_ceil(union_align) * union_align;
     let (direct, value_size, union_align) = direct_cells(program, table, value_size, union_align);
@@ -234,14 +249,22 @@ impl TableLayout {
         let key_size = align_to(self.key.size(), key_align);
         let key_offset = align_to(4, key_align);
         let keys_in_rule = if self.ranged { 4 } else { 2 };
-        let rule_align = word_align.max(self.value_align);
-        let rule_value_offset = align_to(keys_in_rule * key_size, self.value_align.max(4));
-        let rule_size = align_to(rule_value_offset + self.value_size, rule_align);
+        // With direct cells a rule holds only its value's head (u32s).
+        let (rule_value_size, rule_value_align) = match self.direct.is_empty() {
+            true => (self.value_size, self.value_align),
+            false => (TERNARY_HEAD_WITH_CELLS, 4),
+        };
+        let rule_align = word_align.max(rule_value_align);
+        let rule_value_offset = align_to(keys_in_rule * key_size, rule_value_align.max(4));
+        let rule_size = align_to(rule_value_offset + rule_value_size, rule_align);
         let rules_offset = align_to(4, rule_align);
         TernaryShape {
             max_groups: size.clamp(1, MAX_TERNARY_GROUPS),
-            groups_offset: 4,
-            group_size: 8,
+            groups_offset: align_to(4, word_align),
+            // id, best priority, and the group's mask: a probe reads the
+            // mask from the list entry the walk reads anyway.
+            group_size: align_to(align_to(8, key_align) + key_size, word_align),
+            group_mask_offset: align_to(8, key_align),
             filter_bits_offset: align_to(key_size, 4),
             key_offset,
             bucket_key_size: align_to(key_offset + key_size, word_align),
@@ -251,6 +274,7 @@ impl TableLayout {
             rule_size,
             rules_offset,
             bucket_size: align_to(rules_offset + TERNARY_BUCKET_RULES * rule_size, rule_align),
+            cell_slots: size.saturating_mul(2).max(2),
         }
     }
 

@@ -434,7 +434,9 @@ pub struct Table {
 ///   the groups fixing no cut bit, with their best priority. A lookup
 ///   probes both (no cut: only the wild list). A list: a u32 count, then
 ///   from `groups_offset` up to `max_groups` groups of `group_size` bytes:
-///   u32 id, u32 best priority. Sorted by best priority, highest first.
+///   u32 id, u32 best priority, and at `group_mask_offset` the key struct
+///   holding the group's mask `R` (what a probe needs, in the entry the
+///   walk reads anyway). Sorted by best priority, highest first.
 ///   A list may name a group too high or one since closed (a probe too
 ///   many), never miss one. Group ids are below `max_groups`.
 /// - `filters_map`: BPF array of `max_groups` filters indexed by group id:
@@ -461,6 +463,7 @@ pub struct TernaryLayout {
     pub max_groups: u32,
     pub groups_offset: u32,
     pub group_size: u32,
+    pub group_mask_offset: u32,
     pub filters_map: String,
     pub filter_bits_offset: u32,
     pub filter_words: u32,
@@ -479,6 +482,25 @@ pub struct TernaryLayout {
     /// The cuts forming a key's partition, most significant first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub partition: Vec<PartitionCut>,
+    /// For a table with direct counters or meters: where each rule's cells are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cells: Option<TernaryCells>,
+}
+
+/// The direct counters and meters of a ternary table's rules. A lookup
+/// copies the best rule's head out of its bucket, so the cells cannot
+/// live there: each rule has an element of `map` (a BPF array of
+/// `slots` values, twice the table's size), the whole value struct
+/// (action, priority, slot, parameters, then the cells at the offsets
+/// [`DirectExtern`] gives), which a hit points `value` at. A rule's
+/// copy in its bucket is only the value's first `head_size` bytes:
+/// action, priority and, at `slot_offset`, the u32 slot.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TernaryCells {
+    pub map: String,
+    pub slots: u32,
+    pub slot_offset: u32,
+    pub head_size: u32,
 }
 
 /// The top `bits` bits of key field `key` (an index into [`Table::keys`],

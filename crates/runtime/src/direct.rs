@@ -3,7 +3,8 @@
 //! entry, and a new entry starts from zero. Counter cells are shared by
 //! every CPU (the data path adds atomically): no sum here. A write (reset,
 //! meter rates) rewrites the entry's value with the cell changed; a packet
-//! counted between the read and the write is lost.
+//! counted between the read and the write is lost. A ternary table's
+//! rules keep theirs in a cells map (`crate::ternary_cells`).
 
 use crate::control::{self, Entry};
 use crate::counter::CounterValue;
@@ -12,7 +13,7 @@ use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
 use crate::meter::MeterConfig;
-use p4bpf_layout::{CounterKind, DirectExtern, DirectKind, Table};
+use p4bpf_layout::{CounterKind, DirectExtern, DirectKind, Table, TableStorage};
 
 /// One entry of a table with its direct counter's counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +39,11 @@ pub fn counter_entries(
     table: &Table,
     counter: &DirectExtern,
 ) -> Result<Vec<DirectCount>> {
+    if table.storage == TableStorage::Ternary {
+        return crate::ternary_cells::counter_entries(source, table, |value| {
+            counts(counter, value)
+        });
+    }
     let map = source.map(&table.map)?;
     let mut out = vec![];
     for (key, value) in entries(&map, table)? {
@@ -62,6 +68,12 @@ pub fn reset_counter(
         Some(spec) => {
             let (key, value) = entry_value(source, table, spec)?;
             write_cell(source, table, counter, &key, value, &zero)
+        }
+        None if table.storage == TableStorage::Ternary => {
+            for (key, value) in crate::ternary_cells::values(source, table)? {
+                write_cell(source, table, counter, &key, value, &zero)?;
+            }
+            Ok(())
         }
         None => {
             let map = source.map(&table.map)?;
@@ -154,6 +166,9 @@ fn entry_value(
     table: &Table,
     spec: &EntrySpec,
 ) -> Result<(Vec<u8>, Vec<u8>)> {
+    if table.storage == TableStorage::Ternary {
+        return crate::ternary_cells::value(source, table, spec);
+    }
     let key = encode_entry(table, spec)?.key;
     let value = source
         .map(&table.map)?
@@ -218,5 +233,6 @@ fn write_cell(
         )));
     };
     place.copy_from_slice(cell);
-    source.map(&table.map)?.write(key, &value, Write::Replace)
+    let map = crate::ternary_cells::map_name(table).unwrap_or(&table.map);
+    source.map(map)?.write(key, &value, Write::Replace)
 }

@@ -472,7 +472,8 @@ mod tests {
             groups_map: "m".into(),
             max_groups: 4,
             groups_offset: 4,
-            group_size: 8,
+            group_size: 12,
+            group_mask_offset: 8,
             filter_bits_offset: 4,
             filters_map: "f".into(),
             filter_words: 8,
@@ -487,6 +488,7 @@ mod tests {
             rule_value_offset: 8,
             priority_offset: 4,
             partition: vec![],
+            cells: None,
         });
         t.actions[0].params[0].byte_offset = 8;
         t.value_size = 12;

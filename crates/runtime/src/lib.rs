@@ -48,6 +48,7 @@ mod sys_net;
 mod sys_ops;
 pub mod table;
 pub mod ternary;
+pub mod ternary_cells;
 pub mod ternary_store;
 pub mod test_ports;
 pub mod test_run;

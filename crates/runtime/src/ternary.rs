@@ -25,7 +25,8 @@
 //! except a rule overlapping all of them (wild in the cut bits): that one
 //! is counted in the wild list, which every lookup walks too, so a new
 //! wild group writes one list, not one per partition. A list is a u32
-//! count and (id, priority) pairs; the group's mask is in its filter.
+//! count and (id, priority, mask) entries: a probe reads the group's mask
+//! where it reads its id, and only the bits of the group's filter.
 //!
 //! Make before break: a group list that names a group or a priority too
 //! many only costs a probe, one that misses a rule gives a wrong answer. So
@@ -33,14 +34,15 @@
 //! raises its best priority there, and otherwise not at all: a lowered
 //! priority or a closed group stays in the lists that name it until they
 //! are next written (lazily compacted). A closed group's id, taken again
-//! by a new group, gets its new mask in its filter before any bucket.
+//! by a new group, counts as listed nowhere: each list it enters is
+//! written again, with its new mask, before any of its buckets.
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
 use crate::map::u32_at;
 use crate::value;
 use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, MatchKind, Table, TernaryLayout};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// One rule as a bucket stores it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,6 +90,14 @@ pub enum MapWrite {
     Bucket(Vec<u8>, Option<Vec<u8>>),
     /// Replace the filter of a group (its id, the filter's bytes).
     Filter(u32, Vec<u8>),
+    /// Write a rule's whole value into its slot of the cells map; with
+    /// `keep`, the direct cells (the bytes after the parameters) are
+    /// those slot `keep` holds now.
+    Cell {
+        slot: u32,
+        value: Vec<u8>,
+        keep: Option<u32>,
+    },
 }
 
 /// The filter bit of a bucket key in a filter of `words` u32 words (a
@@ -140,6 +150,9 @@ pub struct Classifier {
     listed: HashMap<u32, HashMap<u32, u32>>,
     rules: usize,
     next_id: u32,
+    /// Slots of the cells map (tables with direct cells) rules hold.
+    slots: BTreeSet<u32>,
+    next_slot: u32,
 }
 
 fn bad(table: &Table, why: &str) -> RuntimeError {
@@ -332,9 +345,23 @@ fn encode_bucket(t: &TernaryLayout, key_size: usize, rules: &[Rule]) -> Vec<u8> 
             put(&mut bucket, at + bounds as usize, lo);
             put(&mut bucket, at + bounds as usize + key_size, hi);
         }
-        put(&mut bucket, at + t.rule_value_offset as usize, &r.action);
+        let copied = t
+            .cells
+            .as_ref()
+            .and_then(|c| r.action.get(..c.head_size as usize));
+        put(
+            &mut bucket,
+            at + t.rule_value_offset as usize,
+            copied.unwrap_or(&r.action),
+        );
     }
     bucket
+}
+
+/// The slot a rule's value names in the cells map.
+fn slot_of(t: &TernaryLayout, action: &[u8]) -> Option<u32> {
+    let cells = t.cells.as_ref()?;
+    Some(u32_at(action, cells.slot_offset as usize))
 }
 
 /// The rules of a bucket's bytes.
@@ -369,12 +396,15 @@ pub fn decode_bucket(table: &Table, bucket: &[u8]) -> Result<Vec<Rule>> {
 
 impl Classifier {
     /// The classifier the maps hold, from the filters map (`filter` gives
-    /// a group id's value) and every (bucket key, bucket) pair. What the
-    /// group lists say is not read: it counts as nothing listed, so the
-    /// first change adding to a list writes it whole.
+    /// a group id's value), every (bucket key, bucket) pair and, for a
+    /// table with direct cells, the cells map (`cell` gives a slot's
+    /// value: a rule's whole value). What the group lists say is not
+    /// read: it counts as nothing listed, so the first change adding to a
+    /// list writes it whole.
     pub fn from_maps(
         table: &Table,
         filter: impl Fn(u32) -> Result<Vec<u8>>,
+        cell: impl Fn(u32) -> Result<Vec<u8>>,
         buckets: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
     ) -> Result<Classifier> {
         let t = layout(table)?;
@@ -389,7 +419,12 @@ impl Classifier {
                 c.open(t, id, mask);
             }
             c.mark(id, &key);
-            for rule in decode_bucket(table, &bytes)? {
+            for mut rule in decode_bucket(table, &bytes)? {
+                if let Some(slot) = slot_of(t, &rule.action) {
+                    rule.action = cell(slot)?;
+                    c.slots.insert(slot);
+                    c.next_slot = c.next_slot.max(slot + 1);
+                }
                 let partitions = partitions_of(table, t, &rule);
                 c.count_in(id, priority(t, &rule.action), 1, &partitions);
                 c.note(&rule, priority(t, &rule.action), &key);
@@ -464,6 +499,11 @@ impl Classifier {
             .collect()
     }
 
+    /// The slot of the cells map `rule` holds (tables with direct cells).
+    pub fn slot(&self, table: &Table, rule: &Rule) -> Option<u32> {
+        slot_of(layout(table).ok()?, &rule.action)
+    }
+
     /// Every rule, bucket by bucket.
     pub fn rules(&self) -> impl Iterator<Item = &Rule> {
         self.buckets.values().flatten()
@@ -481,6 +521,11 @@ impl Classifier {
     }
 
     fn open(&mut self, t: &TernaryLayout, id: u32, mask: Vec<u8>) {
+        // Lists naming a closed group of this id give its old mask: any
+        // list the new group enters is written again before its buckets.
+        for listed in self.listed.values_mut() {
+            listed.remove(&id);
+        }
         self.by_mask.entry(mask.clone()).or_default().push(id);
         self.groups.insert(
             id,
@@ -575,18 +620,19 @@ impl Classifier {
     /// first.
     pub fn list(&mut self, table: &Table, partition: u32) -> Result<Vec<u8>> {
         let t = layout(table)?;
-        let mut groups: Vec<(u32, u32)> = (self.groups.values())
-            .filter_map(|g| Some((g.best_in(partition)?, g.id)))
+        let mut groups: Vec<(u32, u32, &[u8])> = (self.groups.values())
+            .filter_map(|g| Some((g.best_in(partition)?, g.id, g.mask.as_slice())))
             .collect();
-        groups.sort_by_key(|(best, id)| (std::cmp::Reverse(*best), *id));
+        groups.sort_by_key(|(best, id, _)| (std::cmp::Reverse(*best), *id));
         let mut list = vec![0u8; t.groups_size() as usize];
         put(&mut list, 0, &(groups.len() as u32).to_ne_bytes());
-        for (i, (best, id)) in groups.iter().enumerate() {
+        for (i, (best, id, mask)) in groups.iter().enumerate() {
             let at = (t.groups_offset + i as u32 * t.group_size) as usize;
             put(&mut list, at, &id.to_ne_bytes());
             put(&mut list, at + 4, &best.to_ne_bytes());
+            put(&mut list, at + t.group_mask_offset as usize, mask);
         }
-        let listed = groups.into_iter().map(|(best, id)| (id, best)).collect();
+        let listed = groups.into_iter().map(|(best, id, _)| (id, best)).collect();
         self.listed.insert(partition, listed);
         Ok(list)
     }
@@ -661,7 +707,8 @@ impl Classifier {
     /// Add `entry`; the writes that put it in the maps.
     pub fn insert(&mut self, table: &Table, entry: &EncodedEntry) -> Result<Vec<MapWrite>> {
         let t = layout(table)?;
-        let rule = Rule::of(entry).ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
+        let mut rule =
+            Rule::of(entry).ok_or_else(|| bad(table, "a ternary entry without its mask"))?;
         if rule.mask.len() != table.key_size as usize || !covers(&rule.value, &rule.mask) {
             return Err(bad(table, "an entry whose value has bits outside its mask"));
         }
@@ -679,7 +726,12 @@ impl Classifier {
                 &format!("the table is full ({} entries)", table.size),
             ));
         }
-        let key = self.home(table, &rule)?;
+        let cell = self.take_slot(table, &mut rule)?;
+        let key = self.home(table, &rule).inspect_err(|_| {
+            if let Some(slot) = slot_of(t, &rule.action) {
+                self.slots.remove(&slot);
+            }
+        })?;
         let id = u32_at(&key, 0);
         let marked = self.mark(id, &key);
         let partitions = partitions_of(table, t, &rule);
@@ -696,7 +748,42 @@ impl Classifier {
             // The bit goes on before the bucket it lets lookups find.
             writes.insert(0, MapWrite::Filter(id, self.filter(t, id)));
         }
+        writes.splice(0..0, cell);
         Ok(writes)
+    }
+
+    /// For a table with direct cells: give `rule` a free slot (named in
+    /// its value) and the write of its value there, which goes first.
+    fn take_slot(&mut self, table: &Table, rule: &mut Rule) -> Result<Option<MapWrite>> {
+        let t = layout(table)?;
+        let Some(cells) = &t.cells else {
+            return Ok(None);
+        };
+        let slot = self
+            .free_slot(cells.slots)
+            .ok_or_else(|| bad(table, "no free slot for the entry's direct counters"))?;
+        put(
+            &mut rule.action,
+            cells.slot_offset as usize,
+            &slot.to_ne_bytes(),
+        );
+        self.slots.insert(slot);
+        Ok(Some(MapWrite::Cell {
+            slot,
+            value: rule.action.clone(),
+            keep: None,
+        }))
+    }
+
+    /// A slot no rule holds, after the last one given: a slot just freed
+    /// is taken again last (a lookup may still hold the old bucket).
+    fn free_slot(&mut self, slots: u32) -> Option<u32> {
+        let slots = slots.max(1);
+        let free = (0..slots)
+            .map(|i| (self.next_slot + i) % slots)
+            .find(|s| !self.slots.contains(s))?;
+        self.next_slot = (free + 1) % slots;
+        Some(free)
     }
 
     /// Remove the rule `entry` names; the writes that take it out.
@@ -716,7 +803,11 @@ impl Classifier {
                 .iter()
                 .position(|r| r.is(&key, priority(t, &r.action), p))
             {
-                partitions = partitions_of(table, t, &rules.remove(at));
+                let removed = rules.remove(at);
+                partitions = partitions_of(table, t, &removed);
+                if let Some(slot) = slot_of(t, &removed.action) {
+                    self.slots.remove(&slot);
+                }
             }
             if rules.is_empty() {
                 self.buckets.remove(&bucket_key);
@@ -740,19 +831,37 @@ impl Classifier {
         let no_entry = || bad(table, "no entry with this key");
         let (p, bucket_key) = self.locate(t, entry).ok_or_else(no_entry)?;
         let key = Rule::of(entry).map(|r| r.key()).ok_or_else(no_entry)?;
-        let rules = self.buckets.get_mut(&bucket_key).ok_or_else(no_entry)?;
+        let rules = self.buckets.get(&bucket_key).ok_or_else(no_entry)?;
         let rule = rules
-            .iter_mut()
+            .iter()
             .find(|r| r.is(&key, priority(t, &r.action), p))
             .ok_or_else(no_entry)?;
-        rule.action = entry.value.clone();
+        let old_slot = slot_of(t, &rule.action);
+        let mut changed = rule.clone();
+        changed.action = entry.value.clone();
         put(
-            &mut rule.action,
+            &mut changed.action,
             t.priority_offset as usize,
             &p.to_ne_bytes(),
         );
-        let bucket = self.bucket(table, &bucket_key)?;
-        Ok(vec![MapWrite::Bucket(bucket_key, bucket)])
+        // A new slot with the old cells: a lookup sees the old value or the new.
+        let mut writes: Vec<MapWrite> = self.take_slot(table, &mut changed)?.into_iter().collect();
+        if let (Some(MapWrite::Cell { keep, .. }), Some(old)) = (writes.first_mut(), old_slot) {
+            *keep = Some(old);
+            self.slots.remove(&old);
+        }
+        let rules = self.buckets.get_mut(&bucket_key).ok_or_else(no_entry)?;
+        if let Some(rule) = rules
+            .iter_mut()
+            .find(|r| r.is(&key, priority(t, &r.action), p))
+        {
+            *rule = changed;
+        }
+        writes.push(MapWrite::Bucket(
+            bucket_key.clone(),
+            self.bucket(table, &bucket_key)?,
+        ));
+        Ok(writes)
     }
 
     /// The bytes of bucket `key`, `None` when it holds no rule.
@@ -821,7 +930,8 @@ mod tests {
                 groups_map: "g".into(),
                 max_groups: 4,
                 groups_offset: 4,
-                group_size: 8,
+                group_size: 12,
+                group_mask_offset: 8,
                 filters_map: "f".into(),
                 filter_words: 8,
                 filter_bits_offset: 4,
@@ -836,6 +946,7 @@ mod tests {
                 rule_value_offset: 8,
                 priority_offset: 4,
                 partition: vec![],
+                cells: None,
             }),
         }
     }
@@ -927,7 +1038,8 @@ mod tests {
         let lists = c.lists(&t).unwrap();
         let filters: HashMap<Vec<u8>, Vec<u8>> = c.filters(&t).unwrap().into_iter().collect();
         let filter = |id: u32| Ok(filters[&id.to_ne_bytes().to_vec()].clone());
-        let mut back = Classifier::from_maps(&t, filter, c.buckets(&t).unwrap()).unwrap();
+        let no_cells = |slot: u32| Err(RuntimeError::Value(format!("no cells: {slot}")));
+        let mut back = Classifier::from_maps(&t, filter, no_cells, c.buckets(&t).unwrap()).unwrap();
         assert_eq!(back.lists(&t).unwrap(), lists);
         assert_eq!(priorities(&back, &t), priorities(&c, &t));
         assert!(back.find(&t, &entry(3, 0xff, 0)).is_some());
@@ -946,6 +1058,105 @@ mod tests {
         c.modify(&t, &entry(1, 0xff, 0)).unwrap();
         assert_eq!(priorities(&c, &t), vec![vec![1]]);
         assert_eq!(c.len(), 1);
+    }
+
+    /// `table(8)` with direct cells: values of 12 bytes (action,
+    /// priority, slot), rules holding them whole, 4 slots.
+    fn with_cells() -> Table {
+        let mut t = table(8);
+        t.value_size = 12;
+        if let Some(l) = t.ternary.as_mut() {
+            // Rules of key, mask and the 12-byte head.
+            l.rule_size = 20;
+            l.bucket_size = 4 + l.bucket_rules * l.rule_size;
+            l.cells = Some(p4bpf_layout::TernaryCells {
+                map: "c".into(),
+                slots: 4,
+                slot_offset: 8,
+                head_size: 12,
+            });
+        }
+        t
+    }
+
+    fn celled(value: u32, priority: u32, action: u32) -> EncodedEntry {
+        let mut e = entry(value, 0xff, priority);
+        e.value = [action, priority, 0]
+            .iter()
+            .flat_map(|w| w.to_ne_bytes())
+            .collect();
+        e
+    }
+
+    /// The (slot, kept slot) of each cell write, and whether each comes
+    /// before the bucket write.
+    fn cell_writes(writes: &[MapWrite]) -> Vec<(u32, Option<u32>)> {
+        let bucket = writes
+            .iter()
+            .position(|w| matches!(w, MapWrite::Bucket(..)));
+        (writes.iter().enumerate())
+            .filter_map(|(i, w)| match w {
+                MapWrite::Cell { slot, keep, value } => {
+                    assert!(Some(i) < bucket, "a cell written after its bucket");
+                    assert_eq!(u32_at(value, 8), *slot, "the value names its slot");
+                    Some((*slot, *keep))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rules_with_direct_cells_get_fresh_slots_and_a_modify_keeps_the_cells() {
+        let t = with_cells();
+        let mut c = Classifier::default();
+        assert_eq!(
+            cell_writes(&c.insert(&t, &celled(1, 5, 1)).unwrap()),
+            vec![(0, None)]
+        );
+        assert_eq!(
+            cell_writes(&c.insert(&t, &celled(2, 5, 1)).unwrap()),
+            vec![(1, None)]
+        );
+        // A modify moves the rule to a new slot, carrying slot 0's cells.
+        assert_eq!(
+            cell_writes(&c.modify(&t, &celled(1, 5, 2)).unwrap()),
+            vec![(2, Some(0))]
+        );
+        // Freed slots come back last: 3, then 0.
+        c.remove(&t, &celled(2, 5, 0)).unwrap();
+        assert_eq!(
+            cell_writes(&c.insert(&t, &celled(3, 5, 1)).unwrap()),
+            vec![(3, None)]
+        );
+        assert_eq!(
+            cell_writes(&c.insert(&t, &celled(4, 5, 1)).unwrap()),
+            vec![(0, None)]
+        );
+        // The bucket holds the head only: action, priority, slot.
+        let rules: Vec<Rule> = (c.buckets(&t).unwrap().iter())
+            .flat_map(|(_, b)| decode_bucket(&t, b).unwrap())
+            .collect();
+        assert_eq!(rules.len(), 3);
+        assert!(rules.iter().all(|r| r.action.len() == 12));
+        // Read back, each rule takes its whole value from its slot.
+        let values: HashMap<u32, Vec<u8>> = (c.rules())
+            .map(|r| (u32_at(&r.action, 8), r.action.clone()))
+            .collect();
+        let filters: HashMap<Vec<u8>, Vec<u8>> = c.filters(&t).unwrap().into_iter().collect();
+        let filter = |id: u32| Ok(filters[&id.to_ne_bytes().to_vec()].clone());
+        let cell = |slot: u32| Ok(values[&slot].clone());
+        let mut back = Classifier::from_maps(&t, filter, cell, c.buckets(&t).unwrap()).unwrap();
+        assert_eq!(
+            back.find(&t, &celled(1, 5, 0))
+                .map(|r| u32_at(&r.action, 0)),
+            Some(2)
+        );
+        // Slots 0, 2, 3 taken: the next is 1.
+        assert_eq!(
+            cell_writes(&back.insert(&t, &celled(9, 5, 1)).unwrap()),
+            vec![(1, None)]
+        );
     }
 
     /// The group ids a partition's list names, in order.

@@ -10,7 +10,7 @@ use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
-use crate::ternary::{Classifier, MapWrite};
+use crate::ternary::{Classifier, MapWrite, Rule};
 use p4bpf_layout::Table;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,11 +21,16 @@ fn key_word(key: &[u8]) -> [u8; 4] {
         .unwrap_or_default()
 }
 
+/// A rule with its cells map key and value.
+pub type RuleCell<'a> = (&'a Rule, Vec<u8>, Vec<u8>);
+
 pub struct Store {
     table: Table,
     groups: Map,
     filters: Map,
     buckets: Map,
+    /// The rules' values with their direct cells, if the table has any.
+    cells: Option<Map>,
     classifier: Classifier,
 }
 
@@ -59,14 +64,62 @@ impl Store {
                 RuntimeError::Value(format!("table `{}`: no filter of group {id}", table.name))
             })
         };
-        let classifier = Classifier::from_maps(table, filter, pairs)?;
+        let cells = match &layout.cells {
+            Some(c) => Some(source.map(&c.map)?),
+            None => None,
+        };
+        let cell = |slot: u32| -> Result<Vec<u8>> {
+            let value = match &cells {
+                Some(map) => read_optional(map, &slot.to_ne_bytes())?,
+                None => None,
+            };
+            value.ok_or_else(|| {
+                RuntimeError::Value(format!("table `{}`: no cell in slot {slot}", table.name))
+            })
+        };
+        let classifier = Classifier::from_maps(table, filter, cell, pairs)?;
         Ok(Store {
             table: table.clone(),
             groups,
             filters,
             buckets,
+            cells,
             classifier,
         })
+    }
+
+    /// The cells map's key and value (the rule's whole value, its direct
+    /// cells included) of the rule `entry` names.
+    pub fn cell(&self, entry: &EncodedEntry) -> Result<(Vec<u8>, Vec<u8>)> {
+        let rule = (self.classifier.find(&self.table, entry)).ok_or_else(|| {
+            RuntimeError::Value(format!(
+                "table `{}` has no entry with this key",
+                self.table.name
+            ))
+        })?;
+        self.cell_of(rule)
+    }
+
+    /// Every rule with its cells map key and value.
+    pub fn cells(&self) -> Result<Vec<RuleCell<'_>>> {
+        (self.classifier.rules())
+            .map(|rule| {
+                let (key, value) = self.cell_of(rule)?;
+                Ok((rule, key, value))
+            })
+            .collect()
+    }
+
+    fn cell_of(&self, rule: &Rule) -> Result<(Vec<u8>, Vec<u8>)> {
+        let (Some(map), Some(slot)) = (&self.cells, self.classifier.slot(&self.table, rule)) else {
+            return Err(RuntimeError::Value(format!(
+                "table `{}` has no direct counters or meters",
+                self.table.name
+            )));
+        };
+        let key = slot.to_ne_bytes().to_vec();
+        let value = read_optional(map, &key)?.unwrap_or_default();
+        Ok((key, value))
     }
 
     pub fn classifier(&self) -> &Classifier {
@@ -97,9 +150,11 @@ impl Store {
         let mut touched = BTreeSet::new();
         let mut filters = BTreeMap::new();
         let mut lists = BTreeSet::new();
+        let mut cells = vec![];
         for entry in entries {
             for write in next.insert(&self.table, entry)? {
                 match write {
+                    cell @ MapWrite::Cell { .. } => cells.push(cell),
                     MapWrite::Bucket(key, _) => {
                         touched.insert(key);
                     }
@@ -112,10 +167,8 @@ impl Store {
                 }
             }
         }
-        let mut writes: Vec<MapWrite> = filters
-            .into_iter()
-            .map(|(id, filter)| MapWrite::Filter(id, filter))
-            .collect();
+        let mut writes = cells;
+        writes.extend((filters.into_iter()).map(|(id, filter)| MapWrite::Filter(id, filter)));
         for p in lists {
             writes.push(MapWrite::Groups(p, next.list(&self.table, p)?));
         }
@@ -160,8 +213,39 @@ impl Store {
                     Ok(()) | Err(RuntimeError::KeyNotFound { .. }) => {}
                     Err(other) => return Err(other),
                 },
+                MapWrite::Cell { slot, value, keep } => self.write_cell(slot, value, keep)?,
             }
         }
         Ok(())
     }
+
+    /// Write a rule's value into `slot`, with the direct cells slot
+    /// `keep` holds (a modified rule keeps its counts and meter state).
+    fn write_cell(&self, slot: u32, mut value: Vec<u8>, keep: Option<u32>) -> Result<()> {
+        let Some(map) = &self.cells else {
+            return Ok(());
+        };
+        if let Some(old) = keep.and_then(|k| read_optional(map, &k.to_ne_bytes()).transpose()) {
+            let old = old?;
+            let from = cells_start(&self.table);
+            if let (Some(new), Some(kept)) = (value.get_mut(from..), old.get(from..)) {
+                if new.len() == kept.len() {
+                    new.copy_from_slice(kept);
+                }
+            }
+        }
+        map.write(&slot.to_ne_bytes(), &value, Write::Replace)
+    }
+}
+
+/// Where a value's direct cells may start: after its head and every
+/// action's parameters.
+fn cells_start(table: &Table) -> usize {
+    let head = (table.ternary.as_ref())
+        .and_then(|t| t.cells.as_ref())
+        .map_or(0, |c| c.head_size as usize);
+    (table.actions.iter())
+        .flat_map(|a| &a.params)
+        .map(|p| (p.byte_offset + p.byte_len) as usize)
+        .fold(head, usize::max)
 }

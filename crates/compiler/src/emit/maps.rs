@@ -111,6 +111,7 @@ impl Emitter<'_> {
         ));
         if l.ternary {
             out.push_str("    u32 priority; /* higher wins */\n");
+            out.push_str(&Self::ternary_slot_member(t, l));
         }
         if t.implementation.is_some() {
             out.push_str("    u32 ref; /* action 1: a member id, 2: a group id */\n");

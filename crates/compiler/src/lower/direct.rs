@@ -152,9 +152,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Storage::Code => {
                 "its entries are all const, compiled into code with no value to count in"
             }
-            Storage::Ternary => {
-                "a ternary lookup copies the matched rule's value, so updates would be lost"
-            }
             // The kernel allows a `bpf_spin_lock` in hash and array values only.
             Storage::LpmTrie if meters => "an lpm trie's values cannot hold a meter's lock",
             _ => return,

@@ -15,6 +15,7 @@ mod words;
 pub use batch::{insert_batch, insert_batches, insert_table_batches, BatchError, TableBatch};
 pub use counters::{counter_cells, reset_counter, CounterCell};
 pub use decode::{action as decode_action, entry as decode_entry, Entry};
+pub(crate) use tables::rule_entry;
 pub use tables::{add, clear, delete, dump, get, modify};
 pub use words::{key_only, parse_entry, parse_key, EntryWords};
 

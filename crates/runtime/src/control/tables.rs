@@ -29,7 +29,7 @@ fn store(source: &impl MapSource, table: &Table) -> Result<Store> {
 }
 
 /// A rule in P4 terms (`decode` reads a ternary key after the slot word).
-fn rule_entry(table: &Table, rule: &Rule) -> Result<Entry> {
+pub(crate) fn rule_entry(table: &Table, rule: &Rule) -> Result<Entry> {
     let offset = table
         .ternary
         .as_ref()
