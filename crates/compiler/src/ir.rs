@@ -222,6 +222,10 @@ pub enum Builtin {
     /// A CRC continued over more data: the first argument is the CRC of
     /// the data so far (0 for none), the rest the data's fields.
     CrcContinue(HashAlgorithm),
+    /// The Internet checksum of the arguments' bits followed by the
+    /// packet's payload, the bytes after those the parser took (v1model's
+    /// `*_checksum_with_payload`).
+    Csum16WithPayload,
 }
 
 /// Hash algorithms over a bit string, as BMv2 and the PSA define them.
