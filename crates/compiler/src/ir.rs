@@ -226,6 +226,10 @@ pub enum Builtin {
     SkbRead(SkbField),
     /// Writes the one argument into the socket buffer's field (TC only).
     SkbWrite(SkbField),
+    /// The Internet checksum of the arguments' bits followed by the
+    /// packet's payload, the bytes after those the parser took (v1model's
+    /// `*_checksum_with_payload`).
+    Csum16WithPayload,
 }
 
 /// The fields of the kernel's socket buffer (`struct __sk_buff`) that

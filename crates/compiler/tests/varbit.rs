@@ -1,5 +1,6 @@
-//! `varbit` values where the eBPF target cannot take them: a diagnostic
-//! located in the program, never a panic or a clang error.
+//! `varbit` values and checksums over the payload where the eBPF target
+//! cannot take them: a diagnostic located in the program, never a panic or
+//! a clang error.
 
 use p4bpf_compiler::{generate, Hook};
 use std::path::Path;
@@ -7,6 +8,11 @@ use std::path::Path;
 /// The first error message for a v1model program whose ingress applies
 /// `body`, with `hdr.a.data` a `varbit<24>` after the byte `hdr.a.kind`.
 fn first_error(body: &str) -> Option<String> {
+    first_error_with(body, "")
+}
+
+/// As [`first_error`], `compute` the body of the checksum-computing control.
+fn first_error_with(body: &str, compute: &str) -> Option<String> {
     let text = format!(
         "#include <core.p4>
 #include <v1model.p4>
@@ -21,7 +27,7 @@ control ing(inout hs hdr, inout meta_t meta, inout standard_metadata_t sm) {{
     apply {{ {body} }}
 }}
 control eg(inout hs hdr, inout meta_t meta, inout standard_metadata_t sm) {{ apply {{ }} }}
-control cc(inout hs hdr, inout meta_t meta) {{ apply {{ }} }}
+control cc(inout hs hdr, inout meta_t meta) {{ apply {{ {compute} }} }}
 control dep(packet_out p, in hs hdr) {{ apply {{ p.emit(hdr.a); }} }}
 V1Switch(prs(), vc(), ing(), eg(), cc(), dep()) main;
 "
@@ -68,4 +74,26 @@ fn a_varbit_before_other_fields_of_a_checksum_is_refused() {
     let body = "bit<16> c; hash(c, HashAlgorithm.csum16, 16w0, { hdr.a.data, hdr.a.kind }, 16w0);";
     let message = first_error(body).unwrap_or_default();
     assert!(message.contains("last of the fields"), "{message}");
+}
+
+#[test]
+fn a_checksum_with_payload_by_csum16_compiles() {
+    let compute = "update_checksum_with_payload(true, { hdr.a.kind, hdr.a.data }, meta.nibble, HashAlgorithm.csum16);";
+    assert_eq!(first_error_with("", compute), None);
+}
+
+#[test]
+fn a_checksum_with_payload_by_crc_is_refused() {
+    let compute =
+        "update_checksum_with_payload(true, { hdr.a.kind }, meta.nibble, HashAlgorithm.crc16);";
+    let message = first_error_with("", compute).unwrap_or_default();
+    assert!(message.contains("only with csum16"), "{message}");
+}
+
+#[test]
+fn a_payload_after_fields_not_whole_bytes_is_refused() {
+    let compute =
+        "update_checksum_with_payload(true, { meta.nibble }, meta.nibble, HashAlgorithm.csum16);";
+    let message = first_error_with("", compute).unwrap_or_default();
+    assert!(message.contains("not whole bytes"), "{message}");
 }

@@ -215,6 +215,11 @@ pub enum Function {
     VerifyChecksum(Place),
     /// `update_checksum(cond, { fields }, checksum, algo)`.
     UpdateChecksum,
+    /// `verify_checksum_with_payload`: as `VerifyChecksum`, the payload
+    /// after the fields.
+    VerifyChecksumWithPayload(Place),
+    /// `update_checksum_with_payload`.
+    UpdateChecksumWithPayload,
     /// `random(out result, lo, hi)`.
     Random,
     /// `assert(cond)`: when false, `code` into the place and the control ends.

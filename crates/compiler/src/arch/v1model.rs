@@ -20,7 +20,6 @@ use crate::ir::{Arch, Outcome};
 const STD: &str = "standard_metadata";
 const EGRESS_SPEC: Place = Place::field(STD, "egress_spec");
 const CHECKSUM_ERROR: Place = Place::field(STD, "checksum_error");
-const PAYLOAD: &str = "checksums over the payload need the whole packet";
 const DEPRECATED_CLONE: &str =
     "the deprecated form keeps no field list here: use `clone_preserving_field_list` with `@field_list`";
 const DEPRECATED_PASS: &str =
@@ -106,11 +105,11 @@ pub const V1MODEL: Architecture = Architecture {
         ("log_msg", Function::Ignore),
         (
             "verify_checksum_with_payload",
-            Function::Unsupported(PAYLOAD),
+            Function::VerifyChecksumWithPayload(CHECKSUM_ERROR),
         ),
         (
             "update_checksum_with_payload",
-            Function::Unsupported(PAYLOAD),
+            Function::UpdateChecksumWithPayload,
         ),
         ("digest", Function::Digest),
         ("clone", Function::Clone { field_list: false }),

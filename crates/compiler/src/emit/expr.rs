@@ -403,6 +403,7 @@ impl Emitter<'_> {
             Builtin::Random => "bpf_get_prandom_u32()".into(),
             Builtin::PassNumber => "passes".into(),
             Builtin::CrcContinue(algorithm) => self.crc_continue_call(algorithm, args_of),
+            Builtin::Csum16WithPayload => self.csum16_with_payload_call(args_of),
             Builtin::Digest(index) => self.digest_call(index, &args),
             // The kernel keeps the protocol in network order.
             Builtin::SkbRead(SkbField::Protocol) => {

@@ -18,9 +18,8 @@ impl Emitter<'_> {
     }
 
     /// C statements filling `u8 hash_in[len]` with `fields` as one bit
-    /// string, and `len`.
-    /// A varbit field (last, on a byte: lowering checks) takes room for
-    /// its maximum, zeros past the bytes in use.
+    /// string, and `len`. A varbit field (last, on a byte: lowering
+    /// checks) takes room for its maximum, zeros past the bytes in use.
     pub(super) fn hash_input(&self, fields: &[Expr]) -> (String, u32) {
         let bits: u32 = fields.iter().map(|f| input_bits(&f.ty)).sum();
         let len = bits.div_ceil(8).max(1);

@@ -28,6 +28,10 @@ pub enum Helper {
     OpaqueU16,
     /// `==` of two varbit values (`super::varbit`).
     VarbitEq,
+    /// The checksum over fields and payload, per hook
+    /// (`super::payload_checksum`).
+    PayloadCsum16Tc,
+    PayloadCsum16Xdp,
 }
 
 pub fn text(helper: Helper) -> &'static str {
@@ -35,6 +39,8 @@ pub fn text(helper: Helper) -> &'static str {
         Helper::Wide => super::wide::WIDE_HELPERS,
         Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
         Helper::VarbitEq => super::varbit::EQ_HELPER,
+        Helper::PayloadCsum16Tc => super::payload_checksum::TC_HELPER,
+        Helper::PayloadCsum16Xdp => super::payload_checksum::XDP_HELPER,
         Helper::CrcContinue(algorithm) => super::crc_continue::helper_text(algorithm),
         // In asm: clang would otherwise fold the clamp into a compare on
         // one register and an access through another, or into a select of

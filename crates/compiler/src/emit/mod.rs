@@ -29,6 +29,7 @@ mod parser;
 mod parser_error;
 mod parser_loop;
 mod parser_merge;
+mod payload_checksum;
 mod perf_events;
 mod ports;
 pub mod profile;
@@ -317,7 +318,7 @@ impl Emitter<'_> {
     }
 
     fn state_in_map(&self) -> bool {
-        self.state_size() > MAX_STACK_STATE || self.stages.staged()
+        self.state_size() + self.varbit_hash_bytes() > MAX_STACK_STATE || self.stages.staged()
     }
 
     fn preamble(&self) -> String {

@@ -31,10 +31,13 @@ pub fn c_size(e: &Emitter, ty: &Ty) -> u32 {
                 .prog
                 .agg(*a)
                 .map(|g| {
-                    g.fields
+                    let varbit = g.varbit.as_ref().map_or(0, |v| v.max_bits / 8 + 2);
+                    let fields: u32 = g
+                        .fields
                         .iter()
                         .map(|f| c_size(e, &f.ty).next_multiple_of(2))
-                        .sum()
+                        .sum();
+                    fields + varbit
                 })
                 .unwrap_or(0);
             fields + 8

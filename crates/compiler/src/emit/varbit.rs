@@ -1,20 +1,21 @@
 //! `varbit<N>` values: a C struct per maximum width holding up to N/8
 //! bytes and how many are in use, in header fields, struct fields and
-//! variables alike, so assignment is a struct copy. A header's trailing
-//! `varbit` field: `extract(h, bits)` checks the size (whole bytes, at
-//! most the maximum) and copies that many bytes after the fixed fields;
-//! emitting the header writes them back. At XDP the bytes move one at a
-//! time in a loop bounded by the maximum, each access checked against the
-//! packet's end, as the verifier needs; at TC one `bpf_skb_load_bytes` /
-//! `bpf_skb_store_bytes` call moves them. `==` compares the sizes, then
-//! the bytes in use, in a loop the maximum bounds.
+//! variables alike, so assignment is a struct copy. The bytes past those
+//! in use are zero (extract clears them, a reset clears the struct), so
+//! `==` compares the sizes, then all the bytes, and a checksum hashes the
+//! maximum. A header's trailing `varbit` field: `extract(h, bits)` checks
+//! the size (whole bytes, at most the maximum) and copies that many bytes
+//! after the fixed fields; emitting the header writes them back, each
+//! with one helper call (`bpf_skb_load_bytes` / `bpf_xdp_load_bytes` and
+//! the `store` ones), a size the verifier sees bounded by the maximum.
 
 use super::c::{line, CStmt};
 use super::helpers::Helper;
 use super::types::VALID;
 use super::Emitter;
 use crate::cstruct::c_ident;
-use crate::ir::{Aggregate, Expr, Ty, VarbitField};
+use crate::ir::{Aggregate, Builtin, Expr, ExprKind, Ty, VarbitField};
+use crate::midend::visit::{walk_program, Descend, Visitor};
 use p4bpf_layout::Hook;
 
 /// Keeps clang from testing a copy of `varbit_bytes` (libbpf's
@@ -66,6 +67,14 @@ impl Emitter<'_> {
                 )
             })
             .collect()
+    }
+
+    /// The stack the hash inputs holding a varbit take: buffers sized for
+    /// the maximum, which clang keeps apart, so the state leaves room.
+    pub fn varbit_hash_bytes(&self) -> u32 {
+        let mut buffers = VarbitHashBytes(0);
+        walk_program(&mut buffers, self.prog);
+        buffers.0
     }
 
     /// `l == r` of two varbit places.
@@ -205,5 +214,27 @@ fn varbit_width(ty: &Ty) -> Option<u32> {
     match ty {
         Ty::Varbit { max_bits } => Some(*max_bits),
         _ => None,
+    }
+}
+
+/// Sums the input bytes of the hashes over a varbit.
+struct VarbitHashBytes(u32);
+
+impl Visitor for VarbitHashBytes {
+    fn expr(&mut self, e: &Expr) -> Descend {
+        if let ExprKind::Builtin {
+            func: Builtin::Hash(_) | Builtin::Csum16WithPayload,
+            args,
+        } = &e.kind
+        {
+            if args.iter().any(|a| varbit_width(&a.ty).is_some()) {
+                let bits: u32 = args
+                    .iter()
+                    .map(|a| varbit_width(&a.ty).or(a.ty.width()).unwrap_or(0))
+                    .sum();
+                self.0 += bits.div_ceil(8);
+            }
+        }
+        Descend::Yes
     }
 }

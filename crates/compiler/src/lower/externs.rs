@@ -431,6 +431,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Function::HashWithAlgorithm => self.hash_with_algorithm(args, e),
             Function::VerifyChecksum(flag) => self.checksum(Some(flag), args, e),
             Function::UpdateChecksum => self.checksum(None, args, e),
+            Function::VerifyChecksumWithPayload(flag) => {
+                self.checksum_with_payload(Some(flag), args, e)
+            }
+            Function::UpdateChecksumWithPayload => self.checksum_with_payload(None, args, e),
             Function::Random => self.random(args, e),
             Function::Assert(place, code) => self.assert(place, code, args, e),
             Function::Digest => self.digest_call(args, e),

@@ -63,6 +63,26 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         args: &'a [ast::Argument],
         e: &ast::Expr,
     ) -> Option<Expr> {
+        self.checksum_over(verify, false, args, e)
+    }
+
+    /// The `_with_payload` checksum calls: the payload follows the fields.
+    pub(super) fn checksum_with_payload(
+        &mut self,
+        verify: Option<Place>,
+        args: &'a [ast::Argument],
+        e: &ast::Expr,
+    ) -> Option<Expr> {
+        self.checksum_over(verify, true, args, e)
+    }
+
+    fn checksum_over(
+        &mut self,
+        verify: Option<Place>,
+        payload: bool,
+        args: &'a [ast::Argument],
+        e: &ast::Expr,
+    ) -> Option<Expr> {
         let args = by_checksum_param_names(args);
         let [cond, data, checksum, algo] = args.as_slice() else {
             self.diags.error(
@@ -73,7 +93,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         };
         let cond = self.expr(&cond.value)?;
         let checksum = self.expr(&checksum.value)?;
-        let computed = Expr::cast(self.hash_of(&algo.value, &data.value)?, checksum.ty.clone());
+        let mut hash = self.hash_of(&algo.value, &data.value)?;
+        if payload {
+            hash = self.with_payload(hash, e)?;
+        }
+        let computed = Expr::cast(hash, checksum.ty.clone());
         let stmt = match verify {
             Some(flag) => {
                 let flag = self.arch_place(&flag, e.span)?;

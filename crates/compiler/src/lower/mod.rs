@@ -34,6 +34,7 @@ mod meter;
 mod method;
 mod multicast;
 mod parser;
+mod payload_checksum;
 mod pna;
 mod pna_checksum;
 mod pna_ipsec;
