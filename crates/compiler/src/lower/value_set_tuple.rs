@@ -1,12 +1,13 @@
 //! A value set matched against several select keys at once:
 //! `value_set<vs_t>(4) pvs; ... select(a, b) { pvs: next; }`, where `vs_t`
 //! is a struct with one member per key, in order (nested structs count
-//! their members). Its map is looked up exactly, so a member that asks
-//! for another match kind (`@match(ternary)`) is refused.
+//! their members). Its map is looked up exactly: a member's
+//! `@match(kind)` is a hint on how to implement the set (P4_16 12.14), and
+//! BMv2 matches value sets exactly too, as P4Info's one exact field says.
 
 use super::{Binding, Lowerer};
 use crate::ir::{Expr, Keyset, Ty, ValueSetId};
-use p4bpf_front::ast::{self, AnnotationBody, DeclKind, ExprKind as A};
+use p4bpf_front::ast::{self, ExprKind as A};
 
 impl Lowerer<'_, '_> {
     /// The value set `keyset` names when the select has several `keys`,
@@ -42,39 +43,7 @@ impl Lowerer<'_, '_> {
                 ),
             );
         }
-        if let Some(kind) = self.non_exact_member(id) {
-            self.diags.error(
-                keyset.span,
-                format!("value set `{}` has a `@match({kind})` member: the eBPF target matches value sets exactly", p.name.name),
-            );
-        }
         Some(Keyset::ValueSet(id))
-    }
-
-    /// The first match kind other than `exact` that a member of value set
-    /// `id`'s element struct asks for with `@match(kind)`.
-    fn non_exact_member(&self, id: ValueSetId) -> Option<String> {
-        let vs = self.prog.value_sets.get(id.index())?;
-        let Ty::Struct(a) = vs.ty else {
-            return None;
-        };
-        let name = &self.env.aggregates.get(a.index())?.name;
-        let DeclKind::Struct { fields, .. } = &self.env.decl(name)?.kind else {
-            return None;
-        };
-        fields
-            .iter()
-            .flat_map(|f| &f.annotations)
-            .filter(|a| a.name.name == "match")
-            .find_map(|a| match &a.body {
-                AnnotationBody::Expressions(e) => match e.first().map(|e| &e.kind) {
-                    Some(A::Path(kind)) if kind.name.name != "exact" => {
-                        Some(kind.name.name.clone())
-                    }
-                    _ => None,
-                },
-                _ => None,
-            })
     }
 
     /// The widths of the bit-string members of value set `id`'s element
