@@ -213,6 +213,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         direct: crate::emit::direct_description(prog),
         digests: crate::emit::digest::describe(prog),
         register_initials: crate::emit::register_initials(prog),
+        composite_registers: crate::emit::composite_registers(prog),
     }
 }
 

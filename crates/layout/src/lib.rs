@@ -152,6 +152,24 @@ pub struct Pipeline {
     /// the JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub register_initials: Vec<RegisterInitial>,
+    /// Registers whose index or value is a struct or wider than 64 bits.
+    /// Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub composite_registers: Vec<CompositeRegister>,
+}
+
+/// A register whose index or value is a struct or a bit string wider than
+/// 64 bits. `index` empty: the index is a number picking a cell of an
+/// array map; else the fields of a hash map's key. `value`: the fields of
+/// a cell (one named `value` when the value is not a struct). A cell
+/// never written reads as zero.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompositeRegister {
+    /// Dotted P4 name of the instance.
+    pub name: String,
+    pub map: String,
+    pub index: Vec<FieldLayout>,
+    pub value: Vec<FieldLayout>,
 }
 
 /// A register declared with an initial value (PSA's and PNA's
@@ -627,6 +645,7 @@ mod tests {
                 map: "In_r".into(),
                 initial: u64::MAX,
             }],
+            composite_registers: vec![],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

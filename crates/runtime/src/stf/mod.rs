@@ -9,7 +9,7 @@ mod direct;
 mod expect;
 mod parse;
 mod profiles;
-mod registers;
+pub mod registers;
 mod replication;
 mod run;
 mod timers;
