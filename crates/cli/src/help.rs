@@ -18,6 +18,7 @@ commands:
   bench [SUITE]         time generated programs against hand-written C, write RESULTS.md
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   counter ...           read or reset a loaded pipeline's counters
+  register ...          read or write a loaded pipeline's register cells
   digest PIPELINE       print the digests a loaded pipeline sends, as they come
   mcast ...             set, delete, list a loaded pipeline's multicast groups
   profile ...           action profile members and selector groups of a pipeline
@@ -88,6 +89,7 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("graph") => Some(crate::graph::USAGE),
         Some("bench") => Some(crate::bench::USAGE),
         Some("counter") => Some(crate::counter::USAGE),
+        Some("register") => Some(crate::register::USAGE),
         Some("mcast") => Some(crate::mcast::USAGE),
         Some("profile") => Some(crate::profile::USAGE),
         Some("clone") => Some(crate::mcast::CLONE_USAGE),

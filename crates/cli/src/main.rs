@@ -21,6 +21,7 @@ mod p4runtime;
 mod pipeline;
 mod port;
 mod profile;
+mod register;
 mod run;
 mod summary;
 mod table;
@@ -71,6 +72,7 @@ fn main() -> ExitCode {
         "help" | "-h" | "--help" => help::run(rest),
         "mcast" => mcast::run(rest),
         "profile" => profile::run(rest),
+        "register" => register::run(rest),
         "clone" => mcast::run_clone(rest),
         "p4runtime" => p4runtime::run(rest),
         "pipeline" => pipeline::run(rest),

@@ -450,9 +450,69 @@ fn corpus_psa_ebpf_programs_load_at_xdp_and_tc_or_get_a_diagnostic() {
         programs.len()
     );
     // bng and upf included: a parser's error paths join before ingress;
-    // the CRC `Checksum` programs, wide const entries and select keys too.
-    assert!(loaded >= 108, "only {loaded} loads");
+    // the CRC `Checksum` programs, wide const entries, select keys and
+    // registers of structs and wide values too.
+    assert!(loaded >= 112, "only {loaded} loads");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `p4bpf register` on a loaded pipeline whose register holds structs at
+/// struct indexes: cells by field, a packet's write seen, bad input named.
+#[test]
+fn register_cli_reads_and_writes_struct_cells_by_field() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED register_cli: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED register_cli: {why}");
+        return;
+    }
+    let name = format!("psa_register_cli_{}", std::process::id());
+    let program = corpus.join("psa-ebpf/register-structs.p4");
+    let p = program.to_string_lossy();
+    let load = [
+        &[
+            "pipeline",
+            "load",
+            p.as_ref(),
+            "--name",
+            &name,
+            "--hook",
+            "xdp",
+        ][..],
+        &PTF_DEFINES,
+    ]
+    .concat();
+    let out = common::p4bpf(&load);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let register = |args: &[&str]| common::p4bpf(&[&["register"][..], args].concat());
+    let key = "5,0xffffffffffff";
+    let get = register(&["get", &name, "ingress.reg", key]);
+    let set = register(&["set", &name, "ingress.reg", key, "0xda,0x55,7"]);
+    let again = register(&["get", &name, "ingress.reg", key]);
+    let short_key = register(&["set", &name, "ingress.reg", "5", "1,2,3"]);
+    let too_wide = register(&["set", &name, "ingress.reg", key, "1,2,0x1ffffffff"]);
+    let _ = common::p4bpf(&["pipeline", "unload", &name]);
+    assert_eq!(
+        common::stdout(&get).trim(),
+        "register ingress.reg[5,0xffffffffffff] = {port=0x0, srcAddr=0x0, dstAddr=0x0}"
+    );
+    assert!(set.status.success(), "{}", common::stderr(&set));
+    assert_eq!(
+        common::stdout(&again).trim(),
+        "register ingress.reg[5,0xffffffffffff] = {port=0xda, srcAddr=0x55, dstAddr=0x7}"
+    );
+    let says = common::stderr(&short_key);
+    assert!(
+        !short_key.status.success() && says.contains("takes 2 (port, srcAddr)"),
+        "{says}"
+    );
+    let says = common::stderr(&too_wide);
+    assert!(
+        !too_wide.status.success() && says.contains("value field `dstAddr`"),
+        "{says}"
+    );
 }
 
 /// What the PTF scenarios that read a register back must report (PTF's
@@ -463,6 +523,21 @@ const PTF_READS: &[(&str, &[&str])] = &[
         &[
             "stf:8: register ingress.reg[1] = 5",
             "stf:11: register ingress.reg[1] = 15",
+        ],
+    ),
+    (
+        "register-structs",
+        &[
+            "stf:7: register ingress.reg[5,0xffffffffffff] = {port=0x0, srcAddr=0x5, dstAddr=0x0}",
+            "stf:10: register ingress.reg[5,0xffffffffffff] = {port=0xda, srcAddr=0x55, dstAddr=0xd}",
+            "stf:12: register ingress.reg[6,0xffffffffffff] = {port=0x0, srcAddr=0x0, dstAddr=0x0}",
+        ],
+    ),
+    (
+        "wide-field-register",
+        &[
+            "stf:7: register ingress.reg[0x1111222233334444555567] = 0x11111000000000000000000",
+            "stf:11: register ingress.reg[0x1111222233334444555567] = 0x11111000000000000000000",
         ],
     ),
     (

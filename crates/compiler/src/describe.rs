@@ -223,6 +223,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         digests: crate::emit::digest::describe(prog),
         register_initials: crate::emit::register_initials(prog),
         initial_entries: crate::describe_entries::initial_entries(prog),
+        composite_registers: crate::emit::composite_registers(prog),
     }
 }
 

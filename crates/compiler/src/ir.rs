@@ -607,6 +607,8 @@ pub struct Action {
     pub table_only: bool,
     /// `@id(N)`: the P4Runtime id the program asks for.
     pub p4_id: Option<u32>,
+    /// `@hidden`: not shown to the control plane (absent from P4Info).
+    pub hidden: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -808,6 +810,16 @@ impl Table {
     }
 }
 
+/// A register's value or index type that C cannot pass as a number: a
+/// struct, or a bit string wider than 64 bits. Such registers are read
+/// and written through places (`emit::register_composite`).
+pub fn composite_register_type(ty: &Ty) -> bool {
+    match ty {
+        Ty::Struct(_) => true,
+        ty => ty.width().is_some_and(|w| w > 64),
+    }
+}
+
 /// What an extern object is; its state lives in a map of `size` cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExternKind {
@@ -838,6 +850,11 @@ pub enum ExternKind {
 }
 
 impl ExternKind {
+    /// A register whose value or index is composite.
+    pub fn is_composite_register(&self) -> bool {
+        matches!(self, ExternKind::Register { value, index, .. }
+            if composite_register_type(value) || composite_register_type(index))
+    }
     /// Whether the state is in table entries, not a map of its own.
     pub fn is_direct(&self) -> bool {
         matches!(

@@ -111,6 +111,15 @@ fn preamble(out: &mut String, id: u32, name: &str, all: &[String]) {
     );
 }
 
+/// A key's P4Info name: p4c names a validity key `h.isValid()` after the
+/// header's hidden validity field, `h.$valid$`.
+fn match_field_name(key: &str) -> String {
+    match key.strip_suffix(".isValid()") {
+        Some(header) => format!("{header}.$valid$"),
+        None => key.to_string(),
+    }
+}
+
 /// The actions `CallAction` statements name.
 #[derive(Default)]
 struct CalledActions(Vec<ActionId>);
@@ -124,9 +133,10 @@ impl Visitor for CalledActions {
     }
 }
 
-/// Names of the actions tables list or controls and parsers call. A call
-/// from an action is not a use: p4c's front end inlines it and drops the
-/// callee if nothing else uses it.
+/// Names of the actions tables list or take as default (`NoAction` when a
+/// table names none) or controls and parsers call, but not `@hidden` ones.
+/// A call from an action is not a use: p4c's front end inlines it and
+/// drops the callee if nothing else uses it.
 fn used_action_names(prog: &Program) -> BTreeSet<&str> {
     let mut calls = CalledActions::default();
     for state in prog.parsers.iter().flat_map(|p| &p.states) {
@@ -135,12 +145,16 @@ fn used_action_names(prog: &Program) -> BTreeSet<&str> {
     for c in &prog.controls {
         walk_stmts(&mut calls, &c.body);
     }
-    let listed = prog.tables.iter().flat_map(|t| t.actions.iter());
+    let listed = prog
+        .tables
+        .iter()
+        .flat_map(|t| t.actions.iter().chain([&t.default_action.action]));
     calls
         .0
         .iter()
         .chain(listed)
         .filter_map(|id| prog.action(*id))
+        .filter(|a| !a.hidden)
         .map(|a| a.name.as_str())
         .collect()
 }
@@ -220,7 +234,7 @@ pub fn write(prog: &Program) -> String {
                 MatchKind::Range => "RANGE",
                 MatchKind::Optional => "OPTIONAL",
             };
-            let _ = write!(out, "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {kind}\n  }}\n", i + 1, k.name, k.expr.ty.width().unwrap_or(0));
+            let _ = write!(out, "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {kind}\n  }}\n", i + 1, match_field_name(&k.name), k.expr.ty.width().unwrap_or(0));
         }
         for a in &t.actions {
             let Some(action) = prog.action(*a) else {

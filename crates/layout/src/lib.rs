@@ -156,6 +156,10 @@ pub struct Pipeline {
     /// loads. Left out of the JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub initial_entries: Vec<InitialEntry>,
+    /// Registers whose index or value is a struct or wider than 64 bits.
+    /// Left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub composite_registers: Vec<CompositeRegister>,
 }
 
 /// An entry a table starts with (P4's non-const `entries`), in the
@@ -173,6 +177,20 @@ pub struct InitialEntry {
     pub args: Vec<String>,
     /// The larger wins; tables with ternary, range or optional keys only.
     pub priority: Option<u32>,
+}
+
+/// A register whose index or value is a struct or a bit string wider than
+/// 64 bits. `index` empty: the index is a number picking a cell of an
+/// array map; else the fields of a hash map's key. `value`: the fields of
+/// a cell (one named `value` when the value is not a struct). A cell
+/// never written reads as zero.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompositeRegister {
+    /// Dotted P4 name of the instance.
+    pub name: String,
+    pub map: String,
+    pub index: Vec<FieldLayout>,
+    pub value: Vec<FieldLayout>,
 }
 
 /// A register declared with an initial value (PSA's and PNA's
@@ -677,6 +695,7 @@ mod tests {
                 args: vec!["7".into()],
                 priority: Some(3),
             }],
+            composite_registers: vec![],
         };
         assert_eq!(Pipeline::from_json(&p.to_json()), Ok(p.clone()));
         let old = p

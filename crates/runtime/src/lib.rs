@@ -42,6 +42,7 @@ pub mod pcap;
 pub mod pipeline;
 pub mod ports;
 pub mod profile;
+pub mod register_composite;
 pub mod stf;
 mod sys;
 mod sys_net;

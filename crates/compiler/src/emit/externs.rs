@@ -42,6 +42,9 @@ impl Emitter<'_> {
             .iter()
             .map(|x| match &x.kind {
                 ExternKind::Counter { sparse, unit } => counter_definition(x, *sparse, *unit),
+                ExternKind::Register { value, index, .. } if x.kind.is_composite_register() => {
+                    self.composite_register_definition(x, value, index)
+                }
                 ExternKind::Register { value, initial, .. } => {
                     self.register_definition(x, self.declare(value, "").trim(), *initial)
                 }
@@ -89,6 +92,9 @@ impl Emitter<'_> {
     pub fn extern_method(&self, instance: ExternId, op: ExternOp, args: &[Expr]) -> String {
         if let Some(used) = self.direct_use(instance, op) {
             return used;
+        }
+        if let Some(call) = self.composite_register_call(instance, op, args, None) {
+            return call;
         }
         let name = self
             .prog

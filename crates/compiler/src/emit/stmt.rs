@@ -408,6 +408,9 @@ impl Emitter<'_> {
     }
 
     fn assign(&self, lhs: &Expr, rhs: &Expr) -> Vec<CStmt> {
+        if let Some(read) = self.composite_register_read(lhs, rhs) {
+            return vec![line(read)];
+        }
         if let ExprKind::Slice { base, hi, lo } = &lhs.kind {
             // `x[h1:l1][h2:l2]` is `x[l1 + h2 : l1 + l2]`.
             if let ExprKind::Slice {

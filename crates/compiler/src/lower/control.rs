@@ -453,6 +453,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             default_only: Self::has_annotation(&decl.annotations, "defaultonly"),
             table_only: Self::has_annotation(&decl.annotations, "tableonly"),
             p4_id,
+            hidden: Self::has_annotation(&decl.annotations, "hidden"),
         });
         self.action_params.insert(id, &sig.params);
         let stmts = self.block(&body.stmts);

@@ -213,15 +213,21 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 return None;
             }
         };
-        let fits = |t: &Ty| matches!(t, Ty::Bits { width, .. } if *width <= 64);
-        if !fits(&value) || !fits(&index) {
+        if !self.register_type_fits(&value) || !self.register_type_fits(&index) {
             self.diags.error(
                 decl.span,
-                "`Register` values and indexes must be bit strings of at most 64 bits on the eBPF target",
+                "`Register` values and indexes must be bit strings or structs of bit strings on the eBPF target",
             );
             return None;
         }
         let initial = match args.get(1) {
+            Some(initial) if crate::ir::composite_register_type(&value) => {
+                self.diags.error(
+                    initial.value.span,
+                    "an initial value needs a `Register` of bit strings of at most 64 bits",
+                );
+                return None;
+            }
             Some(initial) => self.register_initial(&initial.value, &value)?,
             None => 0,
         };
@@ -304,14 +310,18 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         for a in args {
             lowered.push(self.expr(&a.value)?);
         }
-        Some(Expr {
+        let call = Expr {
             kind: ExprKind::ExternMethod {
                 instance,
                 op,
                 args: lowered,
             },
             ty: result,
-        })
+        };
+        if kind.is_composite_register() {
+            return Some(self.composite_register_call(call));
+        }
+        Some(call)
     }
 
     /// v1model's `r.read(out result, index)`: `result = read(index)`.
@@ -322,7 +332,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         index: &'a ast::Expr,
     ) -> Option<Expr> {
         let lhs = self.expr(result)?;
-        let index = self.expr(index)?;
+        let mut index = self.expr(index)?;
+        if crate::ir::composite_register_type(&index.ty) {
+            index = self.place(index);
+        }
         let ty = lhs.ty.clone();
         self.pending.push(Stmt::Assign {
             lhs,

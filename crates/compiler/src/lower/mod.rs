@@ -45,6 +45,7 @@ mod profile;
 mod psa_clone;
 mod psa_egress;
 mod psa_resubmit;
+mod register_composite;
 mod runnable;
 mod stmt;
 mod sub_parser;

@@ -147,6 +147,13 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.counters.iter().map(|c| c.map.clone()));
     names.extend(description.meters.iter().map(|m| m.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
+    names.extend(
+        description
+            .composite_registers
+            .iter()
+            .map(|r| r.map.clone()),
+    );
+    names.extend(description.register_initials.iter().map(|r| r.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
     names.extend(
@@ -235,6 +242,7 @@ mod tests {
             digests: None,
             register_initials: vec![],
             initial_entries: vec![],
+            composite_registers: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

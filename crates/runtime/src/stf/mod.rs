@@ -10,7 +10,7 @@ mod direct;
 mod expect;
 mod parse;
 mod profiles;
-mod registers;
+pub mod registers;
 mod replication;
 mod run;
 mod timers;

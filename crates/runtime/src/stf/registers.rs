@@ -5,20 +5,30 @@
 //! number in host byte order as wide as the register's C type. A register
 //! with an initial value holds value XOR initial in its cells
 //! (`Pipeline::register_initials`), so a reset (zeroed) cell reads as the
-//! initial value, as PSA says a reset register does.
+//! initial value, as PSA says a reset register does. Registers of structs
+//! or wide values are `register_composite`'s.
 
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
-use crate::packet_target::PacketTarget;
-use crate::value;
+use crate::{register_composite, value};
+use p4bpf_layout::Pipeline;
 
 /// The cell at `index`, as `NAME[INDEX] = VALUE` for the report.
-pub fn read(pipeline: &impl PacketTarget, name: &str, index: u32) -> Result<String> {
-    let map = register_map(pipeline, name, index)?;
+pub fn read(
+    source: &impl MapSource,
+    description: &Pipeline,
+    name: &str,
+    index: &str,
+) -> Result<String> {
+    if let Some(register) = register_composite::find(description, name) {
+        return register_composite::read(source, register, index);
+    }
+    let index = cell_number(name, index)?;
+    let map = register_map(source, name, index)?;
     let cell = map.read(&index.to_ne_bytes())?;
     let mut bytes = cell.first().cloned().unwrap_or_default();
-    xor_initial(pipeline, name, &mut bytes);
+    xor_initial(description, name, &mut bytes);
     let number = bytes
         .iter()
         .rev()
@@ -26,13 +36,30 @@ pub fn read(pipeline: &impl PacketTarget, name: &str, index: u32) -> Result<Stri
     Ok(format!("register {name}[{index}] = {number}"))
 }
 
-pub fn write(pipeline: &impl PacketTarget, name: &str, index: u32, text: &str) -> Result<()> {
-    let map = register_map(pipeline, name, index)?;
+pub fn write(
+    source: &impl MapSource,
+    description: &Pipeline,
+    name: &str,
+    index: &str,
+    text: &str,
+) -> Result<()> {
+    if let Some(register) = register_composite::find(description, name) {
+        return register_composite::write(source, register, index, text);
+    }
+    let index = cell_number(name, index)?;
+    let map = register_map(source, name, index)?;
     let mut bytes = value::parse(text, map.value_size() * 8)
         .map_err(|why| RuntimeError::Value(format!("register `{name}`: {why}")))?;
     bytes.reverse(); // big-endian text, host-order cell
-    xor_initial(pipeline, name, &mut bytes);
+    xor_initial(description, name, &mut bytes);
     map.write(&index.to_ne_bytes(), &bytes, Write::Replace)
+}
+
+/// A register's cell number as the script wrote it.
+fn cell_number(name: &str, index: &str) -> Result<u32> {
+    index
+        .parse::<u32>()
+        .map_err(|_| RuntimeError::Value(format!("register `{name}`: `{index}` is not an index")))
 }
 
 /// Every cell back to its initial value: zeroed cells, which read as it.
@@ -44,10 +71,9 @@ pub fn reset(pipeline: &impl MapSource, name: &str) -> Result<()> {
 
 /// Turns a host-order cell into its value, or a value into its cell: both
 /// are the same XOR with the register's initial value (none: 0).
-fn xor_initial(pipeline: &impl PacketTarget, name: &str, bytes: &mut [u8]) {
+fn xor_initial(description: &Pipeline, name: &str, bytes: &mut [u8]) {
     let map = map_name(name);
-    let initial = pipeline
-        .description()
+    let initial = description
         .register_initials
         .iter()
         .find(|r| r.map == map)

@@ -131,7 +131,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
             Command::Replication(command) => replication.apply(pipeline, command),
             Command::Profile(command) => profiles.apply(pipeline, command),
             Command::RegisterRead { register, index } => {
-                registers::read(pipeline, register, *index).map(|text| {
+                registers::read(pipeline, pipeline.description(), register, index).map(|text| {
                     report.push((at, format!("{name}:{at}: {text}"), false));
                 })
             }
@@ -139,7 +139,7 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 register,
                 index,
                 value,
-            } => registers::write(pipeline, register, *index, value),
+            } => registers::write(pipeline, pipeline.description(), register, index, value),
             Command::RegisterReset { register } => registers::reset(pipeline, register),
             Command::ValueSetAdd { value_set, value } => {
                 super::value_sets::add(pipeline, value_set, value)

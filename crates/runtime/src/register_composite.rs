@@ -1,0 +1,193 @@
+//! The cells of registers whose index or value is a struct or a bit
+//! string wider than 64 bits (`Pipeline::composite_registers`). An index
+//! or value is written as its fields' values in order, separated by
+//! commas (`5,0xffffffffffff`); a value is shown with its fields named
+//! (`{port=0xda, srcAddr=0x55, dstAddr=0xd}`), a lone wide one as hex. A
+//! cell never written reads as zero.
+
+use crate::error::{Result, RuntimeError};
+use crate::map::{Map, Write};
+use crate::map_source::MapSource;
+use crate::value;
+use p4bpf_layout::{ByteOrder, CompositeRegister, FieldLayout, Pipeline};
+
+/// The composite register `name` (dotted P4 name or map name), if any.
+pub fn find<'a>(description: &'a Pipeline, name: &str) -> Option<&'a CompositeRegister> {
+    description
+        .composite_registers
+        .iter()
+        .find(|r| r.name == name || r.map == name)
+}
+
+/// The cell at `index`, as `register NAME[INDEX] = VALUE`.
+pub fn read(source: &impl MapSource, register: &CompositeRegister, index: &str) -> Result<String> {
+    let map = source.map(&register.map)?;
+    let key = key_bytes(&map, register, index)?;
+    let cell = match map.read(&key) {
+        Ok(cells) => cells.into_iter().next().unwrap_or_default(),
+        Err(RuntimeError::KeyNotFound { .. }) => vec![0; map.value_size() as usize],
+        Err(e) => return Err(e),
+    };
+    Ok(format!(
+        "register {}[{index}] = {}",
+        register.name,
+        shown(&register.value, &cell)
+    ))
+}
+
+/// Sets the cell at `index` to `value`.
+pub fn write(
+    source: &impl MapSource,
+    register: &CompositeRegister,
+    index: &str,
+    value: &str,
+) -> Result<()> {
+    let map = source.map(&register.map)?;
+    let key = key_bytes(&map, register, index)?;
+    let cell = encode(
+        &register.name,
+        "value",
+        &register.value,
+        value,
+        map.value_size(),
+    )?;
+    map.write(&key, &cell, Write::Replace)
+}
+
+/// The map key of `index`: an array's cell number, or the hash map's key.
+fn key_bytes(map: &Map, register: &CompositeRegister, index: &str) -> Result<Vec<u8>> {
+    if !register.index.is_empty() {
+        return encode(
+            &register.name,
+            "index",
+            &register.index,
+            index,
+            map.key_size(),
+        );
+    }
+    let cell = index.parse::<u32>().ok().filter(|i| *i < map.max_entries());
+    cell.map(|i| i.to_ne_bytes().to_vec()).ok_or_else(|| {
+        RuntimeError::Value(format!(
+            "register `{}`: `{index}` is not an index below {}",
+            register.name,
+            map.max_entries()
+        ))
+    })
+}
+
+/// `text` (the fields' values, comma-separated) as `size` bytes laid out
+/// as `fields` say.
+fn encode(
+    register: &str,
+    what: &str,
+    fields: &[FieldLayout],
+    text: &str,
+    size: u32,
+) -> Result<Vec<u8>> {
+    let values: Vec<&str> = text.split(',').map(str::trim).collect();
+    if values.len() != fields.len() {
+        let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+        return Err(RuntimeError::Value(format!(
+            "register `{register}`: the {what} `{text}` has {} values; it takes {} ({}), comma-separated",
+            values.len(),
+            fields.len(),
+            names.join(", ")
+        )));
+    }
+    let mut bytes = vec![0u8; size as usize];
+    for (field, text) in fields.iter().zip(values) {
+        let mut v = value::parse(text, field.bit_width).map_err(|why| {
+            RuntimeError::Value(format!(
+                "register `{register}`, {what} field `{}`: {why}",
+                field.name
+            ))
+        })?;
+        if field.byte_order == ByteOrder::Host {
+            v.reverse();
+        }
+        let at = field.byte_offset as usize;
+        if let Some(slot) = bytes.get_mut(at..at + v.len()) {
+            slot.copy_from_slice(&v);
+        }
+    }
+    Ok(bytes)
+}
+
+/// A cell's value: its fields named, or a lone field's value.
+fn shown(fields: &[FieldLayout], cell: &[u8]) -> String {
+    let hex = |f: &FieldLayout| {
+        let at = f.byte_offset as usize;
+        let mut v = cell
+            .get(at..at + f.byte_len as usize)
+            .unwrap_or_default()
+            .to_vec();
+        if f.byte_order == ByteOrder::Host {
+            v.reverse();
+        }
+        let digits: String = v.iter().map(|b| format!("{b:02x}")).collect();
+        match digits.trim_start_matches('0') {
+            "" => "0x0".to_string(),
+            d => format!("0x{d}"),
+        }
+    };
+    match fields {
+        [one] if one.name == "value" => hex(one),
+        _ => {
+            let named: Vec<String> = fields
+                .iter()
+                .map(|f| format!("{}={}", f.name, hex(f)))
+                .collect();
+            format!("{{{}}}", named.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn field(
+        name: &str,
+        bit_width: u32,
+        byte_offset: u32,
+        byte_len: u32,
+        byte_order: ByteOrder,
+    ) -> FieldLayout {
+        FieldLayout {
+            name: name.into(),
+            bit_width,
+            byte_offset,
+            byte_len,
+            byte_order,
+        }
+    }
+
+    #[test]
+    fn struct_fields_land_at_their_offsets_in_their_byte_order_and_read_back_named() {
+        // struct { bit<32> port; bit<48> mac; bit<104> wide; }: u32, u64, u8[13].
+        let fields = [
+            field("port", 32, 0, 4, ByteOrder::Host),
+            field("mac", 48, 8, 8, ByteOrder::Host),
+            field("wide", 104, 16, 13, ByteOrder::Network),
+        ];
+        let bytes = encode("r", "value", &fields, "0xda, 0x0102030405, 0x1", 32).expect("encodes");
+        assert_eq!(&bytes[0..4], &[0xda, 0, 0, 0]);
+        assert_eq!(&bytes[8..16], &[5, 4, 3, 2, 1, 0, 0, 0]);
+        assert_eq!(bytes[28], 1);
+        assert_eq!(
+            shown(&fields, &bytes),
+            "{port=0xda, mac=0x102030405, wide=0x1}"
+        );
+    }
+
+    #[test]
+    fn a_lone_wide_value_shows_as_hex_and_bad_texts_say_what_they_lack() {
+        let lone = [field("value", 104, 0, 13, ByteOrder::Network)];
+        assert_eq!(shown(&lone, &[0; 13]), "0x0");
+        let short = encode("r", "index", &lone, "1,2", 13).expect_err("two values");
+        assert!(short.to_string().contains("takes 1 (value)"), "{short}");
+        let wide =
+            encode("r", "value", &lone, "0x1ffffffffffffffffffffffffff", 13).expect_err("too wide");
+        assert!(wide.to_string().contains("value field `value`"), "{wide}");
+    }
+}
