@@ -27,7 +27,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub const USAGE: &str = "\
-usage: p4bpf bench [SUITE] [--repeat N] [--rounds N] [--only NAME] [--no-write]
+usage: p4bpf bench [SUITE] [--repeat N] [--rounds N] [--only NAME] [--psa] [--no-write]
 
 Compiles SUITE/p4/NAME.p4 and SUITE/c/NAME.c (the hand-written twin), loads
 both, fills their tables and times them with BPF_PROG_TEST_RUN on a 64-byte
@@ -41,6 +41,8 @@ options:
   --repeat N   runs per BPF_PROG_TEST_RUN call (default 200000)
   --rounds N   interleaved rounds; the median is reported (default 9)
   --only NAME  only the study program NAME (and the floors)
+  --psa        only the PSA programs (PSA-eBPF's l2l3-acl from
+               ../shared/corpus/p4c, at TC), written to SUITE/psa/RESULTS.md
   --no-write   print the table, write nothing
   --no-matrix  leave out the table matrix (exact/LPM/ternary, 1-3 tables,
                2..130K entries, 1.. masks, 4..64-byte keys), which takes
@@ -58,6 +60,8 @@ pub struct Request {
     pub repeat: u32,
     pub rounds: u32,
     pub only: Option<String>,
+    /// Only the PSA cases, reported in `SUITE/psa/RESULTS.md`.
+    pub psa: bool,
     pub write: bool,
     pub matrix: bool,
     /// Rule sets for the ClassBench run, which replaces the suite's.
@@ -70,6 +74,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         repeat: 200_000,
         rounds: 9,
         only: None,
+        psa: false,
         write: true,
         matrix: true,
         classbench: None,
@@ -85,6 +90,8 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             request.only = Some(name);
         } else if let Some(dir) = words.option(&word, "--classbench")? {
             request.classbench = Some(PathBuf::from(dir));
+        } else if word == "--psa" {
+            (request.psa, request.matrix) = (true, false);
         } else if word == "--no-matrix" {
             request.matrix = false;
         } else if word == "--no-write" {
@@ -122,11 +129,20 @@ pub fn run(words: Args) -> ExitCode {
             let text = report::markdown(&request, &results);
             print!("{text}");
             if request.write {
-                let files = [
-                    (request.suite.join("RESULTS.md"), text),
-                    (request.suite.join("ratios.svg"), svg::ratios(&results)),
-                ];
+                let files = if request.psa {
+                    let psa = report::psa_markdown(&request, &results);
+                    vec![(request.suite.join("psa/RESULTS.md"), psa)]
+                } else {
+                    vec![
+                        (request.suite.join("RESULTS.md"), text),
+                        (request.suite.join("ratios.svg"), svg::ratios(&results)),
+                    ]
+                };
                 for (path, body) in files {
+                    if let Some(folder) = path.parent() {
+                        // A missing folder shows as the write's error below.
+                        let _ = std::fs::create_dir_all(folder);
+                    }
                     if let Err(e) = std::fs::write(&path, body) {
                         eprintln!("p4bpf: error: cannot write {}: {e}", path.display());
                         return ExitCode::FAILURE;

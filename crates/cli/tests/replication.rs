@@ -244,10 +244,16 @@ fn time_group(name: &str, members: u32) -> f64 {
     } else {
         frame(1, 1)
     };
+    time_frame(&program, &packet)
+}
+
+/// ns per packet of `program` on `packet`: the median over rounds of this
+/// thread's CPU time per run of `BPF_PROG_TEST_RUN` with repeat.
+fn time_frame(program: &std::os::fd::OwnedFd, packet: &[u8]) -> f64 {
     let mut samples: Vec<f64> = (0..TIMED_ROUNDS)
         .map(|_| {
-            let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
-            p4bpf_runtime::bench::timing::time_plain(fd, &packet, TIMED_REPEAT)
+            let fd = std::os::fd::AsRawFd::as_raw_fd(program);
+            p4bpf_runtime::bench::timing::time_plain(fd, packet, TIMED_REPEAT)
                 .expect("test run")
                 .cpu_ns
         })
@@ -297,7 +303,8 @@ fn replication_cost() {
             .join()
             .expect("the benchmark ran")
     });
-    std::fs::write(bench_results(), report(&figures)).expect("bench/replication/RESULTS.md");
+    let text = report(&figures) + &psa_section_kept();
+    std::fs::write(bench_results(), text).expect("bench/replication/RESULTS.md");
     print!("{}", report(&figures));
 }
 
@@ -313,14 +320,7 @@ fn report(figures: &[(u32, f64)]) -> String {
         .filter(|(m, _)| *m > 0)
         .map(|(m, ns)| (f64::from(*m), *ns))
         .collect();
-    let n = copies.len() as f64;
-    let (sx, sy) = copies
-        .iter()
-        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
-    let (sxx, sxy) = copies
-        .iter()
-        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x * x, b + x * y));
-    let slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
+    let slope = slope(&copies);
     let mut out = String::from(
         "# Cost of packet replication (v1model multicast at TC)\n\n\
          Written by `cargo test --release -p p4bpf --test replication -- --ignored replication_cost`\n\
@@ -345,6 +345,18 @@ fn report(figures: &[(u32, f64)]) -> String {
         "\nOne multicast copy costs **{slope:.0} ns** (least-squares slope over 1 to 8 copies).\n"
     ));
     out
+}
+
+/// The least-squares slope of `points` (x, y).
+fn slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x, b + y));
+    let (sxx, sxy) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), (x, y)| (a + x * x, b + x * y));
+    (n * sxy - sx * sy) / (n * sxx - sx * sx)
 }
 
 fn stf() -> PathBuf {
@@ -450,4 +462,182 @@ fn psa_clone_i2e_sessions_live_at_tc() {
             .join()
             .expect("the live clone test ran");
     });
+}
+
+fn psa_program() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replication/psa_copies.p4")
+}
+
+/// The heading of PSA's section of bench/replication/RESULTS.md.
+const PSA_HEADING: &str = "## PSA at TC: clone I2E and multicast";
+
+/// PSA's section of the existing RESULTS.md, kept when v1model's figures
+/// are written again.
+fn psa_section_kept() -> String {
+    let old = std::fs::read_to_string(bench_results()).unwrap_or_default();
+    old.find(PSA_HEADING)
+        .and_then(|at| old.get(at..))
+        .map(|section| format!("\n{section}"))
+        .unwrap_or_default()
+}
+
+/// A frame for `psa_copies.p4`: `op` and `arg` after Ethernet, then the
+/// fields egress fills in and a payload.
+fn psa_frame(op: u8, arg: u8) -> Vec<u8> {
+    let mut f = vec![0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x12, 0x34, op, arg];
+    f.extend([0; 6]); // port, instance, path, pad
+    f.extend([0xca, 0xfe]);
+    f
+}
+
+/// What egress makes of `psa_frame(op, arg)` out of `port`.
+fn psa_expected(op: u8, arg: u8, port: u16, instance: u16, path: u8) -> Vec<u8> {
+    let mut f = psa_frame(op, arg);
+    f.splice(
+        16..21,
+        [port.to_be_bytes(), instance.to_be_bytes()]
+            .concat()
+            .into_iter()
+            .chain([path]),
+    );
+    f
+}
+
+/// The timed rows: (what, copies, ns/packet).
+type PsaFigures = Vec<(&'static str, u32, f64)>;
+
+/// Checks that the copies are made, then times unicast, a clone and
+/// groups of 1 to 8, all on live ports.
+fn psa_costs(name: &str) -> PsaFigures {
+    let wires = Wires::new();
+    let p = psa_program();
+    p4bpf_ok(&[
+        "pipeline",
+        "load",
+        &p.to_string_lossy(),
+        "--name",
+        name,
+        "--hook",
+        "tc",
+    ]);
+    let _loaded = Loaded(name.to_string());
+    for port in PORTS {
+        let (dev, number) = (format!("p{port}"), port.to_string());
+        p4bpf_ok(&["port", "add", name, &dev, "--port", &number]);
+    }
+    p4bpf_ok(&["clone", "set", name, "8", "3:1"]);
+    p4bpf_ok(&["mcast", "set", name, "1", "2:1", "4:2"]);
+    // The timed paths make their copies: the original and one clone,
+    // two multicast copies each through egress.
+    assert_eq!(
+        wires.exchange(&psa_frame(3, 8)),
+        vec![
+            (2, psa_expected(3, 8, 2, 0, 1)),
+            (3, psa_expected(3, 8, 3, 1, 3))
+        ]
+    );
+    assert_eq!(
+        wires.exchange(&psa_frame(1, 1)),
+        vec![
+            (2, psa_expected(1, 1, 2, 1, 2)),
+            (4, psa_expected(1, 1, 4, 2, 2))
+        ]
+    );
+    drop(wires);
+    let deployment = p4bpf_runtime::deploy::Deployment::open(name).expect("pipeline");
+    let program = deployment.program().expect("program");
+    let mut figures = vec![
+        ("unicast", 0, time_frame(&program, &psa_frame(2, 2))),
+        (
+            "clone I2E, one member",
+            1,
+            time_frame(&program, &psa_frame(3, 8)),
+        ),
+    ];
+    for members in [1u32, 2, 4, 8] {
+        let group: Vec<String> = (0..members)
+            .map(|i| format!("{}:{}", 2 + i % 3, 20 + i))
+            .collect();
+        let mut args = vec!["mcast", "set", name, "1"];
+        args.extend(group.iter().map(String::as_str));
+        p4bpf_ok(&args);
+        figures.push(("multicast", members, time_frame(&program, &psa_frame(1, 1))));
+    }
+    figures
+}
+
+/// PSA's section: the rows, the cost of a clone (clone row less unicast
+/// row) and of a multicast copy (slope over 1 to 8).
+fn psa_report(figures: &PsaFigures) -> String {
+    let ns = |what: &str| {
+        figures
+            .iter()
+            .find(|(w, _, _)| *w == what)
+            .map_or(f64::NAN, |(_, _, ns)| *ns)
+    };
+    let copies: Vec<(f64, f64)> = figures
+        .iter()
+        .filter(|(w, _, _)| *w == "multicast")
+        .map(|(_, m, ns)| (f64::from(*m), *ns))
+        .collect();
+    let mut out = format!(
+        "{PSA_HEADING}\n\n\
+         Written by `cargo test --release -p p4bpf --test replication -- --ignored psa_replication_cost`\n\
+         (as root), the same way: `crates/cli/tests/replication/psa_copies.p4` at TC on four veth ports\n\
+         in a private namespace, the median over 7 rounds of this thread's CPU time per run of\n\
+         `BPF_PROG_TEST_RUN` (repeat 50000). Before timing, the test checks the copies leave their\n\
+         ports with what egress wrote. The unicast and clone rows send the original to port 2 with a\n\
+         redirect the test run does not perform; the clone (session 8, one member) is a real\n\
+         `bpf_clone_redirect` through egress at tcx egress of port 3. A multicast packet's original\n\
+         goes nowhere. Load average (1, 5, 15 min) at the end of the run: {}.\n\n\
+         | path | copies | ns/packet |\n| --- | ---: | ---: |\n",
+        load_average()
+    );
+    for (what, members, ns) in figures {
+        out.push_str(&format!("| {what} | {members} | {ns:.0} |\n"));
+    }
+    out.push_str(&format!(
+        "\nOne PSA clone I2E costs **{:.0} ns** (clone row less unicast row); one PSA multicast copy \
+         costs **{:.0} ns** (least-squares slope over 1 to 8 copies).\n",
+        ns("clone I2E, one member") - ns("unicast"),
+        slope(&copies)
+    ));
+    out
+}
+
+/// `/proc/loadavg`'s three averages: how much else ran beside the figures.
+fn load_average() -> String {
+    let line = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let averages: Vec<&str> = line.split_whitespace().take(3).collect();
+    averages.join(", ")
+}
+
+/// The cost of a PSA clone and of a PSA multicast copy, written beside
+/// v1model's in bench/replication/RESULTS.md:
+/// `cargo test --release -p p4bpf --test replication -- --ignored psa_replication_cost`.
+#[test]
+#[ignore = "a benchmark: run explicitly, as root"]
+fn psa_replication_cost() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_replication_cost: {why}");
+        return;
+    }
+    let name = format!("psa_copy_bench_{}", std::process::id());
+    let figures = std::thread::scope(|scope| {
+        scope
+            .spawn(|| {
+                netns::enter_fresh().expect("network namespace");
+                psa_costs(&name)
+            })
+            .join()
+            .expect("the benchmark ran")
+    });
+    let old = std::fs::read_to_string(bench_results()).unwrap_or_default();
+    let v1model = old
+        .find(PSA_HEADING)
+        .and_then(|at| old.get(..at))
+        .unwrap_or(&old);
+    let text = format!("{}\n{}", v1model.trim_end(), psa_report(&figures));
+    std::fs::write(bench_results(), text).expect("bench/replication/RESULTS.md");
+    print!("{}", psa_report(&figures));
 }

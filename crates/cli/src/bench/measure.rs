@@ -105,6 +105,7 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
     let cases: Vec<_> = suite::cases(port)
         .into_iter()
         .filter(|c| request.only.as_deref().is_none_or(|only| only == c.name))
+        .filter(|c| !request.psa || c.family == Family::Psa)
         .collect();
     if cases.is_empty() {
         return Err(format!(
