@@ -679,6 +679,8 @@ pub struct Table {
 pub struct EntryTimer {
     pub request: VarId,
     pub profile: VarId,
+    /// `NOTIFY_CONTROL`: idle entries stay for the control plane to find.
+    pub notify: bool,
 }
 
 impl EntryTimer {

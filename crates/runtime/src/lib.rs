@@ -28,6 +28,7 @@ pub mod direct;
 mod elf;
 pub mod entry;
 pub mod error;
+pub mod idle;
 pub mod json;
 mod libbpf_log;
 pub mod map;

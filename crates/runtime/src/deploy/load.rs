@@ -234,6 +234,7 @@ mod tests {
             direct: vec![],
             digests: None,
             register_initials: vec![],
+            idle_timers: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }
