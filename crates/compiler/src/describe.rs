@@ -224,7 +224,21 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         register_initials: crate::emit::register_initials(prog),
         initial_entries: crate::describe_entries::initial_entries(prog),
         composite_registers: crate::emit::composite_registers(prog),
+        idle_timers: idle_timers(prog),
     }
+}
+
+/// The tables whose entries have idle timers.
+fn idle_timers(prog: &Program) -> Vec<layout::IdleTimer> {
+    prog.tables
+        .iter()
+        .filter_map(|t| {
+            t.entry_timer.map(|timer| layout::IdleTimer {
+                table: t.name.clone(),
+                notify: timer.notify,
+            })
+        })
+        .collect()
 }
 
 /// The control-plane half of each table's `@tc_acl`.

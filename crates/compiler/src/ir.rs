@@ -706,6 +706,8 @@ pub struct InitialEntry {
 pub struct EntryTimer {
     pub request: VarId,
     pub profile: VarId,
+    /// `NOTIFY_CONTROL`: idle entries stay for the control plane to find.
+    pub notify: bool,
 }
 
 impl EntryTimer {

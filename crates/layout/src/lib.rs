@@ -160,6 +160,10 @@ pub struct Pipeline {
     /// Left out of the JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub composite_registers: Vec<CompositeRegister>,
+    /// PNA's tables whose entries have idle timers. Left out of the JSON
+    /// when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub idle_timers: Vec<IdleTimer>,
 }
 
 /// An entry a table starts with (P4's non-const `entries`), in the
@@ -191,6 +195,24 @@ pub struct CompositeRegister {
     pub map: String,
     pub index: Vec<FieldLayout>,
     pub value: Vec<FieldLayout>,
+}
+
+/// A table whose entries have idle timers (PNA's `pna_idle_timeout`).
+/// Each entry's value ends with the timer cell, a u64 in host order: the
+/// timer's last restart (`bpf_ktime_get_ns`, CLOCK_MONOTONIC) << 8 | the
+/// entry's expire-time profile; 0 until the entry's first hit. Each
+/// profile's timeout (ns, 0: never) is the u64 at its index in the array
+/// map [`IdleTimer::PROFILES_MAP`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdleTimer {
+    pub table: String,
+    /// `NOTIFY_CONTROL`: idle entries stay, and the control plane is told
+    /// of them; otherwise (`AUTO_DELETE`) they are deleted.
+    pub notify: bool,
+}
+
+impl IdleTimer {
+    pub const PROFILES_MAP: &'static str = "pna_expire_profiles";
 }
 
 /// A register declared with an initial value (PSA's and PNA's
@@ -683,6 +705,7 @@ mod tests {
                 offset: 8,
             }],
             digests: None,
+            idle_timers: vec![],
             register_initials: vec![RegisterInitial {
                 name: "In.r".into(),
                 map: "In_r".into(),

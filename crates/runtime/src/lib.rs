@@ -29,6 +29,7 @@ mod elf;
 pub mod entry;
 pub mod error;
 pub mod initial_entries;
+pub mod idle;
 pub mod json;
 mod libbpf_log;
 pub mod map;

@@ -172,6 +172,28 @@ impl Map {
         }
     }
 
+    /// Delete `key`; a missing key is [`RuntimeError::KeyNotFound`].
+    pub fn delete(&self, key: &[u8]) -> Result<()> {
+        self.check_sizes(key, self.value_size as usize)?;
+        let status = match &self.place {
+            // SAFETY: the key buffer has the map's key size (checked above).
+            Place::Kernel(fd) => unsafe {
+                crate::sys_ops::bpf_map_delete_elem(*fd, key.as_ptr().cast())
+            },
+            Place::User(host) => host.delete(&self.name, key)?,
+        };
+        match -status {
+            0 => Ok(()),
+            ENOENT => Err(RuntimeError::KeyNotFound {
+                map: self.name.clone(),
+            }),
+            errno => Err(RuntimeError::os(
+                format!("deleting from map `{}`", self.name),
+                errno,
+            )),
+        }
+    }
+
     /// The value under `key`; one value per possible CPU for a per-CPU map,
     /// else exactly one.
     pub fn read(&self, key: &[u8]) -> Result<Vec<Vec<u8>>> {

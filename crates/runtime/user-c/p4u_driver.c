@@ -95,6 +95,11 @@ static void serve(char *words[], int count)
         printf("status %ld\n", status);
         free(key);
         free(value);
+    } else if (count == 3 && strcmp(words[0], "delete") == 0) {
+        unsigned char *key = unhex(words[2], &key_length);
+        struct p4u_map *map = sized_map(words[1], key_length, 0, 0);
+        printf("status %ld\n", map ? p4u_map_delete(map, key) : -2L);
+        free(key);
     } else if (count == 3 && strcmp(words[0], "lookup") == 0) {
         unsigned char *key = unhex(words[2], &key_length);
         struct p4u_map *map = sized_map(words[1], key_length, 0, 0);

@@ -50,6 +50,9 @@ impl Emitter<'_> {
         let Some(request) = self.prog.var(timer.request) else {
             return vec![];
         };
+        if timer.notify {
+            return self.timer_start(t, &request.c_name);
+        }
         let expired = CStmt::If {
             cond: format!("timeout && *timeout && now - (value->{CELL} >> 8) > *timeout"),
             then: vec![
@@ -79,6 +82,21 @@ impl Emitter<'_> {
             },
             line(format!("struct {}_value *timed = value", t.c_name)),
             line(format!("st->{} = 0", request.c_name)),
+        ]
+    }
+
+    /// After the lookup of `t` in a `NOTIFY_CONTROL` table: idle entries
+    /// stay (the control plane finds them); a control-plane entry's timer
+    /// starts at its first hit.
+    fn timer_start(&self, t: &Table, request: &str) -> Vec<CStmt> {
+        vec![
+            CStmt::If {
+                cond: format!("value && value->{CELL} == 0"),
+                then: vec![line(format!("value->{CELL} = bpf_ktime_get_ns() << 8"))],
+                other: vec![],
+            },
+            line(format!("struct {}_value *timed = value", t.c_name)),
+            line(format!("st->{request} = 0")),
         ]
     }
 

@@ -3,10 +3,10 @@
 //! `pna_idle_timeout = PNA_IdleTimeout_t.AUTO_DELETE` give a table an
 //! [`ir::EntryTimer`]; `set_entry_expire_time[_if]`,
 //! `restart_expire_timer` and `update_expire_info` record what the
-//! matched entry's action asks of its timer. `NOTIFY_CONTROL` gives no
-//! timer: p4bpf does not notify the control plane of idle entries, so
-//! they stay, as with `NO_TIMEOUT`. In a table without a timer the calls
-//! do nothing: there is no timer to restart.
+//! matched entry's action asks of its timer. With `NOTIFY_CONTROL` the
+//! data plane keeps idle entries and the control plane finds them
+//! (`p4bpf_runtime::idle`). In a table without a timer the calls do
+//! nothing: there is no timer to restart.
 
 use super::Lowerer;
 use crate::arch::pna::{TIMER_PROFILE, TIMER_REQUEST};
@@ -23,32 +23,37 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         TIMER_PROPERTIES.contains(&name)
     }
 
-    /// Whether property `name = value` makes idle entries be deleted.
-    pub(super) fn timer_property(&mut self, name: &str, value: &ast::Expr) -> bool {
+    /// Whether property `name = value` gives entries timers, and if so
+    /// whether idle ones are reported to the control plane (`true`) or
+    /// deleted.
+    pub(super) fn timer_property(&mut self, name: &str, value: &ast::Expr) -> Option<bool> {
         match (name, self.env.value(value)) {
-            ("idle_timeout_with_auto_delete", Some(Value::Bool(b))) => *b,
-            ("pna_idle_timeout", Some(Value::Member { member, .. })) => member == "AUTO_DELETE",
+            ("idle_timeout_with_auto_delete", Some(Value::Bool(b))) => b.then_some(false),
+            ("pna_idle_timeout", Some(Value::Member { member, .. })) => match member.as_str() {
+                "AUTO_DELETE" => Some(false),
+                "NOTIFY_CONTROL" => Some(true),
+                _ => None,
+            },
             _ => {
                 self.diags.error(
                     value.span,
                     format!("`{name}` takes `true` or `false` (`idle_timeout_with_auto_delete`) or a `PNA_IdleTimeout_t` (`pna_idle_timeout`)"),
                 );
-                false
+                None
             }
         }
     }
 
-    /// The timer of a table whose idle entries are deleted: exact-match
-    /// tables only, whose entries are found again by their key.
+    /// The timer of a table whose idle entries are deleted or reported
+    /// (`notify`): exact-match tables only, whose entries are found again
+    /// by their key.
     pub(super) fn entry_timer(
         &mut self,
-        auto_delete: bool,
+        notify: Option<bool>,
         storage: Storage,
         decl: &ast::Decl,
     ) -> Option<ir::EntryTimer> {
-        if !auto_delete {
-            return None;
-        }
+        let notify = notify?;
         if storage != Storage::Hash {
             self.diags.error(
                 decl.span,
@@ -59,6 +64,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         Some(ir::EntryTimer {
             request: self.shared.get(TIMER_REQUEST).copied()?,
             profile: self.shared.get(TIMER_PROFILE).copied()?,
+            notify,
         })
     }
 

@@ -30,7 +30,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let mut add_on_miss = false;
         let mut profile = ProfileProperties::default();
         let mut direct = vec![];
-        let mut auto_delete = false;
+        let mut timer = None;
         let mut key_setup = vec![];
         for prop in properties {
             match &prop.kind {
@@ -65,7 +65,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     }
                     "psa_empty_group_action" => profile.empty_group_action = Some(value),
                     p if Self::is_direct_property(p) => self.direct_property(p, value, &mut direct),
-                    p if Self::is_timer_property(p) => auto_delete |= self.timer_property(p, value),
+                    p if Self::is_timer_property(p) => {
+                        timer = timer.or(self.timer_property(p, value))
+                    }
                     "implementation" => match &value.kind {
                         A::Call { callee, args, .. } => {
                             let kind = match &callee.kind {
@@ -132,7 +134,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let add_on_miss = (add_on_miss || self.adds_implicitly(&default_action))
             && self.add_on_miss_fits(storage, decl);
         let tc_acl = self.tc_acl(&decl.annotations);
-        let entry_timer = self.entry_timer(auto_delete, storage, decl);
+        let entry_timer = self.entry_timer(timer, storage, decl);
         let id = ir::TableId(self.prog.tables.len() as u32);
         if !key_setup.is_empty() {
             self.key_setup.insert(id, key_setup);

@@ -243,6 +243,7 @@ mod tests {
             register_initials: vec![],
             initial_entries: vec![],
             composite_registers: vec![],
+            idle_timers: vec![],
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -127,6 +127,11 @@ pub enum Command {
         profile: u32,
         nanoseconds: u64,
     },
+    /// `idle_sweep COUNT` (p4bpf's own): a control-plane sweep of the
+    /// entries with idle timers must find COUNT idle.
+    IdleSweep {
+        expected: usize,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -210,6 +215,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "expect_digest" => super::digests::parse(rest),
         "wait" => Ok(Command::Wait),
         "expire_profile" => super::timers::parse(rest),
+        "idle_sweep" => super::timers::parse_sweep(rest),
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
             super::replication::parse(w, rest).map(Command::Replication)
         }

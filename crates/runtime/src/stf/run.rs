@@ -148,6 +148,13 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 profile,
                 nanoseconds,
             } => super::timers::set(pipeline, *profile, *nanoseconds),
+            Command::IdleSweep { expected } => {
+                super::timers::sweep(pipeline, *expected).map(|found| {
+                    for idle in found {
+                        report.push((at, format!("{name}:{at}: {idle}"), false));
+                    }
+                })
+            }
             Command::MeterSet {
                 meter,
                 index,

@@ -114,6 +114,15 @@ impl UserHost {
             .unwrap_or(-22))
     }
 
+    /// The kernel's return code of a map delete (0 or a negative errno).
+    pub fn delete(&self, map: &str, key: &[u8]) -> Result<i32> {
+        let answer = self.ask(&format!("delete {map} {}", hex(key)))?;
+        Ok(answer
+            .strip_prefix("status ")
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(-22))
+    }
+
     pub fn lookup(&self, map: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {
         let answer = self.ask(&format!("lookup {map} {}", hex(key)))?;
         Ok(answer.strip_prefix("value ").map(unhex))

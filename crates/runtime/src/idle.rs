@@ -1,0 +1,145 @@
+//! PNA's idle timeouts seen from the control plane
+//! (`p4bpf_layout::IdleTimer`): a sweep walks the entries of every table
+//! with idle timers and finds those idle for longer than their profile's
+//! timeout. An `AUTO_DELETE` table's idle entries are deleted (the data
+//! plane also deletes one at its next lookup, but an idle flow sends no
+//! lookup); a `NOTIFY_CONTROL` table's stay, and the sweep reports them,
+//! at every sweep while they stay idle.
+
+use crate::control::decode::{self, Entry};
+use crate::control::keys;
+use crate::error::{Result, RuntimeError};
+use crate::map::Map;
+use crate::map_source::MapSource;
+use p4bpf_layout::{IdleTimer, Pipeline};
+
+/// An entry a sweep found idle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdleEntry {
+    pub table: String,
+    pub entry: Entry,
+    /// How long since its timer last restarted, in ns.
+    pub idle_ns: u64,
+    /// Deleted by the sweep (`AUTO_DELETE`), or left for the control
+    /// plane (`NOTIFY_CONTROL`).
+    pub deleted: bool,
+}
+
+impl std::fmt::Display for IdleEntry {
+    /// `idle TABLE KEY=VALUE... for N ns: deleted|reported`
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "idle {}", self.table)?;
+        for (name, value) in &self.entry.keys {
+            write!(f, " {name}={value}")?;
+        }
+        let what = if self.deleted { "deleted" } else { "reported" };
+        write!(f, " for {} ns: {what}", self.idle_ns)
+    }
+}
+
+/// One sweep of every table with idle timers, at the kernel's clock now.
+pub fn sweep(source: &impl MapSource, description: &Pipeline) -> Result<Vec<IdleEntry>> {
+    if description.idle_timers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let profiles = source.map(IdleTimer::PROFILES_MAP)?;
+    let now = monotonic_ns()?;
+    let mut found = Vec::new();
+    for timer in &description.idle_timers {
+        found.extend(sweep_table(source, description, timer, &profiles, now)?);
+    }
+    Ok(found)
+}
+
+fn sweep_table(
+    source: &impl MapSource,
+    description: &Pipeline,
+    timer: &IdleTimer,
+    profiles: &Map,
+    now: u64,
+) -> Result<Vec<IdleEntry>> {
+    let table = description
+        .table(&timer.table)
+        .ok_or_else(|| RuntimeError::Value(format!("no table `{}`", timer.table)))?;
+    let map = source.map(&table.map)?;
+    let mut found = Vec::new();
+    for key in keys(&map)? {
+        let value = match map.read(&key) {
+            Ok(values) => values.into_iter().next().unwrap_or_default(),
+            // Deleted by the data plane between the walk and the read.
+            Err(RuntimeError::KeyNotFound { .. }) => continue,
+            Err(other) => return Err(other),
+        };
+        let Some(idle_ns) = idle_for(&value, profiles, now)? else {
+            continue;
+        };
+        if !timer.notify {
+            match map.delete(&key) {
+                Ok(()) | Err(RuntimeError::KeyNotFound { .. }) => {}
+                Err(other) => return Err(other),
+            }
+        }
+        found.push(IdleEntry {
+            table: table.name.clone(),
+            entry: decode::entry(table, &key, &value, None)?,
+            idle_ns,
+            deleted: !timer.notify,
+        });
+    }
+    Ok(found)
+}
+
+/// How long the entry of `value` has been idle, if longer than its
+/// profile's timeout (never for a timer not started or a profile of 0).
+fn idle_for(value: &[u8], profiles: &Map, now: u64) -> Result<Option<u64>> {
+    let Some(cell) = value
+        .len()
+        .checked_sub(8)
+        .and_then(|at| value.get(at..))
+        .and_then(|b| <[u8; 8]>::try_from(b).ok())
+        .map(u64::from_ne_bytes)
+    else {
+        return Ok(None);
+    };
+    if cell == 0 {
+        return Ok(None);
+    }
+    let profile = (cell & 0xff) as u32;
+    let timeout = profiles
+        .read(&profile.to_ne_bytes())?
+        .into_iter()
+        .next()
+        .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
+        .map_or(0, u64::from_ne_bytes);
+    let idle = now.saturating_sub(cell >> 8);
+    Ok((timeout != 0 && idle > timeout).then_some(idle))
+}
+
+/// `timespec` of `clock_gettime`.
+#[repr(C)]
+struct Timespec {
+    seconds: i64,
+    nanoseconds: i64,
+}
+
+/// `CLOCK_MONOTONIC`, the clock of `bpf_ktime_get_ns` (and of the
+/// user-space target's stand-in).
+const MONOTONIC: i32 = 1;
+
+extern "C" {
+    fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+}
+
+fn monotonic_ns() -> Result<u64> {
+    let mut time = Timespec {
+        seconds: 0,
+        nanoseconds: 0,
+    };
+    // SAFETY: `time` is a valid timespec for the call to fill.
+    if unsafe { clock_gettime(MONOTONIC, &mut time) } != 0 {
+        return Err(RuntimeError::Value(
+            "the monotonic clock cannot be read".into(),
+        ));
+    }
+    Ok(time.seconds as u64 * 1_000_000_000 + time.nanoseconds as u64)
+}
