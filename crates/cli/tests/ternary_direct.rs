@@ -69,3 +69,98 @@ fn a_ternary_rule_added_again_counts_from_zero() {
         );
     }
 }
+
+/// Unloads the pipeline when the test ends, however it ends.
+struct Loaded(String);
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        let _ = common::p4bpf(&["pipeline", "unload", &self.0]);
+    }
+}
+
+/// A loaded pipeline pins each ternary table's cells map: `p4bpf counter`
+/// and `p4bpf meter` read and write a rule's cells by its key.
+#[test]
+fn a_loaded_pipeline_reads_and_sets_a_ternary_rules_cells_by_key() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED ternary direct cells of a loaded pipeline: {why}");
+        return;
+    }
+    let name = format!("tern_cells_{}", std::process::id());
+    let program = own("ternary_direct.p4");
+    let load = [
+        "pipeline",
+        "load",
+        &program.to_string_lossy(),
+        "--name",
+        &name,
+        "--hook",
+        "tc",
+    ];
+    let out = common::p4bpf(&load);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let _loaded = Loaded(name.clone());
+    let run = |args: &[&str]| {
+        let out = common::p4bpf(args);
+        assert!(out.status.success(), "{args:?}: {}", common::stderr(&out));
+        common::stdout(&out)
+    };
+    let rule = ["first=0x12&&&0xff", "second=0..255"];
+    run(&[
+        "table",
+        "add",
+        &name,
+        "classify",
+        rule[0],
+        rule[1],
+        "to_port",
+        "port=3",
+        "--priority",
+        "20",
+    ]);
+    run(&[
+        "table",
+        "add",
+        &name,
+        "police",
+        "second=0x20&&&0xf0",
+        "colour",
+        "pad=0xbb",
+        "--priority",
+        "1",
+    ]);
+    let counts = run(&["counter", "get", &name, "hits", rule[0], rule[1]]);
+    assert!(counts.contains("packets=0\tbytes=0"), "{counts}");
+    run(&[
+        "meter",
+        "set",
+        &name,
+        "rate",
+        "second=0x20&&&0xf0",
+        "1",
+        "3",
+        "1",
+        "1",
+    ]);
+    let rates = run(&["meter", "get", &name, "rate", "second=0x20&&&0xf0"]);
+    assert!(
+        rates.contains("pir=1\tpburst=3\tcir=1\tcburst=1"),
+        "{rates}"
+    );
+    // A rule that is not there is named as such.
+    let out = common::p4bpf(&[
+        "counter",
+        "get",
+        &name,
+        "hits",
+        "first=0x13&&&0xff",
+        rule[1],
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        common::stderr(&out).contains("has no entry with this key"),
+        "{}",
+        common::stderr(&out)
+    );
+}

@@ -96,7 +96,6 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 max_groups: shape.max_groups,
                 groups_offset: shape.groups_offset,
                 group_size: shape.group_size,
-                group_mask_offset: shape.group_mask_offset,
                 filters_map: format!("{}_filters", t.c_name),
                 filter_bits_offset: shape.filter_bits_offset,
                 filter_words: TERNARY_FILTER_WORDS,

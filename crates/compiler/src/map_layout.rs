@@ -43,8 +43,6 @@ pub struct TernaryShape {
     /// Offset of the first group in the list (after the u32 count).
     pub groups_offset: u32,
     pub group_size: u32,
-    /// Offset of the group's mask in its list entry (after id, priority).
-    pub group_mask_offset: u32,
     /// Offset of a filter's bits (after the group's mask).
     pub filter_bits_offset: u32,
     /// Offset of the key struct in a bucket key (after the u32 group id).
@@ -260,11 +258,8 @@ impl TableLayout {
         let rules_offset = align_to(4, rule_align);
         TernaryShape {
             max_groups: size.clamp(1, MAX_TERNARY_GROUPS),
-            groups_offset: align_to(4, word_align),
-            // id, best priority, and the group's mask: a probe reads the
-            // mask from the list entry the walk reads anyway.
-            group_size: align_to(align_to(8, key_align) + key_size, word_align),
-            group_mask_offset: align_to(8, key_align),
+            groups_offset: 4,
+            group_size: 8,
             filter_bits_offset: align_to(key_size, 4),
             key_offset,
             bucket_key_size: align_to(key_offset + key_size, word_align),

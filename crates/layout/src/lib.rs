@@ -474,9 +474,7 @@ pub struct Table {
 ///   the groups fixing no cut bit, with their best priority. A lookup
 ///   probes both (no cut: only the wild list). A list: a u32 count, then
 ///   from `groups_offset` up to `max_groups` groups of `group_size` bytes:
-///   u32 id, u32 best priority, and at `group_mask_offset` the key struct
-///   holding the group's mask `R` (what a probe needs, in the entry the
-///   walk reads anyway). Sorted by best priority, highest first.
+///   u32 id, u32 best priority. Sorted by best priority, highest first.
 ///   A list may name a group too high or one since closed (a probe too
 ///   many), never miss one. Group ids are below `max_groups`.
 /// - `filters_map`: BPF array of `max_groups` filters indexed by group id:
@@ -503,7 +501,6 @@ pub struct TernaryLayout {
     pub max_groups: u32,
     pub groups_offset: u32,
     pub group_size: u32,
-    pub group_mask_offset: u32,
     pub filters_map: String,
     pub filter_bits_offset: u32,
     pub filter_words: u32,

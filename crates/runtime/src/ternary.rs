@@ -25,8 +25,7 @@
 //! except a rule overlapping all of them (wild in the cut bits): that one
 //! is counted in the wild list, which every lookup walks too, so a new
 //! wild group writes one list, not one per partition. A list is a u32
-//! count and (id, priority, mask) entries: a probe reads the group's mask
-//! where it reads its id, and only the bits of the group's filter.
+//! count and (id, priority) pairs; the group's mask is in its filter.
 //!
 //! Make before break: a group list that names a group or a priority too
 //! many only costs a probe, one that misses a rule gives a wrong answer. So
@@ -34,8 +33,7 @@
 //! raises its best priority there, and otherwise not at all: a lowered
 //! priority or a closed group stays in the lists that name it until they
 //! are next written (lazily compacted). A closed group's id, taken again
-//! by a new group, counts as listed nowhere: each list it enters is
-//! written again, with its new mask, before any of its buckets.
+//! by a new group, gets its new mask in its filter before any bucket.
 
 use crate::entry::EncodedEntry;
 use crate::error::{Result, RuntimeError};
@@ -521,11 +519,6 @@ impl Classifier {
     }
 
     fn open(&mut self, t: &TernaryLayout, id: u32, mask: Vec<u8>) {
-        // Lists naming a closed group of this id give its old mask: any
-        // list the new group enters is written again before its buckets.
-        for listed in self.listed.values_mut() {
-            listed.remove(&id);
-        }
         self.by_mask.entry(mask.clone()).or_default().push(id);
         self.groups.insert(
             id,
@@ -620,19 +613,18 @@ impl Classifier {
     /// first.
     pub fn list(&mut self, table: &Table, partition: u32) -> Result<Vec<u8>> {
         let t = layout(table)?;
-        let mut groups: Vec<(u32, u32, &[u8])> = (self.groups.values())
-            .filter_map(|g| Some((g.best_in(partition)?, g.id, g.mask.as_slice())))
+        let mut groups: Vec<(u32, u32)> = (self.groups.values())
+            .filter_map(|g| Some((g.best_in(partition)?, g.id)))
             .collect();
-        groups.sort_by_key(|(best, id, _)| (std::cmp::Reverse(*best), *id));
+        groups.sort_by_key(|(best, id)| (std::cmp::Reverse(*best), *id));
         let mut list = vec![0u8; t.groups_size() as usize];
         put(&mut list, 0, &(groups.len() as u32).to_ne_bytes());
-        for (i, (best, id, mask)) in groups.iter().enumerate() {
+        for (i, (best, id)) in groups.iter().enumerate() {
             let at = (t.groups_offset + i as u32 * t.group_size) as usize;
             put(&mut list, at, &id.to_ne_bytes());
             put(&mut list, at + 4, &best.to_ne_bytes());
-            put(&mut list, at + t.group_mask_offset as usize, mask);
         }
-        let listed = groups.into_iter().map(|(best, id, _)| (id, best)).collect();
+        let listed = groups.into_iter().map(|(best, id)| (id, best)).collect();
         self.listed.insert(partition, listed);
         Ok(list)
     }
@@ -930,8 +922,7 @@ mod tests {
                 groups_map: "g".into(),
                 max_groups: 4,
                 groups_offset: 4,
-                group_size: 12,
-                group_mask_offset: 8,
+                group_size: 8,
                 filters_map: "f".into(),
                 filter_words: 8,
                 filter_bits_offset: 4,

@@ -3,9 +3,9 @@
 //! group lists, its key's partition's and the wild one, each sorted by
 //! the groups' best priority, the one with the better first group first,
 //! with `bpf_loop` (so the verifier checks one probe, whatever the number
-//! of groups). Per group it forms the bucket key (the key ANDed with the
-//! mask its list entry holds), skips it when the bit of its hash in the
-//! group's filter is clear (an array lookup instead of a hash probe that
+//! of groups). Per group it reads the group's filter (its mask and bits),
+//! forms the bucket key (the key ANDed with the mask), skips it when the
+//! bit of its hash is clear (an array lookup instead of a hash probe that
 //! would miss), else probes the bucket and scans its rules best first; a
 //! list stops as soon as the match in hand is at least as good as anything
 //! its groups left can hold.
@@ -24,13 +24,12 @@ impl Emitter<'_> {
         let shape = l.ternary_shape(t.size);
         let (groups, rules) = (shape.max_groups, TERNARY_BUCKET_RULES);
         let mut out = format!(
-            "struct {n}_group {{\n    u32 id;\n    u32 max_priority; /* the best priority of its rules the list covers */\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n}};\n\
+            "struct {n}_group {{\n    u32 id;\n    u32 max_priority; /* the best priority of its rules the list covers */\n}};\n\
              struct {n}_groups {{\n    u32 count;\n    struct {n}_group group[{groups}]; /* best max_priority first */\n}};\n\
              struct {n}_bucket_key {{\n    u32 group;\n    struct {n}_key key; /* key & the group's mask */\n}};\n\
-             /* A group's mask (read back by the control plane; probes take\n \
-             * the list entry's), and a bit per bucket key hash: clear means\n \
-             * no such bucket. */\n\
-             struct {n}_filter {{\n    struct {n}_key mask;\n    u32 bits[{filter_words}];\n}};\n",
+             /* A group's mask, and a bit per bucket key hash: clear means no\n \
+             * such bucket. */\n\
+             struct {n}_filter {{\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n    u32 bits[{filter_words}];\n}};\n",
             filter_words = TERNARY_FILTER_WORDS
         );
         // With direct cells a rule keeps its value's head; a hit reads the
@@ -67,13 +66,12 @@ impl Emitter<'_> {
             .map(|at| format!(" && __builtin_offsetof(struct {n}_rule, lo) == {at}"))
             .unwrap_or_default();
         out.push_str(&format!(
-            "_Static_assert(sizeof(struct {n}_group) == {} && __builtin_offsetof(struct {n}_group, mask) == {} && __builtin_offsetof(struct {n}_groups, group) == {}, \"ternary group layout\");\n\
+            "_Static_assert(sizeof(struct {n}_group) == {} && __builtin_offsetof(struct {n}_groups, group) == {}, \"ternary group layout\");\n\
              _Static_assert(__builtin_offsetof(struct {n}_filter, bits) == {}, \"ternary filter layout\");\n\
              _Static_assert(sizeof(struct {n}_bucket_key) == {}, \"ternary bucket key layout\");\n\
              _Static_assert(sizeof(struct {n}_rule) == {} && __builtin_offsetof(struct {n}_rule, action) == {}{bounds_at}, \"ternary rule layout\");\n\
              _Static_assert(sizeof(struct {n}_bucket) == {} && __builtin_offsetof(struct {n}_bucket, rule) == {}, \"ternary bucket layout\");\n",
             shape.group_size,
-            shape.group_mask_offset,
             shape.groups_offset,
             shape.filter_bits_offset,
             shape.bucket_key_size,
@@ -174,7 +172,7 @@ impl Emitter<'_> {
                     body.push(CStmt::For {
                         head: format!("u32 j = 0; j < {n}; j++"),
                         body: vec![line(format!(
-                            "probe.key.{field}[j] = s->key.{field}[j] & group->mask.{field}[j]"
+                            "probe.key.{field}[j] = s->key.{field}[j] & filter->mask.{field}[j]"
                         ))],
                     });
                     differs.push(CStmt::For {
@@ -186,7 +184,7 @@ impl Emitter<'_> {
                 }
                 _ => {
                     body.push(line(format!(
-                        "probe.key.{field} = s->key.{field} & group->mask.{field}"
+                        "probe.key.{field} = s->key.{field} & filter->mask.{field}"
                     )));
                     differs.push(line(if ranged {
                         format!("miss |= s->key.{field} < rule->lo.{field} || s->key.{field} > rule->hi.{field}")

@@ -140,7 +140,6 @@ _Static_assert(sizeof(struct MyIngress_classify_value) == 32, "value layout");
 struct MyIngress_classify_group {
     u32 id;
     u32 max_priority; /* the best priority of its rules the list covers */
-    struct MyIngress_classify_key mask; /* the bits every rule of the group fixes */
 };
 struct MyIngress_classify_groups {
     u32 count;
@@ -150,11 +149,10 @@ struct MyIngress_classify_bucket_key {
     u32 group;
     struct MyIngress_classify_key key; /* key & the group's mask */
 };
-/* A group's mask (read back by the control plane; probes take
- * the list entry's), and a bit per bucket key hash: clear means
- * no such bucket. */
+/* A group's mask, and a bit per bucket key hash: clear means no
+ * such bucket. */
 struct MyIngress_classify_filter {
-    struct MyIngress_classify_key mask;
+    struct MyIngress_classify_key mask; /* the bits every rule of the group fixes */
     u32 bits[256];
 };
 struct MyIngress_classify_head {
@@ -183,7 +181,7 @@ struct MyIngress_classify_search {
     u32 found;
     struct MyIngress_classify_head best;
 };
-_Static_assert(sizeof(struct MyIngress_classify_group) == 12 && __builtin_offsetof(struct MyIngress_classify_group, mask) == 8 && __builtin_offsetof(struct MyIngress_classify_groups, group) == 4, "ternary group layout");
+_Static_assert(sizeof(struct MyIngress_classify_group) == 8 && __builtin_offsetof(struct MyIngress_classify_groups, group) == 4, "ternary group layout");
 _Static_assert(__builtin_offsetof(struct MyIngress_classify_filter, bits) == 4, "ternary filter layout");
 _Static_assert(sizeof(struct MyIngress_classify_bucket_key) == 8, "ternary bucket key layout");
 _Static_assert(sizeof(struct MyIngress_classify_rule) == 20 && __builtin_offsetof(struct MyIngress_classify_rule, action) == 8 && __builtin_offsetof(struct MyIngress_classify_rule, lo) == 4, "ternary rule layout");
@@ -238,8 +236,8 @@ static long MyIngress_classify_probe(u32 i, void *ctx)
         return 0;
     }
     probe.group = group->id;
-    probe.key.hdr_op_first = s->key.hdr_op_first & group->mask.hdr_op_first;
-    probe.key.hdr_op_second = s->key.hdr_op_second & group->mask.hdr_op_second;
+    probe.key.hdr_op_first = s->key.hdr_op_first & filter->mask.hdr_op_first;
+    probe.key.hdr_op_second = s->key.hdr_op_second & filter->mask.hdr_op_second;
     const u32 *word = (const u32 *)&probe;
     u32 hash = 0;
     for (u32 w = 0; w < 2; w++) {
@@ -293,7 +291,6 @@ _Static_assert(sizeof(struct MyIngress_police_value) == 80, "value layout");
 struct MyIngress_police_group {
     u32 id;
     u32 max_priority; /* the best priority of its rules the list covers */
-    struct MyIngress_police_key mask; /* the bits every rule of the group fixes */
 };
 struct MyIngress_police_groups {
     u32 count;
@@ -303,11 +300,10 @@ struct MyIngress_police_bucket_key {
     u32 group;
     struct MyIngress_police_key key; /* key & the group's mask */
 };
-/* A group's mask (read back by the control plane; probes take
- * the list entry's), and a bit per bucket key hash: clear means
- * no such bucket. */
+/* A group's mask, and a bit per bucket key hash: clear means no
+ * such bucket. */
 struct MyIngress_police_filter {
-    struct MyIngress_police_key mask;
+    struct MyIngress_police_key mask; /* the bits every rule of the group fixes */
     u32 bits[256];
 };
 struct MyIngress_police_head {
@@ -334,7 +330,7 @@ struct MyIngress_police_search {
     u32 found;
     struct MyIngress_police_head best;
 };
-_Static_assert(sizeof(struct MyIngress_police_group) == 12 && __builtin_offsetof(struct MyIngress_police_group, mask) == 8 && __builtin_offsetof(struct MyIngress_police_groups, group) == 4, "ternary group layout");
+_Static_assert(sizeof(struct MyIngress_police_group) == 8 && __builtin_offsetof(struct MyIngress_police_groups, group) == 4, "ternary group layout");
 _Static_assert(__builtin_offsetof(struct MyIngress_police_filter, bits) == 4, "ternary filter layout");
 _Static_assert(sizeof(struct MyIngress_police_bucket_key) == 8, "ternary bucket key layout");
 _Static_assert(sizeof(struct MyIngress_police_rule) == 16 && __builtin_offsetof(struct MyIngress_police_rule, action) == 4, "ternary rule layout");
@@ -389,7 +385,7 @@ static long MyIngress_police_probe(u32 i, void *ctx)
         return 0;
     }
     probe.group = group->id;
-    probe.key.hdr_op_second = s->key.hdr_op_second & group->mask.hdr_op_second;
+    probe.key.hdr_op_second = s->key.hdr_op_second & filter->mask.hdr_op_second;
     const u32 *word = (const u32 *)&probe;
     u32 hash = 0;
     for (u32 w = 0; w < 2; w++) {
@@ -765,8 +761,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"groups_map\": \"MyIngress_classify_groups\",\n"
     "        \"max_groups\": 1024,\n"
     "        \"groups_offset\": 4,\n"
-    "        \"group_size\": 12,\n"
-    "        \"group_mask_offset\": 8,\n"
+    "        \"group_size\": 8,\n"
     "        \"filters_map\": \"MyIngress_classify_filters\",\n"
     "        \"filter_bits_offset\": 4,\n"
     "        \"filter_words\": 256,\n"
@@ -847,8 +842,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"groups_map\": \"MyIngress_police_groups\",\n"
     "        \"max_groups\": 1024,\n"
     "        \"groups_offset\": 4,\n"
-    "        \"group_size\": 12,\n"
-    "        \"group_mask_offset\": 8,\n"
+    "        \"group_size\": 8,\n"
     "        \"filters_map\": \"MyIngress_police_filters\",\n"
     "        \"filter_bits_offset\": 4,\n"
     "        \"filter_words\": 256,\n"
@@ -907,10 +901,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "491\t491\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "497\t511\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "531\t546\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "558\t676\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "558\t617\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "618\t676\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "487\t487\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "493\t507\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "527\t542\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "554\t672\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "554\t613\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "614\t672\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -92,7 +92,6 @@ _Static_assert(sizeof(struct pipe_classify_value) == 16, "value layout");
 struct pipe_classify_group {
     u32 id;
     u32 max_priority; /* the best priority of its rules the list covers */
-    struct pipe_classify_key mask; /* the bits every rule of the group fixes */
 };
 struct pipe_classify_groups {
     u32 count;
@@ -102,11 +101,10 @@ struct pipe_classify_bucket_key {
     u32 group;
     struct pipe_classify_key key; /* key & the group's mask */
 };
-/* A group's mask (read back by the control plane; probes take
- * the list entry's), and a bit per bucket key hash: clear means
- * no such bucket. */
+/* A group's mask, and a bit per bucket key hash: clear means no
+ * such bucket. */
 struct pipe_classify_filter {
-    struct pipe_classify_key mask;
+    struct pipe_classify_key mask; /* the bits every rule of the group fixes */
     u32 bits[256];
 };
 struct pipe_classify_rule {
@@ -127,7 +125,7 @@ struct pipe_classify_search {
     u32 found;
     struct pipe_classify_value best;
 };
-_Static_assert(sizeof(struct pipe_classify_group) == 16 && __builtin_offsetof(struct pipe_classify_group, mask) == 8 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
+_Static_assert(sizeof(struct pipe_classify_group) == 8 && __builtin_offsetof(struct pipe_classify_groups, group) == 4, "ternary group layout");
 _Static_assert(__builtin_offsetof(struct pipe_classify_filter, bits) == 8, "ternary filter layout");
 _Static_assert(sizeof(struct pipe_classify_bucket_key) == 12, "ternary bucket key layout");
 _Static_assert(sizeof(struct pipe_classify_rule) == 32 && __builtin_offsetof(struct pipe_classify_rule, action) == 16, "ternary rule layout");
@@ -175,8 +173,8 @@ static long pipe_classify_probe(u32 i, void *ctx)
         return 0;
     }
     probe.group = group->id;
-    probe.key.hdr_ipv4_dst = s->key.hdr_ipv4_dst & group->mask.hdr_ipv4_dst;
-    probe.key.hdr_ipv4_protocol = s->key.hdr_ipv4_protocol & group->mask.hdr_ipv4_protocol;
+    probe.key.hdr_ipv4_dst = s->key.hdr_ipv4_dst & filter->mask.hdr_ipv4_dst;
+    probe.key.hdr_ipv4_protocol = s->key.hdr_ipv4_protocol & filter->mask.hdr_ipv4_protocol;
     const u32 *word = (const u32 *)&probe;
     u32 hash = 0;
     for (u32 w = 0; w < 3; w++) {
@@ -429,8 +427,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        \"groups_map\": \"pipe_classify_groups\",\n"
     "        \"max_groups\": 1024,\n"
     "        \"groups_offset\": 4,\n"
-    "        \"group_size\": 16,\n"
-    "        \"group_mask_offset\": 8,\n"
+    "        \"group_size\": 8,\n"
     "        \"filters_map\": \"pipe_classify_filters\",\n"
     "        \"filter_bits_offset\": 8,\n"
     "        \"filter_words\": 256,\n"
@@ -474,8 +471,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "236\t237\tternary_priority.p4:16\taction `pipe.set`\n"
-    "252\t283\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "289\t352\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "290\t341\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "234\t235\tternary_priority.p4:16\taction `pipe.set`\n"
+    "250\t281\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "287\t350\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "288\t339\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";

@@ -142,6 +142,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
         names.extend(table.default_map.clone());
         if let Some(t) = &table.ternary {
             names.extend([t.groups_map.clone(), t.filters_map.clone()]);
+            names.extend(t.cells.as_ref().map(|c| c.map.clone()));
         }
     }
     names.extend(description.counters.iter().map(|c| c.map.clone()));
