@@ -317,17 +317,21 @@ impl Emitter<'_> {
         out
     }
 
-    /// With more than [`JOIN_FROM_EMITS`] emits of fixed-size headers,
-    /// the bound of `out` (their bytes together) under which written
-    /// paths are joined.
+    /// With more than [`JOIN_FROM_EMITS`] emits, the bound of `out` (the
+    /// headers' bytes together, each varbit at its largest) under which
+    /// written paths are joined.
     fn joined_write_bound(&self, emits: &[&Expr]) -> Option<u32> {
-        let fixed = emits.iter().all(|h| {
-            matches!(h.ty, Ty::Header(a) if self.prog.agg(a).is_some_and(|a| a.varbit.is_none()))
-        });
-        if emits.len() <= JOIN_FROM_EMITS || !fixed {
+        if emits.len() <= JOIN_FROM_EMITS {
             return None;
         }
-        let bound: u32 = emits.iter().filter_map(|h| self.header_bytes(h)).sum();
+        let largest = |h: &&Expr| match h.ty {
+            Ty::Header(a) => self.prog.agg(a).map(|a| {
+                let varbit = a.varbit.as_ref().map_or(0, |v| v.max_bits / 8);
+                a.wire_bits / 8 + varbit
+            }),
+            _ => None,
+        };
+        let bound: u32 = emits.iter().filter_map(largest).sum();
         if bound >= 0x10000 {
             return None;
         }

@@ -12,8 +12,8 @@
 //! knows nothing more of the state: the calling loop is walked once per
 //! turn, not once per path. The loop visits at most
 //! [`MAX_LOOP_STATES`] states, then rejects with `ParserTimeout`, as
-//! P4_16 lets a target do. Cycles through a stack's `next` stay inline:
-//! the stack's size bounds them and the verifier follows.
+//! P4_16 lets a target do. Cycles through a stack's `next` along one path
+//! stay inline: the stack's size bounds them and the verifier follows.
 
 use super::c::{self, line, CStmt};
 use super::Emitter;
@@ -37,15 +37,28 @@ pub fn unbounded_loops(parser: &Parser) -> Vec<Vec<usize>> {
                 || set
                     .first()
                     .is_some_and(|s| successors(parser, *s).contains(s));
-            cyclic
-                && !set.iter().any(|s| {
-                    parser
-                        .states
-                        .get(*s)
-                        .is_some_and(|st| st.stmts.iter().any(extracts_stack_next))
-                })
+            let through_stack = set.iter().any(|s| {
+                parser
+                    .states
+                    .get(*s)
+                    .is_some_and(|st| st.stmts.iter().any(extracts_stack_next))
+            });
+            cyclic && (!through_stack || branches_within(parser, set))
         })
         .collect()
+}
+
+/// Whether some state of the cycle `set` may go two ways inside it: then
+/// paths around it differ (TCP options of several sizes), and the stack's
+/// size bounds the turns, not the paths, which multiply at each turn.
+fn branches_within(parser: &Parser, set: &[usize]) -> bool {
+    set.iter().any(|s| {
+        let mut inside = successors(parser, *s);
+        inside.retain(|n| set.contains(n));
+        inside.sort_unstable();
+        inside.dedup();
+        inside.len() > 1
+    })
 }
 
 fn extracts_stack_next(s: &Stmt) -> bool {
