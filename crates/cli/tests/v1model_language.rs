@@ -1,8 +1,10 @@
-//! P4_16 language features v1model programs use that compile to nothing
-//! or to plain code (`static_assert`, constructor arguments of `main`'s
-//! blocks, ...): refusals of what cannot work, named at their place, and
-//! the corpus programs that use the features compiling and loading. The
-//! features' own behaviour is checked by the scripts of tests/v1model.
+//! P4_16 language features v1model programs use (`static_assert`,
+//! constructor arguments of `main`'s blocks, non-const entries, arrays of
+//! non-headers, extern parameters, ...): refusals of what cannot work,
+//! named at their place; non-const entries changed by `p4bpf table` after
+//! the load; the corpus programs that use the features compiling and
+//! loading at both hooks. The features' behaviour on packets is checked by
+//! the scripts of tests/v1model.
 
 mod common;
 
@@ -194,4 +196,51 @@ fn a_control_with_extern_parameters_is_applied_once_per_instance() {
         "`count_ones` takes extern instances as parameters: the eBPF target applies such a control instance once",
         "37:13",
     );
+}
+
+/// Corpus programs each needing one of these features, loaded at both
+/// hooks.
+const CORPUS_PROGRAMS: &[&str] = &[
+    "array1.p4",
+    "array2.p4",
+    "init-entries-bmv2.p4",
+    "issue1560-bmv2.p4",
+    "issue1958.p4",
+    "issue3531.p4",
+    "parser-unroll-t1-cond.p4",
+    "pvs-struct-3-bmv2.p4",
+];
+
+#[test]
+fn corpus_programs_using_these_features_load_at_both_hooks() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED corpus_programs_using_these_features_load_at_both_hooks: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED corpus_programs_using_these_features_load_at_both_hooks: {why}");
+        return;
+    }
+    let mut failures = vec![];
+    for program in CORPUS_PROGRAMS {
+        let source = corpus.join("p4_16_samples").join(program);
+        for hook in ["tc", "xdp"] {
+            let name = format!("vlang{}{hook}", std::process::id());
+            let out = common::p4bpf(&[
+                "pipeline",
+                "load",
+                &source.to_string_lossy(),
+                "--name",
+                &name,
+                "--hook",
+                hook,
+            ]);
+            if out.status.success() {
+                drop(Loaded(name));
+            } else {
+                failures.push(format!("{program} at {hook}: {}", common::stderr(&out)));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
