@@ -456,6 +456,48 @@ fn corpus_psa_ebpf_programs_load_at_xdp_and_tc_or_get_a_diagnostic() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The PTF scenarios of programs that replicate packets (which XDP
+/// refuses), as our STF files (tests/psa/ptf-tc/PROGRAM-SCENARIO.stf
+/// against psa-ebpf-examples/PROGRAM.p4), at kernel TC.
+#[test]
+fn ptf_scenarios_of_replicating_programs_pass_at_tc() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED ptf_scenarios_at_tc: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED ptf_scenarios_at_tc: {why}");
+        return;
+    }
+    let scripts = common::files_where(&own("ptf-tc"), |n| n.ends_with(".stf"));
+    assert!(!scripts.is_empty(), "PTF scenario files at TC missing");
+    for script in &scripts {
+        let stem = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let program_name = stem.rsplit_once('-').map_or(stem, |(p, _)| p);
+        let program = corpus.join(format!("psa-ebpf-examples/{program_name}.p4"));
+        let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+        let args = [
+            &[
+                "test",
+                p.as_ref(),
+                s.as_ref(),
+                "--target",
+                "kernel",
+                "--hook",
+                "tc",
+            ][..],
+            &PTF_DEFINES,
+        ]
+        .concat();
+        let out = common::p4bpf(&args);
+        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        assert!(
+            out.status.success() && text.contains("0 failure(s)"),
+            "{stem}:\n{text}"
+        );
+    }
+}
+
 /// `p4bpf register` on a loaded pipeline whose register holds structs at
 /// struct indexes: cells by field, a packet's write seen, bad input named.
 #[test]

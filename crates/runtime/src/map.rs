@@ -140,6 +140,18 @@ impl Map {
         Ok(())
     }
 
+    /// Removes `key` (of the map's key size): 0 or a negative errno, as
+    /// the kernel's call answers, from either place.
+    pub(crate) fn delete_status(&self, key: &[u8]) -> Result<i32> {
+        Ok(match &self.place {
+            // SAFETY: the caller checked the key buffer has the key size.
+            Place::Kernel(fd) => unsafe {
+                crate::sys_ops::bpf_map_delete_elem(*fd, key.as_ptr().cast())
+            },
+            Place::User(host) => host.delete(&self.name, key)?,
+        })
+    }
+
     /// Write `value` under `key` (on every CPU, for a per-CPU map).
     pub fn write(&self, key: &[u8], value: &[u8], mode: Write) -> Result<()> {
         self.check_sizes(key, value.len())?;

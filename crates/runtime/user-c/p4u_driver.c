@@ -4,6 +4,7 @@
  *   shape MAP                      -> shape TYPE KEY_SIZE VALUE_SIZE MAX_ENTRIES | none
  *   update MAP FLAGS KEY VALUE     -> status ERRNO (0 or negative)
  *   lookup MAP KEY                 -> value BYTES | none
+ *   delete MAP KEY                 -> status ERRNO (0 or negative)
  *   keys MAP                       -> keys [KEY...] (in slot order)
  *   run PACKET                     -> ret RETVAL PACKET [copy IFINDEX RETVAL PACKET]...
  *                                     (the copies bpf_clone_redirect made, egress run)
@@ -111,6 +112,11 @@ static void serve(char *words[], int count)
         } else {
             puts("none");
         }
+        free(key);
+    } else if (count == 3 && strcmp(words[0], "delete") == 0) {
+        unsigned char *key = unhex(words[2], &key_length);
+        struct p4u_map *map = sized_map(words[1], key_length, 0, 0);
+        printf("status %ld\n", map ? p4u_map_delete(map, key) : -2L);
         free(key);
     } else if (count == 2 && strcmp(words[0], "keys") == 0) {
         struct p4u_map *map = p4u_map_named(words[1]);

@@ -75,10 +75,7 @@ pub(crate) fn delete_key(map: &Map, key: &[u8]) -> Result<()> {
             key.len()
         )));
     }
-    let fd = map.fd()?;
-    // SAFETY: the key buffer has the map's key size (checked above).
-    let status = unsafe { sys_ops::bpf_map_delete_elem(fd, key.as_ptr().cast()) };
-    match -status {
+    match -map.delete_status(key)? {
         0 => Ok(()),
         ENOENT => Err(RuntimeError::KeyNotFound {
             map: map.name().to_string(),
