@@ -126,12 +126,15 @@ pub fn run(words: Args) -> ExitCode {
     }
     match measure::run(&request) {
         Ok(results) => {
-            let text = report::markdown(&request, &results);
+            let text = if request.psa {
+                report::psa_markdown(&request, &results)
+            } else {
+                report::markdown(&request, &results)
+            };
             print!("{text}");
             if request.write {
                 let files = if request.psa {
-                    let psa = report::psa_markdown(&request, &results);
-                    vec![(request.suite.join("psa/RESULTS.md"), psa)]
+                    vec![(request.suite.join("psa/RESULTS.md"), text)]
                 } else {
                     vec![
                         (request.suite.join("RESULTS.md"), text),
