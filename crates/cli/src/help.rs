@@ -19,6 +19,7 @@ commands:
   conformance [DIR]     run the front end over a corpus of P4 programs, write a report
   counter ...           read or reset a loaded pipeline's counters
   digest PIPELINE       print the digests a loaded pipeline sends, as they come
+  idle PIPELINE         sweep a loaded pipeline's idle table entries (PNA's idle timeouts)
   mcast ...             set, delete, list a loaded pipeline's multicast groups
   profile ...           action profile members and selector groups of a pipeline
   clone ...             set, delete, list a loaded pipeline's clone sessions
@@ -89,6 +90,7 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("bench") => Some(crate::bench::USAGE),
         Some("counter") => Some(crate::counter::USAGE),
         Some("mcast") => Some(crate::mcast::USAGE),
+        Some("idle") => Some(crate::idle::USAGE),
         Some("profile") => Some(crate::profile::USAGE),
         Some("clone") => Some(crate::mcast::CLONE_USAGE),
         Some("meter") => Some(crate::meter::USAGE),
