@@ -20,6 +20,7 @@ commands:
   counter ...           read or reset a loaded pipeline's counters
   register ...          read or write a loaded pipeline's register cells
   digest PIPELINE       print the digests a loaded pipeline sends, as they come
+  idle PIPELINE         sweep a loaded pipeline's idle table entries (PNA's idle timeouts)
   mcast ...             set, delete, list a loaded pipeline's multicast groups
   profile ...           action profile members and selector groups of a pipeline
   clone ...             set, delete, list a loaded pipeline's clone sessions
@@ -91,6 +92,7 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("counter") => Some(crate::counter::USAGE),
         Some("register") => Some(crate::register::USAGE),
         Some("mcast") => Some(crate::mcast::USAGE),
+        Some("idle") => Some(crate::idle::USAGE),
         Some("profile") => Some(crate::profile::USAGE),
         Some("clone") => Some(crate::mcast::CLONE_USAGE),
         Some("meter") => Some(crate::meter::USAGE),

@@ -15,6 +15,7 @@ mod fuzz;
 mod fuzz_packets;
 mod graph;
 mod help;
+mod idle;
 mod mcast;
 mod meter;
 mod p4runtime;
@@ -70,6 +71,7 @@ fn main() -> ExitCode {
         "fuzz" => fuzz::run(rest),
         "graph" => graph::run(rest),
         "help" | "-h" | "--help" => help::run(rest),
+        "idle" => idle::run(rest),
         "mcast" => mcast::run(rest),
         "profile" => profile::run(rest),
         "register" => register::run(rest),

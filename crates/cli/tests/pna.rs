@@ -521,3 +521,51 @@ fn an_ipsec_accelerator_is_warned_of_where_declared() {
         "{err}"
     );
 }
+
+#[test]
+fn idle_sets_profiles_and_sweeps_a_loaded_pipeline() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4bpf idle: {why}");
+        return;
+    }
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/pna_idle_sweep.p4");
+    let name = format!("pna4idle{}", std::process::id());
+    let loaded = common::p4bpf(&[
+        "pipeline",
+        "load",
+        &program.to_string_lossy(),
+        "--name",
+        &name,
+        "--hook",
+        "tc",
+    ]);
+    assert!(loaded.status.success(), "{}", stderr(&loaded));
+    let set = common::p4bpf(&["idle", "profile", &name, "0", "1000"]);
+    let wide = common::p4bpf(&["idle", "profile", &name, "256", "1"]);
+    let add = common::p4bpf(&[
+        "table",
+        "add",
+        &name,
+        "MainControl.reported",
+        "hdr.ethernet.dst=1",
+        "to",
+        "port=1",
+    ]);
+    let sweep = common::p4bpf(&["idle", "sweep", &name]);
+    let unloaded = common::p4bpf(&["pipeline", "unload", &name]);
+    assert!(set.status.success(), "{}", stderr(&set));
+    assert!(
+        !wide.status.success()
+            && stderr(&wide).contains("expire-time profile 256 is out of range (0 to 255)"),
+        "{}",
+        stderr(&wide)
+    );
+    assert!(add.status.success(), "{}", stderr(&add));
+    // The entry was never hit: its timer has not started, so it is not idle.
+    assert!(
+        sweep.status.success() && common::stdout(&sweep).is_empty(),
+        "{}",
+        stderr(&sweep)
+    );
+    assert!(unloaded.status.success(), "{}", stderr(&unloaded));
+}

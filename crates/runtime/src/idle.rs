@@ -9,7 +9,7 @@
 use crate::control::decode::{self, Entry};
 use crate::control::keys;
 use crate::error::{Result, RuntimeError};
-use crate::map::Map;
+use crate::map::{Map, Write};
 use crate::map_source::MapSource;
 use p4bpf_layout::{IdleTimer, Pipeline};
 
@@ -113,6 +113,24 @@ fn idle_for(value: &[u8], profiles: &Map, now: u64) -> Result<Option<u64>> {
         .map_or(0, u64::from_ne_bytes);
     let idle = now.saturating_sub(cell >> 8);
     Ok((timeout != 0 && idle > timeout).then_some(idle))
+}
+
+/// Sets expire-time profile `profile`'s timeout (0: never).
+pub fn set_profile(pipeline: &impl MapSource, profile: u32, nanoseconds: u64) -> Result<()> {
+    let map = pipeline
+        .map(IdleTimer::PROFILES_MAP)
+        .map_err(|_| RuntimeError::Value("the program has no table with idle timeouts".into()))?;
+    if profile >= map.max_entries() {
+        return Err(RuntimeError::Value(format!(
+            "expire-time profile {profile} is out of range (0 to {})",
+            map.max_entries().saturating_sub(1)
+        )));
+    }
+    map.write(
+        &profile.to_ne_bytes(),
+        &nanoseconds.to_ne_bytes(),
+        Write::Replace,
+    )
 }
 
 /// `timespec` of `clock_gettime`.

@@ -178,6 +178,9 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     if let Some(d) = &description.digests {
         names.extend([d.ring.clone(), d.lost.clone()]);
     }
+    if !description.idle_timers.is_empty() {
+        names.push(p4bpf_layout::IdleTimer::PROFILES_MAP.to_string());
+    }
     names.sort();
     names.dedup();
     names

@@ -9,12 +9,8 @@
 use super::parse::Command;
 use crate::error::{Result, RuntimeError};
 use crate::idle::IdleEntry;
-use crate::map::Write;
 use crate::map_source::MapSource;
 use crate::packet_target::PacketTarget;
-
-/// The map the compiler keeps the profiles' timeouts in.
-const PROFILES_MAP: &str = p4bpf_layout::IdleTimer::PROFILES_MAP;
 
 pub fn parse(rest: &str) -> std::result::Result<Command, String> {
     let usage = "usage: expire_profile PROFILE NANOSECONDS";
@@ -55,20 +51,7 @@ pub fn sweep(pipeline: &impl PacketTarget, expected: usize) -> Result<Vec<IdleEn
 
 /// Sets profile `profile`'s timeout.
 pub fn set(pipeline: &impl MapSource, profile: u32, nanoseconds: u64) -> Result<()> {
-    let map = pipeline
-        .map(PROFILES_MAP)
-        .map_err(|_| RuntimeError::Value("the program has no table with idle timeouts".into()))?;
-    if profile >= map.max_entries() {
-        return Err(RuntimeError::Value(format!(
-            "expire-time profile {profile} is out of range (0 to {})",
-            map.max_entries().saturating_sub(1)
-        )));
-    }
-    map.write(
-        &profile.to_ne_bytes(),
-        &nanoseconds.to_ne_bytes(),
-        Write::Replace,
-    )
+    crate::idle::set_profile(pipeline, profile, nanoseconds)
 }
 
 #[cfg(test)]
