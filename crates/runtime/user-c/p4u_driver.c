@@ -113,11 +113,6 @@ static void serve(char *words[], int count)
             puts("none");
         }
         free(key);
-    } else if (count == 3 && strcmp(words[0], "delete") == 0) {
-        unsigned char *key = unhex(words[2], &key_length);
-        struct p4u_map *map = sized_map(words[1], key_length, 0, 0);
-        printf("status %ld\n", map ? p4u_map_delete(map, key) : -2L);
-        free(key);
     } else if (count == 2 && strcmp(words[0], "keys") == 0) {
         struct p4u_map *map = p4u_map_named(words[1]);
         fputs("keys", stdout);

@@ -128,15 +128,6 @@ impl UserHost {
         Ok(answer.strip_prefix("value ").map(unhex))
     }
 
-    /// The kernel's return code of a map delete (0 or a negative errno).
-    pub fn delete(&self, map: &str, key: &[u8]) -> Result<i32> {
-        let answer = self.ask(&format!("delete {map} {}", hex(key)))?;
-        Ok(answer
-            .strip_prefix("status ")
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(-22))
-    }
-
     /// Every key of `map`.
     pub fn keys(&self, map: &str) -> Result<Vec<Vec<u8>>> {
         let answer = self.ask(&format!("keys {map}"))?;
