@@ -33,8 +33,6 @@ const VERIFIER_GAPS: &[(&str, &str)] = &[
     ("`forloop_bmv2", VERIFIER),
     ("`header_stack_ops_bmv2", VERIFIER),
     ("`invalid_hdr_warnings1", VERIFIER),
-    ("`issue447_1_bmv2", VERIFIER),
-    ("`issue447_2_bmv2", VERIFIER),
     ("`parser_unroll_issue3537", VERIFIER),
     ("`parser_unroll_test9", VERIFIER),
     ("`opassign2_bmv2", VERIFIER),
