@@ -27,11 +27,15 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         sig.params.iter().any(|p| self.extern_param(p))
     }
 
+    /// A directionless parameter of an extern type other than the packet's
+    /// (`packet_in` and `packet_out` stand for the one packet).
     fn extern_param(&self, p: &ast::Param) -> bool {
         let TypeRefKind::Named { path, .. } = &p.ty.kind else {
             return false;
         };
+        let packet = matches!(path.name.name.as_str(), "packet_in" | "packet_out");
         p.direction.is_none()
+            && !packet
             && matches!(
                 self.env.decl(&path.name.name).map(|d| &d.kind),
                 Some(DeclKind::ExternType { .. })
