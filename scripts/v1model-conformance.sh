@@ -36,9 +36,15 @@ ONE
 cat >"$WORK/load.sh" <<'ONE'
 prog=$1 hook=$2
 dir=$WORK/load-$(basename "$prog" .p4)-$hook
-if ! "$P4BPF" compile "$prog" -o "$dir" --hook "$hook" >"$dir.log" 2>&1; then
+# timeout kills the process group, clang included: a program whose C clang
+# needs minutes for counts as not compiled.
+timeout -s KILL 120 "$P4BPF" compile "$prog" -o "$dir" --hook "$hook" >"$dir.log" 2>&1
+status=$?
+if [ $status -eq 124 ] || [ $status -eq 137 ]; then
+    echo "compile: did not finish in 120 s"
+elif [ $status -ne 0 ]; then
     echo "compile: $(grep -m1 error "$dir.log" | sed 's/|/\\|/g; s#[^ ]*/p4_16_samples/##g')"
-elif "$P4BPF" pipeline load "$dir"/*.o --name "v1conf$$" --hook "$hook" >"$dir.log" 2>&1; then
+elif timeout -s KILL 120 "$P4BPF" pipeline load "$dir"/*.o --name "v1conf$$" --hook "$hook" >"$dir.log" 2>&1; then
     "$P4BPF" pipeline unload "v1conf$$" >/dev/null 2>&1 || true
     echo ok
 else
