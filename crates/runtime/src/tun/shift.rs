@@ -17,8 +17,9 @@
 //! that byte, so such a pass is reported as unreadable.
 
 use crate::error::{Result, RuntimeError};
-use crate::sys_net::{self, BpfInsn};
-use std::os::fd::{FromRawFd, OwnedFd};
+use crate::sys_net::BpfInsn;
+use crate::veth::load_instructions;
+use std::os::fd::OwnedFd;
 
 /// `BPF_PROG_TYPE_SCHED_CLS`.
 const PROG_TYPE_SCHED_CLS: i32 = 3;
@@ -36,23 +37,12 @@ pub const MAX_FRAME: usize = 64;
 /// The loaded program for a frame of `len` bytes (1 to [`MAX_FRAME`]).
 pub fn program(len: usize) -> Result<OwnedFd> {
     let instructions = instructions(len)?;
-    let (license, name) = (c"GPL", c"p4bpf_tun_shift");
-    // SAFETY: valid instructions, NUL-terminated strings, no options.
-    let fd = unsafe {
-        sys_net::bpf_prog_load(
-            PROG_TYPE_SCHED_CLS,
-            name.as_ptr(),
-            license.as_ptr(),
-            instructions.as_ptr(),
-            instructions.len(),
-            std::ptr::null(),
-        )
-    };
-    if fd < 0 {
-        return Err(RuntimeError::os("loading the TUN shift program", -fd));
-    }
-    // SAFETY: a fresh descriptor nobody else owns.
-    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+    load_instructions(
+        PROG_TYPE_SCHED_CLS,
+        c"p4bpf_tun_shift",
+        &instructions,
+        "the TUN shift program",
+    )
 }
 
 /// `change_head(1); load_bytes(1, buf, len); store_bytes(0, buf, len);

@@ -213,21 +213,37 @@ fn pass_program() -> Result<OwnedFd> {
             immediate: 0,
         },
     ];
-    let license = c"GPL";
-    let name = c"p4bpf_pass";
-    // SAFETY: two valid instructions, NUL-terminated strings, no options.
+    load_instructions(
+        sys::PROG_TYPE_XDP,
+        c"p4bpf_pass",
+        &instructions,
+        "an XDP_PASS program",
+    )
+}
+
+/// Loads a program of hand-assembled `instructions` (GPL, no options):
+/// the small helper programs the runtime attaches itself. `what` names it
+/// in an error.
+pub(crate) fn load_instructions(
+    prog_type: i32,
+    name: &std::ffi::CStr,
+    instructions: &[BpfInsn],
+    what: &str,
+) -> Result<OwnedFd> {
+    // SAFETY: the pointers and the count come from live values; the
+    // kernel verifies the instructions.
     let fd = unsafe {
         sys_net::bpf_prog_load(
-            sys::PROG_TYPE_XDP,
+            prog_type,
             name.as_ptr(),
-            license.as_ptr(),
+            c"GPL".as_ptr(),
             instructions.as_ptr(),
             instructions.len(),
             std::ptr::null(),
         )
     };
     if fd < 0 {
-        return Err(RuntimeError::os("loading an XDP_PASS program", -fd));
+        return Err(RuntimeError::os(format!("loading {what}"), -fd));
     }
     // SAFETY: a fresh descriptor nobody else owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
