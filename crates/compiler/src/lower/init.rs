@@ -263,7 +263,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 }
 
-fn field_of(base: &Expr, agg: AggId, field: usize, ty: Ty) -> Expr {
+/// `base.field`, the `field`-th member of aggregate `agg`, of type `ty`.
+pub(super) fn field_of(base: &Expr, agg: AggId, field: usize, ty: Ty) -> Expr {
     Expr {
         kind: ExprKind::Field {
             base: Box::new(base.clone()),

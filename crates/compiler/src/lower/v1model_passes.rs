@@ -11,9 +11,10 @@
 //! end of the pass, read there, as BMv2 reads them. Both are
 //! [`ir::Resubmit`]s, the passes PSA's resubmission uses.
 
+use super::init::field_of;
 use super::Lowerer;
 use crate::arch::{Pass, Place};
-use crate::ir::{self, AggId, BinOp, Expr, ExprKind, Stmt, Ty, VarStorage};
+use crate::ir::{self, BinOp, Expr, ExprKind, Stmt, Ty, VarStorage};
 use num_traits::ToPrimitive;
 use p4bpf_front::ast;
 use p4bpf_front::source::Span;
@@ -264,16 +265,5 @@ fn constant(program: &ast::Program, e: &ast::Expr) -> Option<u32> {
             _ => None,
         }),
         _ => None,
-    }
-}
-
-fn field_of(base: &Expr, agg: AggId, field: usize, ty: Ty) -> Expr {
-    Expr {
-        kind: ExprKind::Field {
-            base: Box::new(base.clone()),
-            agg,
-            field,
-        },
-        ty,
     }
 }
