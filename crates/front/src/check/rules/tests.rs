@@ -488,3 +488,20 @@ fn deep_nesting_is_walked() {
         "control c(inout bit<8> x) {{ apply {{ x = {parens}; }} }}"
     ));
 }
+
+#[test]
+fn initializers_with_defaults_are_only_stored() {
+    let prelude = "struct S { bit<8> a; bool b; } S f(in S s) { return s; }";
+    let body = |stmts: &str| format!("{prelude} control c(inout S r) {{ apply {{ {stmts} }} }}");
+    assert_error(
+        &format!("{prelude} S g() {{ return {{ 1, ... }}; }}"),
+        "cannot be returned",
+    );
+    assert_error(&body("if (r == { b = true, ... }) {}"), "cannot be an operand");
+    assert_error(&body("if ({ ... } != r) {}"), "cannot be an operand");
+    assert_error(&body("r = f({ a = 1, ... });"), "cannot be a call argument");
+    assert_clean(&body(
+        "S s = { b = true, ... }; S t = (S){ 1, ... }; r = { ... }; r = f(s); \
+         tuple<S, bit<8>> u = { { a = 2, ... }, ... };",
+    ));
+}

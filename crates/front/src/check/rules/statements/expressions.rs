@@ -2,8 +2,9 @@
 //! initializer, `action_run` outside a `switch`, table `apply` where tables
 //! cannot be applied, `verify` outside parsers, actions called from
 //! functions or with type arguments, `_` as an operand, calls of a call's
-//! result, arguments mixing names and positions or naming one twice, and
-//! structure initializers giving a field twice.
+//! result, arguments mixing names and positions or naming one twice,
+//! structure initializers giving a field twice, and initializers with `...`
+//! anywhere but where a value is stored (an operand, a call argument).
 
 use super::{Body, Ctx};
 use crate::ast::{Argument, Expr, ExprKind};
@@ -39,9 +40,13 @@ pub(super) fn expr<'p>(e: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
                 }
             }
         }
-        ExprKind::Unary { .. }
-        | ExprKind::Binary { .. }
-        | ExprKind::Ternary { .. }
+        ExprKind::Unary { .. } | ExprKind::Binary { .. } => for_each_child(e, &mut |c| {
+            if matches!(c.kind, ExprKind::DontCare) {
+                r.error(c.span, "`_` cannot be used as a value")
+            }
+            no_defaults(c, "an operand", r);
+        }),
+        ExprKind::Ternary { .. }
         | ExprKind::Cast { .. }
         | ExprKind::Member { .. }
         | ExprKind::Index { .. }
@@ -97,6 +102,9 @@ fn call<'p>(e: &'p Expr, callee: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) 
         return;
     };
     arguments(args, r);
+    for arg in args {
+        no_defaults(&arg.value, "a call argument", r);
+    }
     if matches!(callee.kind, ExprKind::Call { .. }) {
         r.error(e.span, "the result of a call cannot be called");
     }
@@ -132,5 +140,24 @@ fn call<'p>(e: &'p Expr, callee: &'p Expr, ctx: &Ctx<'_, 'p>, r: &mut Reporter) 
     }
     if !type_args.is_empty() {
         r.error(e.span, format!("action `{name}` takes no type arguments"));
+    }
+}
+
+/// An initializer ending in `...` takes its missing fields from the type it
+/// initializes, so it may only be stored (declared, assigned, cast): as an
+/// operand, argument or returned value it has no type to complete it.
+pub(super) fn no_defaults(e: &Expr, place: &str, r: &mut Reporter) {
+    let with_defaults = match &e.kind {
+        ExprKind::StructInit { rest, .. } => *rest,
+        ExprKind::List(items) => items
+            .last()
+            .is_some_and(|last| matches!(last.kind, ExprKind::DefaultValue)),
+        _ => false,
+    };
+    if with_defaults {
+        r.error(
+            e.span,
+            format!("an initializer with `...` cannot be {place}; declare or assign it first"),
+        );
     }
 }

@@ -17,7 +17,7 @@ use crate::ast::{
     ActionRef, Block, Decl, DeclKind, Expr, Param, Program, Stmt, StmtKind, SwitchLabel,
     TablePropertyKind, Transition, TypeRefKind,
 };
-use expressions::{arguments, expr, no_table_apply};
+use expressions::{arguments, expr, no_defaults, no_table_apply};
 use std::collections::{HashMap, HashSet};
 
 pub(super) fn check(program: &Program, r: &mut Reporter) {
@@ -363,7 +363,10 @@ fn return_stmt<'p>(s: &'p Stmt, value: Option<&'p Expr>, ctx: &Ctx<'_, 'p>, r: &
         }
         _ => {}
     }
-    value.iter().for_each(|v| expr(v, ctx, r));
+    if let Some(v) = value {
+        no_defaults(v, "returned", r);
+        expr(v, ctx, r);
+    }
 }
 
 /// Whether running `list` always ends in a `return` (or `exit`).
