@@ -505,3 +505,19 @@ fn initializers_with_defaults_are_only_stored() {
          tuple<S, bit<8>> u = { { a = 2, ... }, ... };",
     ));
 }
+
+#[test]
+fn only_action_bodies_instantiate() {
+    let ext = "extern E { E(); void f(); }";
+    assert_clean(&format!(
+        "{ext} control c() {{ action a() {{ E() e; e.f(); }} apply {{ a(); }} }}"
+    ));
+    assert_error(
+        &format!("{ext} control c() {{ apply {{ E() e; e.f(); }} }}"),
+        "instantiation of `e` is not allowed inside a body",
+    );
+    assert_error(
+        &format!("{ext} parser p() {{ state start {{ E() e; transition accept; }} }}"),
+        "instantiation of `e` is not allowed inside a body",
+    );
+}

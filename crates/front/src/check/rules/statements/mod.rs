@@ -1,11 +1,11 @@
 //! Statements in the wrong place: `return` with or without a value against
 //! the enclosing function or action, `exit` and `return` in parsers, `exit`
 //! in functions, `break`/`continue` outside loops, instantiations inside
-//! bodies, `switch` in actions and parsers, `for` in parsers, variables of
-//! type `int`, `for ... in` without a type, and functions that can end
-//! without returning their value. This walker knows which body each
-//! statement is in; the rules on the expressions it meets are in
-//! [`expressions`].
+//! bodies other than actions', `switch` in actions and parsers, `for` in
+//! parsers, variables of type `int`, `for ... in` without a type, and
+//! functions that can end without returning their value. This walker
+//! knows which body each statement is in; the rules on the expressions it
+//! meets are in [`expressions`].
 //!
 //! Only names declared in the same control (its tables) or at the top level
 //! (actions, a user `verify`) are looked at, and only by their spelling.
@@ -322,7 +322,13 @@ fn stmt<'p>(s: &'p Stmt, ctx: &Ctx<'_, 'p>, r: &mut Reporter) {
         },
         StmtKind::Return(value) => return_stmt(s, value.as_ref(), ctx, r),
         StmtKind::Decl(d) => {
-            if let DeclKind::Instance { name, .. } = &d.kind {
+            // The grammar lets any block instantiate; p4c keeps that for
+            // action bodies only, and so do we.
+            let instance = match &d.kind {
+                DeclKind::Instance { name, .. } if ctx.body != Body::Action => Some(name),
+                _ => None,
+            };
+            if let Some(name) = instance {
                 r.error(
                     name.span,
                     format!(
