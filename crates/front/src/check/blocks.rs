@@ -261,6 +261,44 @@ impl Checker<'_> {
         }
     }
 
+    /// A table entry is installed before any packet arrives, so its keyset
+    /// cannot read the block's parameters (locals are left alone: the
+    /// reference compiler may have propagated their constant values).
+    fn entry_keyset_known(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::List(items) => items.iter().for_each(|i| self.entry_keyset_known(i)),
+            ExprKind::Mask { value: a, mask: b } | ExprKind::Range { lo: a, hi: b } => {
+                self.entry_keyset_known(a);
+                self.entry_keyset_known(b);
+            }
+            _ if self.reads_parameter(e) => {
+                self.error(e.span, "a table entry's keyset must be compile-time known")
+            }
+            _ => {}
+        }
+    }
+
+    fn reads_parameter(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Path(_) => self
+                .refs
+                .get(&e.id)
+                .is_some_and(|r| r.kind == super::RefKind::Parameter),
+            ExprKind::Member { base, .. } | ExprKind::Slice { base, .. } => {
+                self.reads_parameter(base)
+            }
+            ExprKind::Index { base, index } => {
+                self.reads_parameter(base) || self.reads_parameter(index)
+            }
+            ExprKind::Unary { operand, .. } => self.reads_parameter(operand),
+            ExprKind::Cast { expr, .. } => self.reads_parameter(expr),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.reads_parameter(lhs) || self.reads_parameter(rhs)
+            }
+            _ => false,
+        }
+    }
+
     /// Gives the operands of `a &&& b` / `a .. b` the key's type.
     fn retype_keyset(&mut self, e: &Expr, ty: &Type) {
         let ty = &self.types.representation(ty);
@@ -485,6 +523,7 @@ impl Checker<'_> {
                     }
                     for entry in entries {
                         self.keyset(&entry.keyset, &keys, "entry");
+                        self.entry_keyset_known(&entry.keyset);
                         self.lpm_masks(&entry.keyset, &match_kinds, &keys);
                         self.table_action_call(index, &entry.action, "entry action");
                         if let Some(prio) = &entry.priority {

@@ -320,3 +320,29 @@ fn huge_constants_are_refused_not_computed() {
     }
     rejects(&src, "more than");
 }
+
+#[test]
+fn table_entry_keysets_do_not_read_parameters() {
+    let table = |entries: &str| {
+        with_prelude(&format!(
+            "control c(inout s_t s)(bit<8> k) {{
+                 action a() {{}}
+                 table t {{
+                     key = {{ s.h.a : ternary; s.h.b : exact; }}
+                     actions = {{ a; }}
+                     const entries = {{ {entries} }}
+                 }}
+                 apply {{ t.apply(); }}
+             }}"
+        ))
+    };
+    rejects(
+        &table("(s.h.a, 1) : a();"),
+        "a table entry's keyset must be compile-time known",
+    );
+    rejects(
+        &table("(1 &&& s.h.a, 1) : a();"),
+        "compile-time known",
+    );
+    accepts(&table("(k, 1) : a(); (1 &&& 0xf0, (bit<16>)k + 2) : a(); (_, 3) : a();"));
+}
