@@ -186,7 +186,7 @@ impl Checker<'_> {
     fn variable_decl(&mut self, ty: &TypeRef, name: &ast::Ident, init: Option<&ast::Expr>) {
         self.reject_dont_care(ty, "the type of a variable");
         let ty = self.resolve_type(ty);
-        if matches!(ty, Type::String) || self.is_object_type(&ty) {
+        if matches!(ty, Type::String | Type::Void) || self.is_object_type(&ty) {
             let shown = self.show(&ty);
             self.error(
                 name.span,

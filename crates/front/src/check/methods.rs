@@ -220,9 +220,17 @@ impl Checker<'_> {
         }
     }
 
-    /// `static_assert(cond[, message])` fails when `cond` is known false.
+    /// `static_assert(cond[, message])` fails when `cond` is known false,
+    /// and cannot test what is only known at run time.
     pub(super) fn static_assert(&mut self, e: &Expr, args: &[Argument]) {
         let Some(cond) = args.first() else { return };
+        let known = self.values.contains_key(&cond.value.id);
+        if !known && self.runtime_value(&cond.value) {
+            self.error(
+                cond.value.span,
+                "`static_assert` needs a condition known at compile time",
+            );
+        }
         if let Some(Value::Bool(false)) = self.values.get(&cond.value.id) {
             let message = match args.get(1).and_then(|m| self.values.get(&m.value.id)) {
                 Some(Value::String(s)) => format!("static assertion failed: {s}"),

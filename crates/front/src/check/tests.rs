@@ -346,3 +346,29 @@ fn table_entry_keysets_do_not_read_parameters() {
     );
     accepts(&table("(k, 1) : a(); (1 &&& 0xf0, (bit<16>)k + 2) : a(); (_, 3) : a();"));
 }
+
+#[test]
+fn static_assert_needs_a_compile_time_condition() {
+    let decl = "extern bool static_assert(bool check);";
+    rejects(
+        &with_prelude(&format!(
+            "{decl} control c(inout s_t s) {{ apply {{ static_assert(s.x == 1); }} }}"
+        )),
+        "needs a condition known at compile time",
+    );
+    accepts(&with_prelude(&format!(
+        "{decl} const bit<4> K = 1;
+         control c(inout s_t s)(bit<4> n) {{ apply {{ static_assert(K == 1); static_assert(n != 0); }} }}"
+    )));
+}
+
+#[test]
+fn variables_cannot_be_void() {
+    rejects(
+        &with_prelude("control c(inout s_t s) { apply { void v; } }"),
+        "variable `v` cannot have type `void`",
+    );
+    accepts(&with_prelude(
+        "void f(inout s_t s) { s.x = 1; } control c(inout s_t s) { apply { f(s); } }",
+    ));
+}
