@@ -445,6 +445,10 @@ impl Parser<'_> {
             if !self.eat(&TokenKind::Comma) {
                 break;
             }
+            // Unlike lists and enums, argument lists take no trailing comma.
+            if self.at(&TokenKind::RParen) {
+                self.error_expected("an argument after `,`");
+            }
         }
         self.expect(&TokenKind::RParen);
         args

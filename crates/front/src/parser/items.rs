@@ -284,6 +284,9 @@ impl Parser<'_> {
             if !self.eat(&TokenKind::Comma) {
                 break;
             }
+            if self.at(&TokenKind::RParen) {
+                self.error_expected("a parameter after `,`");
+            }
         }
         self.expect(&TokenKind::RParen);
         params

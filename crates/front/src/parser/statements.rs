@@ -159,13 +159,21 @@ impl Parser<'_> {
         }
     }
 
-    /// The body of an `if`, `else` or `for`.
+    /// The body of an `if`, `else` or `for`: a statement, which the grammar
+    /// distinguishes from a declaration (that needs a block around it).
     fn sub_statement(&mut self) -> Stmt {
         let span = self.span();
-        self.statement().unwrap_or(Stmt {
+        let stmt = self.statement().unwrap_or(Stmt {
             kind: StmtKind::Empty,
             span,
-        })
+        });
+        if matches!(stmt.kind, StmtKind::Decl(_)) {
+            self.error_at(
+                stmt.span,
+                "a declaration cannot be the body of `if`, `else` or `for`; put it in a block".into(),
+            );
+        }
+        stmt
     }
 
     fn switch_statement(&mut self) -> StmtKind {

@@ -232,3 +232,33 @@ fn spans_cover_annotations_to_semicolon_and_whole_expressions() {
     let text = &src[value.span.lo as usize..value.span.hi as usize];
     assert_eq!(text, "(y + 1) * 2");
 }
+
+#[test]
+fn argument_and_parameter_lists_take_no_trailing_comma() {
+    let errors = |src: &str| -> Vec<String> {
+        let (_, diags) = parse_str(src);
+        diags.errors().map(|d| d.message.clone()).collect()
+    };
+    let params = errors("control c(inout bit<8> x,) { apply {} }");
+    assert!(
+        params.iter().any(|m| m.contains("expected a parameter after `,`")),
+        "{params:?}"
+    );
+    let args = errors("control c(inout bit<8> x) { apply { f(1, x,); } }");
+    assert!(
+        args.iter().any(|m| m.contains("expected an argument after `,`")),
+        "{args:?}"
+    );
+    parse_ok("enum E { A, B, } const tuple<bit<8>> t = { 1, }; @a(2, 3,) control c(inout bit<8> x) { apply { f(1, x); } }");
+}
+
+#[test]
+fn a_declaration_is_not_a_statement_body() {
+    let (_, diags) = parse_str("control c() { apply { if (true) bit<8> v = 1; } }");
+    let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+    assert!(
+        messages.iter().any(|m| m.contains("cannot be the body of `if`")),
+        "{messages:?}"
+    );
+    parse_ok("control c() { apply { if (true) { bit<8> v = 1; } else ; for (bit<8> i in 1 .. 2) x = i; } }");
+}
