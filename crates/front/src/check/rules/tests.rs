@@ -361,6 +361,18 @@ fn default_actions_repeat_bound_arguments() {
         "x, { f0 = e1(), f1 = e1() }",
         "x, { f1 = e1(), f0 = e1() }",
     ));
+    assert_error(
+        &program("x, { f0 = y[0:0], f1 = 0 }", "x, { f0 = y[1:1], f1 = 0 }"),
+        "differs from the one bound",
+    );
+    assert_error(
+        &program("x, { f0 = e1() & 1, f1 = 0 }", "x, { f0 = e1() | 1, f1 = 0 }"),
+        "differs from the one bound",
+    );
+    assert_clean(&program(
+        "x, { f0 = y[0 : 0], f1 = ~e1() }",
+        "x, { f0 = y[0:0], f1 = ~ e1() }",
+    ));
 }
 
 #[test]

@@ -359,12 +359,24 @@ fn standard_property(name: &Ident, value: &Expr, r: &mut Reporter) {
 }
 
 /// The spelling of an expression whose spelling identifies it: names,
-/// fields, literals, calls of those, and structure initializers of those
-/// (with fields in name order, as their order does not matter).
+/// fields, literals, elements, slices, operations and calls of those, and
+/// structure initializers of those (with fields in name order, as their
+/// order does not matter).
 fn spelling(e: &Expr, r: &Reporter) -> Option<String> {
     match &e.kind {
         ExprKind::Path(_) | ExprKind::Int(_) | ExprKind::Bool(_) => Some(squeezed(r.text(e.span))),
         ExprKind::Member { base, .. } => spelling(base, r).map(|_| squeezed(r.text(e.span))),
+        ExprKind::Index { base: a, index: b }
+        | ExprKind::Slice { base: a, hi: b, .. }
+        | ExprKind::Binary { lhs: a, rhs: b, .. } => {
+            spelling(a, r)?;
+            spelling(b, r)?;
+            if let ExprKind::Slice { lo, .. } = &e.kind {
+                spelling(lo, r)?;
+            }
+            Some(squeezed(r.text(e.span)))
+        }
+        ExprKind::Unary { operand, .. } => spelling(operand, r).map(|_| squeezed(r.text(e.span))),
         ExprKind::Call { callee, args, .. } => {
             spelling(callee, r)?;
             for a in args {
