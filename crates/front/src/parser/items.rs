@@ -439,6 +439,10 @@ impl Parser<'_> {
         self.names.declare_type(&name.name);
         let mut members = Vec::new();
         if self.expect(&TokenKind::LBrace) {
+            // The grammar's identifier lists are never empty.
+            if self.at(&TokenKind::RBrace) {
+                self.error_expected("a member");
+            }
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 let annotations = self.annotations();
                 let name = self.name();
@@ -473,6 +477,9 @@ impl Parser<'_> {
     fn member_names(&mut self) -> Vec<Ident> {
         let mut names = Vec::new();
         if self.expect(&TokenKind::LBrace) {
+            if self.at(&TokenKind::RBrace) {
+                self.error_expected("a member");
+            }
             while !self.at(&TokenKind::RBrace) && !self.at_eof() {
                 names.push(self.name());
                 if !self.eat(&TokenKind::Comma) {

@@ -262,3 +262,16 @@ fn a_declaration_is_not_a_statement_body() {
     );
     parse_ok("control c() { apply { if (true) { bit<8> v = 1; } else ; for (bit<8> i in 1 .. 2) x = i; } }");
 }
+
+#[test]
+fn enum_error_and_match_kind_lists_are_not_empty() {
+    for src in ["enum E {}", "enum bit<8> E { }", "error { }", "match_kind {}"] {
+        let (_, diags) = parse_str(src);
+        let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
+        assert!(
+            messages.iter().any(|m| m == "expected a member, found `}`"),
+            "{src}: {messages:?}"
+        );
+    }
+    parse_ok("enum E { A, } enum bit<8> F { B = 1 } error { X } match_kind { y, }");
+}

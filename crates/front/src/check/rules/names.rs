@@ -170,6 +170,13 @@ fn declaration<'a>(decl: &'a Decl, members: &mut GlobalMembers<'a>, r: &mut Repo
                 scope.add(&state.name, r);
                 statements(&state.stmts, r);
             }
+            // States and locals are declared in the one parser scope.
+            for state in states {
+                let mut local = locals.iter().filter_map(|l| l.name());
+                if let Some(first) = local.find(|n| n.name == state.name.name) {
+                    duplicate(&state.name, first.span, r);
+                }
+            }
         }
         DeclKind::Control {
             sig,

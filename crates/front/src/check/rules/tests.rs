@@ -533,3 +533,14 @@ fn only_action_bodies_instantiate() {
         "instantiation of `e` is not allowed inside a body",
     );
 }
+
+#[test]
+fn parser_states_and_locals_share_a_scope() {
+    assert_error(
+        "parser p(out bit<8> x) { bit<8> next = 1; state start { transition next; } state next { transition accept; } }",
+        "duplicate declaration of `next`",
+    );
+    assert_clean(
+        "parser p(out bit<8> x) { bit<8> n = 1; state start { transition next; } state next { transition accept; } }",
+    );
+}
