@@ -372,3 +372,18 @@ fn variables_cannot_be_void() {
         "void f(inout s_t s) { s.x = 1; } control c(inout s_t s) { apply { f(s); } }",
     ));
 }
+
+#[test]
+fn an_extern_without_a_constructor_is_not_instantiated() {
+    rejects(
+        &with_prelude("extern R { void f(); } control c(inout s_t s) { R() r; apply { r.f(); } }"),
+        "extern `R` has no constructor",
+    );
+    rejects(
+        &with_prelude("control c(inout s_t s) { packet_in() p; apply { } }"),
+        "extern `packet_in` has no constructor",
+    );
+    accepts(&with_prelude(
+        "extern R { R(); void f(); } control c(inout s_t s)(R q) { R() r; apply { r.f(); q.f(); } }",
+    ));
+}
