@@ -173,6 +173,19 @@ impl Checker<'_> {
                 expr.span,
                 format!("cannot switch on a value of type `{shown}`"),
             );
+        } else if actions.is_none()
+            && cases
+                .iter()
+                .any(|c| c.body.is_some() && !matches!(c.label, SwitchLabel::Default(_)))
+            && !self.match_kinds.iter().any(|m| m == "exact")
+        {
+            // The reference compiler turns a switch with a block of its own
+            // besides `default` into an `exact` table, and refuses it where
+            // core.p4 is not included.
+            self.error(
+                expr.span,
+                "a switch on a value needs the match kind `exact` (include core.p4)",
+            );
         }
         for case in cases {
             if let SwitchLabel::Expr(label) = &case.label {

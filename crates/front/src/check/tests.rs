@@ -340,11 +340,10 @@ fn table_entry_keysets_do_not_read_parameters() {
         &table("(s.h.a, 1) : a();"),
         "a table entry's keyset must be compile-time known",
     );
-    rejects(
-        &table("(1 &&& s.h.a, 1) : a();"),
-        "compile-time known",
-    );
-    accepts(&table("(k, 1) : a(); (1 &&& 0xf0, (bit<16>)k + 2) : a(); (_, 3) : a();"));
+    rejects(&table("(1 &&& s.h.a, 1) : a();"), "compile-time known");
+    accepts(&table(
+        "(k, 1) : a(); (1 &&& 0xf0, (bit<16>)k + 2) : a(); (_, 3) : a();",
+    ));
 }
 
 #[test]
@@ -386,4 +385,13 @@ fn an_extern_without_a_constructor_is_not_instantiated() {
     accepts(&with_prelude(
         "extern R { R(); void f(); } control c(inout s_t s)(R q) { R() r; apply { r.f(); q.f(); } }",
     ));
+}
+
+#[test]
+fn a_value_switch_needs_the_exact_match_kind() {
+    let control = "control c(in bit<4> a, inout bit<4> b) { apply { switch (a) { 1: { b = 2; } default: {} } } }";
+    rejects(control, "needs the match kind `exact`");
+    accepts(&with_prelude(control));
+    // Labels that all fall through to `default` need no table.
+    accepts("control c(in bit<4> a) { apply { switch (a) { 1: 2: default: {} } switch (a) { } } }");
 }

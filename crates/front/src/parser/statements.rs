@@ -170,7 +170,8 @@ impl Parser<'_> {
         if matches!(stmt.kind, StmtKind::Decl(_)) {
             self.error_at(
                 stmt.span,
-                "a declaration cannot be the body of `if`, `else` or `for`; put it in a block".into(),
+                "a declaration cannot be the body of `if`, `else` or `for`; put it in a block"
+                    .into(),
             );
         }
         stmt

@@ -241,12 +241,15 @@ fn argument_and_parameter_lists_take_no_trailing_comma() {
     };
     let params = errors("control c(inout bit<8> x,) { apply {} }");
     assert!(
-        params.iter().any(|m| m.contains("expected a parameter after `,`")),
+        params
+            .iter()
+            .any(|m| m.contains("expected a parameter after `,`")),
         "{params:?}"
     );
     let args = errors("control c(inout bit<8> x) { apply { f(1, x,); } }");
     assert!(
-        args.iter().any(|m| m.contains("expected an argument after `,`")),
+        args.iter()
+            .any(|m| m.contains("expected an argument after `,`")),
         "{args:?}"
     );
     parse_ok("enum E { A, B, } const tuple<bit<8>> t = { 1, }; @a(2, 3,) control c(inout bit<8> x) { apply { f(1, x); } }");
@@ -257,7 +260,9 @@ fn a_declaration_is_not_a_statement_body() {
     let (_, diags) = parse_str("control c() { apply { if (true) bit<8> v = 1; } }");
     let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
     assert!(
-        messages.iter().any(|m| m.contains("cannot be the body of `if`")),
+        messages
+            .iter()
+            .any(|m| m.contains("cannot be the body of `if`")),
         "{messages:?}"
     );
     parse_ok("control c() { apply { if (true) { bit<8> v = 1; } else ; for (bit<8> i in 1 .. 2) x = i; } }");
@@ -265,7 +270,12 @@ fn a_declaration_is_not_a_statement_body() {
 
 #[test]
 fn enum_error_and_match_kind_lists_are_not_empty() {
-    for src in ["enum E {}", "enum bit<8> E { }", "error { }", "match_kind {}"] {
+    for src in [
+        "enum E {}",
+        "enum bit<8> E { }",
+        "error { }",
+        "match_kind {}",
+    ] {
         let (_, diags) = parse_str(src);
         let messages: Vec<_> = diags.errors().map(|d| d.message.clone()).collect();
         assert!(

@@ -366,7 +366,10 @@ fn default_actions_repeat_bound_arguments() {
         "differs from the one bound",
     );
     assert_error(
-        &program("x, { f0 = e1() & 1, f1 = 0 }", "x, { f0 = e1() | 1, f1 = 0 }"),
+        &program(
+            "x, { f0 = e1() & 1, f1 = 0 }",
+            "x, { f0 = e1() | 1, f1 = 0 }",
+        ),
         "differs from the one bound",
     );
     assert_clean(&program(
@@ -509,7 +512,10 @@ fn initializers_with_defaults_are_only_stored() {
         &format!("{prelude} S g() {{ return {{ 1, ... }}; }}"),
         "cannot be returned",
     );
-    assert_error(&body("if (r == { b = true, ... }) {}"), "cannot be an operand");
+    assert_error(
+        &body("if (r == { b = true, ... }) {}"),
+        "cannot be an operand",
+    );
     assert_error(&body("if ({ ... } != r) {}"), "cannot be an operand");
     assert_error(&body("r = f({ a = 1, ... });"), "cannot be a call argument");
     assert_clean(&body(
