@@ -240,6 +240,25 @@ impl Checker<'_> {
         ty
     }
 
+    /// `@match(k)` on a field names a declared match kind.
+    fn match_annotation_kind(&mut self, annotations: &[ast::Annotation]) {
+        for a in annotations.iter().filter(|a| a.name.name == "match") {
+            let ast::AnnotationBody::Expressions(args) = &a.body else {
+                continue;
+            };
+            if let [ast::Expr {
+                kind: ast::ExprKind::Path(p),
+                span,
+                ..
+            }] = args.as_slice()
+            {
+                if !self.match_kinds.contains(&p.name.name) {
+                    self.error(*span, format!("`{}` is not a match kind", p.name.name));
+                }
+            }
+        }
+    }
+
     fn structured_decl(
         &mut self,
         name: &ast::Ident,
@@ -270,6 +289,7 @@ impl Checker<'_> {
                         return (f.name.name.clone(), Type::Unknown);
                     }
                     c.check_field_type(kind, &f.name, &ty);
+                    c.match_annotation_kind(&f.annotations);
                     (f.name.name.clone(), ty)
                 })
                 .collect()

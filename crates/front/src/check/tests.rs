@@ -395,3 +395,14 @@ fn a_value_switch_needs_the_exact_match_kind() {
     // Labels that all fall through to `default` need no table.
     accepts("control c(in bit<4> a) { apply { switch (a) { 1: 2: default: {} } switch (a) { } } }");
 }
+
+#[test]
+fn a_match_annotation_names_a_match_kind() {
+    rejects(
+        &with_prelude("struct vs_t { @match(foo) bit<8> a; }"),
+        "`foo` is not a match kind",
+    );
+    accepts(&with_prelude(
+        "struct vs_t { @match(ternary) bit<8> a; @match(exact) bit<16> b; }",
+    ));
+}

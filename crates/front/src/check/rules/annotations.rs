@@ -200,7 +200,12 @@ fn list(annotations: &[Annotation], o: &Objects, r: &mut Reporter) {
                 structured.insert(&a.name.name, is_structured);
             }
         }
-        if is_structured {
+        if is_structured && FIXED_SHAPES.contains(&a.name.name.as_str()) {
+            r.error(
+                a.span,
+                format!("annotation `@{}` cannot be structured", a.name.name),
+            );
+        } else if is_structured {
             structured_values(a, o, r);
         } else {
             shape(a, r);
@@ -286,6 +291,21 @@ fn is_empty(a: &Annotation) -> bool {
         _ => false,
     }
 }
+
+/// The annotations whose shape the specification fixes ([`shape`]).
+const FIXED_SHAPES: [&str; 11] = [
+    "name",
+    "deprecated",
+    "noWarn",
+    "priority",
+    "match",
+    "hidden",
+    "optional",
+    "tableonly",
+    "defaultonly",
+    "pure",
+    "noSideEffects",
+];
 
 fn shape(a: &Annotation, r: &mut Reporter) {
     let name = a.name.name.as_str();

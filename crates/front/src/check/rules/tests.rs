@@ -550,3 +550,16 @@ fn parser_states_and_locals_share_a_scope() {
         "parser p(out bit<8> x) { bit<8> n = 1; state start { transition next; } state next { transition accept; } }",
     );
 }
+
+#[test]
+fn fixed_shape_annotations_are_not_structured() {
+    assert_error(
+        "@name[n = \"x\"] action a() {}",
+        "annotation `@name` cannot be structured",
+    );
+    assert_error(
+        "@hidden[] action a() {}",
+        "annotation `@hidden` cannot be structured",
+    );
+    assert_clean("@name(\"x\") @hidden @my_info[n = \"x\", k = 2] action a() {}");
+}
