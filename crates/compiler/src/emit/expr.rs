@@ -62,6 +62,12 @@ fn is_natural(width: u32) -> bool {
     matches!(width, 8 | 16 | 32 | 64)
 }
 
+/// A signed type narrower than its C holder: a value of it that comes in
+/// as bare bits (from the packet, an entry) needs its sign bit spread.
+pub fn is_narrow_signed(ty: &Ty) -> bool {
+    matches!(ty, Ty::Bits { width, signed: true } if *width < 64 && !is_natural(*width))
+}
+
 /// `text` converted to the C holder of `ty`, cut to its width.
 pub fn wrap(ty: &Ty, text: &str) -> String {
     match ty {

@@ -323,7 +323,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             return Some(self.varbit_eq(l, r, op == BinaryOp::Ne));
         }
         // `++` takes its right operand's bits, not its sign (P4_16 8.5).
-        let r = if op == BinaryOp::Concat { bits_of(r) } else { r };
+        let r = if op == BinaryOp::Concat {
+            bits_of(r)
+        } else {
+            r
+        };
         if is_wide(&ty) || is_wide(&l.ty) || is_wide(&r.ty) {
             return self.wide_binary(op, l, r, ty, e);
         }
