@@ -105,6 +105,9 @@ impl Emitter<'_> {
         match &e.kind {
             ExprKind::Bool(b) => if *b { "1" } else { "0" }.into(),
             ExprKind::Int(v) if is_wide(&e.ty) => wide_literal(v, e.ty.width().unwrap_or(0)),
+            ExprKind::Int(v) if is_narrow_signed(&e.ty) => {
+                wrap(&e.ty, &literal(v, e.ty.width().unwrap_or(32)))
+            }
             ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
             ExprKind::Var(_)
             | ExprKind::Field { .. }
