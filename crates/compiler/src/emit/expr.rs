@@ -62,6 +62,12 @@ fn is_natural(width: u32) -> bool {
     matches!(width, 8 | 16 | 32 | 64)
 }
 
+/// A signed type narrower than its C holder: a value of it that comes in
+/// as bare bits (from the packet, an entry) needs its sign bit spread.
+pub fn is_narrow_signed(ty: &Ty) -> bool {
+    matches!(ty, Ty::Bits { width, signed: true } if *width < 64 && !is_natural(*width))
+}
+
 /// `text` converted to the C holder of `ty`, cut to its width.
 pub fn wrap(ty: &Ty, text: &str) -> String {
     match ty {
@@ -99,6 +105,9 @@ impl Emitter<'_> {
         match &e.kind {
             ExprKind::Bool(b) => if *b { "1" } else { "0" }.into(),
             ExprKind::Int(v) if is_wide(&e.ty) => wide_literal(v, e.ty.width().unwrap_or(0)),
+            ExprKind::Int(v) if is_narrow_signed(&e.ty) => {
+                wrap(&e.ty, &literal(v, e.ty.width().unwrap_or(32)))
+            }
             ExprKind::Int(v) => literal(v, e.ty.width().unwrap_or(32)),
             ExprKind::Var(_)
             | ExprKind::Field { .. }

@@ -3,9 +3,10 @@
 //! `p4bpf_write_<instance>`), so an operation is a call wherever the P4
 //! program makes it, statement or expression.
 
+use super::expr::{is_narrow_signed, wrap};
 use super::maps::map_def;
 use super::Emitter;
-use crate::ir::{CounterUnit, Expr, ExternId, ExternInstance, ExternKind, ExternOp, Program};
+use crate::ir::{CounterUnit, Expr, ExternId, ExternInstance, ExternKind, ExternOp, Program, Ty};
 
 impl Emitter<'_> {
     /// The maps and operation functions of every extern instance.
@@ -46,7 +47,7 @@ impl Emitter<'_> {
                     self.composite_register_definition(x, value, index)
                 }
                 ExternKind::Register { value, initial, .. } => {
-                    self.register_definition(x, self.declare(value, "").trim(), *initial)
+                    self.register_definition(x, value, *initial)
                 }
                 ExternKind::Meter { bytes } => meter_definition(x, *bytes),
                 // Their cells are in table entries (`super::direct`).
@@ -60,8 +61,10 @@ impl Emitter<'_> {
     /// holds its value XOR the initial value, so that a zeroed cell (a new
     /// map, or one the control plane reset) reads as the initial value
     /// with no step at load time on any loader.
-    fn register_definition(&self, x: &ExternInstance, value: &str, initial: u64) -> String {
+    fn register_definition(&self, x: &ExternInstance, value_ty: &Ty, initial: u64) -> String {
         let (name, size) = (&x.c_name, x.size);
+        let value = self.declare(value_ty, "");
+        let value = value.trim();
         let (start, read, encode) = match initial {
             0 => (
                 "0 until written".to_string(),
@@ -75,6 +78,12 @@ impl Emitter<'_> {
                 format!("(cell ? *cell : 0) ^ {n:#x}ULL"),
                 format!("value ^= {n:#x}ULL;\n    "),
             ),
+        };
+        // The control plane writes a cell's bare bits.
+        let read = if is_narrow_signed(value_ty) {
+            wrap(value_ty, &read)
+        } else {
+            read
         };
         format!(
             "/* Register {}: {size} values kept across packets, {start} */\n{}\

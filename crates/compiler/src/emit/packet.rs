@@ -7,7 +7,7 @@
 //! order in the header struct).
 
 use super::c::{line, CStmt};
-use super::expr::mask_literal;
+use super::expr::{is_narrow_signed, mask_literal, wrap};
 use super::helpers::Helper;
 use super::Emitter;
 use crate::cstruct::{c_ident, Scalar};
@@ -34,6 +34,16 @@ fn swap_out(width: u32) -> &'static str {
 impl Emitter<'_> {
     /// The value of field `f` of a header starting at pointer `base`.
     pub fn load_field(&self, base: &str, f: &AggField) -> String {
+        let bits = self.load_bits(base, f);
+        if is_narrow_signed(&f.ty) {
+            wrap(&f.ty, &bits)
+        } else {
+            bits
+        }
+    }
+
+    /// Field `f` at `base` as an unsigned value of its width.
+    fn load_bits(&self, base: &str, f: &AggField) -> String {
         let width = f.ty.width().unwrap_or(8);
         let byte = f.bit_offset / 8;
         let bit = f.bit_offset % 8;

@@ -128,7 +128,7 @@ impl Emitter<'_> {
                 if let Some(bytes) = keys.iter().filter_map(has_lookahead).max() {
                     body.push(self.too_short_check(&bytes.to_string()));
                 }
-                let key_values: Vec<String> = keys.iter().map(|k| self.expr(k)).collect();
+                let key_values: Vec<String> = keys.iter().map(|k| self.key_bits(k)).collect();
                 let no_match = self
                     .prog
                     .errors

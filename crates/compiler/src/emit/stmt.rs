@@ -4,6 +4,7 @@
 //! parameters, and `exit` inside one sets a flag the caller checks.
 
 use super::c::{line, CStmt};
+use super::expr::{is_narrow_signed, wrap};
 use super::helpers::Helper;
 use super::types::{DIRTY, OFFSET, VALID};
 use super::Emitter;
@@ -77,14 +78,27 @@ impl Emitter<'_> {
             action.c_name,
             params.join(", ")
         );
-        let body = super::source_map::from_p4(
+        let mut body = self.sign_extended_params(action);
+        body.extend(super::source_map::from_p4(
             &action.origin,
             format!("action `{}`", action.name),
             self.stmts(&action.body, &cx),
-        );
+        ));
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
+    }
+
+    /// Entries and constant arguments hold a signed parameter narrower than
+    /// its C holder as its bare bits: spread the sign bit first.
+    fn sign_extended_params(&self, action: &Action) -> Vec<CStmt> {
+        action
+            .params
+            .iter()
+            .filter_map(|v| self.prog.var(*v))
+            .filter(|var| var.storage == VarStorage::ActionParam && is_narrow_signed(&var.ty))
+            .map(|var| line(format!("{} = {}", var.c_name, wrap(&var.ty, &var.c_name))))
+            .collect()
     }
 
     /// A call of `action`, then the check for `exit` if it can exit.

@@ -8,12 +8,12 @@
 //! compiled into an if-chain with no map.
 
 use super::c::{line, CStmt};
-use super::expr::{literal, mask_literal};
+use super::expr::{is_narrow_signed, literal, mask_literal, wrap};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
 use crate::ir::{
-    ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, VarId,
+    ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, Ty, VarId,
 };
 use crate::map_layout::TableLayout;
 use crate::midend::visit::any_stmt;
@@ -46,7 +46,7 @@ impl Emitter<'_> {
             // An lpm lookup matches every bit of the key's bytes: the
             // control plane counts a narrow field's spare top bits too.
             bits += 8 * f.scalar.size();
-            let value = self.expr(&k.expr);
+            let value = self.key_bits(&k.expr);
             let place = format!("key.{}", f.c_name);
             match (f.scalar, f.order) {
                 (Scalar::Bytes(n), _) if f.bit_width > 64 => out.push(line(format!(
@@ -72,6 +72,22 @@ impl Emitter<'_> {
             out.insert(0, line(format!("key.prefixlen = {bits}")));
         }
         out
+    }
+
+    /// A key's value as entries and keysets hold it: a narrow signed
+    /// value's bare bits, not its sign-extended holder.
+    pub(super) fn key_bits(&self, key: &Expr) -> String {
+        let value = self.expr(key);
+        match key.ty {
+            Ty::Bits { width, .. } if is_narrow_signed(&key.ty) => wrap(
+                &Ty::Bits {
+                    width,
+                    signed: false,
+                },
+                &value,
+            ),
+            _ => value,
+        }
     }
 
     /// The whole application of table `id`: here, or as a call of its own
@@ -343,7 +359,7 @@ impl Emitter<'_> {
                 .zip(&t.keys)
                 .filter_map(|(ks, k)| {
                     keyset_test(
-                        &self.expr(&k.expr),
+                        &self.key_bits(&k.expr),
                         ks,
                         k.expr.ty.width().unwrap_or(32),
                         &k.expr,

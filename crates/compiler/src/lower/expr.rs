@@ -322,6 +322,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && matches!(l.ty, Ty::Varbit { .. }) {
             return Some(self.varbit_eq(l, r, op == BinaryOp::Ne));
         }
+        // `++` takes its right operand's bits, not its sign (P4_16 8.5).
+        let r = if op == BinaryOp::Concat {
+            bits_of(r)
+        } else {
+            r
+        };
         if is_wide(&ty) || is_wide(&l.ty) || is_wide(&r.ty) {
             return self.wide_binary(op, l, r, ty, e);
         }
@@ -495,5 +501,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Some(crate::ir::AggKind::Union) => Ty::Union(id),
             _ => Ty::Header(id),
         }
+    }
+}
+
+/// `x` read as the unsigned bit string of its width.
+fn bits_of(x: Expr) -> Expr {
+    match x.ty {
+        Ty::Bits {
+            width,
+            signed: true,
+        } => Expr {
+            kind: ExprKind::Cast(Box::new(x)),
+            ty: Ty::Bits {
+                width,
+                signed: false,
+            },
+        },
+        _ => x,
     }
 }

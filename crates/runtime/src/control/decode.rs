@@ -165,10 +165,11 @@ fn render(bytes: &[u8], field: &FieldLayout) -> String {
     match (field.bit_width, bytes) {
         (48, [a, b, c, d, e, f]) => format!("{a:02x}:{b:02x}:{c:02x}:{d:02x}:{e:02x}:{f:02x}"),
         (32, [a, b, c, d]) if address => format!("{a}.{b}.{c}.{d}"),
-        (1..=64, _) => bytes
-            .iter()
-            .fold(0u64, |acc, b| acc << 8 | u64::from(*b))
-            .to_string(),
+        (1..=64, _) => {
+            let value = bytes.iter().fold(0u64, |acc, b| acc << 8 | u64::from(*b));
+            // A narrow signed value sits sign-extended in its holder.
+            (value & (u64::MAX >> (64 - field.bit_width))).to_string()
+        }
         _ => format!(
             "0x{}",
             bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()
@@ -212,5 +213,17 @@ mod tests {
             let own = bytes.len() - crate::value::byte_len(width);
             assert_eq!(parsed.as_deref(), bytes.get(own..), "{text}");
         }
+    }
+
+    #[test]
+    fn a_sign_extended_narrow_value_shows_its_own_bits() {
+        let n = FieldLayout {
+            name: "n".into(),
+            bit_width: 4,
+            byte_offset: 0,
+            byte_len: 1,
+            byte_order: ByteOrder::Network,
+        };
+        assert_eq!(render(&[0xfd], &n), "13");
     }
 }

@@ -261,12 +261,8 @@ fn hex_bytes(data: &str) -> Result<Vec<u8>, String> {
                 .ok_or_else(|| format!("`{c}` is not a hex digit"))
         })
         .collect::<Result<_, _>>()?;
-    if !nibbles.len().is_multiple_of(2) {
-        return Err(format!(
-            "packet data has an odd number of hex digits ({})",
-            nibbles.len()
-        ));
-    }
+    // BMv2's runner reads the digits two at a time, so a last lone digit is
+    // a byte of its own value.
     Ok(nibbles
         .chunks(2)
         .map(|pair| pair.iter().fold(0u8, |byte, n| byte << 4 | n))
@@ -634,7 +630,7 @@ mod tests {
                 data: vec![10, 11, 12]
             })
         );
-        assert!(one("packet 0 abc").is_err());
+        assert!(one("packet 0 abg").is_err());
         assert!(one("packet x 00").is_err());
         assert_eq!(
             one("check_counter ingress.c(0x10) packets == 2"),
@@ -658,6 +654,17 @@ mod tests {
         assert_eq!(shown.len(), 2);
         assert!(shown[0].starts_with("x.stf:4: "), "{}", shown[0]);
         assert!(shown[1].starts_with("x.stf:5: "), "{}", shown[1]);
+    }
+
+    #[test]
+    fn a_last_lone_packet_digit_is_a_byte_as_in_bmv2() {
+        assert_eq!(
+            one("packet 0 0a 5"),
+            Ok(Command::Packet {
+                port: 0,
+                data: vec![0x0a, 0x05]
+            })
+        );
     }
 
     #[test]
