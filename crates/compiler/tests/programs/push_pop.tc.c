@@ -285,6 +285,9 @@ accept:;
         }
         st->headers.tag.p4bpf_valid = 0;
     } else if (st->headers.ipv4.p4bpf_valid) {
+        if (!st->headers.tag.p4bpf_valid) {
+            __builtin_memset(&st->headers.tag, 0, __builtin_offsetof(__typeof__(st->headers.tag), p4bpf_valid));
+        }
         st->headers.tag.p4bpf_valid = 1;
         st->headers.tag.value = ((u16)(st->headers.ipv4.ttl));
         st->headers.tag.p4bpf_dirty = 1;
@@ -435,6 +438,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "204\t224\tpush_pop.p4:18\tparser state `prs.start`\n"
     "227\t244\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "247\t270\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "276\t300\tpush_pop.p4:39\tcontrol `sw`\n"
-    "304\t313\tpush_pop.p4:57\tcontrol `dep`\n"
+    "276\t303\tpush_pop.p4:39\tcontrol `sw`\n"
+    "307\t316\tpush_pop.p4:57\tcontrol `dep`\n"
     "";
