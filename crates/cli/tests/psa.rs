@@ -348,12 +348,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
         "psa-multicast-basic-corrected-bmv2",
         "multicast (`multicast_group`) is not supported at XDP",
     ),
-    // The recirculated pass differs from BMv2's output: the packet path
-    // egress sees after a recirculation is not yet BMv2's.
-    (
-        "psa-recirculate-no-meta-bmv2",
-        "differs from expect at line 11",
-    ),
 ];
 
 #[test]

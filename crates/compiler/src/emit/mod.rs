@@ -422,6 +422,7 @@ impl Emitter<'_> {
                 self.lvalue(port),
                 self.target.ingress_port()
             )));
+            out.extend(self.recirculated_ingress_port(&self.lvalue(port)));
         }
         if let Some(length) = &i.packet_length {
             out.push(line(format!(
