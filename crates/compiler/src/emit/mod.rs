@@ -33,6 +33,7 @@ mod payload_checksum;
 mod perf_events;
 mod ports;
 pub mod profile;
+mod psa_clone_e2e;
 mod psa_egress;
 mod psa_resubmit;
 mod register_composite;
@@ -510,6 +511,7 @@ impl Emitter<'_> {
                     out.extend(self.clone_i2e_call(i));
                     out.extend(self.resubmit_check(i));
                     out.extend(self.deparser_epilogue());
+                    out.extend(self.psa_clone_e2e_call(i));
                     out.extend(self.recirculate_check(i));
                 }
             }
