@@ -612,6 +612,7 @@ impl Emitter<'_> {
                     .map(|p| self.expr(p))
                     .unwrap_or_else(|| "0".into());
                 let mut out = vec![line(format!("p4bpf_note_port({port})"))];
+                out.extend(self.psa_to_host(&port));
                 out.extend(self.redirect_to_port(&port));
                 out
             }
