@@ -159,6 +159,14 @@ static __always_inline void action_sw_swap(struct action_out_params_state *st, u
 SEC("tc")
 int action_out_params_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -270,7 +278,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "154\t156\taction_out_params.p4:15\taction `sw.swap`\n"
-    "174\t188\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "194\t198\taction_out_params.p4:14\tcontrol `sw`\n"
-    "202\t211\taction_out_params.p4:27\tcontrol `dep`\n"
+    "182\t196\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "202\t206\taction_out_params.p4:14\tcontrol `sw`\n"
+    "210\t219\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -86,6 +86,14 @@ static __always_inline void action_NoAction(struct big_state_reads_state *st)
 SEC("tc")
 int big_state_reads_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -248,7 +256,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "192\t208\tbig_state_reads.p4:10\tparser state `prs.start`\n"
-    "211\t223\tbig_state_reads.p4:11\tparser state `prs.ip`\n"
-    "229\t229\tbig_state_reads.p4:13\tcontrol `pipe`\n"
+    "200\t216\tbig_state_reads.p4:10\tparser state `prs.start`\n"
+    "219\t231\tbig_state_reads.p4:11\tparser state `prs.ip`\n"
+    "237\t237\tbig_state_reads.p4:13\tcontrol `pipe`\n"
     "";

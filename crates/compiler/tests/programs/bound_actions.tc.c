@@ -96,6 +96,14 @@ static __always_inline void action_pipe_bump_bound(struct bound_actions_state *s
 SEC("tc")
 int bound_actions_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -234,7 +242,7 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "79\t79\tbound_actions.p4:10\taction `pipe.Reject`\n"
     "85\t86\tbound_actions.p4:11\taction `pipe.bump`\n"
     "92\t93\tbound_actions.p4:11\taction `pipe.bump`\n"
-    "111\t124\tbound_actions.p4:8\tparser state `prs.start`\n"
-    "130\t164\tbound_actions.p4:9\tcontrol `pipe`\n"
-    "131\t164\tbound_actions.p4:12\ttable `pipe.t`\n"
+    "119\t132\tbound_actions.p4:8\tparser state `prs.start`\n"
+    "138\t172\tbound_actions.p4:9\tcontrol `pipe`\n"
+    "139\t172\tbound_actions.p4:12\ttable `pipe.t`\n"
     "";

@@ -228,6 +228,14 @@ static __always_inline void action_sw_drop(struct branching_action_state *st, u8
 SEC("tc")
 int branching_action_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -519,9 +527,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "209\t219\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
     "225\t225\tbranching_action.p4:49\taction `sw.drop`\n"
-    "243\t263\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "266\t283\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "286\t309\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "315\t355\tbranching_action.p4:41\tcontrol `sw`\n"
-    "318\t354\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "251\t271\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "274\t291\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "294\t317\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "323\t363\tbranching_action.p4:41\tcontrol `sw`\n"
+    "326\t362\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

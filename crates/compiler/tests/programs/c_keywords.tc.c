@@ -83,6 +83,14 @@ static __always_inline void action_f_static(struct c_keywords_state *st, u8 auto
 SEC("tc")
 int c_keywords_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -220,7 +228,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "80\t80\tc_keywords.p4:8\taction `f.static`\n"
-    "98\t111\tc_keywords.p4:6\tparser state `prs.start`\n"
-    "117\t152\tc_keywords.p4:7\tcontrol `f`\n"
-    "119\t152\tc_keywords.p4:9\ttable `f.t`\n"
+    "106\t119\tc_keywords.p4:6\tparser state `prs.start`\n"
+    "125\t160\tc_keywords.p4:7\tcontrol `f`\n"
+    "127\t160\tc_keywords.p4:9\ttable `f.t`\n"
     "";

@@ -126,6 +126,14 @@ static __always_inline void action_pipe_deny(struct exact_filter_state *st, u8 r
 SEC("tc")
 int exact_filter_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -307,8 +315,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "117\t117\texact_filter.p4:21\taction `pipe.allow`\n"
     "123\t123\texact_filter.p4:22\taction `pipe.deny`\n"
-    "141\t159\texact_filter.p4:7\tparser state `prs.start`\n"
-    "162\t185\texact_filter.p4:14\tparser state `prs.ipv4`\n"
-    "191\t228\texact_filter.p4:20\tcontrol `pipe`\n"
-    "193\t227\texact_filter.p4:23\ttable `pipe.acl`\n"
+    "149\t167\texact_filter.p4:7\tparser state `prs.start`\n"
+    "170\t193\texact_filter.p4:14\tparser state `prs.ipv4`\n"
+    "199\t236\texact_filter.p4:20\tcontrol `pipe`\n"
+    "201\t235\texact_filter.p4:23\ttable `pipe.acl`\n"
     "";

@@ -68,6 +68,14 @@ f_max_3_end_1:;
 SEC("tc")
 int functions_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -134,6 +142,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "53\t65\tfunctions.p4:34\taction `f.check`\n"
-    "83\t96\tfunctions.p4:27\tparser state `prs.start`\n"
-    "102\t114\tfunctions.p4:33\tcontrol `f`\n"
+    "91\t104\tfunctions.p4:27\tparser state `prs.start`\n"
+    "110\t122\tfunctions.p4:33\tcontrol `f`\n"
     "";

@@ -222,6 +222,14 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
 SEC("tc")
 int lpm_route_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -438,8 +446,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "190\t198\tlpm_route.p4:22\taction `route.forward`\n"
     "204\t219\tlpm_route.p4:27\taction `route.bounce`\n"
-    "237\t255\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "258\t285\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "291\t327\tlpm_route.p4:21\tcontrol `route`\n"
-    "293\t327\tlpm_route.p4:33\ttable `route.fib`\n"
+    "245\t263\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "266\t293\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "299\t335\tlpm_route.p4:21\tcontrol `route`\n"
+    "301\t335\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -191,6 +191,14 @@ static __always_inline void action_sw_drop(struct perf_event_output_state *st, s
 SEC("tc")
 int perf_event_output_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -387,8 +395,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "181\t182\tperf_event_output.p4:16\taction `sw.sample`\n"
     "188\t188\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "206\t224\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "227\t235\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "241\t284\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "242\t275\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "214\t232\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "235\t243\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "249\t292\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "250\t283\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -388,6 +388,14 @@ static __always_inline void action_In_plain(struct psa_direct_state *st, u8 *pkt
 SEC("tc")
 int psa_direct_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -520,6 +528,9 @@ InDeparser_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
+        if (st->ostd.egress_port == 0xfffffffdU) {
+            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
+        }
         u32 out_port = st->ostd.egress_port;
         u32 *out_ifindex = bpf_map_lookup_elem(&psa_direct_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
@@ -679,7 +690,7 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "371\t372\tpsa_direct.p4:61\taction `In.police_yellow`\n"
     "378\t379\tpsa_direct.p4:65\taction `In.police_volume`\n"
     "385\t385\tpsa_direct.p4:69\taction `In.plain`\n"
-    "406\t432\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "445\t514\tpsa_direct.p4:40\tcontrol `In`\n"
-    "445\t514\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "414\t440\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "453\t522\tpsa_direct.p4:40\tcontrol `In`\n"
+    "453\t522\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

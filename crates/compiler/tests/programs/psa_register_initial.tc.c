@@ -301,6 +301,14 @@ static __always_inline void action_egress_drop(struct psa_register_initial_state
 SEC("tc")
 int psa_register_initial_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -437,6 +445,9 @@ InDeparser_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
+        if (st->ostd.egress_port == 0xfffffffdU) {
+            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
+        }
         u32 out_port = st->ostd.egress_port;
         u32 *out_ifindex = bpf_map_lookup_elem(&psa_register_initial_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
@@ -487,6 +498,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "285\t286\tpsa.p4:246\taction `multicast`\n"
     "292\t292\tpsa.p4:254\taction `ingress_drop`\n"
     "298\t298\tpsa.p4:260\taction `egress_drop`\n"
-    "359\t389\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "402\t431\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "367\t397\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "410\t439\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -389,6 +389,14 @@ static __always_inline void action_Ig_forward(struct psa_selector_state *st, u8 
 SEC("tc")
 int psa_selector_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -583,6 +591,9 @@ ID_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
+        if (st->ostd.egress_port == 0xfffffffdU) {
+            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
+        }
         u32 out_port = st->ostd.egress_port;
         u32 *out_ifindex = bpf_map_lookup_elem(&psa_selector_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
@@ -888,9 +899,9 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "362\t368\tpsa_selector.p4:30\taction `Ig.set_type`\n"
     "374\t380\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
     "386\t386\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "406\t420\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "433\t577\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "433\t472\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "473\t520\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "521\t577\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "414\t428\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "441\t585\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "441\t480\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "481\t528\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "529\t585\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -189,6 +189,14 @@ static __always_inline void action_NoAction(struct push_pop_state *st, u8 *pkt, 
 SEC("tc")
 int push_pop_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -435,9 +443,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "204\t224\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "227\t244\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "247\t270\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "276\t303\tpush_pop.p4:39\tcontrol `sw`\n"
-    "307\t316\tpush_pop.p4:57\tcontrol `dep`\n"
+    "212\t232\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "235\t252\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "255\t278\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "284\t311\tpush_pop.p4:39\tcontrol `sw`\n"
+    "315\t324\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

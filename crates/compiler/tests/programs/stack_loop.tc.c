@@ -99,6 +99,14 @@ static __always_inline void action_NoAction(struct stack_loop_state *st)
 SEC("tc")
 int stack_loop_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -194,7 +202,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "114\t132\tstack_loop.p4:24\tparser state `prs.start`\n"
-    "135\t164\tstack_loop.p4:31\tparser state `prs.label`\n"
-    "170\t175\tstack_loop.p4:40\tcontrol `pipe`\n"
+    "122\t140\tstack_loop.p4:24\tparser state `prs.start`\n"
+    "143\t172\tstack_loop.p4:31\tparser state `prs.label`\n"
+    "178\t183\tstack_loop.p4:40\tcontrol `pipe`\n"
     "";

@@ -510,6 +510,14 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
 SEC("tc")
 int ternary_direct_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -903,8 +911,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "487\t487\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
     "493\t507\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "527\t542\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "554\t672\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "554\t613\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "614\t672\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "535\t550\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "562\t680\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "562\t621\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "622\t680\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -238,6 +238,14 @@ static __always_inline void action_pipe_set(struct ternary_priority_state *st, u
 SEC("tc")
 int ternary_priority_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -475,7 +483,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "234\t235\tternary_priority.p4:16\taction `pipe.set`\n"
-    "253\t284\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "290\t353\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "291\t342\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "261\t292\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "298\t361\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "299\t350\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";

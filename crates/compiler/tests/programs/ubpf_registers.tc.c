@@ -196,6 +196,14 @@ static __always_inline void action_pipe_count(struct ubpf_registers_state *st, u
 SEC("tc")
 int ubpf_registers_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -342,7 +350,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "192\t193\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "214\t232\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "235\t251\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "257\t286\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "222\t240\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "243\t259\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "265\t294\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -145,6 +145,14 @@ static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *
 SEC("tc")
 int varbit_values_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -267,7 +275,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "163\t206\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "218\t220\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "229\t235\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "171\t214\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "226\t228\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "237\t243\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

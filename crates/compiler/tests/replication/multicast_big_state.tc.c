@@ -273,6 +273,14 @@ static __always_inline void action_MyIngress_forward(struct multicast_big_state_
 SEC("tc")
 int multicast_big_state_tc(struct __sk_buff *skb)
 {
+    if (skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)) {
+        u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+        u8 vlan_macs[12];
+        if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)) {
+            return TC_ACT_SHOT;
+        }
+        bpf_skb_vlan_pop(skb);
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -567,9 +575,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "263\t264\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
     "270\t270\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "328\t352\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "364\t402\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "364\t402\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "412\t421\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "457\t466\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "336\t360\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "372\t410\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "372\t410\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "420\t429\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "465\t474\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
