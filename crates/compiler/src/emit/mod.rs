@@ -51,6 +51,7 @@ mod v1model_clone;
 mod v1model_passes;
 mod value_set_tuple;
 mod varbit;
+mod vlan;
 mod wide;
 mod wire_fields;
 mod write_through;
@@ -341,6 +342,7 @@ impl Emitter<'_> {
         let drop = self.target.drop();
         let mut body = vec![];
         if self.parser_reads_packet() {
+            body.extend(self.vlan_tag_into_packet());
             body.extend(self.target.before_parsing());
         }
         let ctx = self.target.context();

@@ -24,16 +24,13 @@ impl Target for Tc {
     }
     // Headers must be in the linear part for direct access.
     fn before_parsing(&self) -> Vec<CStmt> {
-        vec![
-            vlan_tag_back_in_packet(),
-            CStmt::If {
-                cond: "skb->data_end - skb->data < skb->len".into(),
-                then: vec![line(
-                    "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
-                )],
-                other: vec![],
-            },
-        ]
+        vec![CStmt::If {
+            cond: "skb->data_end - skb->data < skb->len".into(),
+            then: vec![line(
+                "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
+            )],
+            other: vec![],
+        }]
     }
     fn reload_pointers(&self) -> [String; 2] {
         [
@@ -97,27 +94,5 @@ impl Target for Tc {
             )),
             CStmt::Return("out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT".into()),
         ]
-    }
-}
-
-/// The kernel takes a received frame's outer VLAN tag out of the packet
-/// (into `skb->vlan_tci`) before TC ingress runs, so a P4 parser would
-/// never see it: it goes back between the MAC addresses and the
-/// EtherType, as on the wire. A second tag (QinQ), whose type the kernel
-/// leaves in `skb->protocol`, is left as the kernel gives it.
-fn vlan_tag_back_in_packet() -> CStmt {
-    CStmt::If {
-        cond: "skb->vlan_present && skb->protocol != bpf_htons(0x8100) && skb->protocol != bpf_htons(0x88a8)".into(),
-        then: vec![
-            line("u16 vlan_tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) }"),
-            line("u8 vlan_macs[12]"),
-            CStmt::If {
-                cond: "bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, vlan_macs, 12) || bpf_skb_store_bytes(skb, 0, vlan_macs, 12, 0) || bpf_skb_store_bytes(skb, 12, vlan_tag, 4, 0)".into(),
-                then: vec![CStmt::Return("TC_ACT_SHOT".into())],
-                other: vec![],
-            },
-            line("bpf_skb_vlan_pop(skb)"),
-        ],
-        other: vec![],
     }
 }
