@@ -301,7 +301,8 @@ impl Emitter<'_> {
 
     /// PSA's clone sessions map and `NAME_clone_i2e`, which sends one
     /// copy per member of the session ingress chose to the member's port's
-    /// egress program, and leaves the packet and its state as they were.
+    /// egress program, and leaves the packet and its state as they were;
+    /// `NAME_clone_e2e` too, for a program that clones from egress.
     fn clone_definitions(&self) -> String {
         if self.prog.arch == crate::ir::Arch::V1Model {
             return self.v1model_clone_definitions();
