@@ -286,6 +286,33 @@ fn psa_multicast_and_clone_copies_each_run_egress_at_tc() {
     );
 }
 
+#[test]
+fn psa_clone_e2e_copies_what_egress_wrote_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_clone_e2e: {why}");
+        return;
+    }
+    let mut runs = vec![(own("psa_clone_e2e.p4"), own("psa_clone_e2e.stf"), 3)];
+    if let Some(corpus) = common::corpus_dir() {
+        let stem = corpus.join("p4_16_samples/psa-e2e-cloning-basic-bmv2");
+        runs.push((stem.with_extension("p4"), stem.with_extension("stf"), 3));
+    }
+    for (p4, stf, packets) in runs {
+        let args = ["test", &*p4.to_string_lossy(), &*stf.to_string_lossy()];
+        for target in [["--target", "kernel"], ["--target", "user"]] {
+            let out = common::p4bpf(&[&args[..], &target, &["--hook", "tc"]].concat());
+            let text = common::stdout(&out) + &common::stderr(&out);
+            assert!(
+                out.status.success()
+                    && text.contains(&format!("PASS: {packets} packets, 0 failure(s)")),
+                "{} {}:\n{text}",
+                p4.display(),
+                target.join(" ")
+            );
+        }
+    }
+}
+
 /// (what the variant changes in psa_forward.p4: from, to; what its refusal says)
 const REFUSED: &[(&str, &str, &str)] = &[
     (
@@ -333,12 +360,12 @@ fn psa_refusals_name_their_reason_and_place() {
 
 /// (PSA STF file stem, text its failing runs print).
 const KNOWN_GAPS: &[(&str, &str)] = &[
-    // PSA's replication: clone sessions (and their STF command);
-    // multicast runs at TC only, with copies only a live run sees
-    // (`psa_multicast_copies_each_run_egress_at_tc` runs one at TC).
+    // PSA's replication: clones and multicast run at TC only, with copies
+    // only a live run sees (`psa_multicast_and_clone_copies_each_run_egress_at_tc`
+    // and `psa_clone_e2e_copies_what_egress_wrote_at_tc` run them at TC).
     (
         "psa-e2e-cloning-basic-bmv2",
-        "unsupported STF command `mirroring_add_mc`",
+        "cloning (`ostd.clone`) is not supported at XDP",
     ),
     (
         "psa-multicast-basic-2-bmv2",
@@ -347,12 +374,6 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
     (
         "psa-multicast-basic-corrected-bmv2",
         "multicast (`multicast_group`) is not supported at XDP",
-    ),
-    // The recirculated pass differs from BMv2's output: the packet path
-    // egress sees after a recirculation is not yet BMv2's.
-    (
-        "psa-recirculate-no-meta-bmv2",
-        "differs from expect at line 11",
     ),
 ];
 

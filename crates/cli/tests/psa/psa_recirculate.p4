@@ -2,8 +2,8 @@
 // the pass count, carried in the recirculate metadata the egress
 // deparser writes, reaches the packet's `want`; each egress pass pushes
 // a hop header, so the packet that comes back is the one egress wrote.
-// The last pass sends it to port 2. A want of ff recirculates forever
-// and is dropped at the bound.
+// The last pass sends it to port 2, its source MAC the port it came in
+// on. A want of ff recirculates forever and is dropped at the bound.
 #include <core.p4>
 #include <psa.p4>
 
@@ -67,6 +67,9 @@ control In(inout headers_t hdr, inout meta_t meta,
             send_to_port(ostd, PSA_PORT_RECIRCULATE);
         } else {
             send_to_port(ostd, (PortId_t) 2);
+            // The port this pass came in on: a recirculated one, on
+            // PSA_PORT_RECIRCULATE.
+            hdr.ethernet.src = (bit<48>) (bit<32>) istd.ingress_port;
         }
     }
 }

@@ -32,6 +32,8 @@ pub enum Helper {
     /// (`super::payload_checksum`).
     PayloadCsum16Tc,
     PayloadCsum16Xdp,
+    /// A received frame's VLAN tag back in its bytes, at TC (`super::vlan`).
+    VlanIntoPacket,
 }
 
 pub fn text(helper: Helper) -> &'static str {
@@ -41,6 +43,7 @@ pub fn text(helper: Helper) -> &'static str {
         Helper::VarbitEq => super::varbit::EQ_HELPER,
         Helper::PayloadCsum16Tc => super::payload_checksum::TC_HELPER,
         Helper::PayloadCsum16Xdp => super::payload_checksum::XDP_HELPER,
+        Helper::VlanIntoPacket => super::vlan::HELPER,
         Helper::CrcContinue(algorithm) => super::crc_continue::helper_text(algorithm),
         // In asm: clang would otherwise fold the clamp into a compare on
         // one register and an access through another, or into a select of
@@ -249,6 +252,7 @@ mod tests {
             Helper::StackIndex,
             Helper::StackNext,
             Helper::BoundedUnknown,
+            Helper::VlanIntoPacket,
         ] {
             let defines = text(h).contains("static __always_inline")
                 || text(h).contains("__attribute__((noinline)) int p4bpf_")

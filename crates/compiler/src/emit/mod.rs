@@ -33,6 +33,7 @@ mod payload_checksum;
 mod perf_events;
 mod ports;
 pub mod profile;
+mod psa_clone_e2e;
 mod psa_egress;
 mod psa_resubmit;
 mod register_composite;
@@ -50,6 +51,7 @@ mod v1model_clone;
 mod v1model_passes;
 mod value_set_tuple;
 mod varbit;
+mod vlan;
 mod wide;
 mod wire_fields;
 mod write_through;
@@ -340,6 +342,7 @@ impl Emitter<'_> {
         let drop = self.target.drop();
         let mut body = vec![];
         if self.parser_reads_packet() {
+            body.extend(self.vlan_tag_into_packet());
             body.extend(self.target.before_parsing());
         }
         let ctx = self.target.context();
@@ -422,6 +425,7 @@ impl Emitter<'_> {
                 self.lvalue(port),
                 self.target.ingress_port()
             )));
+            out.extend(self.recirculated_ingress_port(&self.lvalue(port)));
         }
         if let Some(length) = &i.packet_length {
             out.push(line(format!(
@@ -509,6 +513,7 @@ impl Emitter<'_> {
                     out.extend(self.clone_i2e_call(i));
                     out.extend(self.resubmit_check(i));
                     out.extend(self.deparser_epilogue());
+                    out.extend(self.psa_clone_e2e_call(i));
                     out.extend(self.recirculate_check(i));
                 }
             }
@@ -609,6 +614,7 @@ impl Emitter<'_> {
                     .map(|p| self.expr(p))
                     .unwrap_or_else(|| "0".into());
                 let mut out = vec![line(format!("p4bpf_note_port({port})"))];
+                out.extend(self.psa_to_host(&port));
                 out.extend(self.redirect_to_port(&port));
                 out
             }

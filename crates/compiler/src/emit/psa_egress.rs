@@ -20,6 +20,9 @@ use crate::ir::{Arch, Outcome, Program, Step};
 use crate::midend::correspond::Shape;
 use std::cell::{Cell, RefCell};
 
+/// psa.p4's `PSA_PORT_CPU`: the host.
+const PSA_PORT_CPU: u32 = 0xffff_fffd;
+
 /// Where the egress steps start in a PSA program that runs its egress
 /// pipeline: right after the checkpoint.
 pub fn egress_start(prog: &Program) -> Option<usize> {
@@ -56,6 +59,23 @@ impl Emitter<'_> {
             },
             CStmt::Return("verdict".into()),
         ])
+    }
+
+    /// Before a PSA packet is sent out of `port`: one sent to
+    /// `PSA_PORT_CPU` goes to the host's network stack instead (XDP_PASS,
+    /// TC_ACT_OK), the way PSA-eBPF passes a packet to the kernel.
+    pub fn psa_to_host(&self, port: &str) -> Vec<CStmt> {
+        if self.prog.arch != Arch::Psa {
+            return vec![];
+        }
+        vec![CStmt::If {
+            cond: format!("{port} == {PSA_PORT_CPU:#x}U"),
+            then: vec![CStmt::Return(format!(
+                "{} /* PSA_PORT_CPU: the host's stack */",
+                self.target.pass()
+            ))],
+            other: vec![],
+        }]
     }
 
     /// A checkpoint for a code verdict (PSA's `ostd.drop`): drops the

@@ -12,10 +12,20 @@
 
 use super::c::{line, CStmt};
 use super::Emitter;
-use crate::ir::{Resubmit, Step};
+use crate::ir::{Arch, Resubmit, Step};
 
 /// The label a packet goes back to for another pass.
 const AGAIN: &str = "another_pass";
+
+/// A local of the entry function: set once the packet has recirculated
+/// (PSA), so that every later pass comes in on the recirculation port.
+const RECIRCULATED: &str = "recirculated";
+
+/// `PSA_PacketPath_t.RECIRCULATE`, the path of a recirculated pass.
+const PSA_RECIRCULATE_PATH: u32 = 6;
+
+/// psa.p4's `PSA_PORT_RECIRCULATE`.
+const PSA_PORT_RECIRCULATE: u32 = 0xffff_fffa;
 
 /// What the egress function returns for a packet to recirculate ("reci").
 pub const RECIRCULATE_CODE: &str = "0x72656369";
@@ -30,7 +40,11 @@ impl Emitter<'_> {
         // The pointers are read again on every pass: the last one may have
         // moved the bytes, and a pointer carried around the loop would
         // reach the verifier as arithmetic on it.
-        let mut out = vec![line("u32 passes = 0"), CStmt::Label(AGAIN.into())];
+        let mut out = vec![line("u32 passes = 0")];
+        if self.recirculation_port().is_some() {
+            out.push(line(format!("u8 {RECIRCULATED} = 0")));
+        }
+        out.push(CStmt::Label(AGAIN.into()));
         out.extend(self.target.reload_pointers().map(line));
         out
     }
@@ -133,11 +147,36 @@ impl Emitter<'_> {
         for path in &r.packet_paths {
             again.push(line(format!("{} = {}", self.lvalue(path), r.path)));
         }
+        if self.recirculation_port().is_some() && r.path == PSA_RECIRCULATE_PATH {
+            again.push(line(format!("{RECIRCULATED} = 1")));
+        }
         again.extend([
             line("offset = 0"),
             line("parser_error = 0"),
             CStmt::Goto(AGAIN.into()),
         ]);
         again
+    }
+
+    /// PSA's recirculation port, when the program recirculates: a
+    /// recirculated pass comes in on it (psa.p4: `ingress_port` is
+    /// `PSA_PORT_RECIRCULATE`), not on the interface the packet first
+    /// came in on.
+    fn recirculation_port(&self) -> Option<u32> {
+        (self.prog.arch == Arch::Psa && self.prog.intrinsics.recirculate.is_some())
+            .then_some(PSA_PORT_RECIRCULATE)
+    }
+
+    /// After the ingress port `port` is read from the interface: the
+    /// recirculation port instead, on a recirculated pass.
+    pub fn recirculated_ingress_port(&self, port: &str) -> Vec<CStmt> {
+        match self.recirculation_port() {
+            Some(number) => vec![CStmt::If {
+                cond: RECIRCULATED.into(),
+                then: vec![line(format!("{port} = {number:#x}U"))],
+                other: vec![],
+            }],
+            None => vec![],
+        }
     }
 }

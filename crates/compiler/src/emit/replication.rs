@@ -301,16 +301,20 @@ impl Emitter<'_> {
 
     /// PSA's clone sessions map and `NAME_clone_i2e`, which sends one
     /// copy per member of the session ingress chose to the member's port's
-    /// egress program, and leaves the packet and its state as they were.
+    /// egress program, and leaves the packet and its state as they were;
+    /// `NAME_clone_e2e` too, for a program that clones from egress.
     fn clone_definitions(&self) -> String {
         if self.prog.arch == crate::ir::Arch::V1Model {
             return self.v1model_clone_definitions();
         }
+        let e2e = self.psa_clone_e2e_function();
         let (Some(clone), Some(r)) = (&self.prog.intrinsics.clone_i2e, self.replication()) else {
-            return String::new();
+            if e2e.is_empty() {
+                return e2e;
+            }
+            return self.sessions_map_definition() + &e2e;
         };
         let p = self.c_prefix();
-        let sessions = sessions_map(self.prog);
         let port = self.output_port_place();
         let (instance, path) = (self.lvalue(&r.replica_id), self.lvalue(&clone.packet_path));
         let copy = self.member_copy(
@@ -336,16 +340,26 @@ impl Emitter<'_> {
             line(format!("{instance} = kept_instance")),
             line(format!("{path} = kept_path")),
         ]);
-        let mut out = format!(
-            "/* Clone sessions (`p4bpf clone`): session -> its members' ports and instances. */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {sessions} SEC(\".maps\");\n\n\
-             /* Clone I2E: one copy of the packet as ingress received it per member of\n * session `session_id`, each to its port's egress program. */\n\
+        let mut out = self.sessions_map_definition();
+        out.push_str(&format!(
+            "/* Clone I2E: one copy of the packet as ingress received it per member of\n * session `session_id`, each to its port's egress program. */\n\
              static __always_inline void {p}_clone_i2e(struct __sk_buff *skb, struct {} *st, u32 session_id)\n{{\n",
             self.state_type()
-        );
+        ));
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
+        out.push_str(&e2e);
         out
+    }
+
+    /// PSA's clone sessions map, read by the I2E and E2E clones.
+    fn sessions_map_definition(&self) -> String {
+        format!(
+            "/* Clone sessions (`p4bpf clone`): session -> its members' ports and instances. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {} SEC(\".maps\");\n\n",
+            self.c_prefix(),
+            sessions_map(self.prog)
+        )
     }
 
     /// After the ingress deparser's body, before it writes the packet:

@@ -304,6 +304,9 @@ impl Emitter<'_> {
                         }
                     }
                 }
+                if *valid {
+                    out.push(self.zero_if_invalid(header));
+                }
                 out.push(line(format!(
                     "{}.{VALID} = {}",
                     self.lvalue(header),
@@ -398,6 +401,21 @@ impl Emitter<'_> {
 
     /// After a write to `lhs`: when it is a header field (or a slice of
     /// one), mark the header dirty for the in-place deparser.
+    /// A header made valid from invalid starts with zeroed fields (as in
+    /// BMv2 and PSA-eBPF), not with what an earlier packet left in the
+    /// reused state. Its fields come first in its C struct, so one
+    /// `memset` up to the validity flag clears them and keeps the rest.
+    fn zero_if_invalid(&self, header: &Expr) -> CStmt {
+        let place = self.lvalue(header);
+        CStmt::If {
+            cond: format!("!{place}.{VALID}"),
+            then: vec![line(format!(
+                "__builtin_memset(&{place}, 0, __builtin_offsetof(__typeof__({place}), {VALID}))"
+            ))],
+            other: vec![],
+        }
+    }
+
     fn mark_dirty(&self, lhs: &Expr) -> Vec<CStmt> {
         let mut target = match &lhs.kind {
             ExprKind::Slice { base, .. } => base.as_ref(),

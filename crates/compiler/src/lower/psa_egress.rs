@@ -153,6 +153,7 @@ impl Lowerer<'_, '_> {
             }],
             other: vec![],
         });
+        out.extend(self.psa_clone_e2e_fresh(span));
         if let Some(lhs) = self.arch_place(&parser_path, span) {
             out.push(Stmt::Assign { lhs, rhs: path });
         }

@@ -13,6 +13,23 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header h_t (2 bytes on the wire) */
 struct h_t {
     u8 op; /* bit<8> */
@@ -96,6 +113,9 @@ static __always_inline void action_pipe_bump_bound(struct bound_actions_state *s
 SEC("tc")
 int bound_actions_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -231,10 +251,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "79\t79\tbound_actions.p4:10\taction `pipe.Reject`\n"
-    "85\t86\tbound_actions.p4:11\taction `pipe.bump`\n"
-    "92\t93\tbound_actions.p4:11\taction `pipe.bump`\n"
-    "111\t124\tbound_actions.p4:8\tparser state `prs.start`\n"
-    "130\t164\tbound_actions.p4:9\tcontrol `pipe`\n"
-    "131\t164\tbound_actions.p4:12\ttable `pipe.t`\n"
+    "96\t96\tbound_actions.p4:10\taction `pipe.Reject`\n"
+    "102\t103\tbound_actions.p4:11\taction `pipe.bump`\n"
+    "109\t110\tbound_actions.p4:11\taction `pipe.bump`\n"
+    "131\t144\tbound_actions.p4:8\tparser state `prs.start`\n"
+    "150\t184\tbound_actions.p4:9\tcontrol `pipe`\n"
+    "151\t184\tbound_actions.p4:12\ttable `pipe.t`\n"
     "";

@@ -13,6 +13,23 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header long (2 bytes on the wire) */
 struct long_ {
     u8 register_; /* bit<8> */
@@ -83,6 +100,9 @@ static __always_inline void action_f_static(struct c_keywords_state *st, u8 auto
 SEC("tc")
 int c_keywords_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -219,8 +239,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "80\t80\tc_keywords.p4:8\taction `f.static`\n"
-    "98\t111\tc_keywords.p4:6\tparser state `prs.start`\n"
-    "117\t152\tc_keywords.p4:7\tcontrol `f`\n"
-    "119\t152\tc_keywords.p4:9\ttable `f.t`\n"
+    "97\t97\tc_keywords.p4:8\taction `f.static`\n"
+    "118\t131\tc_keywords.p4:6\tparser state `prs.start`\n"
+    "137\t172\tc_keywords.p4:7\tcontrol `f`\n"
+    "139\t172\tc_keywords.p4:9\ttable `f.t`\n"
     "";

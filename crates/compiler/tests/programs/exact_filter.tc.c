@@ -29,6 +29,23 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -126,6 +143,9 @@ static __always_inline void action_pipe_deny(struct exact_filter_state *st, u8 r
 SEC("tc")
 int exact_filter_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -305,10 +325,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "117\t117\texact_filter.p4:21\taction `pipe.allow`\n"
-    "123\t123\texact_filter.p4:22\taction `pipe.deny`\n"
-    "141\t159\texact_filter.p4:7\tparser state `prs.start`\n"
-    "162\t185\texact_filter.p4:14\tparser state `prs.ipv4`\n"
-    "191\t228\texact_filter.p4:20\tcontrol `pipe`\n"
-    "193\t227\texact_filter.p4:23\ttable `pipe.acl`\n"
+    "134\t134\texact_filter.p4:21\taction `pipe.allow`\n"
+    "140\t140\texact_filter.p4:22\taction `pipe.deny`\n"
+    "161\t179\texact_filter.p4:7\tparser state `prs.start`\n"
+    "182\t205\texact_filter.p4:14\tparser state `prs.ipv4`\n"
+    "211\t248\texact_filter.p4:20\tcontrol `pipe`\n"
+    "213\t247\texact_filter.p4:23\ttable `pipe.acl`\n"
     "";

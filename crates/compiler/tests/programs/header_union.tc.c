@@ -13,6 +13,23 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header a_t (1 bytes on the wire) */
 struct a_t {
     u8 x; /* bit<8> */
@@ -56,6 +73,9 @@ static __always_inline void action_NoAction(struct header_union_state *st)
 SEC("tc")
 int header_union_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -125,6 +145,9 @@ accept:;
     st->accept = ((st->headers.u.a.p4bpf_valid || st->headers.u.b.p4bpf_valid) && (st->headers.u.a.p4bpf_valid || (st->headers.u.b.y == 0x1234U)));
     if (st->headers.u.b.p4bpf_valid) {
         st->headers.u.b.p4bpf_valid = 0;
+        if (!st->headers.u.a.p4bpf_valid) {
+            __builtin_memset(&st->headers.u.a, 0, __builtin_offsetof(__typeof__(st->headers.u.a), p4bpf_valid));
+        }
         st->headers.u.a.p4bpf_valid = 1;
     }
 f_end:;
@@ -148,8 +171,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "71\t89\theader_union.p4:9\tparser state `prs.start`\n"
-    "92\t104\theader_union.p4:13\tparser state `prs.pa`\n"
-    "107\t119\theader_union.p4:14\tparser state `prs.pb`\n"
-    "125\t129\theader_union.p4:16\tcontrol `f`\n"
+    "91\t109\theader_union.p4:9\tparser state `prs.start`\n"
+    "112\t124\theader_union.p4:13\tparser state `prs.pa`\n"
+    "127\t139\theader_union.p4:14\tparser state `prs.pb`\n"
+    "145\t152\theader_union.p4:16\tcontrol `f`\n"
     "";

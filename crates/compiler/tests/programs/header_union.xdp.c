@@ -122,6 +122,9 @@ accept:;
     st->accept = ((st->headers.u.a.p4bpf_valid || st->headers.u.b.p4bpf_valid) && (st->headers.u.a.p4bpf_valid || (st->headers.u.b.y == 0x1234U)));
     if (st->headers.u.b.p4bpf_valid) {
         st->headers.u.b.p4bpf_valid = 0;
+        if (!st->headers.u.a.p4bpf_valid) {
+            __builtin_memset(&st->headers.u.a, 0, __builtin_offsetof(__typeof__(st->headers.u.a), p4bpf_valid));
+        }
         st->headers.u.a.p4bpf_valid = 1;
     }
 f_end:;
@@ -148,5 +151,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "68\t86\theader_union.p4:9\tparser state `prs.start`\n"
     "89\t101\theader_union.p4:13\tparser state `prs.pa`\n"
     "104\t116\theader_union.p4:14\tparser state `prs.pb`\n"
-    "122\t126\theader_union.p4:16\tcontrol `f`\n"
+    "122\t129\theader_union.p4:16\tcontrol `f`\n"
     "";

@@ -517,6 +517,9 @@ InDeparser_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
+        if (st->ostd.egress_port == 0xfffffffdU) {
+            return XDP_PASS /* PSA_PORT_CPU: the host's stack */;
+        }
         return bpf_redirect_map(&psa_direct_ports, st->ostd.egress_port, XDP_DROP);
         break;
     }

@@ -253,6 +253,9 @@ accept:;
         }
         st->headers.tag.p4bpf_valid = 0;
     } else if (st->headers.ipv4.p4bpf_valid) {
+        if (!st->headers.tag.p4bpf_valid) {
+            __builtin_memset(&st->headers.tag, 0, __builtin_offsetof(__typeof__(st->headers.tag), p4bpf_valid));
+        }
         st->headers.tag.p4bpf_valid = 1;
         st->headers.tag.value = ((u16)(st->headers.ipv4.ttl));
         st->headers.tag.p4bpf_dirty = 1;
@@ -382,6 +385,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "172\t192\tpush_pop.p4:18\tparser state `prs.start`\n"
     "195\t212\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "215\t238\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "244\t268\tpush_pop.p4:39\tcontrol `sw`\n"
-    "272\t281\tpush_pop.p4:57\tcontrol `dep`\n"
+    "244\t271\tpush_pop.p4:39\tcontrol `sw`\n"
+    "275\t284\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

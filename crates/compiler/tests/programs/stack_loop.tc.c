@@ -51,6 +51,23 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
 #define p4bpf_stack_next(i, size) ((u64)(i) < (size) ? (u64)(i) : (u64)(size))
 #endif
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -99,6 +116,9 @@ static __always_inline void action_NoAction(struct stack_loop_state *st)
 SEC("tc")
 int stack_loop_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -194,7 +214,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "114\t132\tstack_loop.p4:24\tparser state `prs.start`\n"
-    "135\t164\tstack_loop.p4:31\tparser state `prs.label`\n"
-    "170\t175\tstack_loop.p4:40\tcontrol `pipe`\n"
+    "134\t152\tstack_loop.p4:24\tparser state `prs.start`\n"
+    "155\t184\tstack_loop.p4:31\tparser state `prs.label`\n"
+    "190\t195\tstack_loop.p4:40\tcontrol `pipe`\n"
     "";

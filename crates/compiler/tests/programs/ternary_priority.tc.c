@@ -29,6 +29,23 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -238,6 +255,9 @@ static __always_inline void action_pipe_set(struct ternary_priority_state *st, u
 SEC("tc")
 int ternary_priority_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -474,8 +494,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "234\t235\tternary_priority.p4:16\taction `pipe.set`\n"
-    "253\t284\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "290\t353\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "291\t342\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "251\t252\tternary_priority.p4:16\taction `pipe.set`\n"
+    "273\t304\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "310\t373\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "311\t362\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";

@@ -29,6 +29,23 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header eth_t (14 bytes on the wire) */
 struct eth_t {
     u64 dst; /* bit<48> */
@@ -273,6 +290,9 @@ static __always_inline void action_MyIngress_forward(struct multicast_big_state_
 SEC("tc")
 int multicast_big_state_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -565,11 +585,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "263\t264\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "270\t270\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "328\t352\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "364\t402\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "364\t402\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "412\t421\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "457\t466\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "280\t281\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "287\t287\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "348\t372\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "384\t422\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "384\t422\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "432\t441\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "477\t486\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

@@ -216,7 +216,8 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "wait" => Ok(Command::Wait),
         "expire_profile" => super::timers::parse(rest),
         "idle_sweep" => super::timers::parse_sweep(rest),
-        w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add") => {
+        w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add"
+        | "mirroring_add_mc" | "mirroring_get") => {
             super::replication::parse(w, rest).map(Command::Replication)
         }
         "register_read" | "register_write" | "register_reset" | "counter_read" => {
@@ -238,7 +239,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             _ => Err("usage: meter_get_rates METER INDEX".into()),
         },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, check_direct_counter, direct_meter_set, act_prof_*, table_indirect_*, pvs_add)"
+            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, mirroring_add_mc, mirroring_get, check_direct_counter, direct_meter_set, act_prof_*, table_indirect_*, pvs_add)"
         )),
     }
 }

@@ -1,10 +1,12 @@
 //! BMv2's replication commands in STF: `mc_mgrp_create GROUP`,
 //! `mc_node_create RID PORT...` (nodes are numbered from 0 in creation
 //! order, as BMv2 hands out node handles), `mc_node_associate GROUP NODE`,
-//! and `mirroring_add SESSION PORT` (the session's one member, through
-//! [`crate::clone_session`]). A group's members are its nodes' (port,
-//! rid) pairs, written whole through [`crate::multicast`] after every
-//! change.
+//! `mirroring_add SESSION PORT` (the session's one member, through
+//! [`crate::clone_session`]), `mirroring_add_mc SESSION GROUP` (the
+//! session's members are the group's, kept so as the group changes) and
+//! `mirroring_get SESSION` (checks the session was added). A group's
+//! members are its nodes' (port, rid) pairs, written whole through
+//! [`crate::multicast`] after every change.
 //!
 //! Copies are only seen where the packet target sees every frame that
 //! leaves (the veth target, and the user target, which runs egress on
@@ -24,6 +26,8 @@ pub enum ReplicationCommand {
     NodeCreate { rid: u32, ports: Vec<u32> },
     NodeAssociate { group: u32, node: u32 },
     MirroringAdd { session: u32, port: u32 },
+    MirroringAddMc { session: u32, group: u32 },
+    MirroringGet { session: u32 },
 }
 
 /// Parses the arguments of `word` (one of the commands above).
@@ -49,6 +53,11 @@ pub fn parse(word: &str, rest: &str) -> std::result::Result<ReplicationCommand, 
             session: *session,
             port: *port,
         }),
+        ("mirroring_add_mc", [session, group]) => Ok(ReplicationCommand::MirroringAddMc {
+            session: *session,
+            group: *group,
+        }),
+        ("mirroring_get", [session]) => Ok(ReplicationCommand::MirroringGet { session: *session }),
         _ => Err(format!("`{word}`: {}", usage(word))),
     }
 }
@@ -58,6 +67,8 @@ fn usage(word: &str) -> &'static str {
         "mc_mgrp_create" => "expected `mc_mgrp_create GROUP`",
         "mc_node_create" => "expected `mc_node_create RID PORT...`",
         "mc_node_associate" => "expected `mc_node_associate GROUP NODE`",
+        "mirroring_add_mc" => "expected `mirroring_add_mc SESSION GROUP`",
+        "mirroring_get" => "expected `mirroring_get SESSION`",
         _ => "expected `mirroring_add SESSION PORT`",
     }
 }
@@ -69,6 +80,9 @@ pub struct Replication {
     nodes: Vec<(u32, Vec<u32>)>,
     /// Group -> node handles.
     groups: BTreeMap<u32, Vec<u32>>,
+    /// Clone session -> the group it mirrors to (`mirroring_add_mc`), or
+    /// none (`mirroring_add`, one port).
+    sessions: BTreeMap<u32, Option<u32>>,
 }
 
 impl Replication {
@@ -105,6 +119,7 @@ impl Replication {
                 *group
             }
             ReplicationCommand::MirroringAdd { session, port } => {
+                self.sessions.insert(*session, None);
                 // BMv2: a session mirrors to one port; its one copy is instance 0.
                 let member = Member {
                     port: *port,
@@ -117,8 +132,37 @@ impl Replication {
                     &[member],
                 );
             }
+            ReplicationCommand::MirroringAddMc { session, group } => {
+                if !self.groups.contains_key(group) {
+                    return Err(RuntimeError::Value(format!(
+                        "clone session {session}: multicast group {group} was not created (mc_mgrp_create)"
+                    )));
+                }
+                self.sessions.insert(*session, Some(*group));
+                let members = self.members(*group);
+                return clone_session::set_session(
+                    target,
+                    target.description(),
+                    *session,
+                    &members,
+                );
+            }
+            ReplicationCommand::MirroringGet { session } => {
+                if self.sessions.contains_key(session) {
+                    return Ok(());
+                }
+                return Err(RuntimeError::Value(format!(
+                    "no clone session {session} (mirroring_add, mirroring_add_mc)"
+                )));
+            }
         };
-        multicast::set_group(target, target.description(), group, &self.members(group))
+        let members = self.members(group);
+        multicast::set_group(target, target.description(), group, &members)?;
+        // Sessions mirroring to the group follow it.
+        for (session, _) in self.sessions.iter().filter(|(_, g)| **g == Some(group)) {
+            clone_session::set_session(target, target.description(), *session, &members)?;
+        }
+        Ok(())
     }
 
     /// The group's copies: each node's ports, in node order.
@@ -160,6 +204,14 @@ mod tests {
         );
         assert!(parse("mc_mgrp_create", "").is_err());
         assert!(parse("mirroring_add", "5 x").is_err_and(|e| e.contains("`x`")));
+        assert_eq!(
+            parse("mirroring_add_mc", "8 3"),
+            Ok(ReplicationCommand::MirroringAddMc {
+                session: 8,
+                group: 3
+            })
+        );
+        assert!(parse("mirroring_get", "8 3").is_err_and(|e| e.contains("mirroring_get SESSION")));
     }
 
     #[test]
@@ -167,6 +219,7 @@ mod tests {
         let r = Replication {
             nodes: vec![(5, vec![1, 2]), (6, vec![3])],
             groups: BTreeMap::from([(9, vec![1, 0])]),
+            sessions: BTreeMap::new(),
         };
         let members = r.members(9);
         let pairs: Vec<(u32, u32)> = members.iter().map(|m| (m.port, m.rid)).collect();

@@ -49,6 +49,7 @@ long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags);
 long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta);
 long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta);
 long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags);
+long bpf_skb_vlan_pop(struct __sk_buff *skb);
 long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags);
 long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len);
 long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u64 flags);

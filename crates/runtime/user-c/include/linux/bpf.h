@@ -63,6 +63,10 @@ struct __sk_buff {
     __u64 tstamp;
     /* Scratch the program may use; a copy carries its mark here. */
     __u32 cb[5];
+    /* A VLAN tag the kernel took out of the packet: never, here. */
+    __u32 vlan_present;
+    __u32 vlan_tci;
+    __u32 vlan_proto;
 };
 
 #endif
