@@ -53,6 +53,7 @@ mod varbit;
 mod wide;
 mod wire_fields;
 mod write_through;
+mod xdp_copies;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
 use crate::map_layout::{table_layout, TableLayout};
