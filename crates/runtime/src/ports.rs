@@ -137,6 +137,10 @@ fn attach(deployment: &Deployment, index: u32, interface: &str) -> Result<OwnedF
 
 /// The egress program at tcx egress of `index`, if the pipeline has one.
 fn attach_egress(deployment: &Deployment, index: u32, interface: &str) -> Result<Option<OwnedFd>> {
+    // At XDP the egress program runs from the copies' devmaps instead.
+    if deployment.description.hook == Hook::Xdp {
+        return Ok(None);
+    }
     let Some(program) = deployment.egress_program()? else {
         return Ok(None);
     };
