@@ -57,17 +57,24 @@ impl Emitter<'_> {
 
     /// At the checkpoint, first: a cloned packet's copies (the clones,
     /// then the original, or the replicas) all leave through the session's
-    /// devmap.
+    /// devmap; a clone to a session nobody made is no clone.
     pub(super) fn xdp_clone_check(&self) -> Vec<CStmt> {
         let Some(clone) = self.xdp_clone() else {
             return vec![];
         };
         vec![CStmt::If {
             cond: self.expr(&clone.flag),
-            then: vec![CStmt::Return(format!(
-                "{}_clone_i2e(ctx, st, offset, parser_error)",
-                self.c_prefix()
-            ))],
+            then: vec![
+                line(format!(
+                    "int copied = {}_clone_i2e(ctx, st, offset, parser_error)",
+                    self.c_prefix()
+                )),
+                CStmt::If {
+                    cond: "copied >= 0".into(),
+                    then: vec![CStmt::Return("copied".into())],
+                    other: vec![],
+                },
+            ],
             other: vec![],
         }]
     }
@@ -271,6 +278,14 @@ impl Emitter<'_> {
             line(format!("u32 session_id = {}", self.expr(&clone.session))),
             line(format!("u32 group_id = {}", self.expr(&r.group))),
             line(format!(
+                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            CStmt::If {
+                cond: "!session".into(),
+                then: vec![CStmt::Return("-1 /* no such session */".into())],
+                other: vec![],
+            },
+            line(format!(
                 "struct {p}_copies *c = {p}_copies_begin(st, offset, parser_error)"
             )),
             CStmt::If {
@@ -278,14 +293,7 @@ impl Emitter<'_> {
                 then: vec![CStmt::Return("XDP_DROP".into())],
                 other: vec![],
             },
-            line(format!(
-                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
-            )),
-            CStmt::If {
-                cond: "session".into(),
-                then: vec![line(format!("{p}_copies_add_members(c, session, {CLONE})"))],
-                other: vec![],
-            },
+            line(format!("{p}_copies_add_members(c, session, {CLONE})")),
             line(format!(
                 "struct {p}_group *group = bpf_map_lookup_elem(&{groups}, &group_id)"
             )),
@@ -310,7 +318,7 @@ impl Emitter<'_> {
             )),
         ];
         let mut out = format!(
-            "/* Clone I2E: the packet as received to each member of its session, and the\n * packet itself as ingress decided, all through the session's devmap. */\n\
+            "/* Clone I2E: the packet as received to each member of its session, and the\n * packet itself as ingress decided, all through the session's devmap\n * (-1: no such session, so no clone). */\n\
              static __always_inline int {p}_clone_i2e(struct xdp_md *ctx, struct {} *st, u32 offset, u8 parser_error)\n{{\n",
             self.state_type()
         );
