@@ -78,6 +78,32 @@ pub(crate) fn refresh(
     )
 }
 
+/// Rebuilds every group's and session's devmap: the pipeline's ports
+/// changed, and with them the interfaces the copies leave by.
+pub(crate) fn refresh_every(source: &impl MapSource, description: &Pipeline) -> Result<()> {
+    if copies_map(source, description)?.is_none() {
+        return Ok(());
+    }
+    let ports = |members: &[crate::multicast::Member]| -> Vec<u32> {
+        members.iter().map(|m| m.port).collect()
+    };
+    for (group, members) in crate::multicast::list_groups(source, description)? {
+        refresh(source, description, Copies::Group(group), &ports(&members))?;
+    }
+    let clones = description.replication.as_ref();
+    if clones.is_some_and(|r| r.clone_sessions_map.is_some()) {
+        for (session, members) in crate::clone_session::list_sessions(source, description)? {
+            refresh(
+                source,
+                description,
+                Copies::Session(session),
+                &ports(&members),
+            )?;
+        }
+    }
+    Ok(())
+}
+
 /// Forgets the devmap of `copies` (a deleted group or session).
 pub(crate) fn forget(
     source: &impl MapSource,
