@@ -32,10 +32,10 @@ const RING: u32 = 128;
 /// Copies one packet can make: a session's members, a group's, and the
 /// original.
 const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
-/// What a copy is, in `struct NAME_copy`'s `kind`.
-const ORIGINAL: u32 = 0;
-const REPLICA: u32 = 1;
-const CLONE: u32 = 2;
+/// What a copy is, in `struct NAME_copy`'s `kind` (`enum p4bpf_copy_kind`).
+const ORIGINAL: &str = "P4BPF_ORIGINAL";
+const REPLICA: &str = "P4BPF_REPLICA";
+const CLONE: &str = "P4BPF_CLONE";
 
 /// The map-in-map from a group (or, with [`p4bpf_layout::SESSION_KEY`],
 /// a clone session) to its devmap.
@@ -108,7 +108,8 @@ impl Emitter<'_> {
              /* The ports a group's (or a clone session's) copies leave by, each with\n * {p}_xdp_egress as its program; filled by the control plane. */\n\
              struct {p}_devmap {{\n    __uint(type, BPF_MAP_TYPE_DEVMAP_HASH);\n    __uint(key_size, sizeof(u32));\n    __uint(value_size, sizeof(struct bpf_devmap_val));\n    __uint(max_entries, {MAX_COPIES});\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);\n    __type(key, u64);\n    __uint(max_entries, {});\n    __array(values, struct {p}_devmap);\n}} {outer} SEC(\".maps\");\n\n\
-             /* One copy a packet makes: its port, replica id and kind (0 the original,\n * 1 a replica, 2 a clone). */\n\
+             /* One copy a packet makes: its port, replica id and kind. */\n\
+             enum p4bpf_copy_kind {{ {ORIGINAL}, {REPLICA}, {CLONE} }};\n\
              struct {p}_copy {{\n    u32 port;\n    u32 rid;\n    u32 kind;\n}};\n\
              /* A packet's copies, from ingress to their egress programs. */\n\
              struct {p}_copies {{\n    struct {state} state;\n    u32 seq;\n    u32 offset;\n    u32 count;\n    u8 parser_error;\n    u8 taken[{MAX_COPIES}];\n    struct {p}_copy copy[{MAX_COPIES}];\n}};\n\

@@ -222,8 +222,8 @@ struct {
     __array(values, struct multicast_big_state_devmap);
 } multicast_big_state_copy_ports SEC(".maps");
 
-/* One copy a packet makes: its port, replica id and kind (0 the original,
- * 1 a replica, 2 a clone). */
+/* One copy a packet makes: its port, replica id and kind. */
+enum p4bpf_copy_kind { P4BPF_ORIGINAL, P4BPF_REPLICA, P4BPF_CLONE };
 struct multicast_big_state_copy {
     u32 port;
     u32 rid;
@@ -337,7 +337,7 @@ static __always_inline int multicast_big_state_multicast(struct xdp_md *ctx, str
     if (!c) {
         return XDP_DROP;
     }
-    multicast_big_state_copies_add_members(c, group, 1);
+    multicast_big_state_copies_add_members(c, group, P4BPF_REPLICA);
     return multicast_big_state_copies_send(ctx, c, group_id);
 }
 
@@ -367,7 +367,7 @@ static __always_inline void multicast_big_state_copy_state(struct multicast_big_
         u32 port = c->copy[i].port;
         __builtin_memcpy(st, &c->state, sizeof(*st));
         st->standard_metadata.egress_port = port;
-        if (c->copy[i].kind == 1) {
+        if (c->copy[i].kind == P4BPF_REPLICA) {
             st->standard_metadata.egress_rid = c->copy[i].rid;
             st->standard_metadata.instance_type = 5;
         }
