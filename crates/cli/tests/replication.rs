@@ -664,7 +664,14 @@ fn xdp_replication_cost() {
                 let _loaded = Loaded(name.clone());
                 for port in PORTS {
                     let interface = format!("p{port}");
-                    p4bpf_ok(&["port", "add", &name, &interface, "--port", &port.to_string()]);
+                    p4bpf_ok(&[
+                        "port",
+                        "add",
+                        &name,
+                        &interface,
+                        "--port",
+                        &port.to_string(),
+                    ]);
                 }
                 TIMED_GROUPS.map(|members| (members, time_group_live(&name, members)))
             })
