@@ -657,7 +657,7 @@ fn xdp_replication_cost() {
         scope
             .spawn(|| {
                 netns::enter_fresh().expect("network namespace");
-                let _wires = Wires::new("xdp");
+                let wires = Wires::new("xdp");
                 let program = program();
                 let p = program.to_string_lossy();
                 p4bpf_ok(&["pipeline", "load", &p, "--name", &name, "--hook", "xdp"]);
@@ -673,7 +673,7 @@ fn xdp_replication_cost() {
                         &port.to_string(),
                     ]);
                 }
-                TIMED_GROUPS.map(|members| (members, time_group_live(&name, members)))
+                TIMED_GROUPS.map(|members| (members, time_group_live(&name, members, &wires)))
             })
             .join()
             .expect("the benchmark ran")
@@ -685,8 +685,9 @@ fn xdp_replication_cost() {
 }
 
 /// ns per packet at XDP for a group of `members` copies (0: unicast), the
-/// median over rounds of live-frame test runs arriving on port 1.
-fn time_group_live(name: &str, members: u32) -> f64 {
+/// median over rounds of live-frame test runs arriving on port 1; the
+/// first copy's port (the unicast's, port 3) must have seen frames.
+fn time_group_live(name: &str, members: u32, wires: &Wires) -> f64 {
     let deployment = p4bpf_runtime::deploy::Deployment::open(name).expect("pipeline");
     let program = deployment.program().expect("program");
     let group: Vec<String> = (0..members)
@@ -708,6 +709,17 @@ fn time_group_live(name: &str, members: u32) -> f64 {
                 .expect("live test run")
         })
         .collect();
+    let seen_on = if members == 0 { 3 } else { 2 };
+    let (_, socket) = wires
+        .sockets
+        .iter()
+        .find(|(p, _)| *p == seen_on)
+        .expect("port");
+    assert!(
+        socket.receive().expect("receive").is_some(),
+        "no frame left port {seen_on}"
+    );
+    while socket.receive().expect("receive").is_some() {}
     samples.sort_by(f64::total_cmp);
     samples.get(samples.len() / 2).copied().unwrap_or(0.0)
 }
