@@ -19,8 +19,10 @@ set   makes GROUP (1 and up: 0 means no multicast) send one copy out of each
 del   removes GROUP: packets for it go nowhere.
 list  groups as `GROUP<tab>PORT:RID ...`.
 
-A program has groups when it sets a multicast group (v1model's mcast_grp)
-and was compiled for TC.
+A program has groups when it sets a multicast group (v1model's mcast_grp,
+PSA's multicast_group). At XDP each group is also a devmap of its members'
+interfaces (rebuilt here and by `p4bpf port add`/`del`), whose program runs
+egress on each copy.
 ";
 
 pub const CLONE_USAGE: &str = "\
@@ -33,8 +35,9 @@ set   makes clone session SESSION send one copy out of each PORT, seen by
 del   removes SESSION: clones to it go nowhere.
 list  sessions as `SESSION<tab>PORT:INSTANCE ...`.
 
-A program has clone sessions when it clones (PSA's ostd.clone) and was
-compiled for TC.
+A program has clone sessions when it clones (v1model's clone, PSA's
+ostd.clone). At XDP only v1model's I2E clones are made, each session a devmap
+of its members' interfaces and every port.
 ";
 
 /// Which of a pipeline's replica sets a command manages.

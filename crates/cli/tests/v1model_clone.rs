@@ -1,7 +1,8 @@
 //! v1model clones (`tests/v1model_clone`): I2E and E2E, with and without
 //! a field list, through BMv2's `mirroring_add`, live on veth pairs at
 //! TC, the only target that sees every copy (the kernel target goes
-//! there too); XDP refuses them where the program asks;
+//! there too); XDP refuses E2E clones where the program asks (I2E
+//! clones at XDP: `xdp_copies.rs`);
 //! a field list index that is no constant is an error at the annotation.
 
 mod common;
@@ -40,7 +41,7 @@ fn clones_pass_live_at_tc() {
 }
 
 #[test]
-fn clones_are_refused_at_xdp_where_the_program_clones() {
+fn e2e_clones_are_refused_at_xdp_where_egress_clones() {
     let (p4, _) = files();
     let dir = common::scratch_dir("v1model_clone_xdp");
     let out = common::p4bpf(&[
@@ -54,7 +55,7 @@ fn clones_are_refused_at_xdp_where_the_program_clones() {
     assert!(!out.status.success());
     let text = common::stderr(&out);
     assert!(
-        text.contains("clones.p4:33:1: error: cloning (`clone`, `clone_preserving_field_list`) is not supported at XDP"),
+        text.contains("clones.p4:48:1: error: an E2E clone is not supported at XDP"),
         "{text}"
     );
     assert!(text.contains("compile with --hook tc"), "{text}");

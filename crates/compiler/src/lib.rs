@@ -161,7 +161,12 @@ pub fn generate_with(
 /// What the program asks that `hook` cannot do.
 fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
     let i = &prog.intrinsics;
-    if let (Some(clone), Hook::Xdp) = (i.clone_i2e.as_ref().or(i.clone_e2e.as_ref()), hook) {
+    if let Some(refusal) = refuse_copies_at_xdp(prog, hook) {
+        return Err(refusal);
+    }
+    // PSA's clones are made by its ingress deparser, which XDP copies cannot follow.
+    let psa_clone = i.clone_i2e.as_ref().filter(|c| c.field_lists.is_none());
+    if let (Some(clone), Hook::Xdp) = (psa_clone, hook) {
         let how = match prog.arch {
             ir::Arch::V1Model => "`clone`, `clone_preserving_field_list`",
             _ => "`ostd.clone`",
@@ -181,17 +186,25 @@ fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
         );
         return Err(diags);
     }
-    match (&prog.intrinsics.replication, hook) {
-        (Some(r), Hook::Xdp) => {
-            let mut diags = Diagnostics::default();
-            diags.error(
-                r.at,
-                format!("multicast (`{}`) is not supported at XDP: XDP has no packet copy that runs egress per replica; compile with --hook tc", r.field),
-            );
-            Err(diags)
-        }
-        _ => Ok(()),
+    Ok(())
+}
+
+/// The copies XDP's devmap broadcast cannot make: an E2E clone (the
+/// packet has left ingress's program when egress asks for it), and a
+/// clone of a packet that is also resubmitted (its copies leave at once).
+fn refuse_copies_at_xdp(prog: &ir::Program, hook: Hook) -> Option<Diagnostics> {
+    let i = &prog.intrinsics;
+    if hook != Hook::Xdp {
+        return None;
     }
+    let (at, what) = match (&i.clone_e2e, &i.clone_i2e, &i.resubmit) {
+        (Some(e2e), _, _) => (e2e.at, "an E2E clone is not supported at XDP: egress runs in the copies' devmap program, which cannot copy again"),
+        (None, Some(i2e), Some(_)) if i2e.field_lists.is_some() => (i2e.at, "cloning in a program that also resubmits is not supported at XDP: a cloned packet's copies leave ingress at once"),
+        _ => return None,
+    };
+    let mut diags = Diagnostics::default();
+    diags.error(at, format!("{what}; compile with --hook tc"));
+    Some(diags)
 }
 
 /// Compiles the P4 program at `path` into `options.out_dir`.

@@ -1,7 +1,8 @@
-//! The C of v1model multicast at TC (`replication/NAME.p4` against
-//! `replication/NAME.tc.c`; `BLESS=1` rewrites them after review): the
-//! groups map, the mailbox, the copy loop at the checkpoint and the egress
-//! program. The objects are loaded (verifier check) by the CLI's live
+//! The C of v1model multicast at TC and XDP (`replication/NAME.p4`
+//! against `replication/NAME.tc.c` and `NAME.xdp.c`; `BLESS=1` rewrites
+//! them after review): the groups map, the mailbox (TC) or the ring of
+//! copy plans and the devmaps (XDP), the copies at the checkpoint and the
+//! egress program. The objects are loaded (verifier check) by the CLI's live
 //! tests; here clang builds them when it is installed.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
@@ -33,9 +34,20 @@ fn compile(
     generate(&fe, &stem, hook, None).map_err(|d| (d, fe.sources))
 }
 
+/// Compares `c` with the snapshot at `snapshot` (or rewrites it).
+fn check_snapshot(snapshot: &Path, c: &str, failures: &mut Vec<String>) {
+    if std::env::var_os("BLESS").is_some() {
+        let _ = std::fs::write(snapshot, c);
+    } else if std::fs::read_to_string(snapshot).ok().as_deref() != Some(c) {
+        failures.push(format!(
+            "{} differs (re-bless with BLESS=1 after review)",
+            snapshot.display()
+        ));
+    }
+}
+
 #[test]
-fn multicast_c_matches_its_snapshot_and_xdp_refuses_it() {
-    let bless = std::env::var_os("BLESS").is_some();
+fn multicast_c_matches_its_snapshots_at_tc_and_xdp() {
     let list = programs();
     assert!(!list.is_empty(), "no programs in tests/replication");
     let mut failures = vec![];
@@ -61,22 +73,22 @@ fn multicast_c_matches_its_snapshot_and_xdp_refuses_it() {
         assert!(generated
             .c
             .contains(&format!("}} {} SEC(\".maps\")", replication.groups_map)));
-        let snapshot = path.with_extension("tc.c");
-        if bless {
-            let _ = std::fs::write(&snapshot, &generated.c);
-        } else if std::fs::read_to_string(&snapshot).ok().as_deref() != Some(generated.c.as_str()) {
-            failures.push(format!(
-                "{} differs (re-bless with BLESS=1 after review)",
-                snapshot.display()
-            ));
-        }
+        check_snapshot(&path.with_extension("tc.c"), &generated.c, &mut failures);
         match compile(&path, Hook::Xdp) {
-            Ok(_) => failures.push(format!("{}: compiled at XDP", path.display())),
-            Err((d, sources)) => {
-                let text: String = d.list.iter().map(|d| d.render(&sources)).collect();
-                if !text.contains("is not supported at XDP") {
-                    failures.push(format!("{}: {text}", path.display()));
-                }
+            Err(_) => failures.push(format!("{}: refused at XDP", path.display())),
+            Ok(xdp) => {
+                let r = xdp.pipeline.replication.clone();
+                let r = r.unwrap_or_else(|| panic!("{}: no replication at XDP", path.display()));
+                let devmaps = r.copy_ports_map.unwrap_or_default();
+                assert!(xdp.c.contains(&format!(
+                    "SEC(\"xdp/devmap\")\nint {}(struct xdp_md *ctx)",
+                    r.egress_entry
+                )));
+                assert!(xdp.c.contains(&format!("}} {devmaps} SEC(\".maps\")")));
+                assert!(xdp
+                    .c
+                    .contains("bpf_redirect_map(ports, 0, BPF_F_BROADCAST)"));
+                check_snapshot(&path.with_extension("xdp.c"), &xdp.c, &mut failures);
             }
         }
     }

@@ -303,7 +303,17 @@ pub struct Replication {
     /// (port, instance), when the program clones (PSA's clone I2E).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clone_sessions_map: Option<String>,
+    /// At XDP, the hash of maps from a group (u64), or a clone session
+    /// ([`SESSION_KEY`] | session), to the devmap its copies leave
+    /// through: `bpf_devmap_val` entries (ifindex, [`Replication::egress_entry`]'s
+    /// fd) for a group's members, or a session's members and every port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_ports_map: Option<String>,
 }
+
+/// In [`Replication::copy_ports_map`], the bit that makes a key a clone
+/// session's.
+pub const SESSION_KEY: u64 = 1 << 32;
 
 /// A table's control-plane permissions, from `@tc_acl("CRUDPS:RX")`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,6 +9,7 @@ use crate::error::{Result, RuntimeError};
 use crate::map::Map;
 use crate::map_source::MapSource;
 use crate::multicast::{read_members, write_members, Member};
+use crate::xdp_copies::{self, Copies};
 use p4bpf_layout::Pipeline;
 
 /// Replaces session `session`'s members (creating the session).
@@ -25,14 +26,17 @@ pub fn set_session(
         members,
         max,
         &format!("clone session {session}"),
-    )
+    )?;
+    let ports: Vec<u32> = members.iter().map(|m| m.port).collect();
+    xdp_copies::refresh(source, description, Copies::Session(session), &ports)
 }
 
 /// Removes session `session`: clones to it go nowhere.
 pub fn delete_session(source: &impl MapSource, description: &Pipeline, session: u32) -> Result<()> {
     let (map, _) = sessions(source, description)?;
     delete_key(&map, &session.to_ne_bytes())
-        .map_err(|_| RuntimeError::Value(format!("clone session {session} does not exist")))
+        .map_err(|_| RuntimeError::Value(format!("clone session {session} does not exist")))?;
+    xdp_copies::forget(source, description, Copies::Session(session))
 }
 
 /// Every session with its members, by session number.
@@ -51,7 +55,7 @@ fn sessions(source: &impl MapSource, description: &Pipeline) -> Result<(Map, u32
         .and_then(|r| r.clone_sessions_map.as_ref().map(|m| (m, r.max_replicas)));
     let Some((name, max)) = found else {
         return Err(RuntimeError::Value(format!(
-            "program `{}` has no clone sessions: it never clones (`ostd.clone`), or was not compiled for TC",
+            "program `{}` has no clone sessions: it never clones (`ostd.clone`)",
             description.program
         )));
     };

@@ -63,6 +63,7 @@ pub mod value;
 pub mod verdict;
 pub mod verifier_log;
 pub mod veth;
+mod xdp_copies;
 
 pub use error::{Result, RuntimeError};
 pub use map_source::MapSource;

@@ -9,6 +9,7 @@ use crate::control::{delete_key, keys};
 use crate::error::{Result, RuntimeError};
 use crate::map::{u32_at, Map, Write};
 use crate::map_source::MapSource;
+use crate::xdp_copies::{self, Copies};
 use p4bpf_layout::{Pipeline, Replication};
 
 /// One copy of a multicast packet: out of `port`, seen by egress with
@@ -29,7 +30,9 @@ pub fn set_group(
     let (map, replication) = groups(source, description)?;
     check_group(group)?;
     let what = format!("multicast group {group}");
-    write_members(&map, group, members, replication.max_replicas, &what)
+    write_members(&map, group, members, replication.max_replicas, &what)?;
+    let ports: Vec<u32> = members.iter().map(|m| m.port).collect();
+    xdp_copies::refresh(source, description, Copies::Group(group), &ports)
 }
 
 /// Writes `members` whole as entry `key` of a groups-shaped map (clone
@@ -60,7 +63,8 @@ pub(crate) fn write_members(
 pub fn delete_group(source: &impl MapSource, description: &Pipeline, group: u32) -> Result<()> {
     let (map, _) = groups(source, description)?;
     delete_key(&map, &group.to_ne_bytes())
-        .map_err(|_| RuntimeError::Value(format!("multicast group {group} does not exist")))
+        .map_err(|_| RuntimeError::Value(format!("multicast group {group} does not exist")))?;
+    xdp_copies::forget(source, description, Copies::Group(group))
 }
 
 /// Every group with its members, by group number.
@@ -104,7 +108,7 @@ fn groups<'d>(
 ) -> Result<(Map, &'d Replication)> {
     let Some(replication) = &description.replication else {
         return Err(RuntimeError::Value(format!(
-            "program `{}` has no multicast groups: it never sets a multicast group (or was not compiled for TC)",
+            "program `{}` has no multicast groups: it never sets a multicast group",
             description.program
         )));
     };

@@ -71,7 +71,8 @@ impl PacketTarget for LoadedPipeline {
     }
 
     fn sees_copies(&self) -> bool {
-        self.user_host().is_some() && self.description.replication.is_some()
+        let tc = self.description.hook == p4bpf_layout::Hook::Tc;
+        self.user_host().is_some() && self.description.replication.is_some() && tc
     }
 
     /// A kernel pipeline sends what test-run refuses through `tun`.

@@ -119,6 +119,7 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
         let _ = crate::control::delete_key(&ports, &port.to_ne_bytes());
         return Err(error);
     }
+    crate::xdp_copies::refresh_every(deployment, &deployment.description)?;
     Ok(Port {
         port,
         ifindex: index,
@@ -137,6 +138,10 @@ fn attach(deployment: &Deployment, index: u32, interface: &str) -> Result<OwnedF
 
 /// The egress program at tcx egress of `index`, if the pipeline has one.
 fn attach_egress(deployment: &Deployment, index: u32, interface: &str) -> Result<Option<OwnedFd>> {
+    // At XDP the egress program runs from the copies' devmaps instead.
+    if deployment.description.hook == Hook::Xdp {
+        return Ok(None);
+    }
     let Some(program) = deployment.egress_program()? else {
         return Ok(None);
     };
@@ -186,6 +191,7 @@ pub fn delete(deployment: &Deployment, interface: &str) -> Result<()> {
         )));
     };
     crate::control::delete_key(&devmap(deployment)?, &port.port.to_ne_bytes())?;
+    crate::xdp_copies::refresh_every(deployment, &deployment.description)?;
     if let Some(map) = ingress_ports(deployment)? {
         crate::control::delete_key(&map, &index.to_ne_bytes())?;
     }

@@ -477,6 +477,10 @@ impl MapSource for Traced<'_> {
     fn map(&self, name: &str) -> Result<Map> {
         self.pipeline.map(name)
     }
+
+    fn copy_program(&self) -> Result<Option<std::os::fd::OwnedFd>> {
+        self.pipeline.copy_program()
+    }
 }
 
 impl PacketTarget for Traced<'_> {

@@ -55,6 +55,7 @@ mod vlan;
 mod wide;
 mod wire_fields;
 mod write_through;
+mod xdp_copies;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
 use crate::map_layout::{table_layout, TableLayout};

@@ -114,20 +114,27 @@ impl Emitter<'_> {
         if self.prog.arch != Arch::Psa {
             return None;
         }
+        let (pass, drop) = (self.target.pass(), self.target.drop());
         if egress_start(self.prog).is_none() {
-            return Some(vec![CStmt::Return(
-                "TC_ACT_OK /* out of the port the copy was sent to */".into(),
-            )]);
+            return Some(vec![CStmt::Return(format!(
+                "{pass} /* out of the port the copy was sent to */"
+            ))]);
         }
+        // At XDP the egress's own verdict is a redirect, which a devmap
+        // program cannot return: its XDP_PASS sends the copy on.
+        let dropped = match self.hook {
+            p4bpf_layout::Hook::Tc => format!("verdict == {drop}"),
+            p4bpf_layout::Hook::Xdp => format!("verdict == {drop} || verdict == XDP_ABORTED"),
+        };
         Some(vec![
             line(format!(
-                "int verdict = {}(skb, st)",
-                self.egress_function_name()
+                "int verdict = {}({}, st)",
+                self.egress_function_name(),
+                self.target.context()
             )),
-            CStmt::Return(
-                "verdict == TC_ACT_SHOT ? TC_ACT_SHOT : TC_ACT_OK /* out of the port the copy was sent to */"
-                    .into(),
-            ),
+            CStmt::Return(format!(
+                "{dropped} ? {drop} : {pass} /* out of the port the copy was sent to */"
+            )),
         ])
     }
 }

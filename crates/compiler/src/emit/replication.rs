@@ -32,16 +32,17 @@ pub(super) const COPY_MARK: &str = "0x70346270";
 /// The control plane's view of multicast, for programs that use it at TC.
 pub fn replication_description(prog: &Program, hook: Hook) -> Option<p4bpf_layout::Replication> {
     prog.intrinsics.replication.as_ref()?;
-    (hook == Hook::Tc).then(|| p4bpf_layout::Replication {
+    Some(p4bpf_layout::Replication {
         groups_map: groups_map(prog),
         max_replicas: MAX_REPLICAS,
-        egress_entry: egress_entry_name(prog),
+        egress_entry: egress_entry_name(prog, hook),
         clone_sessions_map: prog
             .intrinsics
             .clone_i2e
             .as_ref()
             .or(prog.intrinsics.clone_e2e.as_ref())
             .map(|_| sessions_map(prog)),
+        copy_ports_map: (hook == Hook::Xdp).then(|| super::xdp_copies::copy_ports_map(prog)),
     })
 }
 
@@ -53,9 +54,9 @@ fn groups_map(prog: &Program) -> String {
     format!("{}_mcast_groups", c_identifier(&prog.name))
 }
 
-/// The program run on each copy at TC egress.
-pub fn egress_entry_name(prog: &Program) -> String {
-    format!("{}_egress", entry_name(prog, Hook::Tc))
+/// The program run on each copy: at TC egress, or as the XDP devmap's.
+pub fn egress_entry_name(prog: &Program, hook: Hook) -> String {
+    format!("{}_egress", entry_name(prog, hook))
 }
 
 impl Emitter<'_> {
@@ -126,6 +127,9 @@ impl Emitter<'_> {
 
     /// The groups map, the mailbox and the function making the copies.
     pub fn replication_definitions(&self) -> String {
+        if self.xdp_copies() {
+            return self.xdp_copy_definitions();
+        }
         let Some(r) = self.replication() else {
             return String::new();
         };
@@ -202,6 +206,9 @@ impl Emitter<'_> {
 
     /// At the checkpoint: hand a packet with a group to the copies.
     pub fn multicast_check(&self) -> Vec<CStmt> {
+        if let (Some(r), true) = (&self.prog.intrinsics.replication, self.xdp_copies()) {
+            return self.xdp_multicast_check(self.expr(&r.group));
+        }
         let Some(r) = self.replication() else {
             return vec![];
         };
@@ -218,7 +225,7 @@ impl Emitter<'_> {
 
     /// `ENTRY_egress`: the steps after the checkpoint, on one copy.
     pub fn egress_entry_function(&self) -> String {
-        if self.replication().is_none() {
+        if self.replication().is_none() && !self.xdp_copies() {
             return String::new();
         }
         let Some(first) = self
@@ -229,6 +236,43 @@ impl Emitter<'_> {
         else {
             return String::new();
         };
+        let mut body = match self.hook {
+            Hook::Tc => self.mailbox_prologue(),
+            Hook::Xdp => self.xdp_egress_prologue(),
+        };
+        if let Some(steps) = self.psa_egress_on_copy() {
+            body.extend(self.trace_returns(steps));
+            return self.egress_entry_text(body);
+        }
+        let mut steps = vec![];
+        self.on_copy.set(true);
+        for step in self.prog.pipeline.iter().skip(first + 1) {
+            steps.extend(self.step_part(*step, 0, None, None));
+        }
+        self.on_copy.set(false);
+        steps.extend(self.truncation());
+        let (pass, drop) = (self.target.pass(), self.target.drop());
+        if let VerdictRule::Port { place, drop: port } = &self.prog.intrinsics.verdict {
+            steps.push(CStmt::If {
+                cond: format!("{} == {port}", self.expr(place)),
+                then: vec![CStmt::Return(drop.into())],
+                other: vec![],
+            });
+        }
+        steps.push(CStmt::Return(format!(
+            "{pass} /* out of the port the copy was sent to */"
+        )));
+        if self.prog.deparser().is_some() {
+            steps.push(CStmt::Label(DEPARSE_FAILED.into()));
+            steps.push(CStmt::Return(drop.into()));
+        }
+        body.extend(self.trace_returns(steps));
+        self.egress_entry_text(body)
+    }
+
+    /// The start of `ENTRY_egress` at TC: the copy's state from the
+    /// mailbox, or the packet is none of ours.
+    fn mailbox_prologue(&self) -> Vec<CStmt> {
         let mailbox = self.mailbox();
         let mut body = vec![
             line("u32 zero = 0"),
@@ -249,10 +293,9 @@ impl Emitter<'_> {
             "struct {} *st = &mailbox->state",
             self.state_type()
         ));
-        if let Some(steps) = self.psa_egress_on_copy() {
+        if self.prog.arch == crate::ir::Arch::Psa {
             body.push(state);
-            body.extend(self.trace_returns(steps));
-            return self.egress_entry_text(body);
+            return body;
         }
         body.extend([
             line("u8 *pkt = (u8 *)(long)skb->data"),
@@ -262,37 +305,23 @@ impl Emitter<'_> {
             line("u8 parser_error = mailbox->parser_error"),
             line("(void)parser_error"),
         ]);
-        body.extend(self.reparse_on_copy());
-        let mut steps = vec![];
-        self.on_copy.set(true);
-        for step in self.prog.pipeline.iter().skip(first + 1) {
-            steps.extend(self.step_part(*step, 0, None, None));
-        }
-        self.on_copy.set(false);
-        steps.extend(self.truncation());
-        if let VerdictRule::Port { place, drop } = &self.prog.intrinsics.verdict {
-            steps.push(CStmt::If {
-                cond: format!("{} == {drop}", self.expr(place)),
-                then: vec![CStmt::Return("TC_ACT_SHOT".into())],
-                other: vec![],
-            });
-        }
-        steps.push(CStmt::Return(
-            "TC_ACT_OK /* out of the port the copy was sent to */".into(),
-        ));
-        if self.prog.deparser().is_some() {
-            steps.push(CStmt::Label(DEPARSE_FAILED.into()));
-            steps.push(CStmt::Return("TC_ACT_SHOT".into()));
-        }
-        body.extend(self.trace_returns(steps));
-        self.egress_entry_text(body)
+        body.extend(self.reparse_on_copy("mailbox->reparse"));
+        body
     }
 
     fn egress_entry_text(&self, body: Vec<CStmt>) -> String {
+        let (section, where_) = match self.hook {
+            Hook::Tc => ("tc", "multicast copy, attached at TC egress of every port"),
+            Hook::Xdp => (
+                "xdp/devmap",
+                "copy, the program of every entry of the copies' devmaps",
+            ),
+        };
         let mut out = format!(
-            "/* Egress of {} on each multicast copy, attached at TC egress of every port. */\nSEC(\"tc\")\nint {}(struct __sk_buff *skb)\n{{\n",
+            "/* Egress of {} on each {where_}. */\nSEC(\"{section}\")\nint {}({})\n{{\n",
             self.prog.name,
-            egress_entry_name(self.prog)
+            egress_entry_name(self.prog, self.hook),
+            self.target.context_param()
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");

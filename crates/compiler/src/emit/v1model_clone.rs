@@ -42,8 +42,7 @@ impl Emitter<'_> {
             Kind::IngressToEgress => i.clone_i2e.as_ref(),
             Kind::EgressToEgress => i.clone_e2e.as_ref(),
         };
-        let copies = i.replication.is_some() && self.hook == Hook::Tc;
-        clone.filter(|c| c.field_lists.is_some() && copies)
+        clone.filter(|c| c.field_lists.is_some() && i.replication.is_some())
     }
 
     /// Whether the egress program parses an I2E clone again.
@@ -54,6 +53,9 @@ impl Emitter<'_> {
     /// At the checkpoint, first of all (BMv2 clones before it
     /// resubmits, multicasts or drops): the I2E clones ingress asked for.
     pub(super) fn clone_at_end_of_ingress(&self) -> Vec<CStmt> {
+        if self.hook == Hook::Xdp {
+            return self.xdp_clone_check();
+        }
         self.clone_call(Kind::IngressToEgress)
     }
 
@@ -87,16 +89,21 @@ impl Emitter<'_> {
         if kinds.iter().all(|k| self.v1model_clone(*k).is_none()) {
             return String::new();
         }
-        let (p, sessions) = (self.c_prefix(), super::replication::sessions_map(self.prog));
-        let mut out = format!(
-            "/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {});\n}} {sessions} SEC(\".maps\");\n\n",
-            super::replication::MAX_GROUPS
-        );
+        let mut out = self.sessions_map_definition();
         for kind in kinds {
             out.push_str(&self.clone_function(kind));
         }
         out
+    }
+
+    /// The clone sessions map (`mirroring_add` fills it).
+    pub(super) fn sessions_map_definition(&self) -> String {
+        let (p, sessions) = (self.c_prefix(), super::replication::sessions_map(self.prog));
+        format!(
+            "/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {});\n}} {sessions} SEC(\".maps\");\n\n",
+            super::replication::MAX_GROUPS
+        )
     }
 
     fn clone_function(&self, kind: Kind) -> String {
@@ -134,6 +141,28 @@ impl Emitter<'_> {
              static __always_inline void {p}_{}(struct __sk_buff *skb, struct {} *st, u32 offset, u8 parser_error)\n{{\n",
             kind.function(),
             self.state_type()
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// At XDP, `NAME_clone_state`: an I2E clone's state (`copy`) made
+    /// from the packet's (`st`), for a copy out of `port`.
+    pub(super) fn clone_state_function(&self) -> String {
+        let Some(clone) = self.v1model_clone(Kind::IngressToEgress) else {
+            return String::new();
+        };
+        let (p, state) = (self.c_prefix(), self.state_type());
+        let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
+        let mut body = vec![
+            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
+            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+        ];
+        body.extend(self.copy_state(clone, Kind::IngressToEgress));
+        let mut out = format!(
+            "/* An I2E clone's state: the packet's, reset but for what a clone keeps. */\n\
+             static __always_inline void {p}_clone_state(struct {state} *copy, struct {state} *st, u32 port)\n{{\n"
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
@@ -225,9 +254,10 @@ impl Emitter<'_> {
         out
     }
 
-    /// In the egress program, before egress: an I2E clone is parsed again
-    /// from its first byte, as ingress's parser parsed it.
-    pub(super) fn reparse_on_copy(&self) -> Vec<CStmt> {
+    /// In the egress program, before egress: an I2E clone (a copy for
+    /// which `is_clone` holds) is parsed again from its first byte, as
+    /// ingress's parser parsed it.
+    pub(super) fn reparse_on_copy(&self, is_clone: &str) -> Vec<CStmt> {
         if !self.reparses_clones() {
             return vec![];
         }
@@ -242,7 +272,7 @@ impl Emitter<'_> {
         let mut again = vec![line("offset = 0"), line("parser_error = 0")];
         again.extend(self.step_part(*parse, 0, None, None));
         vec![CStmt::If {
-            cond: "mailbox->reparse".into(),
+            cond: is_clone.into(),
             then: again,
             other: vec![],
         }]

@@ -173,6 +173,15 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
             .as_ref()
             .and_then(|r| r.clone_sessions_map.clone()),
     );
+    // Copies at XDP: their devmaps, and the ports map their entries come from.
+    if let Some(copies) = description
+        .replication
+        .as_ref()
+        .and_then(|r| r.copy_ports_map.clone())
+    {
+        names.push(copies);
+        names.extend(description.port_map.clone());
+    }
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
     if let Some(d) = &description.digests {

@@ -162,6 +162,10 @@ impl MapSource for Deployment {
     fn map(&self, name: &str) -> Result<Map> {
         self.pinned_map(name, &format!("maps/{name}"))
     }
+
+    fn copy_program(&self) -> Result<Option<OwnedFd>> {
+        self.egress_program()
+    }
 }
 
 impl Settings {

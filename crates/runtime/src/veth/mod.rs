@@ -305,6 +305,10 @@ impl MapSource for VethTarget {
     fn map(&self, name: &str) -> Result<Map> {
         self.pipeline.map(name)
     }
+
+    fn copy_program(&self) -> Result<Option<std::os::fd::OwnedFd>> {
+        self.pipeline.copy_program()
+    }
 }
 
 impl PacketTarget for VethTarget {
