@@ -381,16 +381,6 @@ impl Emitter<'_> {
         out
     }
 
-    /// PSA's clone sessions map, read by the I2E and E2E clones.
-    fn sessions_map_definition(&self) -> String {
-        format!(
-            "/* Clone sessions (`p4bpf clone`): session -> its members' ports and instances. */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {} SEC(\".maps\");\n\n",
-            self.c_prefix(),
-            sessions_map(self.prog)
-        )
-    }
-
     /// After the ingress deparser's body, before it writes the packet:
     /// the clones ingress asked for.
     pub fn clone_i2e_call(&self, deparser: usize) -> Vec<CStmt> {

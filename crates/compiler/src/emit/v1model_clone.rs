@@ -96,7 +96,8 @@ impl Emitter<'_> {
         out
     }
 
-    /// The clone sessions map (`mirroring_add` fills it).
+    /// The clone sessions map (`mirroring_add` fills it), read by v1model's
+    /// and PSA's clones.
     pub(super) fn sessions_map_definition(&self) -> String {
         let (p, sessions) = (self.c_prefix(), super::replication::sessions_map(self.prog));
         format!(
