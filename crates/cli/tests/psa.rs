@@ -361,7 +361,7 @@ const KNOWN_GAPS: &[(&str, &str)] = &[
     // user target makes copies at TC only (at XDP multicast passes in the kernel).
     (
         "psa-e2e-cloning-basic-bmv2",
-        "cloning (`ostd.clone`) is not supported at XDP",
+        "an E2E clone is not supported at XDP",
     ),
     (
         "psa-multicast-basic-2-bmv2",
