@@ -431,6 +431,8 @@ pub enum ExprKind {
 pub enum WideOp {
     Add,
     Sub,
+    /// The product, cut to the width (modulo 2^width, as P4's `*`).
+    Mul,
     BitAnd,
     BitOr,
     BitXor,
