@@ -102,7 +102,8 @@ fn p4tc_tables_whose_default_action_adds_entries_add_on_miss() {
     assert!(out.status.success(), "{}", stderr(&out));
     let c = std::fs::read_to_string(dir.join("out/prog.c")).unwrap_or_default();
     assert!(
-        c.contains("add on miss: insert the key C.flows missed"),
+        c.contains("action_C_learn(st, &key, 0)")
+            && c.contains("bpf_map_update_elem(&C_flows, missed_key, &entry, BPF_NOEXIST)"),
         "{c}"
     );
 }
