@@ -40,7 +40,14 @@ fn send(pipeline: &str, frame: &[u8]) {
 
 fn start_server(address: &str, pipeline: &str) -> Server {
     let child = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
-        .args(["p4runtime", "serve", "--addr", address, "--pipeline", pipeline])
+        .args([
+            "p4runtime",
+            "serve",
+            "--addr",
+            address,
+            "--pipeline",
+            pipeline,
+        ])
         .stdout(Stdio::null())
         .spawn()
         .unwrap_or_else(|e| panic!("the server starts: {e}"));
@@ -61,7 +68,9 @@ fn a_notify_control_entry_gone_idle_reaches_the_primary_controller() {
     }
     let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
     if !python.exists() {
-        eprintln!("SKIPPED p4runtime_idle: no p4runtime-shell venv (the `p4runtime` test installs it)");
+        eprintln!(
+            "SKIPPED p4runtime_idle: no p4runtime-shell venv (the `p4runtime` test installs it)"
+        );
         return;
     }
     let dir = scratch_dir("p4runtime_idle");
@@ -95,7 +104,10 @@ fn a_notify_control_entry_gone_idle_reaches_the_primary_controller() {
     while !seen.ends_with("inserted\n") {
         if printed.read_line(&mut seen).unwrap_or(0) == 0 {
             let mut err = String::new();
-            let _ = controller.stderr.take().map(|mut e| e.read_to_string(&mut err));
+            let _ = controller
+                .stderr
+                .take()
+                .map(|mut e| e.read_to_string(&mut err));
             panic!("the controller did not insert its entry:\n{seen}{err}");
         }
     }
@@ -112,8 +124,14 @@ fn a_notify_control_entry_gone_idle_reaches_the_primary_controller() {
     let _ = printed.read_to_string(&mut rest);
     let status = controller.wait().unwrap_or_else(|e| panic!("{e}"));
     let mut err = String::new();
-    let _ = controller.stderr.take().map(|mut e| e.read_to_string(&mut err));
-    assert!(status.success(), "the controller's checks failed:\n{rest}{err}");
+    let _ = controller
+        .stderr
+        .take()
+        .map(|mut e| e.read_to_string(&mut err));
+    assert!(
+        status.success(),
+        "the controller's checks failed:\n{rest}{err}"
+    );
     assert!(
         rest.contains("ok   of MainControl.reported")
             && rest.contains("ok   no second notification while it stays idle"),

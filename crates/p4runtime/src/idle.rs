@@ -151,6 +151,9 @@ mod tests {
         assert_eq!(keys(&reported.newly_idle(vec![idle("a", 5, false)])), ["a"]);
         // No longer idle, then idle again.
         assert!(reported.newly_idle(vec![]).is_empty());
-        assert_eq!(keys(&reported.newly_idle(vec![idle("a", 30, false)])), ["a"]);
+        assert_eq!(
+            keys(&reported.newly_idle(vec![idle("a", 30, false)])),
+            ["a"]
+        );
     }
 }

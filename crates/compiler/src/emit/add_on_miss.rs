@@ -34,7 +34,11 @@ impl Emitter<'_> {
     /// The arguments a call of `action` passes for them: the key of the
     /// add-on-miss table whose code is being written, or none.
     pub(super) fn missed_key_args(&self, action: ActionId) -> Vec<String> {
-        if !self.prog.action(action).is_some_and(|a| self.takes_missed_key(a)) {
+        if !self
+            .prog
+            .action(action)
+            .is_some_and(|a| self.takes_missed_key(a))
+        {
             return vec![];
         }
         match self.missed_table.get() {
