@@ -1,8 +1,9 @@
 // What add_entry returns (P4TC's flavour): ADD_ENTRY_SUCCESS (0) when the
 // entry went in, ADD_ENTRY_NOT_DONE (1) when it did not: `flows` holds
 // two entries, so a third flow is refused; `watched`'s @tc_acl lets the
-// data plane create nothing, so every call there is refused. The result
-// leaves in the EtherType's low byte.
+// data plane create nothing, so every call there is refused; `gated`
+// adds with add_entry_if, only for sources whose low byte is even. The
+// result leaves in the EtherType's low byte.
 #include <core.p4>
 #include <tc/pna.p4>
 header ethernet_t { bit<48> dst; bit<48> src; bit<16> etherType; }
@@ -32,6 +33,18 @@ control C(inout headers_t hdr, inout meta_t m, in pna_main_input_metadata_t istd
         }
         send_to_port((PortId_t)3);
     }
+    action gate() {
+        AddEntryErrorStatus_t status = add_entry_if(hdr.ethernet.src[0:0] == 0, "known",
+            {hdr.ethernet.src[7:0]}, (ExpireTimeProfileId_t)0);
+        hdr.ethernet.etherType = 0x8b00 | (bit<16>)status;
+        send_to_port((PortId_t)4);
+    }
+    table gated {
+        key = { hdr.ethernet.src : exact; }
+        actions = { known; gate; }
+        default_action = gate;
+        add_on_miss = true;
+    }
     table flows {
         key = { hdr.ethernet.src : exact; }
         actions = { known; learn; }
@@ -46,7 +59,13 @@ control C(inout headers_t hdr, inout meta_t m, in pna_main_input_metadata_t istd
         add_on_miss = true;
     }
     apply {
-        if (hdr.ethernet.dst == 0xffffffffffff) { watched.apply(); } else { flows.apply(); }
+        if (hdr.ethernet.dst == 0xffffffffffff) {
+            watched.apply();
+        } else if (hdr.ethernet.dst == 0x000000000002) {
+            gated.apply();
+        } else {
+            flows.apply();
+        }
     }
 }
 control D(packet_out pkt, inout headers_t hdr, in meta_t m, in pna_main_output_metadata_t ostd) {

@@ -53,10 +53,49 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// went in (`true` in `pna.p4`, `ADD_ENTRY_SUCCESS`, `bit<1>` 0, in
     /// P4TC's).
     pub(super) fn add_entry(&mut self, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
+        let inserted = self.entry_request(args, 0, e)?;
+        Some(self.add_entry_result(inserted))
+    }
+
+    /// P4TC's `add_entry_if(do_add_entry, action_name, action_params,
+    /// expire_time_profile_id)`: `add_entry` when `do_add_entry` holds,
+    /// else nothing and `ADD_ENTRY_NOT_DONE` (C's `?:` inserts only then).
+    pub(super) fn add_entry_if(&mut self, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
+        let Some(condition) = self.named_arg(args, "do_add_entry", 0) else {
+            self.diags.error(
+                e.span,
+                "`add_entry_if` takes a condition, an action name, its parameters and an expire-time profile",
+            );
+            return None;
+        };
+        let condition = self.expr(condition)?;
+        let inserted = self.entry_request(args, 1, e)?;
+        let both = Expr {
+            kind: ExprKind::Mux {
+                cond: Box::new(condition),
+                then: Box::new(inserted),
+                other: Box::new(Expr {
+                    kind: ExprKind::Bool(false),
+                    ty: Ty::Bool,
+                }),
+            },
+            ty: Ty::Bool,
+        };
+        Some(self.add_entry_result(both))
+    }
+
+    /// Records the request whose action name, parameters and profile are
+    /// the arguments from position `first` on; the expression inserting it.
+    fn entry_request(
+        &mut self,
+        args: &'a [ast::Argument],
+        first: usize,
+        e: &ast::Expr,
+    ) -> Option<Expr> {
         let (Some(name), Some(params), Some(profile)) = (
-            self.named_arg(args, "action_name", 0),
-            self.named_arg(args, "action_params", 1),
-            self.named_arg(args, "expire_time_profile_id", 2),
+            self.named_arg(args, "action_name", first),
+            self.named_arg(args, "action_params", first + 1),
+            self.named_arg(args, "expire_time_profile_id", first + 2),
         ) else {
             self.diags.error(
                 e.span,
@@ -114,14 +153,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             refused: false,
         });
         self.entry_request_spans.push(e.span);
-        let inserted = Expr {
+        Some(Expr {
             kind: ExprKind::Builtin {
                 func: Builtin::AddEntry(index as u32),
                 args: vec![],
             },
             ty: Ty::Bool,
-        };
-        Some(self.add_entry_result(inserted))
+        })
     }
 
     /// Checks each `add_entry` as PNA asks: made by the default action of

@@ -438,6 +438,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             Function::Select { first } => self.select(name, args, e, first),
             Function::PortIs { port, equal } => self.port_is(name, args, e, port, equal),
             Function::AddEntry => self.add_entry(args, e),
+            Function::AddEntryIf => self.add_entry_if(args, e),
             Function::HashWithAlgorithm => self.hash_with_algorithm(args, e),
             Function::VerifyChecksum(flag) => self.checksum(Some(flag), args, e),
             Function::UpdateChecksum => self.checksum(None, args, e),
