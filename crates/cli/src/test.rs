@@ -21,6 +21,7 @@ use std::process::ExitCode;
 pub const USAGE: &str = "\
 usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel|user|veth] [--hook xdp|tc]
                   [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--table-stats] [--trace]
+                  [--stf-reading p4tc|reference]
 
 Runs the packet test TEST.stf against PROGRAM: P4 source is compiled first,
 an object from `p4bpf compile` is loaded as is. Prints one line per packet
@@ -42,6 +43,14 @@ options:
   --trace                compile with tracing and print under each packet the
                          parser states, tables (key, hit or miss, action) and
                          verdict (kernel and user targets)
+  --stf-reading p4tc|reference
+                         how to read TEST.stf (kernel and user targets). p4tc,
+                         the default for programs written for P4TC's
+                         tc/pna.p4, is how P4TC's harness plays a script: the
+                         program sits on port 0 alone, so a packet sent on
+                         another port runs nothing (each port's capture sees
+                         it, where its line expects it). reference, the
+                         default for every other program, runs every packet
 
 Besides the reference STF dialect, `expect_digest NAME [FIELD=VALUE...]`
 checks the digests the script's packets send, in order (kernel and user
@@ -59,6 +68,9 @@ struct Request {
     program: PathBuf,
     script: PathBuf,
     target: Target,
+    /// `--stf-reading`: `Some(true)` for P4TC's reading, `Some(false)` for
+    /// the reference one, `None` for the program's own.
+    p4tc_reading: Option<bool>,
     /// Used when PROGRAM is P4 source; `out_dir` is replaced by a
     /// temporary folder.
     compile: CompileOptions,
@@ -68,12 +80,15 @@ struct Request {
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
     let mut files = Vec::new();
     let mut target = Target::Kernel;
+    let mut p4tc_reading = None;
     let mut compile = target::default_compile_options();
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
             return Ok(None);
         } else if let Some(name) = words.option(&word, "--target")? {
             target = Target::parse(&name).map_err(UsageError::new)?;
+        } else if let Some(reading) = words.option(&word, "--stf-reading")? {
+            p4tc_reading = Some(reading_is_p4tc(&reading)?);
         } else if target::compile_option(&mut words, &word, &mut compile)? {
             // `--hook`, `-I`, `-D` or `--extern-file`, now in `compile`.
         } else if word.starts_with('-') {
@@ -87,11 +102,23 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             program,
             script,
             target,
+            p4tc_reading,
             compile,
         })),
         Err(files) => Err(UsageError::new(format!(
             "expected a program and an STF file, got {} file name(s)",
             files.len()
+        ))),
+    }
+}
+
+/// Whether `--stf-reading WORD` asks for P4TC's reading.
+fn reading_is_p4tc(word: &str) -> Result<bool, UsageError> {
+    match word {
+        "p4tc" => Ok(true),
+        "reference" => Ok(false),
+        _ => Err(UsageError::new(format!(
+            "unknown STF reading `{word}` (supported: p4tc, reference)"
         ))),
     }
 }
@@ -106,6 +133,9 @@ fn run_request(request: &Request) -> Result<bool, String> {
     if request.target == Target::Veth && request.compile.trace {
         return Err("--trace runs with the kernel and user targets, not veth".into());
     }
+    if request.target == Target::Veth && request.p4tc_reading.is_some() {
+        return Err("--stf-reading applies to the kernel and user targets, not veth".into());
+    }
     let (image, compiled) = target::object_image(&request.program, &request.compile)?;
     if request.target == Target::Veth || copies_at_kernel(request, &image, &script) {
         check_bpf_available().map_err(|e| format!("cannot run veth tests on this machine: {e}"))?;
@@ -116,7 +146,10 @@ fn run_request(request: &Request) -> Result<bool, String> {
         };
         return Ok(report(vec![head.to_string()], outcome, request));
     }
-    let pipeline = target::load_image(image, compiled, request.target)?;
+    let mut pipeline = target::load_image(image, compiled, request.target)?;
+    if let Some(p4tc) = request.p4tc_reading {
+        pipeline.description.p4tc = p4tc;
+    }
     let hook = format!("{:?}", pipeline.description.hook).to_lowercase();
     let head = match (request.target, pipeline.stats()) {
         (Target::User, _) => format!(
@@ -205,5 +238,12 @@ mod tests {
             .flatten()
             .is_some_and(|r| r.target == Target::User));
         assert!(parse(words(&["a.p4", "a.stf", "--frob"])).is_err());
+        let reading = |word: &str| {
+            parse(words(&["a.p4", "a.stf", "--stf-reading", word]))
+                .map(|r| r.and_then(|r| r.p4tc_reading))
+        };
+        assert!(matches!(reading("p4tc"), Ok(Some(true))));
+        assert!(matches!(reading("reference"), Ok(Some(false))));
+        assert!(reading("bmv2").is_err());
     }
 }

@@ -31,7 +31,8 @@ fn run_stf(program: &Path, script: &Path, defines: &[&str]) -> Vec<(bool, String
         .iter()
         .map(|target| {
             let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
-            let mut args = vec!["test", p.as_ref(), s.as_ref()];
+            // Written for the reference harness, P4TC programs' too.
+            let mut args = vec!["test", p.as_ref(), s.as_ref(), "--stf-reading", "reference"];
             args.extend_from_slice(target);
             args.extend_from_slice(defines);
             let out = common::p4bpf(&args);

@@ -23,7 +23,8 @@ fn own(name: &str) -> PathBuf {
 /// passed, and its output.
 fn run_stf(program: &Path, script: &Path, target: &[&str], defines: &[&str]) -> (bool, String) {
     let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
-    let mut args = vec!["test", p.as_ref(), s.as_ref()];
+    // Written for the reference harness, P4TC programs' too.
+    let mut args = vec!["test", p.as_ref(), s.as_ref(), "--stf-reading", "reference"];
     args.extend_from_slice(target);
     args.extend_from_slice(defines);
     let out = common::p4bpf(&args);

@@ -102,7 +102,8 @@ fn p4tc_tables_whose_default_action_adds_entries_add_on_miss() {
     assert!(out.status.success(), "{}", stderr(&out));
     let c = std::fs::read_to_string(dir.join("out/prog.c")).unwrap_or_default();
     assert!(
-        c.contains("add on miss: insert the key C.flows missed"),
+        c.contains("action_C_learn(st, &key, 0)")
+            && c.contains("bpf_map_update_elem(&C_flows, missed_key, &entry, BPF_NOEXIST)"),
         "{c}"
     );
 }
@@ -568,4 +569,42 @@ fn idle_sets_profiles_and_sweeps_a_loaded_pipeline() {
         stderr(&sweep)
     );
     assert!(unloaded.status.success(), "{}", stderr(&unloaded));
+}
+
+/// P4TC's reading of STF, the default for `tc/pna.p4` programs: a packet
+/// sent on a port other than 0 runs nothing (P4TC's harness attaches the
+/// program to port 0 alone); the reference reading runs it, and its copy
+/// leaves on port 0, where the script expects nothing.
+#[test]
+fn p4tc_programs_scripts_run_on_port_0_alone_unless_read_as_the_reference() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED P4TC STF reading: {why}");
+        return;
+    }
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pna_reading/port_swap.p4");
+    let script = program.with_extension("stf");
+    let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+    for target in ["kernel", "user"] {
+        let run = |reading: &[&str]| {
+            let mut args = vec!["test", &p, &s, "--target", target, "--hook", "tc"];
+            args.extend_from_slice(reading);
+            let out = common::p4bpf(&args);
+            let text = format!("{}{}", common::stdout(&out), stderr(&out));
+            (out.status.success(), text)
+        };
+        for reading in [&[][..], &["--stf-reading", "p4tc"]] {
+            let (ok, text) = run(reading);
+            assert!(
+                ok && text.contains("PASS: 1 packets")
+                    && text.contains("in port 1: not run")
+                    && text.contains("to port 1: ok"),
+                "{target} {reading:?}:\n{text}"
+            );
+        }
+        let (ok, text) = run(&["--stf-reading", "reference"]);
+        assert!(
+            !ok && text.contains("FAIL, no packet was expected on port 0"),
+            "{target} reference:\n{text}"
+        );
+    }
 }

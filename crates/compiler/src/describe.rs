@@ -206,6 +206,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         },
         hook,
         entry: crate::emit::entry_name(prog, hook),
+        p4tc: prog.arch == Arch::PnaTc,
         tables,
         counters,
         meters: meters(prog),

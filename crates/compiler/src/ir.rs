@@ -226,6 +226,10 @@ pub enum Builtin {
     SkbRead(SkbField),
     /// Writes the one argument into the socket buffer's field (TC only).
     SkbWrite(SkbField),
+    /// PNA's `add_entry`, request `Program::entry_requests[i]`: inserts
+    /// the key its add-on-miss table missed, with the request's action and
+    /// arguments, where the call is made; true when the entry went in.
+    AddEntry(u32),
     /// The Internet checksum of the arguments' bits followed by the
     /// packet's payload, the bytes after those the parser took (v1model's
     /// `*_checksum_with_payload`).
@@ -431,6 +435,8 @@ pub enum ExprKind {
 pub enum WideOp {
     Add,
     Sub,
+    /// The product, cut to the width (modulo 2^width, as P4's `*`).
+    Mul,
     BitAnd,
     BitOr,
     BitXor,
@@ -782,8 +788,8 @@ pub struct TcAcl {
 
 /// An `add_entry(action, params, profile)` call (PNA add-on-miss). The
 /// call stores its parameters in `args` and its index + 1 in
-/// [`Program::entry_request`]; the add-on-miss table whose action made
-/// the call inserts its key with this action after the action returns.
+/// [`Builtin::AddEntry`]; the add-on-miss table whose default action
+/// makes the call inserts the key it missed with this action.
 #[derive(Clone, Debug)]
 pub struct EntryRequest {
     /// The action's name as the call spells it (resolved in the table's
@@ -799,6 +805,27 @@ impl EntryRequest {
     /// Whether the request names the action `dotted` (`Main.next_hop`).
     pub fn names(&self, dotted: &str) -> bool {
         dotted == self.action || dotted.rsplit('.').next() == Some(self.action.as_str())
+    }
+
+    /// The requests (indexes into [`Program::entry_requests`]) `body` makes.
+    pub fn made_in(body: &[Stmt]) -> Vec<u32> {
+        use crate::midend::visit::{walk_stmts, Descend, Visitor};
+        struct Requests(Vec<u32>);
+        impl Visitor for Requests {
+            fn expr(&mut self, e: &Expr) -> Descend {
+                if let ExprKind::Builtin {
+                    func: Builtin::AddEntry(index),
+                    ..
+                } = e.kind
+                {
+                    self.0.push(index);
+                }
+                Descend::Yes
+            }
+        }
+        let mut found = Requests(vec![]);
+        walk_stmts(&mut found, body);
+        found.0
     }
 }
 
@@ -1145,10 +1172,8 @@ pub struct Program {
     /// Calls `BPF_PERF_EVENT_OUTPUT`: the C needs the perf event map, and
     /// actions need the program context the helper takes.
     pub sends_perf_events: bool,
-    /// The program's `add_entry` calls, and the variable holding the
-    /// pending one's index + 1 (0: none), once there is a call.
+    /// The program's `add_entry` calls ([`Builtin::AddEntry`]).
     pub entry_requests: Vec<EntryRequest>,
-    pub entry_request: Option<VarId>,
     /// The digests the program sends, indexed by [`Builtin::Digest`].
     pub digests: Vec<Digest>,
     /// Where the program first uses the socket buffer's metadata (P4TC's

@@ -285,7 +285,12 @@ pub fn write(prog: &Program) -> String {
                 let _ = writeln!(out, "  direct_resource_ids: {}", ids.get(prefix, &x.name));
             }
         }
-        let _ = write!(out, "  size: {}\n}}\n", t.size);
+        let _ = writeln!(out, "  size: {}", t.size);
+        // PNA's NOTIFY_CONTROL: the P4Runtime server reports idle entries.
+        if t.entry_timer.is_some_and(|timer| timer.notify) {
+            out.push_str("  idle_timeout_behavior: NOTIFY_CONTROL\n");
+        }
+        out.push_str("}\n");
     }
     for a in &actions {
         out.push_str("actions {\n");

@@ -88,14 +88,14 @@ fn varbit_fields_not_last_are_named() {
 }
 
 #[test]
-fn wide_multiplication_names_the_operator_and_width() {
+fn wide_division_names_the_operator_and_width() {
     let body = filter(
         "header a_t { bit<128> x; bit<128> y; }",
         "",
-        "hdr.a.x = hdr.a.x * hdr.a.y; pass = true;",
+        "hdr.a.x = hdr.a.x / hdr.a.y; pass = true;",
     );
     let message = first_error(&body).unwrap_or_default();
-    assert!(message.contains("`*` on bit<128>"), "{message}");
+    assert!(message.contains("`/` on bit<128>"), "{message}");
 }
 
 #[test]

@@ -88,6 +88,11 @@ pub struct Pipeline {
     pub hook: Hook,
     /// Name of the BPF program (function) in the object to attach.
     pub entry: String,
+    /// Written for P4TC's `tc/pna.p4` (PNA_NIC without the pre-control):
+    /// its STF scripts are read the way P4TC's harness reads them
+    /// (`p4bpf_runtime::stf`). Left out of the JSON when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub p4tc: bool,
     /// Tables the control plane can fill (tables whose entries are all
     /// `const` are compiled into code and not listed).
     pub tables: Vec<Table>,
@@ -689,6 +694,7 @@ mod tests {
             architecture: Architecture::XdpModel,
             hook: Hook::Xdp,
             entry: "x_xdp".into(),
+            p4tc: false,
             tables: vec![],
             counters: vec![],
             meters: vec![],

@@ -83,6 +83,18 @@ impl Arbitration {
     }
 
     /// Whether `election_id` is the primary's of `role`.
+    /// The outbox of each role's primary controller.
+    pub fn primaries(&self) -> Vec<Outbox> {
+        self.roles
+            .values()
+            .filter_map(|members| {
+                let primary = primary_of(members)?;
+                members.iter().find(|c| c.election_id == primary)
+            })
+            .map(|c| c.outbox.clone())
+            .collect()
+    }
+
     pub fn is_primary(&self, role: &str, election_id: u128) -> bool {
         let members = self.roles.get(role);
         election_id != 0 && members.and_then(|m| primary_of(m)) == Some(election_id)

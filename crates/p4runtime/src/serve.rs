@@ -61,10 +61,12 @@ pub fn serve(options: &ServeOptions) -> Result<(), String> {
         options.pipeline.clone(),
         options.xdp_mode,
     );
+    let idle_notifier = service.idle_notifier();
     let server = P4RuntimeServer::new(service)
         .max_decoding_message_size(MAX_MESSAGE)
         .max_encoding_message_size(MAX_MESSAGE);
     runtime.block_on(async {
+        tokio::spawn(idle_notifier);
         let listener = tokio::net::TcpListener::bind(options.address)
             .await
             .map_err(|e| format!("cannot listen on {}: {e}", options.address))?;

@@ -56,6 +56,13 @@ impl Service {
         }
     }
 
+    /// The task telling primary controllers of idle entries (`idle`).
+    pub fn idle_notifier(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let state = self.state.clone();
+        let active = move || lock(&state).active.as_ref().map(|v| v.schema.clone());
+        crate::idle::notify(self.pipeline.clone(), active, self.arbitration.clone())
+    }
+
     fn state(&self) -> MutexGuard<'_, State> {
         lock(&self.state)
     }

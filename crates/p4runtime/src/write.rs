@@ -205,7 +205,7 @@ fn table_update(
     let index = ids.index.unwrap_or_default();
     if entry.idle_timeout_ns != 0 || entry.time_since_last_hit.is_some() {
         return Err(Failure::unimplemented(format!(
-            "table `{}`: idle timeouts need a table with support_timeout, which no architecture here compiles",
+            "table `{}`: per-entry idle timeouts are not supported: PNA's entries take their timeout from an expire-time profile (`p4bpf idle profile`)",
             ids.name
         )));
     }

@@ -207,6 +207,8 @@ pub enum Function {
     PortIs { port: u32, equal: bool },
     /// PNA's `add_entry(action, params, profile)` (add-on-miss).
     AddEntry,
+    /// P4TC's `add_entry_if(condition, action, params, profile)`.
+    AddEntryIf,
     /// `hash(out result, algo, base, { fields }, max)`: the named
     /// algorithm's hash of the fields, `base + hash % max`.
     HashWithAlgorithm,

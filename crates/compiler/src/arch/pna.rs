@@ -152,7 +152,7 @@ const INTRINSICS: Intrinsics = Intrinsics {
     defaults: &[(VERDICT, DROP)],
 };
 
-const NOT_YET: &str = "PNA's mirroring, `add_entry_if` and flow ids are not built";
+const NOT_YET: &str = "PNA's mirroring and flow ids are not built";
 
 /// The extern functions both flavours declare.
 const FUNCTIONS: &[(&str, Function)] = &[
@@ -184,7 +184,7 @@ const FUNCTIONS: &[(&str, Function)] = &[
         },
     ),
     ("add_entry", Function::AddEntry),
-    ("add_entry_if", Function::Unsupported(NOT_YET)),
+    ("add_entry_if", Function::AddEntryIf),
     ("allocate_flow_id", Function::Unsupported(NOT_YET)),
     (
         "set_entry_expire_time",

@@ -414,6 +414,7 @@ impl Emitter<'_> {
             Builtin::CrcContinue(algorithm) => self.crc_continue_call(algorithm, args_of),
             Builtin::Csum16WithPayload => self.csum16_with_payload_call(args_of),
             Builtin::Digest(index) => self.digest_call(index, &args),
+            Builtin::AddEntry(index) => self.add_entry_call(index),
             // The kernel keeps the protocol in network order.
             Builtin::SkbRead(SkbField::Protocol) => {
                 format!("bpf_ntohs({}->protocol)", self.context_name())

@@ -113,6 +113,9 @@ pub struct Emitter<'p> {
     loop_rounds: RefCell<Vec<(String, String)>>,
     /// Printing the program a multicast copy's egress runs ([`replication`]).
     on_copy: std::cell::Cell<bool>,
+    /// Writing the actions of this add-on-miss table (its index), whose
+    /// `add_entry` calls insert its key ([`add_on_miss`]).
+    missed_table: std::cell::Cell<Option<usize>>,
     /// What differs between parser paths ([`parser_merge`]).
     placement: crate::midend::placement::Placement,
 }
@@ -186,6 +189,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         parser_loops: RefCell::default(),
         loop_rounds: RefCell::default(),
         on_copy: std::cell::Cell::new(false),
+        missed_table: std::cell::Cell::new(None),
         placement: crate::midend::placement::Placement::of(prog),
     };
     e.writes = Writes::of(prog, &e.facts);
@@ -243,6 +247,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.perf_event_definitions());
     out.push_str(&e.digest_definitions());
     out.push_str(&e.loop_round_declarations());
+    out.push_str(&e.add_entry_definitions());
     out.push_str(&actions);
     out.push_str(&e.table_function_definitions());
     if !e.parser_loops.borrow().is_empty() {

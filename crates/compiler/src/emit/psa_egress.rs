@@ -171,6 +171,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         parser_loops: RefCell::new(std::mem::take(e.parser_loops.get_mut())),
         loop_rounds: RefCell::new(std::mem::take(e.loop_rounds.get_mut())),
         on_copy: Cell::new(false),
+        missed_table: Cell::new(None),
         placement: Default::default(),
     };
     let text = egress.function_text(&e.state_type(), &e.egress_function_name());

@@ -66,6 +66,7 @@ impl Emitter<'_> {
                 params.push(self.declare(&var.ty, &name));
             }
         }
+        params.extend(self.missed_key_params(action));
         let cx = Ctx {
             in_action: true,
             end: String::new(),
@@ -114,6 +115,7 @@ impl Emitter<'_> {
             all.extend(["pkt".to_string(), "pkt_end".to_string()]);
         }
         all.extend(args.iter().cloned());
+        all.extend(self.missed_key_args(action));
         let mut out = vec![line(format!("{}({})", a.c_name, all.join(", ")))];
         if self.action_exits(action) {
             out.push(if cx.in_action && cx.exit.is_empty() {

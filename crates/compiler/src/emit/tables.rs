@@ -225,6 +225,8 @@ impl Emitter<'_> {
             Some(member) => ("member", member),
             None => ("value", l),
         };
+        // An `add_entry` in its actions inserts the key this table missed.
+        self.missed_table.set(t.add_on_miss.then_some(id.index()));
         let mut cases = vec![];
         for a in &t.actions {
             let Some(code) = t.action_code(*a) else {
@@ -262,6 +264,7 @@ impl Emitter<'_> {
                 )),
             );
         }
+        self.missed_table.set(None);
         let switch = CStmt::Switch {
             scrutinee: "action".into(),
             cases,
@@ -272,7 +275,6 @@ impl Emitter<'_> {
             body.push(line(format!("{r} = action")));
         }
         body.extend(self.timer_restart(t));
-        body.extend(self.add_on_miss_insert(t, l));
         vec![CStmt::Block(body)]
     }
 

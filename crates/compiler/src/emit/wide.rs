@@ -28,6 +28,23 @@ static __always_inline void p4bpf_wide_add(u8 *d, const u8 *a, const u8 *b, u32 
     d[0] &= top;
 }
 
+/* a * b cut to `n` bytes: column by column from the low byte, each
+ * column's byte products summed with the carry of the one before. */
+static __always_inline void p4bpf_wide_mul(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top)
+{
+    u32 carry = 0;
+#pragma unroll
+    for (u32 k = 0; k < n; k++) {
+        u32 sum = carry;
+#pragma unroll
+        for (u32 i = 0; i <= k; i++)
+            sum += (u32)a[n - 1 - i] * b[n - 1 - (k - i)];
+        d[n - 1 - k] = (u8)sum;
+        carry = sum >> 8;
+    }
+    d[0] &= top;
+}
+
 /* op 0: and, 1: or, 2: xor, 3: complement of `a`. */
 static __always_inline void p4bpf_wide_bitwise(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top, int op)
 {
@@ -131,6 +148,11 @@ impl Emitter<'_> {
                 arg(0),
                 arg(1),
                 u8::from(op == WideOp::Sub)
+            ),
+            WideOp::Mul => format!(
+                "p4bpf_wide_mul({place}, {}, {}, {n}, {top})",
+                arg(0),
+                arg(1)
             ),
             WideOp::BitAnd | WideOp::BitOr | WideOp::BitXor | WideOp::Complement => {
                 let code = match op {

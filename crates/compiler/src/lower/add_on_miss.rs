@@ -1,14 +1,14 @@
 //! PNA's add-on-miss: the `add_on_miss` table property and `add_entry`
-//! calls, lowered to an [`EntryRequest`] the table's code carries out
-//! after the action (what the C does: `crate::emit::add_on_miss`).
+//! calls, lowered to an [`EntryRequest`] and a [`Builtin::AddEntry`] that
+//! inserts where the call is made and gives whether the entry went in
+//! (what the C does: `crate::emit::add_on_miss`).
 
 use super::Lowerer;
 use crate::arch::{pna::TIMER_PROFILE, Place};
 use crate::ir::{
-    ActionCall, ActionId, Arch, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty, VarStorage,
+    ActionCall, ActionId, Arch, Builtin, EntryRequest, Expr, ExprKind, Stmt, Storage, Ty,
+    VarStorage,
 };
-use crate::midend::visit::any_stmt;
-use num_bigint::BigUint;
 use p4bpf_front::ast::{self, ExprKind as A};
 use p4bpf_front::check::Value;
 
@@ -29,15 +29,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// lets a default action call `add_entry` in any table (`pna.p4`
     /// programs must set `add_on_miss = true`, as PNA says).
     pub(super) fn adds_implicitly(&self, default_action: &ActionCall) -> bool {
-        let Some(pending) = self.prog.entry_request else {
-            return false;
-        };
         self.prog.arch == Arch::PnaTc
-            && self.prog.action(default_action.action).is_some_and(|a| {
-                any_stmt(&a.body, |s| {
-                    matches!(s, Stmt::Assign { lhs, .. } if matches!(lhs.kind, ExprKind::Var(v) if v == pending))
-                })
-            })
+            && self
+                .prog
+                .action(default_action.action)
+                .is_some_and(|a| !EntryRequest::made_in(&a.body).is_empty())
     }
 
     /// Whether an add-on-miss table's storage can take data-plane inserts.
@@ -53,18 +49,53 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// `add_entry(action_name, action_params, expire_time_profile_id)`:
-    /// records the request; `success` is what the call returns (the insert
-    /// itself happens when the action returns).
-    pub(super) fn add_entry(
+    /// records the request; the call inserts and returns whether the entry
+    /// went in (`true` in `pna.p4`, `ADD_ENTRY_SUCCESS`, `bit<1>` 0, in
+    /// P4TC's).
+    pub(super) fn add_entry(&mut self, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
+        let inserted = self.entry_request(args, 0, e)?;
+        Some(self.add_entry_result(inserted))
+    }
+
+    /// P4TC's `add_entry_if(do_add_entry, action_name, action_params,
+    /// expire_time_profile_id)`: `add_entry` when `do_add_entry` holds,
+    /// else nothing and `ADD_ENTRY_NOT_DONE` (C's `?:` inserts only then).
+    pub(super) fn add_entry_if(&mut self, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
+        let Some(condition) = self.named_arg(args, "do_add_entry", 0) else {
+            self.diags.error(
+                e.span,
+                "`add_entry_if` takes a condition, an action name, its parameters and an expire-time profile",
+            );
+            return None;
+        };
+        let condition = self.expr(condition)?;
+        let inserted = self.entry_request(args, 1, e)?;
+        let both = Expr {
+            kind: ExprKind::Mux {
+                cond: Box::new(condition),
+                then: Box::new(inserted),
+                other: Box::new(Expr {
+                    kind: ExprKind::Bool(false),
+                    ty: Ty::Bool,
+                }),
+            },
+            ty: Ty::Bool,
+        };
+        Some(self.add_entry_result(both))
+    }
+
+    /// Records the request whose action name, parameters and profile are
+    /// the arguments from position `first` on; the expression inserting it.
+    fn entry_request(
         &mut self,
         args: &'a [ast::Argument],
+        first: usize,
         e: &ast::Expr,
-        success: Expr,
     ) -> Option<Expr> {
         let (Some(name), Some(params), Some(profile)) = (
-            self.named_arg(args, "action_name", 0),
-            self.named_arg(args, "action_params", 1),
-            self.named_arg(args, "expire_time_profile_id", 2),
+            self.named_arg(args, "action_name", first),
+            self.named_arg(args, "action_params", first + 1),
+            self.named_arg(args, "expire_time_profile_id", first + 2),
         ) else {
             self.diags.error(
                 e.span,
@@ -116,31 +147,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             });
             vars.push(var);
         }
-        let pending = match self.prog.entry_request {
-            Some(var) => var,
-            None => {
-                let var = self.new_var("entry_request".into(), Ty::bits(8), VarStorage::State);
-                self.prog.entry_request = Some(var);
-                var
-            }
-        };
-        self.pending.push(Stmt::Assign {
-            lhs: Expr {
-                kind: ExprKind::Var(pending),
-                ty: Ty::bits(8),
-            },
-            rhs: Expr {
-                kind: ExprKind::Int((index + 1).into()),
-                ty: Ty::bits(8),
-            },
-        });
         self.prog.entry_requests.push(EntryRequest {
             action: action.clone(),
             args: vars,
             refused: false,
         });
         self.entry_request_spans.push(e.span);
-        Some(success)
+        Some(Expr {
+            kind: ExprKind::Builtin {
+                func: Builtin::AddEntry(index as u32),
+                args: vec![],
+            },
+            ty: Ty::Bool,
+        })
     }
 
     /// Checks each `add_entry` as PNA asks: made by the default action of
@@ -206,34 +225,33 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }))
     }
 
-    /// The action whose body makes request `index` (stores its number).
+    /// The action whose body makes request `index`.
     fn request_caller(&self, index: usize) -> Option<ActionId> {
-        let pending = self.prog.entry_request?;
-        let number = BigUint::from(index + 1);
-        let makes = |s: &Stmt| {
-            matches!(s, Stmt::Assign { lhs, rhs }
-                if matches!(lhs.kind, ExprKind::Var(v) if v == pending)
-                    && matches!(&rhs.kind, ExprKind::Int(n) if *n == number))
-        };
         self.prog
             .actions
             .iter()
-            .position(|a| any_stmt(&a.body, makes))
+            .position(|a| EntryRequest::made_in(&a.body).contains(&(index as u32)))
             .map(|i| ActionId(i as u32))
     }
 
-    /// What `add_entry` returns for success: `true` in `pna.p4`,
-    /// `ADD_ENTRY_SUCCESS` (`bit<1>` 0) in P4TC's.
-    pub(super) fn add_entry_success(&self) -> Expr {
-        match self.prog.arch {
-            Arch::PnaTc => Expr {
-                kind: ExprKind::Int(0u32.into()),
-                ty: Ty::bits(1),
+    /// What `add_entry` returns, from whether the entry went in: the bool
+    /// in `pna.p4`; in P4TC's, `ADD_ENTRY_SUCCESS` (`bit<1>` 0) or
+    /// `ADD_ENTRY_NOT_DONE` (1).
+    fn add_entry_result(&self, inserted: Expr) -> Expr {
+        if self.prog.arch != Arch::PnaTc {
+            return inserted;
+        }
+        let bit = |n: u32| Expr {
+            kind: ExprKind::Int(n.into()),
+            ty: Ty::bits(1),
+        };
+        Expr {
+            kind: ExprKind::Mux {
+                cond: Box::new(inserted),
+                then: Box::new(bit(0)),
+                other: Box::new(bit(1)),
             },
-            _ => Expr {
-                kind: ExprKind::Bool(true),
-                ty: Ty::Bool,
-            },
+            ty: Ty::bits(1),
         }
     }
 

@@ -437,10 +437,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             } => self.send_to_port(args, e, [verdict, port], code, host),
             Function::Select { first } => self.select(name, args, e, first),
             Function::PortIs { port, equal } => self.port_is(name, args, e, port, equal),
-            Function::AddEntry => {
-                let success = self.add_entry_success();
-                self.add_entry(args, e, success)
-            }
+            Function::AddEntry => self.add_entry(args, e),
+            Function::AddEntryIf => self.add_entry_if(args, e),
             Function::HashWithAlgorithm => self.hash_with_algorithm(args, e),
             Function::VerifyChecksum(flag) => self.checksum(Some(flag), args, e),
             Function::UpdateChecksum => self.checksum(None, args, e),

@@ -276,7 +276,6 @@ pub fn lower(
             },
             sends_perf_events: false,
             entry_requests: vec![],
-            entry_request: None,
             digests: vec![],
             skb_meta_at: None,
             warnings: vec![],

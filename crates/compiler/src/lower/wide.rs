@@ -59,6 +59,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         let wide_op = match op {
             BinaryOp::Add => WideOp::Add,
             BinaryOp::Sub => WideOp::Sub,
+            BinaryOp::Mul => WideOp::Mul,
             BinaryOp::BitAnd => WideOp::BitAnd,
             BinaryOp::BitOr => WideOp::BitOr,
             BinaryOp::BitXor => WideOp::BitXor,
@@ -80,7 +81,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let width = l.ty.width().unwrap_or(0);
                 self.diags.error(
                     e.span,
-                    format!("`{}` on bit<{width}> is not supported by the eBPF target (wider than 64 bits: +, -, bitwise operators, shifts by constants, comparisons, slices, concatenation and casts)", refused_symbol(other)),
+                    format!("`{}` on bit<{width}> is not supported by the eBPF target (wider than 64 bits: +, -, *, bitwise operators, shifts by constants, comparisons, slices, concatenation and casts)", refused_symbol(other)),
                 );
                 return None;
             }
@@ -171,7 +172,6 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 /// The operators [`Lowerer::wide_binary`] refuses, as written.
 fn refused_symbol(op: BinaryOp) -> &'static str {
     match op {
-        BinaryOp::Mul => "*",
         BinaryOp::Div => "/",
         BinaryOp::Mod => "%",
         BinaryOp::AddSat => "|+|",

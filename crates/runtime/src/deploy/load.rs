@@ -239,6 +239,7 @@ mod tests {
             architecture: Architecture::XdpModel,
             hook: Hook::Xdp,
             entry: "p_xdp".into(),
+            p4tc: false,
             tables: vec![],
             counters: vec![counter("c"), counter("c"), counter("a")],
             meters: vec![],

@@ -3,11 +3,13 @@
 //! `expect` matches output packets against `expect` patterns, and `run`
 //! plays the commands against a loaded pipeline; `registers` carries out
 //! BMv2's register commands, `value_sets` its `pvs_add`; `xdp_limit`
-//! tells a run XDP cannot carry from a failed one.
+//! tells a run XDP cannot carry from a failed one; `p4tc` is how P4TC's
+//! harness reads the scripts of `tc/pna.p4` programs.
 
 mod digests;
 mod direct;
 mod expect;
+mod p4tc;
 mod parse;
 mod profiles;
 pub mod registers;

@@ -99,6 +99,10 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
             } => super::direct::meter_set(pipeline, meter, table, (*priority, keys), *config),
             Command::Packet { port, data } => {
                 let number = sent.last().map_or(0, |s| s.number) + 1;
+                if let Some(why) = super::p4tc::bypasses(pipeline.description(), *port) {
+                    report.push((at, format!("packet ({name}:{at}) in port {port}: {why}"), false));
+                    continue;
+                }
                 if let Some(note) = pipeline.route_note(data) {
                     report.push((at, format!("packet {number} ({name}:{at}): note: {note}"), false));
                 }
@@ -302,6 +306,8 @@ pub(super) fn key_spec(
         let text = match pipeline.architecture {
             // BMv2's harness writes lpm values as they are written.
             Architecture::V1Model => text.clone(),
+            // So does P4TC's, which hands them to `tc p4ctrl` (`p4tc`).
+            _ if pipeline.p4tc => text.clone(),
             _ => key_text(table, index, text)?,
         };
         spec.keys.push((index, text));

@@ -1,0 +1,140 @@
+//! Idle-timeout notifications over P4Runtime: `p4bpf p4runtime serve`
+//! for tests/stf/pna_idle_sweep.p4, whose table `MainControl.reported`
+//! is NOTIFY_CONTROL. A p4runtime-shell controller
+//! (tests/p4runtime/idle.py) inserts an entry; the test sets expire-time
+//! profile 0 to 100 ms and hits the entry, which starts its timer; the
+//! controller then gets one IdleTimeoutNotification naming it on its
+//! stream. Uses the p4runtime-shell venv the `p4runtime` test installs;
+//! skips, saying why, without it, root/BPF or clang.
+
+#![allow(clippy::panic)] // a failing test should stop loudly
+
+mod common;
+
+use common::{p4bpf, scratch_dir, stderr};
+use p4bpf_runtime::deploy::{self, Deployment};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Kills the server and unloads its pipeline when the test ends.
+struct Server(Child, String);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+        let _ = deploy::unload(&self.1);
+    }
+}
+
+/// Run `frame` through the pipeline's program once.
+fn send(pipeline: &str, frame: &[u8]) {
+    let deployment = Deployment::open(pipeline).unwrap_or_else(|e| panic!("{e}"));
+    let program = deployment.program().unwrap_or_else(|e| panic!("{e}"));
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
+    p4bpf_runtime::test_run::run(fd, frame, 1).unwrap_or_else(|e| panic!("{e}"));
+}
+
+fn start_server(address: &str, pipeline: &str) -> Server {
+    let child = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+        .args([
+            "p4runtime",
+            "serve",
+            "--addr",
+            address,
+            "--pipeline",
+            pipeline,
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("the server starts: {e}"));
+    let server = Server(child, pipeline.to_string());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(address).is_err() {
+        assert!(Instant::now() < deadline, "no server on {address}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    server
+}
+
+#[test]
+fn a_notify_control_entry_gone_idle_reaches_the_primary_controller() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4runtime_idle: {why}");
+        return;
+    }
+    let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
+    if !python.exists() {
+        eprintln!(
+            "SKIPPED p4runtime_idle: no p4runtime-shell venv (the `p4runtime` test installs it)"
+        );
+        return;
+    }
+    let dir = scratch_dir("p4runtime_idle");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/pna_idle_sweep.p4");
+    let out = dir.to_string_lossy().into_owned();
+    let compiled = p4bpf(&["compile", &program.to_string_lossy(), "-o", &out]);
+    assert!(compiled.status.success(), "{}", stderr(&compiled));
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_or(0, |a| a.port());
+    let address = format!("127.0.0.1:{port}");
+    let pipeline = format!("p4rtidle{}", std::process::id());
+    let _server = start_server(&address, &pipeline);
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4runtime/idle.py");
+    // `timeout`: a controller stuck on its stream ends, and the test fails.
+    let mut controller = Command::new("timeout")
+        .arg("90")
+        .arg(&python)
+        .arg(script)
+        .args([&address, "pna_idle_sweep.p4info.txtpb", "pna_idle_sweep.o"])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python runs: {e}"));
+    let mut printed = BufReader::new(controller.stdout.take().unwrap_or_else(|| panic!("stdout")));
+    // The shell prints the entry it inserts, then the script `inserted`.
+    let mut seen = String::new();
+    while !seen.ends_with("inserted\n") {
+        if printed.read_line(&mut seen).unwrap_or(0) == 0 {
+            let mut err = String::new();
+            let _ = controller
+                .stderr
+                .take()
+                .map(|mut e| e.read_to_string(&mut err));
+            panic!("the controller did not insert its entry:\n{seen}{err}");
+        }
+    }
+
+    let profile = p4bpf(&["idle", "profile", &pipeline, "0", "100000000"]);
+    assert!(profile.status.success(), "{}", stderr(&profile));
+    // The entry's first hit starts its timer (dst 00:00:00:00:00:01, EtherType 1).
+    send(&pipeline, &[0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]);
+    if let Some(stdin) = controller.stdin.as_mut() {
+        let _ = stdin.write_all(b"go\n");
+    }
+
+    let mut rest = String::new();
+    let _ = printed.read_to_string(&mut rest);
+    let status = controller.wait().unwrap_or_else(|e| panic!("{e}"));
+    let mut err = String::new();
+    let _ = controller
+        .stderr
+        .take()
+        .map(|mut e| e.read_to_string(&mut err));
+    assert!(
+        status.success(),
+        "the controller's checks failed:\n{rest}{err}"
+    );
+    assert!(
+        rest.contains("ok   of MainControl.reported")
+            && rest.contains("ok   no second notification while it stays idle"),
+        "{rest}{err}"
+    );
+}
