@@ -52,6 +52,8 @@ options:
                NAME.rules + NAME.trace of DIR: verdicts against a linear
                scan, ns/packet beside an exact table, updates/s; writes
                SUITE/classbench/RESULTS.md
+  --shapes     with --classbench, also generated sets shaped like
+               ClassBench's acl, fw and ipc seeds (1K and 10K rules)
 ";
 
 #[derive(Debug, Clone)]
@@ -66,6 +68,8 @@ pub struct Request {
     pub matrix: bool,
     /// Rule sets for the ClassBench run, which replaces the suite's.
     pub classbench: Option<PathBuf>,
+    /// Generated ClassBench-shaped sets too (`--shapes`).
+    pub shapes: bool,
 }
 
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
@@ -78,6 +82,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         write: true,
         matrix: true,
         classbench: None,
+        shapes: false,
     };
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
@@ -90,6 +95,8 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             request.only = Some(name);
         } else if let Some(dir) = words.option(&word, "--classbench")? {
             request.classbench = Some(PathBuf::from(dir));
+        } else if word == "--shapes" {
+            request.shapes = true;
         } else if word == "--psa" {
             (request.psa, request.matrix) = (true, false);
         } else if word == "--no-matrix" {
@@ -163,7 +170,7 @@ pub fn run(words: Args) -> ExitCode {
 }
 
 fn run_classbench(request: &Request, dir: &std::path::Path) -> ExitCode {
-    let results = match classbench::run(&request.suite, dir) {
+    let results = match classbench::run(&request.suite, dir, request.shapes) {
         Ok(results) => results,
         Err(message) => {
             eprintln!("p4bpf: error: {message}");

@@ -12,6 +12,7 @@ use p4bpf_compiler::{CompileOptions, Hook};
 use p4bpf_runtime::bench::classbench::{
     first_match, random_headers, random_rules, rule_of_output, AclRule, Header, Random,
 };
+use p4bpf_runtime::bench::classbench_shapes::{shaped_rules, Shape};
 use p4bpf_runtime::entry::{encode_entry, EncodedEntry};
 use p4bpf_runtime::ternary_store::Store;
 use p4bpf_runtime::{control, names, test_run, LoadedPipeline};
@@ -109,6 +110,36 @@ fn thousands_of_unrelated_masks_and_ranges_classify_like_a_linear_scan() {
             control::clear(&pipeline, &table).ok(),
             Some(rules.len() / 2)
         );
+    }
+}
+
+#[test]
+fn classbench_shaped_acl_fw_and_ipc_sets_classify_like_a_linear_scan() {
+    let Some(pipeline) = load_acl("ternary_shapes") else {
+        return;
+    };
+    let table = names::table(&pipeline.description, "acl").cloned();
+    let table = table.unwrap_or_else(|e| panic!("{e}"));
+    let fd = pipeline.program_fd().unwrap_or_else(|e| panic!("{e}"));
+    for shape in Shape::ALL {
+        let rules = shaped_rules(shape, 31, 2000);
+        let specs: Vec<_> = (0..rules.len())
+            .map(|i| rules[i].entry(i, rules.len()))
+            .collect();
+        let inserted = control::insert_batch(&pipeline, &table, &specs);
+        assert_eq!(inserted.map_err(|e| e.to_string()), Ok(rules.len()));
+        let mut hits = 0;
+        for h in random_headers(32, &rules, 4000) {
+            let want = first_match(&rules, &h).map(|i| i + 1);
+            hits += usize::from(want.is_some());
+            assert_eq!(classify(fd, &h), want, "{} {h:?}", shape.name());
+        }
+        assert!(
+            hits > 2000,
+            "{}: only {hits} probes hit a rule",
+            shape.name()
+        );
+        assert_eq!(control::clear(&pipeline, &table).ok(), Some(rules.len()));
     }
 }
 

@@ -9,10 +9,13 @@
 //! widened to the bits its bounds share (a `lo..hi` range lies inside that
 //! prefix). The rule joins the first group with room in its bucket among
 //! those whose mask is, coarsest first: its shape's address-wide fields cut
-//! to their leading ones rounded down to whole bytes (masks differing in
-//! low bits, as ACL masks do, share one; narrower fields are left out),
-//! then every field so cut, then its shape itself. Else it opens a group
-//! of the first of these masks no group has, or a second of its shape.
+//! to their leading ones rounded down to nesting steps (whole bytes, a
+//! host joining its /24 and a /8 the wildcards: longer masks live in a
+//! group of a shorter one, checked in the bucket), then to whole bytes
+//! (masks differing in low bits, as ACL masks do, share one; narrower
+//! fields are left out), then every field so cut, then its shape itself.
+//! Else it opens a group of the first of these masks no group has, or a
+//! second of its shape.
 //! Groups may repeat a mask, so every rule fits until the table holds
 //! `size` rules (or the list its `max_groups` groups). Buckets keep rules
 //! best priority first; among equal priorities the older rule first.
@@ -284,8 +287,9 @@ fn tops_of(key: &KeyField, bits: u32, rule: &Rule) -> Vec<u32> {
 }
 
 /// `mask` with each field of at least `min_width` bits cut to its leading
-/// ones, rounded down to whole bytes, and the other fields left out.
-fn relax(table: &Table, mask: &[u8], min_width: u32) -> Vec<u8> {
+/// ones, rounded down by `round` (to a number of bits), and the other
+/// fields left out.
+fn relax(table: &Table, mask: &[u8], min_width: u32, round: fn(u32, u32) -> u32) -> Vec<u8> {
     let mut relaxed = vec![0u8; mask.len()];
     for key in table.keys.iter().filter(|k| k.field.bit_width >= min_width) {
         let f = &key.field;
@@ -293,27 +297,49 @@ fn relax(table: &Table, mask: &[u8], min_width: u32) -> Vec<u8> {
         put_field_be(
             &mut relaxed,
             f,
-            &value::prefix_mask(ones / 8 * 8, f.bit_width),
+            &value::prefix_mask(round(ones, f.bit_width), f.bit_width),
         );
     }
     relaxed
 }
 
+/// Leading ones rounded down to whole bytes.
+fn whole_bytes(ones: u32, _width: u32) -> u32 {
+    ones / 8 * 8
+}
+
+/// Leading ones rounded down to the steps hosts and subnets nest into:
+/// whole bytes, but a whole field drops its last byte (a host joins its
+/// /24) and a lone first byte drops to none (a /8 joins the wildcards).
+/// Fewer groups to probe; the bits cut are checked in the bucket, whose
+/// length bounds what a group may take (bench/classbench/README.md).
+fn nesting_steps(ones: u32, width: u32) -> u32 {
+    match whole_bytes(ones, width) {
+        8 => 0,
+        bytes if bytes == width && width > 8 => width - 8,
+        bytes => bytes,
+    }
+}
+
 /// The group masks a rule of shape `mask` may join, coarsest first: the
-/// address-wide fields relaxed (ports and protocol tell few rules apart
-/// and would multiply the groups), every field relaxed, the shape itself.
-fn group_masks(table: &Table, mask: &[u8]) -> [Vec<u8>; 3] {
+/// address-wide fields relaxed to nesting steps, then to whole bytes
+/// (ports and protocol tell few rules apart and would multiply the
+/// groups), every field relaxed, the shape itself.
+fn group_masks(table: &Table, mask: &[u8]) -> Vec<Vec<u8>> {
     let widest = table
         .keys
         .iter()
         .map(|k| k.field.bit_width)
         .max()
         .unwrap_or(0);
-    [
-        relax(table, mask, widest.min(32)),
-        relax(table, mask, 0),
+    let mut masks = vec![
+        relax(table, mask, widest.min(32), nesting_steps),
+        relax(table, mask, widest.min(32), whole_bytes),
+        relax(table, mask, 0, whole_bytes),
         mask.to_vec(),
-    ]
+    ];
+    masks.dedup();
+    masks
 }
 
 /// Whether every bit of `group` is also in `mask`.
@@ -683,11 +709,11 @@ impl Classifier {
             ));
         }
         // A mask no group has yet, else a second group of the finest.
-        let [coarse, relaxed, own] = candidates;
-        let group = [coarse, relaxed]
-            .into_iter()
-            .find(|m| !self.by_mask.contains_key(m))
-            .unwrap_or(own);
+        let (own, coarser) = candidates.split_last().unwrap_or((&mask, &[]));
+        let group = (coarser.iter())
+            .find(|m| !self.by_mask.contains_key(*m))
+            .unwrap_or(own)
+            .clone();
         let id = self
             .free_id(t)
             .ok_or_else(|| bad(table, "no free group id"))?;
@@ -972,6 +998,28 @@ mod tests {
         c.insert(&t, &entry(0x0a000002, 0xffffff03, 9)).unwrap();
         assert_eq!(c.groups.len(), 1);
         assert_eq!(priorities(&c, &t), vec![vec![9, 5]]);
+    }
+
+    #[test]
+    fn hosts_nest_in_their_subnet_and_a_lone_first_byte_with_the_wildcards() {
+        let t = table(8);
+        let mut c = Classifier::default();
+        c.insert(&t, &entry(0x0a000100, 0xffffff00, 1)).unwrap();
+        c.insert(&t, &entry(0x0a000101, 0xffffffff, 2)).unwrap();
+        c.insert(&t, &entry(0, 0, 3)).unwrap();
+        c.insert(&t, &entry(0x0a000000, 0xff000000, 4)).unwrap();
+        // Two groups: /24 with its host, none with the /8.
+        assert_eq!(c.groups.len(), 2);
+        assert_eq!(priorities(&c, &t), vec![vec![2, 1], vec![4, 3]]);
+        // A full /24 bucket sends the next host to a group of its own.
+        let t = table(2);
+        let mut c = Classifier::default();
+        for (i, host) in [0x0a000101, 0x0a000102, 0x0a000103].iter().enumerate() {
+            c.insert(&t, &entry(*host, 0xffffffff, i as u32)).unwrap();
+        }
+        let masks: BTreeSet<Vec<u8>> = c.groups.values().map(|g| g.mask.clone()).collect();
+        let want = [0xffffff00u32, 0xffffffff].map(|m| m.to_ne_bytes().to_vec());
+        assert_eq!(masks, BTreeSet::from(want));
     }
 
     #[test]

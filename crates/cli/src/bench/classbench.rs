@@ -11,6 +11,7 @@
 //! after them. The rule files are read where they are, never copied.
 
 use p4bpf_runtime::bench::classbench::{self, first_match, rule_of_output, AclRule, Header};
+use p4bpf_runtime::bench::classbench_shapes::{shaped_rules, Shape};
 use p4bpf_runtime::bench::timing::time_plain;
 use p4bpf_runtime::entry::{encode_entry, EncodedEntry};
 use p4bpf_runtime::ternary_store::Store;
@@ -180,17 +181,43 @@ fn thread_cpu_ns() -> u64 {
     first.parse().unwrap_or(0)
 }
 
-fn measure_set(
-    suite: &Path,
-    out_dir: &Path,
-    name: &str,
-    rules_file: &Path,
-    trace_file: &Path,
-) -> Result<SetResult, String> {
+/// A rule set and its trace, read or generated.
+struct RuleSet {
+    name: String,
+    rules: Vec<AclRule>,
+    trace: Vec<Header>,
+}
+
+fn read_set(name: &str, rules_file: &Path, trace_file: &Path) -> Result<RuleSet, String> {
     let rules = classbench::parse_rules(&read(rules_file)?)
         .map_err(|e| format!("{}: {e}", rules_file.display()))?;
     let trace = classbench::parse_trace(&read(trace_file)?)
         .map_err(|e| format!("{}: {e}", trace_file.display()))?;
+    Ok(RuleSet {
+        name: name.to_string(),
+        rules,
+        trace,
+    })
+}
+
+/// The generated sets: each shape at 1K and 10K rules, a trace of
+/// TRACE_PER_RULE packets a rule.
+fn shaped_sets() -> Vec<RuleSet> {
+    const TRACE_PER_RULE: usize = 5;
+    let mut sets = vec![];
+    for shape in Shape::ALL {
+        for (seed, count) in [(1u64, 1000usize), (2, 10_000)] {
+            let rules = shaped_rules(shape, seed, count);
+            let trace = classbench::random_headers(seed + 100, &rules, count * TRACE_PER_RULE);
+            let name = format!("gen-{}-{}k", shape.name(), count / 1000);
+            sets.push(RuleSet { name, rules, trace });
+        }
+    }
+    sets
+}
+
+fn measure_set(suite: &Path, out_dir: &Path, set: &RuleSet) -> Result<SetResult, String> {
+    let RuleSet { name, rules, trace } = set;
     let acl = load(&suite.join("classbench/acl.p4"), out_dir)?;
     let table = names::table(&acl.description, "acl")
         .map_err(|e| e.to_string())?
@@ -203,7 +230,7 @@ fn measure_set(
     let mut store = Store::open(&acl, &table).map_err(|e| e.to_string())?;
     store.insert_all(&entries).map_err(|e| e.to_string())?;
     let load_ms = start.elapsed().as_secs_f64() * 1e3;
-    let (wrong, hits) = wrong_verdicts(&acl, &rules, &trace)?;
+    let (wrong, hits) = wrong_verdicts(&acl, rules, trace)?;
     let packets: Vec<Vec<u8>> = trace.iter().map(Header::packet).collect();
     let acl_ns = time_trace(&acl, &packets)?;
     let acl_steady = time_steady(&acl, &packets)?;
@@ -228,11 +255,11 @@ fn measure_set(
     let exact_steady = time_steady(&exact, &packets)?;
 
     let (updates_per_s, updates_per_cpu_s) = update_rate(&mut store, &entries)?;
-    let (wrong_after_updates, _) = wrong_verdicts(&acl, &rules, &trace)?;
+    let (wrong_after_updates, _) = wrong_verdicts(&acl, rules, trace)?;
     let stats = acl.stats().map_err(|e| e.to_string())?;
     let exact_stats = exact.stats().map_err(|e| e.to_string())?;
     Ok(SetResult {
-        name: name.to_string(),
+        name: name.clone(),
         rules: rules.len(),
         packets: trace.len(),
         wrong,
@@ -256,16 +283,24 @@ fn measure_set(
     })
 }
 
-/// Every rule set of `dir`, measured.
-pub fn run(suite: &Path, dir: &Path) -> Result<Vec<SetResult>, String> {
+/// Every rule set of `dir`, and with `shapes` the generated ones,
+/// measured.
+pub fn run(suite: &Path, dir: &Path, shapes: bool) -> Result<Vec<SetResult>, String> {
     let out_dir = std::env::temp_dir().join(format!("p4bpf-classbench-{}", std::process::id()));
     std::fs::create_dir_all(&out_dir)
         .map_err(|e| format!("cannot create {}: {e}", out_dir.display()))?;
-    let results = rule_sets(dir)?
+    let mut sets = rule_sets(dir)?
         .iter()
-        .map(|(name, rules, trace)| {
-            eprintln!("classbench: {name}");
-            measure_set(suite, &out_dir, name, rules, trace)
+        .map(|(name, rules, trace)| read_set(name, rules, trace))
+        .collect::<Result<Vec<_>, _>>()?;
+    if shapes {
+        sets.extend(shaped_sets());
+    }
+    let results = sets
+        .iter()
+        .map(|set| {
+            eprintln!("classbench: {}", set.name);
+            measure_set(suite, &out_dir, set)
         })
         .collect();
     let _ = std::fs::remove_dir_all(&out_dir);

@@ -9,6 +9,7 @@
 //! fails is an error, never a silent zero.
 
 pub mod classbench;
+pub mod classbench_shapes;
 pub mod fill;
 pub mod live;
 pub mod object;
