@@ -158,7 +158,7 @@ impl Emitter<'_> {
                 "struct {} *copy = &mailbox->state",
                 self.state_type()
             )),
-            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+            self.copy_state_line("copy", "st"),
         ];
         copy.extend(self.copy_state(clone, kind));
         let (offset, parser_error, reparse) = match kind {
