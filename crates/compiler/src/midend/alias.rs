@@ -16,7 +16,7 @@
 //! Programs with `exit` keep their copies: `exit` leaves without copying
 //! back, which a renamed parameter cannot undo.
 
-use super::visit::{any_stmt, walk_program, walk_stmts, Descend, Visitor};
+use super::visit::{any_stmt, walk_stmts, Descend, Visitor};
 use crate::ir::{Expr, ExprKind, Program, Stmt, Transition, VarId, VarStorage};
 use std::collections::HashMap;
 
@@ -37,19 +37,11 @@ pub fn alias_inline_params(prog: &mut Program) {
     if aliases.is_empty() {
         return;
     }
+    // Renamed wherever `visit::walk_program` looks: nothing names them after.
     rename(prog, &aliases);
-    for (v, _) in &aliases {
+    for v in aliases.keys() {
         if let Some(var) = prog.vars.get_mut(v.index()) {
             var.storage = VarStorage::Aliased;
-        }
-    }
-    let leftover = uses(prog);
-    for v in aliases.keys() {
-        if leftover.get(v).copied().unwrap_or(0) > 0 {
-            // A place the renaming did not reach: keep the variable.
-            if let Some(var) = prog.vars.get_mut(v.index()) {
-                var.storage = VarStorage::State;
-            }
         }
     }
     for body in super::bodies_mut(prog) {
@@ -274,7 +266,8 @@ fn parts_mut(e: &mut Expr) -> Vec<&mut Expr> {
     }
 }
 
-/// Renames in every place [`walk_program`] looks, places included.
+/// Renames in every place [`super::visit::walk_program`] looks, places
+/// included.
 fn rename(prog: &mut Program, aliases: &HashMap<VarId, Expr>) {
     let mut in_expr = |e: &mut Expr| {
         substitute(e, aliases);
@@ -377,12 +370,6 @@ impl Visitor for Uses {
     }
 }
 
-fn uses(prog: &Program) -> HashMap<VarId, usize> {
-    let mut count = Uses::default();
-    walk_program(&mut count, prog);
-    count.0
-}
-
 /// How often each variable is named in parser and control code (not in
 /// actions or table keys, which only their control's body reaches).
 fn uses_in_bodies(prog: &Program) -> HashMap<VarId, usize> {
@@ -405,6 +392,13 @@ fn uses_in_bodies(prog: &Program) -> HashMap<VarId, usize> {
 mod tests {
     use super::*;
     use crate::midend::tests::lowered;
+    use crate::midend::visit::walk_program;
+
+    fn uses(prog: &Program) -> HashMap<VarId, usize> {
+        let mut count = Uses::default();
+        walk_program(&mut count, prog);
+        count.0
+    }
 
     const PROGRAM: &str = "
 #include <xdp_model.p4>
