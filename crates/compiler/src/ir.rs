@@ -152,6 +152,9 @@ pub enum VarStorage {
     ActionParam,
     /// An `out`/`inout` action parameter: a pointer to the caller's place.
     ActionOutParam,
+    /// A parameter of an inlined control renamed to its argument
+    /// (`midend::alias`): nothing names it, nothing stores it.
+    Aliased,
 }
 
 #[derive(Clone, Debug)]

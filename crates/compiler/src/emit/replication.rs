@@ -114,7 +114,7 @@ impl Emitter<'_> {
             line(format!("{} = port", self.output_port_place())),
         ];
         copy.extend(metadata);
-        copy.push(line("__builtin_memcpy(&mailbox->state, st, sizeof(*st))"));
+        copy.push(self.copy_state_line("&mailbox->state", "st"));
         copy.extend(handover.iter().map(|h| line(*h)));
         copy.extend([
             line("mailbox->armed = 1"),

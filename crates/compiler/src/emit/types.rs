@@ -14,6 +14,9 @@ pub const OFFSET: &str = "p4bpf_offset";
 /// Set when a control assigns one of the header's fields: the in-place
 /// deparser writes the header back only then.
 pub const DIRTY: &str = "p4bpf_dirty";
+/// The biggest state struct clang copies inline: its BPF back end expands
+/// a `memcpy` into at most 128 stores of 8 bytes and refuses bigger ones.
+const INLINE_COPY_BYTES: u32 = 1024;
 
 /// One struct definition to print.
 enum Item {
@@ -212,7 +215,41 @@ impl Emitter<'_> {
             ));
         }
         out.push_str("    u8 p4bpf_exit; /* set by `exit` inside an action */\n};\n\n");
+        if self.state_size() > INLINE_COPY_BYTES {
+            out.push_str(&self.state_copy_definition());
+        }
         out
+    }
+
+    /// Copies the state struct at `src` to `dst` (a packet copy's).
+    pub fn copy_state_line(&self, dst: &str, src: &str) -> super::c::CStmt {
+        if self.state_size() > INLINE_COPY_BYTES {
+            super::c::line(format!("p4bpf_copy_state({dst}, {src})"))
+        } else {
+            super::c::line(format!("__builtin_memcpy({dst}, {src}, sizeof(*st))"))
+        }
+    }
+
+    /// A word-by-word copy of a state struct too big for clang to inline
+    /// as a `memcpy` (BPF has no `memcpy` to call). The empty `asm` keeps
+    /// clang from turning the loop back into one.
+    fn state_copy_definition(&self) -> String {
+        let ty = self.state_type();
+        format!(
+            "static __always_inline void p4bpf_copy_state(struct {ty} *dst, const struct {ty} *src)\n\
+             {{\n\
+             \x20   u64 *to = (u64 *)dst;\n\
+             \x20   const u64 *from = (const u64 *)src;\n\
+             \x20   for (u32 i = 0; i < sizeof(*src) / 8; i++) {{\n\
+             \x20       u64 word = from[i];\n\
+             \x20       asm volatile(\"\" : \"+r\"(word));\n\
+             \x20       to[i] = word;\n\
+             \x20   }}\n\
+             \x20   for (u32 i = sizeof(*src) / 8 * 8; i < sizeof(*src); i++) {{\n\
+             \x20       ((u8 *)dst)[i] = ((const u8 *)src)[i];\n\
+             \x20   }}\n\
+             }}\n\n"
+        )
     }
 
     /// Statements giving a reused state struct a fresh packet's values:
@@ -277,6 +314,7 @@ impl Emitter<'_> {
         format!("{}_state", self.c_prefix())
     }
 
+    /// The state's size in bytes, fields only (C may pad it further).
     pub fn state_size(&self) -> u32 {
         self.prog
             .vars

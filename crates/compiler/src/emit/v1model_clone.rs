@@ -33,6 +33,14 @@ impl Kind {
             Kind::EgressToEgress => "clone_e2e",
         }
     }
+
+    /// The arguments of a call of the member function for `port`.
+    fn member_args(self, port: &str) -> String {
+        match self {
+            Kind::IngressToEgress => format!("skb, st, {port}"),
+            Kind::EgressToEgress => format!("skb, st, {port}, offset, parser_error"),
+        }
+    }
 }
 
 impl Emitter<'_> {
@@ -112,11 +120,9 @@ impl Emitter<'_> {
             return String::new();
         };
         let p = self.c_prefix();
-        let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
         let mut body = vec![
             line("u32 zero = 0"),
             line(format!("u32 session_id = {}", self.expr(&clone.session))),
-            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
         ];
         body.extend(self.session_and_mailbox());
         body.extend([
@@ -125,7 +131,11 @@ impl Emitter<'_> {
                     "u32 i = 0; i < {} && i < session->count; i++",
                     super::replication::MAX_REPLICAS
                 ),
-                body: self.member_clone(clone, kind),
+                body: vec![line(format!(
+                    "{p}_{}_member({})",
+                    kind.function(),
+                    kind.member_args("session->members[i].port")
+                ))],
             },
             line("skb->cb[0] = 0"),
         ]);
@@ -140,6 +150,43 @@ impl Emitter<'_> {
         let mut out = format!(
             "/* {what}\n * per member of the clone session, each to its port's egress program. */\n\
              static __always_inline void {p}_{}(struct __sk_buff *skb, struct {} *st, u32 offset, u8 parser_error)\n{{\n",
+            kind.function(),
+            self.state_type()
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        self.member_function(clone, kind) + &out
+    }
+
+    /// The copy for one member as a global function: the verifier checks
+    /// it once, not once per member and per path of its caller (a clone
+    /// loop inlined into a big program went past the verifier's 1M).
+    /// It takes only what it uses: clang passes nothing in an unused
+    /// argument's register, which the verifier refuses.
+    fn member_function(&self, clone: &CloneI2e, kind: Kind) -> String {
+        let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
+        let mailbox = self.mailbox();
+        let mut body = vec![
+            line("u32 zero = 0"),
+            line(format!(
+                "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
+            )),
+            CStmt::If {
+                cond: "!st || !mailbox".into(),
+                then: vec![CStmt::Return("0".into())],
+                other: vec![],
+            },
+            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
+        ];
+        body.extend(self.member_clone(clone, kind));
+        body.push(CStmt::Return("0".into()));
+        let extra = match kind {
+            Kind::IngressToEgress => "",
+            Kind::EgressToEgress => ", u32 offset, u32 parser_error",
+        };
+        let mut out = format!(
+            "__attribute__((noinline)) int {}_{}_member(struct __sk_buff *skb, struct {} *st, u32 port{extra})\n{{\n",
+            self.c_prefix(),
             kind.function(),
             self.state_type()
         );
@@ -175,20 +222,19 @@ impl Emitter<'_> {
     fn member_clone(&self, clone: &CloneI2e, kind: Kind) -> Vec<CStmt> {
         let ports = super::port_map(self.prog).unwrap_or_default();
         let mut copy = vec![
-            line("u32 port = session->members[i].port"),
             line(format!(
                 "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
             )),
             CStmt::If {
                 cond: "!ifindex".into(),
-                then: vec![line("continue")],
+                then: vec![CStmt::Return("0".into())],
                 other: vec![],
             },
             line(format!(
                 "struct {} *copy = &mailbox->state",
                 self.state_type()
             )),
-            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+            self.copy_state_line("copy", "st"),
         ];
         copy.extend(self.copy_state(clone, kind));
         let (offset, parser_error, reparse) = match kind {

@@ -1,7 +1,9 @@
 //! The mid-end: analyses and rewrites of the pipeline IR between the
 //! lowering and the emitter, all over one IR walk ([`visit`]).
 //!
-//! Passes that change the IR run in [`run`]: constants and copies of
+//! Passes that change the IR run in [`run`]: inlined controls' parameters
+//! become their arguments where copying them in and out is the identity
+//! ([`alias`]); constants and copies of
 //! scalar variables reach later reads in straight-line code
 //! ([`propagate`]); an emit guarded by its own header's validity is made
 //! unconditional ([`validity::unguard_emits`]); headers that are never
@@ -16,6 +18,7 @@
 //! folding and propagation across branches are left to clang, which does
 //! them on the C as long as state is on the stack.
 
+pub mod alias;
 pub mod correspond;
 pub mod defuse;
 pub mod direct_uses;
@@ -29,6 +32,7 @@ use crate::ir::{Program, Stmt};
 
 /// Runs the rewriting passes over `prog`.
 pub fn run(prog: &mut Program) {
+    alias::alias_inline_params(prog);
     propagate::propagate(prog);
     validity::unguard_emits(prog);
     validity::drop_dead(prog);
