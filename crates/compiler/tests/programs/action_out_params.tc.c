@@ -43,23 +43,6 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
-/* Puts the outer VLAN tag the kernel took out of a received frame back
- * between its MAC addresses and its EtherType, where the wire has it. A
- * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
- * left as the kernel gives it. */
-__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
-{
-    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
-        return 0;
-    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
-    u8 macs[12];
-    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
-            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
-        return -1;
-    bpf_skb_vlan_pop(skb);
-    return 0;
-}
-
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -132,6 +115,22 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
+ * interfaces; until then P4 ports are interface indexes. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} action_out_params_ports_mapped SEC(".maps");
+
+static __always_inline int p4bpf_ports_mapped(void)
+{
+    u32 zero = 0;
+    u32 *mapped = bpf_map_lookup_elem(&action_out_params_ports_mapped, &zero);
+    return mapped && *mapped;
+}
+
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -148,6 +147,8 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&action_out_params_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    if (!p4bpf_ports_mapped())
+        return ifindex;
     u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -159,6 +160,15 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } action_out_params_ports SEC(".maps");
+
+/* The interface P4 port `*port` leaves by: the port itself until ports are
+ * mapped, else the one it is mapped to (NULL: none). */
+static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
+{
+    if (!p4bpf_ports_mapped())
+        return port;
+    return bpf_map_lookup_elem(&action_out_params_ports, port);
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct action_out_params_state *st)
@@ -176,9 +186,6 @@ static __always_inline void action_sw_swap(struct action_out_params_state *st, u
 SEC("tc")
 int action_out_params_tc(struct __sk_buff *skb)
 {
-    if (p4bpf_vlan_into_packet(skb)) {
-        return TC_ACT_SHOT;
-    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -256,7 +263,7 @@ dep_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&action_out_params_ports, &out_port);
+        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -283,14 +290,15 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"action_out_params_ports\",\n"
     "  \"output_record\": \"action_out_params_output_port\",\n"
-    "  \"ingress_port_map\": \"action_out_params_in_ports\"\n"
+    "  \"ingress_port_map\": \"action_out_params_in_ports\",\n"
+    "  \"ports_mapped\": \"action_out_params_ports_mapped\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "171\t173\taction_out_params.p4:15\taction `sw.swap`\n"
-    "194\t208\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "214\t218\taction_out_params.p4:14\tcontrol `sw`\n"
-    "222\t231\taction_out_params.p4:27\tcontrol `dep`\n"
+    "181\t183\taction_out_params.p4:15\taction `sw.swap`\n"
+    "201\t215\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "221\t225\taction_out_params.p4:14\tcontrol `sw`\n"
+    "229\t238\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -72,23 +72,6 @@ __attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
     return bpf_skb_change_tail(skb, len - n, 0);
 }
 
-/* Puts the outer VLAN tag the kernel took out of a received frame back
- * between its MAC addresses and its EtherType, where the wire has it. A
- * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
- * left as the kernel gives it. */
-__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
-{
-    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
-        return 0;
-    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
-    u8 macs[12];
-    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
-            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
-        return -1;
-    bpf_skb_vlan_pop(skb);
-    return 0;
-}
-
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -187,6 +170,22 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
+ * interfaces; until then P4 ports are interface indexes. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} branching_action_ports_mapped SEC(".maps");
+
+static __always_inline int p4bpf_ports_mapped(void)
+{
+    u32 zero = 0;
+    u32 *mapped = bpf_map_lookup_elem(&branching_action_ports_mapped, &zero);
+    return mapped && *mapped;
+}
+
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -203,6 +202,8 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    if (!p4bpf_ports_mapped())
+        return ifindex;
     u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -214,6 +215,15 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } branching_action_ports SEC(".maps");
+
+/* The interface P4 port `*port` leaves by: the port itself until ports are
+ * mapped, else the one it is mapped to (NULL: none). */
+static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
+{
+    if (!p4bpf_ports_mapped())
+        return port;
+    return bpf_map_lookup_elem(&branching_action_ports, port);
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct branching_action_state *st, u8 *pkt, u8 *pkt_end)
@@ -245,9 +255,6 @@ static __always_inline void action_sw_drop(struct branching_action_state *st, u8
 SEC("tc")
 int branching_action_tc(struct __sk_buff *skb)
 {
-    if (p4bpf_vlan_into_packet(skb)) {
-        return TC_ACT_SHOT;
-    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -464,7 +471,7 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&branching_action_ports, &out_port);
+        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -531,17 +538,18 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"branching_action_ports\",\n"
     "  \"output_record\": \"branching_action_output_port\",\n"
-    "  \"ingress_port_map\": \"branching_action_in_ports\"\n"
+    "  \"ingress_port_map\": \"branching_action_in_ports\",\n"
+    "  \"ports_mapped\": \"branching_action_ports_mapped\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "226\t236\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "242\t242\tbranching_action.p4:49\taction `sw.drop`\n"
-    "263\t283\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "286\t303\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "306\t329\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "335\t375\tbranching_action.p4:41\tcontrol `sw`\n"
-    "338\t374\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "236\t246\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "252\t252\tbranching_action.p4:49\taction `sw.drop`\n"
+    "270\t290\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "293\t310\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "313\t336\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "342\t382\tbranching_action.p4:41\tcontrol `sw`\n"
+    "345\t381\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

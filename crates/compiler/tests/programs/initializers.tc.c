@@ -42,23 +42,6 @@ __attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
     return bpf_skb_change_tail(skb, len - n, 0);
 }
 
-/* Puts the outer VLAN tag the kernel took out of a received frame back
- * between its MAC addresses and its EtherType, where the wire has it. A
- * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
- * left as the kernel gives it. */
-__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
-{
-    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
-        return 0;
-    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
-    u8 macs[12];
-    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
-            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
-        return -1;
-    bpf_skb_vlan_pop(skb);
-    return 0;
-}
-
 /* header h_t (3 bytes on the wire) */
 struct h_t {
     u8 a; /* bit<8> */
@@ -118,6 +101,22 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
+ * interfaces; until then P4 ports are interface indexes. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} initializers_ports_mapped SEC(".maps");
+
+static __always_inline int p4bpf_ports_mapped(void)
+{
+    u32 zero = 0;
+    u32 *mapped = bpf_map_lookup_elem(&initializers_ports_mapped, &zero);
+    return mapped && *mapped;
+}
+
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -134,6 +133,8 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&initializers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    if (!p4bpf_ports_mapped())
+        return ifindex;
     u32 *port = bpf_map_lookup_elem(&initializers_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -146,6 +147,15 @@ struct {
     __uint(max_entries, 512);
 } initializers_ports SEC(".maps");
 
+/* The interface P4 port `*port` leaves by: the port itself until ports are
+ * mapped, else the one it is mapped to (NULL: none). */
+static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
+{
+    if (!p4bpf_ports_mapped())
+        return port;
+    return bpf_map_lookup_elem(&initializers_ports, port);
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct initializers_state *st)
 {
@@ -154,9 +164,6 @@ static __always_inline void action_NoAction(struct initializers_state *st)
 SEC("tc")
 int initializers_tc(struct __sk_buff *skb)
 {
-    if (p4bpf_vlan_into_packet(skb)) {
-        return TC_ACT_SHOT;
-    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -193,18 +200,12 @@ accept:;
     st->sw_tmp_init4.lo = 3U;
     st->sw_tmp_init4.hi = 4U;
     if (((st->sw_pair.lo == st->sw_tmp_init4.lo) && (st->sw_pair.hi == st->sw_tmp_init4.hi))) {
-        if (!st->headers.extra.p4bpf_valid) {
-            __builtin_memset(&st->headers.extra, 0, __builtin_offsetof(__typeof__(st->headers.extra), p4bpf_valid));
-        }
         st->headers.extra.p4bpf_valid = 1;
         st->headers.extra.a = st->sw_pair.lo;
         st->headers.extra.p4bpf_dirty = 1;
         st->headers.extra.b = 7U;
         st->headers.extra.p4bpf_dirty = 1;
     } else {
-        if (!st->headers.h.p4bpf_valid) {
-            __builtin_memset(&st->headers.h, 0, __builtin_offsetof(__typeof__(st->headers.h), p4bpf_valid));
-        }
         st->headers.h.p4bpf_valid = 1;
         st->headers.h.a = 4U;
         st->headers.h.p4bpf_dirty = 1;
@@ -302,7 +303,7 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&initializers_ports, &out_port);
+        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -329,13 +330,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"initializers_ports\",\n"
     "  \"output_record\": \"initializers_output_port\",\n"
-    "  \"ingress_port_map\": \"initializers_in_ports\"\n"
+    "  \"ingress_port_map\": \"initializers_in_ports\",\n"
+    "  \"ports_mapped\": \"initializers_ports_mapped\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "172\t185\tinitializers.p4:9\tparser state `prs.start`\n"
-    "191\t215\tinitializers.p4:10\tcontrol `sw`\n"
-    "219\t238\tinitializers.p4:21\tcontrol `dprs`\n"
+    "179\t192\tinitializers.p4:9\tparser state `prs.start`\n"
+    "198\t216\tinitializers.p4:10\tcontrol `sw`\n"
+    "220\t239\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

@@ -29,23 +29,6 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
-/* Puts the outer VLAN tag the kernel took out of a received frame back
- * between its MAC addresses and its EtherType, where the wire has it. A
- * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
- * left as the kernel gives it. */
-__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
-{
-    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
-        return 0;
-    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
-    u8 macs[12];
-    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
-            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
-        return -1;
-    bpf_skb_vlan_pop(skb);
-    return 0;
-}
-
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -284,6 +267,22 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
+ * interfaces; until then P4 ports are interface indexes. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} psa_direct_ports_mapped SEC(".maps");
+
+static __always_inline int p4bpf_ports_mapped(void)
+{
+    u32 zero = 0;
+    u32 *mapped = bpf_map_lookup_elem(&psa_direct_ports_mapped, &zero);
+    return mapped && *mapped;
+}
+
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -300,6 +299,8 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    if (!p4bpf_ports_mapped())
+        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -311,6 +312,15 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_direct_ports SEC(".maps");
+
+/* The interface P4 port `*port` leaves by: the port itself until ports are
+ * mapped, else the one it is mapped to (NULL: none). */
+static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
+{
+    if (!p4bpf_ports_mapped())
+        return port;
+    return bpf_map_lookup_elem(&psa_direct_ports, port);
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_direct_state *st, u8 *pkt, u8 *pkt_end)
@@ -405,9 +415,6 @@ static __always_inline void action_In_plain(struct psa_direct_state *st, u8 *pkt
 SEC("tc")
 int psa_direct_tc(struct __sk_buff *skb)
 {
-    if (p4bpf_vlan_into_packet(skb)) {
-        return TC_ACT_SHOT;
-    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -540,11 +547,8 @@ InDeparser_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
-        if (st->ostd.egress_port == 0xfffffffdU) {
-            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
-        }
         u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_direct_ports, &out_port);
+        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -658,6 +662,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_direct_ports\",\n"
     "  \"output_record\": \"psa_direct_output_port\",\n"
     "  \"ingress_port_map\": \"psa_direct_in_ports\",\n"
+    "  \"ports_mapped\": \"psa_direct_ports_mapped\",\n"
     "  \"direct\": [\n"
     "    {\n"
     "      \"name\": \"In.rate\",\n"
@@ -693,16 +698,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "323\t325\tpsa.p4:237\taction `send_to_port`\n"
-    "331\t332\tpsa.p4:246\taction `multicast`\n"
-    "338\t338\tpsa.p4:254\taction `ingress_drop`\n"
-    "344\t344\tpsa.p4:260\taction `egress_drop`\n"
-    "350\t374\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "380\t382\tpsa_direct.p4:56\taction `In.police`\n"
-    "388\t389\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "395\t396\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "402\t402\tpsa_direct.p4:69\taction `In.plain`\n"
-    "426\t452\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "465\t534\tpsa_direct.p4:40\tcontrol `In`\n"
-    "465\t534\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "333\t335\tpsa.p4:237\taction `send_to_port`\n"
+    "341\t342\tpsa.p4:246\taction `multicast`\n"
+    "348\t348\tpsa.p4:254\taction `ingress_drop`\n"
+    "354\t354\tpsa.p4:260\taction `egress_drop`\n"
+    "360\t384\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "390\t392\tpsa_direct.p4:56\taction `In.police`\n"
+    "398\t399\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "405\t406\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "412\t412\tpsa_direct.p4:69\taction `In.plain`\n"
+    "433\t459\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "472\t541\tpsa_direct.p4:40\tcontrol `In`\n"
+    "472\t541\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -29,23 +29,6 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
-/* Puts the outer VLAN tag the kernel took out of a received frame back
- * between its MAC addresses and its EtherType, where the wire has it. A
- * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
- * left as the kernel gives it. */
-__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
-{
-    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
-        return 0;
-    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
-    u8 macs[12];
-    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
-            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
-        return -1;
-    bpf_skb_vlan_pop(skb);
-    return 0;
-}
-
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -255,6 +238,22 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
+ * interfaces; until then P4 ports are interface indexes. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} psa_register_initial_ports_mapped SEC(".maps");
+
+static __always_inline int p4bpf_ports_mapped(void)
+{
+    u32 zero = 0;
+    u32 *mapped = bpf_map_lookup_elem(&psa_register_initial_ports_mapped, &zero);
+    return mapped && *mapped;
+}
+
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -271,6 +270,8 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    if (!p4bpf_ports_mapped())
+        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -282,6 +283,15 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_register_initial_ports SEC(".maps");
+
+/* The interface P4 port `*port` leaves by: the port itself until ports are
+ * mapped, else the one it is mapped to (NULL: none). */
+static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
+{
+    if (!p4bpf_ports_mapped())
+        return port;
+    return bpf_map_lookup_elem(&psa_register_initial_ports, port);
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_register_initial_state *st, u8 *pkt, u8 *pkt_end)
@@ -318,9 +328,6 @@ static __always_inline void action_egress_drop(struct psa_register_initial_state
 SEC("tc")
 int psa_register_initial_tc(struct __sk_buff *skb)
 {
-    if (p4bpf_vlan_into_packet(skb)) {
-        return TC_ACT_SHOT;
-    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -457,11 +464,8 @@ InDeparser_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
-        if (st->ostd.egress_port == 0xfffffffdU) {
-            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
-        }
         u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_register_initial_ports, &out_port);
+        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -489,6 +493,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_register_initial_ports\",\n"
     "  \"output_record\": \"psa_register_initial_output_port\",\n"
     "  \"ingress_port_map\": \"psa_register_initial_in_ports\",\n"
+    "  \"ports_mapped\": \"psa_register_initial_ports_mapped\",\n"
     "  \"register_initials\": [\n"
     "    {\n"
     "      \"name\": \"In.small\",\n"
@@ -506,10 +511,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "294\t296\tpsa.p4:237\taction `send_to_port`\n"
-    "302\t303\tpsa.p4:246\taction `multicast`\n"
-    "309\t309\tpsa.p4:254\taction `ingress_drop`\n"
-    "315\t315\tpsa.p4:260\taction `egress_drop`\n"
-    "379\t409\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "422\t451\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "304\t306\tpsa.p4:237\taction `send_to_port`\n"
+    "312\t313\tpsa.p4:246\taction `multicast`\n"
+    "319\t319\tpsa.p4:254\taction `ingress_drop`\n"
+    "325\t325\tpsa.p4:260\taction `egress_drop`\n"
+    "386\t416\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "429\t458\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

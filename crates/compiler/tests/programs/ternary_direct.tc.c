@@ -13,23 +13,6 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
-/* Puts the outer VLAN tag the kernel took out of a received frame back
- * between its MAC addresses and its EtherType, where the wire has it. A
- * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
- * left as the kernel gives it. */
-__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
-{
-    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
-        return 0;
-    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
-    u8 macs[12];
-    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
-            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
-        return -1;
-    bpf_skb_vlan_pop(skb);
-    return 0;
-}
-
 /* header op_t (4 bytes on the wire) */
 struct op_t {
     u8 first; /* bit<8> */
@@ -465,6 +448,22 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
+ * interfaces; until then P4 ports are interface indexes. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} ternary_direct_ports_mapped SEC(".maps");
+
+static __always_inline int p4bpf_ports_mapped(void)
+{
+    u32 zero = 0;
+    u32 *mapped = bpf_map_lookup_elem(&ternary_direct_ports_mapped, &zero);
+    return mapped && *mapped;
+}
+
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -481,6 +480,8 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    if (!p4bpf_ports_mapped())
+        return ifindex;
     u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -492,6 +493,15 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } ternary_direct_ports SEC(".maps");
+
+/* The interface P4 port `*port` leaves by: the port itself until ports are
+ * mapped, else the one it is mapped to (NULL: none). */
+static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
+{
+    if (!p4bpf_ports_mapped())
+        return port;
+    return bpf_map_lookup_elem(&ternary_direct_ports, port);
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct ternary_direct_state *st, u8 *pkt, u8 *pkt_end)
@@ -527,9 +537,6 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
 SEC("tc")
 int ternary_direct_tc(struct __sk_buff *skb)
 {
-    if (p4bpf_vlan_into_packet(skb)) {
-        return TC_ACT_SHOT;
-    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -707,7 +714,7 @@ MyDeparser_end:;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
     u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = bpf_map_lookup_elem(&ternary_direct_ports, &out_port);
+    u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
     return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
@@ -896,6 +903,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"ternary_direct_ports\",\n"
     "  \"output_record\": \"ternary_direct_output_port\",\n"
     "  \"ingress_port_map\": \"ternary_direct_in_ports\",\n"
+    "  \"ports_mapped\": \"ternary_direct_ports_mapped\",\n"
     "  \"direct\": [\n"
     "    {\n"
     "      \"name\": \"MyIngress.hits\",\n"
@@ -921,10 +929,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "504\t504\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "510\t524\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "547\t562\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "574\t692\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "574\t633\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "634\t692\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "514\t514\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "520\t534\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "554\t569\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "581\t699\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "581\t640\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "641\t699\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -36,23 +36,6 @@ static __always_inline int p4bpf_varbit_eq(const u8 *a, u16 a_bytes, const u8 *b
     return !diff;
 }
 
-/* Puts the outer VLAN tag the kernel took out of a received frame back
- * between its MAC addresses and its EtherType, where the wire has it. A
- * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
- * left as the kernel gives it. */
-__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
-{
-    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
-        return 0;
-    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
-    u8 macs[12];
-    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
-            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
-        return -1;
-    bpf_skb_vlan_pop(skb);
-    return 0;
-}
-
 /* varbit<40>: up to 5 bytes, `bytes` of them in use */
 struct p4bpf_varbit40 {
     u8 data[5];
@@ -126,6 +109,22 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
+/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
+ * interfaces; until then P4 ports are interface indexes. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 1);
+} varbit_values_ports_mapped SEC(".maps");
+
+static __always_inline int p4bpf_ports_mapped(void)
+{
+    u32 zero = 0;
+    u32 *mapped = bpf_map_lookup_elem(&varbit_values_ports_mapped, &zero);
+    return mapped && *mapped;
+}
+
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -142,6 +141,8 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    if (!p4bpf_ports_mapped())
+        return ifindex;
     u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -154,6 +155,15 @@ struct {
     __uint(max_entries, 512);
 } varbit_values_ports SEC(".maps");
 
+/* The interface P4 port `*port` leaves by: the port itself until ports are
+ * mapped, else the one it is mapped to (NULL: none). */
+static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
+{
+    if (!p4bpf_ports_mapped())
+        return port;
+    return bpf_map_lookup_elem(&varbit_values_ports, port);
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *pkt, u8 *pkt_end)
 {
@@ -162,9 +172,6 @@ static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *
 SEC("tc")
 int varbit_values_tc(struct __sk_buff *skb)
 {
-    if (p4bpf_vlan_into_packet(skb)) {
-        return TC_ACT_SHOT;
-    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -262,7 +269,7 @@ dep_end:;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
     u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = bpf_map_lookup_elem(&varbit_values_ports, &out_port);
+    u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
     return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
@@ -281,13 +288,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"varbit_values_ports\",\n"
     "  \"output_record\": \"varbit_values_output_port\",\n"
-    "  \"ingress_port_map\": \"varbit_values_in_ports\"\n"
+    "  \"ingress_port_map\": \"varbit_values_in_ports\",\n"
+    "  \"ports_mapped\": \"varbit_values_ports_mapped\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "183\t226\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "238\t240\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "249\t255\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "190\t233\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "245\t247\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "256\t262\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";
