@@ -43,6 +43,23 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -186,6 +203,9 @@ static __always_inline void action_sw_swap(struct action_out_params_state *st, u
 SEC("tc")
 int action_out_params_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -297,8 +317,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "181\t183\taction_out_params.p4:15\taction `sw.swap`\n"
-    "201\t215\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "221\t225\taction_out_params.p4:14\tcontrol `sw`\n"
-    "229\t238\taction_out_params.p4:27\tcontrol `dep`\n"
+    "198\t200\taction_out_params.p4:15\taction `sw.swap`\n"
+    "221\t235\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "241\t245\taction_out_params.p4:14\tcontrol `sw`\n"
+    "249\t258\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -72,6 +72,23 @@ __attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
     return bpf_skb_change_tail(skb, len - n, 0);
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -255,6 +272,9 @@ static __always_inline void action_sw_drop(struct branching_action_state *st, u8
 SEC("tc")
 int branching_action_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -545,11 +565,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "236\t246\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "252\t252\tbranching_action.p4:49\taction `sw.drop`\n"
-    "270\t290\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "293\t310\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "313\t336\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "342\t382\tbranching_action.p4:41\tcontrol `sw`\n"
-    "345\t381\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "253\t263\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "269\t269\tbranching_action.p4:49\taction `sw.drop`\n"
+    "290\t310\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "313\t330\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "333\t356\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "362\t402\tbranching_action.p4:41\tcontrol `sw`\n"
+    "365\t401\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

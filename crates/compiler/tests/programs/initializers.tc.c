@@ -42,6 +42,23 @@ __attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
     return bpf_skb_change_tail(skb, len - n, 0);
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header h_t (3 bytes on the wire) */
 struct h_t {
     u8 a; /* bit<8> */
@@ -164,6 +181,9 @@ static __always_inline void action_NoAction(struct initializers_state *st)
 SEC("tc")
 int initializers_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -200,12 +220,18 @@ accept:;
     st->sw_tmp_init4.lo = 3U;
     st->sw_tmp_init4.hi = 4U;
     if (((st->sw_pair.lo == st->sw_tmp_init4.lo) && (st->sw_pair.hi == st->sw_tmp_init4.hi))) {
+        if (!st->headers.extra.p4bpf_valid) {
+            __builtin_memset(&st->headers.extra, 0, __builtin_offsetof(__typeof__(st->headers.extra), p4bpf_valid));
+        }
         st->headers.extra.p4bpf_valid = 1;
         st->headers.extra.a = st->sw_pair.lo;
         st->headers.extra.p4bpf_dirty = 1;
         st->headers.extra.b = 7U;
         st->headers.extra.p4bpf_dirty = 1;
     } else {
+        if (!st->headers.h.p4bpf_valid) {
+            __builtin_memset(&st->headers.h, 0, __builtin_offsetof(__typeof__(st->headers.h), p4bpf_valid));
+        }
         st->headers.h.p4bpf_valid = 1;
         st->headers.h.a = 4U;
         st->headers.h.p4bpf_dirty = 1;
@@ -337,7 +363,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "179\t192\tinitializers.p4:9\tparser state `prs.start`\n"
-    "198\t216\tinitializers.p4:10\tcontrol `sw`\n"
-    "220\t239\tinitializers.p4:21\tcontrol `dprs`\n"
+    "199\t212\tinitializers.p4:9\tparser state `prs.start`\n"
+    "218\t242\tinitializers.p4:10\tcontrol `sw`\n"
+    "246\t265\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

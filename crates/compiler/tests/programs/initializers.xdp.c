@@ -159,12 +159,18 @@ accept:;
     st->sw_tmp_init4.lo = 3U;
     st->sw_tmp_init4.hi = 4U;
     if (((st->sw_pair.lo == st->sw_tmp_init4.lo) && (st->sw_pair.hi == st->sw_tmp_init4.hi))) {
+        if (!st->headers.extra.p4bpf_valid) {
+            __builtin_memset(&st->headers.extra, 0, __builtin_offsetof(__typeof__(st->headers.extra), p4bpf_valid));
+        }
         st->headers.extra.p4bpf_valid = 1;
         st->headers.extra.a = st->sw_pair.lo;
         st->headers.extra.p4bpf_dirty = 1;
         st->headers.extra.b = 7U;
         st->headers.extra.p4bpf_dirty = 1;
     } else {
+        if (!st->headers.h.p4bpf_valid) {
+            __builtin_memset(&st->headers.h, 0, __builtin_offsetof(__typeof__(st->headers.h), p4bpf_valid));
+        }
         st->headers.h.p4bpf_valid = 1;
         st->headers.h.a = 4U;
         st->headers.h.p4bpf_dirty = 1;
@@ -294,6 +300,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "138\t151\tinitializers.p4:9\tparser state `prs.start`\n"
-    "157\t175\tinitializers.p4:10\tcontrol `sw`\n"
-    "179\t198\tinitializers.p4:21\tcontrol `dprs`\n"
+    "157\t181\tinitializers.p4:10\tcontrol `sw`\n"
+    "185\t204\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

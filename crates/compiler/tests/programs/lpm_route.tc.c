@@ -43,6 +43,23 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -249,6 +266,9 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
 SEC("tc")
 int lpm_route_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -464,10 +484,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "217\t225\tlpm_route.p4:22\taction `route.forward`\n"
-    "231\t246\tlpm_route.p4:27\taction `route.bounce`\n"
-    "264\t282\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "285\t312\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "318\t354\tlpm_route.p4:21\tcontrol `route`\n"
-    "320\t354\tlpm_route.p4:33\ttable `route.fib`\n"
+    "234\t242\tlpm_route.p4:22\taction `route.forward`\n"
+    "248\t263\tlpm_route.p4:27\taction `route.bounce`\n"
+    "284\t302\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "305\t332\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "338\t374\tlpm_route.p4:21\tcontrol `route`\n"
+    "340\t374\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

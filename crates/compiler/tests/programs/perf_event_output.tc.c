@@ -29,6 +29,23 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header eth_t (14 bytes on the wire) */
 struct eth_t {
     u64 dst; /* bit<48> */
@@ -218,6 +235,9 @@ static __always_inline void action_sw_drop(struct perf_event_output_state *st, s
 SEC("tc")
 int perf_event_output_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -413,10 +433,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "208\t209\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "215\t215\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "233\t251\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "254\t262\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "268\t311\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "269\t302\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "225\t226\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "232\t232\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "253\t271\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "274\t282\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "288\t331\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "289\t322\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

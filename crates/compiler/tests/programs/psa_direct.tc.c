@@ -29,6 +29,23 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -415,6 +432,9 @@ static __always_inline void action_In_plain(struct psa_direct_state *st, u8 *pkt
 SEC("tc")
 int psa_direct_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -547,6 +567,9 @@ InDeparser_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
+        if (st->ostd.egress_port == 0xfffffffdU) {
+            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
+        }
         u32 out_port = st->ostd.egress_port;
         u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
@@ -698,16 +721,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "333\t335\tpsa.p4:237\taction `send_to_port`\n"
-    "341\t342\tpsa.p4:246\taction `multicast`\n"
-    "348\t348\tpsa.p4:254\taction `ingress_drop`\n"
-    "354\t354\tpsa.p4:260\taction `egress_drop`\n"
-    "360\t384\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "390\t392\tpsa_direct.p4:56\taction `In.police`\n"
-    "398\t399\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "405\t406\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "412\t412\tpsa_direct.p4:69\taction `In.plain`\n"
-    "433\t459\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "472\t541\tpsa_direct.p4:40\tcontrol `In`\n"
-    "472\t541\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "350\t352\tpsa.p4:237\taction `send_to_port`\n"
+    "358\t359\tpsa.p4:246\taction `multicast`\n"
+    "365\t365\tpsa.p4:254\taction `ingress_drop`\n"
+    "371\t371\tpsa.p4:260\taction `egress_drop`\n"
+    "377\t401\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "407\t409\tpsa_direct.p4:56\taction `In.police`\n"
+    "415\t416\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "422\t423\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "429\t429\tpsa_direct.p4:69\taction `In.plain`\n"
+    "453\t479\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "492\t561\tpsa_direct.p4:40\tcontrol `In`\n"
+    "492\t561\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

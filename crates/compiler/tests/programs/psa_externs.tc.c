@@ -76,6 +76,23 @@ static __always_inline u64 p4bpf_csum16(const u8 *d, u32 n)
     return (u16)~sum;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -402,6 +419,9 @@ static __always_inline void action_egress_drop(struct psa_externs_state *st, u8 
 SEC("tc")
 int psa_externs_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -537,6 +557,9 @@ InDeparser_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
+        if (st->ostd.egress_port == 0xfffffffdU) {
+            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
+        }
         u32 out_port = st->ostd.egress_port;
         u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
@@ -589,10 +612,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "378\t380\tpsa.p4:237\taction `send_to_port`\n"
-    "386\t387\tpsa.p4:246\taction `multicast`\n"
-    "393\t393\tpsa.p4:254\taction `ingress_drop`\n"
-    "399\t399\tpsa.p4:260\taction `egress_drop`\n"
-    "462\t493\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "506\t531\tpsa_externs.p4:40\tcontrol `In`\n"
+    "395\t397\tpsa.p4:237\taction `send_to_port`\n"
+    "403\t404\tpsa.p4:246\taction `multicast`\n"
+    "410\t410\tpsa.p4:254\taction `ingress_drop`\n"
+    "416\t416\tpsa.p4:260\taction `egress_drop`\n"
+    "482\t513\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "526\t551\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -65,6 +65,23 @@ static __always_inline u64 p4bpf_crc16(const u8 *d, u32 n)
     return crc;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -416,6 +433,9 @@ static __always_inline void action_Ig_forward(struct psa_selector_state *st, u8 
 SEC("tc")
 int psa_selector_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -610,6 +630,9 @@ ID_end:;
     case 0:
     {
         p4bpf_note_port(st->ostd.egress_port);
+        if (st->ostd.egress_port == 0xfffffffdU) {
+            return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
+        }
         u32 out_port = st->ostd.egress_port;
         u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
@@ -909,16 +932,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "362\t364\tpsa.p4:237\taction `send_to_port`\n"
-    "370\t371\tpsa.p4:246\taction `multicast`\n"
-    "377\t377\tpsa.p4:254\taction `ingress_drop`\n"
-    "383\t383\tpsa.p4:260\taction `egress_drop`\n"
-    "389\t395\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "401\t407\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "413\t413\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "433\t447\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "460\t604\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "460\t499\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "500\t547\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "548\t604\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "379\t381\tpsa.p4:237\taction `send_to_port`\n"
+    "387\t388\tpsa.p4:246\taction `multicast`\n"
+    "394\t394\tpsa.p4:254\taction `ingress_drop`\n"
+    "400\t400\tpsa.p4:260\taction `egress_drop`\n"
+    "406\t412\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "418\t424\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "430\t430\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "453\t467\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "480\t624\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "480\t519\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "520\t567\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "568\t624\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -72,6 +72,23 @@ __attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
     return bpf_skb_change_tail(skb, len - n, 0);
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -216,6 +233,9 @@ static __always_inline void action_NoAction(struct push_pop_state *st, u8 *pkt, 
 SEC("tc")
 int push_pop_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -312,6 +332,9 @@ accept:;
         }
         st->headers.tag.p4bpf_valid = 0;
     } else if (st->headers.ipv4.p4bpf_valid) {
+        if (!st->headers.tag.p4bpf_valid) {
+            __builtin_memset(&st->headers.tag, 0, __builtin_offsetof(__typeof__(st->headers.tag), p4bpf_valid));
+        }
         st->headers.tag.p4bpf_valid = 1;
         st->headers.tag.value = ((u16)(st->headers.ipv4.ttl));
         st->headers.tag.p4bpf_dirty = 1;
@@ -460,9 +483,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "231\t251\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "254\t271\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "274\t297\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "303\t327\tpush_pop.p4:39\tcontrol `sw`\n"
-    "331\t340\tpush_pop.p4:57\tcontrol `dep`\n"
+    "251\t271\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "274\t291\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "294\t317\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "323\t350\tpush_pop.p4:39\tcontrol `sw`\n"
+    "354\t363\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -271,6 +271,9 @@ accept:;
         }
         st->headers.tag.p4bpf_valid = 0;
     } else if (st->headers.ipv4.p4bpf_valid) {
+        if (!st->headers.tag.p4bpf_valid) {
+            __builtin_memset(&st->headers.tag, 0, __builtin_offsetof(__typeof__(st->headers.tag), p4bpf_valid));
+        }
         st->headers.tag.p4bpf_valid = 1;
         st->headers.tag.value = ((u16)(st->headers.ipv4.ttl));
         st->headers.tag.p4bpf_dirty = 1;
@@ -401,6 +404,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "190\t210\tpush_pop.p4:18\tparser state `prs.start`\n"
     "213\t230\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "233\t256\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "262\t286\tpush_pop.p4:39\tcontrol `sw`\n"
-    "290\t299\tpush_pop.p4:57\tcontrol `dep`\n"
+    "262\t289\tpush_pop.p4:39\tcontrol `sw`\n"
+    "293\t302\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

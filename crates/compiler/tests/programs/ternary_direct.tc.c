@@ -13,6 +13,23 @@ typedef __s16 s16;
 typedef __s32 s32;
 typedef __s64 s64;
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header op_t (4 bytes on the wire) */
 struct op_t {
     u8 first; /* bit<8> */
@@ -537,6 +554,9 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
 SEC("tc")
 int ternary_direct_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -929,10 +949,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "514\t514\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "520\t534\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "554\t569\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "581\t699\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "581\t640\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "641\t699\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "531\t531\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "537\t551\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "574\t589\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "601\t719\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "601\t660\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "661\t719\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

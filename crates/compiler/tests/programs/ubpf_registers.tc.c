@@ -63,6 +63,23 @@ static __always_inline u32 p4bpf_lookup3(const u32 *k, u32 length)
     return c;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header eth_t (14 bytes on the wire) */
 struct eth_t {
     u64 dst; /* bit<48> */
@@ -223,6 +240,9 @@ static __always_inline void action_pipe_count(struct ubpf_registers_state *st, u
 SEC("tc")
 int ubpf_registers_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -369,8 +389,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "219\t220\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "241\t259\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "262\t278\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "284\t313\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "236\t237\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "261\t279\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "282\t298\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "304\t333\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -36,6 +36,23 @@ static __always_inline int p4bpf_varbit_eq(const u8 *a, u16 a_bytes, const u8 *b
     return !diff;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* varbit<40>: up to 5 bytes, `bytes` of them in use */
 struct p4bpf_varbit40 {
     u8 data[5];
@@ -172,6 +189,9 @@ static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *
 SEC("tc")
 int varbit_values_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -295,7 +315,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "190\t233\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "245\t247\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "256\t262\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "210\t253\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "265\t267\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "276\t282\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

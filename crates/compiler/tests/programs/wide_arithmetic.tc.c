@@ -31,6 +31,23 @@ static __always_inline void p4bpf_wide_add(u8 *d, const u8 *a, const u8 *b, u32 
     d[0] &= top;
 }
 
+/* a * b cut to `n` bytes: column by column from the low byte, each
+ * column's byte products summed with the carry of the one before. */
+static __always_inline void p4bpf_wide_mul(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top)
+{
+    u32 carry = 0;
+#pragma unroll
+    for (u32 k = 0; k < n; k++) {
+        u32 sum = carry;
+#pragma unroll
+        for (u32 i = 0; i <= k; i++)
+            sum += (u32)a[n - 1 - i] * b[n - 1 - (k - i)];
+        d[n - 1 - k] = (u8)sum;
+        carry = sum >> 8;
+    }
+    d[0] &= top;
+}
+
 /* op 0: and, 1: or, 2: xor, 3: complement of `a`. */
 static __always_inline void p4bpf_wide_bitwise(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top, int op)
 {
@@ -102,6 +119,23 @@ static __always_inline int p4bpf_wide_cmp(const u8 *a, const u8 *b, u32 n)
     for (u32 i = 0; i < n; i++)
         if (a[i] != b[i])
             return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
     return 0;
 }
 
@@ -221,6 +255,9 @@ static __always_inline void action_NoAction(struct wide_arithmetic_state *st, u8
 SEC("tc")
 int wide_arithmetic_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -336,6 +373,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "236\t250\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "256\t274\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "273\t287\twide_arithmetic.p4:7\tparser state `prs.start`\n"
+    "293\t311\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

@@ -31,6 +31,23 @@ static __always_inline void p4bpf_wide_add(u8 *d, const u8 *a, const u8 *b, u32 
     d[0] &= top;
 }
 
+/* a * b cut to `n` bytes: column by column from the low byte, each
+ * column's byte products summed with the carry of the one before. */
+static __always_inline void p4bpf_wide_mul(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top)
+{
+    u32 carry = 0;
+#pragma unroll
+    for (u32 k = 0; k < n; k++) {
+        u32 sum = carry;
+#pragma unroll
+        for (u32 i = 0; i <= k; i++)
+            sum += (u32)a[n - 1 - i] * b[n - 1 - (k - i)];
+        d[n - 1 - k] = (u8)sum;
+        carry = sum >> 8;
+    }
+    d[0] &= top;
+}
+
 /* op 0: and, 1: or, 2: xor, 3: complement of `a`. */
 static __always_inline void p4bpf_wide_bitwise(u8 *d, const u8 *a, const u8 *b, u32 n, u8 top, int op)
 {
@@ -321,6 +338,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "224\t238\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "244\t262\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "241\t255\twide_arithmetic.p4:7\tparser state `prs.start`\n"
+    "261\t279\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

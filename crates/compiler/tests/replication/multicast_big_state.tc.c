@@ -29,6 +29,23 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* Puts the outer VLAN tag the kernel took out of a received frame back
+ * between its MAC addresses and its EtherType, where the wire has it. A
+ * second tag (QinQ), whose type the kernel leaves in skb->protocol, is
+ * left as the kernel gives it. */
+__attribute__((noinline)) int p4bpf_vlan_into_packet(struct __sk_buff *skb)
+{
+    if (!skb->vlan_present || skb->protocol == bpf_htons(0x8100) || skb->protocol == bpf_htons(0x88a8))
+        return 0;
+    u16 tag[2] = { (u16)skb->vlan_proto, bpf_htons((u16)skb->vlan_tci) };
+    u8 macs[12];
+    if (bpf_skb_change_head(skb, 4, 0) || bpf_skb_load_bytes(skb, 4, macs, 12)
+            || bpf_skb_store_bytes(skb, 0, macs, 12, 0) || bpf_skb_store_bytes(skb, 12, tag, 4, 0))
+        return -1;
+    bpf_skb_vlan_pop(skb);
+    return 0;
+}
+
 /* header eth_t (14 bytes on the wire) */
 struct eth_t {
     u64 dst; /* bit<48> */
@@ -300,6 +317,9 @@ static __always_inline void action_MyIngress_forward(struct multicast_big_state_
 SEC("tc")
 int multicast_big_state_tc(struct __sk_buff *skb)
 {
+    if (p4bpf_vlan_into_packet(skb)) {
+        return TC_ACT_SHOT;
+    }
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -593,11 +613,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "290\t291\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "297\t297\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "355\t379\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "391\t429\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "391\t429\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "439\t448\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "484\t493\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "307\t308\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "314\t314\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "375\t399\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "411\t449\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "411\t449\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "459\t468\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "504\t513\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
