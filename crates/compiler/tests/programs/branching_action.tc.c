@@ -170,22 +170,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} branching_action_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&branching_action_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -202,8 +186,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -215,15 +197,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } branching_action_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&branching_action_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct branching_action_state *st, u8 *pkt, u8 *pkt_end)
@@ -471,7 +444,7 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&branching_action_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -538,18 +511,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"branching_action_ports\",\n"
     "  \"output_record\": \"branching_action_output_port\",\n"
-    "  \"ingress_port_map\": \"branching_action_in_ports\",\n"
-    "  \"ports_mapped\": \"branching_action_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"branching_action_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "236\t246\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "252\t252\tbranching_action.p4:49\taction `sw.drop`\n"
-    "270\t290\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "293\t310\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "313\t336\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "342\t382\tbranching_action.p4:41\tcontrol `sw`\n"
-    "345\t381\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "209\t219\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "225\t225\tbranching_action.p4:49\taction `sw.drop`\n"
+    "243\t263\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "266\t283\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "286\t309\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "315\t355\tbranching_action.p4:41\tcontrol `sw`\n"
+    "318\t354\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

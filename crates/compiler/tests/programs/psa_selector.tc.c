@@ -296,22 +296,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_selector_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_selector_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -328,8 +312,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -341,15 +323,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_selector_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&psa_selector_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_selector_state *st, u8 *pkt, u8 *pkt_end)
@@ -611,7 +584,7 @@ ID_end:;
     {
         p4bpf_note_port(st->ostd.egress_port);
         u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&psa_selector_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -775,7 +748,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_selector_ports\",\n"
     "  \"output_record\": \"psa_selector_output_port\",\n"
     "  \"ingress_port_map\": \"psa_selector_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_selector_ports_mapped\",\n"
     "  \"profiles\": [\n"
     "    {\n"
     "      \"name\": \"Ig.rewrites\",\n"
@@ -909,16 +881,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "362\t364\tpsa.p4:237\taction `send_to_port`\n"
-    "370\t371\tpsa.p4:246\taction `multicast`\n"
-    "377\t377\tpsa.p4:254\taction `ingress_drop`\n"
-    "383\t383\tpsa.p4:260\taction `egress_drop`\n"
-    "389\t395\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "401\t407\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "413\t413\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "433\t447\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "460\t604\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "460\t499\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "500\t547\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "548\t604\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "335\t337\tpsa.p4:237\taction `send_to_port`\n"
+    "343\t344\tpsa.p4:246\taction `multicast`\n"
+    "350\t350\tpsa.p4:254\taction `ingress_drop`\n"
+    "356\t356\tpsa.p4:260\taction `egress_drop`\n"
+    "362\t368\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "374\t380\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "386\t386\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "406\t420\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "433\t577\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "433\t472\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "473\t520\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "521\t577\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";
