@@ -1,10 +1,8 @@
 //! `p4bpf port add` gives a program that reads its ingress port (ubpf_model's
 //! `std.input_port`, xdp_model's `input_port`) the P4 port, not the
 //! interface index: the pipeline's ingress ports map holds ifindex -> port
-//! while the interface is a port, and forgets it on `port del`; the
-//! pipeline's `ports_mapped` flag turns from 0 (P4 ports are interface
-//! indexes) to 1 on the first `port add`. Needs root, BPF, `ip` and
-//! `bpftool`; skips saying which is missing.
+//! while the interface is a port, and forgets it on `port del`. Needs
+//! root, BPF, `ip` and `bpftool`; skips saying which is missing.
 
 mod common;
 
@@ -42,9 +40,9 @@ fn missing() -> Option<String> {
     None
 }
 
-/// The entries of the pipeline's map `map` as (key, value).
-fn entries(pipeline: &str, map: &str) -> Vec<(u64, u64)> {
-    let pin = format!("/sys/fs/bpf/p4bpf/{pipeline}/maps/{map}");
+/// The ingress ports map's entries as (ifindex, port).
+fn entries(pipeline: &str) -> Vec<(u64, u64)> {
+    let pin = format!("/sys/fs/bpf/p4bpf/{pipeline}/maps/ubpf_registers_in_ports");
     let out = Command::new("bpftool")
         .args(["-j", "map", "dump", "pinned", &pin])
         .output()
@@ -63,9 +61,6 @@ fn entries(pipeline: &str, map: &str) -> Vec<(u64, u64)> {
         .filter_map(|entry| Some((number(entry, "key")?, number(entry, "value")?)))
         .collect()
 }
-
-const IN_PORTS: &str = "ubpf_registers_in_ports";
-const MAPPED: &str = "ubpf_registers_ports_mapped";
 
 #[test]
 fn port_add_maps_the_interface_to_its_p4_port() {
@@ -98,7 +93,6 @@ fn port_add_maps_the_interface_to_its_p4_port() {
         "generic",
     ]);
     assert!(loaded.status.success(), "{}", common::stderr(&loaded));
-    assert_eq!(entries(&cleanup.pipeline, MAPPED), vec![(0, 0)]);
     let ifindex: u64 = std::fs::read_to_string(format!("/sys/class/net/{}/ifindex", cleanup.link))
         .ok()
         .and_then(|t| t.trim().parse().ok())
@@ -112,9 +106,8 @@ fn port_add_maps_the_interface_to_its_p4_port() {
         "7",
     ]);
     assert!(added.status.success(), "{}", common::stderr(&added));
-    assert_eq!(entries(&cleanup.pipeline, IN_PORTS), vec![(ifindex, 7)]);
-    assert_eq!(entries(&cleanup.pipeline, MAPPED), vec![(0, 1)]);
+    assert_eq!(entries(&cleanup.pipeline), vec![(ifindex, 7)]);
     let deleted = common::p4bpf(&["port", "del", &cleanup.pipeline, &cleanup.link]);
     assert!(deleted.status.success(), "{}", common::stderr(&deleted));
-    assert_eq!(entries(&cleanup.pipeline, IN_PORTS), vec![]);
+    assert_eq!(entries(&cleanup.pipeline), vec![]);
 }

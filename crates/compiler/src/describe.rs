@@ -214,7 +214,6 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
         ingress_port_map: crate::emit::ingress_port_map(prog),
-        ports_mapped: crate::emit::ports_mapped(prog),
         trace: None,
         table_stats: None,
         table_acls: table_acls(prog),

@@ -128,13 +128,6 @@ pub struct Pipeline {
     /// `None` when the program does not read its ingress port.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ingress_port_map: Option<String>,
-    /// One-entry `BPF_MAP_TYPE_ARRAY` (key u32 0, value u32): nonzero once
-    /// P4 ports were mapped to interfaces. Until then the program takes P4
-    /// ports as interface indexes, both ways, and reads neither port map;
-    /// whoever writes [`Pipeline::port_map`] or
-    /// [`Pipeline::ingress_port_map`] sets it to 1.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ports_mapped: Option<String>,
     /// What the records of a traced build refer to; `None` (and left out
     /// of the JSON) in the normal build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -709,7 +702,6 @@ mod tests {
             port_map: None,
             output_record: None,
             ingress_port_map: None,
-            ports_mapped: None,
             trace: None,
             table_stats: None,
             table_acls: vec![TableAcl {

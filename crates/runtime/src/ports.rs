@@ -62,13 +62,6 @@ fn ingress_ports(deployment: &Deployment) -> Result<Option<Map>> {
     }
 }
 
-/// Sets a pipeline's `ports_mapped` flag (`flag`: that map), written
-/// after its port maps: from then on the program reads P4 ports through
-/// them instead of taking them as interface indexes.
-pub fn mark_mapped(flag: &Map) -> Result<()> {
-    flag.write(&0u32.to_ne_bytes(), &1u32.to_ne_bytes(), Write::Replace)
-}
-
 fn link_pin(deployment: &Deployment, ifindex: u32) -> PathBuf {
     deployment.path(&format!("links/if{ifindex}"))
 }
@@ -125,9 +118,6 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
         detach();
         let _ = crate::control::delete_key(&ports, &port.to_ne_bytes());
         return Err(error);
-    }
-    if let Some(flag) = &deployment.description.ports_mapped {
-        mark_mapped(&deployment.pinned_map(flag, &format!("maps/{flag}"))?)?;
     }
     crate::xdp_copies::refresh_every(deployment, &deployment.description)?;
     Ok(Port {

@@ -126,17 +126,5 @@ pub fn write_ports(
             (batch.key_size, batch.value_size) = (4, 4);
         }
     }
-    batches.extend(ports_mapped(pipeline));
     write_raw(object, &batches)
-}
-
-/// The record that sets the program's `ports_mapped` flag (written after
-/// its port maps), as `p4bpf port add` sets it.
-pub fn ports_mapped(pipeline: &Pipeline) -> Option<RawEntries> {
-    let flag = pipeline.ports_mapped.as_ref()?;
-    Some(RawEntries::one(
-        flag,
-        &0u32.to_ne_bytes(),
-        &1u32.to_ne_bytes(),
-    ))
 }

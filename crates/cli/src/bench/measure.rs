@@ -143,16 +143,13 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         if let (Some(ports), true) = (&pipeline.port_map, port != 0) {
             let bytes = port.to_ne_bytes();
             let p4_port = case.p4_port.unwrap_or(port).to_ne_bytes();
-            let mut records = vec![fill::RawEntries::one(ports, &p4_port, &bytes)];
-            // A P4 port other than the interface's index is a mapping; the
-            // index itself needs none (the entry serves XDP's devmap).
-            if case.p4_port.is_some() {
-                records.extend(fill::ports_mapped(&pipeline));
-            }
-            fill::write_raw(&p4.object, &records).map_err(|e| format!("{}: {e}", case.name))?;
+            fill::write_raw(
+                &p4.object,
+                &[fill::RawEntries::one(ports, &p4_port, &bytes)],
+            )
+            .map_err(|e| format!("{}: {e}", case.name))?;
         }
-        let twin_name = case.twin.unwrap_or(case.name);
-        let mut twin = load_twin(request, scratch, twin_name, case.mode, case.hook)?;
+        let mut twin = load_twin(request, scratch, case.name, case.mode, case.hook)?;
         twin.packet = case.packet.clone();
         twin.verdict = case.verdict;
         fill::write_raw(&twin.object, &case.twin_entries)

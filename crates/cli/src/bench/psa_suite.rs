@@ -13,10 +13,9 @@
 //!
 //! A `BPF_PROG_TEST_RUN` packet comes in on interface 0 and the kernel
 //! performs no redirect, so PTF's PORT0 is interface 0 and PORT5 is
-//! interface 1 (the loopback device, never sent to). Both programs use
-//! interface indexes as ports: the twin as a C programmer would, the P4
-//! program as PSA-eBPF's do and as ours do until `p4bpf port add` maps a
-//! port (its tables name the interfaces).
+//! interface 1 (the loopback device, never sent to); the P4 program maps
+//! them as `p4bpf port add` would, the twin uses interface indexes as
+//! ports, as a C programmer would.
 
 use super::fill::{P4Entry, RawEntries};
 use super::suite::{case, Case, Family, Mode};
@@ -58,28 +57,16 @@ pub fn l2l3_acl_bridged() -> Case {
         family: Family::Psa,
         hook: Hook::Tc,
         corpus: Some("psa-ebpf-examples/l2l3-acl.p4"),
-        p4_entries: p4_entries(ifindex),
+        p4_entries: p4_entries(),
         twin_entries: twin_entries(),
         packet: bridged_packet(),
+        p4_ports: vec![(IN_PORT, IN_IFINDEX), (OUT_PORT, OUT_IFINDEX)],
         verdict: Some(TC_ACT_REDIRECT),
         ..case(
             "l2l3_acl",
             "PSA l2l3-acl: untagged UDP bridged, VLAN tag pushed by ingress and stripped by egress (six tables, port counter, direct counter)",
             Mode::Plain,
         )
-    }
-}
-
-/// The same with PTF's port numbers as the P4 program's ports, mapped to
-/// the interfaces as `p4bpf port add` maps them: what the port maps cost.
-pub fn l2l3_acl_mapped() -> Case {
-    Case {
-        p4_entries: p4_entries(|port| port),
-        p4_ports: vec![(IN_PORT, IN_IFINDEX), (OUT_PORT, OUT_IFINDEX)],
-        name: "l2l3_acl_mapped",
-        twin: Some("l2l3_acl"),
-        what: "the same, its P4 ports PTF's port numbers, mapped to the interfaces by `p4bpf port add`'s maps",
-        ..l2l3_acl_bridged()
     }
 }
 
@@ -90,11 +77,10 @@ fn mac_text(mac: &[u8; 6]) -> String {
         .join(":")
 }
 
-/// The entries, PTF port `p` being the P4 program's port `p4_port(p)`.
-fn p4_entries(p4_port: fn(u32) -> u32) -> Vec<P4Entry> {
+fn p4_entries() -> Vec<P4Entry> {
     let mut entries = Vec::new();
     for (port, vlan) in (0..PTF_PORTS).zip(PORT_VLANS) {
-        let port_text = p4_port(port).to_string();
+        let port_text = port.to_string();
         let tagged = if vlan == 0 { "0" } else { "1" };
         let (ingress, egress, egress_args) = if vlan == 0 {
             ("push_vlan", "strip_vlan", vec![])
@@ -120,7 +106,7 @@ fn p4_entries(p4_port: fn(u32) -> u32) -> Vec<P4Entry> {
             "ingress.tbl_switching",
             &[&mac_text(&mac), &vlan.to_string()],
             "forward",
-            &[&p4_port(port).to_string()],
+            &[&port.to_string()],
         ));
     }
     for protocol in ACL_PROTOCOLS {
@@ -140,8 +126,8 @@ fn p4_entries(p4_port: fn(u32) -> u32) -> Vec<P4Entry> {
     entries
 }
 
-/// The interface (the port of both programs) for PTF port `port`: the
-/// timed ports' interfaces, indexes no interface has for the others.
+/// The twin's interface for PTF port `port`: the timed ports' interfaces,
+/// indexes no interface has for the others.
 fn ifindex(port: u32) -> u32 {
     match port {
         IN_PORT => IN_IFINDEX,

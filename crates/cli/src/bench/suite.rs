@@ -51,8 +51,6 @@ pub struct Case {
     pub corpus: Option<&'static str>,
     /// More entries of the P4 program's port map (P4 port, ifindex).
     pub p4_ports: Vec<(u32, u32)>,
-    /// The twin's name (`c/TWIN.c`) when it is not the case's.
-    pub twin: Option<&'static str>,
     /// The verdict both programs must return, so a figure never times a
     /// path other than the one the case names.
     pub verdict: Option<u32>,
@@ -116,7 +114,6 @@ pub fn cases(port: u32) -> Vec<Case> {
     ];
     cases.extend(shared_cases(&dst_text));
     cases.push(super::psa_suite::l2l3_acl_bridged());
-    cases.push(super::psa_suite::l2l3_acl_mapped());
     cases
 }
 
@@ -265,7 +262,6 @@ pub fn case(name: &'static str, what: &'static str, mode: Mode) -> Case {
         hook: Hook::Xdp,
         corpus: None,
         p4_ports: Vec::new(),
-        twin: None,
         verdict: None,
     }
 }

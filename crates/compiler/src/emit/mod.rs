@@ -73,7 +73,7 @@ use stmt::Ctx;
 
 pub use direct::direct_description;
 pub use externs::register_initials;
-pub use ports::{ingress_port_map, port_map, ports_mapped};
+pub use ports::{ingress_port_map, port_map};
 pub use register_composite::composite_registers;
 pub use replication::replication_description;
 pub use tables::{defaults_map, runtime_default};
@@ -241,7 +241,6 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
              static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
         ));
     }
-    out.push_str(&e.ports_mapped_definition());
     out.push_str(&e.ingress_port_definitions());
     out.push_str(&e.port_map_definition());
     out.push_str(&e.replication_definitions());

@@ -4,17 +4,10 @@
 //! which `p4bpf port add` and the test targets fill; its kind and the
 //! redirect through it are target primitives ([`crate::target`]). Either
 //! way a port with no interface drops the packet.
-//!
-//! Until a pipeline is given a port map, P4 ports are interface indexes
-//! (as PSA-eBPF's are): the one-entry array `<prog>_ports_mapped` says
-//! whether anything was mapped, so an unmapped pipeline pays an array
-//! read (which the verifier inlines) instead of a hash lookup per
-//! direction.
 
 use super::c::CStmt;
 use super::Emitter;
 use crate::ir::Program;
-use p4bpf_layout::Hook;
 
 /// How many ports one pipeline can map (any u32 port number may be one).
 pub const PORT_MAP_SIZE: u32 = 512;
@@ -37,29 +30,7 @@ pub fn ingress_port_map(prog: &Program) -> Option<String> {
         .then(|| format!("{}_in_ports", super::c_identifier(&prog.name)))
 }
 
-/// The name of the one-entry array whose value is nonzero once P4 ports
-/// were mapped to interfaces (the description's `ports_mapped`), if the
-/// program has a port map in either direction.
-pub fn ports_mapped(prog: &Program) -> Option<String> {
-    (port_map(prog).is_some() || ingress_port_map(prog).is_some())
-        .then(|| format!("{}_ports_mapped", super::c_identifier(&prog.name)))
-}
-
 impl Emitter<'_> {
-    /// The `ports_mapped` flag and `p4bpf_ports_mapped`, if the program
-    /// maps ports in either direction.
-    pub fn ports_mapped_definition(&self) -> String {
-        let Some(name) = ports_mapped(self.prog) else {
-            return String::new();
-        };
-        format!(
-            "/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to\n * interfaces; until then P4 ports are interface indexes. */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 1);\n}} {name} SEC(\".maps\");\n\n\
-             static __always_inline int p4bpf_ports_mapped(void)\n{{\n    u32 zero = 0;\n    \
-             u32 *mapped = bpf_map_lookup_elem(&{name}, &zero);\n    return mapped && *mapped;\n}}\n\n"
-        )
-    }
-
     /// The ingress ports map and `p4bpf_input_port`, if the program reads
     /// its ingress port.
     pub fn ingress_port_definitions(&self) -> String {
@@ -77,7 +48,6 @@ impl Emitter<'_> {
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n\
              /* The P4 port a packet came in on: the one a test harness noted (output\n * record [1], port + 1), else the interface's P4 port, else its index. */\n\
              static __always_inline u32 p4bpf_input_port(u32 ifindex)\n{{\n{noted}    \
-             if (!p4bpf_ports_mapped())\n        return ifindex;\n    \
              u32 *port = bpf_map_lookup_elem(&{name}, &ifindex);\n    return port ? *port : ifindex;\n}}\n\n"
         )
     }
@@ -88,19 +58,9 @@ impl Emitter<'_> {
             return String::new();
         };
         let (kind, why) = self.target.port_map_kind();
-        // At XDP the devmap redirects by P4 port itself.
-        let lookup = match self.hook {
-            Hook::Tc => format!(
-                "/* The interface P4 port `*port` leaves by: the port itself until ports are\n * mapped, else the one it is mapped to (NULL: none). */\n\
-                 static __always_inline u32 *p4bpf_port_ifindex(u32 *port)\n{{\n    \
-                 if (!p4bpf_ports_mapped())\n        return port;\n    \
-                 return bpf_map_lookup_elem(&{name}, port);\n}}\n\n"
-            ),
-            Hook::Xdp => String::new(),
-        };
         format!(
             "/* P4 output port -> ifindex ({why}); filled by `p4bpf port add`. */\n\
-             struct {{\n    __uint(type, {kind});\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n{lookup}"
+             struct {{\n    __uint(type, {kind});\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n"
         )
     }
 
@@ -151,9 +111,7 @@ xdp(prs(), sw(), dprs()) main;
         let (c, port_map) = generated(REDIRECTS, Hook::Tc);
         assert_eq!(port_map.as_deref(), Some("t_ports"));
         assert!(!c.contains("DEVMAP"));
-        assert!(c.contains("u32 *out_ifindex = p4bpf_port_ifindex(&out_port)"));
-        assert!(c.contains("if (!p4bpf_ports_mapped())\n        return port;"));
-        assert!(c.contains("return bpf_map_lookup_elem(&t_ports, port);"));
+        assert!(c.contains("bpf_map_lookup_elem(&t_ports, &out_port)"));
         assert!(c.contains("out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT"));
     }
 }

@@ -115,22 +115,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} action_out_params_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&action_out_params_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -147,8 +131,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&action_out_params_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -275,15 +257,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"action_out_params_ports\",\n"
     "  \"output_record\": \"action_out_params_output_port\",\n"
-    "  \"ingress_port_map\": \"action_out_params_in_ports\",\n"
-    "  \"ports_mapped\": \"action_out_params_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"action_out_params_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "172\t174\taction_out_params.p4:15\taction `sw.swap`\n"
-    "189\t203\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "209\t213\taction_out_params.p4:14\tcontrol `sw`\n"
-    "217\t226\taction_out_params.p4:27\tcontrol `dep`\n"
+    "154\t156\taction_out_params.p4:15\taction `sw.swap`\n"
+    "171\t185\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "191\t195\taction_out_params.p4:14\tcontrol `sw`\n"
+    "199\t208\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -141,22 +141,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} branching_action_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&branching_action_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -173,8 +157,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -476,18 +458,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"branching_action_ports\",\n"
     "  \"output_record\": \"branching_action_output_port\",\n"
-    "  \"ingress_port_map\": \"branching_action_in_ports\",\n"
-    "  \"ports_mapped\": \"branching_action_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"branching_action_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "198\t208\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "214\t214\tbranching_action.p4:49\taction `sw.drop`\n"
-    "229\t249\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "252\t269\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "272\t295\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "301\t341\tbranching_action.p4:41\tcontrol `sw`\n"
-    "304\t340\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "180\t190\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "196\t196\tbranching_action.p4:49\taction `sw.drop`\n"
+    "211\t231\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "234\t251\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "254\t277\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "283\t323\tbranching_action.p4:41\tcontrol `sw`\n"
+    "286\t322\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

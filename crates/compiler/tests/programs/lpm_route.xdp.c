@@ -151,22 +151,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} lpm_route_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&lpm_route_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -183,8 +167,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -442,17 +424,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"lpm_route_ports\",\n"
     "  \"output_record\": \"lpm_route_output_port\",\n"
-    "  \"ingress_port_map\": \"lpm_route_in_ports\",\n"
-    "  \"ports_mapped\": \"lpm_route_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"lpm_route_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "208\t216\tlpm_route.p4:22\taction `route.forward`\n"
-    "222\t237\tlpm_route.p4:27\taction `route.bounce`\n"
-    "252\t270\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "273\t300\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "306\t342\tlpm_route.p4:21\tcontrol `route`\n"
-    "308\t342\tlpm_route.p4:33\ttable `route.fib`\n"
+    "190\t198\tlpm_route.p4:22\taction `route.forward`\n"
+    "204\t219\tlpm_route.p4:27\taction `route.bounce`\n"
+    "234\t252\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "255\t282\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "288\t324\tlpm_route.p4:21\tcontrol `route`\n"
+    "290\t324\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -118,22 +118,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} perf_event_output_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&perf_event_output_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -150,8 +134,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -391,17 +373,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"perf_event_output_ports\",\n"
     "  \"output_record\": \"perf_event_output_output_port\",\n"
-    "  \"ingress_port_map\": \"perf_event_output_in_ports\",\n"
-    "  \"ports_mapped\": \"perf_event_output_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"perf_event_output_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "199\t200\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "206\t206\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "221\t239\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "242\t250\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "256\t299\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "257\t290\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "181\t182\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "188\t188\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "203\t221\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "224\t232\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "238\t281\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "239\t272\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -267,22 +267,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_direct_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_direct_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -299,8 +283,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -651,7 +633,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_direct_ports\",\n"
     "  \"output_record\": \"psa_direct_output_port\",\n"
     "  \"ingress_port_map\": \"psa_direct_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_direct_ports_mapped\",\n"
     "  \"direct\": [\n"
     "    {\n"
     "      \"name\": \"In.rate\",\n"
@@ -687,16 +668,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "324\t326\tpsa.p4:237\taction `send_to_port`\n"
-    "332\t333\tpsa.p4:246\taction `multicast`\n"
-    "339\t339\tpsa.p4:254\taction `ingress_drop`\n"
-    "345\t345\tpsa.p4:260\taction `egress_drop`\n"
-    "351\t375\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "381\t383\tpsa_direct.p4:56\taction `In.police`\n"
-    "389\t390\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "396\t397\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "403\t403\tpsa_direct.p4:69\taction `In.plain`\n"
-    "421\t447\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "460\t529\tpsa_direct.p4:40\tcontrol `In`\n"
-    "460\t529\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "306\t308\tpsa.p4:237\taction `send_to_port`\n"
+    "314\t315\tpsa.p4:246\taction `multicast`\n"
+    "321\t321\tpsa.p4:254\taction `ingress_drop`\n"
+    "327\t327\tpsa.p4:260\taction `egress_drop`\n"
+    "333\t357\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "363\t365\tpsa_direct.p4:56\taction `In.police`\n"
+    "371\t372\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "378\t379\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "385\t385\tpsa_direct.p4:69\taction `In.plain`\n"
+    "403\t429\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "442\t511\tpsa_direct.p4:40\tcontrol `In`\n"
+    "442\t511\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -312,22 +312,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_externs_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_externs_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -344,8 +328,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -571,17 +553,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"psa_externs_ports\",\n"
     "  \"output_record\": \"psa_externs_output_port\",\n"
-    "  \"ingress_port_map\": \"psa_externs_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_externs_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"psa_externs_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "369\t371\tpsa.p4:237\taction `send_to_port`\n"
-    "377\t378\tpsa.p4:246\taction `multicast`\n"
-    "384\t384\tpsa.p4:254\taction `ingress_drop`\n"
-    "390\t390\tpsa.p4:260\taction `egress_drop`\n"
-    "450\t481\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "494\t519\tpsa_externs.p4:40\tcontrol `In`\n"
+    "351\t353\tpsa.p4:237\taction `send_to_port`\n"
+    "359\t360\tpsa.p4:246\taction `multicast`\n"
+    "366\t366\tpsa.p4:254\taction `ingress_drop`\n"
+    "372\t372\tpsa.p4:260\taction `egress_drop`\n"
+    "432\t463\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "476\t501\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

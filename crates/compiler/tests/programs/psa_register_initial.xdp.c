@@ -238,22 +238,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_register_initial_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_register_initial_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -270,8 +254,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -482,7 +464,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_register_initial_ports\",\n"
     "  \"output_record\": \"psa_register_initial_output_port\",\n"
     "  \"ingress_port_map\": \"psa_register_initial_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_register_initial_ports_mapped\",\n"
     "  \"register_initials\": [\n"
     "    {\n"
     "      \"name\": \"In.small\",\n"
@@ -500,10 +481,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "295\t297\tpsa.p4:237\taction `send_to_port`\n"
-    "303\t304\tpsa.p4:246\taction `multicast`\n"
-    "310\t310\tpsa.p4:254\taction `ingress_drop`\n"
-    "316\t316\tpsa.p4:260\taction `egress_drop`\n"
-    "374\t404\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "417\t446\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "277\t279\tpsa.p4:237\taction `send_to_port`\n"
+    "285\t286\tpsa.p4:246\taction `multicast`\n"
+    "292\t292\tpsa.p4:254\taction `ingress_drop`\n"
+    "298\t298\tpsa.p4:260\taction `egress_drop`\n"
+    "356\t386\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "399\t428\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -296,22 +296,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_selector_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_selector_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -328,8 +312,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -764,7 +746,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_selector_ports\",\n"
     "  \"output_record\": \"psa_selector_output_port\",\n"
     "  \"ingress_port_map\": \"psa_selector_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_selector_ports_mapped\",\n"
     "  \"profiles\": [\n"
     "    {\n"
     "      \"name\": \"Ig.rewrites\",\n"
@@ -898,16 +879,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "353\t355\tpsa.p4:237\taction `send_to_port`\n"
-    "361\t362\tpsa.p4:246\taction `multicast`\n"
-    "368\t368\tpsa.p4:254\taction `ingress_drop`\n"
-    "374\t374\tpsa.p4:260\taction `egress_drop`\n"
-    "380\t386\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "392\t398\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "404\t404\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "421\t435\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "448\t592\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "448\t487\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "488\t535\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "536\t592\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "335\t337\tpsa.p4:237\taction `send_to_port`\n"
+    "343\t344\tpsa.p4:246\taction `multicast`\n"
+    "350\t350\tpsa.p4:254\taction `ingress_drop`\n"
+    "356\t356\tpsa.p4:260\taction `egress_drop`\n"
+    "362\t368\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "374\t380\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "386\t386\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "403\t417\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "430\t574\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "430\t469\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "470\t517\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "518\t574\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

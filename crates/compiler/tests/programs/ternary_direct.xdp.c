@@ -448,22 +448,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} ternary_direct_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&ternary_direct_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -480,8 +464,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -889,7 +871,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"ternary_direct_ports\",\n"
     "  \"output_record\": \"ternary_direct_output_port\",\n"
     "  \"ingress_port_map\": \"ternary_direct_in_ports\",\n"
-    "  \"ports_mapped\": \"ternary_direct_ports_mapped\",\n"
     "  \"direct\": [\n"
     "    {\n"
     "      \"name\": \"MyIngress.hits\",\n"
@@ -915,10 +896,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "505\t505\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "511\t525\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "542\t557\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "569\t687\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "569\t628\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "629\t687\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "487\t487\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "493\t507\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "524\t539\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "551\t669\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "551\t610\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "611\t669\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -153,22 +153,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} ubpf_registers_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&ubpf_registers_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -185,8 +169,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&ubpf_registers_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -348,15 +330,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"ubpf_registers_ports\",\n"
     "  \"output_record\": \"ubpf_registers_output_port\",\n"
-    "  \"ingress_port_map\": \"ubpf_registers_in_ports\",\n"
-    "  \"ports_mapped\": \"ubpf_registers_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"ubpf_registers_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "210\t211\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "229\t247\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "250\t266\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "272\t301\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "192\t193\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "211\t229\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "232\t248\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "254\t283\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

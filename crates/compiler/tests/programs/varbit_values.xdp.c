@@ -109,22 +109,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} varbit_values_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&varbit_values_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -141,8 +125,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -274,14 +256,13 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"varbit_values_ports\",\n"
     "  \"output_record\": \"varbit_values_output_port\",\n"
-    "  \"ingress_port_map\": \"varbit_values_in_ports\",\n"
-    "  \"ports_mapped\": \"varbit_values_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"varbit_values_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "178\t221\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "233\t235\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "244\t250\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "160\t203\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "215\t217\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "226\t232\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

@@ -157,7 +157,6 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.register_initials.iter().map(|r| r.map.clone()));
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
-    names.extend(description.ports_mapped.clone());
     names.extend(
         description
             .replication
@@ -248,7 +247,6 @@ mod tests {
             port_map: None,
             output_record: Some("out".into()),
             ingress_port_map: None,
-            ports_mapped: None,
             trace: None,
             table_stats: None,
             table_acls: vec![],

@@ -150,9 +150,6 @@ impl VethTarget {
                     Write::Replace,
                 )?;
             }
-            if let Some(flag) = &pipeline.description.ports_mapped {
-                crate::ports::mark_mapped(&pipeline.map(flag)?)?;
-            }
             ports.insert(
                 port,
                 Port {
