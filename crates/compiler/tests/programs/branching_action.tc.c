@@ -187,22 +187,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} branching_action_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&branching_action_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -219,8 +203,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -232,15 +214,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } branching_action_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&branching_action_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct branching_action_state *st, u8 *pkt, u8 *pkt_end)
@@ -491,7 +464,7 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&branching_action_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -558,18 +531,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"branching_action_ports\",\n"
     "  \"output_record\": \"branching_action_output_port\",\n"
-    "  \"ingress_port_map\": \"branching_action_in_ports\",\n"
-    "  \"ports_mapped\": \"branching_action_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"branching_action_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "253\t263\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "269\t269\tbranching_action.p4:49\taction `sw.drop`\n"
-    "290\t310\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "313\t330\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "333\t356\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "362\t402\tbranching_action.p4:41\tcontrol `sw`\n"
-    "365\t401\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "226\t236\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "242\t242\tbranching_action.p4:49\taction `sw.drop`\n"
+    "263\t283\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "286\t303\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "306\t329\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "335\t375\tbranching_action.p4:41\tcontrol `sw`\n"
+    "338\t374\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -118,22 +118,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} initializers_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&initializers_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -150,8 +134,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&initializers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&initializers_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -163,15 +145,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } initializers_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&initializers_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct initializers_state *st)
@@ -329,7 +302,7 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&initializers_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -356,14 +329,13 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"initializers_ports\",\n"
     "  \"output_record\": \"initializers_output_port\",\n"
-    "  \"ingress_port_map\": \"initializers_in_ports\",\n"
-    "  \"ports_mapped\": \"initializers_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"initializers_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "199\t212\tinitializers.p4:9\tparser state `prs.start`\n"
-    "218\t242\tinitializers.p4:10\tcontrol `sw`\n"
-    "246\t265\tinitializers.p4:21\tcontrol `dprs`\n"
+    "172\t185\tinitializers.p4:9\tparser state `prs.start`\n"
+    "191\t215\tinitializers.p4:10\tcontrol `sw`\n"
+    "219\t238\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

@@ -72,22 +72,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} initializers_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&initializers_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -104,8 +88,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&initializers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&initializers_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -292,14 +274,13 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"initializers_ports\",\n"
     "  \"output_record\": \"initializers_output_port\",\n"
-    "  \"ingress_port_map\": \"initializers_in_ports\",\n"
-    "  \"ports_mapped\": \"initializers_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"initializers_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "138\t151\tinitializers.p4:9\tparser state `prs.start`\n"
-    "157\t181\tinitializers.p4:10\tcontrol `sw`\n"
-    "185\t204\tinitializers.p4:21\tcontrol `dprs`\n"
+    "120\t133\tinitializers.p4:9\tparser state `prs.start`\n"
+    "139\t163\tinitializers.p4:10\tcontrol `sw`\n"
+    "167\t186\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

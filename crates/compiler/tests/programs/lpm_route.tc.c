@@ -168,22 +168,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} lpm_route_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&lpm_route_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -200,8 +184,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -213,15 +195,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } lpm_route_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&lpm_route_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end)
@@ -402,7 +375,7 @@ dep_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&lpm_route_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -477,17 +450,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"lpm_route_ports\",\n"
     "  \"output_record\": \"lpm_route_output_port\",\n"
-    "  \"ingress_port_map\": \"lpm_route_in_ports\",\n"
-    "  \"ports_mapped\": \"lpm_route_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"lpm_route_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "234\t242\tlpm_route.p4:22\taction `route.forward`\n"
-    "248\t263\tlpm_route.p4:27\taction `route.bounce`\n"
-    "284\t302\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "305\t332\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "338\t374\tlpm_route.p4:21\tcontrol `route`\n"
-    "340\t374\tlpm_route.p4:33\ttable `route.fib`\n"
+    "207\t215\tlpm_route.p4:22\taction `route.forward`\n"
+    "221\t236\tlpm_route.p4:27\taction `route.bounce`\n"
+    "257\t275\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "278\t305\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "311\t347\tlpm_route.p4:21\tcontrol `route`\n"
+    "313\t347\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -135,22 +135,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} perf_event_output_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&perf_event_output_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -167,8 +151,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -180,15 +162,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } perf_event_output_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&perf_event_output_ports, port);
-}
 
 /* BPF_PERF_EVENT_OUTPUT: one ring per CPU; max_entries 0 lets libbpf size it to the CPU count. */
 struct {
@@ -359,7 +332,7 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&perf_event_output_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -426,17 +399,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"perf_event_output_ports\",\n"
     "  \"output_record\": \"perf_event_output_output_port\",\n"
-    "  \"ingress_port_map\": \"perf_event_output_in_ports\",\n"
-    "  \"ports_mapped\": \"perf_event_output_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"perf_event_output_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "225\t226\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "232\t232\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "253\t271\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "274\t282\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "288\t331\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "289\t322\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "198\t199\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "205\t205\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "226\t244\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "247\t255\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "261\t304\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "262\t295\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -284,22 +284,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_direct_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_direct_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -316,8 +300,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -329,15 +311,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_direct_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&psa_direct_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_direct_state *st, u8 *pkt, u8 *pkt_end)
@@ -571,7 +544,7 @@ InDeparser_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&psa_direct_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -685,7 +658,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_direct_ports\",\n"
     "  \"output_record\": \"psa_direct_output_port\",\n"
     "  \"ingress_port_map\": \"psa_direct_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_direct_ports_mapped\",\n"
     "  \"direct\": [\n"
     "    {\n"
     "      \"name\": \"In.rate\",\n"
@@ -721,16 +693,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "350\t352\tpsa.p4:237\taction `send_to_port`\n"
-    "358\t359\tpsa.p4:246\taction `multicast`\n"
-    "365\t365\tpsa.p4:254\taction `ingress_drop`\n"
-    "371\t371\tpsa.p4:260\taction `egress_drop`\n"
-    "377\t401\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "407\t409\tpsa_direct.p4:56\taction `In.police`\n"
-    "415\t416\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "422\t423\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "429\t429\tpsa_direct.p4:69\taction `In.plain`\n"
-    "453\t479\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "492\t561\tpsa_direct.p4:40\tcontrol `In`\n"
-    "492\t561\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "323\t325\tpsa.p4:237\taction `send_to_port`\n"
+    "331\t332\tpsa.p4:246\taction `multicast`\n"
+    "338\t338\tpsa.p4:254\taction `ingress_drop`\n"
+    "344\t344\tpsa.p4:260\taction `egress_drop`\n"
+    "350\t374\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "380\t382\tpsa_direct.p4:56\taction `In.police`\n"
+    "388\t389\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "395\t396\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "402\t402\tpsa_direct.p4:69\taction `In.plain`\n"
+    "426\t452\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "465\t534\tpsa_direct.p4:40\tcontrol `In`\n"
+    "465\t534\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

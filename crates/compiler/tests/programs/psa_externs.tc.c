@@ -329,22 +329,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_externs_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_externs_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -361,8 +345,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -374,15 +356,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_externs_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&psa_externs_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_externs_state *st, u8 *pkt, u8 *pkt_end)
@@ -561,7 +534,7 @@ InDeparser_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&psa_externs_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -605,17 +578,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"psa_externs_ports\",\n"
     "  \"output_record\": \"psa_externs_output_port\",\n"
-    "  \"ingress_port_map\": \"psa_externs_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_externs_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"psa_externs_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "395\t397\tpsa.p4:237\taction `send_to_port`\n"
-    "403\t404\tpsa.p4:246\taction `multicast`\n"
-    "410\t410\tpsa.p4:254\taction `ingress_drop`\n"
-    "416\t416\tpsa.p4:260\taction `egress_drop`\n"
-    "482\t513\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "526\t551\tpsa_externs.p4:40\tcontrol `In`\n"
+    "368\t370\tpsa.p4:237\taction `send_to_port`\n"
+    "376\t377\tpsa.p4:246\taction `multicast`\n"
+    "383\t383\tpsa.p4:254\taction `ingress_drop`\n"
+    "389\t389\tpsa.p4:260\taction `egress_drop`\n"
+    "455\t486\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "499\t524\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

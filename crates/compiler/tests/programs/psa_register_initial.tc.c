@@ -255,22 +255,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_register_initial_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_register_initial_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -287,8 +271,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -300,15 +282,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_register_initial_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&psa_register_initial_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_register_initial_state *st, u8 *pkt, u8 *pkt_end)
@@ -488,7 +461,7 @@ InDeparser_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&psa_register_initial_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -516,7 +489,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_register_initial_ports\",\n"
     "  \"output_record\": \"psa_register_initial_output_port\",\n"
     "  \"ingress_port_map\": \"psa_register_initial_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_register_initial_ports_mapped\",\n"
     "  \"register_initials\": [\n"
     "    {\n"
     "      \"name\": \"In.small\",\n"
@@ -534,10 +506,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "321\t323\tpsa.p4:237\taction `send_to_port`\n"
-    "329\t330\tpsa.p4:246\taction `multicast`\n"
-    "336\t336\tpsa.p4:254\taction `ingress_drop`\n"
-    "342\t342\tpsa.p4:260\taction `egress_drop`\n"
-    "406\t436\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "449\t478\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "294\t296\tpsa.p4:237\taction `send_to_port`\n"
+    "302\t303\tpsa.p4:246\taction `multicast`\n"
+    "309\t309\tpsa.p4:254\taction `ingress_drop`\n"
+    "315\t315\tpsa.p4:260\taction `egress_drop`\n"
+    "379\t409\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "422\t451\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

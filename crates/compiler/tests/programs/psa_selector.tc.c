@@ -313,22 +313,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} psa_selector_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&psa_selector_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -345,8 +329,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -358,15 +340,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_selector_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&psa_selector_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_selector_state *st, u8 *pkt, u8 *pkt_end)
@@ -634,7 +607,7 @@ ID_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&psa_selector_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -798,7 +771,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_selector_ports\",\n"
     "  \"output_record\": \"psa_selector_output_port\",\n"
     "  \"ingress_port_map\": \"psa_selector_in_ports\",\n"
-    "  \"ports_mapped\": \"psa_selector_ports_mapped\",\n"
     "  \"profiles\": [\n"
     "    {\n"
     "      \"name\": \"Ig.rewrites\",\n"
@@ -932,16 +904,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "379\t381\tpsa.p4:237\taction `send_to_port`\n"
-    "387\t388\tpsa.p4:246\taction `multicast`\n"
-    "394\t394\tpsa.p4:254\taction `ingress_drop`\n"
-    "400\t400\tpsa.p4:260\taction `egress_drop`\n"
-    "406\t412\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "418\t424\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "430\t430\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "453\t467\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "480\t624\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "480\t519\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "520\t567\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "568\t624\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "352\t354\tpsa.p4:237\taction `send_to_port`\n"
+    "360\t361\tpsa.p4:246\taction `multicast`\n"
+    "367\t367\tpsa.p4:254\taction `ingress_drop`\n"
+    "373\t373\tpsa.p4:260\taction `egress_drop`\n"
+    "379\t385\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "391\t397\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "403\t403\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "426\t440\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "453\t597\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "453\t492\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "493\t540\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "541\t597\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

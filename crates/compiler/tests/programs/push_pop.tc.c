@@ -170,22 +170,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} push_pop_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&push_pop_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -202,8 +186,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&push_pop_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -215,15 +197,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } push_pop_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&push_pop_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct push_pop_state *st, u8 *pkt, u8 *pkt_end)
@@ -449,7 +422,7 @@ dep_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&push_pop_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -476,16 +449,15 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"push_pop_ports\",\n"
     "  \"output_record\": \"push_pop_output_port\",\n"
-    "  \"ingress_port_map\": \"push_pop_in_ports\",\n"
-    "  \"ports_mapped\": \"push_pop_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"push_pop_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "251\t271\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "274\t291\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "294\t317\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "323\t350\tpush_pop.p4:39\tcontrol `sw`\n"
-    "354\t363\tpush_pop.p4:57\tcontrol `dep`\n"
+    "224\t244\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "247\t264\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "267\t290\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "296\t323\tpush_pop.p4:39\tcontrol `sw`\n"
+    "327\t336\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -124,22 +124,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} push_pop_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&push_pop_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -156,8 +140,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&push_pop_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -394,16 +376,15 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"push_pop_ports\",\n"
     "  \"output_record\": \"push_pop_output_port\",\n"
-    "  \"ingress_port_map\": \"push_pop_in_ports\",\n"
-    "  \"ports_mapped\": \"push_pop_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"push_pop_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "190\t210\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "213\t230\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "233\t256\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "262\t289\tpush_pop.p4:39\tcontrol `sw`\n"
-    "293\t302\tpush_pop.p4:57\tcontrol `dep`\n"
+    "172\t192\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "195\t212\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "215\t238\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "244\t271\tpush_pop.p4:39\tcontrol `sw`\n"
+    "275\t284\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -465,22 +465,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} ternary_direct_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&ternary_direct_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -497,8 +481,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -510,15 +492,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } ternary_direct_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&ternary_direct_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct ternary_direct_state *st, u8 *pkt, u8 *pkt_end)
@@ -734,7 +707,7 @@ MyDeparser_end:;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
     u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+    u32 *out_ifindex = bpf_map_lookup_elem(&ternary_direct_ports, &out_port);
     return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
@@ -923,7 +896,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"ternary_direct_ports\",\n"
     "  \"output_record\": \"ternary_direct_output_port\",\n"
     "  \"ingress_port_map\": \"ternary_direct_in_ports\",\n"
-    "  \"ports_mapped\": \"ternary_direct_ports_mapped\",\n"
     "  \"direct\": [\n"
     "    {\n"
     "      \"name\": \"MyIngress.hits\",\n"
@@ -949,10 +921,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "531\t531\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "537\t551\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "574\t589\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "601\t719\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "601\t660\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "661\t719\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "504\t504\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "510\t524\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "547\t562\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "574\t692\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "574\t633\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "634\t692\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -170,22 +170,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} ubpf_registers_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&ubpf_registers_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -202,8 +186,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&ubpf_registers_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -215,15 +197,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } ubpf_registers_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&ubpf_registers_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct ubpf_registers_state *st, u8 *pkt, u8 *pkt_end)
@@ -355,7 +328,7 @@ dprs_end:;
     {
         p4bpf_note_port(st->std.output_port);
         u32 out_port = st->std.output_port;
-        u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+        u32 *out_ifindex = bpf_map_lookup_elem(&ubpf_registers_ports, &out_port);
         return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -382,15 +355,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"ubpf_registers_ports\",\n"
     "  \"output_record\": \"ubpf_registers_output_port\",\n"
-    "  \"ingress_port_map\": \"ubpf_registers_in_ports\",\n"
-    "  \"ports_mapped\": \"ubpf_registers_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"ubpf_registers_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "236\t237\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "261\t279\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "282\t298\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "304\t333\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "209\t210\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "234\t252\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "255\t271\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "277\t306\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -126,22 +126,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} varbit_values_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&varbit_values_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -158,8 +142,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -171,15 +153,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } varbit_values_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&varbit_values_ports, port);
-}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *pkt, u8 *pkt_end)
@@ -289,7 +262,7 @@ dep_end:;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
     u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+    u32 *out_ifindex = bpf_map_lookup_elem(&varbit_values_ports, &out_port);
     return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
@@ -308,14 +281,13 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"varbit_values_ports\",\n"
     "  \"output_record\": \"varbit_values_output_port\",\n"
-    "  \"ingress_port_map\": \"varbit_values_in_ports\",\n"
-    "  \"ports_mapped\": \"varbit_values_ports_mapped\"\n"
+    "  \"ingress_port_map\": \"varbit_values_in_ports\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "210\t253\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "265\t267\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "276\t282\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "183\t226\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "238\t240\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "249\t255\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

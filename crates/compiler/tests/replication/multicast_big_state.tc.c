@@ -180,22 +180,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} multicast_big_state_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&multicast_big_state_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -212,8 +196,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&multicast_big_state_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -225,15 +207,6 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } multicast_big_state_ports SEC(".maps");
-
-/* The interface P4 port `*port` leaves by: the port itself until ports are
- * mapped, else the one it is mapped to (NULL: none). */
-static __always_inline u32 *p4bpf_port_ifindex(u32 *port)
-{
-    if (!p4bpf_ports_mapped())
-        return port;
-    return bpf_map_lookup_elem(&multicast_big_state_ports, port);
-}
 
 /* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */
 struct multicast_big_state_member {
@@ -477,7 +450,7 @@ MyDeparser_end:;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
     u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = p4bpf_port_ifindex(&out_port);
+    u32 *out_ifindex = bpf_map_lookup_elem(&multicast_big_state_ports, &out_port);
     return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
@@ -602,7 +575,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"multicast_big_state_ports\",\n"
     "  \"output_record\": \"multicast_big_state_output_port\",\n"
     "  \"ingress_port_map\": \"multicast_big_state_in_ports\",\n"
-    "  \"ports_mapped\": \"multicast_big_state_ports_mapped\",\n"
     "  \"replication\": {\n"
     "    \"groups_map\": \"multicast_big_state_mcast_groups\",\n"
     "    \"max_replicas\": 64,\n"
@@ -613,11 +585,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "307\t308\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "314\t314\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "375\t399\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "411\t449\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "411\t449\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "459\t468\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "504\t513\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "280\t281\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "287\t287\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "348\t372\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "384\t422\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "384\t422\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "432\t441\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "477\t486\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

@@ -163,22 +163,6 @@ static __always_inline void p4bpf_note_port(u32 port)
         *slot = port;
 }
 
-/* Nonzero once `p4bpf port add` (or a test harness) mapped P4 ports to
- * interfaces; until then P4 ports are interface indexes. */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __type(key, u32);
-    __type(value, u32);
-    __uint(max_entries, 1);
-} multicast_big_state_ports_mapped SEC(".maps");
-
-static __always_inline int p4bpf_ports_mapped(void)
-{
-    u32 zero = 0;
-    u32 *mapped = bpf_map_lookup_elem(&multicast_big_state_ports_mapped, &zero);
-    return mapped && *mapped;
-}
-
 /* Interface index -> P4 port; filled by `p4bpf port add`. */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
@@ -195,8 +179,6 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&multicast_big_state_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    if (!p4bpf_ports_mapped())
-        return ifindex;
     u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -701,7 +683,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"multicast_big_state_ports\",\n"
     "  \"output_record\": \"multicast_big_state_output_port\",\n"
     "  \"ingress_port_map\": \"multicast_big_state_in_ports\",\n"
-    "  \"ports_mapped\": \"multicast_big_state_ports_mapped\",\n"
     "  \"replication\": {\n"
     "    \"groups_map\": \"multicast_big_state_mcast_groups\",\n"
     "    \"max_replicas\": 64,\n"
@@ -713,11 +694,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "403\t404\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "410\t410\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "465\t489\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "501\t539\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "501\t539\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "549\t558\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "603\t612\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "385\t386\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "392\t392\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "447\t471\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "483\t521\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "483\t521\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "531\t540\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "585\t594\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
