@@ -292,8 +292,8 @@ fn psa_multicast_and_clone_copies_each_run_egress_at_tc() {
 /// (what the variant changes in psa_forward.p4: from, to; what its refusal says)
 const REFUSED: &[(&str, &str, &str)] = &[(
     "        send_to_port(ostd, port);\n",
-    "        send_to_port(ostd, port);\n        ostd.clone = true;\n",
-    "cloning (`ostd.clone`) is not supported at XDP",
+    "        send_to_port(ostd, port);\n        ostd.clone = true;\n        ostd.resubmit = true;\n",
+    "cloning in a program that also resubmits is not supported at XDP",
 )];
 
 #[test]
