@@ -36,8 +36,8 @@ del   removes SESSION: clones to it go nowhere.
 list  sessions as `SESSION<tab>PORT:INSTANCE ...`.
 
 A program has clone sessions when it clones (v1model's clone, PSA's
-ostd.clone). At XDP only v1model's I2E clones are made, each session a devmap
-of its members' interfaces and every port.
+ostd.clone). At XDP (I2E clones only) each session is also a devmap of its
+members' interfaces and every port.
 ";
 
 /// Which of a pipeline's replica sets a command manages.

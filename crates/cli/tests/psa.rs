@@ -319,8 +319,8 @@ fn psa_clone_e2e_copies_what_egress_wrote_at_tc() {
 /// (what the variant changes in psa_forward.p4: from, to; what its refusal says)
 const REFUSED: &[(&str, &str, &str)] = &[(
     "        send_to_port(ostd, port);\n",
-    "        send_to_port(ostd, port);\n        ostd.clone = true;\n",
-    "cloning (`ostd.clone`) is not supported at XDP",
+    "        send_to_port(ostd, port);\n        ostd.clone = true;\n        ostd.resubmit = true;\n",
+    "cloning in a program that also resubmits is not supported at XDP",
 )];
 
 #[test]

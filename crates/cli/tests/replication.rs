@@ -400,10 +400,10 @@ fn bmv2_multicast_commands_pass_live_at_tc() {
 /// port its destination MAC names, source MAC 00000000cafe; egress marks
 /// clones (EtherType face). Session 8 has two members on port 3
 /// (instances 1 and 2), set with `p4bpf clone`.
-fn clone_i2e_scenario(program: &Path, name: &str) {
-    let wires = Wires::new("tc");
+fn clone_i2e_scenario(program: &Path, name: &str, hook: &str) {
+    let wires = Wires::new(hook);
     let p = program.to_string_lossy();
-    p4bpf_ok(&["pipeline", "load", &p, "--name", name, "--hook", "tc"]);
+    p4bpf_ok(&["pipeline", "load", &p, "--name", name, "--hook", hook]);
     let _loaded = Loaded(name.to_string());
     for port in PORTS {
         let (dev, number) = (format!("p{port}"), port.to_string());
@@ -442,20 +442,32 @@ fn clone_i2e_scenario(program: &Path, name: &str) {
 
 #[test]
 fn psa_clone_i2e_sessions_live_at_tc() {
+    live_psa_clone("tc");
+}
+
+/// At XDP the clones are planned in the ingress deparser, their received
+/// headers kept, and sent with the original through the session's devmap.
+#[test]
+fn psa_clone_i2e_sessions_live_at_xdp() {
+    live_psa_clone("xdp");
+}
+
+/// The PSA clone scenario at `hook` in a fresh network namespace.
+fn live_psa_clone(hook: &str) {
     let Some(corpus) = common::corpus_dir() else {
-        eprintln!("SKIPPED psa_clone_i2e_sessions_live_at_tc: ../shared/corpus/p4c is absent");
+        eprintln!("SKIPPED psa clone live at {hook}: ../shared/corpus/p4c is absent");
         return;
     };
     if let Some(why) = common::kernel_unavailable() {
-        eprintln!("SKIPPED psa_clone_i2e_sessions_live_at_tc: {why}");
+        eprintln!("SKIPPED psa clone live at {hook}: {why}");
         return;
     }
     let program = corpus.join("psa-ebpf/clone-i2e.p4");
-    let name = format!("clone_live_{}", std::process::id());
+    let name = format!("clone_live_{hook}_{}", std::process::id());
     std::thread::scope(|scope| {
         scope
             .spawn(|| match netns::enter_fresh() {
-                Ok(()) => clone_i2e_scenario(&program, &name),
+                Ok(()) => clone_i2e_scenario(&program, &name, hook),
                 Err(why) => eprintln!("SKIPPED clone live test: {why}"),
             })
             .join()

@@ -160,23 +160,8 @@ pub fn generate_with(
 
 /// What the program asks that `hook` cannot do.
 fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
-    let i = &prog.intrinsics;
     if let Some(refusal) = refuse_copies_at_xdp(prog, hook) {
         return Err(refusal);
-    }
-    // PSA's clones are made by its ingress deparser, which XDP copies cannot follow.
-    let psa_clone = i.clone_i2e.as_ref().filter(|c| c.field_lists.is_none());
-    if let (Some(clone), Hook::Xdp) = (psa_clone, hook) {
-        let how = match prog.arch {
-            ir::Arch::V1Model => "`clone`, `clone_preserving_field_list`",
-            _ => "`ostd.clone`",
-        };
-        let mut diags = Diagnostics::default();
-        diags.error(
-            clone.at,
-            format!("cloning ({how}) is not supported at XDP: XDP has no packet copy that runs egress per clone; compile with --hook tc"),
-        );
-        return Err(diags);
     }
     if let (Some(at), Hook::Xdp) = (prog.skb_meta_at, hook) {
         let mut diags = Diagnostics::default();
@@ -199,7 +184,7 @@ fn refuse_copies_at_xdp(prog: &ir::Program, hook: Hook) -> Option<Diagnostics> {
     }
     let (at, what) = match (&i.clone_e2e, &i.clone_i2e, &i.resubmit) {
         (Some(e2e), _, _) => (e2e.at, "an E2E clone is not supported at XDP: egress runs in the copies' devmap program, which cannot copy again"),
-        (None, Some(i2e), Some(_)) if i2e.field_lists.is_some() => (i2e.at, "cloning in a program that also resubmits is not supported at XDP: a cloned packet's copies leave ingress at once"),
+        (None, Some(i2e), Some(_)) => (i2e.at, "cloning in a program that also resubmits is not supported at XDP: a cloned packet's copies leave ingress at once"),
         _ => return None,
     };
     let mut diags = Diagnostics::default();

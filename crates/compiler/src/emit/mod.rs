@@ -56,6 +56,7 @@ mod wide;
 mod wire_fields;
 mod write_through;
 mod xdp_copies;
+mod xdp_psa_clone;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
 use crate::map_layout::{table_layout, TableLayout};

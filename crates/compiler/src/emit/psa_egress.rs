@@ -92,17 +92,20 @@ impl Emitter<'_> {
             .filter(|(_, o)| *o != Outcome::Drop)
             .map(|(c, _)| format!("{code} != {c}"))
             .collect();
+        // A frame whose copies are planned (a PSA clone at XDP) leaves as them.
+        let mut out = self.xdp_clone_pending();
         if kept.is_empty() {
-            return vec![CStmt::Return(self.target.drop().into())];
+            out.push(CStmt::Return(self.target.drop().into()));
+            return out;
         }
-        let mut out = vec![CStmt::If {
+        out.push(CStmt::If {
             cond: kept.join(" && "),
             then: vec![CStmt::Return(format!(
                 "{} /* ingress dropped it */",
                 self.target.drop()
             ))],
             other: vec![],
-        }];
+        });
         out.extend(self.multicast_check());
         out
     }

@@ -384,6 +384,9 @@ impl Emitter<'_> {
     /// After the ingress deparser's body, before it writes the packet:
     /// the clones ingress asked for.
     pub fn clone_i2e_call(&self, deparser: usize) -> Vec<CStmt> {
+        if self.hook == Hook::Xdp {
+            return self.psa_xdp_clone_call(deparser);
+        }
         let (Some(clone), Some(_)) = (&self.prog.intrinsics.clone_i2e, self.replication()) else {
             return vec![];
         };

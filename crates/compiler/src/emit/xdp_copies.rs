@@ -1,4 +1,5 @@
-//! Copies at XDP: multicast replicas and v1model's I2E clones, through
+//! Copies at XDP: multicast replicas and v1model's I2E clones (PSA's:
+//! [`super::xdp_psa_clone`], on the same plans), through
 //! a devmap broadcast (`bpf_redirect_map(.., BPF_F_BROADCAST)`), with
 //! egress run on each copy by the devmap's program, `ENTRY_egress`
 //! (`SEC("xdp/devmap")`), the egress [`super::replication`] prints for
@@ -33,9 +34,9 @@ const RING: u32 = 128;
 /// original.
 const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
 /// What a copy is, in `struct NAME_copy`'s `kind` (`enum p4bpf_copy_kind`).
-const ORIGINAL: &str = "P4BPF_ORIGINAL";
-const REPLICA: &str = "P4BPF_REPLICA";
-const CLONE: &str = "P4BPF_CLONE";
+pub(super) const ORIGINAL: &str = "P4BPF_ORIGINAL";
+pub(super) const REPLICA: &str = "P4BPF_REPLICA";
+pub(super) const CLONE: &str = "P4BPF_CLONE";
 
 /// The map-in-map from a group (or, with [`p4bpf_layout::SESSION_KEY`],
 /// a clone session) to its devmap.
@@ -100,6 +101,7 @@ impl Emitter<'_> {
         let state = self.state_type();
         let outer = copy_ports_map(self.prog);
         let groups = format!("{p}_mcast_groups");
+        let received = self.psa_received_fields();
         let mut out = format!(
             "/* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */\n\
              struct {p}_member {{\n    u32 port;\n    u32 rid;\n}};\n\
@@ -112,7 +114,7 @@ impl Emitter<'_> {
              enum p4bpf_copy_kind {{ {ORIGINAL}, {REPLICA}, {CLONE} }};\n\
              struct {p}_copy {{\n    u32 port;\n    u32 rid;\n    u32 kind;\n}};\n\
              /* A packet's copies, from ingress to their egress programs. */\n\
-             struct {p}_copies {{\n    struct {state} state;\n    u32 seq;\n    u32 offset;\n    u32 count;\n    u8 parser_error;\n    u8 taken[{MAX_COPIES}];\n    struct {p}_copy copy[{MAX_COPIES}];\n}};\n\
+             struct {p}_copies {{\n    struct {state} state;\n    u32 seq;\n    u32 offset;\n    u32 count;\n    u8 parser_error;\n    u8 taken[{MAX_COPIES}];\n    struct {p}_copy copy[{MAX_COPIES}];{received}\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {p}_copies);\n    __uint(max_entries, {RING});\n}} {p}_copy_ring SEC(\".maps\");\n\n\
              /* [0] the sequence number of this CPU's last packet with copies. */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 1);\n}} {p}_copy_seq SEC(\".maps\");\n\n\
@@ -120,11 +122,12 @@ impl Emitter<'_> {
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {state});\n    __uint(max_entries, 1);\n}} {p}_copy_work SEC(\".maps\");\n\n",
             2 * MAX_GROUPS
         );
-        if self.xdp_clone().is_some() {
+        if self.xdp_clone().or(self.psa_xdp_clone()).is_some() {
             out.push_str(&self.sessions_map_definition());
         }
         out.push_str(&self.copy_plan_functions());
         out.push_str(&self.copy_send_functions(r));
+        out.push_str(&self.psa_clone_functions(r));
         out.push_str(&self.copy_claim_functions(r));
         out
     }
@@ -360,6 +363,7 @@ impl Emitter<'_> {
         let port = self.prog.intrinsics.output_port.as_ref();
         let port = port.map(|e| self.lvalue(e)).unwrap_or_default();
         let mut make = vec![line("u32 port = c->copy[i].port")];
+        make.extend(self.psa_clone_state());
         if self.xdp_clone().is_some() {
             out.push_str(&self.clone_state_function());
             make.push(CStmt::If {
@@ -446,6 +450,7 @@ impl Emitter<'_> {
             },
             line(format!("{p}_copy_state(st, c, i)")),
         ];
+        body.extend(self.psa_clone_restore());
         if self.prog.arch != crate::ir::Arch::Psa {
             body.extend([
                 line("u8 *pkt = (u8 *)(long)ctx->data"),
