@@ -30,8 +30,9 @@ use p4bpf_layout::Hook;
 /// Emits from which a rebuild's counts and writes join their paths: each
 /// emit that may or may not run doubles the paths the verifier walks after
 /// it, since each leaves the length at a different number (17 emits: past
-/// its limit; 8 after an I2E clone's branch: past it too).
-const JOIN_FROM_EMITS: usize = 4;
+/// its limit; 8 after an I2E clone's branch: past it too). Joining costs
+/// a few instructions per emit, so programs with few emits keep their paths.
+const JOIN_FROM_EMITS: usize = 6;
 
 /// `p4bpf_bounded_unknown(v, bound)` is `v`, never above `bound`; the
 /// verifier loses it in a store and load at a misaligned half of a stack
