@@ -306,7 +306,7 @@ impl Emitter<'_> {
                         }
                     }
                 }
-                if *valid {
+                if *valid && at_fixed_place(header) {
                     out.push(self.zero_if_invalid(header));
                 }
                 out.push(line(format!(
@@ -405,12 +405,13 @@ impl Emitter<'_> {
     /// one), mark the header dirty for the in-place deparser.
     /// A header made valid from invalid starts with zeroed fields (as in
     /// BMv2 and PSA-eBPF), not with what an earlier packet left in the
-    /// reused state. Its fields come first in its C struct, so one
+    /// reused state; fields this packet assigned before keep their values,
+    /// as BMv2 keeps them. Its fields come first in its C struct, so one
     /// `memset` up to the validity flag clears them and keeps the rest.
     fn zero_if_invalid(&self, header: &Expr) -> CStmt {
         let place = self.lvalue(header);
         CStmt::If {
-            cond: format!("!{place}.{VALID}"),
+            cond: format!("!{place}.{VALID} && !{place}.{DIRTY}"),
             then: vec![line(format!(
                 "__builtin_memset(&{place}, 0, __builtin_offsetof(__typeof__({place}), {VALID}))"
             ))],
@@ -707,5 +708,19 @@ impl Emitter<'_> {
         }
         out.push(line(format!("offset += {bytes}")));
         out
+    }
+}
+
+/// Whether `e` names its place without a run-time stack index: a
+/// `memset` through a computed element's address reaches the verifier
+/// as arithmetic on a pointer, which it refuses.
+fn at_fixed_place(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Field { base, .. } => at_fixed_place(base),
+        ExprKind::Index { base, index } => {
+            matches!(index.kind, ExprKind::Int(_)) && at_fixed_place(base)
+        }
+        ExprKind::StackNext(_) | ExprKind::StackLast(_) => false,
+        _ => true,
     }
 }

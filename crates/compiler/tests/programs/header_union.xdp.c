@@ -122,7 +122,7 @@ accept:;
     st->accept = ((st->headers.u.a.p4bpf_valid || st->headers.u.b.p4bpf_valid) && (st->headers.u.a.p4bpf_valid || (st->headers.u.b.y == 0x1234U)));
     if (st->headers.u.b.p4bpf_valid) {
         st->headers.u.b.p4bpf_valid = 0;
-        if (!st->headers.u.a.p4bpf_valid) {
+        if (!st->headers.u.a.p4bpf_valid && !st->headers.u.a.p4bpf_dirty) {
             __builtin_memset(&st->headers.u.a, 0, __builtin_offsetof(__typeof__(st->headers.u.a), p4bpf_valid));
         }
         st->headers.u.a.p4bpf_valid = 1;

@@ -141,7 +141,7 @@ accept:;
     st->sw_tmp_init4.lo = 3U;
     st->sw_tmp_init4.hi = 4U;
     if (((st->sw_pair.lo == st->sw_tmp_init4.lo) && (st->sw_pair.hi == st->sw_tmp_init4.hi))) {
-        if (!st->headers.extra.p4bpf_valid) {
+        if (!st->headers.extra.p4bpf_valid && !st->headers.extra.p4bpf_dirty) {
             __builtin_memset(&st->headers.extra, 0, __builtin_offsetof(__typeof__(st->headers.extra), p4bpf_valid));
         }
         st->headers.extra.p4bpf_valid = 1;
@@ -150,7 +150,7 @@ accept:;
         st->headers.extra.b = 7U;
         st->headers.extra.p4bpf_dirty = 1;
     } else {
-        if (!st->headers.h.p4bpf_valid) {
+        if (!st->headers.h.p4bpf_valid && !st->headers.h.p4bpf_dirty) {
             __builtin_memset(&st->headers.h, 0, __builtin_offsetof(__typeof__(st->headers.h), p4bpf_valid));
         }
         st->headers.h.p4bpf_valid = 1;

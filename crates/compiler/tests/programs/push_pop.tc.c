@@ -305,7 +305,7 @@ accept:;
         }
         st->headers.tag.p4bpf_valid = 0;
     } else if (st->headers.ipv4.p4bpf_valid) {
-        if (!st->headers.tag.p4bpf_valid) {
+        if (!st->headers.tag.p4bpf_valid && !st->headers.tag.p4bpf_dirty) {
             __builtin_memset(&st->headers.tag, 0, __builtin_offsetof(__typeof__(st->headers.tag), p4bpf_valid));
         }
         st->headers.tag.p4bpf_valid = 1;
