@@ -9,7 +9,7 @@
 //! widened to the bits its bounds share (a `lo..hi` range lies inside that
 //! prefix). The rule joins the first group with room in its bucket among
 //! those whose mask is, coarsest first: its shape's address-wide fields cut
-//! to their leading ones rounded down to nesting steps (whole bytes, a
+//! to their first two bytes or none, then to nesting steps (whole bytes, a
 //! host joining its /24 and a /8 the wildcards: longer masks live in a
 //! group of a shorter one, checked in the bucket), then to whole bytes
 //! (masks differing in low bits, as ACL masks do, share one; narrower
@@ -308,6 +308,17 @@ fn whole_bytes(ones: u32, _width: u32) -> u32 {
     ones / 8 * 8
 }
 
+/// Leading ones rounded down to the coarsest step: the first two bytes
+/// or none (a /16 site holds its subnets and hosts while its bucket has
+/// room).
+fn site_steps(ones: u32, _width: u32) -> u32 {
+    if ones >= 16 {
+        16
+    } else {
+        0
+    }
+}
+
 /// Leading ones rounded down to the steps hosts and subnets nest into:
 /// whole bytes, but a whole field drops its last byte (a host joins its
 /// /24) and a lone first byte drops to none (a /8 joins the wildcards).
@@ -322,7 +333,7 @@ fn nesting_steps(ones: u32, width: u32) -> u32 {
 }
 
 /// The group masks a rule of shape `mask` may join, coarsest first: the
-/// address-wide fields relaxed to nesting steps, then to whole bytes
+/// address-wide fields relaxed to sites, to nesting steps, to whole bytes
 /// (ports and protocol tell few rules apart and would multiply the
 /// groups), every field relaxed, the shape itself.
 fn group_masks(table: &Table, mask: &[u8]) -> Vec<Vec<u8>> {
@@ -333,6 +344,7 @@ fn group_masks(table: &Table, mask: &[u8]) -> Vec<Vec<u8>> {
         .max()
         .unwrap_or(0);
     let mut masks = vec![
+        relax(table, mask, widest.min(32), site_steps),
         relax(table, mask, widest.min(32), nesting_steps),
         relax(table, mask, widest.min(32), whole_bytes),
         relax(table, mask, 0, whole_bytes),
@@ -1000,40 +1012,46 @@ mod tests {
         assert_eq!(priorities(&c, &t), vec![vec![9, 5]]);
     }
 
+    fn masks(c: &Classifier) -> BTreeSet<u32> {
+        (c.groups.values())
+            .map(|g| u32::from_ne_bytes(g.mask.clone().try_into().unwrap()))
+            .collect()
+    }
+
     #[test]
-    fn hosts_nest_in_their_subnet_and_a_lone_first_byte_with_the_wildcards() {
+    fn hosts_and_subnets_nest_in_their_site_and_a_lone_first_byte_with_the_wildcards() {
         let t = table(8);
         let mut c = Classifier::default();
-        c.insert(&t, &entry(0x0a000100, 0xffffff00, 1)).unwrap();
-        c.insert(&t, &entry(0x0a000101, 0xffffffff, 2)).unwrap();
-        c.insert(&t, &entry(0, 0, 3)).unwrap();
-        c.insert(&t, &entry(0x0a000000, 0xff000000, 4)).unwrap();
-        // Two groups: /24 with its host, none with the /8.
-        assert_eq!(c.groups.len(), 2);
-        assert_eq!(priorities(&c, &t), vec![vec![2, 1], vec![4, 3]]);
-        // A full /24 bucket sends the next host to a group of its own.
+        c.insert(&t, &entry(0x0a010000, 0xffff0000, 1)).unwrap();
+        c.insert(&t, &entry(0x0a010100, 0xffffff00, 2)).unwrap();
+        c.insert(&t, &entry(0x0a010101, 0xffffffff, 3)).unwrap();
+        c.insert(&t, &entry(0, 0, 4)).unwrap();
+        c.insert(&t, &entry(0x0a000000, 0xff000000, 5)).unwrap();
+        // Two groups: the /16 with its subnet and host, none with the /8.
+        assert_eq!(masks(&c), BTreeSet::from([0, 0xffff0000]));
+        assert_eq!(priorities(&c, &t), vec![vec![3, 2, 1], vec![5, 4]]);
+        // Full buckets send the next hosts to their /24, then to a group
+        // of their own.
         let t = table(2);
         let mut c = Classifier::default();
-        for (i, host) in [0x0a000101, 0x0a000102, 0x0a000103].iter().enumerate() {
-            c.insert(&t, &entry(*host, 0xffffffff, i as u32)).unwrap();
+        for (i, host) in (0x0a000101..0x0a000107).enumerate() {
+            c.insert(&t, &entry(host, 0xffffffff, i as u32)).unwrap();
         }
-        let masks: BTreeSet<Vec<u8>> = c.groups.values().map(|g| g.mask.clone()).collect();
-        let want = [0xffffff00u32, 0xffffffff].map(|m| m.to_ne_bytes().to_vec());
-        assert_eq!(masks, BTreeSet::from(want));
+        let want = BTreeSet::from([0xffff0000, 0xffffff00, 0xffffffff]);
+        assert_eq!(masks(&c), want);
     }
 
     #[test]
     fn full_buckets_open_groups_even_with_a_mask_in_use() {
         let t = table(1);
         let mut c = Classifier::default();
-        for p in 0..3 {
-            c.insert(&t, &entry(0x0a000001, 0xffffff00 | (1 << p), p))
-                .unwrap();
+        for p in 0..4 {
+            c.insert(&t, &entry(0x0a000001, 0xffffff01, p)).unwrap();
         }
-        // Relaxed group, own-mask group, then a third with a repeated mask.
-        assert_eq!(c.groups.len(), 3);
-        c.insert(&t, &entry(0x0a000001, 0xffffff08, 4)).unwrap();
-        let full = c.insert(&t, &entry(0x0a000001, 0xffffff10, 5));
+        // Site, /24 and own-mask groups, then a fourth repeating a mask.
+        assert_eq!(c.groups.len(), 4);
+        assert_eq!(masks(&c).len(), 3);
+        let full = c.insert(&t, &entry(0x0a000001, 0xffffff01, 5));
         assert!(full.is_err_and(|e| e.to_string().contains("mask groups")));
     }
 
