@@ -278,6 +278,8 @@ impl Checker<'_> {
         }
     }
 
+    /// Whether `e` reads a parameter of the block (directly or through a
+    /// field, element, slice, cast or operation).
     fn reads_parameter(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Path(_) => self

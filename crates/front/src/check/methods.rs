@@ -227,7 +227,7 @@ impl Checker<'_> {
         let known = self.values.contains_key(&cond.value.id);
         if !known && self.runtime_value(&cond.value) {
             self.error(
-                cond.value.span,
+                e.span,
                 "`static_assert` needs a condition known at compile time",
             );
         }

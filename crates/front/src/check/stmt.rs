@@ -107,6 +107,23 @@ impl Checker<'_> {
                 body,
             } => {
                 let range_ty = self.expr(range);
+                let iterable = matches!(
+                    range_ty,
+                    Type::Stack(..)
+                        | Type::List(_)
+                        | Type::Keyset(_)
+                        | Type::ListExpr(_)
+                        | Type::Tuple(_)
+                        | Type::Unknown
+                        | Type::Var(_)
+                );
+                if !iterable {
+                    let shown = self.show(&range_ty);
+                    self.error(
+                        range.span,
+                        format!("a `for` loop cannot iterate over a value of type `{shown}`"),
+                    );
+                }
                 let elem = match (&range_ty, ty) {
                     (_, Some(t)) => self.resolve_type(t),
                     (Type::Stack(e, _) | Type::List(e), None) => (**e).clone(),

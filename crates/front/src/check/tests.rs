@@ -406,3 +406,18 @@ fn a_match_annotation_names_a_match_kind() {
         "struct vs_t { @match(ternary) bit<8> a; @match(exact) bit<16> b; }",
     ));
 }
+
+#[test]
+fn a_for_loop_iterates_over_a_stack_a_list_or_a_range() {
+    rejects(
+        &with_prelude("control c(inout s_t s) { apply { for (bit<8> i in s.h.a) { } } }"),
+        "cannot iterate over a value of type `bit<8>`",
+    );
+    accepts(&with_prelude(
+        "control c(inout s_t s) { h_t[3] st; apply {
+             for (bit<8> i in 1 .. 3) { s.h.a = i; }
+             for (bit<8> i in { 1, 2 }) { s.h.a = i; }
+             for (h_t h in st) { s.h = h; }
+         } }",
+    ));
+}

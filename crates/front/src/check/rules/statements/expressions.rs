@@ -4,7 +4,7 @@
 //! functions or with type arguments, `_` as an operand, calls of a call's
 //! result, arguments mixing names and positions or naming one twice,
 //! structure initializers giving a field twice, and initializers with `...`
-//! anywhere but where a value is stored (an operand, a call argument).
+//! where nothing stores them (an operand, a call argument).
 
 use super::{Body, Ctx};
 use crate::ast::{Argument, Expr, ExprKind};
