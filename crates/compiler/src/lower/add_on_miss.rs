@@ -60,7 +60,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// P4TC's `add_entry_if(do_add_entry, action_name, action_params,
     /// expire_time_profile_id)`: `add_entry` when `do_add_entry` holds,
     /// else nothing and `ADD_ENTRY_NOT_DONE` (C's `?:` inserts only then).
-    pub(super) fn add_entry_if(&mut self, args: &'a [ast::Argument], e: &ast::Expr) -> Option<Expr> {
+    pub(super) fn add_entry_if(
+        &mut self,
+        args: &'a [ast::Argument],
+        e: &ast::Expr,
+    ) -> Option<Expr> {
         let Some(condition) = self.named_arg(args, "do_add_entry", 0) else {
             self.diags.error(
                 e.span,

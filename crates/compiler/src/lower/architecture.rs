@@ -189,7 +189,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.check_p4tc_rules(arch.blocks, decls);
         if arch.arch == ir::Arch::Psa {
             self.psa_multicast(decls.get(1).map_or(span, |d| d.span));
-            self.psa_clone(decls.get(1).map_or(span, |d| d.span));
+            self.psa_clone(
+                decls.get(1).map_or(span, |d| d.span),
+                decls.get(4).map_or(span, |d| d.span),
+            );
             self.psa_resubmit(decls.get(1).map_or(span, |d| d.span));
             self.psa_recirculate(span);
             self.psa_egress(decls.get(3..).unwrap_or_default());

@@ -29,9 +29,10 @@ const FRESH_FOR_A_CLONE: [Place; 3] = [
 
 impl Lowerer<'_, '_> {
     /// Notes clone I2E when a control can set `ostd.clone`, clone E2E
-    /// when one can set `egress_ostd.clone`.
-    pub(super) fn psa_clone(&mut self, span: Span) {
-        self.psa_clone_e2e(span);
+    /// when one can set `egress_ostd.clone` (located at the egress
+    /// control, `egress_span`).
+    pub(super) fn psa_clone(&mut self, span: Span, egress_span: Span) {
+        self.psa_clone_e2e(egress_span);
         if !self.sets(&Place::field("ostd", "clone"), span) {
             return;
         }
