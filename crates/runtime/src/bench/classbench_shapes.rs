@@ -155,7 +155,7 @@ fn port_range(random: &mut Random, weights: &[u64; 5]) -> (u16, u16) {
             let lo = random.next_u64() as u16;
             (lo, lo.saturating_add(random.next_u64() as u16 % 2048))
         }
-        _ if random.next_u64() % 2 == 0 => (known, known),
+        _ if random.next_u64().is_multiple_of(2) => (known, known),
         _ => {
             let port = random.next_u64() as u16;
             (port, port)
