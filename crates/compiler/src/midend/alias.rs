@@ -30,8 +30,20 @@ pub fn alias_inline_params(prog: &mut Program) {
     }
     let mut found = Found::default();
     let uses_in_code = uses_in_bodies(prog);
-    for c in &prog.controls {
-        found.in_list(prog, &c.body, &uses_in_code);
+    // Deparsers keep their copies: emits through a renamed parameter made
+    // C the verifier refuses (psa-ebpf's etm-drop: a shifted pointer).
+    let deparsers: Vec<usize> = prog
+        .pipeline
+        .iter()
+        .filter_map(|s| match s {
+            crate::ir::Step::Deparse(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
+    for (i, c) in prog.controls.iter().enumerate() {
+        if !deparsers.contains(&i) {
+            found.in_list(prog, &c.body, &uses_in_code);
+        }
     }
     let aliases = resolved(found.aliases);
     if aliases.is_empty() {
