@@ -44,6 +44,8 @@ fn run_folder(folder: &Path, wanted: impl Fn(&str) -> bool) -> (usize, Vec<Strin
                 .arg(&program)
                 .arg(script)
                 .args(["--target", "user", "--hook", &hook])
+                // Written for the reference harness, P4TC programs' too.
+                .args(["--stf-reading", "reference"])
                 .output();
             match run {
                 Ok(out) if out.status.success() => {}
