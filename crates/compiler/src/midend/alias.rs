@@ -346,14 +346,14 @@ fn rename_stmts(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 rename_stmts(body, f);
                 rename_stmts(step, f);
             }
-            Stmt::CallAction { args, .. } => args.iter_mut().for_each(|a| f(a)),
+            Stmt::CallAction { args, .. } => args.iter_mut().for_each(&mut *f),
             Stmt::SetValid { header, .. } | Stmt::Emit { header } => f(header),
             Stmt::Extract {
                 header,
                 varbit_bits,
             } => {
                 f(header);
-                varbit_bits.iter_mut().for_each(|b| f(b));
+                varbit_bits.iter_mut().for_each(&mut *f);
             }
             Stmt::StackShift { stack, .. } => f(stack),
             Stmt::Verify { cond, .. } => f(cond),
