@@ -243,39 +243,10 @@ fn substitute(e: &mut Expr, aliases: &HashMap<VarId, Expr>) -> bool {
         return false;
     }
     let mut changed = false;
-    for part in parts_mut(e) {
+    for part in super::visit::expr_parts_mut(e) {
         changed |= substitute(part, aliases);
     }
     changed
-}
-
-/// The direct sub-expressions of `e`, to change.
-fn parts_mut(e: &mut Expr) -> Vec<&mut Expr> {
-    match &mut e.kind {
-        ExprKind::Field { base, .. }
-        | ExprKind::VarbitField { base, .. }
-        | ExprKind::StackNext(base)
-        | ExprKind::StackLast(base)
-        | ExprKind::StackIndex { stack: base, .. }
-        | ExprKind::IsValid(base)
-        | ExprKind::Unary { operand: base, .. }
-        | ExprKind::Slice { base, .. }
-        | ExprKind::Cast(base) => vec![base],
-        ExprKind::Index { base, index } => vec![base, index],
-        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
-        ExprKind::Concat { hi, lo } => vec![hi, lo],
-        ExprKind::Mux { cond, then, other } => vec![cond, then, other],
-        ExprKind::Builtin { args, .. }
-        | ExprKind::ExternCall { args, .. }
-        | ExprKind::ExternMethod { args, .. }
-        | ExprKind::Wide { args, .. } => args.iter_mut().collect(),
-        ExprKind::Bool(_)
-        | ExprKind::Int(_)
-        | ExprKind::Var(_)
-        | ExprKind::ErrorCode(_)
-        | ExprKind::Lookahead { .. }
-        | ExprKind::PacketLength => vec![],
-    }
 }
 
 /// Renames in every place [`super::visit::walk_program`] looks, places

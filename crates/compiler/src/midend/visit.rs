@@ -187,6 +187,35 @@ pub fn expr_parts(e: &Expr) -> Vec<&Expr> {
     }
 }
 
+/// The direct sub-expressions of an expression, to change.
+pub fn expr_parts_mut(e: &mut Expr) -> Vec<&mut Expr> {
+    match &mut e.kind {
+        ExprKind::Field { base, .. }
+        | ExprKind::VarbitField { base, .. }
+        | ExprKind::StackNext(base)
+        | ExprKind::StackLast(base)
+        | ExprKind::StackIndex { stack: base, .. }
+        | ExprKind::IsValid(base)
+        | ExprKind::Unary { operand: base, .. }
+        | ExprKind::Slice { base, .. }
+        | ExprKind::Cast(base) => vec![base],
+        ExprKind::Index { base, index } => vec![base, index],
+        ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Concat { hi, lo } => vec![hi, lo],
+        ExprKind::Mux { cond, then, other } => vec![cond, then, other],
+        ExprKind::Builtin { args, .. }
+        | ExprKind::ExternCall { args, .. }
+        | ExprKind::ExternMethod { args, .. }
+        | ExprKind::Wide { args, .. } => args.iter_mut().collect(),
+        ExprKind::Bool(_)
+        | ExprKind::Int(_)
+        | ExprKind::Var(_)
+        | ExprKind::ErrorCode(_)
+        | ExprKind::Lookahead { .. }
+        | ExprKind::PacketLength => vec![],
+    }
+}
+
 /// Rewrites every statement list bottom-up: `f` gets each list after its
 /// nested lists were rewritten, and may replace, drop or splice statements.
 pub fn rewrite_stmts(body: &mut Vec<Stmt>, f: &mut dyn FnMut(&mut Vec<Stmt>)) {
