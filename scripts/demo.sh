@@ -99,10 +99,14 @@ step "ping h2 from h1 through the router"
 show ip netns exec "$h1" ping -c 3 -i 0.2 -W 2 10.0.2.1
 
 step "a UDP flow from h1 to h2, checked on arrival (MACs rewritten, TTL decremented)"
-show ip netns exec "$h2" python3 scripts/demo_udp.py receive 10.0.2.1 5000 5 \
+ready="/tmp/p4demo-udp-ready-$$"
+rm -f "$ready"
+DEMO_UDP_READY="$ready" show ip netns exec "$h2" python3 scripts/demo_udp.py receive 10.0.2.1 5000 5 \
     "$r2_mac" "$h2_mac" 63 &
 receiver=$!
-sleep 0.5
+# Send only once the receiver listens (a loaded machine starts it slowly).
+for _ in $(seq 100); do [ -e "$ready" ] && break; sleep 0.1; done
+rm -f "$ready"
 show ip netns exec "$h1" python3 scripts/demo_udp.py send 10.0.2.1 5000 5
 wait "$receiver"
 

@@ -6,6 +6,7 @@ receive HOST PORT COUNT SRC_MAC DST_MAC TTL: captures the flow's frames on
 eth0 with a packet socket and checks each one's Ethernet addresses and IPv4
 TTL, and that COUNT datagrams arrive; exits non-zero otherwise.
 """
+import os
 import socket
 import struct
 import sys
@@ -26,6 +27,10 @@ def receive(host, port, count, src_mac, dst_mac, ttl):
     capture.settimeout(5)
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind((host, port))
+    # Tell the demo we listen, so the sender never starts before us.
+    ready = os.environ.get("DEMO_UDP_READY")
+    if ready:
+        open(ready, "w").close()
     seen = 0
     while seen < count:
         frame = capture.recv(2048)
