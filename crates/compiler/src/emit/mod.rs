@@ -55,6 +55,7 @@ mod vlan;
 mod wide;
 mod wire_fields;
 mod write_through;
+mod xdp_clone_e2e;
 mod xdp_copies;
 mod xdp_psa_clone;
 
@@ -521,6 +522,7 @@ impl Emitter<'_> {
                     out.extend(self.resubmit_check(i));
                     out.extend(self.deparser_epilogue());
                     out.extend(self.psa_clone_e2e_call(i));
+                    out.extend(self.xdp_psa_clone_e2e_call(i));
                     out.extend(self.recirculate_check(i));
                 }
             }

@@ -70,6 +70,9 @@ impl Emitter<'_> {
     /// Before the deparser (and the drop port): the E2E clones egress
     /// asked for; none from a copy's egress.
     pub(super) fn clone_at_end_of_egress(&self) -> Vec<CStmt> {
+        if self.hook == Hook::Xdp {
+            return self.xdp_v1model_clone_e2e_check();
+        }
         if self.on_copy.get() {
             return vec![];
         }
@@ -211,6 +214,29 @@ impl Emitter<'_> {
         let mut out = format!(
             "/* An I2E clone's state: the packet's, reset but for what a clone keeps. */\n\
              static __always_inline void {p}_clone_state(struct {state} *copy, struct {state} *st, u32 port)\n{{\n"
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// At XDP, `NAME_clone_e2e_state`: an E2E clone's state (`copy`) made
+    /// from the packet's as its egress left it (`st`), for a copy out of
+    /// `port`.
+    pub(super) fn e2e_clone_state_function(&self) -> String {
+        let Some(clone) = self.v1model_clone(Kind::EgressToEgress) else {
+            return String::new();
+        };
+        let (p, state) = (self.c_prefix(), self.state_type());
+        let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
+        let mut body = vec![
+            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
+            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+        ];
+        body.extend(self.copy_state(clone, Kind::EgressToEgress));
+        let mut out = format!(
+            "/* An E2E clone's state: the packet's as egress left it, reset but for what a\n * clone keeps. */\n\
+             static __always_inline void {p}_clone_e2e_state(struct {state} *copy, struct {state} *st, u32 port)\n{{\n"
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");

@@ -37,6 +37,10 @@ const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
 pub(super) const ORIGINAL: &str = "P4BPF_ORIGINAL";
 pub(super) const REPLICA: &str = "P4BPF_REPLICA";
 pub(super) const CLONE: &str = "P4BPF_CLONE";
+/// An E2E clone, and the packet that egress cloned, its egress done
+/// ([`super::xdp_clone_e2e`]).
+pub(super) const CLONE_E2E: &str = "P4BPF_CLONE_E2E";
+pub(super) const EGRESSED: &str = "P4BPF_EGRESSED";
 
 /// The map-in-map from a group (or, with [`p4bpf_layout::SESSION_KEY`],
 /// a clone session) to its devmap.
@@ -111,7 +115,7 @@ impl Emitter<'_> {
              struct {p}_devmap {{\n    __uint(type, BPF_MAP_TYPE_DEVMAP_HASH);\n    __uint(key_size, sizeof(u32));\n    __uint(value_size, sizeof(struct bpf_devmap_val));\n    __uint(max_entries, {MAX_COPIES});\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);\n    __type(key, u64);\n    __uint(max_entries, {});\n    __array(values, struct {p}_devmap);\n}} {outer} SEC(\".maps\");\n\n\
              /* One copy a packet makes: its port, replica id and kind. */\n\
-             enum p4bpf_copy_kind {{ {ORIGINAL}, {REPLICA}, {CLONE} }};\n\
+             enum p4bpf_copy_kind {{ {ORIGINAL}, {REPLICA}, {CLONE}, {CLONE_E2E}, {EGRESSED} }};\n\
              struct {p}_copy {{\n    u32 port;\n    u32 rid;\n    u32 kind;\n}};\n\
              /* A packet's copies, from ingress to their egress programs. */\n\
              struct {p}_copies {{\n    struct {state} state;\n    u32 seq;\n    u32 offset;\n    u32 count;\n    u8 parser_error;\n    u8 taken[{MAX_COPIES}];\n    struct {p}_copy copy[{MAX_COPIES}];{received}\n}};\n\
@@ -122,12 +126,14 @@ impl Emitter<'_> {
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {state});\n    __uint(max_entries, 1);\n}} {p}_copy_work SEC(\".maps\");\n\n",
             2 * MAX_GROUPS
         );
-        if self.xdp_clone().or(self.psa_xdp_clone()).is_some() {
+        let clones = self.xdp_clone().or(self.psa_xdp_clone()).or(self.xdp_clone_e2e());
+        if clones.is_some() {
             out.push_str(&self.sessions_map_definition());
         }
         out.push_str(&self.copy_plan_functions());
         out.push_str(&self.copy_send_functions(r));
         out.push_str(&self.psa_clone_functions(r));
+        out.push_str(&self.xdp_clone_e2e_definitions());
         out.push_str(&self.copy_claim_functions(r));
         out
     }
@@ -364,6 +370,7 @@ impl Emitter<'_> {
         let port = port.map(|e| self.lvalue(e)).unwrap_or_default();
         let mut make = vec![line("u32 port = c->copy[i].port")];
         make.extend(self.psa_clone_state());
+        make.extend(self.xdp_clone_e2e_state());
         if self.xdp_clone().is_some() {
             out.push_str(&self.clone_state_function());
             make.push(CStmt::If {
@@ -451,16 +458,19 @@ impl Emitter<'_> {
             line(format!("{p}_copy_state(st, c, i)")),
         ];
         body.extend(self.psa_clone_restore());
-        if self.prog.arch != crate::ir::Arch::Psa {
-            body.extend([
-                line("u8 *pkt = (u8 *)(long)ctx->data"),
-                line("u8 *pkt_end = (u8 *)(long)ctx->data_end"),
-                line("u32 offset = c->offset"),
-                line("u8 parser_error = c->parser_error"),
-                line("(void)parser_error"),
-            ]);
-            body.extend(self.reparse_on_copy(&format!("c->copy[i].kind == {CLONE}")));
+        if self.prog.arch == crate::ir::Arch::Psa {
+            body.extend(self.xdp_egressed_original());
+            return body;
         }
+        body.extend([
+            line("u8 *pkt = (u8 *)(long)ctx->data"),
+            line("u8 *pkt_end = (u8 *)(long)ctx->data_end"),
+            line("u32 offset = c->offset"),
+            line("u8 parser_error = c->parser_error"),
+            line("(void)parser_error"),
+        ]);
+        body.extend(self.xdp_egressed_original());
+        body.extend(self.reparse_on_copy(&format!("c->copy[i].kind == {CLONE}")));
         body
     }
 }

@@ -63,10 +63,11 @@ impl Emitter<'_> {
 
     /// At the checkpoint, first: a frame with a plan leaves as its copies.
     pub(super) fn xdp_clone_pending(&self) -> Vec<CStmt> {
+        let mut out = self.xdp_inline_egress_mark();
         if self.psa_xdp_clone().is_none() {
-            return vec![];
+            return out;
         }
-        vec![
+        out.extend([
             line("u32 *planned = (u32 *)(long)ctx->data_meta"),
             CStmt::If {
                 cond: "(void *)(planned + 1) <= (void *)(long)ctx->data".into(),
@@ -76,7 +77,8 @@ impl Emitter<'_> {
                 ))],
                 other: vec![],
             },
-        ]
+        ]);
+        out
     }
 
     /// `NAME_clone_plan`, `NAME_clone_send` and `NAME_restore_received`.
