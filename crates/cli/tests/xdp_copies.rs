@@ -6,8 +6,11 @@
 //! drops, a member port with no interface, a clone with its field list,
 //! a clone of a dropped packet, a clone and a multicast of one packet,
 //! a session nobody made. The same script passes at TC, and a wrong
-//! order of replicas fails. What XDP cannot copy is refused at its place.
-//! Needs root, BPF and clang; skips saying which is missing.
+//! order of replicas fails. E2E clones (v1model's with a field list,
+//! PSA's of what the egress deparser wrote): the original and its clones
+//! both leave, an original egress drops still clones, as at TC. What XDP
+//! cannot copy is refused at its place. Needs root, BPF and clang; skips
+//! saying which is missing.
 
 mod common;
 
@@ -21,7 +24,11 @@ fn file(name: &str) -> PathBuf {
 
 /// `p4bpf test copies.p4 SCRIPT --target TARGET --hook HOOK`: success and output.
 fn run(script: &Path, target: &str, hook: &str) -> (bool, String) {
-    let p4 = file("copies.p4");
+    run_program(&file("copies.p4"), script, target, hook)
+}
+
+/// `p4bpf test P4 SCRIPT --target TARGET --hook HOOK`: success and output.
+fn run_program(p4: &Path, script: &Path, target: &str, hook: &str) -> (bool, String) {
     let args = ["test", &*p4.to_string_lossy(), &*script.to_string_lossy()];
     let out = common::p4bpf(&[&args[..], &["--target", target, "--hook", hook]].concat());
     (
@@ -116,4 +123,59 @@ fn the_user_target_says_it_makes_copies_at_tc_only() {
         ),
         "{text}"
     );
+}
+
+#[test]
+fn v1model_e2e_clones_at_xdp_keep_what_egress_left_as_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED xdp_copies: {why}");
+        return;
+    }
+    for hook in ["xdp", "tc"] {
+        let (ok, text) = run_program(&file("e2e.p4"), &file("e2e.stf"), "kernel", hook);
+        assert!(ok, "{hook}: {text}");
+        assert!(
+            text.contains("PASS: 3 packets, 0 failure(s)"),
+            "{hook}: {text}"
+        );
+        let clone_of_dropped = "(e2e.stf:12) in port 1: redirect to port 3: ok (expect at line 13)";
+        assert!(text.contains(clone_of_dropped), "{hook}: {text}");
+    }
+}
+
+#[test]
+fn a_v1model_e2e_clone_that_lost_its_field_list_fails_at_xdp() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED xdp_copies: {why}");
+        return;
+    }
+    let script = std::fs::read_to_string(file("e2e.stf")).expect("e2e.stf");
+    let kept = "expect 3 000000000002 00000000cafe 1234 01 05 02 4c 00 03 $";
+    assert!(script.contains(kept), "e2e.stf changed");
+    let dir = common::scratch_dir("xdp_copies_e2e_lost");
+    let lost = script.replacen(kept, &kept.replace(" 4c 00 03", " 00 00 03"), 1);
+    let (ok, text) = run_program(
+        &file("e2e.p4"),
+        &common::write(&dir, "lost.stf", &lost),
+        "kernel",
+        "xdp",
+    );
+    assert!(!ok, "{text}");
+    assert!(text.contains("FAIL: 3 packets, 1 failure(s)"), "{text}");
+}
+
+#[test]
+fn psa_e2e_clones_at_xdp_copy_what_the_egress_deparser_wrote() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED xdp_copies: {why}");
+        return;
+    }
+    let psa = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/psa");
+    let (p4, stf) = (psa.join("psa_clone_e2e.p4"), psa.join("psa_clone_e2e.stf"));
+    let (ok, text) = run_program(&p4, &stf, "kernel", "xdp");
+    assert!(ok && text.contains("PASS: 3 packets, 0 failure(s)"), "{text}");
+    for port in [2, 5, 6] {
+        let out = format!("(psa_clone_e2e.stf:15) in port 1: redirect to port {port}: ok");
+        assert!(text.contains(&out), "{text}");
+    }
 }
