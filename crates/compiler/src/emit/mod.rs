@@ -56,6 +56,7 @@ mod wide;
 mod wire_fields;
 mod write_through;
 mod xdp_clone_e2e;
+mod xdp_clone_resubmit;
 mod xdp_copies;
 mod xdp_psa_clone;
 

@@ -41,6 +41,7 @@ impl Emitter<'_> {
         // moved the bytes, and a pointer carried around the loop would
         // reach the verifier as arithmetic on it.
         let mut out = vec![line("u32 passes = 0")];
+        out.extend(self.xdp_planned_local());
         if self.recirculation_port().is_some() {
             out.push(line(format!("u8 {RECIRCULATED} = 0")));
         }

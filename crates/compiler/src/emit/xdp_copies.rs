@@ -29,7 +29,7 @@ use p4bpf_layout::Hook;
 
 /// Packets whose copies may wait for their egress at once on one CPU:
 /// a NAPI poll handles at most 64 before the flush runs their egress.
-const RING: u32 = 128;
+pub(super) const RING: u32 = 128;
 /// Copies one packet can make: a session's members, a group's, and the
 /// original.
 const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
@@ -67,6 +67,9 @@ impl Emitter<'_> {
         let Some(clone) = self.xdp_clone() else {
             return vec![];
         };
+        if self.xdp_clones_before_resubmit().is_some() {
+            return self.xdp_clone_check_with_passes(clone);
+        }
         vec![CStmt::If {
             cond: self.expr(&clone.flag),
             then: vec![
@@ -105,7 +108,7 @@ impl Emitter<'_> {
         let state = self.state_type();
         let outer = copy_ports_map(self.prog);
         let groups = format!("{p}_mcast_groups");
-        let received = self.psa_received_fields();
+        let received = self.psa_received_fields() + &self.clone_state_fields();
         let mut out = format!(
             "/* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */\n\
              struct {p}_member {{\n    u32 port;\n    u32 rid;\n}};\n\
@@ -131,6 +134,7 @@ impl Emitter<'_> {
             out.push_str(&self.sessions_map_definition());
         }
         out.push_str(&self.copy_plan_functions());
+        out.push_str(&self.clone_later_function());
         out.push_str(&self.copy_send_functions(r));
         out.push_str(&self.psa_clone_functions(r));
         out.push_str(&self.xdp_clone_e2e_definitions());
@@ -278,15 +282,30 @@ impl Emitter<'_> {
     /// for the packet itself (dropped, multicast or sent to its port).
     fn clone_send_function(&self, clone: &CloneI2e, r: &crate::ir::Replication) -> String {
         let p = self.c_prefix();
-        let sessions = super::replication::sessions_map(self.prog);
-        let groups = format!("{p}_mcast_groups");
-        let VerdictRule::Port { place, drop } = &self.prog.intrinsics.verdict else {
-            return String::new();
+        let (clones, planned) = match self.xdp_clones_before_resubmit() {
+            Some(_) => (self.clones_resumed_or_planned(clone), ", u32 planned"),
+            None => (self.clones_planned(clone), ""),
         };
-        let spec = self.expr(place);
-        let body = vec![
+        let mut body = vec![line(format!("u32 group_id = {}", self.expr(&r.group)))];
+        body.extend(clones);
+        body.extend(self.packet_fate());
+        let mut out = format!(
+            "/* Clone I2E: the packet as received to each member of its session, and the\n * packet itself as ingress decided, all through the session's devmap\n * (-1: no such session, so no clone). */\n\
+             static __always_inline int {p}_clone_i2e(struct xdp_md *ctx, struct {} *st, u32 offset, u8 parser_error{planned})\n{{\n",
+            self.state_type()
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
+    /// A plan begun with the clones of session `clone.session`, in `c`
+    /// with `session_id`.
+    pub(super) fn clones_planned(&self, clone: &CloneI2e) -> Vec<CStmt> {
+        let p = self.c_prefix();
+        let sessions = super::replication::sessions_map(self.prog);
+        vec![
             line(format!("u32 session_id = {}", self.expr(&clone.session))),
-            line(format!("u32 group_id = {}", self.expr(&r.group))),
             line(format!(
                 "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
             )),
@@ -304,6 +323,20 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line(format!("{p}_copies_add_members(c, session, {CLONE})")),
+        ]
+    }
+
+    /// The packet's own copies in plan `c` (none when ingress dropped it,
+    /// its group's replicas, or the original), then the plan sent through
+    /// devmap `session_id`.
+    fn packet_fate(&self) -> Vec<CStmt> {
+        let p = self.c_prefix();
+        let groups = format!("{p}_mcast_groups");
+        let VerdictRule::Port { place, drop } = &self.prog.intrinsics.verdict else {
+            return vec![];
+        };
+        let spec = self.expr(place);
+        vec![
             line(format!(
                 "struct {p}_group *group = bpf_map_lookup_elem(&{groups}, &group_id)"
             )),
@@ -326,15 +359,7 @@ impl Emitter<'_> {
                 "{p}_copies_send(ctx, c, {}ULL | session_id)",
                 p4bpf_layout::SESSION_KEY
             )),
-        ];
-        let mut out = format!(
-            "/* Clone I2E: the packet as received to each member of its session, and the\n * packet itself as ingress decided, all through the session's devmap\n * (-1: no such session, so no clone). */\n\
-             static __always_inline int {p}_clone_i2e(struct xdp_md *ctx, struct {} *st, u32 offset, u8 parser_error)\n{{\n",
-            self.state_type()
-        );
-        super::c::print(&body, 1, &mut out);
-        out.push_str("}\n\n");
-        out
+        ]
     }
 
     /// `NAME_copy_claim`, finding the copy a frame is, and
@@ -376,7 +401,10 @@ impl Emitter<'_> {
             make.push(CStmt::If {
                 cond: format!("c->copy[i].kind == {CLONE}"),
                 then: vec![
-                    line(format!("{p}_clone_state(st, &c->state, port)")),
+                    line(format!(
+                        "{p}_clone_state(st, &c->{}, port)",
+                        self.cloning_pass_state()
+                    )),
                     CStmt::Return(String::new()),
                 ],
                 other: vec![],

@@ -1,0 +1,191 @@
+//! v1model's I2E clones in a program that resubmits, at XDP, on the
+//! copies of [`super::xdp_copies`].
+//!
+//! BMv2 clones at the end of ingress before it resubmits, so a pass can
+//! do both; its clones are of the packet as received, and the frame stays
+//! as received through every ingress pass (v1model has no ingress
+//! deparser). So the pass that clones and resubmits begins the plan
+//! (`NAME_clone_i2e_later`): the clones, and this pass's state in the
+//! slot's `clone_state`, which the clones' egress starts from; the slot's
+//! number survives the passes in `planned_copies`. The pass that does
+//! not resubmit finishes the plan with the packet's own copies and its
+//! state, and sends it through the session's devmap (`NAME_clone_i2e`).
+//! One pass's clones per packet at XDP: a later pass's clone, when an
+//! earlier one is planned, is not made.
+
+use super::c::{line, CStmt};
+use super::xdp_copies::CLONE;
+use super::Emitter;
+use crate::ir::{Arch, CloneI2e};
+
+/// The local holding the sequence number of the plan an earlier pass
+/// began (0: none).
+const PLANNED: &str = "planned_copies";
+
+impl Emitter<'_> {
+    /// v1model's I2E clone made at XDP in a program that resubmits.
+    pub(super) fn xdp_clones_before_resubmit(&self) -> Option<&CloneI2e> {
+        let i = &self.prog.intrinsics;
+        let clone = i.clone_i2e.as_ref().filter(|c| c.field_lists.is_some());
+        let passes = i.resubmit.is_some() && self.prog.arch == Arch::V1Model;
+        clone.filter(|_| passes && self.xdp_copies())
+    }
+
+    /// Before the first pass: no plan yet.
+    pub(super) fn xdp_planned_local(&self) -> Vec<CStmt> {
+        if self.xdp_clones_before_resubmit().is_none() {
+            return vec![];
+        }
+        vec![line(format!(
+            "u32 {PLANNED} = 0 /* the plan of copies an earlier pass began */"
+        ))]
+    }
+
+    /// The slot's fields for the cloning pass's state and session.
+    pub(super) fn clone_state_fields(&self) -> String {
+        if self.xdp_clones_before_resubmit().is_none() {
+            return String::new();
+        }
+        format!(
+            "\n    struct {} clone_state;\n    u32 clone_session;",
+            self.state_type()
+        )
+    }
+
+    /// Where a clone's egress finds the state of the pass that cloned.
+    pub(super) fn cloning_pass_state(&self) -> &'static str {
+        match self.xdp_clones_before_resubmit() {
+            Some(_) => "clone_state",
+            None => "state",
+        }
+    }
+
+    /// At the checkpoint: a pass that clones and resubmits plans the
+    /// clones; a pass that does not resubmit sends them (and its own).
+    pub(super) fn xdp_clone_check_with_passes(&self, clone: &CloneI2e) -> Vec<CStmt> {
+        let (p, flag) = (self.c_prefix(), self.expr(&clone.flag));
+        let Some(resubmit) = &self.prog.intrinsics.resubmit else {
+            return vec![];
+        };
+        vec![CStmt::If {
+            cond: format!("{flag} && {}", self.expr(&resubmit.flag)),
+            then: vec![line(format!(
+                "{PLANNED} = {p}_clone_i2e_later(st, offset, parser_error, {PLANNED})"
+            ))],
+            other: vec![CStmt::If {
+                cond: format!("{flag} || {PLANNED}"),
+                then: vec![
+                    line(format!(
+                        "int copied = {p}_clone_i2e(ctx, st, offset, parser_error, {PLANNED})"
+                    )),
+                    CStmt::If {
+                        cond: "copied >= 0".into(),
+                        then: vec![CStmt::Return("copied".into())],
+                        other: vec![],
+                    },
+                ],
+                other: vec![],
+            }],
+        }]
+    }
+
+    /// In `NAME_clone_i2e`: the plan an earlier pass began, given this
+    /// pass's state; or a plan begun now with this pass's clones.
+    pub(super) fn clones_resumed_or_planned(&self, clone: &CloneI2e) -> Vec<CStmt> {
+        let p = self.c_prefix();
+        let sessions = super::replication::sessions_map(self.prog);
+        let resumed = vec![
+            line(format!("u32 slot = planned % {}", super::xdp_copies::RING)),
+            line(format!("c = bpf_map_lookup_elem(&{p}_copy_ring, &slot)")),
+            CStmt::If {
+                cond: "!c || c->seq != planned".into(),
+                then: vec![CStmt::Return("XDP_DROP /* its plan was lost */".into())],
+                other: vec![],
+            },
+            line("__builtin_memcpy(&c->state, st, sizeof(*st))"),
+            line("c->offset = offset"),
+            line("c->parser_error = parser_error"),
+            line("session_id = c->clone_session"),
+        ];
+        let mut begun = vec![
+            line(format!("session_id = {}", self.expr(&clone.session))),
+            line(format!(
+                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            CStmt::If {
+                cond: "!session".into(),
+                then: vec![CStmt::Return("-1 /* no such session */".into())],
+                other: vec![],
+            },
+            line(format!("c = {p}_copies_begin(st, offset, parser_error)")),
+            CStmt::If {
+                cond: "!c".into(),
+                then: vec![CStmt::Return("XDP_DROP".into())],
+                other: vec![],
+            },
+            line(format!("{p}_copies_add_members(c, session, {CLONE})")),
+        ];
+        begun.extend(Self::clone_state_kept());
+        vec![
+            line(format!("struct {p}_copies *c")),
+            line("u32 session_id"),
+            CStmt::If {
+                cond: "planned".into(),
+                then: resumed,
+                other: begun,
+            },
+        ]
+    }
+
+    fn clone_state_kept() -> [CStmt; 2] {
+        [
+            line("__builtin_memcpy(&c->clone_state, st, sizeof(*st))"),
+            line("c->clone_session = session_id"),
+        ]
+    }
+
+    /// `NAME_clone_i2e_later`: a plan begun with the clones of a pass that
+    /// also resubmits; its sequence number, or `planned` when there is no
+    /// such session or an earlier pass's clones are planned already.
+    pub(super) fn clone_later_function(&self) -> String {
+        let Some(clone) = self.xdp_clones_before_resubmit() else {
+            return String::new();
+        };
+        let p = self.c_prefix();
+        let sessions = super::replication::sessions_map(self.prog);
+        let mut body = vec![
+            CStmt::If {
+                cond: "planned".into(),
+                then: vec![CStmt::Return(
+                    "planned /* at XDP, one pass's clones per packet */".into(),
+                )],
+                other: vec![],
+            },
+            line(format!("u32 session_id = {}", self.expr(&clone.session))),
+            line(format!(
+                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            line(format!(
+                "struct {p}_copies *c = session ? {p}_copies_begin(st, offset, parser_error) : 0"
+            )),
+            CStmt::If {
+                cond: "!c".into(),
+                then: vec![CStmt::Return("0 /* no such session */".into())],
+                other: vec![],
+            },
+        ];
+        body.extend(Self::clone_state_kept());
+        body.extend([
+            line(format!("{p}_copies_add_members(c, session, {CLONE})")),
+            CStmt::Return("c->seq".into()),
+        ]);
+        let mut out = format!(
+            "/* Clone I2E in a pass that resubmits: the plan begun with the session's clones\n * and this pass's state; the pass that does not resubmit sends it. */\n\
+             static __always_inline u32 {p}_clone_i2e_later(struct {} *st, u32 offset, u8 parser_error, u32 planned)\n{{\n",
+            self.state_type()
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+}
