@@ -223,7 +223,7 @@ struct {
 } multicast_big_state_copy_ports SEC(".maps");
 
 /* One copy a packet makes: its port, replica id and kind. */
-enum p4bpf_copy_kind { P4BPF_ORIGINAL, P4BPF_REPLICA, P4BPF_CLONE };
+enum p4bpf_copy_kind { P4BPF_ORIGINAL, P4BPF_REPLICA, P4BPF_CLONE, P4BPF_CLONE_E2E, P4BPF_EGRESSED };
 struct multicast_big_state_copy {
     u32 port;
     u32 rid;
