@@ -356,20 +356,11 @@ fn psa_refusals_name_their_reason_and_place() {
 
 /// (PSA STF file stem, text its failing runs print).
 const KNOWN_GAPS: &[(&str, &str)] = &[
-    // PSA's replication: clones run at TC only (`psa_multicast_and_clone_copies_each_run_egress_at_tc`
-    // and `psa_clone_e2e_copies_what_egress_wrote_at_tc` run them there); the
-    // user target makes copies at TC only (at XDP multicast passes in the kernel).
+    // PSA's E2E clones run at TC only (`psa_clone_e2e_copies_what_egress_wrote_at_tc`
+    // runs them there).
     (
         "psa-e2e-cloning-basic-bmv2",
         "an E2E clone is not supported at XDP",
-    ),
-    (
-        "psa-multicast-basic-2-bmv2",
-        "the user target makes multicast and clone copies as TC does",
-    ),
-    (
-        "psa-multicast-basic-corrected-bmv2",
-        "the user target makes multicast and clone copies as TC does",
     ),
 ];
 

@@ -105,15 +105,3 @@ fn a_clone_in_a_program_that_resubmits_is_refused_at_xdp_where_it_clones() {
     );
     assert!(text.contains("compile with --hook tc"), "{text}");
 }
-
-#[test]
-fn the_user_target_says_it_makes_copies_at_tc_only() {
-    let (ok, text) = run(&file("copies.stf"), "user", "xdp");
-    assert!(!ok, "{text}");
-    assert!(
-        text.contains(
-            "the user target makes multicast and clone copies as TC does: run it with --hook tc"
-        ),
-        "{text}"
-    );
-}
