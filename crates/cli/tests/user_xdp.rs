@@ -72,9 +72,8 @@ fn the_user_target_at_xdp_sees_a_wrong_replica_order_and_a_dropped_copy() {
     for (program, script) in PROGRAMS {
         let text = std::fs::read_to_string(file(script)).expect("script");
         let port_2: Vec<&str> = text.lines().filter(|l| l.starts_with("expect 2 ")).collect();
-        let [first, second] = port_2[..] else {
-            panic!("{script} has not two copies to port 2");
-        };
+        assert_eq!(port_2.len(), 2, "{script}: two copies to port 2");
+        let (first, second) = (port_2[0], port_2[1]);
         let swapped = text.replacen(
             &format!("{first}\n{second}\n"),
             &format!("{second}\n{first}\n"),
