@@ -82,11 +82,6 @@ pub fn load_image(
                     .to_string()
             })?;
             let description = read_description(&image).map_err(|e| e.to_string())?;
-            if let Some(r) = &description.replication {
-                if r.copy_ports_map.is_some() {
-                    return Err(USER_COPIES_AT_XDP.into());
-                }
-            }
             let options = BuildOptions {
                 sanitize: true,
                 egress_entry: description
@@ -111,11 +106,6 @@ pub fn load_image(
         }
     }
 }
-
-/// Why the user target refuses a program that makes copies at XDP: its
-/// host runs the TC build's copies, not the kernel's devmap broadcast.
-const USER_COPIES_AT_XDP: &str =
-    "the user target makes multicast and clone copies as TC does: run it with --hook tc";
 
 /// The generated C file and the scratch folder that holds it.
 pub type GeneratedC = (PathBuf, Scratch);

@@ -356,22 +356,13 @@ fn psa_refusals_name_their_reason_and_place() {
 
 /// (PSA STF file stem, text its failing runs print).
 const KNOWN_GAPS: &[(&str, &str)] = &[
-    // PSA's replication: the user target makes copies at TC only (at XDP
-    // multicast passes in the kernel). At XDP an E2E clone of a packet egress
-    // also recirculates is not made (the packet goes round in the XDP
-    // program, its clones would leave by a devmap): the first pass's clones
-    // to ports 11 and 12 are missing (`--test xdp_copies` clones E2E at XDP).
+    // At XDP an E2E clone of a packet egress also recirculates is not made
+    // (the packet goes round in the XDP program, its clones would leave by a
+    // devmap): the first pass's clones to ports 11 and 12 are missing
+    // (`--test xdp_copies` clones E2E at XDP).
     (
         "psa-e2e-cloning-basic-bmv2",
         "no packet came out on port 11",
-    ),
-    (
-        "psa-multicast-basic-2-bmv2",
-        "the user target makes multicast and clone copies as TC does",
-    ),
-    (
-        "psa-multicast-basic-corrected-bmv2",
-        "the user target makes multicast and clone copies as TC does",
     ),
 ];
 

@@ -130,18 +130,6 @@ fn a_clone_and_a_resubmission_in_one_pass_at_xdp_as_at_tc() {
 }
 
 #[test]
-fn the_user_target_says_it_makes_copies_at_tc_only() {
-    let (ok, text) = run(&file("copies.stf"), "user", "xdp");
-    assert!(!ok, "{text}");
-    assert!(
-        text.contains(
-            "the user target makes multicast and clone copies as TC does: run it with --hook tc"
-        ),
-        "{text}"
-    );
-}
-
-#[test]
 fn v1model_e2e_clones_at_xdp_keep_what_egress_left_as_at_tc() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED xdp_copies: {why}");

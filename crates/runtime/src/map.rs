@@ -94,6 +94,14 @@ impl Map {
         }
     }
 
+    /// The user-space host the map lives in, if it lives in one.
+    pub(crate) fn user_host(&self) -> Option<&Rc<UserHost>> {
+        match &self.place {
+            Place::User(host) => Some(host),
+            Place::Kernel(_) => None,
+        }
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }

@@ -53,6 +53,7 @@ impl PacketTarget for LoadedPipeline {
 
     /// The user-space target runs egress on each copy as the program
     /// makes it: the packet (when it leaves) and the copies egress passed.
+    /// A packet an XDP broadcast sent leaves as its copies only.
     fn run_packet_copies(&self, input_port: u32, packet: &[u8]) -> Result<Vec<PacketOutcome>> {
         let outcome = LoadedPipeline::run_packet(self, input_port, packet)?;
         let Some(host) = self.user_host() else {
@@ -64,6 +65,9 @@ impl PacketTarget for LoadedPipeline {
             .into_iter()
             .filter_map(|copy| copy_outcome(hook, copy))
             .collect();
+        if host.left_as_copies() {
+            return Ok(copies);
+        }
         if copies.is_empty() || outcome.verdict.delivers() {
             return Ok(std::iter::once(outcome).chain(copies).collect());
         }
@@ -71,8 +75,7 @@ impl PacketTarget for LoadedPipeline {
     }
 
     fn sees_copies(&self) -> bool {
-        let tc = self.description.hook == p4bpf_layout::Hook::Tc;
-        self.user_host().is_some() && self.description.replication.is_some() && tc
+        self.user_host().is_some() && self.description.replication.is_some()
     }
 
     /// A kernel pipeline sends what test-run refuses through `tun`.

@@ -56,6 +56,9 @@ pub(crate) fn refresh(
         .iter()
         .filter_map(|port| interface(&port_map, *port))
         .collect();
+    if let Some(host) = outer.user_host() {
+        return crate::user::devmaps::refresh(host, &outer, copies.key(), &interfaces);
+    }
     let program = source.copy_program()?.ok_or_else(|| {
         RuntimeError::NotSupported(format!(
             "pipeline `{}` makes its copies at XDP, but its egress program is not at hand",

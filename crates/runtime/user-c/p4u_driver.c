@@ -6,8 +6,12 @@
  *   lookup MAP KEY                 -> value BYTES | none
  *   delete MAP KEY                 -> status ERRNO (0 or negative)
  *   keys MAP                       -> keys [KEY...] (in slot order)
- *   run PACKET                     -> ret RETVAL PACKET [copy IFINDEX RETVAL PACKET]...
- *                                     (the copies bpf_clone_redirect made, egress run)
+ *   create TYPE KEY VALUE MAX      -> map NAME (an inner map for a map of maps,
+ *                                     whose id NAME's number is)
+ *   run PACKET                     -> ret RETVAL PACKET [broadcast] [copy IFINDEX RETVAL PACKET]...
+ *                                     (the copies bpf_clone_redirect or an XDP
+ *                                     broadcast made, egress run; `broadcast`:
+ *                                     the packet left as those copies only)
  *   ring                           -> records [RECORD...] (and forgets them)
  *   ring digests                   -> the same for the digest ring
  * The per-program glue defines p4u_register_maps (names every map) and
@@ -104,7 +108,7 @@ static void serve(char *words[], int count)
     } else if (count == 3 && strcmp(words[0], "lookup") == 0) {
         unsigned char *key = unhex(words[2], &key_length);
         struct p4u_map *map = sized_map(words[1], key_length, 0, 0);
-        void *value = map ? p4u_map_lookup(map, key) : NULL;
+        void *value = map ? p4u_map_value(map, key) : NULL;
         if (value) {
             fputs("value ", stdout);
             put_hex(value, p4u_map_shape_of(map).value_size);
@@ -124,13 +128,22 @@ static void serve(char *words[], int count)
             }
         }
         fputc('\n', stdout);
+    } else if (count == 5 && strcmp(words[0], "create") == 0) {
+        struct p4u_map_shape shape = { 0 };
+        __u32 *fields[] = { &shape.type, &shape.key_size, &shape.value_size, &shape.max_entries };
+        for (int i = 0; i < 4; i++)
+            *fields[i] = (__u32)strtoul(words[1 + i], NULL, 10);
+        printf("map %s\n", p4u_map_name(p4u_map_create(shape)));
     } else if (count == 2 && strcmp(words[0], "run") == 0) {
         unsigned char *packet = unhex(words[1], &key_length);
         p4u_packet_load(packet, key_length);
         free(packet);
         int ret = p4u_entry();
+        int broadcast = p4u_broadcast(ret);
         printf("ret %u ", (unsigned)ret);
         put_hex(p4u_current.buffer + p4u_current.headroom, p4u_current.length);
+        if (broadcast)
+            fputs(" broadcast", stdout);
         p4u_copies_put(put_hex);
         fputc('\n', stdout);
     } else if ((count == 1 || count == 2) && strcmp(words[0], "ring") == 0) {

@@ -19,24 +19,29 @@ int p4u_hook_is_tc;
 struct p4u_packet p4u_current;
 struct xdp_md p4u_xdp;
 struct __sk_buff p4u_skb;
+struct p4u_map *p4u_redirect_broadcast;
 
 void p4u_context_refresh(void)
 {
     unsigned char *data = p4u_current.buffer + p4u_current.headroom;
     p4u_xdp.data = (long)data;
     p4u_xdp.data_end = (long)(data + p4u_current.length);
+    p4u_xdp.data_meta = (long)(data - p4u_current.meta_length);
     p4u_skb.data = p4u_xdp.data;
     p4u_skb.data_end = p4u_xdp.data_end;
     p4u_skb.len = p4u_current.length;
 }
 
 /* Replace the buffer by one with `headroom` and `length` bytes of packet,
- * copying `keep` bytes from offset `from` of the old packet to offset `to`. */
+ * copying `keep` bytes from offset `from` of the old packet to offset `to`;
+ * the metadata stays just before the packet. */
 static void rebuffer(__u32 headroom, __u32 length, __u32 from, __u32 to, __u32 keep)
 {
     unsigned char *fresh = calloc(1, (size_t)headroom + length + 1);
     if (!fresh)
         p4u_fatal("out of memory for a packet");
+    __u32 meta = p4u_current.meta_length;
+    memcpy(fresh + headroom - meta, p4u_current.buffer + p4u_current.headroom - meta, meta);
     memcpy(fresh + headroom + to, p4u_current.buffer + p4u_current.headroom + from, keep);
     free(p4u_current.buffer);
     p4u_current.buffer = fresh;
@@ -55,6 +60,8 @@ void p4u_packet_load(const unsigned char *bytes, __u32 length)
     p4u_current.headroom = XDP_HEADROOM;
     p4u_current.length = length;
     p4u_current.min_length = length < ETH_HLEN ? 0 : ETH_HLEN;
+    p4u_current.meta_length = 0;
+    p4u_redirect_broadcast = NULL;
     /* Each packet has a fresh socket buffer, as BPF_PROG_TEST_RUN gives:
      * no metadata, and the protocol eth_type_trans finds (Ethernet II). */
     p4u_skb.mark = 0;
@@ -72,13 +79,28 @@ long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta)
     (void)ctx;
     long headroom = (long)p4u_current.headroom + delta;
     long length = (long)p4u_current.length - delta;
-    if (headroom < 0 || length < p4u_current.min_length)
+    if (headroom < (long)p4u_current.meta_length || length < p4u_current.min_length)
         return -EINVAL;
     /* A fresh buffer, so reads before the new start are caught too. */
     if (delta >= 0)
         rebuffer((__u32)headroom, (__u32)length, (__u32)delta, 0, (__u32)length);
     else
         rebuffer((__u32)headroom, (__u32)length, 0, (__u32)-delta, p4u_current.length);
+    return 0;
+}
+
+/* The kernel's limits: the metadata is whole 32-bit words, at most 32
+ * bytes, within the headroom. */
+long bpf_xdp_adjust_meta(struct xdp_md *ctx, int delta)
+{
+    (void)ctx;
+    long meta = (long)p4u_current.meta_length - delta;
+    if (meta < 0 || meta > (long)p4u_current.headroom || meta % 4)
+        return -EINVAL;
+    if (meta > 32)
+        return -EACCES;
+    p4u_current.meta_length = (__u32)meta;
+    p4u_context_refresh();
     return 0;
 }
 
@@ -176,9 +198,17 @@ long bpf_redirect(__u32 ifindex, __u64 flags)
 long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags)
 {
     /* The kernel's rule: the low two bits are the verdict when the key is
-     * missing; any other flag (broadcast aside, never used here) aborts. */
+     * missing; a broadcast redirects whatever the key; any other flag
+     * aborts. The last redirect wins. */
     const __u64 action_mask = XDP_ABORTED | XDP_DROP | XDP_PASS | XDP_TX;
-    if (flags & ~action_mask)
+    if (flags & ~(action_mask | BPF_F_BROADCAST))
+        return XDP_ABORTED;
+    __u32 type = p4u_map_shape_of(map).type;
+    int devmap = type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH;
+    p4u_redirect_broadcast = (flags & BPF_F_BROADCAST) && devmap ? map : NULL;
+    if (p4u_redirect_broadcast)
+        return XDP_REDIRECT;
+    if (flags & BPF_F_BROADCAST)
         return XDP_ABORTED;
     return p4u_map_lookup(map, &key) ? XDP_REDIRECT : (long)(flags & action_mask);
 }

@@ -21,6 +21,9 @@ struct p4u_packet {
      * kernel, unless it came in shorter (a BMv2 test's frame the kernel
      * never takes); then any length. */
     __u32 min_length;
+    /* XDP metadata (bpf_xdp_adjust_meta): the bytes just before the
+     * packet, which move with it as the kernel moves them. */
+    __u32 meta_length;
 };
 
 /* Whether the program runs at TC (bpf_redirect's verdict depends on it). */
@@ -28,6 +31,9 @@ extern int p4u_hook_is_tc;
 extern struct p4u_packet p4u_current;
 extern struct xdp_md p4u_xdp;
 extern struct __sk_buff p4u_skb;
+/* The devmap the last bpf_redirect_map broadcast to (NULL when the last
+ * redirect was to one place): the kernel's redirect info. */
+extern struct p4u_map *p4u_redirect_broadcast;
 
 void p4u_packet_load(const unsigned char *bytes, __u32 length);
 
@@ -42,5 +48,19 @@ int p4u_egress_entry(void);
 /* Writes the copies the last packet made, ` copy IFINDEX RETVAL PACKET`
  * each, and forgets them. */
 void p4u_copies_put(void (*put_hex)(const unsigned char *, __u32));
+/* After the XDP entry returned `verdict`: a broadcast redirect sends a
+ * copy to every devmap entry, each run through the entry's program, as
+ * the kernel does when it flushes; whether the frame left that way. */
+int p4u_broadcast(int verdict);
+/* A map of maps' inner map, from the id stored in it. */
+struct p4u_map *p4u_inner_map(const struct p4u_map *outer, const void *value);
+/* A fresh map of no definition (a descriptor's map), named `#ID`. */
+struct p4u_map *p4u_map_create(struct p4u_map_shape shape);
+const char *p4u_map_name(const struct p4u_map *map);
+/* The stored value of `key`, as the bpf syscall reads it (a map of maps:
+ * the inner map's id). */
+void *p4u_map_value(struct p4u_map *map, const void *key);
+/* Visits a devmap's entries in the order a broadcast walks them. */
+void p4u_devmap_walk(const struct p4u_map *map, void (*visit)(const struct bpf_devmap_val *));
 
 #endif

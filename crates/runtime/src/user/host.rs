@@ -4,7 +4,7 @@
 //! its stderr, so the report names what went wrong.
 
 use crate::error::{Result, RuntimeError};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -14,6 +14,8 @@ pub struct UserHost {
     io: RefCell<Io>,
     /// The copies the last packet made.
     copies: RefCell<Vec<Copy>>,
+    /// Whether the last packet left as its copies only (an XDP broadcast).
+    broadcast: Cell<bool>,
 }
 
 /// A copy of a packet (`bpf_clone_redirect`), after egress ran on it.
@@ -67,6 +69,7 @@ impl UserHost {
                 dead: None,
             }),
             copies: RefCell::default(),
+            broadcast: Cell::new(false),
         })
     }
 
@@ -123,6 +126,16 @@ impl UserHost {
             .unwrap_or(-22))
     }
 
+    /// A new map of no definition, as the kernel's map create gives one
+    /// (for maps of maps): its name, whose number is the id to store.
+    pub fn create_map(&self, shape: Shape) -> Result<String> {
+        let (kind, key, value, max) = shape;
+        let answer = self.ask(&format!("create {kind} {key} {value} {max}"))?;
+        answer.strip_prefix("map ").map(str::to_string).ok_or_else(|| {
+            RuntimeError::BadObject(format!("the host program answered `{answer}`"))
+        })
+    }
+
     pub fn lookup(&self, map: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {
         let answer = self.ask(&format!("lookup {map} {}", hex(key)))?;
         Ok(answer.strip_prefix("value ").map(unhex))
@@ -157,7 +170,11 @@ impl UserHost {
             return Err(bad());
         };
         let mut copies = Vec::new();
-        let rest: Vec<&str> = words.collect();
+        let mut rest: Vec<&str> = words.collect();
+        let broadcast = rest.first() == Some(&"broadcast");
+        if broadcast {
+            rest.remove(0);
+        }
         for copy in rest.chunks(4) {
             let ["copy", ifindex, retval, bytes] = copy else {
                 return Err(bad());
@@ -170,12 +187,19 @@ impl UserHost {
             });
         }
         *self.copies.borrow_mut() = copies;
+        self.broadcast.set(broadcast);
         Ok((retval.parse().unwrap_or(u32::MAX), unhex(bytes)))
     }
 
     /// The copies the last packet run made, in the order it made them.
     pub fn take_copies(&self) -> Vec<Copy> {
         self.copies.take()
+    }
+
+    /// Whether the last packet run left as its copies only: an XDP
+    /// broadcast sends the frame to every devmap entry, not on its own.
+    pub fn left_as_copies(&self) -> bool {
+        self.broadcast.get()
     }
 }
 

@@ -11,6 +11,7 @@
 //! reports it as the packet's failure.
 
 pub mod build;
+pub mod devmaps;
 pub mod host;
 
 pub use build::{build_host, BuildOptions};

@@ -100,10 +100,11 @@ static int packets(void)
     p4u_hook_is_tc = 0;
     CHECK(bpf_redirect(3, 0) == XDP_REDIRECT && bpf_redirect(3, 1) == XDP_ABORTED);
     __u32 port = 7, ifindex = 1;
+    CHECK(bpf_map_lookup_elem(&ports, &port) == NULL);
     CHECK(bpf_redirect_map(&ports, 7, XDP_DROP) == XDP_DROP);
     CHECK(bpf_map_update_elem(&ports, &port, &ifindex, BPF_NOEXIST) == 0);
     CHECK(bpf_redirect_map(&ports, 7, XDP_DROP) == XDP_REDIRECT);
-    CHECK(bpf_redirect_map(&ports, 7, 8) == XDP_ABORTED);
+    CHECK(bpf_redirect_map(&ports, 7, 1 << 5) == XDP_ABORTED);
     return 0;
 }
 
@@ -117,9 +118,74 @@ static int checksums(void)
     return 0;
 }
 
+static __u32 meta_word(void)
+{
+    __u32 word;
+    memcpy(&word, (void *)(long)p4u_xdp.data_meta, sizeof word);
+    return word;
+}
+
+/* XDP metadata: whole words, at most 32 bytes, moved with the packet. */
+static int metadata(void)
+{
+    unsigned char frame[20] = { 0xaa };
+    p4u_packet_load(frame, sizeof frame);
+    CHECK(p4u_xdp.data_meta == p4u_xdp.data);
+    CHECK(bpf_xdp_adjust_meta(&p4u_xdp, -2) == -EINVAL);
+    CHECK(bpf_xdp_adjust_meta(&p4u_xdp, -36) == -EACCES);
+    CHECK(bpf_xdp_adjust_meta(&p4u_xdp, -4) == 0 && p4u_xdp.data - p4u_xdp.data_meta == 4);
+    __u32 word = 0x01020304;
+    memcpy((void *)(long)p4u_xdp.data_meta, &word, sizeof word);
+    CHECK(bpf_xdp_adjust_head(&p4u_xdp, 2) == 0 && meta_word() == word);
+    CHECK(bpf_xdp_adjust_head(&p4u_xdp, -10) == 0 && meta_word() == word);
+    CHECK(p4u_xdp.data - p4u_xdp.data_meta == 4);
+    return 0;
+}
+
+struct devmap_def {
+    __uint(type, BPF_MAP_TYPE_DEVMAP_HASH);
+    __uint(key_size, sizeof(__u32));
+    __uint(value_size, sizeof(struct bpf_devmap_val));
+    __uint(max_entries, 4);
+};
+struct { __uint(type, BPF_MAP_TYPE_HASH_OF_MAPS); __type(key, __u64); __uint(max_entries, 2); __array(values, struct devmap_def); } outer SEC(".maps");
+
+static __u32 walked[8], walked_count;
+
+static void note(const struct bpf_devmap_val *entry)
+{
+    walked[walked_count++] = entry->ifindex;
+}
+
+/* A map of maps hands out its inner map; a broadcast walks a DEVMAP_HASH
+ * by bucket (key modulo 8 for 5 entries), newest first in a bucket. */
+static int maps_of_maps(void)
+{
+    struct p4u_map_shape shape = { BPF_MAP_TYPE_DEVMAP_HASH, 4, 8, 5 };
+    struct p4u_map *inner = p4u_map_create(shape);
+    __u64 key = 1;
+    __u32 bad = 200;
+    CHECK(bpf_map_update_elem(&outer, &key, &bad, BPF_ANY) == -EBADF);
+    __u32 id = (__u32)atoi(p4u_map_name(inner) + 1);
+    CHECK(bpf_map_update_elem(&outer, &key, &id, BPF_ANY) == 0);
+    CHECK(bpf_map_lookup_elem(&outer, &key) == inner);
+    __u32 keys[] = { 9, 2, 1, 0 };
+    for (int i = 0; i < 4; i++) {
+        struct bpf_devmap_val value = { .ifindex = 100 + keys[i], .bpf_prog.fd = 1 };
+        CHECK(p4u_map_update(inner, &keys[i], &value, BPF_ANY) == 0);
+    }
+    p4u_devmap_walk(inner, note);
+    CHECK(walked_count == 4 && walked[0] == 100 && walked[1] == 101 && walked[2] == 109 && walked[3] == 102);
+    CHECK(bpf_redirect_map(bpf_map_lookup_elem(&outer, &key), 0, BPF_F_BROADCAST) == XDP_REDIRECT);
+    CHECK(p4u_redirect_broadcast == inner);
+    CHECK(bpf_redirect_map(&ports, 7, 0) == XDP_REDIRECT && !p4u_redirect_broadcast);
+    CHECK(bpf_map_delete_elem(&outer, &key) == 0 && !p4u_map_named("#") && !p4u_inner_map(NULL, &id));
+    return 0;
+}
+
 int main(void)
 {
-    int failed = maps() || packets() || checksums();
+    int failed = maps() || packets() || checksums() || metadata() || maps_of_maps();
     free(p4u_current.buffer);
     if (!failed)
         puts("all checks hold");

@@ -12,7 +12,8 @@
 
 #define __uint(name, val) int (*name)[val]
 #define __type(name, val) __typeof__(val) *name
-#define __array(name, val) __typeof__(val) *name[]
+/* `value` gives a map of maps the kernel's value size, an inner map's id. */
+#define __array(name, val) __u32 *value; __typeof__(val) *name[]
 #define SEC(name) __attribute__((used))
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
@@ -36,10 +37,14 @@ long p4u_map_delete(struct p4u_map *map, const void *key);
 #define bpf_map_update_elem(m, key, value, flags) \
     p4u_map_update(p4u_map_of((m), P4U_SHAPE(m), #m), (key), (value), (flags))
 #define bpf_map_delete_elem(m, key) p4u_map_delete(p4u_map_of((m), P4U_SHAPE(m), #m), (key))
+/* The map behind `m`: a map definition registered by the glue, or an
+ * inner map a map of maps handed out (p4u_maps.c). */
+struct p4u_map *p4u_map_behind(const void *m);
 /* XDP only: XDP_REDIRECT when the devmap holds `key`, else the action in
- * the low bits of `flags`. */
+ * the low bits of `flags`; with BPF_F_BROADCAST, XDP_REDIRECT to every
+ * entry (p4u_copies.c). */
 long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags);
-#define bpf_redirect_map(m, key, flags) p4u_redirect_map(p4u_map_of((m), P4U_SHAPE(m), #m), (key), (flags))
+#define bpf_redirect_map(m, key, flags) p4u_redirect_map(p4u_map_behind(m), (key), (flags))
 
 /* A tail call through a program array (`__array(values, ...)` above: the
  * stage functions' addresses) runs the next stage and returns its verdict;
@@ -48,6 +53,7 @@ long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags);
 
 long bpf_xdp_adjust_head(struct xdp_md *ctx, int delta);
 long bpf_xdp_adjust_tail(struct xdp_md *ctx, int delta);
+long bpf_xdp_adjust_meta(struct xdp_md *ctx, int delta);
 long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags);
 long bpf_skb_vlan_pop(struct __sk_buff *skb);
 long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags);

@@ -17,6 +17,9 @@ enum bpf_map_type {
     BPF_MAP_TYPE_PERCPU_HASH = 5,
     BPF_MAP_TYPE_PERCPU_ARRAY = 6,
     BPF_MAP_TYPE_LPM_TRIE = 11,
+    BPF_MAP_TYPE_ARRAY_OF_MAPS = 12,
+    BPF_MAP_TYPE_HASH_OF_MAPS = 13,
+    BPF_MAP_TYPE_DEVMAP = 14,
     BPF_MAP_TYPE_DEVMAP_HASH = 25,
     BPF_MAP_TYPE_RINGBUF = 27,
 };
@@ -30,6 +33,21 @@ enum bpf_map_type {
 #define BPF_F_INDEX_MASK 0xffffffffULL
 #define BPF_F_CURRENT_CPU BPF_F_INDEX_MASK
 #define BPF_F_CTXLEN_MASK (0xfffffULL << 32)
+/* bpf_redirect_map's flags on a devmap: a copy to every entry (but the
+ * receiving interface's). */
+#define BPF_F_BROADCAST (1ULL << 3)
+#define BPF_F_EXCLUDE_INGRESS (1ULL << 4)
+
+/* A devmap entry: the interface, and the program run on each frame sent
+ * there (a descriptor when written; here any positive number names the
+ * pipeline's egress entry, the one program the host has). */
+struct bpf_devmap_val {
+    __u32 ifindex;
+    union {
+        int fd;
+        __u32 id;
+    } bpf_prog;
+};
 
 enum bpf_adj_room_mode { BPF_ADJ_ROOM_NET, BPF_ADJ_ROOM_MAC };
 
