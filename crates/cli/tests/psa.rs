@@ -121,6 +121,23 @@ fn psa_crc_checksums_accumulate_updates_in_every_block_on_every_target() {
     }
 }
 
+/// PSA leaves a byte counter's packet length to the implementation;
+/// p4bpf's is the frame as it arrived, in egress too, whatever ingress
+/// and egress added (PTF's PortCountersTest expects PSA-eBPF's bridged
+/// header in egress's count instead: conformance/psa.md).
+#[test]
+fn psa_byte_counters_count_the_frame_as_it_arrived_on_every_target() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_byte_counters: {why}");
+        return;
+    }
+    let (program, script) = (own("psa_byte_counters.p4"), own("psa_byte_counters.stf"));
+    for (ok, target, text) in run_stf(&program, &script, &[]) {
+        assert!(ok, "{target}:\n{text}");
+        assert!(text.contains("PASS: 3 packets"), "{target}:\n{text}");
+    }
+}
+
 #[test]
 fn psa_wide_select_keys_match_values_masks_and_value_sets_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {
