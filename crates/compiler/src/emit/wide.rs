@@ -7,7 +7,7 @@
 use super::expr::wrap;
 use super::helpers::Helper;
 use super::Emitter;
-use crate::ir::{BinOp, Expr, Ty, WideOp};
+use crate::ir::{AggField, BinOp, Expr, Ty, WideOp};
 
 /// The C functions behind wide operations, printed once when used.
 pub const WIDE_HELPERS: &str = "/* Bit strings wider than 64 bits: big-endian byte arrays of `n` bytes
@@ -120,6 +120,40 @@ static __always_inline int p4bpf_wide_cmp(const u8 *a, const u8 *b, u32 n)
 }
 ";
 
+/// The C functions that move a wide field between its value and packet
+/// bits that are not whole bytes (`bit<71>` then `bit<1>`), printed once
+/// when used. The field ends `shift` bits before the end of the `m` packet
+/// bytes that cover it; the other bits of those bytes are another field's.
+pub const WIDE_PACKET_BITS_HELPERS: &str = "/* A field wider than 64 bits ending `shift` bits before the end of the
+ * `m` packet bytes at `p`, read into the `n`-byte value `d`. */
+static __always_inline void p4bpf_wide_load_bits(u8 *d, u32 n, u8 top, const u8 *p, u32 m, u32 shift)
+{
+#pragma unroll
+    for (u32 k = 0; k < n; k++) {
+        u8 lo = (u8)(p[m - 1 - k] >> shift);
+        u8 hi = shift && k + 1 < m ? (u8)(p[m - 2 - k] << (8 - shift)) : 0;
+        d[n - 1 - k] = lo | hi;
+    }
+    d[0] &= top;
+}
+
+/* The `n`-byte value `s` written to the `w` bits ending `shift` bits before
+ * the end of the `m` packet bytes at `p`, keeping the bits around it. */
+static __always_inline void p4bpf_wide_store_bits(u8 *p, u32 m, u32 shift, u32 w, const u8 *s, u32 n)
+{
+#pragma unroll
+    for (u32 k = 0; k < m; k++) {
+        u32 lo = k == 0 ? shift : 0;
+        u32 end = shift + w;
+        u32 hi = end >= 8 * k + 8 ? 8 : end > 8 * k ? end - 8 * k : 0;
+        u8 mask = (u8)(((1u << hi) - 1) & ~((1u << lo) - 1));
+        u8 v = (k < n ? (u8)(s[n - 1 - k] << shift) : 0)
+             | (shift && k >= 1 && k - 1 < n ? (u8)(s[n - k] >> (8 - shift)) : 0);
+        p[m - 1 - k] = (p[m - 1 - k] & (u8)~mask) | (v & mask);
+    }
+}
+";
+
 /// Bytes of a wide value.
 fn bytes(width: u32) -> u32 {
     width.div_ceil(8)
@@ -135,7 +169,52 @@ pub fn is_wide(ty: &Ty) -> bool {
     ty.width().is_some_and(|w| w > 64)
 }
 
+/// Whether a wide field lies in whole packet bytes, so a byte copy moves it.
+fn whole_bytes(f: &AggField) -> bool {
+    f.bit_offset.is_multiple_of(8) && f.ty.width().is_some_and(|w| w.is_multiple_of(8))
+}
+
+/// The packet bytes covering wide field `f`: (first byte, count, bits after
+/// the field in the last one).
+fn covering_bytes(f: &AggField) -> (u32, u32, u32) {
+    let width = f.ty.width().unwrap_or(0);
+    let bit = f.bit_offset % 8;
+    let m = (bit + width).div_ceil(8);
+    (f.bit_offset / 8, m, m * 8 - bit - width)
+}
+
 impl Emitter<'_> {
+    /// The statement reading wide field `f` of the header at packet
+    /// pointer `base` into the byte array `place`.
+    pub fn load_wide_field(&self, base: &str, f: &AggField, place: &str) -> String {
+        let width = f.ty.width().unwrap_or(0);
+        let (byte, m, shift) = covering_bytes(f);
+        if whole_bytes(f) {
+            return format!("__builtin_memcpy({place}, {base} + {byte}, {m})");
+        }
+        self.use_helper(Helper::WidePacketBits);
+        format!(
+            "p4bpf_wide_load_bits({place}, {}, {}, {base} + {byte}, {m}, {shift})",
+            bytes(width),
+            top(width)
+        )
+    }
+
+    /// The statement writing the byte array `value` to wide field `f` of
+    /// the header at packet pointer `base`.
+    pub fn store_wide_field(&self, base: &str, f: &AggField, value: &str) -> String {
+        let width = f.ty.width().unwrap_or(0);
+        let (byte, m, shift) = covering_bytes(f);
+        if whole_bytes(f) {
+            return format!("__builtin_memcpy({base} + {byte}, {value}, {m})");
+        }
+        self.use_helper(Helper::WidePacketBits);
+        format!(
+            "p4bpf_wide_store_bits({base} + {byte}, {m}, {shift}, {width}, {value}, {})",
+            bytes(width)
+        )
+    }
+
     /// The statement that stores `op(args)` into the wide variable `place`.
     pub fn wide_assign(&self, place: &str, ty: &Ty, op: WideOp, args: &[Expr]) -> String {
         self.use_helper(Helper::Wide);
