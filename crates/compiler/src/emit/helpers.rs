@@ -14,9 +14,6 @@ pub enum Helper {
     Lookup3,
     /// Operations on bit strings wider than 64 bits (`super::wide`).
     Wide,
-    /// Such a field read from or written to packet bits that are not
-    /// whole bytes (`super::wide`).
-    WidePacketBits,
     /// One hash algorithm over bytes (`super::hash`).
     Hash(crate::ir::HashAlgorithm),
     /// A CRC continued from a previous one (`super::crc_continue`).
@@ -42,7 +39,6 @@ pub enum Helper {
 pub fn text(helper: Helper) -> &'static str {
     match helper {
         Helper::Wide => super::wide::WIDE_HELPERS,
-        Helper::WidePacketBits => super::wide::WIDE_PACKET_BITS_HELPERS,
         Helper::Hash(algorithm) => super::hash::helper_text(algorithm),
         Helper::VarbitEq => super::varbit::EQ_HELPER,
         Helper::PayloadCsum16Tc => super::payload_checksum::TC_HELPER,
@@ -253,7 +249,6 @@ mod tests {
             Helper::SkbShrink,
             Helper::Lookup3,
             Helper::Wide,
-            Helper::WidePacketBits,
             Helper::StackIndex,
             Helper::StackNext,
             Helper::BoundedUnknown,

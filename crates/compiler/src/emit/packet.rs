@@ -83,7 +83,7 @@ impl Emitter<'_> {
         let bit = f.bit_offset % 8;
         // Wider than 64 bits: a byte array in network order already.
         if let Scalar::Bytes(_) = Scalar::for_width(width) {
-            return vec![line(self.store_wide_field(base, f, value))];
+            return super::wide::store_wide_field(base, f, value);
         }
         if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
             return vec![if width == 8 {
@@ -124,18 +124,18 @@ impl Emitter<'_> {
             .iter()
             .zip(&wire.owner)
             .filter(|(_, i)| !in_map || self.reads.contains(id, **i))
-            .map(
+            .flat_map(
                 |(f, _)| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                    Scalar::Bytes(_) => line(self.load_wide_field(
+                    Scalar::Bytes(_) => super::wide::load_wide_field(
                         base,
                         f,
                         &format!("{place}.{}", c_ident(&f.name)),
-                    )),
-                    _ => line(format!(
+                    ),
+                    _ => vec![line(format!(
                         "{place}.{} = {}",
                         c_ident(&f.name),
                         self.load_field(base, f)
-                    )),
+                    ))],
                 },
             )
             .collect()
@@ -169,11 +169,11 @@ impl Emitter<'_> {
                 continue;
             }
             match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                Scalar::Bytes(_) => out.push(line(self.store_wide_field(
+                Scalar::Bytes(_) => out.extend(super::wide::store_wide_field(
                     base,
                     f,
                     &format!("{place}.{}", c_ident(&f.name)),
-                ))),
+                )),
                 _ => {
                     out.extend(self.store_field(base, f, &format!("{place}.{}", c_ident(&f.name))))
                 }

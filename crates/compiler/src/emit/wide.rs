@@ -4,6 +4,7 @@
 //! gives each operation its own variable as destination and places as
 //! wide operands, so each one is one call here.
 
+use super::c::{line, CStmt};
 use super::expr::wrap;
 use super::helpers::Helper;
 use super::Emitter;
@@ -120,40 +121,6 @@ static __always_inline int p4bpf_wide_cmp(const u8 *a, const u8 *b, u32 n)
 }
 ";
 
-/// The C functions that move a wide field between its value and packet
-/// bits that are not whole bytes (`bit<71>` then `bit<1>`), printed once
-/// when used. The field ends `shift` bits before the end of the `m` packet
-/// bytes that cover it; the other bits of those bytes are another field's.
-pub const WIDE_PACKET_BITS_HELPERS: &str = "/* A field wider than 64 bits ending `shift` bits before the end of the
- * `m` packet bytes at `p`, read into the `n`-byte value `d`. */
-static __always_inline void p4bpf_wide_load_bits(u8 *d, u32 n, u8 top, const u8 *p, u32 m, u32 shift)
-{
-#pragma unroll
-    for (u32 k = 0; k < n; k++) {
-        u8 lo = (u8)(p[m - 1 - k] >> shift);
-        u8 hi = shift && k + 1 < m ? (u8)(p[m - 2 - k] << (8 - shift)) : 0;
-        d[n - 1 - k] = lo | hi;
-    }
-    d[0] &= top;
-}
-
-/* The `n`-byte value `s` written to the `w` bits ending `shift` bits before
- * the end of the `m` packet bytes at `p`, keeping the bits around it. */
-static __always_inline void p4bpf_wide_store_bits(u8 *p, u32 m, u32 shift, u32 w, const u8 *s, u32 n)
-{
-#pragma unroll
-    for (u32 k = 0; k < m; k++) {
-        u32 lo = k == 0 ? shift : 0;
-        u32 end = shift + w;
-        u32 hi = end >= 8 * k + 8 ? 8 : end > 8 * k ? end - 8 * k : 0;
-        u8 mask = (u8)(((1u << hi) - 1) & ~((1u << lo) - 1));
-        u8 v = (k < n ? (u8)(s[n - 1 - k] << shift) : 0)
-             | (shift && k >= 1 && k - 1 < n ? (u8)(s[n - k] >> (8 - shift)) : 0);
-        p[m - 1 - k] = (p[m - 1 - k] & (u8)~mask) | (v & mask);
-    }
-}
-";
-
 /// Bytes of a wide value.
 fn bytes(width: u32) -> u32 {
     width.div_ceil(8)
@@ -183,38 +150,80 @@ fn covering_bytes(f: &AggField) -> (u32, u32, u32) {
     (f.bit_offset / 8, m, m * 8 - bit - width)
 }
 
+/// The statements reading wide field `f` of the header at packet pointer
+/// `base` into the byte array `place`. A field that is not whole bytes is
+/// shifted out of the bytes covering it, one statement per byte at a
+/// constant offset (a loop over packet bytes loses the verifier's bounds).
+pub fn load_wide_field(base: &str, f: &AggField, place: &str) -> Vec<CStmt> {
+    let width = f.ty.width().unwrap_or(0);
+    let (byte, m, shift) = covering_bytes(f);
+    if whole_bytes(f) {
+        return vec![line(format!(
+            "__builtin_memcpy({place}, {base} + {byte}, {m})"
+        ))];
+    }
+    let n = bytes(width);
+    (0..n)
+        .map(|k| {
+            let at = byte + m - 1 - k;
+            let mut value = format!("({base}[{at}] >> {shift})");
+            if shift > 0 && k + 1 < m {
+                value = format!("{value} | ({base}[{}] << {})", at - 1, 8 - shift);
+            }
+            let i = n - 1 - k;
+            let keep = if i == 0 { top(width) } else { "0xff".into() };
+            line(format!("{place}[{i}] = (u8)(({value}) & {keep})"))
+        })
+        .collect()
+}
+
+/// The statements writing the byte array `value` to wide field `f` of the
+/// header at packet pointer `base`, keeping the bits of the fields that
+/// share its first and last bytes.
+pub fn store_wide_field(base: &str, f: &AggField, value: &str) -> Vec<CStmt> {
+    let width = f.ty.width().unwrap_or(0);
+    let (byte, m, shift) = covering_bytes(f);
+    if whole_bytes(f) {
+        return vec![line(format!(
+            "__builtin_memcpy({base} + {byte}, {value}, {m})"
+        ))];
+    }
+    let n = bytes(width);
+    (0..m)
+        .map(|k| {
+            let mut parts = vec![];
+            if k < n {
+                parts.push(format!("({value}[{}] << {shift})", n - 1 - k));
+            }
+            if shift > 0 && k >= 1 && k <= n {
+                parts.push(format!("({value}[{}] >> {})", n - k, 8 - shift));
+            }
+            let at = byte + m - 1 - k;
+            let mask = field_bits_in_byte(k, shift, width);
+            let bits = parts.join(" | ");
+            if mask == 0xff {
+                line(format!("{base}[{at}] = (u8)({bits})"))
+            } else {
+                line(format!(
+                    "{base}[{at}] = (u8)(({base}[{at}] & 0x{:02x}) | (({bits}) & 0x{mask:02x}))",
+                    !mask
+                ))
+            }
+        })
+        .collect()
+}
+
+/// The bits of the `k`th byte from the end of a field's covering bytes
+/// that belong to the field, which ends `shift` bits before their end.
+fn field_bits_in_byte(k: u32, shift: u32, width: u32) -> u8 {
+    let lo = if k == 0 { shift } else { 0 };
+    let end = shift + width;
+    let hi = (end.saturating_sub(8 * k)).min(8);
+    let below = |b: u32| if b >= 8 { 0xffu32 } else { (1u32 << b) - 1 };
+    (below(hi) & !below(lo)) as u8
+}
+
 impl Emitter<'_> {
-    /// The statement reading wide field `f` of the header at packet
-    /// pointer `base` into the byte array `place`.
-    pub fn load_wide_field(&self, base: &str, f: &AggField, place: &str) -> String {
-        let width = f.ty.width().unwrap_or(0);
-        let (byte, m, shift) = covering_bytes(f);
-        if whole_bytes(f) {
-            return format!("__builtin_memcpy({place}, {base} + {byte}, {m})");
-        }
-        self.use_helper(Helper::WidePacketBits);
-        format!(
-            "p4bpf_wide_load_bits({place}, {}, {}, {base} + {byte}, {m}, {shift})",
-            bytes(width),
-            top(width)
-        )
-    }
-
-    /// The statement writing the byte array `value` to wide field `f` of
-    /// the header at packet pointer `base`.
-    pub fn store_wide_field(&self, base: &str, f: &AggField, value: &str) -> String {
-        let width = f.ty.width().unwrap_or(0);
-        let (byte, m, shift) = covering_bytes(f);
-        if whole_bytes(f) {
-            return format!("__builtin_memcpy({base} + {byte}, {value}, {m})");
-        }
-        self.use_helper(Helper::WidePacketBits);
-        format!(
-            "p4bpf_wide_store_bits({base} + {byte}, {m}, {shift}, {width}, {value}, {})",
-            bytes(width)
-        )
-    }
-
     /// The statement that stores `op(args)` into the wide variable `place`.
     pub fn wide_assign(&self, place: &str, ty: &Ty, op: WideOp, args: &[Expr]) -> String {
         self.use_helper(Helper::Wide);
@@ -295,5 +304,21 @@ impl Emitter<'_> {
             self.lvalue(a),
             self.lvalue(b)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_owns_only_its_bits_of_the_shared_bytes() {
+        // bit<3> then bit<70>: 10 bytes, the field ends 7 bits before them.
+        assert_eq!(field_bits_in_byte(0, 7, 70), 0x80, "last byte: its top bit");
+        assert_eq!(field_bits_in_byte(4, 7, 70), 0xff, "a middle byte");
+        assert_eq!(field_bits_in_byte(9, 7, 70), 0x1f, "first byte: after bit<3>");
+        // bit<4> then bit<68>: ends on a byte, starts inside one.
+        assert_eq!(field_bits_in_byte(0, 0, 68), 0xff);
+        assert_eq!(field_bits_in_byte(8, 0, 68), 0x0f);
     }
 }
