@@ -4,7 +4,7 @@
 //! Byte-aligned fields of 8, 16, 32 or 64 bits are one load or store with a
 //! byte swap; other fields read or rewrite the bytes that cover them;
 //! fields wider than 64 bits are copied as bytes (they stay in network
-//! order in the header struct).
+//! order in the header struct), shifted where they are not whole bytes.
 
 use super::c::{line, CStmt};
 use super::expr::{is_narrow_signed, mask_literal, wrap};
@@ -82,10 +82,8 @@ impl Emitter<'_> {
         let byte = f.bit_offset / 8;
         let bit = f.bit_offset % 8;
         // Wider than 64 bits: a byte array in network order already.
-        if let Scalar::Bytes(n) = Scalar::for_width(width) {
-            return vec![line(format!(
-                "__builtin_memcpy({base} + {byte}, {value}, {n})"
-            ))];
+        if let Scalar::Bytes(_) = Scalar::for_width(width) {
+            return super::wide::store_wide_field(base, f, value);
         }
         if bit == 0 && matches!(width, 8 | 16 | 32 | 64) {
             return vec![if width == 8 {
@@ -126,18 +124,18 @@ impl Emitter<'_> {
             .iter()
             .zip(&wire.owner)
             .filter(|(_, i)| !in_map || self.reads.contains(id, **i))
-            .map(
+            .flat_map(
                 |(f, _)| match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                    Scalar::Bytes(n) => line(format!(
-                        "__builtin_memcpy({place}.{}, {base} + {}, {n})",
-                        c_ident(&f.name),
-                        f.bit_offset / 8
-                    )),
-                    _ => line(format!(
+                    Scalar::Bytes(_) => super::wide::load_wide_field(
+                        base,
+                        f,
+                        &format!("{place}.{}", c_ident(&f.name)),
+                    ),
+                    _ => vec![line(format!(
                         "{place}.{} = {}",
                         c_ident(&f.name),
                         self.load_field(base, f)
-                    )),
+                    ))],
                 },
             )
             .collect()
@@ -171,11 +169,11 @@ impl Emitter<'_> {
                 continue;
             }
             match Scalar::for_width(f.ty.width().unwrap_or(8)) {
-                Scalar::Bytes(n) => out.push(line(format!(
-                    "__builtin_memcpy({base} + {}, {place}.{}, {n})",
-                    f.bit_offset / 8,
-                    c_ident(&f.name)
-                ))),
+                Scalar::Bytes(_) => out.extend(super::wide::store_wide_field(
+                    base,
+                    f,
+                    &format!("{place}.{}", c_ident(&f.name)),
+                )),
                 _ => {
                     out.extend(self.store_field(base, f, &format!("{place}.{}", c_ident(&f.name))))
                 }

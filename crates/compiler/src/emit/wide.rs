@@ -4,10 +4,11 @@
 //! gives each operation its own variable as destination and places as
 //! wide operands, so each one is one call here.
 
+use super::c::{line, CStmt};
 use super::expr::wrap;
 use super::helpers::Helper;
 use super::Emitter;
-use crate::ir::{BinOp, Expr, Ty, WideOp};
+use crate::ir::{AggField, BinOp, Expr, Ty, WideOp};
 
 /// The C functions behind wide operations, printed once when used.
 pub const WIDE_HELPERS: &str = "/* Bit strings wider than 64 bits: big-endian byte arrays of `n` bytes
@@ -135,6 +136,93 @@ pub fn is_wide(ty: &Ty) -> bool {
     ty.width().is_some_and(|w| w > 64)
 }
 
+/// Whether a wide field lies in whole packet bytes, so a byte copy moves it.
+fn whole_bytes(f: &AggField) -> bool {
+    f.bit_offset.is_multiple_of(8) && f.ty.width().is_some_and(|w| w.is_multiple_of(8))
+}
+
+/// The packet bytes covering wide field `f`: (first byte, count, bits after
+/// the field in the last one).
+fn covering_bytes(f: &AggField) -> (u32, u32, u32) {
+    let width = f.ty.width().unwrap_or(0);
+    let bit = f.bit_offset % 8;
+    let m = (bit + width).div_ceil(8);
+    (f.bit_offset / 8, m, m * 8 - bit - width)
+}
+
+/// The statements reading wide field `f` of the header at packet pointer
+/// `base` into the byte array `place`. A field that is not whole bytes is
+/// shifted out of the bytes covering it, one statement per byte at a
+/// constant offset (a loop over packet bytes loses the verifier's bounds).
+pub fn load_wide_field(base: &str, f: &AggField, place: &str) -> Vec<CStmt> {
+    let width = f.ty.width().unwrap_or(0);
+    let (byte, m, shift) = covering_bytes(f);
+    if whole_bytes(f) {
+        return vec![line(format!(
+            "__builtin_memcpy({place}, {base} + {byte}, {m})"
+        ))];
+    }
+    let n = bytes(width);
+    (0..n)
+        .map(|k| {
+            let at = byte + m - 1 - k;
+            let mut value = format!("({base}[{at}] >> {shift})");
+            if shift > 0 && k + 1 < m {
+                value = format!("{value} | ({base}[{}] << {})", at - 1, 8 - shift);
+            }
+            let i = n - 1 - k;
+            let keep = if i == 0 { top(width) } else { "0xff".into() };
+            line(format!("{place}[{i}] = (u8)(({value}) & {keep})"))
+        })
+        .collect()
+}
+
+/// The statements writing the byte array `value` to wide field `f` of the
+/// header at packet pointer `base`, keeping the bits of the fields that
+/// share its first and last bytes.
+pub fn store_wide_field(base: &str, f: &AggField, value: &str) -> Vec<CStmt> {
+    let width = f.ty.width().unwrap_or(0);
+    let (byte, m, shift) = covering_bytes(f);
+    if whole_bytes(f) {
+        return vec![line(format!(
+            "__builtin_memcpy({base} + {byte}, {value}, {m})"
+        ))];
+    }
+    let n = bytes(width);
+    (0..m)
+        .map(|k| {
+            let mut parts = vec![];
+            if k < n {
+                parts.push(format!("({value}[{}] << {shift})", n - 1 - k));
+            }
+            if shift > 0 && k >= 1 && k <= n {
+                parts.push(format!("({value}[{}] >> {})", n - k, 8 - shift));
+            }
+            let at = byte + m - 1 - k;
+            let mask = field_bits_in_byte(k, shift, width);
+            let bits = parts.join(" | ");
+            if mask == 0xff {
+                line(format!("{base}[{at}] = (u8)({bits})"))
+            } else {
+                line(format!(
+                    "{base}[{at}] = (u8)(({base}[{at}] & 0x{:02x}) | (({bits}) & 0x{mask:02x}))",
+                    !mask
+                ))
+            }
+        })
+        .collect()
+}
+
+/// The bits of the `k`th byte from the end of a field's covering bytes
+/// that belong to the field, which ends `shift` bits before their end.
+fn field_bits_in_byte(k: u32, shift: u32, width: u32) -> u8 {
+    let lo = if k == 0 { shift } else { 0 };
+    let end = shift + width;
+    let hi = (end.saturating_sub(8 * k)).min(8);
+    let below = |b: u32| if b >= 8 { 0xffu32 } else { (1u32 << b) - 1 };
+    (below(hi) & !below(lo)) as u8
+}
+
 impl Emitter<'_> {
     /// The statement that stores `op(args)` into the wide variable `place`.
     pub fn wide_assign(&self, place: &str, ty: &Ty, op: WideOp, args: &[Expr]) -> String {
@@ -216,5 +304,21 @@ impl Emitter<'_> {
             self.lvalue(a),
             self.lvalue(b)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_field_owns_only_its_bits_of_the_shared_bytes() {
+        // bit<3> then bit<70>: 10 bytes, the field ends 7 bits before them.
+        assert_eq!(field_bits_in_byte(0, 7, 70), 0x80, "last byte: its top bit");
+        assert_eq!(field_bits_in_byte(4, 7, 70), 0xff, "a middle byte");
+        assert_eq!(field_bits_in_byte(9, 7, 70), 0x1f, "first byte: after bit<3>");
+        // bit<4> then bit<68>: ends on a byte, starts inside one.
+        assert_eq!(field_bits_in_byte(0, 0, 68), 0xff);
+        assert_eq!(field_bits_in_byte(8, 0, 68), 0x0f);
     }
 }

@@ -299,13 +299,6 @@ impl<'a> TypeEnv<'a> {
                     );
                     return None;
                 };
-                if w > 64 && fty.width().is_some() && !offset.is_multiple_of(8) {
-                    diags.error(
-                        at,
-                        format!("field `{field}` wider than 64 bits must start on a byte boundary"),
-                    );
-                    return None;
-                }
                 offset += w;
             }
             out.push(AggField {

@@ -1,0 +1,51 @@
+//! PSA-eBPF's own list of what it lacks, item by item, as PSA programs of
+//! ours written to break our design (tests/psa/gaps/NAME.p4 with its
+//! NAME.stf), each run at kernel XDP, kernel TC and on the user target.
+//! conformance/psa.md says which test covers which item. Skips, saying
+//! why, without root/BPF or clang.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+const TARGETS: [&[&str]; 3] = [
+    &["--target", "kernel", "--hook", "xdp"],
+    &["--target", "kernel", "--hook", "tc"],
+    &["--target", "user"],
+];
+
+fn gap(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/psa/gaps")
+        .join(name)
+}
+
+/// Runs `NAME.stf` against `NAME.p4` on every target and checks that all
+/// `packets` passed on each.
+fn passes_everywhere(name: &str, packets: usize) {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED {name}: {why}");
+        return;
+    }
+    let (program, script) = (gap(&format!("{name}.p4")), gap(&format!("{name}.stf")));
+    let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+    for target in TARGETS {
+        let mut args = vec!["test", p.as_ref(), s.as_ref()];
+        args.extend_from_slice(target);
+        let out = common::p4bpf(&args);
+        let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+        let target = target.join(" ");
+        assert!(out.status.success(), "{name} at {target}:\n{text}");
+        let summary = format!("PASS: {packets} packets, 0 failure(s)");
+        assert!(text.contains(&summary), "{name} at {target}:\n{text}");
+    }
+}
+
+/// Fields wider than 64 bits that are not whole bytes, starting or ending
+/// inside a byte shared with a narrow field: extract, emit, arithmetic,
+/// comparison, exact/ternary/lpm/optional keys, action data, a value set,
+/// a register and a digest.
+#[test]
+fn wide_fields_not_of_whole_bytes_keep_their_neighbours_bits() {
+    passes_everywhere("wide_odd", 18);
+}
