@@ -72,7 +72,9 @@ impl PacketTarget for LoadedPipeline {
 
     fn sees_copies(&self) -> bool {
         let tc = self.description.hook == p4bpf_layout::Hook::Tc;
-        self.user_host().is_some() && self.description.replication.is_some() && tc
+        let d = &self.description;
+        let copies = d.replication.is_some() || d.mirror_sessions.is_some();
+        self.user_host().is_some() && copies && tc
     }
 
     /// A kernel pipeline sends what test-run refuses through `tun`.
