@@ -148,15 +148,16 @@ fn add_on_miss_needs_exact_keys() {
 }
 
 #[test]
-fn mirror_packet_is_refused_where_called() {
+fn a_mirror_slot_past_the_architectures_is_refused_where_named() {
     let err = refusal(
-        "pna_mirror",
+        "pna_mirror_slot",
         "    apply {
-        mirror_packet((MirrorSlotId_t)0, (MirrorSessionId_t)1);
+        mirror_packet((MirrorSlotId_t)4, (MirrorSessionId_t)1);
     }",
     );
     assert!(
-        err.contains("prog.p4:11:9") && err.contains("`mirror_packet` is not supported yet"),
+        err.contains("prog.p4:11:23")
+            && err.contains("PNA gives 4 mirror slots, 0 to 3: there is no slot 4"),
         "{err}"
     );
 }

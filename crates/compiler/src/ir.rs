@@ -1059,6 +1059,20 @@ pub struct Intrinsics {
     /// PSA's recirculation (after the last deparser), when the program
     /// names the recirculation port.
     pub recirculate: Option<Resubmit>,
+    /// PNA's mirror slots, when the program calls `mirror_packet`.
+    pub mirror: Option<Mirror>,
+}
+
+/// PNA's `mirror_packet(slot, session)`: slot `i`'s variable holds the
+/// session of its last call plus one (0: no call this pass). After the
+/// main deparser, each called slot sends one copy of the packet as the
+/// deparser wrote it to every port of its session, whatever happens to
+/// the packet itself (`emit::pna_mirror`).
+#[derive(Clone, Debug)]
+pub struct Mirror {
+    pub slots: Vec<Expr>,
+    /// The first call, for hooks that cannot mirror.
+    pub at: Option<p4bpf_front::source::SrcLoc>,
 }
 
 /// PSA's resubmission: when `flag` holds after the ingress deparser's

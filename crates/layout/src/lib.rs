@@ -143,6 +143,9 @@ pub struct Pipeline {
     /// Multicast, when the program sets a group (TC only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replication: Option<Replication>,
+    /// PNA's mirror sessions, when the program calls `mirror_packet`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mirror_sessions: Option<MirrorSessions>,
     /// Action profiles and selectors that tables name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub profiles: Vec<ActionProfile>,
@@ -314,6 +317,17 @@ pub struct Replication {
     /// fd) for a group's members, or a session's members and every port.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub copy_ports_map: Option<String>,
+}
+
+/// PNA's mirror sessions: a hash map laid out as
+/// [`Replication::clone_sessions_map`] (session u32 -> a u32 member count,
+/// then (port u32, instance u32) pairs, host order), which `p4bpf clone`
+/// and the STF command `mirroring_add` write. Each member's port gets a
+/// copy of every packet mirrored to the session.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MirrorSessions {
+    pub map: String,
+    pub max_members: u32,
 }
 
 /// In [`Replication::copy_ports_map`], the bit that makes a key a clone
@@ -710,6 +724,7 @@ mod tests {
                 control: "RS".into(),
             }],
             replication: None,
+            mirror_sessions: None,
             profiles: vec![],
             direct: vec![DirectExtern {
                 name: "In.hits".into(),

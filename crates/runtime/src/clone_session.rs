@@ -52,12 +52,19 @@ fn sessions(source: &impl MapSource, description: &Pipeline) -> Result<(Map, u32
     let found = description
         .replication
         .as_ref()
-        .and_then(|r| r.clone_sessions_map.as_ref().map(|m| (m, r.max_replicas)));
+        .and_then(|r| r.clone_sessions_map.as_ref().map(|m| (m, r.max_replicas)))
+        .or_else(|| mirror_sessions(description));
     let Some((name, max)) = found else {
         return Err(RuntimeError::Value(format!(
-            "program `{}` has no clone sessions: it never clones (`ostd.clone`)",
+            "program `{}` has no clone or mirror sessions: it never clones (`ostd.clone`) nor calls `mirror_packet`",
             description.program
         )));
     };
     Ok((source.map(name)?, max))
+}
+
+/// PNA's mirror sessions, laid out as clone sessions.
+fn mirror_sessions(description: &Pipeline) -> Option<(&String, u32)> {
+    let m = description.mirror_sessions.as_ref()?;
+    Some((&m.map, m.max_members))
 }

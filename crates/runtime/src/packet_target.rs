@@ -75,7 +75,9 @@ impl PacketTarget for LoadedPipeline {
     }
 
     fn sees_copies(&self) -> bool {
-        self.user_host().is_some() && self.description.replication.is_some()
+        let d = &self.description;
+        let copies = d.replication.is_some() || d.mirror_sessions.is_some();
+        self.user_host().is_some() && copies
     }
 
     /// A kernel pipeline sends what test-run refuses through `tun`.

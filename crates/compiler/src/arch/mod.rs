@@ -237,6 +237,8 @@ pub enum Function {
     SkbMeta(SkbCall),
     /// A call p4bpf refuses, with why.
     Unsupported(&'static str),
+    /// PNA's `mirror_packet(slot, session)`, with its number of slots.
+    Mirror { slots: u32 },
     /// v1model's `resubmit_preserving_field_list(index)` and
     /// `recirculate_preserving_field_list(index)`: another pass keeping
     /// field list `index`.

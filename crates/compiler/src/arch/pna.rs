@@ -152,7 +152,9 @@ const INTRINSICS: Intrinsics = Intrinsics {
     defaults: &[(VERDICT, DROP)],
 };
 
-const NOT_YET: &str = "PNA's mirroring and flow ids are not built";
+const NOT_YET: &str = "PNA's flow ids are not built";
+/// PNA gives every packet at least four mirror slots, 0 to 3.
+const MIRROR_SLOTS: u32 = 4;
 
 /// The extern functions both flavours declare.
 const FUNCTIONS: &[(&str, Function)] = &[
@@ -166,7 +168,12 @@ const FUNCTIONS: &[(&str, Function)] = &[
             host: (HOST_PORT, TO_HOST),
         },
     ),
-    ("mirror_packet", Function::Unsupported(NOT_YET)),
+    (
+        "mirror_packet",
+        Function::Mirror {
+            slots: MIRROR_SLOTS,
+        },
+    ),
     ("recirculate", Function::SetCode(VERDICT, RECIRCULATE)),
     ("SelectByDirection", Function::Select { first: NET_TO_HOST }),
     (

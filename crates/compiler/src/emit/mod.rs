@@ -31,6 +31,7 @@ mod parser_loop;
 mod parser_merge;
 mod payload_checksum;
 mod perf_events;
+mod pna_mirror;
 mod ports;
 pub mod profile;
 mod psa_clone_e2e;
@@ -76,6 +77,7 @@ use stmt::Ctx;
 
 pub use direct::direct_description;
 pub use externs::register_initials;
+pub use pna_mirror::mirror_sessions_description;
 pub use ports::{ingress_port_map, port_map};
 pub use register_composite::composite_registers;
 pub use replication::replication_description;
@@ -247,6 +249,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.ingress_port_definitions());
     out.push_str(&e.port_map_definition());
     out.push_str(&e.replication_definitions());
+    out.push_str(&e.pna_mirror_definitions());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&e.digest_definitions());
     out.push_str(&e.loop_round_declarations());
@@ -524,6 +527,7 @@ impl Emitter<'_> {
                     out.extend(self.deparser_epilogue());
                     out.extend(self.psa_clone_e2e_call(i));
                     out.extend(self.xdp_psa_clone_e2e_call(i));
+                    out.extend(self.pna_mirror_call(i));
                     out.extend(self.recirculate_check(i));
                 }
             }

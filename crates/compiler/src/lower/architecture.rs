@@ -291,6 +291,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             clone_e2e: None,
             resubmit: None,
             recirculate: None,
+            mirror: None,
         })
     }
 

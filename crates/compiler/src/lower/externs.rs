@@ -457,6 +457,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     .error(e.span, format!("`{name}` is not supported yet: {why}"));
                 None
             }
+            Function::Mirror { slots } => self.mirror_packet(slots, args, e),
             Function::AnotherPass(pass) => self.another_pass_call(pass, args, e),
             Function::Clone { field_list } => self.v1model_clone_call(field_list, args, e),
         })

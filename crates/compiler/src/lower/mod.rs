@@ -38,6 +38,7 @@ mod payload_checksum;
 mod pna;
 mod pna_checksum;
 mod pna_ipsec;
+mod pna_mirror;
 mod pna_skb;
 mod pna_tc_rules;
 mod pna_timers;
@@ -273,6 +274,7 @@ pub fn lower(
                 clone_e2e: None,
                 resubmit: None,
                 recirculate: None,
+                mirror: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],

@@ -173,6 +173,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
             .as_ref()
             .and_then(|r| r.clone_sessions_map.clone()),
     );
+    names.extend(description.mirror_sessions.as_ref().map(|m| m.map.clone()));
     // Copies at XDP: their devmaps, and the ports map their entries come from.
     if let Some(copies) = description
         .replication
@@ -251,6 +252,7 @@ mod tests {
             table_stats: None,
             table_acls: vec![],
             replication: None,
+            mirror_sessions: None,
             profiles: vec![],
             direct: vec![],
             digests: None,

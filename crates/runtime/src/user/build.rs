@@ -156,7 +156,9 @@ fn glue_text(c_file: &Path, source: &str, entries: &Entries) -> String {
     ));
     let egress = match entries.egress {
         Some(egress) => format!("return {egress}({context});"),
-        None => "p4u_fatal(\"a copy, but the program has no egress entry\");".into(),
+        // No egress program at the copy's port (PNA's mirror copies): it
+        // leaves as it is, as from the kernel's TC egress with no program.
+        None => "return 0; /* TC_ACT_OK */".into(),
     };
     out.push_str(&format!(
         "\nint p4u_egress_entry(void)\n{{\n    {egress}\n}}\n"

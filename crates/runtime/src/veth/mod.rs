@@ -81,7 +81,7 @@ pub fn run_stf(image: Vec<u8>, file: &Path, script: &[Line]) -> Result<Outcome> 
 /// (multicast groups, clone sessions): one `BPF_PROG_TEST_RUN` returns
 /// one packet, so only live ports show them all.
 pub fn needs_live_ports(description: &Pipeline, script: &[Line]) -> bool {
-    description.replication.is_some()
+    (description.replication.is_some() || description.mirror_sessions.is_some())
         && script
             .iter()
             .any(|line| matches!(line.command, Command::Replication(_)))
