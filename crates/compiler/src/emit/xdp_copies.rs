@@ -173,7 +173,7 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line("*seq = next"),
-            line("__builtin_memcpy(&c->state, st, sizeof(*st))"),
+            self.copy_state_line("&c->state", "st"),
             line("c->seq = next"),
             line("c->offset = offset"),
             line("c->parser_error = parser_error"),
@@ -413,7 +413,7 @@ impl Emitter<'_> {
             });
         }
         make.extend([
-            line("__builtin_memcpy(st, &c->state, sizeof(*st))"),
+            self.copy_state_line("st", "&c->state"),
             line(format!("{port} = port")),
             CStmt::If {
                 cond: format!("c->copy[i].kind == {REPLICA}"),
