@@ -208,7 +208,7 @@ impl Emitter<'_> {
         let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
         let mut body = vec![
             line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
-            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+            self.copy_state_line("copy", "st"),
         ];
         body.extend(self.copy_state(clone, Kind::IngressToEgress));
         let mut out = format!(
@@ -231,7 +231,7 @@ impl Emitter<'_> {
         let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
         let mut body = vec![
             line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
-            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+            self.copy_state_line("copy", "st"),
         ];
         body.extend(self.copy_state(clone, Kind::EgressToEgress));
         let mut out = format!(

@@ -163,7 +163,7 @@ impl Emitter<'_> {
             None => {
                 let port = self.prog.intrinsics.output_port.as_ref();
                 vec![
-                    line("__builtin_memcpy(st, &c->state, sizeof(*st))"),
+                    self.copy_state_line("st", "&c->state"),
                     line(format!(
                         "{} = port",
                         port.map(|e| self.lvalue(e)).unwrap_or_default()

@@ -102,7 +102,7 @@ impl Emitter<'_> {
                 then: vec![CStmt::Return("XDP_DROP /* its plan was lost */".into())],
                 other: vec![],
             },
-            line("__builtin_memcpy(&c->state, st, sizeof(*st))"),
+            self.copy_state_line("&c->state", "st"),
             line("c->offset = offset"),
             line("c->parser_error = parser_error"),
             line("session_id = c->clone_session"),
@@ -125,7 +125,7 @@ impl Emitter<'_> {
             },
             line(format!("{p}_copies_add_members(c, session, {CLONE})")),
         ];
-        begun.extend(Self::clone_state_kept());
+        begun.extend(self.clone_state_kept());
         vec![
             line(format!("struct {p}_copies *c")),
             line("u32 session_id"),
@@ -137,9 +137,9 @@ impl Emitter<'_> {
         ]
     }
 
-    fn clone_state_kept() -> [CStmt; 2] {
+    fn clone_state_kept(&self) -> [CStmt; 2] {
         [
-            line("__builtin_memcpy(&c->clone_state, st, sizeof(*st))"),
+            self.copy_state_line("&c->clone_state", "st"),
             line("c->clone_session = session_id"),
         ]
     }
@@ -174,7 +174,7 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ];
-        body.extend(Self::clone_state_kept());
+        body.extend(self.clone_state_kept());
         body.extend([
             line(format!("{p}_copies_add_members(c, session, {CLONE})")),
             CStmt::Return("c->seq".into()),

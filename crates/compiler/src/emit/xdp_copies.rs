@@ -1,5 +1,7 @@
 //! Copies at XDP: multicast replicas and v1model's I2E clones (PSA's:
-//! [`super::xdp_psa_clone`], on the same plans), through
+//! [`super::xdp_psa_clone`]; E2E clones: [`super::xdp_clone_e2e`]; clones
+//! in a program that resubmits: [`super::xdp_clone_resubmit`]; all on
+//! the same plans), through
 //! a devmap broadcast (`bpf_redirect_map(.., BPF_F_BROADCAST)`), with
 //! egress run on each copy by the devmap's program, `ENTRY_egress`
 //! (`SEC("xdp/devmap")`), the egress [`super::replication`] prints for
@@ -171,7 +173,7 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line("*seq = next"),
-            line("__builtin_memcpy(&c->state, st, sizeof(*st))"),
+            self.copy_state_line("&c->state", "st"),
             line("c->seq = next"),
             line("c->offset = offset"),
             line("c->parser_error = parser_error"),
@@ -411,7 +413,7 @@ impl Emitter<'_> {
             });
         }
         make.extend([
-            line("__builtin_memcpy(st, &c->state, sizeof(*st))"),
+            self.copy_state_line("st", "&c->state"),
             line(format!("{port} = port")),
             CStmt::If {
                 cond: format!("c->copy[i].kind == {REPLICA}"),

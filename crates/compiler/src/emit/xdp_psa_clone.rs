@@ -256,7 +256,7 @@ impl Emitter<'_> {
         vec![CStmt::If {
             cond: format!("c->copy[i].kind == {CLONE}"),
             then: vec![
-                line("__builtin_memcpy(st, &c->state, sizeof(*st))"),
+                self.copy_state_line("st", "&c->state"),
                 line(format!("{port} = port")),
                 line(format!("{} = c->copy[i].rid", self.lvalue(&r.replica_id))),
                 line(format!(
