@@ -166,7 +166,9 @@ static int maps_of_maps(void)
     __u64 key = 1;
     __u32 bad = 200;
     CHECK(bpf_map_update_elem(&outer, &key, &bad, BPF_ANY) == -EBADF);
-    __u32 id = (__u32)atoi(p4u_map_name(inner) + 1);
+    char name[16];
+    snprintf(name, sizeof name, "%s", p4u_map_name(inner));
+    __u32 id = (__u32)atoi(name + 1);
     CHECK(bpf_map_update_elem(&outer, &key, &id, BPF_ANY) == 0);
     CHECK(bpf_map_lookup_elem(&outer, &key) == inner);
     __u32 keys[] = { 9, 2, 1, 0 };
@@ -179,7 +181,7 @@ static int maps_of_maps(void)
     CHECK(bpf_redirect_map(bpf_map_lookup_elem(&outer, &key), 0, BPF_F_BROADCAST) == XDP_REDIRECT);
     CHECK(p4u_redirect_broadcast == inner);
     CHECK(bpf_redirect_map(&ports, 7, 0) == XDP_REDIRECT && !p4u_redirect_broadcast);
-    CHECK(bpf_map_delete_elem(&outer, &key) == 0 && !p4u_map_named("#") && !p4u_inner_map(NULL, &id));
+    CHECK(bpf_map_delete_elem(&outer, &key) == 0 && !p4u_map_named(name) && !p4u_inner_map(&id));
     return 0;
 }
 
