@@ -131,9 +131,10 @@ impl UserHost {
     pub fn create_map(&self, shape: Shape) -> Result<String> {
         let (kind, key, value, max) = shape;
         let answer = self.ask(&format!("create {kind} {key} {value} {max}"))?;
-        answer.strip_prefix("map ").map(str::to_string).ok_or_else(|| {
-            RuntimeError::BadObject(format!("the host program answered `{answer}`"))
-        })
+        answer
+            .strip_prefix("map ")
+            .map(str::to_string)
+            .ok_or_else(|| RuntimeError::BadObject(format!("the host program answered `{answer}`")))
     }
 
     pub fn lookup(&self, map: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {
