@@ -18,7 +18,8 @@ pub struct UserHost {
     broadcast: Cell<bool>,
 }
 
-/// A copy of a packet (`bpf_clone_redirect`), after egress ran on it.
+/// A copy of a packet (`bpf_clone_redirect` at TC, a devmap broadcast's
+/// at XDP), after egress ran on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Copy {
     /// The interface it was sent to.
