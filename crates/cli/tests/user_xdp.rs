@@ -71,7 +71,10 @@ fn the_user_target_at_xdp_sees_a_wrong_replica_order_and_a_dropped_copy() {
     let dir = common::scratch_dir("user_xdp_wrong");
     for (program, script) in PROGRAMS {
         let text = std::fs::read_to_string(file(script)).expect("script");
-        let port_2: Vec<&str> = text.lines().filter(|l| l.starts_with("expect 2 ")).collect();
+        let port_2: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("expect 2 "))
+            .collect();
         assert_eq!(port_2.len(), 2, "{script}: two copies to port 2");
         let (first, second) = (port_2[0], port_2[1]);
         let swapped = text.replacen(
@@ -81,7 +84,10 @@ fn the_user_target_at_xdp_sees_a_wrong_replica_order_and_a_dropped_copy() {
         );
         let (ok, out) = run(program, &common::write(&dir, script, &swapped), "user");
         assert!(!ok, "{program}: {out}");
-        assert!(out.contains("FAIL: 3 packets, 2 failure(s)"), "{program}: {out}");
+        assert!(
+            out.contains("FAIL: 3 packets, 2 failure(s)"),
+            "{program}: {out}"
+        );
         // Egress drops instance 9's copy to port 5: expecting it fails.
         let dropped = text.replacen(
             &format!("{second}\n"),
@@ -90,6 +96,9 @@ fn the_user_target_at_xdp_sees_a_wrong_replica_order_and_a_dropped_copy() {
         );
         let (ok, out) = run(program, &common::write(&dir, script, &dropped), "user");
         assert!(!ok, "{program}: {out}");
-        assert!(out.contains("FAIL: 3 packets, 1 failure(s)"), "{program}: {out}");
+        assert!(
+            out.contains("FAIL: 3 packets, 1 failure(s)"),
+            "{program}: {out}"
+        );
     }
 }

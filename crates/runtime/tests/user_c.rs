@@ -1,6 +1,7 @@
 //! The user-space target's C stand-ins against the kernel's semantics
 //! (`user-c/tests/semantics.c`: map flags and capacities, LPM matching,
-//! packet resize limits, redirect verdicts, csum_diff), built with
+//! packet resize limits, redirect verdicts, csum_diff, XDP metadata,
+//! maps of maps, a devmap broadcast's walk and queues), built with
 //! AddressSanitizer and UBSan. Skips, saying why, without clang.
 
 use std::path::Path;
@@ -20,7 +21,15 @@ fn c_stand_ins_keep_the_kernels_semantics() {
         .arg(format!("-I{}", dir.join("include").display()))
         .arg(format!("-I{}", dir.display()))
         .arg("-I/usr/include/x86_64-linux-gnu")
-        .args(["tests/semantics.c", "p4u_maps.c", "p4u_packet.c"].map(|f| dir.join(f)))
+        .args(
+            [
+                "tests/semantics.c",
+                "p4u_maps.c",
+                "p4u_packet.c",
+                "p4u_copies.c",
+            ]
+            .map(|f| dir.join(f)),
+        )
         .arg("-o")
         .arg(&binary)
         .output();

@@ -81,10 +81,12 @@ long bpf_clone_redirect(struct __sk_buff *skb, __u32 ifindex, __u64 flags)
 /* The kernel's per-device bulk queue (DEV_MAP_BULK_SIZE). */
 #define BULK 16
 
+/* A device's queue: its frames run the program of the entry that queued
+ * the first, as the kernel keeps one program per queue. */
 struct device_queue {
     __u32 ifindex;
     __u32 count;
-    int programs[BULK]; /* whether each frame's entry has a program */
+    int with_program;
 };
 
 static struct device_queue queues[MAX_COPIES];
@@ -93,7 +95,7 @@ static __u32 queue_count;
 static void flush(struct device_queue *queue)
 {
     for (__u32 i = 0; i < queue->count; i++)
-        copy_through(queue->ifindex, queue->programs[i]);
+        copy_through(queue->ifindex, queue->with_program);
     queue->count = 0;
 }
 
@@ -109,10 +111,11 @@ static void enqueue(const struct bpf_devmap_val *entry)
         queue = &queues[queue_count++];
         queue->ifindex = entry->ifindex;
         queue->count = 0;
+        queue->with_program = entry->bpf_prog.fd > 0;
     }
     if (queue->count == BULK)
         flush(queue);
-    queue->programs[queue->count++] = entry->bpf_prog.fd > 0;
+    queue->count++;
 }
 
 int p4u_broadcast(int verdict)

@@ -10,7 +10,8 @@
  * Maps of maps hold inner maps' ids (the slot of `maps` they live in); a
  * program's lookup gets the inner map itself. Inner maps are made by the
  * runtime (`create`, as it would create a map and pass its descriptor)
- * and freed when no map of maps holds them any more. */
+ * and freed when no map of maps holds them any more (one never stored
+ * stays: the runtime always stores what it creates). */
 #include "p4u_runtime.h"
 
 #include <errno.h>
@@ -113,9 +114,8 @@ static void release(struct p4u_map *m)
     memset(m, 0, sizeof *m);
 }
 
-struct p4u_map *p4u_inner_map(const struct p4u_map *outer, const void *value)
+struct p4u_map *p4u_inner_map(const void *value)
 {
-    (void)outer;
     __u32 id;
     memcpy(&id, value, sizeof id);
     return id < map_count && maps[id].definition == &maps[id] ? &maps[id] : NULL;
@@ -229,7 +229,7 @@ void *p4u_map_value(struct p4u_map *m, const void *key)
 void *p4u_map_lookup(struct p4u_map *m, const void *key)
 {
     void *value = p4u_map_value(m, key);
-    return value && is_map_of_maps(m) ? p4u_inner_map(m, value) : value;
+    return value && is_map_of_maps(m) ? p4u_inner_map(value) : value;
 }
 
 long p4u_map_update(struct p4u_map *m, const void *key, const void *value, __u64 flags)
@@ -238,7 +238,7 @@ long p4u_map_update(struct p4u_map *m, const void *key, const void *value, __u64
         return -EINVAL;
     if (is_lpm(m) && lpm_prefix(key) > (m->shape.key_size - 4) * 8)
         return -EINVAL;
-    struct p4u_map *inner = is_map_of_maps(m) ? p4u_inner_map(m, value) : NULL;
+    struct p4u_map *inner = is_map_of_maps(m) ? p4u_inner_map(value) : NULL;
     if (is_map_of_maps(m) && !inner)
         return -EBADF;
     long slot = find_slot(m, key);

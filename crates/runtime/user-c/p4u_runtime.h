@@ -53,7 +53,7 @@ void p4u_copies_put(void (*put_hex)(const unsigned char *, __u32));
  * the kernel does when it flushes; whether the frame left that way. */
 int p4u_broadcast(int verdict);
 /* A map of maps' inner map, from the id stored in it. */
-struct p4u_map *p4u_inner_map(const struct p4u_map *outer, const void *value);
+struct p4u_map *p4u_inner_map(const void *value);
 /* A fresh map of no definition (a descriptor's map), named `#ID`. */
 struct p4u_map *p4u_map_create(struct p4u_map_shape shape);
 const char *p4u_map_name(const struct p4u_map *map);

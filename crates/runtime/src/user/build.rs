@@ -42,8 +42,8 @@ const MULTIARCH_INCLUDE: &str = "/usr/include/x86_64-linux-gnu";
 pub struct BuildOptions {
     /// AddressSanitizer and UBSan (slower; for tests and fuzzing).
     pub sanitize: bool,
-    /// The function run on each packet copy (`bpf_clone_redirect`), when
-    /// the program makes copies.
+    /// The function run on each packet copy (`bpf_clone_redirect` at TC,
+    /// the devmap entries' program at XDP), when the program makes copies.
     pub egress_entry: Option<String>,
 }
 

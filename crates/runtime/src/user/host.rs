@@ -18,7 +18,8 @@ pub struct UserHost {
     broadcast: Cell<bool>,
 }
 
-/// A copy of a packet (`bpf_clone_redirect`), after egress ran on it.
+/// A copy of a packet (`bpf_clone_redirect` at TC, a devmap broadcast's
+/// at XDP), after egress ran on it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Copy {
     /// The interface it was sent to.
@@ -131,9 +132,10 @@ impl UserHost {
     pub fn create_map(&self, shape: Shape) -> Result<String> {
         let (kind, key, value, max) = shape;
         let answer = self.ask(&format!("create {kind} {key} {value} {max}"))?;
-        answer.strip_prefix("map ").map(str::to_string).ok_or_else(|| {
-            RuntimeError::BadObject(format!("the host program answered `{answer}`"))
-        })
+        answer
+            .strip_prefix("map ")
+            .map(str::to_string)
+            .ok_or_else(|| RuntimeError::BadObject(format!("the host program answered `{answer}`")))
     }
 
     pub fn lookup(&self, map: &str, key: &[u8]) -> Result<Option<Vec<u8>>> {

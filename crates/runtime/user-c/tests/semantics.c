@@ -166,7 +166,9 @@ static int maps_of_maps(void)
     __u64 key = 1;
     __u32 bad = 200;
     CHECK(bpf_map_update_elem(&outer, &key, &bad, BPF_ANY) == -EBADF);
-    __u32 id = (__u32)atoi(p4u_map_name(inner) + 1);
+    char name[16];
+    snprintf(name, sizeof name, "%s", p4u_map_name(inner));
+    __u32 id = (__u32)atoi(name + 1);
     CHECK(bpf_map_update_elem(&outer, &key, &id, BPF_ANY) == 0);
     CHECK(bpf_map_lookup_elem(&outer, &key) == inner);
     __u32 keys[] = { 9, 2, 1, 0 };
@@ -179,13 +181,64 @@ static int maps_of_maps(void)
     CHECK(bpf_redirect_map(bpf_map_lookup_elem(&outer, &key), 0, BPF_F_BROADCAST) == XDP_REDIRECT);
     CHECK(p4u_redirect_broadcast == inner);
     CHECK(bpf_redirect_map(&ports, 7, 0) == XDP_REDIRECT && !p4u_redirect_broadcast);
-    CHECK(bpf_map_delete_elem(&outer, &key) == 0 && !p4u_map_named("#") && !p4u_inner_map(NULL, &id));
+    CHECK(bpf_map_delete_elem(&outer, &key) == 0 && !p4u_map_named(name) && !p4u_inner_map(&id));
     return 0;
+}
+
+/* The devmap program stand-in: notes where each copy went and the
+ * metadata it came with; drops copies to interface 66. */
+static __u32 egress_order[40], egress_meta[40], egress_count;
+
+int p4u_egress_entry(void)
+{
+    egress_order[egress_count] = p4u_xdp.egress_ifindex;
+    egress_meta[egress_count++] = meta_word();
+    return p4u_xdp.egress_ifindex == 66 ? XDP_DROP : XDP_PASS;
+}
+
+/* A broadcast queues copies per device in walk order and runs them when
+ * 16 wait and at the flush, newest device first, metadata included. */
+static int broadcasts(void)
+{
+    struct p4u_map_shape shape = { BPF_MAP_TYPE_DEVMAP_HASH, 4, 8, 20 };
+    struct p4u_map *devmap = p4u_map_create(shape);
+    for (__u32 key = 0; key < 20; key++) {
+        __u32 ifindex = key == 1 ? 55 : key == 3 ? 66 : 44;
+        struct bpf_devmap_val value = { .ifindex = ifindex, .bpf_prog.fd = 1 };
+        CHECK(p4u_map_update(devmap, &key, &value, BPF_ANY) == 0);
+    }
+    unsigned char frame[20] = { 0 };
+    p4u_packet_load(frame, sizeof frame);
+    p4u_hook_is_tc = 0;
+    __u32 word = 0xfeed;
+    CHECK(bpf_xdp_adjust_meta(&p4u_xdp, -4) == 0);
+    memcpy((void *)(long)p4u_xdp.data_meta, &word, sizeof word);
+    CHECK(bpf_redirect_map(devmap, 0, BPF_F_BROADCAST) == XDP_REDIRECT);
+    CHECK(p4u_broadcast(XDP_PASS) == 0 && !p4u_redirect_broadcast);
+    CHECK(bpf_redirect_map(devmap, 0, BPF_F_BROADCAST) == XDP_REDIRECT);
+    CHECK(p4u_broadcast(XDP_REDIRECT) == 1);
+    /* 18 copies to 44: its first 16 run when the 17th comes (key 18), then
+     * the flush runs 66, 55, and 44's last two. */
+    CHECK(egress_count == 20);
+    for (__u32 i = 0; i < 16; i++)
+        CHECK(egress_order[i] == 44);
+    CHECK(egress_order[16] == 66 && egress_order[17] == 55);
+    CHECK(egress_order[18] == 44 && egress_order[19] == 44);
+    for (__u32 i = 0; i < 20; i++)
+        CHECK(egress_meta[i] == word);
+    CHECK(meta_word() == word && p4u_xdp.egress_ifindex == 0);
+    return 0;
+}
+
+static void ignore_hex(const unsigned char *bytes, __u32 length)
+{
+    (void)bytes, (void)length;
 }
 
 int main(void)
 {
-    int failed = maps() || packets() || checksums() || metadata() || maps_of_maps();
+    int failed = maps() || packets() || checksums() || metadata() || maps_of_maps() || broadcasts();
+    p4u_copies_put(ignore_hex);
     free(p4u_current.buffer);
     if (!failed)
         puts("all checks hold");
