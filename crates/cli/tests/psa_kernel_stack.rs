@@ -15,7 +15,8 @@
 //!
 //! Every name carries the hook and the process id; everything is removed
 //! at the end, also after a failure. Skips, saying why, without root/BPF,
-//! clang, `ip`, `nsenter` or python3 (which sends and captures frames).
+//! clang, `ip`, `nsenter`, python3 (which sends and captures frames) or
+//! network namespaces.
 
 mod common;
 
@@ -293,7 +294,7 @@ fn without_ip_id(frame: &str) -> String {
         .collect()
 }
 
-fn missing_tools() -> Option<String> {
+fn missing_tools(hook: &str) -> Option<String> {
     if let Some(why) = common::kernel_unavailable() {
         return Some(why);
     }
@@ -302,11 +303,26 @@ fn missing_tools() -> Option<String> {
             return Some(format!("`{tool}` is not installed"));
         }
     }
-    None
+    no_namespaces(hook)
+}
+
+/// Why network namespaces cannot be made here, if they cannot.
+fn no_namespaces(hook: &str) -> Option<String> {
+    let probe = format!("k2h-probe-{hook}-{}", std::process::id());
+    let made = Command::new("ip").args(["netns", "add", &probe]).output();
+    let _ = Command::new("ip").args(["netns", "del", &probe]).output();
+    match made {
+        Ok(out) if out.status.success() => None,
+        Ok(out) => Some(format!(
+            "cannot make a network namespace: {}",
+            common::stderr(&out).trim()
+        )),
+        Err(e) => Some(format!("cannot run `ip netns add`: {e}")),
+    }
 }
 
 fn pass_to_kernel_stack(hook: &'static str) {
-    if let Some(why) = missing_tools() {
+    if let Some(why) = missing_tools(hook) {
         eprintln!("skipping the host-stack scenario at {hook}: {why}");
         return;
     }
