@@ -90,3 +90,42 @@ fn inexact_value_set_members_are_warned_at_their_annotation() {
         );
     }
 }
+
+/// A DirectMeter and a DirectCounter on a table of ternary and range keys:
+/// overlapping rules each spend only their own meter and counter.
+#[test]
+fn direct_meters_on_ternary_and_range_rules_are_per_rule() {
+    passes_everywhere("direct_meter_ternary", 8);
+}
+
+/// An `@atomic` block compiles and says, where it is, what it guarantees
+/// here: no lock across CPUs.
+#[test]
+fn atomic_blocks_say_what_they_guarantee() {
+    let source =
+        std::fs::read_to_string(gap("direct_meter_ternary.p4")).expect("direct_meter_ternary.p4");
+    let from = "        police_by_addr.apply();";
+    assert!(source.contains(from), "the apply block changed");
+    let atomic = source.replacen(
+        from,
+        "        @atomic {\n            police_by_addr.apply();\n        }",
+        1,
+    );
+    let dir = common::scratch_dir("psa_gaps_atomic");
+    let program = common::write(&dir, "atomic.p4", &atomic);
+    let line = 1 + atomic
+        .lines()
+        .position(|l| l.contains("@atomic"))
+        .unwrap_or(0);
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &dir.join("out").to_string_lossy(),
+    ]);
+    let err = common::stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let at =
+        format!("atomic.p4:{line}:9: warning: `@atomic`: p4bpf runs this block without a lock");
+    assert!(err.contains(&at), "{at}:\n{err}");
+}
