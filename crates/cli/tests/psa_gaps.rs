@@ -51,10 +51,11 @@ fn wide_fields_not_of_whole_bytes_keep_their_neighbours_bits() {
 }
 
 /// `lookahead<bit<N>>` for N of 13, 71 (wider than 64 bits, not whole
-/// bytes) and a slice of an 87-bit one in a select.
+/// bytes) and a slice of an 87-bit one in a select; then a value set of
+/// two fields, its member added by STF `pvs_add`.
 #[test]
 fn lookahead_of_odd_and_wide_bit_strings_sees_the_bits_ahead() {
-    passes_everywhere("lookahead_bits", 4);
+    passes_everywhere("lookahead_bits", 5);
 }
 
 /// A value set member's `@match(ternary|lpm|range)` is heard: p4bpf
