@@ -49,3 +49,84 @@ fn passes_everywhere(name: &str, packets: usize) {
 fn wide_fields_not_of_whole_bytes_keep_their_neighbours_bits() {
     passes_everywhere("wide_odd", 18);
 }
+
+/// `lookahead<bit<N>>` for N of 13, 71 (wider than 64 bits, not whole
+/// bytes) and a slice of an 87-bit one in a select; then a value set of
+/// two fields, its member added by STF `pvs_add`.
+#[test]
+fn lookahead_of_odd_and_wide_bit_strings_sees_the_bits_ahead() {
+    passes_everywhere("lookahead_bits", 5);
+}
+
+/// A value set member's `@match(ternary|lpm|range)` is heard: p4bpf
+/// matches members exactly and says so where the annotation is.
+#[test]
+fn inexact_value_set_members_are_warned_at_their_annotation() {
+    let source = std::fs::read_to_string(gap("lookahead_bits.p4")).expect("lookahead_bits.p4");
+    let from = "struct pair_t {\n    bit<4>  kind;\n    bit<12> tag;";
+    assert!(source.contains(from), "the value set's struct changed");
+    let annotated = source.replacen(
+        from,
+        "struct pair_t {\n    @match(ternary) bit<4> kind;\n    @match(range) bit<12> tag;",
+        1,
+    );
+    let dir = common::scratch_dir("psa_gaps_value_set_match");
+    let program = common::write(&dir, "vs_match.p4", &annotated);
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &dir.join("out").to_string_lossy(),
+    ]);
+    let err = common::stderr(&out);
+    assert!(out.status.success(), "{err}");
+    for (line, kind) in [(38, "ternary"), (39, "range")] {
+        let at = format!("vs_match.p4:{line}:5: warning: value set `InParser.pairs`");
+        assert!(err.contains(&at), "{at}:\n{err}");
+        assert!(
+            err.contains(&format!(
+                "is `@match({kind})`, but p4bpf matches value set members exactly"
+            )),
+            "{err}"
+        );
+    }
+}
+
+/// A DirectMeter and a DirectCounter on a table of ternary and range keys:
+/// overlapping rules each spend only their own meter and counter.
+#[test]
+fn direct_meters_on_ternary_and_range_rules_are_per_rule() {
+    passes_everywhere("direct_meter_ternary", 8);
+}
+
+/// An `@atomic` block compiles and says, where it is, what it guarantees
+/// here: no lock across CPUs.
+#[test]
+fn atomic_blocks_say_what_they_guarantee() {
+    let source =
+        std::fs::read_to_string(gap("direct_meter_ternary.p4")).expect("direct_meter_ternary.p4");
+    let from = "        police_by_addr.apply();";
+    assert!(source.contains(from), "the apply block changed");
+    let atomic = source.replacen(
+        from,
+        "        @atomic {\n            police_by_addr.apply();\n        }",
+        1,
+    );
+    let dir = common::scratch_dir("psa_gaps_atomic");
+    let program = common::write(&dir, "atomic.p4", &atomic);
+    let line = 1 + atomic
+        .lines()
+        .position(|l| l.contains("@atomic"))
+        .unwrap_or(0);
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &dir.join("out").to_string_lossy(),
+    ]);
+    let err = common::stderr(&out);
+    assert!(out.status.success(), "{err}");
+    let at =
+        format!("atomic.p4:{line}:9: warning: `@atomic`: p4bpf runs this block without a lock");
+    assert!(err.contains(&at), "{at}:\n{err}");
+}

@@ -170,6 +170,15 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         .value_sets
         .iter()
         .map(|v| {
+            if let Some((fields, key_size)) = struct_members(prog, &v.ty) {
+                return layout::ValueSet {
+                    name: v.name.clone(),
+                    map: v.c_name.clone(),
+                    size: v.size,
+                    fields,
+                    key_size,
+                };
+            }
             let width = v.ty.width().unwrap_or(0);
             let len = crate::cstruct::Scalar::for_width(width).size();
             let field = layout::FieldLayout {
@@ -271,4 +280,61 @@ fn meters(prog: &Program) -> Vec<layout::Meter> {
             _ => None,
         })
         .collect()
+}
+
+/// The members of a struct value set's element, nested structs flattened
+/// in order, where the C struct of the map's key holds them (natural
+/// alignment, as clang lays it out), and that struct's size; `None` for
+/// an element that is not a struct.
+fn struct_members(prog: &Program, ty: &crate::ir::Ty) -> Option<(Vec<layout::FieldLayout>, u32)> {
+    fn walk(
+        prog: &Program,
+        ty: &crate::ir::Ty,
+        base: u32,
+        prefix: &str,
+        out: &mut Vec<layout::FieldLayout>,
+    ) -> (u32, u32) {
+        use crate::cstruct::Scalar;
+        let crate::ir::Ty::Struct(agg) = ty else {
+            let width = ty.width().unwrap_or(8);
+            let scalar = Scalar::for_width(width);
+            out.push(layout::FieldLayout {
+                name: prefix.to_string(),
+                bit_width: width,
+                byte_offset: base,
+                byte_len: scalar.size(),
+                byte_order: if width > 64 {
+                    layout::ByteOrder::Network
+                } else {
+                    layout::ByteOrder::Host
+                },
+            });
+            let align = if width > 64 { 1 } else { scalar.size() };
+            return (scalar.size(), align);
+        };
+        let (mut size, mut align) = (0u32, 1u32);
+        for f in prog.agg(*agg).map_or(&[][..], |a| &a.fields) {
+            let mut inner = vec![];
+            let name = if prefix.is_empty() {
+                f.name.clone()
+            } else {
+                format!("{prefix}.{}", f.name)
+            };
+            let (f_size, f_align) = walk(prog, &f.ty, 0, &name, &mut inner);
+            let offset = size.div_ceil(f_align) * f_align;
+            out.extend(inner.into_iter().map(|l| layout::FieldLayout {
+                byte_offset: base + offset + l.byte_offset,
+                ..l
+            }));
+            size = offset + f_size;
+            align = align.max(f_align);
+        }
+        (size.div_ceil(align).max(1) * align, align)
+    }
+    if !matches!(ty, crate::ir::Ty::Struct(_)) {
+        return None;
+    }
+    let mut fields = vec![];
+    let (size, _) = walk(prog, ty, 0, "", &mut fields);
+    Some((fields, size))
 }

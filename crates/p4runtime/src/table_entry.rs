@@ -192,12 +192,27 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
         (Some(field_match::FieldMatchType::Optional(optional)), MatchKind::Optional) => {
             to_text(&optional.value, width, &what)
         }
-        (Some(field_match::FieldMatchType::Range(_)), MatchKind::Range) => Err(
-            Failure::unimplemented(format!("{}: range matches are not compiled yet", what())),
-        ),
+        (Some(field_match::FieldMatchType::Range(range)), MatchKind::Range) => {
+            range_text(range, width, &what)
+        }
         (None, _) => Err(Failure::invalid(format!("{}: no match given", what()))),
         _ => Err(wrong_kind()),
     }
+}
+
+/// `LO..HI`, both included, as the runtime takes a range key.
+fn range_text(range: &field_match::Range, width: u32, what: &dyn Fn() -> String) -> Outcome<String> {
+    let (low, high) = (to_text(&range.low, width, what)?, to_text(&range.high, width, what)?);
+    let len = value::byte_len(width);
+    if padded(&range.low, len) > padded(&range.high, len) {
+        return Err(Failure::invalid(format!(
+            "{}: range low 0x{} is above high 0x{}",
+            what(),
+            bytestring::hex(&range.low),
+            bytestring::hex(&range.high)
+        )));
+    }
+    Ok(format!("{low}..{high}"))
 }
 
 fn outside_mask(value: &[u8], mask: &[u8], width: u32, what: &dyn Fn() -> String) -> Outcome<()> {
@@ -271,6 +286,9 @@ pub(crate) fn field_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldM
     use field_match::FieldMatchType as Kind;
     let width = field.bitwidth;
     let full = value::prefix_mask(width, width);
+    if field.kind == MatchKind::Range {
+        return range_match(field, text);
+    }
     let (value_text, mask) = match (text.split_once("&&&"), text.split_once('/')) {
         (Some((v, m)), _) => (v, value::parse(m, width).map_err(Failure::invalid)?),
         (None, Some((v, p))) => {
@@ -300,6 +318,25 @@ pub(crate) fn field_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldM
     Ok(Some(FieldMatch {
         field_id: field.id,
         field_match_type: Some(kind),
+    }))
+}
+
+/// A range key's text (`LO..HI`, or one value) as its match; the whole
+/// domain is a wildcard, no match at all.
+fn range_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldMatch>> {
+    let width = field.bitwidth;
+    let (low, high) = text.split_once("..").unwrap_or((text, text));
+    let (low, high) = (bytestring::from_text(low, width)?, bytestring::from_text(high, width)?);
+    let full = bytestring::canonical(&value::prefix_mask(width, width));
+    if low.iter().all(|b| *b == 0) && high == full {
+        return Ok(None);
+    }
+    Ok(Some(FieldMatch {
+        field_id: field.id,
+        field_match_type: Some(field_match::FieldMatchType::Range(field_match::Range {
+            low,
+            high,
+        })),
     }))
 }
 
@@ -522,5 +559,68 @@ mod tests {
             Ok(0),
             "a /0 route is a wildcard: no match"
         );
+    }
+}
+
+#[cfg(test)]
+mod range_tests {
+    use super::*;
+    use crate::proto::p4::v1::field_match::Range;
+    use tonic::Code;
+
+    fn port_range() -> FieldIds {
+        FieldIds {
+            id: 1,
+            name: "hdr.udp.dst_port".into(),
+            key: 0,
+            bitwidth: 12,
+            kind: MatchKind::Range,
+        }
+    }
+
+    fn ids() -> TableIds {
+        TableIds {
+            id: 0x0200_0001,
+            name: "Ingress.ports".into(),
+            index: Some(0),
+            fields: vec![port_range()],
+            actions: vec![],
+            needs_priority: true,
+        }
+    }
+
+    fn range(low: &[u8], high: &[u8]) -> FieldMatch {
+        FieldMatch {
+            field_id: 1,
+            field_match_type: Some(field_match::FieldMatchType::Range(Range {
+                low: low.to_vec(),
+                high: high.to_vec(),
+            })),
+        }
+    }
+
+    #[test]
+    fn range_matches_are_written_as_bounds_and_read_back() {
+        let (ids, field) = (ids(), port_range());
+        let text = field_text(&ids, &field, &range(&[0x10], &[0x0f, 0xff]));
+        assert_eq!(text.as_deref().ok(), Some("0x10..0x0fff"));
+        let back = field_match(&field, "0x010..0xfff").ok().flatten();
+        assert_eq!(back, Some(range(&[0x10], &[0x0f, 0xff])));
+        // One value is the range of it alone; the whole domain is a wildcard.
+        assert_eq!(field_match(&field, "7").ok().flatten(), Some(range(&[7], &[7])));
+        assert_eq!(field_match(&field, "0..0xfff").ok().flatten(), None);
+    }
+
+    #[test]
+    fn a_range_ending_below_its_start_or_too_wide_is_refused() {
+        let (ids, field) = (ids(), port_range());
+        let backwards = field_text(&ids, &field, &range(&[0x20], &[0x10]));
+        let err = backwards.err().map(|f| (f.code, f.message));
+        assert!(
+            matches!(&err, Some((Code::InvalidArgument, m)) if m.contains("Ingress.ports") && m.contains("hdr.udp.dst_port") && m.contains("above high")),
+            "{err:?}"
+        );
+        let wide = field_text(&ids, &field, &range(&[0], &[0x10, 0x00]));
+        assert_eq!(wide.err().map(|f| f.code), Some(Code::OutOfRange));
     }
 }

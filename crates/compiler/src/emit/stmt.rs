@@ -480,6 +480,14 @@ impl Emitter<'_> {
             (ty, ExprKind::Wide { op, args }) => {
                 vec![line(self.wide_assign(&place, ty, *op, args))]
             }
+            (Ty::Bits { width, .. }, ExprKind::Lookahead { bit_offset, .. }) if *width > 64 => {
+                let ahead = crate::ir::AggField {
+                    name: String::new(),
+                    ty: lhs.ty.clone(),
+                    bit_offset: *bit_offset,
+                };
+                super::wide::load_wide_field("(pkt + offset)", &ahead, &place)
+            }
             (Ty::Bits { width, .. }, ExprKind::Int(v)) if *width > 64 => {
                 let n = width.div_ceil(8);
                 let bytes = v.to_bytes_be();

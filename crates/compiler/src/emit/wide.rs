@@ -316,7 +316,11 @@ mod tests {
         // bit<3> then bit<70>: 10 bytes, the field ends 7 bits before them.
         assert_eq!(field_bits_in_byte(0, 7, 70), 0x80, "last byte: its top bit");
         assert_eq!(field_bits_in_byte(4, 7, 70), 0xff, "a middle byte");
-        assert_eq!(field_bits_in_byte(9, 7, 70), 0x1f, "first byte: after bit<3>");
+        assert_eq!(
+            field_bits_in_byte(9, 7, 70),
+            0x1f,
+            "first byte: after bit<3>"
+        );
         // bit<4> then bit<68>: ends on a byte, starts inside one.
         assert_eq!(field_bits_in_byte(0, 0, 68), 0xff);
         assert_eq!(field_bits_in_byte(8, 0, 68), 0x0f);

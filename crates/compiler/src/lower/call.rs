@@ -144,13 +144,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                             },
                             ty,
                         }),
+                        Some(ty @ Ty::Bits { signed: false, .. }) => Some(self.lookahead_wide(ty)),
                         Some(ty @ (Ty::Header(_) | Ty::Struct(_) | Ty::Stack { .. })) => {
                             self.lookahead_value(ty, e)
                         }
                         _ => {
                             self.diags.error(
                                 e.span,
-                                "`lookahead` is supported for bit<N> with N <= 64 (or a slice of a wider one), headers, structs and stacks",
+                                "`lookahead` is supported for bit<N>, int<N> with N <= 64, headers, structs and stacks",
                             );
                             None
                         }

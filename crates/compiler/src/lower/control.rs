@@ -69,6 +69,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let c_name = self.c_name(&p4);
                 let id = ir::ValueSetId(self.prog.value_sets.len() as u32);
                 let p4_id = self.id_annotation(&decl.annotations);
+                self.warn_inexact_value_set_members(&p4, &ty);
                 self.prog.value_sets.push(ir::ValueSet {
                     name: p4,
                     c_name,

@@ -1,7 +1,8 @@
 //! `p.lookahead<T>()` as a value of a header, a struct or a header stack
 //! (and structs of them): a fresh variable whose bit strings take the bits
 //! ahead in wire order, every header in it valid, filled before the
-//! expression. The whole of `T` must be in the packet.
+//! expression. The whole of `T` must be in the packet. A bit string wider
+//! than 64 bits is such a variable too.
 
 use super::Lowerer;
 use crate::ir::{Expr, ExprKind, Stmt, Ty, VarStorage};
@@ -47,6 +48,29 @@ impl Lowerer<'_, '_> {
             bit_offset += width;
         }
         Some(place)
+    }
+
+    /// `p.lookahead<bit<N>>()` with N > 64: wide values are places, so a
+    /// fresh variable filled with the bits ahead before the expression.
+    pub(super) fn lookahead_wide(&mut self, ty: Ty) -> Expr {
+        let name = format!("{}.lookahead{}", self.dotted("tmp"), self.prog.vars.len());
+        let v = self.new_var(name, ty.clone(), VarStorage::State);
+        let place = Expr {
+            kind: ExprKind::Var(v),
+            ty: ty.clone(),
+        };
+        let check_bytes = ty.width().unwrap_or(0).div_ceil(8);
+        self.pending.push(Stmt::Assign {
+            lhs: place.clone(),
+            rhs: Expr {
+                kind: ExprKind::Lookahead {
+                    bit_offset: 0,
+                    check_bytes,
+                },
+                ty,
+            },
+        });
+        place
     }
 
     /// Appends the bit-string places inside `place` in wire order to

@@ -14,6 +14,7 @@ mod actions_list;
 mod add_on_miss;
 mod architecture;
 mod args;
+mod atomic;
 mod call;
 mod compare;
 mod conditional;

@@ -22,7 +22,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     fn sub_block(&mut self, s: &'a ast::Stmt) -> Vec<Stmt> {
         match &s.kind {
-            StmtKind::Block(b) => self.block(&b.stmts),
+            StmtKind::Block(b) => {
+                self.warn_atomic_block(b);
+                self.block(&b.stmts)
+            }
             _ => self.block(std::slice::from_ref(s)),
         }
     }
@@ -67,7 +70,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     .unwrap_or_default();
                 out.push(Stmt::If { cond, then, other });
             }
-            StmtKind::Block(b) => out.extend(self.block(&b.stmts)),
+            StmtKind::Block(b) => {
+                self.warn_atomic_block(b);
+                out.extend(self.block(&b.stmts))
+            }
             StmtKind::Switch { expr, cases } => self.switch(expr, cases, s, out),
             StmtKind::Return(None) => out.push(Stmt::Return),
             StmtKind::Return(Some(value)) => {

@@ -80,3 +80,44 @@ fn shown(widths: &[Option<u32>]) -> String {
         .collect();
     each.join(", ")
 }
+
+impl Lowerer<'_, '_> {
+    /// Warns, at each `@match(kind)` other than `exact` on a member of
+    /// value set element type `ty`, that the member is matched exactly:
+    /// the hint is kept out of the data plane (see the module docs), so a
+    /// program written for ternary, lpm or range members hears it here.
+    pub(super) fn warn_inexact_value_set_members(&mut self, set: &str, ty: &Ty) {
+        let Ty::Struct(agg) = ty else {
+            return;
+        };
+        let Some(name) = self.env.aggregates.get(agg.index()).map(|a| a.name.clone()) else {
+            return;
+        };
+        let Some(ast::DeclKind::Struct { fields, .. }) = self.env.decl(&name).map(|d| &d.kind)
+        else {
+            return;
+        };
+        for field in fields {
+            for a in field.annotations.iter().filter(|a| a.name.name == "match") {
+                let ast::AnnotationBody::Expressions(args) = &a.body else {
+                    continue;
+                };
+                if let [ast::Expr {
+                    kind: A::Path(kind),
+                    ..
+                }] = args.as_slice()
+                {
+                    if kind.name.name != "exact" {
+                        self.diags.warning(
+                            a.span,
+                            format!(
+                                "value set `{set}`: member `{}` is `@match({})`, but p4bpf matches value set members exactly (its P4Info lists them as exact)",
+                                field.name.name, kind.name.name
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
