@@ -82,10 +82,8 @@ pub fn load_image(
                     .to_string()
             })?;
             let description = read_description(&image).map_err(|e| e.to_string())?;
-            if let Some(r) = &description.replication {
-                if r.copy_ports_map.is_some() {
-                    return Err(USER_COPIES_AT_XDP.into());
-                }
+            if description.copy_ports_map().is_some() {
+                return Err(USER_COPIES_AT_XDP.into());
             }
             let options = BuildOptions {
                 sanitize: true,

@@ -57,6 +57,7 @@ mod wide;
 mod wire_fields;
 mod write_through;
 mod xdp_copies;
+mod xdp_pna_mirror;
 mod xdp_psa_clone;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
@@ -248,6 +249,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.port_map_definition());
     out.push_str(&e.replication_definitions());
     out.push_str(&e.pna_mirror_definitions());
+    out.push_str(&e.pna_xdp_mirror_definitions());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&e.digest_definitions());
     out.push_str(&e.loop_round_declarations());
@@ -526,6 +528,7 @@ impl Emitter<'_> {
                     out.extend(self.psa_clone_e2e_call(i));
                     out.extend(self.pna_mirror_call(i));
                     out.extend(self.recirculate_check(i));
+                    out.extend(self.pna_xdp_mirror_call(i));
                 }
             }
         }
