@@ -65,7 +65,10 @@ fn mirroring_a_packet_to_the_host_or_recirculated_follows_the_hook() {
     for (stf, target, hook, packets) in BY_HOOK {
         let (ok, text) = run(stf, target, hook);
         let pass = format!("PASS: {packets} packets");
-        assert!(ok && text.contains(&pass), "{stf} {target} at {hook}:\n{text}");
+        assert!(
+            ok && text.contains(&pass),
+            "{stf} {target} at {hook}:\n{text}"
+        );
     }
 }
 
@@ -123,7 +126,15 @@ fn clone_command_scenario(name: &str, hook: &str) {
         sockets.push((port, PacketSocket::bind(index, &outer).expect("socket")));
     }
     let p = program();
-    p4bpf_ok(&["pipeline", "load", &p.to_string_lossy(), "--name", name, "--hook", hook]);
+    p4bpf_ok(&[
+        "pipeline",
+        "load",
+        &p.to_string_lossy(),
+        "--name",
+        name,
+        "--hook",
+        hook,
+    ]);
     let _loaded = Loaded(name.to_string());
     for port in 1..=4u32 {
         let (dev, number) = (format!("p{port}"), port.to_string());

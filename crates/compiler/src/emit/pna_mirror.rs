@@ -48,7 +48,13 @@ impl Emitter<'_> {
     /// After the main deparser wrote the packet (each pass's own): one
     /// call per slot the program called.
     pub(super) fn pna_mirror_call(&self, deparser: usize) -> Vec<CStmt> {
-        let Some(mirror) = self.prog.intrinsics.mirror.as_ref().filter(|_| self.mirrors()) else {
+        let Some(mirror) = self
+            .prog
+            .intrinsics
+            .mirror
+            .as_ref()
+            .filter(|_| self.mirrors())
+        else {
             return vec![];
         };
         if !self.is_last_deparser(deparser) {

@@ -58,7 +58,10 @@ impl Emitter<'_> {
         vec![CStmt::If {
             cond: called.join(" || "),
             then: vec![
-                line(format!("int mirrored = {}_mirror(ctx, st)", self.c_prefix())),
+                line(format!(
+                    "int mirrored = {}_mirror(ctx, st)",
+                    self.c_prefix()
+                )),
                 CStmt::If {
                     cond: "mirrored >= 0".into(),
                     then: vec![CStmt::Return("mirrored".into())],
@@ -133,7 +136,9 @@ impl Emitter<'_> {
         let mut body = self.original_frame();
         body.extend([
             line("u32 zero = 0"),
-            line(format!("u32 *seq = bpf_map_lookup_elem(&{p}_mirror_seq, &zero)")),
+            line(format!(
+                "u32 *seq = bpf_map_lookup_elem(&{p}_mirror_seq, &zero)"
+            )),
             CStmt::If {
                 cond: "!seq".into(),
                 then: vec![CStmt::Return("-1".into())],
@@ -266,15 +271,15 @@ impl Emitter<'_> {
         let drop = |why: &str| CStmt::Return(format!("XDP_DROP /* {why} */"));
         let body = vec![
             line("u32 zero = 0"),
-            line(format!("u32 *last = bpf_map_lookup_elem(&{p}_mirror_seq, &zero)")),
+            line(format!(
+                "u32 *last = bpf_map_lookup_elem(&{p}_mirror_seq, &zero)"
+            )),
             CStmt::If {
                 cond: "!last".into(),
                 then: vec![drop("no sequence")],
                 other: vec![],
             },
-            CStmt::Comment(
-                "generic XDP keeps no metadata, but sends the frames at once".into(),
-            ),
+            CStmt::Comment("generic XDP keeps no metadata, but sends the frames at once".into()),
             line("u32 *meta = (u32 *)(long)ctx->data_meta"),
             line("u32 seq = (void *)(meta + 1) <= (void *)(long)ctx->data ? *meta : *last"),
             line(format!("u32 slot = seq % {RING}")),
