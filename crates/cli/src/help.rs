@@ -23,7 +23,7 @@ commands:
   idle PIPELINE         sweep a loaded pipeline's idle table entries (PNA's idle timeouts)
   mcast ...             set, delete, list a loaded pipeline's multicast groups
   profile ...           action profile members and selector groups of a pipeline
-  clone ...             set, delete, list a loaded pipeline's clone sessions
+  clone ...             set, delete, list a loaded pipeline's clone (or mirror) sessions
   meter set ...         configure a loaded pipeline's meter (rates and bursts)
   p4runtime serve       serve P4Runtime (gRPC) for a pipeline: controllers like p4runtime-shell
   pipeline ...          load, unload or show pipelines pinned in bpffs

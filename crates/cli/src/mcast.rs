@@ -38,6 +38,10 @@ list  sessions as `SESSION<tab>PORT:INSTANCE ...`.
 A program has clone sessions when it clones (v1model's clone, PSA's
 ostd.clone). At XDP (I2E clones only) each session is also a devmap of its
 members' interfaces and every port.
+
+PNA's mirror sessions are set the same way: `mirror_packet(slot, SESSION)`
+sends each PORT a copy of the packet as the main deparser wrote it (the
+instance is not used: PNA has no egress).
 ";
 
 /// Which of a pipeline's replica sets a command manages.

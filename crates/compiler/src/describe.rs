@@ -227,7 +227,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         table_stats: None,
         table_acls: table_acls(prog),
         replication: crate::emit::replication_description(prog, hook),
-        mirror_sessions: crate::emit::mirror_sessions_description(prog),
+        mirror_sessions: crate::emit::mirror_sessions_description(prog, hook),
         profiles: crate::describe_profile::profiles(prog),
         direct: crate::emit::direct_description(prog),
         digests: crate::emit::digest::describe(prog),

@@ -163,14 +163,6 @@ fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
     if let Some(refusal) = refuse_copies_at_xdp(prog, hook) {
         return Err(refusal);
     }
-    if let (Some(mirror), Hook::Xdp) = (&prog.intrinsics.mirror, hook) {
-        let mut diags = Diagnostics::default();
-        diags.error(
-            mirror.at,
-            "PNA's `mirror_packet` is not supported at XDP yet: compile with --hook tc",
-        );
-        return Err(diags);
-    }
     if let (Some(at), Hook::Xdp) = (prog.skb_meta_at, hook) {
         let mut diags = Diagnostics::default();
         diags.error(

@@ -328,6 +328,36 @@ pub struct Replication {
 pub struct MirrorSessions {
     pub map: String,
     pub max_members: u32,
+    /// At XDP, as [`Replication::copy_ports_map`]: session -> the devmap
+    /// its copies leave by (its members and every port), each entry
+    /// running [`MirrorSessions::copy_entry`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_ports_map: Option<String>,
+    /// At XDP, the devmap's program.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub copy_entry: Option<String>,
+}
+
+impl Pipeline {
+    /// The program the pipeline's copies run in: multicast's and clones'
+    /// egress, or at XDP the mirror devmaps' program.
+    pub fn copy_entry(&self) -> Option<&str> {
+        let mirror = self.mirror_sessions.as_ref();
+        self.replication
+            .as_ref()
+            .map(|r| r.egress_entry.as_str())
+            .or_else(|| mirror.and_then(|m| m.copy_entry.as_deref()))
+    }
+
+    /// At XDP, the map from a group or session to the devmap its copies
+    /// leave by.
+    pub fn copy_ports_map(&self) -> Option<&str> {
+        let mirror = self.mirror_sessions.as_ref();
+        self.replication
+            .as_ref()
+            .and_then(|r| r.copy_ports_map.as_deref())
+            .or_else(|| mirror.and_then(|m| m.copy_ports_map.as_deref()))
+    }
 }
 
 /// In [`Replication::copy_ports_map`], the bit that makes a key a clone

@@ -112,11 +112,11 @@ impl LoadedPipeline {
 
     /// The program multicast copies run egress in, if the pipeline has one.
     pub fn egress_program_fd(&self) -> Result<Option<i32>> {
-        let Some(replication) = &self.description.replication else {
+        let Some(entry) = self.description.copy_entry() else {
             return Ok(None);
         };
         match &self.executor {
-            Executor::Kernel(object) => object.program_fd(&replication.egress_entry).map(Some),
+            Executor::Kernel(object) => object.program_fd(entry).map(Some),
             Executor::User(_) => Ok(None),
         }
     }

@@ -90,11 +90,14 @@ pub(crate) fn refresh_every(source: &impl MapSource, description: &Pipeline) -> 
     let ports = |members: &[crate::multicast::Member]| -> Vec<u32> {
         members.iter().map(|m| m.port).collect()
     };
-    for (group, members) in crate::multicast::list_groups(source, description)? {
-        refresh(source, description, Copies::Group(group), &ports(&members))?;
+    if description.replication.is_some() {
+        for (group, members) in crate::multicast::list_groups(source, description)? {
+            refresh(source, description, Copies::Group(group), &ports(&members))?;
+        }
     }
     let clones = description.replication.as_ref();
-    if clones.is_some_and(|r| r.clone_sessions_map.is_some()) {
+    let mirrors = description.mirror_sessions.is_some();
+    if mirrors || clones.is_some_and(|r| r.clone_sessions_map.is_some()) {
         for (session, members) in crate::clone_session::list_sessions(source, description)? {
             refresh(
                 source,
@@ -120,10 +123,7 @@ pub(crate) fn forget(
 }
 
 fn copies_map(source: &impl MapSource, description: &Pipeline) -> Result<Option<Map>> {
-    let name = description
-        .replication
-        .as_ref()
-        .and_then(|r| r.copy_ports_map.as_deref());
+    let name = description.copy_ports_map();
     name.map(|name| source.map(name)).transpose()
 }
 

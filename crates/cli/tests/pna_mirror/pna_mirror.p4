@@ -70,6 +70,18 @@ control MainControl(inout headers_t hdr, inout meta_t meta,
         } else if (op == 7) {
             drop_packet();
             mirrors.apply();
+        } else if (op == 8) {
+            mirror_packet((MirrorSlotId_t)0, (MirrorSessionId_t)5);
+            send_to_port((PortId_t)(InterfaceIdUint_t)PNA_PORT_CPU);
+        } else if (op == 9) {
+            // Each pass has its own slots.
+            hdr.ethernet.src[15:8] = (bit<8>)(PassNumberUint_t)istd.pass;
+            if (istd.pass == (PassNumber_t)0) {
+                mirror_packet((MirrorSlotId_t)0, (MirrorSessionId_t)5);
+                recirculate();
+            } else {
+                mirror_packet((MirrorSlotId_t)1, (MirrorSessionId_t)6);
+            }
         }
     }
 }

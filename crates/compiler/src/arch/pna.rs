@@ -17,6 +17,10 @@
 //! call of the three wins): the packet the main deparser wrote runs the
 //! pipeline again, with `pass` one more and `loopedback` true, at most
 //! `ir::Resubmit::MAX_PASSES` times, then it is dropped.
+//!
+//! `mirror_packet(slot, session)` is not a forwarding function: each of
+//! the four slots sends a copy of the packet the main deparser wrote to
+//! its last call's session (`lower::pna_mirror`, `emit::pna_mirror`).
 
 use super::{
     Architecture, Block, BlockKind, Function, Input, Intrinsics, Object, Param, Place, SkbCall,

@@ -59,6 +59,7 @@ mod write_through;
 mod xdp_clone_e2e;
 mod xdp_clone_resubmit;
 mod xdp_copies;
+mod xdp_pna_mirror;
 mod xdp_psa_clone;
 
 use crate::ir::{Outcome, Program, Step, VerdictRule};
@@ -250,6 +251,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     out.push_str(&e.port_map_definition());
     out.push_str(&e.replication_definitions());
     out.push_str(&e.pna_mirror_definitions());
+    out.push_str(&e.pna_xdp_mirror_definitions());
     out.push_str(&e.perf_event_definitions());
     out.push_str(&e.digest_definitions());
     out.push_str(&e.loop_round_declarations());
@@ -529,6 +531,7 @@ impl Emitter<'_> {
                     out.extend(self.xdp_psa_clone_e2e_call(i));
                     out.extend(self.pna_mirror_call(i));
                     out.extend(self.recirculate_check(i));
+                    out.extend(self.pna_xdp_mirror_call(i));
                 }
             }
         }

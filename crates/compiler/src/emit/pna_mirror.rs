@@ -18,19 +18,25 @@ use crate::ir::{Program, Step};
 use p4bpf_layout::Hook;
 
 /// Sessions one program can hold.
-const MAX_SESSIONS: u32 = 1024;
+pub(super) const MAX_SESSIONS: u32 = 1024;
 
-fn sessions_map(prog: &Program) -> String {
+pub(super) fn sessions_map(prog: &Program) -> String {
     format!("{}_mirror_sessions", super::c_identifier(&prog.name))
 }
 
 /// The control plane's view of the mirror sessions, for programs that
-/// mirror.
-pub fn mirror_sessions_description(prog: &Program) -> Option<p4bpf_layout::MirrorSessions> {
+/// mirror; at XDP, with the sessions' devmaps and their program.
+pub fn mirror_sessions_description(
+    prog: &Program,
+    hook: Hook,
+) -> Option<p4bpf_layout::MirrorSessions> {
     prog.intrinsics.mirror.as_ref()?;
+    let xdp = hook == Hook::Xdp;
     Some(p4bpf_layout::MirrorSessions {
         map: sessions_map(prog),
         max_members: MAX_REPLICAS,
+        copy_ports_map: xdp.then(|| super::xdp_pna_mirror::mirror_ports_map(prog)),
+        copy_entry: xdp.then(|| super::replication::egress_entry_name(prog, hook)),
     })
 }
 
@@ -42,14 +48,16 @@ impl Emitter<'_> {
     /// After the main deparser wrote the packet (each pass's own): one
     /// call per slot the program called.
     pub(super) fn pna_mirror_call(&self, deparser: usize) -> Vec<CStmt> {
-        let Some(mirror) = self.prog.intrinsics.mirror.as_ref().filter(|_| self.mirrors()) else {
+        let Some(mirror) = self
+            .prog
+            .intrinsics
+            .mirror
+            .as_ref()
+            .filter(|_| self.mirrors())
+        else {
             return vec![];
         };
-        let last = self.prog.pipeline.iter().rev().find_map(|s| match s {
-            Step::Deparse(i) => Some(*i),
-            _ => None,
-        });
-        if last != Some(deparser) {
+        if !self.is_last_deparser(deparser) {
             return vec![];
         }
         let ctx = self.target.context();
@@ -66,6 +74,26 @@ impl Emitter<'_> {
                 }
             })
             .collect()
+    }
+
+    /// Whether `deparser` is the main deparser, the pipeline's last.
+    pub(super) fn is_last_deparser(&self, deparser: usize) -> bool {
+        let last = self.prog.pipeline.iter().rev().find_map(|s| match s {
+            Step::Deparse(i) => Some(*i),
+            _ => None,
+        });
+        last == Some(deparser)
+    }
+
+    /// The sessions map, laid out as clone sessions.
+    pub(super) fn mirror_sessions_definition(&self) -> String {
+        let (p, sessions) = (self.c_prefix(), sessions_map(self.prog));
+        format!(
+            "/* Mirror sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */\n\
+             struct {p}_mirror_member {{\n    u32 port;\n    u32 instance;\n}};\n\
+             struct {p}_mirror_session {{\n    u32 count;\n    struct {p}_mirror_member members[{MAX_REPLICAS}];\n}};\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_mirror_session);\n    __uint(max_entries, {MAX_SESSIONS});\n}} {sessions} SEC(\".maps\");\n\n"
+        )
     }
 
     /// The sessions map and `NAME_mirror`, which makes one session's copies.
@@ -103,14 +131,11 @@ impl Emitter<'_> {
             },
             CStmt::Return("0".into()),
         ];
-        let mut out = format!(
-            "/* Mirror sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */\n\
-             struct {p}_mirror_member {{\n    u32 port;\n    u32 instance;\n}};\n\
-             struct {p}_mirror_session {{\n    u32 count;\n    struct {p}_mirror_member members[{MAX_REPLICAS}];\n}};\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_mirror_session);\n    __uint(max_entries, {MAX_SESSIONS});\n}} {sessions} SEC(\".maps\");\n\n\
-             /* mirror_packet: one copy of the packet as the main deparser wrote it to each\n * port of session `session_id`, as it is (PNA has no egress). A global\n * function, so the verifier checks it once for every slot. */\n\
+        let mut out = self.mirror_sessions_definition();
+        out.push_str(&format!(
+            "/* mirror_packet: one copy of the packet as the main deparser wrote it to each\n * port of session `session_id`, as it is (PNA has no egress). A global\n * function, so the verifier checks it once for every slot. */\n\
              __attribute__((noinline)) int {p}_mirror(struct __sk_buff *skb, u32 session_id)\n{{\n"
-        );
+        ));
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out

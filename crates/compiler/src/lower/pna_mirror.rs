@@ -44,7 +44,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             let Some(i) = usize::try_from(&n).ok().filter(|i| *i < vars.len()) else {
                 self.diags.error(
                     slot.value.span,
-                    format!("PNA gives {slots} mirror slots, 0 to {}: there is no slot {n}", slots - 1),
+                    format!(
+                        "PNA gives {slots} mirror slots, 0 to {}: there is no slot {n}",
+                        slots - 1
+                    ),
                 );
                 return None;
             };

@@ -175,12 +175,8 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     );
     names.extend(description.mirror_sessions.as_ref().map(|m| m.map.clone()));
     // Copies at XDP: their devmaps, and the ports map their entries come from.
-    if let Some(copies) = description
-        .replication
-        .as_ref()
-        .and_then(|r| r.copy_ports_map.clone())
-    {
-        names.push(copies);
+    if let Some(copies) = description.copy_ports_map() {
+        names.push(copies.to_string());
         names.extend(description.port_map.clone());
     }
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));

@@ -122,7 +122,7 @@ impl Deployment {
 
     /// The program multicast copies run egress in, if the pipeline has one.
     pub fn egress_program(&self) -> Result<Option<OwnedFd>> {
-        match self.description.replication {
+        match self.description.copy_entry() {
             Some(_) => bpffs::open_pin(&self.folder.join("egress_program")).map(Some),
             None => Ok(None),
         }
