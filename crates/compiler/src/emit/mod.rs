@@ -34,6 +34,7 @@ mod perf_events;
 mod ports;
 pub mod profile;
 mod psa_clone_e2e;
+mod psa_cos;
 mod psa_egress;
 mod psa_resubmit;
 mod register_composite;

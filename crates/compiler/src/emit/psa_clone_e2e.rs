@@ -79,7 +79,7 @@ impl Emitter<'_> {
             .as_ref()
             .map(|p| in_copy(self.lvalue(p)))
             .unwrap_or_default();
-        let member = vec![
+        let mut member = vec![
             line("u32 port = session->members[i].port"),
             line(format!(
                 "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
@@ -104,11 +104,14 @@ impl Emitter<'_> {
                 in_copy(self.lvalue(&clone.packet_path)),
                 clone.path
             )),
+        ];
+        member.extend(self.clone_traits("copy"));
+        member.extend([
             line("mailbox->armed = 1"),
             line(format!("skb->cb[0] = {COPY_MARK}")),
             line("bpf_clone_redirect(skb, *ifindex, 0)"),
             line("mailbox->armed = 0"),
-        ];
+        ]);
         let mut body = vec![line("u32 zero = 0")];
         body.extend(self.session_and_mailbox());
         body.extend([

@@ -43,6 +43,7 @@ mod pna_tc_rules;
 mod pna_timers;
 mod profile;
 mod psa_clone;
+mod psa_cos;
 mod psa_egress;
 mod psa_resubmit;
 mod register_composite;
@@ -273,6 +274,7 @@ pub fn lower(
                 clone_e2e: None,
                 resubmit: None,
                 recirculate: None,
+                class_of_service: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],
