@@ -175,7 +175,9 @@ fn member(text: &str, kind: Kind) -> Result<(Member, CopyTraits), UsageError> {
             }
         };
         *slot = value.parse().map_err(|_| {
-            UsageError::new(format!("member `{text}`: `{key}` takes a number, found `{value}`"))
+            UsageError::new(format!(
+                "member `{text}`: `{key}` takes a number, found `{value}`"
+            ))
         })?;
     }
     Ok((member, traits))
@@ -183,16 +185,15 @@ fn member(text: &str, kind: Kind) -> Result<(Member, CopyTraits), UsageError> {
 
 /// Clone sessions as listed: a member's traits only where not the default.
 fn render_sessions(sessions: &[(u32, Vec<(Member, CopyTraits)>)], json: bool) -> Vec<String> {
+    let plain = |(_, t): &(Member, CopyTraits)| *t == CopyTraits::default();
     sessions
         .iter()
-        .map(|(id, members)| {
-            let plain: Vec<Member> = members.iter().map(|(m, _)| *m).collect();
-            let line = render(*id, &plain, json);
-            let traits: Vec<CopyTraits> = members.iter().map(|(_, t)| *t).collect();
-            if traits.iter().all(|t| *t == CopyTraits::default()) {
-                return line;
+        .map(|(id, members)| match members.iter().all(plain) {
+            true => {
+                let members: Vec<Member> = members.iter().map(|(m, _)| *m).collect();
+                render(*id, &members, json)
             }
-            render_with_traits(*id, members, json)
+            false => render_with_traits(*id, members, json),
         })
         .collect()
 }
@@ -208,7 +209,10 @@ fn render_with_traits(session: u32, members: &[(Member, CopyTraits)], json: bool
                 )
             })
             .collect();
-        return format!("{{\"group\": {session}, \"members\": [{}]}}", list.join(", "));
+        return format!(
+            "{{\"group\": {session}, \"members\": [{}]}}",
+            list.join(", ")
+        );
     }
     let list: Vec<String> = members
         .iter()

@@ -4,6 +4,7 @@
 // it E2E to session `info.e2e` when not 0. Every egress writes what it saw:
 // its class of service, its packet path (1 unicast, 3 I2E clone, 4 E2E
 // clone) and its instance. A copy cut inside `info` leaves as cut.
+// `-D NO_E2E` leaves E2E clones out (refused at XDP).
 #include <core.p4>
 #include <psa.p4>
 
@@ -87,10 +88,12 @@ control Eg(inout headers_t hdr, inout meta_t meta,
         hdr.info.instance = (bit<8>) (EgressInstanceUint_t) istd.instance;
         if (istd.packet_path == PSA_PacketPath_t.NORMAL_UNICAST) {
             hdr.info.path = 1;
+#ifndef NO_E2E
             if (hdr.info.e2e != 0) {
                 ostd.clone = true;
                 ostd.clone_session_id = (CloneSessionId_t) (bit<16>) hdr.info.e2e;
             }
+#endif
         } else if (istd.packet_path == PSA_PacketPath_t.CLONE_I2E) {
             hdr.info.path = 3;
         } else if (istd.packet_path == PSA_PacketPath_t.CLONE_E2E) {

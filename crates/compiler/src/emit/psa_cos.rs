@@ -48,9 +48,7 @@ impl Emitter<'_> {
                 Some(rest) => format!("{state}->{rest}"),
                 None => cos,
             };
-            out.push(line(format!(
-                "{cos} = session->traits[i].class_of_service"
-            )));
+            out.push(line(format!("{cos} = session->traits[i].class_of_service")));
         }
         if self.copies_truncate() {
             out.push(line(

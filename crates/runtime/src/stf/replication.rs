@@ -23,31 +23,51 @@ use crate::multicast::{self, Member};
 use crate::packet_target::PacketTarget;
 use std::collections::BTreeMap;
 
+/// A command; `WithTraits` is a mirroring add with settings (`cos=N`,
+/// `truncate=BYTES`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplicationCommand {
     GroupCreate { group: u32 },
     NodeCreate { rid: u32, ports: Vec<u32> },
     NodeAssociate { group: u32, node: u32 },
-    MirroringAdd {
-        session: u32,
-        port: u32,
-        traits: CopyTraits,
-    },
-    MirroringAddMc {
-        session: u32,
-        group: u32,
-        traits: CopyTraits,
-    },
+    MirroringAdd { session: u32, port: u32 },
+    MirroringAddMc { session: u32, group: u32 },
     MirroringGet { session: u32 },
+    WithTraits(Box<ReplicationCommand>, CopyTraits),
 }
 
 /// Parses the arguments of `word` (one of the commands above).
 pub fn parse(word: &str, rest: &str) -> std::result::Result<ReplicationCommand, String> {
     let (settings, words): (Vec<&str>, Vec<&str>) =
         rest.split_whitespace().partition(|w| w.contains('='));
+    let command = parse_numbers(word, &words.join(" "))?;
+    if settings.is_empty() {
+        return Ok(command);
+    }
     let traits = copy_traits(word, &settings)?;
-    let numbers: Vec<u32> = words
-        .into_iter()
+    Ok(ReplicationCommand::WithTraits(Box::new(command), traits))
+}
+
+/// `cos=N` and `truncate=BYTES`, on the two commands that add a session.
+fn copy_traits(word: &str, settings: &[&str]) -> std::result::Result<CopyTraits, String> {
+    let mut traits = CopyTraits::default();
+    for setting in settings {
+        let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+        let slot = match (word, key) {
+            ("mirroring_add" | "mirroring_add_mc", "cos") => &mut traits.class_of_service,
+            ("mirroring_add" | "mirroring_add_mc", "truncate") => &mut traits.packet_length_bytes,
+            _ => return Err(format!("`{word}`: unknown setting `{setting}`")),
+        };
+        *slot = value
+            .parse()
+            .map_err(|_| format!("`{word}`: `{key}` takes a number, found `{value}`"))?;
+    }
+    Ok(traits)
+}
+
+fn parse_numbers(word: &str, rest: &str) -> std::result::Result<ReplicationCommand, String> {
+    let numbers: Vec<u32> = rest
+        .split_whitespace()
         .map(|w| {
             w.parse::<u32>()
                 .map_err(|_| format!("`{word}`: expected numbers, found `{w}`"))
@@ -66,35 +86,14 @@ pub fn parse(word: &str, rest: &str) -> std::result::Result<ReplicationCommand, 
         ("mirroring_add", [session, port]) => Ok(ReplicationCommand::MirroringAdd {
             session: *session,
             port: *port,
-            traits,
         }),
         ("mirroring_add_mc", [session, group]) => Ok(ReplicationCommand::MirroringAddMc {
             session: *session,
             group: *group,
-            traits,
         }),
         ("mirroring_get", [session]) => Ok(ReplicationCommand::MirroringGet { session: *session }),
         _ => Err(format!("`{word}`: {}", usage(word))),
     }
-}
-
-/// `cos=N` and `truncate=BYTES`, on the two commands that add a session.
-fn copy_traits(word: &str, settings: &[&str]) -> std::result::Result<CopyTraits, String> {
-    let mut traits = CopyTraits::default();
-    for setting in settings {
-        let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
-        let slot = match (word, key) {
-            ("mirroring_add" | "mirroring_add_mc", "cos") => &mut traits.class_of_service,
-            ("mirroring_add" | "mirroring_add_mc", "truncate") => {
-                &mut traits.packet_length_bytes
-            }
-            _ => return Err(format!("`{word}`: unknown setting `{setting}`")),
-        };
-        *slot = value
-            .parse()
-            .map_err(|_| format!("`{word}`: `{key}` takes a number, found `{value}`"))?;
-    }
-    Ok(traits)
 }
 
 fn usage(word: &str) -> &'static str {
@@ -134,6 +133,10 @@ impl Replication {
                     .into(),
             ));
         }
+        let (command, traits) = match command {
+            ReplicationCommand::WithTraits(command, traits) => (&**command, *traits),
+            command => (command, CopyTraits::default()),
+        };
         let group = match command {
             ReplicationCommand::GroupCreate { group } => {
                 self.groups.entry(*group).or_default();
@@ -155,13 +158,9 @@ impl Replication {
                 nodes.push(*node);
                 *group
             }
-            ReplicationCommand::MirroringAdd {
-                session,
-                port,
-                traits,
-            } => {
+            ReplicationCommand::MirroringAdd { session, port } => {
                 self.sessions.insert(*session, None);
-                self.traits.insert(*session, *traits);
+                self.traits.insert(*session, traits);
                 // BMv2: a session mirrors to one port; its one copy is instance 0.
                 let member = Member {
                     port: *port,
@@ -172,22 +171,23 @@ impl Replication {
                     target.description(),
                     *session,
                     &[member],
-                    &[*traits],
+                    &[traits],
                 );
             }
-            ReplicationCommand::MirroringAddMc {
-                session,
-                group,
-                traits,
-            } => {
+            ReplicationCommand::MirroringAddMc { session, group } => {
                 if !self.groups.contains_key(group) {
                     return Err(RuntimeError::Value(format!(
                         "clone session {session}: multicast group {group} was not created (mc_mgrp_create)"
                     )));
                 }
                 self.sessions.insert(*session, Some(*group));
-                self.traits.insert(*session, *traits);
+                self.traits.insert(*session, traits);
                 return self.set_session(target, *session, *group);
+            }
+            ReplicationCommand::WithTraits(..) => {
+                return Err(RuntimeError::Value(
+                    "settings apply to one mirroring add".into(),
+                ))
             }
             ReplicationCommand::MirroringGet { session } => {
                 if self.sessions.contains_key(session) {
@@ -259,25 +259,26 @@ mod tests {
             parse("mirroring_add_mc", "8 3"),
             Ok(ReplicationCommand::MirroringAddMc {
                 session: 8,
-                group: 3,
-                traits: CopyTraits::default(),
+                group: 3
             })
         );
+        assert!(parse("mirroring_get", "8 3").is_err_and(|e| e.contains("mirroring_get SESSION")));
         assert_eq!(
             parse("mirroring_add", "4 5 cos=3 truncate=20"),
-            Ok(ReplicationCommand::MirroringAdd {
-                session: 4,
-                port: 5,
-                traits: CopyTraits {
+            Ok(ReplicationCommand::WithTraits(
+                Box::new(ReplicationCommand::MirroringAdd {
+                    session: 4,
+                    port: 5
+                }),
+                CopyTraits {
                     class_of_service: 3,
                     packet_length_bytes: 20
                 },
-            })
+            ))
         );
         assert!(parse("mirroring_add", "4 5 cos=x").is_err_and(|e| e.contains("`cos`")));
         assert!(parse("mirroring_add", "4 5 color=1").is_err_and(|e| e.contains("`color=1`")));
         assert!(parse("mc_mgrp_create", "1 cos=1").is_err());
-        assert!(parse("mirroring_get", "8 3").is_err_and(|e| e.contains("mirroring_get SESSION")));
     }
 
     #[test]
