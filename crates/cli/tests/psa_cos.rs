@@ -133,7 +133,7 @@ impl Drop for Loaded {
 }
 
 #[test]
-fn clone_set_refuses_traits_it_cannot_honour() {
+fn clone_set_lists_traits_and_refuses_those_it_cannot_honour() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_cos refusals: {why}");
         return;
@@ -151,6 +151,23 @@ fn clone_set_refuses_traits_it_cannot_honour() {
     ];
     assert!(common::p4bpf(&load).status.success(), "pipeline load");
     let _loaded = Loaded(name.clone());
+    let set = [
+        "clone",
+        "set",
+        &name,
+        "8",
+        "2:1,cos=2",
+        "3:2,cos=1,truncate=20",
+        "4",
+    ];
+    assert!(common::p4bpf(&set).status.success());
+    let listed = common::stdout(&common::p4bpf(&["clone", "list", &name]));
+    assert_eq!(listed, "8\t2:1,cos=2 3:2,cos=1,truncate=20 4:0\n");
+    let json = common::stdout(&common::p4bpf(&["clone", "list", &name, "--json"]));
+    assert!(
+        json.contains("{\"port\": 3, \"rid\": 2, \"cos\": 1, \"truncate\": 20}"),
+        "{json}"
+    );
     for (member, says) in [
         ("2,truncate=13", "shorter than the Ethernet header"),
         ("2,cos=256", "does not fit ClassOfService_t"),
