@@ -63,7 +63,7 @@ fn clones_take_their_session_class_of_service_and_length_at_tc() {
     for target in ["kernel", "user"] {
         let (passed, text) = stf("clone_traits.stf", &["--target", target, "--hook", "tc"]);
         assert!(
-            passed && text.contains("PASS: 7 packets, 0 failure(s)"),
+            passed && text.contains("PASS: 8 packets, 0 failure(s)"),
             "{target}:\n{text}"
         );
     }

@@ -1,7 +1,8 @@
 // PSA class of service and clone truncation. Ingress sends the packet to
 // the port in `info.port` with class of service `info.cos`, and clones it
-// I2E to session `info.i2e` when not 0; the unicast packet's egress clones
-// it E2E to session `info.e2e` when not 0. Every egress writes what it saw:
+// I2E to session `info.i2e` when not 0; an egress (but an E2E clone's)
+// clones it E2E to session `info.e2e` when not 0, writing 0xe0 | its path
+// there. Every egress writes what it saw:
 // its class of service, its packet path (1 unicast, 3 I2E clone, 4 E2E
 // clone) and its instance. A copy cut inside `info` leaves as cut.
 // `-D NO_E2E` leaves E2E clones out (refused at XDP).
@@ -88,17 +89,19 @@ control Eg(inout headers_t hdr, inout meta_t meta,
         hdr.info.instance = (bit<8>) (EgressInstanceUint_t) istd.instance;
         if (istd.packet_path == PSA_PacketPath_t.NORMAL_UNICAST) {
             hdr.info.path = 1;
-#ifndef NO_E2E
-            if (hdr.info.e2e != 0) {
-                ostd.clone = true;
-                ostd.clone_session_id = (CloneSessionId_t) (bit<16>) hdr.info.e2e;
-            }
-#endif
         } else if (istd.packet_path == PSA_PacketPath_t.CLONE_I2E) {
             hdr.info.path = 3;
         } else if (istd.packet_path == PSA_PacketPath_t.CLONE_E2E) {
             hdr.info.path = 4;
         }
+#ifndef NO_E2E
+        // Any egress but an E2E clone's clones E2E, noting its own path.
+        if (hdr.info.e2e != 0 && istd.packet_path != PSA_PacketPath_t.CLONE_E2E) {
+            ostd.clone = true;
+            ostd.clone_session_id = (CloneSessionId_t) (bit<16>) hdr.info.e2e;
+            hdr.info.e2e = 0xe0 | hdr.info.path;
+        }
+#endif
     }
 }
 
