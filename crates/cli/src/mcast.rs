@@ -4,7 +4,7 @@
 
 use crate::args::{Args, UsageError};
 use crate::control_output::{fail, print_lines, split};
-use p4bpf_runtime::clone_session;
+use p4bpf_runtime::clone_session::{self, CopyTraits};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::multicast::{self, Member};
 use std::process::ExitCode;
@@ -26,14 +26,18 @@ egress on each copy.
 ";
 
 pub const CLONE_USAGE: &str = "\
-usage: p4bpf clone set PIPELINE SESSION PORT[:INSTANCE]...
+usage: p4bpf clone set PIPELINE SESSION PORT[:INSTANCE][,cos=N][,truncate=BYTES]...
        p4bpf clone del PIPELINE SESSION
        p4bpf clone list PIPELINE [--json]
 
 set   makes clone session SESSION send one copy out of each PORT, seen by
       egress with instance INSTANCE (default 0); replaces its members.
+      PSA programs: `cos=N` gives the copy class of service N (0 to 255,
+      default 0: egress reads it, and at TC it is the copy's skb priority);
+      `truncate=BYTES` cuts the copy to its first BYTES bytes before egress
+      (14 and up; default 0: whole).
 del   removes SESSION: clones to it go nowhere.
-list  sessions as `SESSION<tab>PORT:INSTANCE ...`.
+list  sessions as `SESSION<tab>PORT:INSTANCE[,cos=N][,truncate=BYTES] ...`.
 
 A program has clone sessions when it clones (v1model's clone, PSA's
 ostd.clone). At XDP (I2E clones only) each session is also a devmap of its
@@ -103,13 +107,13 @@ fn run_for(kind: Kind, words: Args) -> ExitCode {
         Some(Ok(group)) => group,
         None => 0,
     };
-    let members = match rest
+    let (members, traits): (Vec<Member>, Vec<CopyTraits>) = match rest
         .1
         .iter()
-        .map(|m| member(m))
+        .map(|m| member(m, kind))
         .collect::<Result<Vec<_>, _>>()
     {
-        Ok(members) => members,
+        Ok(members) => members.into_iter().unzip(),
         Err(error) => return error.report(cmd),
     };
     if command == "del" && !members.is_empty() {
@@ -128,15 +132,15 @@ fn run_for(kind: Kind, words: Args) -> ExitCode {
         ("set", Kind::Groups) => {
             multicast::set_group(d, description, group, &members).map(|()| vec![set])
         }
-        ("set", _) => {
-            clone_session::set_session(d, description, group, &members).map(|()| vec![set])
-        }
+        ("set", _) => clone_session::set_session_with(d, description, group, &members, &traits)
+            .map(|()| vec![set]),
         ("del", Kind::Groups) => {
             multicast::delete_group(d, description, group).map(|()| vec![removed])
         }
         ("del", _) => clone_session::delete_session(d, description, group).map(|()| vec![removed]),
         (_, Kind::Groups) => multicast::list_groups(d, description).map(|g| render_all(&g, json)),
-        _ => clone_session::list_sessions(d, description).map(|g| render_all(&g, json)),
+        _ => clone_session::list_sessions_with_traits(d, description)
+            .map(|s| render_sessions(&s, json)),
     };
     match result {
         Ok(lines) => print_lines(&lines),
@@ -144,15 +148,90 @@ fn run_for(kind: Kind, words: Args) -> ExitCode {
     }
 }
 
-/// `PORT` or `PORT:RID`.
-fn member(text: &str) -> Result<Member, UsageError> {
-    let (port, rid) = text.split_once(':').unwrap_or((text, "0"));
-    match (port.parse(), rid.parse()) {
-        (Ok(port), Ok(rid)) => Ok(Member { port, rid }),
-        _ => Err(UsageError::new(format!(
-            "member `{text}`: expected PORT or PORT:RID (numbers)"
-        ))),
+/// `PORT` or `PORT:RID`; a clone session's member may add `,cos=N` and
+/// `,truncate=BYTES`.
+fn member(text: &str, kind: Kind) -> Result<(Member, CopyTraits), UsageError> {
+    let mut parts = text.split(',');
+    let address = parts.next().unwrap_or_default();
+    let (port, rid) = address.split_once(':').unwrap_or((address, "0"));
+    let member = match (port.parse(), rid.parse()) {
+        (Ok(port), Ok(rid)) => Member { port, rid },
+        _ => {
+            return Err(UsageError::new(format!(
+                "member `{text}`: expected PORT or PORT:RID (numbers)"
+            )))
+        }
+    };
+    let mut traits = CopyTraits::default();
+    for part in parts {
+        let (key, value) = part.split_once('=').unwrap_or((part, ""));
+        let slot = match (kind, key) {
+            (Kind::CloneSessions, "cos") => &mut traits.class_of_service,
+            (Kind::CloneSessions, "truncate") => &mut traits.packet_length_bytes,
+            _ => {
+                return Err(UsageError::new(format!(
+                    "member `{text}`: `{part}` is not one of {}",
+                    match kind {
+                        Kind::Groups => "a group member's (PORT or PORT:RID only)",
+                        Kind::CloneSessions => "`cos=N`, `truncate=BYTES`",
+                    }
+                )))
+            }
+        };
+        *slot = value.parse().map_err(|_| {
+            UsageError::new(format!(
+                "member `{text}`: `{key}` takes a number, found `{value}`"
+            ))
+        })?;
     }
+    Ok((member, traits))
+}
+
+/// Clone sessions as listed: a member's traits only where not the default.
+fn render_sessions(sessions: &[(u32, Vec<(Member, CopyTraits)>)], json: bool) -> Vec<String> {
+    let plain = |(_, t): &(Member, CopyTraits)| *t == CopyTraits::default();
+    sessions
+        .iter()
+        .map(|(id, members)| match members.iter().all(plain) {
+            true => {
+                let members: Vec<Member> = members.iter().map(|(m, _)| *m).collect();
+                render(*id, &members, json)
+            }
+            false => render_with_traits(*id, members, json),
+        })
+        .collect()
+}
+
+fn render_with_traits(session: u32, members: &[(Member, CopyTraits)], json: bool) -> String {
+    if json {
+        let list: Vec<String> = members
+            .iter()
+            .map(|(m, t)| {
+                format!(
+                    "{{\"port\": {}, \"rid\": {}, \"cos\": {}, \"truncate\": {}}}",
+                    m.port, m.rid, t.class_of_service, t.packet_length_bytes
+                )
+            })
+            .collect();
+        return format!(
+            "{{\"group\": {session}, \"members\": [{}]}}",
+            list.join(", ")
+        );
+    }
+    let list: Vec<String> = members
+        .iter()
+        .map(|(m, t)| {
+            let mut text = format!("{}:{}", m.port, m.rid);
+            if t.class_of_service != 0 {
+                text.push_str(&format!(",cos={}", t.class_of_service));
+            }
+            if t.packet_length_bytes != 0 {
+                text.push_str(&format!(",truncate={}", t.packet_length_bytes));
+            }
+            text
+        })
+        .collect();
+    format!("{session}\t{}", list.join(" "))
 }
 
 fn render_all(entries: &[(u32, Vec<Member>)], json: bool) -> Vec<String> {

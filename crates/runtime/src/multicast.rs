@@ -44,6 +44,18 @@ pub(crate) fn write_members(
     max: u32,
     what: &str,
 ) -> Result<()> {
+    let value = members_value(map, members, max, what)?;
+    map.write(&key.to_ne_bytes(), &value, Write::Replace)
+}
+
+/// A groups-shaped map's value holding `members`: their count, then each
+/// member's port and rid; the rest zero.
+pub(crate) fn members_value(
+    map: &Map,
+    members: &[Member],
+    max: u32,
+    what: &str,
+) -> Result<Vec<u8>> {
     if members.len() > max as usize {
         return Err(RuntimeError::Value(format!(
             "{what}: {} members, the program holds at most {max}",
@@ -56,7 +68,7 @@ pub(crate) fn write_members(
     for (slot, word) in value.chunks_exact_mut(4).zip(words) {
         slot.copy_from_slice(&word.to_ne_bytes());
     }
-    map.write(&key.to_ne_bytes(), &value, Write::Replace)
+    Ok(value)
 }
 
 /// Removes group `group`.

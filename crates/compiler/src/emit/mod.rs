@@ -35,6 +35,7 @@ mod pna_mirror;
 mod ports;
 pub mod profile;
 mod psa_clone_e2e;
+mod psa_cos;
 mod psa_egress;
 mod psa_resubmit;
 mod register_composite;

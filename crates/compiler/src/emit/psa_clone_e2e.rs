@@ -7,18 +7,18 @@
 //! the egress pipeline on it: packet path CLONE_E2E, the member's port
 //! and instance, a fresh egress state (`lower::psa_clone`).
 //!
-//! Only the unicast packet's egress clones E2E: the egress of a copy
-//! (a multicast replica, an I2E or E2E clone) runs inside the
-//! `bpf_clone_redirect` that made it, with its state in the one mailbox,
-//! which a copy of its own would overwrite.
+//! A copy's egress (a multicast replica, an I2E clone) clones E2E too.
+//! It runs inside the `bpf_clone_redirect` that made it, on the state in
+//! the one mailbox, which each of its own clones' egress overwrites: the
+//! clones are made from a per-CPU scratch copy of the state
+//! (`NAME_e2e_origin`), which is put back after them. An E2E clone's own
+//! egress clones no further, which bounds the nesting to two egresses.
 
 use super::c::{line, CStmt};
 use super::replication::{COPY_MARK, MAX_REPLICAS};
 use super::Emitter;
 use crate::ir::{Arch, CloneI2e, Step};
 
-/// `PSA_PacketPath_t.NORMAL_UNICAST`: the one egress path that clones.
-const NORMAL_UNICAST: u32 = 1;
 
 impl Emitter<'_> {
     fn psa_clone_e2e(&self) -> Option<&CloneI2e> {
@@ -43,9 +43,10 @@ impl Emitter<'_> {
         }
         vec![CStmt::If {
             cond: format!(
-                "{} && {} == {NORMAL_UNICAST}",
+                "{} && {} != {}",
                 self.expr(&clone.flag),
-                self.expr(&clone.packet_path)
+                self.expr(&clone.packet_path),
+                clone.path
             ),
             then: vec![line(format!(
                 "{}_clone_e2e(skb, st, {})",
@@ -57,9 +58,9 @@ impl Emitter<'_> {
     }
 
     /// `NAME_clone_e2e`: one copy of the packet egress wrote per member of
-    /// session `session_id`, the state copied into the mailbox with the
-    /// member's port and instance and the path CLONE_E2E; the packet and
-    /// its state stay as they were.
+    /// session `session_id`, the state (kept in the scratch first) copied
+    /// into the mailbox with the member's port and instance and the path
+    /// CLONE_E2E; the packet and its state stay as they were.
     pub(super) fn psa_clone_e2e_function(&self) -> String {
         let (Some(clone), Some(r)) = (
             self.psa_clone_e2e(),
@@ -79,7 +80,7 @@ impl Emitter<'_> {
             .as_ref()
             .map(|p| in_copy(self.lvalue(p)))
             .unwrap_or_default();
-        let member = vec![
+        let mut member = vec![
             line("u32 port = session->members[i].port"),
             line(format!(
                 "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
@@ -93,7 +94,7 @@ impl Emitter<'_> {
                 "struct {} *copy = &mailbox->state",
                 self.state_type()
             )),
-            line("__builtin_memcpy(copy, st, sizeof(*st))"),
+            self.copy_state_line("copy", "origin"),
             line(format!("{port} = port")),
             line(format!(
                 "{} = session->members[i].rid",
@@ -104,28 +105,49 @@ impl Emitter<'_> {
                 in_copy(self.lvalue(&clone.packet_path)),
                 clone.path
             )),
+        ];
+        member.extend(self.clone_traits("copy"));
+        member.extend([
             line("mailbox->armed = 1"),
             line(format!("skb->cb[0] = {COPY_MARK}")),
             line("bpf_clone_redirect(skb, *ifindex, 0)"),
             line("mailbox->armed = 0"),
-        ];
+        ]);
+        let (state, origin) = (self.state_type(), self.e2e_origin());
         let mut body = vec![line("u32 zero = 0")];
         body.extend(self.session_and_mailbox());
         body.extend([
+            line(format!(
+                "struct {state} *origin = bpf_map_lookup_elem(&{origin}, &zero)"
+            )),
+            CStmt::If {
+                cond: "!origin".into(),
+                then: vec![CStmt::Return(String::new())],
+                other: vec![],
+            },
+            self.copy_state_line("origin", "st"),
             CStmt::For {
                 head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < session->count; i++"),
                 body: member,
             },
             line("skb->cb[0] = 0"),
+            // A copy's `st` is the mailbox's, which its clones' egress reused.
+            self.copy_state_line("st", "origin"),
         ]);
         let mut out = format!(
-            "/* Clone E2E: one copy of the packet the egress deparser wrote per member of\n * session `session_id`, each to its port's egress program. */\n\
+            "/* The state E2E clones are made of (a copy's own is the mailbox's). */\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {state});\n    __uint(max_entries, 1);\n}} {origin} SEC(\".maps\");\n\n\
+             /* Clone E2E: one copy of the packet the egress deparser wrote per member of\n * session `session_id`, each to its port's egress program. */\n\
              static __always_inline void {}_clone_e2e(struct __sk_buff *skb, struct {} *st, u32 session_id)\n{{\n",
             self.c_prefix(),
-            self.state_type()
+            state
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
+    }
+
+    fn e2e_origin(&self) -> String {
+        format!("{}_e2e_origin", self.c_prefix())
     }
 }

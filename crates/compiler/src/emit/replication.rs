@@ -86,7 +86,7 @@ impl Emitter<'_> {
         let (sessions, mailbox) = (sessions_map(self.prog), self.mailbox());
         vec![
             line(format!(
-                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+                "struct {p}_session *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
             )),
             line(format!(
                 "struct {mailbox} *mailbox = bpf_map_lookup_elem(&{mailbox}, &zero)"
@@ -141,13 +141,19 @@ impl Emitter<'_> {
         } else {
             ""
         };
+        // The length a clone is cut to (0: whole), from its session.
+        let truncate = if self.copies_truncate() {
+            "\n    u32 truncate;"
+        } else {
+            ""
+        };
         let mut out = format!(
             "/* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */\n\
              struct {p}_member {{\n    u32 port;\n    u32 rid;\n}};\n\
              struct {p}_group {{\n    u32 count;\n    struct {p}_member members[{MAX_REPLICAS}];\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {MAX_GROUPS});\n}} {groups} SEC(\".maps\");\n\n\
              /* A copy's state, from the entry program to the egress program\n * that runs inside bpf_clone_redirect on this CPU. */\n\
-             struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;{reparse}\n}};\n\
+             struct {mailbox} {{\n    struct {state} state;\n    u32 offset;\n    u8 parser_error;\n    u8 armed;{reparse}{truncate}\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {mailbox});\n    __uint(max_entries, 1);\n}} {mailbox} SEC(\".maps\");\n\n"
         );
         let mut handover = vec![
@@ -156,6 +162,9 @@ impl Emitter<'_> {
         ];
         if self.reparses_clones() {
             handover.push("mailbox->reparse = 0");
+        }
+        if self.copies_truncate() {
+            handover.push("mailbox->truncate = 0");
         }
         let copy = self.member_copy(
             "group",
@@ -295,6 +304,7 @@ impl Emitter<'_> {
         ));
         if self.prog.arch == crate::ir::Arch::Psa {
             body.push(state);
+            body.extend(self.psa_copy_traits());
             return body;
         }
         body.extend([
@@ -346,29 +356,34 @@ impl Emitter<'_> {
         let p = self.c_prefix();
         let port = self.output_port_place();
         let (instance, path) = (self.lvalue(&r.replica_id), self.lvalue(&clone.packet_path));
-        let copy = self.member_copy(
-            "session",
-            vec![
-                line(format!("{instance} = session->members[i].rid")),
-                line(format!("{path} = {}", clone.path)),
-            ],
-            &[],
-        );
+        let mut metadata = vec![
+            line(format!("{instance} = session->members[i].rid")),
+            line(format!("{path} = {}", clone.path)),
+        ];
+        metadata.extend(self.clone_traits("st"));
+        let copy = self.member_copy("session", metadata, &[]);
+        // What the copies change in `st`, put back after them.
+        let mut kept = vec![("port", port), ("instance", instance), ("path", path)];
+        if let Some(cos) = self.prog.intrinsics.class_of_service.as_ref() {
+            kept.push(("cos", self.lvalue(cos)));
+        }
         let mut body = vec![line("u32 zero = 0")];
         body.extend(self.session_and_mailbox());
+        body.extend(
+            kept.iter()
+                .map(|(name, place)| line(format!("u32 kept_{name} = {place}"))),
+        );
         body.extend([
-            line(format!(
-                "u32 kept_port = {port}, kept_instance = {instance}, kept_path = {path}"
-            )),
             CStmt::For {
                 head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < session->count; i++"),
                 body: copy,
             },
             line("skb->cb[0] = 0"),
-            line(format!("{port} = kept_port")),
-            line(format!("{instance} = kept_instance")),
-            line(format!("{path} = kept_path")),
         ]);
+        body.extend(
+            kept.iter()
+                .map(|(name, place)| line(format!("{place} = kept_{name}"))),
+        );
         let mut out = self.sessions_map_definition();
         out.push_str(&format!(
             "/* Clone I2E: one copy of the packet as ingress received it per member of\n * session `session_id`, each to its port's egress program. */\n\

@@ -108,12 +108,16 @@ impl Emitter<'_> {
     }
 
     /// The clone sessions map (`mirroring_add` fills it), read by v1model's
-    /// and PSA's clones.
+    /// and PSA's clones. A session starts as a group does, so code that
+    /// reads only members may read it as one; the traits come after.
     pub(super) fn sessions_map_definition(&self) -> String {
+        use super::replication::MAX_REPLICAS;
         let (p, sessions) = (self.c_prefix(), super::replication::sessions_map(self.prog));
         format!(
-            "/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_group);\n    __uint(max_entries, {});\n}} {sessions} SEC(\".maps\");\n\n",
+            "/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports,\n * laid out as a group, then each member's copy's class of service and length. */\n\
+             struct {p}_copy_traits {{\n    u32 class_of_service; /* the copy's skb->priority */\n    u32 packet_length_bytes; /* the copy is cut to this length; 0: whole */\n}};\n\
+             struct {p}_session {{\n    u32 count;\n    struct {p}_member members[{MAX_REPLICAS}];\n    struct {p}_copy_traits traits[{MAX_REPLICAS}];\n}};\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, struct {p}_session);\n    __uint(max_entries, {});\n}} {sessions} SEC(\".maps\");\n\n",
             super::replication::MAX_GROUPS
         )
     }

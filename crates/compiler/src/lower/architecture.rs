@@ -193,6 +193,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 decls.get(1).map_or(span, |d| d.span),
                 decls.get(4).map_or(span, |d| d.span),
             );
+            self.psa_class_of_service(decls.get(1).map_or(span, |d| d.span));
             self.psa_resubmit(decls.get(1).map_or(span, |d| d.span));
             self.psa_recirculate(span);
             self.psa_egress(decls.get(3..).unwrap_or_default());
@@ -292,6 +293,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             resubmit: None,
             recirculate: None,
             mirror: None,
+            class_of_service: None,
         })
     }
 

@@ -45,6 +45,7 @@ mod pna_tc_rules;
 mod pna_timers;
 mod profile;
 mod psa_clone;
+mod psa_cos;
 mod psa_egress;
 mod psa_resubmit;
 mod register_composite;
@@ -276,6 +277,7 @@ pub fn lower(
                 resubmit: None,
                 recirculate: None,
                 mirror: None,
+                class_of_service: None,
             },
             sends_perf_events: false,
             entry_requests: vec![],

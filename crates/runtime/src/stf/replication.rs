@@ -4,7 +4,10 @@
 //! `mirroring_add SESSION PORT` (the session's one member, through
 //! [`crate::clone_session`]), `mirroring_add_mc SESSION GROUP` (the
 //! session's members are the group's, kept so as the group changes) and
-//! `mirroring_get SESSION` (checks the session was added). A group's
+//! `mirroring_get SESSION` (checks the session was added). Both adds take
+//! PSA's clone session traits after the numbers, ours (BMv2's CLI has
+//! none): `cos=N` (the copies' class of service) and `truncate=BYTES`
+//! (their length; 0 does not cut). A group's
 //! members are its nodes' (port, rid) pairs, written whole through
 //! [`crate::multicast`] after every change.
 //!
@@ -14,12 +17,14 @@
 //! test --target kernel` plays such scripts on veth pairs, and a target
 //! that sees no copies (a traced run) finds these commands an error.
 
-use crate::clone_session;
+use crate::clone_session::{self, CopyTraits};
 use crate::error::{Result, RuntimeError};
 use crate::multicast::{self, Member};
 use crate::packet_target::PacketTarget;
 use std::collections::BTreeMap;
 
+/// A command; `WithTraits` is a mirroring add with settings (`cos=N`,
+/// `truncate=BYTES`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplicationCommand {
     GroupCreate { group: u32 },
@@ -28,10 +33,39 @@ pub enum ReplicationCommand {
     MirroringAdd { session: u32, port: u32 },
     MirroringAddMc { session: u32, group: u32 },
     MirroringGet { session: u32 },
+    WithTraits(Box<ReplicationCommand>, CopyTraits),
 }
 
 /// Parses the arguments of `word` (one of the commands above).
 pub fn parse(word: &str, rest: &str) -> std::result::Result<ReplicationCommand, String> {
+    let (settings, words): (Vec<&str>, Vec<&str>) =
+        rest.split_whitespace().partition(|w| w.contains('='));
+    let command = parse_numbers(word, &words.join(" "))?;
+    if settings.is_empty() {
+        return Ok(command);
+    }
+    let traits = copy_traits(word, &settings)?;
+    Ok(ReplicationCommand::WithTraits(Box::new(command), traits))
+}
+
+/// `cos=N` and `truncate=BYTES`, on the two commands that add a session.
+fn copy_traits(word: &str, settings: &[&str]) -> std::result::Result<CopyTraits, String> {
+    let mut traits = CopyTraits::default();
+    for setting in settings {
+        let (key, value) = setting.split_once('=').unwrap_or((setting, ""));
+        let slot = match (word, key) {
+            ("mirroring_add" | "mirroring_add_mc", "cos") => &mut traits.class_of_service,
+            ("mirroring_add" | "mirroring_add_mc", "truncate") => &mut traits.packet_length_bytes,
+            _ => return Err(format!("`{word}`: unknown setting `{setting}`")),
+        };
+        *slot = value
+            .parse()
+            .map_err(|_| format!("`{word}`: `{key}` takes a number, found `{value}`"))?;
+    }
+    Ok(traits)
+}
+
+fn parse_numbers(word: &str, rest: &str) -> std::result::Result<ReplicationCommand, String> {
     let numbers: Vec<u32> = rest
         .split_whitespace()
         .map(|w| {
@@ -67,9 +101,9 @@ fn usage(word: &str) -> &'static str {
         "mc_mgrp_create" => "expected `mc_mgrp_create GROUP`",
         "mc_node_create" => "expected `mc_node_create RID PORT...`",
         "mc_node_associate" => "expected `mc_node_associate GROUP NODE`",
-        "mirroring_add_mc" => "expected `mirroring_add_mc SESSION GROUP`",
+        "mirroring_add_mc" => "expected `mirroring_add_mc SESSION GROUP [cos=N] [truncate=BYTES]`",
         "mirroring_get" => "expected `mirroring_get SESSION`",
-        _ => "expected `mirroring_add SESSION PORT`",
+        _ => "expected `mirroring_add SESSION PORT [cos=N] [truncate=BYTES]`",
     }
 }
 
@@ -83,6 +117,8 @@ pub struct Replication {
     /// Clone session -> the group it mirrors to (`mirroring_add_mc`), or
     /// none (`mirroring_add`, one port).
     sessions: BTreeMap<u32, Option<u32>>,
+    /// Clone session -> what each of its copies gets.
+    traits: BTreeMap<u32, CopyTraits>,
 }
 
 impl Replication {
@@ -97,6 +133,10 @@ impl Replication {
                     .into(),
             ));
         }
+        let (command, traits) = match command {
+            ReplicationCommand::WithTraits(command, traits) => (&**command, *traits),
+            command => (command, CopyTraits::default()),
+        };
         let group = match command {
             ReplicationCommand::GroupCreate { group } => {
                 self.groups.entry(*group).or_default();
@@ -120,16 +160,18 @@ impl Replication {
             }
             ReplicationCommand::MirroringAdd { session, port } => {
                 self.sessions.insert(*session, None);
+                self.traits.insert(*session, traits);
                 // BMv2: a session mirrors to one port; its one copy is instance 0.
                 let member = Member {
                     port: *port,
                     rid: 0,
                 };
-                return clone_session::set_session(
+                return clone_session::set_session_with(
                     target,
                     target.description(),
                     *session,
                     &[member],
+                    &[traits],
                 );
             }
             ReplicationCommand::MirroringAddMc { session, group } => {
@@ -139,13 +181,13 @@ impl Replication {
                     )));
                 }
                 self.sessions.insert(*session, Some(*group));
-                let members = self.members(*group);
-                return clone_session::set_session(
-                    target,
-                    target.description(),
-                    *session,
-                    &members,
-                );
+                self.traits.insert(*session, traits);
+                return self.set_session(target, *session, *group);
+            }
+            ReplicationCommand::WithTraits(..) => {
+                return Err(RuntimeError::Value(
+                    "settings apply to one mirroring add".into(),
+                ))
             }
             ReplicationCommand::MirroringGet { session } => {
                 if self.sessions.contains_key(session) {
@@ -160,9 +202,18 @@ impl Replication {
         multicast::set_group(target, target.description(), group, &members)?;
         // Sessions mirroring to the group follow it.
         for (session, _) in self.sessions.iter().filter(|(_, g)| **g == Some(group)) {
-            clone_session::set_session(target, target.description(), *session, &members)?;
+            self.set_session(target, *session, group)?;
         }
         Ok(())
+    }
+
+    /// Session `session` as a copy of `group`'s members, each with the
+    /// session's traits.
+    fn set_session(&self, target: &impl PacketTarget, session: u32, group: u32) -> Result<()> {
+        let members = self.members(group);
+        let traits = self.traits.get(&session).copied().unwrap_or_default();
+        let all = vec![traits; members.len()];
+        clone_session::set_session_with(target, target.description(), session, &members, &all)
     }
 
     /// The group's copies: each node's ports, in node order.
@@ -212,6 +263,22 @@ mod tests {
             })
         );
         assert!(parse("mirroring_get", "8 3").is_err_and(|e| e.contains("mirroring_get SESSION")));
+        assert_eq!(
+            parse("mirroring_add", "4 5 cos=3 truncate=20"),
+            Ok(ReplicationCommand::WithTraits(
+                Box::new(ReplicationCommand::MirroringAdd {
+                    session: 4,
+                    port: 5
+                }),
+                CopyTraits {
+                    class_of_service: 3,
+                    packet_length_bytes: 20
+                },
+            ))
+        );
+        assert!(parse("mirroring_add", "4 5 cos=x").is_err_and(|e| e.contains("`cos`")));
+        assert!(parse("mirroring_add", "4 5 color=1").is_err_and(|e| e.contains("`color=1`")));
+        assert!(parse("mc_mgrp_create", "1 cos=1").is_err());
     }
 
     #[test]
@@ -220,6 +287,7 @@ mod tests {
             nodes: vec![(5, vec![1, 2]), (6, vec![3])],
             groups: BTreeMap::from([(9, vec![1, 0])]),
             sessions: BTreeMap::new(),
+            traits: BTreeMap::new(),
         };
         let members = r.members(9);
         let pairs: Vec<(u32, u32)> = members.iter().map(|m| (m.port, m.rid)).collect();
