@@ -22,16 +22,19 @@ fn program() -> PathBuf {
 fn idle_ns(output: &str, dst: &str) -> u64 {
     output
         .lines()
+        .rev()
         .filter(|l| l.contains(&format!("hdr.ethernet.dst={dst} for ")))
-        .filter_map(|l| l.split(" for ").nth(1)?.split(' ').next()?.parse().ok())
-        .last()
+        .find_map(|l| l.split(" for ").nth(1)?.split(' ').next()?.parse().ok())
         .unwrap_or_else(|| panic!("no sweep reported {dst}:\n{output}"))
 }
 
 #[test]
 fn the_p4info_marks_the_notify_control_table_alone() {
     let dir = scratch_dir("psa_idle_p4info");
-    let out = p4bpf_in(&dir, &["compile", &program().to_string_lossy(), "-o", "out"]);
+    let out = p4bpf_in(
+        &dir,
+        &["compile", &program().to_string_lossy(), "-o", "out"],
+    );
     assert!(out.status.success(), "{}", stderr(&out));
     let p4info = std::fs::read_to_string(dir.join("out/psa_idle_timeout.p4info.txtpb"))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -94,7 +97,10 @@ fn idle_sweep_reports_an_idle_entry_of_a_loaded_psa_pipeline_and_keeps_it() {
             "port=2",
         ]);
         let before = p4bpf(&["idle", "sweep", &name]);
-        let sent = send(&name, &[0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x12, 0x34, 0, 0]);
+        let sent = send(
+            &name,
+            &[0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x12, 0x34, 0, 0],
+        );
         let after = p4bpf(&["idle", "sweep", &name]);
         let again = p4bpf(&["idle", "sweep", &name]);
         (profile, add, before, sent, after, again)
@@ -104,7 +110,11 @@ fn idle_sweep_reports_an_idle_entry_of_a_loaded_psa_pipeline_and_keeps_it() {
     assert!(profile.status.success(), "{}", stderr(&profile));
     assert!(add.status.success(), "{}", stderr(&add));
     assert!(sent.is_ok(), "{sent:?}");
-    assert!(stdout(&before).is_empty(), "not hit yet: {}", stdout(&before));
+    assert!(
+        stdout(&before).is_empty(),
+        "not hit yet: {}",
+        stdout(&before)
+    );
     for sweep in [&after, &again] {
         let text = stdout(sweep);
         assert!(

@@ -71,7 +71,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         }
-        let requests = match (self.shared.get(TIMER_REQUEST), self.shared.get(TIMER_PROFILE)) {
+        let requests = match (
+            self.shared.get(TIMER_REQUEST),
+            self.shared.get(TIMER_PROFILE),
+        ) {
             (Some(&request), Some(&profile)) => Some(ir::TimerRequests { request, profile }),
             _ => None,
         };
