@@ -237,6 +237,9 @@ pub enum Builtin {
     /// packet's payload, the bytes after those the parser took (v1model's
     /// `*_checksum_with_payload`).
     Csum16WithPayload,
+    /// PNA's `allocate_flow_id()`: a flow id no other call returned
+    /// (`emit::flow_id` says how).
+    AllocateFlowId,
 }
 
 /// The fields of the kernel's socket buffer (`struct __sk_buff`) that

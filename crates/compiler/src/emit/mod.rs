@@ -18,6 +18,7 @@ pub(crate) mod digest;
 mod direct;
 mod emitted_flags;
 mod entry_timer;
+mod flow_id;
 mod expr;
 mod externs;
 mod hash;
