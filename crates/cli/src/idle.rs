@@ -1,4 +1,5 @@
-//! `p4bpf idle sweep|profile`: PNA's idle timeouts on a loaded pipeline.
+//! `p4bpf idle sweep|profile`: PNA's and PSA's idle timeouts on a loaded
+//! pipeline.
 //! Each sweep prints the entries idle for longer than their expire-time
 //! profile's timeout, deleting those of `AUTO_DELETE` tables; `profile`
 //! sets a profile's timeout. A thin shell over `p4bpf_runtime::idle`.
@@ -15,15 +16,18 @@ usage: p4bpf idle sweep PIPELINE [--every SECONDS]
        p4bpf idle profile PIPELINE PROFILE NANOSECONDS
 
 sweep sweeps the tables of the loaded pipeline PIPELINE whose entries have idle
-timers (PNA's pna_idle_timeout or idle_timeout_with_auto_delete) and prints
-each entry idle for longer than its expire-time profile's timeout:
+timers (PNA's pna_idle_timeout or idle_timeout_with_auto_delete, PSA's
+psa_idle_timeout) and prints each entry idle for longer than its expire-time
+profile's timeout:
 
   idle MainControl.flows hdr.ipv4.dstAddr=10.0.0.1 for 5000000000 ns: reported
 
 `reported`: a NOTIFY_CONTROL table's entry, which stays; `deleted`: an
 AUTO_DELETE table's entry, which the sweep deleted (the data plane deletes
 one only when a packet looks it up). An entry's timer starts when it is
-added by the data plane, or at its first hit when the control plane added it.
+added by the data plane or by a P4Runtime controller (with its own
+idle_timeout_ns), at its first hit when `p4bpf table add` added it. In PSA
+every hit restarts it; in PNA an action's restart_expire_timer does.
 
 profile sets how long an entry of expire-time PROFILE (0 to 255) may stay
 idle: NANOSECONDS, 0 for never (every profile starts at 0).

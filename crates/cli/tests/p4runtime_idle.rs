@@ -4,7 +4,9 @@
 //! (tests/p4runtime/idle.py) inserts an entry; the test sets expire-time
 //! profile 0 to 100 ms and hits the entry, which starts its timer; the
 //! controller then gets one IdleTimeoutNotification naming it on its
-//! stream. Uses the p4runtime-shell venv the `p4runtime` test installs;
+//! stream. A second test gives PSA entries their own `idle_timeout_ns`
+//! (tests/p4runtime/idle_entry.py). Uses the p4runtime-shell venv the
+//! `p4runtime` test installs;
 //! skips, saying why, without it, root/BPF or clang.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
@@ -136,5 +138,92 @@ fn a_notify_control_entry_gone_idle_reaches_the_primary_controller() {
         rest.contains("ok   of MainControl.reported")
             && rest.contains("ok   no second notification while it stays idle"),
         "{rest}{err}"
+    );
+}
+
+/// Per-entry `idle_timeout_ns` on a PSA table (tests/stf/psa_idle_timeout.p4,
+/// `In.flows` NOTIFY_CONTROL): the controller (tests/p4runtime/idle_entry.py)
+/// inserts entries with their own timeouts, reads them back with
+/// `time_since_last_hit`, is told of the short one alone; after the test
+/// hits it, its timer restarted and it is reported again; a MODIFY gives
+/// another entry a new timeout.
+#[test]
+fn psa_entries_take_their_own_idle_timeouts_from_the_controller() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4runtime_idle per-entry: {why}");
+        return;
+    }
+    let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
+    if !python.exists() {
+        eprintln!(
+            "SKIPPED p4runtime_idle per-entry: no p4runtime-shell venv (the `p4runtime` test installs it)"
+        );
+        return;
+    }
+    let dir = scratch_dir("p4runtime_idle_entry");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/stf/psa_idle_timeout.p4");
+    let out = dir.to_string_lossy().into_owned();
+    let compiled = p4bpf(&["compile", &program.to_string_lossy(), "-o", &out]);
+    assert!(compiled.status.success(), "{}", stderr(&compiled));
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_or(0, |a| a.port());
+    let address = format!("127.0.0.1:{port}");
+    let pipeline = format!("p4rtidleentry{}", std::process::id());
+    let _server = start_server(&address, &pipeline);
+
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4runtime/idle_entry.py");
+    let mut controller = Command::new("timeout")
+        .arg("90")
+        .arg(&python)
+        .arg(script)
+        .args([
+            &address,
+            "psa_idle_timeout.p4info.txtpb",
+            "psa_idle_timeout.o",
+        ])
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python runs: {e}"));
+    let mut printed = BufReader::new(controller.stdout.take().unwrap_or_else(|| panic!("stdout")));
+    let mut seen = String::new();
+    while !seen.ends_with("notified\n") {
+        if printed.read_line(&mut seen).unwrap_or(0) == 0 {
+            let mut err = String::new();
+            let _ = controller
+                .stderr
+                .take()
+                .map(|mut e| e.read_to_string(&mut err));
+            panic!("the controller was not notified:\n{seen}{err}");
+        }
+    }
+    // A hit of the reported entry (dst 00:00:00:00:00:02).
+    send(
+        &pipeline,
+        &[0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x12, 0x34, 0, 0],
+    );
+    if let Some(stdin) = controller.stdin.as_mut() {
+        let _ = stdin.write_all(b"go\n");
+    }
+    let mut rest = String::new();
+    let _ = printed.read_to_string(&mut rest);
+    let status = controller.wait().unwrap_or_else(|e| panic!("{e}"));
+    let mut err = String::new();
+    let _ = controller
+        .stderr
+        .take()
+        .map(|mut e| e.read_to_string(&mut err));
+    assert!(
+        status.success(),
+        "the controller's checks failed:\n{seen}{rest}{err}"
+    );
+    assert!(
+        seen.contains("ok   the 300 ms entry alone is reported")
+            && rest.contains("ok   a hit restarted its timer")
+            && rest.contains("ok   and it is reported in turn"),
+        "{seen}{rest}{err}"
     );
 }

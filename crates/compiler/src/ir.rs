@@ -237,6 +237,9 @@ pub enum Builtin {
     /// packet's payload, the bytes after those the parser took (v1model's
     /// `*_checksum_with_payload`).
     Csum16WithPayload,
+    /// PNA's `allocate_flow_id()`: a flow id no other call returned
+    /// (`emit::flow_id` says how).
+    AllocateFlowId,
 }
 
 /// The fields of the kernel's socket buffer (`struct __sk_buff`) that
@@ -704,19 +707,28 @@ pub struct InitialEntry {
 }
 
 /// PNA's entry timers on a table with `idle_timeout_with_auto_delete`
-/// (or `pna_idle_timeout = AUTO_DELETE`): each entry's value ends with a
+/// (or `pna_idle_timeout = AUTO_DELETE`), and PSA's on one with
+/// `psa_idle_timeout = NOTIFY_CONTROL`: each entry's value ends with a
 /// u64 cell, the `bpf_ktime_get_ns()` of its timer's last restart shifted
 /// left 8, or'ed with its expire-time profile. A lookup that finds the
 /// entry idle for longer than its profile's timeout (the control plane
-/// sets those) deletes it and misses. An action the entry ran leaves in
-/// `request` what to do with its timer: bit 0 restart it, bit 1 with the
-/// profile in `profile` (which `add_entry` also sets for a new entry).
+/// sets those) deletes it and misses.
 #[derive(Clone, Copy, Debug)]
 pub struct EntryTimer {
-    pub request: VarId,
-    pub profile: VarId,
+    /// PNA's: what the entry's action asked of its timer. `None` in PSA,
+    /// where every hit restarts it.
+    pub requests: Option<TimerRequests>,
     /// `NOTIFY_CONTROL`: idle entries stay for the control plane to find.
     pub notify: bool,
+}
+
+/// An action the entry ran leaves in `request` what to do with its
+/// timer: bit 0 restart it, bit 1 with the profile in `profile` (which
+/// `add_entry` also sets for a new entry).
+#[derive(Clone, Copy, Debug)]
+pub struct TimerRequests {
+    pub request: VarId,
+    pub profile: VarId,
 }
 
 impl EntryTimer {

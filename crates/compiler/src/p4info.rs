@@ -286,7 +286,7 @@ pub fn write(prog: &Program) -> String {
             }
         }
         let _ = writeln!(out, "  size: {}", t.size);
-        // PNA's NOTIFY_CONTROL: the P4Runtime server reports idle entries.
+        // NOTIFY_CONTROL (PNA, PSA): the P4Runtime server reports idle entries.
         if t.entry_timer.is_some_and(|timer| timer.notify) {
             out.push_str("  idle_timeout_behavior: NOTIFY_CONTROL\n");
         }

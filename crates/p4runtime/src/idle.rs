@@ -1,4 +1,4 @@
-//! P4Runtime's IdleTimeoutNotification for PNA's `NOTIFY_CONTROL` tables:
+//! P4Runtime's IdleTimeoutNotification for PNA's and PSA's `NOTIFY_CONTROL` tables:
 //! every [`EVERY`] a sweep of the served pipeline (`p4bpf_runtime::idle`)
 //! finds the entries idle for longer than their expire-time profile's
 //! timeout, and each role's primary controller is told, on its stream, of

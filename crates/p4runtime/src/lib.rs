@@ -2,9 +2,9 @@
 //! controllers P4 users already have (p4runtime-shell, ONOS, the P4
 //! tutorials' scripts) drive a p4bpf pipeline: pipeline config, table
 //! entries, counters and client arbitration, for the architectures p4bpf
-//! compiles today (ebpf_model, xdp_model), and PNA's idle-timeout
-//! notifications (`idle`). What those architectures lack (packet-in/out,
-//! digests, per-entry idle timeouts, action profiles, meters, registers,
+//! compiles today (ebpf_model, xdp_model), and PNA's and PSA's idle
+//! timeouts (`idle`; per entry in `write`, `read`). What those
+//! architectures lack (packet-in/out, digests, action profiles, meters, registers,
 //! replication) is refused with UNIMPLEMENTED and says why.
 //!
 //! The protocol schema is generated at build time (build.rs) from the

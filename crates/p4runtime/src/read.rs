@@ -7,16 +7,17 @@
 
 use crate::failure::{Failure, Outcome};
 use crate::proto::p4::v1::{
-    entity, CounterData, CounterEntry, DirectCounterEntry, Entity, Index, TableEntry,
+    entity, table_entry, CounterData, CounterEntry, DirectCounterEntry, Entity, Index, TableEntry,
 };
 use crate::schema::Schema;
 use crate::table_entry::key_spec;
-use crate::write::entity_kind;
-use p4bpf_layout::{DirectKind, TableStorage};
+use crate::write::{entity_kind, spec_of};
+use p4bpf_layout::{DirectKind, Table, TableStorage};
 use p4bpf_runtime::control::{self, Entry};
 use p4bpf_runtime::counter::CounterValue;
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::direct;
+use p4bpf_runtime::entry_timeout;
 use p4bpf_runtime::MapSource;
 
 /// Every entity `wanted` selects, in request order.
@@ -75,13 +76,38 @@ fn table_entries(
             let spec = key_spec(ids, table, wanted)?;
             control::get(source, table, &spec).into_iter().collect()
         };
+        let timed = entry_timeout::is_timed(&schema.pipeline, table);
         for entry in &entries {
+            let mut read = crate::profile::read_entry(schema, ids, table, entry)?;
+            if timed {
+                with_timer(source, table, entry, wanted, &mut read)?;
+            }
             found.push(Entity {
-                entity: Some(entity::Entity::TableEntry(crate::profile::read_entry(
-                    schema, ids, table, entry,
-                )?)),
+                entity: Some(entity::Entity::TableEntry(read)),
             });
         }
+    }
+    Ok(())
+}
+
+/// An entry of a table with idle timeouts: its `idle_timeout_ns`, and
+/// `time_since_last_hit` when the read asks for it (0 for a timer the
+/// control plane never started and no hit has).
+fn with_timer(
+    source: &Deployment,
+    table: &Table,
+    entry: &Entry,
+    wanted: &TableEntry,
+    read: &mut TableEntry,
+) -> Outcome<()> {
+    let timer = entry_timeout::read(source, table, &spec_of(table, entry)?)?;
+    read.idle_timeout_ns = i64::try_from(timer.timeout_ns).unwrap_or(i64::MAX);
+    if wanted.time_since_last_hit.is_some() {
+        read.time_since_last_hit = Some(table_entry::IdleTimeout {
+            elapsed_ns: timer
+                .idle_ns
+                .map_or(0, |ns| i64::try_from(ns).unwrap_or(i64::MAX)),
+        });
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ use p4bpf_layout::{Table, TableStorage};
 use p4bpf_runtime::control::{self, Entry};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::entry::EntrySpec;
+use p4bpf_runtime::entry_timeout;
 use p4bpf_runtime::map::Write;
 use p4bpf_runtime::{names, MapSource};
 use tonic::Code;
@@ -154,7 +155,11 @@ fn batch_insert(
     }
     let ids = schema.table(table_id?).ok()?;
     let table = schema.layout_table(ids).ok()?;
-    if updates.len() < 2 || schema.pipeline.profile_of_table(&table.name).is_some() {
+    // A timed table's entries each start their timer: one by one.
+    if updates.len() < 2
+        || schema.pipeline.profile_of_table(&table.name).is_some()
+        || entry_timeout::is_timed(&schema.pipeline, table)
+    {
         return None;
     }
     let mut batch = control::TableBatch::new(table);
@@ -203,12 +208,8 @@ fn table_update(
     let ids = schema.table(entry.table_id)?;
     let table = schema.layout_table(ids)?;
     let index = ids.index.unwrap_or_default();
-    if entry.idle_timeout_ns != 0 || entry.time_since_last_hit.is_some() {
-        return Err(Failure::unimplemented(format!(
-            "table `{}`: per-entry idle timeouts are not supported: PNA's entries take their timeout from an expire-time profile (`p4bpf idle profile`)",
-            ids.name
-        )));
-    }
+    // `time_since_last_hit` is the read's: a write ignores it.
+    let timeout = idle_timeout(schema, ids, table, entry)?;
     if entry.counter_data.is_some() || entry.meter_config.is_some() {
         return Err(Failure::unimplemented(format!(
             "table `{}`: direct counters and meters are not compiled yet",
@@ -240,12 +241,19 @@ fn table_update(
                 ));
             }
             control::add(source, table, &spec)?;
+            if let Some(ns) = timeout {
+                start_timer(schema, source, table, &spec, ns)
+                    .inspect_err(|_| drop(control::delete(source, table, &spec)))?;
+            }
             Ok(Some(Undo::Delete(index, spec)))
         }
         update::Type::Modify => {
             let spec = full_spec()?;
             let old = existing(source, ids, table, &spec)?;
             control::modify(source, table, &spec)?;
+            if let Some(ns) = timeout {
+                start_timer(schema, source, table, &spec, ns)?;
+            }
             Ok(Some(Undo::Modify(index, old)))
         }
         _ => {
@@ -255,6 +263,55 @@ fn table_update(
             Ok(Some(Undo::Insert(index, old)))
         }
     }
+}
+
+/// The idle timeout of an entry of a table with idle timeouts, whose
+/// insert or modify (re)starts its timer; `None` for other tables, whose
+/// entries take none.
+fn idle_timeout(
+    schema: &Schema,
+    ids: &TableIds,
+    table: &Table,
+    entry: &TableEntry,
+) -> Outcome<Option<u64>> {
+    let ns = u64::try_from(entry.idle_timeout_ns).map_err(|_| {
+        Failure::invalid(format!(
+            "table `{}`: idle_timeout_ns {} is negative",
+            ids.name, entry.idle_timeout_ns
+        ))
+    })?;
+    if !entry_timeout::is_timed(&schema.pipeline, table) || entry.is_default_action {
+        return match ns {
+            0 => Ok(None),
+            _ => Err(Failure::invalid(format!(
+                "table `{}`: idle_timeout_ns is for the entries of a table whose \
+                 idle_timeout_behavior is NOTIFY_CONTROL, which this {} is not",
+                ids.name,
+                if entry.is_default_action {
+                    "default entry"
+                } else {
+                    "table"
+                }
+            ))),
+        };
+    }
+    Ok(Some(ns))
+}
+
+fn start_timer(
+    schema: &Schema,
+    source: &Deployment,
+    table: &Table,
+    spec: &EntrySpec,
+    ns: u64,
+) -> Outcome<()> {
+    Ok(entry_timeout::start(
+        source,
+        &schema.pipeline,
+        table,
+        spec,
+        ns,
+    )?)
 }
 
 /// The default entry can only be modified: to an action, or (no action)

@@ -92,27 +92,32 @@ fn sweep_table(
 /// How long the entry of `value` has been idle, if longer than its
 /// profile's timeout (never for a timer not started or a profile of 0).
 fn idle_for(value: &[u8], profiles: &Map, now: u64) -> Result<Option<u64>> {
-    let Some(cell) = value
+    let Some(cell) = timer_cell(value).filter(|&cell| cell != 0) else {
+        return Ok(None);
+    };
+    let timeout = profile_timeout(profiles, (cell & 0xff) as u32)?;
+    let idle = now.saturating_sub(cell >> 8);
+    Ok((timeout != 0 && idle > timeout).then_some(idle))
+}
+
+/// The timer cell of an entry's `value`: its last 8 bytes.
+pub(crate) fn timer_cell(value: &[u8]) -> Option<u64> {
+    value
         .len()
         .checked_sub(8)
         .and_then(|at| value.get(at..))
         .and_then(|b| <[u8; 8]>::try_from(b).ok())
         .map(u64::from_ne_bytes)
-    else {
-        return Ok(None);
-    };
-    if cell == 0 {
-        return Ok(None);
-    }
-    let profile = (cell & 0xff) as u32;
-    let timeout = profiles
+}
+
+/// Expire-time profile `profile`'s timeout in ns (0: never).
+pub(crate) fn profile_timeout(profiles: &Map, profile: u32) -> Result<u64> {
+    Ok(profiles
         .read(&profile.to_ne_bytes())?
         .into_iter()
         .next()
         .and_then(|b| <[u8; 8]>::try_from(b.as_slice()).ok())
-        .map_or(0, u64::from_ne_bytes);
-    let idle = now.saturating_sub(cell >> 8);
-    Ok((timeout != 0 && idle > timeout).then_some(idle))
+        .map_or(0, u64::from_ne_bytes))
 }
 
 /// Sets expire-time profile `profile`'s timeout (0: never).
@@ -148,7 +153,7 @@ extern "C" {
     fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
 }
 
-fn monotonic_ns() -> Result<u64> {
+pub(crate) fn monotonic_ns() -> Result<u64> {
     let mut time = Timespec {
         seconds: 0,
         nanoseconds: 0,

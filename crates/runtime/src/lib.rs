@@ -27,6 +27,7 @@ pub mod digest;
 pub mod direct;
 mod elf;
 pub mod entry;
+pub mod entry_timeout;
 pub mod error;
 pub mod idle;
 pub mod initial_entries;

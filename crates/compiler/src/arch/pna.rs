@@ -26,7 +26,7 @@ use super::{
     Architecture, Block, BlockKind, Function, Input, Intrinsics, Object, Param, Place, SkbCall,
     Step, TimerCall, Verdict,
 };
-use crate::ir::{Arch, Outcome, SkbField};
+use crate::ir::{Arch, Builtin, Outcome, SkbField};
 
 /// Where `drop_packet` and `send_to_port` leave their decision.
 pub const VERDICT: Place = Place::var("pna_verdict");
@@ -196,7 +196,10 @@ const FUNCTIONS: &[(&str, Function)] = &[
     ),
     ("add_entry", Function::AddEntry),
     ("add_entry_if", Function::AddEntryIf),
-    ("allocate_flow_id", Function::Unsupported(NOT_YET)),
+    (
+        "allocate_flow_id",
+        Function::Builtin(Builtin::AllocateFlowId, 32),
+    ),
     (
         "set_entry_expire_time",
         Function::EntryTimer(TimerCall::SetExpireTime),

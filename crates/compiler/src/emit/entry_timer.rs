@@ -1,8 +1,10 @@
-//! PNA's entry timers in C ([`crate::ir::EntryTimer`]): the timer cell at
-//! the end of a timed table's value, the profiles' timeouts map, the
-//! lookup that deletes an idle entry (and misses), and the restart an
-//! action asked for. A control-plane entry's cell starts at 0: its timer
-//! starts at its first hit, with profile 0.
+//! PNA's and PSA's entry timers in C ([`crate::ir::EntryTimer`]): the
+//! timer cell at the end of a timed table's value, the profiles' timeouts
+//! map, the lookup that deletes an idle entry (and misses), and the
+//! restart a PNA action asked for, or PSA's at every hit. A control-plane
+//! entry's cell starts at 0 (its timer starts at its first hit, with
+//! profile 0) unless the control plane started it (P4Runtime's
+//! per-entry `idle_timeout_ns`).
 
 use super::c::{line, CStmt};
 use super::maps::map_def;
@@ -47,7 +49,10 @@ impl Emitter<'_> {
         let Some(timer) = t.entry_timer else {
             return vec![];
         };
-        let Some(request) = self.prog.var(timer.request) else {
+        let Some(requests) = timer.requests else {
+            return self.timer_restart_on_hit();
+        };
+        let Some(request) = self.prog.var(requests.request) else {
             return vec![];
         };
         if timer.notify {
@@ -100,15 +105,31 @@ impl Emitter<'_> {
         ]
     }
 
+    /// After the lookup of a PSA table: a hit restarts the entry's timer,
+    /// which keeps its profile.
+    fn timer_restart_on_hit(&self) -> Vec<CStmt> {
+        vec![
+            CStmt::Comment("entry timer: a hit restarts it".into()),
+            CStmt::If {
+                cond: "value".into(),
+                then: vec![line(format!(
+                    "value->{CELL} = bpf_ktime_get_ns() << 8 | (value->{CELL} & 0xff)"
+                ))],
+                other: vec![],
+            },
+        ]
+    }
+
     /// After `t`'s action: the restart it asked of the matched entry's
     /// timer, with a new profile or its own.
     pub(super) fn timer_restart(&self, t: &Table) -> Vec<CStmt> {
-        let Some(timer) = t.entry_timer else {
+        let Some(requests) = t.entry_timer.and_then(|timer| timer.requests) else {
             return vec![];
         };
-        let (Some(request), Some(profile)) =
-            (self.prog.var(timer.request), self.prog.var(timer.profile))
-        else {
+        let (Some(request), Some(profile)) = (
+            self.prog.var(requests.request),
+            self.prog.var(requests.profile),
+        ) else {
             return vec![];
         };
         let (request, profile) = (&request.c_name, &profile.c_name);
@@ -128,7 +149,11 @@ impl Emitter<'_> {
     /// In an entry `add_entry` inserts: its timer starts now, with the
     /// profile the call gave.
     pub(super) fn timer_on_insert(&self, t: &Table) -> Vec<CStmt> {
-        let Some(profile) = t.entry_timer.and_then(|x| self.prog.var(x.profile)) else {
+        let Some(profile) = t
+            .entry_timer
+            .and_then(|x| x.requests)
+            .and_then(|x| self.prog.var(x.profile))
+        else {
             return vec![];
         };
         vec![line(format!(

@@ -415,6 +415,10 @@ impl Emitter<'_> {
             Builtin::Csum16WithPayload => self.csum16_with_payload_call(args_of),
             Builtin::Digest(index) => self.digest_call(index, &args),
             Builtin::AddEntry(index) => self.add_entry_call(index),
+            Builtin::AllocateFlowId => {
+                self.use_helper(Helper::FlowId);
+                "p4bpf_allocate_flow_id()".into()
+            }
             // The kernel keeps the protocol in network order.
             Builtin::SkbRead(SkbField::Protocol) => {
                 format!("bpf_ntohs({}->protocol)", self.context_name())

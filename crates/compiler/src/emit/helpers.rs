@@ -34,6 +34,8 @@ pub enum Helper {
     PayloadCsum16Xdp,
     /// A received frame's VLAN tag back in its bytes, at TC (`super::vlan`).
     VlanIntoPacket,
+    /// PNA's `allocate_flow_id()` (`super::flow_id`).
+    FlowId,
 }
 
 pub fn text(helper: Helper) -> &'static str {
@@ -44,6 +46,7 @@ pub fn text(helper: Helper) -> &'static str {
         Helper::PayloadCsum16Tc => super::payload_checksum::TC_HELPER,
         Helper::PayloadCsum16Xdp => super::payload_checksum::XDP_HELPER,
         Helper::VlanIntoPacket => super::vlan::HELPER,
+        Helper::FlowId => super::flow_id::HELPER,
         Helper::CrcContinue(algorithm) => super::crc_continue::helper_text(algorithm),
         // In asm: clang would otherwise fold the clamp into a compare on
         // one register and an access through another, or into a select of

@@ -20,6 +20,7 @@ mod emitted_flags;
 mod entry_timer;
 mod expr;
 mod externs;
+mod flow_id;
 mod hash;
 mod helpers;
 mod maps;

@@ -1,7 +1,10 @@
-//! PNA's entry timers (what the C does: `crate::emit::entry_timer`): the
-//! table properties `idle_timeout_with_auto_delete = true` and
-//! `pna_idle_timeout = PNA_IdleTimeout_t.AUTO_DELETE` give a table an
-//! [`ir::EntryTimer`]; `set_entry_expire_time[_if]`,
+//! PNA's and PSA's entry timers (what the C does:
+//! `crate::emit::entry_timer`): the table properties
+//! `idle_timeout_with_auto_delete = true`,
+//! `pna_idle_timeout = PNA_IdleTimeout_t.AUTO_DELETE` or `NOTIFY_CONTROL`
+//! and `psa_idle_timeout = PSA_IdleTimeout_t.NOTIFY_CONTROL` give a table
+//! an [`ir::EntryTimer`]. In PSA every hit restarts the entry's timer; in
+//! PNA `set_entry_expire_time[_if]`,
 //! `restart_expire_timer` and `update_expire_info` record what the
 //! matched entry's action asks of its timer. With `NOTIFY_CONTROL` the
 //! data plane keeps idle entries and the control plane finds them
@@ -16,7 +19,11 @@ use p4bpf_front::ast;
 use p4bpf_front::check::Value;
 
 /// The table properties that ask for idle timeouts.
-const TIMER_PROPERTIES: [&str; 2] = ["idle_timeout_with_auto_delete", "pna_idle_timeout"];
+const TIMER_PROPERTIES: [&str; 3] = [
+    "idle_timeout_with_auto_delete",
+    "pna_idle_timeout",
+    "psa_idle_timeout",
+];
 
 impl<'a, 'u> Lowerer<'a, 'u> {
     pub(super) fn is_timer_property(name: &str) -> bool {
@@ -34,10 +41,13 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 "NOTIFY_CONTROL" => Some(true),
                 _ => None,
             },
+            ("psa_idle_timeout", Some(Value::Member { member, .. })) => {
+                (member == "NOTIFY_CONTROL").then_some(true)
+            }
             _ => {
                 self.diags.error(
                     value.span,
-                    format!("`{name}` takes `true` or `false` (`idle_timeout_with_auto_delete`) or a `PNA_IdleTimeout_t` (`pna_idle_timeout`)"),
+                    format!("`{name}` takes `true` or `false` (`idle_timeout_with_auto_delete`), a `PNA_IdleTimeout_t` (`pna_idle_timeout`) or a `PSA_IdleTimeout_t` (`psa_idle_timeout`)"),
                 );
                 None
             }
@@ -46,7 +56,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
 
     /// The timer of a table whose idle entries are deleted or reported
     /// (`notify`): exact-match tables only, whose entries are found again
-    /// by their key.
+    /// by their key. PNA's actions make requests of it; PSA's cannot.
     pub(super) fn entry_timer(
         &mut self,
         notify: Option<bool>,
@@ -61,11 +71,14 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             );
             return None;
         }
-        Some(ir::EntryTimer {
-            request: self.shared.get(TIMER_REQUEST).copied()?,
-            profile: self.shared.get(TIMER_PROFILE).copied()?,
-            notify,
-        })
+        let requests = match (
+            self.shared.get(TIMER_REQUEST),
+            self.shared.get(TIMER_PROFILE),
+        ) {
+            (Some(&request), Some(&profile)) => Some(ir::TimerRequests { request, profile }),
+            _ => None,
+        };
+        Some(ir::EntryTimer { requests, notify })
     }
 
     /// One of PNA's entry-timer calls: sets the request bits (and the

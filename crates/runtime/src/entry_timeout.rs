@@ -1,0 +1,139 @@
+//! Per-entry idle timeouts (P4Runtime's `idle_timeout_ns`) on the tables
+//! whose entries have timers (`p4bpf_layout::IdleTimer`). An entry's
+//! timeout is its expire-time profile's, so an entry given a timeout takes
+//! a profile holding it: one that already does, else one no entry uses,
+//! taken from the top (255) down, clear of the low profiles a PNA
+//! program's `add_entry` names. Starting the timer writes the entry's
+//! cell: now, with that profile. Reading gives back the timeout and how
+//! long since the timer last restarted.
+
+use crate::control::keys;
+use crate::entry::{encode_entry, EntrySpec};
+use crate::error::{Result, RuntimeError};
+use crate::idle::{monotonic_ns, profile_timeout, timer_cell};
+use crate::map::{Map, Write};
+use crate::map_source::MapSource;
+use p4bpf_layout::{IdleTimer, Pipeline, Table};
+
+/// An entry's timer as the control plane sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryTimeout {
+    /// Its profile's timeout in ns (0: never).
+    pub timeout_ns: u64,
+    /// How long since its timer last restarted; `None` before it started.
+    pub idle_ns: Option<u64>,
+}
+
+/// Whether `table`'s entries have timers.
+pub fn is_timed(description: &Pipeline, table: &Table) -> bool {
+    description
+        .idle_timers
+        .iter()
+        .any(|t| t.table == table.name)
+}
+
+/// Starts the timer of `table`'s entry `spec` now, with a timeout of
+/// `timeout_ns` (0: never idle).
+pub fn start(
+    source: &impl MapSource,
+    description: &Pipeline,
+    table: &Table,
+    spec: &EntrySpec,
+    timeout_ns: u64,
+) -> Result<()> {
+    let profiles = source.map(IdleTimer::PROFILES_MAP)?;
+    let profile = profile_for(source, description, &profiles, timeout_ns)?;
+    let map = source.map(&table.map)?;
+    let key = encode_entry(table, spec)?.key;
+    let mut value = first(map.read(&key)?);
+    let at = value.len().checked_sub(8).ok_or_else(|| untimed(table))?;
+    let cell = monotonic_ns()? << 8 | u64::from(profile);
+    value[at..].copy_from_slice(&cell.to_ne_bytes());
+    map.write(&key, &value, Write::Replace)
+}
+
+/// The timer of `table`'s entry `spec`.
+pub fn read(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<EntryTimeout> {
+    let profiles = source.map(IdleTimer::PROFILES_MAP)?;
+    let key = encode_entry(table, spec)?.key;
+    let value = first(source.map(&table.map)?.read(&key)?);
+    let cell = timer_cell(&value).ok_or_else(|| untimed(table))?;
+    let idle_ns = match cell {
+        0 => None,
+        started => Some(monotonic_ns()?.saturating_sub(started >> 8)),
+    };
+    Ok(EntryTimeout {
+        timeout_ns: profile_timeout(&profiles, (cell & 0xff) as u32)?,
+        idle_ns,
+    })
+}
+
+/// A profile whose timeout is `timeout_ns`: profile 0 for none if it has
+/// none, else one that has it, else a free one set to it.
+fn profile_for(
+    source: &impl MapSource,
+    description: &Pipeline,
+    profiles: &Map,
+    timeout_ns: u64,
+) -> Result<u8> {
+    let timeouts = (0..profiles.max_entries().min(256))
+        .map(|p| profile_timeout(profiles, p))
+        .collect::<Result<Vec<u64>>>()?;
+    let top_down = || (0..timeouts.len()).rev();
+    if timeout_ns == 0 && timeouts.first() == Some(&0) {
+        return Ok(0);
+    }
+    if let Some(p) = top_down().find(|&p| timeouts[p] == timeout_ns) {
+        return Ok(p as u8);
+    }
+    let used = profiles_in_use(source, description)?;
+    let free = top_down()
+        .filter(|&p| p != 0)
+        .find(|&p| !used[p])
+        .ok_or_else(|| {
+            RuntimeError::Value(format!(
+                "no expire-time profile is left for a timeout of {timeout_ns} ns: \
+                 the table of profiles is full (each holds a timeout entries use)"
+            ))
+        })?;
+    profiles.write(
+        &(free as u32).to_ne_bytes(),
+        &timeout_ns.to_ne_bytes(),
+        Write::Replace,
+    )?;
+    Ok(free as u8)
+}
+
+/// Which profiles the entries of the timed tables use.
+fn profiles_in_use(source: &impl MapSource, description: &Pipeline) -> Result<[bool; 256]> {
+    let mut used = [false; 256];
+    for timer in &description.idle_timers {
+        let Some(table) = description.table(&timer.table) else {
+            continue;
+        };
+        let map = source.map(&table.map)?;
+        for key in keys(&map)? {
+            let value = match map.read(&key) {
+                Ok(values) => first(values),
+                // Deleted between the walk and the read.
+                Err(RuntimeError::KeyNotFound { .. }) => continue,
+                Err(other) => return Err(other),
+            };
+            if let Some(cell) = timer_cell(&value).filter(|&c| c != 0) {
+                used[(cell & 0xff) as usize] = true;
+            }
+        }
+    }
+    Ok(used)
+}
+
+fn first(values: Vec<Vec<u8>>) -> Vec<u8> {
+    values.into_iter().next().unwrap_or_default()
+}
+
+fn untimed(table: &Table) -> RuntimeError {
+    RuntimeError::Value(format!(
+        "table `{}` has no idle timeouts (its P4 sets no `NOTIFY_CONTROL`)",
+        table.name
+    ))
+}
