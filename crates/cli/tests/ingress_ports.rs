@@ -1,7 +1,8 @@
 //! `p4bpf port add` gives a program that reads its ingress port (ubpf_model's
 //! `std.input_port`, xdp_model's `input_port`) the P4 port, not the
 //! interface index: the pipeline's ingress ports map holds ifindex -> port
-//! while the interface is a port, and forgets it on `port del`. Needs
+//! while the interface is a port, and forgets it on `port del`, its port
+//! slot (the array the program reads first) likewise. Needs
 //! root, BPF, `ip` and `bpftool`; skips saying which is missing.
 
 mod common;
@@ -62,6 +63,26 @@ fn entries(pipeline: &str) -> Vec<(u64, u64)> {
         .collect()
 }
 
+/// The raw bytes of the ingress port slot `ifindex` belongs in.
+fn slot_bytes(pipeline: &str, ifindex: u32) -> Vec<u8> {
+    let pin = format!("/sys/fs/bpf/p4bpf/{pipeline}/maps/ubpf_registers_in_ports_slots");
+    let index = p4bpf_layout::port_slots::slot_index(ifindex).to_ne_bytes();
+    let out = Command::new("bpftool")
+        .args(["-j", "map", "lookup", "pinned", &pin, "key"])
+        .args(index.iter().map(u8::to_string))
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let raw = out
+        .split_once("\"value\":[")
+        .and_then(|(_, after)| after.split_once(']'))
+        .map(|(bytes, _)| bytes)
+        .unwrap_or_default();
+    raw.split(',')
+        .filter_map(|b| u8::from_str_radix(b.trim().trim_matches('"').trim_start_matches("0x"), 16).ok())
+        .collect()
+}
+
 #[test]
 fn port_add_maps_the_interface_to_its_p4_port() {
     if let Some(why) = missing() {
@@ -107,7 +128,10 @@ fn port_add_maps_the_interface_to_its_p4_port() {
     ]);
     assert!(added.status.success(), "{}", common::stderr(&added));
     assert_eq!(entries(&cleanup.pipeline), vec![(ifindex, 7)]);
+    let slotted = p4bpf_layout::port_slots::slot_value(ifindex as u32, 7);
+    assert_eq!(slot_bytes(&cleanup.pipeline, ifindex as u32), slotted);
     let deleted = common::p4bpf(&["port", "del", &cleanup.pipeline, &cleanup.link]);
     assert!(deleted.status.success(), "{}", common::stderr(&deleted));
     assert_eq!(entries(&cleanup.pipeline), vec![]);
+    assert_eq!(slot_bytes(&cleanup.pipeline, ifindex as u32), [0u8; 12]);
 }

@@ -19,6 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod digest;
+pub mod port_slots;
 pub mod trace;
 
 /// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8

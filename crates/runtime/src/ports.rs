@@ -12,6 +12,7 @@ use crate::deploy::Deployment;
 use crate::error::{Result, RuntimeError};
 use crate::map::{u32_at, Map, Write};
 use crate::sys_ops;
+use p4bpf_layout::port_slots::{slot_index, slot_key, slot_value};
 use p4bpf_layout::Hook;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::PathBuf;
@@ -50,6 +51,49 @@ fn interface_name(index: u32) -> String {
 
 fn devmap(deployment: &Deployment) -> Result<Map> {
     deployment.pinned_map("ports", "ports")
+}
+
+/// A port map and the slot array in front of it ([`p4bpf_layout::port_slots`]).
+type SlottedMap = (Map, Map);
+
+/// The pinned (ports, slots) and (ingress ports, slots) of `deployment`
+/// that have slots.
+fn slotted_maps(deployment: &Deployment) -> Result<(Option<SlottedMap>, Option<SlottedMap>)> {
+    let (output, ingress) = deployment.description.port_slot_maps();
+    let output = match output {
+        Some((_, slots)) => Some((devmap(deployment)?, pinned(deployment, &slots)?)),
+        None => None,
+    };
+    let ingress = match ingress {
+        Some((map, slots)) => Some((pinned(deployment, &map)?, pinned(deployment, &slots)?)),
+        None => None,
+    };
+    Ok((output, ingress))
+}
+
+fn pinned(deployment: &Deployment, name: &str) -> Result<Map> {
+    deployment.pinned_map(name, &format!("maps/{name}"))
+}
+
+/// Put `key -> value` in its slot unless another key holds the slot (that
+/// key stays; this one is then read from the hash map alone).
+pub fn claim_slot(slots: &Map, key: u32, value: u32) -> Result<()> {
+    let index = slot_index(key).to_ne_bytes();
+    let held = slots.read(&index)?.first().and_then(|v| slot_key(v));
+    if held.is_some_and(|other| other != key) {
+        return Ok(());
+    }
+    slots.write(&index, &slot_value(key, value), Write::Replace)
+}
+
+/// Empty `key`'s slot if it holds `key`.
+pub fn release_slot(slots: &Map, key: u32) -> Result<()> {
+    let index = slot_index(key).to_ne_bytes();
+    let held = slots.read(&index)?.first().and_then(|v| slot_key(v));
+    match held == Some(key) {
+        true => slots.write(&index, &[0u8; 12], Write::Replace),
+        false => Ok(()),
+    }
 }
 
 /// The map the program reads its ingress P4 port from, if it has one.
@@ -117,6 +161,20 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
     if let Err(error) = ingress {
         detach();
         let _ = crate::control::delete_key(&ports, &port.to_ne_bytes());
+        return Err(error);
+    }
+    let slotted = slotted_maps(deployment).and_then(|(output, ingress)| {
+        if let Some((_, slots)) = output {
+            claim_slot(&slots, port, index)?;
+        }
+        match ingress {
+            Some((_, slots)) => claim_slot(&slots, index, port),
+            None => Ok(()),
+        }
+    });
+    if let Err(error) = slotted {
+        detach();
+        let _ = forget(deployment, port, index);
         return Err(error);
     }
     crate::xdp_copies::refresh_every(deployment, &deployment.description)?;
@@ -190,11 +248,8 @@ pub fn delete(deployment: &Deployment, interface: &str) -> Result<()> {
             deployment.name
         )));
     };
-    crate::control::delete_key(&devmap(deployment)?, &port.port.to_ne_bytes())?;
+    forget(deployment, port.port, index)?;
     crate::xdp_copies::refresh_every(deployment, &deployment.description)?;
-    if let Some(map) = ingress_ports(deployment)? {
-        crate::control::delete_key(&map, &index.to_ne_bytes())?;
-    }
     match std::fs::remove_file(egress_link_pin(deployment, index)) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             return Err(RuntimeError::Value(format!(
@@ -205,6 +260,23 @@ pub fn delete(deployment: &Deployment, interface: &str) -> Result<()> {
     }
     std::fs::remove_file(link_pin(deployment, index))
         .map_err(|e| RuntimeError::Value(format!("cannot detach `{interface}`: {e}")))
+}
+
+/// Remove P4 port `port` (interface `index`) from the port maps and
+/// their slots, slots first so no slot outlives its key.
+fn forget(deployment: &Deployment, port: u32, index: u32) -> Result<()> {
+    let (output, ingress) = slotted_maps(deployment)?;
+    if let Some((_, slots)) = output {
+        release_slot(&slots, port)?;
+    }
+    if let Some((_, slots)) = ingress {
+        release_slot(&slots, index)?;
+    }
+    crate::control::delete_key(&devmap(deployment)?, &port.to_ne_bytes())?;
+    if let Some(map) = ingress_ports(deployment)? {
+        crate::control::delete_key(&map, &index.to_ne_bytes())?;
+    }
+    Ok(())
 }
 
 /// Every port, by port number.

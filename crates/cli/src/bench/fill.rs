@@ -2,6 +2,7 @@
 //! the pipeline description, as `p4bpf test` does) and raw key/value
 //! records for the hand-written twins' maps; both written in batches.
 
+use p4bpf_layout::port_slots::{slot_index, slot_value};
 use p4bpf_layout::Pipeline;
 use p4bpf_runtime::bench::{fill, BenchObject};
 use p4bpf_runtime::entry::{encode_entry, EntrySpec};
@@ -103,7 +104,7 @@ pub fn write_raw(object: &BenchObject, groups: &[RawEntries]) -> Result<(), Stri
 
 /// Pairs of (P4 port, interface index), written as `p4bpf port add`
 /// writes them: into the pipeline's port map and, when the program reads
-/// its ingress port, its ingress port map.
+/// its ingress port, its ingress port map, each with its port slots.
 pub fn write_ports(
     object: &BenchObject,
     pipeline: &Pipeline,
@@ -115,16 +116,50 @@ pub fn write_ports(
     let Some(out_map) = &pipeline.port_map else {
         return Err("the program has no port map for its ports".into());
     };
-    let mut batches = vec![RawEntries::one(out_map, &[], &[])];
+    let (out_slots, in_slots) = pipeline.port_slot_maps();
+    let mut batches = vec![port_entries(out_map, ports.iter().copied())];
+    batches.extend(out_slots.map(|(_, slots)| slot_entries(&slots, ports.iter().copied())));
     if let Some(in_map) = &pipeline.ingress_port_map {
-        batches.push(RawEntries::one(in_map, &[], &[]));
-    }
-    for (port, ifindex) in ports {
-        for (batch, (key, value)) in batches.iter_mut().zip([(port, ifindex), (ifindex, port)]) {
-            batch.keys.extend(key.to_ne_bytes());
-            batch.values.extend(value.to_ne_bytes());
-            (batch.key_size, batch.value_size) = (4, 4);
-        }
+        let reversed = ports.iter().map(|(port, ifindex)| (*ifindex, *port));
+        batches.push(port_entries(in_map, reversed.clone()));
+        batches.extend(in_slots.map(|(_, slots)| slot_entries(&slots, reversed)));
     }
     write_raw(object, &batches)
+}
+
+/// Output ports only: (P4 port, interface index) into the port map `map`
+/// of `pipeline` and its port slots.
+pub fn write_output_ports(
+    object: &BenchObject,
+    pipeline: &Pipeline,
+    map: &str,
+    ports: &[(u32, u32)],
+) -> Result<(), String> {
+    let mut batches = vec![port_entries(map, ports.iter().copied())];
+    let (out_slots, _) = pipeline.port_slot_maps();
+    batches.extend(out_slots.map(|(_, slots)| slot_entries(&slots, ports.iter().copied())));
+    write_raw(object, &batches)
+}
+
+/// `pairs` as u32 keys and values of hash map `map`.
+fn port_entries(map: &str, pairs: impl Iterator<Item = (u32, u32)>) -> RawEntries {
+    let mut entries = RawEntries::one(map, &[], &[]);
+    (entries.key_size, entries.value_size) = (4, 4);
+    for (key, value) in pairs {
+        entries.keys.extend(key.to_ne_bytes());
+        entries.values.extend(value.to_ne_bytes());
+    }
+    entries
+}
+
+/// `pairs` in their port slots of array `slots` (a later pair takes a
+/// slot from an earlier one, which the hash map still holds).
+fn slot_entries(slots: &str, pairs: impl Iterator<Item = (u32, u32)>) -> RawEntries {
+    let mut entries = RawEntries::one(slots, &[], &[]);
+    (entries.key_size, entries.value_size) = (4, 12);
+    for (key, value) in pairs {
+        entries.keys.extend(slot_index(key).to_ne_bytes());
+        entries.values.extend(slot_value(key, value));
+    }
+    entries
 }

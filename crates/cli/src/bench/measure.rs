@@ -141,13 +141,9 @@ fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
         // Routed entries name the veth's ifindex as their P4 port too,
         // unless the case names its own.
         if let (Some(ports), true) = (&pipeline.port_map, port != 0) {
-            let bytes = port.to_ne_bytes();
-            let p4_port = case.p4_port.unwrap_or(port).to_ne_bytes();
-            fill::write_raw(
-                &p4.object,
-                &[fill::RawEntries::one(ports, &p4_port, &bytes)],
-            )
-            .map_err(|e| format!("{}: {e}", case.name))?;
+            let p4_port = case.p4_port.unwrap_or(port);
+            fill::write_output_ports(&p4.object, &pipeline, ports, &[(p4_port, port)])
+                .map_err(|e| format!("{}: {e}", case.name))?;
         }
         let mut twin = load_twin(request, scratch, case.name, case.mode, case.hook)?;
         twin.packet = case.packet.clone();

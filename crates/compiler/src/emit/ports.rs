@@ -4,13 +4,50 @@
 //! which `p4bpf port add` and the test targets fill; its kind and the
 //! redirect through it are target primitives ([`crate::target`]). Either
 //! way a port with no interface drops the packet.
+//!
+//! The program reads the ingress ports map, and at TC the ports map, through
+//! their port slots first ([`p4bpf_layout::port_slots`]): an array read
+//! instead of a hash lookup per direction for every port `p4bpf port add`
+//! mapped. The read returns a scalar on every path, so the verifier's walk
+//! does not fork on it (branching on a map pointer instead made bng.p4
+//! exceed the verifier's instruction limit).
 
 use super::c::CStmt;
 use super::Emitter;
 use crate::ir::Program;
+use p4bpf_layout::port_slots::{port_slots_of, PORT_SLOTS};
+use p4bpf_layout::Hook;
 
 /// How many ports one pipeline can map (any u32 port number may be one).
 pub const PORT_MAP_SIZE: u32 = 512;
+
+/// The slot struct and the slot array in front of hash map `map`.
+fn port_slots_definition(map: &str, with_struct: bool) -> String {
+    let slot_struct = match with_struct {
+        true => "/* One key of a port map and its value (used: 0 is an empty slot). */\n\
+                 struct p4bpf_port_slot {\n    u32 key;\n    u32 value;\n    u32 used;\n};\n\n",
+        false => "",
+    };
+    let slots = port_slots_of(map);
+    format!(
+        "{slot_struct}/* `{map}` by slot (key & {mask}): an array read instead of a hash lookup;\n * a key whose slot holds another is found in `{map}` itself. */\n\
+         struct {{\n    __uint(type, BPF_MAP_TYPE_ARRAY);\n    __type(key, u32);\n    __type(value, struct p4bpf_port_slot);\n    __uint(max_entries, {PORT_SLOTS});\n}} {slots} SEC(\".maps\");\n\n",
+        mask = PORT_SLOTS - 1
+    )
+}
+
+/// C statements returning `key`'s value from `map`'s slots, if its slot
+/// holds it, else declaring `{found}` as the hash map's value pointer.
+fn slot_then_hash_lookup(map: &str, key: &str, found: &str) -> String {
+    let slots = port_slots_of(map);
+    format!(
+        "    u32 slot_index = {key} & {mask};\n    \
+         struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&{slots}, &slot_index);\n    \
+         if (slot && slot->used && slot->key == {key})\n        return slot->value;\n    \
+         u32 *{found} = bpf_map_lookup_elem(&{map}, &{key});\n",
+        mask = PORT_SLOTS - 1
+    )
+}
 
 /// The name of the ports map (the description's `port_map`), if the
 /// program can redirect.
@@ -43,12 +80,14 @@ impl Emitter<'_> {
             ),
             None => String::new(),
         };
+        let slots = port_slots_definition(&name, true);
+        let lookup = slot_then_hash_lookup(&name, "ifindex", "port");
         format!(
             "/* Interface index -> P4 port; filled by `p4bpf port add`. */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_HASH);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n{slots}\
              /* The P4 port a packet came in on: the one a test harness noted (output\n * record [1], port + 1), else the interface's P4 port, else its index. */\n\
-             static __always_inline u32 p4bpf_input_port(u32 ifindex)\n{{\n{noted}    \
-             u32 *port = bpf_map_lookup_elem(&{name}, &ifindex);\n    return port ? *port : ifindex;\n}}\n\n"
+             static __always_inline u32 p4bpf_input_port(u32 ifindex)\n{{\n{noted}{lookup}    \
+             return port ? *port : ifindex;\n}}\n\n"
         )
     }
 
@@ -60,7 +99,24 @@ impl Emitter<'_> {
         let (kind, why) = self.target.port_map_kind();
         format!(
             "/* P4 output port -> ifindex ({why}); filled by `p4bpf port add`. */\n\
-             struct {{\n    __uint(type, {kind});\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n"
+             struct {{\n    __uint(type, {kind});\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, {PORT_MAP_SIZE});\n}} {name} SEC(\".maps\");\n\n{}",
+            self.output_ifindex_definition(&name)
+        )
+    }
+
+    /// At TC, `p4bpf_output_ifindex`: the interface P4 port `port` leaves
+    /// by, 0 for none (XDP redirects through its devmap instead).
+    fn output_ifindex_definition(&self, map: &str) -> String {
+        if self.hook == Hook::Xdp {
+            return String::new();
+        }
+        let with_struct = ingress_port_map(self.prog).is_none();
+        let slots = port_slots_definition(map, with_struct);
+        let lookup = slot_then_hash_lookup(map, "port", "ifindex");
+        format!(
+            "{slots}/* The interface P4 port `port` leaves by (0: none). */\n\
+             static __always_inline u32 p4bpf_output_ifindex(u32 port)\n{{\n{lookup}    \
+             return ifindex ? *ifindex : 0;\n}}\n\n"
         )
     }
 
@@ -111,7 +167,9 @@ xdp(prs(), sw(), dprs()) main;
         let (c, port_map) = generated(REDIRECTS, Hook::Tc);
         assert_eq!(port_map.as_deref(), Some("t_ports"));
         assert!(!c.contains("DEVMAP"));
-        assert!(c.contains("bpf_map_lookup_elem(&t_ports, &out_port)"));
-        assert!(c.contains("out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT"));
+        assert!(c.contains("u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port)"));
+        assert!(c.contains("bpf_map_lookup_elem(&t_ports_slots, &slot_index)"));
+        assert!(c.contains("bpf_map_lookup_elem(&t_ports, &port)"));
+        assert!(c.contains("out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT"));
     }
 }

@@ -33,6 +33,18 @@ pub fn defaults_map(prog: &Program) -> String {
 }
 
 impl Emitter<'_> {
+    /// Whether every action the table can run, by entry or as its
+    /// default, is its compiled default without arguments (a table of
+    /// `NoAction` alone): a runtime default could only name that action
+    /// again, so a miss need not read it.
+    fn runs_one_plain_action(&self, t: &Table) -> bool {
+        let only = t.default_action.action;
+        t.default_action.args.is_empty()
+            && t.implementation.is_none()
+            && t.actions.iter().all(|a| *a == only)
+            && self.prog.action(only).is_some_and(|a| a.params.is_empty())
+    }
+
     pub(super) fn layout_of(&self, id: TableId) -> Option<(&Table, &TableLayout)> {
         Some((self.prog.table(id)?, self.table_layouts.get(id.index())?))
     }
@@ -200,7 +212,7 @@ impl Emitter<'_> {
         if let Some(h) = &hit {
             on_miss.push(line(format!("{h} = 0")));
         }
-        if runtime_default(t) {
+        if runtime_default(t) && !self.runs_one_plain_action(t) {
             on_miss.push(line(format!("u32 slot = {}", id.index())));
             on_miss.push(line(format!(
                 "value = bpf_map_lookup_elem(&{}, &slot)",
@@ -472,5 +484,38 @@ pub fn keyset_test(
                 Scalar::for_width(width).size() * 8
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{generate, Hook};
+    use std::path::Path;
+
+    const TWO_TABLES: &str = "
+#include <xdp_model.p4>
+header h_t { bit<32> a; bit<32> b; }
+struct hs { h_t h; }
+parser prs(packet_in p, out hs hdr) { state start { p.extract(hdr.h); transition accept; } }
+control sw(inout hs hdr, in xdp_input imd, out xdp_output omd) {
+    action set_b(bit<32> v) { hdr.h.b = v; }
+    table only_noaction { key = { hdr.h.a : exact; } actions = { NoAction; } }
+    table with_choice { key = { hdr.h.a : exact; } actions = { set_b; NoAction; } }
+    apply { only_noaction.apply(); with_choice.apply(); }
+}
+control dprs(in hs hdr, packet_out p) { apply { p.emit(hdr.h); } }
+xdp(prs(), sw(), dprs()) main;
+";
+
+    #[test]
+    fn a_miss_reads_the_runtime_default_only_where_it_can_choose() {
+        let fe = p4bpf_front::check_source(Path::new("t.p4"), TWO_TABLES, &Default::default());
+        assert!(!fe.has_errors(), "{:?}", fe.diagnostics);
+        let c = generate(&fe, "t", Hook::Xdp, None)
+            .map(|g| g.c)
+            .unwrap_or_default();
+        let reads = c.matches("bpf_map_lookup_elem(&t_defaults, &slot)").count();
+        assert_eq!(reads, 1, "{c}");
+        assert!(c.contains("u32 slot = 1;"), "with_choice is table 1: {c}");
     }
 }

@@ -86,13 +86,12 @@ impl Target for Tc {
     fn port_map_kind(&self) -> (&'static str, &'static str) {
         ("BPF_MAP_TYPE_HASH", "devmaps are XDP-only")
     }
-    fn redirect(&self, map: &str, port: &str) -> Vec<CStmt> {
+    /// Through `p4bpf_output_ifindex` (`emit/ports.rs`): the ports map
+    /// `map` by its port slots.
+    fn redirect(&self, _map: &str, port: &str) -> Vec<CStmt> {
         vec![
-            line(format!("u32 out_port = {port}")),
-            line(format!(
-                "u32 *out_ifindex = bpf_map_lookup_elem(&{map}, &out_port)"
-            )),
-            CStmt::Return("out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT".into()),
+            line(format!("u32 out_ifindex = p4bpf_output_ifindex({port})")),
+            CStmt::Return("out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT".into()),
         ]
     }
 }

@@ -140,6 +140,22 @@ struct {
     __uint(max_entries, 512);
 } action_out_params_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `action_out_params_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `action_out_params_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} action_out_params_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -148,6 +164,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&action_out_params_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -159,6 +179,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } action_out_params_ports SEC(".maps");
+
+/* `action_out_params_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `action_out_params_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} action_out_params_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&action_out_params_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct action_out_params_state *st)
@@ -255,9 +295,8 @@ dep_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&action_out_params_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -289,8 +328,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "171\t173\taction_out_params.p4:15\taction `sw.swap`\n"
-    "194\t208\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "214\t218\taction_out_params.p4:14\tcontrol `sw`\n"
-    "222\t231\taction_out_params.p4:27\tcontrol `dep`\n"
+    "211\t213\taction_out_params.p4:15\taction `sw.swap`\n"
+    "234\t248\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "254\t258\taction_out_params.p4:14\tcontrol `sw`\n"
+    "262\t271\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -123,6 +123,22 @@ struct {
     __uint(max_entries, 512);
 } action_out_params_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `action_out_params_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `action_out_params_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} action_out_params_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -131,6 +147,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&action_out_params_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -263,8 +283,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "154\t156\taction_out_params.p4:15\taction `sw.swap`\n"
-    "171\t185\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "191\t195\taction_out_params.p4:14\tcontrol `sw`\n"
-    "199\t208\taction_out_params.p4:27\tcontrol `dep`\n"
+    "174\t176\taction_out_params.p4:15\taction `sw.swap`\n"
+    "191\t205\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "211\t215\taction_out_params.p4:14\tcontrol `sw`\n"
+    "219\t228\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

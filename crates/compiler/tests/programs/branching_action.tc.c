@@ -195,6 +195,22 @@ struct {
     __uint(max_entries, 512);
 } branching_action_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `branching_action_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `branching_action_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} branching_action_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -203,6 +219,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -214,6 +234,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } branching_action_ports SEC(".maps");
+
+/* `branching_action_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `branching_action_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} branching_action_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&branching_action_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct branching_action_state *st, u8 *pkt, u8 *pkt_end)
@@ -463,9 +503,8 @@ dprs_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&branching_action_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -537,11 +576,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "226\t236\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "242\t242\tbranching_action.p4:49\taction `sw.drop`\n"
-    "263\t283\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "286\t303\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "306\t329\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "335\t375\tbranching_action.p4:41\tcontrol `sw`\n"
-    "338\t374\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "266\t276\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "282\t282\tbranching_action.p4:49\taction `sw.drop`\n"
+    "303\t323\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "326\t343\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "346\t369\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "375\t415\tbranching_action.p4:41\tcontrol `sw`\n"
+    "378\t414\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

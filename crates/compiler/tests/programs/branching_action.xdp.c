@@ -149,6 +149,22 @@ struct {
     __uint(max_entries, 512);
 } branching_action_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `branching_action_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `branching_action_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} branching_action_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -157,6 +173,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -464,11 +484,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "180\t190\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "196\t196\tbranching_action.p4:49\taction `sw.drop`\n"
-    "211\t231\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "234\t251\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "254\t277\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "283\t323\tbranching_action.p4:41\tcontrol `sw`\n"
-    "286\t322\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "200\t210\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "216\t216\tbranching_action.p4:49\taction `sw.drop`\n"
+    "231\t251\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "254\t271\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "274\t297\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "303\t343\tbranching_action.p4:41\tcontrol `sw`\n"
+    "306\t342\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

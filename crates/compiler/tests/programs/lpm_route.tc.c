@@ -176,6 +176,22 @@ struct {
     __uint(max_entries, 512);
 } lpm_route_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `lpm_route_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `lpm_route_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} lpm_route_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -184,6 +200,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -195,6 +215,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } lpm_route_ports SEC(".maps");
+
+/* `lpm_route_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `lpm_route_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} lpm_route_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&lpm_route_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct lpm_route_state *st, u8 *pkt, u8 *pkt_end)
@@ -374,9 +414,8 @@ dep_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&lpm_route_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -456,10 +495,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "207\t215\tlpm_route.p4:22\taction `route.forward`\n"
-    "221\t236\tlpm_route.p4:27\taction `route.bounce`\n"
-    "257\t275\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "278\t305\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "311\t347\tlpm_route.p4:21\tcontrol `route`\n"
-    "313\t347\tlpm_route.p4:33\ttable `route.fib`\n"
+    "247\t255\tlpm_route.p4:22\taction `route.forward`\n"
+    "261\t276\tlpm_route.p4:27\taction `route.bounce`\n"
+    "297\t315\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "318\t345\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "351\t387\tlpm_route.p4:21\tcontrol `route`\n"
+    "353\t387\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

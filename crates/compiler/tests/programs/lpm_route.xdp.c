@@ -159,6 +159,22 @@ struct {
     __uint(max_entries, 512);
 } lpm_route_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `lpm_route_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `lpm_route_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} lpm_route_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -167,6 +183,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -430,10 +450,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "190\t198\tlpm_route.p4:22\taction `route.forward`\n"
-    "204\t219\tlpm_route.p4:27\taction `route.bounce`\n"
-    "234\t252\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "255\t282\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "288\t324\tlpm_route.p4:21\tcontrol `route`\n"
-    "290\t324\tlpm_route.p4:33\ttable `route.fib`\n"
+    "210\t218\tlpm_route.p4:22\taction `route.forward`\n"
+    "224\t239\tlpm_route.p4:27\taction `route.bounce`\n"
+    "254\t272\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "275\t302\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "308\t344\tlpm_route.p4:21\tcontrol `route`\n"
+    "310\t344\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

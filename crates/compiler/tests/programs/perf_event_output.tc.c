@@ -143,6 +143,22 @@ struct {
     __uint(max_entries, 512);
 } perf_event_output_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `perf_event_output_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `perf_event_output_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} perf_event_output_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -151,6 +167,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -162,6 +182,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } perf_event_output_ports SEC(".maps");
+
+/* `perf_event_output_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `perf_event_output_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} perf_event_output_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&perf_event_output_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* BPF_PERF_EVENT_OUTPUT: one ring per CPU; max_entries 0 lets libbpf size it to the CPU count. */
 struct {
@@ -331,9 +371,8 @@ dprs_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&perf_event_output_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -405,10 +444,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "198\t199\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "205\t205\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "226\t244\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "247\t255\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "261\t304\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "262\t295\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "238\t239\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "245\t245\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "266\t284\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "287\t295\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "301\t344\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "302\t335\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

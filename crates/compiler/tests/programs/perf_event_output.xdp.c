@@ -126,6 +126,22 @@ struct {
     __uint(max_entries, 512);
 } perf_event_output_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `perf_event_output_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `perf_event_output_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} perf_event_output_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -134,6 +150,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -379,10 +399,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "181\t182\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "188\t188\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "203\t221\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "224\t232\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "238\t281\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "239\t272\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "201\t202\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "208\t208\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "223\t241\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "244\t252\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "258\t301\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "259\t292\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

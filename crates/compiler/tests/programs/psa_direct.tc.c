@@ -292,6 +292,22 @@ struct {
     __uint(max_entries, 512);
 } psa_direct_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_direct_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_direct_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_direct_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -300,6 +316,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -311,6 +331,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_direct_ports SEC(".maps");
+
+/* `psa_direct_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_direct_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_direct_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_direct_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_direct_state *st, u8 *pkt, u8 *pkt_end)
@@ -543,9 +583,8 @@ InDeparser_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
-        u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_direct_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -693,16 +732,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "323\t325\tpsa.p4:237\taction `send_to_port`\n"
-    "331\t332\tpsa.p4:246\taction `multicast`\n"
-    "338\t338\tpsa.p4:254\taction `ingress_drop`\n"
-    "344\t344\tpsa.p4:260\taction `egress_drop`\n"
-    "350\t374\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "380\t382\tpsa_direct.p4:56\taction `In.police`\n"
-    "388\t389\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "395\t396\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "402\t402\tpsa_direct.p4:69\taction `In.plain`\n"
-    "426\t452\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "465\t534\tpsa_direct.p4:40\tcontrol `In`\n"
-    "465\t534\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "363\t365\tpsa.p4:237\taction `send_to_port`\n"
+    "371\t372\tpsa.p4:246\taction `multicast`\n"
+    "378\t378\tpsa.p4:254\taction `ingress_drop`\n"
+    "384\t384\tpsa.p4:260\taction `egress_drop`\n"
+    "390\t414\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "420\t422\tpsa_direct.p4:56\taction `In.police`\n"
+    "428\t429\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "435\t436\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "442\t442\tpsa_direct.p4:69\taction `In.plain`\n"
+    "466\t492\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "505\t574\tpsa_direct.p4:40\tcontrol `In`\n"
+    "505\t574\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -275,6 +275,22 @@ struct {
     __uint(max_entries, 512);
 } psa_direct_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_direct_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_direct_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_direct_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -283,6 +299,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -668,16 +688,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "306\t308\tpsa.p4:237\taction `send_to_port`\n"
-    "314\t315\tpsa.p4:246\taction `multicast`\n"
-    "321\t321\tpsa.p4:254\taction `ingress_drop`\n"
-    "327\t327\tpsa.p4:260\taction `egress_drop`\n"
-    "333\t357\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "363\t365\tpsa_direct.p4:56\taction `In.police`\n"
-    "371\t372\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "378\t379\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "385\t385\tpsa_direct.p4:69\taction `In.plain`\n"
-    "403\t429\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "442\t511\tpsa_direct.p4:40\tcontrol `In`\n"
-    "442\t511\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "326\t328\tpsa.p4:237\taction `send_to_port`\n"
+    "334\t335\tpsa.p4:246\taction `multicast`\n"
+    "341\t341\tpsa.p4:254\taction `ingress_drop`\n"
+    "347\t347\tpsa.p4:260\taction `egress_drop`\n"
+    "353\t377\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "383\t385\tpsa_direct.p4:56\taction `In.police`\n"
+    "391\t392\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "398\t399\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "405\t405\tpsa_direct.p4:69\taction `In.plain`\n"
+    "423\t449\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "462\t531\tpsa_direct.p4:40\tcontrol `In`\n"
+    "462\t531\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

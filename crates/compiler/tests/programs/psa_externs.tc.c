@@ -337,6 +337,22 @@ struct {
     __uint(max_entries, 512);
 } psa_externs_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_externs_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_externs_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_externs_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -345,6 +361,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -356,6 +376,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_externs_ports SEC(".maps");
+
+/* `psa_externs_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_externs_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_externs_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_externs_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_externs_state *st, u8 *pkt, u8 *pkt_end)
@@ -533,9 +573,8 @@ InDeparser_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
-        u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_externs_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -584,10 +623,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "368\t370\tpsa.p4:237\taction `send_to_port`\n"
-    "376\t377\tpsa.p4:246\taction `multicast`\n"
-    "383\t383\tpsa.p4:254\taction `ingress_drop`\n"
-    "389\t389\tpsa.p4:260\taction `egress_drop`\n"
-    "455\t486\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "499\t524\tpsa_externs.p4:40\tcontrol `In`\n"
+    "408\t410\tpsa.p4:237\taction `send_to_port`\n"
+    "416\t417\tpsa.p4:246\taction `multicast`\n"
+    "423\t423\tpsa.p4:254\taction `ingress_drop`\n"
+    "429\t429\tpsa.p4:260\taction `egress_drop`\n"
+    "495\t526\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "539\t564\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -320,6 +320,22 @@ struct {
     __uint(max_entries, 512);
 } psa_externs_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_externs_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_externs_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_externs_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -328,6 +344,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -559,10 +579,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "351\t353\tpsa.p4:237\taction `send_to_port`\n"
-    "359\t360\tpsa.p4:246\taction `multicast`\n"
-    "366\t366\tpsa.p4:254\taction `ingress_drop`\n"
-    "372\t372\tpsa.p4:260\taction `egress_drop`\n"
-    "432\t463\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "476\t501\tpsa_externs.p4:40\tcontrol `In`\n"
+    "371\t373\tpsa.p4:237\taction `send_to_port`\n"
+    "379\t380\tpsa.p4:246\taction `multicast`\n"
+    "386\t386\tpsa.p4:254\taction `ingress_drop`\n"
+    "392\t392\tpsa.p4:260\taction `egress_drop`\n"
+    "452\t483\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "496\t521\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -246,6 +246,22 @@ struct {
     __uint(max_entries, 512);
 } psa_register_initial_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_register_initial_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_register_initial_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_register_initial_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -254,6 +270,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -481,10 +501,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "277\t279\tpsa.p4:237\taction `send_to_port`\n"
-    "285\t286\tpsa.p4:246\taction `multicast`\n"
-    "292\t292\tpsa.p4:254\taction `ingress_drop`\n"
-    "298\t298\tpsa.p4:260\taction `egress_drop`\n"
-    "356\t386\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "399\t428\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "297\t299\tpsa.p4:237\taction `send_to_port`\n"
+    "305\t306\tpsa.p4:246\taction `multicast`\n"
+    "312\t312\tpsa.p4:254\taction `ingress_drop`\n"
+    "318\t318\tpsa.p4:260\taction `egress_drop`\n"
+    "376\t406\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "419\t448\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

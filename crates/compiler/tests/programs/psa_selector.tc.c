@@ -321,6 +321,22 @@ struct {
     __uint(max_entries, 512);
 } psa_selector_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_selector_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_selector_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_selector_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -329,6 +345,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -340,6 +360,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_selector_ports SEC(".maps");
+
+/* `psa_selector_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_selector_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_selector_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_selector_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_selector_state *st, u8 *pkt, u8 *pkt_end)
@@ -606,9 +646,8 @@ ID_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
-        u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_selector_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -904,16 +943,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "352\t354\tpsa.p4:237\taction `send_to_port`\n"
-    "360\t361\tpsa.p4:246\taction `multicast`\n"
-    "367\t367\tpsa.p4:254\taction `ingress_drop`\n"
-    "373\t373\tpsa.p4:260\taction `egress_drop`\n"
-    "379\t385\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "391\t397\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "403\t403\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "426\t440\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "453\t597\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "453\t492\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "493\t540\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "541\t597\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "392\t394\tpsa.p4:237\taction `send_to_port`\n"
+    "400\t401\tpsa.p4:246\taction `multicast`\n"
+    "407\t407\tpsa.p4:254\taction `ingress_drop`\n"
+    "413\t413\tpsa.p4:260\taction `egress_drop`\n"
+    "419\t425\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "431\t437\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "443\t443\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "466\t480\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "493\t637\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "493\t532\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "533\t580\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "581\t637\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

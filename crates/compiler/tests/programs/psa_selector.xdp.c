@@ -304,6 +304,22 @@ struct {
     __uint(max_entries, 512);
 } psa_selector_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_selector_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_selector_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_selector_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -312,6 +328,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -879,16 +899,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "335\t337\tpsa.p4:237\taction `send_to_port`\n"
-    "343\t344\tpsa.p4:246\taction `multicast`\n"
-    "350\t350\tpsa.p4:254\taction `ingress_drop`\n"
-    "356\t356\tpsa.p4:260\taction `egress_drop`\n"
-    "362\t368\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "374\t380\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "386\t386\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "403\t417\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "430\t574\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "430\t469\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "470\t517\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "518\t574\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "355\t357\tpsa.p4:237\taction `send_to_port`\n"
+    "363\t364\tpsa.p4:246\taction `multicast`\n"
+    "370\t370\tpsa.p4:254\taction `ingress_drop`\n"
+    "376\t376\tpsa.p4:260\taction `egress_drop`\n"
+    "382\t388\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "394\t400\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "406\t406\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "423\t437\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "450\t594\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "450\t489\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "490\t537\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "538\t594\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -132,6 +132,22 @@ struct {
     __uint(max_entries, 512);
 } push_pop_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `push_pop_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `push_pop_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} push_pop_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -140,6 +156,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&push_pop_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -382,9 +402,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "172\t192\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "195\t212\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "215\t238\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "244\t271\tpush_pop.p4:39\tcontrol `sw`\n"
-    "275\t284\tpush_pop.p4:57\tcontrol `dep`\n"
+    "192\t212\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "215\t232\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "235\t258\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "264\t291\tpush_pop.p4:39\tcontrol `sw`\n"
+    "295\t304\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -473,6 +473,22 @@ struct {
     __uint(max_entries, 512);
 } ternary_direct_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `ternary_direct_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `ternary_direct_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} ternary_direct_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -481,6 +497,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -492,6 +512,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } ternary_direct_ports SEC(".maps");
+
+/* `ternary_direct_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `ternary_direct_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} ternary_direct_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&ternary_direct_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct ternary_direct_state *st, u8 *pkt, u8 *pkt_end)
@@ -706,9 +746,8 @@ MyDeparser_end:;
         return TC_ACT_SHOT;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
-    u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = bpf_map_lookup_elem(&ternary_direct_ports, &out_port);
-    return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+    u32 out_ifindex = p4bpf_output_ifindex(st->standard_metadata.egress_port);
+    return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
 }
@@ -921,10 +960,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "504\t504\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "510\t524\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "547\t562\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "574\t692\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "574\t633\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "634\t692\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "544\t544\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "550\t564\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "587\t602\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "614\t732\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "614\t673\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "674\t732\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -456,6 +456,22 @@ struct {
     __uint(max_entries, 512);
 } ternary_direct_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `ternary_direct_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `ternary_direct_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} ternary_direct_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -464,6 +480,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -896,10 +916,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "487\t487\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "493\t507\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "524\t539\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "551\t669\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "551\t610\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "611\t669\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "507\t507\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "513\t527\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "544\t559\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "571\t689\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "571\t630\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "631\t689\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

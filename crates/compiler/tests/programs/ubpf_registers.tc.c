@@ -178,6 +178,22 @@ struct {
     __uint(max_entries, 512);
 } ubpf_registers_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `ubpf_registers_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `ubpf_registers_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} ubpf_registers_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -186,6 +202,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&ubpf_registers_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -197,6 +217,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } ubpf_registers_ports SEC(".maps");
+
+/* `ubpf_registers_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `ubpf_registers_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} ubpf_registers_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&ubpf_registers_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct ubpf_registers_state *st, u8 *pkt, u8 *pkt_end)
@@ -327,9 +367,8 @@ dprs_end:;
     case 3:
     {
         p4bpf_note_port(st->std.output_port);
-        u32 out_port = st->std.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&ubpf_registers_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->std.output_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -361,8 +400,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "209\t210\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "234\t252\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "255\t271\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "277\t306\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "249\t250\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "274\t292\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "295\t311\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "317\t346\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -134,6 +134,22 @@ struct {
     __uint(max_entries, 512);
 } varbit_values_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `varbit_values_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `varbit_values_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} varbit_values_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -142,6 +158,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -153,6 +173,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } varbit_values_ports SEC(".maps");
+
+/* `varbit_values_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `varbit_values_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} varbit_values_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&varbit_values_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *pkt, u8 *pkt_end)
@@ -261,9 +301,8 @@ dep_end:;
         return TC_ACT_SHOT;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
-    u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = bpf_map_lookup_elem(&varbit_values_ports, &out_port);
-    return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+    u32 out_ifindex = p4bpf_output_ifindex(st->standard_metadata.egress_port);
+    return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
 }
@@ -287,7 +326,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "183\t226\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "238\t240\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "249\t255\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "223\t266\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "278\t280\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "289\t295\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

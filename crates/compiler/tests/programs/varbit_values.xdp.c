@@ -117,6 +117,22 @@ struct {
     __uint(max_entries, 512);
 } varbit_values_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `varbit_values_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `varbit_values_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} varbit_values_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -125,6 +141,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -262,7 +282,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "160\t203\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "215\t217\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "226\t232\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "180\t223\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "235\t237\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "246\t252\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

@@ -200,6 +200,22 @@ struct {
     __uint(max_entries, 512);
 } wide_arithmetic_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `wide_arithmetic_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `wide_arithmetic_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} wide_arithmetic_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -208,6 +224,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&wide_arithmetic_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&wide_arithmetic_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&wide_arithmetic_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -219,6 +239,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } wide_arithmetic_ports SEC(".maps");
+
+/* `wide_arithmetic_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `wide_arithmetic_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} wide_arithmetic_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&wide_arithmetic_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&wide_arithmetic_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct wide_arithmetic_state *st, u8 *pkt, u8 *pkt_end)
@@ -311,9 +351,8 @@ dprs_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&wide_arithmetic_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -345,6 +384,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "246\t260\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "266\t284\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "286\t300\twide_arithmetic.p4:7\tparser state `prs.start`\n"
+    "306\t324\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

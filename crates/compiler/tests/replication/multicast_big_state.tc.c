@@ -188,6 +188,22 @@ struct {
     __uint(max_entries, 512);
 } multicast_big_state_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `multicast_big_state_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `multicast_big_state_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} multicast_big_state_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -196,6 +212,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&multicast_big_state_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -207,6 +227,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } multicast_big_state_ports SEC(".maps");
+
+/* `multicast_big_state_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `multicast_big_state_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} multicast_big_state_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&multicast_big_state_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */
 struct multicast_big_state_member {
@@ -449,9 +489,8 @@ MyDeparser_end:;
         return TC_ACT_SHOT;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
-    u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = bpf_map_lookup_elem(&multicast_big_state_ports, &out_port);
-    return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+    u32 out_ifindex = p4bpf_output_ifindex(st->standard_metadata.egress_port);
+    return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
 }
@@ -585,11 +624,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "280\t281\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "287\t287\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "348\t372\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "384\t422\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "384\t422\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "432\t441\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "477\t486\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "320\t321\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "327\t327\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "388\t412\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "424\t462\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "424\t462\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "472\t481\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "516\t525\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

@@ -171,6 +171,22 @@ struct {
     __uint(max_entries, 512);
 } multicast_big_state_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `multicast_big_state_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `multicast_big_state_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} multicast_big_state_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -179,6 +195,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&multicast_big_state_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -694,11 +714,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "385\t386\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "392\t392\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "447\t471\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "483\t521\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "483\t521\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "531\t540\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "585\t594\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "405\t406\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "412\t412\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "467\t491\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "503\t541\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "503\t541\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "551\t560\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "605\t614\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
