@@ -156,7 +156,6 @@ const INTRINSICS: Intrinsics = Intrinsics {
     defaults: &[(VERDICT, DROP)],
 };
 
-const NOT_YET: &str = "PNA's flow ids are not built";
 /// PNA gives every packet at least four mirror slots, 0 to 3.
 const MIRROR_SLOTS: u32 = 4;
 
