@@ -93,6 +93,7 @@ impl Emitter<'_> {
             super::pna_mirror::MAX_SESSIONS
         ));
         out.push_str(&self.plan_add_function());
+        out.push_str(&self.plan_session_function());
         out.push_str(&self.mirror_send_function(mirror));
         out.push_str(&self.mirror_devmap_program());
         out
@@ -126,13 +127,49 @@ impl Emitter<'_> {
         out
     }
 
+    /// `NAME_mirror_plan_session`: a frame per member of session
+    /// `session_id`, and the session's devmap (none for a session nobody
+    /// made).
+    fn plan_session_function(&self) -> String {
+        let p = self.c_prefix();
+        let sessions = super::pna_mirror::sessions_map(self.prog);
+        let ports = mirror_ports_map(self.prog);
+        let body = vec![
+            line(format!(
+                "struct {p}_mirror_session *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            CStmt::If {
+                cond: "!session".into(),
+                then: vec![CStmt::Return("0".into())],
+                other: vec![],
+            },
+            CStmt::For {
+                head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < session->count; i++"),
+                body: vec![line(format!(
+                    "{p}_mirror_add(plan, session->members[i].port)"
+                ))],
+            },
+            CStmt::Comment("a session's devmap".into()),
+            line(format!(
+                "u64 key = {:#x}ULL | session_id",
+                p4bpf_layout::SESSION_KEY
+            )),
+            CStmt::Return(format!("bpf_map_lookup_elem(&{ports}, &key)")),
+        ];
+        let mut out = format!(
+            "/* Adds a frame per member of session `session_id` to the plan; the session's devmap. */\n\
+             static __always_inline void *{p}_mirror_plan_session(struct {p}_mirror_plan *plan, u32 session_id)\n{{\n"
+        );
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
+        out
+    }
+
     /// `NAME_mirror`: the plan of a packet whose slots were called, and
     /// the broadcast; -1 when it makes no copy (the packet then goes as
     /// the program decided).
     fn mirror_send_function(&self, mirror: &Mirror) -> String {
         let p = self.c_prefix();
-        let sessions = super::pna_mirror::sessions_map(self.prog);
-        let ports = mirror_ports_map(self.prog);
         let mut body = self.original_frame();
         body.extend([
             line("u32 zero = 0"),
@@ -162,33 +199,12 @@ impl Emitter<'_> {
             body.push(CStmt::If {
                 cond: slot.clone(),
                 then: vec![
-                    line(format!("u32 session_id = {slot} - 1")),
                     line(format!(
-                        "struct {p}_mirror_session *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+                        "void *ports = {p}_mirror_plan_session(plan, {slot} - 1)"
                     )),
                     CStmt::If {
-                        cond: "session".into(),
-                        then: vec![
-                            line(format!(
-                                "u64 key = {}ULL | session_id",
-                                p4bpf_layout::SESSION_KEY
-                            )),
-                            CStmt::If {
-                                cond: "!devmap".into(),
-                                then: vec![line(format!(
-                                    "devmap = bpf_map_lookup_elem(&{ports}, &key)"
-                                ))],
-                                other: vec![],
-                            },
-                            CStmt::For {
-                                head: format!(
-                                    "u32 i = 0; i < {MAX_REPLICAS} && i < session->count; i++"
-                                ),
-                                body: vec![line(format!(
-                                    "{p}_mirror_add(plan, session->members[i].port)"
-                                ))],
-                            },
-                        ],
+                        cond: "!devmap".into(),
+                        then: vec![line("devmap = ports")],
                         other: vec![],
                     },
                 ],

@@ -78,8 +78,9 @@ pub fn run_stf(image: Vec<u8>, file: &Path, script: &[Line]) -> Result<Outcome> 
 }
 
 /// Whether `script` asks `description`'s program for packet copies
-/// (multicast groups, clone sessions): one `BPF_PROG_TEST_RUN` returns
-/// one packet, so only live ports show them all.
+/// (multicast groups, clone or mirror sessions): one
+/// `BPF_PROG_TEST_RUN` returns one packet, so only live ports show them
+/// all.
 pub fn needs_live_ports(description: &Pipeline, script: &[Line]) -> bool {
     (description.replication.is_some() || description.mirror_sessions.is_some())
         && script
