@@ -23,8 +23,8 @@ fn stf(script: &str, args: &[&str]) -> (bool, String) {
     let (p4, stf) = (own("psa_cos.p4"), own(script));
     let mut all = vec![
         "test",
-        &*p4.to_str().unwrap_or_default(),
-        &*stf.to_str().unwrap_or_default(),
+        p4.to_str().unwrap_or_default(),
+        stf.to_str().unwrap_or_default(),
     ];
     all.extend_from_slice(args);
     let out = common::p4bpf(&all);
