@@ -1059,8 +1059,9 @@ pub struct Intrinsics {
     /// PSA's recirculation (after the last deparser), when the program
     /// names the recirculation port.
     pub recirculate: Option<Resubmit>,
-    /// PSA's `ostd.class_of_service`, when the program sets it or clones:
-    /// at TC the packet's `skb->priority`, a clone's from its session.
+    /// PSA's `ostd.class_of_service` (when the program sets it or clones)
+    /// or v1model's `priority` (when set): at TC the packet's
+    /// `skb->priority`, a PSA clone's from its session.
     pub class_of_service: Option<Expr>,
 }
 
