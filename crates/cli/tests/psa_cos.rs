@@ -1,10 +1,11 @@
 //! PSA's class of service and clone sessions' traits
-//! (`tests/psa_cos/psa_cos.p4`), and v1model's `priority`: egress reads the class of service ingress
-//! set, or a clone's from its session member; a clone is cut to its
-//! session's length before egress; at TC the class of service is the
-//! packet's `skb->priority` (read back from `BPF_PROG_TEST_RUN`'s context:
-//! no packet socket shows it, and this kernel has no queueing discipline
-//! to count by it). Needs root, BPF and clang; skips saying which.
+//! (`tests/psa_cos/psa_cos.p4`), and v1model's `priority`: egress reads
+//! the class of service ingress set, or a clone's from its session
+//! member; a clone is cut to its session's length before egress; at TC
+//! the class of service is the packet's `skb->priority` (read back from
+//! `BPF_PROG_TEST_RUN`'s context: no packet socket shows it, and the test
+//! machine's kernel has no queueing discipline to count by it). Needs
+//! root, BPF and clang; skips saying which.
 
 mod common;
 
