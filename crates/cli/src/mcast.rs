@@ -4,7 +4,7 @@
 
 use crate::args::{Args, UsageError};
 use crate::control_output::{fail, print_lines, split};
-use p4bpf_runtime::clone_session::{self, CopyTraits};
+use p4bpf_runtime::clone_session::{self, CopyTraits, MembersWithTraits};
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::multicast::{self, Member};
 use std::process::ExitCode;
@@ -188,7 +188,7 @@ fn member(text: &str, kind: Kind) -> Result<(Member, CopyTraits), UsageError> {
 }
 
 /// Clone sessions as listed: a member's traits only where not the default.
-fn render_sessions(sessions: &[(u32, Vec<(Member, CopyTraits)>)], json: bool) -> Vec<String> {
+fn render_sessions(sessions: &[(u32, MembersWithTraits)], json: bool) -> Vec<String> {
     let plain = |(_, t): &(Member, CopyTraits)| *t == CopyTraits::default();
     sessions
         .iter()

@@ -1,10 +1,11 @@
 //! PSA's class of service and clone sessions' traits
-//! (`tests/psa_cos/psa_cos.p4`): egress reads the class of service ingress
-//! set, or a clone's from its session member; a clone is cut to its
-//! session's length before egress; at TC the class of service is the
-//! packet's `skb->priority` (read back from `BPF_PROG_TEST_RUN`'s context:
-//! no packet socket shows it, and this kernel has no queueing discipline
-//! to count by it). Needs root, BPF and clang; skips saying which.
+//! (`tests/psa_cos/psa_cos.p4`), and v1model's `priority`: egress reads
+//! the class of service ingress set, or a clone's from its session
+//! member; a clone is cut to its session's length before egress; at TC
+//! the class of service is the packet's `skb->priority` (read back from
+//! `BPF_PROG_TEST_RUN`'s context: no packet socket shows it, and the test
+//! machine's kernel has no queueing discipline to count by it). Needs
+//! root, BPF and clang; skips saying which.
 
 mod common;
 
@@ -23,8 +24,8 @@ fn stf(script: &str, args: &[&str]) -> (bool, String) {
     let (p4, stf) = (own("psa_cos.p4"), own(script));
     let mut all = vec![
         "test",
-        &*p4.to_str().unwrap_or_default(),
-        &*stf.to_str().unwrap_or_default(),
+        p4.to_str().unwrap_or_default(),
+        stf.to_str().unwrap_or_default(),
     ];
     all.extend_from_slice(args);
     let out = common::p4bpf(&all);
@@ -88,7 +89,9 @@ fn frame(cos: u8, i2e: u8) -> Vec<u8> {
 
 /// `program` compiled for TC, loaded (unpinned).
 fn loaded(program: &Path) -> LoadedPipeline {
-    let dir = common::scratch_dir("psa_cos");
+    let stem = program.file_stem().unwrap_or_default();
+    // One folder per program: tests load theirs at once.
+    let dir = common::scratch_dir(&format!("psa_cos_{}", stem.to_string_lossy()));
     let out = common::p4bpf(&[
         "compile",
         &*program.to_string_lossy(),
@@ -98,7 +101,6 @@ fn loaded(program: &Path) -> LoadedPipeline {
         &*dir.to_string_lossy(),
     ]);
     assert!(out.status.success(), "{}", common::stderr(&out));
-    let stem = program.file_stem().unwrap_or_default();
     let image = std::fs::read(dir.join(stem).with_extension("o")).expect("the object");
     LoadedPipeline::from_image(image).expect("loaded")
 }
@@ -121,6 +123,23 @@ fn class_of_service_is_the_skb_priority_at_tc() {
     let fd = forward.program_fd().expect("program");
     let run = run_with_priority(fd, &frame(3, 0), 9).expect("test run");
     assert_eq!(run.priority, 9);
+}
+
+#[test]
+fn v1model_priority_is_the_skb_priority_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED v1model priority: {why}");
+        return;
+    }
+    let program = loaded(&own("v1model_priority.p4"));
+    let fd = program.program_fd().expect("program");
+    for ether_type in [0x9000u16, 0x9003, 0x9007] {
+        let mut frame = vec![0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1];
+        frame.extend(ether_type.to_be_bytes());
+        frame.extend([0xca, 0xfe]);
+        let run = run_with_priority(fd, &frame, 9).expect("test run");
+        assert_eq!(run.priority, u32::from(ether_type & 7), "{ether_type:#x}");
+    }
 }
 
 /// Unloads the pipeline however the test ends.

@@ -1073,8 +1073,9 @@ pub struct Intrinsics {
     pub recirculate: Option<Resubmit>,
     /// PNA's mirror slots, when the program calls `mirror_packet`.
     pub mirror: Option<Mirror>,
-    /// PSA's `ostd.class_of_service`, when the program sets it or clones:
-    /// at TC the packet's `skb->priority`, a clone's from its session.
+    /// PSA's `ostd.class_of_service` (when the program sets it or clones)
+    /// or v1model's `priority` (when set): at TC the packet's
+    /// `skb->priority`, a PSA clone's from its session.
     pub class_of_service: Option<Expr>,
 }
 

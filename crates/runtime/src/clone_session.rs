@@ -24,6 +24,9 @@ pub struct CopyTraits {
     pub packet_length_bytes: u32,
 }
 
+/// A session's members, each with its copies' traits.
+pub type MembersWithTraits = Vec<(Member, CopyTraits)>;
+
 /// The largest class of service: psa.p4's `ClassOfServiceUint_t` is
 /// `bit<8>`.
 const MAX_CLASS_OF_SERVICE: u32 = 255;
@@ -94,7 +97,7 @@ pub fn list_sessions(
 pub fn list_sessions_with_traits(
     source: &impl MapSource,
     description: &Pipeline,
-) -> Result<Vec<(u32, Vec<(Member, CopyTraits)>)>> {
+) -> Result<Vec<(u32, MembersWithTraits)>> {
     let (map, max) = sessions(source, description)?;
     let at = traits_offset(max);
     let mut out = vec![];

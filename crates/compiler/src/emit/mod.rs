@@ -605,7 +605,8 @@ impl Emitter<'_> {
             return vec![];
         };
         let spec = self.expr(place);
-        let mut out = self.clone_at_end_of_ingress();
+        let mut out = self.skb_priority();
+        out.extend(self.clone_at_end_of_ingress());
         out.extend(self.resubmit_at_end_of_ingress());
         out.push(CStmt::If {
             cond: format!("{spec} == {drop}"),

@@ -19,7 +19,6 @@ use super::replication::{COPY_MARK, MAX_REPLICAS};
 use super::Emitter;
 use crate::ir::{Arch, CloneI2e, Step};
 
-
 impl Emitter<'_> {
     fn psa_clone_e2e(&self) -> Option<&CloneI2e> {
         let clone = self.prog.intrinsics.clone_e2e.as_ref()?;

@@ -8,7 +8,8 @@
 //! (which egress reads as `egress_istd.class_of_service`), and its length:
 //! the copy's egress program cuts the copy to it before the egress parser
 //! reads it, as PSA cuts a clone before egress. XDP has no skb: there the
-//! class of service reaches egress only.
+//! class of service reaches egress only. v1model's `priority` becomes the
+//! skb's priority the same way.
 
 use super::c::{line, CStmt};
 use super::Emitter;
@@ -16,15 +17,16 @@ use crate::ir::Arch;
 use p4bpf_layout::Hook;
 
 impl Emitter<'_> {
-    /// The place of PSA's `ostd.class_of_service`, at TC, when the program
-    /// sets it or clones.
+    /// The place of the class of service (PSA's, v1model's `priority`), at
+    /// TC, when the program sets it (or, PSA, clones).
     fn tc_class_of_service(&self) -> Option<String> {
         let place = self.prog.intrinsics.class_of_service.as_ref()?;
         (self.hook == Hook::Tc).then(|| self.lvalue(place))
     }
 
-    /// At the checkpoint: the packet's class of service as its priority.
-    pub(super) fn psa_skb_priority(&self) -> Vec<CStmt> {
+    /// At the checkpoint: the packet's class of service as its priority
+    /// (before any copy, which inherits it).
+    pub(super) fn skb_priority(&self) -> Vec<CStmt> {
         self.tc_class_of_service()
             .map(|cos| vec![line(format!("skb->priority = {cos}"))])
             .unwrap_or_default()
@@ -71,7 +73,7 @@ impl Emitter<'_> {
                 other: vec![],
             });
         }
-        out.extend(self.psa_skb_priority());
+        out.extend(self.skb_priority());
         out
     }
 }

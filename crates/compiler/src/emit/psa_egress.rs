@@ -106,7 +106,7 @@ impl Emitter<'_> {
             ))],
             other: vec![],
         });
-        out.extend(self.psa_skb_priority());
+        out.extend(self.skb_priority());
         out.extend(self.multicast_check());
         out
     }

@@ -208,6 +208,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             self.v1model_multicast(ingress);
             let egress = decls.get(3).map_or(span, |d| d.span);
             self.v1model_passes_and_clones(program, ingress, egress);
+            self.v1model_priority(ingress);
         }
     }
 
