@@ -43,11 +43,14 @@ pub fn slot_key(bytes: &[u8]) -> Option<u32> {
     (word(8)? != 0).then(|| word(0)).flatten()
 }
 
+/// A port map's name and its slot array's.
+pub type MapWithSlots = (String, String);
+
 impl Pipeline {
     /// The slot arrays in front of the output port map (at TC only: XDP
     /// redirects through its devmap directly) and the ingress port map,
     /// as (hash map, slot array).
-    pub fn port_slot_maps(&self) -> (Option<(String, String)>, Option<(String, String)>) {
+    pub fn port_slot_maps(&self) -> (Option<MapWithSlots>, Option<MapWithSlots>) {
         let with_slots = |map: &String| (map.clone(), port_slots_of(map));
         let output = match self.hook {
             Hook::Tc => self.port_map.as_ref().map(with_slots),
