@@ -214,6 +214,22 @@ struct {
     __uint(max_entries, 512);
 } psa_clone_e2e_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_clone_e2e_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_clone_e2e_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_clone_e2e_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -222,6 +238,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_clone_e2e_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -233,6 +253,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } psa_clone_e2e_ports SEC(".maps");
+
+/* `psa_clone_e2e_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_clone_e2e_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_clone_e2e_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_clone_e2e_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */
 struct psa_clone_e2e_member {
@@ -257,6 +297,7 @@ struct psa_clone_e2e_replica {
     u32 offset;
     u8 parser_error;
     u8 armed;
+    u32 truncate;
 };
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -265,24 +306,47 @@ struct {
     __uint(max_entries, 1);
 } psa_clone_e2e_replica SEC(".maps");
 
-/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */
+/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports,
+ * laid out as a group, then each member's copy's class of service and length. */
+struct psa_clone_e2e_copy_traits {
+    u32 class_of_service; /* the copy's skb->priority */
+    u32 packet_length_bytes; /* the copy is cut to this length; 0: whole */
+};
+struct psa_clone_e2e_session {
+    u32 count;
+    struct psa_clone_e2e_member members[64];
+    struct psa_clone_e2e_copy_traits traits[64];
+};
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u32);
-    __type(value, struct psa_clone_e2e_group);
+    __type(value, struct psa_clone_e2e_session);
     __uint(max_entries, 4096);
 } psa_clone_e2e_clone_sessions SEC(".maps");
+
+/* The state E2E clones are made of (a copy's own is the mailbox's). */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, struct psa_clone_e2e_state);
+    __uint(max_entries, 1);
+} psa_clone_e2e_e2e_origin SEC(".maps");
 
 /* Clone E2E: one copy of the packet the egress deparser wrote per member of
  * session `session_id`, each to its port's egress program. */
 static __always_inline void psa_clone_e2e_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_state *st, u32 session_id)
 {
     u32 zero = 0;
-    struct psa_clone_e2e_group *session = bpf_map_lookup_elem(&psa_clone_e2e_clone_sessions, &session_id);
+    struct psa_clone_e2e_session *session = bpf_map_lookup_elem(&psa_clone_e2e_clone_sessions, &session_id);
     struct psa_clone_e2e_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_replica, &zero);
     if (!session || !mailbox) {
         return ;
     }
+    struct psa_clone_e2e_state *origin = bpf_map_lookup_elem(&psa_clone_e2e_e2e_origin, &zero);
+    if (!origin) {
+        return ;
+    }
+    __builtin_memcpy(origin, st, sizeof(*st));
     for (u32 i = 0; i < 64 && i < session->count; i++) {
         u32 port = session->members[i].port;
         u32 *ifindex = bpf_map_lookup_elem(&psa_clone_e2e_ports, &port);
@@ -290,16 +354,19 @@ static __always_inline void psa_clone_e2e_clone_e2e(struct __sk_buff *skb, struc
             continue;
         }
         struct psa_clone_e2e_state *copy = &mailbox->state;
-        __builtin_memcpy(copy, st, sizeof(*st));
+        __builtin_memcpy(copy, origin, sizeof(*st));
         copy->ostd.egress_port = port;
         copy->egress_istd.instance = session->members[i].rid;
         copy->egress_istd.packet_path = 4;
+        copy->ostd.class_of_service = session->traits[i].class_of_service;
+        mailbox->truncate = session->traits[i].packet_length_bytes;
         mailbox->armed = 1;
         skb->cb[0] = 0x70346270;
         bpf_clone_redirect(skb, *ifindex, 0);
         mailbox->armed = 0;
     }
     skb->cb[0] = 0;
+    __builtin_memcpy(st, origin, sizeof(*st));
 }
 
 /* One copy per member of group `group_id`, each to its port's egress program. */
@@ -323,6 +390,7 @@ static __always_inline int psa_clone_e2e_multicast(struct __sk_buff *skb, struct
         __builtin_memcpy(&mailbox->state, st, sizeof(*st));
         mailbox->offset = offset;
         mailbox->parser_error = parser_error;
+        mailbox->truncate = 0;
         mailbox->armed = 1;
         skb->cb[0] = 0x70346270;
         bpf_clone_redirect(skb, *ifindex, 0);
@@ -460,7 +528,7 @@ ED_end:;
             out += 14;
         }
     }
-    if (st->egress_ostd.clone && st->egress_istd.packet_path == 1) {
+    if (st->egress_ostd.clone && st->egress_istd.packet_path != 4) {
         psa_clone_e2e_clone_e2e(skb, st, st->egress_ostd.clone_session_id);
     }
     switch (st->ostd.drop) {
@@ -470,9 +538,8 @@ ED_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
-        u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_clone_e2e_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     default:
@@ -566,6 +633,7 @@ ID_end:;
     if (st->ostd.drop != 0) {
         return TC_ACT_SHOT /* ingress dropped it */;
     }
+    skb->priority = st->ostd.class_of_service;
     if (st->ostd.multicast_group != 0) {
         return psa_clone_e2e_multicast(skb, st, st->ostd.multicast_group, offset, parser_error);
     }
@@ -586,6 +654,10 @@ int psa_clone_e2e_tc_egress(struct __sk_buff *skb)
     mailbox->armed = 0;
     skb->cb[0] = 0;
     struct psa_clone_e2e_state *st = &mailbox->state;
+    if (mailbox->truncate && mailbox->truncate < skb->len && bpf_skb_change_tail(skb, mailbox->truncate, 0)) {
+        return TC_ACT_SHOT /* the kernel would not cut it */;
+    }
+    skb->priority = st->ostd.class_of_service;
     int verdict = psa_clone_e2e_psa_egress(skb, st);
     return verdict == TC_ACT_SHOT ? TC_ACT_SHOT : TC_ACT_OK /* out of the port the copy was sent to */;
 }
@@ -615,16 +687,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "343\t345\tpsa.p4:237\taction `send_to_port`\n"
-    "351\t352\tpsa.p4:246\taction `multicast`\n"
-    "358\t358\tpsa.p4:254\taction `ingress_drop`\n"
-    "364\t364\tpsa.p4:260\taction `egress_drop`\n"
-    "378\t391\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
-    "396\t410\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
-    "423\t429\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
-    "432\t432\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
-    "438\t441\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
-    "508\t522\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
-    "535\t535\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
-    "541\t544\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
+    "411\t413\tpsa.p4:237\taction `send_to_port`\n"
+    "419\t420\tpsa.p4:246\taction `multicast`\n"
+    "426\t426\tpsa.p4:254\taction `ingress_drop`\n"
+    "432\t432\tpsa.p4:260\taction `egress_drop`\n"
+    "446\t459\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
+    "464\t478\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
+    "491\t497\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
+    "500\t500\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
+    "506\t509\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
+    "575\t589\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
+    "602\t602\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
+    "608\t611\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
     "";

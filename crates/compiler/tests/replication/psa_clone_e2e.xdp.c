@@ -168,6 +168,22 @@ struct {
     __uint(max_entries, 512);
 } psa_clone_e2e_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `psa_clone_e2e_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `psa_clone_e2e_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} psa_clone_e2e_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -176,6 +192,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&psa_clone_e2e_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -259,11 +279,21 @@ struct {
     __uint(max_entries, 1);
 } psa_clone_e2e_copy_work SEC(".maps");
 
-/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */
+/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports,
+ * laid out as a group, then each member's copy's class of service and length. */
+struct psa_clone_e2e_copy_traits {
+    u32 class_of_service; /* the copy's skb->priority */
+    u32 packet_length_bytes; /* the copy is cut to this length; 0: whole */
+};
+struct psa_clone_e2e_session {
+    u32 count;
+    struct psa_clone_e2e_member members[64];
+    struct psa_clone_e2e_copy_traits traits[64];
+};
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u32);
-    __type(value, struct psa_clone_e2e_group);
+    __type(value, struct psa_clone_e2e_session);
     __uint(max_entries, 4096);
 } psa_clone_e2e_clone_sessions SEC(".maps");
 
@@ -724,16 +754,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "435\t437\tpsa.p4:237\taction `send_to_port`\n"
-    "443\t444\tpsa.p4:246\taction `multicast`\n"
-    "450\t450\tpsa.p4:254\taction `ingress_drop`\n"
-    "456\t456\tpsa.p4:260\taction `egress_drop`\n"
-    "467\t480\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
-    "485\t499\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
-    "512\t518\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
-    "521\t521\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
-    "527\t530\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
-    "592\t606\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
-    "619\t619\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
-    "625\t628\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
+    "465\t467\tpsa.p4:237\taction `send_to_port`\n"
+    "473\t474\tpsa.p4:246\taction `multicast`\n"
+    "480\t480\tpsa.p4:254\taction `ingress_drop`\n"
+    "486\t486\tpsa.p4:260\taction `egress_drop`\n"
+    "497\t510\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
+    "515\t529\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
+    "542\t548\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
+    "551\t551\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
+    "557\t560\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
+    "622\t636\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
+    "649\t649\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
+    "655\t658\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
     "";

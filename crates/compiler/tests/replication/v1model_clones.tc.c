@@ -171,6 +171,22 @@ struct {
     __uint(max_entries, 512);
 } v1model_clones_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `v1model_clones_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `v1model_clones_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} v1model_clones_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -179,6 +195,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&v1model_clones_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -190,6 +210,26 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } v1model_clones_ports SEC(".maps");
+
+/* `v1model_clones_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `v1model_clones_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} v1model_clones_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 slot_index = port & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    u32 *ifindex = bpf_map_lookup_elem(&v1model_clones_ports, &port);
+    return ifindex ? *ifindex : 0;
+}
 
 /* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */
 struct v1model_clones_member {
@@ -223,11 +263,21 @@ struct {
     __uint(max_entries, 1);
 } v1model_clones_replica SEC(".maps");
 
-/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */
+/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports,
+ * laid out as a group, then each member's copy's class of service and length. */
+struct v1model_clones_copy_traits {
+    u32 class_of_service; /* the copy's skb->priority */
+    u32 packet_length_bytes; /* the copy is cut to this length; 0: whole */
+};
+struct v1model_clones_session {
+    u32 count;
+    struct v1model_clones_member members[64];
+    struct v1model_clones_copy_traits traits[64];
+};
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u32);
-    __type(value, struct v1model_clones_group);
+    __type(value, struct v1model_clones_session);
     __uint(max_entries, 4096);
 } v1model_clones_clone_sessions SEC(".maps");
 
@@ -296,7 +346,7 @@ static __always_inline void v1model_clones_clone_i2e(struct __sk_buff *skb, stru
 {
     u32 zero = 0;
     u32 session_id = st->v1model_clone_i2e_session;
-    struct v1model_clones_group *session = bpf_map_lookup_elem(&v1model_clones_clone_sessions, &session_id);
+    struct v1model_clones_session *session = bpf_map_lookup_elem(&v1model_clones_clone_sessions, &session_id);
     struct v1model_clones_replica *mailbox = bpf_map_lookup_elem(&v1model_clones_replica, &zero);
     if (!session || !mailbox) {
         return ;
@@ -370,7 +420,7 @@ static __always_inline void v1model_clones_clone_e2e(struct __sk_buff *skb, stru
 {
     u32 zero = 0;
     u32 session_id = st->v1model_clone_e2e_session;
-    struct v1model_clones_group *session = bpf_map_lookup_elem(&v1model_clones_clone_sessions, &session_id);
+    struct v1model_clones_session *session = bpf_map_lookup_elem(&v1model_clones_clone_sessions, &session_id);
     struct v1model_clones_replica *mailbox = bpf_map_lookup_elem(&v1model_clones_replica, &zero);
     if (!session || !mailbox) {
         return ;
@@ -583,9 +633,8 @@ D_end:;
         return TC_ACT_SHOT;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
-    u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = bpf_map_lookup_elem(&v1model_clones_ports, &out_port);
-    return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+    u32 out_ifindex = p4bpf_output_ifindex(st->standard_metadata.egress_port);
+    return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
 }
@@ -710,11 +759,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "444\t458\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "470\t480\tv1model_clones.p4:14\tcontrol `I`\n"
-    "540\t546\tv1model_clones.p4:26\tcontrol `E`\n"
-    "557\t560\tv1model_clones.p4:35\tcontrol `D`\n"
-    "616\t630\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "641\t647\tv1model_clones.p4:26\tcontrol `E`\n"
-    "655\t658\tv1model_clones.p4:35\tcontrol `D`\n"
+    "494\t508\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "520\t530\tv1model_clones.p4:14\tcontrol `I`\n"
+    "590\t596\tv1model_clones.p4:26\tcontrol `E`\n"
+    "607\t610\tv1model_clones.p4:35\tcontrol `D`\n"
+    "665\t679\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "690\t696\tv1model_clones.p4:26\tcontrol `E`\n"
+    "704\t707\tv1model_clones.p4:35\tcontrol `D`\n"
     "";

@@ -125,6 +125,22 @@ struct {
     __uint(max_entries, 512);
 } v1model_clones_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `v1model_clones_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `v1model_clones_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} v1model_clones_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -133,6 +149,10 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
+    u32 slot_index = ifindex & 511;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &slot_index);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
     u32 *port = bpf_map_lookup_elem(&v1model_clones_in_ports, &ifindex);
     return port ? *port : ifindex;
 }
@@ -218,11 +238,21 @@ struct {
     __uint(max_entries, 1);
 } v1model_clones_copy_work SEC(".maps");
 
-/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */
+/* Clone sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports,
+ * laid out as a group, then each member's copy's class of service and length. */
+struct v1model_clones_copy_traits {
+    u32 class_of_service; /* the copy's skb->priority */
+    u32 packet_length_bytes; /* the copy is cut to this length; 0: whole */
+};
+struct v1model_clones_session {
+    u32 count;
+    struct v1model_clones_member members[64];
+    struct v1model_clones_copy_traits traits[64];
+};
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u32);
-    __type(value, struct v1model_clones_group);
+    __type(value, struct v1model_clones_session);
     __uint(max_entries, 4096);
 } v1model_clones_clone_sessions SEC(".maps");
 
@@ -828,11 +858,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "540\t554\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "566\t576\tv1model_clones.p4:14\tcontrol `I`\n"
-    "641\t647\tv1model_clones.p4:26\tcontrol `E`\n"
-    "661\t664\tv1model_clones.p4:35\tcontrol `D`\n"
-    "732\t746\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "757\t763\tv1model_clones.p4:26\tcontrol `E`\n"
-    "772\t775\tv1model_clones.p4:35\tcontrol `D`\n"
+    "570\t584\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "596\t606\tv1model_clones.p4:14\tcontrol `I`\n"
+    "671\t677\tv1model_clones.p4:26\tcontrol `E`\n"
+    "691\t694\tv1model_clones.p4:35\tcontrol `D`\n"
+    "762\t776\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "787\t793\tv1model_clones.p4:26\tcontrol `E`\n"
+    "802\t805\tv1model_clones.p4:35\tcontrol `D`\n"
     "";
