@@ -41,10 +41,11 @@ fn port_slots_definition(map: &str, with_struct: bool) -> String {
 fn slot_then_hash_lookup(map: &str, key: &str, found: &str) -> String {
     let slots = port_slots_of(map);
     format!(
-        "    u32 slot_index = {key} & {mask};\n    \
-         struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&{slots}, &slot_index);\n    \
+        "    u32 lookup_key = {key} & {mask} /* one stack slot for both keys: the stack is 512 bytes */;\n    \
+         struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&{slots}, &lookup_key);\n    \
          if (slot && slot->used && slot->key == {key})\n        return slot->value;\n    \
-         u32 *{found} = bpf_map_lookup_elem(&{map}, &{key});\n",
+         lookup_key = {key};\n    \
+         u32 *{found} = bpf_map_lookup_elem(&{map}, &lookup_key);\n",
         mask = PORT_SLOTS - 1
     )
 }
@@ -168,8 +169,8 @@ xdp(prs(), sw(), dprs()) main;
         assert_eq!(port_map.as_deref(), Some("t_ports"));
         assert!(!c.contains("DEVMAP"));
         assert!(c.contains("u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port)"));
-        assert!(c.contains("bpf_map_lookup_elem(&t_ports_slots, &slot_index)"));
-        assert!(c.contains("bpf_map_lookup_elem(&t_ports, &port)"));
+        assert!(c.contains("bpf_map_lookup_elem(&t_ports_slots, &lookup_key)"));
+        assert!(c.contains("bpf_map_lookup_elem(&t_ports, &lookup_key)"));
         assert!(c.contains("out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT"));
     }
 }

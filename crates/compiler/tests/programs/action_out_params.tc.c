@@ -164,11 +164,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&action_out_params_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -192,11 +193,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&action_out_params_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&action_out_params_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -328,8 +330,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "211\t213\taction_out_params.p4:15\taction `sw.swap`\n"
-    "234\t248\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "254\t258\taction_out_params.p4:14\tcontrol `sw`\n"
-    "262\t271\taction_out_params.p4:27\tcontrol `dep`\n"
+    "213\t215\taction_out_params.p4:15\taction `sw.swap`\n"
+    "236\t250\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "256\t260\taction_out_params.p4:14\tcontrol `sw`\n"
+    "264\t273\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -147,11 +147,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&action_out_params_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&action_out_params_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&action_out_params_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -283,8 +284,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "174\t176\taction_out_params.p4:15\taction `sw.swap`\n"
-    "191\t205\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "211\t215\taction_out_params.p4:14\tcontrol `sw`\n"
-    "219\t228\taction_out_params.p4:27\tcontrol `dep`\n"
+    "175\t177\taction_out_params.p4:15\taction `sw.swap`\n"
+    "192\t206\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "212\t216\taction_out_params.p4:14\tcontrol `sw`\n"
+    "220\t229\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -219,11 +219,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -247,11 +248,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&branching_action_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&branching_action_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -576,11 +578,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "266\t276\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "282\t282\tbranching_action.p4:49\taction `sw.drop`\n"
-    "303\t323\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "326\t343\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "346\t369\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "375\t415\tbranching_action.p4:41\tcontrol `sw`\n"
-    "378\t414\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "268\t278\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "284\t284\tbranching_action.p4:49\taction `sw.drop`\n"
+    "305\t325\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "328\t345\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "348\t371\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "377\t417\tbranching_action.p4:41\tcontrol `sw`\n"
+    "380\t416\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

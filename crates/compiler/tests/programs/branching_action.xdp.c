@@ -173,11 +173,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&branching_action_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -484,11 +485,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "200\t210\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "216\t216\tbranching_action.p4:49\taction `sw.drop`\n"
-    "231\t251\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "254\t271\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "274\t297\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "303\t343\tbranching_action.p4:41\tcontrol `sw`\n"
-    "306\t342\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "201\t211\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "217\t217\tbranching_action.p4:49\taction `sw.drop`\n"
+    "232\t252\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "255\t272\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "275\t298\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "304\t344\tbranching_action.p4:41\tcontrol `sw`\n"
+    "307\t343\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

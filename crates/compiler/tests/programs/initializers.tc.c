@@ -150,11 +150,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&initializers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&initializers_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&initializers_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&initializers_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&initializers_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -178,11 +179,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&initializers_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&initializers_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&initializers_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&initializers_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -374,7 +376,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "212\t225\tinitializers.p4:9\tparser state `prs.start`\n"
-    "231\t255\tinitializers.p4:10\tcontrol `sw`\n"
-    "259\t278\tinitializers.p4:21\tcontrol `dprs`\n"
+    "214\t227\tinitializers.p4:9\tparser state `prs.start`\n"
+    "233\t257\tinitializers.p4:10\tcontrol `sw`\n"
+    "261\t280\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

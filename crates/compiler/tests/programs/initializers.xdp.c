@@ -104,11 +104,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&initializers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&initializers_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&initializers_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&initializers_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&initializers_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -300,7 +301,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "140\t153\tinitializers.p4:9\tparser state `prs.start`\n"
-    "159\t183\tinitializers.p4:10\tcontrol `sw`\n"
-    "187\t206\tinitializers.p4:21\tcontrol `dprs`\n"
+    "141\t154\tinitializers.p4:9\tparser state `prs.start`\n"
+    "160\t184\tinitializers.p4:10\tcontrol `sw`\n"
+    "188\t207\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

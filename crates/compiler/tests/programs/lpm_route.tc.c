@@ -200,11 +200,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -228,11 +229,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&lpm_route_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&lpm_route_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -495,10 +497,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "247\t255\tlpm_route.p4:22\taction `route.forward`\n"
-    "261\t276\tlpm_route.p4:27\taction `route.bounce`\n"
-    "297\t315\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "318\t345\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "351\t387\tlpm_route.p4:21\tcontrol `route`\n"
-    "353\t387\tlpm_route.p4:33\ttable `route.fib`\n"
+    "249\t257\tlpm_route.p4:22\taction `route.forward`\n"
+    "263\t278\tlpm_route.p4:27\taction `route.bounce`\n"
+    "299\t317\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "320\t347\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "353\t389\tlpm_route.p4:21\tcontrol `route`\n"
+    "355\t389\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

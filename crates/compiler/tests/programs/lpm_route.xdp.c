@@ -183,11 +183,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -450,10 +451,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "210\t218\tlpm_route.p4:22\taction `route.forward`\n"
-    "224\t239\tlpm_route.p4:27\taction `route.bounce`\n"
-    "254\t272\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "275\t302\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "308\t344\tlpm_route.p4:21\tcontrol `route`\n"
-    "310\t344\tlpm_route.p4:33\ttable `route.fib`\n"
+    "211\t219\tlpm_route.p4:22\taction `route.forward`\n"
+    "225\t240\tlpm_route.p4:27\taction `route.bounce`\n"
+    "255\t273\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "276\t303\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "309\t345\tlpm_route.p4:21\tcontrol `route`\n"
+    "311\t345\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

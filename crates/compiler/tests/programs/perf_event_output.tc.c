@@ -167,11 +167,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -195,11 +196,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&perf_event_output_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&perf_event_output_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -444,10 +446,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "238\t239\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "245\t245\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "266\t284\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "287\t295\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "301\t344\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "302\t335\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "240\t241\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "247\t247\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "268\t286\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "289\t297\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "303\t346\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "304\t337\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -150,11 +150,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&perf_event_output_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -399,10 +400,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "201\t202\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "208\t208\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "223\t241\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "244\t252\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "258\t301\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "259\t292\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "202\t203\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "209\t209\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "224\t242\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "245\t253\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "259\t302\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "260\t293\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

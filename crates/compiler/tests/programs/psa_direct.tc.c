@@ -316,11 +316,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -344,11 +345,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&psa_direct_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_direct_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -732,16 +734,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "363\t365\tpsa.p4:237\taction `send_to_port`\n"
-    "371\t372\tpsa.p4:246\taction `multicast`\n"
-    "378\t378\tpsa.p4:254\taction `ingress_drop`\n"
-    "384\t384\tpsa.p4:260\taction `egress_drop`\n"
-    "390\t414\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "420\t422\tpsa_direct.p4:56\taction `In.police`\n"
-    "428\t429\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "435\t436\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "442\t442\tpsa_direct.p4:69\taction `In.plain`\n"
-    "466\t492\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "505\t574\tpsa_direct.p4:40\tcontrol `In`\n"
-    "505\t574\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "365\t367\tpsa.p4:237\taction `send_to_port`\n"
+    "373\t374\tpsa.p4:246\taction `multicast`\n"
+    "380\t380\tpsa.p4:254\taction `ingress_drop`\n"
+    "386\t386\tpsa.p4:260\taction `egress_drop`\n"
+    "392\t416\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "422\t424\tpsa_direct.p4:56\taction `In.police`\n"
+    "430\t431\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "437\t438\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "444\t444\tpsa_direct.p4:69\taction `In.plain`\n"
+    "468\t494\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "507\t576\tpsa_direct.p4:40\tcontrol `In`\n"
+    "507\t576\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

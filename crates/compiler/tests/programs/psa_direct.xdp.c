@@ -299,11 +299,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_direct_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -688,16 +689,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "326\t328\tpsa.p4:237\taction `send_to_port`\n"
-    "334\t335\tpsa.p4:246\taction `multicast`\n"
-    "341\t341\tpsa.p4:254\taction `ingress_drop`\n"
-    "347\t347\tpsa.p4:260\taction `egress_drop`\n"
-    "353\t377\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "383\t385\tpsa_direct.p4:56\taction `In.police`\n"
-    "391\t392\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "398\t399\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "405\t405\tpsa_direct.p4:69\taction `In.plain`\n"
-    "423\t449\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "462\t531\tpsa_direct.p4:40\tcontrol `In`\n"
-    "462\t531\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "327\t329\tpsa.p4:237\taction `send_to_port`\n"
+    "335\t336\tpsa.p4:246\taction `multicast`\n"
+    "342\t342\tpsa.p4:254\taction `ingress_drop`\n"
+    "348\t348\tpsa.p4:260\taction `egress_drop`\n"
+    "354\t378\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "384\t386\tpsa_direct.p4:56\taction `In.police`\n"
+    "392\t393\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "399\t400\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "406\t406\tpsa_direct.p4:69\taction `In.plain`\n"
+    "424\t450\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "463\t532\tpsa_direct.p4:40\tcontrol `In`\n"
+    "463\t532\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

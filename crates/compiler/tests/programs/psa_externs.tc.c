@@ -361,11 +361,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -389,11 +390,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&psa_externs_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_externs_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -623,10 +625,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "408\t410\tpsa.p4:237\taction `send_to_port`\n"
-    "416\t417\tpsa.p4:246\taction `multicast`\n"
-    "423\t423\tpsa.p4:254\taction `ingress_drop`\n"
-    "429\t429\tpsa.p4:260\taction `egress_drop`\n"
-    "495\t526\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "539\t564\tpsa_externs.p4:40\tcontrol `In`\n"
+    "410\t412\tpsa.p4:237\taction `send_to_port`\n"
+    "418\t419\tpsa.p4:246\taction `multicast`\n"
+    "425\t425\tpsa.p4:254\taction `ingress_drop`\n"
+    "431\t431\tpsa.p4:260\taction `egress_drop`\n"
+    "497\t528\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "541\t566\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -344,11 +344,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_externs_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -579,10 +580,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "371\t373\tpsa.p4:237\taction `send_to_port`\n"
-    "379\t380\tpsa.p4:246\taction `multicast`\n"
-    "386\t386\tpsa.p4:254\taction `ingress_drop`\n"
-    "392\t392\tpsa.p4:260\taction `egress_drop`\n"
-    "452\t483\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "496\t521\tpsa_externs.p4:40\tcontrol `In`\n"
+    "372\t374\tpsa.p4:237\taction `send_to_port`\n"
+    "380\t381\tpsa.p4:246\taction `multicast`\n"
+    "387\t387\tpsa.p4:254\taction `ingress_drop`\n"
+    "393\t393\tpsa.p4:260\taction `egress_drop`\n"
+    "453\t484\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "497\t522\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -287,11 +287,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -315,11 +316,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&psa_register_initial_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_register_initial_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -545,10 +547,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "334\t336\tpsa.p4:237\taction `send_to_port`\n"
-    "342\t343\tpsa.p4:246\taction `multicast`\n"
-    "349\t349\tpsa.p4:254\taction `ingress_drop`\n"
-    "355\t355\tpsa.p4:260\taction `egress_drop`\n"
-    "419\t449\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "462\t491\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "336\t338\tpsa.p4:237\taction `send_to_port`\n"
+    "344\t345\tpsa.p4:246\taction `multicast`\n"
+    "351\t351\tpsa.p4:254\taction `ingress_drop`\n"
+    "357\t357\tpsa.p4:260\taction `egress_drop`\n"
+    "421\t451\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "464\t493\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -270,11 +270,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_register_initial_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -501,10 +502,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "297\t299\tpsa.p4:237\taction `send_to_port`\n"
-    "305\t306\tpsa.p4:246\taction `multicast`\n"
-    "312\t312\tpsa.p4:254\taction `ingress_drop`\n"
-    "318\t318\tpsa.p4:260\taction `egress_drop`\n"
-    "376\t406\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "419\t448\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "298\t300\tpsa.p4:237\taction `send_to_port`\n"
+    "306\t307\tpsa.p4:246\taction `multicast`\n"
+    "313\t313\tpsa.p4:254\taction `ingress_drop`\n"
+    "319\t319\tpsa.p4:260\taction `egress_drop`\n"
+    "377\t407\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "420\t449\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -345,11 +345,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -373,11 +374,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&psa_selector_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_selector_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -943,16 +945,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "392\t394\tpsa.p4:237\taction `send_to_port`\n"
-    "400\t401\tpsa.p4:246\taction `multicast`\n"
-    "407\t407\tpsa.p4:254\taction `ingress_drop`\n"
-    "413\t413\tpsa.p4:260\taction `egress_drop`\n"
-    "419\t425\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "431\t437\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "443\t443\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "466\t480\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "493\t637\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "493\t532\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "533\t580\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "581\t637\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "394\t396\tpsa.p4:237\taction `send_to_port`\n"
+    "402\t403\tpsa.p4:246\taction `multicast`\n"
+    "409\t409\tpsa.p4:254\taction `ingress_drop`\n"
+    "415\t415\tpsa.p4:260\taction `egress_drop`\n"
+    "421\t427\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "433\t439\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "445\t445\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "468\t482\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "495\t639\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "495\t534\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "535\t582\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "583\t639\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

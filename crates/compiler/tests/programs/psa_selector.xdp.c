@@ -328,11 +328,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_selector_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -899,16 +900,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "355\t357\tpsa.p4:237\taction `send_to_port`\n"
-    "363\t364\tpsa.p4:246\taction `multicast`\n"
-    "370\t370\tpsa.p4:254\taction `ingress_drop`\n"
-    "376\t376\tpsa.p4:260\taction `egress_drop`\n"
-    "382\t388\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "394\t400\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "406\t406\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "423\t437\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "450\t594\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "450\t489\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "490\t537\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "538\t594\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "356\t358\tpsa.p4:237\taction `send_to_port`\n"
+    "364\t365\tpsa.p4:246\taction `multicast`\n"
+    "371\t371\tpsa.p4:254\taction `ingress_drop`\n"
+    "377\t377\tpsa.p4:260\taction `egress_drop`\n"
+    "383\t389\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "395\t401\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "407\t407\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "424\t438\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "451\t595\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "451\t490\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "491\t538\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "539\t595\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

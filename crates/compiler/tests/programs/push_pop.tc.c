@@ -202,11 +202,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&push_pop_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&push_pop_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -230,11 +231,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&push_pop_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&push_pop_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -494,9 +496,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "264\t284\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "287\t304\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "307\t330\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "336\t363\tpush_pop.p4:39\tcontrol `sw`\n"
-    "367\t376\tpush_pop.p4:57\tcontrol `dep`\n"
+    "266\t286\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "289\t306\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "309\t332\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "338\t365\tpush_pop.p4:39\tcontrol `sw`\n"
+    "369\t378\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

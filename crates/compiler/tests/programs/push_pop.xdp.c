@@ -156,11 +156,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&push_pop_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&push_pop_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -402,9 +403,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "192\t212\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "215\t232\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "235\t258\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "264\t291\tpush_pop.p4:39\tcontrol `sw`\n"
-    "295\t304\tpush_pop.p4:57\tcontrol `dep`\n"
+    "193\t213\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "216\t233\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "236\t259\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "265\t292\tpush_pop.p4:39\tcontrol `sw`\n"
+    "296\t305\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

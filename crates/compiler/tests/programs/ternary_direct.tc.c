@@ -497,11 +497,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -525,11 +526,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&ternary_direct_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&ternary_direct_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -960,10 +962,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "544\t544\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "550\t564\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "587\t602\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "614\t732\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "614\t673\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "674\t732\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "546\t546\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "552\t566\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "589\t604\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "616\t734\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "616\t675\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "676\t734\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

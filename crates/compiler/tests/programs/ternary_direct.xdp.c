@@ -480,11 +480,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&ternary_direct_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -916,10 +917,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "507\t507\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "513\t527\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "544\t559\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "571\t689\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "571\t630\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "631\t689\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "508\t508\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "514\t528\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "545\t560\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "572\t690\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "572\t631\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "632\t690\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

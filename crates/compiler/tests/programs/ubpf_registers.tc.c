@@ -202,11 +202,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&ubpf_registers_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&ubpf_registers_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -230,11 +231,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&ubpf_registers_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&ubpf_registers_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -400,8 +402,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "249\t250\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "274\t292\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "295\t311\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "317\t346\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "251\t252\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "276\t294\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "297\t313\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "319\t348\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

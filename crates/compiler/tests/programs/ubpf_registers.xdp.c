@@ -185,11 +185,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&ubpf_registers_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&ubpf_registers_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -356,8 +357,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "212\t213\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "231\t249\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "252\t268\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "274\t303\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "213\t214\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "232\t250\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "253\t269\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "275\t304\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -158,11 +158,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -186,11 +187,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&varbit_values_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&varbit_values_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -326,7 +328,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "223\t266\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "278\t280\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "289\t295\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "225\t268\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "280\t282\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "291\t297\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

@@ -141,11 +141,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&varbit_values_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -282,7 +283,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "180\t223\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "235\t237\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "246\t252\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "181\t224\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "236\t238\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "247\t253\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

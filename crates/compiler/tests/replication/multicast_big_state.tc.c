@@ -212,11 +212,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&multicast_big_state_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -240,11 +241,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&multicast_big_state_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&multicast_big_state_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -624,11 +626,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "320\t321\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "327\t327\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "388\t412\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "424\t462\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "424\t462\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "472\t481\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "516\t525\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "322\t323\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "329\t329\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "390\t414\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "426\t464\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "426\t464\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "474\t483\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "518\t527\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

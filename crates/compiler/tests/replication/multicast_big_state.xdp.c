@@ -195,11 +195,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&multicast_big_state_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&multicast_big_state_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&multicast_big_state_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -714,11 +715,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "405\t406\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
-    "412\t412\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "467\t491\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "503\t541\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "503\t541\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "551\t560\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "605\t614\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "406\t407\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
+    "413\t413\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
+    "468\t492\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "504\t542\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "504\t542\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "552\t561\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "606\t615\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

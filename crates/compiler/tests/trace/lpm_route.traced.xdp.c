@@ -261,11 +261,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&lpm_route_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -621,10 +622,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "288\t296\tlpm_route.p4:22\taction `route.forward`\n"
-    "302\t317\tlpm_route.p4:27\taction `route.bounce`\n"
-    "334\t352\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "356\t383\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "393\t443\tlpm_route.p4:21\tcontrol `route`\n"
-    "395\t443\tlpm_route.p4:33\ttable `route.fib`\n"
+    "289\t297\tlpm_route.p4:22\taction `route.forward`\n"
+    "303\t318\tlpm_route.p4:27\taction `route.bounce`\n"
+    "335\t353\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "357\t384\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "394\t444\tlpm_route.p4:21\tcontrol `route`\n"
+    "396\t444\tlpm_route.p4:33\ttable `route.fib`\n"
     "";
