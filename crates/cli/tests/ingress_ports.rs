@@ -79,7 +79,9 @@ fn slot_bytes(pipeline: &str, ifindex: u32) -> Vec<u8> {
         .map(|(bytes, _)| bytes)
         .unwrap_or_default();
     raw.split(',')
-        .filter_map(|b| u8::from_str_radix(b.trim().trim_matches('"').trim_start_matches("0x"), 16).ok())
+        .filter_map(|b| {
+            u8::from_str_radix(b.trim().trim_matches('"').trim_start_matches("0x"), 16).ok()
+        })
         .collect()
 }
 

@@ -53,22 +53,44 @@ fn a_slot_answers_for_its_own_key_and_the_hash_map_for_the_rest() {
     let (Some((hash_name, slots_name)), _) = description.port_slot_maps() else {
         panic!("a TC program that redirects has port slots");
     };
-    let (hash, slots) = (pipeline.map(&hash_name).unwrap(), pipeline.map(&slots_name).unwrap());
+    let (hash, slots) = (
+        pipeline.map(&hash_name).unwrap(),
+        pipeline.map(&slots_name).unwrap(),
+    );
     let loopback = p4bpf_runtime::ports::ifindex("lo").unwrap();
     let colliding = 3 + PORT_SLOTS;
     assert_eq!(slot_index(colliding), slot_index(3));
     let put_slot = |key: u32| {
         let index = slot_index(key).to_ne_bytes();
-        slots.write(&index, &slot_value(key, loopback), Write::Replace).unwrap();
+        slots
+            .write(&index, &slot_value(key, loopback), Write::Replace)
+            .unwrap();
     };
 
     assert_eq!(verdict(&pipeline, 3), Verdict::Drop, "mapped nowhere");
     put_slot(3);
-    assert_eq!(verdict(&pipeline, 3), Verdict::Redirect, "found in its slot");
+    assert_eq!(
+        verdict(&pipeline, 3),
+        Verdict::Redirect,
+        "found in its slot"
+    );
     put_slot(colliding);
     assert_eq!(verdict(&pipeline, colliding), Verdict::Redirect);
-    assert_eq!(verdict(&pipeline, 3), Verdict::Drop, "its slot holds another port");
-    hash.write(&3u32.to_ne_bytes(), &loopback.to_ne_bytes(), Write::Insert).unwrap();
-    assert_eq!(verdict(&pipeline, 3), Verdict::Redirect, "found in the hash map");
-    assert_eq!(verdict(&pipeline, 4), Verdict::Drop, "an empty slot is no port");
+    assert_eq!(
+        verdict(&pipeline, 3),
+        Verdict::Drop,
+        "its slot holds another port"
+    );
+    hash.write(&3u32.to_ne_bytes(), &loopback.to_ne_bytes(), Write::Insert)
+        .unwrap();
+    assert_eq!(
+        verdict(&pipeline, 3),
+        Verdict::Redirect,
+        "found in the hash map"
+    );
+    assert_eq!(
+        verdict(&pipeline, 4),
+        Verdict::Drop,
+        "an empty slot is no port"
+    );
 }

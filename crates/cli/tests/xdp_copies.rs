@@ -177,7 +177,10 @@ fn psa_e2e_clones_at_xdp_copy_what_the_egress_deparser_wrote() {
     let psa = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/psa");
     let (p4, stf) = (psa.join("psa_clone_e2e.p4"), psa.join("psa_clone_e2e.stf"));
     let (ok, text) = run_program(&p4, &stf, "kernel", "xdp");
-    assert!(ok && text.contains("PASS: 3 packets, 0 failure(s)"), "{text}");
+    assert!(
+        ok && text.contains("PASS: 3 packets, 0 failure(s)"),
+        "{text}"
+    );
     for port in [2, 5, 6] {
         let out = format!("(psa_clone_e2e.stf:15) in port 1: redirect to port {port}: ok");
         assert!(text.contains(&out), "{text}");

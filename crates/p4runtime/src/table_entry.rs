@@ -201,8 +201,15 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
 }
 
 /// `LO..HI`, both included, as the runtime takes a range key.
-fn range_text(range: &field_match::Range, width: u32, what: &dyn Fn() -> String) -> Outcome<String> {
-    let (low, high) = (to_text(&range.low, width, what)?, to_text(&range.high, width, what)?);
+fn range_text(
+    range: &field_match::Range,
+    width: u32,
+    what: &dyn Fn() -> String,
+) -> Outcome<String> {
+    let (low, high) = (
+        to_text(&range.low, width, what)?,
+        to_text(&range.high, width, what)?,
+    );
     let len = value::byte_len(width);
     if padded(&range.low, len) > padded(&range.high, len) {
         return Err(Failure::invalid(format!(
@@ -326,7 +333,10 @@ pub(crate) fn field_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldM
 fn range_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldMatch>> {
     let width = field.bitwidth;
     let (low, high) = text.split_once("..").unwrap_or((text, text));
-    let (low, high) = (bytestring::from_text(low, width)?, bytestring::from_text(high, width)?);
+    let (low, high) = (
+        bytestring::from_text(low, width)?,
+        bytestring::from_text(high, width)?,
+    );
     let full = bytestring::canonical(&value::prefix_mask(width, width));
     if low.iter().all(|b| *b == 0) && high == full {
         return Ok(None);
@@ -607,7 +617,10 @@ mod range_tests {
         let back = field_match(&field, "0x010..0xfff").ok().flatten();
         assert_eq!(back, Some(range(&[0x10], &[0x0f, 0xff])));
         // One value is the range of it alone; the whole domain is a wildcard.
-        assert_eq!(field_match(&field, "7").ok().flatten(), Some(range(&[7], &[7])));
+        assert_eq!(
+            field_match(&field, "7").ok().flatten(),
+            Some(range(&[7], &[7]))
+        );
         assert_eq!(field_match(&field, "0..0xfff").ok().flatten(), None);
     }
 

@@ -24,8 +24,10 @@ pub const PORT_MAP_SIZE: u32 = 512;
 /// The slot struct and the slot array in front of hash map `map`.
 fn port_slots_definition(map: &str, with_struct: bool) -> String {
     let slot_struct = match with_struct {
-        true => "/* One key of a port map and its value (used: 0 is an empty slot). */\n\
-                 struct p4bpf_port_slot {\n    u32 key;\n    u32 value;\n    u32 used;\n};\n\n",
+        true => {
+            "/* One key of a port map and its value (used: 0 is an empty slot). */\n\
+                 struct p4bpf_port_slot {\n    u32 key;\n    u32 value;\n    u32 used;\n};\n\n"
+        }
         false => "",
     };
     let slots = port_slots_of(map);

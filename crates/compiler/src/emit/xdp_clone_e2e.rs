@@ -117,7 +117,9 @@ impl Emitter<'_> {
         }
         let mut out = self.copy_running_mark("1");
         let done = match self.prog.arch {
-            Arch::Psa => CStmt::Return("XDP_PASS /* the packet itself, as its egress wrote it */".into()),
+            Arch::Psa => {
+                CStmt::Return("XDP_PASS /* the packet itself, as its egress wrote it */".into())
+            }
             _ => line(format!("goto {EGRESSED_LABEL}")),
         };
         out.push(CStmt::If {

@@ -131,7 +131,10 @@ impl Emitter<'_> {
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {state});\n    __uint(max_entries, 1);\n}} {p}_copy_work SEC(\".maps\");\n\n",
             2 * MAX_GROUPS
         );
-        let clones = self.xdp_clone().or(self.psa_xdp_clone()).or(self.xdp_clone_e2e());
+        let clones = self
+            .xdp_clone()
+            .or(self.psa_xdp_clone())
+            .or(self.xdp_clone_e2e());
         if clones.is_some() {
             out.push_str(&self.sessions_map_definition());
         }

@@ -200,6 +200,22 @@ struct {
     __uint(max_entries, 512);
 } pna_mirror_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `pna_mirror_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `pna_mirror_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} pna_mirror_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -208,7 +224,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&pna_mirror_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 *port = bpf_map_lookup_elem(&pna_mirror_in_ports, &ifindex);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&pna_mirror_in_ports_slots, &lookup_key);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&pna_mirror_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -219,6 +240,27 @@ struct {
     __type(value, u32);
     __uint(max_entries, 512);
 } pna_mirror_ports SEC(".maps");
+
+/* `pna_mirror_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `pna_mirror_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} pna_mirror_ports_slots SEC(".maps");
+
+/* The interface P4 port `port` leaves by (0: none). */
+static __always_inline u32 p4bpf_output_ifindex(u32 port)
+{
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&pna_mirror_ports_slots, &lookup_key);
+    if (slot && slot->used && slot->key == port)
+        return slot->value;
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&pna_mirror_ports, &lookup_key);
+    return ifindex ? *ifindex : 0;
+}
 
 /* Mirror sessions (`p4bpf clone`, `mirroring_add`): session -> its members' ports. */
 struct pna_mirror_mirror_member {
@@ -393,9 +435,8 @@ MainDeparser_end:;
     case 1:
     {
         p4bpf_note_port(st->pna_port);
-        u32 out_port = st->pna_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&pna_mirror_ports, &out_port);
-        return out_ifindex ? bpf_redirect(*out_ifindex, 0) : TC_ACT_SHOT;
+        u32 out_ifindex = p4bpf_output_ifindex(st->pna_port);
+        return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
     case 2:
@@ -496,9 +537,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "266\t268\tpna_mirror.p4:36\taction `MainControl.forward`\n"
-    "274\t274\tpna_mirror.p4:41\taction `MainControl.drop`\n"
-    "307\t321\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "329\t370\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "337\t370\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "308\t310\tpna_mirror.p4:36\taction `MainControl.forward`\n"
+    "316\t316\tpna_mirror.p4:41\taction `MainControl.drop`\n"
+    "349\t363\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
+    "371\t412\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "379\t412\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

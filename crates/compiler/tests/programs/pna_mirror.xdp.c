@@ -183,6 +183,22 @@ struct {
     __uint(max_entries, 512);
 } pna_mirror_in_ports SEC(".maps");
 
+/* One key of a port map and its value (used: 0 is an empty slot). */
+struct p4bpf_port_slot {
+    u32 key;
+    u32 value;
+    u32 used;
+};
+
+/* `pna_mirror_in_ports` by slot (key & 511): an array read instead of a hash lookup;
+ * a key whose slot holds another is found in `pna_mirror_in_ports` itself. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct p4bpf_port_slot);
+    __uint(max_entries, 512);
+} pna_mirror_in_ports_slots SEC(".maps");
+
 /* The P4 port a packet came in on: the one a test harness noted (output
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
@@ -191,7 +207,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&pna_mirror_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 *port = bpf_map_lookup_elem(&pna_mirror_in_ports, &ifindex);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&pna_mirror_in_ports_slots, &lookup_key);
+    if (slot && slot->used && slot->key == ifindex)
+        return slot->value;
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&pna_mirror_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -620,9 +641,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "402\t404\tpna_mirror.p4:36\taction `MainControl.forward`\n"
-    "410\t410\tpna_mirror.p4:41\taction `MainControl.drop`\n"
-    "437\t451\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "459\t500\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "467\t500\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "423\t425\tpna_mirror.p4:36\taction `MainControl.forward`\n"
+    "431\t431\tpna_mirror.p4:41\taction `MainControl.drop`\n"
+    "458\t472\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
+    "480\t521\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "488\t521\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

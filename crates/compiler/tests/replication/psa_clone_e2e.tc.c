@@ -238,11 +238,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_clone_e2e_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_clone_e2e_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -266,11 +267,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&psa_clone_e2e_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&psa_clone_e2e_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -687,16 +689,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "411\t413\tpsa.p4:237\taction `send_to_port`\n"
-    "419\t420\tpsa.p4:246\taction `multicast`\n"
-    "426\t426\tpsa.p4:254\taction `ingress_drop`\n"
-    "432\t432\tpsa.p4:260\taction `egress_drop`\n"
-    "446\t459\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
-    "464\t478\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
-    "491\t497\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
-    "500\t500\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
-    "506\t509\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
-    "575\t589\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
-    "602\t602\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
-    "608\t611\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
+    "413\t415\tpsa.p4:237\taction `send_to_port`\n"
+    "421\t422\tpsa.p4:246\taction `multicast`\n"
+    "428\t428\tpsa.p4:254\taction `ingress_drop`\n"
+    "434\t434\tpsa.p4:260\taction `egress_drop`\n"
+    "448\t461\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
+    "466\t480\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
+    "493\t499\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
+    "502\t502\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
+    "508\t511\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
+    "577\t591\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
+    "604\t604\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
+    "610\t613\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
     "";

@@ -192,11 +192,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&psa_clone_e2e_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&psa_clone_e2e_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -754,16 +755,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "465\t467\tpsa.p4:237\taction `send_to_port`\n"
-    "473\t474\tpsa.p4:246\taction `multicast`\n"
-    "480\t480\tpsa.p4:254\taction `ingress_drop`\n"
-    "486\t486\tpsa.p4:260\taction `egress_drop`\n"
-    "497\t510\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
-    "515\t529\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
-    "542\t548\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
-    "551\t551\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
-    "557\t560\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
-    "622\t636\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
-    "649\t649\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
-    "655\t658\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
+    "466\t468\tpsa.p4:237\taction `send_to_port`\n"
+    "474\t475\tpsa.p4:246\taction `multicast`\n"
+    "481\t481\tpsa.p4:254\taction `ingress_drop`\n"
+    "487\t487\tpsa.p4:260\taction `egress_drop`\n"
+    "498\t511\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
+    "516\t530\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
+    "543\t549\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
+    "552\t552\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
+    "558\t561\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
+    "623\t637\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
+    "650\t650\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
+    "656\t659\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
     "";

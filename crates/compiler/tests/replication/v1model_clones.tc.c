@@ -195,11 +195,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&v1model_clones_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&v1model_clones_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -223,11 +224,12 @@ struct {
 /* The interface P4 port `port` leaves by (0: none). */
 static __always_inline u32 p4bpf_output_ifindex(u32 port)
 {
-    u32 slot_index = port & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_ports_slots, &slot_index);
+    u32 lookup_key = port & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == port)
         return slot->value;
-    u32 *ifindex = bpf_map_lookup_elem(&v1model_clones_ports, &port);
+    lookup_key = port;
+    u32 *ifindex = bpf_map_lookup_elem(&v1model_clones_ports, &lookup_key);
     return ifindex ? *ifindex : 0;
 }
 
@@ -759,11 +761,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "494\t508\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "520\t530\tv1model_clones.p4:14\tcontrol `I`\n"
-    "590\t596\tv1model_clones.p4:26\tcontrol `E`\n"
-    "607\t610\tv1model_clones.p4:35\tcontrol `D`\n"
-    "665\t679\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "690\t696\tv1model_clones.p4:26\tcontrol `E`\n"
-    "704\t707\tv1model_clones.p4:35\tcontrol `D`\n"
+    "496\t510\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "522\t532\tv1model_clones.p4:14\tcontrol `I`\n"
+    "592\t598\tv1model_clones.p4:26\tcontrol `E`\n"
+    "609\t612\tv1model_clones.p4:35\tcontrol `D`\n"
+    "667\t681\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "692\t698\tv1model_clones.p4:26\tcontrol `E`\n"
+    "706\t709\tv1model_clones.p4:35\tcontrol `D`\n"
     "";

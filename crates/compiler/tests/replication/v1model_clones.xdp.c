@@ -149,11 +149,12 @@ static __always_inline u32 p4bpf_input_port(u32 ifindex)
     u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
     if (noted && *noted)
         return *noted - 1;
-    u32 slot_index = ifindex & 511;
-    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &slot_index);
+    u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
+    struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
         return slot->value;
-    u32 *port = bpf_map_lookup_elem(&v1model_clones_in_ports, &ifindex);
+    lookup_key = ifindex;
+    u32 *port = bpf_map_lookup_elem(&v1model_clones_in_ports, &lookup_key);
     return port ? *port : ifindex;
 }
 
@@ -858,11 +859,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "570\t584\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "596\t606\tv1model_clones.p4:14\tcontrol `I`\n"
-    "671\t677\tv1model_clones.p4:26\tcontrol `E`\n"
-    "691\t694\tv1model_clones.p4:35\tcontrol `D`\n"
-    "762\t776\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "787\t793\tv1model_clones.p4:26\tcontrol `E`\n"
-    "802\t805\tv1model_clones.p4:35\tcontrol `D`\n"
+    "571\t585\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "597\t607\tv1model_clones.p4:14\tcontrol `I`\n"
+    "672\t678\tv1model_clones.p4:26\tcontrol `E`\n"
+    "692\t695\tv1model_clones.p4:35\tcontrol `D`\n"
+    "763\t777\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "788\t794\tv1model_clones.p4:26\tcontrol `E`\n"
+    "803\t806\tv1model_clones.p4:35\tcontrol `D`\n"
     "";

@@ -158,7 +158,12 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.output_record.clone());
     names.extend(description.ingress_port_map.clone());
     let (output_slots, ingress_slots) = description.port_slot_maps();
-    names.extend(output_slots.into_iter().chain(ingress_slots).map(|(_, slots)| slots));
+    names.extend(
+        output_slots
+            .into_iter()
+            .chain(ingress_slots)
+            .map(|(_, slots)| slots),
+    );
     names.extend(
         description
             .replication
