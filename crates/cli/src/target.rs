@@ -84,10 +84,7 @@ pub fn load_image(
             let description = read_description(&image).map_err(|e| e.to_string())?;
             let options = BuildOptions {
                 sanitize: true,
-                egress_entry: description
-                    .replication
-                    .as_ref()
-                    .map(|r| r.egress_entry.clone()),
+                egress_entry: description.copy_entry().map(str::to_string),
             };
             let binary = build_host(
                 &c_file,

@@ -3,7 +3,7 @@
 //! itself sent or dropped on its own, sessions never made, slots chosen
 //! at run time and by a table entry; passed to the host and
 //! recirculated, where TC and XDP differ; on the kernel and the user
-//! target; and sessions set with `p4bpf clone` on a pipeline loaded on
+//! target at both hooks; and sessions set with `p4bpf clone` on a pipeline loaded on
 //! veth ports in a private namespace.
 
 mod common;
@@ -32,12 +32,18 @@ fn run(stf: &str, target: &str, hook: &str) -> (bool, String) {
 }
 
 #[test]
-fn mirror_copies_leave_at_tc_and_xdp_in_the_kernel_and_at_tc_on_the_user_target() {
+fn mirror_copies_leave_at_tc_and_xdp_in_the_kernel_and_on_the_user_target() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED mirror copies: {why}");
         return;
     }
-    for (target, hook) in [("kernel", "tc"), ("kernel", "xdp"), ("user", "tc")] {
+    let runs = [
+        ("kernel", "tc"),
+        ("kernel", "xdp"),
+        ("user", "tc"),
+        ("user", "xdp"),
+    ];
+    for (target, hook) in runs {
         let (ok, text) = run("pna_mirror.stf", target, hook);
         let at = format!("{target} at {hook}");
         assert!(ok && text.contains("PASS: 10 packets"), "{at}:\n{text}");
@@ -54,6 +60,7 @@ const BY_HOOK: &[(&str, &str, &str, u32)] = &[
     ("pna_mirror_recirculate_tc.stf", "user", "tc", 2),
     ("pna_mirror_host_tc.stf", "user", "tc", 2),
     ("pna_mirror_xdp.stf", "kernel", "xdp", 3),
+    ("pna_mirror_xdp.stf", "user", "xdp", 3),
 ];
 
 #[test]
