@@ -205,30 +205,28 @@ impl Emitter<'_> {
     /// At XDP, `NAME_clone_state`: an I2E clone's state (`copy`) made
     /// from the packet's (`st`), for a copy out of `port`.
     pub(super) fn clone_state_function(&self) -> String {
-        let Some(clone) = self.v1model_clone(Kind::IngressToEgress) else {
-            return String::new();
-        };
-        let (p, state) = (self.c_prefix(), self.state_type());
-        let chosen = clone.field_lists.as_ref().map(|l| self.expr(&l.chosen));
-        let mut body = vec![
-            line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
-            self.copy_state_line("copy", "st"),
-        ];
-        body.extend(self.copy_state(clone, Kind::IngressToEgress));
-        let mut out = format!(
-            "/* An I2E clone's state: the packet's, reset but for what a clone keeps. */\n\
-             static __always_inline void {p}_clone_state(struct {state} *copy, struct {state} *st, u32 port)\n{{\n"
-        );
-        super::c::print(&body, 1, &mut out);
-        out.push_str("}\n\n");
-        out
+        self.clone_state_function_of(
+            Kind::IngressToEgress,
+            "clone_state",
+            "An I2E clone's state: the packet's, reset but for what a clone keeps.",
+        )
     }
 
     /// At XDP, `NAME_clone_e2e_state`: an E2E clone's state (`copy`) made
     /// from the packet's as its egress left it (`st`), for a copy out of
     /// `port`.
     pub(super) fn e2e_clone_state_function(&self) -> String {
-        let Some(clone) = self.v1model_clone(Kind::EgressToEgress) else {
+        self.clone_state_function_of(
+            Kind::EgressToEgress,
+            "clone_e2e_state",
+            "An E2E clone's state: the packet's as egress left it, reset but for what a\n * clone keeps.",
+        )
+    }
+
+    /// `NAME_{name}`, the state of a clone of `kind` (none when the
+    /// program makes no such clone), under C comment `about`.
+    fn clone_state_function_of(&self, kind: Kind, name: &str, about: &str) -> String {
+        let Some(clone) = self.v1model_clone(kind) else {
             return String::new();
         };
         let (p, state) = (self.c_prefix(), self.state_type());
@@ -237,10 +235,10 @@ impl Emitter<'_> {
             line(format!("u16 field_list = {}", chosen.unwrap_or_default())),
             self.copy_state_line("copy", "st"),
         ];
-        body.extend(self.copy_state(clone, Kind::EgressToEgress));
+        body.extend(self.copy_state(clone, kind));
         let mut out = format!(
-            "/* An E2E clone's state: the packet's as egress left it, reset but for what a\n * clone keeps. */\n\
-             static __always_inline void {p}_clone_e2e_state(struct {state} *copy, struct {state} *st, u32 port)\n{{\n"
+            "/* {about} */\n\
+             static __always_inline void {p}_{name}(struct {state} *copy, struct {state} *st, u32 port)\n{{\n"
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");

@@ -214,20 +214,13 @@ impl Emitter<'_> {
     /// not exist or the packet does not leave by a port.
     fn clone_e2e_function(&self, clone: &CloneI2e) -> String {
         let p = self.c_prefix();
-        let sessions = super::replication::sessions_map(self.prog);
         let port = self.prog.intrinsics.output_port.as_ref();
         let port = port.map(|e| self.expr(e)).unwrap_or_else(|| "0".into());
-        let mut body = vec![
-            line(format!("u32 session_id = {}", self.expr(&clone.session))),
-            line(format!(
-                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
-            )),
-            CStmt::If {
-                cond: "!session".into(),
-                then: vec![CStmt::Return("-1 /* no such session */".into())],
-                other: vec![],
-            },
-        ];
+        let mut body = vec![line(format!(
+            "u32 session_id = {}",
+            self.expr(&clone.session)
+        ))];
+        body.extend(self.session_of_id());
         let mut elsewhere = vec![];
         if let Some(again) = &self.prog.intrinsics.recirculate {
             elsewhere.push(self.expr(&again.flag));

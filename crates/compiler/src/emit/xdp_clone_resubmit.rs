@@ -93,7 +93,6 @@ impl Emitter<'_> {
     /// pass's state; or a plan begun now with this pass's clones.
     pub(super) fn clones_resumed_or_planned(&self, clone: &CloneI2e) -> Vec<CStmt> {
         let p = self.c_prefix();
-        let sessions = super::replication::sessions_map(self.prog);
         let resumed = vec![
             line(format!("u32 slot = planned % {}", super::xdp_copies::RING)),
             line(format!("c = bpf_map_lookup_elem(&{p}_copy_ring, &slot)")),
@@ -107,16 +106,9 @@ impl Emitter<'_> {
             line("c->parser_error = parser_error"),
             line("session_id = c->clone_session"),
         ];
-        let mut begun = vec![
-            line(format!("session_id = {}", self.expr(&clone.session))),
-            line(format!(
-                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
-            )),
-            CStmt::If {
-                cond: "!session".into(),
-                then: vec![CStmt::Return("-1 /* no such session */".into())],
-                other: vec![],
-            },
+        let mut begun = vec![line(format!("session_id = {}", self.expr(&clone.session)))];
+        begun.extend(self.session_of_id());
+        begun.extend([
             line(format!("c = {p}_copies_begin(st, offset, parser_error)")),
             CStmt::If {
                 cond: "!c".into(),
@@ -124,7 +116,7 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line(format!("{p}_copies_add_members(c, session, {CLONE})")),
-        ];
+        ]);
         begun.extend(self.clone_state_kept());
         vec![
             line(format!("struct {p}_copies *c")),

@@ -308,17 +308,12 @@ impl Emitter<'_> {
     /// with `session_id`.
     pub(super) fn clones_planned(&self, clone: &CloneI2e) -> Vec<CStmt> {
         let p = self.c_prefix();
-        let sessions = super::replication::sessions_map(self.prog);
-        vec![
-            line(format!("u32 session_id = {}", self.expr(&clone.session))),
-            line(format!(
-                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
-            )),
-            CStmt::If {
-                cond: "!session".into(),
-                then: vec![CStmt::Return("-1 /* no such session */".into())],
-                other: vec![],
-            },
+        let mut planned = vec![line(format!(
+            "u32 session_id = {}",
+            self.expr(&clone.session)
+        ))];
+        planned.extend(self.session_of_id());
+        planned.extend([
             line(format!(
                 "struct {p}_copies *c = {p}_copies_begin(st, offset, parser_error)"
             )),
@@ -328,6 +323,23 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line(format!("{p}_copies_add_members(c, session, {CLONE})")),
+        ]);
+        planned
+    }
+
+    /// `session`, the clone session `session_id` names; a session nobody
+    /// made ends the function with -1.
+    pub(super) fn session_of_id(&self) -> Vec<CStmt> {
+        let (p, sessions) = (self.c_prefix(), super::replication::sessions_map(self.prog));
+        vec![
+            line(format!(
+                "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+            )),
+            CStmt::If {
+                cond: "!session".into(),
+                then: vec![CStmt::Return("-1 /* no such session */".into())],
+                other: vec![],
+            },
         ]
     }
 
