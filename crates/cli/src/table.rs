@@ -5,7 +5,7 @@ use crate::args::{Args, UsageError};
 use crate::control_output::{fail, json_object, print_lines, split, Words};
 use p4bpf_runtime::control::{self, Entry};
 use p4bpf_runtime::deploy::Deployment;
-use p4bpf_runtime::{names, table, RuntimeError};
+use p4bpf_runtime::{empty_group, names, table, RuntimeError};
 use std::process::ExitCode;
 
 pub const USAGE: &str = "\
@@ -13,6 +13,7 @@ usage: p4bpf table add|modify PIPELINE TABLE KEY=VALUE... ACTION [PARAM=VALUE...
        p4bpf table del|get PIPELINE TABLE KEY=VALUE... [--priority P] [--json]
        p4bpf table dump PIPELINE TABLE [--json]
        p4bpf table default PIPELINE TABLE ACTION [PARAM=VALUE...]
+       p4bpf table empty-group-action PIPELINE TABLE ACTION [PARAM=VALUE...]
        p4bpf table clear PIPELINE TABLE
        p4bpf table load PIPELINE FILE
 
@@ -20,6 +21,10 @@ usage: p4bpf table add|modify PIPELINE TABLE KEY=VALUE... ACTION [PARAM=VALUE...
 them after the pipeline: `TABLE KEY=VALUE... ACTION [PARAM=VALUE...]
 [--priority P]`; `#` starts a comment. All or nothing: an error names the
 line and loads none of them.
+
+`empty-group-action` changes PSA's `psa_empty_group_action` of a table
+with an action selector (the action an entry naming an empty group runs);
+a `const` one cannot be changed.
 
 Tables, keys, actions and parameters go by P4 name (`MyIngress.routes`,
 `hdr.ipv4.dstAddr`), by a unique last part (`routes`, `dstAddr`) or, for
@@ -82,13 +87,17 @@ pub fn run(words: Args) -> ExitCode {
                 table::set_default(&deployment, &table, spec.action, &spec.args)
                     .map(|()| Vec::new())
             }
+            "empty-group-action" => {
+                empty_group::set(&deployment, &deployment.description, &table.name, rest)
+                    .map(|()| Vec::new())
+            }
             "clear" if rest.is_empty() => control::clear(&deployment, &table)
                 .map(|removed| vec![format!("removed {removed} entries")]),
             "dump" | "clear" => Err(RuntimeError::Value(format!(
                 "`table {command}` takes no key or action"
             ))),
             other => Err(RuntimeError::Value(format!(
-                "unknown table command `{other}` (add, modify, del, get, dump, default, clear)"
+                "unknown table command `{other}` (add, modify, del, get, dump, default, empty-group-action, clear)"
             ))),
         }
     });
@@ -110,7 +119,7 @@ fn tc_acl_allows(
     };
     let (letter, doing) = match command {
         "add" => ('C', "create entries in"),
-        "modify" | "default" => ('U', "update"),
+        "modify" | "default" | "empty-group-action" => ('U', "update"),
         "del" | "clear" => ('D', "delete entries of"),
         "get" | "dump" => ('R', "read"),
         _ => return Ok(()),

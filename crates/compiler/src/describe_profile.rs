@@ -3,6 +3,7 @@
 //! and the two reference actions (`member`, `group`) that the entries of
 //! a table naming a profile take instead of its actions.
 
+use crate::emit::empty_group::{empty_groups_map, runtime_tables};
 use crate::emit::profile::{groups_map, member_layout, members_map, members_table, GROUP, MEMBER};
 use crate::ir::{ActionProfile, Program, TableImplementation};
 use crate::map_layout::TableLayout;
@@ -73,6 +74,7 @@ fn profile(prog: &Program, p: &ActionProfile) -> Option<layout::ActionProfile> {
         default_slot: 0,
         ternary: None,
     };
+    let empty_group_tables = empty_group_tables(prog, p);
     Some(layout::ActionProfile {
         name: p.name.clone(),
         members,
@@ -84,6 +86,42 @@ fn profile(prog: &Program, p: &ActionProfile) -> Option<layout::ActionProfile> {
         selector: p.selector.map(|s| layout::SelectorLayout {
             groups_map: groups_map(p),
             max_group_size: s.max_group_size,
+            empty_group_map: match empty_group_tables.is_empty() {
+                true => String::new(),
+                false => empty_groups_map(p),
+            },
+            empty_group_tables,
+            const_empty_group_tables: const_empty_group_tables(prog, p),
         }),
     })
+}
+
+/// The selector's tables whose empty group action the control plane may
+/// change, in slot order, with the actions each lists.
+fn empty_group_tables(prog: &Program, p: &ActionProfile) -> Vec<layout::EmptyGroupTable> {
+    runtime_tables(prog, p)
+        .into_iter()
+        .map(|t| layout::EmptyGroupTable {
+            table: t.name.clone(),
+            actions: t
+                .actions
+                .iter()
+                .filter_map(|a| Some(prog.action(*a)?.name.clone()))
+                .collect(),
+        })
+        .collect()
+}
+
+/// The selector's tables with a `const psa_empty_group_action`.
+fn const_empty_group_tables(prog: &Program, p: &ActionProfile) -> Vec<String> {
+    p.tables
+        .iter()
+        .filter_map(|id| prog.table(*id))
+        .filter(|t| {
+            t.implementation
+                .as_ref()
+                .is_some_and(|im| im.empty_group_action.is_some() && !im.empty_group_runtime)
+        })
+        .map(|t| t.name.clone())
+        .collect()
 }

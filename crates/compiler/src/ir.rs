@@ -749,6 +749,10 @@ pub struct TableImplementation {
     pub profile: ProfileId,
     pub selector_keys: Vec<Expr>,
     pub empty_group_action: Option<ActionCall>,
+    /// The control plane may change the empty group action: a PSA
+    /// selector table whose `psa_empty_group_action` is not `const` (or
+    /// absent: then it is `NoAction`, PSA 1.2 section 7.12).
+    pub empty_group_runtime: bool,
 }
 
 /// An action profile (v1model `action_profile`, PSA/PNA `ActionProfile`)

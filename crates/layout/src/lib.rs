@@ -290,6 +290,28 @@ pub struct ActionProfile {
 pub struct SelectorLayout {
     pub groups_map: String,
     pub max_group_size: u32,
+    /// The array of the empty group actions the control plane may change
+    /// (PSA's `psa_empty_group_action`, not `const`): u32 key, slot `i`
+    /// for `empty_group_tables[i]`, a member value as
+    /// [`ActionProfile::members`] encodes it. Action code 0 in a slot (as
+    /// loaded) means the program's own empty group action.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub empty_group_map: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub empty_group_tables: Vec<EmptyGroupTable>,
+    /// Tables sharing the selector whose `psa_empty_group_action` is
+    /// `const`: compiled in, refused to the control plane.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub const_empty_group_tables: Vec<String>,
+}
+
+/// A table whose empty group action the control plane may change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EmptyGroupTable {
+    /// Dotted P4 name.
+    pub table: String,
+    /// The actions the table lists: its empty group action is one of them.
+    pub actions: Vec<String>,
 }
 
 /// Name of the reference action of a profile table's entry naming a member.

@@ -26,6 +26,7 @@ pub mod deploy;
 pub mod digest;
 pub mod direct;
 mod elf;
+pub mod empty_group;
 pub mod entry;
 pub mod entry_timeout;
 pub mod error;

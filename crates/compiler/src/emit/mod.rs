@@ -17,6 +17,7 @@ mod deparser;
 pub(crate) mod digest;
 mod direct;
 mod emitted_flags;
+pub mod empty_group;
 mod entry_timer;
 mod expr;
 mod externs;

@@ -122,6 +122,7 @@ impl Emitter<'_> {
                     None,
                     &groups_map(p),
                 ));
+                out.push_str(&self.empty_groups_definition(p));
             }
         }
         out
@@ -149,7 +150,7 @@ impl Emitter<'_> {
         let by_group = match &p.selector {
             Some(s) => vec![CStmt::If {
                 cond: format!("value && action == {GROUP}"),
-                then: self.pick_from_group(p, s.max_group_size, &im.selector_keys, empty_action),
+                then: self.pick_from_group(t, p, s.max_group_size, empty_action),
                 other: vec![],
             }],
             None => vec![],
@@ -166,29 +167,24 @@ impl Emitter<'_> {
         out
     }
 
-    /// One member of the group `value` names, by the hash of the selector
-    /// keys modulo the group's count.
+    /// One member of the group `value` names, by the hash of `t`'s
+    /// selector keys modulo the group's count.
     fn pick_from_group(
         &self,
+        t: &Table,
         p: &ActionProfile,
         max: u32,
-        keys: &[Expr],
         empty_action: bool,
     ) -> Vec<CStmt> {
-        let Some(selector) = p.selector else {
+        let (Some(selector), Some(im)) = (p.selector, &t.implementation) else {
             return vec![];
         };
         let hash = Expr {
             kind: ExprKind::Builtin {
                 func: Builtin::Hash(selector.algorithm),
-                args: keys.to_vec(),
+                args: im.selector_keys.clone(),
             },
             ty: Ty::bits(64),
-        };
-        let empty = if empty_action {
-            vec![line("empty_group = 1")]
-        } else {
-            vec![]
         };
         vec![
             line(format!(
@@ -212,7 +208,7 @@ impl Emitter<'_> {
                         other: vec![],
                     },
                 ],
-                other: empty,
+                other: self.on_empty_group(t, p, empty_action),
             },
         ]
     }

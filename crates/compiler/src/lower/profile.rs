@@ -31,6 +31,12 @@ pub(super) struct ProfileProperties<'a> {
     /// `selector` keys out of the table's match fields).
     pub selector_keys: Vec<Expr>,
     pub empty_group_action: Option<&'a ast::Expr>,
+    /// `const psa_empty_group_action`: compiled in, not for the control
+    /// plane to change.
+    pub empty_group_const: bool,
+    /// The profile came by `psa_implementation`: PSA's empty group action
+    /// rules apply.
+    pub psa: bool,
 }
 
 impl<'a, 'u> Lowerer<'a, 'u> {
@@ -249,6 +255,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             profile,
             selector_keys: found.selector_keys,
             empty_group_action,
+            empty_group_runtime: selects && found.psa && !found.empty_group_const,
         })
     }
 }

@@ -62,8 +62,12 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                         if self.names_profile(value) =>
                     {
                         profile.profile = self.implementation_profile(prop, value, &p4);
+                        profile.psa = prop_name.name == "psa_implementation";
                     }
-                    "psa_empty_group_action" => profile.empty_group_action = Some(value),
+                    "psa_empty_group_action" => {
+                        profile.empty_group_action = Some(value);
+                        profile.empty_group_const = prop.is_const;
+                    }
                     p if Self::is_direct_property(p) => self.direct_property(p, value, &mut direct),
                     p if Self::is_timer_property(p) => {
                         timer = timer.or(self.timer_property(p, value))

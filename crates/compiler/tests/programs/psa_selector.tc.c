@@ -282,6 +282,14 @@ struct {
     __uint(max_entries, 256);
 } Ig_uplinks_groups SEC(".maps");
 
+/* empty group actions of Ig.uplinks's tables, set by the control plane (action 0: the program's own) */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct Ig_uplinks_member);
+    __uint(max_entries, 1);
+} Ig_uplinks_empty_groups SEC(".maps");
+
 /* Default actions set by the control plane, at each table's index. */
 union psa_selector_defaults {
     struct Ig_by_src_value Ig_by_src;
@@ -610,7 +618,11 @@ accept:;
                     member = bpf_map_lookup_elem(&Ig_uplinks_members, &group->members[pick]);
                 }
             } else {
-                empty_group = 1;
+                u32 slot = 0;
+                member = bpf_map_lookup_elem(&Ig_uplinks_empty_groups, &slot);
+                if (!member || !member->action) {
+                    empty_group = 1;
+                }
             }
         }
         action = member ? member->action : 0;
@@ -936,7 +948,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      ],\n"
     "      \"selector\": {\n"
     "        \"groups_map\": \"Ig_uplinks_groups\",\n"
-    "        \"max_group_size\": 128\n"
+    "        \"max_group_size\": 128,\n"
+    "        \"empty_group_map\": \"Ig_uplinks_empty_groups\",\n"
+    "        \"empty_group_tables\": [\n"
+    "          {\n"
+    "            \"table\": \"Ig.uplink\",\n"
+    "            \"actions\": [\n"
+    "              \"Ig.forward\",\n"
+    "              \"NoAction\"\n"
+    "            ]\n"
+    "          }\n"
+    "        ]\n"
     "      }\n"
     "    }\n"
     "  ]\n"
@@ -945,16 +967,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "394\t396\tpsa.p4:237\taction `send_to_port`\n"
-    "402\t403\tpsa.p4:246\taction `multicast`\n"
-    "409\t409\tpsa.p4:254\taction `ingress_drop`\n"
-    "415\t415\tpsa.p4:260\taction `egress_drop`\n"
-    "421\t427\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "433\t439\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "445\t445\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "468\t482\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "495\t639\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "495\t534\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "535\t582\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "583\t639\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "402\t404\tpsa.p4:237\taction `send_to_port`\n"
+    "410\t411\tpsa.p4:246\taction `multicast`\n"
+    "417\t417\tpsa.p4:254\taction `ingress_drop`\n"
+    "423\t423\tpsa.p4:260\taction `egress_drop`\n"
+    "429\t435\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "441\t447\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "453\t453\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "476\t490\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "503\t651\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "503\t542\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "543\t590\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "591\t651\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

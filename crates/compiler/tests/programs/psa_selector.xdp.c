@@ -265,6 +265,14 @@ struct {
     __uint(max_entries, 256);
 } Ig_uplinks_groups SEC(".maps");
 
+/* empty group actions of Ig.uplinks's tables, set by the control plane (action 0: the program's own) */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct Ig_uplinks_member);
+    __uint(max_entries, 1);
+} Ig_uplinks_empty_groups SEC(".maps");
+
 /* Default actions set by the control plane, at each table's index. */
 union psa_selector_defaults {
     struct Ig_by_src_value Ig_by_src;
@@ -566,7 +574,11 @@ accept:;
                     member = bpf_map_lookup_elem(&Ig_uplinks_members, &group->members[pick]);
                 }
             } else {
-                empty_group = 1;
+                u32 slot = 0;
+                member = bpf_map_lookup_elem(&Ig_uplinks_empty_groups, &slot);
+                if (!member || !member->action) {
+                    empty_group = 1;
+                }
             }
         }
         action = member ? member->action : 0;
@@ -891,7 +903,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      ],\n"
     "      \"selector\": {\n"
     "        \"groups_map\": \"Ig_uplinks_groups\",\n"
-    "        \"max_group_size\": 128\n"
+    "        \"max_group_size\": 128,\n"
+    "        \"empty_group_map\": \"Ig_uplinks_empty_groups\",\n"
+    "        \"empty_group_tables\": [\n"
+    "          {\n"
+    "            \"table\": \"Ig.uplink\",\n"
+    "            \"actions\": [\n"
+    "              \"Ig.forward\",\n"
+    "              \"NoAction\"\n"
+    "            ]\n"
+    "          }\n"
+    "        ]\n"
     "      }\n"
     "    }\n"
     "  ]\n"
@@ -900,16 +922,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "356\t358\tpsa.p4:237\taction `send_to_port`\n"
-    "364\t365\tpsa.p4:246\taction `multicast`\n"
-    "371\t371\tpsa.p4:254\taction `ingress_drop`\n"
-    "377\t377\tpsa.p4:260\taction `egress_drop`\n"
-    "383\t389\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "395\t401\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "407\t407\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "424\t438\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "451\t595\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "451\t490\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "491\t538\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "539\t595\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "364\t366\tpsa.p4:237\taction `send_to_port`\n"
+    "372\t373\tpsa.p4:246\taction `multicast`\n"
+    "379\t379\tpsa.p4:254\taction `ingress_drop`\n"
+    "385\t385\tpsa.p4:260\taction `egress_drop`\n"
+    "391\t397\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "403\t409\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "415\t415\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "432\t446\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "459\t607\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "459\t498\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "499\t546\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "547\t607\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -173,6 +173,8 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     for p in &description.profiles {
         names.push(p.members.map.clone());
         names.extend(p.selector.as_ref().map(|s| s.groups_map.clone()));
+        let empty_groups = p.selector.as_ref().map(|s| &s.empty_group_map);
+        names.extend(empty_groups.filter(|m| !m.is_empty()).cloned());
     }
     names.extend(
         description

@@ -9,11 +9,15 @@
 //! KEY... => MEMBER [PRIORITY]` and its `_with_group` and
 //! `table_indirect_set_default[_with_group]` kin become `add` and
 //! `setdefault` with the reference actions `member` and `group`.
+//! `table_indirect_set_empty_group_action TABLE ACTION [VALUE...]` (or
+//! `ACTION(P:V, ...)`) changes PSA's `psa_empty_group_action` of TABLE;
+//! BMv2 has no such command, PSA-eBPF's `nikss-ctl action-selector
+//! empty-group-action` is the model.
 
 use super::parse::{ActionCall, Command};
 use crate::error::Result;
 use crate::packet_target::PacketTarget;
-use crate::profile;
+use crate::{empty_group, profile};
 use p4bpf_layout::{GROUP_ACTION, MEMBER_ACTION};
 use std::collections::HashMap;
 
@@ -54,6 +58,12 @@ pub enum ProfileCommand {
     DeleteGroup {
         profile: String,
         group: u32,
+    },
+    /// PSA's `psa_empty_group_action` of `table`, changed.
+    SetEmptyGroupAction {
+        table: String,
+        action: String,
+        args: MemberArgs,
     },
 }
 
@@ -140,6 +150,14 @@ pub fn parse(word: &str, rest: &str) -> std::result::Result<Command, String> {
             table: table.to_string(),
             action: reference(word.ends_with("_with_group"), number(handle)?),
         }),
+        ("table_indirect_set_empty_group_action", [table, call, values @ ..]) => {
+            let (action, args) = member_action(call, values, rest)?;
+            command(ProfileCommand::SetEmptyGroupAction {
+                table: table.to_string(),
+                action,
+                args,
+            })
+        }
         _ => Err(format!("`{word}`: unexpected arguments `{rest}`")),
     }
 }
@@ -188,7 +206,7 @@ impl Profiles {
             } => {
                 let p = profile::find(description, name)?;
                 let member = *self.members.entry(p.name.clone()).or_default();
-                let words = member_words(p, action, args)?;
+                let words = member_words(&p.members, action, args)?;
                 profile::add_member(target, p, member, &words)?;
                 self.members.insert(p.name.clone(), member + 1);
                 Ok(())
@@ -200,7 +218,7 @@ impl Profiles {
                 args,
             } => {
                 let p = profile::find(description, name)?;
-                profile::modify_member(target, p, *member, &member_words(p, action, args)?)
+                profile::modify_member(target, p, *member, &member_words(&p.members, action, args)?)
             }
             ProfileCommand::CreateGroup { profile: name } => {
                 let p = profile::find(description, name)?;
@@ -249,6 +267,15 @@ impl Profiles {
                 profile::find(description, name)?,
                 *group,
             ),
+            ProfileCommand::SetEmptyGroupAction {
+                table,
+                action,
+                args,
+            } => {
+                let choices = empty_group::choices(description, table)?;
+                let words = member_words(&choices, action, args)?;
+                empty_group::set(target, description, table, &words)
+            }
         }
     }
 }
@@ -271,13 +298,12 @@ fn group_members(
 /// `ACTION PARAM=VALUE...` words, positional values given the names of
 /// the action's parameters in order.
 fn member_words(
-    p: &p4bpf_layout::ActionProfile,
+    members: &p4bpf_layout::Table,
     action: &str,
     args: &MemberArgs,
 ) -> Result<Vec<String>> {
-    let index = crate::names::action(&p.members, action)?;
-    let params = p
-        .members
+    let index = crate::names::action(members, action)?;
+    let params = members
         .actions
         .get(index)
         .map(|a| a.params.as_slice())
@@ -290,7 +316,8 @@ fn member_words(
                 Some(param) => param.name.clone(),
                 None => {
                     return Err(crate::error::RuntimeError::Value(format!(
-                        "action `{action}` takes {} parameters, {} given",
+                        "`{}`: action `{action}` takes {} parameters, {} given",
+                        members.name,
                         params.len(),
                         args.len()
                     )))
