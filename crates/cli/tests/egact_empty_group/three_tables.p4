@@ -1,9 +1,9 @@
-// Empty group actions three ways (PSA 1.2 section 7.12): `by_src` and
-// `by_tag` share one selector; `by_src`'s psa_empty_group_action may be
-// changed by the control plane, `by_tag`'s is const; `by_type` has a
-// selector of its own and no property, so its empty group action is
-// NoAction until the control plane sets one. Actions have odd-width
-// parameters and `tag` is in `by_tag`'s list only.
+// Empty group actions three ways (PSA 1.2 section 7.12), the three
+// tables sharing one selector: `by_src`'s psa_empty_group_action may be
+// changed by the control plane, `by_tag`'s is const, and `by_type` has
+// no property, so its empty group action is NoAction until the control
+// plane sets one. Actions have odd-width parameters and `tag` is in
+// `by_tag`'s list only.
 #include <core.p4>
 #include <psa.p4>
 
@@ -38,7 +38,6 @@ control Ig(inout headers_t hdr, inout empty_t meta,
            in psa_ingress_input_metadata_t istd,
            inout psa_ingress_output_metadata_t ostd) {
     ActionSelector(PSA_HashAlgorithm_t.CRC32, 32w64, 32w16) shared;
-    ActionSelector(PSA_HashAlgorithm_t.CRC16, 32w16, 32w16) own;
 
     action fwd(PortId_t port) {
         send_to_port(ostd, port);
@@ -77,7 +76,7 @@ control Ig(inout headers_t hdr, inout empty_t meta,
             hdr.mark.color : selector;
         }
         actions = { fwd; mark; NoAction; }
-        psa_implementation = own;
+        psa_implementation = shared;
     }
 
     apply {

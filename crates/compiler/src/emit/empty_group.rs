@@ -78,9 +78,9 @@ impl Emitter<'_> {
             return flag;
         };
         let mut out = vec![
-            line(format!("u32 slot = {slot}")),
+            line(format!("u32 empty_slot = {slot}")),
             line(format!(
-                "member = bpf_map_lookup_elem(&{}, &slot)",
+                "member = bpf_map_lookup_elem(&{}, &empty_slot)",
                 empty_groups_map(p)
             )),
         ];

@@ -574,8 +574,8 @@ accept:;
                     member = bpf_map_lookup_elem(&Ig_uplinks_members, &group->members[pick]);
                 }
             } else {
-                u32 slot = 0;
-                member = bpf_map_lookup_elem(&Ig_uplinks_empty_groups, &slot);
+                u32 empty_slot = 0;
+                member = bpf_map_lookup_elem(&Ig_uplinks_empty_groups, &empty_slot);
                 if (!member || !member->action) {
                     empty_group = 1;
                 }
