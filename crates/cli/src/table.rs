@@ -13,7 +13,7 @@ usage: p4bpf table add|modify PIPELINE TABLE KEY=VALUE... ACTION [PARAM=VALUE...
        p4bpf table del|get PIPELINE TABLE KEY=VALUE... [--priority P] [--json]
        p4bpf table dump PIPELINE TABLE [--json]
        p4bpf table default PIPELINE TABLE ACTION [PARAM=VALUE...]
-       p4bpf table empty-group-action PIPELINE TABLE ACTION [PARAM=VALUE...]
+       p4bpf table empty-group-action PIPELINE TABLE [ACTION [PARAM=VALUE...]]
        p4bpf table clear PIPELINE TABLE
        p4bpf table load PIPELINE FILE
 
@@ -24,7 +24,7 @@ line and loads none of them.
 
 `empty-group-action` changes PSA's `psa_empty_group_action` of a table
 with an action selector (the action an entry naming an empty group runs);
-a `const` one cannot be changed.
+a `const` one cannot be changed. Without an action it prints the one set.
 
 Tables, keys, actions and parameters go by P4 name (`MyIngress.routes`,
 `hdr.ipv4.dstAddr`), by a unique last part (`routes`, `dstAddr`) or, for
@@ -87,6 +87,10 @@ pub fn run(words: Args) -> ExitCode {
                 table::set_default(&deployment, &table, spec.action, &spec.args)
                     .map(|()| Vec::new())
             }
+            "empty-group-action" if rest.is_empty() => {
+                empty_group::get(&deployment, &deployment.description, &table.name)
+                    .map(|set| vec![render_empty_group_action(set)])
+            }
             "empty-group-action" => {
                 empty_group::set(&deployment, &deployment.description, &table.name, rest)
                     .map(|()| Vec::new())
@@ -119,7 +123,7 @@ fn tc_acl_allows(
     };
     let (letter, doing) = match command {
         "add" => ('C', "create entries in"),
-        "modify" | "default" | "empty-group-action" => ('U', "update"),
+        "modify" | "default" => ('U', "update"),
         "del" | "clear" => ('D', "delete entries of"),
         "get" | "dump" => ('R', "read"),
         _ => return Ok(()),
@@ -131,6 +135,16 @@ fn tc_acl_allows(
         "table `{table}` does not let the control plane {doing} it: its @tc_acl(\"{}\") has no `{letter}` before the colon",
         acl.annotation
     )))
+}
+
+/// `ACTION<tab>PARAM=VALUE...`, or what runs while the control plane
+/// has set none.
+fn render_empty_group_action(set: Option<empty_group::SetAction>) -> String {
+    let Some((action, params)) = set else {
+        return "the program's own psa_empty_group_action".into();
+    };
+    let params: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    format!("{action}\t{}", params.join(" "))
 }
 
 fn render(entry: &Entry, words: &Words) -> String {

@@ -190,9 +190,13 @@ fn table_empty_group_action_sets_and_refuses() {
         args.extend_from_slice(words);
         p4bpf(&args)
     };
+    let read = |table: &str| stdout(&set(&[table]));
+    assert_eq!(read("by_src"), "the program's own psa_empty_group_action\n");
     let ok = set(&["by_src", "mark", "port=5", "label=0x123", "color=9"]);
     assert!(ok.status.success(), "{}", stderr(&ok));
     assert!(set(&["by_type", "NoAction"]).status.success());
+    assert_eq!(read("by_src"), "Ig.mark\tport=5 label=291 color=9\n");
+    assert_eq!(read("by_type"), "NoAction\t\n");
     assert_fails(
         &set(&["by_tag", "fwd", "port=1"]),
         "table `Ig.by_tag`: its `psa_empty_group_action` is `const`",

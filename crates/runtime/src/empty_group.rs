@@ -10,7 +10,7 @@
 use crate::control;
 use crate::entry::encode_action;
 use crate::error::{Result, RuntimeError};
-use crate::map::Write;
+use crate::map::{u32_at, Write};
 use crate::map_source::MapSource;
 use crate::names;
 use p4bpf_layout::{EmptyGroupTable, Pipeline, SelectorLayout, Table};
@@ -35,6 +35,29 @@ pub fn set(
     let map = source.map(&slot.selector.empty_group_map)?;
     value.resize(map.value_size() as usize, 0);
     map.write(&slot.index.to_ne_bytes(), &value, Write::Replace)
+}
+
+/// An action's name and its parameters' names and values, as text.
+pub type SetAction = (String, Vec<(String, String)>);
+
+/// `table`'s empty group action as the control plane set it (action
+/// name, parameter values), or `None` while it is the program's own.
+pub fn get(
+    source: &impl MapSource,
+    description: &Pipeline,
+    table: &str,
+) -> Result<Option<SetAction>> {
+    let slot = find_slot(description, table)?;
+    let map = source.map(&slot.selector.empty_group_map)?;
+    let value = map
+        .read(&slot.index.to_ne_bytes())?
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    if u32_at(&value, 0) == 0 {
+        return Ok(None);
+    }
+    control::decode_action(&slot.choices, &value).map(Some)
 }
 
 /// The actions `table` may take as its empty group action, as a table
