@@ -111,7 +111,7 @@ fn stf_refuses_what_the_table_cannot_take() {
 }
 
 /// The const property stays compiled in: `by_src` and `by_type` have a
-/// slot each in the selector's array, `by_tag` none.
+/// slot each in the selector's map, `by_tag` none.
 #[test]
 fn only_changeable_empty_group_actions_get_a_slot() {
     if std::process::Command::new("clang")

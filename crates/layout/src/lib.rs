@@ -290,10 +290,10 @@ pub struct ActionProfile {
 pub struct SelectorLayout {
     pub groups_map: String,
     pub max_group_size: u32,
-    /// The array of the empty group actions the control plane may change
-    /// (PSA's `psa_empty_group_action`, not `const`): u32 key, slot `i`
-    /// for `empty_group_tables[i]`, a member value as
-    /// [`ActionProfile::members`] encodes it. Action code 0 in a slot (as
+    /// The hash map of the empty group actions the control plane may
+    /// change (PSA's `psa_empty_group_action`, not `const`): u32 key, slot
+    /// `i` for `empty_group_tables[i]`, a member value as
+    /// [`ActionProfile::members`] encodes it. No value at a slot (as
     /// loaded) means the program's own empty group action.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub empty_group_map: String,

@@ -2,15 +2,15 @@
 //! section 7.12: allowed unless the property is `const`): what `p4bpf
 //! table empty-group-action` and the STF's
 //! `table_indirect_set_empty_group_action` write. The action is encoded
-//! as a member of the table's selector and stored in the table's slot of
-//! the selector's empty group array (see
+//! as a member of the table's selector and stored at the table's slot of
+//! the selector's empty group map (see
 //! [`p4bpf_layout::SelectorLayout::empty_group_map`]); the next packet
 //! naming an empty group runs it. P4Runtime 1.4 has no message for this.
 
 use crate::control;
 use crate::entry::encode_action;
 use crate::error::{Result, RuntimeError};
-use crate::map::{u32_at, Write};
+use crate::map::Write;
 use crate::map_source::MapSource;
 use crate::names;
 use p4bpf_layout::{EmptyGroupTable, Pipeline, SelectorLayout, Table};
@@ -49,14 +49,11 @@ pub fn get(
 ) -> Result<Option<SetAction>> {
     let slot = find_slot(description, table)?;
     let map = source.map(&slot.selector.empty_group_map)?;
-    let value = map
-        .read(&slot.index.to_ne_bytes())?
-        .into_iter()
-        .next()
-        .unwrap_or_default();
-    if u32_at(&value, 0) == 0 {
+    // No value at the slot: none was set.
+    let Ok(values) = map.read(&slot.index.to_ne_bytes()) else {
         return Ok(None);
-    }
+    };
+    let value = values.into_iter().next().unwrap_or_default();
     control::decode_action(&slot.choices, &value).map(Some)
 }
 
@@ -74,7 +71,7 @@ struct Slot<'d> {
     choices: Table,
 }
 
-/// `table`'s slot in its selector's empty group array; an error says
+/// `table`'s slot in its selector's empty group map; an error says
 /// why there is none.
 fn find_slot<'d>(description: &'d Pipeline, table: &str) -> Result<Slot<'d>> {
     let table = &names::table(description, table)?.name;

@@ -1,16 +1,17 @@
 //! PSA's `psa_empty_group_action` when the control plane may change it
-//! (not `const`): one array per selector holding, for each such table
-//! sharing it, a member-shaped slot. A slot with action 0 (as loaded)
-//! means the program's own empty group action; any other code is a
-//! member's, and the table's switch runs it with the slot's arguments as
-//! it runs a member's.
+//! (not `const`): one hash map per selector holding, for each such table
+//! sharing it, a member-shaped value at the table's slot. No value (as
+//! loaded) means the program's own empty group action; a value is run by
+//! the table's switch with its arguments as a member is. A hash map, not
+//! an array: the kernel replaces a hash value whole, so a packet sees the
+//! old action or the new one, never a mix of the two.
 
 use super::c::{line, CStmt};
 use super::maps::map_def;
 use super::Emitter;
 use crate::ir::{ActionProfile, Program, Table};
 
-/// The array of a selector's runtime empty group actions.
+/// The map of a selector's runtime empty group actions.
 pub fn empty_groups_map(profile: &ActionProfile) -> String {
     format!("{}_empty_groups", profile.c_name)
 }
@@ -30,7 +31,7 @@ pub fn runtime_tables<'p>(prog: &'p Program, profile: &ActionProfile) -> Vec<&'p
         .collect()
 }
 
-/// `table`'s slot in the profile's empty group array, if it has one.
+/// `table`'s slot in the profile's empty group map, if it has one.
 fn slot(prog: &Program, profile: &ActionProfile, table: &Table) -> Option<usize> {
     runtime_tables(prog, profile)
         .iter()
@@ -38,18 +39,18 @@ fn slot(prog: &Program, profile: &ActionProfile, table: &Table) -> Option<usize>
 }
 
 impl Emitter<'_> {
-    /// The empty group array of selector `p`, when a table sharing it has
-    /// a runtime empty group action.
+    /// The empty group map of selector `p`, when a table sharing it has a
+    /// runtime empty group action.
     pub(super) fn empty_groups_definition(&self, p: &ActionProfile) -> String {
         let slots = runtime_tables(self.prog, p).len();
         if slots == 0 {
             return String::new();
         }
         format!(
-            "/* empty group actions of {}'s tables, set by the control plane (action 0: the program's own) */\n{}",
+            "/* empty group actions of {}'s tables by slot, set by the control plane (none: the program's own) */\n{}",
             p.name,
             map_def(
-                "BPF_MAP_TYPE_ARRAY",
+                "BPF_MAP_TYPE_HASH",
                 "u32",
                 &format!("struct {}_member", p.c_name),
                 slots as u32,
@@ -86,7 +87,7 @@ impl Emitter<'_> {
         ];
         if compiled {
             out.push(CStmt::If {
-                cond: "!member || !member->action".into(),
+                cond: "!member".into(),
                 then: flag,
                 other: vec![],
             });

@@ -265,9 +265,9 @@ struct {
     __uint(max_entries, 256);
 } Ig_uplinks_groups SEC(".maps");
 
-/* empty group actions of Ig.uplinks's tables, set by the control plane (action 0: the program's own) */
+/* empty group actions of Ig.uplinks's tables by slot, set by the control plane (none: the program's own) */
 struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u32);
     __type(value, struct Ig_uplinks_member);
     __uint(max_entries, 1);
@@ -576,7 +576,7 @@ accept:;
             } else {
                 u32 empty_slot = 0;
                 member = bpf_map_lookup_elem(&Ig_uplinks_empty_groups, &empty_slot);
-                if (!member || !member->action) {
+                if (!member) {
                     empty_group = 1;
                 }
             }
