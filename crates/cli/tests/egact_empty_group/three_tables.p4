@@ -2,8 +2,8 @@
 // tables sharing one selector: `by_src`'s psa_empty_group_action may be
 // changed by the control plane, `by_tag`'s is const, and `by_type` has
 // no property, so its empty group action is NoAction until the control
-// plane sets one. Actions have odd-width parameters and `tag` is in
-// `by_tag`'s list only.
+// plane sets one. Actions have odd-width and 48-bit parameters, `tag` is
+// in `by_tag`'s list only and `by_type` matches a ternary key.
 #include <core.p4>
 #include <psa.p4>
 
@@ -47,6 +47,10 @@ control Ig(inout headers_t hdr, inout empty_t meta,
         hdr.mark.color = color;
         send_to_port(ostd, port);
     }
+    action rewrite(bit<48> dst) {
+        hdr.eth.dst = dst;
+        send_to_port(ostd, (PortId_t) 8);
+    }
     action tag(bit<4> color) {
         hdr.mark.color = color;
         send_to_port(ostd, (PortId_t) 7);
@@ -72,10 +76,10 @@ control Ig(inout headers_t hdr, inout empty_t meta,
     }
     table by_type {
         key = {
-            hdr.eth.type : exact;
+            hdr.eth.type : ternary;
             hdr.mark.color : selector;
         }
-        actions = { fwd; mark; NoAction; }
+        actions = { fwd; mark; rewrite; NoAction; }
         psa_implementation = shared;
     }
 
