@@ -328,3 +328,48 @@ fn member_words(
     }
     Ok(words)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(rest: &str) -> std::result::Result<Command, String> {
+        parse("table_indirect_set_empty_group_action", rest)
+    }
+
+    #[test]
+    fn empty_group_action_takes_values_in_order_or_by_name() {
+        let by_order = ProfileCommand::SetEmptyGroupAction {
+            table: "Ig.t".into(),
+            action: "Ig.mark".into(),
+            args: vec![(None, "5".into()), (None, "0x123".into())],
+        };
+        assert_eq!(
+            parsed("Ig.t Ig.mark 5 0x123"),
+            Ok(Command::Profile(by_order))
+        );
+        let by_name = ProfileCommand::SetEmptyGroupAction {
+            table: "Ig.t".into(),
+            action: "Ig.mark".into(),
+            args: vec![
+                (Some("port".into()), "5".into()),
+                (Some("label".into()), "0x123".into()),
+            ],
+        };
+        assert_eq!(
+            parsed("Ig.t Ig.mark(port:5, label:0x123)"),
+            Ok(Command::Profile(by_name))
+        );
+    }
+
+    #[test]
+    fn empty_group_action_needs_an_action() {
+        let Err(why) = parsed("Ig.t") else {
+            panic!("a table alone was taken");
+        };
+        assert!(
+            why.contains("table_indirect_set_empty_group_action"),
+            "{why}"
+        );
+    }
+}
