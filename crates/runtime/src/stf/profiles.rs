@@ -364,9 +364,7 @@ mod tests {
 
     #[test]
     fn empty_group_action_needs_an_action() {
-        let Err(why) = parsed("Ig.t") else {
-            panic!("a table alone was taken");
-        };
+        let why = parsed("Ig.t").err().unwrap_or_default();
         assert!(
             why.contains("table_indirect_set_empty_group_action"),
             "{why}"
