@@ -255,7 +255,11 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             profile,
             selector_keys: found.selector_keys,
             empty_group_action,
-            empty_group_runtime: selects && found.psa && !found.empty_group_const,
+            // PSA's property, written or (under `psa_implementation`)
+            // implied as `NoAction`, is the control plane's unless `const`.
+            empty_group_runtime: selects
+                && !found.empty_group_const
+                && (found.psa || found.empty_group_action.is_some()),
         })
     }
 }
