@@ -210,6 +210,10 @@ fn table_empty_group_action_sets_and_refuses() {
         "table `Ig.by_src`, action `Ig.mark`, parameter `label`",
     );
     assert_fails(
+        &set(&["by_src", "srcAddr=1", "fwd", "port=1"]),
+        "table `Ig.by_src`",
+    );
+    assert_fails(
         &set(&["by_src", "fwd", "speed=1"]),
         "unknown parameter of a `Ig.by_src` action: `speed`",
     );

@@ -24,13 +24,8 @@ pub fn set(
     action: &[String],
 ) -> Result<()> {
     let slot = find_slot(description, table)?;
+    // `choices` has no key fields: a KEY=VALUE word is refused by name.
     let spec = control::parse_entry(&slot.choices, action, None)?;
-    if !spec.keys.is_empty() {
-        return Err(RuntimeError::Value(format!(
-            "table `{}`: an empty group action takes no key",
-            slot.choices.name
-        )));
-    }
     let mut value = encode_action(&slot.choices, spec.action, &spec.args)?;
     let map = source.map(&slot.selector.empty_group_map)?;
     value.resize(map.value_size() as usize, 0);
