@@ -5,7 +5,8 @@
 //! profile 0 to 100 ms and hits the entry, which starts its timer; the
 //! controller then gets one IdleTimeoutNotification naming it on its
 //! stream. A second test gives PSA entries their own `idle_timeout_ns`
-//! (tests/p4runtime/idle_entry.py). Uses the p4runtime-shell venv the
+//! (tests/p4runtime/idle_entry.py); a third, lpm and ternary entries
+//! (tests/p4runtime/idle_rules.py). Uses the p4runtime-shell venv the
 //! `p4runtime` test installs;
 //! skips, saying why, without it, root/BPF or clang.
 
@@ -226,4 +227,95 @@ fn psa_entries_take_their_own_idle_timeouts_from_the_controller() {
             && rest.contains("ok   and it is reported in turn"),
         "{seen}{rest}{err}"
     );
+}
+
+/// Notifications of lpm and ternary entries (tests/idle_kinds/tables.p4):
+/// the controller (tests/p4runtime/idle_rules.py) inserts rules and a
+/// prefix with their own timeouts, deletes one, and is told of the others
+/// once, each with its match, priority and `idle_timeout_ns`, no action;
+/// after the test hits the ternary rule it is reported again, alone; a
+/// MODIFY's new timeout is reported with it.
+#[test]
+fn lpm_and_ternary_entries_are_notified_with_their_match_priority_and_timeout() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4runtime_idle rules: {why}");
+        return;
+    }
+    let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
+    if !python.exists() {
+        eprintln!(
+            "SKIPPED p4runtime_idle rules: no p4runtime-shell venv (the `p4runtime` test installs it)"
+        );
+        return;
+    }
+    let dir = scratch_dir("p4runtime_idle_rules");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/idle_kinds/tables.p4");
+    let out = dir.to_string_lossy().into_owned();
+    let compiled = p4bpf(&["compile", &program.to_string_lossy(), "-o", &out]);
+    assert!(compiled.status.success(), "{}", stderr(&compiled));
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_or(0, |a| a.port());
+    let address = format!("127.0.0.1:{port}");
+    let pipeline = format!("idlerules{}", std::process::id());
+    let _server = start_server(&address, &pipeline);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4runtime/idle_rules.py");
+    let args = [address.as_str(), "tables.p4info.txtpb", "tables.o"];
+    // a 0x1256, b 1: the ternary rule of priority 10 alone.
+    let hit = [0, 0, 0, 0, 0x12, 0x56, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    let (status, text) = drive(&python, &script, &args, &dir, "notified\n", || {
+        send(&pipeline, &hit)
+    });
+    assert!(status, "the controller's checks failed:\n{text}");
+    assert!(
+        text.contains("ok   the 200 ms rule and prefix are reported")
+            && text.contains("ok   a hit rule is reported again, alone")
+            && text.contains("ok   and it is reported in turn, with that timeout"),
+        "{text}"
+    );
+}
+
+/// Runs controller `script` with `args` in `dir` until it prints
+/// `marker`, then runs `between` and tells the controller to go on:
+/// whether it passed, and all it printed.
+fn drive(
+    python: &Path,
+    script: &Path,
+    args: &[&str],
+    dir: &Path,
+    marker: &str,
+    between: impl FnOnce(),
+) -> (bool, String) {
+    // `timeout`: a controller stuck on its stream ends, and the test fails.
+    let mut controller = Command::new("timeout")
+        .arg("90")
+        .arg(python)
+        .arg(script)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("python runs: {e}"));
+    let mut printed = BufReader::new(controller.stdout.take().unwrap_or_else(|| panic!("stdout")));
+    let mut seen = String::new();
+    while !seen.ends_with(marker) {
+        if printed.read_line(&mut seen).unwrap_or(0) == 0 {
+            break;
+        }
+    }
+    if seen.ends_with(marker) {
+        between();
+        if let Some(stdin) = controller.stdin.as_mut() {
+            let _ = stdin.write_all(b"go\n");
+        }
+    }
+    let _ = printed.read_to_string(&mut seen);
+    let status = controller.wait().unwrap_or_else(|e| panic!("{e}"));
+    let _ = controller
+        .stderr
+        .take()
+        .map(|mut e| e.read_to_string(&mut seen));
+    (status.success(), seen)
 }

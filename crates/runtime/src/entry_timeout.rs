@@ -7,12 +7,12 @@
 //! cell: now, with that profile. Reading gives back the timeout and how
 //! long since the timer last restarted.
 
-use crate::control::keys;
-use crate::entry::{encode_entry, EntrySpec};
+use crate::entry::EntrySpec;
 use crate::error::{Result, RuntimeError};
 use crate::idle::{monotonic_ns, profile_timeout, timer_cell};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
+use crate::timed_entries::{self, TimedValue};
 use p4bpf_layout::{IdleTimer, Pipeline, Table};
 
 /// An entry's timer as the control plane sees it.
@@ -43,9 +43,11 @@ pub fn start(
 ) -> Result<()> {
     let profiles = source.map(IdleTimer::PROFILES_MAP)?;
     let profile = profile_for(source, description, &profiles, timeout_ns)?;
-    let map = source.map(&table.map)?;
-    let key = encode_entry(table, spec)?.key;
-    let mut value = first(map.read(&key)?);
+    let TimedValue {
+        map,
+        key,
+        mut value,
+    } = timed_entries::of_entry(source, table, spec)?;
     let at = value.len().checked_sub(8).ok_or_else(|| untimed(table))?;
     let cell = monotonic_ns()? << 8 | u64::from(profile);
     value[at..].copy_from_slice(&cell.to_ne_bytes());
@@ -55,8 +57,7 @@ pub fn start(
 /// The timer of `table`'s entry `spec`.
 pub fn read(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<EntryTimeout> {
     let profiles = source.map(IdleTimer::PROFILES_MAP)?;
-    let key = encode_entry(table, spec)?.key;
-    let value = first(source.map(&table.map)?.read(&key)?);
+    let value = timed_entries::of_entry(source, table, spec)?.value;
     let cell = timer_cell(&value).ok_or_else(|| untimed(table))?;
     let idle_ns = match cell {
         0 => None,
@@ -111,24 +112,13 @@ fn profiles_in_use(source: &impl MapSource, description: &Pipeline) -> Result<[b
         let Some(table) = description.table(&timer.table) else {
             continue;
         };
-        let map = source.map(&table.map)?;
-        for key in keys(&map)? {
-            let value = match map.read(&key) {
-                Ok(values) => first(values),
-                // Deleted between the walk and the read.
-                Err(RuntimeError::KeyNotFound { .. }) => continue,
-                Err(other) => return Err(other),
-            };
+        for (_, _, value) in timed_entries::all(source, table)?.entries {
             if let Some(cell) = timer_cell(&value).filter(|&c| c != 0) {
                 used[(cell & 0xff) as usize] = true;
             }
         }
     }
     Ok(used)
-}
-
-fn first(values: Vec<Vec<u8>>) -> Vec<u8> {
-    values.into_iter().next().unwrap_or_default()
 }
 
 fn untimed(table: &Table) -> RuntimeError {
