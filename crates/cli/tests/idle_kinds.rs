@@ -3,8 +3,10 @@
 //! kind), at kernel TC and XDP and on the user target: a control-plane
 //! entry's timer starts at its first hit, every hit restarts the timer of
 //! the entry that won, the sweep reports idle entries and keeps them, a
-//! deleted entry is not reported, a longer timeout holds. Auto-deleting
-//! timers stay refused outside exact tables. The kernel runs skip, saying
+//! deleted entry is not reported, a longer timeout holds; PNA actions'
+//! timer requests reach the matched lpm entry or ternary rule
+//! (idle_kinds/pna_requests.p4). Auto-deleting timers stay refused
+//! outside exact tables. The kernel runs skip, saying
 //! why, without root/BPF or clang.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
@@ -24,7 +26,12 @@ const TARGETS: [(&str, &str); 3] = [("kernel", "tc"), ("kernel", "xdp"), ("user"
 
 /// Runs `stf` against tables.p4 on every target; the output of each run.
 fn run_everywhere(stf: &str) -> Vec<String> {
-    let program = fixture("tables.p4");
+    run_program_everywhere("tables.p4", stf)
+}
+
+/// Runs fixture `stf` against fixture `program` on every target.
+fn run_program_everywhere(program: &str, stf: &str) -> Vec<String> {
+    let program = fixture(program);
     let script = fixture(stf);
     let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
     let mut outputs = vec![];
@@ -103,6 +110,14 @@ fn optional_rules_time_out() {
         return;
     }
     run_everywhere("optional.stf");
+}
+
+#[test]
+fn pna_requests_set_the_profile_of_lpm_and_ternary_entries() {
+    if skip_without_kernel("idle_kinds pna requests") {
+        return;
+    }
+    run_program_everywhere("pna_requests.p4", "pna_requests.stf");
 }
 
 /// A PNA program whose table `flows` has a `kind` key and idle timeout
