@@ -14,6 +14,7 @@ use crate::map::{Map, Write};
 use crate::map_source::MapSource;
 use crate::timed_entries::{self, TimedValue};
 use p4bpf_layout::{IdleTimer, Pipeline, Table};
+use std::collections::HashMap;
 
 /// An entry's timer as the control plane sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,13 +59,34 @@ pub fn start(
 pub fn read(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<EntryTimeout> {
     let profiles = source.map(IdleTimer::PROFILES_MAP)?;
     let value = timed_entries::of_entry(source, table, spec)?.value;
-    let cell = timer_cell(&value).ok_or_else(|| untimed(table))?;
+    timeout_of(table, &value, &profiles, monotonic_ns()?)
+}
+
+/// The timers of every entry of `table`, by key and priority: one walk of
+/// the table (a ternary table's rules are read back once, not per entry).
+pub fn read_all(source: &impl MapSource, table: &Table) -> Result<TimersByEntry> {
+    let profiles = source.map(IdleTimer::PROFILES_MAP)?;
+    let now = monotonic_ns()?;
+    let mut timers = HashMap::new();
+    for (entry, _, value) in timed_entries::all(source, table)?.entries {
+        let timer = timeout_of(table, &value, &profiles, now)?;
+        timers.insert((entry.keys, entry.priority), timer);
+    }
+    Ok(timers)
+}
+
+/// Entries' timers by their keys and priority.
+pub type TimersByEntry = HashMap<(Vec<(String, String)>, Option<u32>), EntryTimeout>;
+
+/// The timer an entry's `value` holds, at `now`.
+fn timeout_of(table: &Table, value: &[u8], profiles: &Map, now: u64) -> Result<EntryTimeout> {
+    let cell = timer_cell(value).ok_or_else(|| untimed(table))?;
     let idle_ns = match cell {
         0 => None,
-        started => Some(monotonic_ns()?.saturating_sub(started >> 8)),
+        started => Some(now.saturating_sub(started >> 8)),
     };
     Ok(EntryTimeout {
-        timeout_ns: profile_timeout(&profiles, (cell & 0xff) as u32)?,
+        timeout_ns: profile_timeout(profiles, (cell & 0xff) as u32)?,
         idle_ns,
     })
 }

@@ -7,7 +7,7 @@ exact; both NOTIFY_CONTROL):
 
 Inserts an lpm entry and two ternary rules with 200 ms timeouts and a
 ternary rule with an hour's, deletes one 200 ms rule at once, reads the
-others back, and checks the notifications: the two 200 ms entries left,
+others back (one, and the whole table), and checks the notifications: the two 200 ms entries left,
 each with its table, match, priority and idle_timeout_ns and no action,
 once. Prints `notified`; after a line on stdin (the test hits the
 ternary rule), that rule alone is reported again. A MODIFY gives the
@@ -119,6 +119,14 @@ def main():
           short.idle_timeout_ns == 200 * MS, short)
     check("its timer started at the insert",
           0 < short.time_since_last_hit.elapsed_ns < 60 * 1000 * MS, short)
+
+    query = sh.TableEntry("In.by_mask")
+    query.time_since_last_hit.elapsed_ns = 0
+    every = sorted((e.priority, e.idle_timeout_ns,
+                    e.time_since_last_hit.elapsed_ns > 0)
+                   for e in query.read())
+    check("a read of the whole table gives each rule its timer",
+          every == [(10, 200 * MS, True), (20, HOUR, True)], every)
 
     seen = notified(5)
     check("the 200 ms rule and prefix are reported, once, with their "
