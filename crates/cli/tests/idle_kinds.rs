@@ -1,13 +1,13 @@
 //! Idle timeouts (`psa_idle_timeout = NOTIFY_CONTROL`) on lpm, ternary,
 //! range and optional tables (tests/idle_kinds/tables.p4, one STF per
-//! kind), at kernel TC and XDP and on the user target: a control-plane
-//! entry's timer starts at its first hit, every hit restarts the timer of
-//! the entry that won, the sweep reports idle entries and keeps them, a
-//! deleted entry is not reported, a longer timeout holds; PNA actions'
-//! timer requests reach the matched lpm entry or ternary rule
-//! (idle_kinds/pna_requests.p4). Auto-deleting timers stay refused
-//! outside exact tables. The kernel runs skip, saying
-//! why, without root/BPF or clang.
+//! kind), at kernel TC and XDP and on the user target at both hooks: a
+//! control-plane entry's timer starts at its first hit, every hit
+//! restarts the timer of the entry that won, the sweep reports idle
+//! entries and keeps them, a deleted entry is not reported, a longer
+//! timeout holds; PNA actions' timer requests reach the matched lpm entry
+//! or ternary rule (idle_kinds/pna_requests.p4). Auto-deleting timers
+//! stay refused outside exact tables. The kernel runs skip, saying why,
+//! without root/BPF or clang.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
@@ -22,7 +22,12 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-const TARGETS: [(&str, &str); 3] = [("kernel", "tc"), ("kernel", "xdp"), ("user", "tc")];
+const TARGETS: [(&str, &str); 4] = [
+    ("kernel", "tc"),
+    ("kernel", "xdp"),
+    ("user", "tc"),
+    ("user", "xdp"),
+];
 
 /// Runs `stf` against tables.p4 on every target; the output of each run.
 fn run_everywhere(stf: &str) -> Vec<String> {

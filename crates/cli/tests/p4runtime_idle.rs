@@ -268,7 +268,8 @@ fn lpm_and_ternary_entries_are_notified_with_their_match_priority_and_timeout() 
     });
     assert!(status, "the controller's checks failed:\n{text}");
     assert!(
-        text.contains("ok   a read of the whole table gives each rule its timer")
+        text.contains("ok   a prefix's timer reads back")
+            && text.contains("ok   a read of the whole table gives each rule its timer")
             && text.contains("ok   the 200 ms rule and prefix are reported")
             && text.contains("ok   a hit rule is reported again, alone")
             && text.contains("ok   and it is reported in turn, with that timeout"),

@@ -120,6 +120,12 @@ def main():
     check("its timer started at the insert",
           0 < short.time_since_last_hit.elapsed_ns < 60 * 1000 * MS, short)
 
+    query = sh.TableEntry("In.by_prefix")
+    query.match["hdr.h.addr"] = "10.0.0.0/8"
+    query.time_since_last_hit.elapsed_ns = 0
+    found = [(e.idle_timeout_ns, e.time_since_last_hit.elapsed_ns > 0)
+             for e in query.read()]
+    check("a prefix's timer reads back", found == [(200 * MS, True)], found)
     query = sh.TableEntry("In.by_mask")
     query.time_since_last_hit.elapsed_ns = 0
     every = sorted((e.priority, e.idle_timeout_ns,
