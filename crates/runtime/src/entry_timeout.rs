@@ -68,8 +68,9 @@ pub fn read_all(source: &impl MapSource, table: &Table) -> Result<TimersByEntry>
     let profiles = source.map(IdleTimer::PROFILES_MAP)?;
     let now = monotonic_ns()?;
     let mut timers = HashMap::new();
-    for (entry, _, value) in timed_entries::all(source, table)?.entries {
-        let timer = timeout_of(table, &value, &profiles, now)?;
+    for timed in timed_entries::all(source, table)?.entries {
+        let timer = timeout_of(table, &timed.value, &profiles, now)?;
+        let entry = timed.decode(table)?;
         timers.insert((entry.keys, entry.priority), timer);
     }
     Ok(timers)
@@ -134,8 +135,8 @@ fn profiles_in_use(source: &impl MapSource, description: &Pipeline) -> Result<[b
         let Some(table) = description.table(&timer.table) else {
             continue;
         };
-        for (_, _, value) in timed_entries::all(source, table)?.entries {
-            if let Some(cell) = timer_cell(&value).filter(|&c| c != 0) {
+        for timed in timed_entries::all(source, table)?.entries {
+            if let Some(cell) = timer_cell(&timed.value).filter(|&c| c != 0) {
                 used[(cell & 0xff) as usize] = true;
             }
         }

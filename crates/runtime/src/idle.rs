@@ -75,12 +75,13 @@ fn sweep_table(
     }
     let timed = timed_entries::all(source, table)?;
     let mut found = Vec::new();
-    for (entry, key, value) in timed.entries {
-        let Some((idle_ns, timeout_ns)) = idle_for(&value, profiles, now)? else {
+    for timed_entry in &timed.entries {
+        let Some((idle_ns, timeout_ns)) = idle_for(&timed_entry.value, profiles, now)? else {
             continue;
         };
+        let entry = timed_entry.decode(table)?;
         if !timer.notify {
-            match timed.map.delete(&key) {
+            match timed.map.delete(&timed_entry.key) {
                 Ok(()) | Err(RuntimeError::KeyNotFound { .. }) => {}
                 Err(other) => return Err(other),
             }

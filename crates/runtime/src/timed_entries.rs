@@ -11,6 +11,7 @@ use crate::entry::{encode_entry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::map::Map;
 use crate::map_source::MapSource;
+use crate::ternary::Rule;
 use crate::ternary_cells;
 use crate::ternary_store::Store;
 use p4bpf_layout::Table;
@@ -25,8 +26,26 @@ pub struct TimedValue {
 /// Every entry of a timed table, with its value.
 pub struct TimedEntries {
     pub map: Map,
-    /// Each entry with its key in `map` and its value there.
-    pub entries: Vec<(Entry, Vec<u8>, Vec<u8>)>,
+    pub entries: Vec<TimedEntry>,
+}
+
+/// One entry: its key in the map holding its value, and that value.
+pub struct TimedEntry {
+    pub key: Vec<u8>,
+    pub value: Vec<u8>,
+    /// A ternary rule, which the key (a cells slot) does not name.
+    rule: Option<Rule>,
+}
+
+impl TimedEntry {
+    /// The entry in P4 terms: decoded only when asked (a sweep decodes
+    /// the idle entries alone).
+    pub fn decode(&self, table: &Table) -> Result<Entry> {
+        match &self.rule {
+            Some(rule) => control::rule_entry(table, rule),
+            None => control::decode_entry(table, &self.key, &self.value, None),
+        }
+    }
 }
 
 /// Whether `table`'s values live apart from its keys (ternary rules):
@@ -57,8 +76,12 @@ pub fn all(source: &impl MapSource, table: &Table) -> Result<TimedEntries> {
     if let Some(cells) = ternary_cells::map_name(table) {
         let store = Store::open(source, table)?;
         let entries = (store.cells()?.into_iter())
-            .map(|(rule, key, value)| Ok((control::rule_entry(table, rule)?, key, value)))
-            .collect::<Result<_>>()?;
+            .map(|(rule, key, value)| TimedEntry {
+                key,
+                value,
+                rule: Some(rule.clone()),
+            })
+            .collect();
         let map = source.map(cells)?;
         return Ok(TimedEntries { map, entries });
     }
@@ -71,11 +94,11 @@ pub fn all(source: &impl MapSource, table: &Table) -> Result<TimedEntries> {
             Err(RuntimeError::KeyNotFound { .. }) => continue,
             Err(other) => return Err(other),
         };
-        entries.push((
-            control::decode_entry(table, &key, &value, None)?,
+        entries.push(TimedEntry {
             key,
             value,
-        ));
+            rule: None,
+        });
     }
     Ok(TimedEntries { map, entries })
 }
