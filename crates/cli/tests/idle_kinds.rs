@@ -4,10 +4,11 @@
 //! control-plane entry's timer starts at its first hit, every hit
 //! restarts the timer of the entry that won, the sweep reports idle
 //! entries and keeps them, a deleted entry is not reported, a longer
-//! timeout holds; PNA actions' timer requests reach the matched lpm entry
-//! or ternary rule (idle_kinds/pna_requests.p4). Auto-deleting timers
-//! stay refused outside exact tables. The kernel runs skip, saying why,
-//! without root/BPF or clang.
+//! timeout holds; 128-bit keys too (idle_kinds/wide.p4); PNA actions'
+//! timer requests reach the matched lpm entry or ternary rule
+//! (idle_kinds/pna_requests.p4). Auto-deleting timers stay refused
+//! outside exact tables. The kernel runs skip, saying why, without
+//! root/BPF or clang.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
@@ -115,6 +116,14 @@ fn optional_rules_time_out() {
         return;
     }
     run_everywhere("optional.stf");
+}
+
+#[test]
+fn wide_ternary_and_lpm_keys_time_out() {
+    if skip_without_kernel("idle_kinds wide") {
+        return;
+    }
+    run_program_everywhere("wide.p4", "wide.stf");
 }
 
 #[test]
