@@ -4,7 +4,8 @@
 //! control-plane entry's timer starts at its first hit, every hit
 //! restarts the timer of the entry that won, the sweep reports idle
 //! entries and keeps them, a deleted entry is not reported, a longer
-//! timeout holds; 128-bit keys too (idle_kinds/wide.p4); PNA actions'
+//! timeout holds; 128-bit keys too (idle_kinds/wide.p4), and entries
+//! naming action profile members (idle_kinds/profile.p4); PNA actions'
 //! timer requests reach the matched lpm entry or ternary rule
 //! (idle_kinds/pna_requests.p4). Auto-deleting timers stay refused
 //! outside exact tables. The kernel runs skip, saying why, without
@@ -124,6 +125,14 @@ fn wide_ternary_and_lpm_keys_time_out() {
         return;
     }
     run_program_everywhere("wide.p4", "wide.stf");
+}
+
+#[test]
+fn timed_entries_naming_action_profile_members_time_out() {
+    if skip_without_kernel("idle_kinds profile") {
+        return;
+    }
+    run_program_everywhere("profile.p4", "profile.stf");
 }
 
 #[test]
