@@ -21,6 +21,9 @@ psa_idle_timeout) and prints each entry idle for longer than its expire-time
 profile's timeout:
 
   idle MainControl.flows hdr.ipv4.dstAddr=10.0.0.1 for 5000000000 ns: reported
+  idle C.acl hdr.ipv4.dstAddr=10.0.0.0&&&255.0.0.0 priority=10 for 7000 ns: reported
+
+(a ternary, range or optional rule shows its priority).
 
 `reported`: a NOTIFY_CONTROL table's entry, which stays; `deleted`: an
 AUTO_DELETE table's entry, which the sweep deleted (the data plane deletes

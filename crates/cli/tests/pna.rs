@@ -389,7 +389,7 @@ fn direct_counter_lengths_are_constants_known_at_the_hit() {
 }
 
 #[test]
-fn idle_timeouts_need_exact_keys() {
+fn idle_entries_are_deleted_by_the_lookup_in_exact_tables_only() {
     let err = refusal(
         "pna_idle_ternary",
         &format!(
@@ -401,7 +401,7 @@ fn idle_timeouts_need_exact_keys() {
     );
     assert!(
         err.contains("prog.p4:11:5")
-            && err.contains("idle timeouts are supported on tables of exact keys"),
+            && err.contains("idle entries are deleted by the lookup only in tables of exact keys"),
         "{err}"
     );
 }

@@ -2,8 +2,8 @@
 //! marks the NOTIFY_CONTROL table alone; every hit restarts an entry's
 //! timer, at TC, at XDP and on the user target; `p4bpf idle sweep`
 //! reports an idle entry of a loaded PSA pipeline and keeps it; a table
-//! the timers cannot serve is refused where it is declared. The kernel
-//! tests skip, saying why, without root/BPF or clang.
+//! the timers cannot serve (all const) is refused where it is declared.
+//! The kernel tests skip, saying why, without root/BPF or clang.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
@@ -140,20 +140,20 @@ fn send(name: &str, frame: &[u8]) -> Result<(), String> {
 
 #[test]
 fn a_table_the_timers_cannot_serve_is_refused_where_declared() {
-    let dir = scratch_dir("psa_idle_lpm");
+    let dir = scratch_dir("psa_idle_const");
     let source = std::fs::read_to_string(program()).unwrap_or_else(|e| panic!("{e}"));
-    let lpm = source.replace(
-        "key = { hdr.ethernet.dst: exact; }",
-        "key = { hdr.ethernet.dst: lpm; }",
+    let constant = source.replace(
+        "psa_idle_timeout = PSA_IdleTimeout_t.NOTIFY_CONTROL;",
+        "psa_idle_timeout = PSA_IdleTimeout_t.NOTIFY_CONTROL;\n        const entries = { 48w2 : forward(2); }",
     );
-    assert_ne!(lpm, source);
-    common::write(&dir, "prog.p4", &lpm);
+    assert_ne!(constant, source);
+    common::write(&dir, "prog.p4", &constant);
     let out = p4bpf_in(&dir, &["compile", "prog.p4", "-o", "out"]);
     let err = stderr(&out);
     assert!(
         !out.status.success()
-            && err.contains("prog.p4:")
-            && err.contains("idle timeouts are supported on tables of exact keys"),
+            && err.contains("prog.p4:49:5")
+            && err.contains("idle timeouts need entries the control plane adds"),
         "{err}"
     );
 }

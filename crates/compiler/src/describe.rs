@@ -115,7 +115,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                         Some(layout::PartitionCut { key, bits })
                     })
                     .collect(),
-                cells: (!l.direct.is_empty()).then(|| layout::TernaryCells {
+                cells: l.ternary_cells().then(|| layout::TernaryCells {
                     map: format!("{}_cells", t.c_name),
                     slots: shape.cell_slots,
                     slot_offset: 8,

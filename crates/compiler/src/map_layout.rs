@@ -84,6 +84,8 @@ pub struct TableLayout {
     /// The cells of the table's direct counters and meters after the
     /// union, each with its offset in the value struct.
     pub direct: Vec<(ExternId, u32)>,
+    /// Its entries have timers: a u64 cell ends the value.
+    pub timed: bool,
 }
 
 /// A C member name for key text; a constant key (`8w0x48`) starts with a
@@ -174,10 +176,11 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
         union_size = union_size.max(if s.fields.is_empty() { 0 } else { s.size() });
         params.push((*action, s));
     }
-    // action; a ternary rule's priority; with direct cells, its slot.
-    let head: u32 = match (ternary, table.direct.is_empty()) {
-        (true, true) => 8,
-        (true, false) => TERNARY_HEAD_WITH_CELLS,
+    // action; a ternary rule's priority; with a cells map, its slot.
+    let cells = !table.direct.is_empty() || table.entry_timer.is_some();
+    let head: u32 = match (ternary, cells) {
+        (true, false) => 8,
+        (true, true) => TERNARY_HEAD_WITH_CELLS,
         (false, _) => 4,
     };
     let union_offset = head.div_ceil(union_align) * union_align;
@@ -199,6 +202,7 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
         value_size,
         value_align: union_align,
         direct,
+        timed: table.entry_timer.is_some(),
     }
 }
 
@@ -239,6 +243,14 @@ fn direct_cells(
 }
 
 impl TableLayout {
+    /// A ternary table whose rules keep their whole values in a cells map
+    /// (`<table>_cells`), at the slot a rule's head names: what the data
+    /// path updates in place (direct counters and meters, an entry timer)
+    /// cannot live in the copy of the best rule a lookup takes.
+    pub fn ternary_cells(&self) -> bool {
+        self.ternary && (!self.direct.is_empty() || self.timed)
+    }
+
     /// Where a ternary table of `size` entries keeps the parts of its
     /// group list, bucket keys and rules (natural C alignment).
     pub fn ternary_shape(&self, size: u32) -> TernaryShape {
@@ -247,10 +259,10 @@ impl TableLayout {
         let key_size = align_to(self.key.size(), key_align);
         let key_offset = align_to(4, key_align);
         let keys_in_rule = if self.ranged { 4 } else { 2 };
-        // With direct cells a rule holds only its value's head (u32s).
-        let (rule_value_size, rule_value_align) = match self.direct.is_empty() {
-            true => (self.value_size, self.value_align),
-            false => (TERNARY_HEAD_WITH_CELLS, 4),
+        // With a cells map a rule holds only its value's head (u32s).
+        let (rule_value_size, rule_value_align) = match self.ternary_cells() {
+            false => (self.value_size, self.value_align),
+            true => (TERNARY_HEAD_WITH_CELLS, 4),
         };
         let rule_align = word_align.max(rule_value_align);
         let rule_value_offset = align_to(keys_in_rule * key_size, rule_value_align.max(4));

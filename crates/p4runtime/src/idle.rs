@@ -75,10 +75,14 @@ pub async fn notify(
     }
 }
 
-/// The entries idle at the last sweep, by table and key, with how long
-/// they had been idle then.
+/// An entry of a table: its table, key and priority (ternary rules of
+/// one key differ by priority).
+type EntryId = (String, Vec<(String, String)>, Option<u32>);
+
+/// The entries idle at the last sweep, with how long they had been idle
+/// then.
 #[derive(Default)]
-struct Reported(HashMap<(String, Vec<(String, String)>), u64>);
+struct Reported(HashMap<EntryId, u64>);
 
 impl Reported {
     /// The kept (`NOTIFY_CONTROL`) entries of `found` that are newly idle:
@@ -88,7 +92,11 @@ impl Reported {
         let mut now = HashMap::new();
         let mut fresh = Vec::new();
         for idle in found.into_iter().filter(|idle| !idle.deleted) {
-            let key = (idle.table.clone(), idle.entry.keys.clone());
+            let key = (
+                idle.table.clone(),
+                idle.entry.keys.clone(),
+                idle.entry.priority,
+            );
             let before = self.0.get(&key).copied();
             now.insert(key, idle.idle_ns);
             if before.is_none_or(|ns| idle.idle_ns < ns) {
@@ -100,14 +108,23 @@ impl Reported {
     }
 }
 
-/// `idle` as the P4Runtime entry the controller wrote or reads back.
+/// `idle` as P4Runtime's IdleTimeoutNotification carries an entry: its
+/// table, match and priority, which name it, and its `idle_timeout_ns`;
+/// not its action.
 fn table_entry(schema: &Schema, idle: &IdleEntry) -> Option<TableEntry> {
-    schema.table_ids().into_iter().find_map(|id| {
+    let read = schema.table_ids().into_iter().find_map(|id| {
         let ids = schema.table(id).ok()?;
         let table = schema.layout_table(ids).ok()?;
         (table.name == idle.table)
             .then(|| crate::profile::read_entry(schema, ids, table, &idle.entry).ok())
             .flatten()
+    })?;
+    Some(TableEntry {
+        table_id: read.table_id,
+        r#match: read.r#match,
+        priority: read.priority,
+        idle_timeout_ns: i64::try_from(idle.timeout_ns).unwrap_or(i64::MAX),
+        ..TableEntry::default()
     })
 }
 
@@ -133,6 +150,7 @@ mod tests {
                 priority: None,
             },
             idle_ns,
+            timeout_ns: 1,
             deleted,
         }
     }
@@ -155,5 +173,20 @@ mod tests {
             keys(&reported.newly_idle(vec![idle("a", 30, false)])),
             ["a"]
         );
+    }
+
+    #[test]
+    fn rules_of_one_key_and_two_priorities_are_two_entries() {
+        let mut reported = Reported::default();
+        let rule = |priority| IdleEntry {
+            entry: Entry {
+                priority: Some(priority),
+                ..idle("a", 10, false).entry
+            },
+            ..idle("a", 10, false)
+        };
+        assert_eq!(reported.newly_idle(vec![rule(1)]).len(), 1);
+        assert_eq!(reported.newly_idle(vec![rule(1), rule(2)]).len(), 1);
+        assert!(reported.newly_idle(vec![rule(1), rule(2)]).is_empty());
     }
 }

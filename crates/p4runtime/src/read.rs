@@ -17,7 +17,7 @@ use p4bpf_runtime::control::{self, Entry};
 use p4bpf_runtime::counter::CounterValue;
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::direct;
-use p4bpf_runtime::entry_timeout;
+use p4bpf_runtime::entry_timeout::{self, TimersByEntry};
 use p4bpf_runtime::MapSource;
 
 /// Every entity `wanted` selects, in request order.
@@ -77,10 +77,15 @@ fn table_entries(
             control::get(source, table, &spec).into_iter().collect()
         };
         let timed = entry_timeout::is_timed(&schema.pipeline, table);
+        // A whole table's timers in one walk; one entry's alone.
+        let timers = match timed && wanted.r#match.is_empty() {
+            true => entry_timeout::read_all(source, table)?,
+            false => TimersByEntry::new(),
+        };
         for entry in &entries {
             let mut read = crate::profile::read_entry(schema, ids, table, entry)?;
             if timed {
-                with_timer(source, table, entry, wanted, &mut read)?;
+                with_timer(source, table, &timers, entry, wanted, &mut read)?;
             }
             found.push(Entity {
                 entity: Some(entity::Entity::TableEntry(read)),
@@ -96,11 +101,16 @@ fn table_entries(
 fn with_timer(
     source: &Deployment,
     table: &Table,
+    timers: &TimersByEntry,
     entry: &Entry,
     wanted: &TableEntry,
     read: &mut TableEntry,
 ) -> Outcome<()> {
-    let timer = entry_timeout::read(source, table, &spec_of(table, entry)?)?;
+    // One entry asked for, or added since the table's timers were read.
+    let timer = match timers.get(&(entry.keys.clone(), entry.priority)) {
+        Some(timer) => *timer,
+        None => entry_timeout::read(source, table, &spec_of(table, entry)?)?,
+    };
     read.idle_timeout_ns = i64::try_from(timer.timeout_ns).unwrap_or(i64::MAX);
     if wanted.time_since_last_hit.is_some() {
         read.time_since_last_hit = Some(table_entry::IdleTimeout {

@@ -7,13 +7,14 @@
 //! cell: now, with that profile. Reading gives back the timeout and how
 //! long since the timer last restarted.
 
-use crate::control::keys;
-use crate::entry::{encode_entry, EntrySpec};
+use crate::entry::EntrySpec;
 use crate::error::{Result, RuntimeError};
 use crate::idle::{monotonic_ns, profile_timeout, timer_cell};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
+use crate::timed_entries::{self, TimedValue};
 use p4bpf_layout::{IdleTimer, Pipeline, Table};
+use std::collections::HashMap;
 
 /// An entry's timer as the control plane sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,9 +44,11 @@ pub fn start(
 ) -> Result<()> {
     let profiles = source.map(IdleTimer::PROFILES_MAP)?;
     let profile = profile_for(source, description, &profiles, timeout_ns)?;
-    let map = source.map(&table.map)?;
-    let key = encode_entry(table, spec)?.key;
-    let mut value = first(map.read(&key)?);
+    let TimedValue {
+        map,
+        key,
+        mut value,
+    } = timed_entries::of_entry(source, table, spec)?;
     let at = value.len().checked_sub(8).ok_or_else(|| untimed(table))?;
     let cell = monotonic_ns()? << 8 | u64::from(profile);
     value[at..].copy_from_slice(&cell.to_ne_bytes());
@@ -55,15 +58,36 @@ pub fn start(
 /// The timer of `table`'s entry `spec`.
 pub fn read(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<EntryTimeout> {
     let profiles = source.map(IdleTimer::PROFILES_MAP)?;
-    let key = encode_entry(table, spec)?.key;
-    let value = first(source.map(&table.map)?.read(&key)?);
-    let cell = timer_cell(&value).ok_or_else(|| untimed(table))?;
+    let value = timed_entries::of_entry(source, table, spec)?.value;
+    timeout_of(table, &value, &profiles, monotonic_ns()?)
+}
+
+/// The timers of every entry of `table`, by key and priority: one walk of
+/// the table (a ternary table's rules are read back once, not per entry).
+pub fn read_all(source: &impl MapSource, table: &Table) -> Result<TimersByEntry> {
+    let profiles = source.map(IdleTimer::PROFILES_MAP)?;
+    let now = monotonic_ns()?;
+    let mut timers = HashMap::new();
+    for timed in timed_entries::all(source, table)?.entries {
+        let timer = timeout_of(table, &timed.value, &profiles, now)?;
+        let entry = timed.decode(table)?;
+        timers.insert((entry.keys, entry.priority), timer);
+    }
+    Ok(timers)
+}
+
+/// Entries' timers by their keys and priority.
+pub type TimersByEntry = HashMap<(Vec<(String, String)>, Option<u32>), EntryTimeout>;
+
+/// The timer an entry's `value` holds, at `now`.
+fn timeout_of(table: &Table, value: &[u8], profiles: &Map, now: u64) -> Result<EntryTimeout> {
+    let cell = timer_cell(value).ok_or_else(|| untimed(table))?;
     let idle_ns = match cell {
         0 => None,
-        started => Some(monotonic_ns()?.saturating_sub(started >> 8)),
+        started => Some(now.saturating_sub(started >> 8)),
     };
     Ok(EntryTimeout {
-        timeout_ns: profile_timeout(&profiles, (cell & 0xff) as u32)?,
+        timeout_ns: profile_timeout(profiles, (cell & 0xff) as u32)?,
         idle_ns,
     })
 }
@@ -111,24 +135,13 @@ fn profiles_in_use(source: &impl MapSource, description: &Pipeline) -> Result<[b
         let Some(table) = description.table(&timer.table) else {
             continue;
         };
-        let map = source.map(&table.map)?;
-        for key in keys(&map)? {
-            let value = match map.read(&key) {
-                Ok(values) => first(values),
-                // Deleted between the walk and the read.
-                Err(RuntimeError::KeyNotFound { .. }) => continue,
-                Err(other) => return Err(other),
-            };
-            if let Some(cell) = timer_cell(&value).filter(|&c| c != 0) {
+        for timed in timed_entries::all(source, table)?.entries {
+            if let Some(cell) = timer_cell(&timed.value).filter(|&c| c != 0) {
                 used[(cell & 0xff) as usize] = true;
             }
         }
     }
     Ok(used)
-}
-
-fn first(values: Vec<Vec<u8>>) -> Vec<u8> {
-    values.into_iter().next().unwrap_or_default()
 }
 
 fn untimed(table: &Table) -> RuntimeError {

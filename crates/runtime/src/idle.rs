@@ -6,11 +6,11 @@
 //! lookup); a `NOTIFY_CONTROL` table's stay, and the sweep reports them,
 //! at every sweep while they stay idle.
 
-use crate::control::decode::{self, Entry};
-use crate::control::keys;
+use crate::control::decode::Entry;
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
+use crate::timed_entries;
 use p4bpf_layout::{IdleTimer, Pipeline};
 
 /// An entry a sweep found idle.
@@ -20,17 +20,22 @@ pub struct IdleEntry {
     pub entry: Entry,
     /// How long since its timer last restarted, in ns.
     pub idle_ns: u64,
+    /// Its timeout (its expire-time profile's), in ns.
+    pub timeout_ns: u64,
     /// Deleted by the sweep (`AUTO_DELETE`), or left for the control
     /// plane (`NOTIFY_CONTROL`).
     pub deleted: bool,
 }
 
 impl std::fmt::Display for IdleEntry {
-    /// `idle TABLE KEY=VALUE... for N ns: deleted|reported`
+    /// `idle TABLE KEY=VALUE... [priority=P] for N ns: deleted|reported`
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "idle {}", self.table)?;
         for (name, value) in &self.entry.keys {
             write!(f, " {name}={value}")?;
+        }
+        if let Some(priority) = self.entry.priority {
+            write!(f, " priority={priority}")?;
         }
         let what = if self.deleted { "deleted" } else { "reported" };
         write!(f, " for {} ns: {what}", self.idle_ns)
@@ -61,43 +66,47 @@ fn sweep_table(
     let table = description
         .table(&timer.table)
         .ok_or_else(|| RuntimeError::Value(format!("no table `{}`", timer.table)))?;
-    let map = source.map(&table.map)?;
+    // The compiler refuses it: a rule's value is not the rule.
+    if !timer.notify && timed_entries::in_cells(table) {
+        return Err(RuntimeError::Value(format!(
+            "table `{}`: idle rules of a ternary table cannot be deleted by the sweep",
+            table.name
+        )));
+    }
+    let timed = timed_entries::all(source, table)?;
     let mut found = Vec::new();
-    for key in keys(&map)? {
-        let value = match map.read(&key) {
-            Ok(values) => values.into_iter().next().unwrap_or_default(),
-            // Deleted by the data plane between the walk and the read.
-            Err(RuntimeError::KeyNotFound { .. }) => continue,
-            Err(other) => return Err(other),
-        };
-        let Some(idle_ns) = idle_for(&value, profiles, now)? else {
+    for timed_entry in &timed.entries {
+        let Some((idle_ns, timeout_ns)) = idle_for(&timed_entry.value, profiles, now)? else {
             continue;
         };
+        let entry = timed_entry.decode(table)?;
         if !timer.notify {
-            match map.delete(&key) {
+            match timed.map.delete(&timed_entry.key) {
                 Ok(()) | Err(RuntimeError::KeyNotFound { .. }) => {}
                 Err(other) => return Err(other),
             }
         }
         found.push(IdleEntry {
             table: table.name.clone(),
-            entry: decode::entry(table, &key, &value, None)?,
+            entry,
             idle_ns,
+            timeout_ns,
             deleted: !timer.notify,
         });
     }
     Ok(found)
 }
 
-/// How long the entry of `value` has been idle, if longer than its
-/// profile's timeout (never for a timer not started or a profile of 0).
-fn idle_for(value: &[u8], profiles: &Map, now: u64) -> Result<Option<u64>> {
+/// How long the entry of `value` has been idle, with its profile's
+/// timeout, if longer than that (never for a timer not started or a
+/// profile of 0).
+fn idle_for(value: &[u8], profiles: &Map, now: u64) -> Result<Option<(u64, u64)>> {
     let Some(cell) = timer_cell(value).filter(|&cell| cell != 0) else {
         return Ok(None);
     };
     let timeout = profile_timeout(profiles, (cell & 0xff) as u32)?;
     let idle = now.saturating_sub(cell >> 8);
-    Ok((timeout != 0 && idle > timeout).then_some(idle))
+    Ok((timeout != 0 && idle > timeout).then_some((idle, timeout)))
 }
 
 /// The timer cell of an entry's `value`: its last 8 bytes.

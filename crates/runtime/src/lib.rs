@@ -57,6 +57,7 @@ pub mod ternary_store;
 pub mod test_ports;
 pub mod test_run;
 pub mod test_run_skb;
+pub mod timed_entries;
 pub mod top;
 pub mod trace;
 pub mod trace_ring;

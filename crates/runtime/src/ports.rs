@@ -61,14 +61,27 @@ type SlottedMap = (Map, Map);
 fn slotted_maps(deployment: &Deployment) -> Result<(Option<SlottedMap>, Option<SlottedMap>)> {
     let (output, ingress) = deployment.description.port_slot_maps();
     let output = match output {
-        Some((_, slots)) => Some((devmap(deployment)?, pinned(deployment, &slots)?)),
+        Some((_, slots)) => Some((devmap(deployment)?, pinned_slots(deployment, &slots)?)),
         None => None,
     };
     let ingress = match ingress {
-        Some((map, slots)) => Some((pinned(deployment, &map)?, pinned(deployment, &slots)?)),
+        Some((map, slots)) => Some((pinned(deployment, &map)?, pinned_slots(deployment, &slots)?)),
         None => None,
     };
     Ok((output, ingress))
+}
+
+/// The pinned slot array `name`. A pipeline loaded by a p4bpf from before
+/// port slots has none: this binary cannot tell whether its program reads
+/// slots it would leave stale, so it asks for a reload.
+fn pinned_slots(deployment: &Deployment, name: &str) -> Result<Map> {
+    if !deployment.path(&format!("maps/{name}")).exists() {
+        return Err(RuntimeError::Value(format!(
+            "pipeline {} was loaded by an older p4bpf without port slots: reload it",
+            deployment.name
+        )));
+    }
+    pinned(deployment, name)
 }
 
 fn pinned(deployment: &Deployment, name: &str) -> Result<Map> {
@@ -132,6 +145,8 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
             deployment.name, taken.interface
         )));
     }
+    // Before attaching: a pipeline without its slot arrays is refused.
+    let (output_slots, ingress_slots) = slotted_maps(deployment)?;
     let link = attach(deployment, index, interface)?;
     let pin = link_pin(deployment, index);
     bpffs::pin(link.as_raw_fd(), &pin)?;
@@ -163,15 +178,9 @@ pub fn add(deployment: &Deployment, interface: &str, port: Option<u32>) -> Resul
         let _ = crate::control::delete_key(&ports, &port.to_ne_bytes());
         return Err(error);
     }
-    let slotted = slotted_maps(deployment).and_then(|(output, ingress)| {
-        if let Some((_, slots)) = output {
-            claim_slot(&slots, port, index)?;
-        }
-        match ingress {
-            Some((_, slots)) => claim_slot(&slots, index, port),
-            None => Ok(()),
-        }
-    });
+    let slotted = output_slots
+        .map_or(Ok(()), |(_, slots)| claim_slot(&slots, port, index))
+        .and_then(|()| ingress_slots.map_or(Ok(()), |(_, slots)| claim_slot(&slots, index, port)));
     if let Err(error) = slotted {
         detach();
         let _ = forget(deployment, port, index);

@@ -24,7 +24,8 @@ pub fn member_layout(prog: &Program, profile: &ActionProfile) -> Option<TableLay
 
 /// The profile's members as a hash table over every action of the tables
 /// sharing it, codes in [`ActionProfile::actions`]'s order. Direct
-/// counters and meters stay with the tables' entries, not the members.
+/// counters and meters, and entry timers, stay with the tables' entries,
+/// not the members.
 pub fn members_table(prog: &Program, profile: &ActionProfile) -> Option<Table> {
     let first = prog.table(*profile.tables.first()?)?;
     Some(Table {
@@ -33,6 +34,7 @@ pub fn members_table(prog: &Program, profile: &ActionProfile) -> Option<Table> {
         storage: Storage::Hash,
         implementation: None,
         direct: vec![],
+        entry_timer: None,
         ..first.clone()
     })
 }

@@ -32,9 +32,9 @@ impl Emitter<'_> {
              struct {n}_filter {{\n    struct {n}_key mask; /* the bits every rule of the group fixes */\n    u32 bits[{filter_words}];\n}};\n",
             filter_words = TERNARY_FILTER_WORDS
         );
-        // With direct cells a rule keeps its value's head; a hit reads the
-        // whole value, cells included, from the rule's slot.
-        let copied = if l.direct.is_empty() {
+        // With a cells map a rule keeps its value's head; a hit reads the
+        // whole value, cells and timer included, from the rule's slot.
+        let copied = if !l.ternary_cells() {
             format!("struct {n}_value")
         } else {
             out.push_str(&format!(
@@ -106,7 +106,7 @@ impl Emitter<'_> {
             None,
             &format!("{name}_filters"),
         ));
-        if !l.direct.is_empty() {
+        if l.ternary_cells() {
             out.push_str(&map_def(
                 "BPF_MAP_TYPE_ARRAY",
                 "u32",
@@ -334,11 +334,14 @@ impl Emitter<'_> {
         } else {
             body.push(walk("first"));
         }
-        let found = if l.direct.is_empty() {
+        let found = if !l.ternary_cells() {
             vec![line("value = &search.best")]
         } else {
             vec![
-                CStmt::Comment("the rule's whole value, its direct cells updated in place".into()),
+                CStmt::Comment(format!(
+                    "the rule's whole value, its {} updated in place",
+                    Self::kept_in_cells(l)
+                )),
                 line("u32 slot = search.best.slot"),
                 line(format!("value = bpf_map_lookup_elem(&{name}_cells, &slot)")),
             ]
@@ -351,10 +354,20 @@ impl Emitter<'_> {
         body
     }
 
+    /// What a rule's value in the cells map holds that the data path
+    /// updates.
+    fn kept_in_cells(l: &TableLayout) -> &'static str {
+        match (l.direct.is_empty(), l.timed) {
+            (false, true) => "direct cells and timer",
+            (true, true) => "timer",
+            _ => "direct cells",
+        }
+    }
+
     /// The value struct's member naming a rule's slot in the cells map,
-    /// for a ternary table with direct counters or meters.
+    /// for a ternary table with direct counters, meters or entry timers.
     pub(super) fn ternary_slot_member(t: &Table, l: &TableLayout) -> String {
-        if l.direct.is_empty() {
+        if !l.ternary_cells() {
             return String::new();
         }
         format!(

@@ -55,8 +55,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// The timer of a table whose idle entries are deleted or reported
-    /// (`notify`): exact-match tables only, whose entries are found again
-    /// by their key. PNA's actions make requests of it; PSA's cannot.
+    /// (`notify`). Reported ones may be in any table whose entries the
+    /// control plane adds (exact, lpm, ternary, range, optional keys); a
+    /// lookup can delete only an exact entry, which it finds by its key.
+    /// PNA's actions make requests of it; PSA's cannot.
     pub(super) fn entry_timer(
         &mut self,
         notify: Option<bool>,
@@ -64,11 +66,23 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         decl: &ast::Decl,
     ) -> Option<ir::EntryTimer> {
         let notify = notify?;
-        if storage != Storage::Hash {
-            self.diags.error(
-                decl.span,
-                "idle timeouts are supported on tables of exact keys whose entries the control plane or `add_entry` adds",
-            );
+        let refusal = match storage {
+            Storage::Hash => None,
+            Storage::LpmTrie | Storage::Ternary if notify => None,
+            Storage::LpmTrie | Storage::Ternary => Some(
+                "idle entries are deleted by the lookup only in tables of exact keys: \
+                 use `NOTIFY_CONTROL` here, and let the control plane delete them",
+            ),
+            Storage::Code => Some(
+                "idle timeouts need entries the control plane adds: this table's are all const",
+            ),
+            Storage::Array | Storage::DefaultOnly => Some(
+                "idle timeouts are supported on tables whose entries the control plane adds \
+                 (not an `array_table`, nor a table without a key)",
+            ),
+        };
+        if let Some(why) = refusal {
+            self.diags.error(decl.span, why);
             return None;
         }
         let requests = match (
