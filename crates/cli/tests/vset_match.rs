@@ -158,3 +158,58 @@ fn unsupported_member_kinds_are_errors_at_their_annotation() {
         assert!(err.contains(expected.split_once(": ").map_or("", |e| e.1)), "{expected}:\n{err}");
     }
 }
+
+/// `p4bpf value-set` on a loaded pipeline: members added in each kind's
+/// form show as they are held, a bad one is refused naming the set, and
+/// clear empties the set.
+#[test]
+fn the_value_set_command_adds_shows_and_clears_members() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED: {why}");
+        return;
+    }
+    let pipeline = format!("vsetcli{}", std::process::id());
+    let program = fixture("inexact_sets.p4");
+    let loaded = common::p4bpf(&[
+        "pipeline",
+        "load",
+        &program.to_string_lossy(),
+        "--name",
+        &pipeline,
+    ]);
+    assert!(loaded.status.success(), "{}", common::stderr(&loaded));
+    let run = |args: &[&str]| {
+        let mut all = vec!["value-set"];
+        all.extend_from_slice(args);
+        common::p4bpf(&all)
+    };
+    let mixed = "InParser.mixed";
+    let added = [
+        run(&["add", &pipeline, mixed, "0x1200&&&0xff00", "10..20", "*"]),
+        run(&["add", &pipeline, mixed, "0xffff", "0xff", "5"]),
+        run(&["add", &pipeline, "InParser.prefixes", "10.0.0.0/8"]),
+    ];
+    let shown = common::stdout(&run(&["show", &pipeline, mixed]));
+    let prefixes = common::stdout(&run(&["show", &pipeline, "InParser.prefixes"]));
+    let refused = run(&["add", &pipeline, mixed, "1", "2"]);
+    let cleared = run(&["clear", &pipeline, mixed]);
+    let after = common::stdout(&run(&["show", &pipeline, mixed]));
+    let _ = common::p4bpf(&["pipeline", "unload", &pipeline]);
+    for out in &added {
+        assert!(out.status.success(), "{}", common::stderr(out));
+    }
+    assert_eq!(
+        shown,
+        "0x1200&&&0xff00\t0x0a..0x14\t*\n0xffff&&&0xffff\t0xff..0xff\t0x05\n"
+    );
+    assert_eq!(prefixes, "0x0a000000/8\n");
+    assert!(!refused.status.success());
+    assert!(
+        common::stderr(&refused)
+            .contains("value set `InParser.mixed` takes one value per field (a, b, c), 2 given"),
+        "{}",
+        common::stderr(&refused)
+    );
+    assert!(cleared.status.success(), "{}", common::stderr(&cleared));
+    assert_eq!(after, "");
+}

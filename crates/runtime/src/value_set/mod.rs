@@ -10,7 +10,7 @@ mod exact;
 mod slots;
 mod text;
 
-pub use text::parse_member;
+pub use text::{member_text, parse_member};
 
 use crate::error::{Result, RuntimeError};
 use crate::map_source::MapSource;

@@ -123,6 +123,25 @@ fn parse_field(
     }
 }
 
+/// `member` written as [`parse_member`] reads it, one text per field.
+pub fn member_text(member: &Member) -> Vec<String> {
+    let hex = |b: &[u8]| {
+        let digits: String = b.iter().map(|x| format!("{x:02x}")).collect();
+        format!("0x{digits}")
+    };
+    member
+        .iter()
+        .map(|field| match field {
+            FieldMatch::Exact(v) => hex(v),
+            FieldMatch::Ternary { value, mask } => format!("{}&&&{}", hex(value), hex(mask)),
+            FieldMatch::Lpm { value, prefix_len } => format!("{}/{prefix_len}", hex(value)),
+            FieldMatch::Range { lo, hi } => format!("{}..{}", hex(lo), hex(hi)),
+            FieldMatch::Optional(Some(v)) => hex(v),
+            FieldMatch::Optional(None) => "*".to_string(),
+        })
+        .collect()
+}
+
 /// BMv2's form: the fields' values concatenated, cut into the fields.
 fn concatenated(set: &ValueSet, text: &str) -> Result<Member> {
     let width: u32 = set.fields.iter().map(|f| f.bit_width).sum();
