@@ -125,6 +125,33 @@ fn scanned_sets_larger_than_the_verifier_follows_are_errors() {
     );
 }
 
+/// A select on one key against a set whose members are several fields,
+/// or a field of another width, is an error at the set's name.
+#[test]
+fn a_set_that_does_not_fit_one_key_is_an_error() {
+    let source = std::fs::read_to_string(fixture("inexact_sets.p4")).expect("inexact_sets.p4");
+    let from = "transition select(hdr.probe.b) { bounds: member;";
+    assert!(source.contains(from), "by_bounds changed");
+    let dir = common::scratch_dir("vset_match_one_key");
+    for (select, expected) in [
+        (
+            "transition select(hdr.probe.b) { mixed: member;",
+            "error: value set `InParser.mixed` holds members of 16, 8, 3 bits; the select's key has 8 bits",
+        ),
+        (
+            "transition select(hdr.probe.a) { bounds: member;",
+            "error: value set `InParser.bounds` holds members of 8 bits; the select's key has 16 bits",
+        ),
+    ] {
+        let program = common::write(&dir, "one_key.p4", &source.replacen(from, select, 1));
+        let out = common::p4bpf(&["compile", &program.to_string_lossy(), "-o", &dir.join("out").to_string_lossy()]);
+        let err = common::stderr(&out);
+        let line = source.lines().position(|l| l.contains(from)).map_or(0, |l| l + 1);
+        assert!(!out.status.success(), "{err}");
+        assert!(err.contains(&format!("one_key.p4:{line}:42: {expected}")), "{err}");
+    }
+}
+
 /// A kind p4bpf does not match, and an inexact member wider than the 64
 /// bits a slot compares, are errors where the program says them.
 #[test]

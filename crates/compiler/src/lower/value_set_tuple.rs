@@ -45,6 +45,33 @@ impl Lowerer<'_, '_> {
         Some(Keyset::ValueSet(id))
     }
 
+    /// Value set `id` as the keyset of a select on one key of `width`
+    /// bits: its element must be one bit string of that width (a struct of
+    /// several members needs as many keys).
+    pub(super) fn single_key_value_set(
+        &mut self,
+        id: ValueSetId,
+        width: u32,
+        keyset: &ast::Expr,
+    ) -> Keyset {
+        let widths = self.value_set_widths(id);
+        if widths != [Some(width)] {
+            let name = self
+                .prog
+                .value_sets
+                .get(id.index())
+                .map_or("", |v| v.name.as_str());
+            self.diags.error(
+                keyset.span,
+                format!(
+                    "value set `{name}` holds members of {} bits; the select's key has {width} bits",
+                    shown(&widths)
+                ),
+            );
+        }
+        Keyset::ValueSet(id)
+    }
+
     /// The widths of the bit-string members of value set `id`'s element
     /// type, nested structs flattened in order.
     fn value_set_widths(&self, id: ValueSetId) -> Vec<Option<u32>> {
