@@ -6,7 +6,9 @@ crates/cli/tests/vset_p4runtime.rs against tests/vset_p4runtime/sets.p4:
 Checks the P4Info lists `pairs`' fields with their match kinds; writes
 both sets by MODIFY and reads them back (a left-out range reads back left
 out); a second MODIFY replaces the whole set; INSERT and more members
-than the set holds are refused with the specification's codes. Leaves
+than the set holds are refused with the specification's codes; a
+ROLLBACK_ON_ERROR batch that fails leaves the set as it was; value set
+id 0 reads every set. Leaves
 both sets as the test then sends packets through. Prints what it checks,
 exits non-zero on the first failed check.
 """
@@ -50,13 +52,18 @@ def member(*fields):
     return m
 
 
-def write(vs_id, members, kind=p4runtime_pb2.Update.MODIFY):
+def write(vs_id, members, kind=p4runtime_pb2.Update.MODIFY, then=None):
+    """One update of set vs_id; `then` (id, members) adds a second update
+    to the batch, which then rolls back on error."""
     request = p4runtime_pb2.WriteRequest(device_id=1)
     request.election_id.low = 10
-    update = request.updates.add()
-    update.type = kind
-    update.entity.value_set_entry.value_set_id = vs_id
-    update.entity.value_set_entry.members.extend(members)
+    for set_id, set_members in [(vs_id, members)] + ([then] if then else []):
+        update = request.updates.add()
+        update.type = kind
+        update.entity.value_set_entry.value_set_id = set_id
+        update.entity.value_set_entry.members.extend(set_members)
+    if then:
+        request.atomicity = p4runtime_pb2.WriteRequest.ROLLBACK_ON_ERROR
     try:
         sh.client.write(request)
         return None
@@ -121,9 +128,18 @@ def main():
     check("refused writes leave the set as it was",
           as_tuples(entry) == [((1, "ternary", 0x9000, 0xffff),)])
 
+    refused = write(pid, [ipv4], then=(pid, [wrong]))
+    check("a ROLLBACK_ON_ERROR batch whose second update fails is refused", refused is not None)
+    [entry] = read(pid)
+    check("and its first update is rolled back",
+          as_tuples(entry) == [((1, "ternary", 0x9000, 0xffff),)])
+
     check("types written by MODIFY", write(tid, [member((1, "exact", b"\x88\xcc"))]) is None)
     [entry] = read(tid)
     check("types reads back 0x88cc", as_tuples(entry) == [((1, "exact", 0x88cc),)])
+    every = read(0)
+    check("value set id 0 reads both sets",
+          sorted(e.value_set_id for e in every) == sorted([pid, tid]))
     check("pairs written again for the packets", write(pid, [ipv4, lldp]) is None)
     print("written", flush=True)
     os._exit(0)
