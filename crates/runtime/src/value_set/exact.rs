@@ -2,6 +2,7 @@
 //! field at its place in the key struct, in host byte order (network
 //! order when wider than 64 bits, as the program holds it).
 
+use super::text::field_text;
 use super::{check_shape, field_error, FieldMatch, Member};
 use crate::control;
 use crate::error::Result;
@@ -49,7 +50,7 @@ fn encode(map: &Map, set: &ValueSet, member: &Member) -> Result<Vec<u8>> {
             return Err(field_error(
                 set,
                 field,
-                &format!("{matched:?}"),
+                &field_text(matched),
                 "is not an exact value (the set matches exactly)",
             ));
         };
@@ -64,7 +65,7 @@ fn encode(map: &Map, set: &ValueSet, member: &Member) -> Result<Vec<u8>> {
             field_error(
                 set,
                 field,
-                &format!("{matched:?}"),
+                &field_text(matched),
                 &format!("is not a bit<{}> value", field.bit_width),
             )
         })?;

@@ -102,8 +102,8 @@ fn field_error(set: &ValueSet, field: &FieldLayout, value: &str, why: &str) -> R
     ))
 }
 
-/// Checks that `member` has one match per field of `set`, each of the
-/// field's kind (an exact value also fills an inexact field).
+/// Checks that `member` has one match per field of `set` (whether each
+/// is of its field's kind is the storage's check).
 fn check_shape(set: &ValueSet, member: &Member) -> Result<()> {
     if member.len() != set.fields.len() {
         let names: Vec<&str> = set.fields.iter().map(|f| f.name.as_str()).collect();

@@ -5,6 +5,7 @@
 //! mask, a range spans `[lo, hi]` under the full mask and an optional
 //! wildcard has mask 0. Reading turns a slot back into its field's kind.
 
+use super::text::field_text;
 use super::{check_shape, field_error, FieldMatch, Member};
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
@@ -124,7 +125,7 @@ fn triple(
         (MatchKind::Optional, FieldMatch::Optional(Some(v))) => (full, number(v)?, number(v)?),
         (_, other) => {
             let why = format!("is not a match of the field's kind, `{}`", kind_name(kind));
-            return Err(field_error(set, field, &format!("{other:?}"), &why));
+            return Err(field_error(set, field, &field_text(other), &why));
         }
     })
 }
@@ -229,6 +230,80 @@ fn bytes(v: u64, width: u32) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A set of one field of each kind, laid out as the compiler does.
+    fn every_kind() -> ValueSet {
+        let kinds = [
+            MatchKind::Exact,
+            MatchKind::Ternary,
+            MatchKind::Lpm,
+            MatchKind::Range,
+            MatchKind::Optional,
+        ];
+        let fields = (0..kinds.len() as u32)
+            .map(|i| FieldLayout {
+                name: format!("f{i}"),
+                bit_width: 12,
+                byte_offset: ValueSet::SLOT_HEADER_BYTES + i * ValueSet::SLOT_FIELD_BYTES,
+                byte_len: ValueSet::SLOT_FIELD_BYTES,
+                byte_order: p4bpf_layout::ByteOrder::Host,
+            })
+            .collect();
+        ValueSet {
+            name: "p.s".into(),
+            map: "p_s".into(),
+            size: 4,
+            fields,
+            key_size: 4,
+            match_kinds: kinds.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_member_of_every_kind_reads_back_as_written() {
+        let set = every_kind();
+        let member = vec![
+            FieldMatch::Exact(vec![0x0a, 0xbc]),
+            FieldMatch::Ternary {
+                value: vec![0x0a, 0x00],
+                mask: vec![0x0f, 0x00],
+            },
+            FieldMatch::Lpm {
+                value: vec![0x0f, 0x00],
+                prefix_len: 4,
+            },
+            FieldMatch::Range {
+                lo: vec![0x00, 0x10],
+                hi: vec![0x0f, 0xff],
+            },
+            FieldMatch::Optional(None),
+        ];
+        let slot = encode(&set, &member).unwrap_or_default();
+        assert_eq!(slot.len(), set.slot_size() as usize);
+        assert!(used(&slot));
+        assert_eq!(decode(&set, &slot), member);
+    }
+
+    #[test]
+    fn a_match_of_another_kind_or_width_is_refused_by_name() {
+        let set = every_kind();
+        let mut member = vec![FieldMatch::Exact(vec![0, 1]); 5];
+        member[3] = FieldMatch::Lpm {
+            value: vec![0, 0],
+            prefix_len: 1,
+        };
+        let why = encode(&set, &member).err().map(|e| e.to_string());
+        assert_eq!(
+            why.as_deref(),
+            Some("value set `p.s`, field `f3`: `0x0000/1` is not a match of the field's kind, `range`")
+        );
+        member[3] = FieldMatch::Exact(vec![0x10, 0x00]);
+        let why = encode(&set, &member).err().map(|e| e.to_string());
+        assert_eq!(
+            why.as_deref(),
+            Some("value set `p.s`, field `f3`: `0x1000` does not fit in bit<12>")
+        );
+    }
 
     #[test]
     fn masks_of_every_width_and_prefix() {

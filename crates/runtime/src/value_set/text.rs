@@ -125,21 +125,22 @@ fn parse_field(
 
 /// `member` written as [`parse_member`] reads it, one text per field.
 pub fn member_text(member: &Member) -> Vec<String> {
+    member.iter().map(field_text).collect()
+}
+
+/// One field's match as [`parse_member`] reads it.
+pub(super) fn field_text(field: &FieldMatch) -> String {
     let hex = |b: &[u8]| {
         let digits: String = b.iter().map(|x| format!("{x:02x}")).collect();
         format!("0x{digits}")
     };
-    member
-        .iter()
-        .map(|field| match field {
-            FieldMatch::Exact(v) => hex(v),
-            FieldMatch::Ternary { value, mask } => format!("{}&&&{}", hex(value), hex(mask)),
-            FieldMatch::Lpm { value, prefix_len } => format!("{}/{prefix_len}", hex(value)),
-            FieldMatch::Range { lo, hi } => format!("{}..{}", hex(lo), hex(hi)),
-            FieldMatch::Optional(Some(v)) => hex(v),
-            FieldMatch::Optional(None) => "*".to_string(),
-        })
-        .collect()
+    match field {
+        FieldMatch::Exact(v) | FieldMatch::Optional(Some(v)) => hex(v),
+        FieldMatch::Ternary { value, mask } => format!("{}&&&{}", hex(value), hex(mask)),
+        FieldMatch::Lpm { value, prefix_len } => format!("{}/{prefix_len}", hex(value)),
+        FieldMatch::Range { lo, hi } => format!("{}..{}", hex(lo), hex(hi)),
+        FieldMatch::Optional(None) => "*".to_string(),
+    }
 }
 
 /// BMv2's form: the fields' values concatenated, cut into the fields.
