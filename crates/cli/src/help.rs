@@ -31,6 +31,7 @@ commands:
   table ...             add, modify, delete, dump a loaded pipeline's table entries
   top PIPELINE          live per-port, per-counter and per-table rates of a loaded pipeline
   trace PIPELINE        print what a pipeline loaded with --trace does with each packet
+  value-set ...         add, clear, show a loaded pipeline's parser value set members
   help [COMMAND]        print this text, or the help of COMMAND
 
 options:
@@ -90,6 +91,7 @@ pub fn text(command: Option<&str>) -> Option<&'static str> {
         Some("graph") => Some(crate::graph::USAGE),
         Some("bench") => Some(crate::bench::USAGE),
         Some("counter") => Some(crate::counter::USAGE),
+        Some("value-set") => Some(crate::value_set::USAGE),
         Some("register") => Some(crate::register::USAGE),
         Some("mcast") => Some(crate::mcast::USAGE),
         Some("idle") => Some(crate::idle::USAGE),

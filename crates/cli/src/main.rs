@@ -31,6 +31,7 @@ mod target;
 mod test;
 mod top;
 mod trace;
+mod value_set;
 
 use args::{Args, UsageError};
 use std::process::ExitCode;
@@ -84,6 +85,7 @@ fn main() -> ExitCode {
         "test" => test::run(rest),
         "top" => top::run(rest),
         "trace" => trace::run(rest),
+        "value-set" => value_set::run(rest),
         "-V" | "--version" => {
             println!("p4bpf {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS

@@ -58,40 +58,6 @@ fn lookahead_of_odd_and_wide_bit_strings_sees_the_bits_ahead() {
     passes_everywhere("lookahead_bits", 5);
 }
 
-/// A value set member's `@match(ternary|lpm|range)` is heard: p4bpf
-/// matches members exactly and says so where the annotation is.
-#[test]
-fn inexact_value_set_members_are_warned_at_their_annotation() {
-    let source = std::fs::read_to_string(gap("lookahead_bits.p4")).expect("lookahead_bits.p4");
-    let from = "struct pair_t {\n    bit<4>  kind;\n    bit<12> tag;";
-    assert!(source.contains(from), "the value set's struct changed");
-    let annotated = source.replacen(
-        from,
-        "struct pair_t {\n    @match(ternary) bit<4> kind;\n    @match(range) bit<12> tag;",
-        1,
-    );
-    let dir = common::scratch_dir("psa_gaps_value_set_match");
-    let program = common::write(&dir, "vs_match.p4", &annotated);
-    let out = common::p4bpf(&[
-        "compile",
-        &program.to_string_lossy(),
-        "-o",
-        &dir.join("out").to_string_lossy(),
-    ]);
-    let err = common::stderr(&out);
-    assert!(out.status.success(), "{err}");
-    for (line, kind) in [(38, "ternary"), (39, "range")] {
-        let at = format!("vs_match.p4:{line}:5: warning: value set `InParser.pairs`");
-        assert!(err.contains(&at), "{at}:\n{err}");
-        assert!(
-            err.contains(&format!(
-                "is `@match({kind})`, but p4bpf matches value set members exactly"
-            )),
-            "{err}"
-        );
-    }
-}
-
 /// A DirectMeter and a DirectCounter on a table of ternary and range keys:
 /// overlapping rules each spend only their own meter and counter.
 #[test]

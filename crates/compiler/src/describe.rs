@@ -170,6 +170,11 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         .value_sets
         .iter()
         .map(|v| {
+            let match_kinds: Vec<layout::MatchKind> =
+                v.match_kinds.iter().map(|k| match_kind(*k)).collect();
+            if v.scans() {
+                return scanned_value_set(prog, v, match_kinds);
+            }
             if let Some((fields, key_size)) = struct_members(prog, &v.ty) {
                 return layout::ValueSet {
                     name: v.name.clone(),
@@ -177,6 +182,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                     size: v.size,
                     fields,
                     key_size,
+                    match_kinds,
                 };
             }
             let width = v.ty.width().unwrap_or(0);
@@ -199,6 +205,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 size: v.size,
                 fields: vec![field],
                 key_size: len,
+                match_kinds,
             }
         })
         .collect();
@@ -337,4 +344,33 @@ fn struct_members(prog: &Program, ty: &crate::ir::Ty) -> Option<(Vec<layout::Fie
     let mut fields = vec![];
     let (size, _) = walk(prog, ty, 0, "", &mut fields);
     Some((fields, size))
+}
+
+/// A value set with inexact members: its fields named and sized as the
+/// element's, each placed at its `(mask, lo, hi)` in the map's slot.
+fn scanned_value_set(
+    prog: &Program,
+    v: &crate::ir::ValueSet,
+    match_kinds: Vec<layout::MatchKind>,
+) -> layout::ValueSet {
+    let members = struct_members(prog, &v.ty).map_or(vec![], |(fields, _)| fields);
+    let fields = members
+        .into_iter()
+        .zip(0u32..)
+        .map(|(f, i)| layout::FieldLayout {
+            byte_offset: layout::ValueSet::SLOT_HEADER_BYTES
+                + i * layout::ValueSet::SLOT_FIELD_BYTES,
+            byte_len: layout::ValueSet::SLOT_FIELD_BYTES,
+            byte_order: layout::ByteOrder::Host,
+            ..f
+        })
+        .collect();
+    layout::ValueSet {
+        name: v.name.clone(),
+        map: v.c_name.clone(),
+        size: v.size,
+        fields,
+        key_size: 4,
+        match_kinds,
+    }
 }

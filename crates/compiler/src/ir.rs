@@ -992,6 +992,17 @@ pub struct ValueSet {
     pub size: u32,
     pub ty: Ty,
     pub p4_id: Option<u32>,
+    /// How each member field is matched (its `@match`, else exact), one
+    /// per bit-string leaf of `ty` in order (one for a bit-string `ty`).
+    pub match_kinds: Vec<MatchKind>,
+}
+
+impl ValueSet {
+    /// Whether some member field is matched other than exactly: the set
+    /// is then an array of slots that a select scans, not a hash set.
+    pub fn scans(&self) -> bool {
+        self.match_kinds.iter().any(|k| *k != MatchKind::Exact)
+    }
 }
 
 /// One step of a pipeline, naming the block it runs.

@@ -227,13 +227,7 @@ pub fn write(prog: &Program) -> String {
         out.push_str("tables {\n");
         preamble(&mut out, ids.get(TABLE, &t.name), &t.name, &all);
         for (i, k) in t.keys.iter().enumerate() {
-            let kind = match k.kind {
-                MatchKind::Exact => "EXACT",
-                MatchKind::Lpm => "LPM",
-                MatchKind::Ternary => "TERNARY",
-                MatchKind::Range => "RANGE",
-                MatchKind::Optional => "OPTIONAL",
-            };
+            let kind = match_type(k.kind);
             let _ = write!(out, "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {kind}\n  }}\n", i + 1, match_field_name(&k.name), k.expr.ty.width().unwrap_or(0));
         }
         for a in &t.actions {
@@ -340,11 +334,7 @@ pub fn write(prog: &Program) -> String {
             "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {width}\n      }}\n    }}\n  }}\n  size: {size}\n}}\n"
         );
     }
-    for v in &prog.value_sets {
-        out.push_str("value_sets {\n");
-        preamble(&mut out, ids.get(VALUE_SET, &v.name), &v.name, &all);
-        let _ = write!(out, "  match {{\n    id: 1\n    bitwidth: {}\n    match_type: EXACT\n  }}\n  size: {}\n}}\n", v.ty.width().unwrap_or(0), v.size);
-    }
+    write_value_sets(&mut out, prog, &ids, &all);
     write_digests(&mut out, prog, &ids, &all);
     out
 }
@@ -469,6 +459,57 @@ fn write_direct(out: &mut String, prog: &Program, ids: &Ids, all: &[String], pre
             "  spec {{\n    unit: {unit}\n  }}\n  direct_table_id: {}\n}}\n",
             ids.get(TABLE, &table.name)
         );
+    }
+}
+
+/// P4Info's `MatchType` name of `kind`.
+fn match_type(kind: MatchKind) -> &'static str {
+    match kind {
+        MatchKind::Exact => "EXACT",
+        MatchKind::Lpm => "LPM",
+        MatchKind::Ternary => "TERNARY",
+        MatchKind::Range => "RANGE",
+        MatchKind::Optional => "OPTIONAL",
+    }
+}
+
+/// `value_sets`, as p4c writes them: a bit-string element is one unnamed
+/// exact field; a struct element one field per member (nested structs
+/// flattened, dotted), named, of the kind its `@match` says.
+fn write_value_sets(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
+    for v in &prog.value_sets {
+        out.push_str("value_sets {\n");
+        preamble(out, ids.get(VALUE_SET, &v.name), &v.name, all);
+        let mut fields = vec![];
+        member_fields(prog, &v.ty, "", &mut fields);
+        for (i, ((name, width), kind)) in fields.iter().zip(&v.match_kinds).enumerate() {
+            let _ = writeln!(out, "  match {{\n    id: {}", i + 1);
+            if !name.is_empty() {
+                let _ = writeln!(out, "    name: \"{name}\"");
+            }
+            let _ = writeln!(
+                out,
+                "    bitwidth: {width}\n    match_type: {}\n  }}",
+                match_type(*kind)
+            );
+        }
+        let _ = writeln!(out, "  size: {}\n}}", v.size);
+    }
+}
+
+/// The (dotted name, width) of each bit-string leaf of `ty`.
+fn member_fields(prog: &Program, ty: &crate::ir::Ty, prefix: &str, out: &mut Vec<(String, u32)>) {
+    let crate::ir::Ty::Struct(agg) = ty else {
+        out.push((prefix.to_string(), ty.width().unwrap_or(0)));
+        return;
+    };
+    for f in prog.agg(*agg).map_or(&[][..], |a| &a.fields) {
+        let name = if prefix.is_empty() {
+            f.name.clone()
+        } else {
+            format!("{prefix}.{}", f.name)
+        };
+        member_fields(prog, &f.ty, &name, out);
     }
 }
 

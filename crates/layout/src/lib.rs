@@ -698,6 +698,41 @@ pub struct ValueSet {
     pub size: u32,
     pub fields: Vec<FieldLayout>,
     pub key_size: u32,
+    /// How each of `fields` is matched (its `@match`). All exact: `map` is
+    /// a hash set whose keys are the members. Otherwise (see
+    /// [`ValueSet::scans`]) `map` is an array of `size` slots: a `u64`
+    /// "used" flag, then per field three host-order `u64`s, mask, lo and
+    /// hi, a key matching when `key & mask` lies in `[lo, hi]`; each
+    /// field's `byte_offset` is then its mask's offset in the slot.
+    #[serde(default)]
+    pub match_kinds: Vec<MatchKind>,
+}
+
+impl ValueSet {
+    /// Bytes of one field's `(mask, lo, hi)` in a scanned set's slot.
+    pub const SLOT_FIELD_BYTES: u32 = 24;
+    /// Bytes before the first field of a slot (the "used" flag).
+    pub const SLOT_HEADER_BYTES: u32 = 8;
+
+    /// Whether the members are slots a select scans (some field is not
+    /// exact) rather than keys of a hash set.
+    pub fn scans(&self) -> bool {
+        self.match_kinds.iter().any(|k| *k != MatchKind::Exact)
+    }
+
+    /// The size of one slot of a scanned set.
+    pub fn slot_size(&self) -> u32 {
+        Self::SLOT_HEADER_BYTES + Self::SLOT_FIELD_BYTES * self.fields.len() as u32
+    }
+
+    /// The match kind of field `index` (exact when the description
+    /// predates match kinds).
+    pub fn match_kind(&self, index: usize) -> MatchKind {
+        self.match_kinds
+            .get(index)
+            .copied()
+            .unwrap_or(MatchKind::Exact)
+    }
 }
 
 impl Table {

@@ -1,7 +1,7 @@
 //! `p4bpf-p4runtime`: a P4Runtime v1 server over the p4bpf runtime, so the
 //! controllers P4 users already have (p4runtime-shell, ONOS, the P4
 //! tutorials' scripts) drive a p4bpf pipeline: pipeline config, table
-//! entries, counters and client arbitration, for the architectures p4bpf
+//! entries, counters, parser value sets and client arbitration, for the architectures p4bpf
 //! compiles today (ebpf_model, xdp_model), and PNA's and PSA's idle
 //! timeouts (`idle`; per entry in `write`, `read`). What those
 //! architectures lack (packet-in/out, digests, action profiles, meters, registers,
@@ -22,6 +22,7 @@ mod serve;
 mod service;
 mod stream;
 mod table_entry;
+mod value_set;
 mod write;
 
 pub use serve::{serve, ServeOptions, TlsFiles, DEFAULT_ADDRESS};

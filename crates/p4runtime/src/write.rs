@@ -47,6 +47,8 @@ enum Undo {
     },
     /// An action profile's member or group as it was.
     Profile(crate::profile::Undo),
+    /// A value set's members as they were.
+    ValueSet(crate::value_set::Undo),
 }
 
 /// Apply `updates`; per-update outcomes in request order.
@@ -190,6 +192,10 @@ fn apply_one(schema: &Schema, source: &Deployment, update: &Update) -> Outcome<O
         Some(entity::Entity::ActionProfileGroup(group)) => {
             crate::profile::group_update(schema, source, kind, group)
                 .map(|undo| Some(Undo::Profile(undo)))
+        }
+        Some(entity::Entity::ValueSetEntry(entry)) => {
+            crate::value_set::update(schema, source, kind, entry)
+                .map(|undo| Some(Undo::ValueSet(undo)))
         }
         Some(other) => Err(Failure::unimplemented(format!(
             "{}: not supported by today's architectures (ebpf_model, xdp_model)",
@@ -435,6 +441,7 @@ fn undo_step(schema: &Schema, source: &Deployment, step: Undo) -> Outcome<()> {
                 .write(&0u32.to_ne_bytes(), &value, Write::Replace)?
         }
         Undo::Profile(step) => crate::profile::undo(schema, source, step)?,
+        Undo::ValueSet(step) => crate::value_set::undo(schema, source, step)?,
     }
     Ok(())
 }

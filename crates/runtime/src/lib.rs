@@ -64,6 +64,7 @@ pub mod trace_ring;
 pub mod tun;
 pub mod user;
 pub mod value;
+pub mod value_set;
 pub mod verdict;
 pub mod verifier_log;
 pub mod veth;

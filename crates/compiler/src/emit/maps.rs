@@ -74,7 +74,8 @@ impl Emitter<'_> {
         out.push_str(&self.profile_maps());
         out.push_str(&self.timer_profiles_map());
         out.push_str(&self.defaults_definition());
-        for v in &self.prog.value_sets {
+        out.push_str(&self.scanned_value_sets());
+        for v in self.prog.value_sets.iter().filter(|v| !v.scans()) {
             out.push_str(&format!("/* value_set {} */\n", v.name));
             let key = self.declare(&v.ty, "").trim().to_string();
             out.push_str(&map_def(

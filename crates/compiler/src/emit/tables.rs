@@ -470,6 +470,9 @@ pub fn keyset_test(
             literal(lo, width),
             literal(hi, width)
         )),
+        Keyset::ValueSet(id) if e.prog.value_sets.get(id.index()).is_some_and(|v| v.scans()) => {
+            e.value_set_scan_test(*id, &[value.to_string()])
+        }
         Keyset::ValueSet(id) if width > 64 => {
             // A wide key's bytes are the map's key as they are.
             let vs = e.prog.value_sets.get(id.index())?;

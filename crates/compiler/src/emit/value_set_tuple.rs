@@ -10,6 +10,9 @@ impl Emitter<'_> {
     /// order) an element of value set `id`?
     pub fn value_set_tuple_test(&self, id: ValueSetId, values: &[String]) -> Option<String> {
         let vs = self.prog.value_sets.get(id.index())?;
+        if vs.scans() {
+            return self.value_set_scan_test(id, values);
+        }
         let mut members = vec![];
         self.members(&vs.ty, "k", 0, &mut members);
         let fill: Vec<String> = members

@@ -69,13 +69,17 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 let c_name = self.c_name(&p4);
                 let id = ir::ValueSetId(self.prog.value_sets.len() as u32);
                 let p4_id = self.id_annotation(&decl.annotations);
-                self.warn_inexact_value_set_members(&p4, &ty);
+                let match_kinds = self.value_set_match_kinds(&p4, &ty, name.span);
+                if match_kinds.iter().any(|k| *k != ir::MatchKind::Exact) {
+                    self.check_scanned_size(&p4, size, match_kinds.len(), name.span);
+                }
                 self.prog.value_sets.push(ir::ValueSet {
                     name: p4,
                     c_name,
                     size,
                     ty,
                     p4_id,
+                    match_kinds,
                 });
                 self.bind(&name.name, Binding::ValueSet(id));
             }

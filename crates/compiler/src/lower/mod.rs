@@ -59,6 +59,7 @@ pub mod types;
 mod v1model_clone;
 mod v1model_passes;
 mod value_externs;
+mod value_set_match;
 mod value_set_tuple;
 mod varbit;
 mod wide;

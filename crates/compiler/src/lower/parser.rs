@@ -279,7 +279,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 hi: self.keyset_bits(hi, width)?,
             }),
             A::Path(p) => match self.lookup(&p.name.name) {
-                Some(Binding::ValueSet(v)) => Some(Keyset::ValueSet(v)),
+                Some(Binding::ValueSet(v)) => Some(self.single_key_value_set(v, width, e)),
                 _ => Some(Keyset::Value(self.keyset_bits(e, width)?)),
             },
             _ => Some(Keyset::Value(self.keyset_bits(e, width)?)),

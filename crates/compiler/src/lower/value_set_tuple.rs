@@ -1,9 +1,8 @@
 //! A value set matched against several select keys at once:
 //! `value_set<vs_t>(4) pvs; ... select(a, b) { pvs: next; }`, where `vs_t`
 //! is a struct with one member per key, in order (nested structs count
-//! their members). Its map is looked up exactly: a member's
-//! `@match(kind)` is a hint on how to implement the set (P4_16 12.14), and
-//! BMv2 matches value sets exactly too, as P4Info's one exact field says.
+//! their members). Its members are matched as their fields' `@match`
+//! kinds say (see `value_set_match.rs`).
 
 use super::{Binding, Lowerer};
 use crate::ir::{Expr, Keyset, Ty, ValueSetId};
@@ -46,6 +45,33 @@ impl Lowerer<'_, '_> {
         Some(Keyset::ValueSet(id))
     }
 
+    /// Value set `id` as the keyset of a select on one key of `width`
+    /// bits: its element must be one bit string of that width (a struct of
+    /// several members needs as many keys).
+    pub(super) fn single_key_value_set(
+        &mut self,
+        id: ValueSetId,
+        width: u32,
+        keyset: &ast::Expr,
+    ) -> Keyset {
+        let widths = self.value_set_widths(id);
+        if widths != [Some(width)] {
+            let name = self
+                .prog
+                .value_sets
+                .get(id.index())
+                .map_or("", |v| v.name.as_str());
+            self.diags.error(
+                keyset.span,
+                format!(
+                    "value set `{name}` holds members of {} bits; the select's key has {width} bits",
+                    shown(&widths)
+                ),
+            );
+        }
+        Keyset::ValueSet(id)
+    }
+
     /// The widths of the bit-string members of value set `id`'s element
     /// type, nested structs flattened in order.
     fn value_set_widths(&self, id: ValueSetId) -> Vec<Option<u32>> {
@@ -79,45 +105,4 @@ fn shown(widths: &[Option<u32>]) -> String {
         .map(|w| w.map_or("?".into(), |w| w.to_string()))
         .collect();
     each.join(", ")
-}
-
-impl Lowerer<'_, '_> {
-    /// Warns, at each `@match(kind)` other than `exact` on a member of
-    /// value set element type `ty`, that the member is matched exactly:
-    /// the hint is kept out of the data plane (see the module docs), so a
-    /// program written for ternary, lpm or range members hears it here.
-    pub(super) fn warn_inexact_value_set_members(&mut self, set: &str, ty: &Ty) {
-        let Ty::Struct(agg) = ty else {
-            return;
-        };
-        let Some(name) = self.env.aggregates.get(agg.index()).map(|a| a.name.clone()) else {
-            return;
-        };
-        let Some(ast::DeclKind::Struct { fields, .. }) = self.env.decl(&name).map(|d| &d.kind)
-        else {
-            return;
-        };
-        for field in fields {
-            for a in field.annotations.iter().filter(|a| a.name.name == "match") {
-                let ast::AnnotationBody::Expressions(args) = &a.body else {
-                    continue;
-                };
-                if let [ast::Expr {
-                    kind: A::Path(kind),
-                    ..
-                }] = args.as_slice()
-                {
-                    if kind.name.name != "exact" {
-                        self.diags.warning(
-                            a.span,
-                            format!(
-                                "value set `{set}`: member `{}` is `@match({})`, but p4bpf matches value set members exactly (its P4Info lists them as exact)",
-                                field.name.name, kind.name.name
-                            ),
-                        );
-                    }
-                }
-            }
-        }
-    }
 }

@@ -114,7 +114,7 @@ pub enum Command {
     },
     /// BMv2's `act_prof_*` commands (members and groups of a profile).
     Profile(super::profiles::ProfileCommand),
-    /// BMv2's `pvs_add VALUE_SET VALUE`: a member of a parser value set.
+    /// BMv2's `pvs_add VALUE_SET VALUE...`: a member of a parser value set.
     ValueSetAdd {
         value_set: String,
         value: String,
