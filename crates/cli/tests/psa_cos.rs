@@ -125,6 +125,33 @@ fn class_of_service_is_the_skb_priority_at_tc() {
     assert_eq!(run.priority, 9);
 }
 
+/// `psa_cos.p4` with no class of service set: a program that only clones.
+const SETS_COS: &str =
+    "        ostd.class_of_service = (ClassOfService_t) (ClassOfServiceUint_t) hdr.info.cos;\n";
+
+#[test]
+fn a_program_that_only_clones_keeps_the_hosts_priority_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_cos clone-only priority: {why}");
+        return;
+    }
+    let source = std::fs::read_to_string(own("psa_cos.p4")).expect("psa_cos.p4");
+    assert!(
+        source.contains(SETS_COS),
+        "psa_cos.p4 no longer sets its class of service so"
+    );
+    let dir = common::scratch_dir("psa_cos_clone_only_source");
+    let program = common::write(&dir, "clone_only.p4", &source.replacen(SETS_COS, "", 1));
+    let clone_only = loaded(&program);
+    let fd = clone_only.program_fd().expect("program");
+    // Not cloned, and cloned to a session nobody made: the host's 9 stays
+    // (it was overwritten with the class of service nobody set, 0).
+    for (priority, i2e) in [(9, 0), (9, 1), (0, 0), (200, 1)] {
+        let run = run_with_priority(fd, &frame(5, i2e), priority).expect("test run");
+        assert_eq!(run.priority, priority, "clone session {i2e}");
+    }
+}
+
 #[test]
 fn v1model_priority_is_the_skb_priority_at_tc() {
     if let Some(why) = common::kernel_unavailable() {
