@@ -1,8 +1,9 @@
 //! PSA's class of service and clone sessions' traits
 //! (`tests/psa_cos/psa_cos.p4`), and v1model's `priority`: egress reads
 //! the class of service ingress set, or a clone's from its session
-//! member; a clone is cut to its session's length before egress; at TC
-//! the class of service is the packet's `skb->priority` (read back from
+//! member; a clone is cut to its session's length before egress (at XDP
+//! too, in the devmap program); at TC the class of service is the
+//! packet's `skb->priority` (read back from
 //! `BPF_PROG_TEST_RUN`'s context: no packet socket shows it, and the test
 //! machine's kernel has no queueing discipline to count by it). Needs
 //! root, BPF and clang; skips saying which.
@@ -56,26 +57,31 @@ fn egress_sees_the_class_of_service_ingress_set_on_every_target() {
 }
 
 #[test]
-fn clones_take_their_session_class_of_service_and_length_at_tc() {
+fn clones_take_their_session_class_of_service_and_length_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_cos clones: {why}");
         return;
     }
+    // At XDP the devmap program gives the copy its member's traits.
     for target in ["kernel", "user"] {
-        let (passed, text) = stf("clone_traits.stf", &["--target", target, "--hook", "tc"]);
+        for hook in ["xdp", "tc"] {
+            let args = ["--target", target, "--hook", hook];
+            let (passed, text) = stf("clone_traits.stf", &args);
+            assert!(
+                passed && text.contains("PASS: 8 packets, 0 failure(s)"),
+                "{target} {hook}:\n{text}"
+            );
+        }
+    }
+    // A copy's egress clones E2E at TC (at XDP it makes no clone).
+    for target in ["kernel", "user"] {
+        let args = ["--target", target, "--hook", "tc"];
+        let (passed, text) = stf("clone_traits_of_clones.stf", &args);
         assert!(
-            passed && text.contains("PASS: 8 packets, 0 failure(s)"),
+            passed && text.contains("PASS: 1 packets, 0 failure(s)"),
             "{target}:\n{text}"
         );
     }
-    // At XDP a clone's copy is made by the devmap, which neither cuts it
-    // nor gives it a priority: setting either is refused, not ignored.
-    let xdp = ["--target", "kernel", "--hook", "xdp", "-D", "NO_E2E"];
-    let (passed, text) = stf("clone_traits.stf", &xdp);
-    assert!(
-        !passed && text.contains("at XDP clones take no class of service or length yet"),
-        "{text}"
-    );
 }
 
 /// A frame for `psa_cos.p4` to port 2 with class of service `cos`, cloned

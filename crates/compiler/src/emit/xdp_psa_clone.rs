@@ -165,7 +165,7 @@ impl Emitter<'_> {
                 then: vec![CStmt::Return(String::new())],
                 other: vec![],
             },
-            line(format!("{p}_copies_add_members(c, session, {CLONE})")),
+            self.clones_added(CLONE),
         ];
         body.extend(self.packet_copies(r));
         body.extend([
