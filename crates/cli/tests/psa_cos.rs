@@ -190,7 +190,16 @@ fn clone_set_lists_traits_and_refuses_those_it_cannot_honour() {
         eprintln!("SKIPPED psa_cos refusals: {why}");
         return;
     }
-    let name = format!("psa_cos_refuse_{}", std::process::id());
+    // The same at XDP, where the devmap program applies the traits.
+    for hook in ["tc", "xdp"] {
+        clone_set_at(hook);
+    }
+}
+
+/// `p4bpf clone set` and `list` with traits on `psa_cos.p4` loaded at
+/// `hook`, and the traits it refuses.
+fn clone_set_at(hook: &str) {
+    let name = format!("psa_cos_refuse_{hook}_{}", std::process::id());
     let p4 = own("psa_cos.p4");
     let load = [
         "pipeline",
@@ -199,9 +208,12 @@ fn clone_set_lists_traits_and_refuses_those_it_cannot_honour() {
         "--name",
         &name,
         "--hook",
-        "tc",
+        hook,
     ];
-    assert!(common::p4bpf(&load).status.success(), "pipeline load");
+    assert!(
+        common::p4bpf(&load).status.success(),
+        "pipeline load at {hook}"
+    );
     let _loaded = Loaded(name.clone());
     let set = [
         "clone",
@@ -212,7 +224,7 @@ fn clone_set_lists_traits_and_refuses_those_it_cannot_honour() {
         "3:2,cos=1,truncate=20",
         "4",
     ];
-    assert!(common::p4bpf(&set).status.success());
+    assert!(common::p4bpf(&set).status.success(), "clone set at {hook}");
     let listed = common::stdout(&common::p4bpf(&["clone", "list", &name]));
     assert_eq!(listed, "8\t2:1,cos=2 3:2,cos=1,truncate=20 4:0\n");
     let json = common::stdout(&common::p4bpf(&["clone", "list", &name, "--json"]));

@@ -90,6 +90,9 @@ control In(inout headers_t hdr, inout meta_t meta,
                 ostd.clone_session_id = (CloneSessionId_t) (bit<16>) hdr.op.clone1;
             }
             if (hdr.op.resubmit != 0) {
+                // PSA drops before it resubmits: a packet to resubmit is
+                // not dropped.
+                ostd.drop = false;
                 ostd.resubmit = true;
             } else {
                 send_to_port(ostd, port);

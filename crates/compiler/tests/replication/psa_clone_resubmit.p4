@@ -27,6 +27,7 @@ control Ig(inout headers_t hdr, inout meta_t meta,
             meta.from_pass = 1;
             ostd.clone = true;
             ostd.clone_session_id = (CloneSessionId_t) 3;
+            ostd.drop = false;
             ostd.resubmit = true;
         }
     }

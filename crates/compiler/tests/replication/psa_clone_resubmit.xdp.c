@@ -587,7 +587,7 @@ static __always_inline int psa_clone_resubmit_psa_egress(struct xdp_md *ctx, str
     u8 *pkt_end = (u8 *)(long)ctx->data_end;
     u32 offset = 0 /* bytes the egress parser parsed */;
     u8 parser_error = 0;
-    /* control psa_egress_inputs (psa_clone_resubmit.p4:45) */
+    /* control psa_egress_inputs (psa_clone_resubmit.p4:46) */
     st->egress_parser_istd.egress_port = st->ostd.egress_port;
     st->egress_istd.egress_port = st->ostd.egress_port;
     st->egress_istd.class_of_service = st->ostd.class_of_service;
@@ -599,7 +599,7 @@ static __always_inline int psa_clone_resubmit_psa_egress(struct xdp_md *ctx, str
 psa_egress_inputs_end:;
     goto state_start;
 state_start:;
-    /* parser EP state start (psa_clone_resubmit.p4:49) */
+    /* parser EP state start (psa_clone_resubmit.p4:50) */
     /* extract eth_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -627,16 +627,16 @@ reject:;
     pkt = (u8 *)(long)ctx->data;
     pkt_end = (u8 *)(long)ctx->data_end;
 accept:;
-    /* control Eg (psa_clone_resubmit.p4:56) */
+    /* control Eg (psa_clone_resubmit.p4:57) */
     if ((st->egress_istd.packet_path == 3U)) {
         st->egress_headers.eth.type = ((u16)(st->egress_user_meta.from_pass));
         st->egress_headers.eth.p4bpf_dirty = 1;
     }
 Eg_end:;
-    /* control psa_egress_verdict (psa_clone_resubmit.p4:45) */
+    /* control psa_egress_verdict (psa_clone_resubmit.p4:46) */
     st->ostd.drop = st->egress_ostd.drop;
 psa_egress_verdict_end:;
-    /* control ED (psa_clone_resubmit.p4:66) */
+    /* control ED (psa_clone_resubmit.p4:67) */
     /* deparser: replace the parsed headers by the emitted ones (recorded, then written) */
     u32 new_len = 0;
     u8 emitted_0 = 0;
@@ -738,10 +738,11 @@ accept:;
         st->user_meta.from_pass = 1U;
         st->ostd.clone = 1;
         st->ostd.clone_session_id = 3U;
+        st->ostd.drop = 0;
         st->ostd.resubmit = 1;
     }
 Ig_end:;
-    /* control ID (psa_clone_resubmit.p4:35) */
+    /* control ID (psa_clone_resubmit.p4:36) */
     /* deparser: replace the parsed headers by the emitted ones (recorded, then written) */
     u32 new_len = 0;
     u8 emitted_0 = 0;
@@ -908,12 +909,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "567\t568\tpsa.p4:246\taction `multicast`\n"
     "574\t574\tpsa.p4:254\taction `ingress_drop`\n"
     "580\t580\tpsa.p4:260\taction `egress_drop`\n"
-    "591\t598\tpsa_clone_resubmit.p4:45\tcontrol `psa_egress_inputs`\n"
-    "603\t618\tpsa_clone_resubmit.p4:49\tparser state `EP.start`\n"
-    "631\t634\tpsa_clone_resubmit.p4:56\tcontrol `Eg`\n"
-    "637\t637\tpsa_clone_resubmit.p4:45\tcontrol `psa_egress_verdict`\n"
-    "643\t646\tpsa_clone_resubmit.p4:66\tcontrol `ED`\n"
+    "591\t598\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "603\t618\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "631\t634\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "637\t637\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "643\t646\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
     "707\t721\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "734\t742\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "748\t752\tpsa_clone_resubmit.p4:35\tcontrol `ID`\n"
+    "734\t743\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "749\t753\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";
