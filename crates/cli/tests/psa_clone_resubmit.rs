@@ -37,7 +37,7 @@ fn clones_of_a_pass_that_resubmits_leave_on_every_target() {
             ]);
             let text = common::stdout(&out) + &common::stderr(&out);
             assert!(
-                out.status.success() && text.contains("PASS: 8 packets, 0 failure(s)"),
+                out.status.success() && text.contains("PASS: 9 packets, 0 failure(s)"),
                 "{target} {hook}:\n{text}"
             );
         }

@@ -14,8 +14,13 @@
 //! state, and sends it through the session's devmap (v1model:
 //! `NAME_clone_i2e` at the checkpoint; PSA: `NAME_clone_plan` in the
 //! ingress deparser, which also keeps the received headers, and
-//! `NAME_clone_send`). One pass's clones per packet at XDP: a later
-//! pass's clone, when an earlier one is planned, is not made.
+//! `NAME_clone_send`). PSA's last pass adds its own clones to the plan
+//! (`last_pass_clones`: their egress starts from the plan's `state`),
+//! leaving through the earlier session's devmap, which holds every port
+//! once besides its members. Otherwise one pass's clones per packet at
+//! XDP: a later pass's clone, when an earlier one is planned, is not made
+//! (v1model's; PSA's of a pass between the first cloning one and the
+//! last).
 
 use super::c::{line, CStmt};
 use super::xdp_copies::CLONE;
@@ -50,6 +55,9 @@ impl Emitter<'_> {
         let mut out = String::new();
         if self.xdp_clones_before_resubmit().is_some() {
             out.push_str(&format!("\n    struct {} clone_state;", self.state_type()));
+        }
+        if self.xdp_clones_before_resubmit().is_some() && self.psa_xdp_clone().is_some() {
+            out.push_str("\n    u32 last_pass_clones; /* the first clone the last pass made */");
         }
         if self.xdp_clones_before_resubmit().is_some() || self.psa_xdp_clone().is_some() {
             out.push_str("\n    u32 clone_session;");
@@ -119,11 +127,12 @@ impl Emitter<'_> {
     /// (`fresh`), keeping this pass's state for its clones.
     pub(super) fn psa_plan_resumed_or_begun(
         &self,
+        clone: &CloneI2e,
         fresh: Vec<CStmt>,
         too_long: &str,
     ) -> Vec<CStmt> {
         let p = self.c_prefix();
-        let resumed = vec![
+        let mut resumed = vec![
             line(format!("u32 slot = planned % {}", super::xdp_copies::RING)),
             line(format!("c = bpf_map_lookup_elem(&{p}_copy_ring, &slot)")),
             CStmt::If {
@@ -136,8 +145,12 @@ impl Emitter<'_> {
             self.copy_state_line("&c->state", "st"),
             line("c->offset = offset"),
         ];
+        resumed.extend(self.last_pass_clones_added(clone));
         let mut begun = fresh;
-        begun.push(self.copy_state_line("&c->clone_state", "st"));
+        begun.extend([
+            self.copy_state_line("&c->clone_state", "st"),
+            line("c->last_pass_clones = 0 /* all this pass's */"),
+        ]);
         vec![CStmt::If {
             cond: "planned".into(),
             then: resumed,
@@ -183,6 +196,42 @@ impl Emitter<'_> {
                 other: begun,
             },
         ]
+    }
+
+    /// PSA, in the plan an earlier pass began: this last pass's clones
+    /// too, after it, whose egress starts from `state` (`clone_state` is
+    /// the earlier pass's). The devmap is the earlier session's, which
+    /// holds every port once: a port gets at most one frame more than
+    /// that session's members on it.
+    fn last_pass_clones_added(&self, clone: &CloneI2e) -> Vec<CStmt> {
+        let (p, sessions) = (self.c_prefix(), super::replication::sessions_map(self.prog));
+        vec![
+            line("c->last_pass_clones = c->count"),
+            CStmt::If {
+                cond: self.expr(&clone.flag),
+                then: vec![
+                    line(format!("u32 session_id = {}", self.expr(&clone.session))),
+                    line(format!(
+                        "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
+                    )),
+                    CStmt::If {
+                        cond: "session".into(),
+                        then: vec![self.clones_added(CLONE)],
+                        other: vec![],
+                    },
+                ],
+                other: vec![],
+            },
+        ]
+    }
+
+    /// In `NAME_copy_state`, PSA: where clone `i`'s egress starts, the
+    /// state of the pass that made it.
+    pub(super) fn psa_cloning_pass_state(&self) -> String {
+        if self.xdp_clones_before_resubmit().is_none() {
+            return "&c->state".into();
+        }
+        "(i >= c->last_pass_clones ? &c->state : &c->clone_state)".into()
     }
 
     fn clone_state_kept(&self) -> [CStmt; 2] {

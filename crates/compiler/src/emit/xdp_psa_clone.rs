@@ -176,7 +176,7 @@ impl Emitter<'_> {
         let begun = self.psa_plan_begun(clone);
         if self.xdp_clones_before_resubmit().is_some() {
             let too_long = format!("offset > {RECEIVED_MAX}");
-            body.extend(self.psa_plan_resumed_or_begun(begun, &too_long));
+            body.extend(self.psa_plan_resumed_or_begun(clone, begun, &too_long));
         } else {
             body.extend(begun);
         }
@@ -290,7 +290,7 @@ impl Emitter<'_> {
         vec![CStmt::If {
             cond: format!("c->copy[i].kind == {CLONE}"),
             then: vec![
-                self.copy_state_line("st", &format!("&c->{}", self.cloning_pass_state())),
+                self.copy_state_line("st", &self.psa_cloning_pass_state()),
                 line(format!("{port} = port")),
                 line(format!("{} = c->copy[i].rid", self.lvalue(&r.replica_id))),
                 line(format!(

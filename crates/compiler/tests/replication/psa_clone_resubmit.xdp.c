@@ -267,6 +267,7 @@ struct psa_clone_resubmit_copies {
     u32 saved;
     u8 received[256];
     struct psa_clone_resubmit_state clone_state;
+    u32 last_pass_clones; /* the first clone the last pass made */
     u32 clone_session;
 };
 struct {
@@ -439,6 +440,14 @@ static __attribute__((noinline)) void psa_clone_resubmit_clone_plan(struct xdp_m
         }
         __builtin_memcpy(&c->state, st, sizeof(*st));
         c->offset = offset;
+        c->last_pass_clones = c->count;
+        if (st->ostd.clone) {
+            u32 session_id = st->ostd.clone_session_id;
+            struct psa_clone_resubmit_group *session = bpf_map_lookup_elem(&psa_clone_resubmit_clone_sessions, &session_id);
+            if (session) {
+                psa_clone_resubmit_copies_add_clones(c, (struct psa_clone_resubmit_session *)session, P4BPF_CLONE);
+            }
+        }
     } else {
         u32 session_id = st->ostd.clone_session_id;
         struct psa_clone_resubmit_group *session = bpf_map_lookup_elem(&psa_clone_resubmit_clone_sessions, &session_id);
@@ -452,6 +461,7 @@ static __attribute__((noinline)) void psa_clone_resubmit_clone_plan(struct xdp_m
         c->clone_session = session_id;
         psa_clone_resubmit_copies_add_clones(c, (struct psa_clone_resubmit_session *)session, P4BPF_CLONE);
         __builtin_memcpy(&c->clone_state, st, sizeof(*st));
+        c->last_pass_clones = 0 /* all this pass's */;
     }
     c->received_len = ctx->data_end - ctx->data;
     c->saved = offset;
@@ -533,7 +543,7 @@ static __always_inline void psa_clone_resubmit_copy_state(struct psa_clone_resub
     {
         u32 port = c->copy[i].port;
         if (c->copy[i].kind == P4BPF_CLONE) {
-            __builtin_memcpy(st, &c->clone_state, sizeof(*st));
+            __builtin_memcpy(st, (i >= c->last_pass_clones ? &c->state : &c->clone_state), sizeof(*st));
             st->ostd.egress_port = port;
             st->egress_istd.instance = c->copy[i].rid;
             st->egress_istd.packet_path = 3;
@@ -905,16 +915,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "559\t561\tpsa.p4:237\taction `send_to_port`\n"
-    "567\t568\tpsa.p4:246\taction `multicast`\n"
-    "574\t574\tpsa.p4:254\taction `ingress_drop`\n"
-    "580\t580\tpsa.p4:260\taction `egress_drop`\n"
-    "591\t598\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
-    "603\t618\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
-    "631\t634\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
-    "637\t637\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
-    "643\t646\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
-    "707\t721\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "734\t743\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "749\t753\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
+    "569\t571\tpsa.p4:237\taction `send_to_port`\n"
+    "577\t578\tpsa.p4:246\taction `multicast`\n"
+    "584\t584\tpsa.p4:254\taction `ingress_drop`\n"
+    "590\t590\tpsa.p4:260\taction `egress_drop`\n"
+    "601\t608\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "613\t628\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "641\t644\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "647\t647\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "653\t656\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
+    "717\t731\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
+    "744\t753\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "759\t763\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";
