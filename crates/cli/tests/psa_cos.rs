@@ -1,8 +1,9 @@
 //! PSA's class of service and clone sessions' traits
 //! (`tests/psa_cos/psa_cos.p4`), and v1model's `priority`: egress reads
 //! the class of service ingress set, or a clone's from its session
-//! member; a clone is cut to its session's length before egress; at TC
-//! the class of service is the packet's `skb->priority` (read back from
+//! member; a clone is cut to its session's length before egress (at XDP
+//! too, in the devmap program); at TC the class of service is the
+//! packet's `skb->priority` (read back from
 //! `BPF_PROG_TEST_RUN`'s context: no packet socket shows it, and the test
 //! machine's kernel has no queueing discipline to count by it). Needs
 //! root, BPF and clang; skips saying which.
@@ -56,26 +57,31 @@ fn egress_sees_the_class_of_service_ingress_set_on_every_target() {
 }
 
 #[test]
-fn clones_take_their_session_class_of_service_and_length_at_tc() {
+fn clones_take_their_session_class_of_service_and_length_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_cos clones: {why}");
         return;
     }
+    // At XDP the devmap program gives the copy its member's traits.
     for target in ["kernel", "user"] {
-        let (passed, text) = stf("clone_traits.stf", &["--target", target, "--hook", "tc"]);
+        for hook in ["xdp", "tc"] {
+            let args = ["--target", target, "--hook", hook];
+            let (passed, text) = stf("clone_traits.stf", &args);
+            assert!(
+                passed && text.contains("PASS: 8 packets, 0 failure(s)"),
+                "{target} {hook}:\n{text}"
+            );
+        }
+    }
+    // A copy's egress clones E2E at TC (at XDP it makes no clone).
+    for target in ["kernel", "user"] {
+        let args = ["--target", target, "--hook", "tc"];
+        let (passed, text) = stf("clone_traits_of_clones.stf", &args);
         assert!(
-            passed && text.contains("PASS: 8 packets, 0 failure(s)"),
+            passed && text.contains("PASS: 1 packets, 0 failure(s)"),
             "{target}:\n{text}"
         );
     }
-    // At XDP a clone's copy is made by the devmap, which neither cuts it
-    // nor gives it a priority: setting either is refused, not ignored.
-    let xdp = ["--target", "kernel", "--hook", "xdp", "-D", "NO_E2E"];
-    let (passed, text) = stf("clone_traits.stf", &xdp);
-    assert!(
-        !passed && text.contains("at XDP clones take no class of service or length yet"),
-        "{text}"
-    );
 }
 
 /// A frame for `psa_cos.p4` to port 2 with class of service `cos`, cloned
@@ -125,6 +131,33 @@ fn class_of_service_is_the_skb_priority_at_tc() {
     assert_eq!(run.priority, 9);
 }
 
+/// `psa_cos.p4` with no class of service set: a program that only clones.
+const SETS_COS: &str =
+    "        ostd.class_of_service = (ClassOfService_t) (ClassOfServiceUint_t) hdr.info.cos;\n";
+
+#[test]
+fn a_program_that_only_clones_keeps_the_hosts_priority_at_tc() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_cos clone-only priority: {why}");
+        return;
+    }
+    let source = std::fs::read_to_string(own("psa_cos.p4")).expect("psa_cos.p4");
+    assert!(
+        source.contains(SETS_COS),
+        "psa_cos.p4 no longer sets its class of service so"
+    );
+    let dir = common::scratch_dir("psa_cos_clone_only_source");
+    let program = common::write(&dir, "clone_only.p4", &source.replacen(SETS_COS, "", 1));
+    let clone_only = loaded(&program);
+    let fd = clone_only.program_fd().expect("program");
+    // Not cloned, and cloned to a session nobody made: the host's 9 stays
+    // (it was overwritten with the class of service nobody set, 0).
+    for (priority, i2e) in [(9, 0), (9, 1), (0, 0), (200, 1)] {
+        let run = run_with_priority(fd, &frame(5, i2e), priority).expect("test run");
+        assert_eq!(run.priority, priority, "clone session {i2e}");
+    }
+}
+
 #[test]
 fn v1model_priority_is_the_skb_priority_at_tc() {
     if let Some(why) = common::kernel_unavailable() {
@@ -157,7 +190,16 @@ fn clone_set_lists_traits_and_refuses_those_it_cannot_honour() {
         eprintln!("SKIPPED psa_cos refusals: {why}");
         return;
     }
-    let name = format!("psa_cos_refuse_{}", std::process::id());
+    // The same at XDP, where the devmap program applies the traits.
+    for hook in ["tc", "xdp"] {
+        clone_set_at(hook);
+    }
+}
+
+/// `p4bpf clone set` and `list` with traits on `psa_cos.p4` loaded at
+/// `hook`, and the traits it refuses.
+fn clone_set_at(hook: &str) {
+    let name = format!("psa_cos_refuse_{hook}_{}", std::process::id());
     let p4 = own("psa_cos.p4");
     let load = [
         "pipeline",
@@ -166,9 +208,12 @@ fn clone_set_lists_traits_and_refuses_those_it_cannot_honour() {
         "--name",
         &name,
         "--hook",
-        "tc",
+        hook,
     ];
-    assert!(common::p4bpf(&load).status.success(), "pipeline load");
+    assert!(
+        common::p4bpf(&load).status.success(),
+        "pipeline load at {hook}"
+    );
     let _loaded = Loaded(name.clone());
     let set = [
         "clone",
@@ -179,7 +224,7 @@ fn clone_set_lists_traits_and_refuses_those_it_cannot_honour() {
         "3:2,cos=1,truncate=20",
         "4",
     ];
-    assert!(common::p4bpf(&set).status.success());
+    assert!(common::p4bpf(&set).status.success(), "clone set at {hook}");
     let listed = common::stdout(&common::p4bpf(&["clone", "list", &name]));
     assert_eq!(listed, "8\t2:1,cos=2 3:2,cos=1,truncate=20 4:0\n");
     let json = common::stdout(&common::p4bpf(&["clone", "list", &name, "--json"]));

@@ -1092,6 +1092,9 @@ pub struct Intrinsics {
     /// or v1model's `priority` (when set): at TC the packet's
     /// `skb->priority`, a PSA clone's from its session.
     pub class_of_service: Option<Expr>,
+    /// Whether runnable code sets `class_of_service` (not only clones):
+    /// a program that never sets it leaves the host's `skb->priority`.
+    pub sets_class_of_service: bool,
 }
 
 /// PNA's `mirror_packet(slot, session)`: slot `i`'s variable holds the

@@ -174,17 +174,18 @@ fn refuse_at_hook(prog: &ir::Program, hook: Hook) -> Result<(), Diagnostics> {
     Ok(())
 }
 
-/// The copies XDP's devmap broadcast cannot make: PSA's clone of a
-/// packet that is also resubmitted (its copies leave the ingress
-/// deparser at once).
+/// The copies XDP's devmap broadcast cannot make: an E2E clone without
+/// the copies' devmaps.
 fn refuse_copies_at_xdp(prog: &ir::Program, hook: Hook) -> Option<Diagnostics> {
     let i = &prog.intrinsics;
     if hook != Hook::Xdp {
         return None;
     }
-    let (at, what) = match (&i.clone_e2e, &i.clone_i2e, &i.resubmit) {
-        (Some(e2e), _, _) if i.replication.is_none() => (e2e.at, "an E2E clone is not supported at XDP without the copies' devmaps"),
-        (_, Some(i2e), Some(_)) if prog.arch == ir::Arch::Psa => (i2e.at, "cloning in a program that also resubmits is not supported at XDP: a cloned packet's copies leave ingress at once"),
+    let (at, what) = match &i.clone_e2e {
+        Some(e2e) if i.replication.is_none() => (
+            e2e.at,
+            "an E2E clone is not supported at XDP without the copies' devmaps",
+        ),
         _ => return None,
     };
     let mut diags = Diagnostics::default();

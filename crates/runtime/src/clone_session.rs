@@ -11,7 +11,7 @@ use crate::map::{u32_at, Map, Write};
 use crate::map_source::MapSource;
 use crate::multicast::{members_value, read_members, Member};
 use crate::xdp_copies::{self, Copies};
-use p4bpf_layout::{Architecture, Hook, Pipeline};
+use p4bpf_layout::{Architecture, Pipeline};
 
 /// What a clone session gives one copy besides its port and instance
 /// (PSA's clone session: class of service, truncation).
@@ -147,11 +147,6 @@ fn check_traits(description: &Pipeline, traits: &[CopyTraits], what: &str) -> Re
             return Err(RuntimeError::Value(format!(
                 "{what}: a class of service or length per clone is PSA's; program `{}` is not a PSA program",
                 description.program
-            )));
-        }
-        if *t != CopyTraits::default() && description.hook == Hook::Xdp {
-            return Err(RuntimeError::Value(format!(
-                "{what}: at XDP clones take no class of service or length yet; load the program with --hook tc"
             )));
         }
         if t.class_of_service > MAX_CLASS_OF_SERVICE {

@@ -9,7 +9,9 @@
 //! the copy's egress program cuts the copy to it before the egress parser
 //! reads it, as PSA cuts a clone before egress. XDP has no skb: there the
 //! class of service reaches egress only. v1model's `priority` becomes the
-//! skb's priority the same way.
+//! skb's priority the same way. A program that never sets a class of
+//! service (one that only clones) leaves the priority the host gave the
+//! packet, but for a clone whose session member has one.
 
 use super::c::{line, CStmt};
 use super::Emitter;
@@ -25,11 +27,33 @@ impl Emitter<'_> {
     }
 
     /// At the checkpoint: the packet's class of service as its priority
-    /// (before any copy, which inherits it).
+    /// (before any copy, which inherits it), when the program sets one; a
+    /// program that only clones leaves the priority the host gave.
     pub(super) fn skb_priority(&self) -> Vec<CStmt> {
+        if !self.prog.intrinsics.sets_class_of_service {
+            return vec![];
+        }
         self.tc_class_of_service()
             .map(|cos| vec![line(format!("skb->priority = {cos}"))])
             .unwrap_or_default()
+    }
+
+    /// On a copy in its egress program: its class of service as its
+    /// priority; when the program sets none, only a clone's session member
+    /// gives one (not 0), else the copy keeps the packet's priority.
+    fn copy_priority(&self) -> Vec<CStmt> {
+        let Some(cos) = self.tc_class_of_service() else {
+            return vec![];
+        };
+        let set = line(format!("skb->priority = {cos}"));
+        if self.prog.intrinsics.sets_class_of_service {
+            return vec![set];
+        }
+        vec![CStmt::If {
+            cond: cos,
+            then: vec![set],
+            other: vec![],
+        }]
     }
 
     /// Whether copies carry a length to cut them to: PSA's clones at TC,
@@ -73,7 +97,7 @@ impl Emitter<'_> {
                 other: vec![],
             });
         }
-        out.extend(self.skb_priority());
+        out.extend(self.copy_priority());
         out
     }
 }

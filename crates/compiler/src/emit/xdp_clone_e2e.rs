@@ -246,7 +246,7 @@ impl Emitter<'_> {
                 then: vec![CStmt::Return("-1".into())],
                 other: vec![],
             },
-            line(format!("{p}_copies_add_members(c, session, {CLONE_E2E})")),
+            self.clones_added(CLONE_E2E),
             CStmt::If {
                 cond: self.packet_kept(),
                 then: vec![line(format!("{p}_copies_add(c, {port}, 0, {EGRESSED})"))],

@@ -34,7 +34,7 @@ use p4bpf_layout::Hook;
 pub(super) const RING: u32 = 128;
 /// Copies one packet can make: a session's members, a group's, and the
 /// original.
-const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
+pub(super) const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
 /// What a copy is, in `struct NAME_copy`'s `kind` (`enum p4bpf_copy_kind`).
 pub(super) const ORIGINAL: &str = "P4BPF_ORIGINAL";
 pub(super) const REPLICA: &str = "P4BPF_REPLICA";
@@ -111,6 +111,7 @@ impl Emitter<'_> {
         let outer = copy_ports_map(self.prog);
         let groups = format!("{p}_mcast_groups");
         let received = self.psa_received_fields() + &self.clone_state_fields();
+        let traits = self.copy_trait_fields();
         let mut out = format!(
             "/* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */\n\
              struct {p}_member {{\n    u32 port;\n    u32 rid;\n}};\n\
@@ -121,7 +122,7 @@ impl Emitter<'_> {
              struct {{\n    __uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);\n    __type(key, u64);\n    __uint(max_entries, {});\n    __array(values, struct {p}_devmap);\n}} {outer} SEC(\".maps\");\n\n\
              /* One copy a packet makes: its port, replica id and kind. */\n\
              enum p4bpf_copy_kind {{ {ORIGINAL}, {REPLICA}, {CLONE}, {CLONE_E2E}, {EGRESSED} }};\n\
-             struct {p}_copy {{\n    u32 port;\n    u32 rid;\n    u32 kind;\n}};\n\
+             struct {p}_copy {{\n    u32 port;\n    u32 rid;\n    u32 kind;{traits}\n}};\n\
              /* A packet's copies, from ingress to their egress programs. */\n\
              struct {p}_copies {{\n    struct {state} state;\n    u32 seq;\n    u32 offset;\n    u32 count;\n    u8 parser_error;\n    u8 taken[{MAX_COPIES}];\n    struct {p}_copy copy[{MAX_COPIES}];{received}\n}};\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {p}_copies);\n    __uint(max_entries, {RING});\n}} {p}_copy_ring SEC(\".maps\");\n\n\
@@ -139,6 +140,7 @@ impl Emitter<'_> {
             out.push_str(&self.sessions_map_definition());
         }
         out.push_str(&self.copy_plan_functions());
+        out.push_str(&self.clones_add_function());
         out.push_str(&self.clone_later_function());
         out.push_str(&self.copy_send_functions(r));
         out.push_str(&self.psa_clone_functions(r));
@@ -188,7 +190,7 @@ impl Emitter<'_> {
             "}}\n\n/* Adds one copy of `kind` out of `port` to the plan. */\n\
              static __always_inline void {p}_copies_add(struct {p}_copies *c, u32 port, u32 rid, u32 kind)\n{{\n"
         ));
-        let add = vec![
+        let mut add = vec![
             line("u32 n = c->count"),
             CStmt::If {
                 cond: format!("n >= {MAX_COPIES}"),
@@ -199,8 +201,9 @@ impl Emitter<'_> {
             line("c->copy[n].rid = rid"),
             line("c->copy[n].kind = kind"),
             line("c->taken[n] = 0"),
-            line("c->count = n + 1"),
         ];
+        add.extend(self.copy_traits_cleared());
+        add.push(line("c->count = n + 1"));
         super::c::print(&add, 1, &mut out);
         out.push_str(&format!(
             "}}\n\n/* Adds a copy of `kind` per member of `list` (a group or a session). */\n\
@@ -503,6 +506,7 @@ impl Emitter<'_> {
             line(format!("{p}_copy_state(st, c, i)")),
         ];
         body.extend(self.psa_clone_restore());
+        body.extend(self.xdp_clone_traits_applied());
         if self.prog.arch == crate::ir::Arch::Psa {
             body.extend(self.xdp_egressed_original());
             return body;

@@ -10,7 +10,9 @@
 //! packet (nothing when dropped, the group's replicas, or the original),
 //! and puts its number in the frame's XDP metadata, which moves with the
 //! frame as the deparser writes. At the checkpoint a frame with a plan
-//! goes to the session's devmap (`NAME_clone_send`). A clone's egress
+//! goes to the devmap of the session the plan holds (`NAME_clone_send`;
+//! in a program that resubmits, the plan may be an earlier pass's:
+//! [`super::xdp_clone_resubmit`]). A clone's egress
 //! program first puts the received headers back (`NAME_restore_received`)
 //! and then parses it, as every PSA copy's egress does.
 
@@ -50,13 +52,21 @@ impl Emitter<'_> {
             return vec![];
         }
         let ctx = self.target.context();
+        let planned = self.planned_argument().0;
+        let plan = vec![
+            line(format!(
+                "{}_clone_plan({ctx}, st, offset{planned})",
+                self.c_prefix()
+            )),
+            line(format!("pkt = (u8 *)(long){ctx}->data")),
+            line(format!("pkt_end = (u8 *)(long){ctx}->data_end")),
+        ];
+        if self.xdp_clones_before_resubmit().is_some() {
+            return self.clone_with_passes(clone, plan);
+        }
         vec![CStmt::If {
             cond: self.expr(&clone.flag),
-            then: vec![
-                line(format!("{}_clone_plan({ctx}, st, offset)", self.c_prefix())),
-                line(format!("pkt = (u8 *)(long){ctx}->data")),
-                line(format!("pkt_end = (u8 *)(long){ctx}->data_end")),
-            ],
+            then: plan,
             other: vec![],
         }]
     }
@@ -72,7 +82,7 @@ impl Emitter<'_> {
             CStmt::If {
                 cond: "(void *)(planned + 1) <= (void *)(long)ctx->data".into(),
                 then: vec![CStmt::Return(format!(
-                    "{}_clone_send(ctx, st)",
+                    "{}_clone_send(ctx, *planned)",
                     self.c_prefix()
                 ))],
                 other: vec![],
@@ -87,7 +97,7 @@ impl Emitter<'_> {
             return String::new();
         };
         let mut out = self.clone_plan_function(clone, r);
-        out.push_str(&self.clone_send_after_deparse(clone));
+        out.push_str(&self.clone_send_after_deparse());
         out.push_str(&self.restore_received_function());
         out
     }
@@ -133,10 +143,11 @@ impl Emitter<'_> {
         out
     }
 
-    fn clone_plan_function(&self, clone: &CloneI2e, r: &Replication) -> String {
+    /// A plan begun in `c` with the clones of session `clone.session`.
+    fn psa_plan_begun(&self, clone: &CloneI2e) -> Vec<CStmt> {
         let p = self.c_prefix();
         let sessions = super::replication::sessions_map(self.prog);
-        let mut body = vec![
+        vec![
             line(format!("u32 session_id = {}", self.expr(&clone.session))),
             line(format!(
                 "struct {p}_group *session = bpf_map_lookup_elem(&{sessions}, &session_id)"
@@ -148,14 +159,28 @@ impl Emitter<'_> {
                 )],
                 other: vec![],
             },
-            line(format!(
-                "struct {p}_copies *c = {p}_copies_begin(st, offset, 0)"
-            )),
+            line(format!("c = {p}_copies_begin(st, offset, 0)")),
             CStmt::If {
                 cond: "!c".into(),
                 then: vec![CStmt::Return(String::new())],
                 other: vec![],
             },
+            line("c->clone_session = session_id"),
+            self.clones_added(CLONE),
+        ]
+    }
+
+    fn clone_plan_function(&self, clone: &CloneI2e, r: &Replication) -> String {
+        let p = self.c_prefix();
+        let mut body = vec![line(format!("struct {p}_copies *c"))];
+        let begun = self.psa_plan_begun(clone);
+        if self.xdp_clones_before_resubmit().is_some() {
+            let too_long = format!("offset > {RECEIVED_MAX}");
+            body.extend(self.psa_plan_resumed_or_begun(clone, begun, &too_long));
+        } else {
+            body.extend(begun);
+        }
+        body.extend([
             line("c->received_len = ctx->data_end - ctx->data"),
             line("c->saved = offset"),
             CStmt::Comment("1 to 256 bytes, as the verifier can see".into()),
@@ -165,8 +190,7 @@ impl Emitter<'_> {
                 then: vec![CStmt::Return(String::new())],
                 other: vec![],
             },
-            line(format!("{p}_copies_add_members(c, session, {CLONE})")),
-        ];
+        ]);
         body.extend(self.packet_copies(r));
         body.extend([
             CStmt::If {
@@ -183,21 +207,32 @@ impl Emitter<'_> {
         ]);
         let mut out = format!(
             "/* Clone I2E: plans the session's clones (with the received headers) and\n * the packet's own copies; the plan's number goes in the frame's metadata.\n * A function of its own: the verifier goes on from one state, not one per\n * way out of its loops. */\n\
-             static __attribute__((noinline)) void {p}_clone_plan(struct xdp_md *ctx, struct {} *st, u32 offset)\n{{\n",
-            self.state_type()
+             static __attribute__((noinline)) void {p}_clone_plan(struct xdp_md *ctx, struct {} *st, u32 offset{})\n{{\n",
+            self.state_type(),
+            self.planned_argument().1
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
     }
 
-    fn clone_send_after_deparse(&self, clone: &CloneI2e) -> String {
+    /// `NAME_clone_send`: to the devmap of the session the plan's clones
+    /// are of (in a program that resubmits, an earlier pass's).
+    fn clone_send_after_deparse(&self) -> String {
         let p = self.c_prefix();
         let body = vec![
+            line(format!("u32 slot = planned % {}", super::xdp_copies::RING)),
             line(format!(
-                "u64 key = {}ULL | {}",
-                p4bpf_layout::SESSION_KEY,
-                self.expr(&clone.session)
+                "struct {p}_copies *c = bpf_map_lookup_elem(&{p}_copy_ring, &slot)"
+            )),
+            CStmt::If {
+                cond: "!c || c->seq != planned".into(),
+                then: vec![CStmt::Return("XDP_DROP /* its plan was lost */".into())],
+                other: vec![],
+            },
+            line(format!(
+                "u64 key = {}ULL | c->clone_session",
+                p4bpf_layout::SESSION_KEY
             )),
             line(format!(
                 "void *ports = bpf_map_lookup_elem(&{}, &key)",
@@ -207,8 +242,7 @@ impl Emitter<'_> {
         ];
         let mut out = format!(
             "/* A planned frame, written by the ingress deparser, to the session's devmap. */\n\
-             static __always_inline int {p}_clone_send(struct xdp_md *ctx, struct {} *st)\n{{\n",
-            self.state_type()
+             static __always_inline int {p}_clone_send(struct xdp_md *ctx, u32 planned)\n{{\n"
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
@@ -256,7 +290,7 @@ impl Emitter<'_> {
         vec![CStmt::If {
             cond: format!("c->copy[i].kind == {CLONE}"),
             then: vec![
-                self.copy_state_line("st", "&c->state"),
+                self.copy_state_line("st", &self.psa_cloning_pass_state()),
                 line(format!("{port} = port")),
                 line(format!("{} = c->copy[i].rid", self.lvalue(&r.replica_id))),
                 line(format!(

@@ -295,6 +295,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             recirculate: None,
             mirror: None,
             class_of_service: None,
+            sets_class_of_service: false,
         })
     }
 

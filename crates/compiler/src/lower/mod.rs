@@ -279,6 +279,7 @@ pub fn lower(
                 recirculate: None,
                 mirror: None,
                 class_of_service: None,
+                sets_class_of_service: false,
             },
             sends_perf_events: false,
             entry_requests: vec![],

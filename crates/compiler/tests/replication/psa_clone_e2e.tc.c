@@ -635,7 +635,6 @@ ID_end:;
     if (st->ostd.drop != 0) {
         return TC_ACT_SHOT /* ingress dropped it */;
     }
-    skb->priority = st->ostd.class_of_service;
     if (st->ostd.multicast_group != 0) {
         return psa_clone_e2e_multicast(skb, st, st->ostd.multicast_group, offset, parser_error);
     }
@@ -659,7 +658,9 @@ int psa_clone_e2e_tc_egress(struct __sk_buff *skb)
     if (mailbox->truncate && mailbox->truncate < skb->len && bpf_skb_change_tail(skb, mailbox->truncate, 0)) {
         return TC_ACT_SHOT /* the kernel would not cut it */;
     }
-    skb->priority = st->ostd.class_of_service;
+    if (st->ostd.class_of_service) {
+        skb->priority = st->ostd.class_of_service;
+    }
     int verdict = psa_clone_e2e_psa_egress(skb, st);
     return verdict == TC_ACT_SHOT ? TC_ACT_SHOT : TC_ACT_OK /* out of the port the copy was sent to */;
 }

@@ -246,6 +246,8 @@ struct psa_clone_e2e_copy {
     u32 port;
     u32 rid;
     u32 kind;
+    u32 class_of_service;
+    u32 truncate; /* 0: whole */
 };
 /* A packet's copies, from ingress to their egress programs. */
 struct psa_clone_e2e_copies {
@@ -332,6 +334,8 @@ static __always_inline void psa_clone_e2e_copies_add(struct psa_clone_e2e_copies
     c->copy[n].rid = rid;
     c->copy[n].kind = kind;
     c->taken[n] = 0;
+    c->copy[n].class_of_service = 0;
+    c->copy[n].truncate = 0;
     c->count = n + 1;
 }
 
@@ -360,6 +364,20 @@ static __always_inline int psa_clone_e2e_copies_send(struct xdp_md *ctx, struct 
     }
     *meta = c->seq;
     return bpf_redirect_map(ports, 0, BPF_F_BROADCAST);
+}
+
+/* Adds a clone of `kind` per member of `session`, with the member's class of
+ * service and length. */
+static __always_inline void psa_clone_e2e_copies_add_clones(struct psa_clone_e2e_copies *c, struct psa_clone_e2e_session *session, u32 kind)
+{
+    for (u32 i = 0; i < 64 && i < session->count; i++) {
+        u32 n = c->count;
+        psa_clone_e2e_copies_add(c, session->members[i].port, session->members[i].rid, kind);
+        if (n < 129 && c->count == n + 1) {
+            c->copy[n].class_of_service = session->traits[i].class_of_service;
+            c->copy[n].truncate = session->traits[i].packet_length_bytes;
+        }
+    }
 }
 
 /* One replica per member of group `group_id`, each to its port's egress. */
@@ -408,7 +426,7 @@ static __always_inline int psa_clone_e2e_clone_e2e(struct xdp_md *ctx, struct ps
     if (!c) {
         return -1;
     }
-    psa_clone_e2e_copies_add_members(c, session, P4BPF_CLONE_E2E);
+    psa_clone_e2e_copies_add_clones(c, (struct psa_clone_e2e_session *)session, P4BPF_CLONE_E2E);
     if (st->ostd.drop == 0) {
         psa_clone_e2e_copies_add(c, st->ostd.egress_port, 0, P4BPF_EGRESSED);
     }
@@ -717,6 +735,13 @@ int psa_clone_e2e_xdp_egress(struct xdp_md *ctx)
         return XDP_DROP /* a port no copy of this packet is for */;
     }
     psa_clone_e2e_copy_state(st, c, i);
+    if (c->copy[i].kind == P4BPF_CLONE || c->copy[i].kind == P4BPF_CLONE_E2E) {
+        st->ostd.class_of_service = c->copy[i].class_of_service;
+    }
+    int cut = (int)c->copy[i].truncate - (int)(ctx->data_end - ctx->data);
+    if (c->copy[i].truncate && cut < 0 && bpf_xdp_adjust_tail(ctx, cut)) {
+        return XDP_DROP /* the kernel would not cut it */;
+    }
     u32 running_key = 0;
     u32 *running = bpf_map_lookup_elem(&psa_clone_e2e_copy_running, &running_key);
     if (running) {
@@ -755,16 +780,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "466\t468\tpsa.p4:237\taction `send_to_port`\n"
-    "474\t475\tpsa.p4:246\taction `multicast`\n"
-    "481\t481\tpsa.p4:254\taction `ingress_drop`\n"
-    "487\t487\tpsa.p4:260\taction `egress_drop`\n"
-    "498\t511\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
-    "516\t530\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
-    "543\t549\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
-    "552\t552\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
-    "558\t561\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
-    "623\t637\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
-    "650\t650\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
-    "656\t659\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
+    "484\t486\tpsa.p4:237\taction `send_to_port`\n"
+    "492\t493\tpsa.p4:246\taction `multicast`\n"
+    "499\t499\tpsa.p4:254\taction `ingress_drop`\n"
+    "505\t505\tpsa.p4:260\taction `egress_drop`\n"
+    "516\t529\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
+    "534\t548\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
+    "561\t567\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
+    "570\t570\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
+    "576\t579\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
+    "641\t655\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
+    "668\t668\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
+    "674\t677\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
     "";
