@@ -98,6 +98,19 @@ fn psa_egress_parses_again_bridges_metadata_and_drops_on_every_target() {
 }
 
 #[test]
+fn psa_egress_tables_load_and_act_on_every_target() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED psa_egress_tables: {why}");
+        return;
+    }
+    let (program, script) = (own("psa_egress_tables.p4"), own("psa_egress_tables.stf"));
+    for (ok, target, text) in run_stf(&program, &script, &[]) {
+        assert!(ok, "{target}:\n{text}");
+        assert!(text.contains("drop: ok"), "{target}: no drop seen:\n{text}");
+    }
+}
+
+#[test]
 fn psa_resubmit_runs_ingress_again_on_the_received_packet_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED psa_resubmit: {why}");

@@ -22,15 +22,25 @@ impl Target for Tc {
     fn context(&self) -> &'static str {
         "skb"
     }
-    // Headers must be in the linear part for direct access.
+    // Headers must be in the linear part for direct access. The lengths
+    // are read through volatile loads: clang would otherwise reuse these
+    // 32-bit loads for the packet pointers and zero-extend them with
+    // shifts, which the verifier refuses on a packet pointer (seen in the
+    // PSA egress function of a program with an egress table).
     fn before_parsing(&self) -> Vec<CStmt> {
-        vec![CStmt::If {
-            cond: "skb->data_end - skb->data < skb->len".into(),
-            then: vec![line(
-                "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
-            )],
-            other: vec![],
-        }]
+        let comment = "volatile reads, not reused for pkt and pkt_end: \
+                       the verifier refuses a zero-extended packet pointer";
+        let linear = "*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data";
+        vec![
+            CStmt::Comment(comment.into()),
+            CStmt::If {
+                cond: format!("{linear} < skb->len"),
+                then: vec![line(
+                    "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
+                )],
+                other: vec![],
+            },
+        ]
     }
     fn reload_pointers(&self) -> [String; 2] {
         [

@@ -221,7 +221,8 @@ int action_out_params_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -331,7 +332,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "213\t215\taction_out_params.p4:15\taction `sw.swap`\n"
-    "236\t250\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "256\t260\taction_out_params.p4:14\tcontrol `sw`\n"
-    "264\t273\taction_out_params.p4:27\tcontrol `dep`\n"
+    "237\t251\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "257\t261\taction_out_params.p4:14\tcontrol `sw`\n"
+    "265\t274\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

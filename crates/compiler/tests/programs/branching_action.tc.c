@@ -290,7 +290,8 @@ int branching_action_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -580,9 +581,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "268\t278\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
     "284\t284\tbranching_action.p4:49\taction `sw.drop`\n"
-    "305\t325\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "328\t345\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "348\t371\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "377\t417\tbranching_action.p4:41\tcontrol `sw`\n"
-    "380\t416\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "306\t326\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "329\t346\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "349\t372\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "378\t418\tbranching_action.p4:41\tcontrol `sw`\n"
+    "381\t417\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

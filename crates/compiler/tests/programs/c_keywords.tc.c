@@ -103,7 +103,8 @@ int c_keywords_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -240,7 +241,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "97\t97\tc_keywords.p4:8\taction `f.static`\n"
-    "118\t131\tc_keywords.p4:6\tparser state `prs.start`\n"
-    "137\t172\tc_keywords.p4:7\tcontrol `f`\n"
-    "139\t172\tc_keywords.p4:9\ttable `f.t`\n"
+    "119\t132\tc_keywords.p4:6\tparser state `prs.start`\n"
+    "138\t173\tc_keywords.p4:7\tcontrol `f`\n"
+    "140\t173\tc_keywords.p4:9\ttable `f.t`\n"
     "";

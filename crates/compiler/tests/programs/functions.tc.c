@@ -88,7 +88,8 @@ int functions_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -154,6 +155,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "70\t82\tfunctions.p4:34\taction `f.check`\n"
-    "103\t116\tfunctions.p4:27\tparser state `prs.start`\n"
-    "122\t134\tfunctions.p4:33\tcontrol `f`\n"
+    "104\t117\tfunctions.p4:27\tparser state `prs.start`\n"
+    "123\t135\tfunctions.p4:33\tcontrol `f`\n"
     "";

@@ -482,7 +482,8 @@ int idle_timers_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -831,8 +832,8 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "452\t452\tpsa.p4:260\taction `egress_drop`\n"
     "458\t464\tidle_timers.p4:37\taction `In.set1`\n"
     "470\t476\tidle_timers.p4:38\taction `In.set2`\n"
-    "499\t520\tidle_timers.p4:28\tparser state `InParser.start`\n"
-    "533\t634\tidle_timers.p4:34\tcontrol `In`\n"
-    "534\t572\tidle_timers.p4:39\ttable `In.by_prefix`\n"
-    "573\t634\tidle_timers.p4:45\ttable `In.by_mask`\n"
+    "500\t521\tidle_timers.p4:28\tparser state `InParser.start`\n"
+    "534\t635\tidle_timers.p4:34\tcontrol `In`\n"
+    "535\t573\tidle_timers.p4:39\ttable `In.by_prefix`\n"
+    "574\t635\tidle_timers.p4:45\ttable `In.by_mask`\n"
     "";

@@ -199,7 +199,8 @@ int initializers_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -376,7 +377,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "214\t227\tinitializers.p4:9\tparser state `prs.start`\n"
-    "233\t257\tinitializers.p4:10\tcontrol `sw`\n"
-    "261\t280\tinitializers.p4:21\tcontrol `dprs`\n"
+    "215\t228\tinitializers.p4:9\tparser state `prs.start`\n"
+    "234\t258\tinitializers.p4:10\tcontrol `sw`\n"
+    "262\t281\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

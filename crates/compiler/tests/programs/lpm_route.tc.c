@@ -284,7 +284,8 @@ int lpm_route_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -499,8 +500,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "249\t257\tlpm_route.p4:22\taction `route.forward`\n"
     "263\t278\tlpm_route.p4:27\taction `route.bounce`\n"
-    "299\t317\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "320\t347\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "353\t389\tlpm_route.p4:21\tcontrol `route`\n"
-    "355\t389\tlpm_route.p4:33\ttable `route.fib`\n"
+    "300\t318\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "321\t348\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "354\t390\tlpm_route.p4:21\tcontrol `route`\n"
+    "356\t390\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -322,7 +322,8 @@ int pna_mirror_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -539,7 +540,7 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "308\t310\tpna_mirror.p4:36\taction `MainControl.forward`\n"
     "316\t316\tpna_mirror.p4:41\taction `MainControl.drop`\n"
-    "349\t363\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "371\t412\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "379\t412\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "350\t364\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
+    "372\t413\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "380\t413\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

@@ -450,7 +450,8 @@ int psa_direct_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -743,7 +744,7 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "430\t431\tpsa_direct.p4:61\taction `In.police_yellow`\n"
     "437\t438\tpsa_direct.p4:65\taction `In.police_volume`\n"
     "444\t444\tpsa_direct.p4:69\taction `In.plain`\n"
-    "468\t494\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "507\t576\tpsa_direct.p4:40\tcontrol `In`\n"
-    "507\t576\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "469\t495\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "508\t577\tpsa_direct.p4:40\tcontrol `In`\n"
+    "508\t577\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

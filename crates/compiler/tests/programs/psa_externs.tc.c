@@ -437,7 +437,8 @@ int psa_externs_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -629,6 +630,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "418\t419\tpsa.p4:246\taction `multicast`\n"
     "425\t425\tpsa.p4:254\taction `ingress_drop`\n"
     "431\t431\tpsa.p4:260\taction `egress_drop`\n"
-    "497\t528\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "541\t566\tpsa_externs.p4:40\tcontrol `In`\n"
+    "498\t529\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "542\t567\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

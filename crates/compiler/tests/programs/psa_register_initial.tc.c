@@ -363,7 +363,8 @@ int psa_register_initial_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -551,6 +552,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "344\t345\tpsa.p4:246\taction `multicast`\n"
     "351\t351\tpsa.p4:254\taction `ingress_drop`\n"
     "357\t357\tpsa.p4:260\taction `egress_drop`\n"
-    "421\t451\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "464\t493\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "422\t452\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "465\t494\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -459,7 +459,8 @@ int psa_selector_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -974,9 +975,9 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "429\t435\tpsa_selector.p4:30\taction `Ig.set_type`\n"
     "441\t447\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
     "453\t453\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "476\t490\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "503\t651\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "503\t542\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "543\t590\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "591\t651\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "477\t491\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "504\t652\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "504\t543\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "544\t591\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "592\t652\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -251,7 +251,8 @@ int push_pop_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -496,9 +497,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "266\t286\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "289\t306\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "309\t332\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "338\t365\tpush_pop.p4:39\tcontrol `sw`\n"
-    "369\t378\tpush_pop.p4:57\tcontrol `dep`\n"
+    "267\t287\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "290\t307\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "310\t333\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "339\t366\tpush_pop.p4:39\tcontrol `sw`\n"
+    "370\t379\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

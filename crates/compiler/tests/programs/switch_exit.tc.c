@@ -62,7 +62,8 @@ int switch_exit_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -133,6 +134,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "77\t90\tswitch_exit.p4:6\tparser state `prs.start`\n"
-    "96\t114\tswitch_exit.p4:7\tcontrol `f`\n"
+    "78\t91\tswitch_exit.p4:6\tparser state `prs.start`\n"
+    "97\t115\tswitch_exit.p4:7\tcontrol `f`\n"
     "";

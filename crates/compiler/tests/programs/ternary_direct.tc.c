@@ -572,7 +572,8 @@ int ternary_direct_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -964,8 +965,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "546\t546\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
     "552\t566\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "589\t604\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "616\t734\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "616\t675\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "676\t734\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "590\t605\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "617\t735\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "617\t676\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "677\t735\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -258,7 +258,8 @@ int ternary_priority_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -495,7 +496,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "251\t252\tternary_priority.p4:16\taction `pipe.set`\n"
-    "273\t304\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "310\t373\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "311\t362\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "274\t305\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "311\t374\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "312\t363\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";

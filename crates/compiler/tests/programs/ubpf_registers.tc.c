@@ -258,7 +258,8 @@ int ubpf_registers_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -403,7 +404,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "251\t252\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "276\t294\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "297\t313\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "319\t348\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "277\t295\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "298\t314\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "320\t349\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -150,7 +150,8 @@ int value_set_scan_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -285,7 +286,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "165\t185\tvalue_set_scan.p4:16\tparser state `prs.start`\n"
-    "188\t215\tvalue_set_scan.p4:24\tparser state `prs.ipv4`\n"
-    "221\t221\tvalue_set_scan.p4:33\tcontrol `pipe`\n"
+    "166\t186\tvalue_set_scan.p4:16\tparser state `prs.start`\n"
+    "189\t216\tvalue_set_scan.p4:24\tparser state `prs.ipv4`\n"
+    "222\t222\tvalue_set_scan.p4:33\tcontrol `pipe`\n"
     "";

@@ -207,7 +207,8 @@ int varbit_values_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -328,7 +329,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "225\t268\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "280\t282\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "291\t297\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "226\t269\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "281\t283\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "292\t298\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

@@ -273,7 +273,8 @@ int wide_arithmetic_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -386,6 +387,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "288\t302\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "308\t326\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "289\t303\twide_arithmetic.p4:7\tparser state `prs.start`\n"
+    "309\t327\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

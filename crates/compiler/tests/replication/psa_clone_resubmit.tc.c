@@ -435,7 +435,8 @@ static __always_inline void action_egress_drop(struct psa_clone_resubmit_state *
 /* The egress pipeline of psa_clone_resubmit, on the packet the ingress deparser wrote. */
 static __always_inline int psa_clone_resubmit_psa_egress(struct __sk_buff *skb, struct psa_clone_resubmit_state *st)
 {
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -547,7 +548,8 @@ int psa_clone_resubmit_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -746,12 +748,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "419\t420\tpsa.p4:246\taction `multicast`\n"
     "426\t426\tpsa.p4:254\taction `ingress_drop`\n"
     "432\t432\tpsa.p4:260\taction `egress_drop`\n"
-    "446\t453\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
-    "458\t473\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
-    "486\t489\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
-    "492\t492\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
-    "498\t501\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
-    "568\t582\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "595\t604\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "610\t614\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
+    "447\t454\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "459\t474\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "487\t490\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "493\t493\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "499\t502\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
+    "570\t584\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
+    "597\t606\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "612\t616\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";
