@@ -2,12 +2,15 @@
 //! ingress deparser's headers from the state instead of the packet. The
 //! programs in `tests/perf_fuse` break the fusion on purpose: a bridged
 //! header sometimes invalid, egress extracts of another layout, a
-//! lookahead while emitted headers are left, extracts past what ingress
-//! parsed, headers egress leaves to the payload, size changes, and
-//! multicast copies (made of the written bytes). Every expected byte is
-//! what the unfused program writes (checked against main's binary when
-//! they were written), on kernel TC, kernel XDP and the user target.
-//! Skips without root/BPF or clang, saying which.
+//! lookahead or a parser error while emitted headers are left, extracts
+//! past what ingress parsed, headers egress leaves to the payload, size
+//! changes, and multicast copies (made of the written bytes). Every
+//! expected byte is what the unfused program writes (checked against
+//! main's binary when they were written; main at TC fails shapes.stf's
+//! parser error, whose egress emits under 14 bytes: `bpf_skb_adjust_room`
+//! then removes bytes after the first 14, not the first 8), on kernel TC,
+//! kernel XDP and the user target. Skips without root/BPF or clang,
+//! saying which.
 
 mod common;
 
@@ -94,7 +97,7 @@ fn orders_sizes_and_a_missing_bridged_header_keep_every_byte() {
 
 #[test]
 fn other_layouts_a_lookahead_and_a_deeper_parse_keep_every_byte() {
-    passes_everywhere("shapes", 4);
+    passes_everywhere("shapes", 5);
 }
 
 #[test]

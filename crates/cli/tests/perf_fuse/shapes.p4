@@ -3,7 +3,8 @@
 // state), one of the same size and other field widths (the ingress
 // headers are written and parsed), a lookahead while emitted headers are
 // left (written first), and extracts past the headers ingress parsed
-// (read from the packet's own bytes, which have not moved). Ingress
+// (read from the packet's own bytes, which have not moved), a parser
+// error while emitted headers are left (they stay, after egress's). Ingress
 // parses Ethernet only and emits an 8-byte bridged header and Ethernet;
 // the packet's first byte after Ethernet says which egress path runs.
 #include <core.p4>
@@ -61,6 +62,7 @@ parser EgParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
             1: same_layout;
             2: other_widths;
             3: peek;
+            4: no_match;
             default: same_layout;
         }
     }
@@ -69,6 +71,7 @@ parser EgParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
         pkt.extract(hdr.path);
         transition select(hdr.ethernet.ether_type) { 0x0800: parse_ipv4; default: accept; }
     }
+    state no_match { transition select(hdr.pair.x) { 0xffffffff: same_layout; } }
     state other_widths { pkt.extract(hdr.words); transition accept; }
     state peek {
         meta.peeked = pkt.lookahead<bit<8>>();

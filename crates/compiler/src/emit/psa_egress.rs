@@ -6,7 +6,9 @@
 //! parse the packet the ingress deparser wrote from byte 0, with its own
 //! deparser rewriting it. Both deparsers rebuild the headers they emit:
 //! an assignment cannot be written straight into the packet when the
-//! same header type may be parsed twice, at two offsets.
+//! same header type may be parsed twice, at two offsets. On the unicast
+//! path the ingress deparser writes nothing and the egress parser takes
+//! its headers from the state ([`super::psa_fuse`]).
 //!
 //! Why inline rather than a second program at TC egress (as PSA-eBPF,
 //! and v1model's multicast copies here, do): it runs at XDP as well as
