@@ -69,7 +69,7 @@ fn generated_c(name: &str, hook: &str) -> String {
 
 #[test]
 fn the_programs_are_fused_at_both_hooks() {
-    for name in ["orders", "shapes", "multicast"] {
+    for name in ["orders", "shapes", "multicast", "widths"] {
         for hook in ["tc", "xdp"] {
             let c = generated_c(name, hook);
             // Egress takes Ethernet (emit 1) from the state when it is next.
@@ -103,4 +103,9 @@ fn other_layouts_a_lookahead_and_a_deeper_parse_keep_every_byte() {
 #[test]
 fn multicast_copies_are_of_the_written_headers() {
     passes_everywhere("multicast", 2);
+}
+
+#[test]
+fn narrow_fields_computed_by_ingress_keep_their_widths() {
+    passes_everywhere("widths", 1);
 }
