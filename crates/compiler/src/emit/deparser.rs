@@ -32,7 +32,7 @@ use p4bpf_layout::Hook;
 /// it, since each leaves the length at a different number (17 emits: past
 /// its limit; 8 after an I2E clone's branch: past it too). Joining costs
 /// a few instructions per emit, so programs with few emits keep their paths.
-const JOIN_FROM_EMITS: usize = 6;
+pub(super) const JOIN_FROM_EMITS: usize = 6;
 
 /// `p4bpf_bounded_unknown(v, bound)` is `v`, never above `bound`; the
 /// verifier loses it in a store and load at a misaligned half of a stack
@@ -147,7 +147,11 @@ impl Emitter<'_> {
     pub fn deparser_epilogue(&self) -> Vec<CStmt> {
         let prefix = match self.plan {
             Shape::Kept => return vec![],
-            Shape::Rebuilt => return self.rebuild_epilogue(),
+            Shape::Rebuilt => {
+                return self
+                    .fused_ingress_epilogue()
+                    .unwrap_or_else(|| self.rebuild_epilogue())
+            }
             Shape::MayChange { prefix } => prefix,
         };
         let Some(deparser) = self.prog.deparser() else {
@@ -256,7 +260,7 @@ impl Emitter<'_> {
     /// when its paths are joined and it is a statement of the deparser's
     /// own body: it then runs whenever `h` is valid, and a flag per header
     /// would keep apart the paths the joins bring together.
-    fn flags_emit(&self, h: &Expr) -> bool {
+    pub(super) fn flags_emit(&self, h: &Expr) -> bool {
         let Some(deparser) = self.prog.deparser() else {
             return true;
         };
@@ -269,7 +273,7 @@ impl Emitter<'_> {
 
     /// Every emit statement of the deparser, in the order they can run
     /// (controls have no loops, so source order).
-    fn deparser_emits(&self) -> Vec<&Expr> {
+    pub(super) fn deparser_emits(&self) -> Vec<&Expr> {
         struct Emits<'p>(Vec<&'p Expr>);
         impl<'p> Emits<'p> {
             fn walk(&mut self, body: &'p [Stmt]) {
@@ -292,26 +296,41 @@ impl Emitter<'_> {
 
     /// The flags of this deparser's emits: one for each emit that
     /// [`Self::flags_emit`] records.
-    fn emitted_flags(&self) -> EmittedFlags {
+    pub(super) fn emitted_flags(&self) -> EmittedFlags {
         let emits = self.deparser_emits();
         EmittedFlags::new(emits.iter().map(|h| self.flags_emit(h)).collect())
     }
 
-    /// The end of a rebuild: one resize, then the recorded headers in order.
+    /// The end of a rebuild: one resize, then the recorded headers in
+    /// order (in a fused egress, then the ingress headers it left).
     fn rebuild_epilogue(&self) -> Vec<CStmt> {
-        let mut out = self.resize("offset");
+        let mut out = self.fused_leftover_count();
+        out.extend(self.resize("offset"));
         out.push(line("u32 out = 0"));
         let flags = self.emitted_flags();
         let emits = self.deparser_emits();
-        let join = self.joined_write_bound(&emits);
-        for (i, h) in emits.into_iter().enumerate() {
-            match self.flags_emit(h) {
-                true => out.push(CStmt::If {
-                    cond: flags.test(i),
+        out.extend(self.write_recorded(&emits, |i, h| self.flags_emit(h).then(|| flags.test(i))));
+        out.extend(self.fused_leftover_writes());
+        out
+    }
+
+    /// Writes `emits` in order, each under its condition `ran` (none:
+    /// whenever valid), from `out` on.
+    pub(super) fn write_recorded(
+        &self,
+        emits: &[&Expr],
+        ran: impl Fn(usize, &Expr) -> Option<String>,
+    ) -> Vec<CStmt> {
+        let join = self.joined_write_bound(emits);
+        let mut out = vec![];
+        for (i, h) in emits.iter().enumerate() {
+            match ran(i, h) {
+                Some(cond) => out.push(CStmt::If {
+                    cond,
                     then: self.write_whole(h),
                     other: vec![],
                 }),
-                false => out.extend(self.write_whole(h)),
+                None => out.extend(self.write_whole(h)),
             }
             out.extend(join.map(|bound| join_paths("out", bound)));
         }
@@ -379,7 +398,7 @@ impl Emitter<'_> {
         })
     }
 
-    fn count_header(&self, h: &Expr) -> Option<CStmt> {
+    pub(super) fn count_header(&self, h: &Expr) -> Option<CStmt> {
         let bytes = self.emitted_bytes(h)?;
         Some(CStmt::If {
             cond: format!("{}.{VALID}", self.lvalue(h)),
@@ -390,7 +409,7 @@ impl Emitter<'_> {
 
     /// Makes room for `new_len` bytes of headers in place of the first
     /// `parsed` bytes, then refreshes the packet pointers.
-    fn resize(&self, parsed: &str) -> Vec<CStmt> {
+    pub(super) fn resize(&self, parsed: &str) -> Vec<CStmt> {
         if self.target.moving_needs_shrink() {
             self.use_helper(super::helpers::Helper::SkbShrink);
         }

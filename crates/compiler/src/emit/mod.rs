@@ -39,6 +39,8 @@ pub mod profile;
 mod psa_clone_e2e;
 mod psa_cos;
 mod psa_egress;
+mod psa_fuse;
+mod psa_fuse_egress;
 mod psa_resubmit;
 mod register_composite;
 mod replication;
@@ -129,6 +131,9 @@ pub struct Emitter<'p> {
     missed_table: std::cell::Cell<Option<usize>>,
     /// What differs between parser paths ([`parser_merge`]).
     placement: crate::midend::placement::Placement,
+    /// Printing a fused PSA egress function: the ingress deparser's
+    /// emits its parser takes headers from ([`psa_fuse`]).
+    fused_ingress: Option<psa_fuse::Fusion>,
 }
 
 /// What goes into the C file besides the program.
@@ -202,6 +207,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         on_copy: std::cell::Cell::new(false),
         missed_table: std::cell::Cell::new(None),
         placement: crate::midend::placement::Placement::of(prog),
+        fused_ingress: None,
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();

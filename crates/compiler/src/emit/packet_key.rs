@@ -17,7 +17,8 @@ impl Emitter<'_> {
     /// Statements pointing `key_at` at the key's bytes in the packet when
     /// the header is valid, or `None` when the key cannot come from there.
     pub fn key_from_packet(&self, t: &Table, l: &TableLayout) -> Option<Vec<CStmt>> {
-        if t.storage != Storage::Hash {
+        // A header a fused egress took from the state has no bytes there.
+        if t.storage != Storage::Hash || self.fused_ingress.is_some() {
             return None;
         }
         let [f] = l.key.fields.as_slice() else {

@@ -121,6 +121,7 @@ impl Emitter<'_> {
             "parser {} state {} ({})",
             parser.name, s.name, s.origin
         )));
+        out.extend(self.fuse_before_state(s));
         let mut body = self.stmts(&s.stmts, &cx);
         match &s.transition {
             Transition::Direct(next) => body.push(CStmt::Goto(self.state_label(parser, *next))),

@@ -6,7 +6,9 @@
 //! parse the packet the ingress deparser wrote from byte 0, with its own
 //! deparser rewriting it. Both deparsers rebuild the headers they emit:
 //! an assignment cannot be written straight into the packet when the
-//! same header type may be parsed twice, at two offsets.
+//! same header type may be parsed twice, at two offsets. On the unicast
+//! path the ingress deparser writes nothing and the egress parser takes
+//! its headers from the state ([`super::psa_fuse`]).
 //!
 //! Why inline rather than a second program at TC egress (as PSA-eBPF,
 //! and v1model's multicast copies here, do): it runs at XDP as well as
@@ -43,9 +45,10 @@ impl Emitter<'_> {
     pub fn psa_egress_call(&self) -> Option<Vec<CStmt>> {
         egress_start(self.prog)?;
         let call = format!(
-            "{}({}, st)",
+            "{}({}, st{})",
             self.egress_function_name(),
-            self.target.context()
+            self.target.context(),
+            self.fuse_call_args(false)
         );
         let Some(again) = self.recirculation() else {
             return Some(vec![CStmt::Return(call)]);
@@ -132,9 +135,10 @@ impl Emitter<'_> {
         };
         Some(vec![
             line(format!(
-                "int verdict = {}({}, st)",
+                "int verdict = {}({}, st{})",
                 self.egress_function_name(),
-                self.target.context()
+                self.target.context(),
+                self.fuse_call_args(true)
             )),
             CStmt::Return(format!(
                 "{dropped} ? {drop} : {pass} /* out of the port the copy was sent to */"
@@ -177,8 +181,13 @@ pub fn egress_function(e: &mut Emitter) -> String {
         on_copy: Cell::new(false),
         missed_table: Cell::new(None),
         placement: Default::default(),
+        fused_ingress: super::psa_fuse::plan(e.prog),
     };
-    let text = egress.function_text(&e.state_type(), &e.egress_function_name());
+    let mut text = match &egress.fused_ingress {
+        Some(fusion) => egress.fuse_write_function(fusion),
+        None => String::new(),
+    };
+    text.push_str(&egress.function_text(&e.state_type(), &e.egress_function_name()));
     e.table_layouts = std::mem::take(&mut egress.table_layouts);
     *e.helpers.get_mut() = std::mem::take(egress.helpers.get_mut());
     e.writes = std::mem::take(&mut egress.writes);
@@ -200,16 +209,17 @@ impl Emitter<'_> {
         body.extend([
             line(format!("u8 *pkt = (u8 *)(long){ctx}->data")),
             line(format!("u8 *pkt_end = (u8 *)(long){ctx}->data_end")),
-            line("u32 offset = 0 /* bytes the egress parser parsed */"),
-            line("u8 parser_error = 0"),
         ]);
+        body.extend(self.fuse_locals());
+        body.push(line("u8 parser_error = 0"));
         let mut steps = self.staged_steps(None);
         steps.extend(self.entry_epilogue());
         body.extend(self.trace_returns(steps));
         let mut out = format!(
-            "/* The egress pipeline of {}, on the packet the ingress deparser wrote. */\nstatic __always_inline int {name}({}, struct {state} *st)\n{{\n",
+            "/* The egress pipeline of {}, on the packet the ingress deparser wrote. */\nstatic __always_inline int {name}({}, struct {state} *st{})\n{{\n",
             self.prog.name,
-            self.target.context_param()
+            self.target.context_param(),
+            self.fuse_params()
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");

@@ -340,7 +340,13 @@ impl Emitter<'_> {
             Stmt::Extract {
                 header,
                 varbit_bits,
-            } => out.extend(self.extract(header, varbit_bits.as_ref())),
+            } => {
+                let real = self.extract(header, varbit_bits.as_ref());
+                out.extend(match varbit_bits {
+                    None => self.fused_extract(header, real),
+                    Some(_) => real,
+                })
+            }
             Stmt::Loop {
                 label,
                 cond,
