@@ -183,14 +183,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -734,16 +735,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "365\t367\tpsa.p4:237\taction `send_to_port`\n"
-    "373\t374\tpsa.p4:246\taction `multicast`\n"
-    "380\t380\tpsa.p4:254\taction `ingress_drop`\n"
-    "386\t386\tpsa.p4:260\taction `egress_drop`\n"
-    "392\t416\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "422\t424\tpsa_direct.p4:56\taction `In.police`\n"
-    "430\t431\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "437\t438\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "444\t444\tpsa_direct.p4:69\taction `In.plain`\n"
-    "468\t494\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "507\t576\tpsa_direct.p4:40\tcontrol `In`\n"
-    "507\t576\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "366\t368\tpsa.p4:237\taction `send_to_port`\n"
+    "374\t375\tpsa.p4:246\taction `multicast`\n"
+    "381\t381\tpsa.p4:254\taction `ingress_drop`\n"
+    "387\t387\tpsa.p4:260\taction `egress_drop`\n"
+    "393\t417\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "423\t425\tpsa_direct.p4:56\taction `In.police`\n"
+    "431\t432\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "438\t439\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "445\t445\tpsa_direct.p4:69\taction `In.plain`\n"
+    "469\t495\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "508\t577\tpsa_direct.p4:40\tcontrol `In`\n"
+    "508\t577\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

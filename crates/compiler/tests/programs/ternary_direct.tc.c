@@ -106,14 +106,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -962,10 +963,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "546\t546\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "552\t566\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "589\t604\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "616\t734\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "616\t675\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "676\t734\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "547\t547\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "553\t567\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "590\t605\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "617\t735\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "617\t676\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "677\t735\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";
