@@ -394,6 +394,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 1U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -402,6 +403,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 2U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -410,6 +412,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 3U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -739,12 +742,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "374\t375\tpsa.p4:246\taction `multicast`\n"
     "381\t381\tpsa.p4:254\taction `ingress_drop`\n"
     "387\t387\tpsa.p4:260\taction `egress_drop`\n"
-    "393\t417\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "423\t425\tpsa_direct.p4:56\taction `In.police`\n"
-    "431\t432\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "438\t439\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "445\t445\tpsa_direct.p4:69\taction `In.plain`\n"
-    "469\t495\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "508\t577\tpsa_direct.p4:40\tcontrol `In`\n"
-    "508\t577\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "393\t420\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "426\t428\tpsa_direct.p4:56\taction `In.police`\n"
+    "434\t435\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "441\t442\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "448\t448\tpsa_direct.p4:69\taction `In.plain`\n"
+    "472\t498\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "511\t580\tpsa_direct.p4:40\tcontrol `In`\n"
+    "511\t580\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -356,6 +356,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 1U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -364,6 +365,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 2U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -372,6 +374,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 3U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -694,12 +697,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "336\t337\tpsa.p4:246\taction `multicast`\n"
     "343\t343\tpsa.p4:254\taction `ingress_drop`\n"
     "349\t349\tpsa.p4:260\taction `egress_drop`\n"
-    "355\t379\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "385\t387\tpsa_direct.p4:56\taction `In.police`\n"
-    "393\t394\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "400\t401\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "407\t407\tpsa_direct.p4:69\taction `In.plain`\n"
-    "425\t451\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "464\t533\tpsa_direct.p4:40\tcontrol `In`\n"
-    "464\t533\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "355\t382\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "388\t390\tpsa_direct.p4:56\taction `In.police`\n"
+    "396\t397\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "403\t404\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "410\t410\tpsa_direct.p4:69\taction `In.plain`\n"
+    "428\t454\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "467\t536\tpsa_direct.p4:40\tcontrol `In`\n"
+    "467\t536\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -553,6 +553,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.colour = st->MyIngress_rate_colour;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[2] = st->headers.op.colour;
         }
@@ -561,6 +562,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.pad = pad;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[3] = st->headers.op.pad;
         }
@@ -964,9 +966,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "547\t547\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "553\t567\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "590\t605\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "617\t735\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "617\t676\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "677\t735\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "553\t569\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "592\t607\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "619\t737\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "619\t678\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "679\t737\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

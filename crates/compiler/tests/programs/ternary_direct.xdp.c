@@ -515,6 +515,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.colour = st->MyIngress_rate_colour;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[2] = st->headers.op.colour;
         }
@@ -523,6 +524,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.pad = pad;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[3] = st->headers.op.pad;
         }
@@ -919,9 +921,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "509\t509\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "515\t529\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "546\t561\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "573\t691\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "573\t632\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "633\t691\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "515\t531\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "548\t563\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "575\t693\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "575\t634\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "635\t693\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";
