@@ -28,16 +28,6 @@ const PROGRAMS: [(&str, usize); 10] = [
     ("ipv6", 8),
 ];
 
-/// Programs the kernel still refuses, with what the refusal must say: a
-/// fixed one fails the test until it is taken off this list.
-/// `ipv6`: the extension header loop extracts into a stack with varbit
-/// data; the helper that copies the data writes into the parser's state,
-/// so clang reloads the stack's `next` from the map value, which the
-/// verifier cannot bound: it walks the loop until the parse offset passes
-/// its 64 KiB packet range (0x10036) and refuses the TCP header's read.
-/// The user target, with no verifier, passes.
-const KERNEL_GAPS: [(&str, &str); 1] = [("ipv6", "the kernel verifier rejected program `ipv6_")];
-
 const TARGETS: [[&str; 4]; 4] = [
     ["--target", "kernel", "--hook", "tc"],
     ["--target", "kernel", "--hook", "xdp"],
@@ -96,19 +86,9 @@ fn stf_job(stem: &'static str, packets: usize, target: [&'static str; 4]) -> Opt
     ];
     args.extend_from_slice(&target);
     let (passed, text) = run(&args);
-    let at = target.join(" ");
-    let gap = KERNEL_GAPS
-        .iter()
-        .find(|(name, _)| *name == stem && target.contains(&"kernel"));
-    if let Some((_, reason)) = gap {
-        return (passed || !text.contains(reason)).then(|| {
-            format!(
-                "{stem} at {at} no longer fails with \"{reason}\": take it off KERNEL_GAPS\n{text}"
-            )
-        });
-    }
     let summary = format!("PASS: {packets} packets, 0 failure(s)");
-    (!passed || !text.contains(&summary)).then(|| format!("{stem} at {at}:\n{text}"))
+    (!passed || !text.contains(&summary))
+        .then(|| format!("{stem} at {}:\n{text}", target.join(" ")))
 }
 
 #[test]
@@ -169,10 +149,7 @@ fn heldout_psa_programs_load_as_pipelines_at_both_hooks() {
         return;
     }
     let mut jobs: Vec<Box<dyn Fn() -> Option<String> + Send + Sync>> = Vec::new();
-    let loadable = PROGRAMS
-        .iter()
-        .filter(|(stem, _)| KERNEL_GAPS.iter().all(|(gap, _)| gap != stem));
-    for &(stem, _) in loadable {
+    for (stem, _) in PROGRAMS {
         for hook in ["tc", "xdp"] {
             jobs.push(Box::new(move || load_job(stem, hook)));
         }
