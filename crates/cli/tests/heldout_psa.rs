@@ -4,10 +4,10 @@
 //! every shape, packet paths across resubmission and recirculation,
 //! replication, externs, meters and table-bound externs, header stacks,
 //! parser selects, unions and wide fields, tunnels, expressions, IPv6
-//! extension headers with varbit. Each runs at kernel TC and XDP and on
-//! the user target at TC and XDP, and loads as a pinned pipeline at both
-//! hooks; the runs go in parallel. Skips, saying why, without root/BPF or
-//! clang.
+//! extension headers with varbit, copies made together. Each runs at
+//! kernel TC and XDP and on the user target at TC and XDP, and loads as
+//! a pinned pipeline at both hooks; the runs go in parallel. Skips,
+//! saying why, without root/BPF or clang.
 
 mod common;
 
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Program stem and the packets its script checks.
-const PROGRAMS: [(&str, usize); 10] = [
+const PROGRAMS: [(&str, usize); 11] = [
     ("tables", 7),
     ("paths", 4),
     ("replication", 6),
@@ -26,6 +26,27 @@ const PROGRAMS: [(&str, usize); 10] = [
     ("tunnel", 5),
     ("expressions", 3),
     ("ipv6", 8),
+    ("copies", 4),
+];
+
+/// Runs that must fail, saying so: (program, the run's arguments contain,
+/// what the refusal says). A gap that is fixed fails the test until it is
+/// taken off this list.
+const REFUSALS: [(&str, &str, &str); 2] = [
+    // Legitimate at XDP: a clone's copies leave ingress at once there.
+    (
+        "copies",
+        "--hook xdp",
+        "copies.p4:60:1: error: cloning in a program that also resubmits is not supported at XDP",
+    ),
+    // A gap: resubmission, recirculation and an I2E clone in one TC
+    // program; the verifier walks every order of up to four inline
+    // passes, each with its clone, and gives up.
+    (
+        "copies",
+        "--target kernel --hook tc",
+        "BPF program is too large",
+    ),
 ];
 
 const TARGETS: [[&str; 4]; 4] = [
@@ -86,9 +107,19 @@ fn stf_job(stem: &'static str, packets: usize, target: [&'static str; 4]) -> Opt
     ];
     args.extend_from_slice(&target);
     let (passed, text) = run(&args);
+    let at = target.join(" ");
+    let refusal = REFUSALS
+        .iter()
+        .find(|(name, run, _)| *name == stem && at.contains(run));
+    if let Some((_, _, said)) = refusal {
+        return (passed || !text.contains(said)).then(|| {
+            format!(
+                "{stem} at {at} should fail with \"{said}\" (fixed? take it off REFUSALS):\n{text}"
+            )
+        });
+    }
     let summary = format!("PASS: {packets} packets, 0 failure(s)");
-    (!passed || !text.contains(&summary))
-        .then(|| format!("{stem} at {}:\n{text}", target.join(" ")))
+    (!passed || !text.contains(&summary)).then(|| format!("{stem} at {at}:\n{text}"))
 }
 
 #[test]
@@ -149,7 +180,11 @@ fn heldout_psa_programs_load_as_pipelines_at_both_hooks() {
         return;
     }
     let mut jobs: Vec<Box<dyn Fn() -> Option<String> + Send + Sync>> = Vec::new();
-    for (stem, _) in PROGRAMS {
+    // The refused ones are checked by the scripts' test.
+    let loadable = PROGRAMS
+        .iter()
+        .filter(|(stem, _)| REFUSALS.iter().all(|(name, _, _)| name != stem));
+    for &(stem, _) in loadable {
         for hook in ["tc", "xdp"] {
             jobs.push(Box::new(move || load_job(stem, hook)));
         }
