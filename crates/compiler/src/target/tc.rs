@@ -22,15 +22,22 @@ impl Target for Tc {
     fn context(&self) -> &'static str {
         "skb"
     }
-    // Headers must be in the linear part for direct access.
+    // Headers must be in the linear part for direct access. The barrier
+    // makes the packet pointers that follow fresh loads on both ways:
+    // otherwise clang may reuse, where no pull was needed, the values it
+    // read for the test, as integers it zero-extends, which the verifier
+    // refuses on packet pointers.
     fn before_parsing(&self) -> Vec<CStmt> {
-        vec![CStmt::If {
-            cond: "skb->data_end - skb->data < skb->len".into(),
-            then: vec![line(
-                "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
-            )],
-            other: vec![],
-        }]
+        vec![
+            CStmt::If {
+                cond: "skb->data_end - skb->data < skb->len".into(),
+                then: vec![line(
+                    "bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512)",
+                )],
+                other: vec![],
+            },
+            line("asm volatile(\"\" ::: \"memory\")"),
+        ]
     }
     fn reload_pointers(&self) -> [String; 2] {
         [

@@ -224,6 +224,7 @@ int action_out_params_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -331,7 +332,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "213\t215\taction_out_params.p4:15\taction `sw.swap`\n"
-    "236\t250\taction_out_params.p4:8\tparser state `prs.start`\n"
-    "256\t260\taction_out_params.p4:14\tcontrol `sw`\n"
-    "264\t273\taction_out_params.p4:27\tcontrol `dep`\n"
+    "237\t251\taction_out_params.p4:8\tparser state `prs.start`\n"
+    "257\t261\taction_out_params.p4:14\tcontrol `sw`\n"
+    "265\t274\taction_out_params.p4:27\tcontrol `dep`\n"
     "";

@@ -78,6 +78,7 @@ int big_state_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -234,6 +235,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "177\t209\tbig_state.p4:14\tparser state `prs.start`\n"
-    "215\t215\tbig_state.p4:24\tcontrol `pipe`\n"
+    "178\t210\tbig_state.p4:14\tparser state `prs.start`\n"
+    "216\t216\tbig_state.p4:24\tcontrol `pipe`\n"
     "";

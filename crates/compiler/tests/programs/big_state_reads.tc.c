@@ -109,6 +109,7 @@ int big_state_reads_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -268,7 +269,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "212\t228\tbig_state_reads.p4:10\tparser state `prs.start`\n"
-    "231\t243\tbig_state_reads.p4:11\tparser state `prs.ip`\n"
-    "249\t249\tbig_state_reads.p4:13\tcontrol `pipe`\n"
+    "213\t229\tbig_state_reads.p4:10\tparser state `prs.start`\n"
+    "232\t244\tbig_state_reads.p4:11\tparser state `prs.ip`\n"
+    "250\t250\tbig_state_reads.p4:13\tcontrol `pipe`\n"
     "";

@@ -119,6 +119,7 @@ int bound_actions_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -254,7 +255,7 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "96\t96\tbound_actions.p4:10\taction `pipe.Reject`\n"
     "102\t103\tbound_actions.p4:11\taction `pipe.bump`\n"
     "109\t110\tbound_actions.p4:11\taction `pipe.bump`\n"
-    "131\t144\tbound_actions.p4:8\tparser state `prs.start`\n"
-    "150\t184\tbound_actions.p4:9\tcontrol `pipe`\n"
-    "151\t184\tbound_actions.p4:12\ttable `pipe.t`\n"
+    "132\t145\tbound_actions.p4:8\tparser state `prs.start`\n"
+    "151\t185\tbound_actions.p4:9\tcontrol `pipe`\n"
+    "152\t185\tbound_actions.p4:12\ttable `pipe.t`\n"
     "";

@@ -294,6 +294,7 @@ int branching_action_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -581,9 +582,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "268\t279\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
     "285\t285\tbranching_action.p4:49\taction `sw.drop`\n"
-    "306\t326\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "329\t346\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "349\t372\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "378\t418\tbranching_action.p4:41\tcontrol `sw`\n"
-    "381\t417\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "307\t327\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "330\t347\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "350\t373\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "379\t419\tbranching_action.p4:41\tcontrol `sw`\n"
+    "382\t418\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -106,6 +106,7 @@ int c_keywords_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -240,7 +241,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "97\t97\tc_keywords.p4:8\taction `f.static`\n"
-    "118\t131\tc_keywords.p4:6\tparser state `prs.start`\n"
-    "137\t172\tc_keywords.p4:7\tcontrol `f`\n"
-    "139\t172\tc_keywords.p4:9\ttable `f.t`\n"
+    "119\t132\tc_keywords.p4:6\tparser state `prs.start`\n"
+    "138\t173\tc_keywords.p4:7\tcontrol `f`\n"
+    "140\t173\tc_keywords.p4:9\ttable `f.t`\n"
     "";

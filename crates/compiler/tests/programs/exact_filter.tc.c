@@ -149,6 +149,7 @@ int exact_filter_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -327,8 +328,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "134\t134\texact_filter.p4:21\taction `pipe.allow`\n"
     "140\t140\texact_filter.p4:22\taction `pipe.deny`\n"
-    "161\t179\texact_filter.p4:7\tparser state `prs.start`\n"
-    "182\t205\texact_filter.p4:14\tparser state `prs.ipv4`\n"
-    "211\t248\texact_filter.p4:20\tcontrol `pipe`\n"
-    "213\t247\texact_filter.p4:23\ttable `pipe.acl`\n"
+    "162\t180\texact_filter.p4:7\tparser state `prs.start`\n"
+    "183\t206\texact_filter.p4:14\tparser state `prs.ipv4`\n"
+    "212\t249\texact_filter.p4:20\tcontrol `pipe`\n"
+    "214\t248\texact_filter.p4:23\ttable `pipe.acl`\n"
     "";

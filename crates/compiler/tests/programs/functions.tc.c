@@ -91,6 +91,7 @@ int functions_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -154,6 +155,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "70\t82\tfunctions.p4:34\taction `f.check`\n"
-    "103\t116\tfunctions.p4:27\tparser state `prs.start`\n"
-    "122\t134\tfunctions.p4:33\tcontrol `f`\n"
+    "104\t117\tfunctions.p4:27\tparser state `prs.start`\n"
+    "123\t135\tfunctions.p4:33\tcontrol `f`\n"
     "";

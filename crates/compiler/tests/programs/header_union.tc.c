@@ -79,6 +79,7 @@ int header_union_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -171,8 +172,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "91\t109\theader_union.p4:9\tparser state `prs.start`\n"
-    "112\t124\theader_union.p4:13\tparser state `prs.pa`\n"
-    "127\t139\theader_union.p4:14\tparser state `prs.pb`\n"
-    "145\t152\theader_union.p4:16\tcontrol `f`\n"
+    "92\t110\theader_union.p4:9\tparser state `prs.start`\n"
+    "113\t125\theader_union.p4:13\tparser state `prs.pa`\n"
+    "128\t140\theader_union.p4:14\tparser state `prs.pb`\n"
+    "146\t153\theader_union.p4:16\tcontrol `f`\n"
     "";

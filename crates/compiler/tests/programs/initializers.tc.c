@@ -202,6 +202,7 @@ int initializers_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -376,7 +377,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "214\t227\tinitializers.p4:9\tparser state `prs.start`\n"
-    "233\t257\tinitializers.p4:10\tcontrol `sw`\n"
-    "261\t280\tinitializers.p4:21\tcontrol `dprs`\n"
+    "215\t228\tinitializers.p4:9\tparser state `prs.start`\n"
+    "234\t258\tinitializers.p4:10\tcontrol `sw`\n"
+    "262\t281\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

@@ -290,6 +290,7 @@ int lpm_route_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -502,8 +503,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "249\t258\tlpm_route.p4:22\taction `route.forward`\n"
     "264\t281\tlpm_route.p4:27\taction `route.bounce`\n"
-    "302\t320\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "323\t350\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "356\t392\tlpm_route.p4:21\tcontrol `route`\n"
-    "358\t392\tlpm_route.p4:33\ttable `route.fib`\n"
+    "303\t321\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "324\t351\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "357\t393\tlpm_route.p4:21\tcontrol `route`\n"
+    "359\t393\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

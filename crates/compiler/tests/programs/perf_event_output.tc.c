@@ -256,6 +256,7 @@ int perf_event_output_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -449,8 +450,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "240\t241\tperf_event_output.p4:16\taction `sw.sample`\n"
     "247\t247\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "268\t286\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "289\t297\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "303\t347\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "304\t337\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "269\t287\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "290\t298\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "304\t348\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "305\t338\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -325,6 +325,7 @@ int pna_mirror_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -540,7 +541,7 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "308\t310\tpna_mirror.p4:36\taction `MainControl.forward`\n"
     "316\t316\tpna_mirror.p4:41\taction `MainControl.drop`\n"
-    "349\t363\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "371\t413\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "380\t413\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "350\t364\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
+    "372\t414\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "381\t414\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

@@ -457,6 +457,7 @@ int psa_direct_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -747,7 +748,7 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "434\t435\tpsa_direct.p4:61\taction `In.police_yellow`\n"
     "441\t442\tpsa_direct.p4:65\taction `In.police_volume`\n"
     "448\t448\tpsa_direct.p4:69\taction `In.plain`\n"
-    "472\t498\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "511\t580\tpsa_direct.p4:40\tcontrol `In`\n"
-    "511\t580\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "473\t499\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "512\t581\tpsa_direct.p4:40\tcontrol `In`\n"
+    "512\t581\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

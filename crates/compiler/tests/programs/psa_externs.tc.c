@@ -441,6 +441,7 @@ int psa_externs_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -632,6 +633,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "419\t420\tpsa.p4:246\taction `multicast`\n"
     "426\t426\tpsa.p4:254\taction `ingress_drop`\n"
     "432\t432\tpsa.p4:260\taction `egress_drop`\n"
-    "498\t529\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "542\t569\tpsa_externs.p4:40\tcontrol `In`\n"
+    "499\t530\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "543\t570\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

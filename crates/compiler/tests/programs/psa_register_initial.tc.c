@@ -366,6 +366,7 @@ int psa_register_initial_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -554,6 +555,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "344\t345\tpsa.p4:246\taction `multicast`\n"
     "351\t351\tpsa.p4:254\taction `ingress_drop`\n"
     "357\t357\tpsa.p4:260\taction `egress_drop`\n"
-    "421\t451\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "464\t496\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "422\t452\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "465\t497\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -456,6 +456,7 @@ int psa_selector_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -954,9 +955,9 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "421\t428\tpsa_selector.p4:30\taction `Ig.set_type`\n"
     "434\t441\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
     "447\t447\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "470\t484\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "497\t641\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "497\t536\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "537\t584\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "585\t641\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "471\t485\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "498\t642\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "498\t537\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "538\t585\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "586\t642\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -254,6 +254,7 @@ int push_pop_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -498,9 +499,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "266\t286\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "289\t306\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "309\t332\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "338\t367\tpush_pop.p4:39\tcontrol `sw`\n"
-    "371\t380\tpush_pop.p4:57\tcontrol `dep`\n"
+    "267\t287\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "290\t307\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "310\t333\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "339\t368\tpush_pop.p4:39\tcontrol `sw`\n"
+    "372\t381\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -122,6 +122,7 @@ int stack_loop_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -214,7 +215,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "134\t152\tstack_loop.p4:24\tparser state `prs.start`\n"
-    "155\t184\tstack_loop.p4:31\tparser state `prs.label`\n"
-    "190\t195\tstack_loop.p4:40\tcontrol `pipe`\n"
+    "135\t153\tstack_loop.p4:24\tparser state `prs.start`\n"
+    "156\t185\tstack_loop.p4:31\tparser state `prs.label`\n"
+    "191\t196\tstack_loop.p4:40\tcontrol `pipe`\n"
     "";

@@ -65,6 +65,7 @@ int switch_exit_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -133,6 +134,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "77\t90\tswitch_exit.p4:6\tparser state `prs.start`\n"
-    "96\t114\tswitch_exit.p4:7\tcontrol `f`\n"
+    "78\t91\tswitch_exit.p4:6\tparser state `prs.start`\n"
+    "97\t115\tswitch_exit.p4:7\tcontrol `f`\n"
     "";

@@ -578,6 +578,7 @@ int ternary_direct_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -967,8 +968,8 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "547\t547\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
     "553\t569\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "592\t607\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "619\t737\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "619\t678\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "679\t737\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "593\t608\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "620\t738\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "620\t679\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "680\t738\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -261,6 +261,7 @@ int ternary_priority_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -495,7 +496,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "251\t252\tternary_priority.p4:16\taction `pipe.set`\n"
-    "273\t304\tternary_priority.p4:7\tparser state `prs.start`\n"
-    "310\t373\tternary_priority.p4:14\tcontrol `pipe`\n"
-    "311\t362\tternary_priority.p4:17\ttable `pipe.classify`\n"
+    "274\t305\tternary_priority.p4:7\tparser state `prs.start`\n"
+    "311\t374\tternary_priority.p4:14\tcontrol `pipe`\n"
+    "312\t363\tternary_priority.p4:17\ttable `pipe.classify`\n"
     "";

@@ -261,6 +261,7 @@ int ubpf_registers_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -406,7 +407,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "251\t252\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "276\t294\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "297\t313\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "319\t351\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "277\t295\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "298\t314\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "320\t352\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

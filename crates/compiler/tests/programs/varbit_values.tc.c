@@ -210,6 +210,7 @@ int varbit_values_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -329,7 +330,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "225\t268\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "280\t282\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "291\t298\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "226\t269\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "281\t283\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "292\t299\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

@@ -276,6 +276,7 @@ int wide_arithmetic_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -388,6 +389,6 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "288\t302\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "308\t328\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "289\t303\twide_arithmetic.p4:7\tparser state `prs.start`\n"
+    "309\t329\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

@@ -338,6 +338,7 @@ int multicast_big_state_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -630,9 +631,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "322\t323\tmulticast_big_state.p4:20\taction `MyIngress.flood`\n"
     "329\t329\tmulticast_big_state.p4:21\taction `MyIngress.forward`\n"
-    "390\t414\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
-    "426\t464\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
-    "426\t464\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "474\t484\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "519\t529\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "391\t415\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
+    "427\t465\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
+    "427\t465\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
+    "475\t485\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "520\t530\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

@@ -440,6 +440,7 @@ static __always_inline int psa_clone_e2e_psa_egress(struct __sk_buff *skb, struc
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes the egress parser parsed */;
@@ -563,6 +564,7 @@ int psa_clone_e2e_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -693,12 +695,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "421\t422\tpsa.p4:246\taction `multicast`\n"
     "428\t428\tpsa.p4:254\taction `ingress_drop`\n"
     "434\t434\tpsa.p4:260\taction `egress_drop`\n"
-    "448\t461\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
-    "466\t480\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
-    "493\t499\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
-    "502\t502\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
-    "508\t511\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
-    "577\t591\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
-    "604\t604\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
-    "610\t613\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
+    "449\t462\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
+    "467\t481\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
+    "494\t500\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
+    "503\t503\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
+    "509\t512\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
+    "579\t593\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
+    "606\t606\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
+    "612\t615\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
     "";

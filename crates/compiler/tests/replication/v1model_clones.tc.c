@@ -478,6 +478,7 @@ int v1model_clones_tc(struct __sk_buff *skb)
     if (skb->data_end - skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;
@@ -761,11 +762,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "496\t510\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "522\t532\tv1model_clones.p4:14\tcontrol `I`\n"
-    "592\t598\tv1model_clones.p4:26\tcontrol `E`\n"
-    "609\t612\tv1model_clones.p4:35\tcontrol `D`\n"
-    "667\t681\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "692\t698\tv1model_clones.p4:26\tcontrol `E`\n"
-    "706\t709\tv1model_clones.p4:35\tcontrol `D`\n"
+    "497\t511\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "523\t533\tv1model_clones.p4:14\tcontrol `I`\n"
+    "593\t599\tv1model_clones.p4:26\tcontrol `E`\n"
+    "610\t613\tv1model_clones.p4:35\tcontrol `D`\n"
+    "668\t682\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "693\t699\tv1model_clones.p4:26\tcontrol `E`\n"
+    "707\t710\tv1model_clones.p4:35\tcontrol `D`\n"
     "";
