@@ -4,10 +4,10 @@
 //! every shape, packet paths across resubmission and recirculation,
 //! replication, externs, meters and table-bound externs, header stacks,
 //! parser selects, unions and wide fields, tunnels, expressions, IPv6
-//! extension headers with varbit, copies made together. Each runs at
-//! kernel TC and XDP and on the user target at TC and XDP, and loads as
-//! a pinned pipeline at both hooks; the runs go in parallel. Skips,
-//! saying why, without root/BPF or clang.
+//! extension headers with varbit, copies made together, egress tables
+//! and externs. Each runs at kernel TC and XDP and on the user target at
+//! TC and XDP, and loads as a pinned pipeline at both hooks; the runs go
+//! in parallel. Skips, saying why, without root/BPF or clang.
 
 mod common;
 
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Program stem and the packets its script checks.
-const PROGRAMS: [(&str, usize); 11] = [
+const PROGRAMS: [(&str, usize); 12] = [
     ("tables", 7),
     ("paths", 4),
     ("replication", 6),
@@ -27,6 +27,7 @@ const PROGRAMS: [(&str, usize); 11] = [
     ("expressions", 3),
     ("ipv6", 8),
     ("copies", 4),
+    ("egress", 6),
 ];
 
 /// Runs that must fail, saying so: (program, the run's arguments contain,
@@ -39,9 +40,9 @@ const REFUSALS: [(&str, &str, &str); 2] = [
         "--hook xdp",
         "copies.p4:60:1: error: cloning in a program that also resubmits is not supported at XDP",
     ),
-    // A gap: resubmission, recirculation and an I2E clone in one TC
-    // program; the verifier walks every order of up to four inline
-    // passes, each with its clone, and gives up.
+    // A gap: resubmission and recirculation in one TC program with any
+    // copy (a multicast or a clone); the verifier walks every order of
+    // up to four inline passes, each with its copies, and gives up.
     (
         "copies",
         "--target kernel --hook tc",
