@@ -3,7 +3,9 @@
 // function of the path), and egress's istd fields written into the
 // packet. `mode` says how many resubmissions (high nibble) and
 // recirculations (low nibble) a packet asks for; the resubmission count
-// starts again on every recirculated pass.
+// starts again on every recirculated pass. The bridged metadata nests a
+// struct with a bool and odd widths; egress adds 0x10 to its parser's
+// path code when it arrives whole.
 #include <core.p4>
 #include <psa.p4>
 
@@ -40,7 +42,8 @@ struct meta_t {
 
 struct resubmit_t { bit<8> resubmits; bit<8> recircs; }
 struct recirculate_t { bit<8> recircs; }
-struct bridge_t { bit<8> recircs; }
+struct inner_t { bit<3> odd; bool flag; bit<13> rest; }
+struct bridge_t { inner_t inner; bit<8> recircs; bool seen; }
 struct empty_t {}
 
 bit<8> path_code(in PSA_PacketPath_t path) {
@@ -114,6 +117,8 @@ control InDeparser(packet_out pkt, out empty_t clone_i2e_meta,
         }
         if (psa_normal(istd)) {
             normal_meta.recircs = meta.recircs;
+            normal_meta.seen = true;
+            normal_meta.inner = {5, true, 13w0x1abc};
         }
         pkt.emit(hdr.ethernet);
         pkt.emit(hdr.report);
@@ -127,6 +132,9 @@ parser EgParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
     state start {
         meta.parser_path = path_code(istd.packet_path);
         meta.recircs = normal_meta.recircs;
+        if (normal_meta.seen && normal_meta.inner.flag && normal_meta.inner.odd == 5 && normal_meta.inner.rest == 0x1abc) {
+            meta.parser_path = meta.parser_path + 0x10;
+        }
         pkt.extract(hdr.ethernet);
         pkt.extract(hdr.report);
         transition accept;
