@@ -21,7 +21,7 @@ const PROGRAMS: [(&str, usize); 12] = [
     ("replication", 6),
     ("externs", 3),
     ("meters", 6),
-    ("stacks", 8),
+    ("stacks", 10),
     ("parser", 9),
     ("tunnel", 5),
     ("expressions", 3),

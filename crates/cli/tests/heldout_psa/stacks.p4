@@ -4,7 +4,10 @@
 // single-tagged frame and pops the outer tag of a double-tagged one;
 // egress parses the result again and writes, in the source MAC's last
 // byte, how many tags (high nibble) and labels (low nibble) it found.
-// An overlong stack is a parser error: ingress drops the packet.
+// An overlong stack is a parser error: ingress drops the packet. A frame
+// to 0xee has the label its source MAC's low bits name (a run-time
+// index) take 0x10 more TTL and goes to port 3 unchanged otherwise
+// (egress still writes its count).
 #include <core.p4>
 #include <psa.p4>
 
@@ -80,6 +83,12 @@ control In(inout headers_t hdr, inout meta_t meta,
     apply {
         if (istd.parser_error != error.NoError) {
             ingress_drop(ostd);
+            exit;
+        }
+        if (hdr.ethernet.dst == 0xee) {
+            bit<2> i = hdr.ethernet.src[1:0];
+            hdr.mpls[i].ttl = hdr.mpls[i].ttl + 0x10;
+            send_to_port(ostd, (PortId_t) 3);
             exit;
         }
         if (hdr.mpls[0].isValid()) {
