@@ -13,7 +13,8 @@
 //! turn, not once per path. The loop visits at most
 //! [`MAX_LOOP_STATES`] states, then rejects with `ParserTimeout`, as
 //! P4_16 lets a target do. Cycles through a stack's `next` along one path
-//! stay inline: the stack's size bounds them and the verifier follows.
+//! stay inline: the stack's size bounds them and the verifier follows,
+//! unless a state of the cycle copies varbit bytes (see [`copies_varbit`]).
 
 use super::c::{self, line, CStmt};
 use super::Emitter;
@@ -28,7 +29,8 @@ const MAX_LOOP_OFFSET: u32 = 0x3fff;
 
 /// The parser's cycles that need a loop function: strongly connected sets
 /// of states (a state with a transition to itself counts) extracting no
-/// header-stack element, each in state order.
+/// header-stack element, or branching or copying varbit bytes inside the
+/// cycle, each in state order.
 pub fn unbounded_loops(parser: &Parser) -> Vec<Vec<usize>> {
     strongly_connected(parser)
         .into_iter()
@@ -43,9 +45,29 @@ pub fn unbounded_loops(parser: &Parser) -> Vec<Vec<usize>> {
                     .get(*s)
                     .is_some_and(|st| st.stmts.iter().any(extracts_stack_next))
             });
-            cyclic && (!through_stack || branches_within(parser, set))
+            cyclic && (!through_stack || branches_within(parser, set) || copies_varbit(parser, set))
         })
         .collect()
+}
+
+/// Whether a state of the cycle `set` extracts a varbit field: its bytes
+/// are copied by a helper writing into the parser's state, after which
+/// clang reads the stack's `next` again from the map value, so the
+/// verifier no longer sees the stack's size bound the turns.
+fn copies_varbit(parser: &Parser, set: &[usize]) -> bool {
+    set.iter().any(|s| {
+        parser.states.get(*s).is_some_and(|st| {
+            st.stmts.iter().any(|x| {
+                matches!(
+                    x,
+                    Stmt::Extract {
+                        varbit_bits: Some(_),
+                        ..
+                    }
+                )
+            })
+        })
+    })
 }
 
 /// Whether some state of the cycle `set` may go two ways inside it: then
@@ -363,7 +385,7 @@ impl Emitter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{SelectCase, State, StateId};
+    use crate::ir::{SelectCase, State, StateId, Ty, VarId};
 
     fn state(name: &str, nexts: &[Next]) -> State {
         State {
@@ -400,6 +422,43 @@ mod tests {
         let mut loops = unbounded_loops(&parser);
         loops.sort();
         assert_eq!(loops, vec![vec![1, 2], vec![3]]);
+    }
+
+    /// `state` extracting `stack.next`, with varbit bytes or without.
+    fn extracting_next(name: &str, nexts: &[Next], varbit: bool) -> State {
+        let stack = Expr {
+            kind: ExprKind::Var(VarId(0)),
+            ty: Ty::Void,
+        };
+        let header = Expr {
+            kind: ExprKind::StackNext(Box::new(stack)),
+            ty: Ty::Void,
+        };
+        let bits = Expr::int(16u32, Ty::bits(32));
+        State {
+            stmts: vec![Stmt::Extract {
+                header,
+                varbit_bits: varbit.then_some(bits),
+            }],
+            ..state(name, nexts)
+        }
+    }
+
+    #[test]
+    fn a_stack_cycle_copying_varbit_bytes_needs_a_loop_function() {
+        let s = |i: u32| Next::State(StateId(i));
+        // start -> select <-> ext -> accept, ext extracting `stack.next`.
+        for (varbit, loops) in [(false, vec![]), (true, vec![vec![1, 2]])] {
+            let parser = Parser {
+                name: "p".into(),
+                states: vec![
+                    state("start", &[s(1)]),
+                    state("select", &[s(2), Next::Accept]),
+                    extracting_next("ext", &[s(1)], varbit),
+                ],
+            };
+            assert_eq!(unbounded_loops(&parser), loops, "varbit: {varbit}");
+        }
     }
 
     #[test]

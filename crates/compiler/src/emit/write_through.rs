@@ -59,9 +59,14 @@ impl Emitter<'_> {
         };
         let place = self.lvalue(base);
         let bytes = header.wire_bits / 8;
-        let mut store = vec![line(format!(
-            "u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"
-        ))];
+        let mut store = vec![
+            line(format!("u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)")),
+            // The checked pointer is the one written through: without the
+            // barrier clang may merge two call sites' stores and compute
+            // the address again after the check, which the verifier
+            // refuses.
+            line("asm volatile(\"\" : \"+r\"(hdr_at))"),
+        ];
         store.push(CStmt::If {
             cond: format!("hdr_at + {bytes} <= pkt_end"),
             then: self.store_field("hdr_at", f, &self.lvalue(lhs)),

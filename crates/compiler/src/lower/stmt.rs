@@ -124,6 +124,8 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                 .error(at, "cannot assign a value of a different type");
             return;
         }
+        let (lhs, rhs) = self.wide_slice_write(lhs, rhs);
+        out.append(&mut self.pending);
         let siblings = self.union_siblings(&lhs);
         out.push(Stmt::Assign {
             lhs: lhs.clone(),

@@ -122,6 +122,37 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         self.wide_temp(WideOp::Widen, vec![x], ty)
     }
 
+    /// `base[hi:lo] = value` when `base` is wider than 64 bits, as
+    /// `base = (base & keep) | (widen(value) << lo)`: C has no integer to
+    /// mask it in, so the write becomes wide operations on the whole
+    /// base. Any other assignment comes back as it was.
+    pub(super) fn wide_slice_write(&mut self, lhs: Expr, value: Expr) -> (Expr, Expr) {
+        let ExprKind::Slice { base, hi, lo } = &lhs.kind else {
+            return (lhs, value);
+        };
+        let (base, hi, lo) = outermost_slice(base, *hi, *lo);
+        let Some(width) = base.ty.width().filter(|_| is_wide(&base.ty)) else {
+            return (lhs, value);
+        };
+        let ty = base.ty.clone();
+        let ones = |bits: u32| (BigUint::from(1u8) << bits) - 1u8;
+        let keep = ones(width) ^ (ones(hi - lo + 1) << lo);
+        let keep = self.place(Expr::int(keep, ty.clone()));
+        let kept = self.wide_temp(WideOp::BitAnd, vec![base.clone(), keep], ty.clone());
+        let mut moved = self.wide_cast(value, ty.clone());
+        if lo > 0 {
+            moved = self.wide_temp(WideOp::Shl(lo), vec![moved], ty.clone());
+        }
+        let merged = Expr {
+            kind: ExprKind::Wide {
+                op: WideOp::BitOr,
+                args: vec![kept, moved],
+            },
+            ty,
+        };
+        (base, merged)
+    }
+
     /// `hi ++ lo` of a wide result: `(widen(hi) << |lo|) | widen(lo)`.
     fn wide_concat(&mut self, hi: Expr, lo: Expr, ty: Ty) -> Expr {
         let lo_width = lo.ty.width().unwrap_or(0);
@@ -166,6 +197,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             kind: ExprKind::Var(v),
             ty,
         }
+    }
+}
+
+/// `x[h1:l1][h2:l2]...` as the slice `x[l1 + h2 : l1 + l2]` of the
+/// first base that is not a slice.
+fn outermost_slice(base: &Expr, hi: u32, lo: u32) -> (Expr, u32, u32) {
+    match &base.kind {
+        ExprKind::Slice {
+            base: inner,
+            lo: inner_lo,
+            ..
+        } => outermost_slice(inner, hi + inner_lo, lo + inner_lo),
+        _ => (base.clone(), hi, lo),
     }
 }
 

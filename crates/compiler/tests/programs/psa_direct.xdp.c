@@ -166,14 +166,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -355,6 +356,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 1U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -363,6 +365,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 2U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -371,6 +374,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 3U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -689,16 +693,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "327\t329\tpsa.p4:237\taction `send_to_port`\n"
-    "335\t336\tpsa.p4:246\taction `multicast`\n"
-    "342\t342\tpsa.p4:254\taction `ingress_drop`\n"
-    "348\t348\tpsa.p4:260\taction `egress_drop`\n"
-    "354\t378\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "384\t386\tpsa_direct.p4:56\taction `In.police`\n"
-    "392\t393\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "399\t400\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "406\t406\tpsa_direct.p4:69\taction `In.plain`\n"
-    "424\t450\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "463\t532\tpsa_direct.p4:40\tcontrol `In`\n"
-    "463\t532\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "328\t330\tpsa.p4:237\taction `send_to_port`\n"
+    "336\t337\tpsa.p4:246\taction `multicast`\n"
+    "343\t343\tpsa.p4:254\taction `ingress_drop`\n"
+    "349\t349\tpsa.p4:260\taction `egress_drop`\n"
+    "355\t382\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "388\t390\tpsa_direct.p4:56\taction `In.police`\n"
+    "396\t397\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "403\t404\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "410\t410\tpsa_direct.p4:69\taction `In.plain`\n"
+    "428\t454\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "467\t536\tpsa_direct.p4:40\tcontrol `In`\n"
+    "467\t536\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -225,14 +225,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -500,6 +501,7 @@ accept:;
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -508,6 +510,7 @@ accept:;
     st->headers.ipv4.checksum = ((u16)(~st->In_ck));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             *(u16 *)(hdr_at + 10) = bpf_htons(st->headers.ipv4.checksum);
         }
@@ -580,10 +583,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "372\t374\tpsa.p4:237\taction `send_to_port`\n"
-    "380\t381\tpsa.p4:246\taction `multicast`\n"
-    "387\t387\tpsa.p4:254\taction `ingress_drop`\n"
-    "393\t393\tpsa.p4:260\taction `egress_drop`\n"
-    "453\t484\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "497\t522\tpsa_externs.p4:40\tcontrol `In`\n"
+    "373\t375\tpsa.p4:237\taction `send_to_port`\n"
+    "381\t382\tpsa.p4:246\taction `multicast`\n"
+    "388\t388\tpsa.p4:254\taction `ingress_drop`\n"
+    "394\t394\tpsa.p4:260\taction `egress_drop`\n"
+    "454\t485\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "498\t525\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

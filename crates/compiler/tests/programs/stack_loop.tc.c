@@ -123,6 +123,7 @@ int stack_loop_tc(struct __sk_buff *skb)
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;

@@ -441,6 +441,7 @@ static __always_inline int psa_clone_e2e_psa_egress(struct __sk_buff *skb, struc
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes the egress parser parsed */;
@@ -565,6 +566,7 @@ int psa_clone_e2e_tc(struct __sk_buff *skb)
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
+    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;

@@ -10,8 +10,9 @@
 //! program byte-swaps the packet field before an lpm lookup, so a numeric
 //! lpm value in STF is the field's bytes read backwards (`0x010a/16` on a
 //! 32-bit field means `10.1.0.0/16`). Dotted addresses are taken as written.
-//! BMv2's harness, whose dialect v1model's scripts are in, takes every
-//! value as written.
+//! BMv2's harness, whose dialect v1model's and PSA's scripts are in (p4c
+//! runs its PSA samples on BMv2's psa_switch), takes every value as
+//! written.
 
 use super::expect::Pattern;
 use super::parse::{ActionCall, Command, CountKind, Line};
@@ -304,8 +305,9 @@ pub(super) fn key_spec(
     for (field, text) in keys {
         let index = names::key_field(table, field)?;
         let text = match pipeline.architecture {
-            // BMv2's harness writes lpm values as they are written.
-            Architecture::V1Model => text.clone(),
+            // BMv2's harness writes lpm values as they are written; p4c's
+            // PSA scripts are BMv2's (psa_switch) too.
+            Architecture::V1Model | Architecture::Psa => text.clone(),
             // So does P4TC's, which hands them to `tc p4ctrl` (`p4tc`).
             _ if pipeline.p4tc => text.clone(),
             _ => key_text(table, index, text)?,
