@@ -483,7 +483,7 @@ PSA_Switch(ip, PacketReplicationEngine(), ep, BufferingQueueingEngine()) main;
         let clone = "ostd.clone = true; ostd.clone_session_id = (CloneSessionId_t)5;";
         for hook in [Hook::Tc, Hook::Xdp] {
             let c = c_text(clone, BRIDGED, hook);
-            assert!(!c.contains("fuse"), "{c}");
+            assert!(!c.contains("psa_fuse"), "{c}");
             assert!(entry(&c).contains("int delta"), "{c}");
         }
     }

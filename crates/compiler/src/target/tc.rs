@@ -29,7 +29,7 @@ impl Target for Tc {
     // PSA egress function of a program with an egress table).
     fn before_parsing(&self) -> Vec<CStmt> {
         let comment = "volatile reads, not reused for pkt and pkt_end: \
-                       the verifier refuses a zero-extended packet pointer";
+                       the verifier rejects a zero-extended packet pointer";
         let linear = "*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data";
         vec![
             CStmt::Comment(comment.into()),

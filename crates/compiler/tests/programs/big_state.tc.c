@@ -75,11 +75,10 @@ int big_state_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
-    asm volatile("" ::: "memory");
     u8 *pkt = (u8 *)(long)skb->data;
     u8 *pkt_end = (u8 *)(long)skb->data_end;
     u32 offset = 0 /* bytes parsed */;

@@ -269,6 +269,7 @@ static __always_inline void action_sw_pop_vlan(struct branching_action_state *st
         st->headers.eth.ether_type = st->headers.vlan.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -290,7 +291,7 @@ int branching_action_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -579,11 +580,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "268\t278\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "284\t284\tbranching_action.p4:49\taction `sw.drop`\n"
-    "306\t326\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "329\t346\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "349\t372\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "378\t418\tbranching_action.p4:41\tcontrol `sw`\n"
-    "381\t417\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "268\t279\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "285\t285\tbranching_action.p4:49\taction `sw.drop`\n"
+    "307\t327\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "330\t347\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "350\t373\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "379\t419\tbranching_action.p4:41\tcontrol `sw`\n"
+    "382\t418\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -458,6 +458,7 @@ static __always_inline void action_In_set1(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o1 = v;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[10] = st->headers.h.o1;
         }
@@ -470,6 +471,7 @@ static __always_inline void action_In_set2(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o2 = v_2;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[11] = st->headers.h.o2;
         }
@@ -482,7 +484,7 @@ int idle_timers_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -830,10 +832,10 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "439\t440\tpsa.p4:246\taction `multicast`\n"
     "446\t446\tpsa.p4:254\taction `ingress_drop`\n"
     "452\t452\tpsa.p4:260\taction `egress_drop`\n"
-    "458\t464\tidle_timers.p4:37\taction `In.set1`\n"
-    "470\t476\tidle_timers.p4:38\taction `In.set2`\n"
-    "500\t521\tidle_timers.p4:28\tparser state `InParser.start`\n"
-    "534\t635\tidle_timers.p4:34\tcontrol `In`\n"
-    "535\t573\tidle_timers.p4:39\ttable `In.by_prefix`\n"
-    "574\t635\tidle_timers.p4:45\ttable `In.by_mask`\n"
+    "458\t465\tidle_timers.p4:37\taction `In.set1`\n"
+    "471\t478\tidle_timers.p4:38\taction `In.set2`\n"
+    "502\t523\tidle_timers.p4:28\tparser state `InParser.start`\n"
+    "536\t637\tidle_timers.p4:34\tcontrol `In`\n"
+    "537\t575\tidle_timers.p4:39\ttable `In.by_prefix`\n"
+    "576\t637\tidle_timers.p4:45\ttable `In.by_mask`\n"
     "";

@@ -420,6 +420,7 @@ static __always_inline void action_In_set1(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o1 = v;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[10] = st->headers.h.o1;
         }
@@ -432,6 +433,7 @@ static __always_inline void action_In_set2(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o2 = v_2;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[11] = st->headers.h.o2;
         }
@@ -784,10 +786,10 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "401\t402\tpsa.p4:246\taction `multicast`\n"
     "408\t408\tpsa.p4:254\taction `ingress_drop`\n"
     "414\t414\tpsa.p4:260\taction `egress_drop`\n"
-    "420\t426\tidle_timers.p4:37\taction `In.set1`\n"
-    "432\t438\tidle_timers.p4:38\taction `In.set2`\n"
-    "455\t476\tidle_timers.p4:28\tparser state `InParser.start`\n"
-    "489\t590\tidle_timers.p4:34\tcontrol `In`\n"
-    "490\t528\tidle_timers.p4:39\ttable `In.by_prefix`\n"
-    "529\t590\tidle_timers.p4:45\ttable `In.by_mask`\n"
+    "420\t427\tidle_timers.p4:37\taction `In.set1`\n"
+    "433\t440\tidle_timers.p4:38\taction `In.set2`\n"
+    "457\t478\tidle_timers.p4:28\tparser state `InParser.start`\n"
+    "491\t592\tidle_timers.p4:34\tcontrol `In`\n"
+    "492\t530\tidle_timers.p4:39\ttable `In.by_prefix`\n"
+    "531\t592\tidle_timers.p4:45\ttable `In.by_mask`\n"
     "";

@@ -253,7 +253,7 @@ int perf_event_output_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -340,6 +340,7 @@ accept:;
         st->headers.report.status = p4bpf_perf_event_output(skb);
         if (st->headers.report.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.report.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 4 <= pkt_end) {
                 *(u32 *)(hdr_at + 0) = bpf_htonl(st->headers.report.status);
             }
@@ -451,6 +452,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "247\t247\tperf_event_output.p4:20\taction `sw.drop`\n"
     "269\t287\tperf_event_output.p4:9\tparser state `prs.start`\n"
     "290\t298\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "304\t347\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "304\t348\tperf_event_output.p4:15\tcontrol `sw`\n"
     "305\t338\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -322,7 +322,7 @@ int pna_mirror_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -372,6 +372,7 @@ PreControl_end:;
     st->headers.ethernet.src = 0xa0b0c0d0e0fULL;
     if (st->headers.ethernet.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ethernet.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.ethernet.src);
         }
@@ -541,6 +542,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "308\t310\tpna_mirror.p4:36\taction `MainControl.forward`\n"
     "316\t316\tpna_mirror.p4:41\taction `MainControl.drop`\n"
     "350\t364\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "372\t413\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "380\t413\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "372\t414\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "381\t414\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

@@ -183,14 +183,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -393,6 +394,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 1U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -401,6 +403,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 2U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -409,6 +412,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 3U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -450,7 +454,7 @@ int psa_direct_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -735,16 +739,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "365\t367\tpsa.p4:237\taction `send_to_port`\n"
-    "373\t374\tpsa.p4:246\taction `multicast`\n"
-    "380\t380\tpsa.p4:254\taction `ingress_drop`\n"
-    "386\t386\tpsa.p4:260\taction `egress_drop`\n"
-    "392\t416\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "422\t424\tpsa_direct.p4:56\taction `In.police`\n"
-    "430\t431\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "437\t438\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "444\t444\tpsa_direct.p4:69\taction `In.plain`\n"
-    "469\t495\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "508\t577\tpsa_direct.p4:40\tcontrol `In`\n"
-    "508\t577\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "366\t368\tpsa.p4:237\taction `send_to_port`\n"
+    "374\t375\tpsa.p4:246\taction `multicast`\n"
+    "381\t381\tpsa.p4:254\taction `ingress_drop`\n"
+    "387\t387\tpsa.p4:260\taction `egress_drop`\n"
+    "393\t420\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "426\t428\tpsa_direct.p4:56\taction `In.police`\n"
+    "434\t435\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "441\t442\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "448\t448\tpsa_direct.p4:69\taction `In.plain`\n"
+    "473\t499\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "512\t581\tpsa_direct.p4:40\tcontrol `In`\n"
+    "512\t581\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

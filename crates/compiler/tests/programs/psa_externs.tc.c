@@ -242,14 +242,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -437,7 +438,7 @@ int psa_externs_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -545,6 +546,7 @@ accept:;
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -553,6 +555,7 @@ accept:;
     st->headers.ipv4.checksum = ((u16)(~st->In_ck));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             *(u16 *)(hdr_at + 10) = bpf_htons(st->headers.ipv4.checksum);
         }
@@ -626,10 +629,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "410\t412\tpsa.p4:237\taction `send_to_port`\n"
-    "418\t419\tpsa.p4:246\taction `multicast`\n"
-    "425\t425\tpsa.p4:254\taction `ingress_drop`\n"
-    "431\t431\tpsa.p4:260\taction `egress_drop`\n"
-    "498\t529\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "542\t567\tpsa_externs.p4:40\tcontrol `In`\n"
+    "411\t413\tpsa.p4:237\taction `send_to_port`\n"
+    "419\t420\tpsa.p4:246\taction `multicast`\n"
+    "426\t426\tpsa.p4:254\taction `ingress_drop`\n"
+    "432\t432\tpsa.p4:260\taction `egress_drop`\n"
+    "499\t530\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "543\t570\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -598,7 +598,8 @@ deparse_failed:;
 /* The egress pipeline of psa_fused_egress, on the packet the ingress deparser wrote. */
 static __always_inline int psa_fused_egress_psa_egress(struct __sk_buff *skb, struct psa_fused_egress_state *st, u64 fuse_emitted, u32 fuse_from)
 {
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -958,7 +959,8 @@ int psa_fused_egress_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -1350,17 +1352,17 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "443\t455\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
     "461\t464\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
     "470\t470\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "611\t618\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "623\t701\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "704\t743\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "756\t770\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "773\t773\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "781\t792\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "1029\t1049\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "1052\t1070\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "1073\t1098\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1101\t1116\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1129\t1181\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1129\t1177\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1191\t1210\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "612\t619\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "624\t702\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "705\t744\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "757\t771\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "774\t774\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "782\t793\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "1031\t1051\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "1054\t1072\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "1075\t1100\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1103\t1118\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1131\t1183\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1131\t1179\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1193\t1212\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

@@ -363,7 +363,7 @@ int psa_register_initial_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -473,6 +473,7 @@ accept:;
     st->headers.probe.small = st->In_small_was;
     if (st->headers.probe.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.probe.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 13 <= pkt_end) {
             *(u16 *)(hdr_at + 2) = bpf_htons(st->headers.probe.small);
         }
@@ -480,6 +481,7 @@ accept:;
     st->headers.probe.wide = st->In_wide_was;
     if (st->headers.probe.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.probe.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 13 <= pkt_end) {
             *(u64 *)(hdr_at + 4) = bpf_cpu_to_be64(st->headers.probe.wide);
         }
@@ -487,6 +489,7 @@ accept:;
     st->headers.probe.plain = st->In_plain_was;
     if (st->headers.probe.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.probe.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 13 <= pkt_end) {
             hdr_at[12] = st->headers.probe.plain;
         }
@@ -553,5 +556,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "351\t351\tpsa.p4:254\taction `ingress_drop`\n"
     "357\t357\tpsa.p4:260\taction `egress_drop`\n"
     "422\t452\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "465\t494\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "465\t497\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

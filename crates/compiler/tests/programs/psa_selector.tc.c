@@ -429,6 +429,7 @@ static __always_inline void action_Ig_set_type(struct psa_selector_state *st, u8
     st->headers.eth.type = type;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.type);
         }
@@ -441,6 +442,7 @@ static __always_inline void action_Ig_set_dst(struct psa_selector_state *st, u8 
     st->headers.eth.dst = dst;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -459,7 +461,7 @@ int psa_selector_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -972,12 +974,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "410\t411\tpsa.p4:246\taction `multicast`\n"
     "417\t417\tpsa.p4:254\taction `ingress_drop`\n"
     "423\t423\tpsa.p4:260\taction `egress_drop`\n"
-    "429\t435\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "441\t447\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "453\t453\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "477\t491\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "504\t652\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "504\t543\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "544\t591\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "592\t652\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "429\t436\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "442\t449\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "455\t455\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "479\t493\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "506\t654\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "506\t545\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "546\t593\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "594\t654\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -391,6 +391,7 @@ static __always_inline void action_Ig_set_type(struct psa_selector_state *st, u8
     st->headers.eth.type = type;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.type);
         }
@@ -403,6 +404,7 @@ static __always_inline void action_Ig_set_dst(struct psa_selector_state *st, u8 
     st->headers.eth.dst = dst;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -926,12 +928,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "372\t373\tpsa.p4:246\taction `multicast`\n"
     "379\t379\tpsa.p4:254\taction `ingress_drop`\n"
     "385\t385\tpsa.p4:260\taction `egress_drop`\n"
-    "391\t397\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "403\t409\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "415\t415\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "432\t446\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "459\t607\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "459\t498\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "499\t546\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "547\t607\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "391\t398\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "404\t411\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "417\t417\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "434\t448\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "461\t609\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "461\t500\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "501\t548\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "549\t609\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

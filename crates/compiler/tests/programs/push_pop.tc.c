@@ -251,7 +251,7 @@ int push_pop_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -342,6 +342,7 @@ accept:;
         st->headers.eth.ether_type = st->headers.tag.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -359,6 +360,7 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -500,6 +502,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "267\t287\tpush_pop.p4:18\tparser state `prs.start`\n"
     "290\t307\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "310\t333\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "339\t366\tpush_pop.p4:39\tcontrol `sw`\n"
-    "370\t379\tpush_pop.p4:57\tcontrol `dep`\n"
+    "339\t368\tpush_pop.p4:39\tcontrol `sw`\n"
+    "372\t381\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

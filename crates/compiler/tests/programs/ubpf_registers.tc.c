@@ -258,7 +258,7 @@ int ubpf_registers_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -325,6 +325,7 @@ accept:;
     st->headers.rec.count = st->meta.seen;
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 5) = bpf_htonl(st->headers.rec.count);
         }
@@ -332,6 +333,7 @@ accept:;
     st->headers.rec.hash = ({ u32 words[2] = { (u32)(st->headers.rec.key), (u32)(st->headers.rec.port) }; p4bpf_lookup3(words, 2); });
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 9) = bpf_htonl(st->headers.rec.hash);
         }
@@ -343,6 +345,7 @@ accept:;
     st->headers.rec.port = st->std.input_port;
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 13) = bpf_htonl(st->headers.rec.port);
         }
@@ -406,5 +409,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "251\t252\tubpf_registers.p4:31\taction `pipe.count`\n"
     "277\t295\tubpf_registers.p4:15\tparser state `prs.start`\n"
     "298\t314\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "320\t349\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "320\t352\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -150,7 +150,7 @@ int value_set_scan_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }

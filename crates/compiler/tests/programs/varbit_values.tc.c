@@ -207,7 +207,7 @@ int varbit_values_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -292,6 +292,7 @@ eg_end:;
     st->headers.opt.csum = ((u16)(({ u8 hash_in[6] = {0}; hash_in[0] |= (u8)((u64)(st->headers.opt.len) & 0xff); __builtin_memcpy(hash_in + 1, st->headers.opt.data.data, 5); p4bpf_csum16(hash_in, 6); })));
     if (st->headers.opt.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.opt.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 3 <= pkt_end) {
             *(u16 *)(hdr_at + 1) = bpf_htons(st->headers.opt.csum);
         }
@@ -331,5 +332,5 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "226\t269\tvarbit_values.p4:9\tparser state `prs.start`\n"
     "281\t283\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "292\t298\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "292\t299\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

@@ -273,7 +273,7 @@ int wide_arithmetic_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -312,6 +312,7 @@ accept:;
         __builtin_memcpy(st->headers.w.a, st->sw_tmp_wide4, 16);
         if (st->headers.w.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.w.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 40 <= pkt_end) {
                 __builtin_memcpy(hdr_at + 0, st->headers.w.a, 16);
             }
@@ -320,6 +321,7 @@ accept:;
     st->headers.w.n = ((u64)(p4bpf_wide_bits(st->headers.w.a, 16, 32, 64)));
     if (st->headers.w.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 40 <= pkt_end) {
             *(u64 *)(hdr_at + 32) = bpf_cpu_to_be64(st->headers.w.n);
         }
@@ -388,5 +390,5 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "289\t303\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "309\t327\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "309\t329\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

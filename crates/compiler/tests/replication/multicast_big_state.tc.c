@@ -335,7 +335,7 @@ int multicast_big_state_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    /* volatile reads, not reused for pkt and pkt_end: the verifier refuses a zero-extended packet pointer */
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
     if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
@@ -475,6 +475,7 @@ MyIngress_end:;
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -519,6 +520,7 @@ int multicast_big_state_tc_egress(struct __sk_buff *skb)
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -632,6 +634,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "391\t415\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
     "427\t465\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
     "427\t465\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "475\t484\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "519\t528\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "475\t485\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "520\t530\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
