@@ -34,7 +34,7 @@ use p4bpf_layout::Hook;
 pub(super) const RING: u32 = 128;
 /// Copies one packet can make: a session's members, a group's, and the
 /// original.
-const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
+pub(super) const MAX_COPIES: u32 = 2 * MAX_REPLICAS + 1;
 /// What a copy is, in `struct NAME_copy`'s `kind` (`enum p4bpf_copy_kind`).
 pub(super) const ORIGINAL: &str = "P4BPF_ORIGINAL";
 pub(super) const REPLICA: &str = "P4BPF_REPLICA";
@@ -503,6 +503,7 @@ impl Emitter<'_> {
             line(format!("{p}_copy_state(st, c, i)")),
         ];
         body.extend(self.psa_clone_restore());
+        body.extend(self.xdp_e2e_restore_call());
         if self.prog.arch == crate::ir::Arch::Psa {
             body.extend(self.xdp_egressed_original());
             return body;
