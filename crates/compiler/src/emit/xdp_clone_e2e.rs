@@ -166,9 +166,8 @@ impl Emitter<'_> {
             ))],
             None => {
                 let port = self.prog.intrinsics.output_port.as_ref();
-                let (mut from, origin) = self.xdp_e2e_origin();
-                from.extend([
-                    self.copy_state_line("st", origin),
+                vec![
+                    self.xdp_e2e_clone_state_copy(),
                     line(format!(
                         "{} = port",
                         port.map(|e| self.lvalue(e)).unwrap_or_default()
@@ -179,8 +178,7 @@ impl Emitter<'_> {
                         clone.path
                     )),
                     line(format!("{} = c->copy[i].rid", self.lvalue(&r.replica_id))),
-                ]);
-                from
+                ]
             }
         };
         then.push(CStmt::Return(String::new()));

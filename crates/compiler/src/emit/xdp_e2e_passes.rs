@@ -8,9 +8,10 @@
 //! deparser wrote it, with that pass's state. So the pass that clones and
 //! recirculates keeps both (`NAME_e2e_later`): its frame (whole, at most
 //! [`FRAME_MAX`] bytes; a longer one is not cloned) and its state, in
-//! the slot's record of earlier passes (`NAME_e2e_passes`, beside the
-//! ring), and lists the session's clones in the plan (the record notes
-//! which copies are its). The plan's number lives in a per-CPU variable
+//! one of the slot's records of earlier passes (`NAME_e2e_passes`, one
+//! map entry per record, so a state may be as big as the ring's), and
+//! lists the session's clones in the plan (the record notes which copies
+//! are its). The plan's number lives in a per-CPU variable
 //! (`NAME_e2e_pending`) cleared when a packet arrives. The packet's last
 //! pass sends the plan: its own clones and copy join it as
 //! [`super::xdp_clone_e2e`] plans them, or, when it clones nothing, the
@@ -153,15 +154,22 @@ impl Emitter<'_> {
         let (p, state) = (self.c_prefix(), self.state_type());
         let (passes, pending) = (self.passes_map(), self.pending_map());
         let max = Resubmit::MAX_PASSES;
+        let entries = RING * max;
         let mut out = format!(
-            "/* A pass that cloned E2E and recirculated: its state, and its frame as its\n * egress deparser wrote it. */\n\
-             struct {p}_e2e_pass {{\n    struct {state} state;\n    u32 first; /* its copies in the plan: first to end */\n    u32 end;\n    u32 len;\n    u8 frame[{FRAME_MAX}];\n}};\n\
-             /* A plan's earlier passes, and the session whose devmap sends it. */\n\
-             struct {p}_e2e_passes {{\n    u32 seq;\n    u32 count;\n    u32 session;\n    struct {p}_e2e_pass pass[{max}];\n}};\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {p}_e2e_passes);\n    __uint(max_entries, {RING});\n}} {passes} SEC(\".maps\");\n\n\
+            "/* A pass that cloned E2E and recirculated, record k of a ring slot (key\n * slot * {max} + k): the plan it belongs to, its copies in the plan (first to\n * end), its session, its state and its frame as its egress deparser wrote it. */\n\
+             struct {p}_e2e_pass {{\n    u32 seq;\n    u32 first;\n    u32 end;\n    u32 session;\n    u32 len;\n    struct {state} state;\n    u8 frame[{FRAME_MAX}];\n}};\n\
+             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {p}_e2e_pass);\n    __uint(max_entries, {entries});\n}} {passes} SEC(\".maps\");\n\n\
              /* [0] the sequence number of the plan this packet's earlier passes began (0: none). */\n\
              struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 1);\n}} {pending} SEC(\".maps\");\n\n"
         );
+        out.push_str(&self.function(
+            "Record `k` of plan `c`'s slot, whichever plan wrote it last.",
+            &format!("struct {p}_e2e_pass *{p}_e2e_record(struct {p}_copies *c, u32 k)"),
+            vec![
+                line(format!("u32 key = c->seq % {RING} * {max} + k")),
+                CStmt::Return(format!("bpf_map_lookup_elem(&{passes}, &key)")),
+            ],
+        ));
         out.push_str(&self.function(
             "The plan this packet's earlier passes began, or 0.",
             &format!("struct {p}_copies *{p}_e2e_pending_plan(void)"),
@@ -183,11 +191,27 @@ impl Emitter<'_> {
             &format!("struct {p}_e2e_pass *{p}_e2e_pass_of(struct {p}_copies *c, u32 i)"),
             self.pass_of_body(),
         ));
-        out.push_str(&self.function(
+        out.push_str(&self.global_function(
             "An earlier pass's clone: its frame as that pass's egress deparser wrote it;\n * -1 when the frame cannot be made so.",
             &format!("int {p}_e2e_restore(struct xdp_md *ctx, struct {p}_copies *c, u32 i)"),
             self.restore_body(),
         ));
+        out.push_str(&self.global_function(
+            "An E2E clone's state before its own fields are set: its pass's, or the\n * plan's.",
+            &format!("int {p}_e2e_state_of(struct {state} *st, struct {p}_copies *c, u32 i)"),
+            self.state_of_body(),
+        ));
+        out
+    }
+
+    /// `SIGNATURE { BODY }` as a global function, after `comment`: the
+    /// verifier checks it once, and its caller goes on from one state
+    /// whichever record it read (a big state's copy from two places, inline,
+    /// took the egress program past the verifier's 1M).
+    fn global_function(&self, comment: &str, signature: &str, body: Vec<CStmt>) -> String {
+        let mut out = format!("/* {comment} */\n__attribute__((noinline)) {signature}\n{{\n");
+        super::c::print(&body, 1, &mut out);
+        out.push_str("}\n\n");
         out
     }
 
@@ -197,23 +221,6 @@ impl Emitter<'_> {
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
-    }
-
-    /// `slot` and `e`, the record of plan `c`'s slot, or `fail` returned.
-    fn passes_of_plan(&self, fail: &str) -> Vec<CStmt> {
-        vec![
-            line(format!("u32 slot = c->seq % {RING}")),
-            line(format!(
-                "struct {}_e2e_passes *e = bpf_map_lookup_elem(&{}, &slot)",
-                self.c_prefix(),
-                self.passes_map()
-            )),
-            CStmt::If {
-                cond: "!e".into(),
-                then: vec![CStmt::Return(fail.into())],
-                other: vec![],
-            },
-        ]
     }
 
     fn pending_plan_body(&self) -> Vec<CStmt> {
@@ -269,15 +276,28 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ];
-        body.extend(self.passes_of_plan("-1"));
         body.extend([
+            line("u32 session_id = 0"),
+            CStmt::Comment("the last session cloned to".into()),
+            CStmt::For {
+                head: format!("u32 k = 0; k < {}; k++", Resubmit::MAX_PASSES),
+                body: vec![
+                    line(format!("struct {p}_e2e_pass *pass = {p}_e2e_record(c, k)")),
+                    CStmt::If {
+                        cond: "!pass || pass->seq != c->seq".into(),
+                        then: vec![line("break")],
+                        other: vec![],
+                    },
+                    line("session_id = pass->session"),
+                ],
+            },
             CStmt::If {
                 cond: "kept".into(),
                 then: vec![line(format!("{p}_copies_add(c, {port}, 0, {EGRESSED})"))],
                 other: vec![],
             },
             CStmt::Return(format!(
-                "{p}_copies_send(ctx, c, {}ULL | e->session)",
+                "{p}_copies_send(ctx, c, {}ULL | session_id)",
                 p4bpf_layout::SESSION_KEY
             )),
         ]);
@@ -285,32 +305,54 @@ impl Emitter<'_> {
     }
 
     fn pass_of_body(&self) -> Vec<CStmt> {
-        let mut body = self.passes_of_plan("0");
-        body.extend([
+        let p = self.c_prefix();
+        vec![
+            CStmt::For {
+                head: format!("u32 k = 0; k < {}; k++", Resubmit::MAX_PASSES),
+                body: vec![
+                    line(format!("struct {p}_e2e_pass *pass = {p}_e2e_record(c, k)")),
+                    CStmt::If {
+                        cond: "!pass || pass->seq != c->seq".into(),
+                        then: vec![CStmt::Return("0".into())],
+                        other: vec![],
+                    },
+                    CStmt::If {
+                        cond: "i >= pass->first && i < pass->end".into(),
+                        then: vec![CStmt::Return("pass".into())],
+                        other: vec![],
+                    },
+                ],
+            },
+            CStmt::Return("0".into()),
+        ]
+    }
+
+    fn state_of_body(&self) -> Vec<CStmt> {
+        let p = self.c_prefix();
+        vec![
             CStmt::If {
-                cond: "e->seq != c->seq".into(),
+                cond: "!st || !c".into(),
                 then: vec![CStmt::Return("0".into())],
                 other: vec![],
             },
-            CStmt::For {
-                head: format!(
-                    "u32 k = 0; k < {} && k < e->count; k++",
-                    Resubmit::MAX_PASSES
-                ),
-                body: vec![CStmt::If {
-                    cond: "i >= e->pass[k].first && i < e->pass[k].end".into(),
-                    then: vec![CStmt::Return("&e->pass[k]".into())],
-                    other: vec![],
-                }],
+            line(format!("struct {p}_e2e_pass *pass = {p}_e2e_pass_of(c, i)")),
+            CStmt::If {
+                cond: "pass".into(),
+                then: vec![self.copy_state_line("st", "&pass->state")],
+                other: vec![self.copy_state_line("st", "&c->state")],
             },
             CStmt::Return("0".into()),
-        ]);
-        body
+        ]
     }
 
     fn restore_body(&self) -> Vec<CStmt> {
         let p = self.c_prefix();
         vec![
+            CStmt::If {
+                cond: "!c".into(),
+                then: vec![CStmt::Return("-1".into())],
+                other: vec![],
+            },
             line(format!("struct {p}_e2e_pass *pass = {p}_e2e_pass_of(c, i)")),
             CStmt::If {
                 cond: "!pass".into(),
@@ -344,7 +386,6 @@ impl Emitter<'_> {
     fn later_function(&self) -> String {
         let (p, state) = (self.c_prefix(), self.state_type());
         let sessions = super::replication::sessions_map(self.prog);
-        let max = Resubmit::MAX_PASSES;
         let mut body = vec![
             line("u32 zero = 0"),
             line(format!(
@@ -374,44 +415,7 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ];
-        body.extend(self.passes_of_plan("0"));
-        body.extend([
-            CStmt::If {
-                cond: "e->seq != c->seq".into(),
-                then: vec![line("e->seq = c->seq"), line("e->count = 0")],
-                other: vec![],
-            },
-            line("u32 k = e->count"),
-            CStmt::If {
-                cond: format!("k >= {max}"),
-                then: vec![CStmt::Return("0".into())],
-                other: vec![],
-            },
-            self.copy_state_line("&e->pass[k].state", "st"),
-            line("e->pass[k].len = len"),
-            CStmt::If {
-                cond: format!(
-                    "bpf_xdp_load_bytes(ctx, 0, e->pass[k].frame, ((len - 1) & {}) + 1)",
-                    FRAME_MAX - 1
-                ),
-                then: vec![CStmt::Return("0".into())],
-                other: vec![],
-            },
-            line("e->count = k + 1"),
-            line("e->session = session_id"),
-            line("e->pass[k].first = c->count"),
-            CStmt::Comment(
-                "clang must not carry the count in a register through the loop: the\n\
-                 verifier would follow each of its values"
-                    .into(),
-            ),
-            line("asm volatile(\"\" ::: \"memory\")"),
-            line(format!("{p}_copies_add_members(c, session, {CLONE_E2E})")),
-            line("asm volatile(\"\" ::: \"memory\")"),
-            line("e->pass[k].end = c->count"),
-            line("*pending = c->seq"),
-            CStmt::Return("0".into()),
-        ]);
+        body.extend(self.later_record());
         let mut out = format!(
             "/* Clone E2E in a pass that recirculates: the session's clones of the frame\n * the egress deparser wrote, with this pass's state, planned for the pass\n * that sends the packet. A global function: the verifier checks it once. */\n\
              __attribute__((noinline)) int {p}_e2e_later(struct xdp_md *ctx, struct {state} *st, u32 session_id)\n{{\n"
@@ -420,27 +424,67 @@ impl Emitter<'_> {
         out.push_str("}\n\n");
         out
     }
+
+    /// In `NAME_e2e_later`, plan `c` at hand: the slot's first record no
+    /// pass of this plan holds, filled with this pass's frame, state,
+    /// session and clones (valid once its `seq` is the plan's).
+    fn later_record(&self) -> Vec<CStmt> {
+        let p = self.c_prefix();
+        vec![
+            line(format!("struct {p}_e2e_pass *pass = 0")),
+            CStmt::For {
+                head: format!("u32 k = 0; k < {}; k++", Resubmit::MAX_PASSES),
+                body: vec![
+                    line(format!("struct {p}_e2e_pass *at = {p}_e2e_record(c, k)")),
+                    CStmt::If {
+                        cond: "at && at->seq != c->seq".into(),
+                        then: vec![line("pass = at"), line("break")],
+                        other: vec![],
+                    },
+                ],
+            },
+            CStmt::If {
+                cond: "!pass".into(),
+                then: vec![CStmt::Return("0 /* every record holds a pass */".into())],
+                other: vec![],
+            },
+            self.copy_state_line("&pass->state", "st"),
+            line("pass->len = len"),
+            CStmt::If {
+                cond: format!(
+                    "bpf_xdp_load_bytes(ctx, 0, pass->frame, ((len - 1) & {}) + 1)",
+                    FRAME_MAX - 1
+                ),
+                then: vec![CStmt::Return("0".into())],
+                other: vec![],
+            },
+            line("pass->session = session_id"),
+            line("pass->first = c->count"),
+            CStmt::Comment(
+                "clang must not carry the count in a register through the loop: the\n\
+                 verifier would follow each of its values"
+                    .into(),
+            ),
+            line("asm volatile(\"\" ::: \"memory\")"),
+            line(format!("{p}_copies_add_members(c, session, {CLONE_E2E})")),
+            line("asm volatile(\"\" ::: \"memory\")"),
+            line("pass->end = c->count"),
+            line("pass->seq = c->seq"),
+            line("*pending = c->seq"),
+            CStmt::Return("0".into()),
+        ]
+    }
 }
 
 /// What the devmap program does for an earlier pass's clone.
 impl Emitter<'_> {
-    /// In `NAME_copy_state`, for an E2E clone: the state it starts from,
-    /// in `origin` (its pass's, or the plan's).
-    pub(super) fn xdp_e2e_origin(&self) -> (Vec<CStmt>, &'static str) {
+    /// In `NAME_copy_state`, for an E2E clone: `st` made the state it
+    /// starts from (its pass's, or the plan's).
+    pub(super) fn xdp_e2e_clone_state_copy(&self) -> CStmt {
         if !self.xdp_e2e_passes() {
-            return (vec![], "&c->state");
+            return self.copy_state_line("st", "&c->state");
         }
-        let p = self.c_prefix();
-        let origin = vec![
-            line(format!("struct {} *origin = &c->state", self.state_type())),
-            line(format!("struct {p}_e2e_pass *pass = {p}_e2e_pass_of(c, i)")),
-            CStmt::If {
-                cond: "pass".into(),
-                then: vec![line("origin = &pass->state")],
-                other: vec![],
-            },
-        ];
-        (origin, "origin")
+        line(format!("{}_e2e_state_of(st, c, i)", self.c_prefix()))
     }
 
     /// In the devmap program, before an E2E clone's egress: the frame of

@@ -436,27 +436,23 @@ static __always_inline int psa_clone_e2e_passes_on_copy(void)
     return running && *running;
 }
 
-/* A pass that cloned E2E and recirculated: its state, and its frame as its
- * egress deparser wrote it. */
+/* A pass that cloned E2E and recirculated, record k of a ring slot (key
+ * slot * 4 + k): the plan it belongs to, its copies in the plan (first to
+ * end), its session, its state and its frame as its egress deparser wrote it. */
 struct psa_clone_e2e_passes_e2e_pass {
-    struct psa_clone_e2e_passes_state state;
-    u32 first; /* its copies in the plan: first to end */
-    u32 end;
-    u32 len;
-    u8 frame[2048];
-};
-/* A plan's earlier passes, and the session whose devmap sends it. */
-struct psa_clone_e2e_passes_e2e_passes {
     u32 seq;
-    u32 count;
+    u32 first;
+    u32 end;
     u32 session;
-    struct psa_clone_e2e_passes_e2e_pass pass[4];
+    u32 len;
+    struct psa_clone_e2e_passes_state state;
+    u8 frame[2048];
 };
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __type(key, u32);
-    __type(value, struct psa_clone_e2e_passes_e2e_passes);
-    __uint(max_entries, 128);
+    __type(value, struct psa_clone_e2e_passes_e2e_pass);
+    __uint(max_entries, 512);
 } psa_clone_e2e_passes_e2e_passes SEC(".maps");
 
 /* [0] the sequence number of the plan this packet's earlier passes began (0: none). */
@@ -466,6 +462,13 @@ struct {
     __type(value, u32);
     __uint(max_entries, 1);
 } psa_clone_e2e_passes_e2e_pending SEC(".maps");
+
+/* Record `k` of plan `c`'s slot, whichever plan wrote it last. */
+static __always_inline struct psa_clone_e2e_passes_e2e_pass *psa_clone_e2e_passes_e2e_record(struct psa_clone_e2e_passes_copies *c, u32 k)
+{
+    u32 key = c->seq % 128 * 4 + k;
+    return bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_passes, &key);
+}
 
 /* The plan this packet's earlier passes began, or 0. */
 static __always_inline struct psa_clone_e2e_passes_copies *psa_clone_e2e_passes_e2e_pending_plan(void)
@@ -513,33 +516,31 @@ __attribute__((noinline)) int psa_clone_e2e_passes_e2e_later(struct xdp_md *ctx,
     if (!c) {
         return 0;
     }
-    u32 slot = c->seq % 128;
-    struct psa_clone_e2e_passes_e2e_passes *e = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_passes, &slot);
-    if (!e) {
+    struct psa_clone_e2e_passes_e2e_pass *pass = 0;
+    for (u32 k = 0; k < 4; k++) {
+        struct psa_clone_e2e_passes_e2e_pass *at = psa_clone_e2e_passes_e2e_record(c, k);
+        if (at && at->seq != c->seq) {
+            pass = at;
+            break;
+        }
+    }
+    if (!pass) {
+        return 0 /* every record holds a pass */;
+    }
+    __builtin_memcpy(&pass->state, st, sizeof(*st));
+    pass->len = len;
+    if (bpf_xdp_load_bytes(ctx, 0, pass->frame, ((len - 1) & 2047) + 1)) {
         return 0;
     }
-    if (e->seq != c->seq) {
-        e->seq = c->seq;
-        e->count = 0;
-    }
-    u32 k = e->count;
-    if (k >= 4) {
-        return 0;
-    }
-    __builtin_memcpy(&e->pass[k].state, st, sizeof(*st));
-    e->pass[k].len = len;
-    if (bpf_xdp_load_bytes(ctx, 0, e->pass[k].frame, ((len - 1) & 2047) + 1)) {
-        return 0;
-    }
-    e->count = k + 1;
-    e->session = session_id;
-    e->pass[k].first = c->count;
+    pass->session = session_id;
+    pass->first = c->count;
     /* clang must not carry the count in a register through the loop: the
 verifier would follow each of its values */
     asm volatile("" ::: "memory");
     psa_clone_e2e_passes_copies_add_members(c, session, P4BPF_CLONE_E2E);
     asm volatile("" ::: "memory");
-    e->pass[k].end = c->count;
+    pass->end = c->count;
+    pass->seq = c->seq;
     *pending = c->seq;
     return 0;
 }
@@ -553,31 +554,31 @@ static __always_inline int psa_clone_e2e_passes_e2e_pending_send(struct xdp_md *
     if (!c || st->ostd.egress_port == 0xfffffffdU) {
         return -1 /* no earlier clones, or the packet goes to the host */;
     }
-    u32 slot = c->seq % 128;
-    struct psa_clone_e2e_passes_e2e_passes *e = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_passes, &slot);
-    if (!e) {
-        return -1;
+    u32 session_id = 0;
+    /* the last session cloned to */
+    for (u32 k = 0; k < 4; k++) {
+        struct psa_clone_e2e_passes_e2e_pass *pass = psa_clone_e2e_passes_e2e_record(c, k);
+        if (!pass || pass->seq != c->seq) {
+            break;
+        }
+        session_id = pass->session;
     }
     if (kept) {
         psa_clone_e2e_passes_copies_add(c, st->ostd.egress_port, 0, P4BPF_EGRESSED);
     }
-    return psa_clone_e2e_passes_copies_send(ctx, c, 4294967296ULL | e->session);
+    return psa_clone_e2e_passes_copies_send(ctx, c, 4294967296ULL | session_id);
 }
 
 /* The record of the earlier pass copy `i` is of, or 0 (a clone of the frame sent). */
 static __always_inline struct psa_clone_e2e_passes_e2e_pass *psa_clone_e2e_passes_e2e_pass_of(struct psa_clone_e2e_passes_copies *c, u32 i)
 {
-    u32 slot = c->seq % 128;
-    struct psa_clone_e2e_passes_e2e_passes *e = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_passes, &slot);
-    if (!e) {
-        return 0;
-    }
-    if (e->seq != c->seq) {
-        return 0;
-    }
-    for (u32 k = 0; k < 4 && k < e->count; k++) {
-        if (i >= e->pass[k].first && i < e->pass[k].end) {
-            return &e->pass[k];
+    for (u32 k = 0; k < 4; k++) {
+        struct psa_clone_e2e_passes_e2e_pass *pass = psa_clone_e2e_passes_e2e_record(c, k);
+        if (!pass || pass->seq != c->seq) {
+            return 0;
+        }
+        if (i >= pass->first && i < pass->end) {
+            return pass;
         }
     }
     return 0;
@@ -585,8 +586,11 @@ static __always_inline struct psa_clone_e2e_passes_e2e_pass *psa_clone_e2e_passe
 
 /* An earlier pass's clone: its frame as that pass's egress deparser wrote it;
  * -1 when the frame cannot be made so. */
-static __always_inline int psa_clone_e2e_passes_e2e_restore(struct xdp_md *ctx, struct psa_clone_e2e_passes_copies *c, u32 i)
+__attribute__((noinline)) int psa_clone_e2e_passes_e2e_restore(struct xdp_md *ctx, struct psa_clone_e2e_passes_copies *c, u32 i)
 {
+    if (!c) {
+        return -1;
+    }
     struct psa_clone_e2e_passes_e2e_pass *pass = psa_clone_e2e_passes_e2e_pass_of(c, i);
     if (!pass) {
         return 0 /* of the frame sent */;
@@ -602,6 +606,22 @@ static __always_inline int psa_clone_e2e_passes_e2e_restore(struct xdp_md *ctx, 
     }
     u32 n = ((len - 1) & 2047) + 1;
     return bpf_xdp_store_bytes(ctx, 0, pass->frame, n) ? -1 : 0;
+}
+
+/* An E2E clone's state before its own fields are set: its pass's, or the
+ * plan's. */
+__attribute__((noinline)) int psa_clone_e2e_passes_e2e_state_of(struct psa_clone_e2e_passes_state *st, struct psa_clone_e2e_passes_copies *c, u32 i)
+{
+    if (!st || !c) {
+        return 0;
+    }
+    struct psa_clone_e2e_passes_e2e_pass *pass = psa_clone_e2e_passes_e2e_pass_of(c, i);
+    if (pass) {
+        __builtin_memcpy(st, &pass->state, sizeof(*st));
+    } else {
+        __builtin_memcpy(st, &c->state, sizeof(*st));
+    }
+    return 0;
 }
 
 /* Clone E2E: one copy per member of the session egress chose, and the packet
@@ -656,12 +676,7 @@ static __always_inline void psa_clone_e2e_passes_copy_state(struct psa_clone_e2e
     {
         u32 port = c->copy[i].port;
         if (c->copy[i].kind == P4BPF_CLONE_E2E) {
-            struct psa_clone_e2e_passes_state *origin = &c->state;
-            struct psa_clone_e2e_passes_e2e_pass *pass = psa_clone_e2e_passes_e2e_pass_of(c, i);
-            if (pass) {
-                origin = &pass->state;
-            }
-            __builtin_memcpy(st, origin, sizeof(*st));
+            psa_clone_e2e_passes_e2e_state_of(st, c, i);
             st->ostd.egress_port = port;
             st->egress_istd.packet_path = 4;
             st->egress_istd.instance = c->copy[i].rid;
@@ -1375,20 +1390,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "687\t689\tpsa.p4:237\taction `send_to_port`\n"
-    "695\t696\tpsa.p4:246\taction `multicast`\n"
-    "702\t702\tpsa.p4:254\taction `ingress_drop`\n"
-    "708\t708\tpsa.p4:260\taction `egress_drop`\n"
-    "719\t735\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "740\t779\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "782\t794\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "797\t801\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "804\t805\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "818\t856\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "859\t859\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "867\t894\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "1070\t1108\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "1111\t1123\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "1136\t1142\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "1150\t1167\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "702\t704\tpsa.p4:237\taction `send_to_port`\n"
+    "710\t711\tpsa.p4:246\taction `multicast`\n"
+    "717\t717\tpsa.p4:254\taction `ingress_drop`\n"
+    "723\t723\tpsa.p4:260\taction `egress_drop`\n"
+    "734\t750\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "755\t794\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "797\t809\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "812\t816\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "819\t820\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "833\t871\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "874\t874\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "882\t909\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "1085\t1123\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "1126\t1138\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "1151\t1157\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "1165\t1182\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";
