@@ -6,8 +6,10 @@
 //! lengths) with that pass's state, a session with two members, one
 //! session for every pass and one per pass, a session nobody made in the
 //! first or the last pass, the packet dropped by ingress or by egress
-//! after recirculating; and, at XDP, with a big state. Needs root, BPF
-//! and clang; skips saying which is missing.
+//! after recirculating; and, at XDP, with a big state. A packet sent to
+//! `PSA_PORT_CPU`, and a multicast replica, are cloned at TC and leave
+//! alone at XDP, where the kernel cannot clone them. Needs root, BPF and
+//! clang; skips saying which is missing.
 
 mod common;
 
@@ -98,4 +100,31 @@ fn e2e_clones_of_earlier_passes_with_a_big_state_at_xdp() {
             "{target}:\n{text}"
         );
     }
+}
+
+#[test]
+fn clones_of_a_packet_to_the_host_or_of_a_replica_are_made_at_tc_not_at_xdp() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED xclone_e2e: {why}");
+        return;
+    }
+    // XDP: one verdict cannot both pass a frame to the stack and broadcast
+    // it, so a packet to the host goes alone; a replica's egress runs in a
+    // devmap program, which can only send or drop its frame, so the replica
+    // leaves alone. A clone out of port 5 or 6 would fail the script.
+    let p4 = file("passes.p4");
+    for target in ["kernel", "user"] {
+        let (ok, text) = run(&p4, &file("unmade_at_xdp.stf"), target, "xdp");
+        assert!(
+            ok && text.contains("PASS: 3 packets, 0 failure(s)"),
+            "{target}:\n{text}"
+        );
+        assert_eq!(text.matches("pass to port 1: ok").count(), 2, "{text}");
+        assert!(text.contains("redirect to port 4: ok"), "{text}");
+    }
+    let (ok, text) = run(&p4, &file("made_at_tc.stf"), "kernel", "tc");
+    assert!(
+        ok && text.contains("PASS: 3 packets, 0 failure(s)"),
+        "{text}"
+    );
 }

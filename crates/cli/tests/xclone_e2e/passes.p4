@@ -2,7 +2,8 @@
 // many times the packet recirculates (`passes`), which clone session each
 // egress pass asks for (`session`; with bit 7 set, session[6:0] plus the
 // pass number, so each pass has its own session) and whether the last
-// pass drops the packet (`drop`: 1 in ingress, 2 in egress). Each egress
+// pass drops the packet (`drop`: 1 in ingress, 2 in egress), sends it
+// to the host (3: `PSA_PORT_CPU`) or to multicast group 8 (4). Each egress
 // pass counts itself in `pass`, carries its number to its clones in
 // clone_e2e_meta, and adds a 2-byte tag on odd passes only, so the frames
 // of two passes differ in length. A clone's egress writes into the frame
@@ -72,6 +73,10 @@ control In(inout headers_t hdr, inout meta_t meta,
     apply {
         if (hdr.ctl.pass < hdr.ctl.passes) {
             send_to_port(ostd, PSA_PORT_RECIRCULATE);
+        } else if (hdr.ctl.drop == 3) {
+            send_to_port(ostd, PSA_PORT_CPU);
+        } else if (hdr.ctl.drop == 4) {
+            multicast(ostd, (MulticastGroup_t) 8);
         } else if (hdr.ctl.drop == 1) {
             ingress_drop(ostd);
         } else {
