@@ -348,16 +348,7 @@ fn psa_clone_e2e_copies_what_egress_wrote_at_tc() {
 }
 
 /// (PSA STF file stem, text its failing runs print).
-const KNOWN_GAPS: &[(&str, &str)] = &[
-    // At XDP an E2E clone of a packet egress also recirculates is not made
-    // (the packet goes round in the XDP program, its clones would leave by a
-    // devmap): the first pass's clones to ports 11 and 12 are missing
-    // (`--test xdp_copies` clones E2E at XDP).
-    (
-        "psa-e2e-cloning-basic-bmv2",
-        "no packet came out on port 11",
-    ),
-];
+const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 #[test]
 fn corpus_psa_stf_files_pass_on_kernel_and_user_targets() {

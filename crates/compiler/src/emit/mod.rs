@@ -66,6 +66,7 @@ mod xdp_clone_e2e;
 mod xdp_clone_resubmit;
 mod xdp_clone_traits;
 mod xdp_copies;
+mod xdp_e2e_passes;
 mod xdp_pna_mirror;
 mod xdp_psa_clone;
 

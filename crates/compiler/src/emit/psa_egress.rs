@@ -101,12 +101,14 @@ impl Emitter<'_> {
             out.push(CStmt::Return(self.target.drop().into()));
             return out;
         }
+        let mut dropped = self.xdp_e2e_pending_on_drop();
+        dropped.push(CStmt::Return(format!(
+            "{} /* ingress dropped it */",
+            self.target.drop()
+        )));
         out.push(CStmt::If {
             cond: kept.join(" && "),
-            then: vec![CStmt::Return(format!(
-                "{} /* ingress dropped it */",
-                self.target.drop()
-            ))],
+            then: dropped,
             other: vec![],
         });
         out.extend(self.skb_priority());

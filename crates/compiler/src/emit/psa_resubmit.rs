@@ -42,6 +42,7 @@ impl Emitter<'_> {
         // reach the verifier as arithmetic on it.
         let mut out = vec![line("u32 passes = 0")];
         out.extend(self.xdp_planned_local());
+        out.extend(self.xdp_e2e_pending_reset());
         if self.recirculation_port().is_some() {
             out.push(line(format!("u8 {RECIRCULATED} = 0")));
         }

@@ -19,9 +19,10 @@
 //!   egress starts from the state the plan holds, reset as a clone's is,
 //!   and the packet's own copy goes straight to the deparser.
 //!
-//! Not cloned at XDP: a copy's own egress (a replica, an I2E clone or its
-//! original, as at TC for the first two), and a packet that egress also
-//! recirculates or hands to the host (it does not leave by a devmap).
+//! A PSA packet egress also recirculates is cloned on every pass:
+//! [`super::xdp_e2e_passes`]. Not cloned at XDP: a copy's own egress (a
+//! replica, an I2E clone or its original, as at TC for the first two),
+//! and a packet egress hands to the host (it does not leave by a devmap).
 
 use super::c::{line, CStmt};
 use super::xdp_copies::{CLONE_E2E, EGRESSED};
@@ -31,7 +32,7 @@ use crate::ir::{Arch, CloneI2e, Outcome, VerdictRule};
 /// `PSA_PacketPath_t.NORMAL_UNICAST`: the one egress path that clones.
 const NORMAL_UNICAST: u32 = 1;
 /// psa.p4's `PSA_PORT_CPU`: the host, which a devmap does not reach.
-const PSA_PORT_CPU: u32 = 0xffff_fffd;
+pub(super) const PSA_PORT_CPU: u32 = 0xffff_fffd;
 /// Where a v1model packet's own copy, its egress done, joins its devmap
 /// program: the deparser.
 const EGRESSED_LABEL: &str = "egressed";
@@ -83,6 +84,7 @@ impl Emitter<'_> {
         if let Some(CStmt::If { cond, .. }) = call.first_mut() {
             *cond = format!("{cond} && {unicast}");
         }
+        call.extend(self.xdp_e2e_pending_send_call(&self.packet_kept()));
         call
     }
 
@@ -165,7 +167,7 @@ impl Emitter<'_> {
             None => {
                 let port = self.prog.intrinsics.output_port.as_ref();
                 vec![
-                    self.copy_state_line("st", "&c->state"),
+                    self.xdp_e2e_clone_state_copy(),
                     line(format!(
                         "{} = port",
                         port.map(|e| self.lvalue(e)).unwrap_or_default()
@@ -205,6 +207,7 @@ impl Emitter<'_> {
             ));
         }
         out.push_str(&self.e2e_clone_state_function());
+        out.push_str(&self.xdp_e2e_passes_definitions());
         out.push_str(&self.clone_e2e_function(clone));
         out
     }
@@ -221,6 +224,7 @@ impl Emitter<'_> {
             self.expr(&clone.session)
         ))];
         body.extend(self.session_of_id());
+        body.extend(self.xdp_e2e_later_call());
         let mut elsewhere = vec![];
         if let Some(again) = &self.prog.intrinsics.recirculate {
             elsewhere.push(self.expr(&again.flag));
@@ -239,7 +243,8 @@ impl Emitter<'_> {
         }
         body.extend([
             line(format!(
-                "struct {p}_copies *c = {p}_copies_begin(st, offset, parser_error)"
+                "struct {p}_copies *c = {}(st, offset, parser_error)",
+                self.xdp_e2e_plan_begin()
             )),
             CStmt::If {
                 cond: "!c".into(),

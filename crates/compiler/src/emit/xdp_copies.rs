@@ -506,6 +506,7 @@ impl Emitter<'_> {
             line(format!("{p}_copy_state(st, c, i)")),
         ];
         body.extend(self.psa_clone_restore());
+        body.extend(self.xdp_e2e_restore_call());
         body.extend(self.xdp_clone_traits_applied());
         if self.prog.arch == crate::ir::Arch::Psa {
             body.extend(self.xdp_egressed_original());
