@@ -481,7 +481,8 @@ static __always_inline void action_egress_drop(struct psa_clone_e2e_passes_state
 /* The egress pipeline of psa_clone_e2e_passes, on the packet the ingress deparser wrote. */
 static __always_inline int psa_clone_e2e_passes_psa_egress(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st)
 {
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -749,7 +750,8 @@ int psa_clone_e2e_passes_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -985,7 +987,6 @@ InDeparser_end:;
     if (st->ostd.drop != 0) {
         return TC_ACT_SHOT /* ingress dropped it */;
     }
-    skb->priority = st->ostd.class_of_service;
     if (st->ostd.multicast_group != 0) {
         return psa_clone_e2e_passes_multicast(skb, st, st->ostd.multicast_group, offset, parser_error);
     }
@@ -1084,7 +1085,9 @@ int psa_clone_e2e_passes_tc_egress(struct __sk_buff *skb)
     if (mailbox->truncate && mailbox->truncate < skb->len && bpf_skb_change_tail(skb, mailbox->truncate, 0)) {
         return TC_ACT_SHOT /* the kernel would not cut it */;
     }
-    skb->priority = st->ostd.class_of_service;
+    if (st->ostd.class_of_service) {
+        skb->priority = st->ostd.class_of_service;
+    }
     int verdict = psa_clone_e2e_passes_psa_egress(skb, st);
     return verdict == TC_ACT_SHOT ? TC_ACT_SHOT : TC_ACT_OK /* out of the port the copy was sent to */;
 }
@@ -1118,16 +1121,16 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "465\t466\tpsa.p4:246\taction `multicast`\n"
     "472\t472\tpsa.p4:254\taction `ingress_drop`\n"
     "478\t478\tpsa.p4:260\taction `egress_drop`\n"
-    "492\t508\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "513\t552\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "555\t567\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "570\t574\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "577\t578\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "591\t629\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "632\t632\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "640\t667\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "836\t874\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "877\t889\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "902\t908\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "916\t933\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "493\t509\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "514\t553\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "556\t568\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "571\t575\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "578\t579\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "592\t630\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "633\t633\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "641\t668\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "838\t876\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "879\t891\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "904\t910\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "918\t935\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

@@ -290,6 +290,8 @@ struct psa_clone_e2e_passes_copy {
     u32 port;
     u32 rid;
     u32 kind;
+    u32 class_of_service;
+    u32 truncate; /* 0: whole */
 };
 /* A packet's copies, from ingress to their egress programs. */
 struct psa_clone_e2e_passes_copies {
@@ -376,6 +378,8 @@ static __always_inline void psa_clone_e2e_passes_copies_add(struct psa_clone_e2e
     c->copy[n].rid = rid;
     c->copy[n].kind = kind;
     c->taken[n] = 0;
+    c->copy[n].class_of_service = 0;
+    c->copy[n].truncate = 0;
     c->count = n + 1;
 }
 
@@ -404,6 +408,20 @@ static __always_inline int psa_clone_e2e_passes_copies_send(struct xdp_md *ctx, 
     }
     *meta = c->seq;
     return bpf_redirect_map(ports, 0, BPF_F_BROADCAST);
+}
+
+/* Adds a clone of `kind` per member of `session`, with the member's class of
+ * service and length. */
+static __always_inline void psa_clone_e2e_passes_copies_add_clones(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_session *session, u32 kind)
+{
+    for (u32 i = 0; i < 64 && i < session->count; i++) {
+        u32 n = c->count;
+        psa_clone_e2e_passes_copies_add(c, session->members[i].port, session->members[i].rid, kind);
+        if (n < 129 && c->count == n + 1) {
+            c->copy[n].class_of_service = session->traits[i].class_of_service;
+            c->copy[n].truncate = session->traits[i].packet_length_bytes;
+        }
+    }
 }
 
 /* One replica per member of group `group_id`, each to its port's egress. */
@@ -644,7 +662,7 @@ static __always_inline int psa_clone_e2e_passes_clone_e2e(struct xdp_md *ctx, st
     if (!c) {
         return -1;
     }
-    psa_clone_e2e_passes_copies_add_members(c, session, P4BPF_CLONE_E2E);
+    psa_clone_e2e_passes_copies_add_clones(c, (struct psa_clone_e2e_passes_session *)session, P4BPF_CLONE_E2E);
     if (st->ostd.drop == 0) {
         psa_clone_e2e_passes_copies_add(c, st->ostd.egress_port, 0, P4BPF_EGRESSED);
     }
@@ -1352,6 +1370,13 @@ int psa_clone_e2e_passes_xdp_egress(struct xdp_md *ctx)
     if (c->copy[i].kind == P4BPF_CLONE_E2E && psa_clone_e2e_passes_e2e_restore(ctx, c, i)) {
         return XDP_DROP /* its pass's frame cannot be put back */;
     }
+    if (c->copy[i].kind == P4BPF_CLONE || c->copy[i].kind == P4BPF_CLONE_E2E) {
+        st->ostd.class_of_service = c->copy[i].class_of_service;
+    }
+    int cut = (int)c->copy[i].truncate - (int)(ctx->data_end - ctx->data);
+    if (c->copy[i].truncate && cut < 0 && bpf_xdp_adjust_tail(ctx, cut)) {
+        return XDP_DROP /* the kernel would not cut it */;
+    }
     u32 running_key = 0;
     u32 *running = bpf_map_lookup_elem(&psa_clone_e2e_passes_copy_running, &running_key);
     if (running) {
@@ -1390,20 +1415,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "702\t704\tpsa.p4:237\taction `send_to_port`\n"
-    "710\t711\tpsa.p4:246\taction `multicast`\n"
-    "717\t717\tpsa.p4:254\taction `ingress_drop`\n"
-    "723\t723\tpsa.p4:260\taction `egress_drop`\n"
-    "734\t750\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "755\t794\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "797\t809\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "812\t816\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "819\t820\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "833\t871\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "874\t874\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "882\t909\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "1085\t1123\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "1126\t1138\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "1151\t1157\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "1165\t1182\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "720\t722\tpsa.p4:237\taction `send_to_port`\n"
+    "728\t729\tpsa.p4:246\taction `multicast`\n"
+    "735\t735\tpsa.p4:254\taction `ingress_drop`\n"
+    "741\t741\tpsa.p4:260\taction `egress_drop`\n"
+    "752\t768\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "773\t812\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "815\t827\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "830\t834\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "837\t838\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "851\t889\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "892\t892\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "900\t927\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "1103\t1141\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "1144\t1156\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "1169\t1175\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "1183\t1200\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";
