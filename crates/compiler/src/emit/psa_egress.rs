@@ -177,6 +177,8 @@ pub fn egress_function(e: &mut Emitter) -> String {
         on_copy: Cell::new(false),
         missed_table: Cell::new(None),
         placement: Default::default(),
+        // A reset here (recirculation) resets every field.
+        skipped_resets: Default::default(),
     };
     let text = egress.function_text(&e.state_type(), &e.egress_function_name());
     e.table_layouts = std::mem::take(&mut egress.table_layouts);

@@ -179,8 +179,14 @@ struct {
     __uint(max_entries, 2);
 } branching_action_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&branching_action_output_port, &zero);
     if (slot)
@@ -215,10 +221,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -578,11 +586,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "268\t278\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "284\t284\tbranching_action.p4:49\taction `sw.drop`\n"
-    "305\t325\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "328\t345\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "348\t371\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "377\t417\tbranching_action.p4:41\tcontrol `sw`\n"
-    "380\t416\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "276\t286\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "292\t292\tbranching_action.p4:49\taction `sw.drop`\n"
+    "313\t333\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "336\t353\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "356\t379\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "385\t425\tbranching_action.p4:41\tcontrol `sw`\n"
+    "388\t424\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -276,8 +276,14 @@ struct {
     __uint(max_entries, 2);
 } psa_direct_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_direct_output_port, &zero);
     if (slot)
@@ -312,10 +318,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -734,16 +742,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "365\t367\tpsa.p4:237\taction `send_to_port`\n"
-    "373\t374\tpsa.p4:246\taction `multicast`\n"
-    "380\t380\tpsa.p4:254\taction `ingress_drop`\n"
-    "386\t386\tpsa.p4:260\taction `egress_drop`\n"
-    "392\t416\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "422\t424\tpsa_direct.p4:56\taction `In.police`\n"
-    "430\t431\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "437\t438\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "444\t444\tpsa_direct.p4:69\taction `In.plain`\n"
-    "468\t494\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "507\t576\tpsa_direct.p4:40\tcontrol `In`\n"
-    "507\t576\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "373\t375\tpsa.p4:237\taction `send_to_port`\n"
+    "381\t382\tpsa.p4:246\taction `multicast`\n"
+    "388\t388\tpsa.p4:254\taction `ingress_drop`\n"
+    "394\t394\tpsa.p4:260\taction `egress_drop`\n"
+    "400\t424\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "430\t432\tpsa_direct.p4:56\taction `In.police`\n"
+    "438\t439\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "445\t446\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "452\t452\tpsa_direct.p4:69\taction `In.plain`\n"
+    "476\t502\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "515\t584\tpsa_direct.p4:40\tcontrol `In`\n"
+    "515\t584\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -259,8 +259,14 @@ struct {
     __uint(max_entries, 2);
 } psa_direct_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_direct_output_port, &zero);
     if (slot)
@@ -295,10 +301,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -689,16 +697,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "327\t329\tpsa.p4:237\taction `send_to_port`\n"
-    "335\t336\tpsa.p4:246\taction `multicast`\n"
-    "342\t342\tpsa.p4:254\taction `ingress_drop`\n"
-    "348\t348\tpsa.p4:260\taction `egress_drop`\n"
-    "354\t378\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "384\t386\tpsa_direct.p4:56\taction `In.police`\n"
-    "392\t393\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "399\t400\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "406\t406\tpsa_direct.p4:69\taction `In.plain`\n"
-    "424\t450\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "463\t532\tpsa_direct.p4:40\tcontrol `In`\n"
-    "463\t532\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "335\t337\tpsa.p4:237\taction `send_to_port`\n"
+    "343\t344\tpsa.p4:246\taction `multicast`\n"
+    "350\t350\tpsa.p4:254\taction `ingress_drop`\n"
+    "356\t356\tpsa.p4:260\taction `egress_drop`\n"
+    "362\t386\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "392\t394\tpsa_direct.p4:56\taction `In.police`\n"
+    "400\t401\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "407\t408\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "414\t414\tpsa_direct.p4:69\taction `In.plain`\n"
+    "432\t458\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "471\t540\tpsa_direct.p4:40\tcontrol `In`\n"
+    "471\t540\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

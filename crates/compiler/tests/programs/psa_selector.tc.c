@@ -305,8 +305,14 @@ struct {
     __uint(max_entries, 2);
 } psa_selector_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_selector_output_port, &zero);
     if (slot)
@@ -341,10 +347,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -945,16 +953,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "394\t396\tpsa.p4:237\taction `send_to_port`\n"
-    "402\t403\tpsa.p4:246\taction `multicast`\n"
-    "409\t409\tpsa.p4:254\taction `ingress_drop`\n"
-    "415\t415\tpsa.p4:260\taction `egress_drop`\n"
-    "421\t427\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "433\t439\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "445\t445\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "468\t482\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "495\t639\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "495\t534\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "535\t582\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "583\t639\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "402\t404\tpsa.p4:237\taction `send_to_port`\n"
+    "410\t411\tpsa.p4:246\taction `multicast`\n"
+    "417\t417\tpsa.p4:254\taction `ingress_drop`\n"
+    "423\t423\tpsa.p4:260\taction `egress_drop`\n"
+    "429\t435\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "441\t447\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "453\t453\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "476\t490\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "503\t647\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "503\t542\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "543\t590\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "591\t647\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";
