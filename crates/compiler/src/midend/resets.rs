@@ -427,4 +427,31 @@ mod tests {
         // Read by the verdict, no default: reset.
         assert!(!found.contains(&"ostd.egress_port".into()), "{found:?}");
     }
+
+    #[test]
+    #[allow(clippy::panic)] // a fixture that does not recirculate is the test's own bug
+    fn metadata_kept_across_recirculation_is_reset() {
+        let text = include_str!("../../../cli/tests/psa/psa_recirculate.p4");
+        let found = skipped(text);
+        let prog = lowered(text);
+        let kept = prog
+            .intrinsics
+            .recirculate
+            .as_ref()
+            .and_then(|r| r.kept.as_ref());
+        let Some(ExprKind::Var(kept)) = kept.map(|k| &k.kind) else {
+            panic!("the program recirculates with metadata");
+        };
+        let name = prog
+            .var(*kept)
+            .map(|v| v.c_name.clone())
+            .unwrap_or_default();
+        assert!(
+            !found.iter().any(|f| f.starts_with(&format!("{name}."))),
+            "{found:?}"
+        );
+        // The egress port the program sets decides the recirculation: read.
+        assert!(!found.contains(&"ostd.egress_port".into()), "{found:?}");
+        assert!(!found.contains(&"istd.packet_path".into()), "{found:?}");
+    }
 }
