@@ -30,6 +30,11 @@ pub const SECTION: &str = ".p4bpf.pipeline";
 /// P4 source: text, one [`SourceRegion`] a line.
 pub const LINES_SECTION: &str = ".p4bpf.lines";
 
+/// Name of the ELF section (a read-only data map once loaded) holding one
+/// byte: 1 while the program notes ports in its output record, 0 when the
+/// loader turns the record off (a deployed pipeline needs none).
+pub const NOTES_SECTION: &str = ".rodata.p4bpf_notes";
+
 /// Lines `c_first..=c_last` of the generated C come from P4 source at
 /// `origin` (`file.p4:LINE`), inside `what` (`action f.look`, `table f.t`).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -21,6 +21,16 @@ pub struct LoadedObject {
     _image: Vec<u8>,
 }
 
+/// Whether a loaded program notes the ports of its packets in its output
+/// record (`p4bpf_layout::NOTES_SECTION`): test runs read the record, a
+/// deployed pipeline and the bench do not, and without notes the verifier
+/// removes them as dead code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PortNotes {
+    Kept,
+    Off,
+}
+
 /// Instruction counts of a loaded program, as the kernel reports them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProgramStats {
@@ -57,6 +67,11 @@ pub fn check_bpf_available() -> Result<()> {
 impl LoadedObject {
     /// Open `image` (an ELF BPF object) and load every program and map.
     pub fn load(image: Vec<u8>) -> Result<LoadedObject> {
+        LoadedObject::load_with(image, PortNotes::Kept)
+    }
+
+    /// [`LoadedObject::load`], its port notes kept or turned off.
+    pub fn load_with(image: Vec<u8>, notes: PortNotes) -> Result<LoadedObject> {
         libbpf_log::install();
         libbpf_log::take();
         // SAFETY: the image outlives the object (kept in the struct).
@@ -68,6 +83,9 @@ impl LoadedObject {
             object,
             _image: image,
         };
+        if notes == PortNotes::Off {
+            turn_port_notes_off(loaded.object)?;
+        }
         let mut logs = loaded.attach_log_buffers();
         // SAFETY: object is a live handle; the log buffers outlive the call.
         let status = unsafe { sys::bpf_object__load(loaded.object.as_ptr()) };
@@ -202,6 +220,30 @@ fn open_failure() -> String {
         std::io::Error::from_raw_os_error(errno),
         indented(&warnings)
     )
+}
+
+/// Sets the port-notes flag of an opened, not yet loaded object to 0; an
+/// object without an output record has no flag and is left as it is.
+pub(crate) fn turn_port_notes_off(object: NonNull<sys::BpfObject>) -> Result<()> {
+    let name = c_string(p4bpf_layout::NOTES_SECTION)?;
+    // SAFETY: live object, NUL-terminated name.
+    let map = unsafe { sys::bpf_object__find_map_by_name(object.as_ptr(), name.as_ptr()) };
+    if map.is_null() {
+        return Ok(());
+    }
+    let mut size = 0usize;
+    // SAFETY: a map of an opened object: libbpf hands out its data to fill
+    // before the load, `size` bytes of it.
+    let data = unsafe { sys::bpf_map__initial_value(map, &mut size) };
+    if data.is_null() || size == 0 {
+        return Err(RuntimeError::BadObject(format!(
+            "`{}` holds no flag",
+            p4bpf_layout::NOTES_SECTION
+        )));
+    }
+    // SAFETY: the first of `size` writable bytes; the flag is the only variable.
+    unsafe { data.cast::<u8>().write(0) };
+    Ok(())
 }
 
 fn load_failure(errno: i32, logs: &mut [(String, Vec<u8>)]) -> RuntimeError {

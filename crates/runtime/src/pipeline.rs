@@ -7,7 +7,7 @@
 use crate::elf;
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
-use crate::object::{LoadedObject, ProgramStats};
+use crate::object::{LoadedObject, PortNotes, ProgramStats};
 use crate::test_run::{self, RunOutput};
 use crate::user::UserHost;
 use crate::verdict::Verdict;
@@ -61,12 +61,18 @@ impl LoadedPipeline {
     }
 
     pub fn from_image(image: Vec<u8>) -> Result<LoadedPipeline> {
+        LoadedPipeline::from_image_with(image, PortNotes::Kept)
+    }
+
+    /// [`LoadedPipeline::from_image`], its port notes (the output record
+    /// [`LoadedPipeline::run_packet`] reads) kept or turned off.
+    pub fn from_image_with(image: Vec<u8>, notes: PortNotes) -> Result<LoadedPipeline> {
         let description = read_description(&image)?;
         let regions = elf::section(&image, p4bpf_layout::LINES_SECTION)?
             .map(|bytes| SourceRegion::parse_all(&String::from_utf8_lossy(bytes)))
             .unwrap_or_default();
-        let object =
-            LoadedObject::load(image).map_err(|e| in_p4_terms(e, &description, &regions))?;
+        let object = LoadedObject::load_with(image, notes)
+            .map_err(|e| in_p4_terms(e, &description, &regions))?;
         object.program_fd(&description.entry)?;
         let pipeline = LoadedPipeline {
             description,

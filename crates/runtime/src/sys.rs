@@ -103,6 +103,7 @@ extern "C" {
     pub fn bpf_map__value_size(map: *const BpfMap) -> u32;
     pub fn bpf_map__max_entries(map: *const BpfMap) -> u32;
     pub fn bpf_map__type(map: *const BpfMap) -> c_int;
+    pub fn bpf_map__initial_value(map: *mut BpfMap, size: *mut usize) -> *mut c_void;
 
     pub fn bpf_map_update_elem(
         fd: c_int,

@@ -135,6 +135,8 @@ pub struct Emitter<'p> {
     /// Printing a fused PSA egress function: the ingress deparser's
     /// emits its parser takes headers from ([`psa_fuse`]).
     fused_ingress: Option<psa_fuse::Fusion>,
+    /// Metadata fields whose reset no one reads: left out of it.
+    skipped_resets: crate::midend::resets::SkippedResets,
 }
 
 /// What goes into the C file besides the program.
@@ -167,6 +169,22 @@ pub fn output_record(prog: &Program) -> Option<String> {
     prog.intrinsics
         .sends_to_ports()
         .then(|| format!("{}_output_port", c_identifier(&prog.name)))
+}
+
+/// The read-only global that turns the output record on (1, as compiled)
+/// or off: a loader that needs no record (`p4bpf pipeline load`, the
+/// bench) sets it to 0 before loading, and the verifier then removes every
+/// note as dead code. In a section of its own, so the loader can set it
+/// without knowing where other constants lie.
+pub const NOTES_FLAG: &str = "p4bpf_notes_ports";
+
+/// The flag's C definition, set to keep the notes.
+fn notes_flag_definition() -> String {
+    format!(
+        "/* 1: note ports in the output record, for test runs; 0 (set by the loader of a\n * deployed pipeline): the verifier drops the notes. */\n\
+         const volatile u8 {NOTES_FLAG} SEC(\"{}\") = 1;\n\n",
+        p4bpf_layout::NOTES_SECTION
+    )
 }
 
 /// `name` with every character C identifiers cannot hold made `_`.
@@ -209,6 +227,11 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         missed_table: std::cell::Cell::new(None),
         placement: crate::midend::placement::Placement::of(prog),
         fused_ingress: None,
+        // A trace record holds every field: all are then reset.
+        skipped_resets: match options.instrument {
+            Instrument::Trace => Default::default(),
+            _ => crate::midend::resets::SkippedResets::of(prog),
+        },
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -255,8 +278,9 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     if let Some(record) = output_record(prog) {
         out.push_str(&format!(
-            "/* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),\n * [1] the P4 port + 1 a packet is sent in on (0: none noted). */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 2);\n}} {record} SEC(\".maps\");\n\n\
-             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n"
+            "/* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),\n * [1] the P4 port + 1 a packet is sent in on (0: none noted). */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 2);\n}} {record} SEC(\".maps\");\n\n{}\
+             static __always_inline void p4bpf_note_port(u32 port)\n{{\n    if (!{NOTES_FLAG})\n        return;\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n",
+            notes_flag_definition()
         ));
     }
     out.push_str(&e.ingress_port_definitions());

@@ -79,7 +79,8 @@ impl Emitter<'_> {
         };
         let noted = match super::output_record(self.prog) {
             Some(record) => format!(
-                "    u32 one = 1;\n    u32 *noted = bpf_map_lookup_elem(&{record}, &one);\n    if (noted && *noted)\n        return *noted - 1;\n"
+                "    if ({flag}) {{\n        u32 one = 1;\n        u32 *noted = bpf_map_lookup_elem(&{record}, &one);\n        if (noted && *noted)\n            return *noted - 1;\n    }}\n",
+                flag = super::NOTES_FLAG
             ),
             None => String::new(),
         };

@@ -184,6 +184,8 @@ pub fn egress_function(e: &mut Emitter) -> String {
         missed_table: Cell::new(None),
         placement: Default::default(),
         fused_ingress: super::psa_fuse::plan(e.prog),
+        // A reset here (recirculation) resets every field.
+        skipped_resets: Default::default(),
     };
     let mut text = match &egress.fused_ingress {
         Some(fusion) => egress.fuse_write_function(fusion),

@@ -255,14 +255,42 @@ impl Emitter<'_> {
     /// Statements giving a reused state struct a fresh packet's values:
     /// every header invalid, every stack empty, every scalar zero. Field by
     /// field, because a big `memset` is not available to BPF programs.
+    /// Metadata fields no one reads are left as the last packet left them.
     pub fn reset_state(&self) -> Vec<super::c::CStmt> {
         let mut out = vec![super::c::line("st->p4bpf_exit = 0")];
-        for v in &self.prog.vars {
+        for (i, v) in self.prog.vars.iter().enumerate() {
             if v.storage == VarStorage::State {
-                self.reset(&v.ty, &format!("st->{}", v.c_name), &mut out);
+                let var = crate::ir::VarId(i as u32);
+                let place = format!("st->{}", v.c_name);
+                self.reset_read(&v.ty, &place, (var, &mut vec![]), &mut out);
             }
         }
         out
+    }
+
+    /// [`Self::reset`] of the place `at` names (a state variable and the
+    /// struct fields down from it), but for the fields no one reads.
+    fn reset_read(
+        &self,
+        ty: &Ty,
+        place: &str,
+        at: (crate::ir::VarId, &mut Vec<usize>),
+        out: &mut Vec<super::c::CStmt>,
+    ) {
+        let (var, fields) = at;
+        match ty {
+            Ty::Struct(a) => {
+                let members = self.prog.agg(*a).map_or(&[][..], |g| &g.fields);
+                for (i, f) in members.iter().enumerate() {
+                    fields.push(i);
+                    let member = format!("{place}.{}", c_ident(&f.name));
+                    self.reset_read(&f.ty, &member, (var, &mut *fields), out);
+                    fields.pop();
+                }
+            }
+            _ if self.skipped_resets.contains(var, fields) => {}
+            _ => self.reset(ty, place, out),
+        }
     }
 
     pub(super) fn reset(&self, ty: &Ty, place: &str, out: &mut Vec<super::c::CStmt>) {

@@ -12,8 +12,9 @@
 //! ([`fold`]).
 //! Analyses the emitter asks: header validity ([`validity::HeaderFacts`]),
 //! field def-use ([`defuse`]) and the parser-to-deparser correspondence
-//! ([`correspond`]) that decides how the deparser treats the packet, and
-//! where parser paths leave headers ([`placement`]).
+//! ([`correspond`]) that decides how the deparser treats the packet,
+//! where parser paths leave headers ([`placement`]), and the metadata
+//! fields no one reads, left out of the per-packet reset ([`resets`]).
 //! Inlining of controls and functions happens in the lowering; arithmetic
 //! folding and propagation across branches are left to clang, which does
 //! them on the C as long as state is on the stack.
@@ -25,6 +26,7 @@ pub mod direct_uses;
 pub mod fold;
 pub mod placement;
 pub mod propagate;
+pub mod resets;
 pub mod validity;
 pub mod visit;
 

@@ -109,8 +109,14 @@ struct {
     __uint(max_entries, 2);
 } v1model_clones_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&v1model_clones_output_port, &zero);
     if (slot)
@@ -145,10 +151,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -629,21 +637,11 @@ I_end:;
         st->headers.eth.p4bpf_dirty = 0;
         st->meta.kept = 0;
         st->standard_metadata.ingress_port = 0;
-        st->standard_metadata.egress_spec = 0;
         st->standard_metadata.egress_port = 0;
         st->standard_metadata.instance_type = 0;
-        st->standard_metadata.packet_length = 0;
-        st->standard_metadata.enq_timestamp = 0;
-        st->standard_metadata.enq_qdepth = 0;
-        st->standard_metadata.deq_timedelta = 0;
-        st->standard_metadata.deq_qdepth = 0;
-        st->standard_metadata.ingress_global_timestamp = 0;
-        st->standard_metadata.egress_global_timestamp = 0;
         st->standard_metadata.mcast_grp = 0;
         st->standard_metadata.egress_rid = 0;
-        st->standard_metadata.checksum_error = 0;
         st->standard_metadata.parser_error = 0;
-        st->standard_metadata.priority = 0;
         st->v1model_clone_i2e = 0;
         st->v1model_clone_i2e_session = 0;
         st->v1model_clone_i2e_list = 0;
@@ -859,11 +857,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "571\t585\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "597\t607\tv1model_clones.p4:14\tcontrol `I`\n"
-    "672\t678\tv1model_clones.p4:26\tcontrol `E`\n"
-    "692\t695\tv1model_clones.p4:35\tcontrol `D`\n"
-    "763\t777\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "788\t794\tv1model_clones.p4:26\tcontrol `E`\n"
-    "803\t806\tv1model_clones.p4:35\tcontrol `D`\n"
+    "579\t593\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "605\t615\tv1model_clones.p4:14\tcontrol `I`\n"
+    "670\t676\tv1model_clones.p4:26\tcontrol `E`\n"
+    "690\t693\tv1model_clones.p4:35\tcontrol `D`\n"
+    "761\t775\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "786\t792\tv1model_clones.p4:26\tcontrol `E`\n"
+    "801\t804\tv1model_clones.p4:35\tcontrol `D`\n"
     "";

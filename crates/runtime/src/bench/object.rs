@@ -44,6 +44,12 @@ impl BenchObject {
         let object = NonNull::new(raw).ok_or_else(|| {
             RuntimeError::BadObject(format!("libbpf cannot open it: {}", libbpf_log::take()))
         })?;
+        // Timed as deployed: no port notes (the bench reads no output record).
+        if let Err(e) = crate::object::turn_port_notes_off(object) {
+            // SAFETY: the object is not handed out; closed once.
+            unsafe { sys::bpf_object__close(object.as_ptr()) };
+            return Err(e);
+        }
         let mut buffers = Vec::new();
         let mut previous = std::ptr::null_mut();
         loop {

@@ -7,6 +7,7 @@
 use super::{folder, Deployment, Settings};
 use crate::bpffs;
 use crate::error::{Result, RuntimeError};
+use crate::object::PortNotes;
 use crate::pipeline::LoadedPipeline;
 use crate::sys_ops;
 use std::os::fd::AsRawFd;
@@ -82,7 +83,8 @@ pub fn load(image: Vec<u8>, options: &LoadOptions) -> Result<Deployment> {
 }
 
 fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Result<()> {
-    let pipeline = LoadedPipeline::from_image(image)?;
+    // A deployed pipeline runs no test: its programs note no ports.
+    let pipeline = LoadedPipeline::from_image_with(image, PortNotes::Off)?;
     let description = &pipeline.description;
     let program = pipeline.program_fd()?;
     bpffs::pin(program, &target.join("program"))?;
