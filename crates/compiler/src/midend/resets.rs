@@ -161,6 +161,7 @@ fn intrinsic_reads(i: &Intrinsics, reads: &mut ReadWalk) {
         recirculate,
         mirror,
         class_of_service,
+        sets_class_of_service: _, // a flag, not a place
     } = i;
     let mut places: Vec<&Expr> = vec![];
     places.extend(

@@ -342,8 +342,14 @@ struct {
     __uint(max_entries, 2);
 } idle_timers_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&idle_timers_output_port, &zero);
     if (slot)
@@ -378,10 +384,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&idle_timers_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&idle_timers_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&idle_timers_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -828,14 +836,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "431\t433\tpsa.p4:237\taction `send_to_port`\n"
-    "439\t440\tpsa.p4:246\taction `multicast`\n"
-    "446\t446\tpsa.p4:254\taction `ingress_drop`\n"
-    "452\t452\tpsa.p4:260\taction `egress_drop`\n"
-    "458\t465\tidle_timers.p4:37\taction `In.set1`\n"
-    "471\t478\tidle_timers.p4:38\taction `In.set2`\n"
-    "502\t523\tidle_timers.p4:28\tparser state `InParser.start`\n"
-    "536\t637\tidle_timers.p4:34\tcontrol `In`\n"
-    "537\t575\tidle_timers.p4:39\ttable `In.by_prefix`\n"
-    "576\t637\tidle_timers.p4:45\ttable `In.by_mask`\n"
+    "439\t441\tpsa.p4:237\taction `send_to_port`\n"
+    "447\t448\tpsa.p4:246\taction `multicast`\n"
+    "454\t454\tpsa.p4:254\taction `ingress_drop`\n"
+    "460\t460\tpsa.p4:260\taction `egress_drop`\n"
+    "466\t473\tidle_timers.p4:37\taction `In.set1`\n"
+    "479\t486\tidle_timers.p4:38\taction `In.set2`\n"
+    "510\t531\tidle_timers.p4:28\tparser state `InParser.start`\n"
+    "544\t645\tidle_timers.p4:34\tcontrol `In`\n"
+    "545\t583\tidle_timers.p4:39\ttable `In.by_prefix`\n"
+    "584\t645\tidle_timers.p4:45\ttable `In.by_mask`\n"
     "";

@@ -127,8 +127,14 @@ struct {
     __uint(max_entries, 2);
 } perf_event_output_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&perf_event_output_output_port, &zero);
     if (slot)
@@ -163,10 +169,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -448,10 +456,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "240\t241\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "247\t247\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "269\t287\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "290\t298\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "304\t348\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "305\t338\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "248\t249\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "255\t255\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "277\t295\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "298\t306\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "312\t356\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "313\t346\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

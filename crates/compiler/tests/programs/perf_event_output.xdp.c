@@ -110,8 +110,14 @@ struct {
     __uint(max_entries, 2);
 } perf_event_output_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&perf_event_output_output_port, &zero);
     if (slot)
@@ -146,10 +152,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&perf_event_output_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&perf_event_output_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -401,10 +409,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "202\t203\tperf_event_output.p4:16\taction `sw.sample`\n"
-    "209\t209\tperf_event_output.p4:20\taction `sw.drop`\n"
-    "224\t242\tperf_event_output.p4:9\tparser state `prs.start`\n"
-    "245\t253\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "259\t303\tperf_event_output.p4:15\tcontrol `sw`\n"
-    "260\t293\tperf_event_output.p4:21\ttable `sw.watch`\n"
+    "210\t211\tperf_event_output.p4:16\taction `sw.sample`\n"
+    "217\t217\tperf_event_output.p4:20\taction `sw.drop`\n"
+    "232\t250\tperf_event_output.p4:9\tparser state `prs.start`\n"
+    "253\t261\tperf_event_output.p4:13\tparser state `prs.report`\n"
+    "267\t311\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "268\t301\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -167,8 +167,14 @@ struct {
     __uint(max_entries, 2);
 } pna_mirror_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&pna_mirror_output_port, &zero);
     if (slot)
@@ -203,10 +209,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&pna_mirror_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&pna_mirror_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&pna_mirror_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -642,9 +650,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "423\t425\tpna_mirror.p4:36\taction `MainControl.forward`\n"
-    "431\t431\tpna_mirror.p4:41\taction `MainControl.drop`\n"
-    "458\t472\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "480\t522\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "489\t522\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "431\t433\tpna_mirror.p4:36\taction `MainControl.forward`\n"
+    "439\t439\tpna_mirror.p4:41\taction `MainControl.drop`\n"
+    "466\t480\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
+    "488\t530\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "497\t530\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

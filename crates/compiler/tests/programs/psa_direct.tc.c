@@ -277,8 +277,14 @@ struct {
     __uint(max_entries, 2);
 } psa_direct_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_direct_output_port, &zero);
     if (slot)
@@ -313,10 +319,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -739,16 +747,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "366\t368\tpsa.p4:237\taction `send_to_port`\n"
-    "374\t375\tpsa.p4:246\taction `multicast`\n"
-    "381\t381\tpsa.p4:254\taction `ingress_drop`\n"
-    "387\t387\tpsa.p4:260\taction `egress_drop`\n"
-    "393\t420\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "426\t428\tpsa_direct.p4:56\taction `In.police`\n"
-    "434\t435\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "441\t442\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "448\t448\tpsa_direct.p4:69\taction `In.plain`\n"
-    "473\t499\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "512\t581\tpsa_direct.p4:40\tcontrol `In`\n"
-    "512\t581\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "374\t376\tpsa.p4:237\taction `send_to_port`\n"
+    "382\t383\tpsa.p4:246\taction `multicast`\n"
+    "389\t389\tpsa.p4:254\taction `ingress_drop`\n"
+    "395\t395\tpsa.p4:260\taction `egress_drop`\n"
+    "401\t428\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "434\t436\tpsa_direct.p4:56\taction `In.police`\n"
+    "442\t443\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "449\t450\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "456\t456\tpsa_direct.p4:69\taction `In.plain`\n"
+    "481\t507\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "520\t589\tpsa_direct.p4:40\tcontrol `In`\n"
+    "520\t589\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

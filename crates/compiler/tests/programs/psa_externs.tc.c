@@ -322,8 +322,14 @@ struct {
     __uint(max_entries, 2);
 } psa_externs_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_externs_output_port, &zero);
     if (slot)
@@ -358,10 +364,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_externs_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_externs_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -457,16 +465,11 @@ int psa_externs_tc(struct __sk_buff *skb)
     st->headers.ethernet.p4bpf_dirty = 0;
     st->headers.ipv4.p4bpf_valid = 0;
     st->headers.ipv4.p4bpf_dirty = 0;
-    st->parser_istd.ingress_port = 0;
-    st->parser_istd.packet_path = 0;
     st->istd.ingress_port = 0;
-    st->istd.packet_path = 0;
-    st->istd.ingress_timestamp = 0;
     st->istd.parser_error = 0;
     st->ostd.class_of_service = 0;
     st->ostd.clone = 0;
     st->ostd.clone_session_id = 0;
-    st->ostd.drop = 0;
     st->ostd.resubmit = 0;
     st->ostd.multicast_group = 0;
     st->ostd.egress_port = 0;
@@ -474,18 +477,6 @@ int psa_externs_tc(struct __sk_buff *skb)
     st->egress_headers.ethernet.p4bpf_dirty = 0;
     st->egress_headers.ipv4.p4bpf_valid = 0;
     st->egress_headers.ipv4.p4bpf_dirty = 0;
-    st->egress_parser_istd.egress_port = 0;
-    st->egress_parser_istd.packet_path = 0;
-    st->egress_istd.class_of_service = 0;
-    st->egress_istd.egress_port = 0;
-    st->egress_istd.packet_path = 0;
-    st->egress_istd.instance = 0;
-    st->egress_istd.egress_timestamp = 0;
-    st->egress_istd.parser_error = 0;
-    st->egress_ostd.clone = 0;
-    st->egress_ostd.clone_session_id = 0;
-    st->egress_ostd.drop = 0;
-    st->egress_deparser_istd.egress_port = 0;
     st->In_ck = 0;
     st->In_bucket = 0;
     st->frame_length = 0;
@@ -629,10 +620,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "411\t413\tpsa.p4:237\taction `send_to_port`\n"
-    "419\t420\tpsa.p4:246\taction `multicast`\n"
-    "426\t426\tpsa.p4:254\taction `ingress_drop`\n"
-    "432\t432\tpsa.p4:260\taction `egress_drop`\n"
-    "499\t530\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "543\t570\tpsa_externs.p4:40\tcontrol `In`\n"
+    "419\t421\tpsa.p4:237\taction `send_to_port`\n"
+    "427\t428\tpsa.p4:246\taction `multicast`\n"
+    "434\t434\tpsa.p4:254\taction `ingress_drop`\n"
+    "440\t440\tpsa.p4:260\taction `egress_drop`\n"
+    "490\t521\tpsa_externs.p4:33\tparser state `InParser.start`\n"
+    "534\t561\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

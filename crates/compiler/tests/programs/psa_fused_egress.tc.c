@@ -309,8 +309,14 @@ struct {
     __uint(max_entries, 2);
 } psa_fused_egress_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_fused_egress_output_port, &zero);
     if (slot)
@@ -345,10 +351,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_fused_egress_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_fused_egress_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_fused_egress_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -986,16 +994,11 @@ int psa_fused_egress_tc(struct __sk_buff *skb)
     st->headers.udp.p4bpf_dirty = 0;
     st->headers.mark.p4bpf_valid = 0;
     st->headers.mark.p4bpf_dirty = 0;
-    st->parser_istd.ingress_port = 0;
-    st->parser_istd.packet_path = 0;
     st->istd.ingress_port = 0;
-    st->istd.packet_path = 0;
-    st->istd.ingress_timestamp = 0;
     st->istd.parser_error = 0;
     st->ostd.class_of_service = 0;
     st->ostd.clone = 0;
     st->ostd.clone_session_id = 0;
-    st->ostd.drop = 0;
     st->ostd.resubmit = 0;
     st->ostd.multicast_group = 0;
     st->ostd.egress_port = 0;
@@ -1011,18 +1014,9 @@ int psa_fused_egress_tc(struct __sk_buff *skb)
     st->egress_headers.udp.p4bpf_dirty = 0;
     st->egress_headers.mark.p4bpf_valid = 0;
     st->egress_headers.mark.p4bpf_dirty = 0;
-    st->egress_parser_istd.egress_port = 0;
-    st->egress_parser_istd.packet_path = 0;
-    st->egress_istd.class_of_service = 0;
-    st->egress_istd.egress_port = 0;
     st->egress_istd.packet_path = 0;
-    st->egress_istd.instance = 0;
-    st->egress_istd.egress_timestamp = 0;
     st->egress_istd.parser_error = 0;
-    st->egress_ostd.clone = 0;
-    st->egress_ostd.clone_session_id = 0;
     st->egress_ostd.drop = 0;
-    st->egress_deparser_istd.egress_port = 0;
     st->istd.ingress_port = p4bpf_input_port(skb->ingress_ifindex);
     st->ostd.drop = 1U;
     goto state_start;
@@ -1343,26 +1337,26 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "398\t400\tpsa.p4:237\taction `send_to_port`\n"
-    "406\t407\tpsa.p4:246\taction `multicast`\n"
-    "413\t413\tpsa.p4:254\taction `ingress_drop`\n"
-    "419\t419\tpsa.p4:260\taction `egress_drop`\n"
-    "425\t431\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
-    "437\t437\tpsa_fused_egress.p4:59\taction `In.forward`\n"
-    "443\t455\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
-    "461\t464\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
-    "470\t470\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "612\t619\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "624\t702\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "705\t744\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "757\t771\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "774\t774\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "782\t793\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "1031\t1051\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "1054\t1072\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "1075\t1100\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1103\t1118\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1131\t1183\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1131\t1179\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1193\t1212\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "406\t408\tpsa.p4:237\taction `send_to_port`\n"
+    "414\t415\tpsa.p4:246\taction `multicast`\n"
+    "421\t421\tpsa.p4:254\taction `ingress_drop`\n"
+    "427\t427\tpsa.p4:260\taction `egress_drop`\n"
+    "433\t439\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
+    "445\t445\tpsa_fused_egress.p4:59\taction `In.forward`\n"
+    "451\t463\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
+    "469\t472\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
+    "478\t478\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
+    "620\t627\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "632\t710\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "713\t752\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "765\t779\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "782\t782\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "790\t801\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "1025\t1045\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "1048\t1066\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "1069\t1094\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1097\t1112\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1125\t1177\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1125\t1173\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1187\t1206\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

@@ -263,8 +263,14 @@ struct {
     __uint(max_entries, 2);
 } psa_fused_egress_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_fused_egress_output_port, &zero);
     if (slot)
@@ -299,10 +305,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_fused_egress_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_fused_egress_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_fused_egress_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -907,16 +915,11 @@ int psa_fused_egress_xdp(struct xdp_md *ctx)
     st->headers.udp.p4bpf_dirty = 0;
     st->headers.mark.p4bpf_valid = 0;
     st->headers.mark.p4bpf_dirty = 0;
-    st->parser_istd.ingress_port = 0;
-    st->parser_istd.packet_path = 0;
     st->istd.ingress_port = 0;
-    st->istd.packet_path = 0;
-    st->istd.ingress_timestamp = 0;
     st->istd.parser_error = 0;
     st->ostd.class_of_service = 0;
     st->ostd.clone = 0;
     st->ostd.clone_session_id = 0;
-    st->ostd.drop = 0;
     st->ostd.resubmit = 0;
     st->ostd.multicast_group = 0;
     st->ostd.egress_port = 0;
@@ -932,18 +935,9 @@ int psa_fused_egress_xdp(struct xdp_md *ctx)
     st->egress_headers.udp.p4bpf_dirty = 0;
     st->egress_headers.mark.p4bpf_valid = 0;
     st->egress_headers.mark.p4bpf_dirty = 0;
-    st->egress_parser_istd.egress_port = 0;
-    st->egress_parser_istd.packet_path = 0;
-    st->egress_istd.class_of_service = 0;
-    st->egress_istd.egress_port = 0;
     st->egress_istd.packet_path = 0;
-    st->egress_istd.instance = 0;
-    st->egress_istd.egress_timestamp = 0;
     st->egress_istd.parser_error = 0;
-    st->egress_ostd.clone = 0;
-    st->egress_ostd.clone_session_id = 0;
     st->egress_ostd.drop = 0;
-    st->egress_deparser_istd.egress_port = 0;
     st->istd.ingress_port = p4bpf_input_port(ctx->ingress_ifindex);
     st->ostd.drop = 1U;
     goto state_start;
@@ -1264,26 +1258,26 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "331\t333\tpsa.p4:237\taction `send_to_port`\n"
-    "339\t340\tpsa.p4:246\taction `multicast`\n"
-    "346\t346\tpsa.p4:254\taction `ingress_drop`\n"
-    "352\t352\tpsa.p4:260\taction `egress_drop`\n"
-    "358\t364\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
-    "370\t370\tpsa_fused_egress.p4:59\taction `In.forward`\n"
-    "376\t388\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
-    "394\t397\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
-    "403\t403\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "541\t548\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "553\t631\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "634\t673\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "686\t700\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "703\t703\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "711\t722\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "952\t972\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "975\t993\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "996\t1021\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1024\t1039\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1052\t1104\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1052\t1100\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1114\t1133\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "339\t341\tpsa.p4:237\taction `send_to_port`\n"
+    "347\t348\tpsa.p4:246\taction `multicast`\n"
+    "354\t354\tpsa.p4:254\taction `ingress_drop`\n"
+    "360\t360\tpsa.p4:260\taction `egress_drop`\n"
+    "366\t372\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
+    "378\t378\tpsa_fused_egress.p4:59\taction `In.forward`\n"
+    "384\t396\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
+    "402\t405\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
+    "411\t411\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
+    "549\t556\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "561\t639\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "642\t681\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "694\t708\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "711\t711\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "719\t730\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "946\t966\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "969\t987\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "990\t1015\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1018\t1033\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1046\t1098\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1046\t1094\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1108\t1127\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

@@ -230,8 +230,14 @@ struct {
     __uint(max_entries, 2);
 } psa_register_initial_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_register_initial_output_port, &zero);
     if (slot)
@@ -266,10 +272,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_register_initial_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_register_initial_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -337,16 +345,11 @@ int psa_register_initial_xdp(struct xdp_md *ctx)
     st->headers.ethernet.p4bpf_dirty = 0;
     st->headers.probe.p4bpf_valid = 0;
     st->headers.probe.p4bpf_dirty = 0;
-    st->parser_istd.ingress_port = 0;
-    st->parser_istd.packet_path = 0;
     st->istd.ingress_port = 0;
-    st->istd.packet_path = 0;
-    st->istd.ingress_timestamp = 0;
     st->istd.parser_error = 0;
     st->ostd.class_of_service = 0;
     st->ostd.clone = 0;
     st->ostd.clone_session_id = 0;
-    st->ostd.drop = 0;
     st->ostd.resubmit = 0;
     st->ostd.multicast_group = 0;
     st->ostd.egress_port = 0;
@@ -354,18 +357,6 @@ int psa_register_initial_xdp(struct xdp_md *ctx)
     st->egress_headers.ethernet.p4bpf_dirty = 0;
     st->egress_headers.probe.p4bpf_valid = 0;
     st->egress_headers.probe.p4bpf_dirty = 0;
-    st->egress_parser_istd.egress_port = 0;
-    st->egress_parser_istd.packet_path = 0;
-    st->egress_istd.class_of_service = 0;
-    st->egress_istd.egress_port = 0;
-    st->egress_istd.packet_path = 0;
-    st->egress_istd.instance = 0;
-    st->egress_istd.egress_timestamp = 0;
-    st->egress_istd.parser_error = 0;
-    st->egress_ostd.clone = 0;
-    st->egress_ostd.clone_session_id = 0;
-    st->egress_ostd.drop = 0;
-    st->egress_deparser_istd.egress_port = 0;
     st->In_small_was = 0;
     st->In_wide_was = 0;
     st->In_plain_was = 0;
@@ -505,10 +496,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "298\t300\tpsa.p4:237\taction `send_to_port`\n"
-    "306\t307\tpsa.p4:246\taction `multicast`\n"
-    "313\t313\tpsa.p4:254\taction `ingress_drop`\n"
-    "319\t319\tpsa.p4:260\taction `egress_drop`\n"
-    "377\t407\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "420\t452\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "306\t308\tpsa.p4:237\taction `send_to_port`\n"
+    "314\t315\tpsa.p4:246\taction `multicast`\n"
+    "321\t321\tpsa.p4:254\taction `ingress_drop`\n"
+    "327\t327\tpsa.p4:260\taction `egress_drop`\n"
+    "368\t398\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
+    "411\t443\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -313,8 +313,14 @@ struct {
     __uint(max_entries, 2);
 } psa_selector_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_selector_output_port, &zero);
     if (slot)
@@ -349,10 +355,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -970,16 +978,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "402\t404\tpsa.p4:237\taction `send_to_port`\n"
-    "410\t411\tpsa.p4:246\taction `multicast`\n"
-    "417\t417\tpsa.p4:254\taction `ingress_drop`\n"
-    "423\t423\tpsa.p4:260\taction `egress_drop`\n"
-    "429\t436\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "442\t449\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "455\t455\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "479\t493\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "506\t654\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "506\t545\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "546\t593\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "594\t654\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "410\t412\tpsa.p4:237\taction `send_to_port`\n"
+    "418\t419\tpsa.p4:246\taction `multicast`\n"
+    "425\t425\tpsa.p4:254\taction `ingress_drop`\n"
+    "431\t431\tpsa.p4:260\taction `egress_drop`\n"
+    "437\t444\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "450\t457\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "463\t463\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "487\t501\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "514\t662\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "514\t553\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "554\t601\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "602\t662\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

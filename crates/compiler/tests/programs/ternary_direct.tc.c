@@ -458,8 +458,14 @@ struct {
     __uint(max_entries, 2);
 } ternary_direct_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&ternary_direct_output_port, &zero);
     if (slot)
@@ -494,10 +500,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -966,10 +974,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "547\t547\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "553\t569\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "593\t608\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "620\t738\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "620\t679\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "680\t738\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "555\t555\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "561\t577\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "601\t616\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "628\t746\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "628\t687\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "688\t746\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -162,8 +162,14 @@ struct {
     __uint(max_entries, 2);
 } ubpf_registers_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&ubpf_registers_output_port, &zero);
     if (slot)
@@ -198,10 +204,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -406,8 +414,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "251\t252\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "277\t295\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "298\t314\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "320\t352\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "259\t260\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "285\t303\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "306\t322\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "328\t360\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

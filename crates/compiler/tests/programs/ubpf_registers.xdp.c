@@ -145,8 +145,14 @@ struct {
     __uint(max_entries, 2);
 } ubpf_registers_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&ubpf_registers_output_port, &zero);
     if (slot)
@@ -181,10 +187,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&ubpf_registers_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ubpf_registers_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -360,8 +368,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "213\t214\tubpf_registers.p4:31\taction `pipe.count`\n"
-    "232\t250\tubpf_registers.p4:15\tparser state `prs.start`\n"
-    "253\t269\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "275\t307\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "221\t222\tubpf_registers.p4:31\taction `pipe.count`\n"
+    "240\t258\tubpf_registers.p4:15\tparser state `prs.start`\n"
+    "261\t277\tubpf_registers.p4:22\tparser state `prs.record`\n"
+    "283\t315\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -101,8 +101,14 @@ struct {
     __uint(max_entries, 2);
 } varbit_values_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&varbit_values_output_port, &zero);
     if (slot)
@@ -137,10 +143,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&varbit_values_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&varbit_values_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -284,7 +292,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "181\t224\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "236\t238\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "247\t254\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "189\t232\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "244\t246\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "255\t262\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

@@ -242,8 +242,14 @@ struct {
     __uint(max_entries, 2);
 } psa_clone_e2e_passes_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_clone_e2e_passes_output_port, &zero);
     if (slot)
@@ -278,10 +284,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_passes_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_passes_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_passes_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -771,17 +779,13 @@ int psa_clone_e2e_passes_tc(struct __sk_buff *skb)
     st->headers.ctl.p4bpf_dirty = 0;
     st->headers.tag.p4bpf_valid = 0;
     st->headers.tag.p4bpf_dirty = 0;
-    st->user_meta.carried = 0;
-    st->parser_istd.ingress_port = 0;
     st->parser_istd.packet_path = 0;
     st->istd.ingress_port = 0;
     st->istd.packet_path = 0;
-    st->istd.ingress_timestamp = 0;
     st->istd.parser_error = 0;
     st->ostd.class_of_service = 0;
     st->ostd.clone = 0;
     st->ostd.clone_session_id = 0;
-    st->ostd.drop = 0;
     st->ostd.resubmit = 0;
     st->ostd.multicast_group = 0;
     st->ostd.egress_port = 0;
@@ -792,19 +796,15 @@ int psa_clone_e2e_passes_tc(struct __sk_buff *skb)
     st->egress_headers.tag.p4bpf_valid = 0;
     st->egress_headers.tag.p4bpf_dirty = 0;
     st->egress_user_meta.carried = 0;
-    st->egress_parser_istd.egress_port = 0;
     st->egress_parser_istd.packet_path = 0;
     st->clone_e2e_meta.carried = 0;
-    st->egress_istd.class_of_service = 0;
     st->egress_istd.egress_port = 0;
     st->egress_istd.packet_path = 0;
     st->egress_istd.instance = 0;
-    st->egress_istd.egress_timestamp = 0;
     st->egress_istd.parser_error = 0;
     st->egress_ostd.clone = 0;
     st->egress_ostd.clone_session_id = 0;
     st->egress_ostd.drop = 0;
-    st->egress_deparser_istd.egress_port = 0;
     st->InDeparser_common_hdr.ethernet.p4bpf_valid = 0;
     st->InDeparser_common_hdr.ethernet.p4bpf_dirty = 0;
     st->InDeparser_common_hdr.ctl.p4bpf_valid = 0;
@@ -819,8 +819,6 @@ int psa_clone_e2e_passes_tc(struct __sk_buff *skb)
     st->EgDeparser_common_hdr.tag.p4bpf_valid = 0;
     st->EgDeparser_common_hdr.tag.p4bpf_dirty = 0;
     st->EgDeparser_psa_clone_e2e_25_istd.clone = 0;
-    st->EgDeparser_psa_clone_e2e_25_istd.clone_session_id = 0;
-    st->EgDeparser_psa_clone_e2e_25_istd.drop = 0;
     st->EgDeparser_psa_clone_e2e_25_result = 0;
     u32 passes = 0;
     u8 recirculated = 0;
@@ -1006,17 +1004,13 @@ InDeparser_end:;
         st->headers.ctl.p4bpf_dirty = 0;
         st->headers.tag.p4bpf_valid = 0;
         st->headers.tag.p4bpf_dirty = 0;
-        st->user_meta.carried = 0;
-        st->parser_istd.ingress_port = 0;
         st->parser_istd.packet_path = 0;
         st->istd.ingress_port = 0;
         st->istd.packet_path = 0;
-        st->istd.ingress_timestamp = 0;
         st->istd.parser_error = 0;
         st->ostd.class_of_service = 0;
         st->ostd.clone = 0;
         st->ostd.clone_session_id = 0;
-        st->ostd.drop = 0;
         st->ostd.resubmit = 0;
         st->ostd.multicast_group = 0;
         st->ostd.egress_port = 0;
@@ -1027,19 +1021,15 @@ InDeparser_end:;
         st->egress_headers.tag.p4bpf_valid = 0;
         st->egress_headers.tag.p4bpf_dirty = 0;
         st->egress_user_meta.carried = 0;
-        st->egress_parser_istd.egress_port = 0;
         st->egress_parser_istd.packet_path = 0;
         st->clone_e2e_meta.carried = 0;
-        st->egress_istd.class_of_service = 0;
         st->egress_istd.egress_port = 0;
         st->egress_istd.packet_path = 0;
         st->egress_istd.instance = 0;
-        st->egress_istd.egress_timestamp = 0;
         st->egress_istd.parser_error = 0;
         st->egress_ostd.clone = 0;
         st->egress_ostd.clone_session_id = 0;
         st->egress_ostd.drop = 0;
-        st->egress_deparser_istd.egress_port = 0;
         st->InDeparser_common_hdr.ethernet.p4bpf_valid = 0;
         st->InDeparser_common_hdr.ethernet.p4bpf_dirty = 0;
         st->InDeparser_common_hdr.ctl.p4bpf_valid = 0;
@@ -1054,8 +1044,6 @@ InDeparser_end:;
         st->EgDeparser_common_hdr.tag.p4bpf_valid = 0;
         st->EgDeparser_common_hdr.tag.p4bpf_dirty = 0;
         st->EgDeparser_psa_clone_e2e_25_istd.clone = 0;
-        st->EgDeparser_psa_clone_e2e_25_istd.clone_session_id = 0;
-        st->EgDeparser_psa_clone_e2e_25_istd.drop = 0;
         st->EgDeparser_psa_clone_e2e_25_result = 0;
         __builtin_memcpy(&st->recirculate_meta, kept, sizeof(kept));
         st->parser_istd.packet_path = 6;
@@ -1117,20 +1105,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "457\t459\tpsa.p4:237\taction `send_to_port`\n"
-    "465\t466\tpsa.p4:246\taction `multicast`\n"
-    "472\t472\tpsa.p4:254\taction `ingress_drop`\n"
-    "478\t478\tpsa.p4:260\taction `egress_drop`\n"
-    "493\t509\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "514\t553\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "556\t568\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "571\t575\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "578\t579\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "592\t630\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "633\t633\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "641\t668\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "838\t876\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "879\t891\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "904\t910\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "918\t935\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "465\t467\tpsa.p4:237\taction `send_to_port`\n"
+    "473\t474\tpsa.p4:246\taction `multicast`\n"
+    "480\t480\tpsa.p4:254\taction `ingress_drop`\n"
+    "486\t486\tpsa.p4:260\taction `egress_drop`\n"
+    "501\t517\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "522\t561\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "564\t576\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "579\t583\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "586\t587\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "600\t638\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "641\t641\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "649\t676\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "836\t874\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "877\t889\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "902\t908\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "916\t933\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

@@ -196,8 +196,14 @@ struct {
     __uint(max_entries, 2);
 } psa_clone_e2e_passes_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_clone_e2e_passes_output_port, &zero);
     if (slot)
@@ -232,10 +238,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_passes_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_clone_e2e_passes_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_e2e_passes_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -1031,17 +1039,13 @@ int psa_clone_e2e_passes_xdp(struct xdp_md *ctx)
     st->headers.ctl.p4bpf_dirty = 0;
     st->headers.tag.p4bpf_valid = 0;
     st->headers.tag.p4bpf_dirty = 0;
-    st->user_meta.carried = 0;
-    st->parser_istd.ingress_port = 0;
     st->parser_istd.packet_path = 0;
     st->istd.ingress_port = 0;
     st->istd.packet_path = 0;
-    st->istd.ingress_timestamp = 0;
     st->istd.parser_error = 0;
     st->ostd.class_of_service = 0;
     st->ostd.clone = 0;
     st->ostd.clone_session_id = 0;
-    st->ostd.drop = 0;
     st->ostd.resubmit = 0;
     st->ostd.multicast_group = 0;
     st->ostd.egress_port = 0;
@@ -1052,19 +1056,15 @@ int psa_clone_e2e_passes_xdp(struct xdp_md *ctx)
     st->egress_headers.tag.p4bpf_valid = 0;
     st->egress_headers.tag.p4bpf_dirty = 0;
     st->egress_user_meta.carried = 0;
-    st->egress_parser_istd.egress_port = 0;
     st->egress_parser_istd.packet_path = 0;
     st->clone_e2e_meta.carried = 0;
-    st->egress_istd.class_of_service = 0;
     st->egress_istd.egress_port = 0;
     st->egress_istd.packet_path = 0;
     st->egress_istd.instance = 0;
-    st->egress_istd.egress_timestamp = 0;
     st->egress_istd.parser_error = 0;
     st->egress_ostd.clone = 0;
     st->egress_ostd.clone_session_id = 0;
     st->egress_ostd.drop = 0;
-    st->egress_deparser_istd.egress_port = 0;
     st->InDeparser_common_hdr.ethernet.p4bpf_valid = 0;
     st->InDeparser_common_hdr.ethernet.p4bpf_dirty = 0;
     st->InDeparser_common_hdr.ctl.p4bpf_valid = 0;
@@ -1079,8 +1079,6 @@ int psa_clone_e2e_passes_xdp(struct xdp_md *ctx)
     st->EgDeparser_common_hdr.tag.p4bpf_valid = 0;
     st->EgDeparser_common_hdr.tag.p4bpf_dirty = 0;
     st->EgDeparser_psa_clone_e2e_25_istd.clone = 0;
-    st->EgDeparser_psa_clone_e2e_25_istd.clone_session_id = 0;
-    st->EgDeparser_psa_clone_e2e_25_istd.drop = 0;
     st->EgDeparser_psa_clone_e2e_25_result = 0;
     u32 passes = 0;
     u32 pending_key = 0;
@@ -1280,17 +1278,13 @@ InDeparser_end:;
         st->headers.ctl.p4bpf_dirty = 0;
         st->headers.tag.p4bpf_valid = 0;
         st->headers.tag.p4bpf_dirty = 0;
-        st->user_meta.carried = 0;
-        st->parser_istd.ingress_port = 0;
         st->parser_istd.packet_path = 0;
         st->istd.ingress_port = 0;
         st->istd.packet_path = 0;
-        st->istd.ingress_timestamp = 0;
         st->istd.parser_error = 0;
         st->ostd.class_of_service = 0;
         st->ostd.clone = 0;
         st->ostd.clone_session_id = 0;
-        st->ostd.drop = 0;
         st->ostd.resubmit = 0;
         st->ostd.multicast_group = 0;
         st->ostd.egress_port = 0;
@@ -1301,19 +1295,15 @@ InDeparser_end:;
         st->egress_headers.tag.p4bpf_valid = 0;
         st->egress_headers.tag.p4bpf_dirty = 0;
         st->egress_user_meta.carried = 0;
-        st->egress_parser_istd.egress_port = 0;
         st->egress_parser_istd.packet_path = 0;
         st->clone_e2e_meta.carried = 0;
-        st->egress_istd.class_of_service = 0;
         st->egress_istd.egress_port = 0;
         st->egress_istd.packet_path = 0;
         st->egress_istd.instance = 0;
-        st->egress_istd.egress_timestamp = 0;
         st->egress_istd.parser_error = 0;
         st->egress_ostd.clone = 0;
         st->egress_ostd.clone_session_id = 0;
         st->egress_ostd.drop = 0;
-        st->egress_deparser_istd.egress_port = 0;
         st->InDeparser_common_hdr.ethernet.p4bpf_valid = 0;
         st->InDeparser_common_hdr.ethernet.p4bpf_dirty = 0;
         st->InDeparser_common_hdr.ctl.p4bpf_valid = 0;
@@ -1328,8 +1318,6 @@ InDeparser_end:;
         st->EgDeparser_common_hdr.tag.p4bpf_valid = 0;
         st->EgDeparser_common_hdr.tag.p4bpf_dirty = 0;
         st->EgDeparser_psa_clone_e2e_25_istd.clone = 0;
-        st->EgDeparser_psa_clone_e2e_25_istd.clone_session_id = 0;
-        st->EgDeparser_psa_clone_e2e_25_istd.drop = 0;
         st->EgDeparser_psa_clone_e2e_25_result = 0;
         __builtin_memcpy(&st->recirculate_meta, kept, sizeof(kept));
         st->parser_istd.packet_path = 6;
@@ -1415,20 +1403,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "720\t722\tpsa.p4:237\taction `send_to_port`\n"
-    "728\t729\tpsa.p4:246\taction `multicast`\n"
-    "735\t735\tpsa.p4:254\taction `ingress_drop`\n"
-    "741\t741\tpsa.p4:260\taction `egress_drop`\n"
-    "752\t768\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "773\t812\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "815\t827\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "830\t834\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "837\t838\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "851\t889\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "892\t892\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "900\t927\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "1103\t1141\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "1144\t1156\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "1169\t1175\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "1183\t1200\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "728\t730\tpsa.p4:237\taction `send_to_port`\n"
+    "736\t737\tpsa.p4:246\taction `multicast`\n"
+    "743\t743\tpsa.p4:254\taction `ingress_drop`\n"
+    "749\t749\tpsa.p4:260\taction `egress_drop`\n"
+    "760\t776\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "781\t820\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "823\t835\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "838\t842\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "845\t846\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "859\t897\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "900\t900\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "908\t935\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "1101\t1139\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "1142\t1154\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "1167\t1173\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "1181\t1198\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

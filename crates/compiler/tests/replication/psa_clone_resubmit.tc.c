@@ -203,8 +203,14 @@ struct {
     __uint(max_entries, 2);
 } psa_clone_resubmit_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_clone_resubmit_output_port, &zero);
     if (slot)
@@ -239,10 +245,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_clone_resubmit_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_clone_resubmit_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_clone_resubmit_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -630,16 +638,13 @@ ID_end:;
         st->headers.eth.p4bpf_valid = 0;
         st->headers.eth.p4bpf_dirty = 0;
         st->user_meta.from_pass = 0;
-        st->parser_istd.ingress_port = 0;
         st->parser_istd.packet_path = 0;
         st->istd.ingress_port = 0;
         st->istd.packet_path = 0;
-        st->istd.ingress_timestamp = 0;
         st->istd.parser_error = 0;
         st->ostd.class_of_service = 0;
         st->ostd.clone = 0;
         st->ostd.clone_session_id = 0;
-        st->ostd.drop = 0;
         st->ostd.resubmit = 0;
         st->ostd.multicast_group = 0;
         st->ostd.egress_port = 0;
@@ -647,18 +652,10 @@ ID_end:;
         st->egress_headers.eth.p4bpf_valid = 0;
         st->egress_headers.eth.p4bpf_dirty = 0;
         st->egress_user_meta.from_pass = 0;
-        st->egress_parser_istd.egress_port = 0;
-        st->egress_parser_istd.packet_path = 0;
-        st->egress_istd.class_of_service = 0;
-        st->egress_istd.egress_port = 0;
         st->egress_istd.packet_path = 0;
         st->egress_istd.instance = 0;
-        st->egress_istd.egress_timestamp = 0;
         st->egress_istd.parser_error = 0;
-        st->egress_ostd.clone = 0;
-        st->egress_ostd.clone_session_id = 0;
         st->egress_ostd.drop = 0;
-        st->egress_deparser_istd.egress_port = 0;
         __builtin_memcpy(&st->resubmit_meta, kept, sizeof(kept));
         st->parser_istd.packet_path = 5;
         st->istd.packet_path = 5;
@@ -744,16 +741,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "411\t413\tpsa.p4:237\taction `send_to_port`\n"
-    "419\t420\tpsa.p4:246\taction `multicast`\n"
-    "426\t426\tpsa.p4:254\taction `ingress_drop`\n"
-    "432\t432\tpsa.p4:260\taction `egress_drop`\n"
-    "447\t454\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
-    "459\t474\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
-    "487\t490\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
-    "493\t493\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
-    "499\t502\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
-    "570\t584\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "597\t606\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "612\t616\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
+    "419\t421\tpsa.p4:237\taction `send_to_port`\n"
+    "427\t428\tpsa.p4:246\taction `multicast`\n"
+    "434\t434\tpsa.p4:254\taction `ingress_drop`\n"
+    "440\t440\tpsa.p4:260\taction `egress_drop`\n"
+    "455\t462\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "467\t482\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "495\t498\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "501\t501\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "507\t510\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
+    "578\t592\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
+    "605\t614\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "620\t624\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";

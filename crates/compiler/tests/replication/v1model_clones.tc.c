@@ -155,8 +155,14 @@ struct {
     __uint(max_entries, 2);
 } v1model_clones_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&v1model_clones_output_port, &zero);
     if (slot)
@@ -191,10 +197,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&v1model_clones_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&v1model_clones_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -550,21 +558,11 @@ I_end:;
         st->headers.eth.p4bpf_dirty = 0;
         st->meta.kept = 0;
         st->standard_metadata.ingress_port = 0;
-        st->standard_metadata.egress_spec = 0;
         st->standard_metadata.egress_port = 0;
         st->standard_metadata.instance_type = 0;
-        st->standard_metadata.packet_length = 0;
-        st->standard_metadata.enq_timestamp = 0;
-        st->standard_metadata.enq_qdepth = 0;
-        st->standard_metadata.deq_timedelta = 0;
-        st->standard_metadata.deq_qdepth = 0;
-        st->standard_metadata.ingress_global_timestamp = 0;
-        st->standard_metadata.egress_global_timestamp = 0;
         st->standard_metadata.mcast_grp = 0;
         st->standard_metadata.egress_rid = 0;
-        st->standard_metadata.checksum_error = 0;
         st->standard_metadata.parser_error = 0;
-        st->standard_metadata.priority = 0;
         st->v1model_clone_i2e = 0;
         st->v1model_clone_i2e_session = 0;
         st->v1model_clone_i2e_list = 0;
@@ -762,11 +760,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "497\t511\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "523\t533\tv1model_clones.p4:14\tcontrol `I`\n"
-    "593\t599\tv1model_clones.p4:26\tcontrol `E`\n"
-    "610\t613\tv1model_clones.p4:35\tcontrol `D`\n"
-    "668\t682\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "693\t699\tv1model_clones.p4:26\tcontrol `E`\n"
-    "707\t710\tv1model_clones.p4:35\tcontrol `D`\n"
+    "505\t519\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "531\t541\tv1model_clones.p4:14\tcontrol `I`\n"
+    "591\t597\tv1model_clones.p4:26\tcontrol `E`\n"
+    "608\t611\tv1model_clones.p4:35\tcontrol `D`\n"
+    "666\t680\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "691\t697\tv1model_clones.p4:26\tcontrol `E`\n"
+    "705\t708\tv1model_clones.p4:35\tcontrol `D`\n"
     "";
