@@ -40,8 +40,9 @@ impl Emitter<'_> {
     }
 
     /// The packet store following the assignment of `lhs`, if it is a
-    /// written-through field of a valid header.
-    pub fn write_through(&self, lhs: &Expr) -> Vec<CStmt> {
+    /// written-through field of a valid header. `in_action`: the store is
+    /// in an action function, whose call sites clang may merge.
+    pub fn write_through(&self, lhs: &Expr, in_action: bool) -> Vec<CStmt> {
         let ExprKind::Field { base, agg, field } = &lhs.kind else {
             return vec![];
         };
@@ -59,14 +60,17 @@ impl Emitter<'_> {
         };
         let place = self.lvalue(base);
         let bytes = header.wire_bits / 8;
-        let mut store = vec![
-            line(format!("u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)")),
-            // The checked pointer is the one written through: without the
-            // barrier clang may merge two call sites' stores and compute
-            // the address again after the check, which the verifier
-            // refuses.
-            line("asm volatile(\"\" : \"+r\"(hdr_at))"),
-        ];
+        let mut store = vec![line(format!(
+            "u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"
+        ))];
+        // In an action, the checked pointer must be the one written
+        // through: without the barrier clang may merge two call sites'
+        // stores and compute the address again after the check, which the
+        // verifier refuses. Elsewhere the barrier only costs registers
+        // (and stack, in programs near the 512-byte limit).
+        if in_action {
+            store.push(line("asm volatile(\"\" : \"+r\"(hdr_at))"));
+        }
         store.push(CStmt::If {
             cond: format!("hdr_at + {bytes} <= pkt_end"),
             then: self.store_field("hdr_at", f, &self.lvalue(lhs)),

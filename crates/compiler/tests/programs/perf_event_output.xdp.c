@@ -303,7 +303,6 @@ accept:;
         st->headers.report.status = p4bpf_perf_event_output(ctx);
         if (st->headers.report.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.report.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 4 <= pkt_end) {
                 *(u32 *)(hdr_at + 0) = bpf_htonl(st->headers.report.status);
             }
@@ -413,6 +412,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "217\t217\tperf_event_output.p4:20\taction `sw.drop`\n"
     "232\t250\tperf_event_output.p4:9\tparser state `prs.start`\n"
     "253\t261\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "267\t311\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "267\t310\tperf_event_output.p4:15\tcontrol `sw`\n"
     "268\t301\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

@@ -492,7 +492,6 @@ accept:;
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -501,7 +500,6 @@ accept:;
     st->headers.ipv4.checksum = ((u16)(~st->In_ck));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             *(u16 *)(hdr_at + 10) = bpf_htons(st->headers.ipv4.checksum);
         }
@@ -579,5 +577,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "396\t396\tpsa.p4:254\taction `ingress_drop`\n"
     "402\t402\tpsa.p4:260\taction `egress_drop`\n"
     "445\t476\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "489\t516\tpsa_externs.p4:40\tcontrol `In`\n"
+    "489\t514\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

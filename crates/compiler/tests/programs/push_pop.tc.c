@@ -350,7 +350,6 @@ accept:;
         st->headers.eth.ether_type = st->headers.tag.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -368,7 +367,6 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -510,6 +508,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "275\t295\tpush_pop.p4:18\tparser state `prs.start`\n"
     "298\t315\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "318\t341\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "347\t376\tpush_pop.p4:39\tcontrol `sw`\n"
-    "380\t389\tpush_pop.p4:57\tcontrol `dep`\n"
+    "347\t374\tpush_pop.p4:39\tcontrol `sw`\n"
+    "378\t387\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

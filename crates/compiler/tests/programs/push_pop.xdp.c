@@ -276,7 +276,6 @@ accept:;
         st->headers.eth.ether_type = st->headers.tag.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -294,7 +293,6 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -416,6 +414,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "201\t221\tpush_pop.p4:18\tparser state `prs.start`\n"
     "224\t241\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "244\t267\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "273\t302\tpush_pop.p4:39\tcontrol `sw`\n"
-    "306\t315\tpush_pop.p4:57\tcontrol `dep`\n"
+    "273\t300\tpush_pop.p4:39\tcontrol `sw`\n"
+    "304\t313\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

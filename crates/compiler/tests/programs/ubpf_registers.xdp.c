@@ -288,7 +288,6 @@ accept:;
     st->headers.rec.count = st->meta.seen;
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 5) = bpf_htonl(st->headers.rec.count);
         }
@@ -296,7 +295,6 @@ accept:;
     st->headers.rec.hash = ({ u32 words[2] = { (u32)(st->headers.rec.key), (u32)(st->headers.rec.port) }; p4bpf_lookup3(words, 2); });
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 9) = bpf_htonl(st->headers.rec.hash);
         }
@@ -308,7 +306,6 @@ accept:;
     st->headers.rec.port = st->std.input_port;
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 13) = bpf_htonl(st->headers.rec.port);
         }
@@ -371,5 +368,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "221\t222\tubpf_registers.p4:31\taction `pipe.count`\n"
     "240\t258\tubpf_registers.p4:15\tparser state `prs.start`\n"
     "261\t277\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "283\t315\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "283\t312\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -470,7 +470,6 @@ MyIngress_end:;
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -515,7 +514,6 @@ int multicast_big_state_tc_egress(struct __sk_buff *skb)
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -629,6 +627,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "386\t410\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
     "422\t460\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
     "422\t460\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "470\t480\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "515\t525\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "470\t479\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "514\t523\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

@@ -547,7 +547,6 @@ MyIngress_end:;
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -602,7 +601,6 @@ int multicast_big_state_xdp_egress(struct xdp_md *ctx)
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -717,6 +715,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "463\t487\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
     "499\t537\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
     "499\t537\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "547\t557\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "602\t612\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "547\t556\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "601\t610\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
