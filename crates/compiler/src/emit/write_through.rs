@@ -19,6 +19,9 @@ use crate::ir::{AggId, Expr, ExprKind, Ty};
 use crate::midend::correspond::Shape;
 use crate::midend::defuse::plain_path;
 
+/// An opaque `hdr_at` (as libbpf's `barrier_var`).
+const KEEP_POINTER: &str = "asm volatile(\"\" : \"+r\"(hdr_at))";
+
 impl Emitter<'_> {
     fn writes_through(&self) -> bool {
         self.plan != Shape::Rebuilt && self.prog.deparser().is_some()
@@ -59,9 +62,13 @@ impl Emitter<'_> {
         };
         let place = self.lvalue(base);
         let bytes = header.wire_bits / 8;
-        let mut store = vec![line(format!(
-            "u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"
-        ))];
+        let mut store = vec![
+            line(format!("u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)")),
+            // One pointer for the check and the store: where branches
+            // store the same field, clang merges the stores and
+            // recomputes the pointer, which the verifier sees unchecked.
+            line(KEEP_POINTER),
+        ];
         store.push(CStmt::If {
             cond: format!("hdr_at + {bytes} <= pkt_end"),
             then: self.store_field("hdr_at", f, &self.lvalue(lhs)),

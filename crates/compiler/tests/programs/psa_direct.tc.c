@@ -393,6 +393,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 1U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -401,6 +402,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 2U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -409,6 +411,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 3U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -738,12 +741,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "373\t374\tpsa.p4:246\taction `multicast`\n"
     "380\t380\tpsa.p4:254\taction `ingress_drop`\n"
     "386\t386\tpsa.p4:260\taction `egress_drop`\n"
-    "392\t416\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "422\t424\tpsa_direct.p4:56\taction `In.police`\n"
-    "430\t431\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "437\t438\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "444\t444\tpsa_direct.p4:69\taction `In.plain`\n"
-    "468\t494\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "507\t576\tpsa_direct.p4:40\tcontrol `In`\n"
-    "507\t576\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "392\t419\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "425\t427\tpsa_direct.p4:56\taction `In.police`\n"
+    "433\t434\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "440\t441\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "447\t447\tpsa_direct.p4:69\taction `In.plain`\n"
+    "471\t497\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "510\t579\tpsa_direct.p4:40\tcontrol `In`\n"
+    "510\t579\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -355,6 +355,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 1U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -363,6 +364,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 2U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -371,6 +373,7 @@ static __always_inline void action_In_write_colour(struct psa_direct_state *st, 
         st->headers.colour.seen = 3U;
         if (st->headers.colour.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.colour.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 1 <= pkt_end) {
                 hdr_at[0] = st->headers.colour.seen;
             }
@@ -693,12 +696,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "335\t336\tpsa.p4:246\taction `multicast`\n"
     "342\t342\tpsa.p4:254\taction `ingress_drop`\n"
     "348\t348\tpsa.p4:260\taction `egress_drop`\n"
-    "354\t378\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "384\t386\tpsa_direct.p4:56\taction `In.police`\n"
-    "392\t393\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "399\t400\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "406\t406\tpsa_direct.p4:69\taction `In.plain`\n"
-    "424\t450\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "463\t532\tpsa_direct.p4:40\tcontrol `In`\n"
-    "463\t532\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "354\t381\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "387\t389\tpsa_direct.p4:56\taction `In.police`\n"
+    "395\t396\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "402\t403\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "409\t409\tpsa_direct.p4:69\taction `In.plain`\n"
+    "427\t453\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "466\t535\tpsa_direct.p4:40\tcontrol `In`\n"
+    "466\t535\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

@@ -341,6 +341,7 @@ accept:;
         st->headers.eth.ether_type = st->headers.tag.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -358,6 +359,7 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -499,6 +501,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "266\t286\tpush_pop.p4:18\tparser state `prs.start`\n"
     "289\t306\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "309\t332\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "338\t365\tpush_pop.p4:39\tcontrol `sw`\n"
-    "369\t378\tpush_pop.p4:57\tcontrol `dep`\n"
+    "338\t367\tpush_pop.p4:39\tcontrol `sw`\n"
+    "371\t380\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

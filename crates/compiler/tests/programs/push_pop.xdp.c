@@ -268,6 +268,7 @@ accept:;
         st->headers.eth.ether_type = st->headers.tag.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -285,6 +286,7 @@ accept:;
         st->headers.eth.ether_type = 0x88b5U;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -406,6 +408,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "193\t213\tpush_pop.p4:18\tparser state `prs.start`\n"
     "216\t233\tpush_pop.p4:26\tparser state `prs.tagged`\n"
     "236\t259\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "265\t292\tpush_pop.p4:39\tcontrol `sw`\n"
-    "296\t305\tpush_pop.p4:57\tcontrol `dep`\n"
+    "265\t294\tpush_pop.p4:39\tcontrol `sw`\n"
+    "298\t307\tpush_pop.p4:57\tcontrol `dep`\n"
     "";
