@@ -62,13 +62,16 @@ impl Emitter<'_> {
         };
         let place = self.lvalue(base);
         let bytes = header.wire_bits / 8;
-        let mut store = vec![
-            line(format!("u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)")),
-            // One pointer for the check and the store: where branches
-            // store the same field, clang merges the stores and
-            // recomputes the pointer, which the verifier sees unchecked.
-            line(KEEP_POINTER),
-        ];
+        let mut store = vec![line(format!(
+            "u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"
+        ))];
+        // One pointer for the check and the store: where branches store
+        // the same field, clang merges the stores and recomputes the
+        // pointer, which the verifier sees unchecked. Only there: the
+        // pinned register costs stack in big straight-line programs.
+        if self.writes.repeated.contains(&(*agg, *field)) {
+            store.push(line(KEEP_POINTER));
+        }
         store.push(CStmt::If {
             cond: format!("hdr_at + {bytes} <= pkt_end"),
             then: self.store_field("hdr_at", f, &self.lvalue(lhs)),

@@ -25,6 +25,9 @@ pub struct Writes {
     /// Fields also assigned other than by a plain `hdr.h.f = v`, or of a
     /// header type whose validity may change: the deparser writes them.
     pub indirect: FieldSet,
+    /// Fields assigned in more than one place (both arms of an if-else,
+    /// say), whose stores clang may merge.
+    pub repeated: FieldSet,
 }
 
 /// The (header type, field) a header field expression names, if any.
@@ -113,7 +116,9 @@ impl WriteWalk<'_> {
             }
             return;
         };
-        self.w.fields.insert(field);
+        if !self.w.fields.insert(field) {
+            self.w.repeated.insert(field);
+        }
         let whole_struct = target.ty.width().is_none();
         if sliced
             || through_pointer

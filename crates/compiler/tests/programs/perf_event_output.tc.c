@@ -339,7 +339,6 @@ accept:;
         st->headers.report.status = p4bpf_perf_event_output(skb);
         if (st->headers.report.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.report.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 4 <= pkt_end) {
                 *(u32 *)(hdr_at + 0) = bpf_htonl(st->headers.report.status);
             }
@@ -451,6 +450,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "247\t247\tperf_event_output.p4:20\taction `sw.drop`\n"
     "268\t286\tperf_event_output.p4:9\tparser state `prs.start`\n"
     "289\t297\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "303\t347\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "303\t346\tperf_event_output.p4:15\tcontrol `sw`\n"
     "304\t337\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

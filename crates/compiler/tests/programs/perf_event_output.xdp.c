@@ -295,7 +295,6 @@ accept:;
         st->headers.report.status = p4bpf_perf_event_output(ctx);
         if (st->headers.report.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.report.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 4 <= pkt_end) {
                 *(u32 *)(hdr_at + 0) = bpf_htonl(st->headers.report.status);
             }
@@ -405,6 +404,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "209\t209\tperf_event_output.p4:20\taction `sw.drop`\n"
     "224\t242\tperf_event_output.p4:9\tparser state `prs.start`\n"
     "245\t253\tperf_event_output.p4:13\tparser state `prs.report`\n"
-    "259\t303\tperf_event_output.p4:15\tcontrol `sw`\n"
+    "259\t302\tperf_event_output.p4:15\tcontrol `sw`\n"
     "260\t293\tperf_event_output.p4:21\ttable `sw.watch`\n"
     "";

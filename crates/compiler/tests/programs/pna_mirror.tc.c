@@ -371,7 +371,6 @@ PreControl_end:;
     st->headers.ethernet.src = 0xa0b0c0d0e0fULL;
     if (st->headers.ethernet.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ethernet.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.ethernet.src);
         }
@@ -541,6 +540,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "308\t310\tpna_mirror.p4:36\taction `MainControl.forward`\n"
     "316\t316\tpna_mirror.p4:41\taction `MainControl.drop`\n"
     "349\t363\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "371\t413\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "380\t413\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "371\t412\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "379\t412\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

@@ -480,7 +480,6 @@ PreControl_end:;
     st->headers.ethernet.src = 0xa0b0c0d0e0fULL;
     if (st->headers.ethernet.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ethernet.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.ethernet.src);
         }
@@ -645,6 +644,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "423\t425\tpna_mirror.p4:36\taction `MainControl.forward`\n"
     "431\t431\tpna_mirror.p4:41\taction `MainControl.drop`\n"
     "458\t472\tpna_mirror.p4:21\tparser state `MainParser.start`\n"
-    "480\t522\tpna_mirror.p4:33\tcontrol `MainControl`\n"
-    "489\t522\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
+    "480\t521\tpna_mirror.p4:33\tcontrol `MainControl`\n"
+    "488\t521\tpna_mirror.p4:45\ttable `MainControl.flows`\n"
     "";

@@ -500,7 +500,6 @@ accept:;
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -509,7 +508,6 @@ accept:;
     st->headers.ipv4.checksum = ((u16)(~st->In_ck));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             *(u16 *)(hdr_at + 10) = bpf_htons(st->headers.ipv4.checksum);
         }
@@ -587,5 +585,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "387\t387\tpsa.p4:254\taction `ingress_drop`\n"
     "393\t393\tpsa.p4:260\taction `egress_drop`\n"
     "453\t484\tpsa_externs.p4:33\tparser state `InParser.start`\n"
-    "497\t524\tpsa_externs.p4:40\tcontrol `In`\n"
+    "497\t522\tpsa_externs.p4:40\tcontrol `In`\n"
     "";

@@ -428,7 +428,6 @@ accept:;
     st->headers.probe.small = st->In_small_was;
     if (st->headers.probe.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.probe.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 13 <= pkt_end) {
             *(u16 *)(hdr_at + 2) = bpf_htons(st->headers.probe.small);
         }
@@ -436,7 +435,6 @@ accept:;
     st->headers.probe.wide = st->In_wide_was;
     if (st->headers.probe.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.probe.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 13 <= pkt_end) {
             *(u64 *)(hdr_at + 4) = bpf_cpu_to_be64(st->headers.probe.wide);
         }
@@ -444,7 +442,6 @@ accept:;
     st->headers.probe.plain = st->In_plain_was;
     if (st->headers.probe.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.probe.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 13 <= pkt_end) {
             hdr_at[12] = st->headers.probe.plain;
         }
@@ -510,5 +507,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "313\t313\tpsa.p4:254\taction `ingress_drop`\n"
     "319\t319\tpsa.p4:260\taction `egress_drop`\n"
     "377\t407\tpsa_register_initial.p4:34\tparser state `InParser.start`\n"
-    "420\t452\tpsa_register_initial.p4:41\tcontrol `In`\n"
+    "420\t449\tpsa_register_initial.p4:41\tcontrol `In`\n"
     "";

@@ -280,7 +280,6 @@ accept:;
     st->headers.rec.count = st->meta.seen;
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 5) = bpf_htonl(st->headers.rec.count);
         }
@@ -288,7 +287,6 @@ accept:;
     st->headers.rec.hash = ({ u32 words[2] = { (u32)(st->headers.rec.key), (u32)(st->headers.rec.port) }; p4bpf_lookup3(words, 2); });
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 9) = bpf_htonl(st->headers.rec.hash);
         }
@@ -300,7 +298,6 @@ accept:;
     st->headers.rec.port = st->std.input_port;
     if (st->headers.rec.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.rec.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 17 <= pkt_end) {
             *(u32 *)(hdr_at + 13) = bpf_htonl(st->headers.rec.port);
         }
@@ -363,5 +360,5 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "213\t214\tubpf_registers.p4:31\taction `pipe.count`\n"
     "232\t250\tubpf_registers.p4:15\tparser state `prs.start`\n"
     "253\t269\tubpf_registers.p4:22\tparser state `prs.record`\n"
-    "275\t307\tubpf_registers.p4:28\tcontrol `pipe`\n"
+    "275\t304\tubpf_registers.p4:28\tcontrol `pipe`\n"
     "";

@@ -291,7 +291,6 @@ eg_end:;
     st->headers.opt.csum = ((u16)(({ u8 hash_in[6] = {0}; hash_in[0] |= (u8)((u64)(st->headers.opt.len) & 0xff); __builtin_memcpy(hash_in + 1, st->headers.opt.data.data, 5); p4bpf_csum16(hash_in, 6); })));
     if (st->headers.opt.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.opt.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 3 <= pkt_end) {
             *(u16 *)(hdr_at + 1) = bpf_htons(st->headers.opt.csum);
         }
@@ -331,5 +330,5 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "225\t268\tvarbit_values.p4:9\tparser state `prs.start`\n"
     "280\t282\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "291\t298\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "291\t297\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

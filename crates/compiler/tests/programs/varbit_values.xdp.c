@@ -247,7 +247,6 @@ eg_end:;
     st->headers.opt.csum = ((u16)(({ u8 hash_in[6] = {0}; hash_in[0] |= (u8)((u64)(st->headers.opt.len) & 0xff); __builtin_memcpy(hash_in + 1, st->headers.opt.data.data, 5); p4bpf_csum16(hash_in, 6); })));
     if (st->headers.opt.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.opt.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 3 <= pkt_end) {
             *(u16 *)(hdr_at + 1) = bpf_htons(st->headers.opt.csum);
         }
@@ -286,5 +285,5 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "181\t224\tvarbit_values.p4:9\tparser state `prs.start`\n"
     "236\t238\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "247\t254\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "247\t253\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

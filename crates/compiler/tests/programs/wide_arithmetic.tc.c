@@ -311,7 +311,6 @@ accept:;
         __builtin_memcpy(st->headers.w.a, st->sw_tmp_wide4, 16);
         if (st->headers.w.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.w.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 40 <= pkt_end) {
                 __builtin_memcpy(hdr_at + 0, st->headers.w.a, 16);
             }
@@ -320,7 +319,6 @@ accept:;
     st->headers.w.n = ((u64)(p4bpf_wide_bits(st->headers.w.a, 16, 32, 64)));
     if (st->headers.w.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 40 <= pkt_end) {
             *(u64 *)(hdr_at + 32) = bpf_cpu_to_be64(st->headers.w.n);
         }
@@ -389,5 +387,5 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "288\t302\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "308\t328\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "308\t326\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

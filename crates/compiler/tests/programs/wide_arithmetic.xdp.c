@@ -267,7 +267,6 @@ accept:;
         __builtin_memcpy(st->headers.w.a, st->sw_tmp_wide4, 16);
         if (st->headers.w.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.w.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 40 <= pkt_end) {
                 __builtin_memcpy(hdr_at + 0, st->headers.w.a, 16);
             }
@@ -276,7 +275,6 @@ accept:;
     st->headers.w.n = ((u64)(p4bpf_wide_bits(st->headers.w.a, 16, 32, 64)));
     if (st->headers.w.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 40 <= pkt_end) {
             *(u64 *)(hdr_at + 32) = bpf_cpu_to_be64(st->headers.w.n);
         }
@@ -343,5 +341,5 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "244\t258\twide_arithmetic.p4:7\tparser state `prs.start`\n"
-    "264\t284\twide_arithmetic.p4:8\tcontrol `sw`\n"
+    "264\t282\twide_arithmetic.p4:8\tcontrol `sw`\n"
     "";

@@ -474,7 +474,6 @@ MyIngress_end:;
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -519,7 +518,6 @@ int multicast_big_state_tc_egress(struct __sk_buff *skb)
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -633,6 +631,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "390\t414\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
     "426\t464\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
     "426\t464\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "474\t484\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "519\t529\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "474\t483\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "518\t527\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";

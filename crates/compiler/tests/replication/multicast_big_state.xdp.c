@@ -552,7 +552,6 @@ MyIngress_end:;
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -607,7 +606,6 @@ int multicast_big_state_xdp_egress(struct xdp_md *ctx)
     st->headers.w1.b = ((u64)(st->meta.m1 + ((u64)(st->standard_metadata.egress_rid))));
     if (st->headers.w1.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.w1.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 64 <= pkt_end) {
             *(u64 *)(hdr_at + 8) = bpf_cpu_to_be64(st->headers.w1.b);
         }
@@ -722,6 +720,6 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "468\t492\tmulticast_big_state.p4:14\tparser state `MyParser.start`\n"
     "504\t542\tmulticast_big_state.p4:19\tcontrol `MyIngress`\n"
     "504\t542\tmulticast_big_state.p4:22\ttable `MyIngress.dmac`\n"
-    "552\t562\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
-    "607\t617\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "552\t561\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
+    "606\t615\tmulticast_big_state.p4:30\tcontrol `MyEgress`\n"
     "";
