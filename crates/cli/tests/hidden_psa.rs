@@ -71,3 +71,15 @@ fn header_stores_in_every_branch_load_and_rewrite_on_every_target() {
         );
     }
 }
+
+/// One action storing a header field, run by tables in both arms of an
+/// if-else: refused by the verifier like the stores of an if-else.
+#[test]
+fn an_action_run_by_two_tables_stores_its_field_on_every_target() {
+    for (target, passed, text) in run_everywhere("shared_action_store") {
+        assert!(
+            passed && text.contains("PASS: 4 packets, 0 failure(s)"),
+            "{target}:\n{text}"
+        );
+    }
+}

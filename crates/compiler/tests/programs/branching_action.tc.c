@@ -269,6 +269,7 @@ static __always_inline void action_sw_pop_vlan(struct branching_action_state *st
         st->headers.eth.ether_type = st->headers.vlan.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -578,11 +579,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "268\t278\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "284\t284\tbranching_action.p4:49\taction `sw.drop`\n"
-    "305\t325\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "328\t345\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "348\t371\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "377\t417\tbranching_action.p4:41\tcontrol `sw`\n"
-    "380\t416\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "268\t279\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "285\t285\tbranching_action.p4:49\taction `sw.drop`\n"
+    "306\t326\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "329\t346\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "349\t372\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "378\t418\tbranching_action.p4:41\tcontrol `sw`\n"
+    "381\t417\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -202,6 +202,7 @@ static __always_inline void action_sw_pop_vlan(struct branching_action_state *st
         st->headers.eth.ether_type = st->headers.vlan.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -485,11 +486,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "201\t211\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "217\t217\tbranching_action.p4:49\taction `sw.drop`\n"
-    "232\t252\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "255\t272\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "275\t298\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "304\t344\tbranching_action.p4:41\tcontrol `sw`\n"
-    "307\t343\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "201\t212\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "218\t218\tbranching_action.p4:49\taction `sw.drop`\n"
+    "233\t253\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "256\t273\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "276\t299\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "305\t345\tbranching_action.p4:41\tcontrol `sw`\n"
+    "308\t344\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

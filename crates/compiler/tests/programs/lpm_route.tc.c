@@ -251,6 +251,7 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u8 
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -265,6 +266,7 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
     st->headers.eth.dst = st->headers.eth.src;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -272,6 +274,7 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
     st->headers.eth.src = st->route_tmp;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.eth.src);
         }
@@ -497,10 +500,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "249\t257\tlpm_route.p4:22\taction `route.forward`\n"
-    "263\t278\tlpm_route.p4:27\taction `route.bounce`\n"
-    "299\t317\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "320\t347\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "353\t389\tlpm_route.p4:21\tcontrol `route`\n"
-    "355\t389\tlpm_route.p4:33\ttable `route.fib`\n"
+    "249\t258\tlpm_route.p4:22\taction `route.forward`\n"
+    "264\t281\tlpm_route.p4:27\taction `route.bounce`\n"
+    "302\t320\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "323\t350\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "356\t392\tlpm_route.p4:21\tcontrol `route`\n"
+    "358\t392\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -213,6 +213,7 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u8 
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -227,6 +228,7 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
     st->headers.eth.dst = st->headers.eth.src;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -234,6 +236,7 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
     st->headers.eth.src = st->route_tmp;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.eth.src);
         }
@@ -451,10 +454,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "211\t219\tlpm_route.p4:22\taction `route.forward`\n"
-    "225\t240\tlpm_route.p4:27\taction `route.bounce`\n"
-    "255\t273\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "276\t303\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "309\t345\tlpm_route.p4:21\tcontrol `route`\n"
-    "311\t345\tlpm_route.p4:33\ttable `route.fib`\n"
+    "211\t220\tlpm_route.p4:22\taction `route.forward`\n"
+    "226\t243\tlpm_route.p4:27\taction `route.bounce`\n"
+    "258\t276\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "279\t306\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "312\t348\tlpm_route.p4:21\tcontrol `route`\n"
+    "314\t348\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

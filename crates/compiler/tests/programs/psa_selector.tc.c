@@ -421,6 +421,7 @@ static __always_inline void action_Ig_set_type(struct psa_selector_state *st, u8
     st->headers.eth.type = type;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.type);
         }
@@ -433,6 +434,7 @@ static __always_inline void action_Ig_set_dst(struct psa_selector_state *st, u8 
     st->headers.eth.dst = dst;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -949,12 +951,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "402\t403\tpsa.p4:246\taction `multicast`\n"
     "409\t409\tpsa.p4:254\taction `ingress_drop`\n"
     "415\t415\tpsa.p4:260\taction `egress_drop`\n"
-    "421\t427\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "433\t439\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "445\t445\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "468\t482\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "495\t639\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "495\t534\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "535\t582\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "583\t639\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "421\t428\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "434\t441\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "447\t447\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "470\t484\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "497\t641\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "497\t536\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "537\t584\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "585\t641\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

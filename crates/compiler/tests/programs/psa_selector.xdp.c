@@ -383,6 +383,7 @@ static __always_inline void action_Ig_set_type(struct psa_selector_state *st, u8
     st->headers.eth.type = type;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.type);
         }
@@ -395,6 +396,7 @@ static __always_inline void action_Ig_set_dst(struct psa_selector_state *st, u8 
     st->headers.eth.dst = dst;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -904,12 +906,12 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "364\t365\tpsa.p4:246\taction `multicast`\n"
     "371\t371\tpsa.p4:254\taction `ingress_drop`\n"
     "377\t377\tpsa.p4:260\taction `egress_drop`\n"
-    "383\t389\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "395\t401\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "407\t407\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "424\t438\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "451\t595\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "451\t490\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "491\t538\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "539\t595\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "383\t390\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "396\t403\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "409\t409\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "426\t440\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "453\t597\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "453\t492\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "493\t540\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "541\t597\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -552,6 +552,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.colour = st->MyIngress_rate_colour;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[2] = st->headers.op.colour;
         }
@@ -560,6 +561,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.pad = pad;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[3] = st->headers.op.pad;
         }
@@ -963,9 +965,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "546\t546\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "552\t566\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "589\t604\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "616\t734\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "616\t675\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "676\t734\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "552\t568\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "591\t606\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "618\t736\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "618\t677\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "678\t736\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -514,6 +514,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.colour = st->MyIngress_rate_colour;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[2] = st->headers.op.colour;
         }
@@ -522,6 +523,7 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.pad = pad;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[3] = st->headers.op.pad;
         }
@@ -918,9 +920,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "508\t508\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "514\t528\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "545\t560\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "572\t690\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "572\t631\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "632\t690\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "514\t530\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "547\t562\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "574\t692\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "574\t633\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "634\t692\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

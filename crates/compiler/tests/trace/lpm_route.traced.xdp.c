@@ -291,6 +291,7 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u8 
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -305,6 +306,7 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
     st->headers.eth.dst = st->headers.eth.src;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -312,6 +314,7 @@ static __always_inline void action_route_bounce(struct lpm_route_state *st, u8 *
     st->headers.eth.src = st->route_tmp;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
+        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 6, 6, st->headers.eth.src);
         }
@@ -622,10 +625,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "289\t297\tlpm_route.p4:22\taction `route.forward`\n"
-    "303\t318\tlpm_route.p4:27\taction `route.bounce`\n"
-    "335\t353\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "357\t384\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "394\t444\tlpm_route.p4:21\tcontrol `route`\n"
-    "396\t444\tlpm_route.p4:33\ttable `route.fib`\n"
+    "289\t298\tlpm_route.p4:22\taction `route.forward`\n"
+    "304\t321\tlpm_route.p4:27\taction `route.bounce`\n"
+    "338\t356\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "360\t387\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "397\t447\tlpm_route.p4:21\tcontrol `route`\n"
+    "399\t447\tlpm_route.p4:33\ttable `route.fib`\n"
     "";
