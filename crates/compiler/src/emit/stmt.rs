@@ -172,7 +172,7 @@ impl Emitter<'_> {
                     out.push(self.too_short_check(&bytes.to_string()));
                 }
                 out.extend(self.assign(lhs, rhs));
-                out.extend(self.write_through(lhs, cx.in_action));
+                out.extend(self.write_through(lhs));
                 out.extend(self.mark_dirty(lhs));
             }
             Stmt::If { cond, then, other } => out.push(CStmt::If {

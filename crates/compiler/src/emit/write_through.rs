@@ -19,6 +19,9 @@ use crate::ir::{AggId, Expr, ExprKind, Ty};
 use crate::midend::correspond::Shape;
 use crate::midend::defuse::plain_path;
 
+/// An opaque `hdr_at` (as libbpf's `barrier_var`).
+const KEEP_POINTER: &str = "asm volatile(\"\" : \"+r\"(hdr_at))";
+
 impl Emitter<'_> {
     fn writes_through(&self) -> bool {
         self.plan != Shape::Rebuilt && self.prog.deparser().is_some()
@@ -40,9 +43,8 @@ impl Emitter<'_> {
     }
 
     /// The packet store following the assignment of `lhs`, if it is a
-    /// written-through field of a valid header. `in_action`: the store is
-    /// in an action function, whose call sites clang may merge.
-    pub fn write_through(&self, lhs: &Expr, in_action: bool) -> Vec<CStmt> {
+    /// written-through field of a valid header.
+    pub fn write_through(&self, lhs: &Expr) -> Vec<CStmt> {
         let ExprKind::Field { base, agg, field } = &lhs.kind else {
             return vec![];
         };
@@ -63,13 +65,12 @@ impl Emitter<'_> {
         let mut store = vec![line(format!(
             "u8 *hdr_at = pkt + ({place}.{OFFSET} & 0x3fff)"
         ))];
-        // In an action, the checked pointer must be the one written
-        // through: without the barrier clang may merge two call sites'
-        // stores and compute the address again after the check, which the
-        // verifier refuses. Elsewhere the barrier only costs registers
-        // (and stack, in programs near the 512-byte limit).
-        if in_action {
-            store.push(line("asm volatile(\"\" : \"+r\"(hdr_at))"));
+        // One pointer for the check and the store: where branches store
+        // the same field, clang merges the stores and recomputes the
+        // pointer, which the verifier sees unchecked. Only there: the
+        // pinned register costs stack in big straight-line programs.
+        if self.writes.repeated.contains(&(*agg, *field)) {
+            store.push(line(KEEP_POINTER));
         }
         store.push(CStmt::If {
             cond: format!("hdr_at + {bytes} <= pkt_end"),

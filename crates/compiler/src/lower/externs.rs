@@ -355,7 +355,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     /// `Counter`: adds 1, or the packet's bytes.
     fn typed_count(&mut self, instance: ExternId, index: &'a ast::Expr) -> Option<Expr> {
         let index = self.expr(index)?;
-        let mut args = vec![index];
+        let mut args = vec![self.cell_index(instance, index)];
         let counts_bytes = matches!(
             self.prog.extern_instance(instance).map(|x| &x.kind),
             Some(ExternKind::Counter { unit, .. }) if unit.counts_bytes()

@@ -71,6 +71,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             None => Expr::int(1u32, Ty::bits(32)),
         };
         let index = self.expr(&index.value)?;
+        let index = self.cell_index(instance, index);
         if let Some(result) = result {
             let lhs = self.expr(&result.value)?;
             let colour = execute(instance, index, Expr::int(GREEN, Ty::bits(8)), amount);

@@ -16,6 +16,7 @@ mod architecture;
 mod args;
 mod atomic;
 mod call;
+mod cell_index;
 mod class_of_service;
 mod compare;
 mod conditional;

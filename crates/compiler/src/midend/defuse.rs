@@ -25,6 +25,10 @@ pub struct Writes {
     /// Fields also assigned other than by a plain `hdr.h.f = v`, or of a
     /// header type whose validity may change: the deparser writes them.
     pub indirect: FieldSet,
+    /// Fields assigned in more than one place (both arms of an if-else,
+    /// or an action, inlined wherever a table runs it), whose stores
+    /// clang may merge.
+    pub repeated: FieldSet,
 }
 
 /// The (header type, field) a header field expression names, if any.
@@ -68,6 +72,7 @@ impl Writes {
             prog,
             facts,
             w: Writes::default(),
+            in_action: false,
         };
         for state in prog.parsers.iter().flat_map(|p| &p.states) {
             walk_stmts(&mut v, &state.stmts);
@@ -75,6 +80,7 @@ impl Writes {
         for c in &prog.controls {
             walk_stmts(&mut v, &c.body);
         }
+        v.in_action = true;
         for a in &prog.actions {
             walk_stmts(&mut v, &a.body);
         }
@@ -86,6 +92,7 @@ struct WriteWalk<'p> {
     prog: &'p Program,
     facts: &'p HeaderFacts,
     w: Writes,
+    in_action: bool,
 }
 
 impl WriteWalk<'_> {
@@ -113,7 +120,9 @@ impl WriteWalk<'_> {
             }
             return;
         };
-        self.w.fields.insert(field);
+        if !self.w.fields.insert(field) || self.in_action {
+            self.w.repeated.insert(field);
+        }
         let whole_struct = target.ty.width().is_none();
         if sliced
             || through_pointer
