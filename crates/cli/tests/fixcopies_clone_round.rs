@@ -2,7 +2,8 @@
 //! not resubmit (`tests/fixcopies_clone_round/clone_round.p4`): the
 //! clones of the packet as the cloning pass received it, the packet
 //! leaving by the port a later pass chooses (after one or two rounds),
-//! and the clones alone when egress drops the packet on its way round.
+//! the clones alone when egress drops the packet on its way round, and
+//! an E2E clone that egress makes on the way round among them.
 //! One STF at kernel XDP (copies by devmap broadcast, the plan kept
 //! across the rounds), kernel TC and on the user target at both hooks.
 //! Needs root, BPF and clang; skips saying which.
@@ -37,7 +38,7 @@ fn clones_of_a_pass_that_recirculates_leave_on_every_target() {
             ]);
             let text = common::stdout(&out) + &common::stderr(&out);
             assert!(
-                out.status.success() && text.contains("PASS: 4 packets, 0 failure(s)"),
+                out.status.success() && text.contains("PASS: 5 packets, 0 failure(s)"),
                 "{target} {hook}:\n{text}"
             );
         }

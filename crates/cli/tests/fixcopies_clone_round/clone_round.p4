@@ -3,7 +3,7 @@
 // the recirculated pass carries what egress wrote and leaves by the port
 // it chooses; a packet egress drops on its way round leaves as its
 // clones alone; a later pass that recirculates again keeps the first
-// pass's clone.
+// pass's clone; an E2E clone egress makes on the way round joins them.
 #include <core.p4>
 #include <psa.p4>
 
@@ -15,7 +15,8 @@ header ethernet_t {
 
 // kind 1: cloned to session `arg`, recirculated, then to `port`; 2: the
 // same, but egress drops it on its way round; 3: as 1, recirculated
-// twice. Egress writes the rest; the payload follows.
+// twice; 4: as 1, egress on the way round clones E2E to session 11.
+// Egress writes the rest; the payload follows.
 header command_t {
     bit<8> kind;
     bit<16> arg;
@@ -103,6 +104,10 @@ control Eg(inout headers_t hdr, inout meta_t meta,
         hdr.command.tag = meta.tag;
         if (istd.egress_port == PSA_PORT_RECIRCULATE) {
             hdr.command.rounds = hdr.command.rounds + 1;
+            if (hdr.command.kind == 4) {
+                ostd.clone = true;
+                ostd.clone_session_id = (CloneSessionId_t) 11;
+            }
             if (hdr.command.kind == 2) {
                 egress_drop(ostd);
             }

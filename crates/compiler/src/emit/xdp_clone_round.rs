@@ -8,7 +8,9 @@
 //! plan keeps the frame's headers as this pass received them
 //! (`NAME_clone_round`; a plan an earlier resubmitting pass began keeps
 //! them too: the frame is as received until the deparser), for the
-//! recirculated frame is what egress wrote. The pass that leaves adds the
+//! recirculated frame is what egress wrote; E2E clones egress makes on
+//! the way round join this plan ([`super::xdp_e2e_passes`]'s pending
+//! one). The pass that leaves adds the
 //! packet's copies only: a later pass's clones would need its own
 //! received headers, which the plan has no room for (one pass's clones
 //! per packet). Egress dropping the packet on its way round sends the
@@ -98,6 +100,26 @@ impl Emitter<'_> {
         }]
     }
 
+    /// In a program whose egress clones E2E on the way round: those
+    /// clones join this plan, the one the leaving pass sends.
+    fn e2e_clones_joined(&self) -> Vec<CStmt> {
+        if !self.xdp_e2e_passes() {
+            return vec![];
+        }
+        let p = self.c_prefix();
+        vec![
+            line("u32 zero = 0"),
+            line(format!(
+                "u32 *pending = bpf_map_lookup_elem(&{p}_e2e_pending, &zero)"
+            )),
+            CStmt::If {
+                cond: "pending".into(),
+                then: vec![line("*pending = planned /* egress's E2E clones join it */")],
+                other: vec![],
+            },
+        ]
+    }
+
     /// `NAME_clone_round`: plan `planned` keeps the headers received by
     /// the pass that recirculates (unless an earlier one's); its number,
     /// or 0 when it was lost or the headers are too long to keep.
@@ -135,8 +157,10 @@ impl Emitter<'_> {
                 other: vec![],
             },
             line("c->went_round = 1"),
-            CStmt::Return("planned".into()),
         ];
+        let mut body = body;
+        body.extend(self.e2e_clones_joined());
+        body.push(CStmt::Return("planned".into()));
         let mut out = format!(
             "/* Clone I2E of a packet that recirculates: the plan keeps the headers this\n * pass received (the recirculated frame is what egress writes); 0 when it\n * cannot. A global function: the verifier checks it once. */\n\
              __attribute__((noinline)) u32 {p}_clone_round(struct xdp_md *ctx, u32 offset, u32 planned)\n{{\n"
