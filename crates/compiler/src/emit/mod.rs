@@ -64,6 +64,7 @@ mod wire_fields;
 mod write_through;
 mod xdp_clone_e2e;
 mod xdp_clone_resubmit;
+mod xdp_clone_round;
 mod xdp_clone_traits;
 mod xdp_copies;
 mod xdp_e2e_passes;

@@ -53,15 +53,17 @@ impl Emitter<'_> {
         let Some(again) = self.recirculation() else {
             return Some(vec![CStmt::Return(call)]);
         };
-        Some(vec![
+        let mut out = vec![
             line(format!("int verdict = {call}")),
             CStmt::If {
                 cond: format!("verdict == {}", super::psa_resubmit::RECIRCULATE_CODE),
                 then: again,
                 other: vec![],
             },
-            CStmt::Return("verdict".into()),
-        ])
+        ];
+        out.extend(self.xdp_round_dropped());
+        out.push(CStmt::Return("verdict".into()));
+        Some(out)
     }
 
     /// Before a PSA packet is sent out of `port`: one sent to

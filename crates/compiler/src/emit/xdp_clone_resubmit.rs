@@ -1,5 +1,6 @@
-//! I2E clones in a program that resubmits, at XDP (v1model's, PSA's), on
-//! the copies of [`super::xdp_copies`].
+//! I2E clones in a program that resubmits, at XDP (v1model's, PSA's; PSA's
+//! of a packet that recirculates too, [`super::xdp_clone_round`]), on the
+//! copies of [`super::xdp_copies`].
 //!
 //! BMv2 clones at the end of ingress before it resubmits, and PSA makes
 //! the clones `ostd.clone` asks for whatever else happens to the packet,
@@ -9,8 +10,8 @@
 //! pass that clones and resubmits begins the plan
 //! (`NAME_clone_i2e_later`): the clones, and this pass's state in the
 //! slot's `clone_state`, which the clones' egress starts from; the slot's
-//! number survives the passes in `planned_copies`. The pass that does
-//! not resubmit finishes the plan with the packet's own copies and its
+//! number survives the passes in `planned_copies`; a pass that resubmits
+//! without cloning keeps it. The pass that does not resubmit finishes the plan with the packet's own copies and its
 //! state, and sends it through the session's devmap (v1model:
 //! `NAME_clone_i2e` at the checkpoint; PSA: `NAME_clone_plan` in the
 //! ingress deparser, which also keeps the received headers, and
@@ -33,10 +34,12 @@ const PLANNED: &str = "planned_copies";
 
 impl Emitter<'_> {
     /// The I2E clone made at XDP in a program that resubmits.
+    /// (PSA: or recirculates, [`super::xdp_clone_round`].)
     pub(super) fn xdp_clones_before_resubmit(&self) -> Option<&CloneI2e> {
         let i = &self.prog.intrinsics;
         let clone = i.clone_i2e.as_ref();
-        clone.filter(|_| i.resubmit.is_some() && self.xdp_copies())
+        let rounds = i.recirculate.is_some() && self.prog.arch == crate::ir::Arch::Psa;
+        clone.filter(|_| (i.resubmit.is_some() || rounds) && self.xdp_copies())
     }
 
     /// Before the first pass: no plan yet.
@@ -58,6 +61,7 @@ impl Emitter<'_> {
         }
         if self.xdp_clones_before_resubmit().is_some() && self.psa_xdp_clone().is_some() {
             out.push_str("\n    u32 last_pass_clones; /* the first clone the last pass made */");
+            out.push_str(self.round_field());
         }
         if self.xdp_clones_before_resubmit().is_some() || self.psa_xdp_clone().is_some() {
             out.push_str("\n    u32 clone_session;");
@@ -92,18 +96,34 @@ impl Emitter<'_> {
         )
     }
 
-    /// A pass that clones and resubmits begins the plan; a pass that does
-    /// not resubmit, when it clones or a plan is begun, runs `finish`.
+    /// A pass that clones and goes round again (resubmits; PSA: or
+    /// recirculates) begins the plan, and keeps it; a pass that leaves,
+    /// when it clones or a plan is begun, runs `finish`.
     pub(super) fn clone_with_passes(&self, clone: &CloneI2e, finish: Vec<CStmt>) -> Vec<CStmt> {
         let (p, flag) = (self.c_prefix(), self.expr(&clone.flag));
-        let Some(resubmit) = &self.prog.intrinsics.resubmit else {
-            return vec![];
+        let resubmit = self.prog.intrinsics.resubmit.as_ref();
+        let round = self.xdp_round_condition();
+        let again: Vec<String> = resubmit
+            .map(|r| self.expr(&r.flag))
+            .into_iter()
+            .chain(round.clone())
+            .collect();
+        let again = match again.as_slice() {
+            [] => return vec![],
+            [one] => one.clone(),
+            both => format!("({})", both.join(") || (")),
         };
-        vec![CStmt::If {
-            cond: format!("{flag} && {}", self.expr(&resubmit.flag)),
+        let mut planned = vec![CStmt::If {
+            cond: flag.clone(),
             then: vec![line(format!(
                 "{PLANNED} = {p}_clone_i2e_later(st, offset, parser_error, {PLANNED})"
             ))],
+            other: vec![],
+        }];
+        planned.extend(self.xdp_round_kept(round));
+        vec![CStmt::If {
+            cond: again,
+            then: planned,
             other: vec![CStmt::If {
                 cond: format!("{flag} || {PLANNED}"),
                 then: finish,
@@ -147,6 +167,7 @@ impl Emitter<'_> {
         ];
         resumed.extend(self.last_pass_clones_added(clone));
         let mut begun = fresh;
+        begun.extend(self.round_reset());
         begun.extend([
             self.copy_state_line("&c->clone_state", "st"),
             line("c->last_pass_clones = 0 /* all this pass's */"),
@@ -208,7 +229,7 @@ impl Emitter<'_> {
         vec![
             line("c->last_pass_clones = c->count"),
             CStmt::If {
-                cond: self.expr(&clone.flag),
+                cond: self.unless_went_round(self.expr(&clone.flag)),
                 then: vec![
                     line(format!("u32 session_id = {}", self.expr(&clone.session))),
                     line(format!(
@@ -272,6 +293,7 @@ impl Emitter<'_> {
             },
         ];
         body.extend(self.clone_state_kept());
+        body.extend(self.round_reset());
         body.extend([self.clones_added(CLONE), CStmt::Return("c->seq".into())]);
         let mut out = format!(
             "/* Clone I2E in a pass that resubmits: the plan begun with the session's clones\n * and this pass's state; the pass that does not resubmit sends it. */\n\

@@ -145,6 +145,7 @@ impl Emitter<'_> {
         out.push_str(&self.copy_send_functions(r));
         out.push_str(&self.psa_clone_functions(r));
         out.push_str(&self.xdp_clone_e2e_definitions());
+        out.push_str(&self.clone_round_function());
         out.push_str(&self.copy_claim_functions(r));
         out
     }

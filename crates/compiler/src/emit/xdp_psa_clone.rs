@@ -180,7 +180,7 @@ impl Emitter<'_> {
         } else {
             body.extend(begun);
         }
-        body.extend([
+        let received = vec![
             line("c->received_len = ctx->data_end - ctx->data"),
             line("c->saved = offset"),
             CStmt::Comment("1 to 256 bytes, as the verifier can see".into()),
@@ -190,7 +190,16 @@ impl Emitter<'_> {
                 then: vec![CStmt::Return(String::new())],
                 other: vec![],
             },
-        ]);
+        ];
+        match self.xdp_round_condition() {
+            // a recirculated pass's plan keeps the headers it received
+            Some(_) => body.push(CStmt::If {
+                cond: "!c->went_round".into(),
+                then: received,
+                other: vec![],
+            }),
+            None => body.extend(received),
+        }
         body.extend(self.packet_copies(r));
         body.extend([
             CStmt::If {

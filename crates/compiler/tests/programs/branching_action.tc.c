@@ -179,8 +179,14 @@ struct {
     __uint(max_entries, 2);
 } branching_action_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&branching_action_output_port, &zero);
     if (slot)
@@ -215,10 +221,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -291,7 +299,8 @@ int branching_action_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -579,11 +588,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "268\t279\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "285\t285\tbranching_action.p4:49\taction `sw.drop`\n"
-    "306\t326\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "329\t346\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "349\t372\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "378\t418\tbranching_action.p4:41\tcontrol `sw`\n"
-    "381\t417\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "276\t287\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "293\t293\tbranching_action.p4:49\taction `sw.drop`\n"
+    "315\t335\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "338\t355\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "358\t381\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "387\t427\tbranching_action.p4:41\tcontrol `sw`\n"
+    "390\t426\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

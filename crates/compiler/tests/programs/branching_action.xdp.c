@@ -133,8 +133,14 @@ struct {
     __uint(max_entries, 2);
 } branching_action_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&branching_action_output_port, &zero);
     if (slot)
@@ -169,10 +175,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&branching_action_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&branching_action_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -486,11 +494,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "201\t212\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "218\t218\tbranching_action.p4:49\taction `sw.drop`\n"
-    "233\t253\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "256\t273\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "276\t299\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "305\t345\tbranching_action.p4:41\tcontrol `sw`\n"
-    "308\t344\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "209\t220\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "226\t226\tbranching_action.p4:49\taction `sw.drop`\n"
+    "241\t261\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "264\t281\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "284\t307\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "313\t353\tbranching_action.p4:41\tcontrol `sw`\n"
+    "316\t352\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

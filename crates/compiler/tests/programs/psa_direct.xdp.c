@@ -166,14 +166,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -259,8 +260,14 @@ struct {
     __uint(max_entries, 2);
 } psa_direct_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_direct_output_port, &zero);
     if (slot)
@@ -295,10 +302,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_direct_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -692,16 +701,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "327\t329\tpsa.p4:237\taction `send_to_port`\n"
-    "335\t336\tpsa.p4:246\taction `multicast`\n"
-    "342\t342\tpsa.p4:254\taction `ingress_drop`\n"
-    "348\t348\tpsa.p4:260\taction `egress_drop`\n"
-    "354\t381\tpsa_direct.p4:47\taction `In.write_colour`\n"
-    "387\t389\tpsa_direct.p4:56\taction `In.police`\n"
-    "395\t396\tpsa_direct.p4:61\taction `In.police_yellow`\n"
-    "402\t403\tpsa_direct.p4:65\taction `In.police_volume`\n"
-    "409\t409\tpsa_direct.p4:69\taction `In.plain`\n"
-    "427\t453\tpsa_direct.p4:33\tparser state `InParser.start`\n"
-    "466\t535\tpsa_direct.p4:40\tcontrol `In`\n"
-    "466\t535\tpsa_direct.p4:73\ttable `In.by_dst`\n"
+    "336\t338\tpsa.p4:237\taction `send_to_port`\n"
+    "344\t345\tpsa.p4:246\taction `multicast`\n"
+    "351\t351\tpsa.p4:254\taction `ingress_drop`\n"
+    "357\t357\tpsa.p4:260\taction `egress_drop`\n"
+    "363\t390\tpsa_direct.p4:47\taction `In.write_colour`\n"
+    "396\t398\tpsa_direct.p4:56\taction `In.police`\n"
+    "404\t405\tpsa_direct.p4:61\taction `In.police_yellow`\n"
+    "411\t412\tpsa_direct.p4:65\taction `In.police_volume`\n"
+    "418\t418\tpsa_direct.p4:69\taction `In.plain`\n"
+    "436\t462\tpsa_direct.p4:33\tparser state `InParser.start`\n"
+    "475\t544\tpsa_direct.p4:40\tcontrol `In`\n"
+    "475\t544\tpsa_direct.p4:73\ttable `In.by_dst`\n"
     "";

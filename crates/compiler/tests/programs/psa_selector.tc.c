@@ -282,6 +282,14 @@ struct {
     __uint(max_entries, 256);
 } Ig_uplinks_groups SEC(".maps");
 
+/* empty group actions of Ig.uplinks's tables by slot, set by the control plane (none: the program's own) */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, struct Ig_uplinks_member);
+    __uint(max_entries, 1);
+} Ig_uplinks_empty_groups SEC(".maps");
+
 /* Default actions set by the control plane, at each table's index. */
 union psa_selector_defaults {
     struct Ig_by_src_value Ig_by_src;
@@ -305,8 +313,14 @@ struct {
     __uint(max_entries, 2);
 } psa_selector_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_selector_output_port, &zero);
     if (slot)
@@ -341,10 +355,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -453,7 +469,8 @@ int psa_selector_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -612,7 +629,11 @@ accept:;
                     member = bpf_map_lookup_elem(&Ig_uplinks_members, &group->members[pick]);
                 }
             } else {
-                empty_group = 1;
+                u32 empty_slot = 0;
+                member = bpf_map_lookup_elem(&Ig_uplinks_empty_groups, &empty_slot);
+                if (!member) {
+                    empty_group = 1;
+                }
             }
         }
         action = member ? member->action : 0;
@@ -938,7 +959,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      ],\n"
     "      \"selector\": {\n"
     "        \"groups_map\": \"Ig_uplinks_groups\",\n"
-    "        \"max_group_size\": 128\n"
+    "        \"max_group_size\": 128,\n"
+    "        \"empty_group_map\": \"Ig_uplinks_empty_groups\",\n"
+    "        \"empty_group_tables\": [\n"
+    "          {\n"
+    "            \"table\": \"Ig.uplink\",\n"
+    "            \"actions\": [\n"
+    "              \"Ig.forward\",\n"
+    "              \"NoAction\"\n"
+    "            ]\n"
+    "          }\n"
+    "        ]\n"
     "      }\n"
     "    }\n"
     "  ]\n"
@@ -947,16 +978,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "394\t396\tpsa.p4:237\taction `send_to_port`\n"
-    "402\t403\tpsa.p4:246\taction `multicast`\n"
-    "409\t409\tpsa.p4:254\taction `ingress_drop`\n"
-    "415\t415\tpsa.p4:260\taction `egress_drop`\n"
-    "421\t428\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "434\t441\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "447\t447\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "470\t484\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "497\t641\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "497\t536\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "537\t584\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "585\t641\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "410\t412\tpsa.p4:237\taction `send_to_port`\n"
+    "418\t419\tpsa.p4:246\taction `multicast`\n"
+    "425\t425\tpsa.p4:254\taction `ingress_drop`\n"
+    "431\t431\tpsa.p4:260\taction `egress_drop`\n"
+    "437\t444\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "450\t457\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "463\t463\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "487\t501\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "514\t662\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "514\t553\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "554\t601\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "602\t662\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

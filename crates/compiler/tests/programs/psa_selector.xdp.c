@@ -265,6 +265,14 @@ struct {
     __uint(max_entries, 256);
 } Ig_uplinks_groups SEC(".maps");
 
+/* empty group actions of Ig.uplinks's tables by slot, set by the control plane (none: the program's own) */
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, struct Ig_uplinks_member);
+    __uint(max_entries, 1);
+} Ig_uplinks_empty_groups SEC(".maps");
+
 /* Default actions set by the control plane, at each table's index. */
 union psa_selector_defaults {
     struct Ig_by_src_value Ig_by_src;
@@ -288,8 +296,14 @@ struct {
     __uint(max_entries, 2);
 } psa_selector_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&psa_selector_output_port, &zero);
     if (slot)
@@ -324,10 +338,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&psa_selector_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&psa_selector_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -568,7 +584,11 @@ accept:;
                     member = bpf_map_lookup_elem(&Ig_uplinks_members, &group->members[pick]);
                 }
             } else {
-                empty_group = 1;
+                u32 empty_slot = 0;
+                member = bpf_map_lookup_elem(&Ig_uplinks_empty_groups, &empty_slot);
+                if (!member) {
+                    empty_group = 1;
+                }
             }
         }
         action = member ? member->action : 0;
@@ -893,7 +913,17 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      ],\n"
     "      \"selector\": {\n"
     "        \"groups_map\": \"Ig_uplinks_groups\",\n"
-    "        \"max_group_size\": 128\n"
+    "        \"max_group_size\": 128,\n"
+    "        \"empty_group_map\": \"Ig_uplinks_empty_groups\",\n"
+    "        \"empty_group_tables\": [\n"
+    "          {\n"
+    "            \"table\": \"Ig.uplink\",\n"
+    "            \"actions\": [\n"
+    "              \"Ig.forward\",\n"
+    "              \"NoAction\"\n"
+    "            ]\n"
+    "          }\n"
+    "        ]\n"
     "      }\n"
     "    }\n"
     "  ]\n"
@@ -902,16 +932,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "356\t358\tpsa.p4:237\taction `send_to_port`\n"
-    "364\t365\tpsa.p4:246\taction `multicast`\n"
-    "371\t371\tpsa.p4:254\taction `ingress_drop`\n"
-    "377\t377\tpsa.p4:260\taction `egress_drop`\n"
-    "383\t390\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "396\t403\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "409\t409\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "426\t440\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "453\t597\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "453\t492\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "493\t540\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "541\t597\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "372\t374\tpsa.p4:237\taction `send_to_port`\n"
+    "380\t381\tpsa.p4:246\taction `multicast`\n"
+    "387\t387\tpsa.p4:254\taction `ingress_drop`\n"
+    "393\t393\tpsa.p4:260\taction `egress_drop`\n"
+    "399\t406\tpsa_selector.p4:30\taction `Ig.set_type`\n"
+    "412\t419\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "425\t425\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "442\t456\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "469\t617\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "469\t508\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "509\t556\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "557\t617\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

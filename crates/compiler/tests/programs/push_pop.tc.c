@@ -162,8 +162,14 @@ struct {
     __uint(max_entries, 2);
 } push_pop_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&push_pop_output_port, &zero);
     if (slot)
@@ -198,10 +204,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -251,7 +259,8 @@ int push_pop_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -498,9 +507,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "266\t286\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "289\t306\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "309\t332\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "338\t367\tpush_pop.p4:39\tcontrol `sw`\n"
-    "371\t380\tpush_pop.p4:57\tcontrol `dep`\n"
+    "275\t295\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "298\t315\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "318\t341\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "347\t376\tpush_pop.p4:39\tcontrol `sw`\n"
+    "380\t389\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -116,8 +116,14 @@ struct {
     __uint(max_entries, 2);
 } push_pop_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&push_pop_output_port, &zero);
     if (slot)
@@ -152,10 +158,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&push_pop_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&push_pop_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -405,9 +413,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "193\t213\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "216\t233\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "236\t259\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "265\t294\tpush_pop.p4:39\tcontrol `sw`\n"
-    "298\t307\tpush_pop.p4:57\tcontrol `dep`\n"
+    "201\t221\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "224\t241\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "244\t267\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "273\t302\tpush_pop.p4:39\tcontrol `sw`\n"
+    "306\t315\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

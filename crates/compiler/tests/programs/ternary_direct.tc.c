@@ -106,14 +106,15 @@ static __always_inline u64 p4bpf_meter_fill(u64 tokens, u64 rate, u64 burst, u64
 /* The colour (0 green, 1 yellow, 2 red) of `amount` units coloured
  * `colour` so far, under `lock` (another cell's where a map value holds
  * several: the kernel allows one lock per value); a meter the control
- * plane never set keeps the colour. */
+ * plane never set (all zero) keeps the colour; rates of 0 are a budget
+ * of the bursts that never refills. */
 static __always_inline u8 p4bpf_meter_under(struct bpf_spin_lock *lock, struct p4bpf_meter_buckets *m,
                                             u8 colour, u64 amount)
 {
     u64 now = bpf_ktime_get_ns();
     u64 need = amount * 1000000000ULL;
     bpf_spin_lock(lock);
-    if (m->pir || m->cir) {
+    if (m->pir || m->cir || m->pburst || m->cburst) {
         u64 elapsed = now - m->last_ns;
         m->last_ns = now;
         m->peak = p4bpf_meter_fill(m->peak, m->pir, m->pburst, elapsed);
@@ -457,8 +458,14 @@ struct {
     __uint(max_entries, 2);
 } ternary_direct_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&ternary_direct_output_port, &zero);
     if (slot)
@@ -493,10 +500,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&ternary_direct_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&ternary_direct_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -574,7 +583,8 @@ int ternary_direct_tc(struct __sk_buff *skb)
     if (p4bpf_vlan_into_packet(skb)) {
         return TC_ACT_SHOT;
     }
-    if (skb->data_end - skb->data < skb->len) {
+    /* volatile reads, not reused for pkt and pkt_end: the verifier rejects a zero-extended packet pointer */
+    if (*(volatile u32 *)&skb->data_end - *(volatile u32 *)&skb->data < skb->len) {
         bpf_skb_pull_data(skb, skb->len < 512 ? skb->len : 512);
     }
     u8 *pkt = (u8 *)(long)skb->data;
@@ -964,10 +974,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "546\t546\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "552\t568\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "591\t606\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "618\t736\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "618\t677\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "678\t736\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "555\t555\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
+    "561\t577\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "601\t616\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "628\t746\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "628\t687\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "688\t746\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

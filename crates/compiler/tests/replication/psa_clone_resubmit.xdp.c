@@ -770,8 +770,10 @@ Ig_end:;
         new_len += 14;
     }
 ID_end:;
-    if (st->ostd.clone && st->ostd.resubmit) {
-        planned_copies = psa_clone_resubmit_clone_i2e_later(st, offset, parser_error, planned_copies);
+    if (st->ostd.resubmit) {
+        if (st->ostd.clone) {
+            planned_copies = psa_clone_resubmit_clone_i2e_later(st, offset, parser_error, planned_copies);
+        }
     } else if (st->ostd.clone || planned_copies) {
         psa_clone_resubmit_clone_plan(ctx, st, offset, planned_copies);
         pkt = (u8 *)(long)ctx->data;

@@ -614,8 +614,10 @@ V_end:;
         st->v1model_resubmit_list = 0U;
     }
 I_end:;
-    if ((st->v1model_clone_i2e == 1U) && (st->v1model_resubmit == 1U)) {
-        planned_copies = v1model_clones_clone_i2e_later(st, offset, parser_error, planned_copies);
+    if ((st->v1model_resubmit == 1U)) {
+        if ((st->v1model_clone_i2e == 1U)) {
+            planned_copies = v1model_clones_clone_i2e_later(st, offset, parser_error, planned_copies);
+        }
     } else if ((st->v1model_clone_i2e == 1U) || planned_copies) {
         int copied = v1model_clones_clone_i2e(ctx, st, offset, parser_error, planned_copies);
         if (copied >= 0) {
@@ -859,9 +861,9 @@ char LICENSE[] SEC("license") = "GPL";
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "579\t593\tv1model_clones.p4:11\tparser state `P.start`\n"
     "605\t615\tv1model_clones.p4:14\tcontrol `I`\n"
-    "670\t676\tv1model_clones.p4:26\tcontrol `E`\n"
-    "690\t693\tv1model_clones.p4:35\tcontrol `D`\n"
-    "761\t775\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "786\t792\tv1model_clones.p4:26\tcontrol `E`\n"
-    "801\t804\tv1model_clones.p4:35\tcontrol `D`\n"
+    "672\t678\tv1model_clones.p4:26\tcontrol `E`\n"
+    "692\t695\tv1model_clones.p4:35\tcontrol `D`\n"
+    "763\t777\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "788\t794\tv1model_clones.p4:26\tcontrol `E`\n"
+    "803\t806\tv1model_clones.p4:35\tcontrol `D`\n"
     "";

@@ -221,8 +221,14 @@ struct {
     __uint(max_entries, 2);
 } lpm_route_output_port SEC(".maps");
 
+/* 1: note ports in the output record, for test runs; 0 (set by the loader of a
+ * deployed pipeline): the verifier drops the notes. */
+const volatile u8 p4bpf_notes_ports SEC(".rodata.p4bpf_notes") = 1;
+
 static __always_inline void p4bpf_note_port(u32 port)
 {
+    if (!p4bpf_notes_ports)
+        return;
     u32 zero = 0;
     u32 *slot = bpf_map_lookup_elem(&lpm_route_output_port, &zero);
     if (slot)
@@ -257,10 +263,12 @@ struct {
  * record [1], port + 1), else the interface's P4 port, else its index. */
 static __always_inline u32 p4bpf_input_port(u32 ifindex)
 {
-    u32 one = 1;
-    u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
-    if (noted && *noted)
-        return *noted - 1;
+    if (p4bpf_notes_ports) {
+        u32 one = 1;
+        u32 *noted = bpf_map_lookup_elem(&lpm_route_output_port, &one);
+        if (noted && *noted)
+            return *noted - 1;
+    }
     u32 lookup_key = ifindex & 511 /* one stack slot for both keys: the stack is 512 bytes */;
     struct p4bpf_port_slot *slot = bpf_map_lookup_elem(&lpm_route_in_ports_slots, &lookup_key);
     if (slot && slot->used && slot->key == ifindex)
@@ -625,10 +633,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "289\t298\tlpm_route.p4:22\taction `route.forward`\n"
-    "304\t321\tlpm_route.p4:27\taction `route.bounce`\n"
-    "338\t356\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "360\t387\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "397\t447\tlpm_route.p4:21\tcontrol `route`\n"
-    "399\t447\tlpm_route.p4:33\ttable `route.fib`\n"
+    "297\t306\tlpm_route.p4:22\taction `route.forward`\n"
+    "312\t329\tlpm_route.p4:27\taction `route.bounce`\n"
+    "346\t364\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "368\t395\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "405\t455\tlpm_route.p4:21\tcontrol `route`\n"
+    "407\t455\tlpm_route.p4:33\ttable `route.fib`\n"
     "";
