@@ -65,8 +65,9 @@ fn direct_meters_on_ternary_and_range_rules_are_per_rule() {
     passes_everywhere("direct_meter_ternary", 8);
 }
 
-/// An `@atomic` block compiles and says, where it is, what it guarantees
-/// here: no lock across CPUs.
+/// An `@atomic` block that applies a table cannot hold a lock: it
+/// compiles and says, at the statement that prevents it, what it
+/// guarantees here (`atomic_cpus` covers locked blocks).
 #[test]
 fn atomic_blocks_say_what_they_guarantee() {
     let source =
@@ -80,7 +81,7 @@ fn atomic_blocks_say_what_they_guarantee() {
     );
     let dir = common::scratch_dir("psa_gaps_atomic");
     let program = common::write(&dir, "atomic.p4", &atomic);
-    let line = 1 + atomic
+    let line = 2 + atomic
         .lines()
         .position(|l| l.contains("@atomic"))
         .unwrap_or(0);
@@ -92,7 +93,8 @@ fn atomic_blocks_say_what_they_guarantee() {
     ]);
     let err = common::stderr(&out);
     assert!(out.status.success(), "{err}");
-    let at =
-        format!("atomic.p4:{line}:9: warning: `@atomic`: p4bpf runs this block without a lock");
+    let at = format!(
+        "atomic.p4:{line}:13: warning: `@atomic`: p4bpf runs this block without a lock, because it applies table `"
+    );
     assert!(err.contains(&at), "{at}:\n{err}");
 }

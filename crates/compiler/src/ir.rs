@@ -547,6 +547,12 @@ pub enum Stmt {
         name: String,
         body: Vec<Stmt>,
     },
+    /// An `@atomic` block that holds a lock across CPUs (`lower/atomic.rs`
+    /// checked that it can): its register cells are looked up before the
+    /// lock, and `body` reads and writes them through those pointers.
+    Atomic {
+        body: Vec<Stmt>,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -54,7 +54,8 @@ impl Emitter<'_> {
                 ExternKind::DirectCounter { .. } | ExternKind::DirectMeter { .. } => String::new(),
             })
             .collect();
-        format!("{cell}{meter}{definitions}")
+        let atomic = self.atomic_definitions();
+        format!("{cell}{meter}{definitions}{atomic}")
     }
 
     /// A register's array map and its read and write functions. A cell
@@ -128,6 +129,9 @@ impl Emitter<'_> {
             ExternOp::Write => "write",
             ExternOp::Execute => "execute",
         };
+        if let Some(locked) = self.atomic_cell_call(instance, op_kind, &args) {
+            return locked;
+        }
         let call = |args: &[String]| format!("p4bpf_{op}_{name}({})", args.join(", "));
         self.traced_extern(instance, op_kind, &args, &wide, &call)
     }

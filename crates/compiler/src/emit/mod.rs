@@ -10,6 +10,7 @@
 //! checked everything, so emission cannot fail.
 
 mod add_on_miss;
+mod atomic;
 pub(crate) mod c;
 mod control_loop;
 mod crc_continue;
@@ -138,6 +139,9 @@ pub struct Emitter<'p> {
     fused_ingress: Option<psa_fuse::Fusion>,
     /// Metadata fields whose reset no one reads: left out of it.
     skipped_resets: crate::midend::resets::SkippedResets,
+    /// Inside a locked `@atomic` block: the cells looked up before the
+    /// lock, as (register, index in C, pointer) ([`atomic`]).
+    atomic_cells: RefCell<Vec<(crate::ir::ExternId, String, String)>>,
 }
 
 /// What goes into the C file besides the program.
@@ -233,6 +237,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
             Instrument::Trace => Default::default(),
             _ => crate::midend::resets::SkippedResets::of(prog),
         },
+        atomic_cells: RefCell::default(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();

@@ -165,7 +165,7 @@ impl Emitter<'_> {
         }
     }
 
-    fn plain_stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
+    pub(super) fn plain_stmt(&self, s: &Stmt, cx: &Ctx, out: &mut Vec<CStmt>) {
         match s {
             Stmt::Assign { lhs, rhs } => {
                 if let Some(bytes) = super::parser::has_lookahead(rhs) {
@@ -337,6 +337,7 @@ impl Emitter<'_> {
                 out.push(CStmt::Block(self.stmts(body, &inner)));
                 out.push(CStmt::Label(end));
             }
+            Stmt::Atomic { body } => self.atomic_block(body, cx, out),
             Stmt::Extract {
                 header,
                 varbit_bits,

@@ -1,18 +1,239 @@
-//! `@atomic` blocks (P4_16 18.3.2, PSA 7.12.1): the kernel offers no lock
-//! a block could hold across map lookups (a `bpf_spin_lock` forbids helper
-//! calls while held), so a block runs as written. What that guarantees is
-//! said where the annotation is, as a warning.
+//! `@atomic` blocks (P4_16 18.3.2, PSA 7.12.1): a block becomes
+//! `Stmt::Atomic`, which `emit/atomic.rs` runs under a `bpf_spin_lock`
+//! shared by every block using the same registers, on every CPU.
+//!
+//! While a `bpf_spin_lock` is held the kernel allows no helper call, so
+//! every register cell the block touches is looked up before the lock:
+//! each index must be known when the block starts, and nothing inside may
+//! be a helper call. A block that breaks a rule (a table, another
+//! extern, a helper-backed builtin, an index the block itself changes, a
+//! loop...) runs as written, with a warning at the statement that breaks
+//! it saying what is then guaranteed.
 
 use super::Lowerer;
+use crate::ir::{Expr, ExprKind, ExternKind, ExternOp, Program, Stmt, VarId};
+use crate::midend::visit;
 use p4bpf_front::ast;
+use p4bpf_front::source::Span;
+use std::collections::HashMap;
 
-impl Lowerer<'_, '_> {
-    pub(super) fn warn_atomic_block(&mut self, block: &ast::Block) {
-        for a in block.annotations.iter().filter(|a| a.name.name == "atomic") {
-            self.diags.warning(
-                a.span,
-                "`@atomic`: p4bpf runs this block without a lock: no other packet runs on the same CPU in between, but a packet on another CPU may read or write the same register cells meanwhile (a read-modify-write can lose its update)",
-            );
+/// Why a lowered block cannot hold the lock.
+type Blocker = String;
+
+impl<'a> Lowerer<'a, '_> {
+    /// Lowers a block statement; an `@atomic` one is locked if it can be.
+    pub(super) fn block_stmt(&mut self, b: &'a ast::Block, out: &mut Vec<Stmt>) {
+        if !b.annotations.iter().any(|a| a.name.name == "atomic") {
+            out.extend(self.block(&b.stmts));
+            return;
         }
+        self.scopes.push(HashMap::new());
+        let mut pieces: Vec<(Span, Vec<Stmt>)> = vec![];
+        for s in &b.stmts {
+            let mut piece = vec![];
+            self.stmt(s, &mut piece);
+            pieces.push((s.span, piece));
+        }
+        self.scopes.pop();
+        let mut body: Vec<Stmt> = pieces.iter().flat_map(|(_, p)| p.clone()).collect();
+        let assigned = assigned_places(&self.prog, &body);
+        let blocked = pieces.iter().find_map(|(span, piece)| {
+            lock_blocker(&self.prog, piece, &assigned, false).map(|why| (*span, why))
+        });
+        if let Some((span, why)) = blocked {
+            self.diags.warning(
+                span,
+                format!("`@atomic`: p4bpf runs this block without a lock, because {why}: no other packet runs on the same CPU in between, but a packet on another CPU may read or write the same register cells meanwhile (a read-modify-write can lose its update)"),
+            );
+            out.append(&mut body);
+            return;
+        }
+        // One lock for the whole block: inner `@atomic` blocks are inside it.
+        visit::rewrite_stmts(&mut body, &mut |list| {
+            *list = std::mem::take(list)
+                .into_iter()
+                .flat_map(|s| match s {
+                    Stmt::Atomic { body } => body,
+                    s => vec![s],
+                })
+                .collect();
+        });
+        out.push(Stmt::Atomic { body });
+    }
+}
+
+/// The first thing in `body` that cannot run under the lock, said for a
+/// warning. `in_action`: inside an action the block calls, whose register
+/// accesses could not be looked up before the lock.
+fn lock_blocker(
+    prog: &Program,
+    body: &[Stmt],
+    assigned: &[Expr],
+    in_action: bool,
+) -> Option<Blocker> {
+    body.iter()
+        .find_map(|s| stmt_blocker(prog, s, assigned, in_action))
+}
+
+fn stmt_blocker(prog: &Program, s: &Stmt, assigned: &[Expr], in_action: bool) -> Option<Blocker> {
+    let here = match s {
+        Stmt::Assign { .. }
+        | Stmt::If { .. }
+        | Stmt::SwitchValue { .. }
+        | Stmt::Eval(_)
+        | Stmt::Inline { .. }
+        | Stmt::Atomic { .. }
+        | Stmt::Return
+        | Stmt::Exit => None,
+        Stmt::CallAction { action, .. } => {
+            let a = prog.action(*action)?;
+            lock_blocker(prog, &a.body, assigned, true)
+                .map(|why| format!("action `{}` {why}", a.name))
+        }
+        Stmt::Apply { table, .. } | Stmt::SwitchAction { table, .. } => {
+            let name = prog.table(*table).map(|t| t.name.as_str()).unwrap_or("?");
+            Some(format!("it applies table `{name}` (a map lookup)"))
+        }
+        Stmt::Loop { .. } | Stmt::Break { .. } | Stmt::Continue { .. } => {
+            Some("it loops (a loop may run as a `bpf_loop` helper call)".into())
+        }
+        _ => Some(
+            "it works on the packet's headers (extract, emit, validity, stacks or verify)".into(),
+        ),
+    };
+    here.or_else(|| {
+        visit::stmt_exprs(s)
+            .into_iter()
+            .find_map(|e| expr_blocker(prog, e, assigned, in_action))
+    })
+    .or_else(|| {
+        visit::stmt_bodies(s)
+            .into_iter()
+            .find_map(|b| lock_blocker(prog, b, assigned, in_action))
+    })
+}
+
+fn expr_blocker(prog: &Program, e: &Expr, assigned: &[Expr], in_action: bool) -> Option<Blocker> {
+    let here = match &e.kind {
+        ExprKind::ExternMethod { instance, op, args } => {
+            let x = prog.extern_instance(*instance)?;
+            let register = matches!(x.kind, ExternKind::Register { .. })
+                && !x.kind.is_composite_register()
+                && matches!(op, ExternOp::Read | ExternOp::Write);
+            let index = args.first();
+            if !register {
+                Some(format!("it calls `{}`, which is not a register of bit strings (its map work is a helper call)", x.name))
+            } else if in_action {
+                Some(format!("uses register `{}` (only the block's own accesses are looked up before the lock)", x.name))
+            } else if index.is_some_and(reads_register) {
+                Some(format!("the index of `{}` reads a register", x.name))
+            } else if index.is_some_and(|i| reads_any(i, assigned)) {
+                Some(format!("the index of `{}` depends on something the block assigns (cells are looked up before it starts)", x.name))
+            } else {
+                None
+            }
+        }
+        ExprKind::Builtin { func, .. } => Some(format!(
+            "it calls {func:?}, a kernel helper or packet access"
+        )),
+        ExprKind::ExternCall { name, .. } => Some(format!("it calls extern function `{name}`")),
+        ExprKind::Lookahead { .. } => Some("it looks ahead in the packet".into()),
+        _ => None,
+    };
+    here.or_else(|| {
+        visit::expr_parts(e)
+            .into_iter()
+            .find_map(|p| expr_blocker(prog, p, assigned, in_action))
+    })
+}
+
+fn reads_register(e: &Expr) -> bool {
+    let mut found = false;
+    visit::each_expr(e, |x| {
+        found |= matches!(x.kind, ExprKind::ExternMethod { .. })
+    });
+    found
+}
+
+/// Every place the block (and the actions it calls) may write: left
+/// sides, and the arguments of action calls (`out`/`inout` ones).
+fn assigned_places(prog: &Program, body: &[Stmt]) -> Vec<Expr> {
+    let mut found = vec![];
+    let mut seen = vec![];
+    collect_assigned(prog, body, &mut seen, &mut found);
+    found
+}
+
+fn collect_assigned(prog: &Program, body: &[Stmt], seen: &mut Vec<usize>, found: &mut Vec<Expr>) {
+    for s in body {
+        match s {
+            Stmt::Assign { lhs, .. } => found.push(lhs.clone()),
+            Stmt::CallAction { action, args } => {
+                found.extend(args.iter().filter(|a| place_path(a).is_some()).cloned());
+                if let Some(a) = prog
+                    .action(*action)
+                    .filter(|_| !seen.contains(&action.index()))
+                {
+                    seen.push(action.index());
+                    collect_assigned(prog, &a.body, seen, found);
+                }
+            }
+            _ => {}
+        }
+        for inner in visit::stmt_bodies(s) {
+            collect_assigned(prog, inner, seen, found);
+        }
+    }
+}
+
+/// A place as its variable and the fields below it (`None`: any element
+/// of a stack), or `None` for a value that is not a place.
+fn place_path(e: &Expr) -> Option<(VarId, Vec<Option<usize>>)> {
+    match &e.kind {
+        ExprKind::Var(v) => Some((*v, vec![])),
+        ExprKind::Field { base, field, .. } => {
+            let (v, mut path) = place_path(base)?;
+            path.push(Some(*field));
+            Some((v, path))
+        }
+        ExprKind::Index { base, .. } | ExprKind::StackNext(base) | ExprKind::StackLast(base) => {
+            let (v, mut path) = place_path(base)?;
+            path.push(None);
+            Some((v, path))
+        }
+        ExprKind::Slice { base, .. } | ExprKind::VarbitField { base, .. } => place_path(base),
+        _ => None,
+    }
+}
+
+/// Whether `e` reads any part of the places in `assigned`.
+fn reads_any(e: &Expr, assigned: &[Expr]) -> bool {
+    if let Some((v, path)) = place_path(e) {
+        let overlaps = assigned.iter().filter_map(place_path).any(|(w, other)| {
+            v == w
+                && path
+                    .iter()
+                    .zip(&other)
+                    .all(|(a, b)| a.is_none() || b.is_none() || a == b)
+        });
+        return overlaps || index_reads_any(e, assigned);
+    }
+    visit::expr_parts(e)
+        .into_iter()
+        .any(|p| reads_any(p, assigned))
+}
+
+/// Whether a run-time stack index inside the place `e` reads `assigned`.
+fn index_reads_any(e: &Expr, assigned: &[Expr]) -> bool {
+    match &e.kind {
+        ExprKind::Index { base, index } => {
+            reads_any(index, assigned) || index_reads_any(base, assigned)
+        }
+        ExprKind::Field { base, .. }
+        | ExprKind::Slice { base, .. }
+        | ExprKind::VarbitField { base, .. }
+        | ExprKind::StackNext(base)
+        | ExprKind::StackLast(base) => index_reads_any(base, assigned),
+        _ => false,
     }
 }

@@ -23,8 +23,9 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     fn sub_block(&mut self, s: &'a ast::Stmt) -> Vec<Stmt> {
         match &s.kind {
             StmtKind::Block(b) => {
-                self.warn_atomic_block(b);
-                self.block(&b.stmts)
+                let mut out = vec![];
+                self.block_stmt(b, &mut out);
+                out
             }
             _ => self.block(std::slice::from_ref(s)),
         }
@@ -70,10 +71,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
                     .unwrap_or_default();
                 out.push(Stmt::If { cond, then, other });
             }
-            StmtKind::Block(b) => {
-                self.warn_atomic_block(b);
-                out.extend(self.block(&b.stmts))
-            }
+            StmtKind::Block(b) => self.block_stmt(b, out),
             StmtKind::Switch { expr, cases } => self.switch(expr, cases, s, out),
             StmtKind::Return(None) => out.push(Stmt::Return),
             StmtKind::Return(Some(value)) => {
