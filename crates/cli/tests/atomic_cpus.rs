@@ -91,7 +91,8 @@ fn second_cpu_missing() -> Option<String> {
 }
 
 /// Both CPUs add to the same cells at once: `count` is exactly the
-/// number of packets, and `sum` moved with it (5 + amount per packet).
+/// number of packets, and `sum` moved with it (5 + amount per packet);
+/// the second ingress block's and egress's counts are exact too.
 #[test]
 fn locked_read_modify_writes_lose_no_update_across_two_cpus_at_xdp_and_tc() {
     if let Some(why) = common::kernel_unavailable().or_else(second_cpu_missing) {
@@ -118,27 +119,35 @@ fn locked_read_modify_writes_lose_no_update_across_two_cpus_at_xdp_and_tc() {
             packets % (1 << 16),
             "{name}: hits (16 bits) lost updates"
         );
+        let departed = cell(&pipeline, "Eg.departed", 0);
+        assert_eq!(departed, packets, "{name}: egress's departed lost updates");
     }
 }
 
 /// `exit` and `return` inside locked blocks unlock and leave; a slot past
-/// the end reads the initial values and writes nothing; the same on the
-/// kernel and user targets, at XDP and TC.
+/// the end reads the initial values and writes nothing (`sum_count`,
+/// PSA); p4c's RCP update, three registers partly updated (`v1model_rcp`);
+/// the same on the kernel and user targets, at XDP and TC.
 #[test]
 fn locked_blocks_leave_and_read_alike_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED atomic STF: {why}");
         return;
     }
-    let (program, script) = (fixture("sum_count.p4"), fixture("sum_count.stf"));
-    for target in ["kernel", "user"] {
-        for hook in ["xdp", "tc"] {
-            let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
-            let args = ["test", &p, &s, "--target", target, "--hook", hook];
-            let out = common::p4bpf(&args);
-            let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
-            assert!(out.status.success(), "{target} {hook}:\n{text}");
-            assert!(text.contains("PASS: 7 packets"), "{target} {hook}:\n{text}");
+    for (stem, packets) in [("sum_count", 7), ("v1model_rcp", 3)] {
+        let program = fixture(&format!("{stem}.p4"));
+        let script = fixture(&format!("{stem}.stf"));
+        let (p, s) = (program.to_string_lossy(), script.to_string_lossy());
+        for target in ["kernel", "user"] {
+            for hook in ["xdp", "tc"] {
+                let args = ["test", &p, &s, "--target", target, "--hook", hook];
+                let out = common::p4bpf(&args);
+                let text = format!("{}{}", common::stdout(&out), common::stderr(&out));
+                let pass = format!("PASS: {packets} packets");
+                let ok = out.status.success() && text.contains(&pass);
+                assert!(ok, "{stem} {target} {hook}:\n{text}");
+                assert!(!text.contains("warning"), "{stem}: {text}");
+            }
         }
     }
 }

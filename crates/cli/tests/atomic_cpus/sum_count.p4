@@ -7,7 +7,8 @@
 // writing it. `op` 1 leaves the first block by `exit`, 2 the second by
 // `return` after choosing port 3; the others reach the end, which marks
 // the probe with op 0xff. A slot past the end (4 cells) reads 0 and 5
-// and writes nothing.
+// and writes nothing. Egress counts the packets that leave in
+// `departed`, under a third lock.
 #include <core.p4>
 #include <psa.p4>
 
@@ -97,7 +98,12 @@ parser EgParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
 control Eg(inout headers_t hdr, inout meta_t meta,
            in psa_egress_input_metadata_t istd,
            inout psa_egress_output_metadata_t ostd) {
-    apply { }
+    Register<bit<32>, bit<8>>(1) departed;
+    apply {
+        @atomic {
+            departed.write(0, departed.read(0) + 1);
+        }
+    }
 }
 
 control EgDeparser(packet_out pkt, out empty_t clone_e2e_meta,
