@@ -92,7 +92,8 @@ fn second_cpu_missing() -> Option<String> {
 
 /// Both CPUs add to the same cells at once: `count` is exactly the
 /// number of packets, and `sum` moved with it (5 + amount per packet);
-/// the second ingress block's and egress's counts are exact too.
+/// the second ingress block's, egress's and the parser's counts are
+/// exact too.
 #[test]
 fn locked_read_modify_writes_lose_no_update_across_two_cpus_at_xdp_and_tc() {
     if let Some(why) = common::kernel_unavailable().or_else(second_cpu_missing) {
@@ -121,6 +122,8 @@ fn locked_read_modify_writes_lose_no_update_across_two_cpus_at_xdp_and_tc() {
         );
         let departed = cell(&pipeline, "Eg.departed", 0);
         assert_eq!(departed, packets, "{name}: egress's departed lost updates");
+        let parsed = cell(&pipeline, "InParser.parsed", 0);
+        assert_eq!(parsed, packets, "{name}: the parser's parsed lost updates");
     }
 }
 

@@ -8,7 +8,8 @@
 // `return` after choosing port 3; the others reach the end, which marks
 // the probe with op 0xff. A slot past the end (4 cells) reads 0 and 5
 // and writes nothing. Egress counts the packets that leave in
-// `departed`, under a third lock.
+// `departed`, and the ingress parser those it parses in `parsed`, each
+// under a lock of its own.
 #include <core.p4>
 #include <psa.p4>
 
@@ -38,7 +39,11 @@ struct empty_t {}
 parser InParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
                 in psa_ingress_parser_input_metadata_t istd,
                 in empty_t resubmit_meta, in empty_t recirculate_meta) {
+    Register<bit<32>, bit<8>>(1) parsed;
     state start {
+        @atomic {
+            parsed.write(0, parsed.read(0) + 1);
+        }
         pkt.extract(hdr.ethernet);
         pkt.extract(hdr.probe);
         transition accept;

@@ -69,10 +69,10 @@ fn root(parent: &BTreeMap<ExternId, ExternId>, mut r: ExternId) -> ExternId {
 /// The bodies of the program's locked blocks.
 fn locked_blocks(prog: &Program) -> Vec<&[Stmt]> {
     let mut found = vec![];
-    let bodies = prog
-        .controls
-        .iter()
-        .map(|c| c.body.as_slice())
+    let states = prog.parsers.iter().flat_map(|p| &p.states);
+    let bodies = states
+        .map(|s| s.stmts.as_slice())
+        .chain(prog.controls.iter().map(|c| c.body.as_slice()))
         .chain(prog.actions.iter().map(|a| a.body.as_slice()));
     for body in bodies {
         each_stmt(body, &mut |s| {
