@@ -5,13 +5,13 @@
 //! While a `bpf_spin_lock` is held the kernel allows no helper call, so
 //! every register cell the block touches is looked up before the lock:
 //! each index must be known when the block starts, and nothing inside may
-//! be a helper call. A block that breaks a rule (a table, another
-//! extern, a helper-backed builtin, an index the block itself changes, a
-//! loop...) runs as written, with a warning at the statement that breaks
+//! be a helper call (hashes and checksums are plain C). A block that
+//! breaks a rule (a table, another extern, a helper-backed builtin, an
+//! index the block itself changes, a loop...) runs as written, with a warning at the statement that breaks
 //! it saying what is then guaranteed.
 
 use super::Lowerer;
-use crate::ir::{Expr, ExprKind, ExternKind, ExternOp, Program, Stmt, VarId};
+use crate::ir::{Builtin, Expr, ExprKind, ExternKind, ExternOp, Program, Stmt, VarId};
 use crate::midend::visit;
 use p4bpf_front::ast;
 use p4bpf_front::source::Span;
@@ -133,7 +133,7 @@ fn expr_blocker(prog: &Program, e: &Expr, assigned: &[Expr], in_action: bool) ->
                 None
             }
         }
-        ExprKind::Builtin { func, .. } => Some(format!(
+        ExprKind::Builtin { func, .. } if !computed_in_c(*func) => Some(format!(
             "it calls {func:?}, a kernel helper or packet access"
         )),
         ExprKind::ExternCall { name, .. } => Some(format!("it calls extern function `{name}`")),
@@ -145,6 +145,23 @@ fn expr_blocker(prog: &Program, e: &Expr, assigned: &[Expr], in_action: bool) ->
             .into_iter()
             .find_map(|p| expr_blocker(prog, p, assigned, in_action))
     })
+}
+
+/// Builtins that are plain C over their arguments (hashes, checksums,
+/// reads of the context), which may run under the lock.
+fn computed_in_c(func: Builtin) -> bool {
+    matches!(
+        func,
+        Builtin::Hash(_)
+            | Builtin::CrcContinue(_)
+            | Builtin::Lookup3
+            | Builtin::Ipv4Checksum
+            | Builtin::CsumReplace2
+            | Builtin::CsumReplace4
+            | Builtin::CsumFold
+            | Builtin::PassNumber
+            | Builtin::SkbRead(_)
+    )
 }
 
 fn reads_register(e: &Expr) -> bool {

@@ -3,7 +3,9 @@
 // block, has its own. Each block's cells are looked up before its lock;
 // `exit` (in the apply block) and `return` (in the action) unlock first;
 // a nested `@atomic` is inside its outer block's lock. `b` starts at 7
-// (cells hold value ^ 7) and `c` holds signed values.
+// (cells hold value ^ 7) and `c` holds signed values. A hash, plain C,
+// may compute an index (looked up once for the read and the write) or a
+// value under the lock.
 #include <core.p4>
 #include <psa.p4>
 
@@ -44,6 +46,7 @@ control In(inout headers_t hdr, inout meta_t meta,
     Register<bit<64>, bit<8>>(4, 64w7) b;
     Register<int<8>, bit<8>>(2) c;
     Register<bit<16>, bit<8>>(1) d;
+    Hash<bit<16>>(PSA_HashAlgorithm_t.CRC16) spreader;
 
     action tally() {
         @atomic {
@@ -64,7 +67,8 @@ control In(inout headers_t hdr, inout meta_t meta,
     apply {
         send_to_port(ostd, (PortId_t) 2);
         @atomic {
-            a.write(hdr.probe.slot, a.read(hdr.probe.slot) + 1);
+            bit<8> spread = (bit<8>) spreader.get_hash(hdr.probe.slot);
+            a.write((bit<8>) spreader.get_hash(hdr.probe.op), a.read((bit<8>) spreader.get_hash(hdr.probe.op)) + (bit<32>) spread);
             @atomic {
                 b.write(hdr.probe.slot, b.read(hdr.probe.slot) + 2);
             }

@@ -29,6 +29,21 @@ static __always_inline u64 p4bpf_load_be_pkt(const u8 *p, u32 n)
     return v;
 }
 
+/* CRC-16/ARC (BMv2's crc16): polynomial 0x8005 reflected, init 0,
+ * four bits at a time from a 16-entry table. */
+static __always_inline u64 p4bpf_crc16(const u8 *d, u32 n)
+{
+    const u16 t[16] = { 0x0000, 0xcc01, 0xd801, 0x1400, 0xf001, 0x3c00, 0x2800, 0xe401,
+                        0xa001, 0x6c00, 0x7800, 0xb401, 0x5000, 0x9c01, 0x8801, 0x4400 };
+    u16 crc = 0;
+    #pragma unroll
+    for (u32 i = 0; i < n; i++) {
+        crc = t[(crc ^ d[i]) & 0xf] ^ (crc >> 4);
+        crc = t[(crc ^ (d[i] >> 4)) & 0xf] ^ (crc >> 4);
+    }
+    return crc;
+}
+
 /* header ethernet_t (14 bytes on the wire) */
 struct ethernet_t {
     u64 dst; /* bit<48> */
@@ -137,11 +152,12 @@ struct psa_atomic_state {
     struct psa_egress_output_metadata_t egress_ostd; /* egress_ostd */
     struct psa_egress_deparser_input_metadata_t egress_deparser_istd; /* egress_deparser_istd */
     u16 In_n; /* In.n */
+    u8 In_spread; /* In.spread */
     u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table In.by_slot (psa_atomic.p4:58): Hash storage */
+/* table In.by_slot (psa_atomic.p4:61): Hash storage */
 struct In_by_slot_key {
     u8 hdr_probe_slot; /* hdr.probe.slot : bit<8> */
 };
@@ -455,7 +471,7 @@ static __always_inline void action_egress_drop(struct psa_atomic_state *st, u8 *
     (*meta_4).drop = 1;
 }
 
-/* action In.tally (psa_atomic.p4:48) */
+/* action In.tally (psa_atomic.p4:51) */
 static __always_inline void action_In_tally(struct psa_atomic_state *st, u8 *pkt, u8 *pkt_end)
 {
     {
@@ -504,7 +520,7 @@ int psa_atomic_xdp(struct xdp_md *ctx)
     st->ostd.drop = 1U;
     goto state_start;
 state_start:;
-    /* parser InParser state start (psa_atomic.p4:33) */
+    /* parser InParser state start (psa_atomic.p4:35) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -545,17 +561,18 @@ reject:;
     pkt = (u8 *)(long)ctx->data;
     pkt_end = (u8 *)(long)ctx->data_end;
 accept:;
-    /* control In (psa_atomic.p4:40) */
+    /* control In (psa_atomic.p4:42) */
     action_send_to_port(st, pkt, pkt_end, &st->ostd, 2U);
     {
         /* @atomic under lock 0: the cells first (no lookup while it is held) */
-        u32 *atomic2_cell0 = p4bpf_cell_In_a(st->headers.probe.slot);
+        u32 *atomic2_cell0 = p4bpf_cell_In_a(((u8)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.op) & 0xff); p4bpf_crc16(hash_in, 1); }))))));
         u64 *atomic2_cell1 = p4bpf_cell_In_b(st->headers.probe.slot);
         struct bpf_spin_lock *atomic2_lock = p4bpf_lock(0);
         if (atomic2_lock) {
             bpf_spin_lock(atomic2_lock);
         }
-        (void)p4bpf_store_In_a(atomic2_cell0, ((u32)(p4bpf_load_In_a(atomic2_cell0) + 1U)));
+        st->In_spread = ((u8)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.slot) & 0xff); p4bpf_crc16(hash_in, 1); })))));
+        (void)p4bpf_store_In_a(atomic2_cell0, ((u32)(p4bpf_load_In_a(atomic2_cell0) + ((u32)(st->In_spread)))));
         (void)p4bpf_store_In_b(atomic2_cell1, ((u64)(p4bpf_load_In_b(atomic2_cell1) + 2ULL)));
         if (atomic2_lock) {
             bpf_spin_unlock(atomic2_lock);
@@ -622,7 +639,7 @@ atomic3_done:;
         }
     }
 In_end:;
-    /* control InDeparser (psa_atomic.p4:83) */
+    /* control InDeparser (psa_atomic.p4:87) */
     /* deparser: headers keep their places; write back assigned fields */
 InDeparser_end:;
     switch (st->ostd.drop) {
@@ -711,12 +728,12 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "434\t436\tpsa.p4:237\taction `send_to_port`\n"
-    "442\t443\tpsa.p4:246\taction `multicast`\n"
-    "449\t449\tpsa.p4:254\taction `ingress_drop`\n"
-    "455\t455\tpsa.p4:260\taction `egress_drop`\n"
-    "461\t491\tpsa_atomic.p4:48\taction `In.tally`\n"
-    "508\t536\tpsa_atomic.p4:33\tparser state `InParser.start`\n"
-    "549\t623\tpsa_atomic.p4:40\tcontrol `In`\n"
-    "588\t623\tpsa_atomic.p4:58\ttable `In.by_slot`\n"
+    "450\t452\tpsa.p4:237\taction `send_to_port`\n"
+    "458\t459\tpsa.p4:246\taction `multicast`\n"
+    "465\t465\tpsa.p4:254\taction `ingress_drop`\n"
+    "471\t471\tpsa.p4:260\taction `egress_drop`\n"
+    "477\t507\tpsa_atomic.p4:51\taction `In.tally`\n"
+    "524\t552\tpsa_atomic.p4:35\tparser state `InParser.start`\n"
+    "565\t640\tpsa_atomic.p4:42\tcontrol `In`\n"
+    "605\t640\tpsa_atomic.p4:61\ttable `In.by_slot`\n"
     "";
