@@ -254,3 +254,74 @@ fn index_reads_any(e: &Expr, assigned: &[Expr]) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::reads_any;
+    use crate::ir::{AggId, BinOp, Expr, ExprKind, Ty, VarId};
+
+    fn var(v: u32) -> Expr {
+        Expr {
+            kind: ExprKind::Var(VarId(v)),
+            ty: Ty::Bool,
+        }
+    }
+
+    fn field(base: Expr, field: usize) -> Expr {
+        Expr {
+            kind: ExprKind::Field {
+                base: Box::new(base),
+                agg: AggId(0),
+                field,
+            },
+            ty: Ty::Bool,
+        }
+    }
+
+    fn element(stack: Expr, index: Expr) -> Expr {
+        Expr {
+            kind: ExprKind::Index {
+                base: Box::new(stack),
+                index: Box::new(index),
+            },
+            ty: Ty::Bool,
+        }
+    }
+
+    fn plus(lhs: Expr, rhs: Expr) -> Expr {
+        Expr {
+            kind: ExprKind::Binary {
+                op: BinOp::Add,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            ty: Ty::Bool,
+        }
+    }
+
+    #[test]
+    fn an_index_depends_on_what_overlaps_a_place_the_block_assigns() {
+        let assigned = [field(var(1), 2)];
+        assert!(!reads_any(&field(var(1), 3), &assigned), "a sibling field");
+        assert!(!reads_any(&var(2), &assigned), "another variable");
+        assert!(reads_any(&field(var(1), 2), &assigned), "the same field");
+        assert!(reads_any(&var(1), &assigned), "the whole struct");
+        assert!(
+            reads_any(&field(field(var(1), 2), 0), &assigned),
+            "inside it"
+        );
+        let sum = plus(var(2), field(var(1), 2));
+        assert!(reads_any(&sum, &assigned), "an operand");
+    }
+
+    #[test]
+    fn stack_elements_at_run_time_indexes_overlap_every_element() {
+        let assigned = [field(element(var(3), var(4)), 1)];
+        let first = field(element(var(3), var(5)), 1);
+        assert!(reads_any(&first, &assigned), "any element may be it");
+        let other_field = field(element(var(3), var(5)), 0);
+        assert!(!reads_any(&other_field, &assigned), "another field of it");
+        let by_assigned = field(element(var(6), field(var(1), 2)), 0);
+        assert!(reads_any(&by_assigned, &[field(var(1), 2)]), "its index");
+    }
+}
