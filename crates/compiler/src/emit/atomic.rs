@@ -202,19 +202,7 @@ impl Emitter<'_> {
         let mut block = vec![CStmt::Comment(format!(
             "@atomic under lock {domain}: the cells first (no lookup while it is held)"
         ))];
-        let mut cells = vec![];
-        for (id, index) in accesses {
-            let index = self.expr(index);
-            if cells.iter().any(|(i, at, _)| *i == id && *at == index) {
-                continue;
-            }
-            let (name, value) = self.register_c_names(id);
-            let cell = format!("atomic{k}_cell{}", cells.len());
-            block.push(line(format!(
-                "{value} *{cell} = p4bpf_cell_{name}({index})"
-            )));
-            cells.push((id, index, cell));
-        }
+        let cells = self.cell_lookups(k, &accesses, &mut block);
         block.push(line(format!(
             "struct bpf_spin_lock *{lock} = p4bpf_lock({domain})"
         )));
@@ -247,6 +235,30 @@ impl Emitter<'_> {
         }
         out.push(CStmt::Block(block));
         out.push(CStmt::Label(done));
+    }
+
+    /// Declares block `k`'s pointer to each distinct (register, index)
+    /// cell of `accesses` into `out`: (register, index in C, pointer).
+    fn cell_lookups(
+        &self,
+        k: u32,
+        accesses: &[(ExternId, &Expr)],
+        out: &mut Vec<CStmt>,
+    ) -> Vec<(ExternId, String, String)> {
+        let mut cells: Vec<(ExternId, String, String)> = vec![];
+        for (id, index) in accesses {
+            let index = self.expr(index);
+            if cells.iter().any(|(i, at, _)| i == id && *at == index) {
+                continue;
+            }
+            let (name, value) = self.register_c_names(*id);
+            let cell = format!("atomic{k}_cell{}", cells.len());
+            out.push(line(format!(
+                "{value} *{cell} = p4bpf_cell_{name}({index})"
+            )));
+            cells.push((*id, index, cell));
+        }
+        cells
     }
 
     /// A register's C name and value type.
