@@ -2,7 +2,8 @@
 // `amount` to `sum[slot]` (which starts at 5) and 1 to `count[slot]`, so
 // sum == 5 + amount * count holds after any number of packets from any
 // CPUs, and `count` is exactly the number of packets. The probe carries
-// out what the cells held before the packet. A second block, on its own
+// out what the cells held before the packet. The block computes its index
+// first (work on the packet's own state, before the lock). A second block, on its own
 // register (so its own lock), counts `hits`, reading its cell again after
 // writing it. `op` 1 leaves the first block by `exit`, 2 the second by
 // `return` after choosing port 3; the others reach the end, which marks
@@ -59,12 +60,13 @@ control In(inout headers_t hdr, inout meta_t meta,
     apply {
         send_to_port(ostd, (PortId_t) 2);
         @atomic {
-            bit<32> n = count.read(hdr.probe.slot);
-            bit<64> s = sum.read(hdr.probe.slot);
+            bit<8> at = hdr.probe.slot;
+            bit<32> n = count.read(at);
+            bit<64> s = sum.read(at);
             hdr.probe.count = n;
             hdr.probe.sum = s;
-            count.write(hdr.probe.slot, n + 1);
-            sum.write(hdr.probe.slot, s + (bit<64>) hdr.probe.amount);
+            count.write(at, n + 1);
+            sum.write(at, s + (bit<64>) hdr.probe.amount);
             if (hdr.probe.op == 1) {
                 exit;
             }

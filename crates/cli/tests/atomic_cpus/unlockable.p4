@@ -59,6 +59,8 @@ control In(inout headers_t hdr, inout meta_t meta,
         send_to_port(ostd, (PortId_t) 2);
         @atomic {
             meta.index = hdr.probe.slot;
+            bit<32> n = cells.read(meta.index);
+            meta.index = (bit<8>) n;
             cells.write(meta.index, 1); // why: depends on something the block assigns
         }
         @atomic {

@@ -4,7 +4,8 @@
 //!
 //! While a `bpf_spin_lock` is held the kernel allows no helper call, so
 //! every register cell the block touches is looked up before the lock:
-//! each index must be known when the block starts, and nothing inside may
+//! each index must be known when the lock is taken (statements before the
+//! first register access run before it), and nothing inside may
 //! be a helper call (hashes and checksums are plain C). A block that
 //! breaks a rule (a table, another extern, a helper-backed builtin, an
 //! index the block itself changes, a loop...) runs as written, with a warning at the statement that breaks
@@ -35,9 +36,28 @@ impl<'a> Lowerer<'a, '_> {
             pieces.push((s.span, piece));
         }
         self.scopes.pop();
+        // What comes before the first shared state is work on this packet's
+        // own: it runs before the lock, so an index it computes is known
+        // when the cells are looked up.
+        let shared = pieces.iter().position(|(_, piece)| {
+            touches_register(piece) || lock_blocker(&self.prog, piece, &[], false).is_some()
+        });
+        let rest = pieces.split_off(shared.unwrap_or(pieces.len()));
+        out.extend(pieces.into_iter().flat_map(|(_, piece)| piece));
+        if !rest.is_empty() {
+            self.lock(rest, out);
+        }
+    }
+
+    /// `Stmt::Atomic` of the pieces (statement span, lowered statements),
+    /// or the pieces as they are, with a warning, when a lock cannot work.
+    fn lock(&mut self, pieces: Vec<(Span, Vec<Stmt>)>, out: &mut Vec<Stmt>) {
         let mut body: Vec<Stmt> = pieces.iter().flat_map(|(_, p)| p.clone()).collect();
-        let assigned = assigned_places(&self.prog, &body);
+        // An index is known at the start when nothing before it (in its
+        // statement, or in the block's earlier ones) assigns what it reads.
+        let mut assigned = vec![];
         let blocked = pieces.iter().find_map(|(span, piece)| {
+            assigned.extend(assigned_places(&self.prog, piece));
             lock_blocker(&self.prog, piece, &assigned, false).map(|why| (*span, why))
         });
         if let Some((span, why)) = blocked {
@@ -60,6 +80,15 @@ impl<'a> Lowerer<'a, '_> {
         });
         out.push(Stmt::Atomic { body });
     }
+}
+
+/// Whether `body` calls an extern method (a register's included), or
+/// holds a locked block.
+fn touches_register(body: &[Stmt]) -> bool {
+    visit::any_stmt(body, |s| {
+        matches!(s, Stmt::Atomic { .. })
+            || visit::stmt_exprs(s).into_iter().any(calls_extern_method)
+    })
 }
 
 /// The first thing in `body` that cannot run under the lock, said for a
@@ -125,7 +154,7 @@ fn expr_blocker(prog: &Program, e: &Expr, assigned: &[Expr], in_action: bool) ->
                 Some(format!("it calls `{}`, which is not a register of bit strings (its map work is a helper call)", x.name))
             } else if in_action {
                 Some(format!("uses register `{}` (only the block's own accesses are looked up before the lock)", x.name))
-            } else if index.is_some_and(reads_register) {
+            } else if index.is_some_and(calls_extern_method) {
                 Some(format!("the index of `{}` reads a register", x.name))
             } else if index.is_some_and(|i| reads_any(i, assigned)) {
                 Some(format!("the index of `{}` depends on something the block assigns (cells are looked up before it starts)", x.name))
@@ -164,7 +193,7 @@ fn computed_in_c(func: Builtin) -> bool {
     )
 }
 
-fn reads_register(e: &Expr) -> bool {
+fn calls_extern_method(e: &Expr) -> bool {
     let mut found = false;
     visit::each_expr(e, |x| {
         found |= matches!(x.kind, ExprKind::ExternMethod { .. })

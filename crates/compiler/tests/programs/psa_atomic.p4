@@ -3,9 +3,9 @@
 // block, has its own. Each block's cells are looked up before its lock;
 // `exit` (in the apply block) and `return` (in the action) unlock first;
 // a nested `@atomic` is inside its outer block's lock. `b` starts at 7
-// (cells hold value ^ 7) and `c` holds signed values. A hash, plain C,
-// may compute an index (looked up once for the read and the write) or a
-// value under the lock.
+// (cells hold value ^ 7) and `c` holds signed values. The first block
+// computes its index first, before the lock (one lookup for the read and
+// the write); a hash, plain C, also runs under the lock.
 #include <core.p4>
 #include <psa.p4>
 
@@ -67,8 +67,8 @@ control In(inout headers_t hdr, inout meta_t meta,
     apply {
         send_to_port(ostd, (PortId_t) 2);
         @atomic {
-            bit<8> spread = (bit<8>) spreader.get_hash(hdr.probe.slot);
-            a.write((bit<8>) spreader.get_hash(hdr.probe.op), a.read((bit<8>) spreader.get_hash(hdr.probe.op)) + (bit<32>) spread);
+            bit<8> spread = (bit<8>) spreader.get_hash(hdr.probe.op);
+            a.write(spread, a.read(spread) + (bit<32>) spreader.get_hash(hdr.probe.slot));
             @atomic {
                 b.write(hdr.probe.slot, b.read(hdr.probe.slot) + 2);
             }

@@ -608,16 +608,16 @@ reject:;
 accept:;
     /* control In (psa_atomic.p4:42) */
     action_send_to_port(st, pkt, pkt_end, &st->ostd, 2U);
+    st->In_spread = ((u8)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.op) & 0xff); p4bpf_crc16(hash_in, 1); })))));
     {
         /* @atomic under lock 0: the cells first (no lookup while it is held) */
-        u32 *atomic2_cell0 = p4bpf_cell_In_a(((u8)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.op) & 0xff); p4bpf_crc16(hash_in, 1); }))))));
+        u32 *atomic2_cell0 = p4bpf_cell_In_a(st->In_spread);
         u64 *atomic2_cell1 = p4bpf_cell_In_b(st->headers.probe.slot);
         struct bpf_spin_lock *atomic2_lock = p4bpf_lock(0);
         if (atomic2_lock) {
             bpf_spin_lock(atomic2_lock);
         }
-        st->In_spread = ((u8)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.slot) & 0xff); p4bpf_crc16(hash_in, 1); })))));
-        (void)p4bpf_store_In_a(atomic2_cell0, ((u32)(p4bpf_load_In_a(atomic2_cell0) + ((u32)(st->In_spread)))));
+        (void)p4bpf_store_In_a(atomic2_cell0, ((u32)(p4bpf_load_In_a(atomic2_cell0) + ((u32)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.slot) & 0xff); p4bpf_crc16(hash_in, 1); }))))))));
         (void)p4bpf_store_In_b(atomic2_cell1, ((u64)(p4bpf_load_In_b(atomic2_cell1) + 2ULL)));
         if (atomic2_lock) {
             bpf_spin_unlock(atomic2_lock);
