@@ -79,6 +79,14 @@ control In(inout headers_t hdr, inout meta_t meta,
             bump(); // why: action `In.bump` uses register `In.cells`
         }
         @atomic {
+            cells.write((bit<8>) cells.read(0), 4); // why: the index of `In.cells` reads a register
+        }
+        @atomic {
+            for (bit<8> i = 0; i < hdr.probe.slot; i = i + 1) { // why: loops
+                cells.write(i, 5);
+            }
+        }
+        @atomic {
             bit<32> was = cells.read(hdr.probe.slot);
             cells.write(hdr.probe.slot, was + 1);
             hdr.probe.other = (bit<8>) was;
