@@ -73,7 +73,7 @@ control In(inout headers_t hdr, inout meta_t meta,
         }
         @atomic {
             bit<32> n = cells.read(0);
-            cells.write((bit<8>) dice.read(), n); // why: calls Random
+            cells.write((bit<8>) dice.read(), n); // why: draws a random number
         }
         @atomic {
             bump(); // why: action `In.bump` uses register `In.cells`

@@ -162,9 +162,9 @@ fn expr_blocker(prog: &Program, e: &Expr, assigned: &[Expr], in_action: bool) ->
                 None
             }
         }
-        ExprKind::Builtin { func, .. } if !computed_in_c(*func) => Some(format!(
-            "it calls {func:?}, a kernel helper or packet access"
-        )),
+        ExprKind::Builtin { func, .. } if !computed_in_c(*func) => {
+            Some(format!("it {}, a kernel helper call", helper_work(*func)))
+        }
         ExprKind::ExternCall { name, .. } => Some(format!("it calls extern function `{name}`")),
         ExprKind::Lookahead { .. } => Some("it looks ahead in the packet".into()),
         _ => None,
@@ -191,6 +191,20 @@ fn computed_in_c(func: Builtin) -> bool {
             | Builtin::PassNumber
             | Builtin::SkbRead(_)
     )
+}
+
+/// What a builtin that needs a kernel helper does, for a warning.
+fn helper_work(func: Builtin) -> &'static str {
+    match func {
+        Builtin::Random => "draws a random number",
+        Builtin::KtimeGetNs | Builtin::TimeNs48 => "reads the clock",
+        Builtin::Digest(_) | Builtin::PerfEventOutput => "sends to the control plane",
+        Builtin::Csum16WithPayload => "sums the packet's payload",
+        Builtin::AddEntry(_) => "adds a table entry",
+        Builtin::AllocateFlowId => "allocates a flow id",
+        Builtin::SkbWrite(_) => "changes the socket buffer",
+        _ => "calls a builtin",
+    }
 }
 
 fn calls_extern_method(e: &Expr) -> bool {
