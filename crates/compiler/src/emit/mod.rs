@@ -48,6 +48,7 @@ mod source_map;
 mod split;
 mod stages;
 mod stmt;
+mod table_cache;
 mod tables;
 mod ternary;
 mod trace;
@@ -138,6 +139,8 @@ pub struct Emitter<'p> {
     fused_ingress: Option<psa_fuse::Fusion>,
     /// Metadata fields whose reset no one reads: left out of it.
     skipped_resets: crate::midend::resets::SkippedResets,
+    /// The tables looked up through a cache first (`--table-caching`).
+    caches: crate::table_cache::CachePlan,
 }
 
 /// What goes into the C file besides the program.
@@ -149,6 +152,8 @@ pub struct EmitOptions<'o> {
     pub extern_c: Option<&'o str>,
     /// The instrumented builds: table counts, or those and trace records.
     pub instrument: Instrument,
+    /// The tables to cache (`--table-caching`).
+    pub caches: &'o crate::table_cache::CachePlan,
 }
 
 /// The map macros extern files written for p4c's eBPF back end use.
@@ -189,7 +194,7 @@ fn notes_flag_definition() -> String {
 }
 
 /// `name` with every character C identifiers cannot hold made `_`.
-fn c_identifier(name: &str) -> String {
+pub(crate) fn c_identifier(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect()
@@ -233,6 +238,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
             Instrument::Trace => Default::default(),
             _ => crate::midend::resets::SkippedResets::of(prog),
         },
+        caches: options.caches.clone(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();

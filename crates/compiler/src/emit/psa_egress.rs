@@ -188,6 +188,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         fused_ingress: super::psa_fuse::plan(e.prog),
         // A reset here (recirculation) resets every field.
         skipped_resets: Default::default(),
+        caches: e.caches.clone(),
     };
     let mut text = match &egress.fused_ingress {
         Some(fusion) => egress.fuse_write_function(fusion),
