@@ -225,7 +225,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         labels: std::cell::Cell::new(0),
         split: split::Split::plan(prog),
         instrument: options.instrument,
-        stages: stages::Stages::plan(prog),
+        stages: stages::Stages::plan(prog, options.caches),
         in_egress_function: false,
         parser_loops: RefCell::default(),
         loop_rounds: RefCell::default(),
