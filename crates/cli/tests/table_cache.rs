@@ -4,8 +4,11 @@
 //! scenarios (a cache entry written by hand is used, a table write makes
 //! it stale), writes after cached hits of every kind (insert, modify,
 //! delete, default action, selector member and group), more flows than
-//! the cache holds, and lpm and range tables. Kernel parts skip, saying
-//! why, without root/BPF or clang.
+//! the cache holds, and lpm and range tables; and writes under traffic
+//! from other threads, each seen by the packet sent after it. Kernel
+//! parts skip, saying why, without root/BPF or clang.
+
+#![allow(clippy::panic)] // a failing test should stop loudly
 
 mod common;
 
@@ -296,4 +299,82 @@ fn cli_writes_renew_the_generation_and_cache_put_checks_its_words() {
         generation(&name),
         "the delete did not renew the generation"
     );
+}
+
+/// Writes while two other threads send the same flow as fast as they can
+/// (their packets, searching before a write, store results after it):
+/// after each `modify` the packet this thread sends next runs the new
+/// action, at XDP and TC.
+#[test]
+fn writes_under_traffic_are_seen_by_the_next_packet() {
+    use p4bpf_runtime::{control, names, test_run, LoadedPipeline};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    if let Err(why) = p4bpf_runtime::check_bpf_available() {
+        eprintln!("SKIPPED writes_under_traffic: {why}");
+        return;
+    }
+    for (hook, tag) in [
+        (p4bpf_compiler::Hook::Xdp, "xdp"),
+        (p4bpf_compiler::Hook::Tc, "tc"),
+    ] {
+        let options = p4bpf_compiler::CompileOptions {
+            hook,
+            out_dir: Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("table_cache_{tag}")),
+            table_caching: true,
+            front: Default::default(),
+            extern_file: None,
+            trace: false,
+            table_stats: false,
+        };
+        let compiled = p4bpf_compiler::compile_file(&own("ternary.p4"), &options)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let image = std::fs::read(&compiled.object).unwrap_or_default();
+        let pipeline = LoadedPipeline::from_image(image).unwrap_or_else(|e| panic!("{e}"));
+        let table = names::table(&pipeline.description, "tbl_ternary").cloned();
+        let table = table.unwrap_or_else(|e| panic!("{e}"));
+        let fd = pipeline.program_fd().unwrap_or_else(|e| panic!("{e}"));
+        let entry = |dst: u64| {
+            let words: Vec<String> = [
+                "dstAddr=0x001122334455&&&0xffffffffffff".to_string(),
+                "srcAddr=0&&&0".to_string(),
+                "rewrite".to_string(),
+                format!("dst={dst}"),
+            ]
+            .to_vec();
+            control::parse_entry(&table, &words, Some(1)).unwrap_or_else(|e| panic!("{e}"))
+        };
+        control::add(&pipeline, &table, &entry(1)).unwrap_or_else(|e| panic!("{e}"));
+        let mut frame = vec![0u8; 60];
+        frame[..12].copy_from_slice(&[0, 0x11, 0x22, 0x33, 0x44, 0x55, 0, 0, 0, 0, 0, 1]);
+        frame[12..14].copy_from_slice(&[0x88, 0xb5]);
+        let stop = Arc::new(AtomicBool::new(false));
+        let senders: Vec<_> = (0..2)
+            .map(|_| {
+                let (stop, frame) = (Arc::clone(&stop), frame.clone());
+                std::thread::spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let _ = test_run::run(fd, &frame, 64);
+                    }
+                })
+            })
+            .collect();
+        for dst in 2..300u64 {
+            control::modify(&pipeline, &table, &entry(dst)).unwrap_or_else(|e| panic!("{e}"));
+            let out = test_run::run(fd, &frame, 1).unwrap_or_else(|e| panic!("{e}"));
+            let seen = out
+                .packet
+                .get(..6)
+                .map(|b| b.iter().fold(0u64, |a, x| a << 8 | u64::from(*x)));
+            assert_eq!(
+                seen,
+                Some(dst),
+                "{tag}: the packet after write {dst} ran an older result"
+            );
+        }
+        stop.store(true, Ordering::Relaxed);
+        senders.into_iter().for_each(|s| {
+            let _ = s.join();
+        });
+    }
 }
