@@ -33,7 +33,9 @@ options:
   --table-caching        as PSA-eBPF's option: ternary, lpm and action
                          selector tables look the packet's exact key up in
                          an LRU cache of their results before searching
-                         (`p4bpf table cache-put` writes one by hand)
+                         (`p4bpf table cache-put` writes one by hand); a
+                         table's @p4bpf_cache caches it without the option,
+                         @p4bpf_no_cache never
 ";
 
 #[derive(Debug)]

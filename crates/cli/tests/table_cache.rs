@@ -378,3 +378,85 @@ fn writes_under_traffic_are_seen_by_the_next_packet() {
         });
     }
 }
+
+/// `ternary.p4` with `annotation` on its ternary table, compiled into
+/// `dir` with `extra` options: the C and what the compiler said.
+fn annotated(dir: &Path, annotation: &str, extra: &[&str]) -> (String, String) {
+    let text = std::fs::read_to_string(own("ternary.p4")).unwrap_or_default();
+    let program = common::write(
+        dir,
+        "annotated.p4",
+        &text.replace(
+            "    table tbl_ternary {",
+            &format!("    {annotation}\n    table tbl_ternary {{"),
+        ),
+    );
+    let mut args = vec![
+        "compile",
+        program.to_str().unwrap_or(""),
+        "-o",
+        dir.to_str().unwrap_or(""),
+    ];
+    args.extend_from_slice(extra);
+    let out = p4bpf(&args);
+    let c = std::fs::read_to_string(dir.join("annotated.c")).unwrap_or_default();
+    (c, format!("{}{}", stdout(&out), stderr(&out)))
+}
+
+/// Per table: `@p4bpf_cache` caches without the option (and the cache
+/// scenario passes), `@p4bpf_no_cache` keeps a table out of it, both at
+/// once is an error at the table, and an exact table asked to be cached
+/// gets a warning.
+#[test]
+fn annotations_choose_per_table() {
+    let dir = common::scratch_dir("table_cache_annotated");
+    let (c, said) = annotated(&dir, "@p4bpf_cache", &[]);
+    assert!(c.contains("ingress_tbl_ternary_cache SEC"), "{said}");
+    if common::kernel_unavailable().is_none() {
+        let (script, program) = (own("ternary-cache.stf"), dir.join("annotated.p4"));
+        let args = [
+            "test",
+            program.to_str().unwrap_or(""),
+            script.to_str().unwrap_or(""),
+            "--target",
+            "user",
+        ];
+        let out = p4bpf(&args);
+        let text = format!("{}{}", stdout(&out), stderr(&out));
+        assert!(text.contains("PASS: 3 packets, 0 failure(s)"), "{text}");
+    }
+    let (c, said) = annotated(&dir, "@p4bpf_no_cache", &["--table-caching"]);
+    assert!(
+        said.contains("wrote") && !c.contains("_cache_value"),
+        "{said}"
+    );
+    let (_, said) = annotated(&dir, "@p4bpf_cache @p4bpf_no_cache", &[]);
+    assert!(
+        said.contains("annotated.p4:")
+            && said.contains("either `@p4bpf_cache` or `@p4bpf_no_cache`"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(own("ternary.p4")).unwrap_or_default();
+    let exact = common::write(
+        &dir,
+        "exact.p4",
+        &text
+            .replace(
+                "    table tbl_ternary {",
+                "    @p4bpf_cache\n    table tbl_ternary {",
+            )
+            .replace(": ternary;", ": exact;"),
+    );
+    let out = p4bpf(&[
+        "compile",
+        exact.to_str().unwrap_or(""),
+        "-o",
+        dir.to_str().unwrap_or(""),
+    ]);
+    let said = format!("{}{}", stdout(&out), stderr(&out));
+    assert!(
+        said.contains("table `ingress.tbl_ternary`")
+            && said.contains("is not cached: its search is one exact probe already"),
+        "{said}"
+    );
+}

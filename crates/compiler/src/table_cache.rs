@@ -1,8 +1,10 @@
 //! Which tables a `--table-caching` build caches (PSA-eBPF's option):
 //! those whose search is costly (ternary, range and optional tables, lpm
 //! tries, and tables whose action selector hashes to pick a group's
-//! member), unless a hit must do more than run its action. The C is in
-//! `emit::table_cache`; `p4bpf_layout::table_cache` tells the runtime.
+//! member), unless a hit must do more than run its action. A table's
+//! `@p4bpf_cache` caches it without the option, `@p4bpf_no_cache` never.
+//! The C is in `emit::table_cache`; `p4bpf_layout::table_cache` tells the
+//! runtime.
 
 use crate::emit::profile::member_layout;
 use crate::ir::{Program, Storage, Table, TableId};
@@ -17,25 +19,25 @@ pub struct CachePlan {
 }
 
 impl CachePlan {
-    /// The plan for `prog`, with a warning for each costly table left
-    /// uncached (none when `on` is false: nothing is cached).
+    /// The plan for `prog` (`on`: `--table-caching`), with a warning for
+    /// each table asked for that is left uncached.
     pub fn of(prog: &Program, on: bool) -> (CachePlan, Vec<Diagnostic>) {
         let mut plan = CachePlan::default();
         let mut warnings = vec![];
-        if !on {
-            return (plan, warnings);
-        }
         for (index, t) in prog.tables.iter().enumerate() {
-            if !costly(prog, t) {
+            if !t.cache.unwrap_or(on) {
                 continue;
             }
-            match refusal(t) {
+            let why = match costly(prog, t) {
+                true => refusal(t),
+                // Said only to whoever asked for this very table.
+                false if t.cache == Some(true) => Some("its search is one exact probe already"),
+                false => continue,
+            };
+            match why {
                 Some(why) => warnings.push(Diagnostic::warning(
                     None,
-                    format!(
-                        "--table-caching: table `{}` ({}) is not cached: {why}",
-                        t.name, t.origin
-                    ),
+                    format!("table `{}` ({}) is not cached: {why}", t.name, t.origin),
                 )),
                 None => plan.cached.push(TableId(index as u32)),
             }
