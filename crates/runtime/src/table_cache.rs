@@ -110,9 +110,9 @@ pub fn put(
     }
     let key = cache_key(table, cache, &rest, &selector_words)?;
     let mut value = cache_value(description, table, cache, &rest)?;
-    if let Some(hit) = value.get_mut(CACHE_HIT_OFFSET as usize) {
-        *hit = u8::from(!miss);
-    }
+    *value
+        .get_mut(CACHE_HIT_OFFSET as usize)
+        .ok_or_else(|| layout_error(cache))? = u8::from(!miss);
     let current = generation(&source.map(&generations_map(description)?)?, cache.slot)?;
     value
         .get_mut(..8)
@@ -216,8 +216,8 @@ fn key_words(split: &control::EntryWords) -> Vec<String> {
         .collect()
 }
 
-/// A hit running `words`' action: the table's value (a selector table's
-/// reference to a member) and, for a selector table, the member.
+/// A result running `words`' action: the table's value (a selector
+/// table's reference to a member) and, for a selector table, the member.
 fn cache_value(
     description: &Pipeline,
     table: &Table,
@@ -232,8 +232,6 @@ fn cache_value(
         .chain(split.params.iter().map(|(n, v)| format!("{n}={v}")))
         .collect();
     let mut value = vec![0u8; cache.value_size as usize];
-    let hit = CACHE_HIT_OFFSET as usize;
-    *value.get_mut(hit).ok_or_else(|| layout_error(cache))? = 1;
     let (entry, member) = match &cache.profile {
         Some(name) => {
             let profile = crate::profile::find(description, name)?;

@@ -129,6 +129,26 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ]);
+        let fresh = self.search_into_cache(id, t, search, reads_default, key);
+        out.push(CStmt::If {
+            cond: "!cached || found.generation != generation".into(),
+            then: fresh,
+            other: vec![],
+        });
+        out.push(line("value = found.hit ? &found.value : 0"));
+        out
+    }
+
+    /// `search`, then its result (a miss's with the runtime default it
+    /// ran, when `reads_default`) in `found` and in the cache under `key`.
+    fn search_into_cache(
+        &self,
+        id: TableId,
+        t: &Table,
+        search: Vec<CStmt>,
+        reads_default: bool,
+        key: &str,
+    ) -> Vec<CStmt> {
         let mut fresh = search;
         fresh.push(line("__builtin_memset(&found, 0, sizeof(found))"));
         fresh.push(line("found.generation = generation"));
@@ -136,6 +156,7 @@ impl Emitter<'_> {
         on_hit.extend(self.member_into_cache(t));
         let on_miss = match reads_default {
             true => {
+                let n = &t.c_name;
                 let mut lookup = vec![line(format!("struct {n}_value *default_value = 0"))];
                 let keep = line("found.value = *default_value");
                 lookup.extend(self.default_lookup(id, "default_value", keep));
@@ -152,13 +173,7 @@ impl Emitter<'_> {
             "bpf_map_update_elem(&{}, &{key}, &found, BPF_ANY)",
             cache_map(t)
         )));
-        out.push(CStmt::If {
-            cond: "!cached || found.generation != generation".into(),
-            then: fresh,
-            other: vec![],
-        });
-        out.push(line("value = found.hit ? &found.value : 0"));
-        out
+        fresh
     }
 
     /// The cache's key: `key` itself, or `cache_key` holding it and the
