@@ -461,3 +461,54 @@ fn annotations_choose_per_table() {
         "{said}"
     );
 }
+
+/// The cache changes no result: every PSA-eBPF PTF scenario of
+/// `--test psa` (tests/psa/ptf/NAME.stf on the corpus's NAME.p4), its
+/// ternary, lpm, action profile and selector tables cached, passes at
+/// every target as it does without.
+#[test]
+fn every_ptf_scenario_passes_with_caching_on() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED every_ptf_scenario_with_caching: ../shared/corpus/p4c is absent");
+        return;
+    };
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED every_ptf_scenario_with_caching: {why}");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/psa/ptf");
+    let scripts = common::files_where(&dir, |n| n.ends_with(".stf"));
+    assert!(scripts.len() >= 14, "PTF scenario files missing");
+    let mut problems = vec![];
+    for script in &scripts {
+        let stem = script.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+        let program = ["psa-ebpf", "psa-ebpf-examples"]
+            .iter()
+            .map(|folder| corpus.join(folder).join(format!("{stem}.p4")))
+            .find(|p| p.exists())
+            .unwrap_or_default();
+        for target in TARGETS {
+            let mut args = vec![
+                "test",
+                program.to_str().unwrap_or(""),
+                script.to_str().unwrap_or(""),
+                "--table-caching",
+                "-D",
+                "PORT0=0",
+                "-D",
+                "PORT1=1",
+                "-D",
+                "PORT2=2",
+                "-D",
+                "PSA_RECIRC=3",
+            ];
+            args.extend_from_slice(target);
+            let out = p4bpf(&args);
+            let text = format!("{}{}", stdout(&out), stderr(&out));
+            if !out.status.success() || !text.contains("PASS:") {
+                problems.push(format!("{stem} {target:?}:\n{text}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

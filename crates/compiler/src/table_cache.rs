@@ -7,7 +7,7 @@
 //! runtime.
 
 use crate::emit::profile::member_layout;
-use crate::ir::{Program, Storage, Table, TableId};
+use crate::ir::{ActionProfile, Program, Storage, Table, TableId};
 use crate::map_layout::table_layout;
 use p4bpf_front::diag::Diagnostic;
 use p4bpf_layout::table_cache::{self as layout, CACHE_VALUE_OFFSET};
@@ -146,14 +146,18 @@ pub fn selector_count(t: &Table) -> u32 {
         .map_or(0, |im| im.selector_keys.len() as u32)
 }
 
+/// The action selector of `t`, whose member a cached hit keeps (an
+/// action profile's member is read at each packet, as uncached).
+fn selector_profile<'p>(prog: &'p Program, t: &Table) -> Option<&'p ActionProfile> {
+    let p = prog.profile(t.implementation.as_ref()?.profile)?;
+    p.selector.as_ref().map(|_| p)
+}
+
 /// Offsets of the member and the whole size of the cache value.
 pub fn value_layout(prog: &Program, t: &Table) -> (u32, u32) {
     let l = table_layout(prog, t);
     let member_offset = (CACHE_VALUE_OFFSET + l.value_size).div_ceil(8) * 8;
-    let member = t
-        .implementation
-        .as_ref()
-        .and_then(|im| prog.profile(im.profile))
+    let member = selector_profile(prog, t)
         .and_then(|p| member_layout(prog, p))
         .map_or(0, |m| m.value_size);
     (member_offset, (member_offset + member).div_ceil(8) * 8)
@@ -178,6 +182,7 @@ fn describe_one(
         .implementation
         .as_ref()
         .and_then(|im| prog.profile(im.profile));
+    let selector = selector_profile(prog, t);
     let described_profile =
         profile.and_then(|p| pipeline.profiles.iter().find(|d| d.name == p.name));
     if let Some(p) = described_profile {
@@ -208,7 +213,7 @@ fn describe_one(
         value_size,
         selector_keys,
         selector_offset,
-        profile: profile.map(|p| p.name.clone()),
+        profile: selector.map(|p| p.name.clone()),
         member_offset,
         sources,
     })

@@ -1,8 +1,8 @@
 //! Snapshot of the C a `--table-caching` build generates
 //! (`table_cache/cached.p4`: a ternary table with a range field, an lpm
 //! table with a const default, an action selector table with two
-//! selector keys and an empty group action, and an exact table, which
-//! stays uncached) against `table_cache/cached.{xdp,tc}.c`; `BLESS=1 cargo
+//! selector keys and an empty group action, a ternary table with an
+//! action profile, and an exact table, which stays uncached) against `table_cache/cached.{xdp,tc}.c`; `BLESS=1 cargo
 //! test` rewrites them. Compiled by clang when it is installed.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
@@ -18,7 +18,11 @@ fn generate(hook: Hook) -> String {
         Ok(g) => {
             assert!(g.warnings.is_empty(), "{:?}", g.warnings);
             let caches = g.pipeline.table_caches.map(|c| c.caches.len());
-            assert_eq!(caches, Some(3), "acl, routes and by_source are cached");
+            assert_eq!(
+                caches,
+                Some(4),
+                "acl, routes, by_source and profiled are cached"
+            );
             g.c
         }
         Err(d) => panic!("{:?}", d.list),

@@ -44,7 +44,8 @@ pub struct TableCache {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub selector_keys: Vec<SelectorKey>,
     pub selector_offset: u32,
-    /// The action selector whose member a hit caches, if any.
+    /// The action selector whose member a hit caches, if any (an action
+    /// profile's member is not cached: `sources` renews on its writes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub profile: Option<String>,
     pub member_offset: u32,

@@ -1,5 +1,6 @@
-// The C of --table-caching: a ternary (with a range field), an lpm and an
-// action selector table behind their caches, and an exact table without.
+// The C of --table-caching: a ternary (with a range field), an lpm, an
+// action selector and an action profile table behind their caches, and
+// an exact table without.
 #include <core.p4>
 #include <psa.p4>
 
@@ -29,6 +30,7 @@ control ingress(inout headers hdr, inout metadata meta,
                 in psa_ingress_input_metadata_t istd,
                 inout psa_ingress_output_metadata_t ostd) {
     ActionSelector(PSA_HashAlgorithm_t.CRC32, 32w64, 32w8) members;
+    ActionProfile(32w64) shared;
     action rewrite(bit<48> dst) { hdr.ethernet.dstAddr = dst; }
     action fwd(PortId_t port) { send_to_port(ostd, port); }
     action drop_it() { ingress_drop(ostd); }
@@ -58,6 +60,13 @@ control ingress(inout headers hdr, inout metadata meta,
         psa_implementation = members;
         psa_empty_group_action = fwd(4);
     }
+    // Cached: ternary with an action profile, whose member is read at
+    // each packet (no selector: nothing to hash).
+    table profiled {
+        key = { hdr.ethernet.srcAddr : ternary; }
+        actions = { NoAction; fwd; }
+        psa_implementation = shared;
+    }
     // Not cached: one exact probe is all its search costs.
     table plain {
         key = { hdr.ethernet.etherType : exact; }
@@ -67,6 +76,7 @@ control ingress(inout headers hdr, inout metadata meta,
         acl.apply();
         routes.apply();
         by_source.apply();
+        profiled.apply();
         plain.apply();
     }
 }

@@ -184,7 +184,7 @@ struct cached_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
-/* table ingress.acl (cached.p4:36): Ternary storage */
+/* table ingress.acl (cached.p4:38): Ternary storage */
 struct ingress_acl_key {
     u64 hdr_ethernet_dstAddr; /* hdr.ethernet.dstAddr : bit<48> */
     u16 hdr_ethernet_etherType; /* hdr.ethernet.etherType : bit<16> */
@@ -321,7 +321,7 @@ static long ingress_acl_probe(u32 i, void *ctx)
     return 0;
 }
 
-/* table ingress.routes (cached.p4:45): LpmTrie storage */
+/* table ingress.routes (cached.p4:47): LpmTrie storage */
 struct ingress_routes_key {
     u32 prefixlen; /* bits matched, over all key bytes */
     u8 hdr_ethernet_dstAddr[6]; /* hdr.ethernet.dstAddr : bit<48> */
@@ -345,7 +345,7 @@ struct {
     __uint(map_flags, BPF_F_NO_PREALLOC);
 } ingress_routes SEC(".maps");
 
-/* table ingress.by_source (cached.p4:51): Hash storage */
+/* table ingress.by_source (cached.p4:53): Hash storage */
 struct ingress_by_source_key {
     u64 hdr_ethernet_srcAddr; /* hdr.ethernet.srcAddr : bit<48> */
 };
@@ -363,7 +363,135 @@ struct {
     __uint(max_entries, 1024);
 } ingress_by_source SEC(".maps");
 
-/* table ingress.plain (cached.p4:62): Hash storage */
+/* table ingress.profiled (cached.p4:65): Ternary storage */
+struct ingress_profiled_key {
+    u64 hdr_ethernet_srcAddr; /* hdr.ethernet.srcAddr : bit<48> */
+};
+struct ingress_profiled_value {
+    u32 action; /* 0: the P4 default action */
+    u32 priority; /* higher wins */
+    u32 ref; /* action 1: a member id, 2: a group id */
+};
+_Static_assert(sizeof(struct ingress_profiled_key) == 8, "key layout");
+_Static_assert(sizeof(struct ingress_profiled_value) == 12, "value layout");
+struct ingress_profiled_group {
+    u32 id;
+    u32 max_priority; /* the best priority of its rules the list covers */
+};
+struct ingress_profiled_groups {
+    u32 count;
+    struct ingress_profiled_group group[1024]; /* best max_priority first */
+};
+struct ingress_profiled_bucket_key {
+    u32 group;
+    struct ingress_profiled_key key; /* key & the group's mask */
+};
+/* A group's mask, and a bit per bucket key hash: clear means no
+ * such bucket. */
+struct ingress_profiled_filter {
+    struct ingress_profiled_key mask; /* the bits every rule of the group fixes */
+    u32 bits[256];
+};
+struct ingress_profiled_rule {
+    struct ingress_profiled_key value;
+    struct ingress_profiled_key mask;
+    struct ingress_profiled_value action;
+};
+struct ingress_profiled_bucket {
+    u32 count; /* rules in use, best priority first */
+    struct ingress_profiled_rule rule[16];
+};
+/* A lookup in progress: the key, the group list, a copy of the best
+ * rule's value so far (a copy, not a pointer: the verifier then
+ * checks one probe, not one per kind of pointer it may hold). */
+struct ingress_profiled_search {
+    struct ingress_profiled_key key;
+    struct ingress_profiled_groups *groups;
+    u32 found;
+    struct ingress_profiled_value best;
+};
+_Static_assert(sizeof(struct ingress_profiled_group) == 8 && __builtin_offsetof(struct ingress_profiled_groups, group) == 4, "ternary group layout");
+_Static_assert(__builtin_offsetof(struct ingress_profiled_filter, bits) == 8, "ternary filter layout");
+_Static_assert(sizeof(struct ingress_profiled_bucket_key) == 16, "ternary bucket key layout");
+_Static_assert(sizeof(struct ingress_profiled_rule) == 32 && __builtin_offsetof(struct ingress_profiled_rule, action) == 16, "ternary rule layout");
+_Static_assert(sizeof(struct ingress_profiled_bucket) == 520 && __builtin_offsetof(struct ingress_profiled_bucket, rule) == 8, "ternary bucket layout");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, struct ingress_profiled_groups);
+    __uint(max_entries, 65);
+    __uint(map_flags, BPF_F_NO_PREALLOC);
+} ingress_profiled_groups SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, struct ingress_profiled_filter);
+    __uint(max_entries, 1024);
+} ingress_profiled_filters SEC(".maps");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, struct ingress_profiled_bucket_key);
+    __type(value, struct ingress_profiled_bucket);
+    __uint(max_entries, 1024);
+    __uint(map_flags, BPF_F_NO_PREALLOC);
+} ingress_profiled SEC(".maps");
+
+/* Probes group i of ingress_profiled (a bpf_loop callback) and keeps the best
+ * matching rule; returns 1 when no group left can beat it. */
+static long ingress_profiled_probe(u32 i, void *ctx)
+{
+    struct ingress_profiled_search *s = ctx;
+    if (i >= 1024) {
+        return 1;
+    }
+    struct ingress_profiled_group *group = &s->groups->group[i];
+    if (s->found && s->best.priority >= group->max_priority) {
+        /* groups come best first: none left can beat it */
+        return 1;
+    }
+    struct ingress_profiled_bucket_key probe = {};
+    struct ingress_profiled_filter *filter = bpf_map_lookup_elem(&ingress_profiled_filters, &group->id);
+    if (!filter) {
+        return 0;
+    }
+    probe.group = group->id;
+    probe.key.hdr_ethernet_srcAddr = s->key.hdr_ethernet_srcAddr & filter->mask.hdr_ethernet_srcAddr;
+    const u32 *word = (const u32 *)&probe;
+    u32 hash = 0;
+    for (u32 w = 0; w < 4; w++) {
+        hash = (hash ^ word[w]) * 0x9e3779b1u;
+    }
+    if (!(filter->bits[hash >> 24] & (1u << ((hash >> 19) & 31)))) {
+        return 0;
+    }
+    struct ingress_profiled_bucket *bucket = bpf_map_lookup_elem(&ingress_profiled, &probe);
+    if (!bucket) {
+        return 0;
+    }
+    for (u32 r = 0; r < 16; r++) {
+        if (r >= bucket->count) {
+            break;
+        }
+        struct ingress_profiled_rule *rule = &bucket->rule[r];
+        if (s->found && rule->action.priority <= s->best.priority) {
+            break /* sorted: no better rule further on */;
+        }
+        u64 miss = 0;
+        miss |= (s->key.hdr_ethernet_srcAddr & rule->mask.hdr_ethernet_srcAddr) ^ rule->value.hdr_ethernet_srcAddr;
+        if (miss) {
+            continue;
+        }
+        s->best = rule->action;
+        s->found = 1;
+        break;
+    }
+    return 0;
+}
+
+/* table ingress.plain (cached.p4:71): Hash storage */
 struct ingress_plain_key {
     u16 hdr_ethernet_etherType; /* hdr.ethernet.etherType : bit<16> */
 };
@@ -422,6 +550,23 @@ struct {
     __uint(max_entries, 1);
 } ingress_members_empty_groups SEC(".maps");
 
+/* action profile ingress.shared: members by id */
+struct ingress_shared_member {
+    u32 action;
+    union {
+        struct {
+            u32 port; /* port : bit<32> */
+        } action_ingress_fwd;
+    } u;
+};
+_Static_assert(sizeof(struct ingress_shared_member) == 8, "member layout");
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __type(key, u32);
+    __type(value, struct ingress_shared_member);
+    __uint(max_entries, 64);
+} ingress_shared_members SEC(".maps");
+
 /* cache of table ingress.acl: its search's result by the key looked up */
 struct ingress_acl_cache_value {
     u64 generation; /* the table's when the search ran */
@@ -479,19 +624,37 @@ struct {
     __uint(max_entries, 1024);
 } ingress_by_source_cache SEC(".maps");
 
+/* cache of table ingress.profiled: its search's result by the key looked up */
+struct ingress_profiled_cache_value {
+    u64 generation; /* the table's when the search ran */
+    u8 hit;
+    u8 member_found;
+    u8 empty_group;
+    struct ingress_profiled_value value __attribute__((aligned(8)));
+};
+_Static_assert(__builtin_offsetof(struct ingress_profiled_cache_value, value) == 16 && sizeof(struct ingress_profiled_cache_value) == 32, "cache value layout");
+
+struct {
+    __uint(type, BPF_MAP_TYPE_LRU_HASH);
+    __type(key, struct ingress_profiled_key);
+    __type(value, struct ingress_profiled_cache_value);
+    __uint(max_entries, 1024);
+} ingress_profiled_cache SEC(".maps");
+
 /* Each cached table's generation: the control plane writes a fresh one
  * after every write a cached result depends on. */
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
     __type(value, u64);
-    __uint(max_entries, 3);
+    __uint(max_entries, 4);
 } cached_cache_generations SEC(".maps");
 
 /* Default actions set by the control plane, at each table's index. */
 union cached_defaults {
     struct ingress_acl_value ingress_acl;
     struct ingress_by_source_value ingress_by_source;
+    struct ingress_profiled_value ingress_profiled;
     struct ingress_plain_value ingress_plain;
 };
 
@@ -499,7 +662,7 @@ struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
     __type(value, union cached_defaults);
-    __uint(max_entries, 4);
+    __uint(max_entries, 5);
 } cached_defaults SEC(".maps");
 
 /* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),
@@ -629,7 +792,7 @@ static __always_inline void action_egress_drop(struct cached_state *st, u8 *pkt,
     (*meta_4).drop = 1;
 }
 
-/* action ingress.rewrite (cached.p4:32) */
+/* action ingress.rewrite (cached.p4:34) */
 static __always_inline void action_ingress_rewrite(struct cached_state *st, u8 *pkt, u8 *pkt_end, u64 dst)
 {
     st->headers.ethernet.dstAddr = dst;
@@ -642,13 +805,13 @@ static __always_inline void action_ingress_rewrite(struct cached_state *st, u8 *
     }
 }
 
-/* action ingress.fwd (cached.p4:33) */
+/* action ingress.fwd (cached.p4:35) */
 static __always_inline void action_ingress_fwd(struct cached_state *st, u8 *pkt, u8 *pkt_end, u32 port)
 {
     action_send_to_port(st, pkt, pkt_end, &st->ostd, port);
 }
 
-/* action ingress.drop_it (cached.p4:34) */
+/* action ingress.drop_it (cached.p4:36) */
 static __always_inline void action_ingress_drop_it(struct cached_state *st, u8 *pkt, u8 *pkt_end)
 {
     action_ingress_drop(st, pkt, pkt_end, &st->ostd);
@@ -674,7 +837,7 @@ int cached_tc(struct __sk_buff *skb)
     st->ostd.drop = 1U;
     goto state_start;
 state_start:;
-    /* parser IngressParserImpl state start (cached.p4:19) */
+    /* parser IngressParserImpl state start (cached.p4:20) */
     /* extract ethernet_t (14 bytes) */
     if (pkt + offset + 14 > pkt_end) {
         parser_error = 1 /* PacketTooShort */;
@@ -701,7 +864,7 @@ reject:;
     pkt = (u8 *)(long)skb->data;
     pkt_end = (u8 *)(long)skb->data_end;
 accept:;
-    /* control ingress (cached.p4:28) */
+    /* control ingress (cached.p4:29) */
     {
         /* apply table ingress.acl */
         struct ingress_acl_key key = {};
@@ -948,6 +1111,90 @@ accept:;
         }
     }
     {
+        /* apply table ingress.profiled */
+        struct ingress_profiled_key key = {};
+        key.hdr_ethernet_srcAddr = st->headers.ethernet.srcAddr;
+        struct ingress_profiled_value *value = 0;
+        /* a result found under the current generation stands for the search */
+        u32 cache_slot = 3;
+        u64 *generation_at = bpf_map_lookup_elem(&cached_cache_generations, &cache_slot);
+        u64 generation = generation_at ? *generation_at : 0;
+        struct ingress_profiled_cache_value found = {};
+        struct ingress_profiled_cache_value *cached = bpf_map_lookup_elem(&ingress_profiled_cache, &key);
+        if (cached) {
+            found = *cached;
+        }
+        if (!cached || found.generation != generation) {
+            struct ingress_profiled_search search = { .key = key };
+            u32 wild = 64;
+            struct ingress_profiled_groups *first = bpf_map_lookup_elem(&ingress_profiled_groups, &wild);
+            u32 partition = ((u32)(key.hdr_ethernet_srcAddr >> 42) & 0x3f);
+            struct ingress_profiled_groups *second = bpf_map_lookup_elem(&ingress_profiled_groups, &partition);
+            if (second && second->count && (!first || !first->count || second->group[0].max_priority > first->group[0].max_priority)) {
+                /* the better first group first: its match may stop the other list at once */
+                struct ingress_profiled_groups *better = second;
+                second = first;
+                first = better;
+            }
+            if (first) {
+                search.groups = first;
+                bpf_loop(first->count, ingress_profiled_probe, &search, 0);
+            }
+            if (second) {
+                search.groups = second;
+                bpf_loop(second->count, ingress_profiled_probe, &search, 0);
+            }
+            if (search.found) {
+                value = &search.best;
+            }
+            __builtin_memset(&found, 0, sizeof(found));
+            found.generation = generation;
+            if (value) {
+                found.hit = 1;
+                found.value = *value;
+            } else {
+                struct ingress_profiled_value *default_value = 0;
+                u32 slot = 3;
+                default_value = bpf_map_lookup_elem(&cached_defaults, &slot);
+                if (default_value) {
+                    found.value = *default_value;
+                }
+            }
+            bpf_map_update_elem(&ingress_profiled_cache, &key, &found, BPF_ANY);
+        }
+        value = found.hit ? &found.value : 0;
+        u32 action = 0;
+        if (found.hit) {
+            action = value->action;
+        } else {
+            value = &found.value;
+            action = value->action;
+        }
+        /* the entry names a member or a group of ingress.shared */
+        struct ingress_shared_member *member = 0;
+        if (value && action == 1) {
+            member = bpf_map_lookup_elem(&ingress_shared_members, &value->ref);
+        }
+        action = member ? member->action : 0;
+        switch (action) {
+        case 1:
+        {
+            action_NoAction(st, pkt, pkt_end);
+            break;
+        }
+        case 2:
+        {
+            action_ingress_fwd(st, pkt, pkt_end, member->u.action_ingress_fwd.port);
+            break;
+        }
+        default:
+        {
+            action_NoAction(st, pkt, pkt_end);
+            break;
+        }
+        }
+    }
+    {
         /* apply table ingress.plain */
         struct ingress_plain_key key = {};
         key.hdr_ethernet_etherType = bpf_htons(st->headers.ethernet.etherType);
@@ -964,7 +1211,7 @@ accept:;
         if (value) {
             action = value->action;
         } else {
-            u32 slot = 3;
+            u32 slot = 4;
             value = bpf_map_lookup_elem(&cached_defaults, &slot);
             if (value) {
                 action = value->action;
@@ -989,7 +1236,7 @@ accept:;
         }
     }
 ingress_end:;
-    /* control IngressDeparserImpl (cached.p4:80) */
+    /* control IngressDeparserImpl (cached.p4:90) */
     /* deparser: headers keep their places; write back assigned fields */
 IngressDeparserImpl_end:;
     switch (st->ostd.drop) {
@@ -1210,6 +1457,70 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"ternary\": null\n"
     "    },\n"
     "    {\n"
+    "      \"name\": \"ingress.profiled\",\n"
+    "      \"map\": \"ingress_profiled\",\n"
+    "      \"storage\": \"ternary\",\n"
+    "      \"size\": 1024,\n"
+    "      \"keys\": [\n"
+    "        {\n"
+    "          \"field\": {\n"
+    "            \"name\": \"hdr.ethernet.srcAddr\",\n"
+    "            \"bit_width\": 48,\n"
+    "            \"byte_offset\": 0,\n"
+    "            \"byte_len\": 8,\n"
+    "            \"byte_order\": \"host\"\n"
+    "          },\n"
+    "          \"match_kind\": \"ternary\"\n"
+    "        }\n"
+    "      ],\n"
+    "      \"key_size\": 8,\n"
+    "      \"value_size\": 12,\n"
+    "      \"actions\": [\n"
+    "        {\n"
+    "          \"name\": \"member\",\n"
+    "          \"code\": 1,\n"
+    "          \"params\": [\n"
+    "            {\n"
+    "              \"name\": \"id\",\n"
+    "              \"bit_width\": 32,\n"
+    "              \"byte_offset\": 8,\n"
+    "              \"byte_len\": 4,\n"
+    "              \"byte_order\": \"host\"\n"
+    "            }\n"
+    "          ],\n"
+    "          \"default_only\": false,\n"
+    "          \"table_only\": false\n"
+    "        }\n"
+    "      ],\n"
+    "      \"default_map\": \"cached_defaults\",\n"
+    "      \"default_slot\": 3,\n"
+    "      \"ternary\": {\n"
+    "        \"groups_map\": \"ingress_profiled_groups\",\n"
+    "        \"max_groups\": 1024,\n"
+    "        \"groups_offset\": 4,\n"
+    "        \"group_size\": 8,\n"
+    "        \"filters_map\": \"ingress_profiled_filters\",\n"
+    "        \"filter_bits_offset\": 8,\n"
+    "        \"filter_words\": 256,\n"
+    "        \"bucket_key_offset\": 8,\n"
+    "        \"bucket_key_size\": 16,\n"
+    "        \"bucket_size\": 520,\n"
+    "        \"bucket_rules\": 16,\n"
+    "        \"rules_offset\": 8,\n"
+    "        \"rule_size\": 32,\n"
+    "        \"rule_mask_offset\": 8,\n"
+    "        \"rule_bounds_offset\": null,\n"
+    "        \"rule_value_offset\": 16,\n"
+    "        \"priority_offset\": 4,\n"
+    "        \"partition\": [\n"
+    "          {\n"
+    "            \"key\": 0,\n"
+    "            \"bits\": 6\n"
+    "          }\n"
+    "        ]\n"
+    "      }\n"
+    "    },\n"
+    "    {\n"
     "      \"name\": \"ingress.plain\",\n"
     "      \"map\": \"ingress_plain\",\n"
     "      \"storage\": \"hash\",\n"
@@ -1253,7 +1564,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "        }\n"
     "      ],\n"
     "      \"default_map\": \"cached_defaults\",\n"
-    "      \"default_slot\": 3,\n"
+    "      \"default_slot\": 4,\n"
     "      \"ternary\": null\n"
     "    }\n"
     "  ],\n"
@@ -1329,6 +1640,59 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          }\n"
     "        ]\n"
     "      }\n"
+    "    },\n"
+    "    {\n"
+    "      \"name\": \"ingress.shared\",\n"
+    "      \"members\": {\n"
+    "        \"name\": \"ingress.shared\",\n"
+    "        \"map\": \"ingress_shared_members\",\n"
+    "        \"storage\": \"hash\",\n"
+    "        \"size\": 64,\n"
+    "        \"keys\": [\n"
+    "          {\n"
+    "            \"field\": {\n"
+    "              \"name\": \"member_id\",\n"
+    "              \"bit_width\": 32,\n"
+    "              \"byte_offset\": 0,\n"
+    "              \"byte_len\": 4,\n"
+    "              \"byte_order\": \"host\"\n"
+    "            },\n"
+    "            \"match_kind\": \"exact\"\n"
+    "          }\n"
+    "        ],\n"
+    "        \"key_size\": 4,\n"
+    "        \"value_size\": 8,\n"
+    "        \"actions\": [\n"
+    "          {\n"
+    "            \"name\": \"NoAction\",\n"
+    "            \"code\": 1,\n"
+    "            \"params\": [],\n"
+    "            \"default_only\": false,\n"
+    "            \"table_only\": false\n"
+    "          },\n"
+    "          {\n"
+    "            \"name\": \"ingress.fwd\",\n"
+    "            \"code\": 2,\n"
+    "            \"params\": [\n"
+    "              {\n"
+    "                \"name\": \"port\",\n"
+    "                \"bit_width\": 32,\n"
+    "                \"byte_offset\": 4,\n"
+    "                \"byte_len\": 4,\n"
+    "                \"byte_order\": \"host\"\n"
+    "              }\n"
+    "            ],\n"
+    "            \"default_only\": false,\n"
+    "            \"table_only\": false\n"
+    "          }\n"
+    "        ],\n"
+    "        \"default_map\": null,\n"
+    "        \"default_slot\": 0,\n"
+    "        \"ternary\": null\n"
+    "      },\n"
+    "      \"tables\": [\n"
+    "        \"ingress.profiled\"\n"
+    "      ]\n"
     "    }\n"
     "  ],\n"
     "  \"table_caches\": {\n"
@@ -1390,6 +1754,23 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "          \"ingress_members_groups\",\n"
     "          \"ingress_members_empty_groups\"\n"
     "        ]\n"
+    "      },\n"
+    "      {\n"
+    "        \"table\": \"ingress.profiled\",\n"
+    "        \"map\": \"ingress_profiled_cache\",\n"
+    "        \"slot\": 3,\n"
+    "        \"entries\": 1024,\n"
+    "        \"key_size\": 8,\n"
+    "        \"value_size\": 32,\n"
+    "        \"selector_offset\": 8,\n"
+    "        \"member_offset\": 32,\n"
+    "        \"sources\": [\n"
+    "          \"ingress_profiled\",\n"
+    "          \"cached_defaults\",\n"
+    "          \"ingress_profiled_groups\",\n"
+    "          \"ingress_profiled_filters\",\n"
+    "          \"ingress_shared_members\"\n"
+    "        ]\n"
     "      }\n"
     "    ]\n"
     "  }\n"
@@ -1398,17 +1779,18 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "608\t610\tpsa.p4:237\taction `send_to_port`\n"
-    "616\t617\tpsa.p4:246\taction `multicast`\n"
-    "623\t623\tpsa.p4:254\taction `ingress_drop`\n"
-    "629\t629\tpsa.p4:260\taction `egress_drop`\n"
-    "635\t642\tcached.p4:32\taction `ingress.rewrite`\n"
-    "648\t648\tcached.p4:33\taction `ingress.fwd`\n"
-    "654\t654\tcached.p4:34\taction `ingress.drop_it`\n"
-    "678\t692\tcached.p4:19\tparser state `IngressParserImpl.start`\n"
-    "705\t990\tcached.p4:28\tcontrol `ingress`\n"
-    "705\t783\tcached.p4:36\ttable `ingress.acl`\n"
-    "784\t831\tcached.p4:45\ttable `ingress.routes`\n"
-    "832\t949\tcached.p4:51\ttable `ingress.by_source`\n"
-    "950\t990\tcached.p4:62\ttable `ingress.plain`\n"
+    "771\t773\tpsa.p4:237\taction `send_to_port`\n"
+    "779\t780\tpsa.p4:246\taction `multicast`\n"
+    "786\t786\tpsa.p4:254\taction `ingress_drop`\n"
+    "792\t792\tpsa.p4:260\taction `egress_drop`\n"
+    "798\t805\tcached.p4:34\taction `ingress.rewrite`\n"
+    "811\t811\tcached.p4:35\taction `ingress.fwd`\n"
+    "817\t817\tcached.p4:36\taction `ingress.drop_it`\n"
+    "841\t855\tcached.p4:20\tparser state `IngressParserImpl.start`\n"
+    "868\t1237\tcached.p4:29\tcontrol `ingress`\n"
+    "868\t946\tcached.p4:38\ttable `ingress.acl`\n"
+    "947\t994\tcached.p4:47\ttable `ingress.routes`\n"
+    "995\t1112\tcached.p4:53\ttable `ingress.by_source`\n"
+    "1113\t1196\tcached.p4:65\ttable `ingress.profiled`\n"
+    "1197\t1237\tcached.p4:71\ttable `ingress.plain`\n"
     "";
