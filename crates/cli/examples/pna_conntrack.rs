@@ -68,6 +68,7 @@ fn measure(aging: bool) -> Result<[f64; 5], String> {
         extern_file: None,
         trace: false,
         table_stats: false,
+        table_caching: false,
     };
     let compiled = p4bpf_compiler::compile_file(&program, &options)
         .map_err(|_| format!("{} does not compile", program.display()))?;

@@ -19,6 +19,7 @@ mod psa_suite;
 mod report;
 mod suite;
 mod svg;
+mod table_cache;
 mod twin;
 mod veth;
 
@@ -54,6 +55,10 @@ options:
                SUITE/classbench/RESULTS.md
   --shapes     with --classbench, also generated sets shaped like
                ClassBench's acl, fw and ipc seeds (1K and 10K rules)
+  --table-cache
+               instead, one ternary table with 1 to 64 masks with and
+               without `--table-caching` on a repeated flow; writes
+               SUITE/table_cache/RESULTS.md
 ";
 
 #[derive(Debug, Clone)]
@@ -70,6 +75,8 @@ pub struct Request {
     pub classbench: Option<PathBuf>,
     /// Generated ClassBench-shaped sets too (`--shapes`).
     pub shapes: bool,
+    /// Instead, the table cache's figure (`--table-cache`).
+    pub table_cache: bool,
 }
 
 fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
@@ -83,6 +90,7 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
         matrix: true,
         classbench: None,
         shapes: false,
+        table_cache: false,
     };
     while let Some(word) = words.next_word() {
         if word == "-h" || word == "--help" {
@@ -97,6 +105,8 @@ fn parse(mut words: Args) -> Result<Option<Request>, UsageError> {
             request.classbench = Some(PathBuf::from(dir));
         } else if word == "--shapes" {
             request.shapes = true;
+        } else if word == "--table-cache" {
+            request.table_cache = true;
         } else if word == "--psa" {
             (request.psa, request.matrix) = (true, false);
         } else if word == "--no-matrix" {
@@ -130,6 +140,9 @@ pub fn run(words: Args) -> ExitCode {
     };
     if let Some(dir) = &request.classbench {
         return run_classbench(&request, dir);
+    }
+    if request.table_cache {
+        return run_table_cache(&request);
     }
     match measure::run(&request) {
         Ok(results) => {
@@ -167,6 +180,30 @@ pub fn run(words: Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn run_table_cache(request: &Request) -> ExitCode {
+    let text = match measure::table_cache(request) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("p4bpf: error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    print!("{text}");
+    if request.write {
+        let path = request.suite.join("table_cache/RESULTS.md");
+        if let Some(folder) = path.parent() {
+            // A missing folder shows as the write's error below.
+            let _ = std::fs::create_dir_all(folder);
+        }
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("p4bpf: error: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        eprintln!("wrote {}", path.display());
+    }
+    ExitCode::SUCCESS
 }
 
 fn run_classbench(request: &Request, dir: &std::path::Path) -> ExitCode {

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 pub const USAGE: &str = "\
 usage: p4bpf compile FILE.p4 [-o DIR] [--hook xdp|tc] [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]...
-                     [--table-stats] [--trace]
+                     [--table-stats] [--trace] [--table-caching]
 
 Compiles an ebpf_model or xdp_model program: writes DIR/NAME.c (readable C),
 DIR/NAME.o (the eBPF object, with its pipeline description in section
@@ -30,6 +30,12 @@ options:
   --trace                the traced build for `p4bpf trace`: a record of what
                          each packet did to a ring buffer; counts as
                          --table-stats does
+  --table-caching        as PSA-eBPF's option: ternary, lpm and action
+                         selector tables look the packet's exact key up in
+                         an LRU cache of their results before searching
+                         (`p4bpf table cache-put` writes one by hand); a
+                         table's @p4bpf_cache caches it without the option,
+                         @p4bpf_no_cache never
 ";
 
 #[derive(Debug)]

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 pub const USAGE: &str = "\
 usage: p4bpf pipeline load PROGRAM.p4|PROGRAM.o --name NAME [--hook xdp|tc]
                            [--xdp-mode native|generic] [-I DIR]... [-D NAME[=VALUE]]...
-                           [--table-stats]
+                           [--table-stats] [--table-caching]
        p4bpf pipeline unload NAME
        p4bpf pipeline show [NAME] [--json]
 
@@ -22,21 +22,40 @@ load    compiles PROGRAM.p4 (or takes the object `p4bpf compile` wrote, with
         the P4Info beside it), loads it and pins its maps, description and
         P4Info under /sys/fs/bpf/p4bpf/NAME (mounting bpffs if needed). Attach
         it to interfaces with `p4bpf port add`. --table-stats compiles
-        PROGRAM.p4 counting table hits and misses for `p4bpf top`.
+        PROGRAM.p4 counting table hits and misses for `p4bpf top`;
+        --table-caching compiles it caching costly table searches (as
+        `p4bpf compile --table-caching`).
 unload  detaches NAME from every interface and removes all its pins.
 show    tables with entry counts, counters, ports, hook and program id.
 ";
 
 const FLAGS: &[&str] = &["--name", "--hook", "--xdp-mode", "-I", "-D"];
 
+/// How `pipeline load` compiles a P4 program beyond the defaults.
+#[derive(Clone, Copy)]
+struct Build {
+    table_stats: bool,
+    table_caching: bool,
+}
+
 pub fn run(mut words: Args) -> ExitCode {
-    let table_stats = words.take_switch("--table-stats");
+    let build = Build {
+        table_stats: words.take_switch("--table-stats"),
+        table_caching: words.take_switch("--table-caching"),
+    };
     let words = match split(words, FLAGS) {
         Ok(words) => words,
         Err(error) => return error.report(Some("pipeline")),
     };
-    if table_stats && words.positional.first().is_none_or(|c| c != "load") {
-        return UsageError::new("--table-stats goes with `pipeline load`").report(Some("pipeline"));
+    let loading = words.positional.first().is_some_and(|c| c == "load");
+    for (set, flag) in [
+        (build.table_stats, "--table-stats"),
+        (build.table_caching, "--table-caching"),
+    ] {
+        if set && !loading {
+            return UsageError::new(format!("{flag} goes with `pipeline load`"))
+                .report(Some("pipeline"));
+        }
     }
     let defines = words.options.iter().filter(|(flag, _)| flag == "-D");
     if let Some(Err(error)) = defines
@@ -46,7 +65,7 @@ pub fn run(mut words: Args) -> ExitCode {
         return error.report(Some("pipeline"));
     }
     let result = match words.positional.first().map(String::as_str) {
-        Some("load") => load(&words, table_stats),
+        Some("load") => load(&words, build),
         Some("unload") => match words.positional.as_slice() {
             [_, name] => deploy::unload(name)
                 .map(|()| vec![format!("unloaded pipeline {name}")])
@@ -73,7 +92,7 @@ pub fn run(mut words: Args) -> ExitCode {
     }
 }
 
-fn load(words: &Words, table_stats: bool) -> Result<Vec<String>, String> {
+fn load(words: &Words, build: Build) -> Result<Vec<String>, String> {
     let [_, program] = words.positional.as_slice() else {
         return Err("`pipeline load` takes one program file".into());
     };
@@ -96,7 +115,7 @@ fn load(words: &Words, table_stats: bool) -> Result<Vec<String>, String> {
     };
     // Before compiling: a name bpffs cannot hold fails fast.
     p4bpf_runtime::bpffs::check_name("pipeline", name).map_err(|e| e.to_string())?;
-    let (image, p4info) = object_and_p4info(Path::new(program), hook, table_stats, words)?;
+    let (image, p4info) = object_and_p4info(Path::new(program), hook, build, words)?;
     let deployment = deploy::load(
         image,
         &LoadOptions {
@@ -127,16 +146,21 @@ fn load(words: &Words, table_stats: bool) -> Result<Vec<String>, String> {
 fn object_and_p4info(
     program: &Path,
     hook: Hook,
-    table_stats: bool,
+    build: Build,
     words: &Words,
 ) -> Result<(Vec<u8>, Option<String>), String> {
     let read = |path: &Path| {
         std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
     };
     if program.extension().is_none_or(|e| e != "p4") {
-        if table_stats {
+        let flag = match (build.table_stats, build.table_caching) {
+            (true, _) => "--table-stats",
+            (false, true) => "--table-caching",
+            (false, false) => "",
+        };
+        if !flag.is_empty() {
             return Err(format!(
-                "--table-stats compiles PROGRAM.p4; {} is already compiled (build it with `p4bpf compile --table-stats`)",
+                "{flag} compiles PROGRAM.p4; {} is already compiled (build it with `p4bpf compile {flag}`)",
                 program.display()
             ));
         }
@@ -147,7 +171,8 @@ fn object_and_p4info(
     let mut options = CompileOptions {
         hook,
         out_dir: scratch.0.clone(),
-        table_stats,
+        table_stats: build.table_stats,
+        table_caching: build.table_caching,
         ..target::default_compile_options()
     };
     for (flag, value) in &words.options {

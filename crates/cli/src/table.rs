@@ -1,4 +1,4 @@
-//! `p4bpf table add|modify|del|get|dump|default|clear`: a pinned pipeline's
+//! `p4bpf table add|modify|del|get|dump|default|clear|cache-put`: a pinned pipeline's
 //! tables by P4 name. A thin shell over `p4bpf_runtime::control`.
 
 use crate::args::{Args, UsageError};
@@ -16,11 +16,20 @@ usage: p4bpf table add|modify PIPELINE TABLE KEY=VALUE... ACTION [PARAM=VALUE...
        p4bpf table empty-group-action PIPELINE TABLE [ACTION [PARAM=VALUE...]]
        p4bpf table clear PIPELINE TABLE
        p4bpf table load PIPELINE FILE
+       p4bpf table cache-put PIPELINE TABLE KEY=VALUE... [selector.N=VALUE...] [hit=0]
+                             ACTION [PARAM=VALUE...]
 
 `load` reads entries from FILE (`-`: stdin), one a line as `table add` takes
 them after the pipeline: `TABLE KEY=VALUE... ACTION [PARAM=VALUE...]
 [--priority P]`; `#` starts a comment. All or nothing: an error names the
 line and loads none of them.
+
+`cache-put` writes a result into the table's cache (a pipeline compiled
+with --table-caching): the packet whose key (every field a plain value)
+and selector keys (`selector.0`, ... in the order the table lists them)
+are given then runs ACTION, as a hit, or with `hit=0` as a miss, until
+the table's next change. For tests that must tell a cached result from
+the table's.
 
 `empty-group-action` changes PSA's `psa_empty_group_action` of a table
 with an action selector (the action an entry naming an empty group runs);
@@ -95,13 +104,17 @@ pub fn run(words: Args) -> ExitCode {
                 empty_group::set(&deployment, &deployment.description, &table.name, rest)
                     .map(|()| Vec::new())
             }
+            "cache-put" => {
+                p4bpf_runtime::table_cache::put(&deployment, &deployment.description, &table, rest)
+                    .map(|()| Vec::new())
+            }
             "clear" if rest.is_empty() => control::clear(&deployment, &table)
                 .map(|removed| vec![format!("removed {removed} entries")]),
             "dump" | "clear" => Err(RuntimeError::Value(format!(
                 "`table {command}` takes no key or action"
             ))),
             other => Err(RuntimeError::Value(format!(
-                "unknown table command `{other}` (add, modify, del, get, dump, default, empty-group-action, clear)"
+                "unknown table command `{other}` (add, modify, del, get, dump, default, empty-group-action, clear, cache-put)"
             ))),
         }
     });

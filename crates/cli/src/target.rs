@@ -132,7 +132,7 @@ pub fn object_image(
 
 /// Takes `word` (and its value) if it is one of the compile options every
 /// running subcommand shares: `--hook`, `-I`, `-D`, `--extern-file`,
-/// `--trace`, `--table-stats`.
+/// `--trace`, `--table-stats`, `--table-caching`.
 pub fn compile_option(
     words: &mut Args,
     word: &str,
@@ -158,6 +158,8 @@ pub fn compile_option(
         compile.trace = true;
     } else if word == "--table-stats" {
         compile.table_stats = true;
+    } else if word == "--table-caching" {
+        compile.table_caching = true;
     } else {
         return Ok(false);
     }
@@ -173,6 +175,7 @@ pub fn default_compile_options() -> CompileOptions {
         extern_file: None,
         trace: false,
         table_stats: false,
+        table_caching: false,
     }
 }
 

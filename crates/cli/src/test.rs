@@ -21,6 +21,7 @@ use std::process::ExitCode;
 pub const USAGE: &str = "\
 usage: p4bpf test PROGRAM.p4|PROGRAM.o TEST.stf [--target kernel|user|veth] [--hook xdp|tc]
                   [--extern-file FILE.c] [-I DIR]... [-D NAME[=VALUE]]... [--table-stats] [--trace]
+                  [--table-caching]
                   [--stf-reading p4tc|reference]
 
 Runs the packet test TEST.stf against PROGRAM: P4 source is compiled first,
@@ -39,7 +40,8 @@ options:
                          with packet sockets and watch every port; sees every
                          multicast copy (needs root)
   --hook xdp|tc          attach point to compile PROGRAM.p4 for (default: xdp)
-  --extern-file, -I, -D, --table-stats   as for `p4bpf compile`
+  --extern-file, -I, -D, --table-stats, --table-caching
+                         as for `p4bpf compile`
   --trace                compile with tracing and print under each packet the
                          parser states, tables (key, hit or miss, action) and
                          verdict (kernel and user targets)

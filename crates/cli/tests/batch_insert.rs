@@ -55,6 +55,7 @@ fn load_program(program: &str, tag: &str) -> Option<(deploy::Deployment, Unload)
         extern_file: None,
         trace: false,
         table_stats: false,
+        table_caching: false,
     };
     let compiled = match p4bpf_compiler::compile_file(&program, &options) {
         Ok(compiled) => compiled,

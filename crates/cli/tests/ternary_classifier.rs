@@ -33,6 +33,7 @@ fn load_acl(test: &str) -> Option<LoadedPipeline> {
         extern_file: None,
         trace: false,
         table_stats: false,
+        table_caching: false,
     };
     let Ok(compiled) = p4bpf_compiler::compile_file(&program, &options) else {
         eprintln!("skipped: the ACL does not compile here (is clang installed?)");

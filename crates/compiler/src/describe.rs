@@ -242,6 +242,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         initial_entries: crate::describe_entries::initial_entries(prog),
         composite_registers: crate::emit::composite_registers(prog),
         idle_timers: idle_timers(prog),
+        table_caches: None,
     }
 }
 

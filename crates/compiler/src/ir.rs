@@ -702,6 +702,10 @@ pub struct Table {
     /// A non-const `entries` list: installed in the table's map when the
     /// pipeline loads, then the control plane's like any other entry.
     pub initial_entries: Vec<InitialEntry>,
+    /// `@p4bpf_cache` (cached even without `--table-caching`) or
+    /// `@p4bpf_no_cache` (never cached): the table's own say
+    /// ([`crate::table_cache`]).
+    pub cache: Option<bool>,
 }
 
 /// An entry of a non-const `entries` list, with its control-plane

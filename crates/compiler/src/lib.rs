@@ -21,6 +21,7 @@ pub mod map_layout;
 pub mod midend;
 pub mod p4_lines;
 pub mod p4info;
+pub mod table_cache;
 pub mod target;
 
 use p4bpf_front::diag::Diagnostics;
@@ -42,6 +43,9 @@ pub struct CompileOptions {
     /// Count each table's hits and misses for `p4bpf top`
     /// (`--table-stats`; `--trace` counts them too).
     pub table_stats: bool,
+    /// Cache the results of costly table searches (`--table-caching`,
+    /// [`table_cache`]).
+    pub table_caching: bool,
 }
 
 /// What the emitted program records besides doing its work.
@@ -116,6 +120,19 @@ pub fn generate_with(
     extern_c: Option<&str>,
     instrument: Instrument,
 ) -> Result<Generated, Diagnostics> {
+    generate_cached(fe, name, hook, extern_c, instrument, false)
+}
+
+/// [`generate_with`], caching costly table searches when `table_caching`
+/// is set (their warnings among the others).
+pub fn generate_cached(
+    fe: &p4bpf_front::Frontend,
+    name: &str,
+    hook: Hook,
+    extern_c: Option<&str>,
+    instrument: Instrument,
+    table_caching: bool,
+) -> Result<Generated, Diagnostics> {
     let Some(checked) = &fe.checked else {
         let mut diags = Diagnostics::default();
         diags.error(
@@ -141,6 +158,9 @@ pub fn generate_with(
     if instrument != Instrument::Off {
         pipeline.table_stats = Some(emit::table_stats_description(&prog));
     }
+    let (caches, cache_warnings) = table_cache::CachePlan::of(&prog, table_caching);
+    prog.warnings.extend(cache_warnings);
+    pipeline.table_caches = caches.describe(&prog, &pipeline);
     let c = emit::emit(
         &prog,
         &emit::EmitOptions {
@@ -148,6 +168,7 @@ pub fn generate_with(
             pipeline_json: &pipeline.to_json(),
             extern_c,
             instrument,
+            caches: &caches,
         },
     );
     Ok(Generated {
@@ -212,12 +233,13 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
         })?),
         None => None,
     };
-    let generated = match generate_with(
+    let generated = match generate_cached(
         &fe,
         &name,
         options.hook,
         extern_c.as_deref(),
         options.instrument(),
+        options.table_caching,
     ) {
         Ok(x) => x,
         Err(diagnostics) => {

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod digest;
 pub mod port_slots;
+pub mod table_cache;
 pub mod trace;
 
 /// Name of the ELF section that holds the JSON of a [`Pipeline`] (UTF-8
@@ -178,6 +179,10 @@ pub struct Pipeline {
     /// when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub idle_timers: Vec<IdleTimer>,
+    /// The table caches of a `--table-caching` build; `None` (and left
+    /// out of the JSON) otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table_caches: Option<table_cache::TableCaches>,
 }
 
 /// An entry a table starts with (P4's non-const `entries`), in the
@@ -827,6 +832,7 @@ mod tests {
             }],
             digests: None,
             idle_timers: vec![],
+            table_caches: None,
             register_initials: vec![RegisterInitial {
                 name: "In.r".into(),
                 map: "In_r".into(),

@@ -51,6 +51,7 @@ mod sys;
 mod sys_net;
 mod sys_ops;
 pub mod table;
+pub mod table_cache;
 pub mod ternary;
 pub mod ternary_cells;
 pub mod ternary_store;

@@ -28,6 +28,8 @@ pub struct Map {
     value_size: u32,
     max_entries: u32,
     map_type: i32,
+    /// Table caches a write here makes stale (`crate::table_cache`).
+    renews: Vec<crate::table_cache::Renewal>,
 }
 
 /// Where the map lives.
@@ -60,6 +62,7 @@ impl Map {
             value_size,
             max_entries,
             map_type,
+            renews: vec![],
         }
     }
 
@@ -75,6 +78,7 @@ impl Map {
             value_size,
             max_entries,
             map_type,
+            renews: vec![],
         })
     }
 
@@ -151,13 +155,29 @@ impl Map {
     /// Removes `key` (of the map's key size): 0 or a negative errno, as
     /// the kernel's call answers, from either place.
     pub(crate) fn delete_status(&self, key: &[u8]) -> Result<i32> {
-        Ok(match &self.place {
+        let status = match &self.place {
             // SAFETY: the caller checked the key buffer has the key size.
             Place::Kernel(fd) => unsafe {
                 crate::sys_ops::bpf_map_delete_elem(*fd, key.as_ptr().cast())
             },
             Place::User(host) => host.delete(&self.name, key)?,
-        })
+        };
+        self.renew_caches()?;
+        Ok(status)
+    }
+
+    /// This map's contents changed (or may have: a failed batch can stop
+    /// midway): every table cache fed by it gets a fresh generation.
+    pub(crate) fn renew_caches(&self) -> Result<()> {
+        self.renews
+            .iter()
+            .try_for_each(crate::table_cache::Renewal::renew)
+    }
+
+    /// The same map, renewing `renewal`'s cache after every write.
+    pub(crate) fn renewing(mut self, renewal: crate::table_cache::Renewal) -> Map {
+        self.renews.push(renewal);
+        self
     }
 
     /// Write `value` under `key` (on every CPU, for a per-CPU map).
@@ -179,6 +199,7 @@ impl Map {
             },
             Place::User(host) => host.update(&self.name, key, value, flags)?,
         };
+        self.renew_caches()?;
         match -status {
             0 => Ok(()),
             EEXIST => Err(RuntimeError::Value(format!(
@@ -202,6 +223,7 @@ impl Map {
             },
             Place::User(host) => host.delete(&self.name, key)?,
         };
+        self.renew_caches()?;
         match -status {
             0 => Ok(()),
             ENOENT => Err(RuntimeError::KeyNotFound {

@@ -99,11 +99,13 @@ impl LoadedPipeline {
         }
     }
 
+    /// Map `name`, renewing the table caches its writes make stale.
     pub fn map(&self, name: &str) -> Result<Map> {
-        match &self.executor {
+        let open = |name: &str| match &self.executor {
             Executor::Kernel(object) => object.map(name),
             Executor::User(host) => Map::in_user_host(host, name),
-        }
+        };
+        crate::table_cache::with_renewals(open(name)?, &self.description, open)
     }
 
     /// Descriptor of the entry program (valid while `self` lives).

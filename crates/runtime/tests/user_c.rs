@@ -1,7 +1,7 @@
 //! The user-space target's C stand-ins against the kernel's semantics
 //! (`user-c/tests/semantics.c`: map flags and capacities, LPM matching,
 //! packet resize limits, redirect verdicts, csum_diff, XDP metadata,
-//! maps of maps, a devmap broadcast's walk and queues), built with
+//! LRU eviction, maps of maps, a devmap broadcast's walk and queues), built with
 //! AddressSanitizer and UBSan. Skips, saying why, without clang.
 
 use std::path::Path;

@@ -4,7 +4,9 @@
  * so the value pointers lookups hand out stay valid, as in the kernel
  * (programs count through them). Hash and LPM maps search their used
  * slots; an LPM key is {u32 prefixlen; bytes} and matches on the first
- * prefixlen bits. Per-CPU maps behave as one-CPU maps. Return codes are
+ * prefixlen bits. An LRU hash, when full, makes room by dropping the
+ * entry least recently inserted or looked up (the kernel's is approximate;
+ * this one is exact). Per-CPU maps behave as one-CPU maps. Return codes are
  * the kernel's: -EEXIST, -ENOENT, -E2BIG, -ENOSPC, -EINVAL.
  *
  * Maps of maps hold inner maps' ids (the slot of `maps` they live in); a
@@ -26,7 +28,8 @@ struct p4u_map {
     unsigned char *keys;
     unsigned char *values;
     unsigned char *used;
-    /* When each slot was inserted (devmaps walk a bucket newest first). */
+    /* When each slot was inserted (devmaps walk a bucket newest first);
+     * in an LRU hash, last used. */
     __u64 *stamps;
     __u32 high_water; /* slots at or above this were never used */
     /* How many maps of maps hold this map, when it has no definition. */
@@ -53,6 +56,23 @@ static int is_map_of_maps(const struct p4u_map *m)
 }
 
 static __u64 insertions;
+
+static int is_lru(const struct p4u_map *m)
+{
+    return m->shape.type == BPF_MAP_TYPE_LRU_HASH;
+}
+
+/* The least recently used slot of a full LRU hash, freed for a new key. */
+static long evict_least_recent(struct p4u_map *m)
+{
+    long oldest = -1;
+    for (__u32 i = 0; i < m->shape.max_entries; i++)
+        if (m->used[i] && (oldest < 0 || m->stamps[i] < m->stamps[oldest]))
+            oldest = i;
+    if (oldest >= 0)
+        m->used[oldest] = 0;
+    return oldest;
+}
 
 /* A free place in `maps`: one a freed inner map left, or the next. */
 static struct p4u_map *free_slot(void)
@@ -229,6 +249,8 @@ void *p4u_map_value(struct p4u_map *m, const void *key)
 void *p4u_map_lookup(struct p4u_map *m, const void *key)
 {
     void *value = p4u_map_value(m, key);
+    if (value && is_lru(m))
+        m->stamps[((unsigned char *)value - m->values) / m->shape.value_size] = ++insertions;
     return value && is_map_of_maps(m) ? p4u_inner_map(value) : value;
 }
 
@@ -256,6 +278,8 @@ long p4u_map_update(struct p4u_map *m, const void *key, const void *value, __u64
         for (__u32 i = 0; i < m->shape.max_entries && slot < 0; i++)
             if (!m->used[i])
                 slot = i;
+        if (slot < 0 && is_lru(m))
+            slot = evict_least_recent(m);
         if (slot < 0)
             return is_lpm(m) ? -ENOSPC : -E2BIG;
         m->used[slot] = 1;

@@ -23,7 +23,15 @@ pub fn p4_object_at(
         hook,
         ..target::default_compile_options()
     };
-    let done = p4bpf_compiler::compile_file(p4, &options).map_err(compile::error_text)?;
+    p4_object_with(p4, &options)
+}
+
+/// The object of `p4` built with `options`, and its pipeline.
+pub fn p4_object_with(
+    p4: &Path,
+    options: &CompileOptions,
+) -> Result<(Vec<u8>, p4bpf_layout::Pipeline), String> {
+    let done = p4bpf_compiler::compile_file(p4, options).map_err(compile::error_text)?;
     let image = std::fs::read(&done.object)
         .map_err(|e| format!("cannot read {}: {e}", done.object.display()))?;
     Ok((image, done.pipeline))

@@ -93,6 +93,20 @@ pub fn run(request: &Request) -> Result<Results, String> {
     outcome
 }
 
+/// `--table-cache`: the cache's figure as Markdown.
+pub fn table_cache(request: &Request) -> Result<String, String> {
+    check_bpf_available().map_err(|e| format!("cannot benchmark on this machine: {e}"))?;
+    let scratch = std::env::temp_dir().join(format!("p4bpf-bench-cache-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)
+        .map_err(|e| format!("cannot create {}: {e}", scratch.display()))?;
+    let load_at_start = load_average();
+    let rows = super::table_cache::run(request, &scratch);
+    // Best effort: a leftover scratch folder is harmless.
+    let _ = std::fs::remove_dir_all(&scratch);
+    let load = (load_at_start, load_average());
+    Ok(super::table_cache::markdown(request, &rows?, &load))
+}
+
 fn run_in(request: &Request, scratch: &Path) -> Result<Results, String> {
     let load_at_start = load_average();
     // The veth pair first: routed cases need its ifindex in their entries.

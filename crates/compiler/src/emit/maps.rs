@@ -72,6 +72,7 @@ impl Emitter<'_> {
             }
         }
         out.push_str(&self.profile_maps());
+        out.push_str(&self.cache_definitions());
         out.push_str(&self.timer_profiles_map());
         out.push_str(&self.defaults_definition());
         out.push_str(&self.scanned_value_sets());

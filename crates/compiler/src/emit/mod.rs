@@ -49,6 +49,7 @@ mod source_map;
 mod split;
 mod stages;
 mod stmt;
+mod table_cache;
 mod tables;
 mod ternary;
 mod trace;
@@ -142,6 +143,8 @@ pub struct Emitter<'p> {
     /// Inside a locked `@atomic` block: the cells looked up before the
     /// lock, as (register, index in C, pointer) ([`atomic`]).
     atomic_cells: RefCell<Vec<(crate::ir::ExternId, String, String)>>,
+    /// The tables looked up through a cache first (`--table-caching`).
+    caches: crate::table_cache::CachePlan,
 }
 
 /// What goes into the C file besides the program.
@@ -153,6 +156,8 @@ pub struct EmitOptions<'o> {
     pub extern_c: Option<&'o str>,
     /// The instrumented builds: table counts, or those and trace records.
     pub instrument: Instrument,
+    /// The tables to cache (`--table-caching`).
+    pub caches: &'o crate::table_cache::CachePlan,
 }
 
 /// The map macros extern files written for p4c's eBPF back end use.
@@ -193,7 +198,7 @@ fn notes_flag_definition() -> String {
 }
 
 /// `name` with every character C identifiers cannot hold made `_`.
-fn c_identifier(name: &str) -> String {
+pub(crate) fn c_identifier(name: &str) -> String {
     name.chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
         .collect()
@@ -224,7 +229,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         labels: std::cell::Cell::new(0),
         split: split::Split::plan(prog),
         instrument: options.instrument,
-        stages: stages::Stages::plan(prog),
+        stages: stages::Stages::plan(prog, options.caches),
         in_egress_function: false,
         parser_loops: RefCell::default(),
         loop_rounds: RefCell::default(),
@@ -238,6 +243,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
             _ => crate::midend::resets::SkippedResets::of(prog),
         },
         atomic_cells: RefCell::default(),
+        caches: options.caches.clone(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();

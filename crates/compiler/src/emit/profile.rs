@@ -135,12 +135,19 @@ impl Emitter<'_> {
     /// `empty_group` set when a group with no members was named and the
     /// table has an action for that.
     pub(super) fn resolve_member(&self, t: &Table) -> Vec<CStmt> {
-        let Some(im) = &t.implementation else {
+        let Some((mut out, resolution)) = self.member_parts(t) else {
             return vec![];
         };
-        let Some(p) = self.prog.profile(im.profile) else {
-            return vec![];
-        };
+        out.push(resolution);
+        out.push(line("action = member ? member->action : 0"));
+        out
+    }
+
+    /// The declarations of `member` (and `empty_group`), and the `if`
+    /// finding the member the reference in `value` names.
+    pub(super) fn member_parts(&self, t: &Table) -> Option<(Vec<CStmt>, CStmt)> {
+        let im = t.implementation.as_ref()?;
+        let p = self.prog.profile(im.profile)?;
         let empty_action = im.empty_group_action.is_some();
         let mut out = vec![
             CStmt::Comment(format!("the entry names a member or a group of {}", p.name)),
@@ -157,16 +164,15 @@ impl Emitter<'_> {
             }],
             None => vec![],
         };
-        out.push(CStmt::If {
+        let resolution = CStmt::If {
             cond: format!("value && action == {MEMBER}"),
             then: vec![line(format!(
                 "member = bpf_map_lookup_elem(&{}, &value->ref)",
                 members_map(p)
             ))],
             other: by_group,
-        });
-        out.push(line("action = member ? member->action : 0"));
-        out
+        };
+        Some((out, resolution))
     }
 
     /// One member of the group `value` names, by the hash of `t`'s

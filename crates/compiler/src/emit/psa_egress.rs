@@ -185,10 +185,11 @@ pub fn egress_function(e: &mut Emitter) -> String {
         on_copy: Cell::new(false),
         missed_table: Cell::new(None),
         placement: Default::default(),
-        fused_ingress: super::psa_fuse::plan(e.prog),
+        fused_ingress: super::psa_fuse::plan(e.prog, &e.caches),
         // A reset here (recirculation) resets every field.
         skipped_resets: Default::default(),
         atomic_cells: RefCell::default(),
+        caches: e.caches.clone(),
     };
     let mut text = match &egress.fused_ingress {
         Some(fusion) => egress.fuse_write_function(fusion),

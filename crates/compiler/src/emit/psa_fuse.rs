@@ -66,7 +66,7 @@ pub struct Fusion {
 
 /// The fusion of `prog`'s unicast path, or `None` where it cannot be
 /// shown to mean the same as writing then parsing the headers.
-pub fn plan(prog: &Program) -> Option<Fusion> {
+pub fn plan(prog: &Program, caches: &crate::table_cache::CachePlan) -> Option<Fusion> {
     let start = super::psa_egress::egress_start(prog)?;
     let i = &prog.intrinsics;
     // Clones are made of the bytes at the deparsers (at XDP planned at
@@ -76,7 +76,7 @@ pub fn plan(prog: &Program) -> Option<Fusion> {
     }
     // The emitted bits are locals of the entry function: a tail call
     // between the deparser and egress would lose them.
-    if super::stages::Stages::plan(prog).staged() {
+    if super::stages::Stages::plan(prog, caches).staged() {
         return None;
     }
     let emits = emits_in_order(&prog.deparser()?.body);
@@ -237,7 +237,7 @@ impl Emitter<'_> {
         if self.in_egress_function || self.on_copy.get() {
             return None;
         }
-        plan(self.prog)
+        plan(self.prog, &self.caches)
     }
 
     fn fuse_write_name(&self) -> String {
@@ -248,7 +248,7 @@ impl Emitter<'_> {
     /// the entry function, or on a copy (`0, 0`: the copy is of the
     /// written bytes).
     pub fn fuse_call_args(&self, on_copy: bool) -> &'static str {
-        match (plan(self.prog).is_some(), on_copy) {
+        match (plan(self.prog, &self.caches).is_some(), on_copy) {
             (false, _) => "",
             (true, false) => ", fuse_emitted, fuse_from",
             (true, true) => ", 0, 0",

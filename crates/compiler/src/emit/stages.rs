@@ -14,6 +14,7 @@
 use super::c::{line, CStmt};
 use super::{entry_name, Emitter};
 use crate::ir::{Program, Step, Stmt, Storage, TableId};
+use crate::table_cache::CachePlan;
 use std::collections::BTreeSet;
 
 /// The kernel's limit on maps one program refers to.
@@ -41,14 +42,16 @@ pub struct Stages {
 
 impl Stages {
     /// Cuts before each top-level control statement whose tables would
-    /// take the current stage past the map limit.
-    pub fn plan(prog: &Program) -> Stages {
+    /// take the current stage past the map limit (a cached table's cache
+    /// counting as one map more, the caches' generations as a shared one).
+    pub fn plan(prog: &Program, caches: &CachePlan) -> Stages {
+        let generations = usize::from(!caches.is_empty());
         let budget = MAPS_PER_PROGRAM
-            .saturating_sub(SHARED_MAPS + prog.externs.len() + prog.value_sets.len());
+            .saturating_sub(SHARED_MAPS + generations + prog.externs.len() + prog.value_sets.len());
         let all: BTreeSet<TableId> = (0..prog.tables.len())
             .filter_map(|i| u32::try_from(i).ok().map(TableId))
             .collect();
-        if maps_of(prog, &all) <= budget {
+        if maps_of(prog, caches, &all) <= budget {
             return Stages::default();
         }
         let mut cuts = vec![];
@@ -58,7 +61,7 @@ impl Stages {
                 let mut tables = BTreeSet::new();
                 tables_in(prog, std::slice::from_ref(stmt), &mut tables);
                 let grown: BTreeSet<TableId> = stage.union(&tables).copied().collect();
-                if maps_of(prog, &grown) > budget && !stage.is_empty() {
+                if maps_of(prog, caches, &grown) > budget && !stage.is_empty() {
                     cuts.push(Cut { step, stmt: index });
                     stage = tables;
                 } else {
@@ -96,8 +99,9 @@ fn controls(prog: &Program) -> impl Iterator<Item = (usize, &Vec<Stmt>)> {
 }
 
 /// Maps the tables `ids` define.
-fn maps_of(prog: &Program, ids: &BTreeSet<TableId>) -> usize {
-    ids.iter()
+fn maps_of(prog: &Program, caches: &CachePlan, ids: &BTreeSet<TableId>) -> usize {
+    let tables: usize = ids
+        .iter()
         .filter_map(|id| prog.table(*id))
         .map(|t| match t.storage {
             // Groups, filters and buckets.
@@ -106,7 +110,8 @@ fn maps_of(prog: &Program, ids: &BTreeSet<TableId>) -> usize {
             // Code holds the entries; defaults share one array.
             Storage::Code | Storage::DefaultOnly => 0,
         })
-        .sum()
+        .sum();
+    tables + ids.iter().filter(|id| caches.slot(**id).is_some()).count()
 }
 
 /// Every table applied in `stmts`, inside branches and actions too.

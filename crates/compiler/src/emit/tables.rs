@@ -156,9 +156,10 @@ impl Emitter<'_> {
         body.push(line(format!("struct {}_key key = {{}}", t.c_name)));
         body.extend(self.fill_key(t, l));
         body.push(line(format!("struct {}_value *value = 0", t.c_name)));
+        let mut search = vec![];
         match t.storage {
             Storage::Array => {
-                body.push(line(format!(
+                search.push(line(format!(
                     "u32 index = key.{}",
                     l.key
                         .fields
@@ -166,42 +167,53 @@ impl Emitter<'_> {
                         .map(|f| f.c_name.as_str())
                         .unwrap_or("")
                 )));
-                body.push(line(format!(
+                search.push(line(format!(
                     "value = bpf_map_lookup_elem(&{}, &index)",
                     t.c_name
                 )));
                 // Array slots always exist: an unfilled slot (code 0) is a miss.
-                body.push(CStmt::If {
+                search.push(CStmt::If {
                     cond: "value && value->action == 0".into(),
                     then: vec![line("value = 0")],
                     other: vec![],
                 });
             }
-            Storage::Ternary => body.extend(self.ternary_search(t, l)),
-            Storage::DefaultOnly => body.push(CStmt::Comment("no key: every lookup misses".into())),
+            Storage::Ternary => search.extend(self.ternary_search(t, l)),
+            Storage::DefaultOnly => {
+                search.push(CStmt::Comment("no key: every lookup misses".into()))
+            }
             // Add-on-miss inserts `key`, so it looks `key` up too.
             _ => match self
                 .key_from_packet(t, l)
                 .filter(|_| !t.add_on_miss && t.entry_timer.is_none())
             {
                 Some(point) => {
-                    body.push(line("const void *key_at = &key"));
-                    body.extend(point);
-                    body.push(line(format!(
+                    search.push(line("const void *key_at = &key"));
+                    search.extend(point);
+                    search.push(line(format!(
                         "value = bpf_map_lookup_elem(&{}, key_at)",
                         t.c_name
                     )));
                 }
-                None => body.push(line(format!(
+                None => search.push(line(format!(
                     "value = bpf_map_lookup_elem(&{}, &key)",
                     t.c_name
                 ))),
             },
         }
+        let reads_default = runtime_default(t) && !self.runs_one_plain_action(t);
+        let cached = self.caches.slot(id).is_some();
+        let default_lookup = self.default_lookup(id, "value", line("action = value->action"));
+        match cached {
+            true => body.extend(self.cached_search(id, t, search, reads_default)),
+            false => body.extend(search),
+        }
+        // A cached result says whether it hit; its value is the miss's too.
+        let found = if cached { "found.hit" } else { "value" };
         body.extend(self.timer_expiry(t));
         body.push(line("u32 action = 0"));
         if self.counts_tables() {
-            body.push(line("u8 trace_hit = value != 0"));
+            body.push(line(format!("u8 trace_hit = {found} != 0")));
         }
         let mut on_hit = vec![line("action = value->action")];
         if let Some(h) = &hit {
@@ -212,25 +224,20 @@ impl Emitter<'_> {
         if let Some(h) = &hit {
             on_miss.push(line(format!("{h} = 0")));
         }
-        if runtime_default(t) && !self.runs_one_plain_action(t) {
-            on_miss.push(line(format!("u32 slot = {}", id.index())));
-            on_miss.push(line(format!(
-                "value = bpf_map_lookup_elem(&{}, &slot)",
-                defaults_map(self.prog)
-            )));
-            on_miss.push(CStmt::If {
-                cond: "value".into(),
-                then: vec![line("action = value->action")],
-                other: vec![],
-            });
+        match (reads_default, cached) {
+            (true, true) => {
+                on_miss.extend([line("value = &found.value"), line("action = value->action")])
+            }
+            (true, false) => on_miss.extend(default_lookup),
+            (false, _) => {}
         }
         body.push(CStmt::If {
-            cond: "value".into(),
+            cond: found.into(),
             then: on_hit,
             other: on_miss,
         });
         body.extend(self.trace_table(id, t, "trace_hit"));
-        body.extend(self.resolve_member(t));
+        body.extend(self.cached_member(id, t));
         // A profile's member holds the arguments, else the entry does.
         let member_layout = self.member_layout_of(t);
         let (holder, l) = match &member_layout {
@@ -288,6 +295,23 @@ impl Emitter<'_> {
         }
         body.extend(self.timer_restart(t));
         vec![CStmt::Block(body)]
+    }
+
+    /// A miss's runtime default of table `id`: `into` pointed at it and,
+    /// when the control plane set one, `then` run.
+    pub(super) fn default_lookup(&self, id: TableId, into: &str, then: CStmt) -> Vec<CStmt> {
+        vec![
+            line(format!("u32 slot = {}", id.index())),
+            line(format!(
+                "{into} = bpf_map_lookup_elem(&{}, &slot)",
+                defaults_map(self.prog)
+            )),
+            CStmt::If {
+                cond: into.into(),
+                then: vec![then],
+                other: vec![],
+            },
+        ]
     }
 
     /// The defaults map: a union of the value structs of the tables with a

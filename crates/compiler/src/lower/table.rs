@@ -145,6 +145,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         }
         let c_name = self.c_name(&p4);
         let p4_id = self.id_annotation(&decl.annotations);
+        let cache = self.cache_annotation(&decl.annotations, decl.span);
         let origin = self.diags.origin(decl.span);
         let implementation = self.table_implementation(profile, id, &actions);
         let entries_here = storage == Storage::Code || !initial_entries.is_empty();
@@ -169,8 +170,30 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             direct,
             entry_timer,
             initial_entries,
+            cache,
         });
         self.bind(&name.name, Binding::Table(id));
+    }
+
+    /// `@p4bpf_cache` or `@p4bpf_no_cache`, not both.
+    fn cache_annotation(
+        &mut self,
+        annotations: &[ast::Annotation],
+        span: p4bpf_front::source::Span,
+    ) -> Option<bool> {
+        match (
+            Self::has_annotation(annotations, "p4bpf_cache"),
+            Self::has_annotation(annotations, "p4bpf_no_cache"),
+        ) {
+            (true, true) => {
+                self.diags.error(
+                    span,
+                    "a table is either `@p4bpf_cache` or `@p4bpf_no_cache`, not both",
+                );
+                None
+            }
+            (cached, uncached) => (cached || uncached).then_some(cached),
+        }
     }
 
     fn storage(

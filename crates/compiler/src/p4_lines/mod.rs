@@ -157,6 +157,7 @@ ebpfFilter(prs(), f()) main;
             extern_file: None,
             trace: false,
             table_stats: false,
+            table_caching: false,
         };
         let compiled = compile_file(&source, &options).unwrap_or_else(|e| panic!("{e:?}"));
         let object = std::fs::read(&compiled.object).unwrap_or_else(|e| panic!("{e}"));

@@ -151,10 +151,13 @@ impl Packed {
     }
 
     fn insert_as_given(&self, map: &Map, table: &Table) -> std::result::Result<(), Refusal> {
-        match map.fd() {
+        let done = match map.fd() {
             Ok(fd) if !map.per_cpu() => self.insert_kernel(map, fd, table),
             _ => self.insert_through(map, table),
-        }
+        };
+        // The batch went in by system calls of its own.
+        map.renew_caches().map_err(|e| (None, e))?;
+        done
     }
 
     fn insert_kernel(&self, map: &Map, fd: i32, table: &Table) -> std::result::Result<(), Refusal> {

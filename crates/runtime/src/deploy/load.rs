@@ -198,6 +198,10 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     if !description.idle_timers.is_empty() {
         names.push(p4bpf_layout::IdleTimer::PROFILES_MAP.to_string());
     }
+    if let Some(caches) = &description.table_caches {
+        names.push(caches.generations_map.clone());
+        names.extend(caches.caches.iter().map(|c| c.map.clone()));
+    }
     names.sort();
     names.dedup();
     names
@@ -267,6 +271,7 @@ mod tests {
             initial_entries: vec![],
             composite_registers: vec![],
             idle_timers: vec![],
+            table_caches: None,
         };
         assert_eq!(map_names(&description), ["a", "c", "out"]);
     }

@@ -160,7 +160,8 @@ impl Deployment {
 
 impl MapSource for Deployment {
     fn map(&self, name: &str) -> Result<Map> {
-        self.pinned_map(name, &format!("maps/{name}"))
+        let open = |name: &str| self.pinned_map(name, &format!("maps/{name}"));
+        crate::table_cache::with_renewals(open(name)?, &self.description, open)
     }
 
     fn copy_program(&self) -> Result<Option<OwnedFd>> {

@@ -15,6 +15,7 @@ mod profiles;
 pub mod registers;
 mod replication;
 mod run;
+mod table_cache;
 mod timers;
 mod value_sets;
 pub mod xdp_limit;

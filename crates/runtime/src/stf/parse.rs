@@ -132,6 +132,20 @@ pub enum Command {
     IdleSweep {
         expected: usize,
     },
+    /// `cache_put TABLE WORDS...` (p4bpf's own): a result written into
+    /// the table's cache (`super::table_cache`).
+    CachePut {
+        table: String,
+        words: Vec<String>,
+    },
+    /// `modify TABLE [PRIORITY] FIELD:VALUE... ACTION(...)` (p4bpf's own):
+    /// a new action for an existing entry.
+    Modify {
+        table: String,
+        priority: Option<u32>,
+        keys: Vec<(String, String)>,
+        action: ActionCall,
+    },
 }
 
 /// A malformed STF line (or an unreadable file: line 0).
@@ -216,6 +230,8 @@ fn parse_command(content: &str) -> Result<Command, String> {
         "wait" => Ok(Command::Wait),
         "expire_profile" => super::timers::parse(rest),
         "idle_sweep" => super::timers::parse_sweep(rest),
+        "cache_put" => super::table_cache::parse_put(rest),
+        "modify" => super::table_cache::parse_modify(rest),
         w @ ("mc_mgrp_create" | "mc_node_create" | "mc_node_associate" | "mirroring_add"
         | "mirroring_add_mc" | "mirroring_get") => {
             super::replication::parse(w, rest).map(Command::Replication)
@@ -239,7 +255,7 @@ fn parse_command(content: &str) -> Result<Command, String> {
             _ => Err("usage: meter_get_rates METER INDEX".into()),
         },
         other => Err(format!(
-            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, mirroring_add_mc, mirroring_get, check_direct_counter, direct_meter_set, act_prof_*, table_indirect_*, pvs_add)"
+            "unsupported STF command `{other}` (supported: add, delete, setdefault, packet, expect, check_counter, wait, register_read, register_write, register_reset, counter_read, meter_set, meter_set_rates, meter_array_set_rates, meter_get_rates, mc_mgrp_create, mc_node_create, mc_node_associate, mirroring_add, mirroring_add_mc, mirroring_get, check_direct_counter, direct_meter_set, act_prof_*, table_indirect_*, pvs_add, cache_put, modify)"
         )),
     }
 }
@@ -270,7 +286,7 @@ fn hex_bytes(data: &str) -> Result<Vec<u8>, String> {
         .collect())
 }
 
-fn parse_add(rest: &str) -> Result<Command, String> {
+pub(super) fn parse_add(rest: &str) -> Result<Command, String> {
     const USAGE: &str = "usage: add TABLE [PRIORITY] FIELD:VALUE... ACTION(PARAM:VALUE,...)";
     // The action call is the last word group and may contain spaces: it
     // starts at the word holding the first `(`.

@@ -153,6 +153,13 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 profile,
                 nanoseconds,
             } => super::timers::set(pipeline, *profile, *nanoseconds),
+            Command::CachePut { table, words } => super::table_cache::put(pipeline, table, words),
+            Command::Modify {
+                table,
+                priority,
+                keys,
+                action,
+            } => modify(pipeline, table, *priority, keys, action),
             Command::IdleSweep { expected } => {
                 super::timers::sweep(pipeline, *expected).map(|found| {
                     for idle in found {
@@ -289,6 +296,20 @@ fn add(
     let mut spec = key_spec(pipeline.description(), table, priority, keys)?;
     (spec.action, spec.args) = action_args(table, call)?;
     table::add_entry(pipeline, table, &spec)
+}
+
+/// A new action for the entry of `table` with `keys` and `priority`.
+fn modify(
+    pipeline: &impl PacketTarget,
+    table_name: &str,
+    priority: Option<u32>,
+    keys: &[(String, String)],
+    call: &ActionCall,
+) -> Result<()> {
+    let table = names::table(pipeline.description(), table_name)?;
+    let mut spec = key_spec(pipeline.description(), table, priority, keys)?;
+    (spec.action, spec.args) = action_args(table, call)?;
+    crate::control::modify(pipeline, table, &spec)
 }
 
 /// The entry of `table` with `keys` (by field name) and `priority`.

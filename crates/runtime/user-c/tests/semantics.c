@@ -1,5 +1,5 @@
 /* The user-space stand-ins behave as the kernel does: map flags and
- * capacities, LPM longest match, packet resize limits, csum_diff. Built
+ * capacities, LPM longest match, LRU eviction, packet resize limits, csum_diff. Built
  * with sanitizers by crates/runtime/tests/user_c.rs; exits 0 when every
  * check holds, else prints the first one that failed. */
 #include "p4u_runtime.h"
@@ -28,6 +28,7 @@ struct { __uint(type, BPF_MAP_TYPE_ARRAY); __type(key, __u32); __type(value, __u
 struct lpm_key { __u32 prefixlen; __u8 addr[4]; };
 struct { __uint(type, BPF_MAP_TYPE_LPM_TRIE); __type(key, struct lpm_key); __type(value, __u32); __uint(max_entries, 3); __uint(map_flags, BPF_F_NO_PREALLOC); } lpm SEC(".maps");
 
+struct { __uint(type, BPF_MAP_TYPE_LRU_HASH); __type(key, __u32); __type(value, __u32); __uint(max_entries, 2); } lru SEC(".maps");
 struct { __uint(type, BPF_MAP_TYPE_DEVMAP_HASH); __type(key, __u32); __type(value, __u32); __uint(max_entries, 4); } ports SEC(".maps");
 
 static int maps(void)
@@ -150,6 +151,22 @@ struct devmap_def {
 };
 struct { __uint(type, BPF_MAP_TYPE_HASH_OF_MAPS); __type(key, __u64); __uint(max_entries, 2); __array(values, struct devmap_def); } outer SEC(".maps");
 
+/* A full LRU hash makes room for a new key by dropping the least recently
+ * used one, a lookup counting as a use. */
+static int lru_maps(void)
+{
+    __u32 k1 = 1, k2 = 2, k3 = 3, v = 5;
+    CHECK(bpf_map_update_elem(&lru, &k1, &v, BPF_ANY) == 0);
+    CHECK(bpf_map_update_elem(&lru, &k2, &v, BPF_ANY) == 0);
+    CHECK(bpf_map_lookup_elem(&lru, &k1) != NULL);
+    CHECK(bpf_map_update_elem(&lru, &k3, &v, BPF_ANY) == 0);
+    CHECK(bpf_map_lookup_elem(&lru, &k2) == NULL);
+    CHECK(bpf_map_lookup_elem(&lru, &k1) != NULL && bpf_map_lookup_elem(&lru, &k3) != NULL);
+    CHECK(bpf_map_update_elem(&lru, &k2, &v, BPF_NOEXIST) == 0);
+    CHECK(bpf_map_lookup_elem(&lru, &k1) == NULL);
+    return 0;
+}
+
 static __u32 walked[8], walked_count;
 
 static void note(const struct bpf_devmap_val *entry)
@@ -237,7 +254,7 @@ static void ignore_hex(const unsigned char *bytes, __u32 length)
 
 int main(void)
 {
-    int failed = maps() || packets() || checksums() || metadata() || maps_of_maps() || broadcasts();
+    int failed = maps() || lru_maps() || packets() || checksums() || metadata() || maps_of_maps() || broadcasts();
     p4u_copies_put(ignore_hex);
     free(p4u_current.buffer);
     if (!failed)
