@@ -128,16 +128,29 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
 "
         }
         Helper::SkbShrink => {
-            "/* Removes the first `n` bytes of a TC packet the kernel will not shrink
- * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
- * 32-byte chunks, then trims the tail. Packets up to 4 KiB. A global
- * function: the verifier walks its loop once, not once per parser path;
- * its chunk is small because its stack adds to the caller's. */
-__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+            "/* Removes the first `n` bytes of a TC packet whose next `kept` bytes
+ * the deparser rewrites. bpf_skb_adjust_room removes bytes after the MAC
+ * header the kernel knows (BPF_ADJ_ROOM_MAC), not at the front: right
+ * only when that header ends within the `kept` bytes (it is 14 bytes, 18
+ * once a VLAN tag is put back, more once the head grew), and only for
+ * IPv4/IPv6 packets keeping a whole header. Otherwise the rest moves
+ * forward in 32-byte chunks and the tail is trimmed (packets up to 4 KiB;
+ * the kernel keeps at least the MAC header, so a frame shorter than 14
+ * bytes fails). A global function: the verifier walks its loop once, not
+ * once per parser path; its chunk is small because its stack adds to the
+ * caller's. */
+__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n, u32 kept)
 {
     u8 chunk[32];
     u32 len = skb->len;
-    if (n > len || len - n > 32 * 128)
+    if (n > len || kept > len - n)
+        return -1;
+    /* The network header (the MAC header's end) is within `kept` bytes
+     * exactly when the byte `len - kept - 1` after it is in the packet. */
+    if (kept < len && !bpf_skb_load_bytes_relative(skb, len - kept - 1, chunk, 1, BPF_HDR_START_NET)
+            && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    if (len - n > 32 * 128)
         return -1;
     for (u32 i = 0; i < 128; i++) {
         u32 from = n + i * 32;
