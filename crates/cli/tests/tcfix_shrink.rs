@@ -8,9 +8,10 @@
 //! front: used when fewer than 14 bytes were emitted, it left the first
 //! 14 bytes of the old prefix in place of the payload's start. A frame
 //! that would leave shorter than 14 bytes is dropped at every target (the
-//! kernel keeps an Ethernet header at TC and XDP). `vlan_pop.p4` pops a
-//! VLAN tag on live ports, where the MAC header is 18 bytes. The kernel
-//! runs skip without root/BPF; the user target needs clang only.
+//! kernel keeps an Ethernet header at TC and XDP). `vlan_pop.p4` and
+//! `grow_after_ethernet.p4` shrink and grow tagged frames on live ports,
+//! where the MAC header is 18 bytes. The kernel runs skip without
+//! root/BPF; the user target needs clang only.
 
 mod common;
 
@@ -80,16 +81,14 @@ fn the_bytes_left_out_are_the_ones_removed_in_the_kernel() {
     }
 }
 
-/// On a live port the kernel's MAC header is 18 bytes once the program
-/// has put a VLAN tag back: a program popping the tag (18 bytes parsed,
-/// 14 emitted) removed the 4 bytes after the tag on veth.
-#[test]
-fn a_popped_vlan_tag_is_the_part_removed_on_live_ports() {
+/// `stem`'s script passes at TC on veth (live ports), in the kernel and
+/// in user space.
+fn passes_on_live_ports_too(stem: &str) {
     if let Some(why) = common::kernel_unavailable() {
-        eprintln!("SKIPPED tcfix_shrink vlan_pop: {why}");
+        eprintln!("SKIPPED tcfix_shrink {stem}: {why}");
         return;
     }
-    let (p4, stf) = (own("vlan_pop.p4"), own("vlan_pop.stf"));
+    let (p4, stf) = (own(&format!("{stem}.p4")), own(&format!("{stem}.stf")));
     let (p4, stf) = (p4.to_string_lossy(), stf.to_string_lossy());
     for target in ["veth", "kernel", "user"] {
         let args = [
@@ -105,7 +104,23 @@ fn a_popped_vlan_tag_is_the_part_removed_on_live_ports() {
         let text = common::stdout(&out) + &common::stderr(&out);
         assert!(
             out.status.success() && text.contains("PASS: 3 packets, 0 failure(s)"),
-            "{target}:\n{text}"
+            "{stem} {target}:\n{text}"
         );
     }
+}
+
+/// On a live port the kernel's MAC header is 18 bytes once the program
+/// has put a VLAN tag back: a program popping the tag (18 bytes parsed,
+/// 14 emitted) removed the 4 bytes after the tag on veth.
+#[test]
+fn a_popped_vlan_tag_is_the_part_removed_on_live_ports() {
+    passes_on_live_ports_too("vlan_pop");
+}
+
+/// The same on growing: a program parsing Ethernet alone and adding a
+/// header after it opened the room after the put-back VLAN tag on veth,
+/// so the new header overwrote the tag.
+#[test]
+fn room_opens_after_the_parsed_bytes_on_live_ports() {
+    passes_on_live_ports_too("grow_after_ethernet");
 }
