@@ -1,11 +1,13 @@
 //! Registers of structs and of bit strings wider than 64 bits with an
 //! initial value (PSA 1.2 `Register(bit<32> size, T initial_value)`,
 //! `tests/tcfix_register/initial.p4`): a struct of 8-, 48- and 104-bit
-//! fields at a number and at a struct index, and a 100-bit register.
+//! fields at a number and at a struct index, and a 100-bit register;
+//! `nested.p4`: a struct with a bool and a nested struct, at a nested
+//! struct index.
 //! Untouched cells read the initial value in the data path and through
 //! the control plane (STF `register_read`, `p4bpf register get`); writes
 //! from either side read back as written; a reset cell reads the initial
-//! value again. Before, such a register was refused with a diagnostic.
+//! value again. Before, such registers were refused with a diagnostic.
 //! The kernel runs skip without root/BPF; the user target needs clang.
 
 mod common;
@@ -18,7 +20,7 @@ fn own(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// What the script's `register_read`s must report, at every target.
+/// What `initial.stf`'s `register_read`s must report, at every target.
 const READS: &[&str] = &[
     "initial.stf:23: register In.cells[0] = {a=0x5a, b=0x102030405ff, w=0x11223344556677889900aabbcc}",
     "initial.stf:24: register In.wide[0] = 0xf0000000000000000000000a5",
@@ -27,19 +29,28 @@ const READS: &[&str] = &[
     "initial.stf:37: register In.cells[1] = {a=0x5a, b=0x102030405ff, w=0x11223344556677889900aabbcc}",
 ];
 
-fn script_passes(target: &[&str]) {
-    let (p4, stf) = (own("initial.p4"), own("initial.stf"));
+/// The same for `nested.stf`.
+const NESTED_READS: &[&str] = &[
+    "nested.stf:14: register In.cells[0,0,0] = {flag=0x1, inner.port=0x1234, inner.tag=0xabcdef0123456789ff, tail=0x7e}",
+];
+
+/// Both scripts pass at `target`, their reads reported as above.
+fn scripts_pass(target: &[&str]) {
+    script_passes("initial", 6, READS, target);
+    script_passes("nested", 4, NESTED_READS, target);
+}
+
+fn script_passes(stem: &str, packets: usize, reads: &[&str], target: &[&str]) {
+    let (p4, stf) = (own(&format!("{stem}.p4")), own(&format!("{stem}.stf")));
     let (p4, stf) = (p4.to_string_lossy(), stf.to_string_lossy());
     let args = [&["test", p4.as_ref(), stf.as_ref()][..], target].concat();
     let out = common::p4bpf(&args);
     let text = common::stdout(&out) + &common::stderr(&out);
-    let label = target.join(" ");
+    let label = format!("{stem} {}", target.join(" "));
     assert!(out.status.success(), "{label}:\n{text}");
-    assert!(
-        text.contains("PASS: 6 packets, 0 failure(s)"),
-        "{label}:\n{text}"
-    );
-    for read in READS {
+    let pass = format!("PASS: {packets} packets, 0 failure(s)");
+    assert!(text.contains(&pass), "{label}:\n{text}");
+    for read in reads {
         assert!(text.contains(read), "{label}: no `{read}` in\n{text}");
     }
 }
@@ -54,8 +65,8 @@ fn initial_values_of_composite_registers_hold_in_user_space() {
         eprintln!("SKIPPED tcfix_register in user space: clang is not installed");
         return;
     }
-    script_passes(&["--target", "user", "--hook", "tc"]);
-    script_passes(&["--target", "user", "--hook", "xdp"]);
+    scripts_pass(&["--target", "user", "--hook", "tc"]);
+    scripts_pass(&["--target", "user", "--hook", "xdp"]);
 }
 
 #[test]
@@ -64,8 +75,8 @@ fn initial_values_of_composite_registers_hold_in_the_kernel() {
         eprintln!("SKIPPED tcfix_register: {why}");
         return;
     }
-    script_passes(&["--target", "kernel", "--hook", "tc"]);
-    script_passes(&["--target", "kernel", "--hook", "xdp"]);
+    scripts_pass(&["--target", "kernel", "--hook", "tc"]);
+    scripts_pass(&["--target", "kernel", "--hook", "xdp"]);
 }
 
 /// `p4bpf register get|set` on a loaded pipeline: the initial value of an

@@ -9,7 +9,7 @@
 
 use super::maps::map_def;
 use super::Emitter;
-use crate::cstruct::{CStruct, Scalar};
+use crate::cstruct::Scalar;
 use crate::ir::{
     composite_register_type, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp,
     Program, Ty,
@@ -176,28 +176,70 @@ pub fn composite_registers(prog: &Program) -> Vec<p4bpf_layout::CompositeRegiste
         .collect()
 }
 
-/// The C layout of a register's index or value type: a struct's fields
-/// (natural alignment, as the emitted struct), or one field `name`.
+/// The C layout of a register's index or value type: a struct's fields,
+/// nested ones named `outer.inner` (natural alignment, as the emitted
+/// structs), or one field `name`.
 fn c_fields(prog: &Program, ty: &Ty, name: &str) -> Vec<FieldLayout> {
-    let mut c = CStruct::new(false);
-    let fields: Vec<(String, u32)> = match ty {
-        Ty::Struct(agg) => prog.agg(*agg).map_or(vec![], |a| {
-            a.fields
-                .iter()
-                .map(|f| (f.name.clone(), f.ty.width().unwrap_or(0)))
-                .collect()
-        }),
-        ty => vec![(name.to_string(), ty.width().unwrap_or(0))],
+    let path = if matches!(ty, Ty::Struct(_)) {
+        ""
+    } else {
+        name
     };
-    for (field, width) in fields {
+    c_layout(prog, ty, path).fields
+}
+
+/// Fields, `sizeof` and alignment of a C value of type `ty`.
+struct CLayout {
+    fields: Vec<FieldLayout>,
+    size: u32,
+    align: u32,
+}
+
+/// The layout of `ty` as C lays it out, its fields named from `path`.
+fn c_layout(prog: &Program, ty: &Ty, path: &str) -> CLayout {
+    let Ty::Struct(agg) = ty else {
+        let width = ty.width().unwrap_or(0);
         let scalar = Scalar::for_width(width);
-        let order = match scalar {
+        let byte_order = match scalar {
             Scalar::Bytes(_) => ByteOrder::Network,
             _ => ByteOrder::Host,
         };
-        c.push(&field, &field, width, scalar, order);
+        let field = FieldLayout {
+            name: path.to_string(),
+            bit_width: width,
+            byte_offset: 0,
+            byte_len: scalar.size(),
+            byte_order,
+        };
+        return CLayout {
+            fields: vec![field],
+            size: scalar.size(),
+            align: scalar.align(),
+        };
+    };
+    let members = prog.agg(*agg).map_or(&[][..], |a| a.fields.as_slice());
+    let mut out = CLayout {
+        fields: vec![],
+        size: 0,
+        align: 1,
+    };
+    for f in members {
+        let name = match path {
+            "" => f.name.clone(),
+            p => format!("{p}.{}", f.name),
+        };
+        let inner = c_layout(prog, &f.ty, &name);
+        let at = out.size.next_multiple_of(inner.align);
+        out.fields
+            .extend(inner.fields.into_iter().map(|l| FieldLayout {
+                byte_offset: l.byte_offset + at,
+                ..l
+            }));
+        out.size = at + inner.size;
+        out.align = out.align.max(inner.align);
     }
-    c.describe(0)
+    out.size = out.size.next_multiple_of(out.align).max(1);
+    out
 }
 
 /// The bytes of a cell holding `initial` (one value per field of `value`),

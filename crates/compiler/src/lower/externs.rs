@@ -216,7 +216,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if !self.register_type_fits(&value) || !self.register_type_fits(&index) {
             self.diags.error(
                 decl.span,
-                "`Register` values and indexes must be bit strings or structs of bit strings on the eBPF target",
+                "`Register` values and indexes must be bit strings or structs of bit strings, bools and such structs on the eBPF target",
             );
             return None;
         }

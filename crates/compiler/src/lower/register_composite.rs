@@ -39,76 +39,75 @@ impl Lowerer<'_, '_> {
     }
 
     /// A register value or index type the eBPF target holds: a bit string,
-    /// or a struct of bit strings.
+    /// or a struct of bit strings, bools and such structs.
     pub(super) fn register_type_fits(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Bits { .. } => true,
+            Ty::Struct(_) => self.struct_fits(ty),
+            _ => false,
+        }
+    }
+
+    fn struct_fits(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Bits { .. } | Ty::Bool => true,
             Ty::Struct(agg) => self
                 .env
                 .aggregates
                 .get(agg.index())
-                .is_some_and(|a| a.fields.iter().all(|f| matches!(f.ty, Ty::Bits { .. }))),
+                .is_some_and(|a| a.fields.iter().all(|f| self.struct_fits(&f.ty))),
             _ => false,
         }
     }
 
     /// A composite register's `initial_value`: a constant struct (fields
-    /// named or in order) or wide bit string of its value type, as each
-    /// field's bits in order.
+    /// named or in order, nested structs alike) or wide bit string of its
+    /// value type, as its bit-string and bool fields' bits, depth first.
     pub(super) fn composite_initial(&mut self, e: &ast::Expr, value: &Ty) -> Option<Vec<BigUint>> {
-        let widths: Vec<(String, u32)> = match value {
-            Ty::Struct(agg) => self.env.aggregates.get(agg.index()).map_or(vec![], |a| {
-                a.fields
-                    .iter()
-                    .map(|f| (f.name.clone(), f.ty.width().unwrap_or(0)))
-                    .collect()
-            }),
-            ty => vec![(String::new(), ty.width().unwrap_or(0))],
-        };
-        let found = match (self.env.value(e), value) {
-            (Some(Value::Struct(named)), Ty::Struct(_)) => widths
-                .iter()
-                .map(|(name, w)| {
-                    let v = named.iter().find(|(n, _)| n == name).map(|(_, v)| v);
-                    v.and_then(|v| field_bits(v, *w))
-                })
-                .collect(),
-            (Some(Value::List(items)), Ty::Struct(_)) if items.len() == widths.len() => items
-                .iter()
-                .zip(&widths)
-                .map(|(v, (_, w))| field_bits(v, *w))
-                .collect(),
-            (Some(v), Ty::Bits { .. }) => widths
-                .first()
-                .map(|(_, w)| field_bits(v, *w))
-                .into_iter()
-                .collect(),
-            _ => None,
-        };
-        if found.is_none() {
-            let names: Vec<String> = widths
-                .iter()
-                .map(|(n, w)| format!("{n}: bit<{w}>"))
-                .collect();
-            let ty = match value {
-                Ty::Struct(_) => format!("a struct {{ {} }}", names.join(", ")),
-                ty => format!("`bit<{}>`", ty.width().unwrap_or(0)),
-            };
-            self.diags.error(
-                e.span,
-                format!("a `Register`'s initial value must be a constant of its value type, {ty}"),
-            );
+        let mut leaves = vec![];
+        if self.initial_leaves(self.env.value(e), value, &mut leaves) {
+            return Some(leaves);
         }
-        found
+        self.diags.error(
+            e.span,
+            "a `Register`'s initial value must be a constant of its value type \
+             (a struct of constants, fields named or in order, or a `bit<W>` constant)",
+        );
+        None
     }
-}
 
-/// A constant field value `v` of `width` bits, as those bits.
-fn field_bits(v: &Value, width: u32) -> Option<BigUint> {
-    match v {
-        Value::Int { value, ty } if of_width(ty, width) => {
-            Some(super::types::to_bits(value, width))
+    /// Appends the bits of `v`, a constant of type `ty`, field by field;
+    /// false when it is not one.
+    fn initial_leaves(&self, v: Option<&Value>, ty: &Ty, out: &mut Vec<BigUint>) -> bool {
+        match (ty, v) {
+            (Ty::Struct(agg), Some(Value::Struct(named))) => {
+                let fields = self.env.aggregates.get(agg.index()).map(|a| &a.fields);
+                fields.is_some_and(|fields| {
+                    fields.iter().all(|f| {
+                        let field = named.iter().find(|(n, _)| *n == f.name).map(|(_, v)| v);
+                        self.initial_leaves(field, &f.ty, out)
+                    })
+                })
+            }
+            (Ty::Struct(agg), Some(Value::List(items))) => {
+                let fields = self.env.aggregates.get(agg.index()).map(|a| &a.fields);
+                fields.is_some_and(|fields| {
+                    fields.len() == items.len()
+                        && fields
+                            .iter()
+                            .zip(items)
+                            .all(|(f, v)| self.initial_leaves(Some(v), &f.ty, out))
+                })
+            }
+            (Ty::Bool, Some(Value::Bool(b))) => {
+                out.push(BigUint::from(u8::from(*b)));
+                true
+            }
+            (Ty::Bits { width, .. }, Some(Value::Int { value, ty })) if of_width(ty, *width) => {
+                out.push(super::types::to_bits(value, *width));
+                true
+            }
+            _ => false,
         }
-        _ => None,
     }
 }
