@@ -118,3 +118,29 @@ fn the_register_cli_reads_initial_values_and_writes_values() {
     assert!(set.status.success(), "{}", common::stderr(&set));
     assert_eq!(common::stdout(&again).trim(), "register In.wide[1] = 0xabc");
 }
+
+/// P4Info gives a struct register its struct's name and the struct (and
+/// the ones it holds) in `type_info`; it said `bitwidth: 0` before.
+#[test]
+fn p4info_names_a_struct_register_type_and_describes_it() {
+    let dir = common::scratch_dir("tcfix_register_p4info");
+    let program = own("nested.p4");
+    let out_dir = dir.to_string_lossy();
+    let out = common::p4bpf(&["compile", &program.to_string_lossy(), "-o", &out_dir]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let p4info = std::fs::read_to_string(dir.join("nested.p4info.txtpb")).unwrap_or_default();
+    let register = p4info.split("registers {").nth(1).unwrap_or_default();
+    assert!(
+        register
+            .contains("type_spec {\n    struct {\n      name: \"cell_t\"\n    }\n  }\n  size: 8"),
+        "{p4info}"
+    );
+    for wanted in [
+        "key: \"cell_t\"",
+        "key: \"inner_t\"",
+        "name: \"flag\"\n        type_spec {\n          bool {",
+        "name: \"tag\"\n        type_spec {\n          bitstring {\n            bit {\n              bitwidth: 72",
+    ] {
+        assert!(p4info.contains(wanted), "no `{wanted}` in\n{p4info}");
+    }
+}
