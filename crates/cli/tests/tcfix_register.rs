@@ -7,8 +7,10 @@
 //! Untouched cells read the initial value in the data path and through
 //! the control plane (STF `register_read`, `p4bpf register get`); writes
 //! from either side read back as written; a reset cell reads the initial
-//! value again. Before, such registers were refused with a diagnostic.
-//! The kernel runs skip without root/BPF; the user target needs clang.
+//! value again (a struct-indexed register's reset deletes its entries: it
+//! wrote u32 keys into its hash map, which the kernel refused). Before,
+//! such registers were refused with a diagnostic. The kernel runs skip
+//! without root/BPF; the user target needs clang.
 
 mod common;
 
@@ -27,6 +29,7 @@ const READS: &[&str] = &[
     "initial.stf:25: register In.keyed[9,3] = {a=0x1, b=0xee, w=0x1}",
     "initial.stf:28: register In.cells[2] = {a=0x1, b=0x2, w=0x3}",
     "initial.stf:37: register In.cells[1] = {a=0x5a, b=0x102030405ff, w=0x11223344556677889900aabbcc}",
+    "initial.stf:45: register In.keyed[7,1] = {a=0x1, b=0xee, w=0x1}",
 ];
 
 /// The same for `nested.stf`.
@@ -36,7 +39,7 @@ const NESTED_READS: &[&str] = &[
 
 /// Both scripts pass at `target`, their reads reported as above.
 fn scripts_pass(target: &[&str]) {
-    script_passes("initial", 6, READS, target);
+    script_passes("initial", 7, READS, target);
     script_passes("nested", 4, NESTED_READS, target);
 }
 

@@ -66,6 +66,23 @@ fn xor_initial(register: &CompositeRegister, cell: &mut [u8]) {
     }
 }
 
+/// Every cell back to the initial value: an array's cells zeroed, a hash
+/// map's entries deleted (a missing cell reads as never written).
+pub fn reset(source: &impl MapSource, register: &CompositeRegister) -> Result<()> {
+    let map = source.map(&register.map)?;
+    if register.index.is_empty() {
+        let zero = vec![0u8; map.value_size() as usize];
+        return (0..map.max_entries())
+            .try_for_each(|i| map.write(&i.to_ne_bytes(), &zero, Write::Replace));
+    }
+    crate::control::keys(&map)?
+        .iter()
+        .try_for_each(|key| match map.delete(key) {
+            Err(RuntimeError::KeyNotFound { .. }) => Ok(()),
+            done => done,
+        })
+}
+
 /// The map key of `index`: an array's cell number, or the hash map's key.
 fn key_bytes(map: &Map, register: &CompositeRegister, index: &str) -> Result<Vec<u8>> {
     if !register.index.is_empty() {
