@@ -56,7 +56,7 @@ impl Scalar {
             Scalar::Bytes(n) => n,
         }
     }
-    fn align(self) -> u32 {
+    pub fn align(self) -> u32 {
         match self {
             Scalar::Bytes(_) => 1,
             s => s.size(),

@@ -887,7 +887,15 @@ pub enum ExternKind {
     /// Values of type `value` kept across packets, at indexes of type
     /// `index` (ubpf_model's `Register`): an array whose cells read as
     /// `initial` (PSA's and PNA's `initial_value`, else 0) until written.
-    Register { value: Ty, index: Ty, initial: u64 },
+    /// A composite register's initial value is `initial_fields` instead:
+    /// one value per field of its struct, or one for a wide bit string
+    /// (empty: zero).
+    Register {
+        value: Ty,
+        index: Ty,
+        initial: u64,
+        initial_fields: Vec<BigUint>,
+    },
     /// Two-rate three-colour meters (RFC 2698) per index, metering
     /// packets or `bytes`: an array whose cells hold the control plane's
     /// rates, the buckets and a lock.

@@ -16,7 +16,8 @@
 //! the control plane gives (those without a direction).
 
 use crate::ir::{
-    Action, ActionId, ActionProfile, CounterUnit, ExternKind, MatchKind, Program, Stmt, Storage,
+    Action, ActionId, ActionProfile, AggId, CounterUnit, ExternKind, MatchKind, Program, Stmt,
+    Storage, Ty,
 };
 use crate::midend::visit::{walk_stmts, Descend, Visitor};
 use std::collections::{BTreeMap, BTreeSet};
@@ -193,16 +194,6 @@ pub fn write(prog: &Program) -> String {
         prog.counters()
             .map(|(c, _)| (COUNTER, c.name.clone(), c.p4_id)),
     );
-    let registers: Vec<(&str, u32, u32)> = prog
-        .externs
-        .iter()
-        .filter_map(|x| match &x.kind {
-            ExternKind::Register { value, .. } => {
-                Some((x.name.as_str(), value.width().unwrap_or(0), x.size))
-            }
-            _ => None,
-        })
-        .collect();
     resources.extend(prog.externs.iter().filter_map(|x| match x.kind {
         ExternKind::Register { .. } => Some((REGISTER, x.name.clone(), x.p4_id)),
         ExternKind::Meter { .. } => Some((METER, x.name.clone(), x.p4_id)),
@@ -326,17 +317,69 @@ pub fn write(prog: &Program) -> String {
     write_direct(&mut out, prog, &ids, &all, DIRECT_COUNTER);
     write_meters(&mut out, prog, &ids, &all);
     write_direct(&mut out, prog, &ids, &all, DIRECT_METER);
-    for (name, width, size) in registers {
-        out.push_str("registers {\n");
-        preamble(&mut out, ids.get(REGISTER, name), name, &all);
-        let _ = write!(
-            out,
-            "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {width}\n      }}\n    }}\n  }}\n  size: {size}\n}}\n"
-        );
-    }
+    let mut structs = BTreeMap::new();
+    write_registers(&mut out, prog, &ids, &all, &mut structs);
     write_value_sets(&mut out, prog, &ids, &all);
-    write_digests(&mut out, prog, &ids, &all);
+    write_digests(&mut out, prog, &ids, &all, &mut structs);
+    write_type_info(&mut out, prog, &structs);
     out
+}
+
+/// Each register with its value's type: a bit string, or a struct by
+/// name (noted in `structs` for `type_info`).
+fn write_registers(
+    out: &mut String,
+    prog: &Program,
+    ids: &Ids,
+    all: &[String],
+    structs: &mut BTreeMap<String, AggId>,
+) {
+    for x in &prog.externs {
+        let ExternKind::Register { value, .. } = &x.kind else {
+            continue;
+        };
+        out.push_str("registers {\n");
+        preamble(out, ids.get(REGISTER, &x.name), &x.name, all);
+        out.push_str(&type_spec(prog, value, "  ", structs));
+        let _ = write!(out, "  size: {}\n}}\n", x.size);
+    }
+}
+
+/// A `type_spec` block for `ty` indented by `indent`: a bit string, a
+/// bool, or a struct by name (noted in `structs`, with the structs it
+/// holds, for `type_info`).
+fn type_spec(
+    prog: &Program,
+    ty: &Ty,
+    indent: &str,
+    structs: &mut BTreeMap<String, AggId>,
+) -> String {
+    let body = match ty {
+        Ty::Struct(agg) => {
+            let name = prog.agg(*agg).map(|a| a.name.clone()).unwrap_or_default();
+            note_struct(prog, *agg, structs);
+            format!("{indent}  struct {{\n{indent}    name: \"{name}\"\n{indent}  }}\n")
+        }
+        Ty::Bool => format!("{indent}  bool {{\n{indent}  }}\n"),
+        ty => format!(
+            "{indent}  bitstring {{\n{indent}    bit {{\n{indent}      bitwidth: {}\n{indent}    }}\n{indent}  }}\n",
+            ty.width().unwrap_or(0)
+        ),
+    };
+    format!("{indent}type_spec {{\n{body}{indent}}}\n")
+}
+
+/// Notes struct `agg` and the structs its fields hold.
+fn note_struct(prog: &Program, agg: AggId, structs: &mut BTreeMap<String, AggId>) {
+    let Some(a) = prog.agg(agg) else { return };
+    if structs.insert(a.name.clone(), agg).is_some() {
+        return;
+    }
+    for f in &a.fields {
+        if let Ty::Struct(inner) = f.ty {
+            note_struct(prog, inner, structs);
+        }
+    }
 }
 
 /// The action profiles some table names.
@@ -365,47 +408,40 @@ fn write_profiles(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
     }
 }
 
-/// Each digest with its struct type by name, then `type_info` with those
-/// structs' members as bit strings (p4c names `new_type`s there too; we
-/// give their widths).
-fn write_digests(out: &mut String, prog: &Program, ids: &Ids, all: &[String]) {
-    let mut structs = BTreeMap::new();
+/// Each digest with its struct type by name (noted in `structs`) or its
+/// bit string.
+fn write_digests(
+    out: &mut String,
+    prog: &Program,
+    ids: &Ids,
+    all: &[String],
+    structs: &mut BTreeMap<String, AggId>,
+) {
     for d in &prog.digests {
-        let ty = crate::emit::digest::type_name(prog, d);
         out.push_str("digests {\n");
         preamble(out, ids.get(DIGEST, &d.name), &d.name, all);
-        match d.ty {
-            crate::ir::Ty::Struct(agg) => {
-                let _ = write!(
-                    out,
-                    "  type_spec {{\n    struct {{\n      name: \"{ty}\"\n    }}\n  }}\n}}\n"
-                );
-                structs.insert(ty, agg);
-            }
-            ref scalar => {
-                let width = scalar.width().unwrap_or(0);
-                let _ = write!(
-                    out,
-                    "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {width}\n      }}\n    }}\n  }}\n}}\n"
-                );
-            }
-        }
+        out.push_str(&type_spec(prog, &d.ty, "  ", structs));
+        out.push_str("}\n");
     }
+}
+
+/// `type_info` with the members of `structs` (p4c names `new_type`s
+/// there too; we give their widths).
+fn write_type_info(out: &mut String, prog: &Program, structs: &BTreeMap<String, AggId>) {
     if structs.is_empty() {
         return;
     }
+    // `structs` holds the nested structs already (`note_struct`).
+    let mut nested = BTreeMap::new();
     out.push_str("type_info {\n");
     for (name, agg) in structs {
         let _ = write!(out, "  structs {{\n    key: \"{name}\"\n    value {{\n");
-        for f in prog
-            .agg(agg)
-            .map(|a| a.fields.as_slice())
-            .unwrap_or_default()
-        {
-            let width = f.ty.width().unwrap_or(0);
+        let fields = prog.agg(*agg).map(|a| a.fields.as_slice());
+        for f in fields.unwrap_or_default() {
+            let spec = type_spec(prog, &f.ty, "        ", &mut nested);
             let _ = write!(
                 out,
-                "      members {{\n        name: \"{}\"\n        type_spec {{\n          bitstring {{\n            bit {{\n              bitwidth: {width}\n            }}\n          }}\n        }}\n      }}\n",
+                "      members {{\n        name: \"{}\"\n{spec}      }}\n",
                 f.name
             );
         }
@@ -498,7 +534,7 @@ fn write_value_sets(out: &mut String, prog: &Program, ids: &Ids, all: &[String])
 }
 
 /// The (dotted name, width) of each bit-string leaf of `ty`.
-fn member_fields(prog: &Program, ty: &crate::ir::Ty, prefix: &str, out: &mut Vec<(String, u32)>) {
+fn member_fields(prog: &Program, ty: &Ty, prefix: &str, out: &mut Vec<(String, u32)>) {
     let crate::ir::Ty::Struct(agg) = ty else {
         out.push((prefix.to_string(), ty.width().unwrap_or(0)));
         return;

@@ -206,7 +206,7 @@ pub struct InitialEntry {
 /// 64 bits. `index` empty: the index is a number picking a cell of an
 /// array map; else the fields of a hash map's key. `value`: the fields of
 /// a cell (one named `value` when the value is not a struct). A cell
-/// never written reads as zero.
+/// never written reads as zero, or as `initial`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompositeRegister {
     /// Dotted P4 name of the instance.
@@ -214,6 +214,12 @@ pub struct CompositeRegister {
     pub map: String,
     pub index: Vec<FieldLayout>,
     pub value: Vec<FieldLayout>,
+    /// The initial value's bytes as a cell lays them out (empty: zero).
+    /// Cells hold value XOR these bytes, so a zeroed cell, fresh or
+    /// reset, reads as the initial value; the control plane applies the
+    /// same XOR.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub initial: Vec<u8>,
 }
 
 /// A table whose entries have idle timers (PNA's `pna_idle_timeout`).

@@ -3,7 +3,9 @@
 //! or value is written as its fields' values in order, separated by
 //! commas (`5,0xffffffffffff`); a value is shown with its fields named
 //! (`{port=0xda, srcAddr=0x55, dstAddr=0xd}`), a lone wide one as hex. A
-//! cell never written reads as zero.
+//! cell holds value XOR the register's initial value (its bytes,
+//! `CompositeRegister::initial`), so one never written or reset reads as
+//! the initial value (zero without one).
 
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
@@ -23,11 +25,12 @@ pub fn find<'a>(description: &'a Pipeline, name: &str) -> Option<&'a CompositeRe
 pub fn read(source: &impl MapSource, register: &CompositeRegister, index: &str) -> Result<String> {
     let map = source.map(&register.map)?;
     let key = key_bytes(&map, register, index)?;
-    let cell = match map.read(&key) {
+    let mut cell = match map.read(&key) {
         Ok(cells) => cells.into_iter().next().unwrap_or_default(),
         Err(RuntimeError::KeyNotFound { .. }) => vec![0; map.value_size() as usize],
         Err(e) => return Err(e),
     };
+    xor_initial(register, &mut cell);
     Ok(format!(
         "register {}[{index}] = {}",
         register.name,
@@ -44,14 +47,40 @@ pub fn write(
 ) -> Result<()> {
     let map = source.map(&register.map)?;
     let key = key_bytes(&map, register, index)?;
-    let cell = encode(
+    let mut cell = encode(
         &register.name,
         "value",
         &register.value,
         value,
         map.value_size(),
     )?;
+    xor_initial(register, &mut cell);
     map.write(&key, &cell, Write::Replace)
+}
+
+/// Turns a cell into its value, or a value into its cell: both are the
+/// same XOR with the initial value's bytes.
+fn xor_initial(register: &CompositeRegister, cell: &mut [u8]) {
+    for (byte, mask) in cell.iter_mut().zip(&register.initial) {
+        *byte ^= mask;
+    }
+}
+
+/// Every cell back to the initial value: an array's cells zeroed, a hash
+/// map's entries deleted (a missing cell reads as never written).
+pub fn reset(source: &impl MapSource, register: &CompositeRegister) -> Result<()> {
+    let map = source.map(&register.map)?;
+    if register.index.is_empty() {
+        let zero = vec![0u8; map.value_size() as usize];
+        return (0..map.max_entries())
+            .try_for_each(|i| map.write(&i.to_ne_bytes(), &zero, Write::Replace));
+    }
+    crate::control::keys(&map)?
+        .iter()
+        .try_for_each(|key| match map.delete(key) {
+            Err(RuntimeError::KeyNotFound { .. }) => Ok(()),
+            done => done,
+        })
 }
 
 /// The map key of `index`: an array's cell number, or the hash map's key.

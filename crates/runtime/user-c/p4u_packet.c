@@ -2,8 +2,9 @@
  * and write it, plus redirect, time, checksum and perf event helpers, with the
  * kernel's limits: XDP has 256 bytes of headroom and keeps at least an
  * Ethernet header (a frame that came in shorter keeps no floor); TC grows the buffer as needed and zero-fills new bytes.
- * bpf_skb_adjust_room refuses, as the kernel does for packets that are not
- * IPv4/IPv6 (the generated code then moves the bytes itself). */
+ * bpf_skb_adjust_room adds or removes bytes after the MAC header, for
+ * IPv4/IPv6 packets only, as the kernel does (the generated code moves
+ * the bytes itself otherwise). */
 #include "p4u_runtime.h"
 
 #include <arpa/inet.h>
@@ -60,6 +61,7 @@ void p4u_packet_load(const unsigned char *bytes, __u32 length)
     p4u_current.headroom = XDP_HEADROOM;
     p4u_current.length = length;
     p4u_current.min_length = length < ETH_HLEN ? 0 : ETH_HLEN;
+    p4u_current.network_offset = p4u_current.min_length;
     p4u_current.meta_length = 0;
     p4u_redirect_broadcast = NULL;
     /* Each packet has a fresh socket buffer, as BPF_PROG_TEST_RUN gives:
@@ -127,6 +129,7 @@ long bpf_skb_change_head(struct __sk_buff *skb, __u32 len, __u64 flags)
     if (flags || len > 0xffff)
         return -EINVAL;
     rebuffer(p4u_current.headroom, p4u_current.length + len, 0, len, p4u_current.length);
+    p4u_current.network_offset += len;
     return 0;
 }
 
@@ -140,10 +143,47 @@ long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags)
     return 0;
 }
 
+/* net/core/filter.c's rules for BPF_ADJ_ROOM_MAC without flags: IPv4 or
+ * IPv6 only, at most 0xfff bytes, room opened (zeroed) or closed right
+ * after the MAC header, a whole IP header left after it. */
 long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u64 flags)
 {
-    (void)skb, (void)len_diff, (void)mode, (void)flags;
-    return -ENOTSUP;
+    __u32 off = p4u_current.network_offset, length = p4u_current.length;
+    __u32 len_abs = len_diff < 0 ? (__u32)0 - (__u32)len_diff : (__u32)len_diff;
+    int ipv4 = skb->protocol == htons(0x0800), ipv6 = skb->protocol == htons(0x86dd);
+    if (flags || len_abs > 0xfff)
+        return -EINVAL;
+    if (mode != BPF_ADJ_ROOM_MAC || (!ipv4 && !ipv6) || off > length)
+        return -ENOTSUP;
+    unsigned char *data = p4u_current.buffer + p4u_current.headroom;
+    __u32 len_cur = length - off, len_min = ipv4 ? 20 : 40;
+    if (len_diff < 0) {
+        if (len_abs >= len_cur || len_cur - len_abs < len_min)
+            return -ENOTSUP;
+        memmove(data + off, data + off + len_abs, len_cur - len_abs);
+        rebuffer(p4u_current.headroom, length - len_abs, 0, 0, length - len_abs);
+        return 0;
+    }
+    if (length + len_abs > 0xffff)
+        return -ENOTSUP;
+    rebuffer(p4u_current.headroom, length + len_abs, 0, 0, length);
+    data = p4u_current.buffer + p4u_current.headroom;
+    memmove(data + off + len_abs, data + off, len_cur);
+    memset(data + off, 0, len_abs);
+    return 0;
+}
+
+/* The packet's bytes from its MAC header (its start) or its network
+ * header on, as the kernel's bounds check them. */
+long bpf_skb_load_bytes_relative(const struct __sk_buff *skb, __u32 offset, void *to, __u32 len,
+                                 __u32 start_header)
+{
+    __u32 start = start_header == BPF_HDR_START_NET ? p4u_current.network_offset : 0;
+    if (offset > 0xffff || start_header > BPF_HDR_START_NET) {
+        memset(to, 0, len);
+        return -EFAULT;
+    }
+    return bpf_skb_load_bytes(skb, start + offset, to, len);
 }
 
 /* The host packet is one linear buffer already; the kernel refuses only a

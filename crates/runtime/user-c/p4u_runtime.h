@@ -21,6 +21,11 @@ struct p4u_packet {
      * kernel, unless it came in shorter (a BMv2 test's frame the kernel
      * never takes); then any length. */
     __u32 min_length;
+    /* Where the kernel's network header would be: after an Ethernet
+     * header (none in a shorter frame, as a TUN device gives), further
+     * in once the head grew (bpf_skb_change_head resets only the MAC
+     * header). bpf_skb_adjust_room works there. */
+    __u32 network_offset;
     /* XDP metadata (bpf_xdp_adjust_meta): the bytes just before the
      * packet, which move with it as the kernel moves them. */
     __u32 meta_length;

@@ -411,7 +411,7 @@ impl Emitter<'_> {
     /// `parsed` bytes, then refreshes the packet pointers.
     pub(super) fn resize(&self, parsed: &str) -> Vec<CStmt> {
         if self.target.moving_needs_shrink() {
-            self.use_helper(super::helpers::Helper::SkbShrink);
+            self.use_helper(super::helpers::Helper::SkbResize);
         }
         let mut out = vec![
             line(format!("int delta = (int){parsed} - (int)new_len")),

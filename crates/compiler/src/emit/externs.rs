@@ -43,8 +43,13 @@ impl Emitter<'_> {
             .iter()
             .map(|x| match &x.kind {
                 ExternKind::Counter { sparse, unit } => counter_definition(x, *sparse, *unit),
-                ExternKind::Register { value, index, .. } if x.kind.is_composite_register() => {
-                    self.composite_register_definition(x, value, index)
+                ExternKind::Register {
+                    value,
+                    index,
+                    initial_fields,
+                    ..
+                } if x.kind.is_composite_register() => {
+                    self.composite_register_definition(x, value, index, initial_fields)
                 }
                 ExternKind::Register { value, initial, .. } => {
                     self.register_definition(x, value, *initial)

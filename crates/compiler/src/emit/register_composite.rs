@@ -9,20 +9,24 @@
 
 use super::maps::map_def;
 use super::Emitter;
-use crate::cstruct::{CStruct, Scalar};
+use crate::cstruct::Scalar;
 use crate::ir::{
     composite_register_type, Expr, ExprKind, ExternId, ExternInstance, ExternKind, ExternOp,
     Program, Ty,
 };
+use num_bigint::BigUint;
 use p4bpf_layout::{ByteOrder, FieldLayout};
 
 impl Emitter<'_> {
-    /// The register's map and its read and write functions.
+    /// The register's map and its read and write functions. With an
+    /// initial value a cell holds value XOR initial, byte by byte as C lays
+    /// the value out, so that a zeroed (new or reset) cell reads as it.
     pub(super) fn composite_register_definition(
         &self,
         x: &ExternInstance,
         value: &Ty,
         index: &Ty,
+        initial: &[BigUint],
     ) -> String {
         let (name, size) = (&x.c_name, x.size);
         let value_c = self.declare(value, "").trim().to_string();
@@ -40,14 +44,30 @@ impl Emitter<'_> {
                 format!("if (index >= {size})\n        return 0;\n    u32 key = (u32)index;\n    ");
             (map, "u64 index".to_string(), key)
         };
+        let image = initial_image(self.prog, value, initial);
+        let (start, read_xor, write) = if image.is_empty() {
+            let write = format!("{key}return bpf_map_update_elem(&{name}, &key, value, BPF_ANY);");
+            ("0 until written".to_string(), String::new(), write)
+        } else {
+            let start = "its initial value until written: a cell holds value ^ initial, \
+                         so a zeroed (new or reset) cell reads as the initial value";
+            let write = format!(
+                "{};\n    __builtin_memcpy(&cell, value, sizeof(cell));\n    {}{key}\
+                 return bpf_map_update_elem(&{name}, &key, &cell, BPF_ANY);",
+                self.declare(value, "cell"),
+                xor_image(&image, "(u8 *)&cell"),
+            );
+            (start.to_string(), xor_image(&image, "(u8 *)out"), write)
+        };
         format!(
-            "/* Register {}: {size} values kept across packets, 0 until written */\n{map}\
+            "/* Register {}: {size} values kept across packets, {start} */\n{map}\
              static __always_inline int p4bpf_read_{name}({param}, void *out)\n{{\n    \
              __builtin_memset(out, 0, sizeof({value_c}));\n    {key}\
              void *cell = bpf_map_lookup_elem(&{name}, &key);\n    \
-             if (cell)\n        __builtin_memcpy(out, cell, sizeof({value_c}));\n    return 0;\n}}\n\n\
+             if (cell)\n        __builtin_memcpy(out, cell, sizeof({value_c}));\n    \
+             {read_xor}return 0;\n}}\n\n\
              static __always_inline int p4bpf_write_{name}({param}, const void *value)\n{{\n    \
-             {key}return bpf_map_update_elem(&{name}, &key, value, BPF_ANY);\n}}\n\n",
+             {write}\n}}\n\n",
             x.name
         )
     }
@@ -135,43 +155,125 @@ pub fn composite_registers(prog: &Program) -> Vec<p4bpf_layout::CompositeRegiste
     prog.externs
         .iter()
         .filter_map(|x| match &x.kind {
-            ExternKind::Register { value, index, .. } if x.kind.is_composite_register() => {
-                Some(p4bpf_layout::CompositeRegister {
-                    name: x.name.clone(),
-                    map: x.c_name.clone(),
-                    index: if composite_register_type(index) {
-                        c_fields(prog, index, "index")
-                    } else {
-                        vec![]
-                    },
-                    value: c_fields(prog, value, "value"),
-                })
-            }
+            ExternKind::Register {
+                value,
+                index,
+                initial_fields,
+                ..
+            } if x.kind.is_composite_register() => Some(p4bpf_layout::CompositeRegister {
+                name: x.name.clone(),
+                map: x.c_name.clone(),
+                index: if composite_register_type(index) {
+                    c_fields(prog, index, "index")
+                } else {
+                    vec![]
+                },
+                value: c_fields(prog, value, "value"),
+                initial: initial_image(prog, value, initial_fields),
+            }),
             _ => None,
         })
         .collect()
 }
 
-/// The C layout of a register's index or value type: a struct's fields
-/// (natural alignment, as the emitted struct), or one field `name`.
+/// The C layout of a register's index or value type: a struct's fields,
+/// nested ones named `outer.inner` (natural alignment, as the emitted
+/// structs), or one field `name`.
 fn c_fields(prog: &Program, ty: &Ty, name: &str) -> Vec<FieldLayout> {
-    let mut c = CStruct::new(false);
-    let fields: Vec<(String, u32)> = match ty {
-        Ty::Struct(agg) => prog.agg(*agg).map_or(vec![], |a| {
-            a.fields
-                .iter()
-                .map(|f| (f.name.clone(), f.ty.width().unwrap_or(0)))
-                .collect()
-        }),
-        ty => vec![(name.to_string(), ty.width().unwrap_or(0))],
+    let path = if matches!(ty, Ty::Struct(_)) {
+        ""
+    } else {
+        name
     };
-    for (field, width) in fields {
+    c_layout(prog, ty, path).fields
+}
+
+/// Fields, `sizeof` and alignment of a C value of type `ty`.
+struct CLayout {
+    fields: Vec<FieldLayout>,
+    size: u32,
+    align: u32,
+}
+
+/// The layout of `ty` as C lays it out, its fields named from `path`.
+fn c_layout(prog: &Program, ty: &Ty, path: &str) -> CLayout {
+    let Ty::Struct(agg) = ty else {
+        let width = ty.width().unwrap_or(0);
         let scalar = Scalar::for_width(width);
-        let order = match scalar {
+        let byte_order = match scalar {
             Scalar::Bytes(_) => ByteOrder::Network,
             _ => ByteOrder::Host,
         };
-        c.push(&field, &field, width, scalar, order);
+        let field = FieldLayout {
+            name: path.to_string(),
+            bit_width: width,
+            byte_offset: 0,
+            byte_len: scalar.size(),
+            byte_order,
+        };
+        return CLayout {
+            fields: vec![field],
+            size: scalar.size(),
+            align: scalar.align(),
+        };
+    };
+    let members = prog.agg(*agg).map_or(&[][..], |a| a.fields.as_slice());
+    let mut out = CLayout {
+        fields: vec![],
+        size: 0,
+        align: 1,
+    };
+    for f in members {
+        let name = match path {
+            "" => f.name.clone(),
+            p => format!("{p}.{}", f.name),
+        };
+        let inner = c_layout(prog, &f.ty, &name);
+        let at = out.size.next_multiple_of(inner.align);
+        out.fields
+            .extend(inner.fields.into_iter().map(|l| FieldLayout {
+                byte_offset: l.byte_offset + at,
+                ..l
+            }));
+        out.size = at + inner.size;
+        out.align = out.align.max(inner.align);
     }
-    c.describe(0)
+    out.size = out.size.next_multiple_of(out.align).max(1);
+    out
+}
+
+/// The bytes of a cell holding `initial` (one value per field of `value`),
+/// as C lays the value out: each field big-endian in its bytes, reversed
+/// when kept in host order. Empty when the initial value is zero.
+fn initial_image(prog: &Program, value: &Ty, initial: &[BigUint]) -> Vec<u8> {
+    let fields = c_fields(prog, value, "value");
+    let size = fields.iter().map(|f| f.byte_offset + f.byte_len).max();
+    let mut image = vec![0u8; size.unwrap_or(0) as usize];
+    for (field, bits) in fields.iter().zip(initial) {
+        let digits = bits.to_bytes_be();
+        let len = field.bit_width.div_ceil(8) as usize;
+        let mut bytes = vec![0u8; len.saturating_sub(digits.len())];
+        bytes.extend(digits.iter().skip(digits.len().saturating_sub(len)));
+        if field.byte_order == ByteOrder::Host {
+            bytes.reverse();
+        }
+        let at = field.byte_offset as usize;
+        if let Some(slot) = image.get_mut(at..at + bytes.len()) {
+            slot.copy_from_slice(&bytes);
+        }
+    }
+    if image.iter().all(|b| *b == 0) {
+        return vec![];
+    }
+    image
+}
+
+/// C statements XORing the bytes at `bytes` (a `u8 *` expression) with
+/// `image`, one per byte that is not zero.
+fn xor_image(image: &[u8], bytes: &str) -> String {
+    let mut out = format!("u8 *initial_xor = {bytes};\n    ");
+    for (i, b) in image.iter().enumerate().filter(|(_, b)| **b != 0) {
+        out.push_str(&format!("initial_xor[{i}] ^= {b:#04x};\n    "));
+    }
+    out
 }

@@ -216,25 +216,22 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         if !self.register_type_fits(&value) || !self.register_type_fits(&index) {
             self.diags.error(
                 decl.span,
-                "`Register` values and indexes must be bit strings or structs of bit strings on the eBPF target",
+                "`Register` values and indexes must be bit strings or structs of bit strings, bools and such structs on the eBPF target",
             );
             return None;
         }
-        let initial = match args.get(1) {
+        let (initial, initial_fields) = match args.get(1) {
             Some(initial) if crate::ir::composite_register_type(&value) => {
-                self.diags.error(
-                    initial.value.span,
-                    "an initial value needs a `Register` of bit strings of at most 64 bits",
-                );
-                return None;
+                (0, self.composite_initial(&initial.value, &value)?)
             }
-            Some(initial) => self.register_initial(&initial.value, &value)?,
-            None => 0,
+            Some(initial) => (self.register_initial(&initial.value, &value)?, vec![]),
+            None => (0, vec![]),
         };
         Some(ExternKind::Register {
             value,
             index,
             initial,
+            initial_fields,
         })
     }
 
@@ -545,7 +542,7 @@ fn void() -> Expr {
 }
 
 /// Whether a constant of type `ty` can stand for a `bit<width>` value.
-fn of_width(ty: &Type, width: u32) -> bool {
+pub(super) fn of_width(ty: &Type, width: u32) -> bool {
     match ty {
         Type::InfInt => true,
         Type::Bit(w) | Type::Int(w) => *w == width,

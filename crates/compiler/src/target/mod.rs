@@ -37,7 +37,8 @@ pub trait Target {
     /// A C condition that cuts the packet to `len` bytes (shorter than it
     /// is), true when that failed.
     fn cut_fails(&self, len: &str) -> String;
-    /// Whether [`Target::move_start_fails`] calls `p4bpf_skb_shrink`.
+    /// Whether [`Target::move_start_fails`] calls `p4bpf_skb_grow` and
+    /// `p4bpf_skb_shrink`.
     fn moving_needs_shrink(&self) -> bool;
     /// The packet's length in bytes, as a `u32`, in the entry function.
     fn packet_length(&self) -> &'static str;

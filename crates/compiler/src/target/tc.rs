@@ -1,8 +1,7 @@
 //! TC: `struct __sk_buff`, verdicts `TC_ACT_*`, headers pulled into the
-//! linear part first, the head moved with `bpf_skb_change_head` or
-//! `bpf_skb_adjust_room` (IPv4/IPv6 only, else `p4bpf_skb_shrink`),
-//! ports through a hash looked up before `bpf_redirect` (devmaps are
-//! XDP-only).
+//! linear part first, the head moved by `p4bpf_skb_grow` and
+//! `p4bpf_skb_shrink`, ports through a hash looked up before
+//! `bpf_redirect` (devmaps are XDP-only).
 
 use super::Target;
 use crate::emit::c::{line, CStmt};
@@ -48,16 +47,14 @@ impl Target for Tc {
             "pkt_end = (u8 *)(long)skb->data_end".into(),
         ]
     }
-    // The kernel resizes IPv4 and IPv6 packets after their Ethernet header
-    // (BPF_ADJ_ROOM_MAC), and keeps their header offsets; others grow at
-    // the head and move their bytes to shrink. Growing at the head moves
-    // the MAC header but not the network header, so a later shrink at MAC
-    // (the egress deparser of the same packet) would cut the wrong bytes.
+    // `emit/helpers.rs`: bpf_skb_adjust_room, which keeps the skb's header
+    // offsets, works after the MAC header the kernel knows (18 bytes once
+    // a VLAN tag is put back, more once the head grew), not at the front:
+    // the helpers use it only where that is within the bytes rewritten.
     fn move_start_fails(&self, delta: &str, parsed: &str) -> String {
-        let grow_at_mac = format!(
-            "({parsed} < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -{delta}, BPF_ADJ_ROOM_MAC, 0))"
-        );
-        format!("({delta} < 0 ? {grow_at_mac} && bpf_skb_change_head(skb, -{delta}, 0) : (bpf_skb_adjust_room(skb, -{delta}, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, {delta})))")
+        format!(
+            "({delta} < 0 ? p4bpf_skb_grow(skb, -{delta}, {parsed}) : p4bpf_skb_shrink(skb, {delta}, {parsed} - {delta}))"
+        )
     }
     fn cut_fails(&self, len: &str) -> String {
         format!("bpf_skb_change_tail(skb, {len}, 0)")

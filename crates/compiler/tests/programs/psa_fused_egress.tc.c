@@ -43,16 +43,48 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
-/* Removes the first `n` bytes of a TC packet the kernel will not shrink
- * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
- * 32-byte chunks, then trims the tail. Packets up to 4 KiB. A global
- * function: the verifier walks its loop once, not once per parser path;
- * its chunk is small because its stack adds to the caller's. */
-__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+/* Whether the MAC header the kernel knows ends within the first `n`
+ * bytes of a TC packet: where bpf_skb_adjust_room (BPF_ADJ_ROOM_MAC) adds
+ * or removes bytes. It is 14 bytes, 18 once a VLAN tag is put back, more
+ * once the head grew. The network header starts there, so it is within
+ * `n` bytes exactly when the byte `len - n - 1` after it is in the packet. */
+static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n)
+{
+    u8 byte;
+    u32 len = skb->len;
+    if (n >= len)
+        return n == len;
+    return !bpf_skb_load_bytes_relative(skb, len - n - 1, &byte, 1, BPF_HDR_START_NET);
+}
+
+/* Adds `n` bytes at the front of a TC packet whose first `parsed` bytes
+ * the deparser rewrites: bpf_skb_adjust_room, which keeps the skb's header
+ * offsets, when the kernel allows it (IPv4/IPv6) and it adds them within
+ * those bytes; else bpf_skb_change_head. A global function, as below. */
+__attribute__((noinline)) int p4bpf_skb_grow(struct __sk_buff *skb, u32 n, u32 parsed)
+{
+    if (p4bpf_mac_header_within(skb, parsed) && !bpf_skb_adjust_room(skb, (s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    return bpf_skb_change_head(skb, n, 0);
+}
+
+/* Removes the first `n` bytes of a TC packet whose next `kept` bytes the
+ * deparser rewrites: bpf_skb_adjust_room when the kernel allows it
+ * (IPv4/IPv6 keeping a whole header) and it removes bytes within those
+ * `n + kept`; else the rest moves forward in 32-byte chunks and the tail
+ * is trimmed (packets up to 4 KiB; the kernel keeps at least the MAC
+ * header, so a frame shorter than 14 bytes fails). A global function: the
+ * verifier walks its loop once, not once per parser path; its chunk is
+ * small because its stack adds to the caller's. */
+__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n, u32 kept)
 {
     u8 chunk[32];
     u32 len = skb->len;
-    if (n > len || len - n > 32 * 128)
+    if (n > len || kept > len - n)
+        return -1;
+    if (p4bpf_mac_header_within(skb, kept) && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    if (len - n > 32 * 128)
         return -1;
     for (u32 i = 0; i < 128; i++) {
         u32 from = n + i * 32;
@@ -522,7 +554,7 @@ static __always_inline int psa_fused_egress_psa_fuse_write(struct __sk_buff *skb
         }
     }
     int delta = (int)parsed - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (parsed < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, parsed) : p4bpf_skb_shrink(skb, delta, parsed - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -826,7 +858,7 @@ EgDeparser_end:;
         }
     }
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -1337,26 +1369,26 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "406\t408\tpsa.p4:237\taction `send_to_port`\n"
-    "414\t415\tpsa.p4:246\taction `multicast`\n"
-    "421\t421\tpsa.p4:254\taction `ingress_drop`\n"
-    "427\t427\tpsa.p4:260\taction `egress_drop`\n"
-    "433\t439\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
-    "445\t445\tpsa_fused_egress.p4:59\taction `In.forward`\n"
-    "451\t463\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
-    "469\t472\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
-    "478\t478\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "620\t627\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "632\t710\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "713\t752\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "765\t779\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "782\t782\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "790\t801\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "1025\t1045\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "1048\t1066\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "1069\t1094\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1097\t1112\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1125\t1177\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1125\t1173\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1187\t1206\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "438\t440\tpsa.p4:237\taction `send_to_port`\n"
+    "446\t447\tpsa.p4:246\taction `multicast`\n"
+    "453\t453\tpsa.p4:254\taction `ingress_drop`\n"
+    "459\t459\tpsa.p4:260\taction `egress_drop`\n"
+    "465\t471\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
+    "477\t477\tpsa_fused_egress.p4:59\taction `In.forward`\n"
+    "483\t495\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
+    "501\t504\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
+    "510\t510\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
+    "652\t659\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "664\t742\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "745\t784\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "797\t811\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "814\t814\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "822\t833\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "1057\t1077\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "1080\t1098\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "1101\t1126\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1129\t1144\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1157\t1209\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1157\t1205\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1219\t1238\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

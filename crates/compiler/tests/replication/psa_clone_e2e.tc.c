@@ -43,16 +43,48 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
-/* Removes the first `n` bytes of a TC packet the kernel will not shrink
- * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
- * 32-byte chunks, then trims the tail. Packets up to 4 KiB. A global
- * function: the verifier walks its loop once, not once per parser path;
- * its chunk is small because its stack adds to the caller's. */
-__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+/* Whether the MAC header the kernel knows ends within the first `n`
+ * bytes of a TC packet: where bpf_skb_adjust_room (BPF_ADJ_ROOM_MAC) adds
+ * or removes bytes. It is 14 bytes, 18 once a VLAN tag is put back, more
+ * once the head grew. The network header starts there, so it is within
+ * `n` bytes exactly when the byte `len - n - 1` after it is in the packet. */
+static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n)
+{
+    u8 byte;
+    u32 len = skb->len;
+    if (n >= len)
+        return n == len;
+    return !bpf_skb_load_bytes_relative(skb, len - n - 1, &byte, 1, BPF_HDR_START_NET);
+}
+
+/* Adds `n` bytes at the front of a TC packet whose first `parsed` bytes
+ * the deparser rewrites: bpf_skb_adjust_room, which keeps the skb's header
+ * offsets, when the kernel allows it (IPv4/IPv6) and it adds them within
+ * those bytes; else bpf_skb_change_head. A global function, as below. */
+__attribute__((noinline)) int p4bpf_skb_grow(struct __sk_buff *skb, u32 n, u32 parsed)
+{
+    if (p4bpf_mac_header_within(skb, parsed) && !bpf_skb_adjust_room(skb, (s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    return bpf_skb_change_head(skb, n, 0);
+}
+
+/* Removes the first `n` bytes of a TC packet whose next `kept` bytes the
+ * deparser rewrites: bpf_skb_adjust_room when the kernel allows it
+ * (IPv4/IPv6 keeping a whole header) and it removes bytes within those
+ * `n + kept`; else the rest moves forward in 32-byte chunks and the tail
+ * is trimmed (packets up to 4 KiB; the kernel keeps at least the MAC
+ * header, so a frame shorter than 14 bytes fails). A global function: the
+ * verifier walks its loop once, not once per parser path; its chunk is
+ * small because its stack adds to the caller's. */
+__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n, u32 kept)
 {
     u8 chunk[32];
     u32 len = skb->len;
-    if (n > len || len - n > 32 * 128)
+    if (n > len || kept > len - n)
+        return -1;
+    if (p4bpf_mac_header_within(skb, kept) && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    if (len - n > 32 * 128)
         return -1;
     for (u32 i = 0; i < 128; i++) {
         u32 from = n + i * 32;
@@ -520,7 +552,7 @@ psa_egress_verdict_end:;
     }
 ED_end:;
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -623,7 +655,7 @@ Ig_end:;
     }
 ID_end:;
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -700,16 +732,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "421\t423\tpsa.p4:237\taction `send_to_port`\n"
-    "429\t430\tpsa.p4:246\taction `multicast`\n"
-    "436\t436\tpsa.p4:254\taction `ingress_drop`\n"
-    "442\t442\tpsa.p4:260\taction `egress_drop`\n"
-    "457\t470\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
-    "475\t489\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
-    "502\t508\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
-    "511\t511\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
-    "517\t520\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
-    "587\t601\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
-    "614\t614\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
-    "620\t623\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
+    "453\t455\tpsa.p4:237\taction `send_to_port`\n"
+    "461\t462\tpsa.p4:246\taction `multicast`\n"
+    "468\t468\tpsa.p4:254\taction `ingress_drop`\n"
+    "474\t474\tpsa.p4:260\taction `egress_drop`\n"
+    "489\t502\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_inputs`\n"
+    "507\t521\tpsa_clone_e2e.p4:25\tparser state `EP.start`\n"
+    "534\t540\tpsa_clone_e2e.p4:27\tcontrol `Eg`\n"
+    "543\t543\tpsa_clone_e2e.p4:22\tcontrol `psa_egress_verdict`\n"
+    "549\t552\tpsa_clone_e2e.p4:38\tcontrol `ED`\n"
+    "619\t633\tpsa_clone_e2e.p4:12\tparser state `IP.start`\n"
+    "646\t646\tpsa_clone_e2e.p4:14\tcontrol `Ig`\n"
+    "652\t655\tpsa_clone_e2e.p4:18\tcontrol `ID`\n"
     "";

@@ -43,16 +43,48 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
-/* Removes the first `n` bytes of a TC packet the kernel will not shrink
- * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
- * 32-byte chunks, then trims the tail. Packets up to 4 KiB. A global
- * function: the verifier walks its loop once, not once per parser path;
- * its chunk is small because its stack adds to the caller's. */
-__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+/* Whether the MAC header the kernel knows ends within the first `n`
+ * bytes of a TC packet: where bpf_skb_adjust_room (BPF_ADJ_ROOM_MAC) adds
+ * or removes bytes. It is 14 bytes, 18 once a VLAN tag is put back, more
+ * once the head grew. The network header starts there, so it is within
+ * `n` bytes exactly when the byte `len - n - 1` after it is in the packet. */
+static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n)
+{
+    u8 byte;
+    u32 len = skb->len;
+    if (n >= len)
+        return n == len;
+    return !bpf_skb_load_bytes_relative(skb, len - n - 1, &byte, 1, BPF_HDR_START_NET);
+}
+
+/* Adds `n` bytes at the front of a TC packet whose first `parsed` bytes
+ * the deparser rewrites: bpf_skb_adjust_room, which keeps the skb's header
+ * offsets, when the kernel allows it (IPv4/IPv6) and it adds them within
+ * those bytes; else bpf_skb_change_head. A global function, as below. */
+__attribute__((noinline)) int p4bpf_skb_grow(struct __sk_buff *skb, u32 n, u32 parsed)
+{
+    if (p4bpf_mac_header_within(skb, parsed) && !bpf_skb_adjust_room(skb, (s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    return bpf_skb_change_head(skb, n, 0);
+}
+
+/* Removes the first `n` bytes of a TC packet whose next `kept` bytes the
+ * deparser rewrites: bpf_skb_adjust_room when the kernel allows it
+ * (IPv4/IPv6 keeping a whole header) and it removes bytes within those
+ * `n + kept`; else the rest moves forward in 32-byte chunks and the tail
+ * is trimmed (packets up to 4 KiB; the kernel keeps at least the MAC
+ * header, so a frame shorter than 14 bytes fails). A global function: the
+ * verifier walks its loop once, not once per parser path; its chunk is
+ * small because its stack adds to the caller's. */
+__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n, u32 kept)
 {
     u8 chunk[32];
     u32 len = skb->len;
-    if (n > len || len - n > 32 * 128)
+    if (n > len || kept > len - n)
+        return -1;
+    if (p4bpf_mac_header_within(skb, kept) && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    if (len - n > 32 * 128)
         return -1;
     for (u32 i = 0; i < 128; i++) {
         u32 from = n + i * 32;
@@ -676,7 +708,7 @@ EgDeparser_common_end_3:;
     st->egress_headers = st->EgDeparser_common_hdr;
 EgDeparser_end:;
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -933,7 +965,7 @@ InDeparser_common_end_1:;
     st->headers = st->InDeparser_common_hdr;
 InDeparser_end:;
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -1105,20 +1137,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "465\t467\tpsa.p4:237\taction `send_to_port`\n"
-    "473\t474\tpsa.p4:246\taction `multicast`\n"
-    "480\t480\tpsa.p4:254\taction `ingress_drop`\n"
-    "486\t486\tpsa.p4:260\taction `egress_drop`\n"
-    "501\t517\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "522\t561\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "564\t576\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "579\t583\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "586\t587\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "600\t638\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "641\t641\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "649\t676\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "836\t874\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "877\t889\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "902\t908\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "916\t933\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "497\t499\tpsa.p4:237\taction `send_to_port`\n"
+    "505\t506\tpsa.p4:246\taction `multicast`\n"
+    "512\t512\tpsa.p4:254\taction `ingress_drop`\n"
+    "518\t518\tpsa.p4:260\taction `egress_drop`\n"
+    "533\t549\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "554\t593\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "596\t608\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "611\t615\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "618\t619\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "632\t670\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "673\t673\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "681\t708\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "868\t906\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "909\t921\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "934\t940\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "948\t965\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

@@ -43,16 +43,48 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
-/* Removes the first `n` bytes of a TC packet the kernel will not shrink
- * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
- * 32-byte chunks, then trims the tail. Packets up to 4 KiB. A global
- * function: the verifier walks its loop once, not once per parser path;
- * its chunk is small because its stack adds to the caller's. */
-__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+/* Whether the MAC header the kernel knows ends within the first `n`
+ * bytes of a TC packet: where bpf_skb_adjust_room (BPF_ADJ_ROOM_MAC) adds
+ * or removes bytes. It is 14 bytes, 18 once a VLAN tag is put back, more
+ * once the head grew. The network header starts there, so it is within
+ * `n` bytes exactly when the byte `len - n - 1` after it is in the packet. */
+static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n)
+{
+    u8 byte;
+    u32 len = skb->len;
+    if (n >= len)
+        return n == len;
+    return !bpf_skb_load_bytes_relative(skb, len - n - 1, &byte, 1, BPF_HDR_START_NET);
+}
+
+/* Adds `n` bytes at the front of a TC packet whose first `parsed` bytes
+ * the deparser rewrites: bpf_skb_adjust_room, which keeps the skb's header
+ * offsets, when the kernel allows it (IPv4/IPv6) and it adds them within
+ * those bytes; else bpf_skb_change_head. A global function, as below. */
+__attribute__((noinline)) int p4bpf_skb_grow(struct __sk_buff *skb, u32 n, u32 parsed)
+{
+    if (p4bpf_mac_header_within(skb, parsed) && !bpf_skb_adjust_room(skb, (s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    return bpf_skb_change_head(skb, n, 0);
+}
+
+/* Removes the first `n` bytes of a TC packet whose next `kept` bytes the
+ * deparser rewrites: bpf_skb_adjust_room when the kernel allows it
+ * (IPv4/IPv6 keeping a whole header) and it removes bytes within those
+ * `n + kept`; else the rest moves forward in 32-byte chunks and the tail
+ * is trimmed (packets up to 4 KiB; the kernel keeps at least the MAC
+ * header, so a frame shorter than 14 bytes fails). A global function: the
+ * verifier walks its loop once, not once per parser path; its chunk is
+ * small because its stack adds to the caller's. */
+__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n, u32 kept)
 {
     u8 chunk[32];
     u32 len = skb->len;
-    if (n > len || len - n > 32 * 128)
+    if (n > len || kept > len - n)
+        return -1;
+    if (p4bpf_mac_header_within(skb, kept) && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    if (len - n > 32 * 128)
         return -1;
     for (u32 i = 0; i < 128; i++) {
         u32 from = n + i * 32;
@@ -510,7 +542,7 @@ psa_egress_verdict_end:;
     }
 ED_end:;
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -664,7 +696,7 @@ ID_end:;
         goto another_pass;
     }
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -741,16 +773,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "419\t421\tpsa.p4:237\taction `send_to_port`\n"
-    "427\t428\tpsa.p4:246\taction `multicast`\n"
-    "434\t434\tpsa.p4:254\taction `ingress_drop`\n"
-    "440\t440\tpsa.p4:260\taction `egress_drop`\n"
-    "455\t462\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
-    "467\t482\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
-    "495\t498\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
-    "501\t501\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
-    "507\t510\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
-    "578\t592\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "605\t614\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "620\t624\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
+    "451\t453\tpsa.p4:237\taction `send_to_port`\n"
+    "459\t460\tpsa.p4:246\taction `multicast`\n"
+    "466\t466\tpsa.p4:254\taction `ingress_drop`\n"
+    "472\t472\tpsa.p4:260\taction `egress_drop`\n"
+    "487\t494\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "499\t514\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "527\t530\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "533\t533\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "539\t542\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
+    "610\t624\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
+    "637\t646\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "652\t656\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";

@@ -43,16 +43,48 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
         p[i] = (u8)v;
 }
 
-/* Removes the first `n` bytes of a TC packet the kernel will not shrink
- * (bpf_skb_adjust_room takes only IPv4/IPv6): moves the rest forward in
- * 32-byte chunks, then trims the tail. Packets up to 4 KiB. A global
- * function: the verifier walks its loop once, not once per parser path;
- * its chunk is small because its stack adds to the caller's. */
-__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n)
+/* Whether the MAC header the kernel knows ends within the first `n`
+ * bytes of a TC packet: where bpf_skb_adjust_room (BPF_ADJ_ROOM_MAC) adds
+ * or removes bytes. It is 14 bytes, 18 once a VLAN tag is put back, more
+ * once the head grew. The network header starts there, so it is within
+ * `n` bytes exactly when the byte `len - n - 1` after it is in the packet. */
+static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n)
+{
+    u8 byte;
+    u32 len = skb->len;
+    if (n >= len)
+        return n == len;
+    return !bpf_skb_load_bytes_relative(skb, len - n - 1, &byte, 1, BPF_HDR_START_NET);
+}
+
+/* Adds `n` bytes at the front of a TC packet whose first `parsed` bytes
+ * the deparser rewrites: bpf_skb_adjust_room, which keeps the skb's header
+ * offsets, when the kernel allows it (IPv4/IPv6) and it adds them within
+ * those bytes; else bpf_skb_change_head. A global function, as below. */
+__attribute__((noinline)) int p4bpf_skb_grow(struct __sk_buff *skb, u32 n, u32 parsed)
+{
+    if (p4bpf_mac_header_within(skb, parsed) && !bpf_skb_adjust_room(skb, (s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    return bpf_skb_change_head(skb, n, 0);
+}
+
+/* Removes the first `n` bytes of a TC packet whose next `kept` bytes the
+ * deparser rewrites: bpf_skb_adjust_room when the kernel allows it
+ * (IPv4/IPv6 keeping a whole header) and it removes bytes within those
+ * `n + kept`; else the rest moves forward in 32-byte chunks and the tail
+ * is trimmed (packets up to 4 KiB; the kernel keeps at least the MAC
+ * header, so a frame shorter than 14 bytes fails). A global function: the
+ * verifier walks its loop once, not once per parser path; its chunk is
+ * small because its stack adds to the caller's. */
+__attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n, u32 kept)
 {
     u8 chunk[32];
     u32 len = skb->len;
-    if (n > len || len - n > 32 * 128)
+    if (n > len || kept > len - n)
+        return -1;
+    if (p4bpf_mac_header_within(skb, kept) && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
+        return 0;
+    if (len - n > 32 * 128)
         return -1;
     for (u32 i = 0; i < 128; i++) {
         u32 from = n + i * 32;
@@ -611,7 +643,7 @@ C_end:;
     }
 D_end:;
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -708,7 +740,7 @@ C_end:;
     }
 D_end:;
     int delta = (int)offset - (int)new_len;
-    if (delta != 0 && (delta < 0 ? (offset < 14 /* an Ethernet header */ || bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0)) && bpf_skb_change_head(skb, -delta, 0) : (bpf_skb_adjust_room(skb, -delta, BPF_ADJ_ROOM_MAC, 0) && p4bpf_skb_shrink(skb, delta)))) {
+    if (delta != 0 && (delta < 0 ? p4bpf_skb_grow(skb, -delta, offset) : p4bpf_skb_shrink(skb, delta, offset - delta))) {
         goto deparse_failed;
     }
     pkt = (u8 *)(long)skb->data;
@@ -760,11 +792,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "505\t519\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "531\t541\tv1model_clones.p4:14\tcontrol `I`\n"
-    "591\t597\tv1model_clones.p4:26\tcontrol `E`\n"
-    "608\t611\tv1model_clones.p4:35\tcontrol `D`\n"
-    "666\t680\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "691\t697\tv1model_clones.p4:26\tcontrol `E`\n"
-    "705\t708\tv1model_clones.p4:35\tcontrol `D`\n"
+    "537\t551\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "563\t573\tv1model_clones.p4:14\tcontrol `I`\n"
+    "623\t629\tv1model_clones.p4:26\tcontrol `E`\n"
+    "640\t643\tv1model_clones.p4:35\tcontrol `D`\n"
+    "698\t712\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "723\t729\tv1model_clones.p4:26\tcontrol `E`\n"
+    "737\t740\tv1model_clones.p4:35\tcontrol `D`\n"
     "";

@@ -63,7 +63,10 @@ fn cell_number(name: &str, index: &str) -> Result<u32> {
 }
 
 /// Every cell back to its initial value: zeroed cells, which read as it.
-pub fn reset(pipeline: &impl MapSource, name: &str) -> Result<()> {
+pub fn reset(pipeline: &impl MapSource, description: &Pipeline, name: &str) -> Result<()> {
+    if let Some(register) = register_composite::find(description, name) {
+        return register_composite::reset(pipeline, register);
+    }
     let map = register_map(pipeline, name, 0)?;
     let zero = vec![0u8; map.value_size() as usize];
     (0..map.max_entries()).try_for_each(|i| map.write(&i.to_ne_bytes(), &zero, Write::Replace))

@@ -145,7 +145,9 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 index,
                 value,
             } => registers::write(pipeline, pipeline.description(), register, index, value),
-            Command::RegisterReset { register } => registers::reset(pipeline, register),
+            Command::RegisterReset { register } => {
+                registers::reset(pipeline, pipeline.description(), register)
+            }
             Command::ValueSetAdd { value_set, value } => {
                 super::value_sets::add(pipeline, value_set, value)
             }

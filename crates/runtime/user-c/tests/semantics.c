@@ -109,6 +109,36 @@ static int packets(void)
     return 0;
 }
 
+/* BPF_ADJ_ROOM_MAC as net/core/filter.c has it: after the MAC header
+ * (further in once the head grew), IPv4/IPv6 only, a whole IPv4 header
+ * kept; the network header found there by bpf_skb_load_bytes_relative. */
+static int adjust_room(void)
+{
+    unsigned char frame[40] = { 0 };
+    for (int i = 0; i < 40; i++)
+        frame[i] = (unsigned char)i;
+    frame[12] = 0x08, frame[13] = 0x00;
+    p4u_packet_load(frame, sizeof frame);
+    p4u_skb.protocol = htons(0x0800);
+    unsigned char byte;
+    CHECK(bpf_skb_load_bytes_relative(&p4u_skb, 25, &byte, 1, BPF_HDR_START_NET) == 0 && byte == 39);
+    CHECK(bpf_skb_load_bytes_relative(&p4u_skb, 26, &byte, 1, BPF_HDR_START_NET) == -EFAULT);
+    CHECK(bpf_skb_adjust_room(&p4u_skb, -7, BPF_ADJ_ROOM_MAC, 0) == -ENOTSUP); /* 19 bytes left */
+    CHECK(bpf_skb_adjust_room(&p4u_skb, -6, BPF_ADJ_ROOM_MAC, 0) == 0);
+    unsigned char *data = (unsigned char *)p4u_skb.data;
+    CHECK(p4u_skb.len == 34 && data[13] == 0 && data[14] == 20 && data[33] == 39);
+    CHECK(bpf_skb_adjust_room(&p4u_skb, 2, BPF_ADJ_ROOM_MAC, 0) == 0);
+    data = (unsigned char *)p4u_skb.data;
+    CHECK(p4u_skb.len == 36 && data[14] == 0 && data[15] == 0 && data[16] == 20);
+    CHECK(bpf_skb_change_head(&p4u_skb, 4, 0) == 0);
+    CHECK(bpf_skb_load_bytes_relative(&p4u_skb, 0, &byte, 1, BPF_HDR_START_NET) == 0 && byte == 0);
+    CHECK(bpf_skb_adjust_room(&p4u_skb, -1, BPF_ADJ_ROOM_MAC, 0) == 0);
+    CHECK(((unsigned char *)p4u_skb.data)[18] == 0 && ((unsigned char *)p4u_skb.data)[19] == 20);
+    p4u_skb.protocol = htons(0x9000);
+    CHECK(bpf_skb_adjust_room(&p4u_skb, -1, BPF_ADJ_ROOM_MAC, 0) == -ENOTSUP);
+    return 0;
+}
+
 static int checksums(void)
 {
     __be32 from[1] = { 0x0000ffff }, to[1] = { 0x00000001 };
@@ -254,7 +284,7 @@ static void ignore_hex(const unsigned char *bytes, __u32 length)
 
 int main(void)
 {
-    int failed = maps() || lru_maps() || packets() || checksums() || metadata() || maps_of_maps() || broadcasts();
+    int failed = maps() || lru_maps() || packets() || adjust_room() || checksums() || metadata() || maps_of_maps() || broadcasts();
     p4u_copies_put(ignore_hex);
     free(p4u_current.buffer);
     if (!failed)

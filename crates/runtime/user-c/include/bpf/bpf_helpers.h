@@ -60,6 +60,8 @@ long bpf_skb_change_tail(struct __sk_buff *skb, __u32 len, __u64 flags);
 long bpf_skb_pull_data(struct __sk_buff *skb, __u32 len);
 long bpf_skb_adjust_room(struct __sk_buff *skb, __s32 len_diff, __u32 mode, __u64 flags);
 long bpf_skb_load_bytes(const struct __sk_buff *skb, __u32 offset, void *to, __u32 len);
+long bpf_skb_load_bytes_relative(const struct __sk_buff *skb, __u32 offset, void *to, __u32 len,
+                                 __u32 start_header);
 long bpf_skb_store_bytes(struct __sk_buff *skb, __u32 offset, const void *from, __u32 len, __u64 flags);
 long bpf_xdp_load_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len);
 long bpf_xdp_store_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len);

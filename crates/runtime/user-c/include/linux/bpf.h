@@ -51,6 +51,7 @@ struct bpf_devmap_val {
 };
 
 enum bpf_adj_room_mode { BPF_ADJ_ROOM_NET, BPF_ADJ_ROOM_MAC };
+enum bpf_hdr_start_off { BPF_HDR_START_MAC, BPF_HDR_START_NET };
 
 /* The kernel's contexts hold 32-bit offsets the verifier rewrites; on the
  * host they must hold whole pointers, which `(u8 *)(long)ctx->data` reads. */
