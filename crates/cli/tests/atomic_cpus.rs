@@ -38,6 +38,7 @@ fn load(program: &Path, hook: Hook, test: &str) -> LoadedPipeline {
         extern_file: None,
         trace: false,
         table_stats: false,
+        table_caching: false,
     };
     let compiled = p4bpf_compiler::compile_file(program, &options)
         .unwrap_or_else(|e| panic!("compile {}: {e:?}", program.display()));
