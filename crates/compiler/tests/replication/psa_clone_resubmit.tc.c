@@ -48,13 +48,12 @@ static __always_inline void p4bpf_store_be_pkt(u8 *p, u32 n, u64 v)
  * or removes bytes. It is 14 bytes, 18 once a VLAN tag is put back, more
  * once the head grew. The network header starts there, so it is within
  * `n` bytes exactly when the byte `len - n - 1` after it is in the packet. */
-static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n)
+static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n, u8 *scratch)
 {
-    u8 byte;
     u32 len = skb->len;
     if (n >= len)
         return n == len;
-    return !bpf_skb_load_bytes_relative(skb, len - n - 1, &byte, 1, BPF_HDR_START_NET);
+    return !bpf_skb_load_bytes_relative(skb, len - n - 1, scratch, 1, BPF_HDR_START_NET);
 }
 
 /* Adds `n` bytes at the front of a TC packet whose first `parsed` bytes
@@ -63,7 +62,8 @@ static __always_inline int p4bpf_mac_header_within(struct __sk_buff *skb, u32 n)
  * those bytes; else bpf_skb_change_head. A global function, as below. */
 __attribute__((noinline)) int p4bpf_skb_grow(struct __sk_buff *skb, u32 n, u32 parsed)
 {
-    if (p4bpf_mac_header_within(skb, parsed) && !bpf_skb_adjust_room(skb, (s32)n, BPF_ADJ_ROOM_MAC, 0))
+    u8 scratch;
+    if (p4bpf_mac_header_within(skb, parsed, &scratch) && !bpf_skb_adjust_room(skb, (s32)n, BPF_ADJ_ROOM_MAC, 0))
         return 0;
     return bpf_skb_change_head(skb, n, 0);
 }
@@ -71,32 +71,32 @@ __attribute__((noinline)) int p4bpf_skb_grow(struct __sk_buff *skb, u32 n, u32 p
 /* Removes the first `n` bytes of a TC packet whose next `kept` bytes the
  * deparser rewrites: bpf_skb_adjust_room when the kernel allows it
  * (IPv4/IPv6 keeping a whole header) and it removes bytes within those
- * `n + kept`; else the rest moves forward in 32-byte chunks and the tail
+ * `n + kept`; else the rest moves forward in 16-byte chunks and the tail
  * is trimmed (packets up to 4 KiB; the kernel keeps at least the MAC
  * header, so a frame shorter than 14 bytes fails). A global function: the
  * verifier walks its loop once, not once per parser path; its chunk is
  * small because its stack adds to the caller's. */
 __attribute__((noinline)) int p4bpf_skb_shrink(struct __sk_buff *skb, u32 n, u32 kept)
 {
-    u8 chunk[32];
+    u8 chunk[16];
     u32 len = skb->len;
     if (n > len || kept > len - n)
         return -1;
-    if (p4bpf_mac_header_within(skb, kept) && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
+    if (p4bpf_mac_header_within(skb, kept, chunk) && !bpf_skb_adjust_room(skb, -(s32)n, BPF_ADJ_ROOM_MAC, 0))
         return 0;
-    if (len - n > 32 * 128)
+    if (len - n > 16 * 256)
         return -1;
-    for (u32 i = 0; i < 128; i++) {
-        u32 from = n + i * 32;
+    for (u32 i = 0; i < 256; i++) {
+        u32 from = n + i * 16;
         if (from >= len)
             break;
         u32 size = len - from;
-        if (size > 32)
-            size = 32;
+        if (size > 16)
+            size = 16;
         /* Hide the bound from clang so the mask stays for the verifier. */
         asm volatile("" : "+r"(size));
-        size &= 63;
-        if (size == 0 || size > 32 || bpf_skb_load_bytes(skb, from, chunk, size))
+        size &= 31;
+        if (size == 0 || size > 16 || bpf_skb_load_bytes(skb, from, chunk, size))
             return -1;
         if (bpf_skb_store_bytes(skb, from - n, chunk, size, 0))
             return -1;
