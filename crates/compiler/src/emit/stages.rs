@@ -43,8 +43,9 @@ impl Stages {
     /// Cuts before each top-level control statement whose tables would
     /// take the current stage past the map limit.
     pub fn plan(prog: &Program) -> Stages {
-        let budget = MAPS_PER_PROGRAM
-            .saturating_sub(SHARED_MAPS + prog.externs.len() + prog.value_sets.len());
+        // Value sets share one more map, their live halves.
+        let sets = prog.value_sets.len() + usize::from(!prog.value_sets.is_empty());
+        let budget = MAPS_PER_PROGRAM.saturating_sub(SHARED_MAPS + prog.externs.len() + sets);
         let all: BTreeSet<TableId> = (0..prog.tables.len())
             .filter_map(|i| u32::try_from(i).ok().map(TableId))
             .collect();
