@@ -169,11 +169,12 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
     let value_sets = prog
         .value_sets
         .iter()
-        .map(|v| {
+        .zip(0u32..)
+        .map(|(v, index)| {
             let match_kinds: Vec<layout::MatchKind> =
                 v.match_kinds.iter().map(|k| match_kind(*k)).collect();
             if v.scans() {
-                return scanned_value_set(prog, v, match_kinds);
+                return scanned_value_set(prog, v, match_kinds, index);
             }
             if let Some((fields, key_size)) = struct_members(prog, &v.ty) {
                 return layout::ValueSet {
@@ -183,6 +184,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                     fields,
                     key_size,
                     match_kinds,
+                    index,
                 };
             }
             let width = v.ty.width().unwrap_or(0);
@@ -206,6 +208,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 fields: vec![field],
                 key_size: len,
                 match_kinds,
+                index,
             }
         })
         .collect();
@@ -353,6 +356,7 @@ fn scanned_value_set(
     prog: &Program,
     v: &crate::ir::ValueSet,
     match_kinds: Vec<layout::MatchKind>,
+    index: u32,
 ) -> layout::ValueSet {
     let members = struct_members(prog, &v.ty).map_or(vec![], |(fields, _)| fields);
     let fields = members
@@ -373,5 +377,6 @@ fn scanned_value_set(
         fields,
         key_size: 4,
         match_kinds,
+        index,
     }
 }

@@ -720,11 +720,19 @@ pub struct ValueSet {
     /// "used" flag, then per field three host-order `u64`s, mask, lo and
     /// hi, a key matching when `key & mask` lies in `[lo, hi]`; each
     /// field's `byte_offset` is then its mask's offset in the slot.
+    /// Either holds the members twice, in halves 0 and 1 (see `index`).
     #[serde(default)]
     pub match_kinds: Vec<MatchKind>,
+    /// The set's `u32` in [`ValueSet::LIVE_MAP`], the half of its map
+    /// packets read: a scanned set's half `h` is slots `h * size` on, a
+    /// hash set's value has bit `h` set when its key is in half `h`.
+    #[serde(default)]
+    pub index: u32,
 }
 
 impl ValueSet {
+    /// The array of every value set's live half (0 or 1), by `index`.
+    pub const LIVE_MAP: &'static str = "p4bpf_vset_live";
     /// Bytes of one field's `(mask, lo, hi)` in a scanned set's slot.
     pub const SLOT_FIELD_BYTES: u32 = 24;
     /// Bytes before the first field of a slot (the "used" flag).

@@ -1,6 +1,7 @@
 //! Parser value sets over P4Runtime. A `ValueSetEntry` MODIFY makes its
 //! members the whole set (the specification defines no INSERT or DELETE
-//! for value sets; an empty MODIFY empties the set); a read returns every
+//! for value sets; an empty MODIFY empties the set), atomically for
+//! packets (`p4bpf_runtime::value_set::replace`); a read returns every
 //! member, value set id 0 meaning every set. A member is one `FieldMatch`
 //! per P4Info match field of the set (ids 1.., in the element's field
 //! order), of the field's match type; a ternary, lpm, range or optional

@@ -240,16 +240,16 @@ fn table_update(
     match kind {
         update::Type::Insert => {
             let spec = full_spec()?;
-            if control::get(source, table, &spec).is_ok() {
+            if control::contains(source, table, &spec) {
                 return Err(Failure::new(
                     Code::AlreadyExists,
                     format!("table `{}` already has an entry with this key", ids.name),
                 ));
             }
-            control::add(source, table, &spec)?;
-            if let Some(ns) = timeout {
-                start_timer(schema, source, table, &spec, ns)
-                    .inspect_err(|_| drop(control::delete(source, table, &spec)))?;
+            // A timed entry goes in with its timer started: one write.
+            match timeout {
+                Some(ns) => entry_timeout::insert(source, &schema.pipeline, table, &spec, ns)?,
+                None => control::add(source, table, &spec)?,
             }
             Ok(Some(Undo::Delete(index, spec)))
         }

@@ -7,7 +7,8 @@
 //! cell: now, with that profile. Reading gives back the timeout and how
 //! long since the timer last restarted.
 
-use crate::entry::EntrySpec;
+use crate::control;
+use crate::entry::{encode_entry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::idle::{monotonic_ns, profile_timeout, timer_cell};
 use crate::map::{Map, Write};
@@ -49,10 +50,38 @@ pub fn start(
         key,
         mut value,
     } = timed_entries::of_entry(source, table, spec)?;
+    stamp(table, &mut value, profile)?;
+    map.write(&key, &value, Write::Replace)
+}
+
+/// Inserts `table`'s entry `spec` with its timer started now, with a
+/// timeout of `timeout_ns`. The timer is part of the value the insert
+/// writes: the entry is not looked up again to start it (for a ternary
+/// rule that would read the whole table back), and no packet sees the
+/// entry without it.
+pub fn insert(
+    source: &impl MapSource,
+    description: &Pipeline,
+    table: &Table,
+    spec: &EntrySpec,
+    timeout_ns: u64,
+) -> Result<()> {
+    let profiles = source.map(IdleTimer::PROFILES_MAP)?;
+    let profile = profile_for(source, description, &profiles, timeout_ns)?;
+    let mut entry = encode_entry(table, spec)?;
+    stamp(table, &mut entry.value, profile)?;
+    control::add_encoded(source, table, &entry)
+}
+
+/// Writes a timer started now with `profile` into an entry's `value`
+/// (its last 8 bytes).
+fn stamp(table: &Table, value: &mut [u8], profile: u8) -> Result<()> {
     let at = value.len().checked_sub(8).ok_or_else(|| untimed(table))?;
     let cell = monotonic_ns()? << 8 | u64::from(profile);
-    value[at..].copy_from_slice(&cell.to_ne_bytes());
-    map.write(&key, &value, Write::Replace)
+    if let Some(timer) = value.get_mut(at..) {
+        timer.copy_from_slice(&cell.to_ne_bytes());
+    }
+    Ok(())
 }
 
 /// The timer of `table`'s entry `spec`.
@@ -93,27 +122,29 @@ fn timeout_of(table: &Table, value: &[u8], profiles: &Map, now: u64) -> Result<E
 }
 
 /// A profile whose timeout is `timeout_ns`: profile 0 for none if it has
-/// none, else one that has it, else a free one set to it.
+/// none, else one that has it, else a free one set to it. Profiles are
+/// read one at a time from the top, where they are taken: the one an
+/// earlier entry took for this timeout is found in the first reads, and
+/// only a new timeout pays for the walk of the timed tables.
 fn profile_for(
     source: &impl MapSource,
     description: &Pipeline,
     profiles: &Map,
     timeout_ns: u64,
 ) -> Result<u8> {
-    let timeouts = (0..profiles.max_entries().min(256))
-        .map(|p| profile_timeout(profiles, p))
-        .collect::<Result<Vec<u64>>>()?;
-    let top_down = || (0..timeouts.len()).rev();
-    if timeout_ns == 0 && timeouts.first() == Some(&0) {
+    let count = profiles.max_entries().min(256);
+    if timeout_ns == 0 && count > 0 && profile_timeout(profiles, 0)? == 0 {
         return Ok(0);
     }
-    if let Some(p) = top_down().find(|&p| timeouts[p] == timeout_ns) {
-        return Ok(p as u8);
+    for p in (0..count).rev() {
+        if profile_timeout(profiles, p)? == timeout_ns {
+            return Ok(p as u8);
+        }
     }
     let used = profiles_in_use(source, description)?;
-    let free = top_down()
-        .filter(|&p| p != 0)
-        .find(|&p| !used[p])
+    let free = (1..count)
+        .rev()
+        .find(|&p| !used[p as usize])
         .ok_or_else(|| {
             RuntimeError::Value(format!(
                 "no expire-time profile is left for a timeout of {timeout_ns} ns: \
@@ -121,7 +152,7 @@ fn profile_for(
             ))
         })?;
     profiles.write(
-        &(free as u32).to_ne_bytes(),
+        &free.to_ne_bytes(),
         &timeout_ns.to_ne_bytes(),
         Write::Replace,
     )?;

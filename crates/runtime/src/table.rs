@@ -6,7 +6,7 @@
 //! through [`crate::ternary_store::Store`], which orders its writes so the
 //! data path never sees a half-made change.
 
-use crate::entry::{encode_action, encode_entry, EntrySpec};
+use crate::entry::{encode_action, encode_entry, EncodedEntry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::map::Write;
 use crate::map_source::MapSource;
@@ -14,14 +14,19 @@ use p4bpf_layout::Table;
 
 /// Insert `spec` into `table`; an existing entry with the same key is an error.
 pub fn add_entry(pipeline: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
-    let entry = encode_entry(table, spec)?;
+    add_encoded(pipeline, table, &encode_entry(table, spec)?)
+}
+
+/// Insert the encoded `entry` into `table`; an existing entry with the
+/// same key is an error.
+pub fn add_encoded(pipeline: &impl MapSource, table: &Table, entry: &EncodedEntry) -> Result<()> {
     let map = pipeline.map(&table.map)?;
     if entry.mask.is_none() {
         return map
             .write(&entry.key, &entry.value, Write::Insert)
             .map_err(|e| in_table(table, e));
     }
-    crate::ternary_store::Store::open(pipeline, table)?.insert(&entry)
+    crate::ternary_store::Store::open_for_change(pipeline, table)?.insert(entry)
 }
 
 /// Make action `action_index` with `args` the default of `table`.

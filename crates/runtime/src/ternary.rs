@@ -434,13 +434,14 @@ impl Classifier {
     /// The classifier the maps hold, from the filters map (`filter` gives
     /// a group id's value), every (bucket key, bucket) pair and, for a
     /// table with direct cells, the cells map (`cell` gives a slot's
-    /// value: a rule's whole value). What the group lists say is not
+    /// value: a rule's whole value; `None` keeps the head the bucket
+    /// holds). What the group lists say is not
     /// read: it counts as nothing listed, so the first change adding to a
     /// list writes it whole.
     pub fn from_maps(
         table: &Table,
         filter: impl Fn(u32) -> Result<Vec<u8>>,
-        cell: impl Fn(u32) -> Result<Vec<u8>>,
+        cell: impl Fn(u32) -> Result<Option<Vec<u8>>>,
         buckets: impl IntoIterator<Item = (Vec<u8>, Vec<u8>)>,
     ) -> Result<Classifier> {
         let t = layout(table)?;
@@ -457,7 +458,9 @@ impl Classifier {
             c.mark(id, &key);
             for mut rule in decode_bucket(table, &bytes)? {
                 if let Some(slot) = slot_of(t, &rule.action) {
-                    rule.action = cell(slot)?;
+                    if let Some(value) = cell(slot)? {
+                        rule.action = value;
+                    }
                     c.slots.insert(slot);
                     c.next_slot = c.next_slot.max(slot + 1);
                 }
@@ -1202,7 +1205,7 @@ mod tests {
             .collect();
         let filters: HashMap<Vec<u8>, Vec<u8>> = c.filters(&t).unwrap().into_iter().collect();
         let filter = |id: u32| Ok(filters[&id.to_ne_bytes().to_vec()].clone());
-        let cell = |slot: u32| Ok(values[&slot].clone());
+        let cell = |slot: u32| Ok(Some(values[&slot].clone()));
         let mut back = Classifier::from_maps(&t, filter, cell, c.buckets(&t).unwrap()).unwrap();
         assert_eq!(
             back.find(&t, &celled(1, 5, 0))

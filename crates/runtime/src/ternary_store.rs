@@ -45,6 +45,18 @@ fn read_optional(map: &Map, key: &[u8]) -> Result<Option<Vec<u8>>> {
 impl Store {
     /// The classifier `table`'s maps in `source` hold.
     pub fn open(source: &impl MapSource, table: &Table) -> Result<Store> {
+        Store::open_reading(source, table, true)
+    }
+
+    /// The classifier without its rules' whole values: each rule keeps
+    /// the head its bucket holds (priority and slot), which is all a
+    /// change writes, and the cells map is not read (a read per rule).
+    /// For inserts and lookups by key, not for reading rules back.
+    pub fn open_for_change(source: &impl MapSource, table: &Table) -> Result<Store> {
+        Store::open_reading(source, table, false)
+    }
+
+    fn open_reading(source: &impl MapSource, table: &Table, values: bool) -> Result<Store> {
         let layout = table.ternary.as_ref().ok_or_else(|| {
             RuntimeError::Value(format!("table `{}` is not a ternary table", table.name))
         })?;
@@ -68,12 +80,15 @@ impl Store {
             Some(c) => Some(source.map(&c.map)?),
             None => None,
         };
-        let cell = |slot: u32| -> Result<Vec<u8>> {
+        let cell = |slot: u32| -> Result<Option<Vec<u8>>> {
+            if !values {
+                return Ok(None);
+            }
             let value = match &cells {
                 Some(map) => read_optional(map, &slot.to_ne_bytes())?,
                 None => None,
             };
-            value.ok_or_else(|| {
+            value.map(Some).ok_or_else(|| {
                 RuntimeError::Value(format!("table `{}`: no cell in slot {slot}", table.name))
             })
         };

@@ -75,15 +75,19 @@ impl Emitter<'_> {
         out.push_str(&self.cache_definitions());
         out.push_str(&self.timer_profiles_map());
         out.push_str(&self.defaults_definition());
+        out.push_str(&self.value_set_live());
         out.push_str(&self.scanned_value_sets());
         for v in self.prog.value_sets.iter().filter(|v| !v.scans()) {
-            out.push_str(&format!("/* value_set {} */\n", v.name));
+            out.push_str(&format!(
+                "/* value_set {}: a member's value says its halves (bit 0, bit 1) */\n",
+                v.name
+            ));
             let key = self.declare(&v.ty, "").trim().to_string();
             out.push_str(&map_def(
                 "BPF_MAP_TYPE_HASH",
                 &key,
                 "u8",
-                v.size.max(1),
+                super::value_set_live::both_halves(v),
                 None,
                 &v.c_name,
             ));

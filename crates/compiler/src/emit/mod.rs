@@ -57,6 +57,7 @@ mod trace_externs;
 mod types;
 mod v1model_clone;
 mod v1model_passes;
+mod value_set_live;
 mod value_set_scan;
 mod value_set_tuple;
 mod varbit;

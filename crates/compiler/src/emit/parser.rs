@@ -82,7 +82,7 @@ impl Emitter<'_> {
             .position(|s| s.name == "start")
             .unwrap_or(0);
         let loops = parser_loop::unbounded_loops(parser);
-        let mut out = vec![];
+        let mut out = super::value_set_live::read_halves(parser);
         if !loops.is_empty() {
             out.push(line(format!(
                 "struct {} {} = {{}}",

@@ -314,6 +314,9 @@ impl Emitter<'_> {
             line(format!("u8 *pkt_end = (u8 *)(long){ctx}->data_end")),
             line("u32 offset = cursor->offset"),
             line("u8 parser_error = 0"),
+        ];
+        body.extend(super::value_set_live::read_halves(parser));
+        body.extend([
             CStmt::If {
                 cond: format!("offset > {MAX_LOOP_OFFSET}"),
                 then: vec![
@@ -332,7 +335,7 @@ impl Emitter<'_> {
                     .collect(),
                 default: vec![CStmt::Goto("reject".into())],
             },
-        ];
+        ]);
         for s in states {
             if let Some(state) = parser.states.get(*s) {
                 body.push(CStmt::Label(format!("run_{s}")));

@@ -46,8 +46,10 @@ impl Stages {
     /// counting as one map more, the caches' generations as a shared one).
     pub fn plan(prog: &Program, caches: &CachePlan) -> Stages {
         let generations = usize::from(!caches.is_empty());
+        // Value sets share one more map, their live halves.
+        let sets = prog.value_sets.len() + usize::from(!prog.value_sets.is_empty());
         let budget = MAPS_PER_PROGRAM
-            .saturating_sub(SHARED_MAPS + generations + prog.externs.len() + prog.value_sets.len());
+            .saturating_sub(SHARED_MAPS + generations + prog.externs.len() + sets);
         let all: BTreeSet<TableId> = (0..prog.tables.len())
             .filter_map(|i| u32::try_from(i).ok().map(TableId))
             .collect();

@@ -497,19 +497,12 @@ pub fn keyset_test(
         Keyset::ValueSet(id) if e.prog.value_sets.get(id.index()).is_some_and(|v| v.scans()) => {
             e.value_set_scan_test(*id, &[value.to_string()])
         }
-        Keyset::ValueSet(id) if width > 64 => {
-            // A wide key's bytes are the map's key as they are.
-            let vs = e.prog.value_sets.get(id.index())?;
-            Some(format!("bpf_map_lookup_elem(&{}, {value}) != 0", vs.c_name))
-        }
+        // A wide key's bytes are the map's key as they are.
+        Keyset::ValueSet(id) if width > 64 => e.value_set_hash_test(*id, value),
         Keyset::ValueSet(id) => {
-            let vs = e.prog.value_sets.get(id.index())?;
             let _ = (key, mask_literal(width));
-            Some(format!(
-                "bpf_map_lookup_elem(&{}, &(u{}){{{value}}}) != 0",
-                vs.c_name,
-                Scalar::for_width(width).size() * 8
-            ))
+            let bits = Scalar::for_width(width).size() * 8;
+            e.value_set_hash_test(*id, &format!("&(u{bits}){{{value}}}"))
         }
     }
 }

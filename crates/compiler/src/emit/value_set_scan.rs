@@ -9,6 +9,7 @@
 //! the program gives, which keeps it verifiable.
 
 use super::maps::map_def;
+use super::value_set_live::both_halves;
 use super::Emitter;
 use crate::ir::{ValueSet, ValueSetId};
 
@@ -48,11 +49,17 @@ impl Emitter<'_> {
     pub(super) fn value_set_scan_test(&self, id: ValueSetId, values: &[String]) -> Option<String> {
         let vs = self.prog.value_sets.get(id.index()).filter(|v| v.scans())?;
         let args: Vec<String> = values.iter().map(|v| format!("(u64)({v})")).collect();
-        Some(format!("{}_has({})", vs.c_name, args.join(", ")))
+        Some(format!(
+            "{}_has({}, {})",
+            vs.c_name,
+            super::value_set_live::half_var(id),
+            args.join(", ")
+        ))
     }
 }
 
-/// One scanned value set: its slots, their map and its scan function.
+/// One scanned value set: its slots, their map and its scan function,
+/// which scans half `half` (see `value_set_live`).
 fn value_set_slots(v: &ValueSet) -> String {
     let fields = v.match_kinds.len();
     let kinds: Vec<String> = v
@@ -62,7 +69,7 @@ fn value_set_slots(v: &ValueSet) -> String {
         .collect();
     let slot = format!("struct {}_slot", v.c_name);
     let mut out = format!(
-        "/* value_set {} ({}): {} slots, scanned */\n{slot} {{\n    u64 used; /* 0: a free slot */\n    struct p4bpf_set_field field[{fields}];\n}};\n",
+        "/* value_set {} ({}): {} slots, scanned, in each of two halves */\n{slot} {{\n    u64 used; /* 0: a free slot */\n    struct p4bpf_set_field field[{fields}];\n}};\n",
         v.name,
         kinds.join(", "),
         v.size.max(1)
@@ -71,7 +78,7 @@ fn value_set_slots(v: &ValueSet) -> String {
         "BPF_MAP_TYPE_ARRAY",
         "u32",
         &slot,
-        v.size.max(1),
+        both_halves(v),
         None,
         &v.c_name,
     ));
@@ -80,7 +87,7 @@ fn value_set_slots(v: &ValueSet) -> String {
         .map(|i| format!(" &&\n            p4bpf_set_field_matches(&m->field[{i}], key{i})"))
         .collect();
     out.push_str(&format!(
-        "static __always_inline int {name}_has({params})\n{{\n    for (u32 i = 0; i < {size}; i++) {{\n        u32 at = i;\n        const {slot} *m = bpf_map_lookup_elem(&{name}, &at);\n        if (m && m->used{tests})\n            return 1;\n    }}\n    return 0;\n}}\n\n",
+        "static __always_inline int {name}_has(u32 half, {params})\n{{\n    for (u32 i = 0; i < {size}; i++) {{\n        u32 at = half * {size} + i;\n        const {slot} *m = bpf_map_lookup_elem(&{name}, &at);\n        if (m && m->used{tests})\n            return 1;\n    }}\n    return 0;\n}}\n\n",
         name = v.c_name,
         params = params.join(", "),
         size = v.size.max(1),

@@ -21,10 +21,10 @@ impl Emitter<'_> {
             .map(|(m, v)| format!("{} = {v}; ", m.name))
             .collect();
         Some(format!(
-            "({{ {}; __builtin_memset(&k, 0, sizeof(k)); {}bpf_map_lookup_elem(&{}, &k) != 0; }})",
+            "({{ {}; __builtin_memset(&k, 0, sizeof(k)); {}{}; }})",
             self.declare(&vs.ty, "k"),
             fill.concat(),
-            vs.c_name
+            self.value_set_hash_test(id, "&k")?
         ))
     }
 }

@@ -94,6 +94,26 @@ struct value_set_scan_state {
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
+/* each value set's live half (0 or 1), by set, flipped by the control plane */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __type(key, u32);
+    __type(value, u32);
+    __uint(max_entries, 2);
+} p4bpf_vset_live SEC(".maps");
+
+static __always_inline u32 p4bpf_vset_half(u32 set)
+{
+    u32 *half = bpf_map_lookup_elem(&p4bpf_vset_live, &set);
+    return half ? *half & 1 : 0;
+}
+
+/* Is a hash set's key, whose value is `halves` (if found), in half `half`? */
+static __always_inline int p4bpf_vset_in(const u8 *halves, u32 half)
+{
+    return halves && ((*halves >> half) & 1);
+}
+
 struct p4bpf_set_field {
     u64 mask;
     u64 lo;
@@ -106,7 +126,7 @@ static __always_inline int p4bpf_set_field_matches(const struct p4bpf_set_field 
     return masked >= f->lo && masked <= f->hi;
 }
 
-/* value_set prs.classes (ternary, lpm): 8 slots, scanned */
+/* value_set prs.classes (ternary, lpm): 8 slots, scanned, in each of two halves */
 struct prs_classes_slot {
     u64 used; /* 0: a free slot */
     struct p4bpf_set_field field[2];
@@ -115,13 +135,13 @@ struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __type(key, u32);
     __type(value, struct prs_classes_slot);
-    __uint(max_entries, 8);
+    __uint(max_entries, 16);
 } prs_classes SEC(".maps");
 
-static __always_inline int prs_classes_has(u64 key0, u64 key1)
+static __always_inline int prs_classes_has(u32 half, u64 key0, u64 key1)
 {
     for (u32 i = 0; i < 8; i++) {
-        u32 at = i;
+        u32 at = half * 8 + i;
         const struct prs_classes_slot *m = bpf_map_lookup_elem(&prs_classes, &at);
         if (m && m->used &&
             p4bpf_set_field_matches(&m->field[0], key0) &&
@@ -131,12 +151,12 @@ static __always_inline int prs_classes_has(u64 key0, u64 key1)
     return 0;
 }
 
-/* value_set prs.plain_types */
+/* value_set prs.plain_types: a member's value says its halves (bit 0, bit 1) */
 struct {
     __uint(type, BPF_MAP_TYPE_HASH);
     __type(key, u16);
     __type(value, u8);
-    __uint(max_entries, 4);
+    __uint(max_entries, 8);
 } prs_plain_types SEC(".maps");
 
 /* action NoAction (core.p4:57) */
@@ -160,6 +180,8 @@ int value_set_scan_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct value_set_scan_state state = {};
     struct value_set_scan_state *st = &state;
+    u32 vset_half_0 = p4bpf_vset_half(0);
+    u32 vset_half_1 = p4bpf_vset_half(1);
     goto state_start;
 state_start:;
     /* parser prs state start (value_set_scan.p4:16) */
@@ -179,7 +201,7 @@ state_start:;
     offset += 14;
     if (st->headers.eth.ether_type == 0x800U) {
         goto state_ipv4;
-    } else if (bpf_map_lookup_elem(&prs_plain_types, &(u16){st->headers.eth.ether_type}) != 0) {
+    } else if (p4bpf_vset_in(bpf_map_lookup_elem(&prs_plain_types, &(u16){st->headers.eth.ether_type}), vset_half_1)) {
         goto accept;
     } else {
         goto reject;
@@ -209,7 +231,7 @@ state_ipv4:;
         st->headers.ipv4.p4bpf_offset = offset;
     }
     offset += 20;
-    if (prs_classes_has((u64)(st->headers.ipv4.protocol), (u64)(st->headers.eth.ether_type))) {
+    if (prs_classes_has(vset_half_0, (u64)(st->headers.ipv4.protocol), (u64)(st->headers.eth.ether_type))) {
         goto accept;
     } else {
         goto reject;
@@ -259,7 +281,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"match_kinds\": [\n"
     "        \"ternary\",\n"
     "        \"lpm\"\n"
-    "      ]\n"
+    "      ],\n"
+    "      \"index\": 0\n"
     "    },\n"
     "    {\n"
     "      \"name\": \"prs.plain_types\",\n"
@@ -277,7 +300,8 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"key_size\": 2,\n"
     "      \"match_kinds\": [\n"
     "        \"exact\"\n"
-    "      ]\n"
+    "      ],\n"
+    "      \"index\": 1\n"
     "    }\n"
     "  ],\n"
     "  \"port_map\": null\n"
@@ -286,7 +310,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "166\t186\tvalue_set_scan.p4:16\tparser state `prs.start`\n"
-    "189\t216\tvalue_set_scan.p4:24\tparser state `prs.ipv4`\n"
-    "222\t222\tvalue_set_scan.p4:33\tcontrol `pipe`\n"
+    "188\t208\tvalue_set_scan.p4:16\tparser state `prs.start`\n"
+    "211\t238\tvalue_set_scan.p4:24\tparser state `prs.ipv4`\n"
+    "244\t244\tvalue_set_scan.p4:33\tcontrol `pipe`\n"
     "";

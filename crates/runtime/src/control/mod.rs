@@ -16,7 +16,7 @@ pub use batch::{insert_batch, insert_batches, insert_table_batches, BatchError, 
 pub use counters::{counter_cells, reset_counter, CounterCell};
 pub use decode::{action as decode_action, entry as decode_entry, Entry};
 pub(crate) use tables::rule_entry;
-pub use tables::{add, clear, delete, dump, get, modify};
+pub use tables::{add, add_encoded, clear, contains, delete, dump, get, modify};
 pub use words::{key_only, parse_entry, parse_key, EntryWords};
 
 use crate::error::{Result, RuntimeError};

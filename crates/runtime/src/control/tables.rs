@@ -5,7 +5,7 @@
 
 use super::decode::{self, Entry};
 use super::{delete_key, in_table_terms, keys};
-use crate::entry::{encode_entry, EntrySpec};
+use crate::entry::{encode_entry, EncodedEntry, EntrySpec};
 use crate::error::{Result, RuntimeError};
 use crate::map::Write;
 use crate::map_source::MapSource;
@@ -46,6 +46,12 @@ pub(crate) fn rule_entry(table: &Table, rule: &Rule) -> Result<Entry> {
 /// Insert `spec`; an existing entry with the same key is an error.
 pub fn add(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<()> {
     crate::table::add_entry(source, table, spec).map_err(|e| in_table_terms(table, e))
+}
+
+/// Insert the encoded `entry` (an entry whose value the caller made
+/// further, e.g. with a timer started); an existing one is an error.
+pub fn add_encoded(source: &impl MapSource, table: &Table, entry: &EncodedEntry) -> Result<()> {
+    crate::table::add_encoded(source, table, entry).map_err(|e| in_table_terms(table, e))
 }
 
 /// Replace the action of the existing entry `spec` keys; the entry's
@@ -107,6 +113,23 @@ pub fn get(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> Result<E
             .map_err(|e| in_table_terms(table, e))?,
     );
     decode::entry(table, &encoded.key, &value, None)
+}
+
+/// Whether `table` has an entry with `spec`'s key, for a duplicate
+/// check before an insert: a ternary table's rules are found by key
+/// without reading their values back. An error (a bad value) says no and
+/// is left for the insert to report.
+pub fn contains(source: &impl MapSource, table: &Table, spec: &EntrySpec) -> bool {
+    if table.storage != TableStorage::Ternary {
+        return get(source, table, spec).is_ok();
+    }
+    let (Ok(encoded), Ok(store)) = (
+        encode_entry(table, spec),
+        Store::open_for_change(source, table),
+    ) else {
+        return false;
+    };
+    store.classifier().find(table, &encoded).is_some()
 }
 
 /// Every entry of `table`.

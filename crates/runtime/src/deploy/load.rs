@@ -150,6 +150,9 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     names.extend(description.counters.iter().map(|c| c.map.clone()));
     names.extend(description.meters.iter().map(|m| m.map.clone()));
     names.extend(description.value_sets.iter().map(|v| v.map.clone()));
+    if !description.value_sets.is_empty() {
+        names.push(p4bpf_layout::ValueSet::LIVE_MAP.to_string());
+    }
     names.extend(
         description
             .composite_registers

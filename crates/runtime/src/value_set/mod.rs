@@ -4,9 +4,12 @@
 //! set whose keys are the members ([`exact`]); any other is an array of
 //! slots a select scans ([`slots`]). Each value is big-endian bytes of
 //! its field's width; every error names the set, and the field and value
-//! at fault.
+//! at fault. Either kind holds its members in two halves ([`live`]): a
+//! replace writes the half packets do not read and then flips to it, so
+//! a packet sees the old members or the new, never a mix.
 
 mod exact;
+mod live;
 mod slots;
 mod text;
 
@@ -56,11 +59,12 @@ pub fn find<'a>(pipeline: &'a Pipeline, name: &str) -> Result<&'a ValueSet> {
         })
 }
 
-/// Adds `member` to `set` (a member already there stays once).
+/// Adds `member` to `set`, in both halves (a member already there stays
+/// once).
 pub fn add(source: &impl MapSource, set: &ValueSet, member: &Member) -> Result<()> {
     let map = source.map(&set.map)?;
     if set.scans() {
-        slots::add(&map, set, member)
+        slots::add(&map, set, live::half(source, set)?, member)
     } else {
         exact::add(&map, set, member)
     }
@@ -77,20 +81,35 @@ pub fn replace(source: &impl MapSource, set: &ValueSet, members: &[Member]) -> R
         )));
     }
     let map = source.map(&set.map)?;
-    if set.scans() {
-        slots::replace(&map, set, members)
-    } else {
-        exact::replace(&map, set, members)
-    }
+    let encoded = match set.scans() {
+        true => Encoded::Slots(slots::encode_all(set, members)?),
+        false => Encoded::Keys(exact::encode_all(&map, set, members)?),
+    };
+    let live = live::half(source, set)?;
+    let write_half = |half| match &encoded {
+        Encoded::Slots(slots) => slots::write_half(&map, set, slots, half),
+        Encoded::Keys(keys) => exact::write_half(&map, keys, half),
+    };
+    write_half(live ^ 1)?;
+    live::flip(source, set, live ^ 1)?;
+    // No packet reads the old half now: it takes the new members too.
+    write_half(live)
 }
 
-/// Every member of `set`.
+/// A replace's members, checked and encoded before any write.
+enum Encoded {
+    Slots(Vec<Vec<u8>>),
+    Keys(Vec<Vec<u8>>),
+}
+
+/// Every member of `set` (in the half packets read).
 pub fn members(source: &impl MapSource, set: &ValueSet) -> Result<Vec<Member>> {
     let map = source.map(&set.map)?;
+    let live = live::half(source, set)?;
     if set.scans() {
-        slots::members(&map, set)
+        slots::members(&map, set, live)
     } else {
-        exact::members(&map, set)
+        exact::members(&map, set, live)
     }
 }
 

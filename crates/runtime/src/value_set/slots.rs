@@ -4,6 +4,7 @@
 //! `lo == hi` under the field's full mask, a ternary or lpm one under its
 //! mask, a range spans `[lo, hi]` under the full mask and an optional
 //! wildcard has mask 0. Reading turns a slot back into its field's kind.
+//! The array holds two halves of `size` slots (see `live`).
 
 use super::text::field_text;
 use super::{check_shape, field_error, FieldMatch, Member};
@@ -15,12 +16,14 @@ use p4bpf_layout::{FieldLayout, MatchKind, ValueSet};
 const HEADER: usize = ValueSet::SLOT_HEADER_BYTES as usize;
 const FIELD: usize = ValueSet::SLOT_FIELD_BYTES as usize;
 
-/// Adds `member` in the first free slot, unless a slot holds it already.
-pub(super) fn add(map: &Map, set: &ValueSet, member: &Member) -> Result<()> {
+/// Adds `member` in the first free slot of both halves (the same slot:
+/// outside a replace they hold the same members), unless the live half
+/// `live` holds it already.
+pub(super) fn add(map: &Map, set: &ValueSet, live: u32, member: &Member) -> Result<()> {
     let slot = encode(set, member)?;
     let mut free = None;
     for index in 0..set.size {
-        let held = read_slot(map, index)?;
+        let held = read_slot(map, at(set, live, index))?;
         if held == slot {
             return Ok(());
         }
@@ -34,34 +37,42 @@ pub(super) fn add(map: &Map, set: &ValueSet, member: &Member) -> Result<()> {
             set.name, set.size
         ))
     })?;
-    map.write(&index.to_ne_bytes(), &slot, Write::Replace)
-}
-
-/// Writes `members` to the first slots and frees the others; every member
-/// is checked before a slot changes.
-pub(super) fn replace(map: &Map, set: &ValueSet, members: &[Member]) -> Result<()> {
-    let slots = members
-        .iter()
-        .map(|m| encode(set, m))
-        .collect::<Result<Vec<_>>>()?;
-    let free = vec![0u8; set.slot_size() as usize];
-    for index in 0..set.size {
-        let slot = slots.get(index as usize).unwrap_or(&free);
-        map.write(&index.to_ne_bytes(), slot, Write::Replace)?;
+    for half in [live ^ 1, live] {
+        map.write(&at(set, half, index).to_ne_bytes(), &slot, Write::Replace)?;
     }
     Ok(())
 }
 
-/// The members the used slots hold, in slot order.
-pub(super) fn members(map: &Map, set: &ValueSet) -> Result<Vec<Member>> {
+/// The slots of `members`, every one checked.
+pub(super) fn encode_all(set: &ValueSet, members: &[Member]) -> Result<Vec<Vec<u8>>> {
+    members.iter().map(|m| encode(set, m)).collect()
+}
+
+/// Writes `slots` to the first slots of half `half` and frees the others.
+pub(super) fn write_half(map: &Map, set: &ValueSet, slots: &[Vec<u8>], half: u32) -> Result<()> {
+    let free = vec![0u8; set.slot_size() as usize];
+    for index in 0..set.size {
+        let slot = slots.get(index as usize).unwrap_or(&free);
+        map.write(&at(set, half, index).to_ne_bytes(), slot, Write::Replace)?;
+    }
+    Ok(())
+}
+
+/// The members the used slots of half `half` hold, in slot order.
+pub(super) fn members(map: &Map, set: &ValueSet, half: u32) -> Result<Vec<Member>> {
     let mut out = vec![];
     for index in 0..set.size {
-        let slot = read_slot(map, index)?;
+        let slot = read_slot(map, at(set, half, index))?;
         if used(&slot) {
             out.push(decode(set, &slot));
         }
     }
     Ok(out)
+}
+
+/// The array index of slot `index` of half `half`.
+fn at(set: &ValueSet, half: u32, index: u32) -> u32 {
+    half * set.size + index
 }
 
 fn read_slot(map: &Map, index: u32) -> Result<Vec<u8>> {
@@ -256,6 +267,7 @@ mod tests {
             fields,
             key_size: 4,
             match_kinds: kinds.to_vec(),
+            index: 0,
         }
     }
 
