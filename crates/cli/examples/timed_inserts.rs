@@ -58,6 +58,7 @@ fn load(name: &str) -> Result<Deployment, String> {
         extern_file: None,
         trace: false,
         table_stats: false,
+        table_caching: false,
     };
     let compiled = p4bpf_compiler::compile_file(&program, &options)
         .map_err(|_| format!("{} does not compile", program.display()))?;
