@@ -17,6 +17,7 @@ mod failure;
 mod idle;
 mod profile;
 mod read;
+mod register;
 mod schema;
 mod serve;
 mod service;
