@@ -30,8 +30,10 @@ options:
 
 Not supported yet: packet-in/out,
 digests and idle timeouts (today's architectures have none), action
-profiles, meters, registers and replication: each is refused with
-UNIMPLEMENTED and a message.
+profiles, meters and replication: each is refused with
+UNIMPLEMENTED and a message. Registers are served for the cells the
+pipeline keeps (registers with an initial value, of structs or wide
+values, indexed by number).
 ";
 
 pub fn run(mut words: Args) -> ExitCode {

@@ -1,10 +1,10 @@
 //! `p4bpf-p4runtime`: a P4Runtime v1 server over the p4bpf runtime, so the
 //! controllers P4 users already have (p4runtime-shell, ONOS, the P4
 //! tutorials' scripts) drive a p4bpf pipeline: pipeline config, table
-//! entries, counters, parser value sets and client arbitration, for the architectures p4bpf
+//! entries, counters, registers (`register`), parser value sets and client arbitration, for the architectures p4bpf
 //! compiles today (ebpf_model, xdp_model), and PNA's and PSA's idle
 //! timeouts (`idle`; per entry in `write`, `read`). What those
-//! architectures lack (packet-in/out, digests, action profiles, meters, registers,
+//! architectures lack (packet-in/out, digests, action profiles, meters,
 //! replication) is refused with UNIMPLEMENTED and says why.
 //!
 //! The protocol schema is generated at build time (build.rs) from the
@@ -17,6 +17,7 @@ mod failure;
 mod idle;
 mod profile;
 mod read;
+mod register;
 mod schema;
 mod serve;
 mod service;

@@ -37,6 +37,9 @@ pub fn read(schema: &Schema, source: &Deployment, wanted: &[Entity]) -> Outcome<
             Some(entity::Entity::ValueSetEntry(entry)) => {
                 crate::value_set::read(schema, source, entry, &mut found)?
             }
+            Some(entity::Entity::RegisterEntry(entry)) => {
+                crate::register::read(schema, source, entry, &mut found)?
+            }
             Some(other) => {
                 return Err(Failure::unimplemented(format!(
                     "reading {}: not supported by today's architectures (ebpf_model, xdp_model)",

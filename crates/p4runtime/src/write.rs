@@ -197,6 +197,9 @@ fn apply_one(schema: &Schema, source: &Deployment, update: &Update) -> Outcome<O
             crate::value_set::update(schema, source, kind, entry)
                 .map(|undo| Some(Undo::ValueSet(undo)))
         }
+        Some(entity::Entity::RegisterEntry(entry)) => {
+            crate::register::update(schema, source, kind, entry).map(|()| None)
+        }
         Some(other) => Err(Failure::unimplemented(format!(
             "{}: not supported by today's architectures (ebpf_model, xdp_model)",
             entity_kind(other)

@@ -23,6 +23,34 @@ pub fn find<'a>(description: &'a Pipeline, name: &str) -> Option<&'a CompositeRe
 
 /// The cell at `index`, as `register NAME[INDEX] = VALUE`.
 pub fn read(source: &impl MapSource, register: &CompositeRegister, index: &str) -> Result<String> {
+    let cell = value_bytes(source, register, index)?;
+    Ok(format!(
+        "register {}[{index}] = {}",
+        register.name,
+        shown(&register.value, &cell)
+    ))
+}
+
+/// The cell at `index` as each value field's name and big-endian bytes,
+/// in the layout's field order (P4Runtime's `RegisterEntry` read).
+pub fn read_fields(
+    source: &impl MapSource,
+    register: &CompositeRegister,
+    index: &str,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let cell = value_bytes(source, register, index)?;
+    let fields = register.value.iter();
+    Ok(fields
+        .map(|f| (f.name.clone(), field_bytes(f, &cell)))
+        .collect())
+}
+
+/// The value (initial value applied) of the cell at `index`.
+fn value_bytes(
+    source: &impl MapSource,
+    register: &CompositeRegister,
+    index: &str,
+) -> Result<Vec<u8>> {
     let map = source.map(&register.map)?;
     let key = key_bytes(&map, register, index)?;
     let mut cell = match map.read(&key) {
@@ -31,11 +59,7 @@ pub fn read(source: &impl MapSource, register: &CompositeRegister, index: &str) 
         Err(e) => return Err(e),
     };
     xor_initial(register, &mut cell);
-    Ok(format!(
-        "register {}[{index}] = {}",
-        register.name,
-        shown(&register.value, &cell)
-    ))
+    Ok(cell)
 }
 
 /// Sets the cell at `index` to `value`.
@@ -142,17 +166,23 @@ fn encode(
     Ok(bytes)
 }
 
+/// Field `f` of `cell`, big-endian.
+fn field_bytes(f: &FieldLayout, cell: &[u8]) -> Vec<u8> {
+    let at = f.byte_offset as usize;
+    let mut v = cell
+        .get(at..at + f.byte_len as usize)
+        .unwrap_or_default()
+        .to_vec();
+    if f.byte_order == ByteOrder::Host {
+        v.reverse();
+    }
+    v
+}
+
 /// A cell's value: its fields named, or a lone field's value.
 fn shown(fields: &[FieldLayout], cell: &[u8]) -> String {
     let hex = |f: &FieldLayout| {
-        let at = f.byte_offset as usize;
-        let mut v = cell
-            .get(at..at + f.byte_len as usize)
-            .unwrap_or_default()
-            .to_vec();
-        if f.byte_order == ByteOrder::Host {
-            v.reverse();
-        }
+        let v = field_bytes(f, cell);
         let digits: String = v.iter().map(|b| format!("{b:02x}")).collect();
         match digits.trim_start_matches('0') {
             "" => "0x0".to_string(),

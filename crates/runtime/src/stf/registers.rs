@@ -25,15 +25,39 @@ pub fn read(
         return register_composite::read(source, register, index);
     }
     let index = cell_number(name, index)?;
-    let map = register_map(source, name, index)?;
-    let cell = map.read(&index.to_ne_bytes())?;
-    let mut bytes = cell.first().cloned().unwrap_or_default();
-    xor_initial(description, name, &mut bytes);
+    let bytes = host_order_value(source, description, name, index)?;
     let number = bytes
         .iter()
         .rev()
         .fold(0u128, |acc, b| acc << 8 | u128::from(*b));
     Ok(format!("register {name}[{index}] = {number}"))
+}
+
+/// The cell at `index` of a register of a bit string of at most 64 bits,
+/// as big-endian bytes as wide as its cell (P4Runtime's read).
+pub fn read_bits(
+    source: &impl MapSource,
+    description: &Pipeline,
+    name: &str,
+    index: u32,
+) -> Result<Vec<u8>> {
+    let mut bytes = host_order_value(source, description, name, index)?;
+    bytes.reverse();
+    Ok(bytes)
+}
+
+/// The value (initial value applied) of the cell at `index`, host order.
+fn host_order_value(
+    source: &impl MapSource,
+    description: &Pipeline,
+    name: &str,
+    index: u32,
+) -> Result<Vec<u8>> {
+    let map = register_map(source, name, index)?;
+    let cell = map.read(&index.to_ne_bytes())?;
+    let mut bytes = cell.first().cloned().unwrap_or_default();
+    xor_initial(description, name, &mut bytes);
+    Ok(bytes)
 }
 
 pub fn write(

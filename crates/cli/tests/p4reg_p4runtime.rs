@@ -1,0 +1,156 @@
+//! Registers over P4Runtime: `p4bpf p4runtime serve` for
+//! tests/p4reg_p4runtime/registers.p4, driven by
+//! tests/p4reg_p4runtime/registers.py (p4runtime-shell's client, messages
+//! by hand): never-written cells read as the initial values, a MODIFY of
+//! one cell and of every cell reads back (one cell, every cell, every
+//! register), bad updates get the specification's codes naming the
+//! register, index and value, and a cell a packet wrote (BPF_PROG_TEST_RUN
+//! through the loaded program) reads back. Uses the p4runtime-shell venv
+//! the `p4runtime` test installs; skips, saying why, without it, root/BPF
+//! or clang.
+
+#![allow(clippy::panic)] // a failing test should stop loudly
+
+mod common;
+
+use common::{p4bpf, scratch_dir, stderr, stdout};
+use p4bpf_runtime::deploy::Deployment;
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Stops the server and unloads its pipeline when the test ends.
+struct Server {
+    child: Child,
+    pipeline: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = p4bpf(&["pipeline", "unload", &self.pipeline]);
+    }
+}
+
+fn session(python: &Path, address: &str, folder: &Path, phase: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4reg_p4runtime/registers.py");
+    let out = Command::new(python)
+        .arg(script)
+        .args([address, "registers.p4info.txtpb", "registers.o", phase])
+        .current_dir(folder)
+        .output()
+        .unwrap_or_else(|e| panic!("python runs: {e}"));
+    format!("{}{}", stdout(&out), stderr(&out))
+}
+
+fn serve(address: &str, pipeline: &str) -> Server {
+    let child = Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+        .args([
+            "p4runtime",
+            "serve",
+            "--addr",
+            address,
+            "--pipeline",
+            pipeline,
+        ])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("the server starts: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(address).is_err() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Server {
+        child,
+        pipeline: pipeline.to_string(),
+    }
+}
+
+/// Op 1 at index 3: count 0x0777, flag set, tag 0x99.
+fn send_write(pipeline: &str) {
+    let mut frame = vec![1u8, 3, 0x07, 0x77, 1];
+    frame.extend_from_slice(&[0, 0, 0, 0, 0, 0, 0, 0, 0x99]);
+    let deployment = Deployment::open(pipeline).unwrap_or_else(|e| panic!("{e}"));
+    let program = deployment.program().unwrap_or_else(|e| panic!("{e}"));
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
+    p4bpf_runtime::test_run::run(fd, &frame, 1).unwrap_or_else(|e| panic!("{e}"));
+}
+
+fn assert_lines(output: &str, expected: &[&str]) {
+    for line in expected {
+        assert!(output.contains(line), "no `{line}` in:\n{output}");
+    }
+}
+
+#[test]
+fn register_entries_read_and_write_over_p4runtime() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4reg_p4runtime: {why}");
+        return;
+    }
+    let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
+    if !python.exists() {
+        eprintln!(
+            "SKIPPED p4reg_p4runtime: no p4runtime-shell venv (the `p4runtime` test installs it)"
+        );
+        return;
+    }
+    let dir = scratch_dir("p4reg_p4runtime");
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4reg_p4runtime/registers.p4");
+    let out = dir.to_string_lossy().into_owned();
+    let compiled = p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "--hook",
+        "xdp",
+        "-o",
+        &out,
+    ]);
+    assert!(compiled.status.success(), "{}", stderr(&compiled));
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map_or(0, |a| a.port());
+    let address = format!("127.0.0.1:{port}");
+    let pipeline = format!("p4reg{}", std::process::id());
+    let _server = serve(&address, &pipeline);
+    let setup = session(&python, &address, &dir, "setup");
+    assert_lines(&setup, &SETUP_LINES);
+    // Six totals cells and four cells cells: every register the pipeline keeps.
+    assert_eq!(setup.matches("reg every ").count(), 10, "{setup}");
+    assert!(!setup.contains("reg every In.bare"), "{setup}");
+    send_write(&pipeline);
+    let after = session(&python, &address, &dir, "after");
+    assert_lines(
+        &after,
+        &[
+            "reg packet In.totals 3 0x777",
+            "reg packet In.cells 3 {0x777, True, {0x99, 0x3}}",
+            "ok   read",
+        ],
+    );
+}
+
+const SETUP_LINES: [&str; 20] = [
+    "reg initial In.totals 5 0xa0b",
+    "reg initial In.cells 3 {0x7, True, {0x1, 0x2}}",
+    "ok   one",
+    "reg one In.totals 2 0xbeef",
+    "ok   all",
+    "ok   one-cell",
+    "reg all In.cells 0 {0x1234, False, {0xff00000000000000ab, 0x9}}",
+    "reg all In.cells 1 {0x55, True, {0x42, 0x0}}",
+    "reg all In.cells 3 {0x1234, False, {0xff00000000000000ab, 0x9}}",
+    "fail wide Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.totals`, field `value`: value 0x01ffff has 17 bits",
+    "fail range Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.totals`: index 6 is out of range",
+    "fail shape Error(s) during Write: * At index 0: INVALID_ARGUMENT, 'register `In.cells`: the value is bitstring 0x01",
+    "fail members Error(s) during Write: * At index 0: INVALID_ARGUMENT, 'register `In.cells`: the value is a struct of 2 members",
+    "fail insert Error(s) during Write: * At index 0: INVALID_ARGUMENT",
+    "fail delete Error(s) during Write: * At index 0: INVALID_ARGUMENT",
+    "fail id Error(s) during Write: * At index 0: NOT_FOUND, 'no register with id 12345",
+    "fail bare Error(s) during Write: * At index 0: UNIMPLEMENTED, 'register `In.bare`",
+    "status = StatusCode.OUT_OF_RANGE details = \"register `In.cells`: index 4 is out of range",
+    "status = StatusCode.NOT_FOUND details = \"no register with id 12345",
+    "reg after-errors In.totals 0 0xa0b",
+];
