@@ -48,8 +48,8 @@ impl Stages {
         let generations = usize::from(!caches.is_empty());
         // Value sets share one more map, their live halves.
         let sets = prog.value_sets.len() + usize::from(!prog.value_sets.is_empty());
-        let budget = MAPS_PER_PROGRAM
-            .saturating_sub(SHARED_MAPS + generations + prog.externs.len() + sets);
+        let budget =
+            MAPS_PER_PROGRAM.saturating_sub(SHARED_MAPS + generations + prog.externs.len() + sets);
         let all: BTreeSet<TableId> = (0..prog.tables.len())
             .filter_map(|i| u32::try_from(i).ok().map(TableId))
             .collect();
