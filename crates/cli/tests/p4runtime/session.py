@@ -343,10 +343,10 @@ def errors():
 
     code, codes = primary.write([p4runtime_pb2.Update(type=INSERT)])
     check("an update without an entity: INVALID_ARGUMENT", codes == [INVALID_ARGUMENT])
-    meter = p4runtime_pb2.Update(type=MODIFY)
-    meter.entity.register_entry.register_id = 1
-    code, codes = primary.write([meter])
-    check("registers: UNIMPLEMENTED", codes == [UNIMPLEMENTED])
+    register = p4runtime_pb2.Update(type=MODIFY)
+    register.entity.register_entry.register_id = 1
+    code, codes = primary.write([register])
+    check("a register id P4Info does not have: NOT_FOUND", codes == [NOT_FOUND])
 
     request = p4runtime_pb2.WriteRequest(device_id=DEVICE + 1)
     request.election_id.high, request.election_id.low = PRIMARY
