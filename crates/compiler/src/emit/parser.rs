@@ -84,11 +84,12 @@ impl Emitter<'_> {
         let loops = parser_loop::unbounded_loops(parser);
         let mut out = super::value_set_live::read_halves(parser);
         if !loops.is_empty() {
+            let cursor = self.cursor_var(parser);
             out.push(line(format!(
-                "struct {} {} = {{}}",
-                self.cursor_type(),
-                self.cursor_var(parser)
+                "struct {} {cursor} = {{}}",
+                self.cursor_type()
             )));
+            out.extend(super::value_set_live::halves_into_cursor(parser, &cursor));
         }
         out.push(CStmt::Goto(self.state_label(
             parser,

@@ -286,8 +286,9 @@ impl Emitter<'_> {
     /// The cursor type, once for a program with loops.
     pub fn cursor_definition(&self) -> String {
         format!(
-            "/* Where a parser loop function goes on from, and where it left. */\nstruct {} {{\n    u32 state; /* a state's index; past them: accept, reject */\n    u32 offset;\n    u32 error;\n}};\n\n",
-            self.cursor_type()
+            "/* Where a parser loop function goes on from, and where it left. */\nstruct {} {{\n    u32 state; /* a state's index; past them: accept, reject */\n    u32 offset;\n    u32 error;\n{}}};\n\n",
+            self.cursor_type(),
+            super::value_set_live::cursor_fields(self.prog.value_sets.len())
         )
     }
 
@@ -315,7 +316,7 @@ impl Emitter<'_> {
             line("u32 offset = cursor->offset"),
             line("u8 parser_error = 0"),
         ];
-        body.extend(super::value_set_live::read_halves(parser));
+        body.extend(super::value_set_live::halves_from_cursor(parser, "cursor"));
         body.extend([
             CStmt::If {
                 cond: format!("offset > {MAX_LOOP_OFFSET}"),

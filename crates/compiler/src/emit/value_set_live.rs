@@ -3,9 +3,10 @@
 //! array has `2 * size` slots, half `h` from slot `h * size`; a hash set's
 //! value has bit `h` set when its key is in half `h`), and
 //! `p4bpf_vset_live` holds, per set, the half lookups read. A parser
-//! reads the halves of the sets it uses once, as it starts (a parser
-//! loop's function, at each call), so a packet's lookups of one set all
-//! read one half. A MODIFY writes the other half whole, then flips the
+//! reads the halves of the sets it uses once, as it starts, and hands
+//! them to its loop functions in the loop cursor (a function called once
+//! per state must not read them again: a flip between two calls would mix
+//! halves), so a packet's lookups of one set all read one half. A MODIFY writes the other half whole, then flips the
 //! set's word: a packet sees the old members or the new ones, never a mix
 //! (the runtime's `value_set` module, which also waits for the packets
 //! still reading the old half before writing it again).
@@ -38,6 +39,12 @@ pub(super) fn half_var(id: ValueSetId) -> String {
     format!("vset_half_{}", id.index())
 }
 
+/// The cursor field carrying the half of value set `id` into a parser
+/// loop's function.
+fn cursor_field(id: ValueSetId) -> String {
+    format!("vset_half_{}", id.index())
+}
+
 /// The value sets `parser`'s selects look up.
 fn sets_of(parser: &Parser) -> BTreeSet<ValueSetId> {
     (parser.states.iter())
@@ -64,6 +71,43 @@ pub(super) fn read_halves(parser: &Parser) -> Vec<CStmt> {
                 half_var(id),
                 id.index()
             ))
+        })
+        .collect()
+}
+
+/// In the entry function, once its cursor is declared: the halves the
+/// parse read, copied into the cursor `cursor` for the loop functions.
+pub(super) fn halves_into_cursor(parser: &Parser, cursor: &str) -> Vec<CStmt> {
+    (sets_of(parser).into_iter())
+        .map(|id| line(format!("{cursor}.{} = {}", cursor_field(id), half_var(id))))
+        .collect()
+}
+
+/// In a parser loop's function: the halves the parse read as it
+/// started, from the cursor `cursor` points to (masked: the verifier
+/// knows nothing of a pointer argument's contents, and a half indexes a
+/// scanned set's slots).
+pub(super) fn halves_from_cursor(parser: &Parser, cursor: &str) -> Vec<CStmt> {
+    (sets_of(parser).into_iter())
+        .map(|id| {
+            line(format!(
+                "u32 {} = {cursor}->{} & 1",
+                half_var(id),
+                cursor_field(id)
+            ))
+        })
+        .collect()
+}
+
+/// The loop cursor's fields carrying the halves of the program's
+/// `sets` value sets (any parser's: one cursor type serves them all).
+pub(super) fn cursor_fields(sets: usize) -> String {
+    (0..sets)
+        .map(|i| {
+            format!(
+                "    u32 {}; /* the half of value set {i} the parse reads */\n",
+                cursor_field(ValueSetId(i as u32))
+            )
         })
         .collect()
 }
