@@ -1,7 +1,8 @@
 //! Registers of structs or of bit strings wider than 64 bits (see
 //! `lower::register_composite`). Their functions take the index and the
-//! value by address: `p4bpf_read_NAME(index, &out)` fills `out` (zero
-//! when the cell was never written) and `p4bpf_write_NAME(index, &value)`.
+//! value by address: `p4bpf_read_NAME(index, &out)` fills `out` (the
+//! initial value when the cell was never written or the index is past
+//! the end, as for a bit-string register) and `p4bpf_write_NAME(index, &value)`.
 //! An index of at most 64 bits picks a cell of an array as for other
 //! registers; a struct or wide index is the key of a hash map of `size`
 //! cells, built zeroed (padding included, as the map compares bytes) and
@@ -30,19 +31,27 @@ impl Emitter<'_> {
     ) -> String {
         let (name, size) = (&x.c_name, x.size);
         let value_c = self.declare(value, "").trim().to_string();
-        let (map, param, key) = if composite_register_type(index) {
+        let (map, param, key, lookup) = if composite_register_type(index) {
             let index_c = self.declare(index, "").trim().to_string();
             let map = map_def("BPF_MAP_TYPE_HASH", &index_c, &value_c, size, None, name);
             let param = match index {
                 Ty::Struct(_) => format!("const {index_c} *index"),
                 _ => "const void *index".to_string(),
             };
-            (map, param, self.composite_key(index))
+            let key = self.composite_key(index);
+            let lookup = format!("{key}void *cell = bpf_map_lookup_elem(&{name}, &key);\n    ");
+            (map, param, key, lookup)
         } else {
             let map = map_def("BPF_MAP_TYPE_ARRAY", "u32", &value_c, size, None, name);
             let key =
                 format!("if (index >= {size})\n        return 0;\n    u32 key = (u32)index;\n    ");
-            (map, "u64 index".to_string(), key)
+            // Past the end no cell is found: the read gives the initial
+            // value, as a bit-string register's does.
+            let lookup = format!(
+                "u32 key = (u32)index;\n    \
+                 void *cell = index < {size} ? bpf_map_lookup_elem(&{name}, &key) : 0;\n    "
+            );
+            (map, "u64 index".to_string(), key, lookup)
         };
         let image = initial_image(self.prog, value, initial);
         let (start, read_xor, write) = if image.is_empty() {
@@ -62,8 +71,7 @@ impl Emitter<'_> {
         format!(
             "/* Register {}: {size} values kept across packets, {start} */\n{map}\
              static __always_inline int p4bpf_read_{name}({param}, void *out)\n{{\n    \
-             __builtin_memset(out, 0, sizeof({value_c}));\n    {key}\
-             void *cell = bpf_map_lookup_elem(&{name}, &key);\n    \
+             __builtin_memset(out, 0, sizeof({value_c}));\n    {lookup}\
              if (cell)\n        __builtin_memcpy(out, cell, sizeof({value_c}));\n    \
              {read_xor}return 0;\n}}\n\n\
              static __always_inline int p4bpf_write_{name}({param}, const void *value)\n{{\n    \

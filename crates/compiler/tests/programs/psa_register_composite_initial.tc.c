@@ -307,10 +307,8 @@ struct {
 static __always_inline int p4bpf_read_In_cells(u64 index, void *out)
 {
     __builtin_memset(out, 0, sizeof(struct cell_t));
-    if (index >= 4)
-        return 0;
     u32 key = (u32)index;
-    void *cell = bpf_map_lookup_elem(&In_cells, &key);
+    void *cell = index < 4 ? bpf_map_lookup_elem(&In_cells, &key) : 0;
     if (cell)
         __builtin_memcpy(out, cell, sizeof(struct cell_t));
     u8 *initial_xor = (u8 *)out;
@@ -377,10 +375,8 @@ struct {
 static __always_inline int p4bpf_read_In_wide(u64 index, void *out)
 {
     __builtin_memset(out, 0, sizeof(u8 [13]));
-    if (index >= 4)
-        return 0;
     u32 key = (u32)index;
-    void *cell = bpf_map_lookup_elem(&In_wide, &key);
+    void *cell = index < 4 ? bpf_map_lookup_elem(&In_wide, &key) : 0;
     if (cell)
         __builtin_memcpy(out, cell, sizeof(u8 [13]));
     u8 *initial_xor = (u8 *)out;
@@ -952,10 +948,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "556\t558\tpsa.p4:237\taction `send_to_port`\n"
-    "564\t565\tpsa.p4:246\taction `multicast`\n"
-    "571\t571\tpsa.p4:254\taction `ingress_drop`\n"
-    "577\t577\tpsa.p4:260\taction `egress_drop`\n"
-    "638\t669\tpsa_register_composite_initial.p4:29\tparser state `InParser.start`\n"
-    "682\t746\tpsa_register_composite_initial.p4:32\tcontrol `In`\n"
+    "552\t554\tpsa.p4:237\taction `send_to_port`\n"
+    "560\t561\tpsa.p4:246\taction `multicast`\n"
+    "567\t567\tpsa.p4:254\taction `ingress_drop`\n"
+    "573\t573\tpsa.p4:260\taction `egress_drop`\n"
+    "634\t665\tpsa_register_composite_initial.p4:29\tparser state `InParser.start`\n"
+    "678\t742\tpsa_register_composite_initial.p4:32\tcontrol `In`\n"
     "";

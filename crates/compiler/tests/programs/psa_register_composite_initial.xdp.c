@@ -290,10 +290,8 @@ struct {
 static __always_inline int p4bpf_read_In_cells(u64 index, void *out)
 {
     __builtin_memset(out, 0, sizeof(struct cell_t));
-    if (index >= 4)
-        return 0;
     u32 key = (u32)index;
-    void *cell = bpf_map_lookup_elem(&In_cells, &key);
+    void *cell = index < 4 ? bpf_map_lookup_elem(&In_cells, &key) : 0;
     if (cell)
         __builtin_memcpy(out, cell, sizeof(struct cell_t));
     u8 *initial_xor = (u8 *)out;
@@ -360,10 +358,8 @@ struct {
 static __always_inline int p4bpf_read_In_wide(u64 index, void *out)
 {
     __builtin_memset(out, 0, sizeof(u8 [13]));
-    if (index >= 4)
-        return 0;
     u32 key = (u32)index;
-    void *cell = bpf_map_lookup_elem(&In_wide, &key);
+    void *cell = index < 4 ? bpf_map_lookup_elem(&In_wide, &key) : 0;
     if (cell)
         __builtin_memcpy(out, cell, sizeof(u8 [13]));
     u8 *initial_xor = (u8 *)out;
@@ -906,10 +902,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "518\t520\tpsa.p4:237\taction `send_to_port`\n"
-    "526\t527\tpsa.p4:246\taction `multicast`\n"
-    "533\t533\tpsa.p4:254\taction `ingress_drop`\n"
-    "539\t539\tpsa.p4:260\taction `egress_drop`\n"
-    "593\t624\tpsa_register_composite_initial.p4:29\tparser state `InParser.start`\n"
-    "637\t701\tpsa_register_composite_initial.p4:32\tcontrol `In`\n"
+    "514\t516\tpsa.p4:237\taction `send_to_port`\n"
+    "522\t523\tpsa.p4:246\taction `multicast`\n"
+    "529\t529\tpsa.p4:254\taction `ingress_drop`\n"
+    "535\t535\tpsa.p4:260\taction `egress_drop`\n"
+    "589\t620\tpsa_register_composite_initial.p4:29\tparser state `InParser.start`\n"
+    "633\t697\tpsa_register_composite_initial.p4:32\tcontrol `In`\n"
     "";
