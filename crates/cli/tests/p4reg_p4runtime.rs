@@ -132,7 +132,8 @@ fn register_entries_read_and_write(hook: &str) {
     let _server = serve(&address, &pipeline);
     let setup = session(&python, &address, &dir, "setup");
     assert_lines(&setup, &SETUP_LINES);
-    // Six totals cells, four of cells, bare, deltas and offsets: every register.
+    // Six totals cells, four of cells, bare, deltas and offsets: every
+    // register served (not pairs, a struct holding an int).
     assert_eq!(setup.matches("reg every ").count(), 22, "{setup}");
     assert_eq!(setup.matches("reg every In.bare").count(), 4, "{setup}");
     // The data path sign-extends the int<12> the control plane wrote.
@@ -153,7 +154,7 @@ fn register_entries_read_and_write(hook: &str) {
     );
 }
 
-const SETUP_LINES: [&str; 41] = [
+const SETUP_LINES: [&str; 42] = [
     "reg initial In.totals 5 0xa0b",
     "reg initial In.cells 3 {0x7, True, {0x1, 0x2}}",
     "ok   one",
@@ -173,6 +174,7 @@ const SETUP_LINES: [&str; 41] = [
     "fail int8-under Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.deltas`, field `value`: value 0xff7f is outside int<8>",
     "reg int12 In.offsets 1 0xf800",
     "reg int12-small In.offsets 2 0x7ff",
+    "fail int-field Error(s) during Write: * At index 0: UNIMPLEMENTED, 'register `In.pairs`: int<8> is served as a register's value of at most 64 bits, not in a struct",
     "fail wide Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.totals`, field `value`: value 0x01ffff has 17 bits",
     "fail range Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.totals`: index 6 is out of range",
     "fail shape Error(s) during Write: * At index 0: INVALID_ARGUMENT, 'register `In.cells`: the value is bitstring 0x01",

@@ -56,7 +56,13 @@ pub fn read(
         id => vec![by_id(schema, id)?],
     };
     for register in registers {
-        let cell = Cell::of(schema, register)?;
+        let cell = match Cell::of(schema, register) {
+            // A wildcard reads what is served.
+            Err(failure) if wanted.register_id == 0 && failure.code == Code::Unimplemented => {
+                continue
+            }
+            cell => cell?,
+        };
         if wanted.register_id == 0 && !cell.kept(&schema.pipeline) {
             continue; // a wildcard reads what the pipeline keeps
         }
@@ -270,17 +276,21 @@ fn shape(
             }),
             Some(p4_bitstring_like_type_spec::TypeSpec::Int(int)) => {
                 let width = u32::try_from(int.bitwidth).map_err(|_| unknown())?;
-                // A plain register's cell is C's s8..s64; a struct's field is W bits.
+                // The cell is C's s8..s64, kept sign-extended; a struct's
+                // field is too, but the runtime writes fields W bits wide.
                 let plain =
                     depth == 0 && register_composite::find(&schema.pipeline, register).is_none();
+                let cell = width.checked_next_power_of_two().filter(|_| plain);
+                let cell = cell.ok_or_else(|| {
+                    Failure::unimplemented(format!(
+                        "register `{register}`: int<{width}> is served as a register's \
+                         value of at most 64 bits, not in a struct"
+                    ))
+                })?;
                 Ok(Shape::Bits {
                     path: path.to_string(),
                     width,
-                    int_cell: Some(if plain {
-                        width.next_power_of_two().max(8)
-                    } else {
-                        width
-                    }),
+                    int_cell: Some(cell.max(8)),
                 })
             }
             _ => Err(unknown()),

@@ -1,8 +1,9 @@
 // Registers for P4Runtime's RegisterEntry: a bit<16> register with an
 // initial value, a register of a struct holding a bool, a nested struct
 // and a 72-bit field (initial value given), a bit<8> register without
-// one, an int<8> and an int<12> register. Ingress writes cell `idx` of
-// each when `op` is 1: `count`, the struct, `idx`, -`idx` and -`idx`;
+// one, an int<8> and an int<12> register, and a struct holding an int<8>
+// (not served over P4Runtime). Ingress writes cell `idx` of the first
+// five when `op` is 1: `count`, the struct, `idx`, -`idx` and -`idx`;
 // `count` leaves as `offsets[idx]` sign-extended when `op` is 2, else as
 // `totals[idx]`.
 #include <core.p4>
@@ -18,6 +19,7 @@ header h_t {
 }
 struct inner_t { bit<72> tag; bit<8> small; }
 struct cell_t { bit<16> count; bool flag; inner_t inner; }
+struct pair_t { int<8> delta; bit<8> small; }
 struct headers_t { h_t h; }
 struct meta_t {}
 struct empty_t {}
@@ -36,6 +38,7 @@ control In(inout headers_t hdr, inout meta_t meta,
     Register<bit<8>, bit<32>>(4) bare;
     Register<int<8>, bit<32>>(4) deltas;
     Register<int<12>, bit<32>>(4) offsets;
+    Register<pair_t, bit<32>>(2) pairs;
     apply {
         send_to_port(ostd, (PortId_t)32w2);
         if (hdr.h.op == 1) {

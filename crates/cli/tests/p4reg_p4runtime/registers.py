@@ -133,6 +133,7 @@ def plain():
     read("int12", "In.offsets", 1)
     write("int12-small", "In.offsets", 2, raw(b"\x07\xff"))
     read("int12-small", "In.offsets", 2)
+    write("int-field", "In.pairs", 0, struct(raw(b"\xff"), bits(1)))
 
 
 def rollback():
