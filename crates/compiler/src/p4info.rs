@@ -345,8 +345,8 @@ fn write_registers(
     }
 }
 
-/// A `type_spec` block for `ty` indented by `indent`: a bit string, a
-/// bool, or a struct by name (noted in `structs`, with the structs it
+/// A `type_spec` block for `ty` indented by `indent`: a bit string, an
+/// `int<W>`, a bool, or a struct by name (noted in `structs`, with the structs it
 /// holds, for `type_info`).
 fn type_spec(
     prog: &Program,
@@ -361,6 +361,12 @@ fn type_spec(
             format!("{indent}  struct {{\n{indent}    name: \"{name}\"\n{indent}  }}\n")
         }
         Ty::Bool => format!("{indent}  bool {{\n{indent}  }}\n"),
+        Ty::Bits {
+            width,
+            signed: true,
+        } => format!(
+            "{indent}  bitstring {{\n{indent}    int {{\n{indent}      bitwidth: {width}\n{indent}    }}\n{indent}  }}\n"
+        ),
         ty => format!(
             "{indent}  bitstring {{\n{indent}    bit {{\n{indent}      bitwidth: {}\n{indent}    }}\n{indent}  }}\n",
             ty.width().unwrap_or(0)

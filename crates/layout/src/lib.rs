@@ -163,8 +163,9 @@ pub struct Pipeline {
     /// Digests to the control plane, when the program sends any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digests: Option<digest::Digests>,
-    /// Registers whose cells start at a value other than 0. Left out of
-    /// the JSON when empty.
+    /// Registers of bit strings of at most 64 bits, each with its initial
+    /// value (0: none), so the control plane finds every register's map.
+    /// Left out of the JSON when empty.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub register_initials: Vec<RegisterInitial>,
     /// Entries of non-const `entries` lists, installed when the pipeline
@@ -240,10 +241,11 @@ impl IdleTimer {
     pub const PROFILES_MAP: &'static str = "pna_expire_profiles";
 }
 
-/// A register declared with an initial value (PSA's and PNA's
-/// `Register<T, I>(size, initial_value)`). Its array map's cells hold
-/// value XOR `initial` in host byte order, so a zeroed cell, fresh or
-/// reset, reads as `initial`; the control plane applies the same XOR.
+/// A register of a bit string of at most 64 bits, `initial` its initial
+/// value (PSA's and PNA's `Register<T, I>(size, initial_value)`; 0 when
+/// none). Its array map's cells hold value XOR `initial` in host byte
+/// order, so a zeroed cell, fresh or reset, reads as `initial`; the
+/// control plane applies the same XOR.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RegisterInitial {
     /// Dotted P4 name of the instance.

@@ -21,6 +21,7 @@ mod register;
 mod schema;
 mod serve;
 mod service;
+mod signed;
 mod stream;
 mod table_entry;
 mod value_set;

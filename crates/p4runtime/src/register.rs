@@ -7,9 +7,12 @@
 //!
 //! Cells are read and written through the runtime's register code, the
 //! CLI's, so the initial-value encoding is applied the same way: a cell
-//! never written reads as the register's initial value. The pipeline keeps
-//! the cells of registers of structs or wide values and of those with an
-//! initial value; other registers are refused as UNIMPLEMENTED.
+//! never written reads as the register's initial value. The description
+//! lists every register (`register_initials` for bit strings of at most
+//! 64 bits, `composite_registers` for the others) and the pipeline pins
+//! their maps; registers indexed by a struct or a wide bit string are
+//! refused as UNIMPLEMENTED (P4Runtime numbers cells). An `int<W>` value
+//! is the two's-complement bits (`signed.rs`).
 
 use crate::bytestring;
 use crate::failure::{Failure, Outcome};
@@ -18,6 +21,7 @@ use crate::proto::p4::config::v1::{
 };
 use crate::proto::p4::v1::{p4_data, update, Entity, Index, P4Data, P4StructLike, RegisterEntry};
 use crate::schema::Schema;
+use crate::signed;
 use p4bpf_layout::Pipeline;
 use p4bpf_runtime::deploy::Deployment;
 use p4bpf_runtime::register_composite;
@@ -27,8 +31,16 @@ use tonic::Code;
 /// The shape of a register's value: P4Info's type as a tree whose leaves
 /// are named as the layout names its fields (`value`, `outer.inner`).
 enum Shape {
-    Bits { path: String, width: u32 },
-    Bool { path: String },
+    /// `int_cell`: for an `int<width>`, the bits its cell keeps it in,
+    /// sign-extended (the data path reads the cell as a C signed type).
+    Bits {
+        path: String,
+        width: u32,
+        int_cell: Option<u32>,
+    },
+    Bool {
+        path: String,
+    },
     Struct(Vec<Shape>),
 }
 
@@ -44,7 +56,13 @@ pub fn read(
         id => vec![by_id(schema, id)?],
     };
     for register in registers {
-        let cell = Cell::of(schema, register)?;
+        let cell = match Cell::of(schema, register) {
+            // A wildcard reads what is served.
+            Err(failure) if wanted.register_id == 0 && failure.code == Code::Unimplemented => {
+                continue
+            }
+            cell => cell?,
+        };
         if wanted.register_id == 0 && !cell.kept(&schema.pipeline) {
             continue; // a wildcard reads what the pipeline keeps
         }
@@ -65,13 +83,21 @@ pub fn read(
     Ok(())
 }
 
-/// A MODIFY of one cell, or of every cell when the index is absent.
+/// The cells of one register as they were before a MODIFY, as runtime
+/// text, for ROLLBACK_ON_ERROR.
+pub struct Undo {
+    register: String,
+    cells: Vec<(u32, String)>,
+}
+
+/// A MODIFY of one cell, or of every cell when the index is absent; the
+/// cells' old values are read first so the batch can take it back.
 pub fn update(
     schema: &Schema,
     source: &Deployment,
     kind: update::Type,
     entry: &RegisterEntry,
-) -> Outcome<()> {
+) -> Outcome<Undo> {
     let register = by_id(schema, entry.register_id)?;
     let cell = Cell::of(schema, register)?;
     cell.check_kept(&schema.pipeline)?;
@@ -86,15 +112,30 @@ pub fn update(
     })?;
     let indexes = cell.indexes(entry.index.as_ref())?;
     let text = cell.text(data)?;
+    let mut old = Vec::with_capacity(indexes.len());
+    for index in &indexes {
+        old.push((*index, cell.text(&cell.read(schema, source, *index)?)?));
+    }
     for index in indexes {
-        registers::write(
-            source,
-            &schema.pipeline,
-            &cell.name,
-            &index.to_string(),
-            &text,
-        )
-        .map_err(|e| cell.failure(index, e))?;
+        cell.write(schema, source, index, &text)?;
+    }
+    Ok(Undo {
+        register: cell.name,
+        cells: old,
+    })
+}
+
+/// Writes the cells back as they were before the update.
+pub fn undo(schema: &Schema, source: &Deployment, undo: Undo) -> Outcome<()> {
+    let register = schema
+        .p4info
+        .registers
+        .iter()
+        .find(|r| r.preamble.as_ref().is_some_and(|p| p.name == undo.register))
+        .ok_or_else(|| Failure::new(Code::Internal, "rollback: register vanished"))?;
+    let cell = Cell::of(schema, register)?;
+    for (index, text) in &undo.cells {
+        cell.write(schema, source, *index, text)?;
     }
     Ok(())
 }
@@ -132,7 +173,9 @@ impl Cell {
         })
     }
 
-    /// Whether the pipeline keeps this register's cells (pinned maps).
+    /// Whether the pipeline's description lists this register's numbered
+    /// cells (a pipeline compiled before every register was described may
+    /// leave some out).
     fn kept(&self, pipeline: &Pipeline) -> bool {
         register_composite::find(pipeline, &self.name).is_some_and(|r| r.index.is_empty())
             || pipeline
@@ -170,6 +213,12 @@ impl Cell {
         data_of(&self.shape, &fields)
     }
 
+    fn write(&self, schema: &Schema, source: &Deployment, index: u32, text: &str) -> Outcome<()> {
+        let pipeline = &schema.pipeline;
+        registers::write(source, pipeline, &self.name, &index.to_string(), text)
+            .map_err(|e| self.failure(index, e))
+    }
+
     fn check_kept(&self, pipeline: &Pipeline) -> Outcome<()> {
         if register_composite::find(pipeline, &self.name).is_some_and(|r| !r.index.is_empty()) {
             return Err(Failure::unimplemented(format!(
@@ -181,8 +230,8 @@ impl Cell {
         match self.kept(pipeline) {
             true => Ok(()),
             false => Err(Failure::unimplemented(format!(
-                "register `{}`: the pipeline keeps the cells of registers of structs, of \
-                 wide values and with an initial value only (`p4bpf test` reaches the others)",
+                "register `{}`: the pipeline's description does not list it \
+                 (compile and load the program again)",
                 self.name
             ))),
         }
@@ -215,7 +264,7 @@ fn shape(
 ) -> Outcome<Shape> {
     let unknown = || {
         Failure::unimplemented(format!(
-            "register `{register}`: only bit strings, bools and structs of them are served"
+            "register `{register}`: only bit strings, ints, bools and structs of them are served"
         ))
     };
     match spec.and_then(|s| s.type_spec.as_ref()) {
@@ -223,7 +272,27 @@ fn shape(
             Some(p4_bitstring_like_type_spec::TypeSpec::Bit(bit)) => Ok(Shape::Bits {
                 path: path.to_string(),
                 width: u32::try_from(bit.bitwidth).map_err(|_| unknown())?,
+                int_cell: None,
             }),
+            Some(p4_bitstring_like_type_spec::TypeSpec::Int(int)) => {
+                let width = u32::try_from(int.bitwidth).map_err(|_| unknown())?;
+                // The cell is C's s8..s64, kept sign-extended; a struct's
+                // field is too, but the runtime writes fields W bits wide.
+                let plain =
+                    depth == 0 && register_composite::find(&schema.pipeline, register).is_none();
+                let cell = width.checked_next_power_of_two().filter(|_| plain);
+                let cell = cell.ok_or_else(|| {
+                    Failure::unimplemented(format!(
+                        "register `{register}`: int<{width}> is served as a register's \
+                         value of at most 64 bits, not in a struct"
+                    ))
+                })?;
+                Ok(Shape::Bits {
+                    path: path.to_string(),
+                    width,
+                    int_cell: Some(cell.max(8)),
+                })
+            }
             _ => Err(unknown()),
         },
         Some(p4_data_type_spec::TypeSpec::Bool(_)) => Ok(Shape::Bool {
@@ -258,6 +327,11 @@ fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
         })
     };
     let data = match shape {
+        Shape::Bits {
+            path,
+            width,
+            int_cell: Some(_),
+        } => p4_data::Data::Bitstring(signed::canonical(field(path)?, *width)),
         Shape::Bits { path, .. } => p4_data::Data::Bitstring(bytestring::canonical(field(path)?)),
         Shape::Bool { path } => p4_data::Data::Bool(field(path)?.iter().any(|b| *b != 0)),
         Shape::Struct(members) => p4_data::Data::Struct(P4StructLike {
@@ -273,9 +347,19 @@ fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
 /// The leaves of `data`, checked against `shape`, as runtime text values.
 fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String>) -> Outcome<()> {
     match (shape, data.data.as_ref()) {
-        (Shape::Bits { path, width }, Some(p4_data::Data::Bitstring(bytes))) => {
+        (
+            Shape::Bits {
+                path,
+                width,
+                int_cell,
+            },
+            Some(p4_data::Data::Bitstring(bytes)),
+        ) => {
             let what = || format!("register `{register}`, field `{path}`");
-            out.push(bytestring::to_text(bytes, *width, &what)?);
+            out.push(match int_cell {
+                Some(cell) => signed::to_text(bytes, *width, *cell, &what)?,
+                None => bytestring::to_text(bytes, *width, &what)?,
+            });
         }
         (Shape::Bool { .. }, Some(p4_data::Data::Bool(flag))) => {
             out.push(u8::from(*flag).to_string())
@@ -300,7 +384,14 @@ fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String
 
 fn expected_shape(shape: &Shape) -> String {
     match shape {
-        Shape::Bits { path, width } => format!("bit<{width}> (`{path}`)"),
+        Shape::Bits {
+            path,
+            width,
+            int_cell,
+        } => match int_cell {
+            Some(_) => format!("int<{width}> (`{path}`)"),
+            None => format!("bit<{width}> (`{path}`)"),
+        },
         Shape::Bool { path } => format!("a bool (`{path}`)"),
         Shape::Struct(members) => format!("a struct of {} members", members.len()),
     }

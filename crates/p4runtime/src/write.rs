@@ -49,6 +49,8 @@ enum Undo {
     Profile(crate::profile::Undo),
     /// A value set's members as they were.
     ValueSet(crate::value_set::Undo),
+    /// A register's cells as they were.
+    Register(crate::register::Undo),
 }
 
 /// Apply `updates`; per-update outcomes in request order.
@@ -198,7 +200,8 @@ fn apply_one(schema: &Schema, source: &Deployment, update: &Update) -> Outcome<O
                 .map(|undo| Some(Undo::ValueSet(undo)))
         }
         Some(entity::Entity::RegisterEntry(entry)) => {
-            crate::register::update(schema, source, kind, entry).map(|()| None)
+            crate::register::update(schema, source, kind, entry)
+                .map(|undo| Some(Undo::Register(undo)))
         }
         Some(other) => Err(Failure::unimplemented(format!(
             "{}: not supported by today's architectures (ebpf_model, xdp_model)",
@@ -445,6 +448,7 @@ fn undo_step(schema: &Schema, source: &Deployment, step: Undo) -> Outcome<()> {
         }
         Undo::Profile(step) => crate::profile::undo(schema, source, step)?,
         Undo::ValueSet(step) => crate::value_set::undo(schema, source, step)?,
+        Undo::Register(step) => crate::register::undo(schema, source, step)?,
     }
     Ok(())
 }

@@ -142,13 +142,16 @@ impl Emitter<'_> {
     }
 }
 
-/// The registers that start at a value other than 0, for the control
-/// plane to read and write their cells through the same XOR.
+/// Every register of a bit string of at most 64 bits, with its initial
+/// value (0 when none), for the control plane to find and pin its map and
+/// read and write its cells through the same XOR.
 pub fn register_initials(prog: &Program) -> Vec<p4bpf_layout::RegisterInitial> {
     prog.externs
         .iter()
         .filter_map(|x| match x.kind {
-            ExternKind::Register { initial, .. } if initial != 0 => {
+            ExternKind::Register { initial, .. }
+                if initial != 0 || !x.kind.is_composite_register() =>
+            {
                 Some(p4bpf_layout::RegisterInitial {
                     name: x.name.clone(),
                     map: x.c_name.clone(),

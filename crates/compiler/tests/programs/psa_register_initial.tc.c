@@ -532,6 +532,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "      \"name\": \"In.wide\",\n"
     "      \"map\": \"In_wide\",\n"
     "      \"initial\": 81985529216486895\n"
+    "    },\n"
+    "    {\n"
+    "      \"name\": \"In.plain\",\n"
+    "      \"map\": \"In_plain\",\n"
+    "      \"initial\": 0\n"
     "    }\n"
     "  ]\n"
     "}";

@@ -359,7 +359,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"ubpf_registers_ports\",\n"
     "  \"output_record\": \"ubpf_registers_output_port\",\n"
-    "  \"ingress_port_map\": \"ubpf_registers_in_ports\"\n"
+    "  \"ingress_port_map\": \"ubpf_registers_in_ports\",\n"
+    "  \"register_initials\": [\n"
+    "    {\n"
+    "      \"name\": \"pipe.counts\",\n"
+    "      \"map\": \"pipe_counts\",\n"
+    "      \"initial\": 0\n"
+    "    }\n"
+    "  ]\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
