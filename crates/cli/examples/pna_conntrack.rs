@@ -69,6 +69,7 @@ fn measure(aging: bool) -> Result<[f64; 5], String> {
         trace: false,
         table_stats: false,
         table_caching: false,
+        port_notes: true,
     };
     let compiled = p4bpf_compiler::compile_file(&program, &options)
         .map_err(|_| format!("{} does not compile", program.display()))?;

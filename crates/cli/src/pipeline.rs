@@ -173,6 +173,8 @@ fn object_and_p4info(
         out_dir: scratch.0.clone(),
         table_stats: build.table_stats,
         table_caching: build.table_caching,
+        // Deployed: nothing reads sent ports, so the packet path notes none.
+        port_notes: false,
         ..target::default_compile_options()
     };
     for (flag, value) in &words.options {

@@ -176,6 +176,7 @@ pub fn default_compile_options() -> CompileOptions {
         trace: false,
         table_stats: false,
         table_caching: false,
+        port_notes: true,
     }
 }
 

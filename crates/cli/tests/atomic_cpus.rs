@@ -39,6 +39,7 @@ fn load(program: &Path, hook: Hook, test: &str) -> LoadedPipeline {
         trace: false,
         table_stats: false,
         table_caching: false,
+        port_notes: true,
     };
     let compiled = p4bpf_compiler::compile_file(program, &options)
         .unwrap_or_else(|e| panic!("compile {}: {e:?}", program.display()));

@@ -56,6 +56,7 @@ fn load_program(program: &str, tag: &str) -> Option<(deploy::Deployment, Unload)
         trace: false,
         table_stats: false,
         table_caching: false,
+        port_notes: true,
     };
     let compiled = match p4bpf_compiler::compile_file(&program, &options) {
         Ok(compiled) => compiled,

@@ -16,12 +16,13 @@ use std::path::Path;
 
 /// The fixture's object compiled for `hook`, or `None` (said why) where
 /// programs cannot be loaded.
-fn compiled(hook: &str) -> Option<Vec<u8>> {
+fn compiled(hook: &str, test: &str) -> Option<Vec<u8>> {
     if let Some(why) = common::kernel_unavailable() {
         eprintln!("SKIPPED port_notes: {why}");
         return None;
     }
-    let dir = common::scratch_dir(&format!("port_notes-{hook}-{}", std::process::id()));
+    // One folder per test: the tests run in parallel.
+    let dir = common::scratch_dir(&format!("port_notes-{test}-{hook}-{}", std::process::id()));
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/port_notes/redirect.p4");
     let out = dir.join("redirect");
     let built = common::p4bpf(&[
@@ -59,7 +60,7 @@ fn frame(port: u32) -> Vec<u8> {
 
 #[test]
 fn kept_notes_give_the_output_port_and_take_the_noted_input_port() {
-    let Some(image) = compiled("tc") else {
+    let Some(image) = compiled("tc", "kept") else {
         return;
     };
     let pipeline = loaded(&image, PortNotes::Kept, 3);
@@ -76,7 +77,7 @@ fn kept_notes_give_the_output_port_and_take_the_noted_input_port() {
 
 #[test]
 fn without_notes_the_program_neither_notes_nor_reads_the_record() {
-    let Some(image) = compiled("tc") else {
+    let Some(image) = compiled("tc", "off") else {
         return;
     };
     let pipeline = loaded(&image, PortNotes::Off, 3);
@@ -98,7 +99,7 @@ fn without_notes_the_program_neither_notes_nor_reads_the_record() {
 #[test]
 fn the_verifier_drops_the_notes_at_both_hooks() {
     for hook in ["tc", "xdp"] {
-        let Some(image) = compiled(hook) else {
+        let Some(image) = compiled(hook, "dropped") else {
             return;
         };
         let kept = loaded(&image, PortNotes::Kept, 3).stats().unwrap();

@@ -323,6 +323,7 @@ fn writes_under_traffic_are_seen_by_the_next_packet() {
             hook,
             out_dir: Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("table_cache_{tag}")),
             table_caching: true,
+            port_notes: true,
             front: Default::default(),
             extern_file: None,
             trace: false,

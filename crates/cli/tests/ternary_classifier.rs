@@ -34,6 +34,7 @@ fn load_acl(test: &str) -> Option<LoadedPipeline> {
         trace: false,
         table_stats: false,
         table_caching: false,
+        port_notes: true,
     };
     let Ok(compiled) = p4bpf_compiler::compile_file(&program, &options) else {
         eprintln!("skipped: the ACL does not compile here (is clang installed?)");

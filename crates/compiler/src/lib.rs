@@ -46,6 +46,9 @@ pub struct CompileOptions {
     /// Cache the results of costly table searches (`--table-caching`,
     /// [`table_cache`]).
     pub table_caching: bool,
+    /// Note sent ports for test harnesses ([`BuildOptions::port_notes`]):
+    /// off when building a pipeline to deploy or to time.
+    pub port_notes: bool,
 }
 
 /// What the emitted program records besides doing its work.
@@ -60,6 +63,30 @@ pub enum Instrument {
     Trace,
 }
 
+/// How a program is built, besides its hook and extern file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BuildOptions {
+    pub instrument: Instrument,
+    /// Cache costly table searches ([`table_cache`]).
+    pub table_caching: bool,
+    /// Note each sent port in the output record, where `p4bpf test` and
+    /// the packet targets read it. The notes sit behind a read-only flag a
+    /// loader can turn off (`object::PortNotes::Off` in the runtime), but
+    /// its load stays on the packet path: a build without them has none.
+    pub port_notes: bool,
+}
+
+impl Default for BuildOptions {
+    /// The test harness's build: uninstrumented, with port notes.
+    fn default() -> BuildOptions {
+        BuildOptions {
+            instrument: Instrument::Off,
+            table_caching: false,
+            port_notes: true,
+        }
+    }
+}
+
 impl CompileOptions {
     /// The instrumentation the options ask for; `--trace` wins.
     pub fn instrument(&self) -> Instrument {
@@ -67,6 +94,15 @@ impl CompileOptions {
             (true, _) => Instrument::Trace,
             (false, true) => Instrument::TableStats,
             (false, false) => Instrument::Off,
+        }
+    }
+
+    /// The build the options ask for.
+    pub fn build(&self) -> BuildOptions {
+        BuildOptions {
+            instrument: self.instrument(),
+            table_caching: self.table_caching,
+            port_notes: self.port_notes,
         }
     }
 }
@@ -120,19 +156,23 @@ pub fn generate_with(
     extern_c: Option<&str>,
     instrument: Instrument,
 ) -> Result<Generated, Diagnostics> {
-    generate_cached(fe, name, hook, extern_c, instrument, false)
+    let build = BuildOptions {
+        instrument,
+        ..BuildOptions::default()
+    };
+    generate_built(fe, name, hook, extern_c, build)
 }
 
-/// [`generate_with`], caching costly table searches when `table_caching`
-/// is set (their warnings among the others).
-pub fn generate_cached(
+/// [`generate`], built as `build` says (the cache's warnings among the
+/// others).
+pub fn generate_built(
     fe: &p4bpf_front::Frontend,
     name: &str,
     hook: Hook,
     extern_c: Option<&str>,
-    instrument: Instrument,
-    table_caching: bool,
+    build: BuildOptions,
 ) -> Result<Generated, Diagnostics> {
+    let instrument = build.instrument;
     let Some(checked) = &fe.checked else {
         let mut diags = Diagnostics::default();
         diags.error(
@@ -152,13 +192,16 @@ pub fn generate_cached(
     midend::run(&mut prog);
     refuse_at_hook(&prog, hook)?;
     let mut pipeline = describe::describe(&prog, hook);
+    if !build.port_notes {
+        pipeline.output_record = None;
+    }
     if instrument == Instrument::Trace {
         pipeline.trace = Some(emit::trace_description(&prog, &pipeline.tables));
     }
     if instrument != Instrument::Off {
         pipeline.table_stats = Some(emit::table_stats_description(&prog));
     }
-    let (caches, cache_warnings) = table_cache::CachePlan::of(&prog, table_caching);
+    let (caches, cache_warnings) = table_cache::CachePlan::of(&prog, build.table_caching);
     prog.warnings.extend(cache_warnings);
     pipeline.table_caches = caches.describe(&prog, &pipeline);
     let c = emit::emit(
@@ -169,6 +212,7 @@ pub fn generate_cached(
             extern_c,
             instrument,
             caches: &caches,
+            port_notes: build.port_notes,
         },
     );
     Ok(Generated {
@@ -233,13 +277,12 @@ pub fn compile_file(path: &Path, options: &CompileOptions) -> Result<Compiled, C
         })?),
         None => None,
     };
-    let generated = match generate_cached(
+    let generated = match generate_built(
         &fe,
         &name,
         options.hook,
         extern_c.as_deref(),
-        options.instrument(),
-        options.table_caching,
+        options.build(),
     ) {
         Ok(x) => x,
         Err(diagnostics) => {

@@ -7,14 +7,23 @@
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
-use p4bpf_compiler::{generate_cached, Hook, Instrument};
+use p4bpf_compiler::{generate_built, BuildOptions, Hook};
 use std::path::Path;
 
 fn generate(hook: Hook) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/table_cache/cached.p4");
     let fe = p4bpf_front::check_file(&path, &Default::default());
     assert!(!fe.has_errors(), "{:?}", fe.diagnostics);
-    match generate_cached(&fe, "cached", hook, None, Instrument::Off, true) {
+    match generate_built(
+        &fe,
+        "cached",
+        hook,
+        None,
+        BuildOptions {
+            table_caching: true,
+            ..BuildOptions::default()
+        },
+    ) {
         Ok(g) => {
             assert!(g.warnings.is_empty(), "{:?}", g.warnings);
             let caches = g.pipeline.table_caches.map(|c| c.caches.len());

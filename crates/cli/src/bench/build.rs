@@ -21,6 +21,8 @@ pub fn p4_object_at(
     let options = CompileOptions {
         out_dir: out_dir.to_path_buf(),
         hook,
+        // Timed as deployed: without the test harness's port notes.
+        port_notes: false,
         ..target::default_compile_options()
     };
     p4_object_with(p4, &options)

@@ -152,6 +152,7 @@ fn compiled(
         out_dir,
         hook: Hook::Xdp,
         table_caching: caching,
+        port_notes: false,
         ..crate::target::default_compile_options()
     };
     build::p4_object_with(source, &options)

@@ -85,7 +85,7 @@ use c::{line, CStmt};
 use helpers::Helper;
 use p4bpf_layout::Hook;
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use stmt::Ctx;
 
 pub use direct::direct_description;
@@ -146,6 +146,12 @@ pub struct Emitter<'p> {
     atomic_cells: RefCell<Vec<(crate::ir::ExternId, String, String)>>,
     /// The tables looked up through a cache first (`--table-caching`).
     caches: crate::table_cache::CachePlan,
+    /// The map test harnesses read sent ports from, in builds with port
+    /// notes ([`EmitOptions::port_notes`]).
+    output_record: Option<String>,
+    /// How many places run each action, counted as the calls are written
+    /// ([`write_through`]: an action run from one place needs no barrier).
+    action_calls: RefCell<BTreeMap<crate::ir::ActionId, u32>>,
 }
 
 /// What goes into the C file besides the program.
@@ -159,6 +165,9 @@ pub struct EmitOptions<'o> {
     pub instrument: Instrument,
     /// The tables to cache (`--table-caching`).
     pub caches: &'o crate::table_cache::CachePlan,
+    /// Note sent ports in the output record for test harnesses. Off in a
+    /// deployed pipeline's build: its packet path then has no trace of them.
+    pub port_notes: bool,
 }
 
 /// The map macros extern files written for p4c's eBPF back end use.
@@ -245,15 +254,19 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         },
         atomic_cells: RefCell::default(),
         caches: options.caches.clone(),
+        output_record: output_record(prog).filter(|_| options.port_notes),
+        action_calls: RefCell::default(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
     e.reads = Reads::rebuilding(prog, e.rebuilt_headers());
-    // Bodies first: they decide which helpers the file needs.
-    let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
+    // Bodies first: they decide which helpers the file needs. Actions
+    // last: their stores depend on how many places run them.
     let entry = e.entry_function();
     let later_stages = e.stage_functions();
     let egress = psa_egress::egress_function(&mut e);
+    e.count_calls_from_actions();
+    let actions: String = prog.actions.iter().map(|a| e.action_function(a)).collect();
     let mut out = e.preamble();
     for h in e.helpers.borrow().iter() {
         out.push_str(helpers::text(*h));
@@ -289,7 +302,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
             e.c_prefix()
         ));
     }
-    if let Some(record) = output_record(prog) {
+    if let Some(record) = &e.output_record {
         out.push_str(&format!(
             "/* For test harnesses: [0] the port of the last packet sent out (XDP_TX/XDP_REDIRECT),\n * [1] the P4 port + 1 a packet is sent in on (0: none noted). */\nstruct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, u32);\n    __uint(max_entries, 2);\n}} {record} SEC(\".maps\");\n\n{}\
              static __always_inline void p4bpf_note_port(u32 port)\n{{\n    if (!{NOTES_FLAG})\n        return;\n    u32 zero = 0;\n    u32 *slot = bpf_map_lookup_elem(&{record}, &zero);\n    if (slot)\n        *slot = port;\n}}\n\n",
@@ -665,13 +678,25 @@ impl Emitter<'_> {
         out
     }
 
+    /// The note of sent port `port` for test harnesses, in builds with notes.
+    fn port_note(&self, port: &str) -> Option<CStmt> {
+        self.output_record
+            .as_ref()
+            .map(|_| line(format!("p4bpf_note_port({port})")))
+    }
+
     fn outcome(&self, outcome: Outcome) -> Vec<CStmt> {
         let t = self.target;
         match outcome {
             Outcome::Abort => vec![CStmt::Return(t.abort().into())],
             Outcome::Drop => vec![CStmt::Return(t.drop().into())],
             Outcome::Pass => vec![CStmt::Return(t.pass().into())],
-            Outcome::Transmit => t.transmit(),
+            Outcome::Transmit => {
+                // At TC a transmit is a redirect like any other: noted.
+                let same_port = format!("{:#x} /* the input port */", p4bpf_layout::SAME_PORT);
+                let note = self.port_note(&same_port).filter(|_| self.hook == Hook::Tc);
+                note.into_iter().chain(t.transmit()).collect()
+            }
             Outcome::Redirect => {
                 let port = self
                     .prog
@@ -680,7 +705,7 @@ impl Emitter<'_> {
                     .as_ref()
                     .map(|p| self.expr(p))
                     .unwrap_or_else(|| "0".into());
-                let mut out = vec![line(format!("p4bpf_note_port({port})"))];
+                let mut out: Vec<CStmt> = self.port_note(&port).into_iter().collect();
                 out.extend(self.psa_to_host(&port));
                 out.extend(self.redirect_to_port(&port));
                 out

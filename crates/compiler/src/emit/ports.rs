@@ -77,7 +77,7 @@ impl Emitter<'_> {
         let Some(name) = ingress_port_map(self.prog) else {
             return String::new();
         };
-        let noted = match super::output_record(self.prog) {
+        let noted = match &self.output_record {
             Some(record) => format!(
                 "    if ({flag}) {{\n        u32 one = 1;\n        u32 *noted = bpf_map_lookup_elem(&{record}, &one);\n        if (noted && *noted)\n            return *noted - 1;\n    }}\n",
                 flag = super::NOTES_FLAG
@@ -134,7 +134,7 @@ impl Emitter<'_> {
 
 #[cfg(test)]
 mod tests {
-    use crate::{generate, Hook};
+    use crate::{generate, generate_built, BuildOptions, Hook};
     use std::path::Path;
 
     const REDIRECTS: &str = "
@@ -175,5 +175,26 @@ xdp(prs(), sw(), dprs()) main;
         assert!(c.contains("bpf_map_lookup_elem(&t_ports_slots, &lookup_key)"));
         assert!(c.contains("bpf_map_lookup_elem(&t_ports, &lookup_key)"));
         assert!(c.contains("out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT"));
+    }
+
+    /// A build to deploy or time has no port notes at all: no record, no
+    /// flag, no call, no read of a noted input port.
+    #[test]
+    fn a_build_without_port_notes_has_no_trace_of_them() {
+        let fe = p4bpf_front::check_source(Path::new("t.p4"), REDIRECTS, &Default::default());
+        let build = BuildOptions {
+            port_notes: false,
+            ..BuildOptions::default()
+        };
+        for hook in [Hook::Xdp, Hook::Tc] {
+            let Ok(g) = generate_built(&fe, "t", hook, None, build) else {
+                panic!("{hook:?}: the program compiles");
+            };
+            assert_eq!(g.pipeline.output_record, None, "{hook:?}");
+            for noted in ["p4bpf_note_port", "p4bpf_notes_ports", "t_output_port"] {
+                assert!(!g.c.contains(noted), "{hook:?}: {noted} in\n{}", g.c);
+            }
+            assert!(g.c.contains("p4bpf_output_ifindex") || hook == Hook::Xdp);
+        }
     }
 }

@@ -190,6 +190,8 @@ pub fn egress_function(e: &mut Emitter) -> String {
         skipped_resets: Default::default(),
         atomic_cells: RefCell::default(),
         caches: e.caches.clone(),
+        output_record: e.output_record.clone(),
+        action_calls: RefCell::new(std::mem::take(e.action_calls.get_mut())),
     };
     let mut text = match &egress.fused_ingress {
         Some(fusion) => egress.fuse_write_function(fusion),
@@ -198,6 +200,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
     text.push_str(&egress.function_text(&e.state_type(), &e.egress_function_name()));
     e.table_layouts = std::mem::take(&mut egress.table_layouts);
     *e.helpers.get_mut() = std::mem::take(egress.helpers.get_mut());
+    *e.action_calls.get_mut() = std::mem::take(egress.action_calls.get_mut());
     e.writes = std::mem::take(&mut egress.writes);
     e.reads = std::mem::take(&mut egress.reads);
     e.labels.set(egress.labels.get());

@@ -107,6 +107,7 @@ impl Emitter<'_> {
         let Some(a) = self.prog.action(action) else {
             return vec![];
         };
+        *self.action_calls.borrow_mut().entry(action).or_default() += 1;
         let mut all = vec!["st".to_string()];
         if self.prog.actions_take_context() {
             all.push(self.context_name().to_string());

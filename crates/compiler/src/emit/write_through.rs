@@ -15,9 +15,10 @@
 use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
 use super::Emitter;
-use crate::ir::{AggId, Expr, ExprKind, Ty};
+use crate::ir::{ActionId, AggId, Expr, ExprKind, Stmt, Ty};
 use crate::midend::correspond::Shape;
 use crate::midend::defuse::plain_path;
+use crate::midend::visit::{walk_stmts, Descend, Visitor};
 
 /// An opaque `hdr_at` (as libbpf's `barrier_var`).
 const KEEP_POINTER: &str = "asm volatile(\"\" : \"+r\"(hdr_at))";
@@ -40,6 +41,33 @@ impl Emitter<'_> {
             .fields
             .iter()
             .any(|(agg, field)| self.written_through(*agg, *field))
+    }
+
+    /// Whether the C stores (header type, field) in more than one place:
+    /// assigned in two places, or by an action run from two (it is
+    /// inlined at each).
+    fn stored_in_more_than_one_place(&self, agg: AggId, field: usize) -> bool {
+        let key = (agg, field);
+        let action_calls = self.action_calls.borrow();
+        self.writes.repeated.contains(&key)
+            || self
+                .writes
+                .in_action
+                .get(&key)
+                .is_some_and(|a| action_calls.get(a).copied().unwrap_or(0) > 1)
+    }
+
+    /// Actions run by other actions count as run from many places: the
+    /// caller is inlined wherever it runs.
+    pub fn count_calls_from_actions(&self) {
+        let mut called = CalledActions::default();
+        for a in &self.prog.actions {
+            walk_stmts(&mut called, &a.body);
+        }
+        let mut calls = self.action_calls.borrow_mut();
+        for action in called.0 {
+            *calls.entry(action).or_default() += 2;
+        }
     }
 
     /// The packet store following the assignment of `lhs`, if it is a
@@ -69,7 +97,7 @@ impl Emitter<'_> {
         // the same field, clang merges the stores and recomputes the
         // pointer, which the verifier sees unchecked. Only there: the
         // pinned register costs stack in big straight-line programs.
-        if self.writes.repeated.contains(&(*agg, *field)) {
+        if self.stored_in_more_than_one_place(*agg, *field) {
             store.push(line(KEEP_POINTER));
         }
         store.push(CStmt::If {
@@ -82,5 +110,18 @@ impl Emitter<'_> {
             then: store,
             other: vec![],
         }]
+    }
+}
+
+/// The actions a body runs.
+#[derive(Default)]
+struct CalledActions(Vec<ActionId>);
+
+impl Visitor for CalledActions {
+    fn stmt(&mut self, s: &Stmt) -> Descend {
+        if let Stmt::CallAction { action, .. } = s {
+            self.0.push(*action);
+        }
+        Descend::Yes
     }
 }

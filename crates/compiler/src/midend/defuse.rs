@@ -12,8 +12,8 @@
 
 use super::validity::{headers_in, HeaderFacts};
 use super::visit::{walk_expr, walk_program, walk_stmts, Descend, Visitor};
-use crate::ir::{AggId, AggKind, Expr, ExprKind, Program, Stmt, Ty, VarStorage};
-use std::collections::BTreeSet;
+use crate::ir::{ActionId, AggId, AggKind, Expr, ExprKind, Program, Stmt, Ty, VarStorage};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Header fields by (header type, field index).
 pub type FieldSet = BTreeSet<(AggId, usize)>;
@@ -25,10 +25,13 @@ pub struct Writes {
     /// Fields also assigned other than by a plain `hdr.h.f = v`, or of a
     /// header type whose validity may change: the deparser writes them.
     pub indirect: FieldSet,
-    /// Fields assigned in more than one place (both arms of an if-else,
-    /// or an action, inlined wherever a table runs it), whose stores
-    /// clang may merge.
+    /// Fields assigned in more than one place (both arms of an if-else),
+    /// whose stores clang may merge.
     pub repeated: FieldSet,
+    /// The action assigning a field, for fields assigned in an action: it
+    /// is inlined wherever it is run, so it is repeated if it runs from
+    /// more than one place, which only the emitter knows.
+    pub in_action: BTreeMap<(AggId, usize), ActionId>,
 }
 
 /// The (header type, field) a header field expression names, if any.
@@ -72,7 +75,7 @@ impl Writes {
             prog,
             facts,
             w: Writes::default(),
-            in_action: false,
+            action: None,
         };
         for state in prog.parsers.iter().flat_map(|p| &p.states) {
             walk_stmts(&mut v, &state.stmts);
@@ -80,8 +83,8 @@ impl Writes {
         for c in &prog.controls {
             walk_stmts(&mut v, &c.body);
         }
-        v.in_action = true;
-        for a in &prog.actions {
+        for (i, a) in prog.actions.iter().enumerate() {
+            v.action = u32::try_from(i).ok().map(ActionId);
             walk_stmts(&mut v, &a.body);
         }
         v.w
@@ -92,7 +95,8 @@ struct WriteWalk<'p> {
     prog: &'p Program,
     facts: &'p HeaderFacts,
     w: Writes,
-    in_action: bool,
+    /// The action whose body is walked, if any.
+    action: Option<ActionId>,
 }
 
 impl WriteWalk<'_> {
@@ -120,8 +124,11 @@ impl WriteWalk<'_> {
             }
             return;
         };
-        if !self.w.fields.insert(field) || self.in_action {
+        if !self.w.fields.insert(field) {
             self.w.repeated.insert(field);
+        }
+        if let Some(action) = self.action {
+            self.w.in_action.insert(field, action);
         }
         let whole_struct = target.ty.width().is_none();
         if sliced

@@ -158,6 +158,7 @@ ebpfFilter(prs(), f()) main;
             trace: false,
             table_stats: false,
             table_caching: false,
+            port_notes: true,
         };
         let compiled = compile_file(&source, &options).unwrap_or_else(|e| panic!("{e:?}"));
         let object = std::fs::read(&compiled.object).unwrap_or_else(|e| panic!("{e}"));

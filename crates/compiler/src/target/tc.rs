@@ -80,15 +80,9 @@ impl Target for Tc {
     fn abort(&self) -> &'static str {
         "TC_ACT_SHOT"
     }
-    // A redirect to the receiving interface, noted for test harnesses.
+    // A redirect to the receiving interface.
     fn transmit(&self) -> Vec<CStmt> {
-        vec![
-            line(format!(
-                "p4bpf_note_port({:#x} /* the input port */)",
-                p4bpf_layout::SAME_PORT
-            )),
-            CStmt::Return("bpf_redirect(skb->ifindex, 0)".into()),
-        ]
+        vec![CStmt::Return("bpf_redirect(skb->ifindex, 0)".into())]
     }
     fn port_map_kind(&self) -> (&'static str, &'static str) {
         ("BPF_MAP_TYPE_HASH", "devmaps are XDP-only")

@@ -309,7 +309,6 @@ static __always_inline void action_sw_pop_vlan(struct branching_action_state *st
         st->headers.eth.ether_type = st->headers.vlan.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -620,11 +619,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "308\t319\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "325\t325\tbranching_action.p4:49\taction `sw.drop`\n"
-    "347\t367\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "370\t387\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "390\t413\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "419\t459\tbranching_action.p4:41\tcontrol `sw`\n"
-    "422\t458\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "308\t318\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "324\t324\tbranching_action.p4:49\taction `sw.drop`\n"
+    "346\t366\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "369\t386\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "389\t412\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "418\t458\tbranching_action.p4:41\tcontrol `sw`\n"
+    "421\t457\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -210,7 +210,6 @@ static __always_inline void action_sw_pop_vlan(struct branching_action_state *st
         st->headers.eth.ether_type = st->headers.vlan.ether_type;
         if (st->headers.eth.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 14 <= pkt_end) {
                 *(u16 *)(hdr_at + 12) = bpf_htons(st->headers.eth.ether_type);
             }
@@ -494,11 +493,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "209\t220\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
-    "226\t226\tbranching_action.p4:49\taction `sw.drop`\n"
-    "241\t261\tbranching_action.p4:20\tparser state `prs.start`\n"
-    "264\t281\tbranching_action.p4:28\tparser state `prs.vlan`\n"
-    "284\t307\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
-    "313\t353\tbranching_action.p4:41\tcontrol `sw`\n"
-    "316\t352\tbranching_action.p4:52\ttable `sw.untag`\n"
+    "209\t219\tbranching_action.p4:42\taction `sw.pop_vlan`\n"
+    "225\t225\tbranching_action.p4:49\taction `sw.drop`\n"
+    "240\t260\tbranching_action.p4:20\tparser state `prs.start`\n"
+    "263\t280\tbranching_action.p4:28\tparser state `prs.vlan`\n"
+    "283\t306\tbranching_action.p4:35\tparser state `prs.ipv4`\n"
+    "312\t352\tbranching_action.p4:41\tcontrol `sw`\n"
+    "315\t351\tbranching_action.p4:52\ttable `sw.untag`\n"
     "";

@@ -56,12 +56,12 @@ static __always_inline void action_f_check(struct functions_state *st, u8 limit)
     {
         if ((st->f_max_3_x > st->f_max_3_y)) {
             st->f_max_3_result = st->f_max_3_x;
-            goto f_max_3_end_1;
+            goto f_max_3_end_2;
         }
         st->f_max_3_result = st->f_max_3_y;
-        goto f_max_3_end_1;
+        goto f_max_3_end_2;
     }
-f_max_3_end_1:;
+f_max_3_end_2:;
     st->accept = (st->f_max_3_result <= limit);
 }
 
@@ -102,7 +102,7 @@ accept:;
         st->f_split_8_hi = ((u8)((st->f_split_8_v >> 4) & 0xfU));
         st->f_split_8_lo = ((u8)((st->f_split_8_v >> 0) & 0xfU));
     }
-f_split_8_end_2:;
+f_split_8_end_1:;
     st->f_hi = st->f_split_8_hi;
     st->f_lo = st->f_split_8_lo;
     action_f_check(st, 0x40U);

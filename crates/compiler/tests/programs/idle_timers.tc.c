@@ -466,7 +466,6 @@ static __always_inline void action_In_set1(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o1 = v;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[10] = st->headers.h.o1;
         }
@@ -479,7 +478,6 @@ static __always_inline void action_In_set2(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o2 = v_2;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[11] = st->headers.h.o2;
         }
@@ -840,10 +838,10 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "447\t448\tpsa.p4:246\taction `multicast`\n"
     "454\t454\tpsa.p4:254\taction `ingress_drop`\n"
     "460\t460\tpsa.p4:260\taction `egress_drop`\n"
-    "466\t473\tidle_timers.p4:37\taction `In.set1`\n"
-    "479\t486\tidle_timers.p4:38\taction `In.set2`\n"
-    "510\t531\tidle_timers.p4:28\tparser state `InParser.start`\n"
-    "544\t645\tidle_timers.p4:34\tcontrol `In`\n"
-    "545\t583\tidle_timers.p4:39\ttable `In.by_prefix`\n"
-    "584\t645\tidle_timers.p4:45\ttable `In.by_mask`\n"
+    "466\t472\tidle_timers.p4:37\taction `In.set1`\n"
+    "478\t484\tidle_timers.p4:38\taction `In.set2`\n"
+    "508\t529\tidle_timers.p4:28\tparser state `InParser.start`\n"
+    "542\t643\tidle_timers.p4:34\tcontrol `In`\n"
+    "543\t581\tidle_timers.p4:39\ttable `In.by_prefix`\n"
+    "582\t643\tidle_timers.p4:45\ttable `In.by_mask`\n"
     "";

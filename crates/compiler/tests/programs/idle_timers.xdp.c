@@ -428,7 +428,6 @@ static __always_inline void action_In_set1(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o1 = v;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[10] = st->headers.h.o1;
         }
@@ -441,7 +440,6 @@ static __always_inline void action_In_set2(struct idle_timers_state *st, u8 *pkt
     st->headers.h.o2 = v_2;
     if (st->headers.h.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.h.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 16 <= pkt_end) {
             hdr_at[11] = st->headers.h.o2;
         }
@@ -794,10 +792,10 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "409\t410\tpsa.p4:246\taction `multicast`\n"
     "416\t416\tpsa.p4:254\taction `ingress_drop`\n"
     "422\t422\tpsa.p4:260\taction `egress_drop`\n"
-    "428\t435\tidle_timers.p4:37\taction `In.set1`\n"
-    "441\t448\tidle_timers.p4:38\taction `In.set2`\n"
-    "465\t486\tidle_timers.p4:28\tparser state `InParser.start`\n"
-    "499\t600\tidle_timers.p4:34\tcontrol `In`\n"
-    "500\t538\tidle_timers.p4:39\ttable `In.by_prefix`\n"
-    "539\t600\tidle_timers.p4:45\ttable `In.by_mask`\n"
+    "428\t434\tidle_timers.p4:37\taction `In.set1`\n"
+    "440\t446\tidle_timers.p4:38\taction `In.set2`\n"
+    "463\t484\tidle_timers.p4:28\tparser state `InParser.start`\n"
+    "497\t598\tidle_timers.p4:34\tcontrol `In`\n"
+    "498\t536\tidle_timers.p4:39\ttable `In.by_prefix`\n"
+    "537\t598\tidle_timers.p4:45\ttable `In.by_mask`\n"
     "";

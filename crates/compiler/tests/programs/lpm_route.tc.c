@@ -259,7 +259,6 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u8 
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -509,10 +508,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "257\t266\tlpm_route.p4:22\taction `route.forward`\n"
-    "272\t289\tlpm_route.p4:27\taction `route.bounce`\n"
-    "311\t329\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "332\t359\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "365\t401\tlpm_route.p4:21\tcontrol `route`\n"
-    "367\t401\tlpm_route.p4:33\ttable `route.fib`\n"
+    "257\t265\tlpm_route.p4:22\taction `route.forward`\n"
+    "271\t288\tlpm_route.p4:27\taction `route.bounce`\n"
+    "310\t328\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "331\t358\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "364\t400\tlpm_route.p4:21\tcontrol `route`\n"
+    "366\t400\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

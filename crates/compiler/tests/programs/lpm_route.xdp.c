@@ -221,7 +221,6 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u8 
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -462,10 +461,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "219\t228\tlpm_route.p4:22\taction `route.forward`\n"
-    "234\t251\tlpm_route.p4:27\taction `route.bounce`\n"
-    "266\t284\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "287\t314\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "320\t356\tlpm_route.p4:21\tcontrol `route`\n"
-    "322\t356\tlpm_route.p4:33\ttable `route.fib`\n"
+    "219\t227\tlpm_route.p4:22\taction `route.forward`\n"
+    "233\t250\tlpm_route.p4:27\taction `route.bounce`\n"
+    "265\t283\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "286\t313\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "319\t355\tlpm_route.p4:21\tcontrol `route`\n"
+    "321\t355\tlpm_route.p4:33\ttable `route.fib`\n"
     "";

@@ -476,35 +476,34 @@ static __always_inline void action_In_tally(struct psa_atomic_state *st, u8 *pkt
 {
     {
         /* @atomic under lock 1: the cells first (no lookup while it is held) */
-        u16 *atomic1_cell0 = p4bpf_cell_In_d(0U);
-        struct bpf_spin_lock *atomic1_lock = p4bpf_lock(1);
-        if (atomic1_lock) {
-            bpf_spin_lock(atomic1_lock);
+        u16 *atomic3_cell0 = p4bpf_cell_In_d(0U);
+        struct bpf_spin_lock *atomic3_lock = p4bpf_lock(1);
+        if (atomic3_lock) {
+            bpf_spin_lock(atomic3_lock);
         }
-        st->In_n = p4bpf_load_In_d(atomic1_cell0);
-        (void)p4bpf_store_In_d(atomic1_cell0, ((u16)(st->In_n + 1U)));
+        st->In_n = p4bpf_load_In_d(atomic3_cell0);
+        (void)p4bpf_store_In_d(atomic3_cell0, ((u16)(st->In_n + 1U)));
         if ((st->In_n == 0U)) {
-            goto atomic1_return;
+            goto atomic3_return;
         }
         st->headers.probe.seen = st->In_n;
         if (st->headers.probe.p4bpf_valid) {
             u8 *hdr_at = pkt + (st->headers.probe.p4bpf_offset & 0x3fff);
-            asm volatile("" : "+r"(hdr_at));
             if (hdr_at + 4 <= pkt_end) {
                 *(u16 *)(hdr_at + 2) = bpf_htons(st->headers.probe.seen);
             }
         }
-        if (atomic1_lock) {
-            bpf_spin_unlock(atomic1_lock);
+        if (atomic3_lock) {
+            bpf_spin_unlock(atomic3_lock);
         }
-        goto atomic1_done;
-atomic1_return:;
-        if (atomic1_lock) {
-            bpf_spin_unlock(atomic1_lock);
+        goto atomic3_done;
+atomic3_return:;
+        if (atomic3_lock) {
+            bpf_spin_unlock(atomic3_lock);
         }
         return ;
     }
-atomic1_done:;
+atomic3_done:;
 }
 
 SEC("xdp")
@@ -566,42 +565,42 @@ accept:;
     st->In_spread = ((u8)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.op) & 0xff); p4bpf_crc16(hash_in, 1); })))));
     {
         /* @atomic under lock 0: the cells first (no lookup while it is held) */
-        u32 *atomic2_cell0 = p4bpf_cell_In_a(st->In_spread);
-        u64 *atomic2_cell1 = p4bpf_cell_In_b(st->headers.probe.slot);
-        struct bpf_spin_lock *atomic2_lock = p4bpf_lock(0);
-        if (atomic2_lock) {
-            bpf_spin_lock(atomic2_lock);
+        u32 *atomic1_cell0 = p4bpf_cell_In_a(st->In_spread);
+        u64 *atomic1_cell1 = p4bpf_cell_In_b(st->headers.probe.slot);
+        struct bpf_spin_lock *atomic1_lock = p4bpf_lock(0);
+        if (atomic1_lock) {
+            bpf_spin_lock(atomic1_lock);
         }
-        (void)p4bpf_store_In_a(atomic2_cell0, ((u32)(p4bpf_load_In_a(atomic2_cell0) + ((u32)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.slot) & 0xff); p4bpf_crc16(hash_in, 1); }))))))));
-        (void)p4bpf_store_In_b(atomic2_cell1, ((u64)(p4bpf_load_In_b(atomic2_cell1) + 2ULL)));
-        if (atomic2_lock) {
-            bpf_spin_unlock(atomic2_lock);
+        (void)p4bpf_store_In_a(atomic1_cell0, ((u32)(p4bpf_load_In_a(atomic1_cell0) + ((u32)(((u16)(({ u8 hash_in[1] = {0}; hash_in[0] |= (u8)((u64)(st->headers.probe.slot) & 0xff); p4bpf_crc16(hash_in, 1); }))))))));
+        (void)p4bpf_store_In_b(atomic1_cell1, ((u64)(p4bpf_load_In_b(atomic1_cell1) + 2ULL)));
+        if (atomic1_lock) {
+            bpf_spin_unlock(atomic1_lock);
         }
     }
     {
         /* @atomic under lock 0: the cells first (no lookup while it is held) */
-        u64 *atomic3_cell0 = p4bpf_cell_In_b(0U);
-        s8 *atomic3_cell1 = p4bpf_cell_In_c(1U);
-        struct bpf_spin_lock *atomic3_lock = p4bpf_lock(0);
-        if (atomic3_lock) {
-            bpf_spin_lock(atomic3_lock);
+        u64 *atomic2_cell0 = p4bpf_cell_In_b(0U);
+        s8 *atomic2_cell1 = p4bpf_cell_In_c(1U);
+        struct bpf_spin_lock *atomic2_lock = p4bpf_lock(0);
+        if (atomic2_lock) {
+            bpf_spin_lock(atomic2_lock);
         }
-        (void)p4bpf_store_In_b(atomic3_cell0, ((u64)(p4bpf_load_In_b(atomic3_cell0) ^ 1ULL)));
-        (void)p4bpf_store_In_c(atomic3_cell1, ((s8)(p4bpf_load_In_c(atomic3_cell1) - 1U)));
+        (void)p4bpf_store_In_b(atomic2_cell0, ((u64)(p4bpf_load_In_b(atomic2_cell0) ^ 1ULL)));
+        (void)p4bpf_store_In_c(atomic2_cell1, ((s8)(p4bpf_load_In_c(atomic2_cell1) - 1U)));
         if ((st->headers.probe.op == 1U)) {
-            goto atomic3_exit;
+            goto atomic2_exit;
         }
-        if (atomic3_lock) {
-            bpf_spin_unlock(atomic3_lock);
+        if (atomic2_lock) {
+            bpf_spin_unlock(atomic2_lock);
         }
-        goto atomic3_done;
-atomic3_exit:;
-        if (atomic3_lock) {
-            bpf_spin_unlock(atomic3_lock);
+        goto atomic2_done;
+atomic2_exit:;
+        if (atomic2_lock) {
+            bpf_spin_unlock(atomic2_lock);
         }
         goto In_end;
     }
-atomic3_done:;
+atomic2_done:;
     {
         /* apply table In.by_slot */
         struct In_by_slot_key key = {};
@@ -747,8 +746,8 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "458\t459\tpsa.p4:246\taction `multicast`\n"
     "465\t465\tpsa.p4:254\taction `ingress_drop`\n"
     "471\t471\tpsa.p4:260\taction `egress_drop`\n"
-    "477\t507\tpsa_atomic.p4:51\taction `In.tally`\n"
-    "524\t552\tpsa_atomic.p4:35\tparser state `InParser.start`\n"
-    "565\t640\tpsa_atomic.p4:42\tcontrol `In`\n"
-    "605\t640\tpsa_atomic.p4:61\ttable `In.by_slot`\n"
+    "477\t506\tpsa_atomic.p4:51\taction `In.tally`\n"
+    "523\t551\tpsa_atomic.p4:35\tparser state `InParser.start`\n"
+    "564\t639\tpsa_atomic.p4:42\tcontrol `In`\n"
+    "604\t639\tpsa_atomic.p4:61\ttable `In.by_slot`\n"
     "";

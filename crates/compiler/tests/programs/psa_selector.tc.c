@@ -450,7 +450,6 @@ static __always_inline void action_Ig_set_dst(struct psa_selector_state *st, u8 
     st->headers.eth.dst = dst;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -983,11 +982,11 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "425\t425\tpsa.p4:254\taction `ingress_drop`\n"
     "431\t431\tpsa.p4:260\taction `egress_drop`\n"
     "437\t444\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "450\t457\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "463\t463\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "487\t501\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "514\t662\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "514\t553\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "554\t601\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "602\t662\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "450\t456\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "462\t462\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "486\t500\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "513\t661\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "513\t552\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "553\t600\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "601\t661\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

@@ -412,7 +412,6 @@ static __always_inline void action_Ig_set_dst(struct psa_selector_state *st, u8 
     st->headers.eth.dst = dst;
     if (st->headers.eth.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.eth.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.eth.dst);
         }
@@ -937,11 +936,11 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "387\t387\tpsa.p4:254\taction `ingress_drop`\n"
     "393\t393\tpsa.p4:260\taction `egress_drop`\n"
     "399\t406\tpsa_selector.p4:30\taction `Ig.set_type`\n"
-    "412\t419\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
-    "425\t425\tpsa_selector.p4:32\taction `Ig.forward`\n"
-    "442\t456\tpsa_selector.p4:18\tparser state `IP.start`\n"
-    "469\t617\tpsa_selector.p4:24\tcontrol `Ig`\n"
-    "469\t508\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
-    "509\t556\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
-    "557\t617\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
+    "412\t418\tpsa_selector.p4:31\taction `Ig.set_dst`\n"
+    "424\t424\tpsa_selector.p4:32\taction `Ig.forward`\n"
+    "441\t455\tpsa_selector.p4:18\tparser state `IP.start`\n"
+    "468\t616\tpsa_selector.p4:24\tcontrol `Ig`\n"
+    "468\t507\tpsa_selector.p4:34\ttable `Ig.by_src`\n"
+    "508\t555\tpsa_selector.p4:39\ttable `Ig.by_type`\n"
+    "556\t616\tpsa_selector.p4:44\ttable `Ig.uplink`\n"
     "";

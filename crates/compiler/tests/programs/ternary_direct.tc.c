@@ -561,7 +561,6 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.colour = st->MyIngress_rate_colour;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[2] = st->headers.op.colour;
         }
@@ -570,7 +569,6 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.pad = pad;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[3] = st->headers.op.pad;
         }
@@ -975,9 +973,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "555\t555\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "561\t577\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "601\t616\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "628\t746\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "628\t687\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "688\t746\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "561\t575\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "599\t614\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "626\t744\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "626\t685\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "686\t744\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";

@@ -523,7 +523,6 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.colour = st->MyIngress_rate_colour;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[2] = st->headers.op.colour;
         }
@@ -532,7 +531,6 @@ static __always_inline void action_MyIngress_colour(struct ternary_direct_state 
     st->headers.op.pad = pad;
     if (st->headers.op.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.op.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 4 <= pkt_end) {
             hdr_at[3] = st->headers.op.pad;
         }
@@ -929,9 +927,9 @@ char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "517\t517\tternary_direct.p4:19\taction `MyIngress.to_port`\n"
-    "523\t539\tternary_direct.p4:20\taction `MyIngress.colour`\n"
-    "556\t571\tternary_direct.p4:12\tparser state `MyParser.start`\n"
-    "583\t701\tternary_direct.p4:15\tcontrol `MyIngress`\n"
-    "583\t642\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
-    "643\t701\tternary_direct.p4:31\ttable `MyIngress.police`\n"
+    "523\t537\tternary_direct.p4:20\taction `MyIngress.colour`\n"
+    "554\t569\tternary_direct.p4:12\tparser state `MyParser.start`\n"
+    "581\t699\tternary_direct.p4:15\tcontrol `MyIngress`\n"
+    "581\t640\tternary_direct.p4:25\ttable `MyIngress.classify`\n"
+    "641\t699\tternary_direct.p4:31\ttable `MyIngress.police`\n"
     "";
