@@ -187,9 +187,9 @@ xdp(prs(), sw(), dprs()) main;
             ..BuildOptions::default()
         };
         for hook in [Hook::Xdp, Hook::Tc] {
-            let Ok(g) = generate_built(&fe, "t", hook, None, build) else {
-                panic!("{hook:?}: the program compiles");
-            };
+            let g = generate_built(&fe, "t", hook, None, build);
+            assert!(g.is_ok(), "{hook:?}: the program compiles");
+            let Ok(g) = g else { return };
             assert_eq!(g.pipeline.output_record, None, "{hook:?}");
             for noted in ["p4bpf_note_port", "p4bpf_notes_ports", "t_output_port"] {
                 assert!(!g.c.contains(noted), "{hook:?}: {noted} in\n{}", g.c);
