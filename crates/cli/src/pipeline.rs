@@ -244,6 +244,11 @@ fn summary_lines(summary: &Summary) -> Vec<String> {
             port.port, port.interface, port.ifindex
         ));
     }
+    if let Some(skipped) = summary.skipped_atomic_blocks {
+        lines.push(format!(
+            "atomic\t{skipped} blocks skipped (lock word not won)"
+        ));
+    }
     lines
 }
 
@@ -279,8 +284,12 @@ fn summary_json(summary: &Summary) -> String {
         ("hook".into(), hook_name(summary.hook).into()),
         ("xdp_mode".into(), summary.xdp_mode.into()),
     ]);
+    let skipped = summary
+        .skipped_atomic_blocks
+        .map(|n| format!(", \"skipped_atomic_blocks\": {n}"))
+        .unwrap_or_default();
     format!(
-        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]}}",
+        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]{skipped}}}",
         head.trim_end_matches('}'),
         summary.program_id,
         tables.join(", "),

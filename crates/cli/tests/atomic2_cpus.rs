@@ -13,7 +13,9 @@
 mod common;
 
 use p4bpf_compiler::{CompileOptions, Hook};
-use p4bpf_runtime::{stf, test_run, LoadedPipeline};
+use p4bpf_layout::LOCK_WORDS_MAP;
+use p4bpf_runtime::map::Write;
+use p4bpf_runtime::{lock_words, stf, test_run, LoadedPipeline};
 use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
@@ -33,12 +35,17 @@ fn probe(op: u8, slot: u8, amount: u16) -> Vec<u8> {
 }
 
 fn load(program: &Path, hook: Hook, test: &str) -> LoadedPipeline {
+    load_built(program, hook, test, false)
+}
+
+/// [`load`], the traced build when `trace`.
+fn load_built(program: &Path, hook: Hook, test: &str, trace: bool) -> LoadedPipeline {
     let options = CompileOptions {
         front: Default::default(),
         hook,
         out_dir: common::scratch_dir(test),
         extern_file: None,
-        trace: false,
+        trace,
         table_stats: false,
         table_caching: false,
     };
@@ -149,6 +156,34 @@ fn a_domain_mixing_helper_and_plain_blocks_takes_one_lock_for_all() {
     }
 }
 
+/// A traced build writes its records with helper calls, so each of its
+/// domains takes a lock word, even one of plain register blocks
+/// (`atomic_cpus/sum_count.p4`): its sum and count stay exact across two
+/// CPUs.
+#[test]
+fn a_traced_build_locks_its_blocks_with_words() {
+    if let Some(why) = skip_reason() {
+        eprintln!("SKIPPED traced build across CPUs: {why}");
+        return;
+    }
+    let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/atomic_cpus/sum_count.p4");
+    for (hook, name) in HOOKS {
+        let test = format!("atomic2_cpus_traced_{name}");
+        let pipeline = load_built(&program, hook, &test, true);
+        let fd = pipeline.program_fd().unwrap_or_else(|e| panic!("{e}"));
+        let frame = probe(0, 2, 3);
+        run_on_two_cpus(fd, [&frame, &frame], ROUNDS, REPEAT / 4);
+        let packets = u64::from(2 * ROUNDS * REPEAT / 4);
+        assert_eq!(cell(&pipeline, "In.count", 2), packets, "{name}: count");
+        assert_eq!(cell(&pipeline, "In.sum", 2), 5 + 3 * packets, "{name}: sum");
+        let c_file = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(&test)
+            .join("sum_count.c");
+        let c = std::fs::read_to_string(c_file).unwrap_or_default();
+        assert!(c.contains("= p4bpf_lock_take(") && !c.contains("bpf_spin_lock("));
+    }
+}
+
 /// Both fixtures' STFs (`exit` in a table's action and `return` in the
 /// block give the word back; a nested block runs inside it) pass on the
 /// kernel and user targets at XDP and TC, with no warning.
@@ -202,4 +237,95 @@ fn blocks_that_may_leave_by_a_packet_error_warn_at_that_statement() {
     }
     assert_eq!(expected, 4, "the fixture's marks changed");
     assert_eq!(err.matches("warning: `@atomic`").count(), expected, "{err}");
+}
+
+/// p4c's flowlet_switching-bmv2.p4, whose block applies two tables whose
+/// actions read and write registers, compiles with no warning, takes a
+/// lock word, and the kernel accepts it at XDP and TC.
+#[test]
+fn p4c_flowlet_switching_takes_a_lock_word() {
+    let Some(corpus) = common::corpus_dir() else {
+        eprintln!("SKIPPED flowlet_switching: ../shared/corpus/p4c is absent");
+        return;
+    };
+    let program = corpus.join("p4_16_samples/flowlet_switching-bmv2.p4");
+    let dir = common::scratch_dir("atomic2_cpus_flowlet");
+    let out = common::p4bpf(&[
+        "compile",
+        &program.to_string_lossy(),
+        "-o",
+        &dir.to_string_lossy(),
+    ]);
+    let err = common::stderr(&out);
+    assert!(out.status.success() && !err.contains("warning"), "{err}");
+    let c = std::fs::read_to_string(dir.join("flowlet_switching-bmv2.c")).unwrap_or_default();
+    assert_eq!(
+        c.matches("= p4bpf_lock_take(").count(),
+        1,
+        "one block, one take"
+    );
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED loading flowlet_switching: {why}");
+        return;
+    }
+    for (hook, name) in HOOKS {
+        load(&program, hook, &format!("atomic2_cpus_flowlet_{name}"));
+    }
+}
+
+/// A word held elsewhere (set by hand to another CPU's mark) is not won
+/// within the bound: the block is skipped whole (no register moves) and
+/// counted, never run unlocked; once the word is free again, the block
+/// runs. `pipeline show` prints the count for a program with lock words.
+#[test]
+fn a_word_not_won_skips_the_block_and_counts_it() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED lock word timeouts: {why}");
+        return;
+    }
+    for (hook, name) in HOOKS {
+        let test = format!("atomic2_cpus_timeout_{name}");
+        let pipeline = load(&fixture("table_sum.p4"), hook, &test);
+        let fd = pipeline.program_fd().unwrap_or_else(|e| panic!("{e}"));
+        let skipped = || lock_words::skipped_blocks(&pipeline).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(skipped(), Some(0), "{name}: before any packet");
+        let words = pipeline
+            .map(LOCK_WORDS_MAP)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let hold = |mark: u64| {
+            let write = words.write(&0u32.to_ne_bytes(), &mark.to_ne_bytes(), Write::Replace);
+            write.unwrap_or_else(|e| panic!("{e}"));
+        };
+        hold(1000);
+        test_run::run(fd, &probe(0, 2, 3), 1).unwrap_or_else(|e| panic!("run: {e}"));
+        assert_eq!(
+            cell(&pipeline, "In.count", 2),
+            0,
+            "{name}: ran without its word"
+        );
+        assert_eq!(skipped(), Some(1), "{name}: the skip is counted");
+        hold(0);
+        test_run::run(fd, &probe(0, 2, 3), 1).unwrap_or_else(|e| panic!("run: {e}"));
+        assert_eq!(
+            cell(&pipeline, "In.count", 2),
+            1,
+            "{name}: the word is free"
+        );
+        assert_eq!(skipped(), Some(1), "{name}: nothing more skipped");
+    }
+    let name = format!("atomic2show{}", std::process::id());
+    let program = fixture("table_sum.p4");
+    let load = [
+        "pipeline",
+        "load",
+        &program.to_string_lossy(),
+        "--name",
+        &name,
+    ];
+    let loaded = common::p4bpf(&load);
+    let show = common::stdout(&common::p4bpf(&["pipeline", "show", &name]));
+    let _ = common::p4bpf(&["pipeline", "unload", &name]);
+    assert!(loaded.status.success(), "{}", common::stderr(&loaded));
+    let line = "atomic\t0 blocks skipped (lock word not won)";
+    assert!(show.contains(line), "{show}");
 }

@@ -19,8 +19,7 @@
 use super::c::{line, CStmt};
 use super::maps::map_def;
 
-const WORDS: &str = "p4bpf_lock_words";
-const TIMEOUTS: &str = "p4bpf_lock_timeouts";
+use p4bpf_layout::{LOCK_TIMEOUTS_MAP as TIMEOUTS, LOCK_WORDS_MAP as WORDS};
 
 /// The maps and functions of `count` lock words.
 pub(super) fn definitions(count: u32) -> String {
