@@ -8,13 +8,15 @@
 //! ordering (clang emits 64-bit ones for every BPF CPU; the 32-bit ones
 //! would need `-mcpu=v3` and change the whole program's code). The
 //! verifier needs a bound on the spin: after a first try, a `bpf_loop`
-//! callback tries up to `P4BPF_LOCK_TRIES` times. XDP and TC programs run
-//! with bottom halves off, so a holder is never descheduled: it holds the
-//! word for one block. A block that still does not win it is skipped
-//! whole, never run unlocked, and counted per CPU in
-//! `p4bpf_lock_timeouts`. A block inside an action a locked block calls
-//! finds the word held by its own CPU: it runs inside that lock and gives
-//! nothing back.
+//! callback tries up to `P4BPF_LOCK_TRIES` (2^16, about 0.7 ms) times.
+//! XDP and TC programs run with bottom halves off, so a holder is never
+//! descheduled: it holds the word for one block, microseconds. A block
+//! that still does not win it is skipped whole, never run unlocked, and
+//! counted per CPU in `p4bpf_lock_timeouts` (`pipeline show`); the packet
+//! goes on. Skipped, not dropped: a block may sit in an action or a loop
+//! round, where nothing can return the program's drop verdict. A block
+//! inside an action a locked block calls finds the word held by its own
+//! CPU: it runs inside that lock and gives nothing back.
 
 use super::c::{line, CStmt};
 use super::maps::map_def;
@@ -30,9 +32,9 @@ pub(super) fn definitions(count: u32) -> String {
  * forbids them): one per set of registers, externs and tables used together;
  * 0 when free, else the holding CPU + 1. */
 {words}/* Per CPU: the blocks skipped because their word was not won in P4BPF_LOCK_TRIES. */
-{timeouts}/* A holder runs one block with bottom halves off: a word held longer than
- * these tries is not coming back soon. */
-#define P4BPF_LOCK_TRIES (1U << 20)
+{timeouts}/* A holder runs one block with bottom halves off (microseconds): a word held
+ * for these tries (about 0.7 ms) is stuck, and spinning on would stall the CPU. */
+#define P4BPF_LOCK_TRIES (1U << 16)
 /* What p4bpf_lock_take did. */
 #define P4BPF_LOCK_LOST 0
 #define P4BPF_LOCK_TAKEN 1

@@ -286,9 +286,9 @@ struct {
     __uint(max_entries, 1);
 } p4bpf_lock_timeouts SEC(".maps");
 
-/* A holder runs one block with bottom halves off: a word held longer than
- * these tries is not coming back soon. */
-#define P4BPF_LOCK_TRIES (1U << 20)
+/* A holder runs one block with bottom halves off (microseconds): a word held
+ * for these tries (about 0.7 ms) is stuck, and spinning on would stall the CPU. */
+#define P4BPF_LOCK_TRIES (1U << 16)
 /* What p4bpf_lock_take did. */
 #define P4BPF_LOCK_LOST 0
 #define P4BPF_LOCK_TAKEN 1
