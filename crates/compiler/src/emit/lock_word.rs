@@ -8,9 +8,11 @@
 //! ordering (clang emits 64-bit ones for every BPF CPU; the 32-bit ones
 //! would need `-mcpu=v3` and change the whole program's code). The
 //! verifier needs a bound on the spin: after a first try, a `bpf_loop`
-//! callback tries up to `P4BPF_LOCK_TRIES` (2^16, about 0.7 ms) times.
-//! XDP and TC programs run with bottom halves off, so a holder is never
-//! descheduled: it holds the word for one block, microseconds. A block
+//! callback tries up to `P4BPF_LOCK_TRIES` (2^20, about 10 ms) times.
+//! XDP and TC programs run with bottom halves off, so the kernel never
+//! deschedules a holder: it holds the word for one block, microseconds,
+//! unless its CPU is a VM's that the host stops (seen: one block in 1.6M
+//! gave up after 2^16 tries, 0.7 ms, on a loaded 2-vCPU VM). A block
 //! that still does not win it is skipped whole, never run unlocked, and
 //! counted per CPU in `p4bpf_lock_timeouts` (`pipeline show`); the packet
 //! goes on. Skipped, not dropped: a block may sit in an action or a loop
@@ -32,9 +34,10 @@ pub(super) fn definitions(count: u32) -> String {
  * forbids them): one per set of registers, externs and tables used together;
  * 0 when free, else the holding CPU + 1. */
 {words}/* Per CPU: the blocks skipped because their word was not won in P4BPF_LOCK_TRIES. */
-{timeouts}/* A holder runs one block with bottom halves off (microseconds): a word held
- * for these tries (about 0.7 ms) is stuck, and spinning on would stall the CPU. */
-#define P4BPF_LOCK_TRIES (1U << 16)
+{timeouts}/* A holder runs one block (microseconds) but its CPU may be a VM's, which the
+ * host can stop for milliseconds: a word held for these tries (about 10 ms)
+ * is given up. */
+#define P4BPF_LOCK_TRIES (1U << 20)
 /* What p4bpf_lock_take did. */
 #define P4BPF_LOCK_LOST 0
 #define P4BPF_LOCK_TAKEN 1

@@ -286,9 +286,10 @@ struct {
     __uint(max_entries, 1);
 } p4bpf_lock_timeouts SEC(".maps");
 
-/* A holder runs one block with bottom halves off (microseconds): a word held
- * for these tries (about 0.7 ms) is stuck, and spinning on would stall the CPU. */
-#define P4BPF_LOCK_TRIES (1U << 16)
+/* A holder runs one block (microseconds) but its CPU may be a VM's, which the
+ * host can stop for milliseconds: a word held for these tries (about 10 ms)
+ * is given up. */
+#define P4BPF_LOCK_TRIES (1U << 20)
 /* What p4bpf_lock_take did. */
 #define P4BPF_LOCK_LOST 0
 #define P4BPF_LOCK_TAKEN 1
@@ -756,12 +757,12 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "466\t468\tpsa.p4:237\taction `send_to_port`\n"
-    "474\t475\tpsa.p4:246\taction `multicast`\n"
-    "481\t481\tpsa.p4:254\taction `ingress_drop`\n"
-    "487\t487\tpsa.p4:260\taction `egress_drop`\n"
-    "493\t497\tatomic2_lock_word.p4:48\taction `In.add`\n"
-    "521\t549\tatomic2_lock_word.p4:34\tparser state `InParser.start`\n"
-    "562\t645\tatomic2_lock_word.p4:41\tcontrol `In`\n"
-    "571\t609\tatomic2_lock_word.p4:54\ttable `In.by_slot`\n"
+    "467\t469\tpsa.p4:237\taction `send_to_port`\n"
+    "475\t476\tpsa.p4:246\taction `multicast`\n"
+    "482\t482\tpsa.p4:254\taction `ingress_drop`\n"
+    "488\t488\tpsa.p4:260\taction `egress_drop`\n"
+    "494\t498\tatomic2_lock_word.p4:48\taction `In.add`\n"
+    "522\t550\tatomic2_lock_word.p4:34\tparser state `InParser.start`\n"
+    "563\t646\tatomic2_lock_word.p4:41\tcontrol `In`\n"
+    "572\t610\tatomic2_lock_word.p4:54\ttable `In.by_slot`\n"
     "";

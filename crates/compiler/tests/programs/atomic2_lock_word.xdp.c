@@ -269,9 +269,10 @@ struct {
     __uint(max_entries, 1);
 } p4bpf_lock_timeouts SEC(".maps");
 
-/* A holder runs one block with bottom halves off (microseconds): a word held
- * for these tries (about 0.7 ms) is stuck, and spinning on would stall the CPU. */
-#define P4BPF_LOCK_TRIES (1U << 16)
+/* A holder runs one block (microseconds) but its CPU may be a VM's, which the
+ * host can stop for milliseconds: a word held for these tries (about 10 ms)
+ * is given up. */
+#define P4BPF_LOCK_TRIES (1U << 20)
 /* What p4bpf_lock_take did. */
 #define P4BPF_LOCK_LOST 0
 #define P4BPF_LOCK_TAKEN 1
@@ -710,12 +711,12 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "428\t430\tpsa.p4:237\taction `send_to_port`\n"
-    "436\t437\tpsa.p4:246\taction `multicast`\n"
-    "443\t443\tpsa.p4:254\taction `ingress_drop`\n"
-    "449\t449\tpsa.p4:260\taction `egress_drop`\n"
-    "455\t459\tatomic2_lock_word.p4:48\taction `In.add`\n"
-    "476\t504\tatomic2_lock_word.p4:34\tparser state `InParser.start`\n"
-    "517\t600\tatomic2_lock_word.p4:41\tcontrol `In`\n"
-    "526\t564\tatomic2_lock_word.p4:54\ttable `In.by_slot`\n"
+    "429\t431\tpsa.p4:237\taction `send_to_port`\n"
+    "437\t438\tpsa.p4:246\taction `multicast`\n"
+    "444\t444\tpsa.p4:254\taction `ingress_drop`\n"
+    "450\t450\tpsa.p4:260\taction `egress_drop`\n"
+    "456\t460\tatomic2_lock_word.p4:48\taction `In.add`\n"
+    "477\t505\tatomic2_lock_word.p4:34\tparser state `InParser.start`\n"
+    "518\t601\tatomic2_lock_word.p4:41\tcontrol `In`\n"
+    "527\t565\tatomic2_lock_word.p4:54\ttable `In.by_slot`\n"
     "";
