@@ -227,9 +227,10 @@ fn a_traced_build_locks_its_blocks_with_words() {
     }
 }
 
-/// Both fixtures' STFs (`exit` in a table's action and `return` in the
-/// block give the word back; a nested block runs inside it) pass on the
-/// kernel and user targets at XDP and TC, with no warning.
+/// The fixtures' STFs (`exit` in a table's action, `return` in the
+/// block and in a block inside a loop's `bpf_loop` round give the word
+/// back; a nested block runs inside it) pass on the kernel and user
+/// targets at XDP and TC, with no warning.
 #[test]
 fn blocks_under_lock_words_behave_alike_on_every_target() {
     if let Some(why) = common::kernel_unavailable() {
@@ -240,6 +241,7 @@ fn blocks_under_lock_words_behave_alike_on_every_target() {
         ("table_sum", 5),
         ("one_domain", 4),
         ("v1model_round_robin", 9),
+        ("in_loop", 3),
     ];
     for (stem, packets) in fixtures {
         let program = fixture(&format!("{stem}.p4"));
