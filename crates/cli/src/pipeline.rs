@@ -26,7 +26,8 @@ load    compiles PROGRAM.p4 (or takes the object `p4bpf compile` wrote, with
         --table-caching compiles it caching costly table searches (as
         `p4bpf compile --table-caching`).
 unload  detaches NAME from every interface and removes all its pins.
-show    tables with entry counts, counters, ports, hook and program id.
+show    tables with entry counts, counters, ports, hook and program id, and
+        `@atomic` blocks skipped for want of their lock word, if any.
 ";
 
 const FLAGS: &[&str] = &["--name", "--hook", "--xdp-mode", "-I", "-D"];
