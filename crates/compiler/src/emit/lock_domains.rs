@@ -59,13 +59,13 @@ impl LockDomains {
         for s in parent.keys() {
             let r = root(&parent, *s);
             let lock = *numbers.entry(r).or_insert_with(|| {
-                let (count, lock): (&mut u32, fn(u32) -> Lock) = if worded.contains(&r) {
-                    (&mut words, Lock::Word)
+                if worded.contains(&r) {
+                    words += 1;
+                    Lock::Word(words - 1)
                 } else {
-                    (&mut spins, Lock::Spin)
-                };
-                *count += 1;
-                lock(*count - 1)
+                    spins += 1;
+                    Lock::Spin(spins - 1)
+                }
             });
             of.insert(*s, lock);
         }
