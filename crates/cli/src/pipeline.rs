@@ -26,7 +26,8 @@ load    compiles PROGRAM.p4 (or takes the object `p4bpf compile` wrote, with
         --table-caching compiles it caching costly table searches (as
         `p4bpf compile --table-caching`).
 unload  detaches NAME from every interface and removes all its pins.
-show    tables with entry counts, counters, ports, hook and program id.
+show    tables with entry counts, counters, ports, hook and program id, and
+        `@atomic` blocks skipped for want of their lock word, if any.
 ";
 
 const FLAGS: &[&str] = &["--name", "--hook", "--xdp-mode", "-I", "-D"];
@@ -246,6 +247,11 @@ fn summary_lines(summary: &Summary) -> Vec<String> {
             port.port, port.interface, port.ifindex
         ));
     }
+    if let Some(skipped) = summary.skipped_atomic_blocks {
+        lines.push(format!(
+            "atomic\t{skipped} blocks skipped (lock word not won)"
+        ));
+    }
     lines
 }
 
@@ -281,8 +287,12 @@ fn summary_json(summary: &Summary) -> String {
         ("hook".into(), hook_name(summary.hook).into()),
         ("xdp_mode".into(), summary.xdp_mode.into()),
     ]);
+    let skipped = summary
+        .skipped_atomic_blocks
+        .map(|n| format!(", \"skipped_atomic_blocks\": {n}"))
+        .unwrap_or_default();
     format!(
-        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]}}",
+        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]{skipped}}}",
         head.trim_end_matches('}'),
         summary.program_id,
         tables.join(", "),

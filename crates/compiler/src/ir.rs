@@ -548,10 +548,14 @@ pub enum Stmt {
         body: Vec<Stmt>,
     },
     /// An `@atomic` block that holds a lock across CPUs (`lower/atomic.rs`
-    /// checked that it can): its register cells are looked up before the
-    /// lock, and `body` reads and writes them through those pointers.
+    /// checked that it can): under a `bpf_spin_lock`, its register cells
+    /// are looked up before the lock, and `body` reads and writes them
+    /// through those pointers. `calls_helpers`: the body applies a table,
+    /// calls an extern, loops or computes an index it assigns, so its
+    /// domain takes a lock word instead (`emit/lock_word.rs`).
     Atomic {
         body: Vec<Stmt>,
+        calls_helpers: bool,
     },
 }
 

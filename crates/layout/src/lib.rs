@@ -36,6 +36,13 @@ pub const LINES_SECTION: &str = ".p4bpf.lines";
 /// loader turns the record off (a deployed pipeline needs none).
 pub const NOTES_SECTION: &str = ".rodata.p4bpf_notes";
 
+/// The maps of the lock words of `@atomic` blocks that call helpers (u64
+/// words, 0 when free, else the holding CPU + 1), and of the blocks each
+/// CPU skipped because it did not win the word (one per-CPU u64); a
+/// program has them only when it has such blocks.
+pub const LOCK_WORDS_MAP: &str = "p4bpf_lock_words";
+pub const LOCK_TIMEOUTS_MAP: &str = "p4bpf_lock_timeouts";
+
 /// Lines `c_first..=c_last` of the generated C come from P4 source at
 /// `origin` (`file.p4:LINE`), inside `what` (`action f.look`, `table f.t`).
 #[derive(Clone, Debug, PartialEq, Eq)]

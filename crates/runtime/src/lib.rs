@@ -34,6 +34,7 @@ pub mod idle;
 pub mod initial_entries;
 pub mod json;
 mod libbpf_log;
+pub mod lock_words;
 pub mod map;
 pub mod map_source;
 pub mod meter;

@@ -1,88 +1,30 @@
-//! `@atomic` blocks under a lock across CPUs (`ir::Stmt::Atomic`, which
-//! `lower/atomic.rs` makes only for a block that can hold one).
+//! `@atomic` blocks under a lock across CPUs (`ir::Stmt::Atomic`, made
+//! by `lower/atomic.rs`), one lock per domain of shared state
+//! (`lock_domains.rs`).
 //!
 //! The kernel's lock is a `bpf_spin_lock` in a map value, and while it is
 //! held the verifier allows no helper call (no map lookup) and no second
-//! lock. So registers used together in any one block share a lock domain
-//! (union-find over the blocks), one lock per domain in `p4bpf_locks`;
-//! a block looks up every register cell it touches and its domain's lock
-//! before taking it, then reads and writes the cells through those
-//! pointers (`p4bpf_load_R`, `p4bpf_store_R`: the same value ^ initial
-//! encoding as `p4bpf_read_R`/`p4bpf_write_R`, an index past the end
-//! reads the initial value and writes nothing). Every way out of the
-//! block (its end, `return`, `exit`) unlocks first. Registers of no block
-//! get no extra code.
+//! lock: one per domain in `p4bpf_locks`. A block under one looks up
+//! every register cell it touches and its domain's lock before taking
+//! it, then reads and writes the cells through those pointers
+//! (`p4bpf_load_R`, `p4bpf_store_R`: the same value ^ initial encoding as
+//! `p4bpf_read_R`/`p4bpf_write_R`, an index past the end reads the
+//! initial value and writes nothing). A domain whose blocks call helpers
+//! takes a lock word instead (`lock_word.rs`) and runs its blocks as
+//! written. Every way out of the block (its end, `return`, `exit`)
+//! unlocks first. Registers of no block get no extra code.
 
 use super::c::{line, CStmt};
 use super::expr::{is_narrow_signed, wrap};
+use super::lock_domains::{each_stmt, Lock, LockDomains};
 use super::maps::map_def;
 use super::stmt::Ctx;
 use super::Emitter;
-use crate::ir::{Expr, ExprKind, ExternId, ExternKind, ExternOp, Program, Stmt, Ty};
+use crate::ir::{Expr, ExprKind, ExternId, ExternKind, ExternOp, Stmt, Ty};
 use crate::midend::visit;
-use std::collections::BTreeMap;
 
 /// The map holding one lock per domain.
 const LOCKS: &str = "p4bpf_locks";
-
-/// Which lock guards each register used in an `@atomic` block.
-pub(super) struct LockDomains {
-    of: BTreeMap<ExternId, u32>,
-    count: u32,
-}
-
-impl LockDomains {
-    /// Union-find over the registers of every locked block of `prog`.
-    pub(super) fn of(prog: &Program) -> LockDomains {
-        let mut parent: BTreeMap<ExternId, ExternId> = BTreeMap::new();
-        for block in locked_blocks(prog) {
-            let registers: Vec<ExternId> = cell_accesses(block).iter().map(|a| a.0).collect();
-            for r in &registers {
-                parent.entry(*r).or_insert(*r);
-            }
-            for pair in registers.windows(2) {
-                let (a, b) = (root(&parent, pair[0]), root(&parent, pair[1]));
-                parent.insert(a.max(b), a.min(b));
-            }
-        }
-        let mut numbers: BTreeMap<ExternId, u32> = BTreeMap::new();
-        let mut of = BTreeMap::new();
-        for r in parent.keys() {
-            let next = numbers.len() as u32;
-            let number = *numbers.entry(root(&parent, *r)).or_insert(next);
-            of.insert(*r, number);
-        }
-        LockDomains {
-            count: numbers.len() as u32,
-            of,
-        }
-    }
-}
-
-fn root(parent: &BTreeMap<ExternId, ExternId>, mut r: ExternId) -> ExternId {
-    while let Some(&p) = parent.get(&r).filter(|p| **p != r) {
-        r = p;
-    }
-    r
-}
-
-/// The bodies of the program's locked blocks.
-fn locked_blocks(prog: &Program) -> Vec<&[Stmt]> {
-    let mut found = vec![];
-    let states = prog.parsers.iter().flat_map(|p| &p.states);
-    let bodies = states
-        .map(|s| s.stmts.as_slice())
-        .chain(prog.controls.iter().map(|c| c.body.as_slice()))
-        .chain(prog.actions.iter().map(|a| a.body.as_slice()));
-    for body in bodies {
-        each_stmt(body, &mut |s| {
-            if let Stmt::Atomic { body } = s {
-                found.push(body.as_slice());
-            }
-        });
-    }
-    found
-}
 
 /// The register reads and writes of a locked body, in order: (register,
 /// index). Called actions make none (`lower/atomic.rs` checked).
@@ -105,15 +47,6 @@ pub(super) fn cell_accesses(body: &[Stmt]) -> Vec<(ExternId, &Expr)> {
     found
 }
 
-fn each_stmt<'a>(body: &'a [Stmt], f: &mut dyn FnMut(&'a Stmt)) {
-    for s in body {
-        f(s);
-        for inner in visit::stmt_bodies(s) {
-            each_stmt(inner, f);
-        }
-    }
-}
-
 fn each_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
     f(e);
     for part in visit::expr_parts(e) {
@@ -122,31 +55,40 @@ fn each_expr<'a>(e: &'a Expr, f: &mut dyn FnMut(&'a Expr)) {
 }
 
 impl Emitter<'_> {
-    /// The lock map, and the cell functions of each register under a lock.
+    /// The locks' maps and functions, and the cell functions of each
+    /// register under a spin lock.
     pub(super) fn atomic_definitions(&self) -> String {
-        let domains = LockDomains::of(self.prog);
-        if domains.count == 0 {
-            return String::new();
+        let domains = self.lock_domains();
+        let mut out = String::new();
+        if domains.spins > 0 {
+            out.push_str(&format!(
+                "/* The locks of `@atomic` blocks: one per set of registers used together. */\n\
+                 struct p4bpf_lock {{\n    struct bpf_spin_lock lock;\n}};\n\n{}\
+                 static __always_inline struct bpf_spin_lock *p4bpf_lock(u32 domain)\n{{\n    \
+                 struct p4bpf_lock *l = bpf_map_lookup_elem(&{LOCKS}, &domain);\n    \
+                 return l ? &l->lock : 0;\n}}\n\n",
+                map_def(
+                    "BPF_MAP_TYPE_ARRAY",
+                    "u32",
+                    "struct p4bpf_lock",
+                    domains.spins,
+                    None,
+                    LOCKS
+                )
+            ));
         }
-        let mut out = format!(
-            "/* The locks of `@atomic` blocks: one per set of registers used together. */\n\
-             struct p4bpf_lock {{\n    struct bpf_spin_lock lock;\n}};\n\n{}\
-             static __always_inline struct bpf_spin_lock *p4bpf_lock(u32 domain)\n{{\n    \
-             struct p4bpf_lock *l = bpf_map_lookup_elem(&{LOCKS}, &domain);\n    \
-             return l ? &l->lock : 0;\n}}\n\n",
-            map_def(
-                "BPF_MAP_TYPE_ARRAY",
-                "u32",
-                "struct p4bpf_lock",
-                domains.count,
-                None,
-                LOCKS
-            )
-        );
-        for id in domains.of.keys() {
-            out.push_str(&self.cell_functions(*id));
+        if domains.words > 0 {
+            out.push_str(&super::lock_word::definitions(domains.words));
+        }
+        for id in domains.spin_registers() {
+            out.push_str(&self.cell_functions(id));
         }
         out
+    }
+
+    /// The lock domains of the program as this build emits it.
+    pub(super) fn lock_domains(&self) -> LockDomains {
+        LockDomains::of(self.prog, self.traces())
     }
 
     /// `p4bpf_cell_R` (the lookup, before the lock), `p4bpf_load_R` and
@@ -187,26 +129,28 @@ impl Emitter<'_> {
     }
 
     /// A locked block: lookups, lock, body, unlock on every way out.
-    pub(super) fn atomic_block(&self, body: &[Stmt], cx: &Ctx, out: &mut Vec<CStmt>) {
+    pub(super) fn atomic_block(
+        &self,
+        body: &[Stmt],
+        calls_helpers: bool,
+        cx: &Ctx,
+        out: &mut Vec<CStmt>,
+    ) {
         let k = self.next_label();
-        let domains = LockDomains::of(self.prog);
-        let accesses = cell_accesses(body);
-        let domain = accesses.first().and_then(|a| domains.of.get(&a.0));
-        let (Some(domain), false) = (domain, self.traces()) else {
-            // Nothing shared to guard, or a traced build (its records are
-            // helper calls): the block runs as written.
-            out.push(CStmt::Block(self.stmts(body, cx)));
-            return;
+        let domains = self.lock_domains();
+        let (mut block, give, cells) = match domains.lock_of(self.prog, body, calls_helpers) {
+            Some(Lock::Spin(domain)) => self.take_spin_lock(k, domain, body),
+            Some(Lock::Word(word)) => {
+                let names = domains.word_names(self.prog, word);
+                let (take, give) = super::lock_word::take_and_give(k, word, &names);
+                (take, give, vec![])
+            }
+            None => {
+                // Nothing shared to guard: the block runs as written.
+                out.push(CStmt::Block(self.stmts(body, cx)));
+                return;
+            }
         };
-        let lock = format!("atomic{k}_lock");
-        let mut block = vec![CStmt::Comment(format!(
-            "@atomic under lock {domain}: the cells first (no lookup while it is held)"
-        ))];
-        let cells = self.cell_lookups(k, &accesses, &mut block);
-        block.push(line(format!(
-            "struct bpf_spin_lock *{lock} = p4bpf_lock({domain})"
-        )));
-        block.push(if_lock(&lock, "bpf_spin_lock"));
         let inner = Ctx {
             in_action: cx.in_action,
             end: format!("atomic{k}_return"),
@@ -221,20 +165,43 @@ impl Emitter<'_> {
             .filter(|(label, _)| jumps_to(&locked, label))
             .collect();
         block.append(&mut locked);
-        block.push(if_lock(&lock, "bpf_spin_unlock"));
-        if leaves.is_empty() {
+        block.push(give.clone());
+        let done = format!("atomic{k}_done");
+        if leaves.is_empty() && !jumps_to(&block, &done) {
             out.push(CStmt::Block(block));
             return;
         }
-        let done = format!("atomic{k}_done");
-        block.push(CStmt::Goto(done.clone()));
+        if !leaves.is_empty() {
+            block.push(CStmt::Goto(done.clone()));
+        }
         for (label, leave) in leaves {
             block.push(CStmt::Label(label.clone()));
-            block.push(if_lock(&lock, "bpf_spin_unlock"));
+            block.push(give.clone());
             self.plain_stmt(&leave, cx, &mut block);
         }
         out.push(CStmt::Block(block));
         out.push(CStmt::Label(done));
+    }
+
+    /// Block `k`'s cell lookups and spin lock `domain` taken, its release,
+    /// and the cells looked up.
+    #[allow(clippy::type_complexity)]
+    fn take_spin_lock(
+        &self,
+        k: u32,
+        domain: u32,
+        body: &[Stmt],
+    ) -> (Vec<CStmt>, CStmt, Vec<(ExternId, String, String)>) {
+        let lock = format!("atomic{k}_lock");
+        let mut block = vec![CStmt::Comment(format!(
+            "@atomic under lock {domain}: the cells first (no lookup while it is held)"
+        ))];
+        let cells = self.cell_lookups(k, &cell_accesses(body), &mut block);
+        block.push(line(format!(
+            "struct bpf_spin_lock *{lock} = p4bpf_lock({domain})"
+        )));
+        block.push(if_lock(&lock, "bpf_spin_lock"));
+        (block, if_lock(&lock, "bpf_spin_unlock"), cells)
     }
 
     /// Declares block `k`'s pointer to each distinct (register, index)

@@ -25,6 +25,8 @@ mod externs;
 mod flow_id;
 mod hash;
 mod helpers;
+mod lock_domains;
+mod lock_word;
 mod maps;
 mod packet;
 mod packet_key;

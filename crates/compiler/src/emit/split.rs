@@ -352,7 +352,7 @@ impl Walk<'_> {
                 let rest = default.as_ref().unwrap_or(&none);
                 self.branches(cases.iter().map(|(_, body)| body).chain([rest]))
             }
-            Stmt::Inline { body, .. } | Stmt::Atomic { body } => self.stmts(body),
+            Stmt::Inline { body, .. } | Stmt::Atomic { body, .. } => self.stmts(body),
             Stmt::CallAction { action, .. } => {
                 if let Some(a) = self.prog.action(*action) {
                     self.stmts(&a.body);

@@ -139,7 +139,7 @@ fn tables_in(prog: &Program, stmts: &[Stmt], out: &mut BTreeSet<TableId>) {
                 }
                 tables_in(prog, default.as_deref().unwrap_or(&[]), out);
             }
-            Stmt::Inline { body, .. } | Stmt::Atomic { body } => tables_in(prog, body, out),
+            Stmt::Inline { body, .. } | Stmt::Atomic { body, .. } => tables_in(prog, body, out),
             Stmt::CallAction { action, .. } => {
                 if let Some(a) = prog.action(*action) {
                     tables_in(prog, &a.body, out);

@@ -338,7 +338,10 @@ impl Emitter<'_> {
                 out.push(CStmt::Block(self.stmts(body, &inner)));
                 out.push(CStmt::Label(end));
             }
-            Stmt::Atomic { body } => self.atomic_block(body, cx, out),
+            Stmt::Atomic {
+                body,
+                calls_helpers,
+            } => self.atomic_block(body, *calls_helpers, cx, out),
             Stmt::Extract {
                 header,
                 varbit_bits,

@@ -1,15 +1,18 @@
 //! `@atomic` blocks (P4_16 18.3.2, PSA 7.12.1): a block becomes
-//! `Stmt::Atomic`, which `emit/atomic.rs` runs under a `bpf_spin_lock`
-//! shared by every block using the same registers, on every CPU.
+//! `Stmt::Atomic`, which `emit/atomic.rs` runs under a lock shared by
+//! every block using the same registers, on every CPU.
 //!
-//! While a `bpf_spin_lock` is held the kernel allows no helper call, so
-//! every register cell the block touches is looked up before the lock:
-//! each index must be known when the lock is taken (statements before the
-//! first register access run before it), and nothing inside may
-//! be a helper call (hashes and checksums are plain C). A block that
-//! breaks a rule (a table, another extern, a helper-backed builtin, an
-//! index the block itself changes, a loop...) runs as written, with a warning at the statement that breaks
-//! it saying what is then guaranteed.
+//! While a `bpf_spin_lock` is held the kernel allows no helper call, so a
+//! block under one looks up every register cell it touches before the
+//! lock: each index must be known when the lock is taken (statements
+//! before the first register access run before it), and nothing inside
+//! may be a helper call (hashes and checksums are plain C). A block that
+//! cannot (a table, another extern, a helper-backed builtin, an index the
+//! block itself changes, a loop...) `calls_helpers`: its domain takes a
+//! lock word of its own, which allows them. Only a block that may leave
+//! by a packet error (extract, emit, verify, lookahead: a jump to
+//! `reject` no release follows) runs as written, with a warning at the
+//! statement that prevents the lock saying what is then guaranteed.
 
 use super::Lowerer;
 use crate::ir::{Builtin, Expr, ExprKind, ExternKind, ExternOp, Program, Stmt, VarId};
@@ -17,9 +20,6 @@ use crate::midend::visit;
 use p4bpf_front::ast;
 use p4bpf_front::source::Span;
 use std::collections::HashMap;
-
-/// Why a lowered block cannot hold the lock.
-type Blocker = String;
 
 impl<'a> Lowerer<'a, '_> {
     /// Lowers a block statement; an `@atomic` one is locked if it can be.
@@ -40,7 +40,7 @@ impl<'a> Lowerer<'a, '_> {
         // own: it runs before the lock, so an index it computes is known
         // when the cells are looked up.
         let shared = pieces.iter().position(|(_, piece)| {
-            touches_register(piece) || lock_blocker(&self.prog, piece, &[], false).is_some()
+            touches_register(piece) || needs_helpers(&self.prog, piece, &[], false)
         });
         let rest = pieces.split_off(shared.unwrap_or(pieces.len()));
         out.extend(pieces.into_iter().flat_map(|(_, piece)| piece));
@@ -53,14 +53,10 @@ impl<'a> Lowerer<'a, '_> {
     /// or the pieces as they are, with a warning, when a lock cannot work.
     fn lock(&mut self, pieces: Vec<(Span, Vec<Stmt>)>, out: &mut Vec<Stmt>) {
         let mut body: Vec<Stmt> = pieces.iter().flat_map(|(_, p)| p.clone()).collect();
-        // An index is known at the start when nothing before it (in its
-        // statement, or in the block's earlier ones) assigns what it reads.
-        let mut assigned = vec![];
-        let blocked = pieces.iter().find_map(|(span, piece)| {
-            assigned.extend(assigned_places(&self.prog, piece));
-            lock_blocker(&self.prog, piece, &assigned, false).map(|why| (*span, why))
-        });
-        if let Some((span, why)) = blocked {
+        let unlockable = pieces
+            .iter()
+            .find_map(|(span, piece)| leaves_unreleased(piece).map(|why| (*span, why)));
+        if let Some((span, why)) = unlockable {
             self.diags.warning(
                 span,
                 format!("`@atomic`: p4bpf runs this block without a lock, because {why}: no other packet runs on the same CPU in between, but a packet on another CPU may read or write the same register cells meanwhile (a read-modify-write can lose its update)"),
@@ -68,17 +64,27 @@ impl<'a> Lowerer<'a, '_> {
             out.append(&mut body);
             return;
         }
+        // An index is known at the start when nothing before it (in its
+        // statement, or in the block's earlier ones) assigns what it reads.
+        let mut assigned = vec![];
+        let calls_helpers = pieces.iter().any(|(_, piece)| {
+            assigned.extend(assigned_places(&self.prog, piece));
+            needs_helpers(&self.prog, piece, &assigned, false)
+        });
         // One lock for the whole block: inner `@atomic` blocks are inside it.
         visit::rewrite_stmts(&mut body, &mut |list| {
             *list = std::mem::take(list)
                 .into_iter()
                 .flat_map(|s| match s {
-                    Stmt::Atomic { body } => body,
+                    Stmt::Atomic { body, .. } => body,
                     s => vec![s],
                 })
                 .collect();
         });
-        out.push(Stmt::Atomic { body });
+        out.push(Stmt::Atomic {
+            body,
+            calls_helpers,
+        });
     }
 }
 
@@ -91,88 +97,84 @@ fn touches_register(body: &[Stmt]) -> bool {
     })
 }
 
-/// The first thing in `body` that cannot run under the lock, said for a
-/// warning. `in_action`: inside an action the block calls, whose register
-/// accesses could not be looked up before the lock.
-fn lock_blocker(
-    prog: &Program,
-    body: &[Stmt],
-    assigned: &[Expr],
-    in_action: bool,
-) -> Option<Blocker> {
-    body.iter()
-        .find_map(|s| stmt_blocker(prog, s, assigned, in_action))
-}
-
-fn stmt_blocker(prog: &Program, s: &Stmt, assigned: &[Expr], in_action: bool) -> Option<Blocker> {
-    let here = match s {
-        Stmt::Assign { .. }
-        | Stmt::If { .. }
-        | Stmt::SwitchValue { .. }
-        | Stmt::Eval(_)
-        | Stmt::Inline { .. }
-        | Stmt::Atomic { .. }
-        | Stmt::Return
-        | Stmt::Exit => None,
-        Stmt::CallAction { action, .. } => {
-            let a = prog.action(*action)?;
-            lock_blocker(prog, &a.body, assigned, true)
-                .map(|why| format!("action `{}` {why}", a.name))
-        }
-        Stmt::Apply { table, .. } | Stmt::SwitchAction { table, .. } => {
-            let name = prog.table(*table).map(|t| t.name.as_str()).unwrap_or("?");
-            Some(format!("it applies table `{name}` (a map lookup)"))
-        }
-        Stmt::Loop { .. } | Stmt::Break { .. } | Stmt::Continue { .. } => {
-            Some("it loops (a loop may run as a `bpf_loop` helper call)".into())
-        }
-        _ => Some(
-            "it works on the packet's headers (extract, emit, validity, stacks or verify)".into(),
-        ),
-    };
-    here.or_else(|| {
-        visit::stmt_exprs(s)
+/// Whether `body` cannot run under a `bpf_spin_lock` with its cells
+/// looked up first: a helper call, or a register access that cannot be
+/// looked up before the lock. `in_action`: inside an action the block
+/// calls, whose register accesses are not the block's own.
+fn needs_helpers(prog: &Program, body: &[Stmt], assigned: &[Expr], in_action: bool) -> bool {
+    body.iter().any(|s| {
+        let here = match s {
+            Stmt::Assign { .. }
+            | Stmt::If { .. }
+            | Stmt::SwitchValue { .. }
+            | Stmt::Eval(_)
+            | Stmt::Inline { .. }
+            | Stmt::Atomic { .. }
+            | Stmt::Return
+            | Stmt::Exit => false,
+            Stmt::CallAction { action, .. } => prog
+                .action(*action)
+                .is_some_and(|a| needs_helpers(prog, &a.body, assigned, true)),
+            _ => true,
+        };
+        here || visit::stmt_exprs(s)
             .into_iter()
-            .find_map(|e| expr_blocker(prog, e, assigned, in_action))
-    })
-    .or_else(|| {
-        visit::stmt_bodies(s)
-            .into_iter()
-            .find_map(|b| lock_blocker(prog, b, assigned, in_action))
+            .any(|e| expr_needs_helpers(prog, e, assigned, in_action))
+            || visit::stmt_bodies(s)
+                .into_iter()
+                .any(|b| needs_helpers(prog, b, assigned, in_action))
     })
 }
 
-fn expr_blocker(prog: &Program, e: &Expr, assigned: &[Expr], in_action: bool) -> Option<Blocker> {
+fn expr_needs_helpers(prog: &Program, e: &Expr, assigned: &[Expr], in_action: bool) -> bool {
     let here = match &e.kind {
         ExprKind::ExternMethod { instance, op, args } => {
-            let x = prog.extern_instance(*instance)?;
-            let register = matches!(x.kind, ExternKind::Register { .. })
-                && !x.kind.is_composite_register()
-                && matches!(op, ExternOp::Read | ExternOp::Write);
-            let index = args.first();
-            if !register {
-                Some(format!("it calls `{}`, which is not a register of bit strings (its map work is a helper call)", x.name))
-            } else if in_action {
-                Some(format!("uses register `{}` (only the block's own accesses are looked up before the lock)", x.name))
-            } else if index.is_some_and(calls_extern_method) {
-                Some(format!("the index of `{}` reads a register", x.name))
-            } else if index.is_some_and(|i| reads_any(i, assigned)) {
-                Some(format!("the index of `{}` depends on something the block assigns (cells are looked up before it starts)", x.name))
-            } else {
-                None
-            }
+            let register = prog.extern_instance(*instance).is_some_and(|x| {
+                matches!(x.kind, ExternKind::Register { .. })
+                    && !x.kind.is_composite_register()
+                    && matches!(op, ExternOp::Read | ExternOp::Write)
+            });
+            // An index reading a register or what the block assigns is not
+            // known before the lock.
+            !register
+                || in_action
+                || args
+                    .first()
+                    .is_some_and(|i| calls_extern_method(i) || reads_any(i, assigned))
         }
-        ExprKind::Builtin { func, .. } if !computed_in_c(*func) => {
-            Some(format!("it {}, a kernel helper call", helper_work(*func)))
-        }
-        ExprKind::ExternCall { name, .. } => Some(format!("it calls extern function `{name}`")),
-        ExprKind::Lookahead { .. } => Some("it looks ahead in the packet".into()),
-        _ => None,
+        ExprKind::Builtin { func, .. } => !computed_in_c(*func),
+        ExprKind::ExternCall { .. } | ExprKind::Lookahead { .. } => true,
+        _ => false,
     };
-    here.or_else(|| {
-        visit::expr_parts(e)
-            .into_iter()
-            .find_map(|p| expr_blocker(prog, p, assigned, in_action))
+    here || visit::expr_parts(e)
+        .into_iter()
+        .any(|p| expr_needs_helpers(prog, p, assigned, in_action))
+}
+
+/// What in `body` may leave the block by a jump no release follows (a
+/// packet error's `goto reject`, a deparser's failure), said for a warning.
+fn leaves_unreleased(body: &[Stmt]) -> Option<String> {
+    body.iter().find_map(|s| {
+        let here = match s {
+            Stmt::Extract { .. } | Stmt::Advance { .. } | Stmt::AdvanceBy { .. } => {
+                Some("it extracts or skips packet bytes (a short packet jumps to `reject`)")
+            }
+            Stmt::Verify { .. } => Some("it verifies (a failure jumps to `reject`)"),
+            Stmt::Emit { .. } => Some("it emits a header (a failure jumps out of the deparser)"),
+            _ => None,
+        };
+        let lookahead = || {
+            let mut found = false;
+            for e in visit::stmt_exprs(s) {
+                visit::each_expr(e, |x| found |= matches!(x.kind, ExprKind::Lookahead { .. }));
+            }
+            found.then_some("it looks ahead in the packet (a short packet jumps to `reject`)")
+        };
+        here.or_else(lookahead).map(String::from).or_else(|| {
+            visit::stmt_bodies(s)
+                .into_iter()
+                .find_map(leaves_unreleased)
+        })
     })
 }
 
@@ -191,20 +193,6 @@ fn computed_in_c(func: Builtin) -> bool {
             | Builtin::PassNumber
             | Builtin::SkbRead(_)
     )
-}
-
-/// What a builtin that needs a kernel helper does, for a warning.
-fn helper_work(func: Builtin) -> &'static str {
-    match func {
-        Builtin::Random => "draws a random number",
-        Builtin::KtimeGetNs | Builtin::TimeNs48 => "reads the clock",
-        Builtin::Digest(_) | Builtin::PerfEventOutput => "sends to the control plane",
-        Builtin::Csum16WithPayload => "sums the packet's payload",
-        Builtin::AddEntry(_) => "adds a table entry",
-        Builtin::AllocateFlowId => "allocates a flow id",
-        Builtin::SkbWrite(_) => "changes the socket buffer",
-        _ => "calls a builtin",
-    }
 }
 
 fn calls_extern_method(e: &Expr) -> bool {

@@ -309,7 +309,7 @@ fn rename_stmts(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 cases.iter_mut().for_each(|(_, b)| rename_stmts(b, f));
                 default.iter_mut().for_each(|b| rename_stmts(b, f));
             }
-            Stmt::Inline { body, .. } | Stmt::Atomic { body } => rename_stmts(body, f),
+            Stmt::Inline { body, .. } | Stmt::Atomic { body, .. } => rename_stmts(body, f),
             Stmt::Loop {
                 cond, step, body, ..
             } => {

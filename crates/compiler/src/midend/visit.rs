@@ -153,7 +153,7 @@ pub fn stmt_bodies(s: &Stmt) -> Vec<&[Stmt]> {
             .map(|(_, b)| b.as_slice())
             .chain(default.as_deref())
             .collect(),
-        Stmt::Inline { body, .. } | Stmt::Atomic { body } => vec![body],
+        Stmt::Inline { body, .. } | Stmt::Atomic { body, .. } => vec![body],
         Stmt::Loop { step, body, .. } => vec![body, step],
         _ => vec![],
     }
@@ -234,7 +234,7 @@ pub fn rewrite_stmts(body: &mut Vec<Stmt>, f: &mut dyn FnMut(&mut Vec<Stmt>)) {
                 cases.iter_mut().for_each(|(_, b)| rewrite_stmts(b, f));
                 default.iter_mut().for_each(|b| rewrite_stmts(b, f));
             }
-            Stmt::Inline { body, .. } | Stmt::Atomic { body } => rewrite_stmts(body, f),
+            Stmt::Inline { body, .. } | Stmt::Atomic { body, .. } => rewrite_stmts(body, f),
             Stmt::Loop { step, body, .. } => {
                 rewrite_stmts(body, f);
                 rewrite_stmts(step, f);
@@ -271,7 +271,7 @@ pub fn rewrite_exprs(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
                 cases.iter_mut().for_each(|(_, b)| rewrite_exprs(b, f));
                 default.iter_mut().for_each(|b| rewrite_exprs(b, f));
             }
-            Stmt::Inline { body, .. } | Stmt::Atomic { body } => rewrite_exprs(body, f),
+            Stmt::Inline { body, .. } | Stmt::Atomic { body, .. } => rewrite_exprs(body, f),
             Stmt::Loop {
                 cond, step, body, ..
             } => {

@@ -110,6 +110,11 @@ fn pin_everything(image: Vec<u8>, options: &LoadOptions, target: &Path) -> Resul
     if let Ok(map) = pipeline.map(&stages) {
         bpffs::pin(map.fd()?, &target.join("maps").join(&stages))?;
     }
+    // The blocks skipped for want of their lock word, for `pipeline show`.
+    let skipped = p4bpf_layout::LOCK_TIMEOUTS_MAP;
+    if let Ok(map) = pipeline.map(skipped) {
+        bpffs::pin(map.fd()?, &target.join("maps").join(skipped))?;
+    }
     let ports = &target.join("ports");
     match &description.port_map {
         Some(name) => bpffs::pin(pipeline.map(name)?.fd()?, ports)?,

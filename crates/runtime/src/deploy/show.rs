@@ -1,5 +1,6 @@
 //! What `pipeline show` reports about a pinned pipeline: program, hook,
-//! program id, each table with its entry count and size, counters, ports.
+//! program id, each table with its entry count and size, counters, ports,
+//! the `@atomic` blocks skipped for want of their lock word.
 
 use super::Deployment;
 use crate::control;
@@ -17,6 +18,9 @@ pub struct Summary {
     pub tables: Vec<TableSummary>,
     pub counters: Vec<String>,
     pub ports: Vec<Port>,
+    /// `@atomic` blocks skipped for want of their lock word, summed over
+    /// CPUs; `None` without lock words.
+    pub skipped_atomic_blocks: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,5 +53,6 @@ pub fn summary(deployment: &Deployment) -> Result<Summary> {
             .map(|c| c.name.clone())
             .collect(),
         ports: ports::list(deployment)?,
+        skipped_atomic_blocks: crate::lock_words::skipped_blocks(deployment)?,
     })
 }

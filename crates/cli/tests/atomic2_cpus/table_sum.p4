@@ -1,7 +1,14 @@
-// `@atomic` blocks that cannot hold a lock (each for another reason),
-// and one that can. A lock forbids helper calls while held, so a block
-// is locked only when every register cell it touches can be looked up
-// before it starts. The test finds each statement by its `// why:` mark.
+// An `@atomic` block that calls kernel helpers: it counts the packet in
+// a PSA Counter, hashes its slot, applies a table whose action adds the
+// packet's `amount` to `sum[slot]` (which starts at 5) and 1 to
+// `count[slot]`, and bumps `twin` at an index it computes inside the
+// block. None of it fits a bpf_spin_lock, so the block takes a lock word:
+// sum == 5 + amount * count and twin == count hold after any number of
+// packets from any CPUs, and count is exactly the number of packets. The
+// probe carries out what the cells held before the packet and the hash.
+// `op` 1 leaves the block by `exit` from the action (after its update),
+// op 2 by `return` after choosing port 3; the others reach the end,
+// which marks the probe with op 0xff.
 #include <core.p4>
 #include <psa.p4>
 
@@ -12,8 +19,12 @@ header ethernet_t {
 }
 
 header probe_t {
+    bit<8>  op;
     bit<8>  slot;
-    bit<8>  other;
+    bit<16> amount;
+    bit<32> count;
+    bit<64> sum;
+    bit<16> hash;
 }
 
 struct headers_t {
@@ -22,7 +33,7 @@ struct headers_t {
 }
 
 struct meta_t {
-    bit<8> index;
+    bit<8> twin_at;
 }
 struct empty_t {}
 
@@ -39,58 +50,44 @@ parser InParser(packet_in pkt, out headers_t hdr, inout meta_t meta,
 control In(inout headers_t hdr, inout meta_t meta,
            in psa_ingress_input_metadata_t istd,
            inout psa_ingress_output_metadata_t ostd) {
-    Register<bit<32>, bit<8>>(4) cells;
+    Register<bit<32>, bit<8>>(4) count;
+    Register<bit<64>, bit<8>>(4, 64w5) sum;
+    Register<bit<32>, bit<8>>(4) twin;
     Counter<bit<32>, bit<8>>(4, PSA_CounterType_t.PACKETS) seen;
-    Random<bit<8>>(0, 3) dice;
+    Hash<bit<16>>(PSA_HashAlgorithm_t.CRC16) slot_hash;
 
-    action bump() {
-        cells.write(3, 1);
+    action add() {
+        bit<32> n = count.read(hdr.probe.slot);
+        bit<64> s = sum.read(hdr.probe.slot);
+        hdr.probe.count = n;
+        hdr.probe.sum = s;
+        count.write(hdr.probe.slot, n + 1);
+        sum.write(hdr.probe.slot, s + (bit<64>) hdr.probe.amount);
+        if (hdr.probe.op == 1) {
+            exit;
+        }
     }
-    action pick(bit<8> slot) {
-        meta.index = slot;
-    }
-    table choose {
-        key = { hdr.probe.other : exact; }
-        actions = { pick; NoAction; }
-        default_action = NoAction();
+    table account {
+        key = { hdr.ethernet.ether_type : exact; }
+        actions = { add; NoAction; }
+        default_action = add();
+        size = 16;
     }
 
     apply {
         send_to_port(ostd, (PortId_t) 2);
         @atomic {
-            meta.index = hdr.probe.slot;
-            bit<32> n = cells.read(meta.index);
-            meta.index = (bit<8>) n;
-            cells.write(meta.index, 1); // why: depends on something the block assigns
-        }
-        @atomic {
-            choose.apply(); // why: applies table `In.choose`
-            cells.write(meta.index, 2);
-        }
-        @atomic {
-            seen.count(hdr.probe.slot); // why: calls `In.seen`
-            cells.write(hdr.probe.slot, 3);
-        }
-        @atomic {
-            bit<32> n = cells.read(0);
-            cells.write((bit<8>) dice.read(), n); // why: draws a random number
-        }
-        @atomic {
-            bump(); // why: action `In.bump` uses register `In.cells`
-        }
-        @atomic {
-            cells.write((bit<8>) cells.read(0), 4); // why: the index of `In.cells` reads a register
-        }
-        @atomic {
-            for (bit<8> i = 0; i < hdr.probe.slot; i = i + 1) { // why: loops
-                cells.write(i, 5);
+            seen.count(hdr.probe.slot);
+            hdr.probe.hash = slot_hash.get_hash(hdr.probe.slot);
+            account.apply();
+            meta.twin_at = hdr.probe.slot;
+            twin.write(meta.twin_at, twin.read(meta.twin_at) + 1);
+            if (hdr.probe.op == 2) {
+                send_to_port(ostd, (PortId_t) 3);
+                return;
             }
         }
-        @atomic {
-            bit<32> was = cells.read(hdr.probe.slot);
-            cells.write(hdr.probe.slot, was + 1);
-            hdr.probe.other = (bit<8>) was;
-        }
+        hdr.probe.op = 0xff;
     }
 }
 
