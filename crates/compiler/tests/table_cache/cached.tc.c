@@ -798,7 +798,6 @@ static __always_inline void action_ingress_rewrite(struct cached_state *st, u8 *
     st->headers.ethernet.dstAddr = dst;
     if (st->headers.ethernet.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ethernet.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.ethernet.dstAddr);
         }
@@ -1783,14 +1782,14 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "779\t780\tpsa.p4:246\taction `multicast`\n"
     "786\t786\tpsa.p4:254\taction `ingress_drop`\n"
     "792\t792\tpsa.p4:260\taction `egress_drop`\n"
-    "798\t805\tcached.p4:34\taction `ingress.rewrite`\n"
-    "811\t811\tcached.p4:35\taction `ingress.fwd`\n"
-    "817\t817\tcached.p4:36\taction `ingress.drop_it`\n"
-    "841\t855\tcached.p4:20\tparser state `IngressParserImpl.start`\n"
-    "868\t1237\tcached.p4:29\tcontrol `ingress`\n"
-    "868\t946\tcached.p4:38\ttable `ingress.acl`\n"
-    "947\t994\tcached.p4:47\ttable `ingress.routes`\n"
-    "995\t1112\tcached.p4:53\ttable `ingress.by_source`\n"
-    "1113\t1196\tcached.p4:65\ttable `ingress.profiled`\n"
-    "1197\t1237\tcached.p4:71\ttable `ingress.plain`\n"
+    "798\t804\tcached.p4:34\taction `ingress.rewrite`\n"
+    "810\t810\tcached.p4:35\taction `ingress.fwd`\n"
+    "816\t816\tcached.p4:36\taction `ingress.drop_it`\n"
+    "840\t854\tcached.p4:20\tparser state `IngressParserImpl.start`\n"
+    "867\t1236\tcached.p4:29\tcontrol `ingress`\n"
+    "867\t945\tcached.p4:38\ttable `ingress.acl`\n"
+    "946\t993\tcached.p4:47\ttable `ingress.routes`\n"
+    "994\t1111\tcached.p4:53\ttable `ingress.by_source`\n"
+    "1112\t1195\tcached.p4:65\ttable `ingress.profiled`\n"
+    "1196\t1236\tcached.p4:71\ttable `ingress.plain`\n"
     "";

@@ -760,7 +760,6 @@ static __always_inline void action_ingress_rewrite(struct cached_state *st, u8 *
     st->headers.ethernet.dstAddr = dst;
     if (st->headers.ethernet.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ethernet.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 14 <= pkt_end) {
             p4bpf_store_be_pkt(hdr_at + 0, 6, st->headers.ethernet.dstAddr);
         }
@@ -1737,14 +1736,14 @@ __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
     "741\t742\tpsa.p4:246\taction `multicast`\n"
     "748\t748\tpsa.p4:254\taction `ingress_drop`\n"
     "754\t754\tpsa.p4:260\taction `egress_drop`\n"
-    "760\t767\tcached.p4:34\taction `ingress.rewrite`\n"
-    "773\t773\tcached.p4:35\taction `ingress.fwd`\n"
-    "779\t779\tcached.p4:36\taction `ingress.drop_it`\n"
-    "796\t810\tcached.p4:20\tparser state `IngressParserImpl.start`\n"
-    "823\t1192\tcached.p4:29\tcontrol `ingress`\n"
-    "823\t901\tcached.p4:38\ttable `ingress.acl`\n"
-    "902\t949\tcached.p4:47\ttable `ingress.routes`\n"
-    "950\t1067\tcached.p4:53\ttable `ingress.by_source`\n"
-    "1068\t1151\tcached.p4:65\ttable `ingress.profiled`\n"
-    "1152\t1192\tcached.p4:71\ttable `ingress.plain`\n"
+    "760\t766\tcached.p4:34\taction `ingress.rewrite`\n"
+    "772\t772\tcached.p4:35\taction `ingress.fwd`\n"
+    "778\t778\tcached.p4:36\taction `ingress.drop_it`\n"
+    "795\t809\tcached.p4:20\tparser state `IngressParserImpl.start`\n"
+    "822\t1191\tcached.p4:29\tcontrol `ingress`\n"
+    "822\t900\tcached.p4:38\ttable `ingress.acl`\n"
+    "901\t948\tcached.p4:47\ttable `ingress.routes`\n"
+    "949\t1066\tcached.p4:53\ttable `ingress.by_source`\n"
+    "1067\t1150\tcached.p4:65\ttable `ingress.profiled`\n"
+    "1151\t1191\tcached.p4:71\ttable `ingress.plain`\n"
     "";
