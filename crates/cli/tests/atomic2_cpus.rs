@@ -48,6 +48,7 @@ fn load_built(program: &Path, hook: Hook, test: &str, trace: bool) -> LoadedPipe
         trace,
         table_stats: false,
         table_caching: false,
+        port_notes: true,
     };
     let compiled = p4bpf_compiler::compile_file(program, &options)
         .unwrap_or_else(|e| panic!("compile {}: {e:?}", program.display()));
