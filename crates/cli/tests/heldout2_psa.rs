@@ -10,7 +10,12 @@
 //! two, digests of odd widths sent on some paths only, an ActionSelector
 //! with groups of 1, 3 and 7 members hashing odd-width keys, parsers
 //! with lookahead of a header, advance, verify, stack overflow, a label
-//! stack shifted in egress and a header union. Each runs at kernel TC and XDP and on the user target at TC and
+//! stack shifted in egress and a header union, resubmission and
+//! recirculation carrying odd-width metadata (and a resubmission asked
+//! while still dropped), replicas to the ingress port, a truncated clone
+//! and a clone to a group session with the original dropped, a
+//! colour-aware byte meter pre-coloured by a table, counters of packets
+//! and bytes indexed by an expression and direct on an exact table. Each runs at kernel TC and XDP and on the user target at TC and
 //! XDP, and loads as a pinned pipeline at both hooks; the runs go in
 //! parallel. Skips, saying why, without root/BPF or clang.
 
