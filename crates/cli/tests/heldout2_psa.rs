@@ -7,7 +7,8 @@
 //! switch on a bit field), tables mixing lpm, ternary, range and optional
 //! keys, InternetChecksum state carried from ingress to egress in bridged
 //! metadata, hashes of odd-width tuples with a max that is not a power of
-//! two, digests of odd widths sent on some paths only, an ActionSelector
+//! two, digests of odd widths and a nested struct sent on some paths
+//! only, an ActionSelector
 //! with groups of 1, 3 and 7 members hashing odd-width keys, parsers
 //! with lookahead of a header, advance, verify, stack overflow, a label
 //! stack shifted in egress and a header union, resubmission and

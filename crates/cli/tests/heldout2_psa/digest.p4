@@ -1,5 +1,6 @@
-// Digests of a struct with odd widths (bit<3>, bit<48>, bit<5>, a bool,
-// bit<11>, a bit<13> read from the IPv4 header, the ingress port), packed in the ingress deparser only
+// Digests of a struct with odd widths and a nested struct (bit<3>,
+// bit<48>, a struct of bit<5>, a bool and bit<11>, a bit<13> read from
+// the IPv4 header, the ingress port), packed in the ingress deparser only
 // on some paths: a source the table knows sends none, a locally
 // administered source sends none, and a frame ingress drops still sends
 // its digest (PSA 1.2: the deparser runs whatever the packet's fate).
@@ -32,14 +33,16 @@ struct headers_t {
     ipv4_t ipv4;
 }
 
-// A nested struct here is refused at file:line:col (a digest's data is
-// bit strings, booleans and errors): the fields are flat.
-struct learn_t {
-    bit<3> kind;
-    bit<48> mac;
+struct where_t {
     bit<5> zone;
     bool uplink;
     bit<11> vlan;
+}
+
+struct learn_t {
+    bit<3> kind;
+    bit<48> mac;
+    where_t where;
     bit<13> frag;
     PortId_t port;
 }
@@ -85,9 +88,9 @@ control In(inout headers_t hdr, inout meta_t meta,
         sources.apply();
         meta.learn.mac = hdr.ethernet.src;
         meta.learn.port = istd.ingress_port;
-        meta.learn.zone = (bit<5>) ((bit<32>) istd.ingress_port);
-        meta.learn.uplink = istd.ingress_port == (PortId_t) 3;
-        meta.learn.vlan = hdr.ethernet.ether_type[10:0];
+        meta.learn.where.zone = (bit<5>) ((bit<32>) istd.ingress_port);
+        meta.learn.where.uplink = istd.ingress_port == (PortId_t) 3;
+        meta.learn.where.vlan = hdr.ethernet.ether_type[10:0];
         if (hdr.ipv4.isValid()) {
             meta.learn.kind = 1;
             meta.learn.frag = hdr.ipv4.frag;
