@@ -4,21 +4,22 @@
 //! specifications, never copied from p4bpf's output), in shapes neither
 //! `heldout_psa` nor the corpus has: control flow through nested
 //! controls (`exit` copying out their parameters, `return` in an action,
-//! switch on a bit field), tables mixing lpm, ternary, range and optional
-//! keys, InternetChecksum state carried from ingress to egress in bridged
-//! metadata, hashes of odd-width tuples with a max that is not a power of
-//! two, digests of odd widths and a nested struct sent on some paths
-//! only, an ActionSelector
-//! with groups of 1, 3 and 7 members hashing odd-width keys, parsers
-//! with lookahead of a header, advance, verify, stack overflow, a label
-//! stack shifted in egress and a header union, resubmission and
-//! recirculation carrying odd-width metadata (and a resubmission asked
-//! while still dropped), replicas to the ingress port, a truncated clone
-//! and a clone to a group session with the original dropped, a
-//! colour-aware byte meter pre-coloured by a table, counters of packets
-//! and bytes indexed by an expression and direct on an exact table. Each runs at kernel TC and XDP and on the user target at TC and
-//! XDP, and loads as a pinned pipeline at both hooks; the runs go in
-//! parallel. Skips, saying why, without root/BPF or clang.
+//! switch on a bit field); tables mixing lpm, ternary, range and optional
+//! keys; InternetChecksum state carried from ingress to egress in bridged
+//! metadata; hashes of odd-width tuples with a max that is not a power of
+//! two; digests of odd widths and a nested struct sent on some paths
+//! only; an ActionSelector with groups of 1, 3 and 7 members hashing
+//! odd-width keys; parsers with lookahead of a header, advance, verify,
+//! stack overflow, a label stack shifted in egress and a header union;
+//! resubmission and recirculation carrying odd-width metadata (and a
+//! resubmission asked while still dropped); replicas to the ingress
+//! port, a truncated clone, a clone to a group session with the original
+//! dropped, an E2E clone with its metadata; a colour-aware byte meter
+//! pre-coloured by a table, counters of packets and bytes indexed by an
+//! expression and direct on an exact table. Each runs at kernel TC and
+//! XDP and on the user target at TC and XDP, and loads as a pinned
+//! pipeline at both hooks; the runs go in parallel. Skips, saying why,
+//! without root/BPF or clang.
 
 mod common;
 
@@ -26,7 +27,18 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Program stem and the packets its script checks.
-const PROGRAMS: [(&str, usize); 4] = [("flow", 8), ("mixed", 7), ("checksum", 3), ("hashes", 4)];
+const PROGRAMS: [(&str, usize); 10] = [
+    ("flow", 8),
+    ("mixed", 7),
+    ("checksum", 3),
+    ("hashes", 4),
+    ("digest", 6),
+    ("selector", 17),
+    ("parser", 6),
+    ("paths", 4),
+    ("replicas", 4),
+    ("colours", 11),
+];
 
 const TARGETS: [[&str; 4]; 4] = [
     ["--target", "kernel", "--hook", "tc"],

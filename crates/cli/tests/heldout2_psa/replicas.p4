@@ -3,8 +3,9 @@
 // each egress checking the bridged metadata; an I2E clone cut to 17 bytes
 // by its session (its egress parser then runs short); an I2E clone to a
 // session that follows a multicast group while the original stays
-// dropped. Egress writes its packet path and instance into the source
-// MAC.
+// dropped; an E2E clone made by a unicast packet's egress, its egress
+// reading the clone metadata of odd widths the egress deparser wrote.
+// Egress writes its packet path and instance into the source MAC.
 #include <core.p4>
 #include <psa.p4>
 
@@ -33,6 +34,13 @@ struct bridge_t {
     bit<13> b;
     bool c;
     bit<7> d;
+}
+
+// What an E2E clone's egress gets from the egress deparser of the packet
+// it is a copy of.
+struct e2e_t {
+    bit<7> mark;
+    bool late;
 }
 
 struct in_meta_t {
@@ -75,6 +83,8 @@ control In(inout headers_t hdr, inout in_meta_t meta,
             ostd.clone = true;
             ostd.clone_session_id = (CloneSessionId_t) 7;
             send_to_port(ostd, (PortId_t) 2);
+        } else if (hdr.ctl.mode == 8) {
+            send_to_port(ostd, (PortId_t) 2);
         } else if (hdr.ctl.mode == 7) {
             // The original stays dropped; its clone is made all the same.
             ostd.clone = true;
@@ -99,9 +109,22 @@ control InDeparser(packet_out pkt, out empty_t clone_i2e_meta,
 parser EgParser(packet_in pkt, out headers_t hdr, inout bridge_t meta,
                 in psa_egress_parser_input_metadata_t istd,
                 in bridge_t normal_meta, in empty_t clone_i2e_meta,
-                in empty_t clone_e2e_meta) {
+                in e2e_t clone_e2e_meta) {
     state start {
+        transition select(istd.packet_path) {
+            PSA_PacketPath_t.CLONE_E2E: from_egress;
+            default: from_ingress;
+        }
+    }
+    state from_egress {
+        meta = {0, 0, clone_e2e_meta.late, clone_e2e_meta.mark};
+        transition parse;
+    }
+    state from_ingress {
         meta = normal_meta;
+        transition parse;
+    }
+    state parse {
         pkt.extract(hdr.ethernet);
         pkt.extract(hdr.ctl);
         transition accept;
@@ -122,14 +145,25 @@ control Eg(inout headers_t hdr, inout bridge_t meta,
         if (normal && meta.a == 5 && meta.b == 0x1abc && meta.c && meta.d == 0x55) {
             hdr.ctl.r3 = hdr.ctl.r3 | 0x80;
         }
+        if (hdr.ctl.mode == 8 && istd.packet_path == PSA_PacketPath_t.NORMAL_UNICAST) {
+            ostd.clone = true;
+            ostd.clone_session_id = (CloneSessionId_t) 9;
+        }
+        if (istd.packet_path == PSA_PacketPath_t.CLONE_E2E) {
+            hdr.ctl.r1 = (bit<8>) meta.d;
+            hdr.ctl.r2 = meta.c ? 8w1 : 8w0;
+        }
     }
 }
 
-control EgDeparser(packet_out pkt, out empty_t clone_e2e_meta,
+control EgDeparser(packet_out pkt, out e2e_t clone_e2e_meta,
                    out empty_t recirculate_meta, inout headers_t hdr,
                    in bridge_t meta, in psa_egress_output_metadata_t istd,
                    in psa_egress_deparser_input_metadata_t edstd) {
     apply {
+        if (psa_clone_e2e(istd)) {
+            clone_e2e_meta = {0x5a, true};
+        }
         pkt.emit(hdr.ethernet);
         pkt.emit(hdr.ctl);
     }
