@@ -16,7 +16,11 @@
 //! port, a truncated clone, a clone to a group session with the original
 //! dropped, an E2E clone with its metadata; a colour-aware byte meter
 //! pre-coloured by a table, counters of packets and bytes indexed by an
-//! expression and direct on an exact table. Each runs at kernel TC and
+//! expression and direct on an exact table; initial `entries` with
+//! written and derived priorities, the smallest winning, keyed on a
+//! validity, a ternary bit<12> and an optional bool; one control type
+//! applied twice with a header stack, returning, popping and exiting
+//! from an action with an inout argument. Each runs at kernel TC and
 //! XDP and on the user target at TC and XDP, and loads as a pinned
 //! pipeline at both hooks; the runs go in parallel. Skips, saying why,
 //! without root/BPF or clang.
@@ -27,7 +31,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Program stem and the packets its script checks.
-const PROGRAMS: [(&str, usize); 10] = [
+const PROGRAMS: [(&str, usize); 12] = [
     ("flow", 8),
     ("mixed", 7),
     ("checksum", 3),
@@ -38,6 +42,8 @@ const PROGRAMS: [(&str, usize); 10] = [
     ("paths", 4),
     ("replicas", 4),
     ("colours", 11),
+    ("entries", 4),
+    ("subcontrols", 4),
 ];
 
 const TARGETS: [[&str; 4]; 4] = [
