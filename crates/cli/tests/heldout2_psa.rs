@@ -19,11 +19,11 @@
 //! expression and direct on an exact table; initial `entries` with
 //! written and derived priorities, the smallest winning, keyed on a
 //! validity, a ternary bit<12> and an optional bool; one control type
-//! applied twice with a header stack, returning, popping and exiting
-//! from an action with an inout argument. Each runs at kernel TC and
-//! XDP and on the user target at TC and XDP, and loads as a pinned
-//! pipeline at both hooks; the runs go in parallel. Skips, saying why,
-//! without root/BPF or clang.
+//! applied twice with a header stack, returning, popping, exiting from
+//! an action with an inout argument and from a loop. Each runs at
+//! kernel TC and XDP and on the user target at TC and XDP, and loads as
+//! a pinned pipeline at both hooks; the runs go in parallel. Skips,
+//! saying why, without root/BPF or clang.
 
 mod common;
 
@@ -43,7 +43,7 @@ const PROGRAMS: [(&str, usize); 12] = [
     ("replicas", 4),
     ("colours", 11),
     ("entries", 4),
-    ("subcontrols", 4),
+    ("subcontrols", 5),
 ];
 
 const TARGETS: [[&str; 4]; 4] = [

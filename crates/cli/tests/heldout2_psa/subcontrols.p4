@@ -3,7 +3,8 @@
 // arguments: a switch on a bit field whose case returns (ending only that
 // instance), pops the stack, or calls an action with an inout argument
 // directly, the action exiting after it wrote it (P4_16 12.5: the
-// argument is copied back, then every control ends).
+// argument is copied back, then every control ends), or loops, the
+// second instance exiting from inside the loop.
 #include <core.p4>
 #include <psa.p4>
 
@@ -54,6 +55,14 @@ control Step(inout data_t d, inout label_t[3] s)(bit<8> tag) {
             3: {
                 put(d.c, 0xee);
                 d.a = 0x99;
+            }
+            4: {
+                for (bit<8> i = 0; i < 4; i = i + 1) {
+                    d.c = d.c + 1;
+                    if (i == 2 && tag == 0x20) {
+                        exit;
+                    }
+                }
             }
             default: { put(d.c, tag); }
         }
