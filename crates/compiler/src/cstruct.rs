@@ -139,6 +139,20 @@ impl CStruct {
         offset
     }
 
+    /// Appends `inner`'s fields as one member, aligned and sized as a
+    /// whole as C lays out a nested struct; returns its byte offset.
+    pub fn push_struct(&mut self, inner: &CStruct) -> u32 {
+        let align = if self.packed { 1 } else { inner.align() };
+        let offset = align_up(self.size, align);
+        self.fields.extend(inner.fields.iter().map(|f| CField {
+            offset: offset + f.offset,
+            ..f.clone()
+        }));
+        self.size = offset + inner.size();
+        self.align = self.align.max(align);
+        offset
+    }
+
     /// `sizeof` of the struct, padding included.
     pub fn size(&self) -> u32 {
         align_up(self.size, self.align).max(1)
@@ -182,6 +196,23 @@ impl CStruct {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nested_struct_is_aligned_and_sized_as_a_whole() {
+        let mut inner = CStruct::new(false);
+        inner.push("a", "s.a", 8, Scalar::U8, ByteOrder::Host);
+        inner.push("b", "s.b", 32, Scalar::U32, ByteOrder::Host);
+        inner.push("c", "s.c", 1, Scalar::U8, ByteOrder::Host);
+        let mut outer = CStruct::new(false);
+        outer.push("x", "x", 3, Scalar::U8, ByteOrder::Host);
+        // struct { u8 x; struct { u8 a; u32 b; u8 c; } s; u8 y; }: s at 4
+        // (its alignment), 12 bytes long; y at 16; 20 in all.
+        assert_eq!(outer.push_struct(&inner), 4);
+        assert_eq!(outer.push("y", "y", 8, Scalar::U8, ByteOrder::Host), 16);
+        let offsets: Vec<u32> = outer.fields.iter().map(|f| f.offset).collect();
+        assert_eq!(offsets, [0, 4, 8, 12, 16]);
+        assert_eq!(outer.size(), 20);
+    }
 
     #[test]
     fn natural_alignment_pads_like_clang() {

@@ -547,6 +547,10 @@ pub enum Stmt {
         name: String,
         body: Vec<Stmt>,
     },
+    /// After an inlined control's copy-out: when `exit` left that body,
+    /// the exit goes on through the controls around it (P4_16: `exit`
+    /// still copies `inout` and `out` parameters back).
+    ExitOnward,
     /// An `@atomic` block that holds a lock across CPUs (`lower/atomic.rs`
     /// checked that it can): under a `bpf_spin_lock`, its register cells
     /// are looked up before the lock, and `body` reads and writes them

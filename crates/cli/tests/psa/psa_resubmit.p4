@@ -63,6 +63,9 @@ control In(inout headers_t hdr, inout meta_t meta,
             hdr.tag.setValid();
             hdr.tag.value = 0xbeef;
             hdr.ethernet.src = 0xdead;
+            // PSA 1.2 6.2 drops a packet whose ostd.drop is still true
+            // before it looks at ostd.resubmit.
+            ostd.drop = false;
             ostd.resubmit = true;
         } else {
             hdr.ethernet.src = (bit<48>) meta.passes << 8 | (bit<48>) meta.seen_path;

@@ -8,7 +8,7 @@
 
 use super::Emitter;
 use crate::cstruct::{CStruct, Scalar};
-use crate::ir::{Digest, Program, Ty};
+use crate::ir::{AggId, Digest, Program, Ty};
 use p4bpf_layout::digest::{Digests, DATA_OFFSET};
 use p4bpf_layout::ByteOrder;
 
@@ -34,17 +34,31 @@ pub const SCALAR_FIELD: &str = "value";
 /// network-order bytes, naturally aligned); a bit string, boolean or
 /// error alone is one field, [`SCALAR_FIELD`].
 pub fn data_layout(prog: &Program, digest: &Digest) -> CStruct {
-    let mut layout = CStruct::new(false);
     let Ty::Struct(agg) = digest.ty else {
+        let mut layout = CStruct::new(false);
         push_field(&mut layout, SCALAR_FIELD, &digest.ty);
         return layout;
     };
+    struct_layout(prog, agg, "")
+}
+
+/// The C layout of struct `agg`, its fields named after `prefix`: a
+/// nested struct is one member, aligned and sized as C does, its fields
+/// named `outer.inner`.
+fn struct_layout(prog: &Program, agg: AggId, prefix: &str) -> CStruct {
+    let mut layout = CStruct::new(false);
     for f in prog
         .agg(agg)
         .map(|a| a.fields.as_slice())
         .unwrap_or_default()
     {
-        push_field(&mut layout, &f.name, &f.ty);
+        let name = format!("{prefix}{}", f.name);
+        match f.ty {
+            Ty::Struct(inner) => {
+                layout.push_struct(&struct_layout(prog, inner, &format!("{name}.")));
+            }
+            _ => push_field(&mut layout, &name, &f.ty),
+        }
     }
     layout
 }

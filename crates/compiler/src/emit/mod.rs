@@ -25,6 +25,7 @@ mod externs;
 mod flow_id;
 mod hash;
 mod helpers;
+mod inline_exit;
 mod lock_domains;
 mod lock_word;
 mod maps;
@@ -118,6 +119,8 @@ pub struct Emitter<'p> {
     plan: Shape,
     /// Numbers unique labels of inlined controls.
     labels: std::cell::Cell<u32>,
+    /// An inlined control's `exit` awaits its copy-out ([`inline_exit`]).
+    exit_pending: std::cell::Cell<bool>,
     /// Tables applied through global functions, verified on their own.
     split: split::Split,
     /// Trace records and table counts to write ([`trace`]).
@@ -239,6 +242,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         reads: Reads::default(),
         plan: Shape::Kept,
         labels: std::cell::Cell::new(0),
+        exit_pending: std::cell::Cell::new(false),
         split: split::Split::plan(prog),
         instrument: options.instrument,
         stages: stages::Stages::plan(prog, options.caches),
@@ -587,6 +591,9 @@ impl Emitter<'_> {
                 out.extend(source_map::from_p4(&control.origin, what, body));
                 out.extend(tail.unwrap_or_default());
                 out.push(CStmt::Label(end));
+                if matches!(step, Step::Control(_)) {
+                    out.extend(self.exit_flag_reset());
+                }
                 if matches!(step, Step::Deparse(_)) {
                     out.extend(self.clone_i2e_call(i));
                     out.extend(self.resubmit_check(i));

@@ -176,6 +176,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         reads: std::mem::take(&mut e.reads),
         plan: Shape::Rebuilt,
         labels: Cell::new(e.labels.get()),
+        exit_pending: Cell::new(false),
         split: std::mem::take(&mut e.split),
         instrument: e.instrument,
         stages: super::stages::Stages::default(),

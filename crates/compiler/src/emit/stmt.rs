@@ -327,17 +327,8 @@ impl Emitter<'_> {
             }
             Stmt::Return => out.push(CStmt::Goto(cx.end.clone())),
             Stmt::Exit => out.push(CStmt::Goto(cx.exit.clone())),
-            Stmt::Inline { name, body } => {
-                let end = format!("{}_end_{}", name.replace('.', "_"), self.next_label());
-                let inner = Ctx {
-                    in_action: cx.in_action,
-                    end: end.clone(),
-                    exit: cx.exit.clone(),
-                };
-                out.push(CStmt::Comment(format!("apply {name}")));
-                out.push(CStmt::Block(self.stmts(body, &inner)));
-                out.push(CStmt::Label(end));
-            }
+            Stmt::Inline { name, body } => out.extend(self.inline_body(name, body, cx)),
+            Stmt::ExitOnward => out.extend(self.exit_onward(cx)),
             Stmt::Atomic {
                 body,
                 calls_helpers,

@@ -359,6 +359,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
             body: sc.body,
         });
         out.extend(copy_out);
+        out.push(Stmt::ExitOnward);
     }
 
     /// Copies the arguments of a parser or control call (by position or

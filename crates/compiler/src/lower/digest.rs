@@ -138,13 +138,10 @@ impl<'a, 'u> Lowerer<'a, 'u> {
     }
 
     /// Registers a digest of `ty`, which must be a bit string, boolean or
-    /// error, or a struct of them (what a record can carry flat).
+    /// error, or a struct of them and of such structs (a record carries
+    /// the C struct as it is, nested structs included).
     fn new_digest(&mut self, name: String, ty: Ty, p4_id: Option<u32>, at: Span) -> Option<u32> {
-        let flat = match &ty {
-            Ty::Struct(agg) => self.flat_struct(*agg),
-            other => is_scalar(other),
-        };
-        if !flat {
+        if !self.digestible(&ty) {
             self.diags.error(
                 at,
                 "a digest's data must be a bit string, boolean or error, or a struct of them, on the eBPF target",
@@ -169,7 +166,7 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         Some(self.prog.digests.len() as u32 - 1)
     }
 
-    /// The bytes a flat struct's fields take in C, padding aside.
+    /// The bytes a struct's fields take in C, padding aside.
     fn struct_bytes(&self, ty: &Ty) -> u32 {
         let Ty::Struct(agg) = ty else {
             return Scalar::for_width(ty.width().unwrap_or(8)).size();
@@ -182,15 +179,19 @@ impl<'a, 'u> Lowerer<'a, 'u> {
         fields
             .unwrap_or_default()
             .iter()
-            .map(|f| Scalar::for_width(f.ty.width().unwrap_or(8)).size())
+            .map(|f| self.struct_bytes(&f.ty))
             .sum()
     }
 
-    fn flat_struct(&self, agg: ir::AggId) -> bool {
+    /// A scalar, or a struct of scalars and of such structs.
+    fn digestible(&self, ty: &Ty) -> bool {
+        let Ty::Struct(agg) = ty else {
+            return is_scalar(ty);
+        };
         let aggregates = &self.env.aggregates;
         aggregates
             .get(agg.index())
-            .is_some_and(|a| a.fields.iter().all(|f| is_scalar(&f.ty)))
+            .is_some_and(|a| a.fields.iter().all(|f| self.digestible(&f.ty)))
     }
 }
 

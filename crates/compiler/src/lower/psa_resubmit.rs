@@ -1,5 +1,6 @@
 //! PSA's resubmission and recirculation: a program whose runnable code
-//! sets `ostd.resubmit` gets an [`ir::Resubmit`]: the flag, the resubmit
+//! sets `ostd.resubmit` gets an [`ir::Resubmit`]: the flag (psa.p4's
+//! `psa_resubmit`: resubmit asked and not dropped), the resubmit
 //! metadata the ingress deparser writes and the ingress parser reads
 //! (kept across the pass), and the packet paths the next pass sees. A
 //! program that names `PSA_PORT_RECIRCULATE` gets another, whose flag
@@ -27,15 +28,22 @@ const PACKET_PATHS: [Place; 2] = [
 ];
 
 impl Lowerer<'_, '_> {
-    /// Notes resubmission when a control can set `ostd.resubmit`.
+    /// Notes resubmission when a control can set `ostd.resubmit`. The
+    /// flag is psa.p4's `psa_resubmit`: PSA 1.2 6.2 drops a packet whose
+    /// `ostd.drop` is still true before it looks at `ostd.resubmit`.
     pub(super) fn psa_resubmit(&mut self, span: Span) {
         let flag_place = Place::field("ostd", "resubmit");
         if !self.sets(&flag_place, span) {
             return;
         }
-        let Some(flag) = self.arch_place(&flag_place, span) else {
+        let (Some(resubmit), Some(drop)) = (
+            self.arch_place(&flag_place, span),
+            self.arch_place(&Place::field("ostd", "drop"), span),
+        ) else {
             return;
         };
+        let kept_going = Expr::binary(BinOp::Eq, drop.clone(), Expr::int(0u32, drop.ty));
+        let flag = Expr::binary(BinOp::And, kept_going, resubmit);
         let kept = self.arch_place(&Place::var("resubmit_meta"), span);
         let packet_paths = PACKET_PATHS
             .iter()

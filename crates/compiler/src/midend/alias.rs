@@ -13,8 +13,10 @@
 //! and copied twice per control: megabytes of C and a verifier walk per
 //! copy.
 //!
-//! Programs with `exit` keep their copies: `exit` leaves without copying
-//! back, which a renamed parameter cannot undo.
+//! Programs with `exit` keep their copies: an `exit` inside an inlined
+//! control jumps out of it and copies back after it
+//! (`emit/inline_exit.rs`); that renaming is equivalent there too has
+//! not been shown yet.
 
 use super::visit::{any_stmt, walk_stmts, Descend, Visitor};
 use crate::ir::{Expr, ExprKind, Program, Stmt, Transition, VarId, VarStorage};
@@ -333,6 +335,7 @@ fn rename_stmts(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
             Stmt::Apply { .. }
             | Stmt::Return
             | Stmt::Exit
+            | Stmt::ExitOnward
             | Stmt::Break { .. }
             | Stmt::Continue { .. }
             | Stmt::Advance { .. } => {}

@@ -131,6 +131,7 @@ pub fn stmt_exprs(s: &Stmt) -> Vec<&Expr> {
         | Stmt::SwitchAction { .. }
         | Stmt::Return
         | Stmt::Exit
+        | Stmt::ExitOnward
         | Stmt::Advance { .. }
         | Stmt::Break { .. }
         | Stmt::Continue { .. }
@@ -291,6 +292,7 @@ pub fn rewrite_exprs(body: &mut [Stmt], f: &mut dyn FnMut(&mut Expr)) {
             | Stmt::Apply { .. }
             | Stmt::Return
             | Stmt::Exit
+            | Stmt::ExitOnward
             | Stmt::Break { .. }
             | Stmt::Continue { .. }
             | Stmt::Advance { .. } => {}

@@ -683,6 +683,7 @@ atomic2_done:;
         }
     }
 In_end:;
+    st->p4bpf_exit = 0;
     /* control InDeparser (psa_atomic.p4:87) */
     /* deparser: headers keep their places; write back assigned fields */
 InDeparser_end:;

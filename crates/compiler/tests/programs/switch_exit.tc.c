@@ -114,6 +114,7 @@ accept:;
     }
     }
 f_end:;
+    st->p4bpf_exit = 0;
     return st->accept ? TC_ACT_OK : TC_ACT_SHOT;
 }
 

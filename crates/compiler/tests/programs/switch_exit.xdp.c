@@ -90,6 +90,7 @@ accept:;
     }
     }
 f_end:;
+    st->p4bpf_exit = 0;
     return st->accept ? XDP_PASS : XDP_DROP;
 }
 

@@ -658,7 +658,7 @@ ID_end:;
     if (st->ostd.clone) {
         psa_clone_resubmit_clone_i2e(skb, st, st->ostd.clone_session_id);
     }
-    if (st->ostd.resubmit) {
+    if (((st->ostd.drop == 0U) && st->ostd.resubmit)) {
         if (passes >= 4) {
             return TC_ACT_SHOT /* another pass too many */;
         }

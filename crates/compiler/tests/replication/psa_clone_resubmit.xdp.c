@@ -770,7 +770,7 @@ Ig_end:;
         new_len += 14;
     }
 ID_end:;
-    if (st->ostd.resubmit) {
+    if (((st->ostd.drop == 0U) && st->ostd.resubmit)) {
         if (st->ostd.clone) {
             planned_copies = psa_clone_resubmit_clone_i2e_later(st, offset, parser_error, planned_copies);
         }
@@ -779,7 +779,7 @@ ID_end:;
         pkt = (u8 *)(long)ctx->data;
         pkt_end = (u8 *)(long)ctx->data_end;
     }
-    if (st->ostd.resubmit) {
+    if (((st->ostd.drop == 0U) && st->ostd.resubmit)) {
         if (passes >= 4) {
             return XDP_DROP /* another pass too many */;
         }
