@@ -600,6 +600,7 @@ atomic2_done:;
         }
     }
 In_end:;
+    st->p4bpf_exit = 0;
     /* control InDeparser (atomic2_lock_word.p4:78) */
     /* deparser: headers keep their places; write back assigned fields */
 InDeparser_end:;

@@ -299,7 +299,6 @@ static __always_inline void action_route_forward(struct lpm_route_state *st, u8 
     st->headers.ipv4.ttl = ((u8)(st->headers.ipv4.ttl - 1U));
     if (st->headers.ipv4.p4bpf_valid) {
         u8 *hdr_at = pkt + (st->headers.ipv4.p4bpf_offset & 0x3fff);
-        asm volatile("" : "+r"(hdr_at));
         if (hdr_at + 20 <= pkt_end) {
             hdr_at[8] = st->headers.ipv4.ttl;
         }
@@ -633,10 +632,10 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "297\t306\tlpm_route.p4:22\taction `route.forward`\n"
-    "312\t329\tlpm_route.p4:27\taction `route.bounce`\n"
-    "346\t364\tlpm_route.p4:7\tparser state `prs.start`\n"
-    "368\t395\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
-    "405\t455\tlpm_route.p4:21\tcontrol `route`\n"
-    "407\t455\tlpm_route.p4:33\ttable `route.fib`\n"
+    "297\t305\tlpm_route.p4:22\taction `route.forward`\n"
+    "311\t328\tlpm_route.p4:27\taction `route.bounce`\n"
+    "345\t363\tlpm_route.p4:7\tparser state `prs.start`\n"
+    "367\t394\tlpm_route.p4:14\tparser state `prs.ipv4`\n"
+    "404\t454\tlpm_route.p4:21\tcontrol `route`\n"
+    "406\t454\tlpm_route.p4:33\ttable `route.fib`\n"
     "";
