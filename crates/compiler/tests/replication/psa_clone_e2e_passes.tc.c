@@ -419,18 +419,22 @@ struct {
 } psa_clone_e2e_passes_e2e_origin SEC(".maps");
 
 /* Clone E2E: one copy of the packet the egress deparser wrote per member of
- * session `session_id`, each to its port's egress program. */
-static __always_inline void psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
+ * session `session_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
 {
+    if (!st) {
+        return 0;
+    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_session *session = bpf_map_lookup_elem(&psa_clone_e2e_passes_clone_sessions, &session_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
     if (!session || !mailbox) {
-        return ;
+        return 0;
     }
     struct psa_clone_e2e_passes_state *origin = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_origin, &zero);
     if (!origin) {
-        return ;
+        return 0;
     }
     __builtin_memcpy(origin, st, sizeof(*st));
     for (u32 i = 0; i < 64 && i < session->count; i++) {
@@ -453,6 +457,7 @@ static __always_inline void psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb
     }
     skb->cb[0] = 0;
     __builtin_memcpy(st, origin, sizeof(*st));
+    return 0;
 }
 
 /* One copy per member of group `group_id`, each to its port's egress program. */
@@ -1137,20 +1142,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "497\t499\tpsa.p4:237\taction `send_to_port`\n"
-    "505\t506\tpsa.p4:246\taction `multicast`\n"
-    "512\t512\tpsa.p4:254\taction `ingress_drop`\n"
-    "518\t518\tpsa.p4:260\taction `egress_drop`\n"
-    "533\t549\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "554\t593\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "596\t608\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "611\t615\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "618\t619\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "632\t670\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "673\t673\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "681\t708\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "868\t906\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "909\t921\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "934\t940\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "948\t965\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "502\t504\tpsa.p4:237\taction `send_to_port`\n"
+    "510\t511\tpsa.p4:246\taction `multicast`\n"
+    "517\t517\tpsa.p4:254\taction `ingress_drop`\n"
+    "523\t523\tpsa.p4:260\taction `egress_drop`\n"
+    "538\t554\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "559\t598\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "601\t613\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "616\t620\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "623\t624\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "637\t675\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "678\t678\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "686\t713\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "873\t911\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "914\t926\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "939\t945\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "953\t970\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";
