@@ -1,7 +1,8 @@
 //! The functions that loop over a clone session's or a multicast group's
 //! members, in a program that makes passes (resubmission or
 //! recirculation): global functions, verified once. At TC PSA's
-//! `NAME_clone_i2e` and `NAME_clone_e2e`; at XDP the plan's
+//! `NAME_clone_i2e` and `NAME_clone_e2e` and the multicast's
+//! `NAME_multicast` (v1model's too); at XDP the plan's
 //! `NAME_copies_add_members` and `NAME_copies_add_clones`.
 //!
 //! Inline, such a loop over up to 64 members is walked by the verifier
@@ -31,27 +32,34 @@ impl Emitter<'_> {
     }
 
     /// The C head of member-loop function `name`, taking `params`, after
-    /// its `comment`.
-    pub(super) fn copy_function_head(&self, comment: &str, name: &str, params: &str) -> String {
+    /// its `comment`: inline, it returns `returns`; global, an `int`.
+    pub(super) fn copy_function_head(
+        &self,
+        comment: &str,
+        returns: &str,
+        name: &str,
+        params: &str,
+    ) -> String {
         if self.copies_verified_once() {
             return format!(
                 "/* {comment}\n * A global function: the verifier checks it once, not once per pass. */\n\
                  __attribute__((noinline)) int {name}({params})\n{{\n"
             );
         }
-        format!("/* {comment} */\nstatic __always_inline void {name}({params})\n{{\n")
+        format!("/* {comment} */\nstatic __always_inline {returns} {name}({params})\n{{\n")
     }
 
     /// The first statements of a member-loop function: a global one is
-    /// passed its `pointers` as ones the verifier holds may be null.
-    pub(super) fn copy_function_prologue(&self, pointers: &[&str]) -> Vec<CStmt> {
+    /// passed its `pointers` as ones the verifier holds may be null, and
+    /// returns `give_up` when one is.
+    pub(super) fn copy_function_prologue(&self, pointers: &[&str], give_up: &str) -> Vec<CStmt> {
         if !self.copies_verified_once() {
             return vec![];
         }
         let missing: Vec<String> = pointers.iter().map(|p| format!("!{p}")).collect();
         vec![CStmt::If {
             cond: missing.join(" || "),
-            then: vec![CStmt::Return("0".into())],
+            then: vec![CStmt::Return(give_up.into())],
             other: vec![],
         }]
     }

@@ -113,7 +113,7 @@ impl Emitter<'_> {
             line("mailbox->armed = 0"),
         ]);
         let (state, origin) = (self.state_type(), self.e2e_origin());
-        let mut body = self.copy_function_prologue(&["st"]);
+        let mut body = self.copy_function_prologue(&["st"], "0");
         body.push(line("u32 zero = 0"));
         body.extend(self.session_and_mailbox(self.copy_function_give_up()));
         body.extend([
@@ -141,6 +141,7 @@ impl Emitter<'_> {
         );
         out.push_str(&self.copy_function_head(
             "Clone E2E: one copy of the packet the egress deparser wrote per member of\n * session `session_id`, each to its port's egress program.",
+            "void",
             &format!("{}_clone_e2e", self.c_prefix()),
             &format!("struct __sk_buff *skb, struct {state} *st, u32 session_id"),
         ));

@@ -76,7 +76,7 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ];
-        let mut body = self.copy_function_prologue(&["c", "session"]);
+        let mut body = self.copy_function_prologue(&["c", "session"], "0");
         body.push(CStmt::For {
             head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < session->count; i++"),
             body: member,
@@ -84,6 +84,7 @@ impl Emitter<'_> {
         body.extend(self.copy_function_end());
         let mut out = self.copy_function_head(
             "Adds a clone of `kind` per member of `session`, with the member's class of\n * service and length.",
+            "void",
             &format!("{p}_copies_add_clones"),
             &format!("struct {p}_copies *c, struct {p}_session *session, u32 kind"),
         );

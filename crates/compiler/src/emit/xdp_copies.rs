@@ -209,10 +209,11 @@ impl Emitter<'_> {
         out.push_str("}\n\n");
         out.push_str(&self.copy_function_head(
             "Adds a copy of `kind` per member of `list` (a group or a session).",
+            "void",
             &format!("{p}_copies_add_members"),
             &format!("struct {p}_copies *c, struct {p}_group *list, u32 kind"),
         ));
-        let mut members = self.copy_function_prologue(&["c", "list"]);
+        let mut members = self.copy_function_prologue(&["c", "list"], "0");
         members.push(CStmt::For {
             head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < list->count; i++"),
             body: vec![line(format!(

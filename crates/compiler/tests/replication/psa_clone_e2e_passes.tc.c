@@ -460,9 +460,13 @@ __attribute__((noinline)) int psa_clone_e2e_passes_clone_e2e(struct __sk_buff *s
     return 0;
 }
 
-/* One copy per member of group `group_id`, each to its port's egress program. */
-static __always_inline int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
+/* One copy per member of group `group_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
 {
+    if (!st) {
+        return TC_ACT_SHOT;
+    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_group *group = bpf_map_lookup_elem(&psa_clone_e2e_passes_mcast_groups, &group_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
@@ -1142,20 +1146,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "502\t504\tpsa.p4:237\taction `send_to_port`\n"
-    "510\t511\tpsa.p4:246\taction `multicast`\n"
-    "517\t517\tpsa.p4:254\taction `ingress_drop`\n"
-    "523\t523\tpsa.p4:260\taction `egress_drop`\n"
-    "538\t554\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "559\t598\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "601\t613\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "616\t620\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "623\t624\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "637\t675\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "678\t678\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "686\t713\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "873\t911\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "914\t926\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "939\t945\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "953\t970\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "506\t508\tpsa.p4:237\taction `send_to_port`\n"
+    "514\t515\tpsa.p4:246\taction `multicast`\n"
+    "521\t521\tpsa.p4:254\taction `ingress_drop`\n"
+    "527\t527\tpsa.p4:260\taction `egress_drop`\n"
+    "542\t558\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "563\t602\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "605\t617\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "620\t624\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "627\t628\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "641\t679\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "682\t682\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "690\t717\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "877\t915\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "918\t930\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "943\t949\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "957\t974\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

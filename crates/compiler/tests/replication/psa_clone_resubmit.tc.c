@@ -414,9 +414,13 @@ __attribute__((noinline)) int psa_clone_resubmit_clone_i2e(struct __sk_buff *skb
     return 0;
 }
 
-/* One copy per member of group `group_id`, each to its port's egress program. */
-static __always_inline int psa_clone_resubmit_multicast(struct __sk_buff *skb, struct psa_clone_resubmit_state *st, u32 group_id, u32 offset, u8 parser_error)
+/* One copy per member of group `group_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_resubmit_multicast(struct __sk_buff *skb, struct psa_clone_resubmit_state *st, u32 group_id, u32 offset, u8 parser_error)
 {
+    if (!st) {
+        return TC_ACT_SHOT;
+    }
     u32 zero = 0;
     struct psa_clone_resubmit_group *group = bpf_map_lookup_elem(&psa_clone_resubmit_mcast_groups, &group_id);
     struct psa_clone_resubmit_replica *mailbox = bpf_map_lookup_elem(&psa_clone_resubmit_replica, &zero);
@@ -778,16 +782,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "456\t458\tpsa.p4:237\taction `send_to_port`\n"
-    "464\t465\tpsa.p4:246\taction `multicast`\n"
-    "471\t471\tpsa.p4:254\taction `ingress_drop`\n"
-    "477\t477\tpsa.p4:260\taction `egress_drop`\n"
-    "492\t499\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
-    "504\t519\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
-    "532\t535\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
-    "538\t538\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
-    "544\t547\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
-    "615\t629\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "642\t651\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "657\t661\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
+    "460\t462\tpsa.p4:237\taction `send_to_port`\n"
+    "468\t469\tpsa.p4:246\taction `multicast`\n"
+    "475\t475\tpsa.p4:254\taction `ingress_drop`\n"
+    "481\t481\tpsa.p4:260\taction `egress_drop`\n"
+    "496\t503\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "508\t523\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "536\t539\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "542\t542\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "548\t551\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
+    "619\t633\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
+    "646\t655\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "661\t665\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";
