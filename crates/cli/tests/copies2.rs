@@ -3,7 +3,9 @@
 //! packets derived from the PSA 1.2 specification): recirculate, then
 //! clone and resubmit, then leave; clone and resubmit, then recirculate;
 //! multicast and resubmit (resubmit wins), then multicast; an E2E clone
-//! on the way round a recirculation. Each script passes, packet for
+//! on the way round a recirculation; v1model's I2E clone in a pass that
+//! resubmits and multicasts from recirculated and resubmitted passes
+//! (BMv2's values). Each script passes, packet for
 //! packet and byte for byte, at kernel TC, kernel XDP and on the user
 //! target, so the three give the same output; each program loads as a
 //! pinned pipeline at both hooks, under the verifier's limit (the copies'
@@ -15,7 +17,11 @@ mod common;
 use std::path::{Path, PathBuf};
 
 /// Program stem and the packets its script checks.
-const PROGRAMS: [(&str, usize); 2] = [("recirc_clone_resubmit", 3), ("resubmit_multicast_e2e", 2)];
+const PROGRAMS: [(&str, usize); 3] = [
+    ("recirc_clone_resubmit", 3),
+    ("resubmit_multicast_e2e", 2),
+    ("v1model_passes_copies", 3),
+];
 
 /// The targets every script passes on.
 const TARGETS: [[&str; 4]; 3] = [
