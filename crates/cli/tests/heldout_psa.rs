@@ -33,18 +33,7 @@ const PROGRAMS: [(&str, usize); 12] = [
 /// Runs that must fail, saying so: (program, the run's arguments contain,
 /// what the refusal says). A gap that is fixed fails the test until it is
 /// taken off this list.
-const REFUSALS: [(&str, &str, &str); 1] = [
-    // A gap: resubmission and recirculation in one TC program with any
-    // copy (a multicast or a clone); the verifier walks every order of
-    // up to four inline passes, each with its copies, and gives up. (At
-    // XDP, where it also gave up under a test run's port notes, it loads
-    // since resubmission checks `ostd.drop` as PSA asks: heldout2_psa.)
-    (
-        "copies",
-        "--target kernel --hook tc",
-        "BPF program is too large",
-    ),
-];
+const REFUSALS: [(&str, &str, &str); 0] = [];
 
 /// Runs that take a script of their own, the packets they make: (program,
 /// the run's arguments contain, script stem, packets). Each packet of the

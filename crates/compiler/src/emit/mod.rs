@@ -35,6 +35,7 @@ mod parser;
 mod parser_error;
 mod parser_loop;
 mod parser_merge;
+mod pass_copies;
 mod payload_checksum;
 mod perf_events;
 mod pna_mirror;

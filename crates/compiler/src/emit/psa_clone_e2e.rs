@@ -113,15 +113,16 @@ impl Emitter<'_> {
             line("mailbox->armed = 0"),
         ]);
         let (state, origin) = (self.state_type(), self.e2e_origin());
-        let mut body = vec![line("u32 zero = 0")];
-        body.extend(self.session_and_mailbox());
+        let mut body = self.copy_function_prologue(&["st"], "0");
+        body.push(line("u32 zero = 0"));
+        body.extend(self.session_and_mailbox(self.copy_function_give_up()));
         body.extend([
             line(format!(
                 "struct {state} *origin = bpf_map_lookup_elem(&{origin}, &zero)"
             )),
             CStmt::If {
                 cond: "!origin".into(),
-                then: vec![CStmt::Return(String::new())],
+                then: vec![self.copy_function_give_up()],
                 other: vec![],
             },
             self.copy_state_line("origin", "st"),
@@ -133,14 +134,17 @@ impl Emitter<'_> {
             // A copy's `st` is the mailbox's, which its clones' egress reused.
             self.copy_state_line("st", "origin"),
         ]);
+        body.extend(self.copy_function_end());
         let mut out = format!(
             "/* The state E2E clones are made of (a copy's own is the mailbox's). */\n\
-             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {state});\n    __uint(max_entries, 1);\n}} {origin} SEC(\".maps\");\n\n\
-             /* Clone E2E: one copy of the packet the egress deparser wrote per member of\n * session `session_id`, each to its port's egress program. */\n\
-             static __always_inline void {}_clone_e2e(struct __sk_buff *skb, struct {} *st, u32 session_id)\n{{\n",
-            self.c_prefix(),
-            state
+             struct {{\n    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n    __type(key, u32);\n    __type(value, struct {state});\n    __uint(max_entries, 1);\n}} {origin} SEC(\".maps\");\n\n"
         );
+        out.push_str(&self.copy_function_head(
+            "Clone E2E: one copy of the packet the egress deparser wrote per member of\n * session `session_id`, each to its port's egress program.",
+            "void",
+            &format!("{}_clone_e2e", self.c_prefix()),
+            &format!("struct __sk_buff *skb, struct {state} *st, u32 session_id"),
+        ));
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out

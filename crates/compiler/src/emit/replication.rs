@@ -80,8 +80,9 @@ impl Emitter<'_> {
     /// copy gets its port and `metadata`, and the egress program finds the
     /// state (and `handover`) in the mailbox, armed only for the clone.
     /// The clone session `session_id` names and the mailbox that carries a
-    /// copy's state; the clone function returns when either is missing.
-    pub(super) fn session_and_mailbox(&self) -> Vec<CStmt> {
+    /// copy's state; the clone function returns (`give_up`) when either is
+    /// missing.
+    pub(super) fn session_and_mailbox(&self, give_up: CStmt) -> Vec<CStmt> {
         let p = self.c_prefix();
         let (sessions, mailbox) = (sessions_map(self.prog), self.mailbox());
         vec![
@@ -93,7 +94,7 @@ impl Emitter<'_> {
             )),
             CStmt::If {
                 cond: "!session || !mailbox".into(),
-                then: vec![CStmt::Return(String::new())],
+                then: vec![give_up],
                 other: vec![],
             },
         ]
@@ -181,7 +182,8 @@ impl Emitter<'_> {
             ],
             &handover,
         );
-        let body = vec![
+        let mut body = self.copy_function_prologue(&["st"], "TC_ACT_SHOT");
+        body.extend([
             line("u32 zero = 0"),
             line(format!(
                 "struct {p}_group *group = bpf_map_lookup_elem(&{groups}, &group_id)"
@@ -202,11 +204,13 @@ impl Emitter<'_> {
             CStmt::Return(
                 "TC_ACT_SHOT /* the copies went out; the original goes nowhere */".into(),
             ),
-        ];
+        ]);
         out.push_str(&self.clone_definitions());
-        out.push_str(&format!(
-            "/* One copy per member of group `group_id`, each to its port's egress program. */\n\
-             static __always_inline int {p}_multicast(struct __sk_buff *skb, struct {state} *st, u32 group_id, u32 offset, u8 parser_error)\n{{\n"
+        out.push_str(&self.copy_function_head(
+            "One copy per member of group `group_id`, each to its port's egress program.",
+            "int",
+            &format!("{p}_multicast"),
+            &format!("struct __sk_buff *skb, struct {state} *st, u32 group_id, u32 offset, u8 parser_error"),
         ));
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
@@ -367,8 +371,9 @@ impl Emitter<'_> {
         if let Some(cos) = self.prog.intrinsics.class_of_service.as_ref() {
             kept.push(("cos", self.lvalue(cos)));
         }
-        let mut body = vec![line("u32 zero = 0")];
-        body.extend(self.session_and_mailbox());
+        let mut body = self.copy_function_prologue(&["st"], "0");
+        body.push(line("u32 zero = 0"));
+        body.extend(self.session_and_mailbox(self.copy_function_give_up()));
         body.extend(
             kept.iter()
                 .map(|(name, place)| line(format!("u32 kept_{name} = {place}"))),
@@ -384,11 +389,13 @@ impl Emitter<'_> {
             kept.iter()
                 .map(|(name, place)| line(format!("{place} = kept_{name}"))),
         );
+        body.extend(self.copy_function_end());
         let mut out = self.sessions_map_definition();
-        out.push_str(&format!(
-            "/* Clone I2E: one copy of the packet as ingress received it per member of\n * session `session_id`, each to its port's egress program. */\n\
-             static __always_inline void {p}_clone_i2e(struct __sk_buff *skb, struct {} *st, u32 session_id)\n{{\n",
-            self.state_type()
+        out.push_str(&self.copy_function_head(
+            "Clone I2E: one copy of the packet as ingress received it per member of\n * session `session_id`, each to its port's egress program.",
+            "void",
+            &format!("{p}_clone_i2e"),
+            &format!("struct __sk_buff *skb, struct {} *st, u32 session_id", self.state_type()),
         ));
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");

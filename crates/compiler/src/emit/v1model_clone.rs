@@ -131,7 +131,7 @@ impl Emitter<'_> {
             line("u32 zero = 0"),
             line(format!("u32 session_id = {}", self.expr(&clone.session))),
         ];
-        body.extend(self.session_and_mailbox());
+        body.extend(self.session_and_mailbox(CStmt::Return(String::new())));
         body.extend([
             CStmt::For {
                 head: format!(

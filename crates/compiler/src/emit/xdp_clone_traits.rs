@@ -76,13 +76,17 @@ impl Emitter<'_> {
                 other: vec![],
             },
         ];
-        let body = vec![CStmt::For {
+        let mut body = self.copy_function_prologue(&["c", "session"], "0");
+        body.push(CStmt::For {
             head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < session->count; i++"),
             body: member,
-        }];
-        let mut out = format!(
-            "/* Adds a clone of `kind` per member of `session`, with the member's class of\n * service and length. */\n\
-             static __always_inline void {p}_copies_add_clones(struct {p}_copies *c, struct {p}_session *session, u32 kind)\n{{\n"
+        });
+        body.extend(self.copy_function_end());
+        let mut out = self.copy_function_head(
+            "Adds a clone of `kind` per member of `session`, with the member's class of\n * service and length.",
+            "void",
+            &format!("{p}_copies_add_clones"),
+            &format!("struct {p}_copies *c, struct {p}_session *session, u32 kind"),
         );
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");

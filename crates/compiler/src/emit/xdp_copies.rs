@@ -206,16 +206,21 @@ impl Emitter<'_> {
         add.extend(self.copy_traits_cleared());
         add.push(line("c->count = n + 1"));
         super::c::print(&add, 1, &mut out);
-        out.push_str(&format!(
-            "}}\n\n/* Adds a copy of `kind` per member of `list` (a group or a session). */\n\
-             static __always_inline void {p}_copies_add_members(struct {p}_copies *c, struct {p}_group *list, u32 kind)\n{{\n"
+        out.push_str("}\n\n");
+        out.push_str(&self.copy_function_head(
+            "Adds a copy of `kind` per member of `list` (a group or a session).",
+            "void",
+            &format!("{p}_copies_add_members"),
+            &format!("struct {p}_copies *c, struct {p}_group *list, u32 kind"),
         ));
-        let members = vec![CStmt::For {
+        let mut members = self.copy_function_prologue(&["c", "list"], "0");
+        members.push(CStmt::For {
             head: format!("u32 i = 0; i < {MAX_REPLICAS} && i < list->count; i++"),
             body: vec![line(format!(
                 "{p}_copies_add(c, list->members[i].port, list->members[i].rid, kind)"
             ))],
-        }];
+        });
+        members.extend(self.copy_function_end());
         super::c::print(&members, 1, &mut out);
         out.push_str(&format!(
             "}}\n\n/* Sends the frame to every port of devmap `key`, with the plan's sequence\n * number in its metadata for the copies' egress programs. */\n\

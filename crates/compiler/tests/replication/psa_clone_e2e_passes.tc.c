@@ -419,18 +419,22 @@ struct {
 } psa_clone_e2e_passes_e2e_origin SEC(".maps");
 
 /* Clone E2E: one copy of the packet the egress deparser wrote per member of
- * session `session_id`, each to its port's egress program. */
-static __always_inline void psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
+ * session `session_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
 {
+    if (!st) {
+        return 0;
+    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_session *session = bpf_map_lookup_elem(&psa_clone_e2e_passes_clone_sessions, &session_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
     if (!session || !mailbox) {
-        return ;
+        return 0;
     }
     struct psa_clone_e2e_passes_state *origin = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_origin, &zero);
     if (!origin) {
-        return ;
+        return 0;
     }
     __builtin_memcpy(origin, st, sizeof(*st));
     for (u32 i = 0; i < 64 && i < session->count; i++) {
@@ -453,11 +457,16 @@ static __always_inline void psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb
     }
     skb->cb[0] = 0;
     __builtin_memcpy(st, origin, sizeof(*st));
+    return 0;
 }
 
-/* One copy per member of group `group_id`, each to its port's egress program. */
-static __always_inline int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
+/* One copy per member of group `group_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
 {
+    if (!st) {
+        return TC_ACT_SHOT;
+    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_group *group = bpf_map_lookup_elem(&psa_clone_e2e_passes_mcast_groups, &group_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
@@ -1137,20 +1146,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "497\t499\tpsa.p4:237\taction `send_to_port`\n"
-    "505\t506\tpsa.p4:246\taction `multicast`\n"
-    "512\t512\tpsa.p4:254\taction `ingress_drop`\n"
-    "518\t518\tpsa.p4:260\taction `egress_drop`\n"
-    "533\t549\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "554\t593\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "596\t608\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "611\t615\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "618\t619\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "632\t670\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "673\t673\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "681\t708\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "868\t906\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "909\t921\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "934\t940\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "948\t965\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "506\t508\tpsa.p4:237\taction `send_to_port`\n"
+    "514\t515\tpsa.p4:246\taction `multicast`\n"
+    "521\t521\tpsa.p4:254\taction `ingress_drop`\n"
+    "527\t527\tpsa.p4:260\taction `egress_drop`\n"
+    "542\t558\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "563\t602\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "605\t617\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "620\t624\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "627\t628\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "641\t679\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "682\t682\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "690\t717\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "877\t915\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "918\t930\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "943\t949\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "957\t974\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

@@ -391,12 +391,17 @@ static __always_inline void psa_clone_e2e_passes_copies_add(struct psa_clone_e2e
     c->count = n + 1;
 }
 
-/* Adds a copy of `kind` per member of `list` (a group or a session). */
-static __always_inline void psa_clone_e2e_passes_copies_add_members(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_group *list, u32 kind)
+/* Adds a copy of `kind` per member of `list` (a group or a session).
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_copies_add_members(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_group *list, u32 kind)
 {
+    if (!c || !list) {
+        return 0;
+    }
     for (u32 i = 0; i < 64 && i < list->count; i++) {
         psa_clone_e2e_passes_copies_add(c, list->members[i].port, list->members[i].rid, kind);
     }
+    return 0;
 }
 
 /* Sends the frame to every port of devmap `key`, with the plan's sequence
@@ -419,9 +424,13 @@ static __always_inline int psa_clone_e2e_passes_copies_send(struct xdp_md *ctx, 
 }
 
 /* Adds a clone of `kind` per member of `session`, with the member's class of
- * service and length. */
-static __always_inline void psa_clone_e2e_passes_copies_add_clones(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_session *session, u32 kind)
+ * service and length.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_copies_add_clones(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_session *session, u32 kind)
 {
+    if (!c || !session) {
+        return 0;
+    }
     for (u32 i = 0; i < 64 && i < session->count; i++) {
         u32 n = c->count;
         psa_clone_e2e_passes_copies_add(c, session->members[i].port, session->members[i].rid, kind);
@@ -430,6 +439,7 @@ static __always_inline void psa_clone_e2e_passes_copies_add_clones(struct psa_cl
             c->copy[n].truncate = session->traits[i].packet_length_bytes;
         }
     }
+    return 0;
 }
 
 /* One replica per member of group `group_id`, each to its port's egress. */
@@ -1403,20 +1413,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "728\t730\tpsa.p4:237\taction `send_to_port`\n"
-    "736\t737\tpsa.p4:246\taction `multicast`\n"
-    "743\t743\tpsa.p4:254\taction `ingress_drop`\n"
-    "749\t749\tpsa.p4:260\taction `egress_drop`\n"
-    "760\t776\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "781\t820\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "823\t835\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "838\t842\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "845\t846\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "859\t897\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "900\t900\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "908\t935\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "1101\t1139\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "1142\t1154\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "1167\t1173\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "1181\t1198\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "738\t740\tpsa.p4:237\taction `send_to_port`\n"
+    "746\t747\tpsa.p4:246\taction `multicast`\n"
+    "753\t753\tpsa.p4:254\taction `ingress_drop`\n"
+    "759\t759\tpsa.p4:260\taction `egress_drop`\n"
+    "770\t786\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "791\t830\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "833\t845\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "848\t852\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "855\t856\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "869\t907\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "910\t910\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "918\t945\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "1111\t1149\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "1152\t1164\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "1177\t1183\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "1191\t1208\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

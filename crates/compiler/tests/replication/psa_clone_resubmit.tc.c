@@ -372,14 +372,18 @@ struct {
 } psa_clone_resubmit_clone_sessions SEC(".maps");
 
 /* Clone I2E: one copy of the packet as ingress received it per member of
- * session `session_id`, each to its port's egress program. */
-static __always_inline void psa_clone_resubmit_clone_i2e(struct __sk_buff *skb, struct psa_clone_resubmit_state *st, u32 session_id)
+ * session `session_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_resubmit_clone_i2e(struct __sk_buff *skb, struct psa_clone_resubmit_state *st, u32 session_id)
 {
+    if (!st) {
+        return 0;
+    }
     u32 zero = 0;
     struct psa_clone_resubmit_session *session = bpf_map_lookup_elem(&psa_clone_resubmit_clone_sessions, &session_id);
     struct psa_clone_resubmit_replica *mailbox = bpf_map_lookup_elem(&psa_clone_resubmit_replica, &zero);
     if (!session || !mailbox) {
-        return ;
+        return 0;
     }
     u32 kept_port = st->ostd.egress_port;
     u32 kept_instance = st->egress_istd.instance;
@@ -407,11 +411,16 @@ static __always_inline void psa_clone_resubmit_clone_i2e(struct __sk_buff *skb, 
     st->egress_istd.instance = kept_instance;
     st->egress_istd.packet_path = kept_path;
     st->ostd.class_of_service = kept_cos;
+    return 0;
 }
 
-/* One copy per member of group `group_id`, each to its port's egress program. */
-static __always_inline int psa_clone_resubmit_multicast(struct __sk_buff *skb, struct psa_clone_resubmit_state *st, u32 group_id, u32 offset, u8 parser_error)
+/* One copy per member of group `group_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_resubmit_multicast(struct __sk_buff *skb, struct psa_clone_resubmit_state *st, u32 group_id, u32 offset, u8 parser_error)
 {
+    if (!st) {
+        return TC_ACT_SHOT;
+    }
     u32 zero = 0;
     struct psa_clone_resubmit_group *group = bpf_map_lookup_elem(&psa_clone_resubmit_mcast_groups, &group_id);
     struct psa_clone_resubmit_replica *mailbox = bpf_map_lookup_elem(&psa_clone_resubmit_replica, &zero);
@@ -773,16 +782,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "451\t453\tpsa.p4:237\taction `send_to_port`\n"
-    "459\t460\tpsa.p4:246\taction `multicast`\n"
-    "466\t466\tpsa.p4:254\taction `ingress_drop`\n"
-    "472\t472\tpsa.p4:260\taction `egress_drop`\n"
-    "487\t494\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
-    "499\t514\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
-    "527\t530\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
-    "533\t533\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
-    "539\t542\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
-    "610\t624\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "637\t646\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "652\t656\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
+    "460\t462\tpsa.p4:237\taction `send_to_port`\n"
+    "468\t469\tpsa.p4:246\taction `multicast`\n"
+    "475\t475\tpsa.p4:254\taction `ingress_drop`\n"
+    "481\t481\tpsa.p4:260\taction `egress_drop`\n"
+    "496\t503\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "508\t523\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "536\t539\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "542\t542\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "548\t551\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
+    "619\t633\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
+    "646\t655\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "661\t665\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";

@@ -358,12 +358,17 @@ static __always_inline void psa_clone_resubmit_copies_add(struct psa_clone_resub
     c->count = n + 1;
 }
 
-/* Adds a copy of `kind` per member of `list` (a group or a session). */
-static __always_inline void psa_clone_resubmit_copies_add_members(struct psa_clone_resubmit_copies *c, struct psa_clone_resubmit_group *list, u32 kind)
+/* Adds a copy of `kind` per member of `list` (a group or a session).
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_resubmit_copies_add_members(struct psa_clone_resubmit_copies *c, struct psa_clone_resubmit_group *list, u32 kind)
 {
+    if (!c || !list) {
+        return 0;
+    }
     for (u32 i = 0; i < 64 && i < list->count; i++) {
         psa_clone_resubmit_copies_add(c, list->members[i].port, list->members[i].rid, kind);
     }
+    return 0;
 }
 
 /* Sends the frame to every port of devmap `key`, with the plan's sequence
@@ -386,9 +391,13 @@ static __always_inline int psa_clone_resubmit_copies_send(struct xdp_md *ctx, st
 }
 
 /* Adds a clone of `kind` per member of `session`, with the member's class of
- * service and length. */
-static __always_inline void psa_clone_resubmit_copies_add_clones(struct psa_clone_resubmit_copies *c, struct psa_clone_resubmit_session *session, u32 kind)
+ * service and length.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_resubmit_copies_add_clones(struct psa_clone_resubmit_copies *c, struct psa_clone_resubmit_session *session, u32 kind)
 {
+    if (!c || !session) {
+        return 0;
+    }
     for (u32 i = 0; i < 64 && i < session->count; i++) {
         u32 n = c->count;
         psa_clone_resubmit_copies_add(c, session->members[i].port, session->members[i].rid, kind);
@@ -397,6 +406,7 @@ static __always_inline void psa_clone_resubmit_copies_add_clones(struct psa_clon
             c->copy[n].truncate = session->traits[i].packet_length_bytes;
         }
     }
+    return 0;
 }
 
 /* Clone I2E in a pass that resubmits: the plan begun with the session's clones
@@ -914,16 +924,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "577\t579\tpsa.p4:237\taction `send_to_port`\n"
-    "585\t586\tpsa.p4:246\taction `multicast`\n"
-    "592\t592\tpsa.p4:254\taction `ingress_drop`\n"
-    "598\t598\tpsa.p4:260\taction `egress_drop`\n"
-    "609\t616\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
-    "621\t636\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
-    "649\t652\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
-    "655\t655\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
-    "661\t664\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
-    "725\t739\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
-    "752\t761\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
-    "767\t771\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
+    "587\t589\tpsa.p4:237\taction `send_to_port`\n"
+    "595\t596\tpsa.p4:246\taction `multicast`\n"
+    "602\t602\tpsa.p4:254\taction `ingress_drop`\n"
+    "608\t608\tpsa.p4:260\taction `egress_drop`\n"
+    "619\t626\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_inputs`\n"
+    "631\t646\tpsa_clone_resubmit.p4:50\tparser state `EP.start`\n"
+    "659\t662\tpsa_clone_resubmit.p4:57\tcontrol `Eg`\n"
+    "665\t665\tpsa_clone_resubmit.p4:46\tcontrol `psa_egress_verdict`\n"
+    "671\t674\tpsa_clone_resubmit.p4:67\tcontrol `ED`\n"
+    "735\t749\tpsa_clone_resubmit.p4:16\tparser state `IP.start`\n"
+    "762\t771\tpsa_clone_resubmit.p4:19\tcontrol `Ig`\n"
+    "777\t781\tpsa_clone_resubmit.p4:36\tcontrol `ID`\n"
     "";

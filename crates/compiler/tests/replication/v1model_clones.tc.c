@@ -473,9 +473,13 @@ static __always_inline void v1model_clones_clone_e2e(struct __sk_buff *skb, stru
     skb->cb[0] = 0;
 }
 
-/* One copy per member of group `group_id`, each to its port's egress program. */
-static __always_inline int v1model_clones_multicast(struct __sk_buff *skb, struct v1model_clones_state *st, u32 group_id, u32 offset, u8 parser_error)
+/* One copy per member of group `group_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int v1model_clones_multicast(struct __sk_buff *skb, struct v1model_clones_state *st, u32 group_id, u32 offset, u8 parser_error)
 {
+    if (!st) {
+        return TC_ACT_SHOT;
+    }
     u32 zero = 0;
     struct v1model_clones_group *group = bpf_map_lookup_elem(&v1model_clones_mcast_groups, &group_id);
     struct v1model_clones_replica *mailbox = bpf_map_lookup_elem(&v1model_clones_replica, &zero);
@@ -792,11 +796,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "537\t551\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "563\t573\tv1model_clones.p4:14\tcontrol `I`\n"
-    "623\t629\tv1model_clones.p4:26\tcontrol `E`\n"
-    "640\t643\tv1model_clones.p4:35\tcontrol `D`\n"
-    "698\t712\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "723\t729\tv1model_clones.p4:26\tcontrol `E`\n"
-    "737\t740\tv1model_clones.p4:35\tcontrol `D`\n"
+    "541\t555\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "567\t577\tv1model_clones.p4:14\tcontrol `I`\n"
+    "627\t633\tv1model_clones.p4:26\tcontrol `E`\n"
+    "644\t647\tv1model_clones.p4:35\tcontrol `D`\n"
+    "702\t716\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "727\t733\tv1model_clones.p4:26\tcontrol `E`\n"
+    "741\t744\tv1model_clones.p4:35\tcontrol `D`\n"
     "";

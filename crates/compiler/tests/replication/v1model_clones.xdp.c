@@ -302,12 +302,17 @@ static __always_inline void v1model_clones_copies_add(struct v1model_clones_copi
     c->count = n + 1;
 }
 
-/* Adds a copy of `kind` per member of `list` (a group or a session). */
-static __always_inline void v1model_clones_copies_add_members(struct v1model_clones_copies *c, struct v1model_clones_group *list, u32 kind)
+/* Adds a copy of `kind` per member of `list` (a group or a session).
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int v1model_clones_copies_add_members(struct v1model_clones_copies *c, struct v1model_clones_group *list, u32 kind)
 {
+    if (!c || !list) {
+        return 0;
+    }
     for (u32 i = 0; i < 64 && i < list->count; i++) {
         v1model_clones_copies_add(c, list->members[i].port, list->members[i].rid, kind);
     }
+    return 0;
 }
 
 /* Sends the frame to every port of devmap `key`, with the plan's sequence
@@ -859,11 +864,11 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "579\t593\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "605\t615\tv1model_clones.p4:14\tcontrol `I`\n"
-    "672\t678\tv1model_clones.p4:26\tcontrol `E`\n"
-    "692\t695\tv1model_clones.p4:35\tcontrol `D`\n"
-    "763\t777\tv1model_clones.p4:11\tparser state `P.start`\n"
-    "788\t794\tv1model_clones.p4:26\tcontrol `E`\n"
-    "803\t806\tv1model_clones.p4:35\tcontrol `D`\n"
+    "584\t598\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "610\t620\tv1model_clones.p4:14\tcontrol `I`\n"
+    "677\t683\tv1model_clones.p4:26\tcontrol `E`\n"
+    "697\t700\tv1model_clones.p4:35\tcontrol `D`\n"
+    "768\t782\tv1model_clones.p4:11\tparser state `P.start`\n"
+    "793\t799\tv1model_clones.p4:26\tcontrol `E`\n"
+    "808\t811\tv1model_clones.p4:35\tcontrol `D`\n"
     "";
