@@ -244,6 +244,11 @@ fn summary_lines(summary: &Summary) -> Vec<String> {
             port.port, port.interface, port.ifindex
         ));
     }
+    if let Some(drops) = summary.mtu_drops {
+        lines.push(format!(
+            "mtu drops\t{drops}\tgrown past the output port's MTU"
+        ));
+    }
     lines
 }
 
@@ -279,8 +284,11 @@ fn summary_json(summary: &Summary) -> String {
         ("hook".into(), hook_name(summary.hook).into()),
         ("xdp_mode".into(), summary.xdp_mode.into()),
     ]);
+    let mtu_drops = summary
+        .mtu_drops
+        .map_or(String::new(), |n| format!(", \"mtu_drops\": {n}"));
     format!(
-        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]}}",
+        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]{mtu_drops}}}",
         head.trim_end_matches('}'),
         summary.program_id,
         tables.join(", "),

@@ -37,6 +37,7 @@ mod libbpf_log;
 pub mod map;
 pub mod map_source;
 pub mod meter;
+pub mod mtu_drops;
 pub mod multicast;
 pub mod names;
 pub mod object;

@@ -26,6 +26,7 @@ mod flow_id;
 mod hash;
 mod helpers;
 mod maps;
+mod mtu;
 mod packet;
 mod packet_key;
 mod parser;
@@ -90,6 +91,7 @@ use stmt::Ctx;
 
 pub use direct::direct_description;
 pub use externs::register_initials;
+pub use mtu::mtu_drops_map;
 pub use pna_mirror::mirror_sessions_description;
 pub use ports::{ingress_port_map, port_map};
 pub use register_composite::composite_registers;
@@ -146,6 +148,9 @@ pub struct Emitter<'p> {
     atomic_cells: RefCell<Vec<(crate::ir::ExternId, String, String)>>,
     /// The tables looked up through a cache first (`--table-caching`).
     caches: crate::table_cache::CachePlan,
+    /// Sends check the packet against the port's MTU ([`mtu`]): decided
+    /// on the whole program, which PSA's egress function is a cut of.
+    mtu_checked: bool,
 }
 
 /// What goes into the C file besides the program.
@@ -245,6 +250,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         },
         atomic_cells: RefCell::default(),
         caches: options.caches.clone(),
+        mtu_checked: mtu_drops_map(prog).is_some(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -298,6 +304,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     out.push_str(&e.ingress_port_definitions());
     out.push_str(&e.port_map_definition());
+    out.push_str(&e.mtu_check_definitions());
     out.push_str(&e.replication_definitions());
     out.push_str(&e.pna_mirror_definitions());
     out.push_str(&e.pna_xdp_mirror_definitions());
@@ -671,7 +678,7 @@ impl Emitter<'_> {
             Outcome::Abort => vec![CStmt::Return(t.abort().into())],
             Outcome::Drop => vec![CStmt::Return(t.drop().into())],
             Outcome::Pass => vec![CStmt::Return(t.pass().into())],
-            Outcome::Transmit => t.transmit(),
+            Outcome::Transmit => t.transmit(self.mtu_checked),
             Outcome::Redirect => {
                 let port = self
                     .prog

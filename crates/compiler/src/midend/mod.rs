@@ -24,6 +24,7 @@ pub mod correspond;
 pub mod defuse;
 pub mod direct_uses;
 pub mod fold;
+pub mod growth;
 pub mod placement;
 pub mod propagate;
 pub mod resets;

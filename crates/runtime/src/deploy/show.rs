@@ -1,5 +1,6 @@
 //! What `pipeline show` reports about a pinned pipeline: program, hook,
-//! program id, each table with its entry count and size, counters, ports.
+//! program id, each table with its entry count and size, counters, ports,
+//! and the packets dropped for outgrowing a port's MTU.
 
 use super::Deployment;
 use crate::control;
@@ -17,6 +18,8 @@ pub struct Summary {
     pub tables: Vec<TableSummary>,
     pub counters: Vec<String>,
     pub ports: Vec<Port>,
+    /// `None`: the program cannot grow a packet it sends ([`crate::mtu_drops`]).
+    pub mtu_drops: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,5 +52,6 @@ pub fn summary(deployment: &Deployment) -> Result<Summary> {
             .map(|c| c.name.clone())
             .collect(),
         ports: ports::list(deployment)?,
+        mtu_drops: crate::mtu_drops::total(deployment, description)?,
     })
 }

@@ -1,0 +1,193 @@
+//! A frame the deparser grows past the output port's MTU is dropped and
+//! counted, not lost silently after the redirect. `mtu_drop/push_tunnel.p4`
+//! pushes a 20-byte header onto every frame from port 1 and sends it out
+//! of port 2, whose veth pair has MTU 600: the kernel forwards frames of
+//! up to 600 + 14 (Ethernet) + 4 (a VLAN tag) = 618 bytes, so a 598-byte
+//! frame (618 out) arrives and a 599-byte one (619) does not, and
+//! `p4bpf pipeline show` says 1 MTU drop. Live at TC and XDP in a fresh
+//! network namespace, and through `BPF_PROG_TEST_RUN`, whose skb's
+//! `bpf_check_mtu` sees the namespace's interfaces. Needs root, BPF,
+//! clang and `ip`; skips saying which is missing.
+
+mod common;
+
+use p4bpf_runtime::ports::ifindex;
+use p4bpf_runtime::veth::netns;
+use p4bpf_runtime::veth::socket::{wait_any, PacketSocket};
+use std::path::{Path, PathBuf};
+
+/// The output port's MTU.
+const MTU: &str = "600";
+/// The largest frame the output port forwards: MTU, Ethernet, VLAN tag.
+const LARGEST_OUT: usize = 618;
+/// Bytes the program pushes.
+const PUSHED: usize = 20;
+/// How long to wait for a frame that should arrive.
+const WAIT_MS: i32 = 300;
+
+fn program() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mtu_drop/push_tunnel.p4")
+}
+
+/// Unloads the pipeline however the test ends (the namespace and its
+/// interfaces die with the test's thread).
+struct Loaded(String);
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        let _ = common::p4bpf(&["pipeline", "unload", &self.0]);
+    }
+}
+
+/// `p4bpf ARGS` must succeed.
+fn p4bpf_ok(args: &[&str]) -> String {
+    let out = common::p4bpf(args);
+    assert!(
+        out.status.success(),
+        "p4bpf {}: {}{}",
+        args.join(" "),
+        common::stdout(&out),
+        common::stderr(&out)
+    );
+    common::stdout(&out)
+}
+
+/// An Ethernet frame of `len` bytes with a recognizable payload.
+fn frame(len: usize) -> Vec<u8> {
+    let mut f = vec![0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1, 0x12, 0x34];
+    f.extend((0..len.saturating_sub(f.len())).map(|i| i as u8));
+    f
+}
+
+/// The pipeline `name` at `hook` on `p1` (port 1) and `p2` (port 2, MTU
+/// 600 on both ends), in the current namespace.
+fn load(name: &str, hook: &str) -> Loaded {
+    for port in ["1", "2"] {
+        netns::veth_pair(&format!("p{port}"), &format!("t{port}"), None).expect("veth pair");
+    }
+    for interface in ["p2", "t2"] {
+        netns::tool("ip", &["link", "set", interface, "mtu", MTU]).expect("MTU 600");
+    }
+    // At XDP a frame redirected into p2 reaches t2 through the peer's
+    // NAPI, which GRO turns on.
+    netns::tool("ethtool", &["-K", "t2", "gro", "on"]).expect("GRO on");
+    let source = program();
+    let source = source.to_string_lossy();
+    p4bpf_ok(&["pipeline", "load", &source, "--name", name, "--hook", hook]);
+    let loaded = Loaded(name.to_string());
+    for port in ["1", "2"] {
+        let interface = format!("p{port}");
+        p4bpf_ok(&["port", "add", name, &interface, "--port", port]);
+    }
+    loaded
+}
+
+/// The `mtu drops` figure of `p4bpf pipeline show NAME`.
+fn mtu_drops(name: &str) -> Option<u64> {
+    let shown = p4bpf_ok(&["pipeline", "show", name]);
+    let line = shown.lines().find(|l| l.starts_with("mtu drops\t"))?;
+    line.split('\t').nth(1)?.parse().ok()
+}
+
+/// Sends a `len`-byte frame in on port 1; the frames that left port 2.
+fn exchange(input: &PacketSocket, output: &PacketSocket, len: usize) -> Vec<Vec<u8>> {
+    input.send(&frame(len)).expect("send");
+    let mut out = vec![];
+    while wait_any(&[output], WAIT_MS).expect("poll") {
+        while let Some(f) = output.receive().expect("receive") {
+            if !f.outgoing {
+                out.push(f.bytes);
+            }
+        }
+    }
+    out
+}
+
+fn live_scenario(name: &str, hook: &str) {
+    let _loaded = load(name, hook);
+    let socket = |interface: &str| {
+        let index = ifindex(interface).expect("tester interface");
+        PacketSocket::bind(index, interface).expect("socket")
+    };
+    let (input, output) = (socket("t1"), socket("t2"));
+    assert_eq!(
+        mtu_drops(name),
+        Some(0),
+        "a fresh pipeline has dropped nothing"
+    );
+    for len in [560, LARGEST_OUT - PUSHED] {
+        let arrived = exchange(&input, &output, len);
+        let lens: Vec<usize> = arrived.iter().map(Vec::len).collect();
+        assert_eq!(lens, [len + PUSHED], "a {len}-byte frame at {hook}");
+        assert_eq!(
+            arrived.first().and_then(|f| f.get(12..14)),
+            Some(&[0x88, 0xb5][..])
+        );
+    }
+    assert_eq!(mtu_drops(name), Some(0));
+    let too_long = LARGEST_OUT - PUSHED + 1;
+    assert!(
+        exchange(&input, &output, too_long).is_empty(),
+        "a {too_long}-byte frame grown to {} left a port of MTU {MTU} at {hook}",
+        too_long + PUSHED
+    );
+    assert_eq!(mtu_drops(name), Some(1), "the drop is counted at {hook}");
+}
+
+/// `BPF_PROG_TEST_RUN` at TC: the verdict says drop for the frame that
+/// does not fit, redirect for the one that does, and only the first counts.
+fn test_run_scenario(name: &str) {
+    let _loaded = load(name, "tc");
+    let deployment = p4bpf_runtime::deploy::Deployment::open(name).expect("pipeline");
+    let program = deployment.program().expect("program");
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
+    let run = |len: usize| {
+        p4bpf_runtime::test_run::run(fd, &frame(len), 1)
+            .expect("test run")
+            .retval
+    };
+    const TC_ACT_SHOT: u32 = 2;
+    const TC_ACT_REDIRECT: u32 = 7;
+    assert_eq!(run(LARGEST_OUT - PUSHED), TC_ACT_REDIRECT);
+    assert_eq!(mtu_drops(name), Some(0));
+    assert_eq!(run(LARGEST_OUT - PUSHED + 1), TC_ACT_SHOT);
+    assert_eq!(run(1400), TC_ACT_SHOT);
+    assert_eq!(mtu_drops(name), Some(2));
+}
+
+/// Runs `scenario` in a fresh network namespace, or says why not.
+fn in_fresh_namespace(what: &str, scenario: impl FnOnce() + Send) {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED {what}: {why}");
+        return;
+    }
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| match netns::enter_fresh() {
+                Ok(()) => scenario(),
+                Err(why) => eprintln!("SKIPPED {what}: {why}"),
+            })
+            .join()
+            .expect("the scenario ran");
+    });
+}
+
+#[test]
+fn at_tc_a_frame_grown_past_the_mtu_is_dropped_and_counted() {
+    let name = format!("mtu_drop_tc_{}", std::process::id());
+    in_fresh_namespace("MTU drops at TC", || live_scenario(&name, "tc"));
+}
+
+#[test]
+fn at_xdp_a_frame_grown_past_the_mtu_is_dropped_and_counted() {
+    let name = format!("mtu_drop_xdp_{}", std::process::id());
+    in_fresh_namespace("MTU drops at XDP", || live_scenario(&name, "xdp"));
+}
+
+#[test]
+fn test_run_sees_the_output_interface_mtu() {
+    let name = format!("mtu_drop_run_{}", std::process::id());
+    in_fresh_namespace("MTU drops through BPF_PROG_TEST_RUN", || {
+        test_run_scenario(&name)
+    });
+}
