@@ -59,9 +59,10 @@ fn frame(len: usize) -> Vec<u8> {
     f
 }
 
-/// The pipeline `name` at `hook` on `p1` (port 1) and `p2` (port 2, MTU
-/// 600 on both ends), in the current namespace.
-fn load(name: &str, hook: &str) -> Loaded {
+/// The pipeline `name` of `source` (the fixture's P4 or an object) at
+/// `hook` on `p1` (port 1) and `p2` (port 2, MTU 600 on both ends), in
+/// the current namespace.
+fn load(name: &str, hook: &str, source: &Path) -> Loaded {
     for port in ["1", "2"] {
         netns::veth_pair(&format!("p{port}"), &format!("t{port}"), None).expect("veth pair");
     }
@@ -71,7 +72,6 @@ fn load(name: &str, hook: &str) -> Loaded {
     // At XDP a frame redirected into p2 reaches t2 through the peer's
     // NAPI, which GRO turns on.
     netns::tool("ethtool", &["-K", "t2", "gro", "on"]).expect("GRO on");
-    let source = program();
     let source = source.to_string_lossy();
     p4bpf_ok(&["pipeline", "load", &source, "--name", name, "--hook", hook]);
     let loaded = Loaded(name.to_string());
@@ -104,7 +104,7 @@ fn exchange(input: &PacketSocket, output: &PacketSocket, len: usize) -> Vec<Vec<
 }
 
 fn live_scenario(name: &str, hook: &str) {
-    let _loaded = load(name, hook);
+    let _loaded = load(name, hook, &program());
     let socket = |interface: &str| {
         let index = ifindex(interface).expect("tester interface");
         PacketSocket::bind(index, interface).expect("socket")
@@ -137,22 +137,54 @@ fn live_scenario(name: &str, hook: &str) {
 /// `BPF_PROG_TEST_RUN` at TC: the verdict says drop for the frame that
 /// does not fit, redirect for the one that does, and only the first counts.
 fn test_run_scenario(name: &str) {
-    let _loaded = load(name, "tc");
-    let deployment = p4bpf_runtime::deploy::Deployment::open(name).expect("pipeline");
-    let program = deployment.program().expect("program");
-    let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
-    let run = |len: usize| {
-        p4bpf_runtime::test_run::run(fd, &frame(len), 1)
-            .expect("test run")
-            .retval
-    };
-    const TC_ACT_SHOT: u32 = 2;
-    const TC_ACT_REDIRECT: u32 = 7;
+    let _loaded = load(name, "tc", &program());
+    let run = |len| test_run(name, len);
     assert_eq!(run(LARGEST_OUT - PUSHED), TC_ACT_REDIRECT);
     assert_eq!(mtu_drops(name), Some(0));
     assert_eq!(run(LARGEST_OUT - PUSHED + 1), TC_ACT_SHOT);
     assert_eq!(run(1400), TC_ACT_SHOT);
     assert_eq!(mtu_drops(name), Some(2));
+}
+
+const TC_ACT_SHOT: u32 = 2;
+const TC_ACT_REDIRECT: u32 = 7;
+
+/// The verdict of pipeline `name` on a `len`-byte frame, by `BPF_PROG_TEST_RUN`.
+fn test_run(name: &str, len: usize) -> u32 {
+    let deployment = p4bpf_runtime::deploy::Deployment::open(name).expect("pipeline");
+    let program = deployment.program().expect("program");
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
+    p4bpf_runtime::test_run::run(fd, &frame(len), 1)
+        .expect("test run")
+        .retval
+}
+
+/// A traced build's record of the drop: `p4bpf trace` names the MTU, the
+/// interface and the length, then the verdict.
+fn trace_scenario(name: &str) {
+    let dir = common::scratch_dir(&format!("mtu_drop_trace_{}", std::process::id()));
+    let source = program();
+    let (source, out) = (source.to_string_lossy(), dir.to_string_lossy());
+    p4bpf_ok(&["compile", &source, "--hook", "tc", "--trace", "-o", &out]);
+    let _loaded = load(name, "tc", &dir.join("push_tunnel.o"));
+    let follower = std::process::Command::new(env!("CARGO_BIN_EXE_p4bpf"))
+        .args(["trace", name, "--count", "1", "--seconds", "30", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("p4bpf trace starts");
+    // Records wait in the ring until read, so the follower may open it late.
+    assert_eq!(test_run(name, LARGEST_OUT - PUSHED + 1), TC_ACT_SHOT);
+    let traced = follower
+        .wait_with_output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let p2 = ifindex("p2").expect("port 2");
+    let record = format!(
+        r#"{{"drop":"mtu","ifindex":{p2},"mtu":600,"length":{}}}"#,
+        LARGEST_OUT + 1
+    );
+    assert!(traced.contains(&record), "{record} in {traced}");
+    assert!(traced.contains(r#""verdict":"drop""#), "{traced}");
 }
 
 /// Runs `scenario` in a fresh network namespace, or says why not.
@@ -190,4 +222,10 @@ fn test_run_sees_the_output_interface_mtu() {
     in_fresh_namespace("MTU drops through BPF_PROG_TEST_RUN", || {
         test_run_scenario(&name)
     });
+}
+
+#[test]
+fn a_traced_build_says_why_it_dropped() {
+    let name = format!("mtu_drop_trace_{}", std::process::id());
+    in_fresh_namespace("MTU drop traces", || trace_scenario(&name));
 }
