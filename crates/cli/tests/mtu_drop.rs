@@ -26,7 +26,11 @@ const PUSHED: usize = 20;
 const WAIT_MS: i32 = 300;
 
 fn program() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mtu_drop/push_tunnel.p4")
+    fixture("push_tunnel")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/mtu_drop/{name}.p4"))
 }
 
 /// Unloads the pipeline however the test ends (the namespace and its
@@ -148,6 +152,35 @@ fn test_run_scenario(name: &str) {
 
 const TC_ACT_SHOT: u32 = 2;
 const TC_ACT_REDIRECT: u32 = 7;
+const XDP_DROP: u32 = 1;
+const XDP_REDIRECT: u32 = 4;
+
+/// Each architecture's program that pushes 20 bytes and sends to port 2
+/// (PSA and v1model push in egress), at both hooks: the frame that fits
+/// is redirected, the one that does not is dropped and counted.
+fn architectures_scenario(pid: u32) {
+    for program in ["push_tunnel", "psa_push", "v1model_push"] {
+        for (hook, drop, redirect) in [
+            ("tc", TC_ACT_SHOT, TC_ACT_REDIRECT),
+            ("xdp", XDP_DROP, XDP_REDIRECT),
+        ] {
+            let name = format!("mtu_{program}_{hook}_{pid}");
+            let loaded = load(&name, hook, &fixture(program));
+            assert_eq!(test_run(&name, LARGEST_OUT - PUSHED), redirect, "{name}");
+            assert_eq!(test_run(&name, LARGEST_OUT - PUSHED + 1), drop, "{name}");
+            assert_eq!(mtu_drops(&name), Some(1), "{name}");
+            drop_pipeline(loaded);
+        }
+    }
+}
+
+/// Unloads the pipeline and removes the veth pairs for the next one.
+fn drop_pipeline(loaded: Loaded) {
+    std::mem::drop(loaded);
+    for port in ["p1", "p2"] {
+        netns::tool("ip", &["link", "del", port]).expect("veth removed");
+    }
+}
 
 /// The verdict of pipeline `name` on a `len`-byte frame, by `BPF_PROG_TEST_RUN`.
 fn test_run(name: &str, len: usize) -> u32 {
@@ -228,4 +261,12 @@ fn test_run_sees_the_output_interface_mtu() {
 fn a_traced_build_says_why_it_dropped() {
     let name = format!("mtu_drop_trace_{}", std::process::id());
     in_fresh_namespace("MTU drop traces", || trace_scenario(&name));
+}
+
+#[test]
+fn every_architecture_checks_where_it_sends() {
+    let pid = std::process::id();
+    in_fresh_namespace("MTU drops of each architecture", || {
+        architectures_scenario(pid)
+    });
 }
