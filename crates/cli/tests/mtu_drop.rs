@@ -5,9 +5,11 @@
 //! up to 600 + 14 (Ethernet) + 4 (a VLAN tag) = 618 bytes, so a 598-byte
 //! frame (618 out) arrives and a 599-byte one (619) does not, and
 //! `p4bpf pipeline show` says 1 MTU drop. Live at TC and XDP in a fresh
-//! network namespace, and through `BPF_PROG_TEST_RUN`, whose skb's
-//! `bpf_check_mtu` sees the namespace's interfaces. Needs root, BPF,
-//! clang and `ip`; skips saying which is missing.
+//! network namespace, and through `BPF_PROG_TEST_RUN`, whose
+//! `bpf_check_mtu` sees the namespace's interfaces: the same for PSA and
+//! v1model programs that push in egress, for multicast copies (only the
+//! grown copy is dropped), and as a traced build's record. Needs root,
+//! BPF, clang, `ip` and `ethtool`; skips saying which is missing.
 
 mod common;
 
@@ -67,19 +69,26 @@ fn frame(len: usize) -> Vec<u8> {
 /// `hook` on `p1` (port 1) and `p2` (port 2, MTU 600 on both ends), in
 /// the current namespace.
 fn load(name: &str, hook: &str, source: &Path) -> Loaded {
-    for port in ["1", "2"] {
-        netns::veth_pair(&format!("p{port}"), &format!("t{port}"), None).expect("veth pair");
+    load_on(name, hook, source, &["1", "2"])
+}
+
+/// As [`load`] on `ports`, the last one with MTU 600.
+fn load_on(name: &str, hook: &str, source: &Path, ports: &[&str]) -> Loaded {
+    for port in ports {
+        let outer = format!("t{port}");
+        netns::veth_pair(&format!("p{port}"), &outer, None).expect("veth pair");
+        // At XDP a frame redirected into `pN` reaches `tN` through the
+        // peer's NAPI, which GRO turns on.
+        netns::tool("ethtool", &["-K", &outer, "gro", "on"]).expect("GRO on");
     }
-    for interface in ["p2", "t2"] {
-        netns::tool("ip", &["link", "set", interface, "mtu", MTU]).expect("MTU 600");
+    let last = ports.last().copied().unwrap_or_default();
+    for interface in [format!("p{last}"), format!("t{last}")] {
+        netns::tool("ip", &["link", "set", &interface, "mtu", MTU]).expect("MTU 600");
     }
-    // At XDP a frame redirected into p2 reaches t2 through the peer's
-    // NAPI, which GRO turns on.
-    netns::tool("ethtool", &["-K", "t2", "gro", "on"]).expect("GRO on");
     let source = source.to_string_lossy();
     p4bpf_ok(&["pipeline", "load", &source, "--name", name, "--hook", hook]);
     let loaded = Loaded(name.to_string());
-    for port in ["1", "2"] {
+    for port in ports {
         let interface = format!("p{port}");
         p4bpf_ok(&["port", "add", name, &interface, "--port", port]);
     }
@@ -95,25 +104,59 @@ fn mtu_drops(name: &str) -> Option<u64> {
 
 /// Sends a `len`-byte frame in on port 1; the frames that left port 2.
 fn exchange(input: &PacketSocket, output: &PacketSocket, len: usize) -> Vec<Vec<u8>> {
+    exchange_all(input, &[output], len).concat()
+}
+
+/// Sends a `len`-byte frame in on port 1; the frames that left each of
+/// `outputs`, in their order.
+fn exchange_all(input: &PacketSocket, outputs: &[&PacketSocket], len: usize) -> Vec<Vec<Vec<u8>>> {
     input.send(&frame(len)).expect("send");
-    let mut out = vec![];
-    while wait_any(&[output], WAIT_MS).expect("poll") {
-        while let Some(f) = output.receive().expect("receive") {
-            if !f.outgoing {
-                out.push(f.bytes);
+    let mut out = vec![vec![]; outputs.len()];
+    while wait_any(outputs, WAIT_MS).expect("poll") {
+        for (socket, frames) in outputs.iter().zip(out.iter_mut()) {
+            while let Some(f) = socket.receive().expect("receive") {
+                if !f.outgoing {
+                    frames.push(f.bytes);
+                }
             }
         }
     }
     out
 }
 
+/// The tester's side of port `port`.
+fn tester(port: &str) -> PacketSocket {
+    let interface = format!("t{port}");
+    let index = ifindex(&interface).expect("tester interface");
+    PacketSocket::bind(index, &interface).expect("socket")
+}
+
+/// Multicast copies: egress grows only the copy to port 3 (MTU 600); the
+/// copy to port 2 of the same frame still leaves, the grown one is
+/// dropped and counted in the program copies run in.
+fn copies_scenario(name: &str, hook: &str) {
+    let _loaded = load_on(name, hook, &fixture("multicast_push"), &["1", "2", "3"]);
+    p4bpf_ok(&["mcast", "set", name, "1", "2:1", "3:7"]);
+    let (input, two, three) = (tester("1"), tester("2"), tester("3"));
+    let lens = |len| -> Vec<Vec<usize>> {
+        let out = exchange_all(&input, &[&two, &three], len);
+        out.iter()
+            .map(|f| f.iter().map(Vec::len).collect())
+            .collect()
+    };
+    let fits = LARGEST_OUT - PUSHED;
+    assert_eq!(lens(fits), [vec![fits], vec![fits + PUSHED]], "at {hook}");
+    assert_eq!(lens(fits + 1), [vec![fits + 1], vec![]], "at {hook}");
+    assert_eq!(
+        mtu_drops(name),
+        Some(1),
+        "the copy's drop is counted at {hook}"
+    );
+}
+
 fn live_scenario(name: &str, hook: &str) {
     let _loaded = load(name, hook, &program());
-    let socket = |interface: &str| {
-        let index = ifindex(interface).expect("tester interface");
-        PacketSocket::bind(index, interface).expect("socket")
-    };
-    let (input, output) = (socket("t1"), socket("t2"));
+    let (input, output) = (tester("1"), tester("2"));
     assert_eq!(
         mtu_drops(name),
         Some(0),
@@ -178,7 +221,7 @@ fn architectures_scenario(pid: u32) {
 fn drop_pipeline(loaded: Loaded) {
     std::mem::drop(loaded);
     for port in ["p1", "p2"] {
-        netns::tool("ip", &["link", "del", port]).expect("veth removed");
+        netns::tool("ip", &["link", "del", port]).expect("veth pair removed");
     }
 }
 
@@ -268,5 +311,17 @@ fn every_architecture_checks_where_it_sends() {
     let pid = std::process::id();
     in_fresh_namespace("MTU drops of each architecture", || {
         architectures_scenario(pid)
+    });
+}
+
+#[test]
+fn multicast_copies_grown_past_the_mtu_are_dropped_and_counted() {
+    let pid = std::process::id();
+    in_fresh_namespace("MTU drops of copies", || {
+        copies_scenario(&format!("mtu_copies_tc_{pid}"), "tc");
+        for port in ["p1", "p2", "p3"] {
+            netns::tool("ip", &["link", "del", port]).expect("veth pair removed");
+        }
+        copies_scenario(&format!("mtu_copies_xdp_{pid}"), "xdp");
     });
 }
