@@ -217,6 +217,25 @@ fn architectures_scenario(pid: u32) {
     }
 }
 
+/// PNA's mirror copies: the packet leaves by port 2 (MTU 1500) and its
+/// copy to session 5's port 3 (MTU 600) is dropped and counted when it
+/// does not fit (at XDP in the mirror devmap's program).
+fn mirror_scenario(name: &str, hook: &str) {
+    let _loaded = load_on(name, hook, &fixture("pna_mirror_push"), &["1", "2", "3"]);
+    p4bpf_ok(&["clone", "set", name, "5", "3"]);
+    let (input, two, three) = (tester("1"), tester("2"), tester("3"));
+    let lens = |len| -> Vec<Vec<usize>> {
+        let out = exchange_all(&input, &[&two, &three], len);
+        out.iter()
+            .map(|f| f.iter().map(Vec::len).collect())
+            .collect()
+    };
+    let (fits, grown) = (LARGEST_OUT - PUSHED, LARGEST_OUT);
+    assert_eq!(lens(fits), [vec![grown], vec![grown]], "at {hook}");
+    assert_eq!(lens(fits + 1), [vec![grown + 1], vec![]], "at {hook}");
+    assert_eq!(mtu_drops(name), Some(1), "the mirror copy's drop at {hook}");
+}
+
 /// Unloads the pipeline and removes the veth pairs for the next one.
 fn drop_pipeline(loaded: Loaded) {
     std::mem::drop(loaded);
@@ -323,5 +342,17 @@ fn multicast_copies_grown_past_the_mtu_are_dropped_and_counted() {
             netns::tool("ip", &["link", "del", port]).expect("veth pair removed");
         }
         copies_scenario(&format!("mtu_copies_xdp_{pid}"), "xdp");
+    });
+}
+
+#[test]
+fn pna_mirror_copies_grown_past_the_mtu_are_dropped_and_counted() {
+    let pid = std::process::id();
+    in_fresh_namespace("MTU drops of mirror copies", || {
+        mirror_scenario(&format!("mtu_mirror_tc_{pid}"), "tc");
+        for port in ["p1", "p2", "p3"] {
+            netns::tool("ip", &["link", "del", port]).expect("veth pair removed");
+        }
+        mirror_scenario(&format!("mtu_mirror_xdp_{pid}"), "xdp");
     });
 }
