@@ -179,6 +179,8 @@ fn live_scenario(name: &str, hook: &str) {
         too_long + PUSHED
     );
     assert_eq!(mtu_drops(name), Some(1), "the drop is counted at {hook}");
+    let json = p4bpf_ok(&["pipeline", "show", name, "--json"]);
+    assert!(json.contains(r#""mtu_drops": 1}"#), "{json}");
 }
 
 /// `BPF_PROG_TEST_RUN` at TC: the verdict says drop for the frame that
