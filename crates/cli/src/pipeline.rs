@@ -252,6 +252,11 @@ fn summary_lines(summary: &Summary) -> Vec<String> {
             "atomic\t{skipped} blocks skipped (lock word not won)"
         ));
     }
+    if let Some(drops) = summary.mtu_drops {
+        lines.push(format!(
+            "mtu drops\t{drops}\tgrown past the output port's MTU"
+        ));
+    }
     lines
 }
 
@@ -291,8 +296,11 @@ fn summary_json(summary: &Summary) -> String {
         .skipped_atomic_blocks
         .map(|n| format!(", \"skipped_atomic_blocks\": {n}"))
         .unwrap_or_default();
+    let mtu_drops = summary
+        .mtu_drops
+        .map_or(String::new(), |n| format!(", \"mtu_drops\": {n}"));
     format!(
-        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]{skipped}}}",
+        "{}, \"program_id\": {}, \"tables\": [{}], \"counters\": [{}], \"ports\": [{}]{skipped}{mtu_drops}}}",
         head.trim_end_matches('}'),
         summary.program_id,
         tables.join(", "),

@@ -233,6 +233,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
         port_map: crate::emit::port_map(prog),
         output_record: crate::emit::output_record(prog),
         ingress_port_map: crate::emit::ingress_port_map(prog),
+        mtu_drops: crate::emit::mtu_drops_map(prog),
         trace: None,
         table_stats: None,
         table_acls: table_acls(prog),

@@ -142,6 +142,12 @@ pub struct Pipeline {
     /// `None` when the program does not read its ingress port.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ingress_port_map: Option<String>,
+    /// One-entry `BPF_MAP_TYPE_PERCPU_ARRAY` (key u32 0, value u64 per CPU)
+    /// counting the packets dropped because the deparser made them longer
+    /// than the output interface forwards. `None` (and left out of the
+    /// JSON) when the program cannot grow a packet it sends to a port.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtu_drops: Option<String>,
     /// What the records of a traced build refer to; `None` (and left out
     /// of the JSON) in the normal build.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -837,6 +843,7 @@ mod tests {
             port_map: None,
             output_record: None,
             ingress_port_map: None,
+            mtu_drops: None,
             trace: None,
             table_stats: None,
             table_acls: vec![TableAcl {

@@ -12,6 +12,7 @@
 //! | [`TABLE`] | index in [`Trace::tables`] | [`HIT`] bit, action code | key struct, then value struct (zeros when none); for a const table, the key struct then the `u32` entry index |
 //! | [`EXTERN`] | index in [`Trace::extern_calls`] | 0 | each argument, then the result if any: u64 each |
 //! | [`VERDICT`] | 0 | the program's return value | u32 output port, u32 parser error, then [`Trace::headers`] validity, one bit each, LSB first |
+//! | [`DROP`] | the reason: [`DROP_MTU`] | the output interface's MTU | u32 its ifindex (0: the input one), u32 the packet's length |
 //!
 //! Records of one packet are written in order on one CPU (XDP and TC run
 //! with migration disabled), so a reader groups them by `cpu`: a `BEGIN`
@@ -24,6 +25,12 @@ pub const STATE: u16 = 2;
 pub const TABLE: u16 = 3;
 pub const VERDICT: u16 = 4;
 pub const EXTERN: u16 = 5;
+/// The program drops the packet for a reason the verdict cannot tell.
+pub const DROP: u16 = 6;
+
+/// A `DROP` record's reason: the deparser made the packet longer than
+/// the output interface forwards (its MTU, link header and a VLAN tag).
+pub const DROP_MTU: u16 = 1;
 
 /// In a `TABLE` record's `detail`: the lookup found an entry.
 pub const HIT: u32 = 1 << 31;

@@ -38,6 +38,7 @@ pub mod lock_words;
 pub mod map;
 pub mod map_source;
 pub mod meter;
+pub mod mtu_drops;
 pub mod multicast;
 pub mod names;
 pub mod object;

@@ -1,8 +1,9 @@
 //! What `p4bpf top` shows of a loaded pipeline: per port the interface's
 //! packets and bytes (received and sent), per counter its packets and
 //! bytes over every cell, per table its entries and, for a build with
-//! table stats (`--table-stats` or `--trace`), its hits and misses; two
-//! samples make rates.
+//! table stats (`--table-stats` or `--trace`), its hits and misses, and
+//! for a program that can grow packets the ones dropped for outgrowing a
+//! port's MTU; two samples make rates.
 
 use crate::control;
 use crate::counter::CounterValue;
@@ -20,6 +21,8 @@ pub struct Sample {
     /// Counter name, packets, bytes (summed over cells and CPUs).
     pub counters: Vec<(String, u64, u64)>,
     pub tables: Vec<TableTotals>,
+    /// Packets dropped for outgrowing a port's MTU ([`crate::mtu_drops`]).
+    pub mtu_drops: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,6 +76,7 @@ pub fn sample(deployment: &Deployment) -> Result<Sample> {
         ports,
         counters,
         tables: table_totals(deployment)?,
+        mtu_drops: crate::mtu_drops::total(deployment, description)?,
     })
 }
 
@@ -168,6 +172,12 @@ pub fn rates(before: &Sample, after: &Sample) -> Vec<String> {
             _ => lines.push(format!("table {}: {entries}", a.name)),
         }
     }
+    if let (Some(b), Some(a)) = (before.mtu_drops, after.mtu_drops) {
+        lines.push(format!(
+            "mtu drops: {:.1} packets/s grown past the output port's MTU",
+            rate(b, a)
+        ));
+    }
     if after.tables.iter().any(|t| t.hits_misses.is_none()) {
         lines.push(NO_TABLE_STATS.into());
     }
@@ -188,6 +198,7 @@ mod tests {
                 entries: Some(3),
                 hits_misses,
             }],
+            mtu_drops: None,
         }
     }
 
@@ -207,5 +218,20 @@ mod tests {
             "{plain:?}"
         );
         assert_eq!(plain.last().map(String::as_str), Some(NO_TABLE_STATS));
+    }
+
+    #[test]
+    fn mtu_drops_show_as_a_rate_only_when_the_program_counts_them() {
+        let t0 = Instant::now();
+        let t1 = t0 + std::time::Duration::from_secs(2);
+        let with = |at, n| Sample {
+            mtu_drops: n,
+            ..sample(at, None)
+        };
+        let counted = rates(&with(t0, Some(2)), &with(t1, Some(8)));
+        let line = "mtu drops: 3.0 packets/s grown past the output port's MTU";
+        assert!(counted.contains(&line.to_string()), "{counted:?}");
+        let plain = rates(&with(t0, None), &with(t1, None));
+        assert!(!plain.iter().any(|l| l.starts_with("mtu drops")));
     }
 }

@@ -36,6 +36,18 @@ pub enum Event {
     State(String),
     Table(TableApply),
     Extern(ExternCall),
+    /// Dropped before it left: longer than the output interface forwards.
+    MtuDrop(MtuDrop),
+}
+
+/// A packet the deparser grew past the output interface's MTU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MtuDrop {
+    /// The output interface (0: the one it came in on).
+    pub ifindex: u32,
+    pub mtu: u32,
+    /// The packet's length as it would have left.
+    pub length: u32,
 }
 
 /// An extern instance's method called, with its arguments and result.
@@ -159,6 +171,7 @@ impl Decoder {
                 layout::EXTERN => packet
                     .events
                     .push(Event::Extern(extern_call(trace, head, data)?)),
+                layout::DROP => packet.events.push(drop_event(head, data)?),
                 layout::VERDICT => {
                     packet.verdict = Some(verdict(pipeline, trace, head, data));
                     done.extend(self.open.remove(&head.cpu));
@@ -254,6 +267,25 @@ fn extern_call(trace: &Trace, head: RecordHead, data: &[u8]) -> Result<ExternCal
     })
 }
 
+fn drop_event(head: RecordHead, data: &[u8]) -> Result<Event> {
+    let u32_at = |at: usize| {
+        data.get(at..at + 4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_ne_bytes)
+    };
+    match (head.what, u32_at(0), u32_at(4)) {
+        (layout::DROP_MTU, Some(ifindex), Some(length)) => Ok(Event::MtuDrop(MtuDrop {
+            ifindex,
+            mtu: head.detail,
+            length,
+        })),
+        (reason, ..) => Err(bad(format!(
+            "a drop record of reason {reason} with {} bytes is not understood",
+            data.len()
+        ))),
+    }
+}
+
 /// A const table's key and the arguments of the entry that matched.
 fn code_table_apply(traced: &layout::TracedTable, data: &[u8], apply: &mut TableApply) {
     let (key, entry) = data.split_at(data.len().min(traced.key_size as usize));
@@ -347,6 +379,11 @@ impl fmt::Display for PacketTrace {
                         None => writeln!(f)?,
                     }
                 }
+                Event::MtuDrop(d) => writeln!(
+                    f,
+                    "    dropped: {} bytes do not fit MTU {} of interface {} (with its link header and a VLAN tag)",
+                    d.length, d.mtu, d.ifindex
+                )?,
             }
         }
         match &self.verdict {
@@ -409,6 +446,10 @@ impl PacketTrace {
                         x.result.map_or("null".into(), |r| r.to_string())
                     )
                 }
+                Event::MtuDrop(d) => format!(
+                    "{{\"drop\":\"mtu\",\"ifindex\":{},\"mtu\":{},\"length\":{}}}",
+                    d.ifindex, d.mtu, d.length
+                ),
             })
             .collect();
         let verdict =

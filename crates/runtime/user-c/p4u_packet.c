@@ -235,6 +235,14 @@ long bpf_redirect(__u32 ifindex, __u64 flags)
     return flags ? XDP_ABORTED : XDP_REDIRECT;
 }
 
+/* The host has no interfaces to measure: as the kernel's answer for an
+ * unknown one, which the generated code leaves to the redirect. */
+long bpf_check_mtu(void *ctx, __u32 ifindex, __u32 *mtu_len, __s32 len_diff, __u64 flags)
+{
+    (void)ctx, (void)ifindex, (void)mtu_len, (void)len_diff, (void)flags;
+    return -ENODEV;
+}
+
 long p4u_redirect_map(struct p4u_map *map, __u32 key, __u64 flags)
 {
     /* The kernel's rule: the low two bits are the verdict when the key is

@@ -29,6 +29,7 @@ mod inline_exit;
 mod lock_domains;
 mod lock_word;
 mod maps;
+mod mtu;
 mod packet;
 mod packet_key;
 mod parser;
@@ -94,6 +95,7 @@ use stmt::Ctx;
 
 pub use direct::direct_description;
 pub use externs::register_initials;
+pub use mtu::mtu_drops_map;
 pub use pna_mirror::mirror_sessions_description;
 pub use ports::{ingress_port_map, port_map};
 pub use register_composite::composite_registers;
@@ -158,6 +160,9 @@ pub struct Emitter<'p> {
     /// How many places run each action, counted as the calls are written
     /// ([`write_through`]: an action run from one place needs no barrier).
     action_calls: RefCell<BTreeMap<crate::ir::ActionId, u32>>,
+    /// Sends check the packet against the port's MTU ([`mtu`]): decided
+    /// on the whole program, which PSA's egress function is a cut of.
+    mtu_checked: bool,
 }
 
 /// What goes into the C file besides the program.
@@ -263,6 +268,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
         caches: options.caches.clone(),
         output_record: output_record(prog).filter(|_| options.port_notes),
         action_calls: RefCell::default(),
+        mtu_checked: mtu_drops_map(prog).is_some(),
     };
     e.writes = Writes::of(prog, &e.facts);
     e.plan = e.deparse_plan();
@@ -318,6 +324,7 @@ pub fn emit(prog: &Program, options: &EmitOptions) -> String {
     }
     out.push_str(&e.ingress_port_definitions());
     out.push_str(&e.port_map_definition());
+    out.push_str(&e.mtu_check_definitions());
     out.push_str(&e.replication_definitions());
     out.push_str(&e.pna_mirror_definitions());
     out.push_str(&e.pna_xdp_mirror_definitions());
@@ -705,7 +712,9 @@ impl Emitter<'_> {
                 // At TC a transmit is a redirect like any other: noted.
                 let same_port = format!("{:#x} /* the input port */", p4bpf_layout::SAME_PORT);
                 let note = self.port_note(&same_port).filter(|_| self.hook == Hook::Tc);
-                note.into_iter().chain(t.transmit()).collect()
+                note.into_iter()
+                    .chain(t.transmit(self.mtu_checked))
+                    .collect()
             }
             Outcome::Redirect => {
                 let port = self

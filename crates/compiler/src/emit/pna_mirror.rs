@@ -123,7 +123,11 @@ impl Emitter<'_> {
                         "u32 *ifindex = bpf_map_lookup_elem(&{ports}, &port)"
                     )),
                     CStmt::If {
-                        cond: "ifindex".into(),
+                        cond: match self.mtu_checked {
+                            // A copy that outgrew its port is not sent (`emit/mtu.rs`).
+                            true => "ifindex && !p4bpf_over_mtu(skb, *ifindex)".into(),
+                            false => "ifindex".into(),
+                        },
                         then: vec![line("bpf_clone_redirect(skb, *ifindex, 0)")],
                         other: vec![],
                     },

@@ -125,10 +125,11 @@ impl Emitter<'_> {
     }
 
     /// Statements that send the packet out of P4 port `port` (a C
-    /// expression), dropping it when the port has no interface.
+    /// expression), dropping it when the port has no interface or, for a
+    /// program that may grow it, when it outgrew the port (`emit/mtu.rs`).
     pub fn redirect_to_port(&self, port: &str) -> Vec<CStmt> {
         let name = port_map(self.prog).unwrap_or_default();
-        self.target.redirect(&name, port)
+        self.target.redirect(&name, port, self.mtu_checked)
     }
 }
 

@@ -127,9 +127,11 @@ impl Emitter<'_> {
         }
         let (pass, drop) = (self.target.pass(), self.target.drop());
         if egress_start(self.prog).is_none() {
-            return Some(vec![CStmt::Return(format!(
+            let mut out = self.copy_mtu_drop(None);
+            out.push(CStmt::Return(format!(
                 "{pass} /* out of the port the copy was sent to */"
-            ))]);
+            )));
+            return Some(out);
         }
         // At XDP the egress's own verdict is a redirect, which a devmap
         // program cannot return: its XDP_PASS sends the copy on.
@@ -137,17 +139,17 @@ impl Emitter<'_> {
             p4bpf_layout::Hook::Tc => format!("verdict == {drop}"),
             p4bpf_layout::Hook::Xdp => format!("verdict == {drop} || verdict == XDP_ABORTED"),
         };
-        Some(vec![
-            line(format!(
-                "int verdict = {}({}, st{})",
-                self.egress_function_name(),
-                self.target.context(),
-                self.fuse_call_args(true)
-            )),
-            CStmt::Return(format!(
-                "{dropped} ? {drop} : {pass} /* out of the port the copy was sent to */"
-            )),
-        ])
+        let mut out = vec![line(format!(
+            "int verdict = {}({}, st{})",
+            self.egress_function_name(),
+            self.target.context(),
+            self.fuse_call_args(true)
+        ))];
+        out.extend(self.copy_mtu_drop(Some(&dropped)));
+        out.push(CStmt::Return(format!(
+            "{dropped} ? {drop} : {pass} /* out of the port the copy was sent to */"
+        )));
+        Some(out)
     }
 }
 
@@ -193,6 +195,7 @@ pub fn egress_function(e: &mut Emitter) -> String {
         caches: e.caches.clone(),
         output_record: e.output_record.clone(),
         action_calls: RefCell::new(std::mem::take(e.action_calls.get_mut())),
+        mtu_checked: e.mtu_checked,
     };
     let mut text = match &egress.fused_ingress {
         Some(fusion) => egress.fuse_write_function(fusion),

@@ -272,6 +272,7 @@ impl Emitter<'_> {
                 other: vec![],
             });
         }
+        steps.extend(self.copy_mtu_drop(None));
         steps.push(CStmt::Return(format!(
             "{pass} /* out of the port the copy was sent to */"
         )));

@@ -222,6 +222,9 @@ impl Emitter<'_> {
                 then: vec![line(format!("{p}_mirror_add(plan, original_port)"))],
                 other: vec![],
             },
+        ]);
+        body.extend(self.mirror_mtu_drops());
+        body.extend([
             line("*seq = next"),
             line("plan->seq = next"),
             CStmt::If {
@@ -246,6 +249,19 @@ impl Emitter<'_> {
         super::c::print(&body, 1, &mut out);
         out.push_str("}\n\n");
         out
+    }
+
+    /// The planned frames that do not fit their interface, counted: the
+    /// kernel's broadcast drops them before the devmap's program runs
+    /// (`xdp_ok_fwd_dev`), so they are counted here (`emit/mtu.rs`).
+    fn mirror_mtu_drops(&self) -> Vec<CStmt> {
+        if !self.mtu_checked {
+            return vec![];
+        }
+        vec![CStmt::For {
+            head: format!("u32 i = 0; i < {MAX_FRAMES} && i < plan->count; i++"),
+            body: vec![line("p4bpf_over_mtu(ctx, plan->ifindex[i])")],
+        }]
     }
 
     /// `original` and `original_port`: whether the packet itself leaves by

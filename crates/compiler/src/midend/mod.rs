@@ -13,8 +13,9 @@
 //! Analyses the emitter asks: header validity ([`validity::HeaderFacts`]),
 //! field def-use ([`defuse`]) and the parser-to-deparser correspondence
 //! ([`correspond`]) that decides how the deparser treats the packet,
-//! where parser paths leave headers ([`placement`]), and the metadata
-//! fields no one reads, left out of the per-packet reset ([`resets`]).
+//! where parser paths leave headers ([`placement`]), the metadata
+//! fields no one reads, left out of the per-packet reset ([`resets`]),
+//! and whether the deparsers may grow a packet ([`growth`]).
 //! Inlining of controls and functions happens in the lowering; arithmetic
 //! folding and propagation across branches are left to clang, which does
 //! them on the C as long as state is on the stack.
@@ -24,6 +25,7 @@ pub mod correspond;
 pub mod defuse;
 pub mod direct_uses;
 pub mod fold;
+pub mod growth;
 pub mod placement;
 pub mod propagate;
 pub mod resets;

@@ -52,13 +52,34 @@ pub trait Target {
     fn drop(&self) -> &'static str;
     /// The return value for a program failure.
     fn abort(&self) -> &'static str;
-    /// Statements sending the packet back out of its input port.
-    fn transmit(&self) -> Vec<CStmt>;
+    /// Statements sending the packet back out of its input port, first
+    /// dropping it if `mtu_checked` and it does not fit (`emit/mtu.rs`).
+    fn transmit(&self, mtu_checked: bool) -> Vec<CStmt>;
     /// The kind of the ports map (P4 port to ifindex) and why.
     fn port_map_kind(&self) -> (&'static str, &'static str);
     /// Statements sending the packet out of P4 port `port` through the
-    /// ports map `map`, dropping it when the port has no interface.
-    fn redirect(&self, map: &str, port: &str) -> Vec<CStmt>;
+    /// ports map `map`, dropping it when the port has no interface (or,
+    /// if `mtu_checked`, when the packet does not fit it).
+    fn redirect(&self, map: &str, port: &str, mtu_checked: bool) -> Vec<CStmt>;
+}
+
+/// `if (GUARD && p4bpf_over_mtu(ctx, ifindex)) return DROP;` when
+/// `checked` (`emit/mtu.rs`); ifindex 0 is the input interface.
+fn over_mtu_drop(
+    target: &dyn Target,
+    checked: bool,
+    guard: Option<&str>,
+    ifindex: &str,
+) -> Vec<CStmt> {
+    if !checked {
+        return vec![];
+    }
+    let over = format!("p4bpf_over_mtu({}, {ifindex})", target.context());
+    vec![CStmt::If {
+        cond: guard.map_or(over.clone(), |g| format!("{g} && {over}")),
+        then: vec![CStmt::Return(target.drop().into())],
+        other: vec![],
+    }]
 }
 
 /// The primitives of `hook`.

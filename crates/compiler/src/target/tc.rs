@@ -3,7 +3,7 @@
 //! `p4bpf_skb_shrink`, ports through a hash looked up before
 //! `bpf_redirect` (devmaps are XDP-only).
 
-use super::Target;
+use super::{over_mtu_drop, Target};
 use crate::emit::c::{line, CStmt};
 
 pub struct Tc;
@@ -81,18 +81,29 @@ impl Target for Tc {
         "TC_ACT_SHOT"
     }
     // A redirect to the receiving interface.
-    fn transmit(&self) -> Vec<CStmt> {
-        vec![CStmt::Return("bpf_redirect(skb->ifindex, 0)".into())]
+    fn transmit(&self, mtu_checked: bool) -> Vec<CStmt> {
+        let mut out = over_mtu_drop(self, mtu_checked, None, "skb->ifindex");
+        out.push(CStmt::Return("bpf_redirect(skb->ifindex, 0)".into()));
+        out
     }
     fn port_map_kind(&self) -> (&'static str, &'static str) {
         ("BPF_MAP_TYPE_HASH", "devmaps are XDP-only")
     }
     /// Through `p4bpf_output_ifindex` (`emit/ports.rs`): the ports map
     /// `map` by its port slots.
-    fn redirect(&self, _map: &str, port: &str) -> Vec<CStmt> {
-        vec![
-            line(format!("u32 out_ifindex = p4bpf_output_ifindex({port})")),
-            CStmt::Return("out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT".into()),
-        ]
+    fn redirect(&self, _map: &str, port: &str, mtu_checked: bool) -> Vec<CStmt> {
+        let mut out = vec![line(format!(
+            "u32 out_ifindex = p4bpf_output_ifindex({port})"
+        ))];
+        out.extend(over_mtu_drop(
+            self,
+            mtu_checked,
+            Some("out_ifindex"),
+            "out_ifindex",
+        ));
+        out.push(CStmt::Return(
+            "out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT".into(),
+        ));
+        out
     }
 }

@@ -1,8 +1,8 @@
 //! XDP: `struct xdp_md`, verdicts `XDP_*`, the head moved with
 //! `bpf_xdp_adjust_head`, ports through a devmap and `bpf_redirect_map`.
 
-use super::Target;
-use crate::emit::c::CStmt;
+use super::{over_mtu_drop, Target};
+use crate::emit::c::{line, CStmt};
 
 pub struct Xdp;
 
@@ -56,15 +56,33 @@ impl Target for Xdp {
         "XDP_ABORTED"
     }
     // The XDP_TX verdict itself says where the packet goes.
-    fn transmit(&self) -> Vec<CStmt> {
-        vec![CStmt::Return("XDP_TX".into())]
+    fn transmit(&self, mtu_checked: bool) -> Vec<CStmt> {
+        let mut out = over_mtu_drop(self, mtu_checked, None, "0 /* the input interface */");
+        out.push(CStmt::Return("XDP_TX".into()));
+        out
     }
     fn port_map_kind(&self) -> (&'static str, &'static str) {
         ("BPF_MAP_TYPE_DEVMAP_HASH", "for bpf_redirect_map")
     }
-    fn redirect(&self, map: &str, port: &str) -> Vec<CStmt> {
-        vec![CStmt::Return(format!(
+    // The devmap's value is the interface: looked up for the MTU check
+    // (programs may read a devmap), else only the redirect reads it.
+    fn redirect(&self, map: &str, port: &str, mtu_checked: bool) -> Vec<CStmt> {
+        let mut out = vec![];
+        if mtu_checked {
+            out.push(line(format!("u32 out_port = {port}")));
+            out.push(line(format!(
+                "u32 *out_ifindex = bpf_map_lookup_elem(&{map}, &out_port)"
+            )));
+        }
+        out.extend(over_mtu_drop(
+            self,
+            mtu_checked,
+            Some("out_ifindex"),
+            "*out_ifindex",
+        ));
+        out.push(CStmt::Return(format!(
             "bpf_redirect_map(&{map}, {port}, XDP_DROP)"
-        ))]
+        )));
+        out
     }
 }

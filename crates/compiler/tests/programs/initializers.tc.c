@@ -228,6 +228,30 @@ static __always_inline u32 p4bpf_output_ifindex(u32 port)
     return ifindex ? *ifindex : 0;
 }
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} initializers_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct __sk_buff *skb, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(skb, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&initializers_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct initializers_state *st)
 {
@@ -377,6 +401,9 @@ dprs_end:;
     }
     case 3:
     {
+        if (p4bpf_over_mtu(skb, skb->ifindex)) {
+            return TC_ACT_SHOT;
+        }
         p4bpf_note_port(0xfffffffe /* the input port */);
         return bpf_redirect(skb->ifindex, 0);
         break;
@@ -385,6 +412,9 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
+        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+            return TC_ACT_SHOT;
+        }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -411,13 +441,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"initializers_ports\",\n"
     "  \"output_record\": \"initializers_output_port\",\n"
-    "  \"ingress_port_map\": \"initializers_in_ports\"\n"
+    "  \"ingress_port_map\": \"initializers_in_ports\",\n"
+    "  \"mtu_drops\": \"initializers_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "255\t268\tinitializers.p4:9\tparser state `prs.start`\n"
-    "274\t298\tinitializers.p4:10\tcontrol `sw`\n"
-    "302\t321\tinitializers.p4:21\tcontrol `dprs`\n"
+    "279\t292\tinitializers.p4:9\tparser state `prs.start`\n"
+    "298\t322\tinitializers.p4:10\tcontrol `sw`\n"
+    "326\t345\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

@@ -129,6 +129,30 @@ struct {
     __uint(max_entries, 512);
 } initializers_ports SEC(".maps");
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} initializers_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct xdp_md *ctx, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(ctx, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&initializers_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct initializers_state *st)
 {
@@ -271,12 +295,20 @@ dprs_end:;
     }
     case 3:
     {
+        if (p4bpf_over_mtu(ctx, 0 /* the input interface */)) {
+            return XDP_DROP;
+        }
         return XDP_TX;
         break;
     }
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
+        u32 out_port = st->omd.output_port;
+        u32 *out_ifindex = bpf_map_lookup_elem(&initializers_ports, &out_port);
+        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+            return XDP_DROP;
+        }
         return bpf_redirect_map(&initializers_ports, st->omd.output_port, XDP_DROP);
         break;
     }
@@ -303,13 +335,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"initializers_ports\",\n"
     "  \"output_record\": \"initializers_output_port\",\n"
-    "  \"ingress_port_map\": \"initializers_in_ports\"\n"
+    "  \"ingress_port_map\": \"initializers_in_ports\",\n"
+    "  \"mtu_drops\": \"initializers_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "149\t162\tinitializers.p4:9\tparser state `prs.start`\n"
-    "168\t192\tinitializers.p4:10\tcontrol `sw`\n"
-    "196\t215\tinitializers.p4:21\tcontrol `dprs`\n"
+    "173\t186\tinitializers.p4:9\tparser state `prs.start`\n"
+    "192\t216\tinitializers.p4:10\tcontrol `sw`\n"
+    "220\t239\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

@@ -427,6 +427,30 @@ static __always_inline u32 p4bpf_output_ifindex(u32 port)
     return ifindex ? *ifindex : 0;
 }
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} psa_fused_egress_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct __sk_buff *skb, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(skb, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&psa_fused_egress_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_fused_egress_state *st)
 {
@@ -980,6 +1004,9 @@ EgDeparser_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
+        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+            return TC_ACT_SHOT;
+        }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -1363,32 +1390,33 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"psa_fused_egress_ports\",\n"
     "  \"output_record\": \"psa_fused_egress_output_port\",\n"
-    "  \"ingress_port_map\": \"psa_fused_egress_in_ports\"\n"
+    "  \"ingress_port_map\": \"psa_fused_egress_in_ports\",\n"
+    "  \"mtu_drops\": \"psa_fused_egress_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "438\t440\tpsa.p4:237\taction `send_to_port`\n"
-    "446\t447\tpsa.p4:246\taction `multicast`\n"
-    "453\t453\tpsa.p4:254\taction `ingress_drop`\n"
-    "459\t459\tpsa.p4:260\taction `egress_drop`\n"
-    "465\t471\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
-    "477\t477\tpsa_fused_egress.p4:59\taction `In.forward`\n"
-    "483\t495\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
-    "501\t504\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
-    "510\t510\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "652\t659\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "664\t742\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "745\t784\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "797\t811\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "814\t814\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "822\t833\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "1057\t1077\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "1080\t1098\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "1101\t1126\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1129\t1144\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1157\t1209\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1157\t1205\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1219\t1238\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "462\t464\tpsa.p4:237\taction `send_to_port`\n"
+    "470\t471\tpsa.p4:246\taction `multicast`\n"
+    "477\t477\tpsa.p4:254\taction `ingress_drop`\n"
+    "483\t483\tpsa.p4:260\taction `egress_drop`\n"
+    "489\t495\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
+    "501\t501\tpsa_fused_egress.p4:59\taction `In.forward`\n"
+    "507\t519\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
+    "525\t528\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
+    "534\t534\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
+    "676\t683\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "688\t766\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "769\t808\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "821\t835\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "838\t838\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "846\t857\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "1084\t1104\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "1107\t1125\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "1128\t1153\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1156\t1171\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1184\t1236\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1184\t1232\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1246\t1265\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

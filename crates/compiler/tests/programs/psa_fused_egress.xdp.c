@@ -328,6 +328,30 @@ struct {
     __uint(max_entries, 512);
 } psa_fused_egress_ports SEC(".maps");
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} psa_fused_egress_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct xdp_md *ctx, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(ctx, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&psa_fused_egress_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct psa_fused_egress_state *st)
 {
@@ -876,6 +900,11 @@ EgDeparser_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return XDP_PASS /* PSA_PORT_CPU: the host's stack */;
         }
+        u32 out_port = st->ostd.egress_port;
+        u32 *out_ifindex = bpf_map_lookup_elem(&psa_fused_egress_ports, &out_port);
+        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+            return XDP_DROP;
+        }
         return bpf_redirect_map(&psa_fused_egress_ports, st->ostd.egress_port, XDP_DROP);
         break;
     }
@@ -1252,32 +1281,33 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"psa_fused_egress_ports\",\n"
     "  \"output_record\": \"psa_fused_egress_output_port\",\n"
-    "  \"ingress_port_map\": \"psa_fused_egress_in_ports\"\n"
+    "  \"ingress_port_map\": \"psa_fused_egress_in_ports\",\n"
+    "  \"mtu_drops\": \"psa_fused_egress_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "339\t341\tpsa.p4:237\taction `send_to_port`\n"
-    "347\t348\tpsa.p4:246\taction `multicast`\n"
-    "354\t354\tpsa.p4:254\taction `ingress_drop`\n"
-    "360\t360\tpsa.p4:260\taction `egress_drop`\n"
-    "366\t372\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
-    "378\t378\tpsa_fused_egress.p4:59\taction `In.forward`\n"
-    "384\t396\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
-    "402\t405\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
-    "411\t411\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "549\t556\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "561\t639\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "642\t681\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "694\t708\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "711\t711\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "719\t730\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "946\t966\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "969\t987\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "990\t1015\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1018\t1033\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1046\t1098\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1046\t1094\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1108\t1127\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "363\t365\tpsa.p4:237\taction `send_to_port`\n"
+    "371\t372\tpsa.p4:246\taction `multicast`\n"
+    "378\t378\tpsa.p4:254\taction `ingress_drop`\n"
+    "384\t384\tpsa.p4:260\taction `egress_drop`\n"
+    "390\t396\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
+    "402\t402\tpsa_fused_egress.p4:59\taction `In.forward`\n"
+    "408\t420\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
+    "426\t429\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
+    "435\t435\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
+    "573\t580\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "585\t663\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "666\t705\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "718\t732\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "735\t735\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "743\t754\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "975\t995\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "998\t1016\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "1019\t1044\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1047\t1062\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1075\t1127\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1075\t1123\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1137\t1156\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

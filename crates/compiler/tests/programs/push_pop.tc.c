@@ -280,6 +280,30 @@ static __always_inline u32 p4bpf_output_ifindex(u32 port)
     return ifindex ? *ifindex : 0;
 }
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} push_pop_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct __sk_buff *skb, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(skb, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&push_pop_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct push_pop_state *st, u8 *pkt, u8 *pkt_end)
 {
@@ -499,6 +523,9 @@ dep_end:;
     }
     case 3:
     {
+        if (p4bpf_over_mtu(skb, skb->ifindex)) {
+            return TC_ACT_SHOT;
+        }
         p4bpf_note_port(0xfffffffe /* the input port */);
         return bpf_redirect(skb->ifindex, 0);
         break;
@@ -507,6 +534,9 @@ dep_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
+        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+            return TC_ACT_SHOT;
+        }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -533,15 +563,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"push_pop_ports\",\n"
     "  \"output_record\": \"push_pop_output_port\",\n"
-    "  \"ingress_port_map\": \"push_pop_in_ports\"\n"
+    "  \"ingress_port_map\": \"push_pop_in_ports\",\n"
+    "  \"mtu_drops\": \"push_pop_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "307\t327\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "330\t347\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "350\t373\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "379\t408\tpush_pop.p4:39\tcontrol `sw`\n"
-    "412\t421\tpush_pop.p4:57\tcontrol `dep`\n"
+    "331\t351\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "354\t371\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "374\t397\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "403\t432\tpush_pop.p4:39\tcontrol `sw`\n"
+    "436\t445\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -181,6 +181,30 @@ struct {
     __uint(max_entries, 512);
 } push_pop_ports SEC(".maps");
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} push_pop_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct xdp_md *ctx, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(ctx, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&push_pop_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct push_pop_state *st, u8 *pkt, u8 *pkt_end)
 {
@@ -375,12 +399,20 @@ dep_end:;
     }
     case 3:
     {
+        if (p4bpf_over_mtu(ctx, 0 /* the input interface */)) {
+            return XDP_DROP;
+        }
         return XDP_TX;
         break;
     }
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
+        u32 out_port = st->omd.output_port;
+        u32 *out_ifindex = bpf_map_lookup_elem(&push_pop_ports, &out_port);
+        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+            return XDP_DROP;
+        }
         return bpf_redirect_map(&push_pop_ports, st->omd.output_port, XDP_DROP);
         break;
     }
@@ -407,15 +439,16 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"push_pop_ports\",\n"
     "  \"output_record\": \"push_pop_output_port\",\n"
-    "  \"ingress_port_map\": \"push_pop_in_ports\"\n"
+    "  \"ingress_port_map\": \"push_pop_in_ports\",\n"
+    "  \"mtu_drops\": \"push_pop_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "201\t221\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "224\t241\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "244\t267\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "273\t302\tpush_pop.p4:39\tcontrol `sw`\n"
-    "306\t315\tpush_pop.p4:57\tcontrol `dep`\n"
+    "225\t245\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "248\t265\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "268\t291\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "297\t326\tpush_pop.p4:39\tcontrol `sw`\n"
+    "330\t339\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -204,6 +204,30 @@ static __always_inline u32 p4bpf_output_ifindex(u32 port)
     return ifindex ? *ifindex : 0;
 }
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} varbit_values_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct __sk_buff *skb, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(skb, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&varbit_values_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *pkt, u8 *pkt_end)
 {
@@ -313,6 +337,9 @@ dep_end:;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
     u32 out_ifindex = p4bpf_output_ifindex(st->standard_metadata.egress_port);
+    if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+        return TC_ACT_SHOT;
+    }
     return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
     return TC_ACT_SHOT;
@@ -331,13 +358,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"varbit_values_ports\",\n"
     "  \"output_record\": \"varbit_values_output_port\",\n"
-    "  \"ingress_port_map\": \"varbit_values_in_ports\"\n"
+    "  \"ingress_port_map\": \"varbit_values_in_ports\",\n"
+    "  \"mtu_drops\": \"varbit_values_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "234\t277\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "289\t291\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "300\t306\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "258\t301\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "313\t315\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "324\t330\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

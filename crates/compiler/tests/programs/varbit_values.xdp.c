@@ -166,6 +166,30 @@ struct {
     __uint(max_entries, 512);
 } varbit_values_ports SEC(".maps");
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} varbit_values_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct xdp_md *ctx, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(ctx, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&varbit_values_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* action NoAction (core.p4:57) */
 static __always_inline void action_NoAction(struct varbit_values_state *st, u8 *pkt, u8 *pkt_end)
 {
@@ -267,6 +291,11 @@ dep_end:;
         return XDP_DROP;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
+    u32 out_port = st->standard_metadata.egress_port;
+    u32 *out_ifindex = bpf_map_lookup_elem(&varbit_values_ports, &out_port);
+    if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+        return XDP_DROP;
+    }
     return bpf_redirect_map(&varbit_values_ports, st->standard_metadata.egress_port, XDP_DROP);
 deparse_failed:;
     return XDP_DROP;
@@ -285,13 +314,14 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"value_sets\": [],\n"
     "  \"port_map\": \"varbit_values_ports\",\n"
     "  \"output_record\": \"varbit_values_output_port\",\n"
-    "  \"ingress_port_map\": \"varbit_values_in_ports\"\n"
+    "  \"ingress_port_map\": \"varbit_values_in_ports\",\n"
+    "  \"mtu_drops\": \"varbit_values_mtu_drops\"\n"
     "}";
 
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "189\t232\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "244\t246\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "255\t261\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "213\t256\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "268\t270\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "279\t285\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

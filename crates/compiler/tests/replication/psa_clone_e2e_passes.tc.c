@@ -360,6 +360,30 @@ static __always_inline u32 p4bpf_output_ifindex(u32 port)
     return ifindex ? *ifindex : 0;
 }
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} psa_clone_e2e_passes_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct __sk_buff *skb, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(skb, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&psa_clone_e2e_passes_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */
 struct psa_clone_e2e_passes_member {
     u32 port;
@@ -419,22 +443,18 @@ struct {
 } psa_clone_e2e_passes_e2e_origin SEC(".maps");
 
 /* Clone E2E: one copy of the packet the egress deparser wrote per member of
- * session `session_id`, each to its port's egress program.
- * A global function: the verifier checks it once, not once per pass. */
-__attribute__((noinline)) int psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
+ * session `session_id`, each to its port's egress program. */
+static __always_inline void psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
 {
-    if (!st) {
-        return 0;
-    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_session *session = bpf_map_lookup_elem(&psa_clone_e2e_passes_clone_sessions, &session_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
     if (!session || !mailbox) {
-        return 0;
+        return ;
     }
     struct psa_clone_e2e_passes_state *origin = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_origin, &zero);
     if (!origin) {
-        return 0;
+        return ;
     }
     __builtin_memcpy(origin, st, sizeof(*st));
     for (u32 i = 0; i < 64 && i < session->count; i++) {
@@ -457,16 +477,11 @@ __attribute__((noinline)) int psa_clone_e2e_passes_clone_e2e(struct __sk_buff *s
     }
     skb->cb[0] = 0;
     __builtin_memcpy(st, origin, sizeof(*st));
-    return 0;
 }
 
-/* One copy per member of group `group_id`, each to its port's egress program.
- * A global function: the verifier checks it once, not once per pass. */
-__attribute__((noinline)) int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
+/* One copy per member of group `group_id`, each to its port's egress program. */
+static __always_inline int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
 {
-    if (!st) {
-        return TC_ACT_SHOT;
-    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_group *group = bpf_map_lookup_elem(&psa_clone_e2e_passes_mcast_groups, &group_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
@@ -780,6 +795,9 @@ EgDeparser_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
+        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+            return TC_ACT_SHOT;
+        }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
     }
@@ -1118,6 +1136,9 @@ int psa_clone_e2e_passes_tc_egress(struct __sk_buff *skb)
         skb->priority = st->ostd.class_of_service;
     }
     int verdict = psa_clone_e2e_passes_psa_egress(skb, st);
+    if (!(verdict == TC_ACT_SHOT) && p4bpf_over_mtu(skb, skb->ifindex)) {
+        return TC_ACT_SHOT;
+    }
     return verdict == TC_ACT_SHOT ? TC_ACT_SHOT : TC_ACT_OK /* out of the port the copy was sent to */;
 }
 
@@ -1135,6 +1156,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_clone_e2e_passes_ports\",\n"
     "  \"output_record\": \"psa_clone_e2e_passes_output_port\",\n"
     "  \"ingress_port_map\": \"psa_clone_e2e_passes_in_ports\",\n"
+    "  \"mtu_drops\": \"psa_clone_e2e_passes_mtu_drops\",\n"
     "  \"replication\": {\n"
     "    \"groups_map\": \"psa_clone_e2e_passes_mcast_groups\",\n"
     "    \"max_replicas\": 64,\n"
@@ -1146,20 +1168,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "506\t508\tpsa.p4:237\taction `send_to_port`\n"
-    "514\t515\tpsa.p4:246\taction `multicast`\n"
-    "521\t521\tpsa.p4:254\taction `ingress_drop`\n"
-    "527\t527\tpsa.p4:260\taction `egress_drop`\n"
-    "542\t558\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "563\t602\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "605\t617\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "620\t624\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "627\t628\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "641\t679\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "682\t682\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "690\t717\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "877\t915\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "918\t930\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "943\t949\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "957\t974\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "521\t523\tpsa.p4:237\taction `send_to_port`\n"
+    "529\t530\tpsa.p4:246\taction `multicast`\n"
+    "536\t536\tpsa.p4:254\taction `ingress_drop`\n"
+    "542\t542\tpsa.p4:260\taction `egress_drop`\n"
+    "557\t573\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "578\t617\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "620\t632\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "635\t639\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "642\t643\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "656\t694\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "697\t697\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "705\t732\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "895\t933\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "936\t948\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "961\t967\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "975\t992\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

@@ -261,6 +261,30 @@ struct {
     __uint(max_entries, 512);
 } psa_clone_e2e_passes_ports SEC(".maps");
 
+/* Packets dropped because they outgrew the output interface's MTU. */
+struct {
+    __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+    __type(key, u32);
+    __type(value, u64);
+    __uint(max_entries, 1);
+} psa_clone_e2e_passes_mtu_drops SEC(".maps");
+
+/* Whether the packet is longer than interface `ifindex` (0: the input one)
+ * forwards: its MTU, link header and a VLAN tag; counted when it is.
+ * A GSO packet fits (it is cut into segments); an unknown interface
+ * is left to the redirect. */
+static __always_inline int p4bpf_over_mtu(struct xdp_md *ctx, u32 ifindex)
+{
+    u32 mtu = 0;
+    if (bpf_check_mtu(ctx, ifindex, &mtu, -4, 0) <= 0)
+        return 0;
+    u32 zero = 0;
+    u64 *drops = bpf_map_lookup_elem(&psa_clone_e2e_passes_mtu_drops, &zero);
+    if (drops)
+        *drops += 1;
+    return 1;
+}
+
 /* Multicast groups (`p4bpf mcast`): group -> its members' ports and replica ids. */
 struct psa_clone_e2e_passes_member {
     u32 port;
@@ -391,17 +415,12 @@ static __always_inline void psa_clone_e2e_passes_copies_add(struct psa_clone_e2e
     c->count = n + 1;
 }
 
-/* Adds a copy of `kind` per member of `list` (a group or a session).
- * A global function: the verifier checks it once, not once per pass. */
-__attribute__((noinline)) int psa_clone_e2e_passes_copies_add_members(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_group *list, u32 kind)
+/* Adds a copy of `kind` per member of `list` (a group or a session). */
+static __always_inline void psa_clone_e2e_passes_copies_add_members(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_group *list, u32 kind)
 {
-    if (!c || !list) {
-        return 0;
-    }
     for (u32 i = 0; i < 64 && i < list->count; i++) {
         psa_clone_e2e_passes_copies_add(c, list->members[i].port, list->members[i].rid, kind);
     }
-    return 0;
 }
 
 /* Sends the frame to every port of devmap `key`, with the plan's sequence
@@ -424,13 +443,9 @@ static __always_inline int psa_clone_e2e_passes_copies_send(struct xdp_md *ctx, 
 }
 
 /* Adds a clone of `kind` per member of `session`, with the member's class of
- * service and length.
- * A global function: the verifier checks it once, not once per pass. */
-__attribute__((noinline)) int psa_clone_e2e_passes_copies_add_clones(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_session *session, u32 kind)
+ * service and length. */
+static __always_inline void psa_clone_e2e_passes_copies_add_clones(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_session *session, u32 kind)
 {
-    if (!c || !session) {
-        return 0;
-    }
     for (u32 i = 0; i < 64 && i < session->count; i++) {
         u32 n = c->count;
         psa_clone_e2e_passes_copies_add(c, session->members[i].port, session->members[i].rid, kind);
@@ -439,7 +454,6 @@ __attribute__((noinline)) int psa_clone_e2e_passes_copies_add_clones(struct psa_
             c->copy[n].truncate = session->traits[i].packet_length_bytes;
         }
     }
-    return 0;
 }
 
 /* One replica per member of group `group_id`, each to its port's egress. */
@@ -1016,6 +1030,11 @@ EgDeparser_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return XDP_PASS /* PSA_PORT_CPU: the host's stack */;
         }
+        u32 out_port = st->ostd.egress_port;
+        u32 *out_ifindex = bpf_map_lookup_elem(&psa_clone_e2e_passes_ports, &out_port);
+        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+            return XDP_DROP;
+        }
         return bpf_redirect_map(&psa_clone_e2e_passes_ports, st->ostd.egress_port, XDP_DROP);
         break;
     }
@@ -1384,6 +1403,9 @@ int psa_clone_e2e_passes_xdp_egress(struct xdp_md *ctx)
         return XDP_PASS /* the packet itself, as its egress wrote it */;
     }
     int verdict = psa_clone_e2e_passes_psa_egress(ctx, st);
+    if (!(verdict == XDP_DROP || verdict == XDP_ABORTED) && p4bpf_over_mtu(ctx, ctx->egress_ifindex)) {
+        return XDP_DROP;
+    }
     return verdict == XDP_DROP || verdict == XDP_ABORTED ? XDP_DROP : XDP_PASS /* out of the port the copy was sent to */;
 }
 
@@ -1401,6 +1423,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
     "  \"port_map\": \"psa_clone_e2e_passes_ports\",\n"
     "  \"output_record\": \"psa_clone_e2e_passes_output_port\",\n"
     "  \"ingress_port_map\": \"psa_clone_e2e_passes_in_ports\",\n"
+    "  \"mtu_drops\": \"psa_clone_e2e_passes_mtu_drops\",\n"
     "  \"replication\": {\n"
     "    \"groups_map\": \"psa_clone_e2e_passes_mcast_groups\",\n"
     "    \"max_replicas\": 64,\n"
@@ -1413,20 +1436,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "738\t740\tpsa.p4:237\taction `send_to_port`\n"
-    "746\t747\tpsa.p4:246\taction `multicast`\n"
-    "753\t753\tpsa.p4:254\taction `ingress_drop`\n"
-    "759\t759\tpsa.p4:260\taction `egress_drop`\n"
-    "770\t786\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "791\t830\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "833\t845\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "848\t852\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "855\t856\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "869\t907\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "910\t910\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "918\t945\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "1111\t1149\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "1152\t1164\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "1177\t1183\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "1191\t1208\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "752\t754\tpsa.p4:237\taction `send_to_port`\n"
+    "760\t761\tpsa.p4:246\taction `multicast`\n"
+    "767\t767\tpsa.p4:254\taction `ingress_drop`\n"
+    "773\t773\tpsa.p4:260\taction `egress_drop`\n"
+    "784\t800\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "805\t844\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "847\t859\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "862\t866\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "869\t870\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "883\t921\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "924\t924\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "932\t959\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "1130\t1168\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "1171\t1183\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "1196\t1202\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "1210\t1227\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

@@ -200,6 +200,7 @@ fn map_names(description: &p4bpf_layout::Pipeline) -> Vec<String> {
     }
     names.extend(description.trace.as_ref().map(|t| t.ring.clone()));
     names.extend(description.table_stats.as_ref().map(|s| s.map.clone()));
+    names.extend(description.mtu_drops.clone());
     if let Some(d) = &description.digests {
         names.extend([d.ring.clone(), d.lost.clone()]);
     }
@@ -267,6 +268,7 @@ mod tests {
             port_map: None,
             output_record: Some("out".into()),
             ingress_port_map: None,
+            mtu_drops: None,
             trace: None,
             table_stats: None,
             table_acls: vec![],

@@ -1,6 +1,7 @@
 //! What `pipeline show` reports about a pinned pipeline: program, hook,
 //! program id, each table with its entry count and size, counters, ports,
-//! the `@atomic` blocks skipped for want of their lock word.
+//! the `@atomic` blocks skipped for want of their lock word,
+//! and the packets dropped for outgrowing a port's MTU.
 
 use super::Deployment;
 use crate::control;
@@ -21,6 +22,8 @@ pub struct Summary {
     /// `@atomic` blocks skipped for want of their lock word, summed over
     /// CPUs; `None` without lock words.
     pub skipped_atomic_blocks: Option<u64>,
+    /// `None`: the program cannot grow a packet it sends ([`crate::mtu_drops`]).
+    pub mtu_drops: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,5 +57,6 @@ pub fn summary(deployment: &Deployment) -> Result<Summary> {
             .collect(),
         ports: ports::list(deployment)?,
         skipped_atomic_blocks: crate::lock_words::skipped_blocks(deployment)?,
+        mtu_drops: crate::mtu_drops::total(deployment, description)?,
     })
 }

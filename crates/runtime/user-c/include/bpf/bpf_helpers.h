@@ -67,6 +67,7 @@ long bpf_xdp_load_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len);
 long bpf_xdp_store_bytes(struct xdp_md *ctx, __u32 offset, void *buf, __u32 len);
 long bpf_redirect(__u32 ifindex, __u64 flags);
 long bpf_clone_redirect(struct __sk_buff *skb, __u32 ifindex, __u64 flags);
+long bpf_check_mtu(void *ctx, __u32 ifindex, __u32 *mtu_len, __s32 len_diff, __u64 flags);
 __u64 bpf_ktime_get_ns(void);
 __u32 bpf_get_prandom_u32(void);
 
