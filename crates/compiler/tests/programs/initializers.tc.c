@@ -401,10 +401,10 @@ dprs_end:;
     }
     case 3:
     {
+        p4bpf_note_port(0xfffffffe /* the input port */);
         if (p4bpf_over_mtu(skb, skb->ifindex)) {
             return TC_ACT_SHOT;
         }
-        p4bpf_note_port(0xfffffffe /* the input port */);
         return bpf_redirect(skb->ifindex, 0);
         break;
     }

@@ -443,18 +443,22 @@ struct {
 } psa_clone_e2e_passes_e2e_origin SEC(".maps");
 
 /* Clone E2E: one copy of the packet the egress deparser wrote per member of
- * session `session_id`, each to its port's egress program. */
-static __always_inline void psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
+ * session `session_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 session_id)
 {
+    if (!st) {
+        return 0;
+    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_session *session = bpf_map_lookup_elem(&psa_clone_e2e_passes_clone_sessions, &session_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
     if (!session || !mailbox) {
-        return ;
+        return 0;
     }
     struct psa_clone_e2e_passes_state *origin = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_origin, &zero);
     if (!origin) {
-        return ;
+        return 0;
     }
     __builtin_memcpy(origin, st, sizeof(*st));
     for (u32 i = 0; i < 64 && i < session->count; i++) {
@@ -477,11 +481,16 @@ static __always_inline void psa_clone_e2e_passes_clone_e2e(struct __sk_buff *skb
     }
     skb->cb[0] = 0;
     __builtin_memcpy(st, origin, sizeof(*st));
+    return 0;
 }
 
-/* One copy per member of group `group_id`, each to its port's egress program. */
-static __always_inline int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
+/* One copy per member of group `group_id`, each to its port's egress program.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_multicast(struct __sk_buff *skb, struct psa_clone_e2e_passes_state *st, u32 group_id, u32 offset, u8 parser_error)
 {
+    if (!st) {
+        return TC_ACT_SHOT;
+    }
     u32 zero = 0;
     struct psa_clone_e2e_passes_group *group = bpf_map_lookup_elem(&psa_clone_e2e_passes_mcast_groups, &group_id);
     struct psa_clone_e2e_passes_replica *mailbox = bpf_map_lookup_elem(&psa_clone_e2e_passes_replica, &zero);
@@ -1168,20 +1177,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "521\t523\tpsa.p4:237\taction `send_to_port`\n"
-    "529\t530\tpsa.p4:246\taction `multicast`\n"
-    "536\t536\tpsa.p4:254\taction `ingress_drop`\n"
-    "542\t542\tpsa.p4:260\taction `egress_drop`\n"
-    "557\t573\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "578\t617\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "620\t632\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "635\t639\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "642\t643\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "656\t694\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "697\t697\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "705\t732\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "895\t933\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "936\t948\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "961\t967\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "975\t992\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "530\t532\tpsa.p4:237\taction `send_to_port`\n"
+    "538\t539\tpsa.p4:246\taction `multicast`\n"
+    "545\t545\tpsa.p4:254\taction `ingress_drop`\n"
+    "551\t551\tpsa.p4:260\taction `egress_drop`\n"
+    "566\t582\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "587\t626\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "629\t641\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "644\t648\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "651\t652\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "665\t703\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "706\t706\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "714\t741\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "904\t942\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "945\t957\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "970\t976\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "984\t1001\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

@@ -415,12 +415,17 @@ static __always_inline void psa_clone_e2e_passes_copies_add(struct psa_clone_e2e
     c->count = n + 1;
 }
 
-/* Adds a copy of `kind` per member of `list` (a group or a session). */
-static __always_inline void psa_clone_e2e_passes_copies_add_members(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_group *list, u32 kind)
+/* Adds a copy of `kind` per member of `list` (a group or a session).
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_copies_add_members(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_group *list, u32 kind)
 {
+    if (!c || !list) {
+        return 0;
+    }
     for (u32 i = 0; i < 64 && i < list->count; i++) {
         psa_clone_e2e_passes_copies_add(c, list->members[i].port, list->members[i].rid, kind);
     }
+    return 0;
 }
 
 /* Sends the frame to every port of devmap `key`, with the plan's sequence
@@ -443,9 +448,13 @@ static __always_inline int psa_clone_e2e_passes_copies_send(struct xdp_md *ctx, 
 }
 
 /* Adds a clone of `kind` per member of `session`, with the member's class of
- * service and length. */
-static __always_inline void psa_clone_e2e_passes_copies_add_clones(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_session *session, u32 kind)
+ * service and length.
+ * A global function: the verifier checks it once, not once per pass. */
+__attribute__((noinline)) int psa_clone_e2e_passes_copies_add_clones(struct psa_clone_e2e_passes_copies *c, struct psa_clone_e2e_passes_session *session, u32 kind)
 {
+    if (!c || !session) {
+        return 0;
+    }
     for (u32 i = 0; i < 64 && i < session->count; i++) {
         u32 n = c->count;
         psa_clone_e2e_passes_copies_add(c, session->members[i].port, session->members[i].rid, kind);
@@ -454,6 +463,7 @@ static __always_inline void psa_clone_e2e_passes_copies_add_clones(struct psa_cl
             c->copy[n].truncate = session->traits[i].packet_length_bytes;
         }
     }
+    return 0;
 }
 
 /* One replica per member of group `group_id`, each to its port's egress. */
@@ -1436,20 +1446,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "752\t754\tpsa.p4:237\taction `send_to_port`\n"
-    "760\t761\tpsa.p4:246\taction `multicast`\n"
-    "767\t767\tpsa.p4:254\taction `ingress_drop`\n"
-    "773\t773\tpsa.p4:260\taction `egress_drop`\n"
-    "784\t800\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "805\t844\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "847\t859\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "862\t866\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "869\t870\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "883\t921\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "924\t924\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "932\t959\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "1130\t1168\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "1171\t1183\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "1196\t1202\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "1210\t1227\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "762\t764\tpsa.p4:237\taction `send_to_port`\n"
+    "770\t771\tpsa.p4:246\taction `multicast`\n"
+    "777\t777\tpsa.p4:254\taction `ingress_drop`\n"
+    "783\t783\tpsa.p4:260\taction `egress_drop`\n"
+    "794\t810\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "815\t854\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "857\t869\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "872\t876\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "879\t880\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "893\t931\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "934\t934\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "942\t969\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "1140\t1178\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "1181\t1193\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "1206\t1212\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "1220\t1237\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";
