@@ -174,6 +174,7 @@ impl CStruct {
                 byte_offset: base + f.offset,
                 byte_len: f.scalar.size(),
                 byte_order: f.order,
+                signed: false,
             })
             .collect()
     }

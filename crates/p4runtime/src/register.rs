@@ -31,12 +31,11 @@ use tonic::Code;
 /// The shape of a register's value: P4Info's type as a tree whose leaves
 /// are named as the layout names its fields (`value`, `outer.inner`).
 enum Shape {
-    /// `int_cell`: for an `int<width>`, the bits its cell keeps it in,
-    /// sign-extended (the data path reads the cell as a C signed type).
+    /// `signed`: an `int<width>`, a two's-complement bytestring.
     Bits {
         path: String,
         width: u32,
-        int_cell: Option<u32>,
+        signed: bool,
     },
     Bool {
         path: String,
@@ -222,8 +221,8 @@ impl Cell {
     fn check_kept(&self, pipeline: &Pipeline) -> Outcome<()> {
         if register_composite::find(pipeline, &self.name).is_some_and(|r| !r.index.is_empty()) {
             return Err(Failure::unimplemented(format!(
-                "register `{}` is indexed by a struct or a wide bit string; \
-                 P4Runtime numbers cells (use `p4bpf register`)",
+                "register `{}` is indexed by a struct or a bit string wider than 64 bits; \
+                 P4Runtime numbers a register's cells with an int64 (use `p4bpf register get/set`)",
                 self.name
             )));
         }
@@ -272,25 +271,15 @@ fn shape(
             Some(p4_bitstring_like_type_spec::TypeSpec::Bit(bit)) => Ok(Shape::Bits {
                 path: path.to_string(),
                 width: u32::try_from(bit.bitwidth).map_err(|_| unknown())?,
-                int_cell: None,
+                signed: false,
             }),
             Some(p4_bitstring_like_type_spec::TypeSpec::Int(int)) => {
                 let width = u32::try_from(int.bitwidth).map_err(|_| unknown())?;
-                // The cell is C's s8..s64, kept sign-extended; a struct's
-                // field is too, but the runtime writes fields W bits wide.
-                let plain =
-                    depth == 0 && register_composite::find(&schema.pipeline, register).is_none();
-                let cell = width.checked_next_power_of_two().filter(|_| plain);
-                let cell = cell.ok_or_else(|| {
-                    Failure::unimplemented(format!(
-                        "register `{register}`: int<{width}> is served as a register's \
-                         value of at most 64 bits, not in a struct"
-                    ))
-                })?;
+                check_signed(schema, register, path, width)?;
                 Ok(Shape::Bits {
                     path: path.to_string(),
                     width,
-                    int_cell: Some(cell.max(8)),
+                    signed: true,
                 })
             }
             _ => Err(unknown()),
@@ -315,6 +304,27 @@ fn shape(
     }
 }
 
+/// That the pipeline's description marks the int<`width`> at `path`
+/// signed, so the runtime keeps it sign-extended as the data path reads
+/// it (a description from before signed fields does not).
+fn check_signed(schema: &Schema, register: &str, path: &str, width: u32) -> Outcome<()> {
+    let pipeline = &schema.pipeline;
+    let marked = match register_composite::find(pipeline, register) {
+        Some(composite) => composite.value.iter().any(|f| f.name == path && f.signed),
+        None => pipeline
+            .register_initials
+            .iter()
+            .any(|r| r.name == register && r.int_width == Some(width)),
+    };
+    match marked {
+        true => Ok(()),
+        false => Err(Failure::unimplemented(format!(
+            "register `{register}`: the pipeline's description does not mark int<{width}> \
+             `{path}` signed (compile and load the program again)"
+        ))),
+    }
+}
+
 /// The `P4Data` of `shape` from the cell's fields (name, big-endian bytes).
 fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
     let field = |path: &str| {
@@ -330,7 +340,7 @@ fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
         Shape::Bits {
             path,
             width,
-            int_cell: Some(_),
+            signed: true,
         } => p4_data::Data::Bitstring(signed::canonical(field(path)?, *width)),
         Shape::Bits { path, .. } => p4_data::Data::Bitstring(bytestring::canonical(field(path)?)),
         Shape::Bool { path } => p4_data::Data::Bool(field(path)?.iter().any(|b| *b != 0)),
@@ -351,14 +361,14 @@ fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String
             Shape::Bits {
                 path,
                 width,
-                int_cell,
+                signed,
             },
             Some(p4_data::Data::Bitstring(bytes)),
         ) => {
             let what = || format!("register `{register}`, field `{path}`");
-            out.push(match int_cell {
-                Some(cell) => signed::to_text(bytes, *width, *cell, &what)?,
-                None => bytestring::to_text(bytes, *width, &what)?,
+            out.push(match signed {
+                true => signed::to_text(bytes, *width, &what)?,
+                false => bytestring::to_text(bytes, *width, &what)?,
             });
         }
         (Shape::Bool { .. }, Some(p4_data::Data::Bool(flag))) => {
@@ -387,10 +397,10 @@ fn expected_shape(shape: &Shape) -> String {
         Shape::Bits {
             path,
             width,
-            int_cell,
-        } => match int_cell {
-            Some(_) => format!("int<{width}> (`{path}`)"),
-            None => format!("bit<{width}> (`{path}`)"),
+            signed,
+        } => match signed {
+            true => format!("int<{width}> (`{path}`)"),
+            false => format!("bit<{width}> (`{path}`)"),
         },
         Shape::Bool { path } => format!("a bool (`{path}`)"),
         Shape::Struct(members) => format!("a struct of {} members", members.len()),

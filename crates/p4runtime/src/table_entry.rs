@@ -364,6 +364,7 @@ mod tests {
             byte_offset: offset,
             byte_len: bits.div_ceil(8),
             byte_order: ByteOrder::Network,
+            signed: false,
         }
     }
 

@@ -407,6 +407,7 @@ mod tests {
             byte_offset,
             byte_len,
             byte_order,
+            signed: false,
         }
     }
 

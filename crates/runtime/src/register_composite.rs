@@ -2,7 +2,9 @@
 //! string wider than 64 bits (`Pipeline::composite_registers`). An index
 //! or value is written as its fields' values in order, separated by
 //! commas (`5,0xffffffffffff`); a value is shown with its fields named
-//! (`{port=0xda, srcAddr=0x55, dstAddr=0xd}`), a lone wide one as hex. A
+//! (`{port=0xda, srcAddr=0x55, dstAddr=0xd}`), a lone wide one as hex; an
+//! `int<W>` field is a signed number (`-5`, `-0x5`), kept sign-extended to
+//! its C type as the data path keeps it, and shown in decimal. A
 //! cell holds value XOR the register's initial value (its bytes,
 //! `CompositeRegister::initial`), so one never written or reset reads as
 //! the initial value (zero without one).
@@ -10,7 +12,7 @@
 use crate::error::{Result, RuntimeError};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
-use crate::value;
+use crate::{int_value, value};
 use p4bpf_layout::{ByteOrder, CompositeRegister, FieldLayout, Pipeline};
 
 /// The composite register `name` (dotted P4 name or map name), if any.
@@ -149,7 +151,7 @@ fn encode(
     }
     let mut bytes = vec![0u8; size as usize];
     for (field, text) in fields.iter().zip(values) {
-        let mut v = value::parse(text, field.bit_width).map_err(|why| {
+        let mut v = field_value(field, text).map_err(|why| {
             RuntimeError::Value(format!(
                 "register `{register}`, {what} field `{}`: {why}",
                 field.name
@@ -166,6 +168,13 @@ fn encode(
     Ok(bytes)
 }
 
+/// A field's text as its big-endian bytes: an int's two's complement
+/// fills its C type (`byte_len`), as the data path keeps it.
+fn field_value(field: &FieldLayout, text: &str) -> std::result::Result<Vec<u8>, String> {
+    let len = value::byte_len(field.bit_width).max(field.byte_len as usize);
+    int_value::parse_either(text, field.bit_width, field.signed, len)
+}
+
 /// Field `f` of `cell`, big-endian.
 fn field_bytes(f: &FieldLayout, cell: &[u8]) -> Vec<u8> {
     let at = f.byte_offset as usize;
@@ -179,10 +188,14 @@ fn field_bytes(f: &FieldLayout, cell: &[u8]) -> Vec<u8> {
     v
 }
 
-/// A cell's value: its fields named, or a lone field's value.
+/// A cell's value: its fields named, or a lone field's value; bit
+/// strings in hex, ints as signed numbers.
 fn shown(fields: &[FieldLayout], cell: &[u8]) -> String {
-    let hex = |f: &FieldLayout| {
+    let text = |f: &FieldLayout| {
         let v = field_bytes(f, cell);
+        if f.signed {
+            return int_value::show(&v, f.bit_width);
+        }
         let digits: String = v.iter().map(|b| format!("{b:02x}")).collect();
         match digits.trim_start_matches('0') {
             "" => "0x0".to_string(),
@@ -190,11 +203,11 @@ fn shown(fields: &[FieldLayout], cell: &[u8]) -> String {
         }
     };
     match fields {
-        [one] if one.name == "value" => hex(one),
+        [one] if one.name == "value" => text(one),
         _ => {
             let named: Vec<String> = fields
                 .iter()
-                .map(|f| format!("{}={}", f.name, hex(f)))
+                .map(|f| format!("{}={}", f.name, text(f)))
                 .collect();
             format!("{{{}}}", named.join(", "))
         }
@@ -218,6 +231,7 @@ mod tests {
             byte_offset,
             byte_len,
             byte_order,
+            signed: false,
         }
     }
 

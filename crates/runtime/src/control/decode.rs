@@ -189,6 +189,7 @@ mod tests {
             byte_offset: 0,
             byte_len: 0,
             byte_order: ByteOrder::Network,
+            signed: false,
         };
         for (bytes, name, width, shown) in [
             (vec![10, 0, 0, 1], "dstAddr", 32, "10.0.0.1"),
@@ -223,6 +224,7 @@ mod tests {
             byte_offset: 0,
             byte_len: 1,
             byte_order: ByteOrder::Network,
+            signed: false,
         };
         assert_eq!(render(&[0xfd], &n), "13");
     }

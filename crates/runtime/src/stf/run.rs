@@ -497,6 +497,7 @@ mod tests {
             byte_offset: 0,
             byte_len: 4,
             byte_order: ByteOrder::Network,
+            signed: false,
         };
         let table = Table {
             name: "t".into(),

@@ -1,0 +1,192 @@
+//! Signed numbers wherever a register takes a value
+//! (tests/p4regint/signed.p4): `p4bpf register set` takes `-5` and `-0x5`
+//! for int<W> registers and the int fields of struct registers, refuses a
+//! sign for bit<W> and numbers outside int<W>, and `register get` shows
+//! ints as signed numbers; a struct register's negative initial value and
+//! the values the control plane wrote read right in the data path (a
+//! frame copies them into its header through BPF_PROG_TEST_RUN), at XDP
+//! and at TC. Registers indexed by a struct or a bit<72> take signed
+//! indexes and values too. Skips, saying why, without root/BPF.
+
+#![allow(clippy::panic)] // a failing test should stop loudly
+
+mod common;
+
+use common::{p4bpf, stderr, stdout};
+use p4bpf_runtime::deploy::Deployment;
+use std::path::PathBuf;
+use std::process::Output;
+
+fn program() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/p4regint/signed.p4")
+}
+
+/// Unloads the pipeline when the test ends.
+struct Loaded(String);
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        let _ = p4bpf(&["pipeline", "unload", &self.0]);
+    }
+}
+
+fn load(hook: &str) -> Loaded {
+    let name = format!("p4regint_{hook}_{}", std::process::id());
+    let program = program();
+    let p = program.to_string_lossy();
+    let out = p4bpf(&["pipeline", "load", &p, "--name", &name, "--hook", hook]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    Loaded(name)
+}
+
+fn register(args: &[&str]) -> Output {
+    p4bpf(&[&["register"][..], args].concat())
+}
+
+/// `register get` prints exactly `line`.
+fn reads(pipeline: &str, name: &str, index: &str, line: &str) {
+    let out = register(&["get", pipeline, name, index]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), line);
+}
+
+fn sets(pipeline: &str, name: &str, index: &str, value: &str) {
+    let out = register(&["set", pipeline, name, index, value]);
+    assert!(
+        out.status.success(),
+        "set {name}[{index}] {value}: {}",
+        stderr(&out)
+    );
+}
+
+/// `register set` fails, saying `error`.
+fn refused(pipeline: &str, name: &str, index: &str, value: &str, error: &str) {
+    let out = register(&["set", pipeline, name, index, value]);
+    assert!(!out.status.success(), "{name}[{index}] = {value} was taken");
+    assert!(stderr(&out).contains(error), "{}", stderr(&out));
+}
+
+/// Runs an h_t frame of `op`, `idx` and `a`, the rest zero, through the
+/// loaded program; the frame it leaves with.
+fn send(pipeline: &str, op: u8, idx: u8, a: i8) -> Vec<u8> {
+    run_frame(pipeline, &[op, idx, a as u8])
+}
+
+/// Runs `frame`, zero-padded to 16 bytes (the kernel runs no frame
+/// shorter than 14), through BPF_PROG_TEST_RUN; the frame it leaves with.
+fn run_frame(pipeline: &str, frame: &[u8]) -> Vec<u8> {
+    let mut frame = frame.to_vec();
+    frame.resize(16, 0);
+    let deployment = Deployment::open(pipeline).unwrap_or_else(|e| panic!("{e}"));
+    let program = deployment.program().unwrap_or_else(|e| panic!("{e}"));
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&program);
+    let run = p4bpf_runtime::test_run::run(fd, &frame, 1).unwrap_or_else(|e| panic!("{e}"));
+    run.packet
+}
+
+/// The frame's a, b, c and d as numbers (c is an int<40>).
+fn fields(frame: &[u8]) -> (i8, i16, i64, u8) {
+    let byte = |i: usize| frame.get(i).copied().unwrap_or(0);
+    let c = (5..10).fold(0i64, |acc, i| acc << 8 | i64::from(byte(i)));
+    let c = (c << 24) >> 24; // sign-extend the 40 bits
+    (
+        byte(2) as i8,
+        i16::from_be_bytes([byte(3), byte(4)]),
+        c,
+        byte(10),
+    )
+}
+
+#[test]
+fn signed_register_values_round_trip_and_reach_the_data_path_at_xdp() {
+    signed_register_values("xdp");
+}
+
+#[test]
+fn signed_register_values_round_trip_and_reach_the_data_path_at_tc() {
+    signed_register_values("tc");
+}
+
+fn signed_register_values(hook: &str) {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4regint: {why}");
+        return;
+    }
+    let loaded = load(hook);
+    let p = loaded.0.as_str();
+    // The negative initial value, through the control plane and a packet.
+    reads(
+        p,
+        "In.seeded",
+        "1",
+        "register In.seeded[1] = {a=-3, b=-300, c=-5, d=0x7}",
+    );
+    assert_eq!(fields(&send(p, 2, 1, 0)), (-3, -300, -5, 7));
+    // Boundaries of each int field, read back and by a packet.
+    sets(p, "In.cells", "1", "-128,-32768,-4294967296,0xff");
+    reads(
+        p,
+        "In.cells",
+        "1",
+        "register In.cells[1] = {a=-128, b=-32768, c=-4294967296, d=0xff}",
+    );
+    assert_eq!(fields(&send(p, 1, 1, 0)), (-128, -32768, -4294967296, 0xff));
+    sets(p, "In.cells", "2", "127,32767,4294967295,0");
+    assert_eq!(fields(&send(p, 1, 2, 0)), (127, 32767, 4294967295, 0));
+    sets(p, "In.cells", "3", "-0x1,-0x5,-1,1");
+    reads(
+        p,
+        "In.cells",
+        "3",
+        "register In.cells[3] = {a=-1, b=-5, c=-1, d=0x1}",
+    );
+    assert_eq!(fields(&send(p, 1, 3, 0)), (-1, -5, -1, 1));
+    // What a packet wrote reads back signed.
+    // op 3, idx 0: a -2, b -100, c -10 (int<40>), d 0x42.
+    let write = [
+        3, 0, 0xfe, 0xff, 0x9c, 0xff, 0xff, 0xff, 0xff, 0xf6, 0x42, 0, 0,
+    ];
+    let _ = run_frame(p, &write);
+    reads(
+        p,
+        "In.cells",
+        "0",
+        "register In.cells[0] = {a=-2, b=-100, c=-10, d=0x42}",
+    );
+    // Plain int registers.
+    sets(p, "In.small", "0", "-5");
+    reads(p, "In.small", "0", "register In.small[0] = -5");
+    sets(p, "In.big", "0", "-0x100000000");
+    reads(p, "In.big", "0", "register In.big[0] = -4294967296");
+    let (a, _, c, _) = fields(&send(p, 4, 0, 0));
+    assert_eq!((a, c), (-5, -4294967296));
+    // Struct- and wide-indexed registers.
+    sets(p, "In.by_key", "3,-2", "-7");
+    reads(p, "In.by_key", "3,-2", "register In.by_key[3,-2] = -7");
+    sets(p, "In.by_wide", "3", "9");
+    let (_, b, _, d) = fields(&send(p, 5, 3, -2));
+    assert_eq!((b, d), (-7, 9));
+    refusals(p);
+}
+
+fn refusals(p: &str) {
+    let outside = "register `In.small`: `128` is outside int<8> (-128..=127)";
+    refused(p, "In.small", "0", "128", outside);
+    let below = "register `In.small`: `-129` is outside int<8> (-128..=127)";
+    refused(p, "In.small", "0", "-129", below);
+    let field = "register `In.cells`, value field `a`: `-129` is outside int<8> (-128..=127)";
+    refused(p, "In.cells", "0", "-129,0,0,0", field);
+    let wide = "register `In.cells`, value field `c`: `4294967296` is outside int<33>";
+    refused(p, "In.cells", "0", "0,0,4294967296,0", wide);
+    let unsigned =
+        "register `In.cells`, value field `d`: `-1` is negative, and bit<8> holds no sign";
+    refused(p, "In.cells", "0", "0,0,0,-1", unsigned);
+    let bits =
+        "register `In.by_wide`, value field `value`: `-9` is negative, and bit<8> holds no sign";
+    refused(p, "In.by_wide", "1", "-9", bits);
+    let index =
+        "register `In.by_wide`, index field `index`: `-1` is negative, and bit<72> holds no sign";
+    refused(p, "In.by_wide", "-1", "9", index);
+    // Nothing refused was written.
+    reads(p, "In.small", "0", "register In.small[0] = -5");
+}
