@@ -110,10 +110,11 @@ pub fn update(
         Failure::invalid(format!("register `{}`: the update has no data", cell.name))
     })?;
     let indexes = cell.indexes(entry.index.as_ref())?;
-    let text = cell.text(data)?;
+    let text = cell.text(data, entry.index.as_ref())?;
     let mut old = Vec::with_capacity(indexes.len());
     for index in &indexes {
-        old.push((*index, cell.text(&cell.read(schema, source, *index)?)?));
+        let now = cell.read(schema, source, *index)?;
+        old.push((*index, cell.text(&now, None)?));
     }
     for index in indexes {
         cell.write(schema, source, index, &text)?;
@@ -237,10 +238,15 @@ impl Cell {
     }
 
     /// `data` as the runtime's text: the leaves' values in layout order,
-    /// comma-separated.
-    fn text(&self, data: &P4Data) -> Outcome<String> {
+    /// comma-separated; `index`, the cell an error names.
+    fn text(&self, data: &P4Data, index: Option<&Index>) -> Outcome<String> {
         let mut leaves = Vec::new();
-        leaf_texts(&self.name, &self.shape, data, &mut leaves)?;
+        let at = index.map(|i| format!("[{}]", i.index)).unwrap_or_default();
+        let target = Target {
+            register: &self.name,
+            at: &at,
+        };
+        leaf_texts(&target, &self.shape, data, &mut leaves)?;
         Ok(leaves.join(","))
     }
 
@@ -354,8 +360,16 @@ fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
     Ok(P4Data { data: Some(data) })
 }
 
+/// The register and the cell (`[3]`, or empty for every cell) an update
+/// writes, for its errors.
+struct Target<'a> {
+    register: &'a str,
+    at: &'a str,
+}
+
 /// The leaves of `data`, checked against `shape`, as runtime text values.
-fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String>) -> Outcome<()> {
+fn leaf_texts(target: &Target, shape: &Shape, data: &P4Data, out: &mut Vec<String>) -> Outcome<()> {
+    let register = target.register;
     match (shape, data.data.as_ref()) {
         (
             Shape::Bits {
@@ -365,7 +379,7 @@ fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String
             },
             Some(p4_data::Data::Bitstring(bytes)),
         ) => {
-            let what = || format!("register `{register}`, field `{path}`");
+            let what = || format!("register `{register}`{}, field `{path}`", target.at);
             out.push(match signed {
                 true => signed::to_text(bytes, *width, &what)?,
                 false => bytestring::to_text(bytes, *width, &what)?,
@@ -378,7 +392,7 @@ fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String
             if members.len() == given.members.len() =>
         {
             for (member, value) in members.iter().zip(&given.members) {
-                leaf_texts(register, member, value, out)?;
+                leaf_texts(target, member, value, out)?;
             }
         }
         (expected, given) => {
