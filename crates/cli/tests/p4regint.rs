@@ -190,3 +190,54 @@ fn refusals(p: &str) {
     // Nothing refused was written.
     reads(p, "In.small", "0", "register In.small[0] = -5");
 }
+
+/// tests/p4regint/signed.stf: a table's int<8> and int<12> keys and
+/// int<16> and int<12> parameters given as negative numbers (and as BMv2's
+/// bits) match and reach the packet, at XDP and at TC.
+#[test]
+fn negative_table_keys_and_parameters_reach_the_packet() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4regint stf: {why}");
+        return;
+    }
+    let stf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/p4regint/signed.stf");
+    for hook in ["xdp", "tc"] {
+        let (p, s) = (program(), stf.clone());
+        let (p, s) = (p.to_string_lossy(), s.to_string_lossy());
+        let out = p4bpf(&["test", &p, &s, "--target", "kernel", "--hook", hook]);
+        let text = stdout(&out) + &stderr(&out);
+        assert!(
+            text.contains("PASS: 3 packets, 0 failure(s)"),
+            "{hook}:\n{text}"
+        );
+    }
+}
+
+/// `p4bpf table add` takes negative int keys and parameters and refuses
+/// one outside the field's range, naming the table, field and value.
+#[test]
+fn table_add_takes_negatives_in_range() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4regint table add: {why}");
+        return;
+    }
+    let loaded = load("tc");
+    let add = |a: &str, w: &str| {
+        let (a, w) = (format!("hdr.h.a={a}"), format!("w={w}"));
+        let table = ["table", "add", &loaded.0, "In.signs", &a, "hdr.h.e=-1"];
+        p4bpf(&[&table[..], &["In.set_b", "v=-1", &w]].concat())
+    };
+    let fine = add("-128", "-2048");
+    assert!(fine.status.success(), "{}", stderr(&fine));
+    let low = stderr(&add("-129", "0"));
+    assert!(low.contains("In.signs") && low.contains("hdr.h.a"), "{low}");
+    assert!(
+        low.contains("`-129` is outside int<8> (-128..=127)"),
+        "{low}"
+    );
+    let param = stderr(&add("1", "-2049"));
+    assert!(
+        param.contains("`-2049` is outside int<12> (-2048..=2047)"),
+        "{param}"
+    );
+}

@@ -90,6 +90,8 @@ pub struct CField {
     pub scalar: Scalar,
     pub order: ByteOrder,
     pub offset: u32,
+    /// An `int<W>`: the control plane takes negative values for it.
+    pub signed: bool,
 }
 
 /// A flat C struct of scalars.
@@ -135,8 +137,16 @@ impl CStruct {
             scalar,
             order,
             offset,
+            signed: false,
         });
         offset
+    }
+
+    /// Marks the field pushed last as an `int<W>` when `signed`.
+    pub fn sign_last(&mut self, signed: bool) {
+        if let Some(last) = self.fields.last_mut() {
+            last.signed = signed;
+        }
     }
 
     /// `sizeof` of the struct, padding included.
@@ -174,7 +184,7 @@ impl CStruct {
                 byte_offset: base + f.offset,
                 byte_len: f.scalar.size(),
                 byte_order: f.order,
-                signed: false,
+                signed: f.signed,
             })
             .collect()
     }

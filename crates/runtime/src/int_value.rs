@@ -53,6 +53,22 @@ pub fn parse_either(text: &str, width: u32, signed: bool, len: usize) -> Result<
     Ok(bytes)
 }
 
+/// A table's key or parameter text as its W bits: a negative number in
+/// int<`width`>'s range as its two's complement, `signed` or not a
+/// number that fits the W bits as they are (BMv2's STF files write an
+/// int's bits, `0xff` for -1).
+pub fn parse_bits(text: &str, width: u32, signed: bool) -> Result<Vec<u8>, String> {
+    if !(signed && text.starts_with('-')) {
+        return parse_either(text, width, false, value::byte_len(width));
+    }
+    let mut bytes = parse(text, width, value::byte_len(width))?;
+    let spare = (8 * bytes.len() as u32).saturating_sub(width);
+    if let Some(top) = bytes.first_mut() {
+        *top &= 0xffu8.checked_shr(spare).unwrap_or(0);
+    }
+    Ok(bytes)
+}
+
 /// Big-endian `bytes` holding an int<`width`> in their low W bits (the
 /// bits above ignored), as a signed decimal number (hex past 128 bits).
 pub fn show(bytes: &[u8], width: u32) -> String {
@@ -178,6 +194,15 @@ mod tests {
         assert_eq!(error, "`-5` is negative, and bit<8> holds no sign");
         assert_eq!(parse_either("0xff", 8, false, 2), Ok(vec![0, 0xff]));
         assert_eq!(parse_either("-1", 8, true, 2), Ok(vec![0xff, 0xff]));
+    }
+
+    #[test]
+    fn table_fields_take_negatives_as_their_w_bits() {
+        assert_eq!(parse_bits("-2", 12, true), Ok(vec![0x0f, 0xfe]));
+        assert_eq!(parse_bits("-0x80", 8, true), Ok(vec![0x80]));
+        assert_eq!(parse_bits("0xfff", 12, true), Ok(vec![0x0f, 0xff]));
+        assert!(parse_bits("-2049", 12, true).is_err());
+        assert!(parse_bits("-1", 12, false).is_err());
     }
 
     #[test]
