@@ -19,6 +19,8 @@ INDEX is a number, or for a register indexed by a struct or a bit string
 wider than 64 bits, its fields' values in order, comma-separated
 (`5,0xffffffffffff`); a struct VALUE is written the same way and shown
 with its fields named (`{port=0xda, srcAddr=0x55}`).
+An int<W> register, field or index takes a number from -2^(W-1) to
+2^(W-1)-1 (`-5`, `-0x5`) and shows as one; a bit<W> takes no sign.
 The pipeline keeps the registers of structs or wide values and those with
 an initial value; `p4bpf test` reaches every register.
 ";
