@@ -8,9 +8,11 @@
 //! cell into its header through BPF_PROG_TEST_RUN) and a cell a packet
 //! wrote reads back. Values outside a field are refused naming the
 //! register, index, field and value; registers indexed by a struct or a
-//! bit<72> are UNIMPLEMENTED, saying why. At XDP and at TC. Uses the
-//! p4runtime-shell venv the `p4runtime` test installs; skips, saying why,
-//! without it or root/BPF.
+//! bit<72> are UNIMPLEMENTED, saying why. Table entries with negative
+//! int keys and parameters go in, read back in their shortest form and
+//! are hit by a packet; out-of-range ones are refused. At XDP and at TC.
+//! Uses the p4runtime-shell venv the `p4runtime` test installs; skips,
+//! saying why, without it or root/BPF.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
@@ -138,6 +140,15 @@ fn signed_register_entries(hook: &str) {
     assert_eq!(send(&pipeline, &[1, 3]), (-1, -1, -1, 1));
     assert_eq!(send(&pipeline, &[2, 1]), (-3, -300, -5, 7));
     assert_eq!(send(&pipeline, &[4, 0]).0, -1); // small[0]
+                                                // In.signs: a -3 and e -2 (0xffe, then 4 pad bits) hit set_b(-300, -5).
+    assert_eq!(
+        send(&pipeline, &[0, 0, 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xe0]),
+        (-3, -300, -5, 0)
+    );
+    assert_eq!(
+        send(&pipeline, &[0, 0, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0, 0x7f, 0xf0]),
+        (127, 32767, 128, 0)
+    );
     assert_eq!(send(&pipeline, &[4, 1]).2, -(1 << 32)); // big[1]
                                                         // op 3 writes a -2, b -100, c -10, d 0x42 into cells[0].
     send(
@@ -151,7 +162,7 @@ fn signed_register_entries(hook: &str) {
     );
 }
 
-const SETUP_LINES: [&str; 18] = [
+const SETUP_LINES: [&str; 24] = [
     "reg initial In.seeded 1 {fd, fed4, fb, 07}",
     "ok   lowest",
     "ok   highest",
@@ -170,4 +181,10 @@ const SETUP_LINES: [&str; 18] = [
     "fail by-key <_MultiThreadedRendezvous of RPC that terminated with: status = StatusCode.UNIMPLEMENTED details = \"register `In.by_key` is indexed by a struct or a bit string wider than 64 bits; P4Runtime numbers a register's cells with an int64 (use `p4bpf register get/set`)\"",
     "fail by-wide Error(s) during Write: * At index 0: UNIMPLEMENTED, 'register `In.by_wide` is indexed by a struct or a bit string wider than 64 bits; P4Runtime numbers a register's cells with an int64",
     "reg every In.seeded 0 {fd, fed4, fb, 07}",
+    "ok   signs",
+    "ok   signs-high",
+    "fail param-over Error(s) during Write: * At index 0: OUT_OF_RANGE, 'action `In.set_b`, parameter `v`: value 0x018000 is outside int<16>",
+    "fail key-over Error(s) during Write: * At index 0: OUT_OF_RANGE, 'table `In.signs`, match field `hdr.h.a`: value 0x0080 is outside int<8>",
+    "entry signs fd fe -> fed4 fb",
+    "entry signs 7f 07ff -> 7fff 0080",
 ];

@@ -7,9 +7,11 @@ setup: sets the pipeline, reads a negative initial value, MODIFYs a struct
 register of int<8>, int<16>, int<33> and bit<8> fields and plain int
 registers with boundary values (two's-complement bytestrings, padded or
 not) and reads them back, tries values outside the fields and registers
-indexed by a struct or a bit<72>, printing one line each; after: reads
-the cell a packet wrote. Messages are built by hand (p4runtime-shell has
-no register entity) and values shown as their bytes in hex.
+indexed by a struct or a bit<72>, and inserts table entries whose int
+keys and parameters are negative (one of each out of range), printing one
+line each; after: reads the cell a packet wrote. Messages are built by
+hand (p4runtime-shell has no register entity and encodes no negative
+int) and values shown as their bytes in hex.
 """
 import os
 import sys
@@ -82,6 +84,60 @@ def cell(a, b, c, d):
     return struct(raw(a), raw(b), raw(c), raw(d))
 
 
+def p4id(kind, name):
+    for item in getattr(sh.context.p4info, kind):
+        if item.preamble.name == name:
+            return item
+    raise KeyError(name)
+
+
+def sign_entry(a, e, v, w):
+    """An In.signs entry: keys a and e, In.set_b(v, w), each given as bytes."""
+    table = p4id("tables", "In.signs")
+    entry = p4runtime_pb2.TableEntry(table_id=table.preamble.id)
+    for field, value in zip(table.match_fields, (a, e)):
+        m = entry.match.add()
+        m.field_id = field.id
+        m.exact.value = value
+    action = p4id("actions", "In.set_b")
+    entry.action.action.action_id = action.preamble.id
+    for param, value in zip(action.params, (v, w)):
+        p = entry.action.action.params.add()
+        p.param_id = param.id
+        p.value = value
+    return entry
+
+
+def insert(how, entry):
+    update = p4runtime_pb2.Update(type=p4runtime_pb2.Update.INSERT)
+    update.entity.table_entry.CopyFrom(entry)
+    try:
+        sh.client.write_update(update)
+        print("ok  ", how, flush=True)
+    except Exception as error:
+        print("fail", how, " ".join(str(error).split()), flush=True)
+
+
+def read_entries(how):
+    e = p4runtime_pb2.Entity()
+    e.table_entry.table_id = p4id("tables", "In.signs").preamble.id
+    for reply in sh.client.read_one(e):
+        for found in reply.entities:
+            t = found.table_entry
+            keys = " ".join(m.exact.value.hex() for m in t.match)
+            params = " ".join(p.value.hex() for p in t.action.action.params)
+            print("entry", how, keys, "->", params, flush=True)
+
+
+def tables():
+    """Int keys and parameters: -3, -2 (sign-extended) -> -300, -5."""
+    insert("signs", sign_entry(b"\xfd", b"\xff\xfe", b"\xfe\xd4", b"\xfb"))
+    insert("signs-high", sign_entry(b"\x7f", b"\x07\xff", b"\x7f\xff", b"\x00\x80"))
+    insert("param-over", sign_entry(b"\x01", b"\x01", b"\x01\x80\x00", b"\x00"))
+    insert("key-over", sign_entry(b"\x00\x80", b"\x01", b"\x00", b"\x00"))
+    read_entries("signs")
+
+
 def setup():
     sh.setup(device_id=1, grpc_addr=ADDRESS, election_id=(0, 10),
              config=sh.FwdPipeConfig(P4INFO, OBJECT))
@@ -103,6 +159,7 @@ def setup():
     read("by-key", "In.by_key", 0)
     write("by-wide", "In.by_wide", 0, raw(b"\x01"))
     read("every", None)
+    tables()
 
 
 def after():
