@@ -241,3 +241,75 @@ fn table_add_takes_negatives_in_range() {
         "{param}"
     );
 }
+
+/// tests/p4regint/shapes.p4's frame after running `start`: x, y and z.
+fn shapes_frame(pipeline: &str, start: &[u8]) -> (i16, i16, i64) {
+    let out = run_frame(pipeline, start);
+    let bytes = |at: usize, n: usize| out.get(at..at + n).map(<[u8]>::to_vec);
+    let word = |at: usize| bytes(at, 2).and_then(|b| <[u8; 2]>::try_from(b).ok());
+    let z = bytes(6, 8).and_then(|b| <[u8; 8]>::try_from(b).ok());
+    (
+        i16::from_be_bytes(word(2).unwrap_or_default()),
+        i16::from_be_bytes(word(4).unwrap_or_default()),
+        i64::from_be_bytes(z.unwrap_or_default()),
+    )
+}
+
+/// Other shapes (tests/p4regint/shapes.p4): an int<12> register with a
+/// negative initial value, a nested struct's int<4>, int<64>s at their
+/// lowest; through the CLI and the data path, both ways, at XDP and TC.
+#[test]
+fn nested_narrow_and_64_bit_ints_round_trip() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4regint shapes: {why}");
+        return;
+    }
+    for hook in ["xdp", "tc"] {
+        let name = format!("p4regint_shapes_{hook}_{}", std::process::id());
+        let program = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/p4regint/shapes.p4");
+        let p = program.to_string_lossy();
+        let out = p4bpf(&["pipeline", "load", &p, "--name", &name, "--hook", hook]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let loaded = Loaded(name);
+        shapes(&loaded.0);
+    }
+}
+
+fn shapes(p: &str) {
+    reads(p, "In.twelve", "0", "register In.twelve[0] = -2");
+    reads(
+        p,
+        "In.evs",
+        "0",
+        "register In.evs[0] = {t=-7, inner.n=-8, inner.m=0x3, z=-9}",
+    );
+    assert_eq!(shapes_frame(p, &[1, 0]).0, -2);
+    assert_eq!(shapes_frame(p, &[2, 0]), (-7, -8, -9));
+    sets(p, "In.twelve", "1", "-2048");
+    assert_eq!(shapes_frame(p, &[1, 1]).0, -2048);
+    sets(p, "In.evs", "1", "2047,-1,0xf,-9223372036854775808");
+    assert_eq!(shapes_frame(p, &[2, 1]), (2047, -1, i64::MIN));
+    sets(p, "In.sixty4", "0", "-0x8000000000000000");
+    assert_eq!(shapes_frame(p, &[3, 0]).2, i64::MIN);
+    reads(
+        p,
+        "In.sixty4",
+        "0",
+        "register In.sixty4[0] = -9223372036854775808",
+    );
+    // op 4 writes x -300, y -3, z -2 into twelve[1] and evs[1].
+    let z = (-2i64).to_be_bytes();
+    let frame = [&[4, 1, 0xfe, 0xd4, 0xff, 0xfd][..], &z[..]].concat();
+    run_frame(p, &frame);
+    reads(p, "In.twelve", "1", "register In.twelve[1] = -300");
+    reads(
+        p,
+        "In.evs",
+        "1",
+        "register In.evs[1] = {t=-300, inner.n=-3, inner.m=0x0, z=-2}",
+    );
+    let nested = "register `In.evs`, value field `inner.n`: `-9` is outside int<4> (-8..=7)";
+    refused(p, "In.evs", "1", "0,-9,0,0", nested);
+    let twelve = "register `In.twelve`: `2048` is outside int<12> (-2048..=2047)";
+    refused(p, "In.twelve", "1", "2048", twelve);
+}
