@@ -191,6 +191,22 @@ fn refusals(p: &str) {
     reads(p, "In.small", "0", "register In.small[0] = -5");
 }
 
+/// `stem`.stf passes with `stem`.p4 (tests/p4regint/) at XDP and TC.
+fn script_passes(stem: &str, packets: usize) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/p4regint");
+    let (p, s) = (
+        dir.join(format!("{stem}.p4")),
+        dir.join(format!("{stem}.stf")),
+    );
+    let (p, s) = (p.to_string_lossy(), s.to_string_lossy());
+    for hook in ["xdp", "tc"] {
+        let out = p4bpf(&["test", &p, &s, "--target", "kernel", "--hook", hook]);
+        let text = stdout(&out) + &stderr(&out);
+        let pass = format!("PASS: {packets} packets, 0 failure(s)");
+        assert!(text.contains(&pass), "{stem} {hook}:\n{text}");
+    }
+}
+
 /// tests/p4regint/signed.stf: a table's int<8> and int<12> keys and
 /// int<16> and int<12> parameters given as negative numbers (and as BMv2's
 /// bits) match and reach the packet, at XDP and at TC.
@@ -200,17 +216,19 @@ fn negative_table_keys_and_parameters_reach_the_packet() {
         eprintln!("SKIPPED p4regint stf: {why}");
         return;
     }
-    let stf = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/p4regint/signed.stf");
-    for hook in ["xdp", "tc"] {
-        let (p, s) = (program(), stf.clone());
-        let (p, s) = (p.to_string_lossy(), s.to_string_lossy());
-        let out = p4bpf(&["test", &p, &s, "--target", "kernel", "--hook", hook]);
-        let text = stdout(&out) + &stderr(&out);
-        assert!(
-            text.contains("PASS: 3 packets, 0 failure(s)"),
-            "{hook}:\n{text}"
-        );
+    script_passes("signed", 3);
+}
+
+/// tests/p4regint/ranges.stf: an int<8> range across zero and at the
+/// ends of int<8>, in signed order (as bits, -5..5 would be refused as
+/// backwards), next to a ternary int<12>, at XDP and at TC.
+#[test]
+fn int_ranges_hold_the_numbers_between_their_bounds() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4regint ranges: {why}");
+        return;
     }
+    script_passes("ranges", 7);
 }
 
 /// `p4bpf table add` takes negative int keys and parameters and refuses

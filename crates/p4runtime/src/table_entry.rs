@@ -15,7 +15,7 @@ use crate::signed;
 use p4bpf_layout::{MatchKind, Table};
 use p4bpf_runtime::control::Entry;
 use p4bpf_runtime::entry::EntrySpec;
-use p4bpf_runtime::{names, value};
+use p4bpf_runtime::{int_value, names, value};
 use std::fmt::Write as _;
 
 /// The key of `entry` (fields and priority) as a runtime entry with a
@@ -197,7 +197,7 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
             number_text(&optional.value, width, field.signed, &what)
         }
         (Some(field_match::FieldMatchType::Range(range)), MatchKind::Range) => {
-            range_text(range, width, &what)
+            range_text(range, width, field.signed, &what)
         }
         (None, _) => Err(Failure::invalid(format!("{}: no match given", what()))),
         _ => Err(wrong_kind()),
@@ -208,8 +208,17 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
 fn range_text(
     range: &field_match::Range,
     width: u32,
+    signed: bool,
     what: &dyn Fn() -> String,
 ) -> Outcome<String> {
+    if signed {
+        // The runtime checks an int's bounds in signed order.
+        let low = signed::to_text(&range.low, width, what)?;
+        return Ok(format!(
+            "{low}..{}",
+            signed::to_text(&range.high, width, what)?
+        ));
+    }
     let (low, high) = (
         to_text(&range.low, width, what)?,
         to_text(&range.high, width, what)?,
@@ -311,7 +320,7 @@ fn number_text(
 fn number_bytes(text: &str, width: u32, signed: bool) -> Outcome<Vec<u8>> {
     match signed {
         true => {
-            let bits = value::parse(text, width).map_err(Failure::invalid)?;
+            let bits = int_value::parse_bits(text, width, true).map_err(Failure::invalid)?;
             Ok(signed::canonical(&bits, width))
         }
         false => bytestring::from_text(text, width),
@@ -366,8 +375,8 @@ fn range_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldMatch>> {
     let width = field.bitwidth;
     let (low, high) = text.split_once("..").unwrap_or((text, text));
     let (low, high) = (
-        bytestring::from_text(low, width)?,
-        bytestring::from_text(high, width)?,
+        number_bytes(low, width, field.signed)?,
+        number_bytes(high, width, field.signed)?,
     );
     let full = bytestring::canonical(&value::prefix_mask(width, width));
     if low.iter().all(|b| *b == 0) && high == full {
@@ -722,6 +731,33 @@ mod signed_tests {
             message.contains("table `In.signs`, match field `hdr.h.e`"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn int_ranges_are_signed_bounds_both_ways() {
+        let field = FieldIds {
+            kind: MatchKind::Range,
+            ..offset()
+        };
+        let ids = TableIds {
+            id: 7,
+            name: "In.signs".into(),
+            index: Some(0),
+            fields: vec![field.clone()],
+            actions: vec![],
+            needs_priority: true,
+        };
+        let range = |low: &[u8], high: &[u8]| FieldMatch {
+            field_id: 1,
+            field_match_type: Some(field_match::FieldMatchType::Range(field_match::Range {
+                low: low.to_vec(),
+                high: high.to_vec(),
+            })),
+        };
+        let text = field_text(&ids, &field, &range(&[0xfb], &[0x05]));
+        assert_eq!(text.ok().as_deref(), Some("-5..5"));
+        let back = field_match(&field, "0xffb..0x005").ok().flatten();
+        assert_eq!(back, Some(range(&[0xfb], &[0x05])));
     }
 
     #[test]

@@ -277,10 +277,16 @@ fn range_bounds(table: &Table, spec: &EntrySpec) -> Result<Option<(Vec<u8>, Vec<
             ),
             Some(text) => {
                 let (l, h) = text.split_once("..").unwrap_or((text, text));
-                (
+                let (mut low, mut high) = (
                     parse_field(table, layout, l)?,
                     parse_field(table, layout, h)?,
-                )
+                );
+                // The data path compares an int's key with its sign bit flipped.
+                if layout.signed {
+                    int_value::flip_sign(&mut low, layout.bit_width);
+                    int_value::flip_sign(&mut high, layout.bit_width);
+                }
+                (low, high)
             }
         };
         // Both are big-endian and of the field's length.

@@ -69,6 +69,21 @@ pub fn parse_bits(text: &str, width: u32, signed: bool) -> Result<Vec<u8>, Strin
     Ok(bytes)
 }
 
+/// Flips bit W-1 of big-endian `bytes` holding `width` bits: an int's
+/// range bounds and keys are kept so (offset binary), which orders ints
+/// as unsigned numbers order (-128 lowest, 127 highest), so that the
+/// data path's and the partitions' unsigned comparisons hold for them.
+pub fn flip_sign(bytes: &mut [u8], width: u32) {
+    let Some(position) = width.checked_sub(1) else {
+        return;
+    };
+    let from_end = (position / 8) as usize;
+    let at = bytes.len().checked_sub(from_end + 1);
+    if let Some(byte) = at.and_then(|i| bytes.get_mut(i)) {
+        *byte ^= 1 << (position % 8);
+    }
+}
+
 /// Big-endian `bytes` holding an int<`width`> in their low W bits (the
 /// bits above ignored), as a signed decimal number (hex past 128 bits).
 pub fn show(bytes: &[u8], width: u32) -> String {
@@ -203,6 +218,22 @@ mod tests {
         assert_eq!(parse_bits("0xfff", 12, true), Ok(vec![0x0f, 0xff]));
         assert!(parse_bits("-2049", 12, true).is_err());
         assert!(parse_bits("-1", 12, false).is_err());
+    }
+
+    #[test]
+    fn flipping_the_sign_bit_orders_ints_as_unsigned_numbers() {
+        let flipped = |text: &str, width: u32| {
+            let mut bits = parse_bits(text, width, true).unwrap_or_default();
+            flip_sign(&mut bits, width);
+            bits
+        };
+        assert_eq!(flipped("-128", 8), vec![0x00]);
+        assert_eq!(flipped("-1", 8), vec![0x7f]);
+        assert_eq!(flipped("0", 8), vec![0x80]);
+        assert_eq!(flipped("127", 8), vec![0xff]);
+        assert_eq!(flipped("-2048", 12), vec![0x00, 0x00]);
+        assert_eq!(flipped("5", 12), vec![0x08, 0x05]);
+        assert!(flipped("-5", 12) < flipped("5", 12));
     }
 
     #[test]

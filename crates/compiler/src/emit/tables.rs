@@ -13,7 +13,8 @@ use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
 use crate::ir::{
-    ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, Ty, VarId,
+    ActionCall, ActionId, Expr, Keyset, MatchKind, Program, Stmt, Storage, Table, TableId, Ty,
+    VarId,
 };
 use crate::map_layout::TableLayout;
 use crate::midend::visit::any_stmt;
@@ -59,6 +60,15 @@ impl Emitter<'_> {
             // control plane counts a narrow field's spare top bits too.
             bits += 8 * f.scalar.size();
             let value = self.key_bits(&k.expr);
+            let value = match k.kind {
+                // An int's range is compared as unsigned with its sign bit
+                // flipped (offset binary), which keeps its order; the
+                // control plane flips its bounds the same way.
+                MatchKind::Range if f.signed && f.bit_width <= 64 => {
+                    format!("({value}) ^ {:#x}ULL", 1u64 << (f.bit_width - 1))
+                }
+                _ => value,
+            };
             let place = format!("key.{}", f.c_name);
             match (f.scalar, f.order) {
                 (Scalar::Bytes(n), _) if f.bit_width > 64 => out.push(line(format!(

@@ -100,10 +100,15 @@ pub fn ranges(table: &Table, lo: &[u8], hi: &[u8]) -> Vec<(String, String)> {
         .filter(|k| k.match_kind == MatchKind::Range)
     {
         let layout = &field.field;
-        let (low, high) = (field_bytes(lo, layout), field_bytes(hi, layout));
+        let (mut low, mut high) = (field_bytes(lo, layout), field_bytes(hi, layout));
         let ones = high.iter().map(|b| b.count_ones()).sum::<u32>();
         if low.iter().all(|b| *b == 0) && ones == layout.bit_width {
             continue;
+        }
+        // An int's bounds are kept with the sign bit flipped (`entry.rs`).
+        if layout.signed {
+            crate::int_value::flip_sign(&mut low, layout.bit_width);
+            crate::int_value::flip_sign(&mut high, layout.bit_width);
         }
         let text = if low == high {
             render(&low, layout)
