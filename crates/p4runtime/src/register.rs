@@ -10,9 +10,11 @@
 //! never written reads as the register's initial value. The description
 //! lists every register (`register_initials` for bit strings of at most
 //! 64 bits, `composite_registers` for the others) and the pipeline pins
-//! their maps; registers indexed by a struct or a wide bit string are
-//! refused as UNIMPLEMENTED (P4Runtime numbers cells). An `int<W>` value
-//! is the two's-complement bits (`signed.rs`).
+//! their maps; registers indexed by a struct or a bit string wider than
+//! 64 bits are refused as UNIMPLEMENTED (P4Runtime numbers cells with an
+//! int64). An `int<W>`, a register's value or a struct's field, is a
+//! two's-complement bytestring (`signed.rs`), handed to the runtime as a
+//! signed number, which keeps it sign-extended as the data path does.
 
 use crate::bytestring;
 use crate::failure::{Failure, Outcome};
