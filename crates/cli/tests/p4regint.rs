@@ -231,8 +231,9 @@ fn int_ranges_hold_the_numbers_between_their_bounds() {
     script_passes("ranges", 7);
 }
 
-/// `p4bpf table add` takes negative int keys and parameters and refuses
-/// one outside the field's range, naming the table, field and value.
+/// `p4bpf table add` takes negative int keys and parameters, `table dump`
+/// shows them signed, and one outside the field's range is refused naming
+/// the table, field and value.
 #[test]
 fn table_add_takes_negatives_in_range() {
     if let Some(why) = common::kernel_unavailable() {
@@ -247,6 +248,9 @@ fn table_add_takes_negatives_in_range() {
     };
     let fine = add("-128", "-2048");
     assert!(fine.status.success(), "{}", stderr(&fine));
+    let dump = p4bpf(&["table", "dump", &loaded.0, "In.signs"]);
+    let shown = "hdr.h.a=-128 hdr.h.e=-1\tIn.set_b\tv=-1 w=-2048";
+    assert_eq!(stdout(&dump).trim(), shown);
     let low = stderr(&add("-129", "0"));
     assert!(low.contains("In.signs") && low.contains("hdr.h.a"), "{low}");
     assert!(
