@@ -219,6 +219,18 @@ fn negative_table_keys_and_parameters_reach_the_packet() {
     script_passes("signed", 3);
 }
 
+/// tests/p4regint/const_entries.stf: the program's own negative int
+/// literals, in const entries (int<8> and int<12> keys) and in a parser's
+/// select on an int<8>, match the packet's values, at XDP and at TC.
+#[test]
+fn negative_literals_in_const_entries_and_selects_match() {
+    if let Some(why) = common::kernel_unavailable() {
+        eprintln!("SKIPPED p4regint const entries: {why}");
+        return;
+    }
+    script_passes("const_entries", 3);
+}
+
 /// tests/p4regint/ranges.stf: an int<8> range across zero and at the
 /// ends of int<8>, in signed order (as bits, -5..5 would be refused as
 /// backwards), next to a ternary int<12>, at XDP and at TC.

@@ -8,7 +8,7 @@
 //! compiled into an if-chain with no map.
 
 use super::c::{line, CStmt};
-use super::expr::{is_narrow_signed, literal, mask_literal, wrap};
+use super::expr::{literal, mask_literal, wrap};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
@@ -96,12 +96,16 @@ impl Emitter<'_> {
         out
     }
 
-    /// A key's value as entries and keysets hold it: a narrow signed
-    /// value's bare bits, not its sign-extended holder.
+    /// A key's value as entries and keysets hold it: a signed value's bare
+    /// bits, not its sign-extended holder (an s8's -3 is 0xfd, which C's
+    /// promotion would not compare equal to the keyset's 0xfdU).
     pub(super) fn key_bits(&self, key: &Expr) -> String {
         let value = self.expr(key);
         match key.ty {
-            Ty::Bits { width, .. } if is_narrow_signed(&key.ty) => wrap(
+            Ty::Bits {
+                width,
+                signed: true,
+            } if width <= 64 => wrap(
                 &Ty::Bits {
                     width,
                     signed: false,
