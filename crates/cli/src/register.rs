@@ -6,6 +6,7 @@
 use crate::args::{Args, UsageError};
 use crate::control_output::{fail, print_lines, split};
 use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::int_value::Ints;
 use p4bpf_runtime::stf::registers;
 use std::process::ExitCode;
 
@@ -36,7 +37,8 @@ pub fn run(words: Args) -> ExitCode {
         }),
         [set, pipeline, name, index, value] if set == "set" => {
             Deployment::open(pipeline).and_then(|d| {
-                registers::write(&d, &d.description, name, index, value).map(|()| vec![])
+                let strict = Ints::Strict; // an operator's -5, not an int's bits
+                registers::write(&d, &d.description, name, index, value, strict).map(|()| vec![])
             })
         }
         _ => {

@@ -26,6 +26,7 @@ use crate::schema::Schema;
 use crate::signed;
 use p4bpf_layout::Pipeline;
 use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::int_value::Ints;
 use p4bpf_runtime::register_composite;
 use p4bpf_runtime::stf::registers;
 use tonic::Code;
@@ -217,7 +218,8 @@ impl Cell {
 
     fn write(&self, schema: &Schema, source: &Deployment, index: u32, text: &str) -> Outcome<()> {
         let pipeline = &schema.pipeline;
-        registers::write(source, pipeline, &self.name, &index.to_string(), text)
+        let (at, strict) = (index.to_string(), Ints::Strict);
+        registers::write(source, pipeline, &self.name, &at, text, strict)
             .map_err(|e| self.failure(index, e))
     }
 

@@ -36,10 +36,27 @@ pub fn parse(text: &str, width: u32, len: usize) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
+/// How an int's text is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ints {
+    /// Only numbers in int<W>'s range (`p4bpf register set`, P4Runtime).
+    Strict,
+    /// Those, and W bits as they are, as BMv2's STF files write an int
+    /// (`9` for an int<4>'s -7).
+    BitsToo,
+}
+
 /// `text` as a field's bytes: an int<`width`>'s two's complement in `len`
 /// bytes, or a bit<`width`>'s bits, which take no `-`.
-pub fn parse_either(text: &str, width: u32, signed: bool, len: usize) -> Result<Vec<u8>, String> {
-    if signed {
+pub fn parse_either(
+    text: &str,
+    width: u32,
+    signed: bool,
+    len: usize,
+    ints: Ints,
+) -> Result<Vec<u8>, String> {
+    let as_bits = !signed || (ints == Ints::BitsToo && !text.starts_with('-'));
+    if signed && !as_bits {
         return parse(text, width, len);
     }
     if text.starts_with('-') {
@@ -48,8 +65,17 @@ pub fn parse_either(text: &str, width: u32, signed: bool, len: usize) -> Result<
         ));
     }
     let bits = value::parse(text, width)?;
-    let mut bytes = vec![0u8; len.saturating_sub(bits.len())];
+    let negative = signed && width > 0 && significant_bits(&bits) == width;
+    let mut bytes = vec![if negative { 0xff } else { 0 }; len.saturating_sub(bits.len())];
     bytes.extend(bits);
+    if negative {
+        // Fill the bits above W in W's top byte too.
+        let top = bytes.len().saturating_sub(value::byte_len(width));
+        let spare = (8 * value::byte_len(width) as u32).saturating_sub(width);
+        if let Some(byte) = bytes.get_mut(top) {
+            *byte |= !(0xffu8.checked_shr(spare).unwrap_or(0));
+        }
+    }
     Ok(bytes)
 }
 
@@ -59,7 +85,7 @@ pub fn parse_either(text: &str, width: u32, signed: bool, len: usize) -> Result<
 /// int's bits, `0xff` for -1).
 pub fn parse_bits(text: &str, width: u32, signed: bool) -> Result<Vec<u8>, String> {
     if !(signed && text.starts_with('-')) {
-        return parse_either(text, width, false, value::byte_len(width));
+        return parse_either(text, width, false, value::byte_len(width), Ints::Strict);
     }
     let mut bytes = parse(text, width, value::byte_len(width))?;
     let spare = (8 * bytes.len() as u32).saturating_sub(width);
@@ -205,10 +231,33 @@ mod tests {
 
     #[test]
     fn bit_strings_refuse_a_sign() {
-        let error = parse_either("-5", 8, false, 1).expect_err("unsigned");
+        let error = parse_either("-5", 8, false, 1, Ints::Strict).expect_err("unsigned");
         assert_eq!(error, "`-5` is negative, and bit<8> holds no sign");
-        assert_eq!(parse_either("0xff", 8, false, 2), Ok(vec![0, 0xff]));
-        assert_eq!(parse_either("-1", 8, true, 2), Ok(vec![0xff, 0xff]));
+        assert_eq!(
+            parse_either("0xff", 8, false, 2, Ints::Strict),
+            Ok(vec![0, 0xff])
+        );
+        assert_eq!(
+            parse_either("-1", 8, true, 2, Ints::Strict),
+            Ok(vec![0xff, 0xff])
+        );
+    }
+
+    #[test]
+    fn bmv2_scripts_may_write_an_ints_bits() {
+        let bits = |text: &str, width: u32, len: usize| {
+            parse_either(text, width, true, len, Ints::BitsToo)
+        };
+        assert_eq!(bits("9", 4, 1), Ok(vec![0xf9])); // -7, sign-extended
+        assert_eq!(bits("0xffe", 12, 2), Ok(vec![0xff, 0xfe]));
+        assert_eq!(bits("0x7ff", 12, 2), Ok(vec![0x07, 0xff]));
+        assert_eq!(
+            bits("0x80", 8, 8),
+            Ok(vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x80])
+        );
+        assert_eq!(bits("-7", 4, 1), Ok(vec![0xf9]));
+        assert!(bits("16", 4, 1).is_err());
+        assert!(parse_either("9", 4, true, 1, Ints::Strict).is_err());
     }
 
     #[test]

@@ -11,9 +11,10 @@
 //! or wide values are `register_composite`'s.
 
 use crate::error::{Result, RuntimeError};
+use crate::int_value::{self, Ints};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
-use crate::{int_value, register_composite, value};
+use crate::{register_composite, value};
 use p4bpf_layout::Pipeline;
 
 /// The cell at `index`, as `NAME[INDEX] = VALUE` for the report.
@@ -66,22 +67,27 @@ fn host_order_value(
     Ok(bytes)
 }
 
+/// Sets the cell at `index` to `text`; `ints` says whether an int's W
+/// bits are taken as they are (BMv2's STF files) or only numbers in its
+/// range (`p4bpf register set`, P4Runtime).
 pub fn write(
     source: &impl MapSource,
     description: &Pipeline,
     name: &str,
     index: &str,
     text: &str,
+    ints: Ints,
 ) -> Result<()> {
     if let Some(register) = register_composite::find(description, name) {
-        return register_composite::write(source, register, index, text);
+        return register_composite::write(source, register, index, text, ints);
     }
     let index = cell_number(name, index)?;
     let map = register_map(source, name, index)?;
     let cell_bits = map.value_size() * 8;
     let width = int_width(description, name);
     let len = value::byte_len(cell_bits);
-    let bytes = int_value::parse_either(text, width.unwrap_or(cell_bits), width.is_some(), len);
+    let bytes =
+        int_value::parse_either(text, width.unwrap_or(cell_bits), width.is_some(), len, ints);
     let mut bytes =
         bytes.map_err(|why| RuntimeError::Value(format!("register `{name}`: {why}")))?;
     bytes.reverse(); // big-endian text, host-order cell

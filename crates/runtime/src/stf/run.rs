@@ -144,7 +144,11 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 register,
                 index,
                 value,
-            } => registers::write(pipeline, pipeline.description(), register, index, value),
+            } => {
+                let description = pipeline.description();
+                let ints = crate::int_value::Ints::BitsToo; // BMv2's scripts write an int's bits
+                registers::write(pipeline, description, register, index, value, ints)
+            }
             Command::RegisterReset { register } => {
                 registers::reset(pipeline, pipeline.description(), register)
             }
