@@ -4,7 +4,8 @@
 //! (`MyIngress.totals` is `MyIngress_totals`), one cell per index, each a
 //! number in host byte order as wide as the register's C type; an
 //! `int<W>` register's (`RegisterInitial::int_width`) is written and shown
-//! as a signed number, kept sign-extended to the cell. A register
+//! as a signed number, kept sign-extended to the cell (an STF script may
+//! give its W bits instead, as BMv2's do: `int_value::Ints`). A register
 //! with an initial value holds value XOR initial in its cells
 //! (`Pipeline::register_initials`), so a reset (zeroed) cell reads as the
 //! initial value, as PSA says a reset register does. Registers of structs
