@@ -10,13 +10,14 @@
 //! ROLLBACK_ON_ERROR batch takes its register MODIFYs back, a cell a
 //! packet wrote (BPF_PROG_TEST_RUN through the loaded program) reads back
 //! and a packet reads a negative int<12> the control plane wrote. At XDP
-//! and at TC. Uses the p4runtime-shell venv
-//! the `p4runtime` test installs; skips, saying why, without it, root/BPF
-//! or clang.
+//! and at TC. Uses (or makes) the p4runtime-shell venv the `p4runtime`
+//! test makes; skips, saying why, without pip's reach, root/BPF or clang.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
 mod common;
+#[path = "p4regint/shell.rs"]
+mod shell;
 
 use common::{p4bpf, scratch_dir, stderr, stdout};
 use p4bpf_runtime::deploy::Deployment;
@@ -106,13 +107,13 @@ fn register_entries_read_and_write(hook: &str) {
         eprintln!("SKIPPED p4reg_p4runtime: {why}");
         return;
     }
-    let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
-    if !python.exists() {
-        eprintln!(
-            "SKIPPED p4reg_p4runtime: no p4runtime-shell venv (the `p4runtime` test installs it)"
-        );
-        return;
-    }
+    let python = match shell::python_with_shell() {
+        Ok(python) => python,
+        Err(why) => {
+            eprintln!("SKIPPED p4reg_p4runtime: {why}");
+            return;
+        }
+    };
     let dir = scratch_dir(&format!("p4reg_p4runtime_{hook}"));
     let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4reg_p4runtime/registers.p4");
     let out = dir.to_string_lossy().into_owned();

@@ -11,12 +11,14 @@
 //! bit<72> are UNIMPLEMENTED, saying why. Table entries with negative
 //! int keys and parameters go in, read back in their shortest form and
 //! are hit by a packet; out-of-range ones are refused. At XDP and at TC.
-//! Uses the p4runtime-shell venv the `p4runtime` test installs; skips,
-//! saying why, without it or root/BPF.
+//! Uses (or makes) the p4runtime-shell venv the `p4runtime` test makes;
+//! skips, saying why, without pip's reach or root/BPF.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
 mod common;
+#[path = "p4regint/shell.rs"]
+mod shell;
 
 use common::{p4bpf, scratch_dir, stderr, stdout};
 use p4bpf_runtime::deploy::Deployment;
@@ -108,11 +110,13 @@ fn signed_register_entries(hook: &str) {
         eprintln!("SKIPPED p4regint_p4runtime: {why}");
         return;
     }
-    let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
-    if !python.exists() {
-        eprintln!("SKIPPED p4regint_p4runtime: no p4runtime-shell venv (the `p4runtime` test installs it)");
-        return;
-    }
+    let python = match shell::python_with_shell() {
+        Ok(python) => python,
+        Err(why) => {
+            eprintln!("SKIPPED p4regint_p4runtime: {why}");
+            return;
+        }
+    };
     let dir = scratch_dir(&format!("p4regint_p4runtime_{hook}"));
     let out = dir.to_string_lossy().into_owned();
     let program = fixture("signed.p4");
