@@ -6,6 +6,7 @@
 use crate::args::{Args, UsageError};
 use crate::control_output::{fail, print_lines, split};
 use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::int_value::Ints;
 use p4bpf_runtime::stf::registers;
 use std::process::ExitCode;
 
@@ -19,6 +20,8 @@ INDEX is a number, or for a register indexed by a struct or a bit string
 wider than 64 bits, its fields' values in order, comma-separated
 (`5,0xffffffffffff`); a struct VALUE is written the same way and shown
 with its fields named (`{port=0xda, srcAddr=0x55}`).
+An int<W> register, field or index takes a number from -2^(W-1) to
+2^(W-1)-1 (`-5`, `-0x5`) and shows as one; a bit<W> takes no sign.
 The pipeline keeps the registers of structs or wide values and those with
 an initial value; `p4bpf test` reaches every register.
 ";
@@ -34,7 +37,8 @@ pub fn run(words: Args) -> ExitCode {
         }),
         [set, pipeline, name, index, value] if set == "set" => {
             Deployment::open(pipeline).and_then(|d| {
-                registers::write(&d, &d.description, name, index, value).map(|()| vec![])
+                let strict = Ints::Strict; // an operator's -5, not an int's bits
+                registers::write(&d, &d.description, name, index, value, strict).map(|()| vec![])
             })
         }
         _ => {

@@ -38,8 +38,9 @@ a `const` one cannot be changed. Without an action it prints the one set.
 Tables, keys, actions and parameters go by P4 name (`MyIngress.routes`,
 `hdr.ipv4.dstAddr`), by a unique last part (`routes`, `dstAddr`) or, for
 keys, by position (`key.field0`). Values: decimal, 0x hex, 0b binary, IPv4,
-IPv6, MAC; `VALUE/PREFIX` for lpm, `VALUE&&&MASK` for ternary, `LO..HI`
-for range. Entries print as `KEY=VALUE...<tab>ACTION<tab>PARAM=VALUE...`
+IPv6, MAC; an int<W> key or parameter also takes a negative number in its
+range (`-5`, `-0x5`); `VALUE/PREFIX` for lpm, `VALUE&&&MASK` for ternary,
+`LO..HI` for range. Entries print as `KEY=VALUE...<tab>ACTION<tab>PARAM=VALUE...`
 or, with --json, one JSON object per line.
 ";
 

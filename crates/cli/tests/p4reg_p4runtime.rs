@@ -4,18 +4,20 @@
 //! by hand): never-written cells read as the initial values, a MODIFY of
 //! one cell and of every cell reads back (one cell, every cell, every
 //! register), registers without an initial value (bit<8>, int<8>,
-//! int<12>: two's-complement bytestrings) read and write, bad updates get
+//! int<12>, a struct holding an int<8>: two's-complement bytestrings)
+//! read and write, bad updates get
 //! the specification's codes naming the register, index and value, a
 //! ROLLBACK_ON_ERROR batch takes its register MODIFYs back, a cell a
 //! packet wrote (BPF_PROG_TEST_RUN through the loaded program) reads back
 //! and a packet reads a negative int<12> the control plane wrote. At XDP
-//! and at TC. Uses the p4runtime-shell venv
-//! the `p4runtime` test installs; skips, saying why, without it, root/BPF
-//! or clang.
+//! and at TC. Uses (or makes) the p4runtime-shell venv the `p4runtime`
+//! test makes; skips, saying why, without pip's reach, root/BPF or clang.
 
 #![allow(clippy::panic)] // a failing test should stop loudly
 
 mod common;
+#[path = "p4regint/shell.rs"]
+mod shell;
 
 use common::{p4bpf, scratch_dir, stderr, stdout};
 use p4bpf_runtime::deploy::Deployment;
@@ -105,13 +107,13 @@ fn register_entries_read_and_write(hook: &str) {
         eprintln!("SKIPPED p4reg_p4runtime: {why}");
         return;
     }
-    let python = Path::new(env!("CARGO_TARGET_TMPDIR")).join("p4runtime-venv/bin/python");
-    if !python.exists() {
-        eprintln!(
-            "SKIPPED p4reg_p4runtime: no p4runtime-shell venv (the `p4runtime` test installs it)"
-        );
-        return;
-    }
+    let python = match shell::python_with_shell() {
+        Ok(python) => python,
+        Err(why) => {
+            eprintln!("SKIPPED p4reg_p4runtime: {why}");
+            return;
+        }
+    };
     let dir = scratch_dir(&format!("p4reg_p4runtime_{hook}"));
     let program = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/p4reg_p4runtime/registers.p4");
     let out = dir.to_string_lossy().into_owned();
@@ -132,9 +134,9 @@ fn register_entries_read_and_write(hook: &str) {
     let _server = serve(&address, &pipeline);
     let setup = session(&python, &address, &dir, "setup");
     assert_lines(&setup, &SETUP_LINES);
-    // Six totals cells, four of cells, bare, deltas and offsets: every
-    // register served (not pairs, a struct holding an int).
-    assert_eq!(setup.matches("reg every ").count(), 22, "{setup}");
+    // Six totals cells, four of cells, bare, deltas and offsets, two of
+    // pairs (a struct holding an int): every register served.
+    assert_eq!(setup.matches("reg every ").count(), 24, "{setup}");
     assert_eq!(setup.matches("reg every In.bare").count(), 4, "{setup}");
     // The data path sign-extends the int<12> the control plane wrote.
     let read = send(&pipeline, 2, 1);
@@ -170,12 +172,12 @@ const SETUP_LINES: [&str; 42] = [
     "reg int8 In.deltas 1 0xfe",
     "reg int8-padded In.deltas 2 0x80",
     "reg int8-positive In.deltas 0 0x7f",
-    "fail int8-over Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.deltas`, field `value`: value 0x0080 is outside int<8>",
-    "fail int8-under Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.deltas`, field `value`: value 0xff7f is outside int<8>",
+    "fail int8-over Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.deltas`[0], field `value`: value 0x0080 is outside int<8>",
+    "fail int8-under Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.deltas`[0], field `value`: value 0xff7f is outside int<8>",
     "reg int12 In.offsets 1 0xf800",
     "reg int12-small In.offsets 2 0x7ff",
-    "fail int-field Error(s) during Write: * At index 0: UNIMPLEMENTED, 'register `In.pairs`: int<8> is served as a register's value of at most 64 bits, not in a struct",
-    "fail wide Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.totals`, field `value`: value 0x01ffff has 17 bits",
+    "ok   int-field",
+    "fail wide Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.totals`[0], field `value`: value 0x01ffff has 17 bits",
     "fail range Error(s) during Write: * At index 0: OUT_OF_RANGE, 'register `In.totals`: index 6 is out of range",
     "fail shape Error(s) during Write: * At index 0: INVALID_ARGUMENT, 'register `In.cells`: the value is bitstring 0x01",
     "fail members Error(s) during Write: * At index 0: INVALID_ARGUMENT, 'register `In.cells`: the value is a struct of 2 members",

@@ -90,6 +90,8 @@ pub struct CField {
     pub scalar: Scalar,
     pub order: ByteOrder,
     pub offset: u32,
+    /// An `int<W>`: the control plane takes negative values for it.
+    pub signed: bool,
 }
 
 /// A flat C struct of scalars.
@@ -135,6 +137,7 @@ impl CStruct {
             scalar,
             order,
             offset,
+            signed: false,
         });
         offset
     }
@@ -151,6 +154,13 @@ impl CStruct {
         self.size = offset + inner.size();
         self.align = self.align.max(align);
         offset
+    }
+
+    /// Marks the field pushed last as an `int<W>` when `signed`.
+    pub fn sign_last(&mut self, signed: bool) {
+        if let Some(last) = self.fields.last_mut() {
+            last.signed = signed;
+        }
     }
 
     /// `sizeof` of the struct, padding included.
@@ -188,6 +198,7 @@ impl CStruct {
                 byte_offset: base + f.offset,
                 byte_len: f.scalar.size(),
                 byte_order: f.order,
+                signed: f.signed,
             })
             .collect()
     }

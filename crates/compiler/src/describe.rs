@@ -200,6 +200,7 @@ pub fn describe(prog: &Program, hook: layout::Hook) -> layout::Pipeline {
                 } else {
                     layout::ByteOrder::Host
                 },
+                signed: false,
             };
             layout::ValueSet {
                 name: v.name.clone(),
@@ -320,6 +321,7 @@ fn struct_members(prog: &Program, ty: &crate::ir::Ty) -> Option<(Vec<layout::Fie
                 } else {
                     layout::ByteOrder::Host
                 },
+                signed: false,
             });
             let align = if width > 64 { 1 } else { scalar.size() };
             return (scalar.size(), align);

@@ -22,6 +22,7 @@ pub fn references(
         byte_offset: l.union_offset,
         byte_len: 4,
         byte_order: layout::ByteOrder::Host,
+        signed: false,
     };
     let reference = |name: &str, code| layout::Action {
         name: name.into(),
@@ -58,6 +59,7 @@ fn profile(prog: &Program, p: &ActionProfile) -> Option<layout::ActionProfile> {
             byte_offset: 0,
             byte_len: 4,
             byte_order: layout::ByteOrder::Host,
+            signed: false,
         },
         match_kind: layout::MatchKind::Exact,
     };

@@ -12,7 +12,9 @@
 //! groups and buckets of rules keyed by (group, key & group mask).
 
 use crate::cstruct::{CStruct, Scalar};
-use crate::ir::{ActionId, CounterUnit, ExternId, ExternKind, MatchKind, Program, Storage, Table};
+use crate::ir::{
+    ActionId, CounterUnit, ExternId, ExternKind, MatchKind, Program, Storage, Table, Ty,
+};
 use p4bpf_layout::ByteOrder;
 
 /// Most groups a ternary table's list holds (fewer when its `size` is
@@ -146,6 +148,7 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
             (scalar, order)
         };
         key.push(&name, &k.name, width, scalar, order);
+        key.sign_last(matches!(k.expr.ty, Ty::Bits { signed: true, .. }));
     }
     let mut params = vec![];
     let mut union_align = 4;
@@ -171,6 +174,7 @@ pub fn table_layout(program: &Program, table: &Table) -> TableLayout {
                 ByteOrder::Host
             };
             s.push(&var.c_name, &var.p4_name, width, scalar, order);
+            s.sign_last(matches!(var.ty, Ty::Bits { signed: true, .. }));
         }
         union_align = union_align.max(s.align());
         union_size = union_size.max(if s.fields.is_empty() { 0 } else { s.size() });

@@ -265,6 +265,10 @@ pub struct RegisterInitial {
     pub name: String,
     pub map: String,
     pub initial: u64,
+    /// `Some(W)` for an `int<W>` register: the control plane reads and
+    /// writes its cells as signed numbers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub int_width: Option<u32>,
 }
 
 /// A direct counter or meter of one table (PSA's `DirectCounter`,
@@ -473,6 +477,11 @@ pub struct FieldLayout {
     pub byte_offset: u32,
     pub byte_len: u32,
     pub byte_order: ByteOrder,
+    /// An `int<W>`: its text may be negative, and its bytes are two's
+    /// complement (sign-extended to `byte_len` where the data path keeps
+    /// it so: a register's struct field).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub signed: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -867,6 +876,7 @@ mod tests {
                 name: "In.r".into(),
                 map: "In_r".into(),
                 initial: u64::MAX,
+                int_width: Some(12),
             }],
             initial_entries: vec![InitialEntry {
                 table: "In.t".into(),

@@ -10,9 +10,11 @@
 //! never written reads as the register's initial value. The description
 //! lists every register (`register_initials` for bit strings of at most
 //! 64 bits, `composite_registers` for the others) and the pipeline pins
-//! their maps; registers indexed by a struct or a wide bit string are
-//! refused as UNIMPLEMENTED (P4Runtime numbers cells). An `int<W>` value
-//! is the two's-complement bits (`signed.rs`).
+//! their maps; registers indexed by a struct or a bit string wider than
+//! 64 bits are refused as UNIMPLEMENTED (P4Runtime numbers cells with an
+//! int64). An `int<W>`, a register's value or a struct's field, is a
+//! two's-complement bytestring (`signed.rs`), handed to the runtime as a
+//! signed number, which keeps it sign-extended as the data path does.
 
 use crate::bytestring;
 use crate::failure::{Failure, Outcome};
@@ -24,6 +26,7 @@ use crate::schema::Schema;
 use crate::signed;
 use p4bpf_layout::Pipeline;
 use p4bpf_runtime::deploy::Deployment;
+use p4bpf_runtime::int_value::Ints;
 use p4bpf_runtime::register_composite;
 use p4bpf_runtime::stf::registers;
 use tonic::Code;
@@ -31,12 +34,11 @@ use tonic::Code;
 /// The shape of a register's value: P4Info's type as a tree whose leaves
 /// are named as the layout names its fields (`value`, `outer.inner`).
 enum Shape {
-    /// `int_cell`: for an `int<width>`, the bits its cell keeps it in,
-    /// sign-extended (the data path reads the cell as a C signed type).
+    /// `signed`: an `int<width>`, a two's-complement bytestring.
     Bits {
         path: String,
         width: u32,
-        int_cell: Option<u32>,
+        signed: bool,
     },
     Bool {
         path: String,
@@ -111,10 +113,11 @@ pub fn update(
         Failure::invalid(format!("register `{}`: the update has no data", cell.name))
     })?;
     let indexes = cell.indexes(entry.index.as_ref())?;
-    let text = cell.text(data)?;
+    let text = cell.text(data, entry.index.as_ref())?;
     let mut old = Vec::with_capacity(indexes.len());
     for index in &indexes {
-        old.push((*index, cell.text(&cell.read(schema, source, *index)?)?));
+        let now = cell.read(schema, source, *index)?;
+        old.push((*index, cell.text(&now, None)?));
     }
     for index in indexes {
         cell.write(schema, source, index, &text)?;
@@ -215,15 +218,16 @@ impl Cell {
 
     fn write(&self, schema: &Schema, source: &Deployment, index: u32, text: &str) -> Outcome<()> {
         let pipeline = &schema.pipeline;
-        registers::write(source, pipeline, &self.name, &index.to_string(), text)
+        let (at, strict) = (index.to_string(), Ints::Strict);
+        registers::write(source, pipeline, &self.name, &at, text, strict)
             .map_err(|e| self.failure(index, e))
     }
 
     fn check_kept(&self, pipeline: &Pipeline) -> Outcome<()> {
         if register_composite::find(pipeline, &self.name).is_some_and(|r| !r.index.is_empty()) {
             return Err(Failure::unimplemented(format!(
-                "register `{}` is indexed by a struct or a wide bit string; \
-                 P4Runtime numbers cells (use `p4bpf register`)",
+                "register `{}` is indexed by a struct or a bit string wider than 64 bits; \
+                 P4Runtime numbers a register's cells with an int64 (use `p4bpf register get/set`)",
                 self.name
             )));
         }
@@ -238,10 +242,15 @@ impl Cell {
     }
 
     /// `data` as the runtime's text: the leaves' values in layout order,
-    /// comma-separated.
-    fn text(&self, data: &P4Data) -> Outcome<String> {
+    /// comma-separated; `index`, the cell an error names.
+    fn text(&self, data: &P4Data, index: Option<&Index>) -> Outcome<String> {
         let mut leaves = Vec::new();
-        leaf_texts(&self.name, &self.shape, data, &mut leaves)?;
+        let at = index.map(|i| format!("[{}]", i.index)).unwrap_or_default();
+        let target = Target {
+            register: &self.name,
+            at: &at,
+        };
+        leaf_texts(&target, &self.shape, data, &mut leaves)?;
         Ok(leaves.join(","))
     }
 
@@ -272,25 +281,15 @@ fn shape(
             Some(p4_bitstring_like_type_spec::TypeSpec::Bit(bit)) => Ok(Shape::Bits {
                 path: path.to_string(),
                 width: u32::try_from(bit.bitwidth).map_err(|_| unknown())?,
-                int_cell: None,
+                signed: false,
             }),
             Some(p4_bitstring_like_type_spec::TypeSpec::Int(int)) => {
                 let width = u32::try_from(int.bitwidth).map_err(|_| unknown())?;
-                // The cell is C's s8..s64, kept sign-extended; a struct's
-                // field is too, but the runtime writes fields W bits wide.
-                let plain =
-                    depth == 0 && register_composite::find(&schema.pipeline, register).is_none();
-                let cell = width.checked_next_power_of_two().filter(|_| plain);
-                let cell = cell.ok_or_else(|| {
-                    Failure::unimplemented(format!(
-                        "register `{register}`: int<{width}> is served as a register's \
-                         value of at most 64 bits, not in a struct"
-                    ))
-                })?;
+                check_signed(schema, register, path, width)?;
                 Ok(Shape::Bits {
                     path: path.to_string(),
                     width,
-                    int_cell: Some(cell.max(8)),
+                    signed: true,
                 })
             }
             _ => Err(unknown()),
@@ -315,6 +314,27 @@ fn shape(
     }
 }
 
+/// That the pipeline's description marks the int<`width`> at `path`
+/// signed, so the runtime keeps it sign-extended as the data path reads
+/// it (a description from before signed fields does not).
+fn check_signed(schema: &Schema, register: &str, path: &str, width: u32) -> Outcome<()> {
+    let pipeline = &schema.pipeline;
+    let marked = match register_composite::find(pipeline, register) {
+        Some(composite) => composite.value.iter().any(|f| f.name == path && f.signed),
+        None => pipeline
+            .register_initials
+            .iter()
+            .any(|r| r.name == register && r.int_width == Some(width)),
+    };
+    match marked {
+        true => Ok(()),
+        false => Err(Failure::unimplemented(format!(
+            "register `{register}`: the pipeline's description does not mark int<{width}> \
+             `{path}` signed (compile and load the program again)"
+        ))),
+    }
+}
+
 /// The `P4Data` of `shape` from the cell's fields (name, big-endian bytes).
 fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
     let field = |path: &str| {
@@ -330,7 +350,7 @@ fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
         Shape::Bits {
             path,
             width,
-            int_cell: Some(_),
+            signed: true,
         } => p4_data::Data::Bitstring(signed::canonical(field(path)?, *width)),
         Shape::Bits { path, .. } => p4_data::Data::Bitstring(bytestring::canonical(field(path)?)),
         Shape::Bool { path } => p4_data::Data::Bool(field(path)?.iter().any(|b| *b != 0)),
@@ -344,21 +364,29 @@ fn data_of(shape: &Shape, fields: &[(String, Vec<u8>)]) -> Outcome<P4Data> {
     Ok(P4Data { data: Some(data) })
 }
 
+/// The register and the cell (`[3]`, or empty for every cell) an update
+/// writes, for its errors.
+struct Target<'a> {
+    register: &'a str,
+    at: &'a str,
+}
+
 /// The leaves of `data`, checked against `shape`, as runtime text values.
-fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String>) -> Outcome<()> {
+fn leaf_texts(target: &Target, shape: &Shape, data: &P4Data, out: &mut Vec<String>) -> Outcome<()> {
+    let register = target.register;
     match (shape, data.data.as_ref()) {
         (
             Shape::Bits {
                 path,
                 width,
-                int_cell,
+                signed,
             },
             Some(p4_data::Data::Bitstring(bytes)),
         ) => {
-            let what = || format!("register `{register}`, field `{path}`");
-            out.push(match int_cell {
-                Some(cell) => signed::to_text(bytes, *width, *cell, &what)?,
-                None => bytestring::to_text(bytes, *width, &what)?,
+            let what = || format!("register `{register}`{}, field `{path}`", target.at);
+            out.push(match signed {
+                true => signed::to_text(bytes, *width, &what)?,
+                false => bytestring::to_text(bytes, *width, &what)?,
             });
         }
         (Shape::Bool { .. }, Some(p4_data::Data::Bool(flag))) => {
@@ -368,7 +396,7 @@ fn leaf_texts(register: &str, shape: &Shape, data: &P4Data, out: &mut Vec<String
             if members.len() == given.members.len() =>
         {
             for (member, value) in members.iter().zip(&given.members) {
-                leaf_texts(register, member, value, out)?;
+                leaf_texts(target, member, value, out)?;
             }
         }
         (expected, given) => {
@@ -387,10 +415,10 @@ fn expected_shape(shape: &Shape) -> String {
         Shape::Bits {
             path,
             width,
-            int_cell,
-        } => match int_cell {
-            Some(_) => format!("int<{width}> (`{path}`)"),
-            None => format!("bit<{width}> (`{path}`)"),
+            signed,
+        } => match signed {
+            true => format!("int<{width}> (`{path}`)"),
+            false => format!("bit<{width}> (`{path}`)"),
         },
         Shape::Bool { path } => format!("a bool (`{path}`)"),
         Shape::Struct(members) => format!("a struct of {} members", members.len()),

@@ -46,6 +46,9 @@ pub struct FieldIds {
     pub key: usize,
     pub bitwidth: u32,
     pub kind: MatchKind,
+    /// An `int<W>` (the layout's `signed`): its values are two's
+    /// complement bytestrings.
+    pub signed: bool,
 }
 
 pub struct ActionIds {
@@ -53,8 +56,9 @@ pub struct ActionIds {
     pub name: String,
     /// Index in the description table's actions.
     pub index: usize,
-    /// (param id, index in the action's params, bitwidth, name).
-    pub params: Vec<(u32, usize, u32, String)>,
+    /// (param id, index in the action's params, bitwidth, name, whether
+    /// an `int<W>`).
+    pub params: Vec<(u32, usize, u32, String, bool)>,
 }
 
 impl Schema {
@@ -192,9 +196,13 @@ fn table_ids(
             .params
             .iter()
             .map(|p| {
-                names::param(runs, action_index, &p.name)
-                    .map(|index| (p.id, index, p.bitwidth as u32, p.name.clone()))
-                    .map_err(mismatch)
+                let index = names::param(runs, action_index, &p.name).map_err(mismatch)?;
+                let signed = runs
+                    .actions
+                    .get(action_index)
+                    .and_then(|a| a.params.get(index));
+                let signed = signed.is_some_and(|f| f.signed);
+                Ok((p.id, index, p.bitwidth as u32, p.name.clone(), signed))
             })
             .collect::<Outcome<Vec<_>>>()?;
         actions.push(ActionIds {
@@ -241,6 +249,7 @@ fn field_ids(layout: &p4bpf_layout::Table, field: &MatchField) -> Outcome<FieldI
         key,
         bitwidth: field.bitwidth as u32,
         kind,
+        signed: layout.keys.get(key).is_some_and(|k| k.field.signed),
     })
 }
 

@@ -1,26 +1,29 @@
 //! `int<W>` values as P4Runtime bytestrings: big-endian two's complement,
 //! any number of sign-extension bytes in front. A write checks the number
-//! is in int<W>'s range and passes it on sign-extended to the bits its
-//! cell keeps (C's s8..s64 for a plain register, W for a struct's field);
-//! a read sign-extends bit W-1 (bits above it ignored) and sends the
-//! shortest bytestring that keeps the sign.
+//! is in int<W>'s range and passes it on as the runtime's signed text
+//! (`-5`), which the runtime keeps sign-extended to the bits the data path
+//! reads (C's s8..s64, or a struct field's C type); a read sign-extends
+//! bit W-1 (bits above it ignored) and sends the shortest bytestring that
+//! keeps the sign.
 
 use crate::bytestring;
 use crate::failure::{Failure, Outcome};
-use p4bpf_runtime::value;
+use p4bpf_runtime::{int_value, value};
 use tonic::Code;
 
-/// `bytes`, a two's-complement int<`width`>, as the runtime's text of its
-/// `cell` low bits (`cell` >= `width`); `what` names the field for the
-/// error.
-pub fn to_text(bytes: &[u8], width: u32, cell: u32, what: &dyn Fn() -> String) -> Outcome<String> {
+/// `bytes`, a two's-complement int<`width`>, as the runtime's signed
+/// text; `what` names the field for the error.
+pub fn to_text(bytes: &[u8], width: u32, what: &dyn Fn() -> String) -> Outcome<String> {
+    if bytes.is_empty() {
+        return Err(Failure::invalid(format!("{}: empty bytestring", what())));
+    }
     let negative = bytes.first().is_some_and(|b| b & 0x80 != 0);
     // A negative n needs as many bits as !n = -n-1, plus the sign bit.
     let magnitude: Vec<u8> = match negative {
         true => bytes.iter().map(|b| !b).collect(),
         false => bytes.to_vec(),
     };
-    if !bytes.is_empty() && bytestring::significant_bits(&magnitude) + 1 > width {
+    if bytestring::significant_bits(&magnitude) + 1 > width {
         return Err(Failure::new(
             Code::OutOfRange,
             format!(
@@ -32,11 +35,9 @@ pub fn to_text(bytes: &[u8], width: u32, cell: u32, what: &dyn Fn() -> String) -
         ));
     }
     let fill = if negative { 0xff } else { 0 };
-    let len = value::byte_len(cell);
-    let mut bits = vec![fill; len.saturating_sub(bytes.len())];
-    bits.extend(bytes.iter().skip(bytes.len().saturating_sub(len)));
-    mask_to_width(&mut bits, cell);
-    bytestring::to_text(&bits, cell, what)
+    let mut bits = vec![fill; value::byte_len(width).saturating_sub(bytes.len())];
+    bits.extend_from_slice(bytes);
+    Ok(int_value::show(&bits, width))
 }
 
 /// A cell's value (big-endian, at least W bits, bits above W ignored) as
@@ -93,24 +94,26 @@ mod tests {
     use super::*;
 
     fn text(bytes: &[u8], width: u32) -> Outcome<String> {
-        to_text(bytes, width, width, &|| "r".to_string())
+        to_text(bytes, width, &|| "r".to_string())
     }
 
     #[test]
-    fn writes_keep_the_low_bits_of_numbers_in_range() {
-        assert_eq!(text(&[0xff], 8).ok().as_deref(), Some("0xff")); // -1
-        assert_eq!(text(&[0xff, 0xff, 0x80], 8).ok().as_deref(), Some("0x80")); // -128
-        assert_eq!(text(&[0x7f], 8).ok().as_deref(), Some("0x7f"));
-        assert_eq!(text(&[0xfe], 4).ok().as_deref(), Some("0x0e")); // -2
-        assert_eq!(text(&[0x01, 0x00], 12).ok().as_deref(), Some("0x0100"));
-    }
-
-    #[test]
-    fn writes_fill_the_cell_with_the_sign() {
-        let cell = |bytes: &[u8]| to_text(bytes, 12, 16, &|| "r".to_string()).ok();
-        assert_eq!(cell(&[0xf8, 0x00]).as_deref(), Some("0xf800")); // -2048
-        assert_eq!(cell(&[0xfe]).as_deref(), Some("0xfffe")); // -2
-        assert_eq!(cell(&[0x07, 0xff]).as_deref(), Some("0x07ff"));
+    fn writes_are_signed_numbers_in_range() {
+        assert_eq!(text(&[0xff], 8).ok().as_deref(), Some("-1"));
+        assert_eq!(text(&[0xff, 0xff, 0x80], 8).ok().as_deref(), Some("-128"));
+        assert_eq!(text(&[0x7f], 8).ok().as_deref(), Some("127"));
+        assert_eq!(text(&[0xfe], 4).ok().as_deref(), Some("-2"));
+        assert_eq!(text(&[0x01, 0x00], 12).ok().as_deref(), Some("256"));
+        assert_eq!(text(&[0xfe], 12).ok().as_deref(), Some("-2")); // short: sign-extended
+        assert_eq!(text(&[0xf8, 0x00], 12).ok().as_deref(), Some("-2048"));
+        assert_eq!(
+            text(&[0xff, 0, 0, 0, 0], 33).ok().as_deref(),
+            Some("-4294967296")
+        );
+        assert_eq!(
+            text(&[0, 0xff, 0xff, 0xff, 0xff], 33).ok().as_deref(),
+            Some("4294967295")
+        );
     }
 
     #[test]
@@ -119,6 +122,8 @@ mod tests {
             (&[0x80u8][..], 4),
             (&[0x00, 0x80][..], 8),
             (&[0xff, 0x7f][..], 8),
+            (&[0x01, 0, 0, 0, 0][..], 33),
+            (&[0xfe, 0xff, 0xff, 0xff, 0xff][..], 33),
         ] {
             let error = text(bytes, width).err().map(|f| f.code);
             assert_eq!(error, Some(Code::OutOfRange), "{bytes:x?} int<{width}>");

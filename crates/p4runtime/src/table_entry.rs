@@ -11,10 +11,11 @@ use crate::proto::p4::v1::{
     action, field_match, table_action, Action, FieldMatch, TableAction, TableEntry,
 };
 use crate::schema::{ActionIds, FieldIds, TableIds};
+use crate::signed;
 use p4bpf_layout::{MatchKind, Table};
 use p4bpf_runtime::control::Entry;
 use p4bpf_runtime::entry::EntrySpec;
-use p4bpf_runtime::{names, value};
+use p4bpf_runtime::{int_value, names, value};
 use std::fmt::Write as _;
 
 /// The key of `entry` (fields and priority) as a runtime entry with a
@@ -101,7 +102,7 @@ pub fn action_spec(
     let known = ids.action(action.action_id)?;
     let mut args = Vec::new();
     for param in &action.params {
-        let (_, index, bitwidth, name) = known
+        let (_, index, bitwidth, name, signed) = known
             .params
             .iter()
             .find(|(id, ..)| *id == param.param_id)
@@ -118,7 +119,10 @@ pub fn action_spec(
             )));
         }
         let what = || format!("action `{}`, parameter `{name}`", known.name);
-        args.push((*index, to_text(&param.value, *bitwidth, &what)?));
+        args.push((
+            *index,
+            number_text(&param.value, *bitwidth, *signed, &what)?,
+        ));
     }
     if let Some((.., name)) = known
         .params
@@ -160,7 +164,7 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
     let width = field.bitwidth;
     match (&given.field_match_type, field.kind) {
         (Some(field_match::FieldMatchType::Exact(exact)), MatchKind::Exact) => {
-            to_text(&exact.value, width, &what)
+            number_text(&exact.value, width, field.signed, &what)
         }
         (Some(field_match::FieldMatchType::Lpm(lpm)), MatchKind::Lpm) => {
             let mut value = to_text(&lpm.value, width, &what)?;
@@ -190,10 +194,10 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
             Ok(format!("{value}&&&{mask}"))
         }
         (Some(field_match::FieldMatchType::Optional(optional)), MatchKind::Optional) => {
-            to_text(&optional.value, width, &what)
+            number_text(&optional.value, width, field.signed, &what)
         }
         (Some(field_match::FieldMatchType::Range(range)), MatchKind::Range) => {
-            range_text(range, width, &what)
+            range_text(range, width, field.signed, &what)
         }
         (None, _) => Err(Failure::invalid(format!("{}: no match given", what()))),
         _ => Err(wrong_kind()),
@@ -204,8 +208,17 @@ fn field_text(ids: &TableIds, field: &FieldIds, given: &FieldMatch) -> Outcome<S
 fn range_text(
     range: &field_match::Range,
     width: u32,
+    signed: bool,
     what: &dyn Fn() -> String,
 ) -> Outcome<String> {
+    if signed {
+        // The runtime checks an int's bounds in signed order.
+        let low = signed::to_text(&range.low, width, what)?;
+        return Ok(format!(
+            "{low}..{}",
+            signed::to_text(&range.high, width, what)?
+        ));
+    }
     let (low, high) = (
         to_text(&range.low, width, what)?,
         to_text(&range.high, width, what)?,
@@ -274,10 +287,11 @@ fn action_message(known: &ActionIds, table: &Table, entry: &Entry) -> Outcome<Ac
     let mut params = Vec::new();
     for (name, text) in &entry.params {
         let index = names::param(table, known.index, name).map_err(Failure::from)?;
-        if let Some((id, _, width, _)) = known.params.iter().find(|(_, i, ..)| *i == index) {
+        if let Some((id, _, width, _, signed)) = known.params.iter().find(|(_, i, ..)| *i == index)
+        {
             params.push(action::Param {
                 param_id: *id,
-                value: bytestring::from_text(text, *width)?,
+                value: number_bytes(text, *width, *signed)?,
             });
         }
     }
@@ -285,6 +299,32 @@ fn action_message(known: &ActionIds, table: &Table, entry: &Entry) -> Outcome<Ac
         action_id: known.id,
         params,
     })
+}
+
+/// An exact value or parameter as the runtime's text: an `int<W>`'s
+/// two's complement as a signed number (`-5`), a bit string's in hex.
+fn number_text(
+    bytes: &[u8],
+    width: u32,
+    signed: bool,
+    what: &dyn Fn() -> String,
+) -> Outcome<String> {
+    match signed {
+        true => signed::to_text(bytes, width, what),
+        false => to_text(bytes, width, what),
+    }
+}
+
+/// A runtime text value (the W bits) as its canonical bytestring: an
+/// `int<W>`'s the shortest two's complement that keeps the sign.
+fn number_bytes(text: &str, width: u32, signed: bool) -> Outcome<Vec<u8>> {
+    match signed {
+        true => {
+            let bits = int_value::parse_bits(text, width, true).map_err(Failure::invalid)?;
+            Ok(signed::canonical(&bits, width))
+        }
+        false => bytestring::from_text(text, width),
+    }
 }
 
 /// One decoded key text (`v`, `v/p`, `v&&&m`) as the field's match; a
@@ -309,7 +349,8 @@ pub(crate) fn field_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldM
     if mask.iter().all(|b| *b == 0) {
         return Ok(None);
     }
-    let value = bytestring::from_text(value_text, width)?;
+    let exact = matches!(field.kind, MatchKind::Exact | MatchKind::Optional);
+    let value = number_bytes(value_text, width, field.signed && exact)?;
     let kind = match field.kind {
         MatchKind::Exact => Kind::Exact(field_match::Exact { value }),
         MatchKind::Lpm => Kind::Lpm(field_match::Lpm {
@@ -334,8 +375,8 @@ fn range_match(field: &FieldIds, text: &str) -> Outcome<Option<FieldMatch>> {
     let width = field.bitwidth;
     let (low, high) = text.split_once("..").unwrap_or((text, text));
     let (low, high) = (
-        bytestring::from_text(low, width)?,
-        bytestring::from_text(high, width)?,
+        number_bytes(low, width, field.signed)?,
+        number_bytes(high, width, field.signed)?,
     );
     let full = bytestring::canonical(&value::prefix_mask(width, width));
     if low.iter().all(|b| *b == 0) && high == full {
@@ -364,6 +405,7 @@ mod tests {
             byte_offset: offset,
             byte_len: bits.div_ceil(8),
             byte_order: ByteOrder::Network,
+            signed: false,
         }
     }
 
@@ -401,12 +443,13 @@ mod tests {
                 key: 0,
                 bitwidth: 32,
                 kind: MatchKind::Lpm,
+                signed: false,
             }],
             actions: vec![ActionIds {
                 id: 0x0100_0001,
                 name: "Ingress.send".into(),
                 index: 0,
-                params: vec![(1, 0, 16, "port".into())],
+                params: vec![(1, 0, 16, "port".into(), false)],
             }],
             needs_priority: false,
         };
@@ -585,6 +628,7 @@ mod range_tests {
             key: 0,
             bitwidth: 12,
             kind: MatchKind::Range,
+            signed: false,
         }
     }
 
@@ -635,5 +679,94 @@ mod range_tests {
         );
         let wide = field_text(&ids, &field, &range(&[0], &[0x10, 0x00]));
         assert_eq!(wide.err().map(|f| f.code), Some(Code::OutOfRange));
+    }
+}
+
+#[cfg(test)]
+mod signed_tests {
+    use super::*;
+    use tonic::Code;
+
+    fn offset() -> FieldIds {
+        FieldIds {
+            id: 1,
+            name: "hdr.h.e".into(),
+            key: 0,
+            bitwidth: 12,
+            kind: MatchKind::Exact,
+            signed: true,
+        }
+    }
+
+    fn exact(value: &[u8]) -> FieldMatch {
+        FieldMatch {
+            field_id: 1,
+            field_match_type: Some(field_match::FieldMatchType::Exact(field_match::Exact {
+                value: value.to_vec(),
+            })),
+        }
+    }
+
+    fn text(value: &[u8]) -> Outcome<String> {
+        let ids = TableIds {
+            id: 7,
+            name: "In.signs".into(),
+            index: Some(0),
+            fields: vec![offset()],
+            actions: vec![],
+            needs_priority: false,
+        };
+        field_text(&ids, &offset(), &exact(value))
+    }
+
+    #[test]
+    fn int_keys_are_twos_complement_short_or_sign_extended() {
+        assert_eq!(text(&[0xfe]).ok().as_deref(), Some("-2"));
+        assert_eq!(text(&[0xff, 0xfe]).ok().as_deref(), Some("-2"));
+        assert_eq!(text(&[0x07, 0xff]).ok().as_deref(), Some("2047"));
+        let over = text(&[0x08, 0x00]).err();
+        assert_eq!(over.as_ref().map(|f| f.code), Some(Code::OutOfRange));
+        let message = over.map(|f| f.message).unwrap_or_default();
+        assert!(
+            message.contains("table `In.signs`, match field `hdr.h.e`"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn int_ranges_are_signed_bounds_both_ways() {
+        let field = FieldIds {
+            kind: MatchKind::Range,
+            ..offset()
+        };
+        let ids = TableIds {
+            id: 7,
+            name: "In.signs".into(),
+            index: Some(0),
+            fields: vec![field.clone()],
+            actions: vec![],
+            needs_priority: true,
+        };
+        let range = |low: &[u8], high: &[u8]| FieldMatch {
+            field_id: 1,
+            field_match_type: Some(field_match::FieldMatchType::Range(field_match::Range {
+                low: low.to_vec(),
+                high: high.to_vec(),
+            })),
+        };
+        let text = field_text(&ids, &field, &range(&[0xfb], &[0x05]));
+        assert_eq!(text.ok().as_deref(), Some("-5..5"));
+        let back = field_match(&field, "0xffb..0x005").ok().flatten();
+        assert_eq!(back, Some(range(&[0xfb], &[0x05])));
+    }
+
+    #[test]
+    fn int_keys_read_back_in_their_shortest_signed_form() {
+        let back = field_match(&offset(), "0xffe").ok().flatten();
+        assert_eq!(back, Some(exact(&[0xfe])));
+        let back = field_match(&offset(), "0x07f").ok().flatten();
+        assert_eq!(back, Some(exact(&[0x7f])));
+        let back = field_match(&offset(), "0x080").ok().flatten();
+        assert_eq!(back, Some(exact(&[0x00, 0x80])));
     }
 }

@@ -8,7 +8,7 @@
 //! changes.
 
 use crate::error::{Result, RuntimeError};
-use crate::value;
+use crate::{int_value, value};
 use p4bpf_layout::{Action, ByteOrder, FieldLayout, MatchKind, Table, TableStorage};
 
 /// An entry with every name already resolved to a position in the table.
@@ -109,7 +109,7 @@ pub fn encode_action(
             .find(|(i, _)| *i == index)
             .map(|(_, text)| text)
             .ok_or_else(|| param_error(table, action, param, "is missing"))?;
-        let parsed = value::parse(text, param.bit_width)
+        let parsed = int_value::parse_bits(text.trim(), param.bit_width, param.signed)
             .map_err(|why| param_error(table, action, param, &why))?;
         place(table, &mut bytes, param, &parsed)?;
     }
@@ -277,10 +277,16 @@ fn range_bounds(table: &Table, spec: &EntrySpec) -> Result<Option<(Vec<u8>, Vec<
             ),
             Some(text) => {
                 let (l, h) = text.split_once("..").unwrap_or((text, text));
-                (
+                let (mut low, mut high) = (
                     parse_field(table, layout, l)?,
                     parse_field(table, layout, h)?,
-                )
+                );
+                // The data path compares an int's key with its sign bit flipped.
+                if layout.signed {
+                    int_value::flip_sign(&mut low, layout.bit_width);
+                    int_value::flip_sign(&mut high, layout.bit_width);
+                }
+                (low, high)
             }
         };
         // Both are big-endian and of the field's length.
@@ -316,7 +322,8 @@ fn key_text<'a>(table: &Table, spec: &'a EntrySpec, index: usize) -> Result<&'a 
 }
 
 fn parse_field(table: &Table, field: &FieldLayout, text: &str) -> Result<Vec<u8>> {
-    value::parse(text.trim(), field.bit_width).map_err(|why| field_error(table, field, &why))
+    int_value::parse_bits(text.trim(), field.bit_width, field.signed)
+        .map_err(|why| field_error(table, field, &why))
 }
 
 /// Write big-endian `value` into `field` of `bytes`, in the field's order.
@@ -407,6 +414,7 @@ mod tests {
             byte_offset,
             byte_len,
             byte_order,
+            signed: false,
         }
     }
 

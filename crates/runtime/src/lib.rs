@@ -32,6 +32,7 @@ pub mod entry_timeout;
 pub mod error;
 pub mod idle;
 pub mod initial_entries;
+pub mod int_value;
 pub mod json;
 mod libbpf_log;
 pub mod lock_words;

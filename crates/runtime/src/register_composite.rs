@@ -2,12 +2,15 @@
 //! string wider than 64 bits (`Pipeline::composite_registers`). An index
 //! or value is written as its fields' values in order, separated by
 //! commas (`5,0xffffffffffff`); a value is shown with its fields named
-//! (`{port=0xda, srcAddr=0x55, dstAddr=0xd}`), a lone wide one as hex. A
+//! (`{port=0xda, srcAddr=0x55, dstAddr=0xd}`), a lone wide one as hex; an
+//! `int<W>` field is a signed number (`-5`, `-0x5`), kept sign-extended to
+//! its C type as the data path keeps it, and shown in decimal. A
 //! cell holds value XOR the register's initial value (its bytes,
 //! `CompositeRegister::initial`), so one never written or reset reads as
 //! the initial value (zero without one).
 
 use crate::error::{Result, RuntimeError};
+use crate::int_value::{self, Ints};
 use crate::map::{Map, Write};
 use crate::map_source::MapSource;
 use crate::value;
@@ -68,16 +71,17 @@ pub fn write(
     register: &CompositeRegister,
     index: &str,
     value: &str,
+    ints: Ints,
 ) -> Result<()> {
     let map = source.map(&register.map)?;
     let key = key_bytes(&map, register, index)?;
-    let mut cell = encode(
-        &register.name,
-        "value",
-        &register.value,
-        value,
-        map.value_size(),
-    )?;
+    let fields = Fields {
+        register: &register.name,
+        what: "value",
+        layout: &register.value,
+        ints,
+    };
+    let mut cell = encode(&fields, value, map.value_size())?;
     xor_initial(register, &mut cell);
     map.write(&key, &cell, Write::Replace)
 }
@@ -110,13 +114,13 @@ pub fn reset(source: &impl MapSource, register: &CompositeRegister) -> Result<()
 /// The map key of `index`: an array's cell number, or the hash map's key.
 fn key_bytes(map: &Map, register: &CompositeRegister, index: &str) -> Result<Vec<u8>> {
     if !register.index.is_empty() {
-        return encode(
-            &register.name,
-            "index",
-            &register.index,
-            index,
-            map.key_size(),
-        );
+        let fields = Fields {
+            register: &register.name,
+            what: "index",
+            layout: &register.index,
+            ints: Ints::Strict,
+        };
+        return encode(&fields, index, map.key_size());
     }
     let cell = index.parse::<u32>().ok().filter(|i| *i < map.max_entries());
     cell.map(|i| i.to_ne_bytes().to_vec()).ok_or_else(|| {
@@ -128,15 +132,24 @@ fn key_bytes(map: &Map, register: &CompositeRegister, index: &str) -> Result<Vec
     })
 }
 
+/// A register's index or value fields, and how their ints are read.
+struct Fields<'a> {
+    register: &'a str,
+    /// `index` or `value`, for errors.
+    what: &'a str,
+    layout: &'a [FieldLayout],
+    ints: Ints,
+}
+
 /// `text` (the fields' values, comma-separated) as `size` bytes laid out
 /// as `fields` say.
-fn encode(
-    register: &str,
-    what: &str,
-    fields: &[FieldLayout],
-    text: &str,
-    size: u32,
-) -> Result<Vec<u8>> {
+fn encode(fields: &Fields, text: &str, size: u32) -> Result<Vec<u8>> {
+    let Fields {
+        register,
+        what,
+        layout: fields,
+        ints,
+    } = *fields;
     let values: Vec<&str> = text.split(',').map(str::trim).collect();
     if values.len() != fields.len() {
         let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
@@ -149,7 +162,7 @@ fn encode(
     }
     let mut bytes = vec![0u8; size as usize];
     for (field, text) in fields.iter().zip(values) {
-        let mut v = value::parse(text, field.bit_width).map_err(|why| {
+        let mut v = field_value(field, text, ints).map_err(|why| {
             RuntimeError::Value(format!(
                 "register `{register}`, {what} field `{}`: {why}",
                 field.name
@@ -166,6 +179,17 @@ fn encode(
     Ok(bytes)
 }
 
+/// A field's text as its big-endian bytes: an int's two's complement
+/// fills its C type (`byte_len`), as the data path keeps it.
+fn field_value(
+    field: &FieldLayout,
+    text: &str,
+    ints: Ints,
+) -> std::result::Result<Vec<u8>, String> {
+    let len = value::byte_len(field.bit_width).max(field.byte_len as usize);
+    int_value::parse_either(text, field.bit_width, field.signed, len, ints)
+}
+
 /// Field `f` of `cell`, big-endian.
 fn field_bytes(f: &FieldLayout, cell: &[u8]) -> Vec<u8> {
     let at = f.byte_offset as usize;
@@ -179,10 +203,14 @@ fn field_bytes(f: &FieldLayout, cell: &[u8]) -> Vec<u8> {
     v
 }
 
-/// A cell's value: its fields named, or a lone field's value.
+/// A cell's value: its fields named, or a lone field's value; bit
+/// strings in hex, ints as signed numbers.
 fn shown(fields: &[FieldLayout], cell: &[u8]) -> String {
-    let hex = |f: &FieldLayout| {
+    let text = |f: &FieldLayout| {
         let v = field_bytes(f, cell);
+        if f.signed {
+            return int_value::show(&v, f.bit_width);
+        }
         let digits: String = v.iter().map(|b| format!("{b:02x}")).collect();
         match digits.trim_start_matches('0') {
             "" => "0x0".to_string(),
@@ -190,11 +218,11 @@ fn shown(fields: &[FieldLayout], cell: &[u8]) -> String {
         }
     };
     match fields {
-        [one] if one.name == "value" => hex(one),
+        [one] if one.name == "value" => text(one),
         _ => {
             let named: Vec<String> = fields
                 .iter()
-                .map(|f| format!("{}={}", f.name, hex(f)))
+                .map(|f| format!("{}={}", f.name, text(f)))
                 .collect();
             format!("{{{}}}", named.join(", "))
         }
@@ -218,6 +246,16 @@ mod tests {
             byte_offset,
             byte_len,
             byte_order,
+            signed: false,
+        }
+    }
+
+    fn strict<'a>(what: &'a str, layout: &'a [FieldLayout]) -> Fields<'a> {
+        Fields {
+            register: "r",
+            what,
+            layout,
+            ints: Ints::Strict,
         }
     }
 
@@ -229,7 +267,8 @@ mod tests {
             field("mac", 48, 8, 8, ByteOrder::Host),
             field("wide", 104, 16, 13, ByteOrder::Network),
         ];
-        let bytes = encode("r", "value", &fields, "0xda, 0x0102030405, 0x1", 32).expect("encodes");
+        let bytes =
+            encode(&strict("value", &fields), "0xda, 0x0102030405, 0x1", 32).expect("encodes");
         assert_eq!(&bytes[0..4], &[0xda, 0, 0, 0]);
         assert_eq!(&bytes[8..16], &[5, 4, 3, 2, 1, 0, 0, 0]);
         assert_eq!(bytes[28], 1);
@@ -243,10 +282,10 @@ mod tests {
     fn a_lone_wide_value_shows_as_hex_and_bad_texts_say_what_they_lack() {
         let lone = [field("value", 104, 0, 13, ByteOrder::Network)];
         assert_eq!(shown(&lone, &[0; 13]), "0x0");
-        let short = encode("r", "index", &lone, "1,2", 13).expect_err("two values");
+        let short = encode(&strict("index", &lone), "1,2", 13).expect_err("two values");
         assert!(short.to_string().contains("takes 1 (value)"), "{short}");
-        let wide =
-            encode("r", "value", &lone, "0x1ffffffffffffffffffffffffff", 13).expect_err("too wide");
+        let wide = encode(&strict("value", &lone), "0x1ffffffffffffffffffffffffff", 13)
+            .expect_err("too wide");
         assert!(wide.to_string().contains("value field `value`"), "{wide}");
     }
 }

@@ -951,6 +951,7 @@ mod tests {
                     byte_offset: 0,
                     byte_len: 4,
                     byte_order: ByteOrder::Host,
+                    signed: false,
                 },
                 match_kind: MatchKind::Ternary,
             }],

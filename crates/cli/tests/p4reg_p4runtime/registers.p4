@@ -1,11 +1,10 @@
 // Registers for P4Runtime's RegisterEntry: a bit<16> register with an
 // initial value, a register of a struct holding a bool, a nested struct
 // and a 72-bit field (initial value given), a bit<8> register without
-// one, an int<8> and an int<12> register, and a struct holding an int<8>
-// (not served over P4Runtime). Ingress writes cell `idx` of the first
-// five when `op` is 1: `count`, the struct, `idx`, -`idx` and -`idx`;
-// `count` leaves as `offsets[idx]` sign-extended when `op` is 2, else as
-// `totals[idx]`.
+// one, an int<8> and an int<12> register, and a struct holding an int<8>.
+// Ingress writes cell `idx` of the first five when `op` is 1: `count`,
+// the struct, `idx`, -`idx` and -`idx`; `count` leaves as `offsets[idx]`
+// sign-extended when `op` is 2, else as `totals[idx]`.
 #include <core.p4>
 #include <psa.p4>
 

@@ -149,13 +149,20 @@ pub fn register_initials(prog: &Program) -> Vec<p4bpf_layout::RegisterInitial> {
     prog.externs
         .iter()
         .filter_map(|x| match x.kind {
-            ExternKind::Register { initial, .. }
-                if initial != 0 || !x.kind.is_composite_register() =>
-            {
+            ExternKind::Register {
+                initial, ref value, ..
+            } if initial != 0 || !x.kind.is_composite_register() => {
                 Some(p4bpf_layout::RegisterInitial {
                     name: x.name.clone(),
                     map: x.c_name.clone(),
                     initial,
+                    int_width: match value {
+                        Ty::Bits {
+                            width,
+                            signed: true,
+                        } => Some(*width),
+                        _ => None,
+                    },
                 })
             }
             _ => None,

@@ -218,6 +218,7 @@ fn c_layout(prog: &Program, ty: &Ty, path: &str) -> CLayout {
             byte_offset: 0,
             byte_len: scalar.size(),
             byte_order,
+            signed: matches!(ty, Ty::Bits { signed: true, .. }),
         };
         return CLayout {
             fields: vec![field],
@@ -258,10 +259,7 @@ fn initial_image(prog: &Program, value: &Ty, initial: &[BigUint]) -> Vec<u8> {
     let size = fields.iter().map(|f| f.byte_offset + f.byte_len).max();
     let mut image = vec![0u8; size.unwrap_or(0) as usize];
     for (field, bits) in fields.iter().zip(initial) {
-        let digits = bits.to_bytes_be();
-        let len = field.bit_width.div_ceil(8) as usize;
-        let mut bytes = vec![0u8; len.saturating_sub(digits.len())];
-        bytes.extend(digits.iter().skip(digits.len().saturating_sub(len)));
+        let mut bytes = field_image(field, bits);
         if field.byte_order == ByteOrder::Host {
             bytes.reverse();
         }
@@ -274,6 +272,24 @@ fn initial_image(prog: &Program, value: &Ty, initial: &[BigUint]) -> Vec<u8> {
         return vec![];
     }
     image
+}
+
+/// A field's initial value, big-endian, in its `byte_len` bytes: an int
+/// sign-extended from bit W-1, as the data path keeps it in its C type.
+fn field_image(field: &FieldLayout, bits: &BigUint) -> Vec<u8> {
+    let len = field.byte_len as usize;
+    let negative = field.signed && field.bit_width > 0 && bits.bit(u64::from(field.bit_width) - 1);
+    let bits = match negative {
+        // -x as len bytes of two's complement: the W bits with every bit above W set.
+        true => {
+            bits | ((BigUint::from(1u8) << (8 * len)) - (BigUint::from(1u8) << field.bit_width))
+        }
+        false => bits.clone(),
+    };
+    let digits = bits.to_bytes_be();
+    let mut bytes = vec![0u8; len.saturating_sub(digits.len())];
+    bytes.extend(digits.iter().skip(digits.len().saturating_sub(len)));
+    bytes
 }
 
 /// C statements XORing the bytes at `bytes` (a `u8 *` expression) with

@@ -8,12 +8,13 @@
 //! compiled into an if-chain with no map.
 
 use super::c::{line, CStmt};
-use super::expr::{is_narrow_signed, literal, mask_literal, wrap};
+use super::expr::{literal, mask_literal, wrap};
 use super::stmt::Ctx;
 use super::Emitter;
 use crate::cstruct::Scalar;
 use crate::ir::{
-    ActionCall, ActionId, Expr, Keyset, Program, Stmt, Storage, Table, TableId, Ty, VarId,
+    ActionCall, ActionId, Expr, Keyset, MatchKind, Program, Stmt, Storage, Table, TableId, Ty,
+    VarId,
 };
 use crate::map_layout::TableLayout;
 use crate::midend::visit::any_stmt;
@@ -59,6 +60,15 @@ impl Emitter<'_> {
             // control plane counts a narrow field's spare top bits too.
             bits += 8 * f.scalar.size();
             let value = self.key_bits(&k.expr);
+            let value = match k.kind {
+                // An int's range is compared as unsigned with its sign bit
+                // flipped (offset binary), which keeps its order; the
+                // control plane flips its bounds the same way.
+                MatchKind::Range if f.signed && f.bit_width <= 64 => {
+                    format!("({value}) ^ {:#x}ULL", 1u64 << (f.bit_width - 1))
+                }
+                _ => value,
+            };
             let place = format!("key.{}", f.c_name);
             match (f.scalar, f.order) {
                 (Scalar::Bytes(n), _) if f.bit_width > 64 => out.push(line(format!(
@@ -86,12 +96,16 @@ impl Emitter<'_> {
         out
     }
 
-    /// A key's value as entries and keysets hold it: a narrow signed
-    /// value's bare bits, not its sign-extended holder.
+    /// A key's value as entries and keysets hold it: a signed value's bare
+    /// bits, not its sign-extended holder (an s8's -3 is 0xfd, which C's
+    /// promotion would not compare equal to the keyset's 0xfdU).
     pub(super) fn key_bits(&self, key: &Expr) -> String {
         let value = self.expr(key);
         match key.ty {
-            Ty::Bits { width, .. } if is_narrow_signed(&key.ty) => wrap(
+            Ty::Bits {
+                width,
+                signed: true,
+            } if width <= 64 => wrap(
                 &Ty::Bits {
                     width,
                     signed: false,

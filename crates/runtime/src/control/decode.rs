@@ -6,7 +6,7 @@
 
 use crate::error::{Result, RuntimeError};
 use crate::map::u32_at;
-use p4bpf_layout::{ByteOrder, FieldLayout, MatchKind, Table, TableStorage};
+use p4bpf_layout::{ByteOrder, FieldLayout, KeyField, MatchKind, Table, TableStorage};
 
 /// One table entry in P4 terms.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
             let key = map_key.get(4..).unwrap_or_default();
             for field in &table.keys {
                 let layout = &field.field;
-                let mut text = render(&field_bytes(key, layout), layout);
+                let mut text = render_key(&field_bytes(key, layout), field);
                 if field.match_kind == MatchKind::Lpm {
                     let spare = (8 * layout.byte_len).saturating_sub(layout.bit_width);
                     let prefix = prefix_len.saturating_sub(8 * layout.byte_offset + spare);
@@ -57,7 +57,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
                 let text = render(&field_bytes(key, layout), layout);
                 let full = bits.iter().map(|b| b.count_ones()).sum::<u32>() == layout.bit_width;
                 let text = match field.match_kind {
-                    _ if full => text,
+                    _ if full => render_key(&field_bytes(key, layout), field),
                     MatchKind::Lpm => {
                         format!(
                             "{text}/{}",
@@ -72,7 +72,7 @@ pub fn entry(table: &Table, map_key: &[u8], value: &[u8], mask: Option<&[u8]>) -
         TableStorage::Hash | TableStorage::Keyless | TableStorage::Const => {
             for field in &table.keys {
                 let layout = &field.field;
-                let text = render(&field_bytes(map_key, layout), layout);
+                let text = render_key(&field_bytes(map_key, layout), field);
                 keys.push((layout.name.clone(), text));
             }
         }
@@ -100,15 +100,20 @@ pub fn ranges(table: &Table, lo: &[u8], hi: &[u8]) -> Vec<(String, String)> {
         .filter(|k| k.match_kind == MatchKind::Range)
     {
         let layout = &field.field;
-        let (low, high) = (field_bytes(lo, layout), field_bytes(hi, layout));
+        let (mut low, mut high) = (field_bytes(lo, layout), field_bytes(hi, layout));
         let ones = high.iter().map(|b| b.count_ones()).sum::<u32>();
         if low.iter().all(|b| *b == 0) && ones == layout.bit_width {
             continue;
         }
+        // An int's bounds are kept with the sign bit flipped (`entry.rs`).
+        if layout.signed {
+            crate::int_value::flip_sign(&mut low, layout.bit_width);
+            crate::int_value::flip_sign(&mut high, layout.bit_width);
+        }
         let text = if low == high {
-            render(&low, layout)
+            render_key(&low, field)
         } else {
-            format!("{}..{}", render(&low, layout), render(&high, layout))
+            format!("{}..{}", render_key(&low, field), render_key(&high, field))
         };
         keys.push((layout.name.clone(), text));
     }
@@ -131,7 +136,7 @@ pub fn action(table: &Table, value: &[u8]) -> Result<(String, Vec<(String, Strin
     let params = action
         .params
         .iter()
-        .map(|p| (p.name.clone(), render(&field_bytes(value, p), p)))
+        .map(|p| (p.name.clone(), render_number(&field_bytes(value, p), p)))
         .collect();
     Ok((action.name.clone(), params))
 }
@@ -152,6 +157,25 @@ fn field_bytes(bytes: &[u8], field: &FieldLayout) -> Vec<u8> {
 /// The value of `field` in `bytes` (a struct holding it), as text.
 pub fn field_text(bytes: &[u8], field: &FieldLayout) -> String {
     render(&field_bytes(bytes, field), field)
+}
+
+/// A key field's value (not a mask or a partial ternary or lpm value, which
+/// are bits) as text: an int's as a signed number.
+fn render_key(bytes: &[u8], key: &KeyField) -> String {
+    match key.match_kind {
+        MatchKind::Exact | MatchKind::Optional | MatchKind::Range => {
+            render_number(bytes, &key.field)
+        }
+        MatchKind::Ternary | MatchKind::Lpm => render(bytes, &key.field),
+    }
+}
+
+/// A number's text: an `int<W>`'s signed (`-5`), a bit string's as `render`.
+fn render_number(bytes: &[u8], field: &FieldLayout) -> String {
+    match field.signed {
+        true => crate::int_value::show(bytes, field.bit_width),
+        false => render(bytes, field),
+    }
 }
 
 fn render(bytes: &[u8], field: &FieldLayout) -> String {
@@ -189,6 +213,7 @@ mod tests {
             byte_offset: 0,
             byte_len: 0,
             byte_order: ByteOrder::Network,
+            signed: false,
         };
         for (bytes, name, width, shown) in [
             (vec![10, 0, 0, 1], "dstAddr", 32, "10.0.0.1"),
@@ -223,6 +248,7 @@ mod tests {
             byte_offset: 0,
             byte_len: 1,
             byte_order: ByteOrder::Network,
+            signed: false,
         };
         assert_eq!(render(&[0xfd], &n), "13");
     }

@@ -144,7 +144,11 @@ pub fn run(pipeline: &impl PacketTarget, file: &Path, script: &[Line]) -> Outcom
                 register,
                 index,
                 value,
-            } => registers::write(pipeline, pipeline.description(), register, index, value),
+            } => {
+                let description = pipeline.description();
+                let ints = crate::int_value::Ints::BitsToo; // BMv2's scripts write an int's bits
+                registers::write(pipeline, description, register, index, value, ints)
+            }
             Command::RegisterReset { register } => {
                 registers::reset(pipeline, pipeline.description(), register)
             }
@@ -497,6 +501,7 @@ mod tests {
             byte_offset: 0,
             byte_len: 4,
             byte_order: ByteOrder::Network,
+            signed: false,
         };
         let table = Table {
             name: "t".into(),

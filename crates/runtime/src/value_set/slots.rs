@@ -258,6 +258,7 @@ mod tests {
                 byte_offset: ValueSet::SLOT_HEADER_BYTES + i * ValueSet::SLOT_FIELD_BYTES,
                 byte_len: ValueSet::SLOT_FIELD_BYTES,
                 byte_order: p4bpf_layout::ByteOrder::Host,
+                signed: false,
             })
             .collect();
         ValueSet {
