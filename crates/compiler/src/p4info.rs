@@ -16,10 +16,9 @@
 //! the control plane gives (those without a direction).
 
 use crate::ir::{
-    Action, ActionId, ActionProfile, AggId, CounterUnit, ExternKind, MatchKind, Program, Stmt,
-    Storage, Ty,
+    Action, ActionProfile, AggId, CounterUnit, ExternKind, MatchKind, Program, Storage, Ty,
 };
-use crate::midend::visit::{walk_stmts, Descend, Visitor};
+use crate::midend::visit::{walk_stmts, CalledActions};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write;
 
@@ -118,19 +117,6 @@ fn match_field_name(key: &str) -> String {
     match key.strip_suffix(".isValid()") {
         Some(header) => format!("{header}.$valid$"),
         None => key.to_string(),
-    }
-}
-
-/// The actions `CallAction` statements name.
-#[derive(Default)]
-struct CalledActions(Vec<ActionId>);
-
-impl Visitor for CalledActions {
-    fn stmt(&mut self, s: &Stmt) -> Descend {
-        if let Stmt::CallAction { action, .. } = s {
-            self.0.push(*action);
-        }
-        Descend::Yes
     }
 }
 

@@ -15,10 +15,10 @@
 use super::c::{line, CStmt};
 use super::types::{OFFSET, VALID};
 use super::Emitter;
-use crate::ir::{ActionId, AggId, Expr, ExprKind, Stmt, Ty};
+use crate::ir::{AggId, Expr, ExprKind, Ty};
 use crate::midend::correspond::Shape;
 use crate::midend::defuse::plain_path;
-use crate::midend::visit::{walk_stmts, Descend, Visitor};
+use crate::midend::visit::{walk_stmts, CalledActions};
 
 /// An opaque `hdr_at` (as libbpf's `barrier_var`).
 const KEEP_POINTER: &str = "asm volatile(\"\" : \"+r\"(hdr_at))";
@@ -110,18 +110,5 @@ impl Emitter<'_> {
             then: store,
             other: vec![],
         }]
-    }
-}
-
-/// The actions a body runs.
-#[derive(Default)]
-struct CalledActions(Vec<ActionId>);
-
-impl Visitor for CalledActions {
-    fn stmt(&mut self, s: &Stmt) -> Descend {
-        if let Stmt::CallAction { action, .. } = s {
-            self.0.push(*action);
-        }
-        Descend::Yes
     }
 }

@@ -3,14 +3,14 @@
 //! controls, and the actions they and their tables call.
 
 use crate::ir::{ActionId, AggId, Expr, ExprKind, Program, Stmt};
-use crate::midend::visit::{walk_stmts, Descend, Visitor};
+use crate::midend::visit::{walk_stmts, CalledActions, Descend, Visitor};
 
 /// The bodies of the pipeline's controls and of the actions they, their
 /// tables and those actions can run.
 pub(super) fn runnable_bodies(prog: &Program) -> Vec<&[Stmt]> {
     let mut bodies: Vec<&[Stmt]> = prog.controls.iter().map(|c| c.body.as_slice()).collect();
     let mut seen: Vec<ActionId> = vec![];
-    let mut calls = Calls(prog.tables.iter().flat_map(|t| t.actions.clone()).collect());
+    let mut calls = CalledActions(prog.tables.iter().flat_map(|t| t.actions.clone()).collect());
     for body in &bodies {
         walk_stmts(&mut calls, body);
     }
@@ -25,18 +25,6 @@ pub(super) fn runnable_bodies(prog: &Program) -> Vec<&[Stmt]> {
         }
     }
     bodies
-}
-
-/// Actions called directly (`CallAction`).
-struct Calls(Vec<ActionId>);
-
-impl Visitor for Calls {
-    fn stmt(&mut self, s: &Stmt) -> Descend {
-        if let Stmt::CallAction { action, .. } = s {
-            self.0.push(*action);
-        }
-        Descend::Yes
-    }
 }
 
 /// Finds an assignment of something but zero to a watched field of `agg`.

@@ -6,7 +6,7 @@
 //! keys and bound action arguments). [`rewrite_stmts`] is the mutable
 //! twin for passes that change the IR.
 
-use crate::ir::{Expr, ExprKind, Program, Stmt, Transition};
+use crate::ir::{ActionId, Expr, ExprKind, Program, Stmt, Transition};
 
 /// Whether a walk goes into the parts of what it just visited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -438,5 +438,18 @@ mod tests {
         assert_eq!(v.0, [11, 12, 14, 15]);
         // then, the case, the default, other, the inline body, the top.
         assert_eq!(lists, 6);
+    }
+}
+
+/// The actions `CallAction` statements name, in the order walked.
+#[derive(Default)]
+pub struct CalledActions(pub Vec<ActionId>);
+
+impl Visitor for CalledActions {
+    fn stmt(&mut self, s: &Stmt) -> Descend {
+        if let Stmt::CallAction { action, .. } = s {
+            self.0.push(*action);
+        }
+        Descend::Yes
     }
 }
