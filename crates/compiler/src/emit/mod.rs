@@ -95,7 +95,7 @@ use stmt::Ctx;
 
 pub use direct::direct_description;
 pub use externs::register_initials;
-pub use mtu::mtu_drops_map;
+pub use mtu::{mtu_drops_map, ARRIVED_LEN};
 pub use pna_mirror::mirror_sessions_description;
 pub use ports::{ingress_port_map, port_map};
 pub use register_composite::composite_registers;
@@ -463,6 +463,7 @@ impl Emitter<'_> {
             body.push(line(format!("struct {} state = {{}}", self.state_type())));
             body.push(line(format!("struct {} *st = &state", self.state_type())));
         }
+        body.extend(self.arrival_length());
         body.extend(self.trace_begin());
         let mut pipeline = self.resubmit_entry();
         pipeline.extend(self.intrinsic_inputs());

@@ -20,6 +20,10 @@ use super::{c_identifier, Emitter};
 use crate::ir::{Outcome, Program, VerdictRule};
 use p4bpf_layout::Hook;
 
+/// The state's field holding the frame's length as it came in: a packet
+/// no longer than that is not checked ([`crate::target`]).
+pub const ARRIVED_LEN: &str = "p4bpf_arrived_len";
+
 /// The length of an 802.1Q tag, which the kernel's forwarding rule allows
 /// beyond the MTU and the link header.
 const VLAN_TAG_BYTES: u32 = 4;
@@ -39,6 +43,17 @@ pub fn mtu_drops_map(prog: &Program) -> Option<String> {
 }
 
 impl Emitter<'_> {
+    /// The entry's note of the frame's length as it came in, if the
+    /// program checks.
+    pub fn arrival_length(&self) -> Option<CStmt> {
+        self.mtu_checked.then(|| {
+            super::c::line(format!(
+                "st->{ARRIVED_LEN} = {}",
+                self.target.context_length()
+            ))
+        })
+    }
+
     /// The counter and `p4bpf_over_mtu`, if the program checks.
     pub fn mtu_check_definitions(&self) -> String {
         let Some(map) = mtu_drops_map(self.prog) else {
@@ -158,6 +173,25 @@ xdp(prs(), sw(), dprs()) main;
         assert!(c.contains("u32 *out_ifindex = bpf_map_lookup_elem(&t_ports, &out_port)"));
         assert!(c.contains("if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex))"));
         assert!(c.contains("if (p4bpf_over_mtu(ctx, 0 /* the input interface */))"));
+    }
+
+    /// The helper call is paid only by a packet longer than it came in.
+    #[test]
+    fn only_a_packet_the_program_grew_is_checked() {
+        for (hook, length) in [
+            (Hook::Tc, "skb->len"),
+            (Hook::Xdp, "(u32)(ctx->data_end - ctx->data)"),
+        ] {
+            let (c, _) = generated(PUSH, hook);
+            assert!(
+                c.contains(&format!("st->p4bpf_arrived_len = {length};")),
+                "{c}"
+            );
+            let grown = format!("if ({length} > st->p4bpf_arrived_len) {{");
+            let checks =
+                c.matches("&& p4bpf_over_mtu(").count() + c.matches("if (p4bpf_over_mtu(").count();
+            assert_eq!(c.matches(&grown).count(), checks, "{hook:?}:\n{c}");
+        }
     }
 
     #[test]

@@ -214,6 +214,12 @@ impl Emitter<'_> {
                 super::parser_error::REJECTED_AT
             ));
         }
+        if self.mtu_checked {
+            out.push_str(&format!(
+                "    u32 {}; /* the frame's length as it came in (the MTU check) */\n",
+                super::ARRIVED_LEN
+            ));
+        }
         out.push_str("    u8 p4bpf_exit; /* set by `exit` inside an action */\n};\n\n");
         if self.state_size() > INLINE_COPY_BYTES {
             out.push_str(&self.state_copy_definition());

@@ -63,11 +63,15 @@ pub trait Target {
     fn redirect(&self, map: &str, port: &str, mtu_checked: bool) -> Vec<CStmt>;
 }
 
-/// `if (GUARD && p4bpf_over_mtu(ctx, ifindex)) return DROP;` when
-/// `checked` (`emit/mtu.rs`); ifindex 0 is the input interface.
+/// When `checked` (`emit/mtu.rs`), for a packet longer than it came in:
+/// `prelude`, then `if (GUARD && p4bpf_over_mtu(ctx, ifindex)) return
+/// DROP;` (ifindex 0 is the input interface). A packet no longer than it
+/// came in is left to the kernel, as in programs that cannot grow one:
+/// the check's helper call is paid only by packets the program grew.
 fn over_mtu_drop(
     target: &dyn Target,
     checked: bool,
+    prelude: Vec<CStmt>,
     guard: Option<&str>,
     ifindex: &str,
 ) -> Vec<CStmt> {
@@ -75,9 +79,19 @@ fn over_mtu_drop(
         return vec![];
     }
     let over = format!("p4bpf_over_mtu({}, {ifindex})", target.context());
-    vec![CStmt::If {
+    let mut then = prelude;
+    then.push(CStmt::If {
         cond: guard.map_or(over.clone(), |g| format!("{g} && {over}")),
         then: vec![CStmt::Return(target.drop().into())],
+        other: vec![],
+    });
+    vec![CStmt::If {
+        cond: format!(
+            "{} > st->{}",
+            target.context_length(),
+            crate::emit::ARRIVED_LEN
+        ),
+        then,
         other: vec![],
     }]
 }

@@ -82,7 +82,7 @@ impl Target for Tc {
     }
     // A redirect to the receiving interface.
     fn transmit(&self, mtu_checked: bool) -> Vec<CStmt> {
-        let mut out = over_mtu_drop(self, mtu_checked, None, "skb->ifindex");
+        let mut out = over_mtu_drop(self, mtu_checked, vec![], None, "skb->ifindex");
         out.push(CStmt::Return("bpf_redirect(skb->ifindex, 0)".into()));
         out
     }
@@ -98,6 +98,7 @@ impl Target for Tc {
         out.extend(over_mtu_drop(
             self,
             mtu_checked,
+            vec![],
             Some("out_ifindex"),
             "out_ifindex",
         ));

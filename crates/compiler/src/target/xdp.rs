@@ -57,7 +57,8 @@ impl Target for Xdp {
     }
     // The XDP_TX verdict itself says where the packet goes.
     fn transmit(&self, mtu_checked: bool) -> Vec<CStmt> {
-        let mut out = over_mtu_drop(self, mtu_checked, None, "0 /* the input interface */");
+        let input = "0 /* the input interface */";
+        let mut out = over_mtu_drop(self, mtu_checked, vec![], None, input);
         out.push(CStmt::Return("XDP_TX".into()));
         out
     }
@@ -67,19 +68,19 @@ impl Target for Xdp {
     // The devmap's value is the interface: looked up for the MTU check
     // (programs may read a devmap), else only the redirect reads it.
     fn redirect(&self, map: &str, port: &str, mtu_checked: bool) -> Vec<CStmt> {
-        let mut out = vec![];
-        if mtu_checked {
-            out.push(line(format!("u32 out_port = {port}")));
-            out.push(line(format!(
+        let lookup = vec![
+            line(format!("u32 out_port = {port}")),
+            line(format!(
                 "u32 *out_ifindex = bpf_map_lookup_elem(&{map}, &out_port)"
-            )));
-        }
-        out.extend(over_mtu_drop(
+            )),
+        ];
+        let mut out = over_mtu_drop(
             self,
             mtu_checked,
+            lookup,
             Some("out_ifindex"),
             "*out_ifindex",
-        ));
+        );
         out.push(CStmt::Return(format!(
             "bpf_redirect_map(&{map}, {port}, XDP_DROP)"
         )));

@@ -130,6 +130,7 @@ struct initializers_state {
     struct xdp_output omd; /* omd */
     struct pair_t sw_pair; /* sw.pair */
     struct pair_t sw_tmp_init4; /* sw.tmp.init4 */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -273,6 +274,7 @@ int initializers_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct initializers_state state = {};
     struct initializers_state *st = &state;
+    st->p4bpf_arrived_len = skb->len;
     goto state_start;
 state_start:;
     /* parser prs state start (initializers.p4:9) */
@@ -402,8 +404,10 @@ dprs_end:;
     case 3:
     {
         p4bpf_note_port(0xfffffffe /* the input port */);
-        if (p4bpf_over_mtu(skb, skb->ifindex)) {
-            return TC_ACT_SHOT;
+        if (skb->len > st->p4bpf_arrived_len) {
+            if (p4bpf_over_mtu(skb, skb->ifindex)) {
+                return TC_ACT_SHOT;
+            }
         }
         return bpf_redirect(skb->ifindex, 0);
         break;
@@ -412,8 +416,10 @@ dprs_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
-        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
-            return TC_ACT_SHOT;
+        if (skb->len > st->p4bpf_arrived_len) {
+            if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+                return TC_ACT_SHOT;
+            }
         }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
@@ -448,7 +454,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "279\t292\tinitializers.p4:9\tparser state `prs.start`\n"
-    "298\t322\tinitializers.p4:10\tcontrol `sw`\n"
-    "326\t345\tinitializers.p4:21\tcontrol `dprs`\n"
+    "281\t294\tinitializers.p4:9\tparser state `prs.start`\n"
+    "300\t324\tinitializers.p4:10\tcontrol `sw`\n"
+    "328\t347\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

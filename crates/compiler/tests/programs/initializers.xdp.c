@@ -52,6 +52,7 @@ struct initializers_state {
     struct xdp_output omd; /* omd */
     struct pair_t sw_pair; /* sw.pair */
     struct pair_t sw_tmp_init4; /* sw.tmp.init4 */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -167,6 +168,7 @@ int initializers_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct initializers_state state = {};
     struct initializers_state *st = &state;
+    st->p4bpf_arrived_len = (u32)(ctx->data_end - ctx->data);
     goto state_start;
 state_start:;
     /* parser prs state start (initializers.p4:9) */
@@ -295,8 +297,10 @@ dprs_end:;
     }
     case 3:
     {
-        if (p4bpf_over_mtu(ctx, 0 /* the input interface */)) {
-            return XDP_DROP;
+        if ((u32)(ctx->data_end - ctx->data) > st->p4bpf_arrived_len) {
+            if (p4bpf_over_mtu(ctx, 0 /* the input interface */)) {
+                return XDP_DROP;
+            }
         }
         return XDP_TX;
         break;
@@ -304,10 +308,12 @@ dprs_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&initializers_ports, &out_port);
-        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
-            return XDP_DROP;
+        if ((u32)(ctx->data_end - ctx->data) > st->p4bpf_arrived_len) {
+            u32 out_port = st->omd.output_port;
+            u32 *out_ifindex = bpf_map_lookup_elem(&initializers_ports, &out_port);
+            if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+                return XDP_DROP;
+            }
         }
         return bpf_redirect_map(&initializers_ports, st->omd.output_port, XDP_DROP);
         break;
@@ -342,7 +348,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "173\t186\tinitializers.p4:9\tparser state `prs.start`\n"
-    "192\t216\tinitializers.p4:10\tcontrol `sw`\n"
-    "220\t239\tinitializers.p4:21\tcontrol `dprs`\n"
+    "175\t188\tinitializers.p4:9\tparser state `prs.start`\n"
+    "194\t218\tinitializers.p4:10\tcontrol `sw`\n"
+    "222\t241\tinitializers.p4:21\tcontrol `dprs`\n"
     "";

@@ -278,6 +278,7 @@ struct psa_fused_egress_state {
     struct psa_egress_output_metadata_t egress_ostd; /* egress_ostd */
     struct psa_egress_deparser_input_metadata_t egress_deparser_istd; /* egress_deparser_istd */
     u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -1004,8 +1005,10 @@ EgDeparser_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
-        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
-            return TC_ACT_SHOT;
+        if (skb->len > st->p4bpf_arrived_len) {
+            if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+                return TC_ACT_SHOT;
+            }
         }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
@@ -1076,6 +1079,7 @@ int psa_fused_egress_tc(struct __sk_buff *skb)
     st->egress_istd.packet_path = 0;
     st->egress_istd.parser_error = 0;
     st->egress_ostd.drop = 0;
+    st->p4bpf_arrived_len = skb->len;
     st->istd.ingress_port = p4bpf_input_port(skb->ingress_ifindex);
     st->ostd.drop = 1U;
     goto state_start;
@@ -1397,26 +1401,26 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "462\t464\tpsa.p4:237\taction `send_to_port`\n"
-    "470\t471\tpsa.p4:246\taction `multicast`\n"
-    "477\t477\tpsa.p4:254\taction `ingress_drop`\n"
-    "483\t483\tpsa.p4:260\taction `egress_drop`\n"
-    "489\t495\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
-    "501\t501\tpsa_fused_egress.p4:59\taction `In.forward`\n"
-    "507\t519\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
-    "525\t528\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
-    "534\t534\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "676\t683\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "688\t766\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "769\t808\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "821\t835\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "838\t838\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "846\t857\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "1084\t1104\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "1107\t1125\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "1128\t1153\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1156\t1171\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1184\t1236\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1184\t1232\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1246\t1265\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "463\t465\tpsa.p4:237\taction `send_to_port`\n"
+    "471\t472\tpsa.p4:246\taction `multicast`\n"
+    "478\t478\tpsa.p4:254\taction `ingress_drop`\n"
+    "484\t484\tpsa.p4:260\taction `egress_drop`\n"
+    "490\t496\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
+    "502\t502\tpsa_fused_egress.p4:59\taction `In.forward`\n"
+    "508\t520\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
+    "526\t529\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
+    "535\t535\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
+    "677\t684\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "689\t767\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "770\t809\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "822\t836\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "839\t839\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "847\t858\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "1088\t1108\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "1111\t1129\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "1132\t1157\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1160\t1175\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1188\t1240\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1188\t1236\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1250\t1269\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

@@ -200,6 +200,7 @@ struct psa_fused_egress_state {
     struct psa_egress_output_metadata_t egress_ostd; /* egress_ostd */
     struct psa_egress_deparser_input_metadata_t egress_deparser_istd; /* egress_deparser_istd */
     u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -900,10 +901,12 @@ EgDeparser_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return XDP_PASS /* PSA_PORT_CPU: the host's stack */;
         }
-        u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_fused_egress_ports, &out_port);
-        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
-            return XDP_DROP;
+        if ((u32)(ctx->data_end - ctx->data) > st->p4bpf_arrived_len) {
+            u32 out_port = st->ostd.egress_port;
+            u32 *out_ifindex = bpf_map_lookup_elem(&psa_fused_egress_ports, &out_port);
+            if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+                return XDP_DROP;
+            }
         }
         return bpf_redirect_map(&psa_fused_egress_ports, st->ostd.egress_port, XDP_DROP);
         break;
@@ -967,6 +970,7 @@ int psa_fused_egress_xdp(struct xdp_md *ctx)
     st->egress_istd.packet_path = 0;
     st->egress_istd.parser_error = 0;
     st->egress_ostd.drop = 0;
+    st->p4bpf_arrived_len = (u32)(ctx->data_end - ctx->data);
     st->istd.ingress_port = p4bpf_input_port(ctx->ingress_ifindex);
     st->ostd.drop = 1U;
     goto state_start;
@@ -1288,26 +1292,26 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "363\t365\tpsa.p4:237\taction `send_to_port`\n"
-    "371\t372\tpsa.p4:246\taction `multicast`\n"
-    "378\t378\tpsa.p4:254\taction `ingress_drop`\n"
-    "384\t384\tpsa.p4:260\taction `egress_drop`\n"
-    "390\t396\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
-    "402\t402\tpsa_fused_egress.p4:59\taction `In.forward`\n"
-    "408\t420\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
-    "426\t429\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
-    "435\t435\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
-    "573\t580\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
-    "585\t663\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
-    "666\t705\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
-    "718\t732\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
-    "735\t735\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
-    "743\t754\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
-    "975\t995\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
-    "998\t1016\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
-    "1019\t1044\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
-    "1047\t1062\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
-    "1075\t1127\tpsa_fused_egress.p4:51\tcontrol `In`\n"
-    "1075\t1123\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
-    "1137\t1156\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
+    "364\t366\tpsa.p4:237\taction `send_to_port`\n"
+    "372\t373\tpsa.p4:246\taction `multicast`\n"
+    "379\t379\tpsa.p4:254\taction `ingress_drop`\n"
+    "385\t385\tpsa.p4:260\taction `egress_drop`\n"
+    "391\t397\tpsa_fused_egress.p4:54\taction `In.bridge`\n"
+    "403\t403\tpsa_fused_egress.p4:59\taction `In.forward`\n"
+    "409\t421\tpsa_fused_egress.p4:60\taction `In.tag_and_forward`\n"
+    "427\t430\tpsa_fused_egress.p4:68\taction `In.untag_and_forward`\n"
+    "436\t436\tpsa_fused_egress.p4:73\taction `In.no_bridge`\n"
+    "574\t581\tpsa_fused_egress.p4:98\tcontrol `psa_egress_inputs`\n"
+    "586\t664\tpsa_fused_egress.p4:102\tparser state `EgParser.start`\n"
+    "667\t706\tpsa_fused_egress.p4:107\tparser state `EgParser.parse_tag`\n"
+    "719\t733\tpsa_fused_egress.p4:110\tcontrol `Eg`\n"
+    "736\t736\tpsa_fused_egress.p4:98\tcontrol `psa_egress_verdict`\n"
+    "744\t755\tpsa_fused_egress.p4:125\tcontrol `EgDeparser`\n"
+    "979\t999\tpsa_fused_egress.p4:32\tparser state `InParser.start`\n"
+    "1002\t1020\tpsa_fused_egress.p4:40\tparser state `InParser.parse_tag`\n"
+    "1023\t1048\tpsa_fused_egress.p4:44\tparser state `InParser.parse_ipv4`\n"
+    "1051\t1066\tpsa_fused_egress.p4:48\tparser state `InParser.parse_udp`\n"
+    "1079\t1131\tpsa_fused_egress.p4:51\tcontrol `In`\n"
+    "1079\t1127\tpsa_fused_egress.p4:74\ttable `In.fwd`\n"
+    "1141\t1160\tpsa_fused_egress.p4:85\tcontrol `InDeparser`\n"
     "";

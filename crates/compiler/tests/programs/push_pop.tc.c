@@ -182,6 +182,7 @@ struct push_pop_state {
     struct tagged_t headers; /* headers */
     struct xdp_input imd; /* imd */
     struct xdp_output omd; /* omd */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -325,6 +326,7 @@ int push_pop_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct push_pop_state state = {};
     struct push_pop_state *st = &state;
+    st->p4bpf_arrived_len = skb->len;
     goto state_start;
 state_start:;
     /* parser prs state start (push_pop.p4:18) */
@@ -524,8 +526,10 @@ dep_end:;
     case 3:
     {
         p4bpf_note_port(0xfffffffe /* the input port */);
-        if (p4bpf_over_mtu(skb, skb->ifindex)) {
-            return TC_ACT_SHOT;
+        if (skb->len > st->p4bpf_arrived_len) {
+            if (p4bpf_over_mtu(skb, skb->ifindex)) {
+                return TC_ACT_SHOT;
+            }
         }
         return bpf_redirect(skb->ifindex, 0);
         break;
@@ -534,8 +538,10 @@ dep_end:;
     {
         p4bpf_note_port(st->omd.output_port);
         u32 out_ifindex = p4bpf_output_ifindex(st->omd.output_port);
-        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
-            return TC_ACT_SHOT;
+        if (skb->len > st->p4bpf_arrived_len) {
+            if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+                return TC_ACT_SHOT;
+            }
         }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
@@ -570,9 +576,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "331\t351\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "354\t371\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "374\t397\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "403\t432\tpush_pop.p4:39\tcontrol `sw`\n"
-    "436\t445\tpush_pop.p4:57\tcontrol `dep`\n"
+    "333\t353\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "356\t373\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "376\t399\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "405\t434\tpush_pop.p4:39\tcontrol `sw`\n"
+    "438\t447\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

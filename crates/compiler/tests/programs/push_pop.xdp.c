@@ -104,6 +104,7 @@ struct push_pop_state {
     struct tagged_t headers; /* headers */
     struct xdp_input imd; /* imd */
     struct xdp_output omd; /* omd */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -219,6 +220,7 @@ int push_pop_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct push_pop_state state = {};
     struct push_pop_state *st = &state;
+    st->p4bpf_arrived_len = (u32)(ctx->data_end - ctx->data);
     goto state_start;
 state_start:;
     /* parser prs state start (push_pop.p4:18) */
@@ -399,8 +401,10 @@ dep_end:;
     }
     case 3:
     {
-        if (p4bpf_over_mtu(ctx, 0 /* the input interface */)) {
-            return XDP_DROP;
+        if ((u32)(ctx->data_end - ctx->data) > st->p4bpf_arrived_len) {
+            if (p4bpf_over_mtu(ctx, 0 /* the input interface */)) {
+                return XDP_DROP;
+            }
         }
         return XDP_TX;
         break;
@@ -408,10 +412,12 @@ dep_end:;
     case 4:
     {
         p4bpf_note_port(st->omd.output_port);
-        u32 out_port = st->omd.output_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&push_pop_ports, &out_port);
-        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
-            return XDP_DROP;
+        if ((u32)(ctx->data_end - ctx->data) > st->p4bpf_arrived_len) {
+            u32 out_port = st->omd.output_port;
+            u32 *out_ifindex = bpf_map_lookup_elem(&push_pop_ports, &out_port);
+            if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+                return XDP_DROP;
+            }
         }
         return bpf_redirect_map(&push_pop_ports, st->omd.output_port, XDP_DROP);
         break;
@@ -446,9 +452,9 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "225\t245\tpush_pop.p4:18\tparser state `prs.start`\n"
-    "248\t265\tpush_pop.p4:26\tparser state `prs.tagged`\n"
-    "268\t291\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
-    "297\t326\tpush_pop.p4:39\tcontrol `sw`\n"
-    "330\t339\tpush_pop.p4:57\tcontrol `dep`\n"
+    "227\t247\tpush_pop.p4:18\tparser state `prs.start`\n"
+    "250\t267\tpush_pop.p4:26\tparser state `prs.tagged`\n"
+    "270\t293\tpush_pop.p4:33\tparser state `prs.ipv4`\n"
+    "299\t328\tpush_pop.p4:39\tcontrol `sw`\n"
+    "332\t341\tpush_pop.p4:57\tcontrol `dep`\n"
     "";

@@ -106,6 +106,7 @@ struct varbit_values_state {
     struct standard_metadata_t standard_metadata; /* standard_metadata */
     struct p4bpf_varbit40 ing_local; /* ing.local */
     u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -249,6 +250,7 @@ int varbit_values_tc(struct __sk_buff *skb)
     u8 parser_error = 0;
     struct varbit_values_state state = {};
     struct varbit_values_state *st = &state;
+    st->p4bpf_arrived_len = skb->len;
     st->standard_metadata.ingress_port = p4bpf_input_port(skb->ingress_ifindex);
     st->standard_metadata.packet_length = skb->len;
     st->standard_metadata.egress_spec = 0U;
@@ -337,8 +339,10 @@ dep_end:;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
     u32 out_ifindex = p4bpf_output_ifindex(st->standard_metadata.egress_port);
-    if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
-        return TC_ACT_SHOT;
+    if (skb->len > st->p4bpf_arrived_len) {
+        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+            return TC_ACT_SHOT;
+        }
     }
     return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
 deparse_failed:;
@@ -365,7 +369,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "258\t301\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "313\t315\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "324\t330\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "260\t303\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "315\t317\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "326\t332\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

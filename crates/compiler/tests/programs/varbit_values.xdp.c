@@ -89,6 +89,7 @@ struct varbit_values_state {
     struct standard_metadata_t standard_metadata; /* standard_metadata */
     struct p4bpf_varbit40 ing_local; /* ing.local */
     u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -204,6 +205,7 @@ int varbit_values_xdp(struct xdp_md *ctx)
     u8 parser_error = 0;
     struct varbit_values_state state = {};
     struct varbit_values_state *st = &state;
+    st->p4bpf_arrived_len = (u32)(ctx->data_end - ctx->data);
     st->standard_metadata.ingress_port = p4bpf_input_port(ctx->ingress_ifindex);
     st->standard_metadata.packet_length = ((u32)(pkt_end - pkt));
     st->standard_metadata.egress_spec = 0U;
@@ -291,10 +293,12 @@ dep_end:;
         return XDP_DROP;
     }
     p4bpf_note_port(st->standard_metadata.egress_port);
-    u32 out_port = st->standard_metadata.egress_port;
-    u32 *out_ifindex = bpf_map_lookup_elem(&varbit_values_ports, &out_port);
-    if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
-        return XDP_DROP;
+    if ((u32)(ctx->data_end - ctx->data) > st->p4bpf_arrived_len) {
+        u32 out_port = st->standard_metadata.egress_port;
+        u32 *out_ifindex = bpf_map_lookup_elem(&varbit_values_ports, &out_port);
+        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+            return XDP_DROP;
+        }
     }
     return bpf_redirect_map(&varbit_values_ports, st->standard_metadata.egress_port, XDP_DROP);
 deparse_failed:;
@@ -321,7 +325,7 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "213\t256\tvarbit_values.p4:9\tparser state `prs.start`\n"
-    "268\t270\tvarbit_values.p4:15\tcontrol `ing`\n"
-    "279\t285\tvarbit_values.p4:24\tcontrol `cc`\n"
+    "215\t258\tvarbit_values.p4:9\tparser state `prs.start`\n"
+    "270\t272\tvarbit_values.p4:15\tcontrol `ing`\n"
+    "281\t287\tvarbit_values.p4:24\tcontrol `cc`\n"
     "";

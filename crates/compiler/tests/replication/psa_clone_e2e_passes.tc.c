@@ -254,6 +254,7 @@ struct psa_clone_e2e_passes_state {
     struct psa_egress_output_metadata_t EgDeparser_psa_clone_e2e_25_istd; /* EgDeparser.psa_clone_e2e.25.istd */
     u8 EgDeparser_psa_clone_e2e_25_result; /* EgDeparser.psa_clone_e2e.25.result */
     u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -804,8 +805,10 @@ EgDeparser_end:;
             return TC_ACT_OK /* PSA_PORT_CPU: the host's stack */;
         }
         u32 out_ifindex = p4bpf_output_ifindex(st->ostd.egress_port);
-        if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
-            return TC_ACT_SHOT;
+        if (skb->len > st->p4bpf_arrived_len) {
+            if (out_ifindex && p4bpf_over_mtu(skb, out_ifindex)) {
+                return TC_ACT_SHOT;
+            }
         }
         return out_ifindex ? bpf_redirect(out_ifindex, 0) : TC_ACT_SHOT;
         break;
@@ -888,6 +891,7 @@ int psa_clone_e2e_passes_tc(struct __sk_buff *skb)
     st->EgDeparser_common_hdr.tag.p4bpf_dirty = 0;
     st->EgDeparser_psa_clone_e2e_25_istd.clone = 0;
     st->EgDeparser_psa_clone_e2e_25_result = 0;
+    st->p4bpf_arrived_len = skb->len;
     u32 passes = 0;
     u8 recirculated = 0;
 another_pass:;
@@ -1177,20 +1181,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "530\t532\tpsa.p4:237\taction `send_to_port`\n"
-    "538\t539\tpsa.p4:246\taction `multicast`\n"
-    "545\t545\tpsa.p4:254\taction `ingress_drop`\n"
-    "551\t551\tpsa.p4:260\taction `egress_drop`\n"
-    "566\t582\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "587\t626\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "629\t641\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "644\t648\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "651\t652\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "665\t703\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "706\t706\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "714\t741\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "904\t942\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "945\t957\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "970\t976\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "984\t1001\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "531\t533\tpsa.p4:237\taction `send_to_port`\n"
+    "539\t540\tpsa.p4:246\taction `multicast`\n"
+    "546\t546\tpsa.p4:254\taction `ingress_drop`\n"
+    "552\t552\tpsa.p4:260\taction `egress_drop`\n"
+    "567\t583\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "588\t627\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "630\t642\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "645\t649\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "652\t653\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "666\t704\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "707\t707\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "715\t742\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "908\t946\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "949\t961\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "974\t980\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "988\t1005\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";

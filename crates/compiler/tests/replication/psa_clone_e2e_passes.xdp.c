@@ -176,6 +176,7 @@ struct psa_clone_e2e_passes_state {
     struct psa_egress_output_metadata_t EgDeparser_psa_clone_e2e_25_istd; /* EgDeparser.psa_clone_e2e.25.istd */
     u8 EgDeparser_psa_clone_e2e_25_result; /* EgDeparser.psa_clone_e2e.25.result */
     u16 p4bpf_rejected_at; /* bytes parsed at a parser error */
+    u32 p4bpf_arrived_len; /* the frame's length as it came in (the MTU check) */
     u8 p4bpf_exit; /* set by `exit` inside an action */
 };
 
@@ -1040,10 +1041,12 @@ EgDeparser_end:;
         if (st->ostd.egress_port == 0xfffffffdU) {
             return XDP_PASS /* PSA_PORT_CPU: the host's stack */;
         }
-        u32 out_port = st->ostd.egress_port;
-        u32 *out_ifindex = bpf_map_lookup_elem(&psa_clone_e2e_passes_ports, &out_port);
-        if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
-            return XDP_DROP;
+        if ((u32)(ctx->data_end - ctx->data) > st->p4bpf_arrived_len) {
+            u32 out_port = st->ostd.egress_port;
+            u32 *out_ifindex = bpf_map_lookup_elem(&psa_clone_e2e_passes_ports, &out_port);
+            if (out_ifindex && p4bpf_over_mtu(ctx, *out_ifindex)) {
+                return XDP_DROP;
+            }
         }
         return bpf_redirect_map(&psa_clone_e2e_passes_ports, st->ostd.egress_port, XDP_DROP);
         break;
@@ -1119,6 +1122,7 @@ int psa_clone_e2e_passes_xdp(struct xdp_md *ctx)
     st->EgDeparser_common_hdr.tag.p4bpf_dirty = 0;
     st->EgDeparser_psa_clone_e2e_25_istd.clone = 0;
     st->EgDeparser_psa_clone_e2e_25_result = 0;
+    st->p4bpf_arrived_len = (u32)(ctx->data_end - ctx->data);
     u32 passes = 0;
     u32 pending_key = 0;
     u32 *pending = bpf_map_lookup_elem(&psa_clone_e2e_passes_e2e_pending, &pending_key);
@@ -1446,20 +1450,20 @@ __attribute__((used)) const char p4bpf_pipeline[] SEC(".p4bpf.pipeline") =
 char LICENSE[] SEC("license") = "GPL";
 /* Which C lines come from which P4 lines (p4bpf-layout SourceRegion). */
 __attribute__((used)) const char p4bpf_lines[] SEC(".p4bpf.lines") =
-    "762\t764\tpsa.p4:237\taction `send_to_port`\n"
-    "770\t771\tpsa.p4:246\taction `multicast`\n"
-    "777\t777\tpsa.p4:254\taction `ingress_drop`\n"
-    "783\t783\tpsa.p4:260\taction `egress_drop`\n"
-    "794\t810\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
-    "815\t854\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
-    "857\t869\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
-    "872\t876\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
-    "879\t880\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
-    "893\t931\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
-    "934\t934\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
-    "942\t969\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
-    "1140\t1178\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
-    "1181\t1193\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
-    "1206\t1212\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
-    "1220\t1237\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
+    "763\t765\tpsa.p4:237\taction `send_to_port`\n"
+    "771\t772\tpsa.p4:246\taction `multicast`\n"
+    "778\t778\tpsa.p4:254\taction `ingress_drop`\n"
+    "784\t784\tpsa.p4:260\taction `egress_drop`\n"
+    "795\t811\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_inputs`\n"
+    "816\t855\tpsa_clone_e2e_passes.p4:105\tparser state `EgParser.start`\n"
+    "858\t870\tpsa_clone_e2e_passes.p4:114\tparser state `EgParser.tagged`\n"
+    "873\t877\tpsa_clone_e2e_passes.p4:118\tparser state `EgParser.path`\n"
+    "880\t881\tpsa_clone_e2e_passes.p4:124\tparser state `EgParser.cloned`\n"
+    "894\t932\tpsa_clone_e2e_passes.p4:130\tcontrol `Eg`\n"
+    "935\t935\tpsa_clone_e2e_passes.p4:101\tcontrol `psa_egress_verdict`\n"
+    "943\t970\tpsa_clone_e2e_passes.p4:165\tcontrol `EgDeparser`\n"
+    "1144\t1182\tpsa_clone_e2e_passes.p4:55\tparser state `InParser.start`\n"
+    "1185\t1197\tpsa_clone_e2e_passes.p4:63\tparser state `InParser.tagged`\n"
+    "1210\t1216\tpsa_clone_e2e_passes.p4:69\tcontrol `In`\n"
+    "1224\t1241\tpsa_clone_e2e_passes.p4:91\tcontrol `InDeparser`\n"
     "";
